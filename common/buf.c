@@ -1,0 +1,65 @@
+/* Growable byte buffer.  SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include "buf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+
+static void reserve(struct lt_buf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    b->data = xrealloc(b->data, cap);
+    b->cap = cap;
+}
+
+void lt_buf_append(struct lt_buf *b, const void *p, size_t n)
+{
+    reserve(b, n);
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void lt_buf_puts(struct lt_buf *b, const char *s)
+{
+    lt_buf_append(b, s, strlen(s));
+}
+
+void lt_buf_printf(struct lt_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        abort();
+    lt_buf_append(b, s, (size_t)n);
+    free(s);
+}
+
+char *lt_buf_steal(struct lt_buf *b)
+{
+    if (!b->data)
+        lt_buf_append(b, "", 0);
+    char *p = b->data;
+    b->data = NULL;
+    b->len = b->cap = 0;
+    return p;
+}
+
+void lt_buf_free(struct lt_buf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}

@@ -1,0 +1,24 @@
+/* A growable byte buffer, always NUL-terminated for convenience.
+ * SPDX-License-Identifier: MIT */
+#ifndef LT_COMMON_BUF_H
+#define LT_COMMON_BUF_H
+
+#include <stddef.h>
+
+struct lt_buf {
+    char *data; /* NULL until the first append */
+    size_t len;
+    size_t cap;
+};
+
+#define LT_BUF_INIT {NULL, 0, 0}
+
+void lt_buf_append(struct lt_buf *b, const void *p, size_t n);
+void lt_buf_puts(struct lt_buf *b, const char *s);
+void lt_buf_printf(struct lt_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Hands the bytes to the caller (who frees them) and resets the buffer. */
+char *lt_buf_steal(struct lt_buf *b);
+void lt_buf_free(struct lt_buf *b);
+
+#endif

@@ -1,0 +1,74 @@
+/* The SQLite store: WAL, batched transactions, idempotent writes keyed by
+ * mutant id, a schema version, and a lock so that a second litmus on the
+ * same database refuses to start.  SPDX-License-Identifier: MIT */
+#ifndef LT_ENGINE_STORE_H
+#define LT_ENGINE_STORE_H
+
+#include <stddef.h>
+
+#include "engine/verdict.h"
+#include "operators/operators.h"
+
+struct lt_store;
+
+/* Opens or creates the database at `path`.  Refuses with LT_ELOCKED when
+ * another process holds it (flock on "<path>.lock", held until close),
+ * LT_ECORRUPT when the file is not an SQLite database or not litmus',
+ * LT_ESCHEMA when written by another schema version.  *errmsg (caller
+ * frees) gets a one-line explanation on failure. */
+int lt_store_open(const char *path, struct lt_store **out, char **errmsg);
+void lt_store_close(struct lt_store *st); /* accepts NULL */
+
+/* One transaction per batch of writes. */
+int lt_store_begin(struct lt_store *st);
+int lt_store_commit(struct lt_store *st);
+
+/* Settings of the run that made the database (paths, tests, operators,
+ * pytest args) as a canonical string.  Returns 0 and *out NULL when unset. */
+int lt_store_get_meta(struct lt_store *st, const char *key, char **out);
+int lt_store_set_meta(struct lt_store *st, const char *key, const char *val);
+
+/* Records a source file and its content hash.  If the path was stored
+ * with another hash, its mutants and their results are deleted first
+ * (the file changed: old results mean nothing).  *changed set to 1 then. */
+int lt_store_put_file(struct lt_store *st, const char *path,
+                      const char *sha256_hex, const char *source, size_t len,
+                      int *changed);
+/* The stored source of a file (caller frees); LT_ENOTFOUND if absent. */
+int lt_store_get_file(struct lt_store *st, const char *path, char **source,
+                      size_t *len);
+
+/* INSERT OR IGNORE by id. */
+int lt_store_put_mutant(struct lt_store *st, const struct lt_mutant *m);
+/* First result wins: a result already stored for the id is kept. */
+int lt_store_put_result(struct lt_store *st, const struct lt_result *r);
+/* 1 if a result is stored for id, 0 if not, negative on error. */
+int lt_store_has_result(struct lt_store *st, const char *id);
+
+/* A mutant by id or unique id prefix (>= 4 chars); *has_result tells if r
+ * was filled.  LT_ENOTFOUND, or LT_EUSAGE for an ambiguous prefix. */
+int lt_store_get_mutant(struct lt_store *st, const char *id_or_prefix,
+                        struct lt_mutant *m, struct lt_result *r,
+                        int *has_result);
+
+/* Calls fn for every mutant in (file, start, id) order with its result
+ * (r NULL when none); stops and returns fn's value if it is non-zero. */
+typedef int (*lt_store_each_fn)(const struct lt_mutant *m,
+                                const struct lt_result *r, void *ud);
+int lt_store_each(struct lt_store *st, lt_store_each_fn fn, void *ud);
+
+/* Baseline of one collected test. */
+struct lt_test_record {
+    int index;
+    const char *nodeid;
+    double baseline_ms;
+    const char *outcome; /* "passed", "skipped", "flaky" */
+};
+/* Replaces the stored test list. */
+int lt_store_put_tests(struct lt_store *st, const struct lt_test_record *t,
+                       size_t n);
+
+/* Counts every stored result into s. */
+int lt_store_summary(struct lt_store *st, struct lt_summary *s);
+
+#endif

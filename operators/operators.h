@@ -1,0 +1,66 @@
+/* Mutation operators: Python source in, typed mutants out.  The parser is
+ * CPython's own (ast, tokenize), run in the embedded interpreter, so it
+ * always agrees with the runtime.  No I/O.  SPDX-License-Identifier: MIT */
+#ifndef LT_OPERATORS_H
+#define LT_OPERATORS_H
+
+#include <stddef.h>
+
+enum lt_category {
+    LT_CATEGORY_STATEMENT = 0,
+    LT_CATEGORY_VALUE = 1,
+    LT_CATEGORY_DECISION = 2,
+};
+
+/* One single-change mutant.  Spans are into the UTF-8 source bytes:
+ * mutated = source[0:start] + replacement + source[end:].  line/end_line
+ * are 1-based, col/end_col 0-based byte columns (as Python's ast). */
+struct lt_mutant {
+    char id[17];        /* 16 hex chars: hash of file, span, operator, repl */
+    char *file;         /* as passed to lt_operators_generate */
+    int line, col, end_line, end_col;
+    size_t start, end;  /* byte offsets of the replaced text */
+    char *op;           /* operator name, e.g. "number", "and_or" */
+    enum lt_category category;
+    char *original;     /* source[start:end] */
+    char *replacement;
+    double position;    /* start / source length, in [0, 1] */
+};
+
+struct lt_mutant_list {
+    struct lt_mutant *items;
+    size_t count;
+};
+
+/* Makes sure the embedded interpreter the operators run in is initialised
+ * (isolated config).  Safe to call many times.  0 or LT_EPYTHON. */
+int lt_operators_init(void);
+
+/* Generates every mutant of `source` for the operator set `opset`: a set
+ * name ("mutmut", "algo1") or a comma-separated list of operator names.
+ * On success fills *out (caller frees with lt_mutant_list_free) in source
+ * order and returns 0.  Source that does not parse returns LT_EPARSE with
+ * a one-line message in *errmsg (caller frees); an unknown operator or set
+ * returns LT_EUSAGE with *errmsg set. */
+int lt_operators_generate(const char *file, const char *source, size_t len,
+                          const char *opset, struct lt_mutant_list *out,
+                          char **errmsg);
+
+/* Builds the mutated source of m over `source` (caller frees). */
+char *lt_mutant_apply(const struct lt_mutant *m, const char *source,
+                      size_t len, size_t *out_len);
+
+/* The stable id of a mutant: first 16 hex chars of SHA-256 over
+ * file NUL start NUL end NUL op NUL replacement. */
+void lt_mutant_make_id(const char *file, size_t start, size_t end,
+                       const char *op, const char *replacement,
+                       char out[17]);
+
+const char *lt_category_name(enum lt_category c);
+void lt_mutant_list_free(struct lt_mutant_list *list);
+void lt_mutant_clear(struct lt_mutant *m);
+
+/* Names of the known sets and operators, NULL-terminated, for --help. */
+const char *const *lt_operator_sets(void);
+
+#endif
