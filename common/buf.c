@@ -1,5 +1,5 @@
 /* Growable byte buffer.  SPDX-License-Identifier: MIT */
-#define _GNU_SOURCE
+
 #include "buf.h"
 
 #include <stdarg.h>

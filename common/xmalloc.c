@@ -1,5 +1,5 @@
 /* Allocation wrappers that abort on failure.  SPDX-License-Identifier: MIT */
-#define _GNU_SOURCE
+
 #include "xmalloc.h"
 
 #include <stdarg.h>

@@ -22,6 +22,12 @@ void lt_store_close(struct lt_store *st); /* accepts NULL */
 /* One transaction per batch of writes. */
 int lt_store_begin(struct lt_store *st);
 int lt_store_commit(struct lt_store *st);
+/* Drops the open batch (close does the same for an uncommitted batch). */
+int lt_store_rollback(struct lt_store *st);
+
+/* SQLite's message for the last failed call on st; never NULL, valid
+ * until the next call on st. */
+const char *lt_store_errmsg(struct lt_store *st);
 
 /* Settings of the run that made the database (paths, tests, operators,
  * pytest args) as a canonical string.  Returns 0 and *out NULL when unset. */
@@ -46,13 +52,17 @@ int lt_store_put_result(struct lt_store *st, const struct lt_result *r);
 int lt_store_has_result(struct lt_store *st, const char *id);
 
 /* A mutant by id or unique id prefix (>= 4 chars); *has_result tells if r
- * was filled.  LT_ENOTFOUND, or LT_EUSAGE for an ambiguous prefix. */
+ * was filled.  LT_ENOTFOUND, or LT_EUSAGE for an ambiguous prefix.
+ * The strings in m and r are heap copies: free them with
+ * lt_store_mutant_free_fields(m) and lt_result_clear(r). */
 int lt_store_get_mutant(struct lt_store *st, const char *id_or_prefix,
                         struct lt_mutant *m, struct lt_result *r,
                         int *has_result);
 
 /* Calls fn for every mutant in (file, start, id) order with its result
- * (r NULL when none); stops and returns fn's value if it is non-zero. */
+ * (r NULL when none); stops and returns fn's value if it is non-zero.
+ * m, r and their strings belong to the store and live only during the
+ * call: copy what you keep, free nothing. */
 typedef int (*lt_store_each_fn)(const struct lt_mutant *m,
                                 const struct lt_result *r, void *ud);
 int lt_store_each(struct lt_store *st, lt_store_each_fn fn, void *ud);
@@ -70,5 +80,9 @@ int lt_store_put_tests(struct lt_store *st, const struct lt_test_record *t,
 
 /* Counts every stored result into s. */
 int lt_store_summary(struct lt_store *st, struct lt_summary *s);
+
+/* Frees the strings of a mutant filled by lt_store_get_mutant and zeroes
+ * it (the same as lt_mutant_clear, without linking the operators). */
+void lt_store_mutant_free_fields(struct lt_mutant *m);
 
 #endif

@@ -32,10 +32,15 @@ struct lt_sandbox_opts {
     int keep_fds[8];             /* fds to keep open besides 0,1,2; -1 ends */
     int use_netns;               /* unshare(CLONE_NEWNET) when permitted */
     unsigned required;           /* features whose absence is an error */
+    pid_t parent_pid;            /* expected getppid() after PDEATHSIG is
+                                    armed; 0 = only refuse to run when
+                                    orphaned (reparented to pid 1) */
 };
 
-/* Fills opts with defaults: 1 GiB memory, 64 MiB files, 256 fds, 10 s
- * CPU, threads allowed, netns on, nothing required, no kept fds. */
+/* Fills opts with defaults: 1 GiB memory (0 = none in sanitizer builds),
+ * 64 MiB files, 256 fds, 10 s CPU, threads allowed, netns on, nothing
+ * required, no kept fds, no scratch dir (the caller must set one), parent
+ * pid unchecked. */
 void lt_sandbox_opts_init(struct lt_sandbox_opts *opts);
 
 /* Which features this kernel and process can provide, probed without
@@ -43,7 +48,9 @@ void lt_sandbox_opts_init(struct lt_sandbox_opts *opts);
 unsigned lt_sandbox_probe(void);
 
 /* Human-readable list of features missing from `have`, e.g.
- * "landlock (kernel has no Landlock), netns (EPERM)"; static buffer. */
+ * "landlock (kernel has no Landlock), netns (EPERM)"; "" when nothing is
+ * missing.  The reasons come from the last lt_sandbox_probe() or
+ * lt_sandbox_enter() in this process.  Static buffer, not thread-safe. */
 const char *lt_sandbox_describe_missing(unsigned have);
 
 /* Enters the sandbox in the calling, single-threaded child, in the fixed
@@ -55,17 +62,20 @@ const char *lt_sandbox_describe_missing(unsigned have);
 int lt_sandbox_enter(const struct lt_sandbox_opts *opts, unsigned *got);
 
 /* Kills a child from outside with SIGKILL, race-free through a pidfd
- * when `pidfd` >= 0, else by pid.  Returns 0 or -errno. */
+ * when `pidfd` >= 0, else by pid and process group.  A target that is
+ * already dead (ESRCH) counts as killed.  Returns 0 or -errno. */
 int lt_sandbox_kill(pid_t pid, int pidfd);
 
 /* pidfd_open() wrapper: a pidfd or -errno. */
 int lt_sandbox_pidfd_open(pid_t pid);
 
-/* Creates a fresh private scratch directory under `base` (mkdtemp) and
- * returns its path (caller frees) or NULL with errno set. */
+/* Creates a fresh private scratch directory (mode 0700) under `base`,
+ * or under $TMPDIR or /tmp when `base` is NULL, and returns its path
+ * (caller frees) or NULL with errno set. */
 char *lt_sandbox_scratch_new(const char *base);
 
-/* Removes a scratch directory tree; never follows symlinks out of it. */
+/* Removes a scratch directory tree; never follows symlinks out of it.
+ * Returns 0 or -errno. */
 int lt_sandbox_scratch_remove(const char *path);
 
 #endif

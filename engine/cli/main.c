@@ -1,0 +1,350 @@
+/* The litmus command line: options, subcommands, exit codes.
+ * SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "engine/engine.h"
+#include "runners/runner.h"
+
+#ifdef LT_HAVE_SIMILARITY
+#include "engine/similarity/similarity.h"
+#endif
+
+#define VERSION "0.1.0"
+
+static const char usage_main[] =
+    "usage: litmus <command> [options]\n"
+    "\n"
+    "Sandboxed mutation testing for Python test suites.\n"
+    "\n"
+    "commands:\n"
+    "  score       mutate source files and score the test suite\n"
+    "  show        print one mutant's diff, verdict and killing test\n"
+    "  report      print the summary of a stored run\n"
+#ifdef LT_HAVE_SIMILARITY
+    "  similarity  code similarity metrics (CodeBLEU, METEOR, ROUGE-L...)\n"
+#endif
+    "\n"
+    "`litmus <command> --help` describes a command.\n"
+    "exit codes: 0 ok, 1 gate failed, 2 usage or input error, 3 engine "
+    "error\n";
+
+static const char usage_score[] =
+    "usage: litmus score [PATHS...] [--tests T]... [options] [-- PYTEST_ARGS]\n"
+    "\n"
+    "Mutates every Python file in PATHS (files or directories; test files\n"
+    "are skipped), runs the tests against each mutant in a sandboxed child\n"
+    "forked from a warm interpreter, and prints the mutation score.\n"
+    "Run the same command again to resume an interrupted run.\n"
+    "\n"
+    "options:\n"
+    "  -t, --tests T          test file or directory given to pytest\n"
+    "                         (repeatable; default: pytest's own discovery)\n"
+    "  -j, --jobs N           parallel runners (default: number of cores)\n"
+    "      --db FILE          results database (default: .litmus.db)\n"
+    "      --operators SET    mutmut (default), algo1, or a comma list of\n"
+    "                         operator names\n"
+    "  -f, --format FMT       text (default) or json\n"
+    "      --fail-under S     exit 1 when the score is below S (0..1 or a\n"
+    "                         percentage such as 80%%)\n"
+    "      --timeout-factor F per-mutant limit: F x baseline time of the\n"
+    "                         tests run (default 5)\n"
+    "      --timeout-const S  ... plus S seconds (default 1)\n"
+    "      --baseline-timeout S  limit for the unmutated run (default 300)\n"
+    "      --memory-mb N      address-space limit of a child (default "
+    "2048,\n"
+    "                         0 for none)\n"
+    "      --progress / --no-progress  live progress line (default: on a "
+    "TTY)\n"
+    "  -h, --help             this text\n"
+    "\n"
+    "Arguments after `--` go to pytest, e.g. `-- --correct -k sort`.\n";
+
+static const char usage_show[] =
+    "usage: litmus show MUTANT_ID [--db FILE] [--format text|json]\n"
+    "\n"
+    "Prints the unified diff of one mutant (an id or a unique prefix of at\n"
+    "least 4 characters), its verdict and the test that killed it.\n";
+
+static const char usage_report[] =
+    "usage: litmus report [--db FILE] [--format text|json]\n"
+    "\n"
+    "Prints the summary of the run stored in the database.\n";
+
+static int parse_format(const char *s, enum lt_format *f)
+{
+    if (strcmp(s, "text") == 0)
+        *f = LT_FORMAT_TEXT;
+    else if (strcmp(s, "json") == 0)
+        *f = LT_FORMAT_JSON;
+    else
+        return -1;
+    return 0;
+}
+
+static int parse_double(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int bad_value(const char *opt, const char *val, const char *want)
+{
+    lt_error("%s: invalid value '%s' (%s)", opt, val, want);
+    return 2;
+}
+
+enum {
+    OPT_DB = 256, OPT_OPERATORS, OPT_FAIL_UNDER, OPT_TIMEOUT_FACTOR,
+    OPT_TIMEOUT_CONST, OPT_BASELINE_TIMEOUT, OPT_MEMORY, OPT_PROGRESS,
+    OPT_NO_PROGRESS,
+};
+
+static int cmd_score(int argc, char **argv)
+{
+    struct lt_score_opts o;
+    lt_score_opts_init(&o);
+    static const struct option longopts[] = {
+        {"tests", required_argument, NULL, 't'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"db", required_argument, NULL, OPT_DB},
+        {"operators", required_argument, NULL, OPT_OPERATORS},
+        {"format", required_argument, NULL, 'f'},
+        {"fail-under", required_argument, NULL, OPT_FAIL_UNDER},
+        {"timeout-factor", required_argument, NULL, OPT_TIMEOUT_FACTOR},
+        {"timeout-const", required_argument, NULL, OPT_TIMEOUT_CONST},
+        {"baseline-timeout", required_argument, NULL, OPT_BASELINE_TIMEOUT},
+        {"memory-mb", required_argument, NULL, OPT_MEMORY},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    /* Everything after `--` belongs to pytest; getopt sees only what
+     * comes before it, and may permute options and PATHS freely there. */
+    int split = 1;
+    while (split < argc && strcmp(argv[split], "--") != 0)
+        split++;
+    int full_argc = argc;
+    argc = split;
+    char **tests = xcalloc((size_t)full_argc + 1, sizeof(char *));
+    size_t n_tests = 0;
+    int c;
+    long lv;
+    double dv;
+    int code = 0;
+    while ((c = getopt_long(argc, argv, "t:j:f:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't':
+            tests[n_tests++] = optarg;
+            break;
+        case 'j':
+            if (parse_int(optarg, 1, 1024, &lv) < 0) {
+                code = bad_value("--jobs", optarg, "1..1024");
+                goto out;
+            }
+            o.jobs = (int)lv;
+            break;
+        case OPT_DB:
+            o.db = optarg;
+            break;
+        case OPT_OPERATORS:
+            o.operators = optarg;
+            break;
+        case 'f':
+            if (parse_format(optarg, &o.format) < 0) {
+                code = bad_value("--format", optarg, "text or json");
+                goto out;
+            }
+            break;
+        case OPT_FAIL_UNDER: {
+            char buf[64];
+            snprintf(buf, sizeof(buf), "%s", optarg);
+            size_t n = strlen(buf);
+            int percent = n > 0 && buf[n - 1] == '%';
+            if (percent)
+                buf[n - 1] = '\0';
+            if (parse_double(buf, 0, percent ? 100 : 1, &dv) < 0) {
+                code = bad_value("--fail-under", optarg,
+                                 "a fraction 0..1 or a percentage");
+                goto out;
+            }
+            o.fail_under = percent ? dv / 100.0 : dv;
+            break;
+        }
+        case OPT_TIMEOUT_FACTOR:
+            if (parse_double(optarg, 1, 1000, &o.timeout_factor) < 0) {
+                code = bad_value("--timeout-factor", optarg, "1..1000");
+                goto out;
+            }
+            break;
+        case OPT_TIMEOUT_CONST:
+            if (parse_double(optarg, 0.01, 3600, &o.timeout_const) < 0) {
+                code = bad_value("--timeout-const", optarg, "0.01..3600");
+                goto out;
+            }
+            break;
+        case OPT_BASELINE_TIMEOUT:
+            if (parse_double(optarg, 1, 86400, &o.baseline_timeout) < 0) {
+                code = bad_value("--baseline-timeout", optarg, "1..86400");
+                goto out;
+            }
+            break;
+        case OPT_MEMORY:
+            if (parse_int(optarg, 0, 1 << 20, &lv) < 0) {
+                code = bad_value("--memory-mb", optarg, "0..1048576");
+                goto out;
+            }
+            o.memory_mb = (unsigned long)lv;
+            break;
+        case OPT_PROGRESS:
+            o.progress = 1;
+            break;
+        case OPT_NO_PROGRESS:
+            o.progress = 0;
+            break;
+        case 'h':
+            fputs(usage_score, stdout);
+            goto out;
+        default:
+            fputs(usage_score, stderr);
+            code = 2;
+            goto out;
+        }
+    }
+    o.paths = argv + optind;
+    o.n_paths = (size_t)(argc - optind);
+    if (split < full_argc) {
+        o.pytest_args = argv + split + 1;
+        o.n_pytest_args = (size_t)(full_argc - split - 1);
+    }
+    if (o.n_paths == 0) {
+        lt_error("no PATHS given: name the files or directories to mutate");
+        fputs(usage_score, stderr);
+        code = 2;
+        goto out;
+    }
+    o.tests = tests;
+    o.n_tests = n_tests;
+    o.debug = lt_log_get_level() >= LT_LOG_DEBUG;
+    code = lt_score(&o);
+out:
+    free(tests);
+    return code;
+}
+
+static int cmd_show_or_report(int argc, char **argv, int show)
+{
+    const char *db = ".litmus.db";
+    enum lt_format format = LT_FORMAT_TEXT;
+    static const struct option longopts[] = {
+        {"db", required_argument, NULL, OPT_DB},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DB:
+            db = optarg;
+            break;
+        case 'f':
+            if (parse_format(optarg, &format) < 0)
+                return bad_value("--format", optarg, "text or json");
+            break;
+        case 'h':
+            fputs(show ? usage_show : usage_report, stdout);
+            return 0;
+        default:
+            fputs(show ? usage_show : usage_report, stderr);
+            return 2;
+        }
+    }
+    if (show) {
+        if (optind != argc - 1) {
+            lt_error("show takes exactly one MUTANT_ID");
+            fputs(usage_show, stderr);
+            return 2;
+        }
+        return lt_show(db, argv[optind], format);
+    }
+    if (optind != argc) {
+        lt_error("report takes no positional arguments");
+        return 2;
+    }
+    return lt_report(db, format);
+}
+
+int main(int argc, char **argv)
+{
+    /* Closed standard fds would be reused by sockets and pipes, and a
+     * stray write to "stdout" would land in a wire channel. */
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
+            return 3;
+    if (argc >= 3 && strcmp(argv[1], "__zygote") == 0) {
+        long fd;
+        if (parse_int(argv[2], 3, INT_MAX, &fd) < 0)
+            return 3;
+        lt_zygote_main((int)fd);
+    }
+    if (argc < 2) {
+        fputs(usage_main, stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
+        strcmp(cmd, "help") == 0) {
+        fputs(usage_main, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("litmus %s\n", VERSION);
+        return 0;
+    }
+    /* The zygotes are this very binary, re-executed. */
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        lt_engine_set_exe(xstrdup(self));
+    }
+    if (strcmp(cmd, "score") == 0)
+        return cmd_score(argc - 1, argv + 1);
+    if (strcmp(cmd, "show") == 0)
+        return cmd_show_or_report(argc - 1, argv + 1, 1);
+    if (strcmp(cmd, "report") == 0)
+        return cmd_show_or_report(argc - 1, argv + 1, 0);
+#ifdef LT_HAVE_SIMILARITY
+    if (strcmp(cmd, "similarity") == 0)
+        return lt_similarity_main(argc - 1, argv + 1);
+#endif
+    lt_error("unknown command '%s'", cmd);
+    fputs(usage_main, stderr);
+    return 2;
+}

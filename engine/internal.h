@@ -1,0 +1,38 @@
+/* Shared between the engine's files; not part of its public API.
+ * SPDX-License-Identifier: MIT */
+#ifndef LT_ENGINE_INTERNAL_H
+#define LT_ENGINE_INTERNAL_H
+
+#include <stdio.h>
+
+#include "engine/engine.h"
+#include "engine/store.h"
+#include "operators/operators.h"
+
+struct lt_plan_file {
+    char *path;   /* absolute */
+    char *source;
+    size_t len;
+    char sha[65];
+};
+
+/* The subject files and every mutant of them, in file then source order. */
+struct lt_plan {
+    struct lt_plan_file *files;
+    size_t n_files;
+    struct lt_mutant_list mutants;
+    size_t *mutant_file; /* per mutant: index into files */
+};
+
+void lt__plan_free(struct lt_plan *p);
+
+/* Monotonic seconds. */
+double lt__now(void);
+
+/* Renders the score of the plan's mutants from the store; returns the exit
+ * code (1 when the score is below fail_under). */
+int lt__report_score(struct lt_store *st, const struct lt_plan *plan,
+                     enum lt_format format, double fail_under,
+                     unsigned sandbox_features, FILE *out);
+
+#endif

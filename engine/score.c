@@ -1,0 +1,1393 @@
+/* `litmus score`: plans the mutants of the subject files, runs the
+ * baseline and every pending mutant on a pool of zygotes, decides each
+ * verdict from the evidence the child sent, and stores it.
+ * SPDX-License-Identifier: MIT */
+#include "engine/engine.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "engine/internal.h"
+#include "engine/store.h"
+#include "engine/verdict.h"
+#include "harness/wire.h"
+#include "operators/operators.h"
+#include "runners/runner.h"
+#include "sandbox/sandbox.h"
+
+#define OUTPUT_KEEP (16u << 10)   /* bytes of child output kept */
+#define OUTPUT_CAP (1u << 20)     /* more than this and the child is killed */
+#define BATCH_RESULTS 64
+#define BATCH_SECONDS 0.5
+
+static const char *engine_exe = "/proc/self/exe";
+
+void lt_engine_set_exe(const char *path)
+{
+    engine_exe = path;
+}
+
+void lt_score_opts_init(struct lt_score_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->db = ".litmus.db";
+    o->operators = "mutmut";
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    o->jobs = n > 0 ? (int)n : 1;
+    o->format = LT_FORMAT_TEXT;
+    o->fail_under = -1;
+    o->timeout_factor = 5.0;
+    o->timeout_const = 1.0;
+    o->baseline_timeout = 300.0;
+#ifdef LT_SANITIZED
+    o->memory_mb = 0; /* ASan reserves terabytes of address space */
+#else
+    o->memory_mb = 2048;
+#endif
+    o->progress = -1;
+}
+
+double lt__now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    interrupted = sig;
+}
+
+/*** Planning: subject files ***/
+
+static int is_test_file(const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(name, "test_", 5) == 0 || strcmp(name, "conftest.py") == 0 ||
+           (n > 8 && strcmp(name + n - 8, "_test.py") == 0);
+}
+
+static int add_tree(const char *path, char ***files, size_t *n, size_t *cap)
+{
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return -errno;
+    if (S_ISREG(st.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (!real)
+            return -errno;
+        if (*n == *cap) {
+            *cap = *cap ? *cap * 2 : 16;
+            *files = xrealloc(*files, *cap * sizeof(char *));
+        }
+        (*files)[(*n)++] = real;
+        return 0;
+    }
+    if (!S_ISDIR(st.st_mode))
+        return -EINVAL;
+    struct dirent **ents = NULL;
+    int cnt = scandir(path, &ents, NULL, alphasort);
+    if (cnt < 0)
+        return -errno;
+    int rc = 0;
+    for (int i = 0; i < cnt; i++) {
+        const char *name = ents[i]->d_name;
+        if (rc == 0 && name[0] != '.' && strcmp(name, "__pycache__") != 0) {
+            char *child = xasprintf("%s/%s", path, name);
+            struct stat cs;
+            if (lstat(child, &cs) == 0) {
+                size_t len = strlen(name);
+                if (S_ISDIR(cs.st_mode))
+                    rc = add_tree(child, files, n, cap);
+                else if (S_ISREG(cs.st_mode) && len > 3 &&
+                         strcmp(name + len - 3, ".py") == 0 &&
+                         !is_test_file(name))
+                    rc = add_tree(child, files, n, cap);
+            }
+            free(child);
+        }
+        free(ents[i]);
+    }
+    free(ents);
+    return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int read_file(const char *path, char **out, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -errno;
+    struct lt_buf b = LT_BUF_INIT;
+    char chunk[65536];
+    size_t k;
+    while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        lt_buf_append(&b, chunk, k);
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        lt_buf_free(&b);
+        return -EIO;
+    }
+    *len = b.len;
+    *out = lt_buf_steal(&b);
+    return 0;
+}
+
+/* Strict UTF-8 check; returns the 1-based line of the first bad byte or 0
+ * when the text is valid. */
+static int bad_utf8_line(const unsigned char *s, size_t n)
+{
+    int line = 1;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c == '\n')
+            line++;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        int need;
+        unsigned cp;
+        if ((c & 0xE0) == 0xC0) {
+            need = 1;
+            cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            need = 2;
+            cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            need = 3;
+            cp = c & 0x07;
+        } else {
+            return line;
+        }
+        for (int k = 1; k <= need; k++) {
+            if (i + (size_t)k >= n || (s[i + k] & 0xC0) != 0x80)
+                return line;
+            cp = (cp << 6) | (s[i + k] & 0x3F);
+        }
+        if ((need == 1 && cp < 0x80) || (need == 2 && cp < 0x800) ||
+            (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+            (cp >= 0xD800 && cp <= 0xDFFF))
+            return line;
+        i += (size_t)need + 1;
+    }
+    return 0;
+}
+
+static void sha256_hex(const char *data, size_t len, char out[65]);
+
+void lt__plan_free(struct lt_plan *p)
+{
+    for (size_t i = 0; i < p->n_files; i++) {
+        free(p->files[i].path);
+        free(p->files[i].source);
+    }
+    free(p->files);
+    lt_mutant_list_free(&p->mutants);
+    free(p->mutant_file);
+    memset(p, 0, sizeof(*p));
+}
+
+/* Reads, checks and mutates every subject file.  Errors are input errors
+ * (exit 2) with a one-line message already printed. */
+static int plan_build(const struct lt_score_opts *o, struct lt_plan *plan)
+{
+    char **files = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    for (size_t i = 0; i < o->n_paths; i++) {
+        rc = add_tree(o->paths[i], &files, &n, &cap);
+        if (rc < 0) {
+            lt_error("%s: %s", o->paths[i], lt_strerror(rc));
+            goto out;
+        }
+    }
+    if (n == 0) {
+        lt_error("no Python source files found in the given paths");
+        rc = LT_EUSAGE;
+        goto out;
+    }
+    qsort(files, n, sizeof(char *), cmp_str);
+    /* Drop duplicates (a file named twice, or inside a named dir). */
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (u > 0 && strcmp(files[u - 1], files[i]) == 0)
+            free(files[i]);
+        else
+            files[u++] = files[i];
+    }
+    n = u;
+
+    rc = lt_operators_init();
+    if (rc < 0) {
+        lt_error("cannot start the embedded Python for the operators");
+        goto out;
+    }
+    plan->files = xcalloc(n, sizeof(*plan->files));
+    for (size_t i = 0; i < n; i++) {
+        struct lt_plan_file *f = &plan->files[plan->n_files++];
+        f->path = files[i];
+        files[i] = NULL;
+        rc = read_file(f->path, &f->source, &f->len);
+        if (rc < 0) {
+            lt_error("%s: %s", f->path, lt_strerror(rc));
+            goto out;
+        }
+        int bad = bad_utf8_line((const unsigned char *)f->source, f->len);
+        if (bad) {
+            lt_error("%s:%d: not UTF-8 text; litmus reads Python source "
+                     "as UTF-8", f->path, bad);
+            rc = LT_EPARSE;
+            goto out;
+        }
+        sha256_hex(f->source, f->len, f->sha);
+        struct lt_mutant_list ml = {0};
+        char *msg = NULL;
+        rc = lt_operators_generate(f->path, f->source, f->len, o->operators,
+                                   &ml, &msg);
+        if (rc < 0) {
+            lt_error("%s", msg ? msg : lt_strerror(rc));
+            free(msg);
+            goto out;
+        }
+        free(msg);
+        size_t base = plan->mutants.count;
+        plan->mutants.items = xrealloc(plan->mutants.items,
+                                       (base + ml.count) *
+                                           sizeof(struct lt_mutant));
+        plan->mutant_file = xrealloc(plan->mutant_file,
+                                     (base + ml.count + 1) * sizeof(size_t));
+        for (size_t k = 0; k < ml.count; k++) {
+            plan->mutants.items[base + k] = ml.items[k];
+            plan->mutant_file[base + k] = i;
+        }
+        plan->mutants.count += ml.count;
+        free(ml.items);
+    }
+out:
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+    return rc;
+}
+
+/*** SHA-256, for file fingerprints (FIPS 180-4) ***/
+
+static const uint32_t K256[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
+    0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+    0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+    0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+    0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void sha256_block(uint32_t h[8], const unsigned char *p)
+{
+    uint32_t w[64];
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+               (uint32_t)p[4 * i + 2] << 8 | (uint32_t)p[4 * i + 3];
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5],
+             g = h[6], hh = h[7];
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = hh + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) +
+                      ((e & f) ^ (~e & g)) + K256[i] + w[i];
+        uint32_t t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) +
+                      ((a & b) ^ (a & c) ^ (b & c));
+        hh = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
+    }
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += hh;
+}
+
+static void sha256_hex(const char *data, size_t len, char out[65])
+{
+    uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                     0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    const unsigned char *p = (const unsigned char *)data;
+    size_t full = len / 64;
+    for (size_t i = 0; i < full; i++)
+        sha256_block(h, p + 64 * i);
+    unsigned char tail[128] = {0};
+    size_t rest = len % 64;
+    memcpy(tail, p + 64 * full, rest);
+    tail[rest] = 0x80;
+    size_t tlen = rest < 56 ? 64 : 128;
+    uint64_t bits = (uint64_t)len * 8;
+    for (int i = 0; i < 8; i++)
+        tail[tlen - 1 - i] = (unsigned char)(bits >> (8 * i));
+    sha256_block(h, tail);
+    if (tlen == 128)
+        sha256_block(h, tail + 64);
+    for (int i = 0; i < 8; i++)
+        snprintf(out + 8 * i, 9, "%08x", h[i]);
+}
+
+/*** The zygote pool ***/
+
+struct job {
+    int active;
+    int is_baseline;
+    size_t mutant;           /* index in the plan (mutant jobs) */
+    uint32_t *tests;         /* tests to run, in order */
+    size_t n_tests;
+    int attempts;
+
+    int result_fd, out_fd;
+    pid_t pid;
+    int pidfd;
+    struct lt_wire_decoder dec;
+    struct lt_buf output;
+    size_t output_total;
+    int result_eof, out_eof, got_exited, got_started;
+
+    int apply_status;        /* -1 until APPLIED */
+    char *apply_text;
+    unsigned sandbox;        /* features, once SANDBOXED */
+    int sandboxed;
+    int ended;
+    int protocol_error;
+    int current;             /* test started without a result, or -1 */
+    int n_results;
+    unsigned char *seen;     /* per test index: results received */
+    int fail_test;           /* first failing test, or -1 */
+    int fail_outcome;
+    char *fail_text;
+    double *test_ns;         /* per test index, for the baseline */
+    unsigned char *test_outcome;
+
+    double started_at, deadline;
+    int timed_out, output_overflow, killed_by_us;
+    int wait_status;
+    long maxrss_kb;
+    double child_ns;
+};
+
+struct zygote {
+    pid_t pid;
+    int sock;
+    int ready;
+    int dead;
+    struct job job;
+};
+
+static void job_reset(struct job *j)
+{
+    free(j->tests);
+    lt_wire_decoder_free(&j->dec);
+    lt_buf_free(&j->output);
+    free(j->apply_text);
+    free(j->seen);
+    free(j->fail_text);
+    free(j->test_ns);
+    free(j->test_outcome);
+    if (j->result_fd >= 0)
+        close(j->result_fd);
+    if (j->out_fd >= 0)
+        close(j->out_fd);
+    if (j->pidfd >= 0)
+        close(j->pidfd);
+    memset(j, 0, sizeof(*j));
+    j->result_fd = j->out_fd = j->pidfd = -1;
+}
+
+struct pool {
+    struct zygote *z;
+    int n;
+    struct lt_runner_config cfg;
+    char **test_ids;
+    size_t n_tests;
+    unsigned features;
+};
+
+static int read_ready(struct pool *pool, struct zygote *z, char **failmsg)
+{
+    uint8_t *payload = NULL;
+    size_t len = 0;
+    int type = lt_wire_recv(z->sock, LT_WIRE_MAX_FRAME, &payload, &len, NULL,
+                            NULL);
+    struct lt_wire_reader r;
+    lt_wire_reader_init(&r, payload, len);
+    int rc = 0;
+    if (type == LT_FRAME_FAILED) {
+        *failmsg = lt_wire_get_strdup(&r);
+        rc = LT_ENOTESTS;
+    } else if (type == LT_FRAME_READY) {
+        unsigned features = lt_wire_get_u32(&r);
+        uint32_t n = lt_wire_get_u32(&r);
+        if (r.bad || n > 1000000) {
+            rc = LT_EPROTO;
+        } else if (!pool->test_ids) {
+            pool->features = features;
+            pool->test_ids = xcalloc(n + 1, sizeof(char *));
+            pool->n_tests = n;
+            for (uint32_t i = 0; i < n; i++)
+                pool->test_ids[i] = lt_wire_get_strdup(&r);
+            rc = lt_wire_reader_done(&r);
+        } else {
+            /* Every zygote must have collected the same tests. */
+            for (uint32_t i = 0; i < n && rc == 0; i++) {
+                char *id = lt_wire_get_strdup(&r);
+                if (!id || n != pool->n_tests ||
+                    strcmp(id, pool->test_ids[i]) != 0)
+                    rc = LT_EPROTO;
+                free(id);
+            }
+            if (rc == 0)
+                rc = lt_wire_reader_done(&r);
+            if (rc < 0)
+                *failmsg = xstrdup("zygotes collected different tests "
+                                   "(is the collection order random?)");
+        }
+    } else {
+        rc = type < 0 ? type : LT_EPROTO;
+        *failmsg = xstrdup(type == 0 ? "the zygote exited during start-up"
+                                     : "malformed frame from a zygote");
+    }
+    free(payload);
+    if (rc == 0)
+        z->ready = 1;
+    return rc;
+}
+
+static int zygote_start(struct pool *pool, struct zygote *z)
+{
+    memset(z, 0, sizeof(*z));
+    z->sock = -1;
+    z->job.result_fd = z->job.out_fd = z->job.pidfd = -1;
+    return lt_zygote_spawn(&pool->cfg, &z->pid, &z->sock);
+}
+
+static void zygote_stop(struct zygote *z)
+{
+    if (z->sock >= 0) {
+        lt_zygote_send_quit(z->sock);
+        close(z->sock);
+        z->sock = -1;
+    }
+    if (z->pid > 0) {
+        kill(z->pid, SIGKILL);
+        while (waitpid(z->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        z->pid = 0;
+    }
+    job_reset(&z->job);
+}
+
+/* Starts a job on an idle zygote: pipes, RUN frame, deadline. */
+static int job_start(struct zygote *z, struct job *spec, uint64_t token,
+                     const struct lt_run_request *req_in, double timeout)
+{
+    int res[2] = {-1, -1}, out[2] = {-1, -1};
+    if (pipe2(res, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
+        int rc = -errno;
+        for (int i = 0; i < 2; i++) {
+            if (res[i] >= 0)
+                close(res[i]);
+            if (out[i] >= 0)
+                close(out[i]);
+        }
+        return rc;
+    }
+    struct lt_run_request req = *req_in;
+    req.token = token;
+    int rc = lt_zygote_send_run(z->sock, &req, res[1], out[1]);
+    close(res[1]);
+    close(out[1]);
+    if (rc < 0) {
+        close(res[0]);
+        close(out[0]);
+        return rc;
+    }
+    fcntl(res[0], F_SETFL, O_NONBLOCK);
+    fcntl(out[0], F_SETFL, O_NONBLOCK);
+    struct job *j = &z->job;
+    *j = *spec;
+    j->active = 1;
+    j->result_fd = res[0];
+    j->out_fd = out[0];
+    j->pidfd = -1;
+    j->apply_status = -1;
+    j->current = -1;
+    j->fail_test = -1;
+    lt_wire_decoder_init(&j->dec, LT_WIRE_MAX_CHILD_FRAME);
+    j->started_at = lt__now();
+    j->deadline = j->started_at + timeout;
+    return 0;
+}
+
+static void job_kill(struct job *j)
+{
+    if (j->pid > 0 && !j->got_exited)
+        lt_sandbox_kill(j->pid, j->pidfd);
+    j->killed_by_us = 1;
+}
+
+/* Reads the child's result frames; anything malformed marks the job as a
+ * protocol error and kills the child.  Nothing here is trusted beyond
+ * what the engine checks. */
+static void job_read_results(struct pool *pool, struct job *j)
+{
+    uint8_t chunk[8192];
+    for (;;) {
+        ssize_t k = read(j->result_fd, chunk, sizeof(chunk));
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno != EAGAIN)
+                j->result_eof = 1;
+            break;
+        }
+        if (k == 0) {
+            j->result_eof = 1;
+            break;
+        }
+        lt_wire_decoder_feed(&j->dec, chunk, (size_t)k);
+    }
+    int type;
+    const uint8_t *payload;
+    size_t len;
+    int rc;
+    while ((rc = lt_wire_decoder_pop(&j->dec, &type, &payload, &len)) > 0) {
+        struct lt_wire_reader r;
+        lt_wire_reader_init(&r, payload, len);
+        if (j->ended) {
+            j->protocol_error = 1; /* nothing may follow END */
+            break;
+        }
+        switch (type) {
+        case LT_FRAME_APPLIED:
+            if (j->apply_status >= 0) {
+                j->protocol_error = 1;
+                break;
+            }
+            j->apply_status = lt_wire_get_u8(&r);
+            j->apply_text = lt_wire_get_strdup(&r);
+            break;
+        case LT_FRAME_SANDBOXED:
+            j->sandbox = lt_wire_get_u32(&r);
+            j->sandboxed = 1;
+            break;
+        case LT_FRAME_TEST_START: {
+            uint32_t idx = lt_wire_get_u32(&r);
+            if (!j->sandboxed || idx >= pool->n_tests || j->current >= 0) {
+                j->protocol_error = 1;
+                break;
+            }
+            j->current = (int)idx;
+            break;
+        }
+        case LT_FRAME_TEST_RESULT: {
+            uint32_t idx = lt_wire_get_u32(&r);
+            uint8_t outcome = lt_wire_get_u8(&r);
+            uint64_t ns = lt_wire_get_u64(&r);
+            char *text = lt_wire_get_strdup(&r);
+            if (r.bad || idx >= pool->n_tests || (int)idx != j->current ||
+                j->seen[idx] || outcome > LT_TEST_MEMORY) {
+                free(text);
+                j->protocol_error = 1;
+                break;
+            }
+            j->seen[idx] = 1;
+            j->current = -1;
+            j->n_results++;
+            j->test_ns[idx] = (double)ns;
+            j->test_outcome[idx] = outcome;
+            if ((outcome == LT_TEST_FAILED || outcome == LT_TEST_MEMORY) &&
+                j->fail_test < 0) {
+                j->fail_test = (int)idx;
+                j->fail_outcome = outcome;
+                j->fail_text = text;
+                text = NULL;
+            }
+            free(text);
+            break;
+        }
+        case LT_FRAME_END:
+            j->ended = 1;
+            break;
+        default:
+            j->protocol_error = 1;
+            break;
+        }
+        if (lt_wire_reader_done(&r) < 0)
+            j->protocol_error = 1;
+        if (j->protocol_error)
+            break;
+    }
+    if (rc < 0)
+        j->protocol_error = 1;
+    if (j->protocol_error) {
+        job_kill(j);
+        j->result_eof = 1;
+    }
+}
+
+static void job_read_output(struct job *j)
+{
+    char chunk[8192];
+    for (;;) {
+        ssize_t k = read(j->out_fd, chunk, sizeof(chunk));
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno != EAGAIN)
+                j->out_eof = 1;
+            return;
+        }
+        if (k == 0) {
+            j->out_eof = 1;
+            return;
+        }
+        if (j->output.len < OUTPUT_KEEP) {
+            size_t room = OUTPUT_KEEP - j->output.len;
+            lt_buf_append(&j->output, chunk, (size_t)k < room ? (size_t)k
+                                                               : room);
+        }
+        j->output_total += (size_t)k;
+        if (j->output_total > OUTPUT_CAP && !j->output_overflow) {
+            j->output_overflow = 1;
+            job_kill(j);
+        }
+    }
+}
+
+/* Reads one frame from a zygote: STARTED or EXITED of its current job.
+ * Returns < 0 when the zygote is gone or misbehaves. */
+static int zygote_read(struct zygote *z)
+{
+    uint8_t *payload = NULL;
+    size_t len = 0;
+    int type = lt_wire_recv(z->sock, 4096, &payload, &len, NULL, NULL);
+    struct lt_wire_reader r;
+    lt_wire_reader_init(&r, payload, len);
+    int rc = 0;
+    struct job *j = &z->job;
+    if (type == LT_FRAME_STARTED && j->active && !j->got_started) {
+        (void)lt_wire_get_u64(&r);
+        uint32_t pid = lt_wire_get_u32(&r);
+        uint32_t err = lt_wire_get_u32(&r);
+        rc = lt_wire_reader_done(&r);
+        j->got_started = 1;
+        if (pid > 0 && pid <= INT_MAX) {
+            j->pid = (pid_t)pid;
+            int fd = lt_sandbox_pidfd_open(j->pid);
+            j->pidfd = fd >= 0 ? fd : -1;
+        } else {
+            lt_warn("a zygote could not fork: %s", strerror((int)err));
+        }
+    } else if (type == LT_FRAME_EXITED && j->active && j->got_started) {
+        (void)lt_wire_get_u64(&r);
+        j->wait_status = (int)lt_wire_get_u32(&r);
+        j->maxrss_kb = (long)lt_wire_get_u64(&r);
+        (void)lt_wire_get_u64(&r);
+        (void)lt_wire_get_u64(&r);
+        j->child_ns = (double)lt_wire_get_u64(&r);
+        rc = lt_wire_reader_done(&r);
+        j->got_exited = 1;
+    } else {
+        rc = type <= 0 ? (type == 0 ? -EPIPE : type) : LT_EPROTO;
+    }
+    free(payload);
+    return rc;
+}
+
+static int job_done(const struct job *j)
+{
+    return j->active && j->got_exited && j->result_eof && j->out_eof;
+}
+
+/*** Verdicts ***/
+
+/* Decides a mutant's verdict from the evidence of its run.  A pass needs
+ * positive evidence: applied, sandboxed, every selected test reported
+ * once, then END and a clean exit. */
+static void decide(const struct pool *pool, const struct job *j,
+                   struct lt_result *res)
+{
+    int st = j->wait_status;
+    res->duration_ms = (lt__now() - j->started_at) * 1000.0;
+    res->peak_rss_kb = j->maxrss_kb;
+    res->tests_run = j->n_results + (j->current >= 0);
+    if (j->output.len)
+        res->output = xstrndup(j->output.data, j->output.len);
+
+    if (j->apply_status == LT_APPLY_INVALID) {
+        res->verdict = LT_VERDICT_INVALID;
+        res->detail = xstrdup(j->apply_text ? j->apply_text : "");
+        return;
+    }
+    if (j->apply_status == LT_APPLY_EQUIVALENT) {
+        res->verdict = LT_VERDICT_EQUIVALENT;
+        res->detail = xstrdup("compiles to the original code objects");
+        return;
+    }
+    if (j->apply_status == LT_APPLY_RAISED) {
+        res->verdict = LT_VERDICT_KILLED;
+        res->killed_by = xstrdup("<module import>");
+        res->detail = xstrdup(j->apply_text ? j->apply_text : "");
+        return;
+    }
+    if (j->fail_test >= 0) {
+        res->verdict = j->fail_outcome == LT_TEST_MEMORY ? LT_VERDICT_MEMORY
+                                                         : LT_VERDICT_KILLED;
+        res->killed_by = xstrdup(pool->test_ids[j->fail_test]);
+        res->detail = xstrdup(j->fail_text ? j->fail_text : "");
+        return;
+    }
+    if (j->timed_out) {
+        res->verdict = LT_VERDICT_TIMEOUT;
+        res->detail = xasprintf("wall-clock limit of %.2f s",
+                                j->deadline - j->started_at);
+        if (j->current >= 0)
+            res->killed_by = xstrdup(pool->test_ids[j->current]);
+        return;
+    }
+    if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU) {
+        res->verdict = LT_VERDICT_TIMEOUT;
+        res->detail = xstrdup("CPU time limit");
+        if (j->current >= 0)
+            res->killed_by = xstrdup(pool->test_ids[j->current]);
+        return;
+    }
+    if (j->output_overflow) {
+        res->verdict = LT_VERDICT_CRASHED;
+        res->detail = xasprintf("output limit of %u bytes exceeded",
+                                OUTPUT_CAP);
+        if (j->current >= 0)
+            res->killed_by = xstrdup(pool->test_ids[j->current]);
+        return;
+    }
+    if (j->protocol_error) {
+        res->verdict = LT_VERDICT_ERROR;
+        res->detail = xstrdup("malformed result frames from the child");
+        return;
+    }
+    if (!j->sandboxed || j->apply_status < 0) {
+        /* Before the mutant ran any test: the engine or sandbox failed. */
+        res->verdict = LT_VERDICT_ERROR;
+        res->detail = WIFSIGNALED(st)
+                          ? xasprintf("child died by signal %d before the "
+                                      "tests", WTERMSIG(st))
+                          : xasprintf("child exited with status %d before "
+                                      "the tests", WEXITSTATUS(st));
+        return;
+    }
+    if (WIFSIGNALED(st)) {
+        res->verdict = LT_VERDICT_CRASHED;
+        res->detail = xasprintf("killed by signal %d (%s)", WTERMSIG(st),
+                                strsignal(WTERMSIG(st)));
+        if (j->current >= 0)
+            res->killed_by = xstrdup(pool->test_ids[j->current]);
+        return;
+    }
+    int complete = j->ended && WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
+                   j->current < 0 && (size_t)j->n_results == j->n_tests;
+    for (size_t i = 0; complete && i < j->n_tests; i++)
+        if (!j->seen[j->tests[i]])
+            complete = 0;
+    if (complete) {
+        res->verdict = LT_VERDICT_SURVIVED;
+        return;
+    }
+    /* The child left early without a failing test: exit() or os._exit()
+     * in the middle of a test is a behaviour change, never a pass. */
+    res->verdict = LT_VERDICT_KILLED;
+    if (j->current >= 0)
+        res->killed_by = xstrdup(pool->test_ids[j->current]);
+    res->detail = xasprintf("the process exited with status %d before "
+                            "reporting every test",
+                            WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+}
+
+/*** Running ***/
+
+struct progress {
+    int on;
+    size_t done, total;
+    int killed, survived, other;
+    double start, last;
+};
+
+static void progress_show(struct progress *p, int force)
+{
+    if (!p->on)
+        return;
+    double now = lt__now();
+    if (!force && now - p->last < 0.1)
+        return;
+    p->last = now;
+    double el = now - p->start;
+    double rate = el > 0 ? (double)p->done / el : 0;
+    double eta = rate > 0 ? (double)(p->total - p->done) / rate : 0;
+    fprintf(stderr,
+            "\r\033[K[%zu/%zu] %.1f mutants/s, ETA %.0fs, killed %d, "
+            "survived %d, other %d",
+            p->done, p->total, rate, eta, p->killed, p->survived, p->other);
+    fflush(stderr);
+}
+
+static uint64_t cpu_limit_for(double timeout)
+{
+    return (uint64_t)ceil(timeout) + 1;
+}
+
+/* Runs the baseline on zygote 0: every collected test, no mutation. */
+static int run_baseline(struct pool *pool, const struct lt_score_opts *o,
+                        double *test_ms, unsigned char *runnable)
+{
+    struct zygote *z = &pool->z[0];
+    struct job spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.is_baseline = 1;
+    spec.n_tests = pool->n_tests;
+    spec.tests = xcalloc(pool->n_tests + 1, sizeof(uint32_t));
+    for (size_t i = 0; i < pool->n_tests; i++)
+        spec.tests[i] = (uint32_t)i;
+    spec.seen = xcalloc(pool->n_tests + 1, 1);
+    spec.test_ns = xcalloc(pool->n_tests + 1, sizeof(double));
+    spec.test_outcome = xcalloc(pool->n_tests + 1, 1);
+    struct lt_run_request req = {
+        .mode = LT_RUN_BASELINE, .replacement = "", .tests = spec.tests,
+        .n_tests = spec.n_tests, .stop_first = 0,
+        .cpu_seconds = cpu_limit_for(o->baseline_timeout),
+        .memory_bytes = (uint64_t)o->memory_mb << 20};
+    int rc = job_start(z, &spec, 0, &req, o->baseline_timeout);
+    if (rc < 0) {
+        lt_error("cannot start the baseline: %s", lt_strerror(rc));
+        return 3;
+    }
+    struct job *j = &z->job;
+    while (!job_done(j)) {
+        struct pollfd pf[3] = {{z->sock, POLLIN, 0},
+                               {j->result_eof ? -1 : j->result_fd, POLLIN, 0},
+                               {j->out_eof ? -1 : j->out_fd, POLLIN, 0}};
+        double wait = j->deadline - lt__now();
+        int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
+        int n = poll(pf, 3, ms);
+        if (n < 0 && errno == EINTR) {
+            if (interrupted)
+                return 130;
+            continue;
+        }
+        if (pf[0].revents && !j->got_exited && zygote_read(z) < 0) {
+            lt_error("the zygote died during the baseline");
+            return 3;
+        }
+        if (pf[1].revents)
+            job_read_results(pool, j);
+        if (pf[2].revents)
+            job_read_output(j);
+        if (lt__now() >= j->deadline && !j->timed_out) {
+            j->timed_out = 1;
+            job_kill(j);
+        }
+    }
+    if (j->timed_out) {
+        lt_error("the baseline did not finish within %.0f s (test %s); "
+                 "raise --baseline-timeout",
+                 o->baseline_timeout,
+                 j->current >= 0 ? pool->test_ids[j->current] : "?");
+        return 2;
+    }
+    if (j->fail_test >= 0) {
+        lt_error("test %s fails on the original code: %s",
+                 pool->test_ids[j->fail_test],
+                 j->fail_text ? j->fail_text : "");
+        return 2;
+    }
+    if (!j->ended || j->protocol_error || !WIFEXITED(j->wait_status) ||
+        WEXITSTATUS(j->wait_status) != 0 ||
+        (size_t)j->n_results != pool->n_tests) {
+        const char *out = j->output.len ? j->output.data : "";
+        const char *tail = out + (strlen(out) > 600 ? strlen(out) - 600 : 0);
+        lt_error("the baseline run did not complete (status 0x%x%s%s)%s%s",
+                 j->wait_status, j->current >= 0 ? ", during " : "",
+                 j->current >= 0 ? pool->test_ids[j->current] : "",
+                 *tail ? "; output: " : "", tail);
+        return j->sandboxed ? 2 : 3;
+    }
+    pool->features = j->sandbox;
+    size_t usable = 0;
+    for (size_t i = 0; i < pool->n_tests; i++) {
+        test_ms[i] = j->test_ns[i] / 1e6;
+        runnable[i] = j->test_outcome[i] == LT_TEST_PASSED;
+        usable += runnable[i];
+    }
+    job_reset(j);
+    if (usable == 0) {
+        lt_error("no test passes on the original code (all skipped?)");
+        return 2;
+    }
+    return 0;
+}
+
+static int flush_batch(struct lt_store *st, int *pending, double *last)
+{
+    if (*pending == 0)
+        return 0;
+    int rc = lt_store_commit(st);
+    if (rc == 0)
+        rc = lt_store_begin(st);
+    *pending = 0;
+    *last = lt__now();
+    return rc;
+}
+
+/* Contract: see engine.h. */
+int lt_score(const struct lt_score_opts *o)
+{
+    int exit_code = 3;
+    struct lt_plan plan = {0};
+    struct lt_store *st = NULL;
+    struct pool pool = {0};
+    char *scratch = NULL;
+    char *cwd = NULL;
+    char **args = NULL;
+    struct lt_subject *subjects = NULL;
+    double *test_ms = NULL;
+    unsigned char *runnable = NULL;
+    size_t *queue = NULL;
+    char *errmsg = NULL;
+    unsigned char *retried = NULL;
+    int in_tx = 0;
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    int rc = plan_build(o, &plan);
+    if (rc < 0) {
+        exit_code = (rc == LT_EPYTHON) ? 3 : 2;
+        goto out;
+    }
+
+    rc = lt_store_open(o->db, &st, &errmsg);
+    if (rc < 0) {
+        lt_error("%s: %s", o->db, errmsg ? errmsg : lt_strerror(rc));
+        exit_code = (rc == LT_ELOCKED || rc == LT_ECORRUPT ||
+                     rc == LT_ESCHEMA) ? 2 : 3;
+        goto out;
+    }
+    /* The settings that decide the mutant set and the verdicts.  Resuming
+     * with other settings would mix two runs. */
+    cwd = getcwd(NULL, 0);
+    struct lt_buf fp = LT_BUF_INIT;
+    lt_buf_printf(&fp, "operators=%s\n", o->operators);
+    for (size_t i = 0; i < plan.n_files; i++)
+        lt_buf_printf(&fp, "file=%s\n", plan.files[i].path);
+    for (size_t i = 0; i < o->n_tests; i++)
+        lt_buf_printf(&fp, "tests=%s\n", o->tests[i]);
+    for (size_t i = 0; i < o->n_pytest_args; i++)
+        lt_buf_printf(&fp, "arg=%s\n", o->pytest_args[i]);
+    lt_buf_printf(&fp, "cwd=%s\n", cwd ? cwd : "");
+    char *stored = NULL;
+    rc = lt_store_get_meta(st, "settings", &stored);
+    if (rc == 0 && stored && strcmp(stored, fp.data) != 0) {
+        lt_error("%s holds a run with other settings; use another --db or "
+                 "delete it", o->db);
+        free(stored);
+        lt_buf_free(&fp);
+        exit_code = 2;
+        goto out;
+    }
+    free(stored);
+
+    rc = lt_store_begin(st);
+    in_tx = rc == 0;
+    if (rc == 0)
+        rc = lt_store_set_meta(st, "settings", fp.data);
+    lt_buf_free(&fp);
+    for (size_t i = 0; rc == 0 && i < plan.n_files; i++) {
+        int changed = 0;
+        rc = lt_store_put_file(st, plan.files[i].path, plan.files[i].sha,
+                               plan.files[i].source, plan.files[i].len,
+                               &changed);
+    }
+    for (size_t i = 0; rc == 0 && i < plan.mutants.count; i++)
+        rc = lt_store_put_mutant(st, &plan.mutants.items[i]);
+    if (rc == 0)
+        rc = lt_store_commit(st);
+    in_tx = 0;
+    if (rc < 0) {
+        lt_error("%s: cannot write the plan: %s", o->db, lt_strerror(rc));
+        goto out;
+    }
+
+    /* Mutants still to run; the ones with a stored result are done. */
+    queue = xcalloc(plan.mutants.count + 1, sizeof(size_t));
+    retried = xcalloc(plan.mutants.count + 1, 1);
+    size_t n_queue = 0;
+    for (size_t i = 0; i < plan.mutants.count; i++) {
+        int has = lt_store_has_result(st, plan.mutants.items[i].id);
+        if (has < 0) {
+            lt_error("%s: %s", o->db, lt_strerror(has));
+            goto out;
+        }
+        if (!has)
+            queue[n_queue++] = i;
+    }
+
+    const char *tmp = getenv("TMPDIR");
+    char *tmpl = xasprintf("%s/litmus-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    scratch = mkdtemp(tmpl);
+    if (!scratch) {
+        lt_error("cannot create a scratch directory: %s", strerror(errno));
+        free(tmpl);
+        goto out;
+    }
+
+    size_t nargs = o->n_tests + o->n_pytest_args;
+    args = xcalloc(nargs + 1, sizeof(char *));
+    for (size_t i = 0; i < o->n_tests; i++)
+        args[i] = o->tests[i];
+    for (size_t i = 0; i < o->n_pytest_args; i++)
+        args[o->n_tests + i] = o->pytest_args[i];
+    subjects = xcalloc(plan.n_files, sizeof(*subjects));
+    for (size_t i = 0; i < plan.n_files; i++)
+        subjects[i] = (struct lt_subject){plan.files[i].path,
+                                          plan.files[i].source,
+                                          plan.files[i].len};
+    pool.cfg = (struct lt_runner_config){
+        .exe = engine_exe, .cwd = cwd, .scratch_base = scratch,
+        .pytest_args = args, .n_pytest_args = nargs,
+        .subjects = subjects, .n_subjects = plan.n_files,
+        .debug = o->debug};
+
+    int want = o->jobs < 1 ? 1 : o->jobs;
+    if ((size_t)want > n_queue && n_queue > 0)
+        want = (int)n_queue;
+    pool.n = want;
+    pool.z = xcalloc((size_t)want, sizeof(struct zygote));
+    for (int i = 0; i < want; i++) {
+        pool.z[i].job.result_fd = pool.z[i].job.out_fd = -1;
+        pool.z[i].job.pidfd = -1;
+        pool.z[i].sock = -1;
+    }
+    /* Start every zygote at once: they collect in parallel. */
+    for (int i = 0; i < want; i++) {
+        rc = zygote_start(&pool, &pool.z[i]);
+        if (rc < 0) {
+            lt_error("cannot start a runner: %s", lt_strerror(rc));
+            goto out;
+        }
+    }
+    for (int i = 0; i < want; i++) {
+        char *fail = NULL;
+        rc = read_ready(&pool, &pool.z[i], &fail);
+        if (rc < 0) {
+            lt_error("%s", fail ? fail : lt_strerror(rc));
+            free(fail);
+            exit_code = rc == LT_ENOTESTS ? 2 : 3;
+            goto out;
+        }
+    }
+    if (pool.n_tests == 0) {
+        lt_error("no tests collected");
+        exit_code = 2;
+        goto out;
+    }
+
+    test_ms = xcalloc(pool.n_tests, sizeof(double));
+    runnable = xcalloc(pool.n_tests, 1);
+    int brc = run_baseline(&pool, o, test_ms, runnable);
+    if (brc != 0) {
+        exit_code = brc;
+        goto out;
+    }
+    unsigned missing = (LT_SBX_RLIMITS | LT_SBX_CAPS | LT_SBX_NNP |
+                        LT_SBX_LANDLOCK | LT_SBX_NETNS | LT_SBX_SECCOMP) &
+                       ~pool.features;
+    if (missing)
+        lt_warn("sandbox degraded: %s",
+                lt_sandbox_describe_missing(pool.features));
+    {
+        rc = lt_store_begin(st);
+        struct lt_test_record *recs = xcalloc(pool.n_tests,
+                                              sizeof(*recs));
+        for (size_t i = 0; i < pool.n_tests; i++)
+            recs[i] = (struct lt_test_record){
+                (int)i, pool.test_ids[i], test_ms[i],
+                runnable[i] ? "passed" : "skipped"};
+        if (rc == 0)
+            rc = lt_store_put_tests(st, recs, pool.n_tests);
+        char feat[32];
+        snprintf(feat, sizeof(feat), "%u", pool.features);
+        if (rc == 0)
+            rc = lt_store_set_meta(st, "sandbox_features", feat);
+        if (rc == 0)
+            rc = lt_store_commit(st);
+        free(recs);
+        if (rc < 0) {
+            lt_error("%s: %s", o->db, lt_strerror(rc));
+            goto out;
+        }
+    }
+
+    /* Every mutant runs the tests that pass on the original, in
+     * collection order, and stops at the first failure. */
+    uint32_t *order = xcalloc(pool.n_tests + 1, sizeof(uint32_t));
+    size_t n_order = 0;
+    double total_ms = 0;
+    for (size_t i = 0; i < pool.n_tests; i++)
+        if (runnable[i]) {
+            order[n_order++] = (uint32_t)i;
+            total_ms += test_ms[i];
+        }
+    double timeout = o->timeout_factor * total_ms / 1000.0 + o->timeout_const;
+
+    struct progress prog = {.on = o->progress, .total = n_queue,
+                            .start = lt__now()};
+    if (prog.on < 0)
+        prog.on = isatty(2);
+    size_t next = 0, done = 0;
+    int pending = 0;
+    double last_commit = lt__now();
+    rc = lt_store_begin(st);
+    in_tx = rc == 0;
+    uint64_t token = 1;
+    while (done < n_queue && !interrupted) {
+        /* Hand out work to idle zygotes. */
+        for (int i = 0; i < pool.n && next < n_queue; i++) {
+            struct zygote *z = &pool.z[i];
+            if (z->job.active || z->dead)
+                continue;
+            struct job spec;
+            memset(&spec, 0, sizeof(spec));
+            spec.mutant = queue[next];
+            spec.n_tests = n_order;
+            spec.tests = xmalloc((n_order + 1) * sizeof(uint32_t));
+            memcpy(spec.tests, order, n_order * sizeof(uint32_t));
+            spec.seen = xcalloc(pool.n_tests + 1, 1);
+            spec.test_ns = xcalloc(pool.n_tests + 1, sizeof(double));
+            spec.test_outcome = xcalloc(pool.n_tests + 1, 1);
+            const struct lt_mutant *m = &plan.mutants.items[spec.mutant];
+            struct lt_run_request req = {
+                .mode = LT_RUN_MUTANT,
+                .subject = (uint32_t)plan.mutant_file[spec.mutant],
+                .start = m->start, .end = m->end,
+                .replacement = m->replacement, .tests = spec.tests,
+                .n_tests = spec.n_tests, .stop_first = 1,
+                .cpu_seconds = cpu_limit_for(timeout),
+                .memory_bytes = (uint64_t)o->memory_mb << 20};
+            rc = job_start(z, &spec, token++, &req, timeout);
+            if (rc < 0) {
+                free(spec.tests);
+                free(spec.seen);
+                free(spec.test_ns);
+                free(spec.test_outcome);
+                z->dead = 1;
+                continue;
+            }
+            next++;
+        }
+
+        struct pollfd *pf = xcalloc((size_t)pool.n * 3, sizeof(*pf));
+        double soonest = lt__now() + 1.0;
+        for (int i = 0; i < pool.n; i++) {
+            struct zygote *z = &pool.z[i];
+            struct job *j = &z->job;
+            pf[3 * i] = (struct pollfd){z->dead ? -1 : z->sock, POLLIN, 0};
+            pf[3 * i + 1] = (struct pollfd){
+                j->active && !j->result_eof ? j->result_fd : -1, POLLIN, 0};
+            pf[3 * i + 2] = (struct pollfd){
+                j->active && !j->out_eof ? j->out_fd : -1, POLLIN, 0};
+            if (j->active && !j->timed_out && j->deadline < soonest)
+                soonest = j->deadline;
+        }
+        double wait = soonest - lt__now();
+        int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
+        int n = poll(pf, (nfds_t)pool.n * 3, ms);
+        if (n < 0 && errno != EINTR) {
+            free(pf);
+            lt_error("poll: %s", strerror(errno));
+            break;
+        }
+        double now = lt__now();
+        for (int i = 0; i < pool.n && n >= 0; i++) {
+            struct zygote *z = &pool.z[i];
+            struct job *j = &z->job;
+            if (pf[3 * i].revents && !z->dead) {
+                if (zygote_read(z) < 0) {
+                    /* The zygote died: its child dies with it (PDEATHSIG).
+                     * Retry the mutant once on a fresh zygote. */
+                    z->dead = 1;
+                }
+            }
+            if (pf[3 * i + 1].revents)
+                job_read_results(&pool, j);
+            if (pf[3 * i + 2].revents)
+                job_read_output(j);
+            if (j->active && !j->timed_out && now >= j->deadline &&
+                !j->got_exited) {
+                j->timed_out = 1;
+                job_kill(j);
+            }
+            if (z->dead) {
+                size_t mut = j->mutant;
+                int was_active = j->active;
+                zygote_stop(z);
+                char *fail = NULL;
+                if (zygote_start(&pool, z) == 0 &&
+                    read_ready(&pool, z, &fail) == 0) {
+                    z->dead = 0;
+                } else {
+                    lt_warn("cannot restart a runner: %s",
+                            fail ? fail : "start-up failed");
+                    z->dead = 1;
+                }
+                free(fail);
+                if (was_active) {
+                    if (!retried[mut] && !z->dead) {
+                        /* Put it back in front of the queue: the slot
+                         * before `next` was handed out already. */
+                        retried[mut] = 1;
+                        queue[--next] = mut;
+                    } else {
+                        struct lt_result res = {0};
+                        memcpy(res.mutant_id, plan.mutants.items[mut].id,
+                               17);
+                        res.verdict = LT_VERDICT_ERROR;
+                        res.detail = xstrdup("the runner died twice");
+                        lt_store_put_result(st, &res);
+                        lt_result_clear(&res);
+                        pending++;
+                        done++;
+                        prog.done++;
+                        prog.other++;
+                    }
+                }
+                continue;
+            }
+            if (job_done(j)) {
+                struct lt_result res = {0};
+                memcpy(res.mutant_id, plan.mutants.items[j->mutant].id, 17);
+                decide(&pool, j, &res);
+                rc = lt_store_put_result(st, &res);
+                if (rc < 0)
+                    lt_error("%s: %s", o->db, lt_strerror(rc));
+                if (res.verdict == LT_VERDICT_SURVIVED)
+                    prog.survived++;
+                else if (lt_verdict_is_detected(res.verdict))
+                    prog.killed++;
+                else
+                    prog.other++;
+                lt_result_clear(&res);
+                job_reset(j);
+                pending++;
+                done++;
+                prog.done++;
+            }
+        }
+        free(pf);
+        int alive = 0;
+        for (int i = 0; i < pool.n; i++)
+            alive += !pool.z[i].dead;
+        if (!alive) {
+            lt_error("every runner died; stopping");
+            break;
+        }
+        if (pending >= BATCH_RESULTS ||
+            (pending > 0 && lt__now() - last_commit > BATCH_SECONDS))
+            flush_batch(st, &pending, &last_commit);
+        progress_show(&prog, 0);
+    }
+    free(order);
+    if (in_tx) {
+        lt_store_commit(st);
+        in_tx = 0;
+    }
+    if (prog.on) {
+        progress_show(&prog, 1);
+        fputc('\n', stderr);
+    }
+    if (interrupted) {
+        lt_error("interrupted; %zu of %zu mutants done, run the same "
+                 "command again to resume", done, n_queue);
+        exit_code = 130;
+        goto out;
+    }
+    if (done < n_queue) {
+        exit_code = 3;
+        goto out;
+    }
+    exit_code = lt__report_score(st, &plan, o->format, o->fail_under,
+                                 pool.features, stdout);
+out:
+    if (in_tx)
+        lt_store_commit(st);
+    for (int i = 0; i < pool.n; i++)
+        zygote_stop(&pool.z[i]);
+    free(pool.z);
+    for (size_t i = 0; i < pool.n_tests; i++)
+        free(pool.test_ids[i]);
+    free(pool.test_ids);
+    if (scratch) {
+        lt_sandbox_scratch_remove(scratch);
+        free(scratch);
+    }
+    free(args);
+    free(subjects);
+    free(test_ms);
+    free(runnable);
+    free(queue);
+    free(retried);
+    free(errmsg);
+    free(cwd);
+    lt_store_close(st);
+    lt__plan_free(&plan);
+    return exit_code;
+}

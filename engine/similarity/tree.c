@@ -1,0 +1,614 @@
+/* Syntax trees for CodeBLEU's syntax and data-flow match and for the tree
+ * edit distance: tree-sitter parses, a flat copy of the tree, subtree
+ * s-expressions by hash-consing, and Zhang-Shasha.
+ * SPDX-License-Identifier: MIT */
+#include "engine/similarity/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <tree_sitter/api.h>
+
+#include "common/buf.h"
+#include "common/xmalloc.h"
+
+const TSLanguage *tree_sitter_python(void);
+const TSLanguage *tree_sitter_java(void);
+
+/*** Subtree dictionary: one id per distinct s-expression ***/
+
+/* The s-expression tree-sitter prints for a node (ts_node_string, which
+ * is py-tree-sitter's sexp()) is fixed by: the node's type, whether it is
+ * a MISSING node, and, for each visible named (or missing) child in order,
+ * the child's field name and s-expression.  Interning that key bottom-up
+ * gives equal ids exactly to equal s-expressions without building the
+ * strings. */
+
+struct skey {
+    uint64_t hash;
+    uint32_t off, len;
+};
+
+struct lt__trees {
+    TSParser *parser;
+    const TSLanguage *language;
+    enum lt_sim_lang lang;
+    uint32_t *keys; /* all keys back to back */
+    size_t keys_len, keys_cap;
+    struct skey *e;
+    size_t n, cap;
+    uint32_t *slots;
+    size_t nslots;
+    uint8_t *symflags; /* per symbol: LT__N_COMMENT, LT__N_STRLEAF */
+    size_t nsyms;
+    TSTreeCursor cursor;
+    bool have_cursor;
+};
+
+struct lt__tree {
+    struct lt__flat f;
+    uint32_t *subs; /* sorted subtree ids */
+    size_t nsubs;
+    struct lt__dfg dfg;
+    bool has_dfg;
+    uint32_t *lab, *lml; /* TED: post-order labels, leftmost leaves */
+    size_t tn;
+};
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+static void trees_reset_table(struct lt__trees *t)
+{
+    free(t->keys);
+    free(t->e);
+    free(t->slots);
+    t->keys = NULL;
+    t->keys_len = t->keys_cap = 0;
+    t->e = NULL;
+    t->n = t->cap = 0;
+    t->nslots = 4096;
+    t->slots = xcalloc(t->nslots, sizeof(uint32_t));
+}
+
+static uint32_t intern_key(struct lt__trees *t, const uint32_t *k, size_t n)
+{
+    uint64_t h = 0x12345;
+    for (size_t i = 0; i < n; i++)
+        h = mix(h, k[i]);
+    size_t mask = t->nslots - 1;
+    size_t j = (size_t)h & mask;
+    while (t->slots[j]) {
+        const struct skey *e = &t->e[t->slots[j] - 1];
+        if (e->hash == h && e->len == n &&
+            memcmp(t->keys + e->off, k, n * sizeof(uint32_t)) == 0)
+            return t->slots[j] - 1;
+        j = (j + 1) & mask;
+    }
+    if (t->keys_len + n > t->keys_cap) {
+        t->keys_cap = (t->keys_len + n) * 2 + 4096;
+        t->keys = xrealloc(t->keys, t->keys_cap * sizeof(uint32_t));
+    }
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 1024;
+        t->e = xrealloc(t->e, t->cap * sizeof(*t->e));
+    }
+    memcpy(t->keys + t->keys_len, k, n * sizeof(uint32_t));
+    uint32_t id = (uint32_t)t->n++;
+    t->e[id] = (struct skey){h, (uint32_t)t->keys_len, (uint32_t)n};
+    t->keys_len += n;
+    t->slots[j] = id + 1;
+    if (t->n * 2 > t->nslots) {
+        size_t ns = t->nslots * 2;
+        uint32_t *slots = xcalloc(ns, sizeof(uint32_t));
+        for (size_t i = 0; i < t->n; i++) {
+            size_t q = (size_t)t->e[i].hash & (ns - 1);
+            while (slots[q])
+                q = (q + 1) & (ns - 1);
+            slots[q] = (uint32_t)i + 1;
+        }
+        free(t->slots);
+        t->slots = slots;
+        t->nslots = ns;
+    }
+    return id;
+}
+
+struct lt__trees *lt__trees_new(enum lt_sim_lang lang)
+{
+    struct lt__trees *t = xcalloc(1, sizeof(*t));
+    t->lang = lang;
+    t->language = lang == LT_SIM_JAVA ? tree_sitter_java() : tree_sitter_python();
+    t->parser = ts_parser_new();
+    if (!t->parser || !ts_parser_set_language(t->parser, t->language)) {
+        lt__trees_free(t);
+        return NULL;
+    }
+    t->nsyms = ts_language_symbol_count(t->language);
+    t->symflags = xcalloc(t->nsyms, 1);
+    for (size_t s = 0; s < t->nsyms; s++) {
+        const char *nm = ts_language_symbol_name(t->language, (TSSymbol)s);
+        if (!nm)
+            continue;
+        if (strcmp(nm, "comment") == 0 || strcmp(nm, "line_comment") == 0 ||
+            strcmp(nm, "block_comment") == 0)
+            t->symflags[s] |= LT__N_COMMENT;
+        if (strcmp(nm, "string") == 0 || strcmp(nm, "string_literal") == 0 ||
+            strcmp(nm, "character_literal") == 0)
+            t->symflags[s] |= LT__N_STRLEAF;
+    }
+    trees_reset_table(t);
+    return t;
+}
+
+void lt__trees_free(struct lt__trees *t)
+{
+    if (!t)
+        return;
+    if (t->have_cursor)
+        ts_tree_cursor_delete(&t->cursor);
+    if (t->parser)
+        ts_parser_delete(t->parser);
+    free(t->keys);
+    free(t->e);
+    free(t->slots);
+    free(t->symflags);
+    free(t);
+}
+
+void lt__trees_trim(struct lt__trees *t)
+{
+    if (t->n > (1u << 20))
+        trees_reset_table(t);
+}
+
+const char *lt__flat_type(const struct lt__flat *f, uint32_t i)
+{
+    return ts_language_symbol_name((const TSLanguage *)f->language,
+                                   f->n[i].sym);
+}
+
+/*** Flattening ***/
+
+static uint32_t add_node(struct lt__trees *t, struct lt__flat *f,
+                         size_t *cap, uint32_t **last, const TSTreeCursor *c,
+                         uint32_t parent)
+{
+    TSNode node = ts_tree_cursor_current_node(c);
+    if (f->count == *cap) {
+        *cap = *cap ? *cap * 2 : 1024;
+        f->n = xrealloc(f->n, *cap * sizeof(*f->n));
+        *last = xrealloc(*last, *cap * sizeof(uint32_t));
+    }
+    uint32_t i = (uint32_t)f->count++;
+    struct lt__node *x = &f->n[i];
+    TSSymbol sym = ts_node_symbol(node);
+    x->start = ts_node_start_byte(node);
+    x->end = ts_node_end_byte(node);
+    x->parent = parent;
+    x->first = x->next = LT__NONE;
+    x->nchild = 0;
+    x->tok = LT__NONE;
+    x->sym = sym;
+    x->field = ts_tree_cursor_current_field_id(c);
+    x->named = ts_node_is_named(node);
+    x->missing = ts_node_is_missing(node);
+    x->flags = sym < t->nsyms ? t->symflags[sym] : 0;
+    (*last)[i] = LT__NONE;
+    if (parent != LT__NONE) {
+        struct lt__node *p = &f->n[parent];
+        if (p->first == LT__NONE)
+            p->first = i;
+        else
+            f->n[(*last)[parent]].next = i;
+        (*last)[parent] = i;
+        p->nchild++;
+        if (p->flags & LT__N_DROPPED)
+            x->flags |= LT__N_DROPPED;
+    }
+    if (x->flags & LT__N_COMMENT)
+        x->flags |= LT__N_DROPPED;
+    return i;
+}
+
+static void flatten(struct lt__trees *t, TSTree *tree, struct lt__flat *f)
+{
+    TSNode root = ts_tree_root_node(tree);
+    if (!t->have_cursor) {
+        t->cursor = ts_tree_cursor_new(root);
+        t->have_cursor = true;
+    } else {
+        ts_tree_cursor_reset(&t->cursor, root);
+    }
+    TSTreeCursor *c = &t->cursor;
+    size_t cap = 0, scap = 0, top = 0;
+    uint32_t *last = NULL, *stack = NULL;
+    f->n = NULL;
+    f->count = 0;
+    uint32_t cur = add_node(t, f, &cap, &last, c, LT__NONE);
+    for (;;) {
+        if (top == scap) {
+            scap = scap ? scap * 2 : 64;
+            stack = xrealloc(stack, scap * sizeof(uint32_t));
+        }
+        if (ts_tree_cursor_goto_first_child(c)) {
+            stack[top++] = cur;
+            cur = add_node(t, f, &cap, &last, c, cur);
+            continue;
+        }
+        for (;;) {
+            if (ts_tree_cursor_goto_next_sibling(c)) {
+                cur = add_node(t, f, &cap, &last, c, stack[top - 1]);
+                break;
+            }
+            if (top == 0 || !ts_tree_cursor_goto_parent(c))
+                goto done;
+            cur = stack[--top];
+        }
+    }
+done:
+    free(last);
+    free(stack);
+}
+
+/* Python statements made of one string literal (docstrings and the
+ * like): the reference strips them before parsing (docs/similarity.md). */
+static void mark_string_statements(struct lt__flat *f)
+{
+    for (size_t i = 0; i < f->count; i++) {
+        struct lt__node *x = &f->n[i];
+        if (x->parent != LT__NONE && (f->n[x->parent].flags & LT__N_DROPPED))
+            x->flags |= LT__N_DROPPED;
+        if (x->flags & LT__N_DROPPED)
+            continue;
+        if (strcmp(lt__flat_type(f, (uint32_t)i), "expression_statement"))
+            continue;
+        uint32_t only = LT__NONE;
+        size_t k = 0;
+        for (uint32_t c = x->first; c != LT__NONE; c = f->n[c].next)
+            if (!(f->n[c].flags & LT__N_COMMENT)) {
+                only = c;
+                k++;
+            }
+        if (k != 1)
+            continue;
+        const char *ty = lt__flat_type(f, only);
+        if (strcmp(ty, "string") == 0 || strcmp(ty, "concatenated_string") == 0)
+            x->flags |= LT__N_DROPPED;
+    }
+}
+
+/*** Syntax match ***/
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void subtrees(struct lt__trees *t, struct lt__tree *tr)
+{
+    struct lt__flat *f = &tr->f;
+    uint32_t *id = xmalloc(f->count * sizeof(uint32_t));
+    uint32_t *key = NULL;
+    size_t kcap = 0;
+    tr->subs = xmalloc(f->count * sizeof(uint32_t));
+    tr->nsubs = 0;
+    for (size_t ii = f->count; ii-- > 0;) {
+        const struct lt__node *x = &f->n[ii];
+        if ((x->flags & LT__N_DROPPED) && ii != 0)
+            continue;
+        size_t kn = 0;
+        size_t need = 3 + 2 * (size_t)x->nchild;
+        if (need > kcap) {
+            kcap = need * 2;
+            key = xrealloc(key, kcap * sizeof(uint32_t));
+        }
+        key[kn++] = x->sym;
+        key[kn++] = (uint32_t)x->named | ((uint32_t)x->missing << 1);
+        if (x->sym == (TSSymbol)-1 && x->nchild == 0 && x->end > x->start)
+            key[kn++] = (unsigned char)f->text[x->start]; /* UNEXPECTED c */
+        for (uint32_t c = x->first; c != LT__NONE; c = f->n[c].next) {
+            const struct lt__node *y = &f->n[c];
+            if (y->flags & LT__N_DROPPED)
+                continue;
+            if (!y->named && !y->missing)
+                continue;
+            key[kn++] = y->field;
+            key[kn++] = id[c];
+        }
+        id[ii] = intern_key(t, key, kn);
+        if (ii == 0 || x->nchild > 0)
+            tr->subs[tr->nsubs++] = id[ii];
+    }
+    qsort(tr->subs, tr->nsubs, sizeof(uint32_t), cmp_u32);
+    free(key);
+    free(id);
+}
+
+/* The reference counts every reference subtree (with repeats) whose
+ * s-expression occurs anywhere in the candidate. */
+void lt__syntax_match(const struct lt__tree *cand, const struct lt__tree *ref,
+                      size_t *match, size_t *total)
+{
+    size_t m = 0, j = 0;
+    for (size_t i = 0; i < ref->nsubs; i++) {
+        while (j < cand->nsubs && cand->subs[j] < ref->subs[i])
+            j++;
+        if (j < cand->nsubs && cand->subs[j] == ref->subs[i])
+            m++;
+    }
+    *match += m;
+    *total += ref->nsubs;
+}
+
+size_t lt__tree_subtrees(const struct lt__tree *tr)
+{
+    return tr->nsubs;
+}
+
+/*** Tree edit distance ***/
+
+static bool punctuation(const char *s)
+{
+    static const char *const p[] = {"(", ")", "[", "]", "{", "}", ",", ";",
+                                    ":", ".", "\"", "'", "`", NULL};
+    for (const char *const *q = p; *q; q++)
+        if (strcmp(*q, s) == 0)
+            return true;
+    return false;
+}
+
+/* Label of named node i: its type; for a node without named children,
+ * also its source text; otherwise also its anonymous children other than
+ * punctuation (operators and keywords), so `a < b` and `a >= b` differ. */
+static uint32_t ted_label(struct lt__dict *d, const struct lt__flat *f,
+                          uint32_t i, struct lt_buf *b)
+{
+    const struct lt__node *x = &f->n[i];
+    b->len = 0;
+    lt_buf_puts(b, lt__flat_type(f, i));
+    bool named_child = false;
+    for (uint32_t c = x->first; c != LT__NONE; c = f->n[c].next)
+        if (f->n[c].named && !(f->n[c].flags & LT__N_COMMENT))
+            named_child = true;
+    if (!named_child) {
+        lt_buf_append(b, ":", 1);
+        lt_buf_append(b, f->text + x->start, x->end - x->start);
+    } else {
+        for (uint32_t c = x->first; c != LT__NONE; c = f->n[c].next) {
+            if (f->n[c].named)
+                continue;
+            const char *ty = lt__flat_type(f, c);
+            if (punctuation(ty))
+                continue;
+            lt_buf_append(b, " ", 1);
+            lt_buf_puts(b, ty);
+        }
+    }
+    return lt__dict_intern(d, b->data, b->len);
+}
+
+static void ted_prepare(struct lt__dict *d, struct lt__tree *tr)
+{
+    const struct lt__flat *f = &tr->f;
+    tr->lab = xmalloc((f->count + 1) * sizeof(uint32_t));
+    tr->lml = xmalloc((f->count + 1) * sizeof(uint32_t));
+    tr->tn = 0;
+    struct lt_buf b = LT_BUF_INIT;
+    uint32_t *stack = xmalloc(f->count * sizeof(uint32_t) * 2);
+    uint32_t *start = xmalloc(f->count * sizeof(uint32_t));
+    size_t top = 0;
+    stack[top++] = 0;
+    while (top) {
+        uint32_t v = stack[--top];
+        if (v & 0x80000000u) {
+            v &= 0x7fffffffu;
+            const struct lt__node *x = &f->n[v];
+            if (x->named && !(x->flags & LT__N_COMMENT)) {
+                tr->lab[tr->tn] = ted_label(d, f, v, &b);
+                tr->lml[tr->tn] = start[v];
+                tr->tn++;
+            }
+            continue;
+        }
+        if (f->n[v].flags & LT__N_COMMENT)
+            continue;
+        start[v] = (uint32_t)tr->tn;
+        stack[top++] = v | 0x80000000u;
+        /* children pushed in reverse so the first is visited first */
+        size_t k0 = top;
+        for (uint32_t c = f->n[v].first; c != LT__NONE; c = f->n[c].next)
+            stack[top++] = c;
+        for (size_t a = k0, z = top - 1; a < z; a++, z--) {
+            uint32_t tmp = stack[a];
+            stack[a] = stack[z];
+            stack[z] = tmp;
+        }
+    }
+    free(stack);
+    free(start);
+    lt_buf_free(&b);
+}
+
+size_t lt__tree_size(const struct lt__tree *tr)
+{
+    return tr->tn;
+}
+
+enum { TED_MAX_CELLS = 40u * 1000u * 1000u };
+
+/* Zhang and Shasha (1989), unit costs.  td[i][j] is the distance between
+ * the subtrees rooted at post-order nodes i and j; it is filled for each
+ * pair of key roots through a forest-distance table. */
+size_t lt__tree_edit(const struct lt__tree *a, const struct lt__tree *b)
+{
+    size_t n1 = a->tn, n2 = b->tn;
+    if (n1 == 0 || n2 == 0)
+        return n1 + n2;
+    if ((double)n1 * (double)n2 > TED_MAX_CELLS)
+        return SIZE_MAX;
+    const uint32_t *l1 = a->lml, *l2 = b->lml;
+    uint32_t *kr1 = xmalloc(n1 * sizeof(uint32_t));
+    uint32_t *kr2 = xmalloc(n2 * sizeof(uint32_t));
+    size_t k1 = 0, k2 = 0;
+    {
+        uint8_t *seen = xcalloc(n1 > n2 ? n1 : n2, 1);
+        for (size_t i = n1; i-- > 0;)
+            if (!seen[l1[i]]) {
+                seen[l1[i]] = 1;
+                kr1[k1++] = (uint32_t)i;
+            }
+        memset(seen, 0, n1 > n2 ? n1 : n2);
+        for (size_t j = n2; j-- > 0;)
+            if (!seen[l2[j]]) {
+                seen[l2[j]] = 1;
+                kr2[k2++] = (uint32_t)j;
+            }
+        free(seen);
+    }
+    uint32_t *td = xmalloc(n1 * n2 * sizeof(uint32_t));
+    uint32_t *fd = xmalloc((n1 + 1) * (n2 + 1) * sizeof(uint32_t));
+    for (size_t x1 = k1; x1-- > 0;) {
+        uint32_t i = kr1[x1];
+        for (size_t x2 = k2; x2-- > 0;) {
+            uint32_t j = kr2[x2];
+            uint32_t li = l1[i], lj = l2[j];
+            size_t w = j - lj + 2; /* row width of fd */
+            fd[0] = 0;
+            for (size_t y = 1; y < w; y++)
+                fd[y] = (uint32_t)y;
+            for (size_t x = 1; x <= i - li + 1; x++) {
+                uint32_t di = li + (uint32_t)x - 1;
+                uint32_t *row = fd + x * w, *prev = row - w;
+                row[0] = (uint32_t)x;
+                bool tree_i = l1[di] == li;
+                size_t p = (size_t)(l1[di] - li) * w;
+                uint32_t labi = a->lab[di];
+                uint32_t *tdrow = td + (size_t)di * n2;
+                for (size_t y = 1; y < w; y++) {
+                    uint32_t dj = lj + (uint32_t)y - 1;
+                    uint32_t v = prev[y] + 1;
+                    if (row[y - 1] + 1 < v)
+                        v = row[y - 1] + 1;
+                    if (tree_i && l2[dj] == lj) {
+                        uint32_t s = prev[y - 1] + (labi != b->lab[dj]);
+                        if (s < v)
+                            v = s;
+                        tdrow[dj] = v;
+                    } else {
+                        uint32_t s = fd[p + (l2[dj] - lj)] + tdrow[dj];
+                        if (s < v)
+                            v = s;
+                    }
+                    row[y] = v;
+                }
+            }
+        }
+    }
+    size_t dist = td[(n1 - 1) * n2 + (n2 - 1)];
+    free(td);
+    free(fd);
+    free(kr1);
+    free(kr2);
+    return dist;
+}
+
+/*** Parse ***/
+
+struct lt__tree *lt__tree_parse(struct lt__trees *t, struct lt__dict *d,
+                                const char *text, size_t len, unsigned what)
+{
+    if (len > UINT32_MAX)
+        return NULL;
+    TSTree *tree = ts_parser_parse_string(t->parser, NULL, text, (uint32_t)len);
+    if (!tree)
+        return NULL;
+    struct lt__tree *tr = xcalloc(1, sizeof(*tr));
+    tr->f.text = text;
+    tr->f.len = len;
+    tr->f.language = t->language;
+    flatten(t, tree, &tr->f);
+    ts_tree_delete(tree);
+    if (t->lang == LT_SIM_PYTHON)
+        mark_string_statements(&tr->f);
+    if (what & LT__TREE_SYNTAX)
+        subtrees(t, tr);
+    if (what & LT__TREE_DFG) {
+        lt__dfg_build(&tr->dfg, &tr->f, t->lang, d);
+        tr->has_dfg = true;
+    }
+    if (what & LT__TREE_TED)
+        ted_prepare(d, tr);
+    /* The text belongs to the caller; nothing below reads it again. */
+    tr->f.text = NULL;
+    return tr;
+}
+
+void lt__tree_free(struct lt__tree *tr)
+{
+    if (!tr)
+        return;
+    free(tr->f.n);
+    free(tr->subs);
+    if (tr->has_dfg)
+        lt__dfg_free(&tr->dfg);
+    free(tr->lab);
+    free(tr->lml);
+    free(tr);
+}
+
+size_t lt__tree_dfg_edges(const struct lt__tree *tr)
+{
+    return tr->dfg.n;
+}
+
+static int cmp_edge(const void *x, const void *y)
+{
+    const struct lt__dfg_edge *a = x, *b = y;
+    if (a->rel != b->rel)
+        return a->rel < b->rel ? -1 : 1;
+    if (a->var != b->var)
+        return a->var < b->var ? -1 : 1;
+    if (a->npar != b->npar)
+        return a->npar < b->npar ? -1 : 1;
+    for (uint32_t i = 0; i < a->npar; i++)
+        if (a->par[i] != b->par[i])
+            return a->par[i] < b->par[i] ? -1 : 1;
+    return 0;
+}
+
+/* Multiset intersection of the normalised edges. */
+void lt__dataflow_match(const struct lt__tree *cand,
+                        const struct lt__tree *ref, size_t *match,
+                        size_t *total)
+{
+    size_t nc = cand->dfg.n, nr = ref->dfg.n;
+    struct lt__dfg_edge *c = xmalloc((nc + 1) * sizeof(*c));
+    struct lt__dfg_edge *r = xmalloc((nr + 1) * sizeof(*r));
+    if (nc)
+        memcpy(c, cand->dfg.e, nc * sizeof(*c));
+    if (nr)
+        memcpy(r, ref->dfg.e, nr * sizeof(*r));
+    qsort(c, nc, sizeof(*c), cmp_edge);
+    qsort(r, nr, sizeof(*r), cmp_edge);
+    size_t i = 0, j = 0, m = 0;
+    while (i < nr && j < nc) {
+        int k = cmp_edge(&r[i], &c[j]);
+        if (k == 0) {
+            m++;
+            i++;
+            j++;
+        } else if (k < 0) {
+            i++;
+        } else {
+            j++;
+        }
+    }
+    free(c);
+    free(r);
+    *match += m;
+    *total += nr;
+}

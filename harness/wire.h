@@ -1,0 +1,120 @@
+/* The wire format between litmus, its zygotes and their children:
+ * length-prefixed frames of typed fields.  Everything read from a zygote
+ * or a child is hostile input: capped, bounds-checked, rejected rather
+ * than repaired.  SPDX-License-Identifier: MIT */
+#ifndef LT_HARNESS_WIRE_H
+#define LT_HARNESS_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A frame is: u32 little-endian length N of what follows, u8 type, then
+ * N-1 bytes of payload.  Payload fields are u8, u32, u64 (little-endian)
+ * and strings (u32 length + bytes, no NUL). */
+#define LT_WIRE_MAX_FRAME (8u << 20) /* control frames (sources, lists) */
+#define LT_WIRE_MAX_CHILD_FRAME (64u << 10) /* anything a child may send */
+#define LT_WIRE_MAX_FDS 4
+
+enum lt_frame_type {
+    /* litmus -> zygote */
+    LT_FRAME_INIT = 1,       /* settings, subject files and their sources */
+    LT_FRAME_RUN = 2,        /* run one job; carries result and output fds */
+    LT_FRAME_QUIT = 3,
+    /* zygote -> litmus */
+    LT_FRAME_READY = 10,     /* collected test ids */
+    LT_FRAME_FAILED = 11,    /* collection or start-up failed: message */
+    LT_FRAME_STARTED = 12,   /* child pid */
+    LT_FRAME_EXITED = 13,    /* wait status and resource usage */
+    /* child -> litmus, on the result pipe */
+    LT_FRAME_APPLIED = 20,   /* how applying the mutant went */
+    LT_FRAME_SANDBOXED = 21, /* sandbox features in force */
+    LT_FRAME_TEST_START = 22,
+    LT_FRAME_TEST_RESULT = 23,
+    LT_FRAME_END = 24,       /* every selected test ran; clean end */
+};
+
+/* Outcome of one test in a child. */
+enum lt_test_outcome {
+    LT_TEST_PASSED = 0,
+    LT_TEST_FAILED = 1,
+    LT_TEST_SKIPPED = 2,
+    LT_TEST_MEMORY = 3, /* failed with MemoryError */
+};
+
+/* How applying a mutant went (LT_FRAME_APPLIED). */
+enum lt_apply_status {
+    LT_APPLY_OK = 0,
+    LT_APPLY_INVALID = 1,    /* the mutated source does not compile */
+    LT_APPLY_RAISED = 2,     /* module-level code raised on re-execution */
+    LT_APPLY_EQUIVALENT = 3, /* compiles to the original's code objects */
+};
+
+/*** Encoding ***/
+
+struct lt_wire_writer {
+    uint8_t *data;
+    size_t len, cap;
+};
+
+void lt_wire_writer_init(struct lt_wire_writer *w, enum lt_frame_type type);
+void lt_wire_put_u8(struct lt_wire_writer *w, uint8_t v);
+void lt_wire_put_u32(struct lt_wire_writer *w, uint32_t v);
+void lt_wire_put_u64(struct lt_wire_writer *w, uint64_t v);
+void lt_wire_put_str(struct lt_wire_writer *w, const char *s, size_t n);
+void lt_wire_put_cstr(struct lt_wire_writer *w, const char *s);
+/* Patches the length prefix; the frame is data[0..len). */
+void lt_wire_finish(struct lt_wire_writer *w);
+void lt_wire_writer_free(struct lt_wire_writer *w);
+
+/* Writes a finished frame, retrying on EINTR and short writes; fds, if
+ * any, travel as SCM_RIGHTS with the first byte.  0 or -errno. */
+int lt_wire_send(int fd, const struct lt_wire_writer *w, const int *fds,
+                 int nfds);
+
+/*** Decoding ***/
+
+struct lt_wire_reader {
+    const uint8_t *p;
+    size_t left;
+    int bad; /* set by any read past the end; all later reads give 0 */
+};
+
+void lt_wire_reader_init(struct lt_wire_reader *r, const void *payload,
+                         size_t len);
+uint8_t lt_wire_get_u8(struct lt_wire_reader *r);
+uint32_t lt_wire_get_u32(struct lt_wire_reader *r);
+uint64_t lt_wire_get_u64(struct lt_wire_reader *r);
+/* Points into the payload (not NUL-terminated); *n gets the length. */
+const char *lt_wire_get_str(struct lt_wire_reader *r, size_t *n);
+/* Heap copy, NUL-terminated; NULL if bad.  Strings with NUL are bad. */
+char *lt_wire_get_strdup(struct lt_wire_reader *r);
+/* 0 if every read was in bounds and the payload is used up exactly. */
+int lt_wire_reader_done(const struct lt_wire_reader *r);
+
+/* Blocking receive of one frame of at most `max` bytes from a trusted-ish
+ * peer (a zygote).  *payload (caller frees) and *len get the payload; up
+ * to LT_WIRE_MAX_FDS received fds go to fds[] with their count in *nfds
+ * (pass NULL to refuse fds: any received are closed).  Returns the frame
+ * type (> 0), 0 on clean EOF before a frame, or a negative code. */
+int lt_wire_recv(int fd, size_t max, uint8_t **payload, size_t *len,
+                 int *fds, int *nfds);
+
+/* Incremental decoder for a non-blocking, hostile stream (a child's result
+ * pipe): feed what read() returned, then pop whole frames. */
+struct lt_wire_decoder {
+    uint8_t *buf;
+    size_t len, cap;
+    size_t max;      /* largest accepted frame */
+    size_t consumed; /* bytes of the frame last popped, dropped lazily */
+};
+
+void lt_wire_decoder_init(struct lt_wire_decoder *d, size_t max);
+void lt_wire_decoder_feed(struct lt_wire_decoder *d, const void *p, size_t n);
+/* 1 and a frame (payload points into the decoder, valid until the next
+ * feed or pop), 0 when no whole frame is buffered, LT_EPROTO when the
+ * stream is malformed (oversized or zero-length frame). */
+int lt_wire_decoder_pop(struct lt_wire_decoder *d, int *type,
+                        const uint8_t **payload, size_t *len);
+void lt_wire_decoder_free(struct lt_wire_decoder *d);
+
+#endif

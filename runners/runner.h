@@ -1,0 +1,61 @@
+/* Runner processes: a zygote embeds CPython with pytest and the subject
+ * imported and its tests collected, then forks one sandboxed child per
+ * job.  This header is what the engine uses to start zygotes and talk to
+ * them; the protocol is in harness/wire.h.  SPDX-License-Identifier: MIT */
+#ifndef LT_RUNNERS_RUNNER_H
+#define LT_RUNNERS_RUNNER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct lt_subject {
+    const char *path;   /* absolute path */
+    const char *source; /* UTF-8 text as litmus read it */
+    size_t len;
+};
+
+struct lt_runner_config {
+    const char *exe;           /* the litmus binary, re-executed */
+    const char *cwd;           /* where pytest runs, as the user ran it */
+    const char *scratch_base;  /* private dir for the children's scratch */
+    char *const *pytest_args;  /* test paths and user's pytest options */
+    size_t n_pytest_args;
+    const struct lt_subject *subjects;
+    size_t n_subjects;
+    int debug;                 /* keep the zygote's stderr */
+};
+
+/* Starts a zygote: fork + exec of `exe __zygote FD` with a socketpair,
+ * then sends the INIT frame.  *pid and *sock (the engine's end, CLOEXEC)
+ * on success; 0 or a negative code.  The zygote answers READY or FAILED. */
+int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
+                    int *sock);
+
+enum lt_run_mode { LT_RUN_BASELINE = 0, LT_RUN_MUTANT = 1 };
+
+/* One job for a zygote: apply a change to a subject (mode mutant), enter
+ * the sandbox, run the listed tests in order. */
+struct lt_run_request {
+    uint64_t token;
+    enum lt_run_mode mode;
+    uint32_t subject;         /* index into the subjects of INIT */
+    uint64_t start, end;      /* byte span replaced in that subject */
+    const char *replacement;
+    const uint32_t *tests;    /* indices into the collected tests */
+    size_t n_tests;
+    int stop_first;           /* stop at the first failing test */
+    uint64_t cpu_seconds;     /* RLIMIT_CPU of the child */
+    uint64_t memory_bytes;    /* RLIMIT_AS of the child; 0 = none */
+};
+
+/* Sends a RUN frame with the child's result and output pipe write ends. */
+int lt_zygote_send_run(int sock, const struct lt_run_request *req,
+                       int result_fd, int output_fd);
+int lt_zygote_send_quit(int sock);
+
+/* Entry point of the zygote process (`litmus __zygote FD`); never
+ * returns. */
+_Noreturn void lt_zygote_main(int sock);
+
+#endif

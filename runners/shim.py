@@ -1,0 +1,358 @@
+# The Python side of a litmus zygote: drives pytest in-process, applies a
+# mutant in a forked child and reports each test through the C module
+# `_litmus`.  Compiled into the litmus binary; runs in the embedded
+# interpreter.  SPDX-License-Identifier: MIT
+import gc
+import os
+import sys
+import time
+import types
+
+import _litmus
+
+# Outcome codes, mirrored from harness/wire.h.
+PASSED, FAILED, SKIPPED, MEMORY = 0, 1, 2, 3
+APPLY_OK, APPLY_INVALID, APPLY_RAISED, APPLY_EQUIVALENT = 0, 1, 2, 3
+
+_CLASS_OR_MODULE = 0  # code objects that are not function bodies
+
+
+def _is_function_code(code):
+    # Function bodies get fresh locals; module and class bodies do not.
+    return bool(code.co_flags & 0x0002)  # CO_NEWLOCALS
+
+
+def _code_children(code):
+    return [c for c in code.co_consts if isinstance(c, types.CodeType)]
+
+
+def _keyed_children(code):
+    """Nested code objects keyed by (qualname, first line, ordinal)."""
+    seen = {}
+    out = {}
+    for c in _code_children(code):
+        base = (c.co_qualname, c.co_firstlineno)
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out[base + (n,)] = c
+    return out
+
+
+def _const_key(value):
+    # Constants compare by type and value; floats by repr so that 0.0 and
+    # -0.0 (and nan) are told apart, tuples and frozensets recursively.
+    if isinstance(value, types.CodeType):
+        return ("code", value.co_qualname, value.co_firstlineno)
+    if isinstance(value, float):
+        return ("float", repr(value))
+    if isinstance(value, complex):
+        return ("complex", repr(value))
+    if isinstance(value, tuple):
+        return ("tuple", tuple(_const_key(v) for v in value))
+    if isinstance(value, frozenset):
+        return ("frozenset", frozenset(_const_key(v) for v in value))
+    return (type(value).__name__, value)
+
+
+def _shallow_equal(a, b):
+    """Same code apart from nested code objects, which compare by key."""
+    if (a.co_code != b.co_code or a.co_names != b.co_names
+            or a.co_varnames != b.co_varnames
+            or a.co_freevars != b.co_freevars
+            or a.co_cellvars != b.co_cellvars
+            or a.co_argcount != b.co_argcount
+            or a.co_posonlyargcount != b.co_posonlyargcount
+            or a.co_kwonlyargcount != b.co_kwonlyargcount
+            or a.co_flags != b.co_flags
+            or a.co_exceptiontable != b.co_exceptiontable
+            or len(a.co_consts) != len(b.co_consts)):
+        return False
+    for x, y in zip(a.co_consts, b.co_consts):
+        if _const_key(x) != _const_key(y):
+            return False
+    return True
+
+
+def code_diff(orig, new, path=()):
+    """Compares two compiled modules.  Returns (changed, structural):
+    changed maps the key path of every code object that differs (itself or
+    below) to the new code object; structural lists the key paths of module
+    or class bodies that differ themselves, or of trees whose shape
+    changed: those need the module re-executed."""
+    changed = {}
+    structural = []
+    own = not _shallow_equal(orig, new)
+    ka, kb = _keyed_children(orig), _keyed_children(new)
+    if ka.keys() != kb.keys():
+        return {path: new}, [path]
+    for key in ka:
+        c, s = code_diff(ka[key], kb[key], path + (key,))
+        changed.update(c)
+        structural.extend(s)
+    if own or changed:
+        changed[path] = new
+    if own and not _is_function_code(orig):
+        structural.append(path)
+    return changed, structural
+
+
+class Subject:
+    """A file under mutation, as the zygote saw it before forking."""
+
+    def __init__(self, path, source):
+        self.path = path
+        self.source = source
+        self.code = compile(source, path, "exec", dont_inherit=True)
+        self.modules = []
+        self.functions = {}  # key path -> [function objects]
+
+    def index(self):
+        """Finds the live module(s) and function objects built from this
+        file.  Done once in the zygote so that no child pays for it."""
+        real = os.path.realpath(self.path)
+        self.modules = [m for m in list(sys.modules.values())
+                        if isinstance(getattr(m, "__file__", None), str)
+                        and os.path.realpath(m.__file__) == real]
+        if not self.modules:
+            return
+        by_code = {}
+        self._walk(self.code, (), by_code)
+        for obj in gc.get_objects():
+            if isinstance(obj, types.FunctionType):
+                code = obj.__code__
+                if code.co_filename != self.path and \
+                        os.path.realpath(code.co_filename) != real:
+                    continue
+                key = by_code.get((code.co_qualname, code.co_firstlineno))
+                if key is not None:
+                    self.functions.setdefault(key, []).append(obj)
+
+    def _walk(self, code, path, by_code):
+        for key, child in _keyed_children(code).items():
+            p = path + (key,)
+            # An ordinal above 0 is ambiguous by (qualname, line); such
+            # functions are left to re-execution.
+            if key[2] == 0:
+                by_code.setdefault((child.co_qualname, child.co_firstlineno), p)
+            self._walk(child, p, by_code)
+
+
+SUBJECTS = []
+PYTEST_SESSION = None
+
+
+def _rebind(old, new_dict):
+    """After re-executing a module, points other modules' names that held
+    its old objects at the new ones (tests that did `from m import f`)."""
+    moved = {}
+    for name, value in old.items():
+        if name in new_dict and new_dict[name] is not value:
+            moved[id(value)] = new_dict[name]
+    if not moved:
+        return
+    for mod in list(sys.modules.values()):
+        d = getattr(mod, "__dict__", None)
+        if not isinstance(d, dict):
+            continue
+        for name, value in list(d.items()):
+            repl = moved.get(id(value))
+            if repl is not None:
+                d[name] = repl
+
+
+def _install_loader_patch(path, code):
+    """Any later import or reload of the file gets the mutated code, even
+    through importlib machinery the tests drive themselves."""
+    from importlib import machinery
+    real = os.path.realpath(path)
+    original_get_code = machinery.SourceFileLoader.get_code
+
+    def get_code(self, fullname):
+        if os.path.realpath(self.path) == real:
+            return code
+        return original_get_code(self, fullname)
+
+    machinery.SourceFileLoader.get_code = get_code
+
+
+def apply_mutant(index, start, end, replacement):
+    subject = SUBJECTS[index]
+    src = subject.source
+    raw = src.encode("utf-8")
+    new_src = (raw[:start] + replacement.encode("utf-8") + raw[end:]).decode(
+        "utf-8", "surrogateescape")
+    try:
+        code = compile(new_src, subject.path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        return APPLY_INVALID, "%s: %s" % (type(exc).__name__, exc)
+    changed, structural = code_diff(subject.code, code)
+    if not changed:
+        return APPLY_EQUIVALENT, ""
+    _install_loader_patch(subject.path, code)
+    if not subject.modules:
+        return APPLY_OK, "not imported yet"
+    need_exec = bool(structural)
+    swaps = []
+    if not need_exec:
+        for keypath, new_code in changed.items():
+            if keypath == ():
+                continue
+            funcs = subject.functions.get(keypath)
+            if funcs:
+                swaps.extend((f, new_code) for f in funcs)
+            elif len(keypath) == 1:
+                # A top-level function with no live object: only
+                # re-executing the module can put the mutant in place.
+                need_exec = True
+    if not need_exec:
+        try:
+            for f, new_code in swaps:
+                f.__code__ = new_code
+            return APPLY_OK, "swapped %d function(s)" % len(swaps)
+        except ValueError:
+            need_exec = True  # closure shape changed
+    for mod in subject.modules:
+        old = dict(mod.__dict__)
+        try:
+            exec(code, mod.__dict__)
+        except BaseException as exc:  # the mutant broke module-level code
+            return APPLY_RAISED, "%s: %s" % (type(exc).__name__, exc)
+        _rebind(old, mod.__dict__)
+    return APPLY_OK, "re-executed module"
+
+
+def _describe(report):
+    text = getattr(report, "longreprtext", "") or ""
+    lines = [l for l in text.strip().splitlines() if l.strip()]
+    if not lines:
+        return report.when
+    # The last "E   ..." line is pytest's summary of the exception.
+    for line in reversed(lines):
+        if line.startswith("E "):
+            return line[1:].strip()[:300]
+    return lines[-1].strip()[:300]
+
+
+def run_tests(indices, stop_first):
+    from _pytest.runner import runtestprotocol
+    items = PYTEST_SESSION.items
+    selected = [items[i] for i in indices]
+    for k, item in enumerate(selected):
+        nxt = selected[k + 1] if k + 1 < len(selected) else None
+        _litmus.test_start(indices[k])
+        t0 = time.perf_counter_ns()
+        reports = runtestprotocol(item, log=False, nextitem=nxt)
+        dt = time.perf_counter_ns() - t0
+        outcome, text = PASSED, ""
+        for rep in reports:
+            if rep.failed:
+                outcome = MEMORY if getattr(rep, "litmus_memory", False) \
+                    else FAILED
+                text = _describe(rep)
+                break
+            if rep.when == "call" and rep.skipped:
+                outcome = SKIPPED
+            elif rep.when == "setup" and rep.skipped:
+                outcome = SKIPPED
+        _litmus.test_result(indices[k], outcome, dt, text)
+        if outcome in (FAILED, MEMORY) and stop_first:
+            return
+
+
+def _child_setup(scratch):
+    # Temporary files of the tests go to the child's scratch directory.
+    import tempfile
+    os.environ["TMPDIR"] = scratch
+    tempfile.tempdir = scratch
+    factory = getattr(PYTEST_SESSION.config, "_tmp_path_factory", None)
+    if factory is not None:
+        from pathlib import Path
+        factory._given_basetemp = Path(scratch) / "basetemp"
+        factory._basetemp = None
+
+
+def child_main(mode, index, start, end, replacement, indices, stop_first,
+               scratch):
+    """Runs in the forked child, before and after the sandbox."""
+    # pytest's own chatter went to a buffer; the tests' output goes to the
+    # child's capped output pipe.
+    sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    if mode == 1:
+        status, text = apply_mutant(index, start, end, replacement)
+        _litmus.applied(status, text)
+        if status != APPLY_OK:
+            return
+    else:
+        _litmus.applied(APPLY_OK, "baseline")
+    _litmus.enter_sandbox()
+    _child_setup(scratch)
+    run_tests(indices, stop_first)
+
+
+class LitmusPlugin:
+    def __init__(self):
+        self.collect_errors = []
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.collect_errors.append(
+                "%s: %s" % (report.nodeid or "<collection>", _describe(report)))
+
+    import pytest as _pytest_mod
+
+    @_pytest_mod.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        rep = outcome.get_result()
+        if call.excinfo is not None and call.excinfo.errisinstance(MemoryError):
+            rep.litmus_memory = True
+
+    @_pytest_mod.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session):
+        global PYTEST_SESSION
+        PYTEST_SESSION = session
+        if self.collect_errors or session.testsfailed:
+            _litmus.fail("collection failed: " + "; ".join(
+                self.collect_errors or ["%d errors" % session.testsfailed]))
+            return True
+        if not session.items:
+            _litmus.fail("no tests collected")
+            return True
+        for subject in SUBJECTS:
+            subject.index()
+        # Everything shared by the children happens before this point;
+        # freeze the heap so forks do not copy it on the next collection.
+        gc.collect()
+        gc.freeze()
+        _litmus.ready([item.nodeid for item in session.items])
+        _litmus.serve(child_main)
+        return True
+
+
+def main(args, subjects):
+    import pytest
+    sys.dont_write_bytecode = True
+    for path, source in subjects:
+        try:
+            SUBJECTS.append(Subject(path, source))
+        except (SyntaxError, ValueError) as exc:
+            _litmus.fail("%s does not compile: %s" % (path, exc))
+            return
+    plugin = LitmusPlugin()
+    forced = ["-p", "no:cacheprovider", "-p", "no:faulthandler",
+              "--capture=no", "-q"]
+    import io
+    chatter = io.StringIO()
+    sys.stdout = sys.stderr = chatter
+    try:
+        code = pytest.main(forced + list(args), plugins=[plugin])
+    except SystemExit as exc:
+        code = exc.code
+    except BaseException as exc:
+        code = "%s: %s" % (type(exc).__name__, exc)
+    finally:
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    lines = [l.strip() for l in chatter.getvalue().splitlines() if l.strip()]
+    said = " | ".join(lines[-4:])
+    _litmus.fail("pytest ended before running tests (exit status %s)%s"
+                 % (code, ": " + said if said else ""))

@@ -1,0 +1,563 @@
+/* The zygote process and the child it forks per job: embedded CPython
+ * (isolated config), the `_litmus` C module the Python shim reports
+ * through, the fork server loop, and the engine-side spawn helpers.
+ * SPDX-License-Identifier: MIT */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "runners/runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/err.h"
+#include "common/xmalloc.h"
+#include "harness/wire.h"
+#include "sandbox/sandbox.h"
+
+extern const char lt_shim_py[];
+extern const size_t lt_shim_py_len;
+
+/*** Engine side: spawning and commands ***/
+
+/* Contract: see runner.h.  The zygote's end of the socketpair becomes fd 3
+ * of the new process; everything else of ours is close-on-exec. */
+int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
+                    int *sock)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+        return -errno;
+    pid_t p = fork();
+    if (p < 0) {
+        int rc = -errno;
+        close(sv[0]);
+        close(sv[1]);
+        return rc;
+    }
+    if (p == 0) {
+        /* dup2 onto itself would keep close-on-exec: clear it by hand. */
+        if (sv[1] == 3 ? fcntl(3, F_SETFD, 0) < 0 : dup2(sv[1], 3) < 0)
+            _exit(127);
+        char *argv[] = {"litmus-zygote", "__zygote", "3", NULL};
+        execv(cfg->exe, argv);
+        _exit(127);
+    }
+    close(sv[1]);
+
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_INIT);
+    lt_wire_put_cstr(&w, cfg->cwd);
+    lt_wire_put_cstr(&w, cfg->scratch_base);
+    lt_wire_put_u8(&w, (uint8_t)(cfg->debug != 0));
+    lt_wire_put_u32(&w, (uint32_t)cfg->n_pytest_args);
+    for (size_t i = 0; i < cfg->n_pytest_args; i++)
+        lt_wire_put_cstr(&w, cfg->pytest_args[i]);
+    lt_wire_put_u32(&w, (uint32_t)cfg->n_subjects);
+    for (size_t i = 0; i < cfg->n_subjects; i++) {
+        lt_wire_put_cstr(&w, cfg->subjects[i].path);
+        lt_wire_put_str(&w, cfg->subjects[i].source, cfg->subjects[i].len);
+    }
+    lt_wire_finish(&w);
+    int rc = lt_wire_send(sv[0], &w, NULL, 0);
+    lt_wire_writer_free(&w);
+    if (rc < 0) {
+        close(sv[0]);
+        kill(p, SIGKILL);
+        waitpid(p, NULL, 0);
+        return rc;
+    }
+    *pid = p;
+    *sock = sv[0];
+    return 0;
+}
+
+int lt_zygote_send_run(int sock, const struct lt_run_request *req,
+                       int result_fd, int output_fd)
+{
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_RUN);
+    lt_wire_put_u64(&w, req->token);
+    lt_wire_put_u8(&w, (uint8_t)req->mode);
+    lt_wire_put_u32(&w, req->subject);
+    lt_wire_put_u64(&w, req->start);
+    lt_wire_put_u64(&w, req->end);
+    lt_wire_put_cstr(&w, req->replacement);
+    lt_wire_put_u32(&w, (uint32_t)req->n_tests);
+    for (size_t i = 0; i < req->n_tests; i++)
+        lt_wire_put_u32(&w, req->tests[i]);
+    lt_wire_put_u8(&w, (uint8_t)(req->stop_first != 0));
+    lt_wire_put_u64(&w, req->cpu_seconds);
+    lt_wire_put_u64(&w, req->memory_bytes);
+    lt_wire_finish(&w);
+    int fds[2] = {result_fd, output_fd};
+    int rc = lt_wire_send(sock, &w, fds, 2);
+    lt_wire_writer_free(&w);
+    return rc;
+}
+
+int lt_zygote_send_quit(int sock)
+{
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_QUIT);
+    lt_wire_finish(&w);
+    int rc = lt_wire_send(sock, &w, NULL, 0);
+    lt_wire_writer_free(&w);
+    return rc;
+}
+
+/*** Zygote state ***/
+
+static int engine_sock = -1;    /* zygote: to the engine */
+static int result_fd = -1;      /* child: its result pipe */
+static int ready_sent;
+static unsigned zygote_features; /* what the zygote itself set up */
+static char *run_cwd;
+static char *scratch_base;
+
+/* Settings of the job the current child runs. */
+static char *child_scratch;
+static uint64_t child_cpu_seconds;
+static uint64_t child_memory_bytes;
+
+static _Noreturn void die(const char *what, int code)
+{
+    char line[512];
+    int n = snprintf(line, sizeof(line), "litmus-zygote: %s: %s\n", what,
+                     lt_strerror(code));
+    ssize_t ignored = write(2, line, (size_t)(n > 0 ? n : 0));
+    (void)ignored;
+    _exit(3);
+}
+
+static void send_frame(int fd, struct lt_wire_writer *w)
+{
+    lt_wire_finish(w);
+    int rc = lt_wire_send(fd, w, NULL, 0);
+    lt_wire_writer_free(w);
+    if (rc < 0 && fd == engine_sock)
+        die("engine went away", rc);
+    /* A child whose pipe broke cannot report: it just ends without END,
+     * which the engine never counts as a pass. */
+    if (rc < 0)
+        _exit(74);
+}
+
+static void send_failed(const char *msg)
+{
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_FAILED);
+    lt_wire_put_cstr(&w, msg);
+    send_frame(engine_sock, &w);
+}
+
+/*** The _litmus module ***/
+
+static PyObject *py_ready(PyObject *self, PyObject *args)
+{
+    PyObject *list;
+    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &list))
+        return NULL;
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_READY);
+    lt_wire_put_u32(&w, zygote_features);
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    lt_wire_put_u32(&w, (uint32_t)n);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t len;
+        const char *s = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(list, i), &len);
+        if (!s) {
+            lt_wire_writer_free(&w);
+            return NULL;
+        }
+        lt_wire_put_str(&w, s, (size_t)len);
+    }
+    send_frame(engine_sock, &w);
+    ready_sent = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_fail(PyObject *self, PyObject *args)
+{
+    const char *msg;
+    if (!PyArg_ParseTuple(args, "s", &msg))
+        return NULL;
+    /* After READY the session is over: pytest unwinding is not a failure. */
+    if (!ready_sent)
+        send_failed(msg);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_applied(PyObject *self, PyObject *args)
+{
+    int status;
+    const char *text;
+    if (!PyArg_ParseTuple(args, "is", &status, &text))
+        return NULL;
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_APPLIED);
+    lt_wire_put_u8(&w, (uint8_t)status);
+    lt_wire_put_str(&w, text, strnlen(text, 2000));
+    send_frame(result_fd, &w);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_enter_sandbox(PyObject *self, PyObject *args)
+{
+    struct lt_sandbox_opts o;
+    lt_sandbox_opts_init(&o);
+    o.scratch_dir = child_scratch;
+    o.cpu_seconds = child_cpu_seconds;
+    o.memory_bytes = child_memory_bytes;
+    o.use_netns = 0; /* the zygote entered a fresh netns once for all */
+    o.keep_fds[0] = result_fd;
+    o.keep_fds[1] = -1;
+    unsigned got = 0;
+    int rc = lt_sandbox_enter(&o, &got);
+    if (rc < 0)
+        die("cannot enter the sandbox", rc);
+    /* Tests see the directory the user ran from (read-only); their
+     * temporary files go to the scratch directory. */
+    if (run_cwd && chdir(run_cwd) < 0)
+        die("chdir", -errno);
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_SANDBOXED);
+    lt_wire_put_u32(&w, got | zygote_features);
+    send_frame(result_fd, &w);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_test_start(PyObject *self, PyObject *args)
+{
+    unsigned int idx;
+    if (!PyArg_ParseTuple(args, "I", &idx))
+        return NULL;
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_TEST_START);
+    lt_wire_put_u32(&w, idx);
+    send_frame(result_fd, &w);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_test_result(PyObject *self, PyObject *args)
+{
+    unsigned int idx;
+    int outcome;
+    unsigned long long dur_ns;
+    const char *text;
+    if (!PyArg_ParseTuple(args, "IiKs", &idx, &outcome, &dur_ns, &text))
+        return NULL;
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_TEST_RESULT);
+    lt_wire_put_u32(&w, idx);
+    lt_wire_put_u8(&w, (uint8_t)outcome);
+    lt_wire_put_u64(&w, dur_ns);
+    lt_wire_put_str(&w, text, strnlen(text, 1000));
+    send_frame(result_fd, &w);
+    Py_RETURN_NONE;
+}
+
+static void close_quietly(int *fds, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+}
+
+/* The child after fork: wire up its fds, hand over to Python, then end
+ * with END and _exit.  Never returns. */
+static _Noreturn void run_child(PyObject *callback, PyObject *job_args,
+                                int res_fd, int out_fd)
+{
+    close(engine_sock);
+    engine_sock = -1;
+    result_fd = res_fd;
+    if (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
+        _exit(72);
+    close(out_fd);
+    PyObject *r = PyObject_CallObject(callback, job_args);
+    if (!r) {
+        PyErr_Print();
+        fflush(stderr);
+        _exit(70);
+    }
+    Py_DECREF(r);
+    fflush(stdout);
+    fflush(stderr);
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_END);
+    send_frame(result_fd, &w);
+    _exit(0);
+}
+
+static PyObject *handle_run(PyObject *callback, const uint8_t *payload,
+                            size_t len, int *fds, int nfds)
+{
+    struct lt_wire_reader r;
+    lt_wire_reader_init(&r, payload, len);
+    uint64_t token = lt_wire_get_u64(&r);
+    int mode = lt_wire_get_u8(&r);
+    uint32_t subject = lt_wire_get_u32(&r);
+    uint64_t start = lt_wire_get_u64(&r);
+    uint64_t end = lt_wire_get_u64(&r);
+    size_t repl_len;
+    const char *repl = lt_wire_get_str(&r, &repl_len);
+    uint32_t n_tests = lt_wire_get_u32(&r);
+    if (r.bad || n_tests > r.left / 4 || nfds != 2) {
+        close_quietly(fds, nfds);
+        die("malformed RUN frame", LT_EPROTO);
+    }
+    PyObject *tests = PyList_New(n_tests);
+    for (uint32_t i = 0; i < n_tests; i++)
+        PyList_SET_ITEM(tests, i, PyLong_FromUnsignedLong(lt_wire_get_u32(&r)));
+    int stop_first = lt_wire_get_u8(&r);
+    child_cpu_seconds = lt_wire_get_u64(&r);
+    child_memory_bytes = lt_wire_get_u64(&r);
+    if (lt_wire_reader_done(&r) < 0)
+        die("malformed RUN frame", LT_EPROTO);
+
+    free(child_scratch);
+    child_scratch = lt_sandbox_scratch_new(scratch_base);
+    if (!child_scratch)
+        die("cannot create a scratch directory", -errno);
+    PyObject *job_args = Py_BuildValue(
+        "(iIKKs#NiN)", mode, subject, (unsigned long long)start,
+        (unsigned long long)end, repl, (Py_ssize_t)repl_len, tests,
+        stop_first, PyUnicode_DecodeFSDefault(child_scratch));
+    if (!job_args)
+        return NULL;
+
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    PyOS_BeforeFork();
+    pid_t pid = fork();
+    if (pid == 0) {
+        PyOS_AfterFork_Child();
+        run_child(callback, job_args, fds[0], fds[1]);
+    }
+    int fork_errno = errno;
+    PyOS_AfterFork_Parent();
+    Py_DECREF(job_args);
+    close_quietly(fds, nfds);
+
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_STARTED);
+    lt_wire_put_u64(&w, token);
+    lt_wire_put_u32(&w, pid > 0 ? (uint32_t)pid : 0);
+    lt_wire_put_u32(&w, pid > 0 ? 0 : (uint32_t)fork_errno);
+    send_frame(engine_sock, &w);
+
+    int status = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof(ru));
+    if (pid > 0) {
+        while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+            ;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    lt_sandbox_scratch_remove(child_scratch);
+
+    lt_wire_writer_init(&w, LT_FRAME_EXITED);
+    lt_wire_put_u64(&w, token);
+    lt_wire_put_u32(&w, (uint32_t)status);
+    lt_wire_put_u64(&w, (uint64_t)ru.ru_maxrss);
+    lt_wire_put_u64(&w, (uint64_t)ru.ru_utime.tv_sec * 1000000u +
+                            (uint64_t)ru.ru_utime.tv_usec);
+    lt_wire_put_u64(&w, (uint64_t)ru.ru_stime.tv_sec * 1000000u +
+                            (uint64_t)ru.ru_stime.tv_usec);
+    lt_wire_put_u64(&w, (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u +
+                            (uint64_t)(t1.tv_nsec - t0.tv_nsec));
+    send_frame(engine_sock, &w);
+    Py_RETURN_NONE;
+}
+
+/* The fork server: RUN frames until QUIT or EOF.  Returns None. */
+static PyObject *py_serve(PyObject *self, PyObject *args)
+{
+    PyObject *callback;
+    if (!PyArg_ParseTuple(args, "O", &callback))
+        return NULL;
+    for (;;) {
+        uint8_t *payload = NULL;
+        size_t len = 0;
+        int fds[LT_WIRE_MAX_FDS];
+        int nfds = 0;
+        int type = lt_wire_recv(engine_sock, LT_WIRE_MAX_FRAME, &payload,
+                                &len, fds, &nfds);
+        if (type <= 0 || type == LT_FRAME_QUIT) {
+            free(payload);
+            close_quietly(fds, nfds);
+            Py_RETURN_NONE;
+        }
+        if (type != LT_FRAME_RUN) {
+            free(payload);
+            close_quietly(fds, nfds);
+            die("unexpected frame from the engine", LT_EPROTO);
+        }
+        PyObject *r = handle_run(callback, payload, len, fds, nfds);
+        free(payload);
+        if (!r)
+            return NULL;
+        Py_DECREF(r);
+    }
+}
+
+static PyMethodDef litmus_methods[] = {
+    {"ready", py_ready, METH_VARARGS, "Send the collected test ids."},
+    {"fail", py_fail, METH_VARARGS, "Report a start-up failure."},
+    {"serve", py_serve, METH_VARARGS, "Run the fork server loop."},
+    {"applied", py_applied, METH_VARARGS, "Report how applying went."},
+    {"enter_sandbox", py_enter_sandbox, METH_NOARGS, "Enter the sandbox."},
+    {"test_start", py_test_start, METH_VARARGS, "A test starts."},
+    {"test_result", py_test_result, METH_VARARGS, "A test ended."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef litmus_module = {
+    PyModuleDef_HEAD_INIT, "_litmus", "litmus runner bridge", -1,
+    litmus_methods, NULL, NULL, NULL, NULL,
+};
+
+static PyObject *init_litmus_module(void)
+{
+    return PyModule_Create(&litmus_module);
+}
+
+/*** Zygote start-up ***/
+
+static void check_status(PyStatus st, PyConfig *cfg)
+{
+    if (PyStatus_Exception(st)) {
+        PyConfig_Clear(cfg);
+        send_failed(st.err_msg ? st.err_msg : "Python initialisation failed");
+        _exit(3);
+    }
+}
+
+static void start_python(void)
+{
+    if (PyImport_AppendInittab("_litmus", init_litmus_module) < 0) {
+        send_failed("cannot register the _litmus module");
+        _exit(3);
+    }
+    PyConfig cfg;
+    /* Isolated: the environment cannot steer the interpreter, and it
+     * installs no signal handlers. */
+    PyConfig_InitIsolatedConfig(&cfg);
+    /* Debian's interpreter finds its prefix from its own program name. */
+    check_status(PyConfig_SetBytesString(&cfg, &cfg.program_name,
+                                         "/usr/bin/python3"), &cfg);
+    check_status(PyConfig_SetBytesString(&cfg, &cfg.executable,
+                                         "/usr/bin/python3"), &cfg);
+    /* A fixed hash seed: every zygote iterates sets the same way, so
+     * verdicts do not depend on which zygote ran a mutant. */
+    cfg.use_hash_seed = 1;
+    cfg.hash_seed = 0;
+    cfg.write_bytecode = 0;
+    cfg.buffered_stdio = 0;
+    check_status(Py_InitializeFromConfig(&cfg), &cfg);
+    PyConfig_Clear(&cfg);
+}
+
+_Noreturn void lt_zygote_main(int sock)
+{
+    engine_sock = sock;
+    fcntl(sock, F_SETFD, FD_CLOEXEC);
+    /* The zygote must not outlive litmus. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1)
+        _exit(3);
+
+    uint8_t *payload = NULL;
+    size_t len = 0;
+    int type = lt_wire_recv(sock, LT_WIRE_MAX_FRAME, &payload, &len, NULL,
+                            NULL);
+    if (type != LT_FRAME_INIT)
+        die("no INIT frame", type < 0 ? type : LT_EPROTO);
+    struct lt_wire_reader r;
+    lt_wire_reader_init(&r, payload, len);
+    run_cwd = lt_wire_get_strdup(&r);
+    scratch_base = lt_wire_get_strdup(&r);
+    int debug = lt_wire_get_u8(&r);
+    uint32_t nargs = lt_wire_get_u32(&r);
+    if (r.bad || nargs > 10000)
+        die("malformed INIT frame", LT_EPROTO);
+    char **args = xcalloc(nargs + 1, sizeof(char *));
+    for (uint32_t i = 0; i < nargs; i++)
+        args[i] = lt_wire_get_strdup(&r);
+    uint32_t nsub = lt_wire_get_u32(&r);
+    if (r.bad || nsub > 100000)
+        die("malformed INIT frame", LT_EPROTO);
+    char **paths = xcalloc(nsub + 1, sizeof(char *));
+    const char **sources = xcalloc(nsub + 1, sizeof(char *));
+    size_t *source_lens = xcalloc(nsub + 1, sizeof(size_t));
+    for (uint32_t i = 0; i < nsub; i++) {
+        paths[i] = lt_wire_get_strdup(&r);
+        sources[i] = lt_wire_get_str(&r, &source_lens[i]);
+    }
+    if (lt_wire_reader_done(&r) < 0 || !run_cwd || !scratch_base)
+        die("malformed INIT frame", LT_EPROTO);
+
+    /* Output of the collection phase goes nowhere: the shim catches what
+     * matters and reports it in frames. */
+    int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (devnull >= 0) {
+        dup2(devnull, 0);
+        dup2(devnull, 1);
+        if (!debug)
+            dup2(devnull, 2);
+        close(devnull);
+    }
+    if (chdir(run_cwd) < 0)
+        die("chdir", -errno);
+    /* One fresh network namespace for the zygote and all its children:
+     * no interface but a downed loopback, so no packet leaves. */
+    if (unshare(CLONE_NEWNET) == 0)
+        zygote_features |= LT_SBX_NETNS;
+
+    start_python();
+    PyObject *code = Py_CompileString(lt_shim_py, "<litmus shim>",
+                                      Py_file_input);
+    PyObject *mod = code ? PyImport_ExecCodeModule("litmus_shim", code)
+                         : NULL;
+    Py_XDECREF(code);
+    if (!mod) {
+        PyErr_Print();
+        send_failed("the runner shim failed to load");
+        _exit(3);
+    }
+    PyObject *py_args = PyList_New(nargs);
+    for (uint32_t i = 0; i < nargs; i++)
+        PyList_SET_ITEM(py_args, i, PyUnicode_DecodeFSDefault(args[i]));
+    PyObject *py_subjects = PyList_New(nsub);
+    for (uint32_t i = 0; i < nsub; i++) {
+        PyObject *src = PyUnicode_DecodeUTF8(sources[i],
+                                             (Py_ssize_t)source_lens[i],
+                                             "surrogateescape");
+        PyList_SET_ITEM(py_subjects, i,
+                        Py_BuildValue("(NN)",
+                                      PyUnicode_DecodeFSDefault(paths[i]),
+                                      src));
+    }
+    PyObject *res = PyObject_CallMethod(mod, "main", "(NN)", py_args,
+                                        py_subjects);
+    if (!res) {
+        PyErr_Print();
+        if (!ready_sent)
+            send_failed("the runner shim raised; run with LITMUS_DEBUG=1");
+        _exit(3);
+    }
+    /* No Py_Finalize: nothing of ours needs it, and it could run user
+     * atexit hooks. */
+    _exit(0);
+}

@@ -1,0 +1,164 @@
+/* Per-run scratch directories: creation with mkdtemp, and removal that
+ * walks the tree through directory fds and never follows a symlink, so a
+ * hostile child cannot make us delete anything outside its scratch.
+ * SPDX-License-Identifier: MIT */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/xmalloc.h"
+#include "sandbox/sandbox.h"
+
+/* Contract: see sandbox.h.  mkdtemp() creates the directory with mode
+ * 0700; the explicit chmod only guards against an odd umask-free
+ * implementation.  Returns a path the caller frees. */
+char *lt_sandbox_scratch_new(const char *base)
+{
+    if (!base || !*base) {
+        base = getenv("TMPDIR");
+        if (!base || !*base)
+            base = "/tmp";
+    }
+    char *path = xasprintf("%s/litmus-XXXXXX", base);
+    if (!mkdtemp(path)) {
+        int e = errno;
+        free(path);
+        errno = e;
+        return NULL;
+    }
+    if (chmod(path, 0700) < 0) {
+        int e = errno;
+        rmdir(path);
+        free(path);
+        errno = e;
+        return NULL;
+    }
+    return path;
+}
+
+/* The first entry of directory `dirfd` other than "." and "..", copied to
+ * `name`; 1 when found, 0 when the directory is empty, or -errno. */
+static int first_entry(int dirfd, char *name, size_t size)
+{
+    int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0)
+        return -errno;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        int e = errno;
+        close(fd);
+        return -e;
+    }
+    rewinddir(d); /* the dup shares its offset with earlier passes */
+    int found = 0;
+    struct dirent *de;
+    errno = 0;
+    while ((de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        snprintf(name, size, "%s", de->d_name);
+        found = 1;
+        break;
+    }
+    int e = errno;
+    closedir(d);
+    if (!found && e)
+        return -e;
+    return found;
+}
+
+/* Opens subdirectory `name` of `dirfd` without following a symlink.  A
+ * child may have removed our search permission; as owner we restore it. */
+static int open_subdir(int dirfd, const char *name)
+{
+    int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    int fd = openat(dirfd, name, flags);
+    if (fd < 0 && errno == EACCES) {
+        struct stat st;
+        if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISDIR(st.st_mode) && fchmodat(dirfd, name, 0700, 0) == 0)
+            fd = openat(dirfd, name, flags);
+    }
+    return fd < 0 ? -errno : fd;
+}
+
+/* Empties the tree below `rootfd` without recursion, so a hostile depth
+ * costs neither stack nor one fd per level: descend into the first
+ * subdirectory met, and climb back through ".." once a directory is empty,
+ * removing it by the name remembered on the way down.  The child that
+ * owned the tree is dead, so nothing renames directories under us. */
+static int empty_tree(int rootfd)
+{
+    char name[256];
+    char **stack = NULL;
+    size_t depth = 0, cap = 0;
+    int cur = fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
+    int rc = cur < 0 ? -errno : 0;
+
+    while (rc == 0) {
+        int found = first_entry(cur, name, sizeof(name));
+        if (found < 0) {
+            rc = found;
+            break;
+        }
+        if (found) {
+            if (unlinkat(cur, name, 0) == 0)
+                continue; /* files, symlinks, sockets, fifos */
+            if (errno != EISDIR && errno != EPERM) {
+                rc = -errno;
+                break;
+            }
+            int sub = open_subdir(cur, name);
+            if (sub < 0) {
+                rc = sub;
+                break;
+            }
+            if (depth == cap) {
+                cap = cap ? 2 * cap : 16;
+                stack = xrealloc(stack, cap * sizeof(*stack));
+            }
+            stack[depth++] = xstrdup(name);
+            close(cur);
+            cur = sub;
+            continue;
+        }
+        if (depth == 0)
+            break; /* the root is empty */
+        int up = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (up < 0) {
+            rc = -errno;
+            break;
+        }
+        close(cur);
+        cur = up;
+        char *dir = stack[--depth];
+        if (unlinkat(cur, dir, AT_REMOVEDIR) < 0)
+            rc = -errno;
+        free(dir);
+    }
+    while (depth)
+        free(stack[--depth]);
+    free(stack);
+    if (cur >= 0)
+        close(cur);
+    return rc;
+}
+
+/* Contract: see sandbox.h.  `path` itself must be a real directory, not a
+ * symlink; everything below it is removed, symlinks as links. */
+int lt_sandbox_scratch_remove(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    int rc = empty_tree(fd);
+    close(fd);
+    if (rc == 0 && rmdir(path) < 0)
+        rc = -errno;
+    return rc;
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages litmus needs to build and test, and only
+# those that are missing.  Needs root (or sudo) when something is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config clang
+  libseccomp-dev libcap-dev libsqlite3-dev libpython3-dev libjansson-dev
+  libcmocka-dev libtree-sitter-dev
+  python3 python3-pytest sqlite3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "installing: ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+  else
+    echo "error: missing packages (${missing[*]}) and not root; install them first" >&2
+    exit 2
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,41 @@
+# Helpers for the end-to-end tests: each test is a bash script that
+# sources this file, runs the litmus CLI and checks what it stored.
+# Exit 0 = pass, 77 = skipped (a failure when LT_TEST_MUST_WORK=1).
+set -u
+: "${LITMUS:?LITMUS must point at the litmus binary}"
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CORPUS=$REPO/bench/corpus
+FIXTURES=$REPO/tests/fixtures
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/litmus-e2e-XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() {
+  if [ "${LT_TEST_MUST_WORK:-0}" = 1 ]; then fail "skipped but LT_TEST_MUST_WORK=1: $*"; fi
+  echo "SKIP: $*" >&2; exit 77
+}
+expect_eq() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
+
+# Runs litmus, keeping stdout, stderr and the exit code.
+run_litmus() {
+  set +e
+  "$LITMUS" "$@" >"$WORK/out" 2>"$WORK/err"
+  RC=$?
+  set -e
+}
+
+# sqlite3 query on a results database.
+q() { sqlite3 -batch -noheader "$1" "$2"; }
+
+# Verdict of the mutant on a given line (and optional operator and
+# replacement) of a subject file; fails if not exactly one matches.
+verdict_at() {
+  local db=$1 file=$2 line=$3 op=${4:-} repl=${5:-}
+  local where="m.file LIKE '%/$file' AND m.line = $line"
+  [ -n "$op" ] && where="$where AND m.op = '$op'"
+  [ -n "$repl" ] && where="$where AND m.replacement = '$repl'"
+  local n
+  n=$(q "$db" "SELECT count(*) FROM mutants m WHERE $where")
+  [ "$n" = 1 ] || fail "expected one mutant at $file:$line $op $repl, found $n"
+  q "$db" "SELECT coalesce(r.verdict,'pending') FROM mutants m LEFT JOIN results r ON r.mutant_id = m.id WHERE $where"
+}

@@ -1,0 +1,622 @@
+/* Unit tests of engine/similarity: every metric on small pairs worked by
+ * hand (the working is in the comments), empty and identical inputs,
+ * operator-only differences, the bit-parallel kernels against plain
+ * dynamic programming, and the syntax match against tree-sitter's own
+ * s-expressions.  SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <tree_sitter/api.h>
+
+#include "common/err.h"
+#include "engine/similarity/internal.h"
+#include "engine/similarity/similarity.h"
+
+const TSLanguage *tree_sitter_python(void);
+const TSLanguage *tree_sitter_java(void);
+
+#define NEAR(actual, expected)                                               \
+    do {                                                                     \
+        double a_ = (actual), e_ = (expected);                               \
+        if (!(fabs(a_ - e_) < 1e-6)) {                                       \
+            print_error("%s = %.9f, expected %.9f\n", #actual, a_, e_);      \
+            fail();                                                          \
+        }                                                                    \
+    } while (0)
+
+static struct lt_sim_result cmp(const char *cand, const char *ref,
+                                enum lt_sim_lang lang, enum lt_sim_tokens tk)
+{
+    struct lt_sim_options o;
+    lt_sim_options_init(&o);
+    o.lang = lang;
+    o.tokens = tk;
+    struct lt_sim *s = NULL;
+    assert_int_equal(lt_sim_new(&o, &s), 0);
+    struct lt_sim_result r;
+    const char *refs[1] = {ref};
+    size_t rl[1] = {strlen(ref)};
+    assert_int_equal(lt_sim_compare(s, cand, strlen(cand), refs, rl, 1, &r), 0);
+    lt_sim_free(s);
+    assert_int_equal(r.computed, LT_SIM_M_ALL);
+    return r;
+}
+
+static struct lt_sim_result py(const char *cand, const char *ref)
+{
+    return cmp(cand, ref, LT_SIM_PYTHON, LT_SIM_TOKENS_CODE);
+}
+
+/*** Tokenizers ***/
+
+static void tokens_are(const char *text, enum lt_sim_lang lang,
+                       enum lt_sim_tokens mode, const char *expected)
+{
+    char *got = lt_sim_dump_tokens(text, strlen(text), lang, mode);
+    for (char *p = got; *p; p++)
+        if (*p == '\n')
+            *p = '|';
+    if (strcmp(got, expected) != 0) {
+        print_error("tokens of '%s': got '%s', expected '%s'\n", text, got,
+                    expected);
+        free(got);
+        fail();
+    }
+    free(got);
+}
+
+static void test_tokenizers(void **state)
+{
+    (void)state;
+    /* Python: operators kept whole, comments and layout dropped, strings
+     * with prefixes and numbers as tokenize.py cuts them. */
+    tokens_are("a < b", LT_SIM_PYTHON, LT_SIM_TOKENS_CODE, "a|<|b|");
+    tokens_are("a >= b  # c\n", LT_SIM_PYTHON, LT_SIM_TOKENS_CODE, "a|>=|b|");
+    tokens_are("x **= 0x_1f + 1.5e-3j - .5 ... 1if", LT_SIM_PYTHON,
+               LT_SIM_TOKENS_CODE, "x|**=|0x_1f|+|1.5e-3j|-|.5|...|1|if|");
+    tokens_are("s = rb'a\\'b' + f\"{x}\" + '''t\nu'''", LT_SIM_PYTHON,
+               LT_SIM_TOKENS_CODE, "s|=|rb'a\\'b'|+|f\"{x}\"|+|'''t|u'''|");
+    tokens_are("def f(a) -> int:\n    return a\n", LT_SIM_PYTHON,
+               LT_SIM_TOKENS_CODE, "def|f|(|a|)|->|int|:|return|a|");
+    tokens_are("x = 1 \\\n  + $", LT_SIM_PYTHON, LT_SIM_TOKENS_CODE,
+               "x|=|1|+|$|");
+    /* Java: >>>=, ::, text blocks, char literals, comments. */
+    tokens_are("a >>>= b::c; // x\n/* y */ char c = '\\n';", LT_SIM_JAVA,
+               LT_SIM_TOKENS_CODE, "a|>>>=|b|::|c|;|char|c|=|'\\n'|;|");
+    tokens_are("long n = 0x1FL + 1_000 + 3.5e2f;", LT_SIM_JAVA,
+               LT_SIM_TOKENS_CODE, "long|n|=|0x1FL|+|1_000|+|3.5e2f|;|");
+    /* rouge_score: lowercase, operators gone. */
+    tokens_are("If a >= B_2: return", LT_SIM_PYTHON, LT_SIM_TOKENS_WORDS,
+               "if|a|b|2|return|");
+}
+
+/*** ROUGE-L ***/
+
+static void test_rouge_l(void **state)
+{
+    (void)state;
+    /* [x = a + b] vs [x = b + a]: after "x =", LCS([a + b], [b + a]) is 1,
+     * so LCS = 3; P = R = 3/5; F1 = 0.6. */
+    struct lt_sim_result r = py("x = a + b", "x = b + a");
+    NEAR(r.rouge_l_p, 0.6);
+    NEAR(r.rouge_l_r, 0.6);
+    NEAR(r.rouge_l_f, 0.6);
+    /* [x = 1] vs [x = 1 y = 2]: LCS 3, P = 1, R = 1/2, F1 = 2/3. */
+    r = py("x = 1", "x = 1\ny = 2");
+    NEAR(r.rouge_l_p, 1.0);
+    NEAR(r.rouge_l_r, 0.5);
+    NEAR(r.rouge_l_f, 2.0 / 3.0);
+    /* Empty side: 0 by definition. */
+    r = py("", "x = 1");
+    NEAR(r.rouge_l_f, 0.0);
+    r = py("", "");
+    NEAR(r.rouge_l_f, 0.0);
+    /* Operator-only difference: [a < b] vs [a >= b], LCS 2, F1 = 2/3 with
+     * code tokens; the word tokenizer sees [a b] twice: 1. */
+    r = py("a < b", "a >= b");
+    NEAR(r.rouge_l_f, 2.0 / 3.0);
+    r = cmp("a < b", "a >= b", LT_SIM_PYTHON, LT_SIM_TOKENS_WORDS);
+    NEAR(r.rouge_l_f, 1.0);
+}
+
+/*** METEOR ***/
+
+static void test_meteor(void **state)
+{
+    (void)state;
+    /* [a = b + c] vs [a = c + b]: every word matches (m = 5, P = R = 1,
+     * Fmean = PR / (0.9P + 0.1R) = 1).  Alignment from the last
+     * hypothesis word to the last free reference word: (0,0) (1,1) (2,4)
+     * (3,3) (4,2): 4 chunks.  Penalty 0.5 (4/5)^3 = 0.256; 0.744. */
+    struct lt_sim_result r = py("a = b + c", "a = c + b");
+    NEAR(r.meteor_p, 1.0);
+    NEAR(r.meteor_r, 1.0);
+    NEAR(r.meteor_fmean, 1.0);
+    NEAR(r.meteor, 0.744);
+    /* Stems: [running tests] vs [run test] have no exact match; Porter
+     * gives run, test for both; 1 chunk of 2: penalty 0.5 (1/2)^3 =
+     * 0.0625, score 0.9375. */
+    r = cmp("running tests", "run test", LT_SIM_PYTHON, LT_SIM_TOKENS_WORDS);
+    NEAR(r.meteor, 0.9375);
+    /* Identical 5 tokens: one chunk, 1 - 0.5 (1/5)^3 = 0.996. */
+    r = py("x = a + b", "x = a + b");
+    NEAR(r.meteor, 0.996);
+    /* [x = 1] vs [x = 1 y = 2]: m = 3, P = 1, R = 1/2, Fmean =
+     * 0.5 / (0.9 + 0.05) = 0.526315789; the exact pass gives x-x, =-= (the
+     * last "=" is ref 4), 1-1: (0,0) (1,4) (2,2): 3 chunks, penalty 0.5,
+     * score 0.263157895. */
+    r = py("x = 1", "x = 1\ny = 2");
+    NEAR(r.meteor_fmean, 0.5 / 0.95);
+    NEAR(r.meteor, 0.5 * 0.5 / 0.95);
+    r = py("", "x");
+    NEAR(r.meteor, 0.0);
+    /* Case is folded, as NLTK does: [A] vs [a] is one exact match. */
+    r = py("A", "a");
+    NEAR(r.meteor, 0.5);
+}
+
+static void test_meteor_multi_ref(void **state)
+{
+    (void)state;
+    /* The best reference wins: [a = c + b] gives 0.744 (above), [a = b + c]
+     * gives 0.996. */
+    struct lt_sim_options o;
+    lt_sim_options_init(&o);
+    o.metrics = LT_SIM_M_METEOR | LT_SIM_M_ROUGE_L;
+    struct lt_sim *s;
+    assert_int_equal(lt_sim_new(&o, &s), 0);
+    const char *refs[2] = {"a = c + b", "a = b + c"};
+    size_t rl[2] = {9, 9};
+    struct lt_sim_result r;
+    assert_int_equal(lt_sim_compare(s, "a = b + c", 9, refs, rl, 2, &r), 0);
+    NEAR(r.meteor, 0.996);
+    NEAR(r.rouge_l_f, 1.0);
+    assert_int_equal(lt_sim_compare(s, "a", 1, refs, rl, 0, &r), LT_EUSAGE);
+    lt_sim_free(s);
+}
+
+static void test_porter(void **state)
+{
+    (void)state;
+    static const char *const pairs[][2] = {
+        {"caresses", "caress"}, {"ponies", "poni"},     {"cats", "cat"},
+        {"feed", "feed"},       {"agreed", "agre"},     {"plastered", "plaster"},
+        {"motoring", "motor"},  {"sing", "sing"},       {"conflated", "conflat"},
+        {"hopping", "hop"},     {"falling", "fall"},    {"filing", "file"},
+        {"happy", "happi"},     {"relational", "relat"}, {"generalization", "gener"},
+        {"hopeful", "hope"},    {"goodness", "good"},   {"adjustment", "adjust"},
+        {"probate", "probat"},  {"controll", "control"}, {"is", "is"},
+    };
+    for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+        char w[64];
+        strcpy(w, pairs[i][0]);
+        size_t n = lt__porter_stem(w, strlen(w));
+        w[n] = '\0';
+        if (strcmp(w, pairs[i][1]) != 0) {
+            print_error("stem(%s) = %s, expected %s\n", pairs[i][0], w,
+                        pairs[i][1]);
+            fail();
+        }
+    }
+}
+
+/*** CodeBLEU ***/
+
+static void test_bleu(void **state)
+{
+    (void)state;
+    /* [x = a + b] vs [x = b + a], 5 tokens each, bp = 1.
+     * p1 = 5/5; p2: (x =) only, 1/4; p3: none of 3, smoothed 0.1/3;
+     * p4: none of 2, 0.1/2.  BLEU = (1 * 1/4 * 0.1/3 * 0.05)^(1/4)
+     * = 0.000416667^(1/4) = 0.142872.  No keywords: every weight 0.2,
+     * weighted p1 = (5 * 0.2) / max(1, 5 * 0.2) = 1 and the recall-based
+     * p2..p4 equal the precisions here, so weighted = BLEU. */
+    struct lt_sim_result r = py("x = a + b", "x = b + a");
+    double b = pow(1.0 * 0.25 * (0.1 / 3) * 0.05, 0.25);
+    NEAR(r.bleu, b);
+    NEAR(r.weighted_bleu, b);
+    /* [return a < b] vs [return a >= b]: BLEU p1 = 3/4, p2 = 1/3,
+     * p3 = 0.1/2, p4 = 0.1/1, bp = 1: (0.75/3 * 0.005)^(1/4) = 0.188030.
+     * Weighted: "return" weighs 1, the rest 0.2; p1 = (1 + 0.2 + 0.2) /
+     * (1 + 0.2 * 3) = 0.875, p2 = 1/3, p3 = 0.1/2, p4 = 0.1/1, and the
+     * reference's brevity penalty compares with length 2: 1.
+     * (0.875/3 * 0.005)^(1/4) = 0.195418. */
+    r = py("return a < b", "return a >= b");
+    NEAR(r.bleu, pow(0.75 / 3 * 0.005, 0.25));
+    NEAR(r.weighted_bleu, pow(0.875 / 3 * 0.005, 0.25));
+    /* Empty candidate: 0. */
+    r = py("", "x = 1");
+    NEAR(r.bleu, 0.0);
+    NEAR(r.weighted_bleu, 0.0);
+}
+
+static void test_codebleu(void **state)
+{
+    (void)state;
+    /* cand [x = 1], ref [x = 1 y = 2].
+     * BLEU: p1 = 3/3, p2 = 2/2, p3 = 1/1, p4 = 0.1/1 (no 4-gram: the
+     * denominator is max(1, 0)); bp = exp(1 - 6/3) = e^-1:
+     * 0.367879 * 0.1^(1/4) = 0.206873.
+     * Weighted (recall over the reference): p1 = 3 * 0.2 / (6 * 0.2) =
+     * 0.5 (the second "=" finds no unused candidate "="), p2 = 2/5,
+     * p3 = 1/4, p4 = 0.1/3; bp = 1 (3 > 2): (0.5 * 0.4 * 0.25 * 0.1/3)^(1/4)
+     * = 0.202052.
+     * Syntax: reference subtrees with children: module, 2 x
+     * expression_statement, 2 x assignment (identical s-expressions:
+     * (assignment left: (identifier) right: (integer))); all but module
+     * occur in the candidate: 4/5.
+     * Data flow: ref edges x <- 1 (computedFrom), 1 (comesFrom), y <- 2,
+     * 2; renamed (var_1 cF [var_0]), (var_0 cF []), (var_3 cF [var_2]),
+     * (var_2 cF []); the candidate has the first two: 2/4.
+     * CodeBLEU = (0.206873 + 0.202052 + 0.8 + 0.5) / 4 = 0.427231. */
+    struct lt_sim_result r = py("x = 1", "x = 1\ny = 2");
+    double bleu = exp(-1.0) * pow(0.1, 0.25);
+    double wb = pow(0.5 * 0.4 * 0.25 * (0.1 / 3), 0.25);
+    NEAR(r.bleu, bleu);
+    NEAR(r.weighted_bleu, wb);
+    NEAR(r.syntax_match, 0.8);
+    NEAR(r.dataflow_match, 0.5);
+    assert_int_equal(r.dataflow_ref_edges, 4);
+    NEAR(r.codebleu, (bleu + wb + 0.8 + 0.5) / 4);
+    /* CTSES from the same numbers: METEOR 0.263157895 and ROUGE-L 2/3
+     * (test_meteor, test_rouge_l). */
+    double c = r.codebleu, m = 0.5 * 0.5 / 0.95, l = 2.0 / 3.0;
+    NEAR(r.ctses1, 0.5 * c + 0.3 * m + 0.2 * l);
+    NEAR(r.ctses2, 0.4 * c + 0.3 * m + 0.3 * l);
+    NEAR(r.ctses_uniform, (c + m + l) / 3);
+    assert_false(r.ctses1_accepted); /* 0.427231*0.5 + ... = 0.425 */
+    /* Identical texts: every part 1, CTSES accepted. */
+    r = py("def f(a):\n    b = a + 1\n    return b\n",
+           "def f(a):\n    b = a + 1\n    return b\n");
+    NEAR(r.bleu, 1.0);
+    NEAR(r.weighted_bleu, 1.0);
+    NEAR(r.syntax_match, 1.0);
+    NEAR(r.dataflow_match, 1.0);
+    NEAR(r.codebleu, 1.0);
+    assert_true(r.ctses1_accepted && r.ctses2_accepted &&
+                r.ctses_uniform_accepted);
+    /* Empty pair: no tokens (BLEU parts 0), one subtree each ((module)):
+     * syntax 1, no reference edges: data flow counted 1.  CodeBLEU = 0.5. */
+    r = py("", "");
+    NEAR(r.bleu, 0.0);
+    NEAR(r.syntax_match, 1.0);
+    NEAR(r.dataflow_match, 0.0);
+    assert_int_equal(r.dataflow_ref_edges, 0);
+    NEAR(r.codebleu, 0.5);
+    NEAR(r.levenshtein, 1.0);
+    NEAR(r.tree_edit, 1.0);
+}
+
+static void test_codebleu_options(void **state)
+{
+    (void)state;
+    /* Weights 1,0,0,0 leave plain BLEU; compat mode turns the zero data
+     * flow of [a = 1] vs [b = c] ... into 1. */
+    struct lt_sim_options o;
+    lt_sim_options_init(&o);
+    o.metrics = LT_SIM_M_CODEBLEU;
+    o.codebleu_weights[0] = 1;
+    o.codebleu_weights[1] = o.codebleu_weights[2] = o.codebleu_weights[3] = 0;
+    struct lt_sim *s;
+    assert_int_equal(lt_sim_new(&o, &s), 0);
+    const char *refs[1] = {"x = b + a"};
+    size_t rl[1] = {9};
+    struct lt_sim_result r;
+    assert_int_equal(lt_sim_compare(s, "x = a + b", 9, refs, rl, 1, &r), 0);
+    NEAR(r.codebleu, r.bleu);
+    lt_sim_free(s);
+
+    /* [x = 1] vs [x = y]: reference edges x <- y and y; the candidate's
+     * x <- 1 renames to (var_1 cF [var_0]) too, and 1 to (var_0 cF []):
+     * renaming makes them match: 2/2. */
+    struct lt_sim_result q = py("x = 1", "x = y");
+    NEAR(q.dataflow_match, 1.0);
+    /* [print(a)] vs [x = y]: no candidate edge, 0/2; counted as 0 by
+     * default, as 1 in compat mode. */
+    q = py("print(a)", "x = y");
+    NEAR(q.dataflow_match, 0.0);
+    o.codebleu_weights[0] = o.codebleu_weights[1] = 0;
+    o.codebleu_weights[2] = 0;
+    o.codebleu_weights[3] = 1;
+    assert_int_equal(lt_sim_new(&o, &s), 0);
+    const char *refs2[1] = {"x = y"};
+    size_t rl2[1] = {5};
+    assert_int_equal(lt_sim_compare(s, "print(a)", 8, refs2, rl2, 1, &r), 0);
+    NEAR(r.codebleu, 0.0);
+    lt_sim_free(s);
+    o.dataflow_compat = true;
+    assert_int_equal(lt_sim_new(&o, &s), 0);
+    assert_int_equal(lt_sim_compare(s, "print(a)", 8, refs2, rl2, 1, &r), 0);
+    NEAR(r.codebleu, 1.0);
+    lt_sim_free(s);
+}
+
+/*** Levenshtein and tree edit ***/
+
+static void test_levenshtein(void **state)
+{
+    (void)state;
+    /* [x = a + b] vs [x = b + a]: two substitutions: 1 - 2/5. */
+    struct lt_sim_result r = py("x = a + b", "x = b + a");
+    assert_int_equal(r.levenshtein_distance, 2);
+    NEAR(r.levenshtein, 0.6);
+    /* [a < b] vs [a >= b]: one substitution: 1 - 1/3. */
+    NEAR(lt_sim_token_levenshtein("a < b", 5, "a >= b", 6, LT_SIM_PYTHON),
+         2.0 / 3.0);
+    NEAR(lt_sim_token_levenshtein("", 0, "", 0, LT_SIM_PYTHON), 1.0);
+    NEAR(lt_sim_token_levenshtein("", 0, "x y", 3, LT_SIM_PYTHON), 0.0);
+    NEAR(lt_sim_token_levenshtein("a < b;", 6, "a < b;", 6, LT_SIM_JAVA), 1.0);
+    NEAR(lt_sim_token_levenshtein("a < b;", 6, "a >= b;", 7, LT_SIM_JAVA),
+         0.75);
+}
+
+static void test_tree_edit(void **state)
+{
+    (void)state;
+    /* module(expression_statement(comparison_operator "<"(identifier:a,
+     * identifier:b))): 5 named nodes each; only the comparison's label
+     * differs ("comparison_operator <" vs "comparison_operator >="):
+     * d = 1, 1 - 1/5. */
+    NEAR(lt_sim_tree_edit("a < b", 5, "a >= b", 6, LT_SIM_PYTHON), 0.8);
+    /* module(expression_statement(assignment "="(identifier:x,
+     * integer:1))) has 5 nodes; with "y = 2" added, 9: four insertions,
+     * 1 - 4/9. */
+    struct lt_sim_result r = py("x = 1", "x = 1\ny = 2");
+    assert_int_equal(r.tree_edit_distance, 4);
+    NEAR(r.tree_edit, 1.0 - 4.0 / 9.0);
+    /* Renaming one identifier is one relabel: 1 - 1/5. */
+    NEAR(lt_sim_tree_edit("x = 1", 5, "z = 1", 5, LT_SIM_PYTHON), 0.8);
+    /* Comments are not nodes. */
+    NEAR(lt_sim_tree_edit("x = 1 # c", 9, "x = 1", 5, LT_SIM_PYTHON), 1.0);
+    NEAR(lt_sim_tree_edit("", 0, "", 0, LT_SIM_PYTHON), 1.0);
+    /* Java: program(expression_statement(binary_expression "<"(a, b)))
+     * ... the operator again is one relabel out of 5. */
+    NEAR(lt_sim_tree_edit("a < b;", 6, "a >= b;", 7, LT_SIM_JAVA), 0.8);
+}
+
+/* Operator-only differences must show under code tokens in every token
+ * metric, and vanish under the word tokenizer. */
+static void test_operator_only(void **state)
+{
+    (void)state;
+    struct lt_sim_result c = py("if a < b:\n    x = 1\n", "if a >= b:\n    x = 1\n");
+    struct lt_sim_result w = cmp("if a < b:\n    x = 1\n",
+                                 "if a >= b:\n    x = 1\n", LT_SIM_PYTHON,
+                                 LT_SIM_TOKENS_WORDS);
+    assert_true(c.bleu < 1.0);
+    assert_true(c.meteor < w.meteor);
+    assert_true(c.rouge_l_f < 1.0);
+    assert_true(c.levenshtein < 1.0);
+    assert_true(c.tree_edit < 1.0);
+    NEAR(w.rouge_l_f, 1.0);
+    NEAR(w.levenshtein, 1.0);
+    struct lt_sim_result j = cmp("if (a < b) { x = 1; }", "if (a >= b) { x = 1; }",
+                                 LT_SIM_JAVA, LT_SIM_TOKENS_CODE);
+    assert_true(j.rouge_l_f < 1.0 && j.levenshtein < 1.0);
+}
+
+/*** Bit-parallel kernels against plain dynamic programming ***/
+
+static size_t dp_lcs(const uint32_t *a, size_t an, const uint32_t *b, size_t bn)
+{
+    size_t *row = calloc(bn + 1, sizeof(size_t));
+    for (size_t i = 1; i <= an; i++) {
+        size_t diag = 0;
+        for (size_t j = 1; j <= bn; j++) {
+            size_t up = row[j];
+            row[j] = a[i - 1] == b[j - 1] ? diag + 1
+                                          : (row[j] > row[j - 1] ? row[j] : row[j - 1]);
+            diag = up;
+        }
+    }
+    size_t v = row[bn];
+    free(row);
+    return v;
+}
+
+static size_t dp_lev(const uint32_t *a, size_t an, const uint32_t *b, size_t bn)
+{
+    size_t *row = malloc((bn + 1) * sizeof(size_t));
+    for (size_t j = 0; j <= bn; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= an; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= bn; j++) {
+            size_t up = row[j];
+            size_t v = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < v)
+                v = up + 1;
+            if (row[j - 1] + 1 < v)
+                v = row[j - 1] + 1;
+            row[j] = v;
+            diag = up;
+        }
+    }
+    size_t v = row[bn];
+    free(row);
+    return v;
+}
+
+static void test_kernels(void **state)
+{
+    (void)state;
+    struct lt__scratch sc = {0};
+    uint32_t a[400], b[400];
+    unsigned seed = 12345;
+    for (int round = 0; round < 200; round++) {
+        size_t an = (size_t)(rand_r(&seed) % 300), bn = (size_t)(rand_r(&seed) % 300);
+        unsigned alpha = 2 + (unsigned)rand_r(&seed) % 20;
+        for (size_t i = 0; i < an; i++)
+            a[i] = (uint32_t)rand_r(&seed) % alpha;
+        for (size_t i = 0; i < bn; i++)
+            b[i] = (uint32_t)rand_r(&seed) % alpha;
+        size_t l1 = lt__lcs(&sc, 32, a, an, b, bn), l2 = dp_lcs(a, an, b, bn);
+        size_t d1 = lt__levenshtein(&sc, 32, a, an, b, bn);
+        size_t d2 = dp_lev(a, an, b, bn);
+        if (l1 != l2 || d1 != d2) {
+            print_error("round %d (%zu x %zu): lcs %zu vs %zu, lev %zu vs %zu\n",
+                        round, an, bn, l1, l2, d1, d2);
+            fail();
+        }
+    }
+    lt__scratch_free(&sc);
+}
+
+/*** Syntax match against tree-sitter's own s-expressions ***/
+
+struct sexps {
+    char **v;
+    size_t n, cap;
+};
+
+/* The reference's get_all_sub_trees: the root and every node with
+ * children, as ts_node_string() (py-tree-sitter's sexp()). */
+static void all_sexps(TSNode root, struct sexps *out)
+{
+    TSNode stack[4096];
+    size_t top = 0;
+    stack[top++] = root;
+    while (top) {
+        TSNode n = stack[--top];
+        if (out->n == out->cap) {
+            out->cap = out->cap ? out->cap * 2 : 64;
+            out->v = realloc(out->v, out->cap * sizeof(char *));
+        }
+        out->v[out->n++] = ts_node_string(n);
+        uint32_t k = ts_node_child_count(n);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode c = ts_node_child(n, i);
+            if (ts_node_child_count(c) > 0 && top < 4096)
+                stack[top++] = c;
+        }
+    }
+}
+
+static double reference_syntax(const TSLanguage *lang, const char *cand,
+                               const char *ref)
+{
+    TSParser *p = ts_parser_new();
+    ts_parser_set_language(p, lang);
+    TSTree *tc = ts_parser_parse_string(p, NULL, cand, (uint32_t)strlen(cand));
+    TSTree *tr = ts_parser_parse_string(p, NULL, ref, (uint32_t)strlen(ref));
+    struct sexps c = {0}, r = {0};
+    all_sexps(ts_tree_root_node(tc), &c);
+    all_sexps(ts_tree_root_node(tr), &r);
+    size_t m = 0;
+    for (size_t i = 0; i < r.n; i++)
+        for (size_t j = 0; j < c.n; j++)
+            if (strcmp(r.v[i], c.v[j]) == 0) {
+                m++;
+                break;
+            }
+    double score = (double)m / (double)r.n;
+    for (size_t i = 0; i < c.n; i++)
+        free(c.v[i]);
+    for (size_t i = 0; i < r.n; i++)
+        free(r.v[i]);
+    free(c.v);
+    free(r.v);
+    ts_tree_delete(tc);
+    ts_tree_delete(tr);
+    ts_parser_delete(p);
+    return score;
+}
+
+static void test_syntax_vs_tree_sitter(void **state)
+{
+    (void)state;
+    /* Comment- and docstring-free code, so both sides parse the same
+     * text; includes syntax errors (ERROR and MISSING nodes). */
+    static const char *const pys[] = {
+        "def f(a, b=2):\n    return [x * 2 for x in a if x > b]\n",
+        "def f(a, b=3):\n    return [x + 2 for x in a if x >= b]\n",
+        "class C(B):\n    def m(self, *args, **kw):\n        "
+        "self.x: int = kw.get('x', 0)\n        "
+        "with open(p) as fh, lock:\n            yield from fh\n",
+        "for i, j in enumerate(xs):\n    if i % 2 == 0 and not j:\n"
+        "        continue\n    elif j is None:\n        break\n"
+        "    else:\n        total += i ** 2\nprint(f\"{total!r:>10}\")\n",
+        "try:\n    x = d[k]\nexcept (KeyError, IndexError) as e:\n"
+        "    raise ValueError(e) from None\nfinally:\n    lambda q: q\n",
+        "x = (1 +\n", "def g(:\n    pass\n", "while x < 10:\n    x += 1\n",
+        "a, b = b, a\nz = a if b else -a\nw = {k: v for k, v in d.items()}\n",
+    };
+    for (size_t i = 0; i < sizeof(pys) / sizeof(pys[0]); i++)
+        for (size_t j = 0; j < sizeof(pys) / sizeof(pys[0]); j++) {
+            double want = reference_syntax(tree_sitter_python(), pys[i], pys[j]);
+            struct lt_sim_result r = py(pys[i], pys[j]);
+            if (fabs(r.syntax_match - want) > 1e-12) {
+                print_error("python %zu vs %zu: %.6f, tree-sitter strings "
+                            "give %.6f\n", i, j, r.syntax_match, want);
+                fail();
+            }
+        }
+    static const char *const javas[] = {
+        "class A { int f(int a) { int b = a + 1; return b; } }",
+        "class A { int f(int a) { int b = a - 1; return b * 2; } }",
+        "class T { @Test void t() { List<String> xs = new ArrayList<>();"
+        " for (String s : xs) { if (s == null) continue; assertEquals(1, s.length()); } } }",
+        "class B extends A implements I { B() { super(); this.x = y >>> 2; } }",
+        "class C { void m() { int[] a = {1, 2}; a[0]++; x = a.length > 0 ? 1 : 2; }",
+    };
+    for (size_t i = 0; i < sizeof(javas) / sizeof(javas[0]); i++)
+        for (size_t j = 0; j < sizeof(javas) / sizeof(javas[0]); j++) {
+            double want = reference_syntax(tree_sitter_java(), javas[i], javas[j]);
+            struct lt_sim_result r = cmp(javas[i], javas[j], LT_SIM_JAVA,
+                                         LT_SIM_TOKENS_CODE);
+            if (fabs(r.syntax_match - want) > 1e-12) {
+                print_error("java %zu vs %zu: %.6f, tree-sitter strings give "
+                            "%.6f\n", i, j, r.syntax_match, want);
+                fail();
+            }
+        }
+}
+
+/* Java data flow on a pair worked by hand: ref `int x = 1; x = x + 2;`
+ * tokens int x = 1 ; x = x + 2 ; (idx 0..10).  x(1) comesFrom 1(3)
+ * [variable_declarator]; 1(3) comesFrom []; right side x(7) comesFrom
+ * x(1) via states, 2(9) comesFrom []; x(5) computedFrom x(7) and x(5)
+ * computedFrom 2(9) (one entry per value token), merged by idx into
+ * x(5) cF [x, 2].  Renamed in idx order: x(1): parents [1] -> var_0, x ->
+ * var_1: (var_1 cF... comesFrom [var_0]); 1: (var_0 comesFrom []);
+ * x(5): (var_1 computedFrom [var_1, var_2]); x(7): (var_1 comesFrom
+ * [var_1]); 2: (var_2 comesFrom []).  Five edges; the candidate
+ * `int x = 1;` has the first two: 2/5. */
+static void test_java_dataflow(void **state)
+{
+    (void)state;
+    struct lt_sim_result r = cmp("class A { void m() { int x = 1; } }",
+                                 "class A { void m() { int x = 1; x = x + 2; } }",
+                                 LT_SIM_JAVA, LT_SIM_TOKENS_CODE);
+    assert_int_equal(r.dataflow_ref_edges, 5);
+    NEAR(r.dataflow_match, 0.4);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tokenizers),
+        cmocka_unit_test(test_rouge_l),
+        cmocka_unit_test(test_meteor),
+        cmocka_unit_test(test_meteor_multi_ref),
+        cmocka_unit_test(test_porter),
+        cmocka_unit_test(test_bleu),
+        cmocka_unit_test(test_codebleu),
+        cmocka_unit_test(test_codebleu_options),
+        cmocka_unit_test(test_levenshtein),
+        cmocka_unit_test(test_tree_edit),
+        cmocka_unit_test(test_operator_only),
+        cmocka_unit_test(test_kernels),
+        cmocka_unit_test(test_syntax_vs_tree_sitter),
+        cmocka_unit_test(test_java_dataflow),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
