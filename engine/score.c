@@ -407,6 +407,7 @@ struct job {
     unsigned char *test_outcome;
 
     double started_at, deadline;
+    double exited_at;        /* when EXITED arrived */
     int timed_out, output_overflow, killed_by_us;
     int wait_status;
     long maxrss_kb;
@@ -450,10 +451,30 @@ struct pool {
     unsigned features;
 };
 
+#define STARTUP_TIMEOUT 600.0 /* s for a zygote to import and collect */
+
 static int read_ready(struct pool *pool, struct zygote *z, char **failmsg)
 {
     uint8_t *payload = NULL;
     size_t len = 0;
+    /* Wait interruptibly: a signal or a hung collection must not leave
+     * litmus blocked in a read. */
+    double until = lt__now() + STARTUP_TIMEOUT;
+    for (;;) {
+        struct pollfd pf = {z->sock, POLLIN, 0};
+        int n = poll(&pf, 1, 200);
+        if (interrupted) {
+            *failmsg = xstrdup("interrupted");
+            return LT_EINTERNAL;
+        }
+        if (n > 0)
+            break;
+        if (lt__now() > until) {
+            *failmsg = xstrdup("a runner did not finish collecting the "
+                               "tests in time");
+            return LT_EINTERNAL;
+        }
+    }
     int type = lt_wire_recv(z->sock, LT_WIRE_MAX_FRAME, &payload, &len, NULL,
                             NULL);
     struct lt_wire_reader r;
@@ -735,6 +756,7 @@ static int zygote_read(struct zygote *z)
         j->child_ns = (double)lt_wire_get_u64(&r);
         rc = lt_wire_reader_done(&r);
         j->got_exited = 1;
+        j->exited_at = lt__now();
     } else {
         rc = type <= 0 ? (type == 0 ? -EPIPE : type) : LT_EPROTO;
     }
@@ -742,9 +764,33 @@ static int zygote_read(struct zygote *z)
     return rc;
 }
 
+#define EXIT_GRACE 0.25 /* s to drain the pipes after the child exited */
+
+/* A child that exited but whose pipes stay open (something it left behind
+ * holds them) gets a short grace period; then its pipes count as closed. */
+static void job_expire_pipes(struct job *j, double now)
+{
+    if (j->active && j->got_exited && now - j->exited_at > EXIT_GRACE) {
+        j->result_eof = 1;
+        j->out_eof = 1;
+    }
+}
+
 static int job_done(const struct job *j)
 {
     return j->active && j->got_exited && j->result_eof && j->out_eof;
+}
+
+/* When the job next needs attention without any fd becoming ready. */
+static double job_wakeup(const struct job *j)
+{
+    if (!j->active)
+        return 1e300;
+    if (j->got_exited)
+        return j->exited_at + EXIT_GRACE;
+    if (!j->timed_out)
+        return j->deadline;
+    return 1e300;
 }
 
 /*** Verdicts ***/
@@ -909,10 +955,12 @@ static int run_baseline(struct pool *pool, const struct lt_score_opts *o,
     }
     struct job *j = &z->job;
     while (!job_done(j)) {
-        struct pollfd pf[3] = {{z->sock, POLLIN, 0},
+        struct pollfd pf[3] = {{j->got_exited ? -1 : z->sock, POLLIN, 0},
                                {j->result_eof ? -1 : j->result_fd, POLLIN, 0},
                                {j->out_eof ? -1 : j->out_fd, POLLIN, 0}};
-        double wait = j->deadline - lt__now();
+        double wait = job_wakeup(j) - lt__now();
+        if (wait > 1.0)
+            wait = 1.0;
         int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
         int n = poll(pf, 3, ms);
         if (n < 0 && errno == EINTR) {
@@ -928,10 +976,11 @@ static int run_baseline(struct pool *pool, const struct lt_score_opts *o,
             job_read_results(pool, j);
         if (pf[2].revents)
             job_read_output(j);
-        if (lt__now() >= j->deadline && !j->timed_out) {
+        if (lt__now() >= j->deadline && !j->timed_out && !j->got_exited) {
             j->timed_out = 1;
             job_kill(j);
         }
+        job_expire_pipes(j, lt__now());
     }
     if (j->timed_out) {
         lt_error("the baseline did not finish within %.0f s (test %s); "
@@ -1240,13 +1289,14 @@ int lt_score(const struct lt_score_opts *o)
         for (int i = 0; i < pool.n; i++) {
             struct zygote *z = &pool.z[i];
             struct job *j = &z->job;
-            pf[3 * i] = (struct pollfd){z->dead ? -1 : z->sock, POLLIN, 0};
+            pf[3 * i] = (struct pollfd){
+                z->dead || j->got_exited ? -1 : z->sock, POLLIN, 0};
             pf[3 * i + 1] = (struct pollfd){
                 j->active && !j->result_eof ? j->result_fd : -1, POLLIN, 0};
             pf[3 * i + 2] = (struct pollfd){
                 j->active && !j->out_eof ? j->out_fd : -1, POLLIN, 0};
-            if (j->active && !j->timed_out && j->deadline < soonest)
-                soonest = j->deadline;
+            if (job_wakeup(j) < soonest)
+                soonest = job_wakeup(j);
         }
         double wait = soonest - lt__now();
         int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
@@ -1276,6 +1326,7 @@ int lt_score(const struct lt_score_opts *o)
                 j->timed_out = 1;
                 job_kill(j);
             }
+            job_expire_pipes(j, now);
             if (z->dead) {
                 size_t mut = j->mutant;
                 int was_active = j->active;

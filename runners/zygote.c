@@ -121,6 +121,7 @@ int lt_zygote_send_quit(int sock)
 static int engine_sock = -1;    /* zygote: to the engine */
 static int result_fd = -1;      /* child: its result pipe */
 static int ready_sent;
+static pid_t zygote_pid;
 static unsigned zygote_features; /* what the zygote itself set up */
 static char *run_cwd;
 static char *scratch_base;
@@ -222,6 +223,7 @@ static PyObject *py_enter_sandbox(PyObject *self, PyObject *args)
     o.use_netns = 0; /* the zygote entered a fresh netns once for all */
     o.keep_fds[0] = result_fd;
     o.keep_fds[1] = -1;
+    o.parent_pid = zygote_pid;
     unsigned got = 0;
     int rc = lt_sandbox_enter(&o, &got);
     if (rc < 0)
@@ -472,6 +474,7 @@ static void start_python(void)
 _Noreturn void lt_zygote_main(int sock)
 {
     engine_sock = sock;
+    zygote_pid = getpid();
     fcntl(sock, F_SETFD, FD_CLOEXEC);
     /* The zygote must not outlive litmus. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);

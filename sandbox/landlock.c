@@ -204,7 +204,7 @@ int lt__sbx_landlock(const struct lt_sandbox_opts *opts)
                       handled);
     if (rc == 0)
         rc = add_path(ruleset, opts->scratch_dir, handled, handled);
-    if (rc == 0 && 0) {
+    if (rc == 0 && syscall(SYS_landlock_restrict_self, ruleset, 0) < 0) {
         rc = -errno;
         lt__sbx_note(LT_SBX_LANDLOCK, "restrict_self: %s", strerror(errno));
     }

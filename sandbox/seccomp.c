@@ -177,6 +177,16 @@ static int add(scmp_filter_ctx ctx, uint32_t action, const char *name,
     return rc;
 }
 
+/* A fully initialised comparison: libseccomp's SCMP_A*() macros leave
+ * the second datum out for most operators. */
+static struct scmp_arg_cmp arg_cmp(unsigned arg, enum scmp_compare op,
+                                   uint64_t a, uint64_t b)
+{
+    struct scmp_arg_cmp c = {.arg = arg, .op = op, .datum_a = a,
+                             .datum_b = b};
+    return c;
+}
+
 static int deny1(scmp_filter_ctx ctx, const char *name, struct scmp_arg_cmp c)
 {
     return add(ctx, DENY, name, 0, 1, &c);
@@ -190,14 +200,14 @@ static int deny1(scmp_filter_ctx ctx, const char *name, struct scmp_arg_cmp c)
 static int deny_unless_self_or_zero(scmp_filter_ctx ctx, const char *name,
                                     unsigned arg, uint64_t self)
 {
-    int rc = deny1(ctx, name, SCMP_CMP(arg, SCMP_CMP_GT, self));
+    int rc = deny1(ctx, name, arg_cmp(arg, SCMP_CMP_GT, self, 0));
     uint64_t lo = 1;
     while (rc == 0 && lo < self) {
         uint64_t size = 1;
         while ((lo & (2 * size - 1)) == 0 && lo + 2 * size <= self)
             size *= 2;
         rc = deny1(ctx, name,
-                   SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, ~(size - 1), lo));
+                   arg_cmp(arg, SCMP_CMP_MASKED_EQ, ~(size - 1), lo));
         lo += size;
     }
     return rc;
@@ -228,7 +238,7 @@ static int add_rules(scmp_filter_ctx ctx, const struct lt_sandbox_opts *opts)
         rc = add(ctx, DENY, "clone", 0, 0, NULL);
     } else {
         rc = deny1(ctx, "clone",
-                   SCMP_CMP(CLONE_FLAGS_ARG, SCMP_CMP_MASKED_EQ, CLONE_THREAD,
+                   arg_cmp(CLONE_FLAGS_ARG, SCMP_CMP_MASKED_EQ, CLONE_THREAD,
                             0));
         /* Namespaces are for processes, and a new one is what unshare()
          * is denied for; refuse them even on a thread. */
@@ -240,7 +250,7 @@ static int add_rules(scmp_filter_ctx ctx, const struct lt_sandbox_opts *opts)
                            rc == 0;
              i++)
             rc = deny1(ctx, "clone",
-                       SCMP_CMP(CLONE_FLAGS_ARG, SCMP_CMP_MASKED_EQ,
+                       arg_cmp(CLONE_FLAGS_ARG, SCMP_CMP_MASKED_EQ,
                                 ns_flags[i], ns_flags[i]));
     }
     if (rc < 0)
@@ -249,18 +259,18 @@ static int add_rules(scmp_filter_ctx ctx, const struct lt_sandbox_opts *opts)
     /* Sockets: AF_UNIX only, so nothing reaches a network even when the
      * netns or Landlock is missing.  socket(AF_UNIX) stays for code that
      * merely creates one; connect() is denied above. */
-    rc = deny1(ctx, "socket", SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+    rc = deny1(ctx, "socket", arg_cmp(0, SCMP_CMP_NE, AF_UNIX, 0));
     if (rc == 0)
-        rc = deny1(ctx, "socketpair", SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+        rc = deny1(ctx, "socketpair", arg_cmp(0, SCMP_CMP_NE, AF_UNIX, 0));
     /* Unix datagram sockets can sendto()/sendmsg() any pathname socket
      * (journald, syslog) without connect(); stream and seqpacket ones
      * ignore or refuse a destination, so only datagrams are denied. */
     if (rc == 0)
         rc = deny1(ctx, "socket",
-                   SCMP_A1(SCMP_CMP_MASKED_EQ, TYPE_MASK, SOCK_DGRAM));
+                   arg_cmp(1, SCMP_CMP_MASKED_EQ, TYPE_MASK, SOCK_DGRAM));
     if (rc == 0)
         rc = deny1(ctx, "socketpair",
-                   SCMP_A1(SCMP_CMP_MASKED_EQ, TYPE_MASK, SOCK_DGRAM));
+                   arg_cmp(1, SCMP_CMP_MASKED_EQ, TYPE_MASK, SOCK_DGRAM));
     if (rc < 0)
         return rc;
 
@@ -269,13 +279,13 @@ static int add_rules(scmp_filter_ctx ctx, const struct lt_sandbox_opts *opts)
      * own group, which holds only us. */
     rc = deny_unless_self_or_zero(ctx, "kill", 0, self);
     if (rc == 0) /* tgkill(tgid, tid, sig): raise() and pthread_kill(). */
-        rc = deny1(ctx, "tgkill", SCMP_A0(SCMP_CMP_NE, self));
+        rc = deny1(ctx, "tgkill", arg_cmp(0, SCMP_CMP_NE, self, 0));
     if (rc == 0) /* tkill(tid, sig): obsolete; only our main thread. */
-        rc = deny1(ctx, "tkill", SCMP_A0(SCMP_CMP_NE, self));
+        rc = deny1(ctx, "tkill", arg_cmp(0, SCMP_CMP_NE, self, 0));
     if (rc == 0) /* rt_sigqueueinfo(tgid, ...): sigqueue(). */
-        rc = deny1(ctx, "rt_sigqueueinfo", SCMP_A0(SCMP_CMP_NE, self));
+        rc = deny1(ctx, "rt_sigqueueinfo", arg_cmp(0, SCMP_CMP_NE, self, 0));
     if (rc == 0)
-        rc = deny1(ctx, "rt_tgsigqueueinfo", SCMP_A0(SCMP_CMP_NE, self));
+        rc = deny1(ctx, "rt_tgsigqueueinfo", arg_cmp(0, SCMP_CMP_NE, self, 0));
     if (rc < 0)
         return rc;
 
@@ -291,14 +301,14 @@ static int add_rules(scmp_filter_ctx ctx, const struct lt_sandbox_opts *opts)
     };
     for (size_t i = 0; i < sizeof(pid_first) / sizeof(pid_first[0]) && rc == 0;
          i++)
-        rc = deny1(ctx, pid_first[i], SCMP_A0(SCMP_CMP_NE, 0));
+        rc = deny1(ctx, pid_first[i], arg_cmp(0, SCMP_CMP_NE, 0, 0));
     /* setpriority(which, who, prio), ioprio_set(which, who, prio): who = 0
      * means us (or our group); PRIO_USER with a uid would reach every
      * process of that user. */
     if (rc == 0)
-        rc = deny1(ctx, "setpriority", SCMP_A1(SCMP_CMP_NE, 0));
+        rc = deny1(ctx, "setpriority", arg_cmp(1, SCMP_CMP_NE, 0, 0));
     if (rc == 0)
-        rc = deny1(ctx, "ioprio_set", SCMP_A1(SCMP_CMP_NE, 0));
+        rc = deny1(ctx, "ioprio_set", arg_cmp(1, SCMP_CMP_NE, 0, 0));
     if (rc < 0)
         return rc;
 
@@ -307,7 +317,7 @@ static int add_rules(scmp_filter_ctx ctx, const struct lt_sandbox_opts *opts)
     static const uint64_t fcntl_cmds[] = {F_SETOWN, F_SETOWN_EX};
     for (size_t i = 0; i < 2 && rc == 0; i++)
         rc = deny1(ctx, "fcntl",
-                   SCMP_A1(SCMP_CMP_MASKED_EQ, LO32, fcntl_cmds[i]));
+                   arg_cmp(1, SCMP_CMP_MASKED_EQ, LO32, fcntl_cmds[i]));
     /* ioctl: TIOCSTI pushes input into a terminal we may still share
      * (stdout or stderr), which its shell then runs; TIOCLINUX does the
      * same on a virtual console; FIOSETOWN and SIOCSPGRP are F_SETOWN. */
@@ -315,12 +325,12 @@ static int add_rules(scmp_filter_ctx ctx, const struct lt_sandbox_opts *opts)
                                           SIOCSPGRP};
     for (size_t i = 0; i < 4 && rc == 0; i++)
         rc = deny1(ctx, "ioctl",
-                   SCMP_A1(SCMP_CMP_MASKED_EQ, LO32, ioctl_cmds[i]));
+                   arg_cmp(1, SCMP_CMP_MASKED_EQ, LO32, ioctl_cmds[i]));
     /* prctl(PR_SET_PDEATHSIG): keep dying with the zygote, so a crashed
      * litmus leaves no sleeping child behind. */
     if (rc == 0)
         rc = deny1(ctx, "prctl",
-                   SCMP_A0(SCMP_CMP_MASKED_EQ, LO32, PR_SET_PDEATHSIG));
+                   arg_cmp(0, SCMP_CMP_MASKED_EQ, LO32, PR_SET_PDEATHSIG));
     return rc;
 }
 
@@ -351,7 +361,7 @@ int lt__sbx_seccomp(const struct lt_sandbox_opts *opts)
     /* Sanitizer builds: ASan and UBSan need nothing denied here while the
      * program runs.  LeakSanitizer's exit-time check forks and ptraces, so
      * a sandboxed child must leave with _exit() (as runners do). */
-    rc = 0; if (0) rc = seccomp_load(ctx);
+    rc = seccomp_load(ctx);
     if (rc < 0)
         lt__sbx_note(LT_SBX_SECCOMP, "seccomp_load: %s", strerror(-rc));
 out:

@@ -448,6 +448,9 @@ size_t lt__tree_edit(const struct lt__tree *a, const struct lt__tree *b)
     size_t n1 = a->tn, n2 = b->tn;
     if (n1 == 0 || n2 == 0)
         return n1 + n2;
+    if (n1 == n2 && memcmp(a->lab, b->lab, n1 * sizeof(uint32_t)) == 0 &&
+        memcmp(a->lml, b->lml, n1 * sizeof(uint32_t)) == 0)
+        return 0; /* identical trees */
     if ((double)n1 * (double)n2 > TED_MAX_CELLS)
         return SIZE_MAX;
     const uint32_t *l1 = a->lml, *l2 = b->lml;

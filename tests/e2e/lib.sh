@@ -39,3 +39,27 @@ verdict_at() {
   [ "$n" = 1 ] || fail "expected one mutant at $file:$line $op $repl, found $n"
   q "$db" "SELECT coalesce(r.verdict,'pending') FROM mutants m LEFT JOIN results r ON r.mutant_id = m.id WHERE $where"
 }
+
+# Scores a fixture or corpus folder into $WORK/<name>.db; sets RC.
+score_dir() {
+  local dir=$1; shift
+  DB=$WORK/$(basename "$dir").db
+  run_litmus score "$dir" --tests "$dir" --db "$DB" --no-progress "$@"
+}
+
+# No zygote or child of this test's litmus may outlive it.
+no_leftovers() {
+  sleep 0.2
+  local left
+  left=$(ps -eo pid=,stat=,args= | grep -E 'litmus-zygote' | grep -v grep || true)
+  [ -z "$left" ] || fail "processes left behind: $left"
+}
+
+# The verdict of the hostile mutant (False -> True) on a line.
+hostile_verdict() { verdict_at "$DB" "$1" "$2" "" "True"; }
+
+expect_one_of() { # value allowed...
+  local v=$1; shift
+  for a in "$@"; do [ "$v" = "$a" ] && return 0; done
+  fail "got '$v', expected one of: $*"
+}

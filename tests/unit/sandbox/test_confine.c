@@ -394,6 +394,8 @@ static void t_signals(void **state)
     pid_t victim = fork();
     assert_true(victim >= 0);
     if (victim == 0) {
+        /* Dies with us even if a broken sandbox kills the test runner. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
         for (;;)
             pause();
     }

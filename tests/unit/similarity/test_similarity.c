@@ -580,16 +580,17 @@ static void test_syntax_vs_tree_sitter(void **state)
         }
 }
 
-/* Java data flow on a pair worked by hand: ref `int x = 1; x = x + 2;`
- * tokens int x = 1 ; x = x + 2 ; (idx 0..10).  x(1) comesFrom 1(3)
- * [variable_declarator]; 1(3) comesFrom []; right side x(7) comesFrom
- * x(1) via states, 2(9) comesFrom []; x(5) computedFrom x(7) and x(5)
- * computedFrom 2(9) (one entry per value token), merged by idx into
- * x(5) cF [x, 2].  Renamed in idx order: x(1): parents [1] -> var_0, x ->
- * var_1: (var_1 cF... comesFrom [var_0]); 1: (var_0 comesFrom []);
- * x(5): (var_1 computedFrom [var_1, var_2]); x(7): (var_1 comesFrom
- * [var_1]); 2: (var_2 comesFrom []).  Five edges; the candidate
- * `int x = 1;` has the first two: 2/5. */
+/* Java data flow on a pair worked by hand.  Reference tokens: class A {
+ * void m ( ) { int x = 1 ; x = x + 2 ; } } with idx 0..20 (x at 9, 1 at 11,
+ * x at 13 and 15, 2 at 17).  Entries: 1(11) comesFrom []; x(9) comesFrom
+ * [1] (variable_declarator); x(15) comesFrom [x] (x's state is 9);
+ * 2(17) comesFrom []; x(13) computedFrom [x] and computedFrom [2] (one per
+ * value token), merged by idx into x(13) computedFrom [x, 2].  A, void
+ * and m have no parents and are nobody's parent: dropped.  Renamed in idx
+ * order: (var_1 comesFrom [var_0]), (var_0 comesFrom []), (var_1
+ * computedFrom [var_1, var_2]), (var_1 comesFrom [var_1]), (var_2
+ * comesFrom []): five edges.  The candidate `int x = 1;` has the first
+ * two: 2/5. */
 static void test_java_dataflow(void **state)
 {
     (void)state;
