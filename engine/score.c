@@ -1037,6 +1037,7 @@ static int flush_batch(struct lt_store *st, int *pending, double *last)
 int lt_score(const struct lt_score_opts *o)
 {
     int exit_code = 3;
+    int db_existed = 1;
     struct lt_plan plan = {0};
     struct lt_store *st = NULL;
     struct pool pool = {0};
@@ -1064,8 +1065,12 @@ int lt_score(const struct lt_score_opts *o)
         goto out;
     }
 
+    /* A database this run creates is removed again if the run stops on
+     * an input error: bad input writes nothing. */
+    db_existed = access(o->db, F_OK) == 0;
     rc = lt_store_open(o->db, &st, &errmsg);
     if (rc < 0) {
+        db_existed = 1; /* not ours to remove */
         lt_error("%s: %s", o->db, errmsg ? errmsg : lt_strerror(rc));
         exit_code = (rc == LT_ELOCKED || rc == LT_ECORRUPT ||
                      rc == LT_ESCHEMA) ? 2 : 3;
@@ -1248,6 +1253,9 @@ int lt_score(const struct lt_score_opts *o)
     rc = lt_store_begin(st);
     in_tx = rc == 0;
     uint64_t token = 1;
+    const char *run_log_path = getenv("LITMUS_RUN_LOG");
+    FILE *run_log = run_log_path && *run_log_path ? fopen(run_log_path, "a")
+                                                  : NULL;
     while (done < n_queue && !interrupted) {
         /* Hand out work to idle zygotes. */
         for (int i = 0; i < pool.n && next < n_queue; i++) {
@@ -1282,6 +1290,11 @@ int lt_score(const struct lt_score_opts *o)
                 continue;
             }
             next++;
+            if (run_log) {
+                /* Test aid: which mutants this process started. */
+                fprintf(run_log, "%s\n", m->id);
+                fflush(run_log);
+            }
         }
 
         struct pollfd *pf = xcalloc((size_t)pool.n * 3, sizeof(*pf));
@@ -1397,6 +1410,8 @@ int lt_score(const struct lt_score_opts *o)
         progress_show(&prog, 0);
     }
     free(order);
+    if (run_log)
+        fclose(run_log);
     if (in_tx) {
         lt_store_commit(st);
         in_tx = 0;
@@ -1439,6 +1454,15 @@ out:
     free(errmsg);
     free(cwd);
     lt_store_close(st);
+    if (exit_code == 2 && !db_existed) {
+        static const char *const suffixes[] = {"", "-wal", "-shm", "-journal",
+                                               ".lock"};
+        for (size_t i = 0; i < sizeof(suffixes) / sizeof(*suffixes); i++) {
+            char *p = xasprintf("%s%s", o->db, suffixes[i]);
+            unlink(p);
+            free(p);
+        }
+    }
     lt__plan_free(&plan);
     return exit_code;
 }

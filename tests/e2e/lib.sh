@@ -18,10 +18,8 @@ expect_eq() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
 
 # Runs litmus, keeping stdout, stderr and the exit code.
 run_litmus() {
-  set +e
   "$LITMUS" "$@" >"$WORK/out" 2>"$WORK/err"
   RC=$?
-  set -e
 }
 
 # sqlite3 query on a results database.
