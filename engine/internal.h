@@ -26,6 +26,11 @@ struct lt_plan {
 
 void lt__plan_free(struct lt_plan *p);
 
+#include <sys/types.h>
+
+/* Peak resident set of a process (0: this one) in KiB. */
+long lt__peak_rss_kb(pid_t pid);
+
 /* Monotonic seconds. */
 double lt__now(void);
 

@@ -70,6 +70,26 @@ double lt__now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Peak resident set of a process (0: this one) in KiB, from VmHWM. */
+long lt__peak_rss_kb(pid_t pid)
+{
+    char path[64];
+    if (pid > 0)
+        snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    else
+        snprintf(path, sizeof(path), "/proc/self/status");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[256];
+    long kb = 0;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb;
+}
+
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
@@ -1059,6 +1079,7 @@ int lt_score(const struct lt_score_opts *o)
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    double t_start = lt__now();
     int rc = plan_build(o, &plan);
     if (rc < 0) {
         exit_code = (rc == LT_EPYTHON) ? 3 : 2;
@@ -1197,7 +1218,9 @@ int lt_score(const struct lt_score_opts *o)
 
     test_ms = xcalloc(pool.n_tests, sizeof(double));
     runnable = xcalloc(pool.n_tests, 1);
+    double t_ready = lt__now();
     int brc = run_baseline(&pool, o, test_ms, runnable);
+    double t_baseline = lt__now();
     if (brc != 0) {
         exit_code = brc;
         goto out;
@@ -1429,6 +1452,33 @@ int lt_score(const struct lt_score_opts *o)
     if (done < n_queue) {
         exit_code = 3;
         goto out;
+    }
+    {
+        /* Figures of this run, for `make bench` and the curious. */
+        double t_end = lt__now();
+        long zyg_rss = 0;
+        for (int i = 0; i < pool.n; i++) {
+            long kb = lt__peak_rss_kb(pool.z[i].pid);
+            if (kb > zyg_rss)
+                zyg_rss = kb;
+        }
+        char v[64];
+        lt_store_begin(st);
+        snprintf(v, sizeof(v), "%.6f", t_ready - t_start);
+        lt_store_set_meta(st, "run_startup_s", v);
+        snprintf(v, sizeof(v), "%.6f", t_baseline - t_ready);
+        lt_store_set_meta(st, "run_baseline_s", v);
+        snprintf(v, sizeof(v), "%.6f", t_end - t_baseline);
+        lt_store_set_meta(st, "run_mutants_s", v);
+        snprintf(v, sizeof(v), "%zu", n_queue);
+        lt_store_set_meta(st, "run_mutants_run", v);
+        snprintf(v, sizeof(v), "%ld", zyg_rss);
+        lt_store_set_meta(st, "run_zygote_peak_rss_kb", v);
+        snprintf(v, sizeof(v), "%ld", lt__peak_rss_kb(0));
+        lt_store_set_meta(st, "run_engine_peak_rss_kb", v);
+        snprintf(v, sizeof(v), "%d", pool.n);
+        lt_store_set_meta(st, "run_jobs", v);
+        lt_store_commit(st);
     }
     exit_code = lt__report_score(st, &plan, o->format, o->fail_under,
                                  pool.features, stdout);
