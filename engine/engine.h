@@ -26,12 +26,15 @@ struct lt_score_opts {
     double baseline_timeout; /* seconds for the whole baseline */
     unsigned long memory_mb; /* RLIMIT_AS of a child; 0 = none */
     int progress;          /* live progress line: 1 on, 0 off, -1 auto */
+    int full_matrix;       /* run every covering test: a kill matrix */
+    int baseline_runs;     /* baseline repetitions to find flaky tests */
     int debug;
 };
 
 /* Fills defaults: operators "mutmut", jobs = cores, db ".litmus.db",
  * text, no threshold, factor 5, constant 1 s, baseline 300 s, 2048 MB
- * (0 in sanitizer builds), progress auto. */
+ * (0 in sanitizer builds), progress auto, no kill matrix, 2 baseline
+ * runs. */
 void lt_score_opts_init(struct lt_score_opts *o);
 
 /* `litmus score`: plan, run and report a mutation run; resumes from the

@@ -61,6 +61,7 @@ void lt_score_opts_init(struct lt_score_opts *o)
     o->memory_mb = 2048;
 #endif
     o->progress = -1;
+    o->baseline_runs = 2;
 }
 
 double lt__now(void)
@@ -395,6 +396,12 @@ static void sha256_hex(const char *data, size_t len, char out[65])
 
 /*** The zygote pool ***/
 
+/* (subject, line) pairs one test executed in the baseline. */
+struct cov_list {
+    uint32_t *pairs;
+    size_t n;
+};
+
 struct job {
     int active;
     int is_baseline;
@@ -423,8 +430,14 @@ struct job {
     int fail_test;           /* first failing test, or -1 */
     int fail_outcome;
     char *fail_text;
-    double *test_ns;         /* per test index, for the baseline */
+    double *test_ns;         /* per test index: wall time */
+    double *test_cpu_ns;     /* per test index: CPU time */
     unsigned char *test_outcome;
+    struct cov_list *cov;    /* baseline: per test, lines executed */
+    size_t n_files;          /* bound for subject indices in coverage */
+    int recheck;             /* a timeout being confirmed alone */
+    double cpu_budget_ns;    /* CPU time allowed, checked from /proc */
+    int cpu_over;            /* killed for using more than that */
 
     double started_at, deadline;
     double exited_at;        /* when EXITED arrived */
@@ -451,7 +464,13 @@ static void job_reset(struct job *j)
     free(j->seen);
     free(j->fail_text);
     free(j->test_ns);
+    free(j->test_cpu_ns);
     free(j->test_outcome);
+    if (j->cov) {
+        for (size_t i = 0; i < j->n_tests; i++)
+            free(j->cov[i].pairs);
+        free(j->cov);
+    }
     if (j->result_fd >= 0)
         close(j->result_fd);
     if (j->out_fd >= 0)
@@ -601,7 +620,8 @@ static int job_start(struct zygote *z, struct job *spec, uint64_t token,
     j->apply_status = -1;
     j->current = -1;
     j->fail_test = -1;
-    lt_wire_decoder_init(&j->dec, LT_WIRE_MAX_CHILD_FRAME);
+    lt_wire_decoder_init(&j->dec, j->is_baseline ? LT_WIRE_MAX_FRAME
+                                                 : LT_WIRE_MAX_CHILD_FRAME);
     j->started_at = lt__now();
     j->deadline = j->started_at + timeout;
     return 0;
@@ -672,6 +692,7 @@ static void job_read_results(struct pool *pool, struct job *j)
             uint32_t idx = lt_wire_get_u32(&r);
             uint8_t outcome = lt_wire_get_u8(&r);
             uint64_t ns = lt_wire_get_u64(&r);
+            uint64_t cpu_ns = lt_wire_get_u64(&r);
             char *text = lt_wire_get_strdup(&r);
             if (r.bad || idx >= pool->n_tests || (int)idx != j->current ||
                 j->seen[idx] || outcome > LT_TEST_MEMORY) {
@@ -683,6 +704,7 @@ static void job_read_results(struct pool *pool, struct job *j)
             j->current = -1;
             j->n_results++;
             j->test_ns[idx] = (double)ns;
+            j->test_cpu_ns[idx] = (double)cpu_ns;
             j->test_outcome[idx] = outcome;
             if ((outcome == LT_TEST_FAILED || outcome == LT_TEST_MEMORY) &&
                 j->fail_test < 0) {
@@ -692,6 +714,27 @@ static void job_read_results(struct pool *pool, struct job *j)
                 text = NULL;
             }
             free(text);
+            break;
+        }
+        case LT_FRAME_COVERAGE: {
+            uint32_t idx = lt_wire_get_u32(&r);
+            uint32_t count = lt_wire_get_u32(&r);
+            if (!j->cov || r.bad || idx >= j->n_tests ||
+                (int)idx != j->current || count > r.left / 8 ||
+                j->cov[idx].pairs) {
+                j->protocol_error = 1;
+                break;
+            }
+            uint32_t *pairs = xmalloc(((size_t)count * 2 + 1) *
+                                      sizeof(uint32_t));
+            for (uint32_t k = 0; k < count; k++) {
+                pairs[2 * k] = lt_wire_get_u32(&r);
+                pairs[2 * k + 1] = lt_wire_get_u32(&r);
+                if (pairs[2 * k] >= j->n_files)
+                    j->protocol_error = 1;
+            }
+            j->cov[idx].pairs = pairs;
+            j->cov[idx].n = count;
             break;
         }
         case LT_FRAME_END:
@@ -848,13 +891,33 @@ static void decide(const struct pool *pool, const struct job *j,
         res->verdict = j->fail_outcome == LT_TEST_MEMORY ? LT_VERDICT_MEMORY
                                                          : LT_VERDICT_KILLED;
         res->killed_by = xstrdup(pool->test_ids[j->fail_test]);
-        res->detail = xstrdup(j->fail_text ? j->fail_text : "");
+        struct lt_buf d = LT_BUF_INIT;
+        lt_buf_puts(&d, j->fail_text ? j->fail_text : "");
+        /* With --full-matrix every covering test ran: list the others
+         * that failed too. */
+        int more = 0;
+        for (size_t k = 0; k < j->n_tests; k++) {
+            uint32_t t = j->tests[k];
+            if ((int)t == j->fail_test || !j->seen[t] ||
+                (j->test_outcome[t] != LT_TEST_FAILED &&
+                 j->test_outcome[t] != LT_TEST_MEMORY))
+                continue;
+            lt_buf_printf(&d, "%s%s", more ? ", " : " [also failed: ",
+                          pool->test_ids[t]);
+            more = 1;
+        }
+        if (more)
+            lt_buf_puts(&d, "]");
+        res->detail = lt_buf_steal(&d);
         return;
     }
     if (j->timed_out) {
         res->verdict = LT_VERDICT_TIMEOUT;
-        res->detail = xasprintf("wall-clock limit of %.2f s",
-                                j->deadline - j->started_at);
+        res->detail = j->cpu_over
+                          ? xasprintf("CPU time limit of %.2f s",
+                                      j->cpu_budget_ns / 1e9)
+                          : xasprintf("wall-clock limit of %.2f s",
+                                      j->deadline - j->started_at);
         if (j->current >= 0)
             res->killed_by = xstrdup(pool->test_ids[j->current]);
         return;
@@ -943,26 +1006,104 @@ static void progress_show(struct progress *p, int force)
     fflush(stderr);
 }
 
-static uint64_t cpu_limit_for(double timeout)
+/* RLIMIT_CPU is whole seconds: a backstop above the engine's own, finer
+ * CPU check. */
+static uint64_t cpu_limit_for(double seconds)
 {
-    return (uint64_t)ceil(timeout) + 1;
+    return (uint64_t)ceil(seconds) + 1;
 }
 
-/* Runs the baseline on zygote 0: every collected test, no mutation. */
-static int run_baseline(struct pool *pool, const struct lt_score_opts *o,
-                        double *test_ms, unsigned char *runnable)
+/* CPU time (user + system) of a live process in ns, from /proc; -1 when
+ * it cannot be read (the process is gone). */
+static double proc_cpu_ns(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    /* Fields after the command name, which may hold spaces and parens. */
+    char *p = strrchr(buf, ')');
+    if (!p)
+        return -1;
+    unsigned long utime = 0, stime = 0;
+    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+               &utime, &stime) != 2)
+        return -1;
+    static long ticks;
+    if (!ticks)
+        ticks = sysconf(_SC_CLK_TCK);
+    return (double)(utime + stime) * 1e9 / (double)ticks;
+}
+
+/* What the baseline runs taught: per test times, outcome and coverage. */
+struct baseline {
+    double *wall_ms, *cpu_ms;  /* per test: slowest of the runs */
+    unsigned char *runnable;   /* passed in every run */
+    unsigned char *flaky;      /* passed in one run, not in another */
+    /* Per subject file, per line: the tests that executed it. */
+    struct line_tests {
+        uint32_t *tests;
+        size_t n, cap;
+    } **by_line;
+    size_t *n_lines;
+    size_t n_files;
+};
+
+static void baseline_free(struct baseline *b, size_t n_tests)
+{
+    (void)n_tests;
+    for (size_t f = 0; b->by_line && f < b->n_files; f++) {
+        for (size_t l = 0; l <= b->n_lines[f]; l++)
+            free(b->by_line[f][l].tests);
+        free(b->by_line[f]);
+    }
+    free(b->by_line);
+    free(b->n_lines);
+    free(b->wall_ms);
+    free(b->cpu_ms);
+    free(b->runnable);
+    free(b->flaky);
+    memset(b, 0, sizeof(*b));
+}
+
+static void line_add(struct line_tests *lt, uint32_t test)
+{
+    if (lt->n && lt->tests[lt->n - 1] == test)
+        return;
+    if (lt->n == lt->cap) {
+        lt->cap = lt->cap ? lt->cap * 2 : 4;
+        lt->tests = xrealloc(lt->tests, lt->cap * sizeof(uint32_t));
+    }
+    lt->tests[lt->n++] = test;
+}
+
+/* One baseline run on zygote 0: every collected test, no mutation, with
+ * line coverage.  Returns 0, or an exit code after printing why. */
+static int run_baseline_once(struct pool *pool, const struct lt_plan *plan,
+                             const struct lt_score_opts *o, int run,
+                             struct baseline *b)
 {
     struct zygote *z = &pool->z[0];
+    size_t nt = pool->n_tests;
     struct job spec;
     memset(&spec, 0, sizeof(spec));
     spec.is_baseline = 1;
-    spec.n_tests = pool->n_tests;
-    spec.tests = xcalloc(pool->n_tests + 1, sizeof(uint32_t));
-    for (size_t i = 0; i < pool->n_tests; i++)
+    spec.n_tests = nt;
+    spec.n_files = plan->n_files;
+    spec.tests = xcalloc(nt + 1, sizeof(uint32_t));
+    for (size_t i = 0; i < nt; i++)
         spec.tests[i] = (uint32_t)i;
-    spec.seen = xcalloc(pool->n_tests + 1, 1);
-    spec.test_ns = xcalloc(pool->n_tests + 1, sizeof(double));
-    spec.test_outcome = xcalloc(pool->n_tests + 1, 1);
+    spec.seen = xcalloc(nt + 1, 1);
+    spec.test_ns = xcalloc(nt + 1, sizeof(double));
+    spec.test_cpu_ns = xcalloc(nt + 1, sizeof(double));
+    spec.test_outcome = xcalloc(nt + 1, 1);
+    spec.cov = xcalloc(nt + 1, sizeof(struct cov_list));
     struct lt_run_request req = {
         .mode = LT_RUN_BASELINE, .replacement = "", .tests = spec.tests,
         .n_tests = spec.n_tests, .stop_first = 0,
@@ -989,7 +1130,7 @@ static int run_baseline(struct pool *pool, const struct lt_score_opts *o,
             continue;
         }
         if (pf[0].revents && !j->got_exited && zygote_read(z) < 0) {
-            lt_error("the zygote died during the baseline");
+            lt_error("the runner died during the baseline");
             return 3;
         }
         if (pf[1].revents)
@@ -1009,15 +1150,14 @@ static int run_baseline(struct pool *pool, const struct lt_score_opts *o,
                  j->current >= 0 ? pool->test_ids[j->current] : "?");
         return 2;
     }
-    if (j->fail_test >= 0) {
+    if (j->fail_test >= 0 && run == 0) {
         lt_error("test %s fails on the original code: %s",
                  pool->test_ids[j->fail_test],
                  j->fail_text ? j->fail_text : "");
         return 2;
     }
     if (!j->ended || j->protocol_error || !WIFEXITED(j->wait_status) ||
-        WEXITSTATUS(j->wait_status) != 0 ||
-        (size_t)j->n_results != pool->n_tests) {
+        WEXITSTATUS(j->wait_status) != 0 || (size_t)j->n_results != nt) {
         const char *out = j->output.len ? j->output.data : "";
         const char *tail = out + (strlen(out) > 600 ? strlen(out) - 600 : 0);
         lt_error("the baseline run did not complete (status 0x%x%s%s)%s%s",
@@ -1027,18 +1167,110 @@ static int run_baseline(struct pool *pool, const struct lt_score_opts *o,
         return j->sandboxed ? 2 : 3;
     }
     pool->features = j->sandbox;
-    size_t usable = 0;
-    for (size_t i = 0; i < pool->n_tests; i++) {
-        test_ms[i] = j->test_ns[i] / 1e6;
-        runnable[i] = j->test_outcome[i] == LT_TEST_PASSED;
-        usable += runnable[i];
+    for (size_t i = 0; i < nt; i++) {
+        int passed = j->test_outcome[i] == LT_TEST_PASSED;
+        int skipped = j->test_outcome[i] == LT_TEST_SKIPPED;
+        if (run == 0) {
+            b->runnable[i] = (unsigned char)passed;
+        } else if (b->runnable[i] != passed && !skipped) {
+            b->flaky[i] = 1;
+            b->runnable[i] = 0;
+        }
+        double wall = j->test_ns[i] / 1e6, cpu = j->test_cpu_ns[i] / 1e6;
+        if (wall > b->wall_ms[i])
+            b->wall_ms[i] = wall;
+        if (cpu > b->cpu_ms[i])
+            b->cpu_ms[i] = cpu;
+        for (size_t k = 0; k < j->cov[i].n; k++) {
+            uint32_t f = j->cov[i].pairs[2 * k];
+            uint32_t line = j->cov[i].pairs[2 * k + 1];
+            if (f < b->n_files && line <= b->n_lines[f])
+                line_add(&b->by_line[f][line], (uint32_t)i);
+        }
     }
     job_reset(j);
+    return 0;
+}
+
+static int run_baseline(struct pool *pool, const struct lt_plan *plan,
+                        const struct lt_score_opts *o, struct baseline *b)
+{
+    size_t nt = pool->n_tests;
+    b->wall_ms = xcalloc(nt + 1, sizeof(double));
+    b->cpu_ms = xcalloc(nt + 1, sizeof(double));
+    b->runnable = xcalloc(nt + 1, 1);
+    b->flaky = xcalloc(nt + 1, 1);
+    b->n_files = plan->n_files;
+    b->by_line = xcalloc(plan->n_files + 1, sizeof(*b->by_line));
+    b->n_lines = xcalloc(plan->n_files + 1, sizeof(size_t));
+    for (size_t f = 0; f < plan->n_files; f++) {
+        size_t lines = 1;
+        for (size_t k = 0; k < plan->files[f].len; k++)
+            lines += plan->files[f].source[k] == '\n';
+        b->n_lines[f] = lines;
+        b->by_line[f] = xcalloc(lines + 1, sizeof(struct line_tests));
+    }
+    for (int run = 0; run < o->baseline_runs; run++) {
+        int rc = run_baseline_once(pool, plan, o, run, b);
+        if (rc)
+            return rc;
+    }
+    size_t usable = 0;
+    for (size_t i = 0; i < nt; i++) {
+        usable += b->runnable[i];
+        if (b->flaky[i])
+            lt_warn("test %s is flaky (its outcome changed between "
+                    "baseline runs); it is left out of selection",
+                    pool->test_ids[i]);
+    }
     if (usable == 0) {
-        lt_error("no test passes on the original code (all skipped?)");
+        lt_error("no test passes reliably on the original code");
         return 2;
     }
     return 0;
+}
+
+/* Sorts tests by baseline time, fastest first, ties by collection order. */
+static const double *sort_key;
+
+static int cmp_fastest(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (sort_key[x] != sort_key[y])
+        return sort_key[x] < sort_key[y] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* The tests a mutant runs: those covering its lines (every runnable test
+ * for a change to module or class-body code), fastest first.  Returns
+ * the count; *out is the caller's to free. */
+static size_t select_tests(const struct pool *pool, const struct baseline *b,
+                           const struct lt_mutant *m, size_t file,
+                           int structural, uint32_t **out)
+{
+    size_t nt = pool->n_tests;
+    unsigned char *mark = xcalloc(nt + 1, 1);
+    if (structural) {
+        memset(mark, 1, nt);
+    } else {
+        for (int l = m->line; l <= m->end_line; l++) {
+            if (l < 0 || (size_t)l > b->n_lines[file])
+                continue;
+            const struct line_tests *lt = &b->by_line[file][l];
+            for (size_t k = 0; k < lt->n; k++)
+                mark[lt->tests[k]] = 1;
+        }
+    }
+    uint32_t *sel = xmalloc((nt + 1) * sizeof(uint32_t));
+    size_t n = 0;
+    for (size_t i = 0; i < nt; i++)
+        if (mark[i] && b->runnable[i])
+            sel[n++] = (uint32_t)i;
+    free(mark);
+    sort_key = b->wall_ms;
+    qsort(sel, n, sizeof(uint32_t), cmp_fastest);
+    *out = sel;
+    return n;
 }
 
 static int flush_batch(struct lt_store *st, int *pending, double *last)
@@ -1053,6 +1285,64 @@ static int flush_batch(struct lt_store *st, int *pending, double *last)
     return rc;
 }
 
+/* Encodes a baseline's coverage of one test for the store:
+ * "FILE:1-4,9\n" per subject file it touched. */
+static char *coverage_text(const struct baseline *b, const struct lt_plan *plan,
+                           uint32_t test)
+{
+    struct lt_buf t = LT_BUF_INIT;
+    for (size_t f = 0; f < b->n_files; f++) {
+        int first = 1;
+        long run_start = -1, prev = -1;
+        for (size_t l = 1; l <= b->n_lines[f]; l++) {
+            const struct line_tests *lt = &b->by_line[f][l];
+            int hit = 0;
+            for (size_t k = 0; k < lt->n && !hit; k++)
+                hit = lt->tests[k] == test;
+            if (hit && prev == (long)l - 1 && run_start >= 0) {
+                prev = (long)l;
+                continue;
+            }
+            if (run_start >= 0) {
+                if (prev > run_start)
+                    lt_buf_printf(&t, "-%ld", prev);
+                run_start = -1;
+            }
+            if (hit) {
+                if (first)
+                    lt_buf_printf(&t, "%s:", plan->files[f].path);
+                lt_buf_printf(&t, "%s%zu", first ? "" : ",", l);
+                first = 0;
+                run_start = prev = (long)l;
+            }
+        }
+        if (run_start >= 0 && prev > run_start)
+            lt_buf_printf(&t, "-%ld", prev);
+        if (!first)
+            lt_buf_puts(&t, "\n");
+    }
+    return t.len ? lt_buf_steal(&t) : (lt_buf_free(&t), NULL);
+}
+
+/* Per mutant, what planning decided before anything runs. */
+struct mplan {
+    struct lt_change_analysis a;
+    long dup_of;      /* representative with the same code, or -1 */
+};
+
+static int put_verdict(struct lt_store *st, const struct lt_mutant *m,
+                       enum lt_verdict v, const char *detail)
+{
+    struct lt_result res;
+    memset(&res, 0, sizeof(res));
+    memcpy(res.mutant_id, m->id, 17);
+    res.verdict = v;
+    res.detail = detail ? xstrdup(detail) : NULL;
+    int rc = lt_store_put_result(st, &res);
+    lt_result_clear(&res);
+    return rc;
+}
+
 /* Contract: see engine.h. */
 int lt_score(const struct lt_score_opts *o)
 {
@@ -1061,15 +1351,19 @@ int lt_score(const struct lt_score_opts *o)
     struct lt_plan plan = {0};
     struct lt_store *st = NULL;
     struct pool pool = {0};
+    struct baseline base = {0};
+    struct mplan *mp = NULL;
     char *scratch = NULL;
     char *cwd = NULL;
     char **args = NULL;
     struct lt_subject *subjects = NULL;
-    double *test_ms = NULL;
-    unsigned char *runnable = NULL;
     size_t *queue = NULL;
     char *errmsg = NULL;
     unsigned char *retried = NULL;
+    unsigned char *rechecked = NULL;
+    size_t *rechecks = NULL;
+    size_t n_rechecks = 0;
+    FILE *run_log = NULL;
     int in_tx = 0;
 
     struct sigaction sa;
@@ -1086,8 +1380,50 @@ int lt_score(const struct lt_score_opts *o)
         goto out;
     }
 
-    /* A database this run creates is removed again if the run stops on
-     * an input error: bad input writes nothing. */
+    /* Trivial compiler equivalence: compile every mutant once here, so
+     * equivalent and invalid ones never run and duplicates run once. */
+    size_t nm = plan.mutants.count;
+    mp = xcalloc(nm + 1, sizeof(*mp));
+    for (size_t f = 0, i = 0; f < plan.n_files; f++) {
+        size_t first = i;
+        while (i < nm && plan.mutant_file[i] == f)
+            i++;
+        size_t cnt = i - first;
+        if (!cnt)
+            continue;
+        struct lt_change *ch = xcalloc(cnt, sizeof(*ch));
+        struct lt_change_analysis *an = xcalloc(cnt, sizeof(*an));
+        for (size_t k = 0; k < cnt; k++) {
+            const struct lt_mutant *m = &plan.mutants.items[first + k];
+            ch[k] = (struct lt_change){m->start, m->end, m->replacement};
+        }
+        rc = lt_runner_analyse(plan.files[f].path, plan.files[f].source,
+                               plan.files[f].len, ch, cnt, an);
+        for (size_t k = 0; k < cnt; k++)
+            mp[first + k].a = an[k];
+        free(ch);
+        free(an);
+        if (rc < 0) {
+            lt_error("cannot compile the mutants of %s", plan.files[f].path);
+            goto out;
+        }
+    }
+    for (size_t i = 0; i < nm; i++) {
+        mp[i].dup_of = -1;
+        if (mp[i].a.status != LT_CHANGE_OK)
+            continue;
+        /* Quadratic only within a file's few identical fingerprints. */
+        for (size_t k = i; k-- > 0;) {
+            if (plan.mutant_file[k] != plan.mutant_file[i])
+                break;
+            if (mp[k].a.status == LT_CHANGE_OK && mp[k].dup_of < 0 &&
+                strcmp(mp[k].a.fingerprint, mp[i].a.fingerprint) == 0) {
+                mp[i].dup_of = (long)k;
+                break;
+            }
+        }
+    }
+
     db_existed = access(o->db, F_OK) == 0;
     rc = lt_store_open(o->db, &st, &errmsg);
     if (rc < 0) {
@@ -1108,7 +1444,8 @@ int lt_score(const struct lt_score_opts *o)
         lt_buf_printf(&fp, "tests=%s\n", o->tests[i]);
     for (size_t i = 0; i < o->n_pytest_args; i++)
         lt_buf_printf(&fp, "arg=%s\n", o->pytest_args[i]);
-    lt_buf_printf(&fp, "cwd=%s\n", cwd ? cwd : "");
+    lt_buf_printf(&fp, "cwd=%s\nfull_matrix=%d\n", cwd ? cwd : "",
+                  o->full_matrix);
     char *stored = NULL;
     rc = lt_store_get_meta(st, "settings", &stored);
     if (rc == 0 && stored && strcmp(stored, fp.data) != 0) {
@@ -1132,7 +1469,7 @@ int lt_score(const struct lt_score_opts *o)
                                plan.files[i].source, plan.files[i].len,
                                &changed);
     }
-    for (size_t i = 0; rc == 0 && i < plan.mutants.count; i++)
+    for (size_t i = 0; rc == 0 && i < nm; i++)
         rc = lt_store_put_mutant(st, &plan.mutants.items[i]);
     if (rc == 0)
         rc = lt_store_commit(st);
@@ -1143,17 +1480,46 @@ int lt_score(const struct lt_score_opts *o)
     }
 
     /* Mutants still to run; the ones with a stored result are done. */
-    queue = xcalloc(plan.mutants.count + 1, sizeof(size_t));
-    retried = xcalloc(plan.mutants.count + 1, 1);
-    size_t n_queue = 0;
-    for (size_t i = 0; i < plan.mutants.count; i++) {
+    queue = xcalloc(nm + 1, sizeof(size_t));
+    retried = xcalloc(nm + 1, 1);
+    rechecked = xcalloc(nm + 1, 1);
+    rechecks = xcalloc(nm + 1, sizeof(size_t));
+    unsigned char *has_result = xcalloc(nm + 1, 1);
+    size_t n_queue = 0, n_pending = 0;
+    for (size_t i = 0; i < nm; i++) {
         int has = lt_store_has_result(st, plan.mutants.items[i].id);
         if (has < 0) {
             lt_error("%s: %s", o->db, lt_strerror(has));
+            free(has_result);
             goto out;
         }
-        if (!has)
+        has_result[i] = (unsigned char)has;
+        if (has)
+            continue;
+        n_pending++;
+        /* Runnable and not a duplicate: it goes to a runner. */
+        if (mp[i].a.status == LT_CHANGE_OK && mp[i].dup_of < 0)
             queue[n_queue++] = i;
+    }
+    /* Verdicts that need no run: equivalent and invalid mutants. */
+    rc = lt_store_begin(st);
+    for (size_t i = 0; rc == 0 && i < nm; i++) {
+        if (has_result[i] || mp[i].a.status == LT_CHANGE_OK)
+            continue;
+        const struct lt_mutant *m = &plan.mutants.items[i];
+        if (mp[i].a.status == LT_CHANGE_EQUIVALENT)
+            rc = put_verdict(st, m, LT_VERDICT_EQUIVALENT,
+                             "compiles to the original code objects");
+        else
+            rc = put_verdict(st, m, LT_VERDICT_INVALID, mp[i].a.detail);
+        has_result[i] = 1;
+    }
+    if (rc == 0)
+        rc = lt_store_commit(st);
+    if (rc < 0) {
+        free(has_result);
+        lt_error("%s: %s", o->db, lt_strerror(rc));
+        goto out;
     }
 
     const char *tmp = getenv("TMPDIR");
@@ -1162,6 +1528,7 @@ int lt_score(const struct lt_score_opts *o)
     if (!scratch) {
         lt_error("cannot create a scratch directory: %s", strerror(errno));
         free(tmpl);
+        free(has_result);
         goto out;
     }
 
@@ -1183,8 +1550,8 @@ int lt_score(const struct lt_score_opts *o)
         .debug = o->debug};
 
     int want = o->jobs < 1 ? 1 : o->jobs;
-    if ((size_t)want > n_queue && n_queue > 0)
-        want = (int)n_queue;
+    if ((size_t)want > n_queue)
+        want = n_queue > 0 ? (int)n_queue : 1;
     pool.n = want;
     pool.z = xcalloc((size_t)want, sizeof(struct zygote));
     for (int i = 0; i < want; i++) {
@@ -1197,6 +1564,7 @@ int lt_score(const struct lt_score_opts *o)
         rc = zygote_start(&pool, &pool.z[i]);
         if (rc < 0) {
             lt_error("cannot start a runner: %s", lt_strerror(rc));
+            free(has_result);
             goto out;
         }
     }
@@ -1206,22 +1574,23 @@ int lt_score(const struct lt_score_opts *o)
         if (rc < 0) {
             lt_error("%s", fail ? fail : lt_strerror(rc));
             free(fail);
-            exit_code = rc == LT_ENOTESTS ? 2 : 3;
+            free(has_result);
+            exit_code = rc == LT_ENOTESTS ? 2 : (interrupted ? 130 : 3);
             goto out;
         }
     }
     if (pool.n_tests == 0) {
         lt_error("no tests collected");
+        free(has_result);
         exit_code = 2;
         goto out;
     }
 
-    test_ms = xcalloc(pool.n_tests, sizeof(double));
-    runnable = xcalloc(pool.n_tests, 1);
     double t_ready = lt__now();
-    int brc = run_baseline(&pool, o, test_ms, runnable);
+    int brc = run_baseline(&pool, &plan, o, &base);
     double t_baseline = lt__now();
     if (brc != 0) {
+        free(has_result);
         exit_code = brc;
         goto out;
     }
@@ -1235,10 +1604,15 @@ int lt_score(const struct lt_score_opts *o)
         rc = lt_store_begin(st);
         struct lt_test_record *recs = xcalloc(pool.n_tests,
                                               sizeof(*recs));
-        for (size_t i = 0; i < pool.n_tests; i++)
+        char **cov = xcalloc(pool.n_tests + 1, sizeof(char *));
+        for (size_t i = 0; i < pool.n_tests; i++) {
+            cov[i] = coverage_text(&base, &plan, (uint32_t)i);
             recs[i] = (struct lt_test_record){
-                (int)i, pool.test_ids[i], test_ms[i],
-                runnable[i] ? "passed" : "skipped"};
+                (int)i, pool.test_ids[i], base.wall_ms[i],
+                base.flaky[i] ? "flaky"
+                              : base.runnable[i] ? "passed" : "skipped",
+                cov[i]};
+        }
         if (rc == 0)
             rc = lt_store_put_tests(st, recs, pool.n_tests);
         char feat[32];
@@ -1247,81 +1621,143 @@ int lt_score(const struct lt_score_opts *o)
             rc = lt_store_set_meta(st, "sandbox_features", feat);
         if (rc == 0)
             rc = lt_store_commit(st);
+        for (size_t i = 0; i < pool.n_tests; i++)
+            free(cov[i]);
+        free(cov);
         free(recs);
         if (rc < 0) {
+            free(has_result);
             lt_error("%s: %s", o->db, lt_strerror(rc));
             goto out;
         }
     }
 
-    /* Every mutant runs the tests that pass on the original, in
-     * collection order, and stops at the first failure. */
-    uint32_t *order = xcalloc(pool.n_tests + 1, sizeof(uint32_t));
-    size_t n_order = 0;
-    double total_ms = 0;
-    for (size_t i = 0; i < pool.n_tests; i++)
-        if (runnable[i]) {
-            order[n_order++] = (uint32_t)i;
-            total_ms += test_ms[i];
+    /* No test reaches these: no_coverage without a run. */
+    {
+        size_t kept = 0;
+        rc = lt_store_begin(st);
+        for (size_t q = 0; q < n_queue && rc == 0; q++) {
+            size_t i = queue[q];
+            const struct lt_mutant *m = &plan.mutants.items[i];
+            uint32_t *sel = NULL;
+            size_t n = select_tests(&pool, &base, m, plan.mutant_file[i],
+                                    mp[i].a.structural, &sel);
+            free(sel);
+            if (n == 0) {
+                rc = put_verdict(st, m, LT_VERDICT_NO_COVERAGE,
+                                 "no test executes its lines");
+                has_result[i] = 1;
+            } else {
+                queue[kept++] = i;
+            }
         }
-    double timeout = o->timeout_factor * total_ms / 1000.0 + o->timeout_const;
+        n_queue = kept;
+        if (rc == 0)
+            rc = lt_store_commit(st);
+        if (rc < 0) {
+            free(has_result);
+            lt_error("%s: %s", o->db, lt_strerror(rc));
+            goto out;
+        }
+    }
+    free(has_result);
+    has_result = NULL;
 
     struct progress prog = {.on = o->progress, .total = n_queue,
                             .start = lt__now()};
     if (prog.on < 0)
         prog.on = isatty(2);
-    size_t next = 0, done = 0;
+    size_t next = 0, done = 0, next_recheck = 0;
     int pending = 0;
     double last_commit = lt__now();
     rc = lt_store_begin(st);
     in_tx = rc == 0;
     uint64_t token = 1;
     const char *run_log_path = getenv("LITMUS_RUN_LOG");
-    FILE *run_log = run_log_path && *run_log_path ? fopen(run_log_path, "a")
-                                                  : NULL;
-    while (done < n_queue && !interrupted) {
-        /* Hand out work to idle zygotes. */
-        for (int i = 0; i < pool.n && next < n_queue; i++) {
+    run_log = run_log_path && *run_log_path ? fopen(run_log_path, "a")
+                                            : NULL;
+    while (!interrupted) {
+        int busy = 0;
+        for (int i = 0; i < pool.n; i++)
+            busy += pool.z[i].job.active;
+        if (done >= n_queue && next_recheck >= n_rechecks && busy == 0)
+            break;
+        /* Timeouts are confirmed one at a time, with every other runner
+         * idle, so that machine load cannot fake them. */
+        int recheck_phase = next >= n_queue && next_recheck < n_rechecks;
+        for (int i = 0; i < pool.n; i++) {
             struct zygote *z = &pool.z[i];
             if (z->job.active || z->dead)
                 continue;
+            size_t mi;
+            int is_recheck = 0;
+            if (next < n_queue) {
+                mi = queue[next];
+            } else if (recheck_phase && busy == 0) {
+                mi = rechecks[next_recheck];
+                is_recheck = 1;
+            } else {
+                break;
+            }
+            const struct lt_mutant *m = &plan.mutants.items[mi];
             struct job spec;
             memset(&spec, 0, sizeof(spec));
-            spec.mutant = queue[next];
-            spec.n_tests = n_order;
-            spec.tests = xmalloc((n_order + 1) * sizeof(uint32_t));
-            memcpy(spec.tests, order, n_order * sizeof(uint32_t));
+            spec.mutant = mi;
+            spec.recheck = is_recheck;
+            spec.n_tests = select_tests(&pool, &base, m, plan.mutant_file[mi],
+                                        mp[mi].a.structural, &spec.tests);
+            double wall_ms = 0, cpu_ms = 0;
+            for (size_t k = 0; k < spec.n_tests; k++) {
+                wall_ms += base.wall_ms[spec.tests[k]];
+                cpu_ms += base.cpu_ms[spec.tests[k]];
+            }
+            /* The budget is CPU time, which machine load does not
+             * stretch; wall time is a looser backstop for sleepers. */
+            double cpu_budget = o->timeout_factor * cpu_ms / 1000.0 +
+                                o->timeout_const;
+            double wall_budget = 3.0 * (o->timeout_factor * wall_ms / 1000.0 +
+                                        o->timeout_const);
+            spec.cpu_budget_ns = cpu_budget * 1e9;
             spec.seen = xcalloc(pool.n_tests + 1, 1);
             spec.test_ns = xcalloc(pool.n_tests + 1, sizeof(double));
+            spec.test_cpu_ns = xcalloc(pool.n_tests + 1, sizeof(double));
             spec.test_outcome = xcalloc(pool.n_tests + 1, 1);
-            const struct lt_mutant *m = &plan.mutants.items[spec.mutant];
             struct lt_run_request req = {
                 .mode = LT_RUN_MUTANT,
-                .subject = (uint32_t)plan.mutant_file[spec.mutant],
+                .subject = (uint32_t)plan.mutant_file[mi],
                 .start = m->start, .end = m->end,
                 .replacement = m->replacement, .tests = spec.tests,
-                .n_tests = spec.n_tests, .stop_first = 1,
-                .cpu_seconds = cpu_limit_for(timeout),
+                .n_tests = spec.n_tests, .stop_first = !o->full_matrix,
+                .cpu_seconds = cpu_limit_for(cpu_budget),
                 .memory_bytes = (uint64_t)o->memory_mb << 20};
-            rc = job_start(z, &spec, token++, &req, timeout);
+            rc = job_start(z, &spec, token++, &req, wall_budget);
             if (rc < 0) {
                 free(spec.tests);
                 free(spec.seen);
                 free(spec.test_ns);
+                free(spec.test_cpu_ns);
                 free(spec.test_outcome);
                 z->dead = 1;
                 continue;
             }
-            next++;
+            busy++;
+            if (is_recheck) {
+                next_recheck++;
+            } else {
+                next++;
+            }
             if (run_log) {
                 /* Test aid: which mutants this process started. */
-                fprintf(run_log, "%s\n", m->id);
+                fprintf(run_log, "%s%s\n", m->id, is_recheck ? " recheck" : "");
                 fflush(run_log);
             }
+            if (is_recheck)
+                break;
         }
 
         struct pollfd *pf = xcalloc((size_t)pool.n * 3, sizeof(*pf));
         double soonest = lt__now() + 1.0;
+        int any_active = 0;
         for (int i = 0; i < pool.n; i++) {
             struct zygote *z = &pool.z[i];
             struct job *j = &z->job;
@@ -1333,7 +1769,11 @@ int lt_score(const struct lt_score_opts *o)
                 j->active && !j->out_eof ? j->out_fd : -1, POLLIN, 0};
             if (job_wakeup(j) < soonest)
                 soonest = job_wakeup(j);
+            any_active |= j->active && j->pid > 0 && !j->got_exited;
         }
+        /* Sample CPU time of running children every 20 ms. */
+        if (any_active && soonest > lt__now() + 0.02)
+            soonest = lt__now() + 0.02;
         double wait = soonest - lt__now();
         int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
         int n = poll(pf, (nfds_t)pool.n * 3, ms);
@@ -1357,15 +1797,22 @@ int lt_score(const struct lt_score_opts *o)
                 job_read_results(&pool, j);
             if (pf[3 * i + 2].revents)
                 job_read_output(j);
-            if (j->active && !j->timed_out && now >= j->deadline &&
-                !j->got_exited) {
-                j->timed_out = 1;
-                job_kill(j);
+            if (j->active && !j->timed_out && !j->got_exited) {
+                int over = now >= j->deadline;
+                if (!over && j->pid > 0 && j->cpu_budget_ns > 0) {
+                    double cpu = proc_cpu_ns(j->pid);
+                    over = j->cpu_over = cpu > j->cpu_budget_ns;
+                }
+                if (over) {
+                    j->timed_out = 1;
+                    job_kill(j);
+                }
             }
             job_expire_pipes(j, now);
             if (z->dead) {
                 size_t mut = j->mutant;
                 int was_active = j->active;
+                int was_recheck = j->recheck;
                 zygote_stop(z);
                 char *fail = NULL;
                 if (zygote_start(&pool, z) == 0 &&
@@ -1379,20 +1826,20 @@ int lt_score(const struct lt_score_opts *o)
                 free(fail);
                 if (was_active) {
                     if (!retried[mut] && !z->dead) {
-                        /* Put it back in front of the queue: the slot
-                         * before `next` was handed out already. */
+                        /* Run it again: the slot before the cursor was
+                         * handed out already. */
                         retried[mut] = 1;
-                        queue[--next] = mut;
+                        if (was_recheck)
+                            rechecks[--next_recheck] = mut;
+                        else
+                            queue[--next] = mut;
                     } else {
-                        struct lt_result res = {0};
-                        memcpy(res.mutant_id, plan.mutants.items[mut].id,
-                               17);
-                        res.verdict = LT_VERDICT_ERROR;
-                        res.detail = xstrdup("the runner died twice");
-                        lt_store_put_result(st, &res);
-                        lt_result_clear(&res);
+                        put_verdict(st, &plan.mutants.items[mut],
+                                    LT_VERDICT_ERROR,
+                                    "the runner died twice");
                         pending++;
-                        done++;
+                        if (!was_recheck)
+                            done++;
                         prog.done++;
                         prog.other++;
                     }
@@ -1400,12 +1847,37 @@ int lt_score(const struct lt_score_opts *o)
                 continue;
             }
             if (job_done(j)) {
-                struct lt_result res = {0};
+                struct lt_result res;
+                memset(&res, 0, sizeof(res));
                 memcpy(res.mutant_id, plan.mutants.items[j->mutant].id, 17);
                 decide(&pool, j, &res);
+                if (res.verdict == LT_VERDICT_TIMEOUT && !j->recheck &&
+                    !rechecked[j->mutant]) {
+                    /* Confirm alone before recording a timeout. */
+                    rechecked[j->mutant] = 1;
+                    rechecks[n_rechecks++] = j->mutant;
+                    lt_result_clear(&res);
+                    job_reset(j);
+                    done++;
+                    continue;
+                }
                 rc = lt_store_put_result(st, &res);
                 if (rc < 0)
                     lt_error("%s: %s", o->db, lt_strerror(rc));
+                /* Duplicates share the representative's verdict. */
+                for (size_t k = j->mutant + 1; k < nm; k++) {
+                    if (mp[k].dup_of != (long)j->mutant)
+                        continue;
+                    struct lt_result dup = res;
+                    memcpy(dup.mutant_id, plan.mutants.items[k].id, 17);
+                    char *d = xasprintf("same code as mutant %s%s%s",
+                                        plan.mutants.items[j->mutant].id,
+                                        res.detail ? "; " : "",
+                                        res.detail ? res.detail : "");
+                    dup.detail = d;
+                    lt_store_put_result(st, &dup);
+                    free(d);
+                }
                 if (res.verdict == LT_VERDICT_SURVIVED)
                     prog.survived++;
                 else if (lt_verdict_is_detected(res.verdict))
@@ -1413,9 +1885,10 @@ int lt_score(const struct lt_score_opts *o)
                 else
                     prog.other++;
                 lt_result_clear(&res);
+                if (!j->recheck)
+                    done++;
                 job_reset(j);
                 pending++;
-                done++;
                 prog.done++;
             }
         }
@@ -1432,9 +1905,6 @@ int lt_score(const struct lt_score_opts *o)
             flush_batch(st, &pending, &last_commit);
         progress_show(&prog, 0);
     }
-    free(order);
-    if (run_log)
-        fclose(run_log);
     if (in_tx) {
         lt_store_commit(st);
         in_tx = 0;
@@ -1444,15 +1914,38 @@ int lt_score(const struct lt_score_opts *o)
         fputc('\n', stderr);
     }
     if (interrupted) {
-        lt_error("interrupted; %zu of %zu mutants done, run the same "
-                 "command again to resume", done, n_queue);
+        lt_error("interrupted; run the same command again to resume");
         exit_code = 130;
         goto out;
     }
-    if (done < n_queue) {
+    if (done < n_queue || next_recheck < n_rechecks) {
         exit_code = 3;
         goto out;
     }
+    /* Duplicates of mutants finished by an earlier, interrupted run. */
+    rc = lt_store_begin(st);
+    for (size_t i = 0; rc == 0 && i < nm; i++) {
+        if (mp[i].dup_of < 0 || lt_store_has_result(st,
+                                                   plan.mutants.items[i].id))
+            continue;
+        struct lt_mutant rm;
+        struct lt_result rr;
+        int has = 0;
+        memset(&rm, 0, sizeof(rm));
+        memset(&rr, 0, sizeof(rr));
+        if (lt_store_get_mutant(st, plan.mutants.items[mp[i].dup_of].id, &rm,
+                                &rr, &has) == 0 && has) {
+            memcpy(rr.mutant_id, plan.mutants.items[i].id, 17);
+            char *d = xasprintf("same code as mutant %s", rm.id);
+            free(rr.detail);
+            rr.detail = d;
+            rc = lt_store_put_result(st, &rr);
+        }
+        lt_mutant_clear(&rm);
+        lt_result_clear(&rr);
+    }
+    if (rc == 0)
+        lt_store_commit(st);
     {
         /* Figures of this run, for `make bench` and the curious. */
         double t_end = lt__now();
@@ -1472,6 +1965,8 @@ int lt_score(const struct lt_score_opts *o)
         lt_store_set_meta(st, "run_mutants_s", v);
         snprintf(v, sizeof(v), "%zu", n_queue);
         lt_store_set_meta(st, "run_mutants_run", v);
+        snprintf(v, sizeof(v), "%zu", n_rechecks);
+        lt_store_set_meta(st, "run_timeout_rechecks", v);
         snprintf(v, sizeof(v), "%ld", zyg_rss);
         lt_store_set_meta(st, "run_zygote_peak_rss_kb", v);
         snprintf(v, sizeof(v), "%ld", lt__peak_rss_kb(0));
@@ -1480,9 +1975,12 @@ int lt_score(const struct lt_score_opts *o)
         lt_store_set_meta(st, "run_jobs", v);
         lt_store_commit(st);
     }
+    (void)n_pending;
     exit_code = lt__report_score(st, &plan, o->format, o->fail_under,
                                  pool.features, stdout);
 out:
+    if (run_log)
+        fclose(run_log);
     if (in_tx)
         lt_store_commit(st);
     for (int i = 0; i < pool.n; i++)
@@ -1490,6 +1988,7 @@ out:
     free(pool.z);
     for (size_t i = 0; i < pool.n_tests; i++)
         free(pool.test_ids[i]);
+    baseline_free(&base, pool.n_tests);
     free(pool.test_ids);
     if (scratch) {
         lt_sandbox_scratch_remove(scratch);
@@ -1497,12 +1996,17 @@ out:
     }
     free(args);
     free(subjects);
-    free(test_ms);
-    free(runnable);
     free(queue);
     free(retried);
+    free(rechecked);
+    free(rechecks);
     free(errmsg);
     free(cwd);
+    if (mp) {
+        for (size_t i = 0; i < plan.mutants.count; i++)
+            free(mp[i].a.detail);
+        free(mp);
+    }
     lt_store_close(st);
     if (exit_code == 2 && !db_existed) {
         static const char *const suffixes[] = {"", "-wal", "-shm", "-journal",

@@ -97,8 +97,8 @@ static const char *const stmt_sql[S__COUNT] = {
                      "WHERE m.id >= ?1 AND m.id < ?2 ORDER BY m.id LIMIT 2",
     [S_EACH] = "SELECT " MUTANT_COLS "ORDER BY m.file, m.start, m.id",
     [S_DEL_TESTS] = "DELETE FROM tests",
-    [S_PUT_TEST] = "INSERT INTO tests(idx, nodeid, baseline_ms, outcome) "
-                   "VALUES (?1, ?2, ?3, ?4)",
+    [S_PUT_TEST] = "INSERT INTO tests(idx, nodeid, baseline_ms, outcome, "
+                   "coverage) VALUES (?1, ?2, ?3, ?4, ?5)",
     [S_SUMMARY] = "SELECT verdict, count(*) FROM results GROUP BY verdict",
 };
 
@@ -118,7 +118,7 @@ static const char schema_sql[] =
     " killed_by TEXT, detail TEXT, output TEXT, duration_ms REAL,"
     " peak_rss_kb INTEGER, tests_run INTEGER, recorded_at TEXT NOT NULL);"
     "CREATE TABLE tests(idx INTEGER PRIMARY KEY, nodeid TEXT NOT NULL,"
-    " baseline_ms REAL, outcome TEXT);"
+    " baseline_ms REAL, outcome TEXT, coverage TEXT);"
     "INSERT INTO schema_version(version) VALUES (1);";
 
 struct lt_store {
@@ -1054,6 +1054,10 @@ int lt_store_put_tests(struct lt_store *st, const struct lt_test_record *t,
         bind_text(s, 2, t[i].nodeid ? t[i].nodeid : "");
         sqlite3_bind_double(s, 3, t[i].baseline_ms);
         bind_text(s, 4, t[i].outcome);
+        if (t[i].coverage)
+            bind_text(s, 5, t[i].coverage);
+        else
+            sqlite3_bind_null(s, 5);
         if ((rc = run(st, s, "put test")) < 0)
             goto out;
     }

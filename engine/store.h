@@ -73,6 +73,7 @@ struct lt_test_record {
     const char *nodeid;
     double baseline_ms;
     const char *outcome; /* "passed", "skipped", "flaky" */
+    const char *coverage; /* lines it runs: "FILE:1-4,9\n..." or NULL */
 };
 /* Replaces the stored test list. */
 int lt_store_put_tests(struct lt_store *st, const struct lt_test_record *t,

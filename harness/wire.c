@@ -301,6 +301,10 @@ static void drop_consumed(struct lt_wire_decoder *d)
 void lt_wire_decoder_feed(struct lt_wire_decoder *d, const void *p, size_t n)
 {
     drop_consumed(d);
+    /* Nothing to add; on a fresh decoder buf is still NULL, and NULL + 0
+     * (or memcpy from a NULL p) is undefined behaviour. */
+    if (n == 0)
+        return;
     if (d->len + n > d->cap) {
         size_t cap = d->cap ? d->cap : 1024;
         while (cap < d->len + n)

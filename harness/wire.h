@@ -31,6 +31,7 @@ enum lt_frame_type {
     LT_FRAME_TEST_START = 22,
     LT_FRAME_TEST_RESULT = 23,
     LT_FRAME_END = 24,       /* every selected test ran; clean end */
+    LT_FRAME_COVERAGE = 25,  /* baseline: lines one test executed */
 };
 
 /* Outcome of one test in a child. */

@@ -59,3 +59,30 @@ int lt_zygote_send_quit(int sock);
 _Noreturn void lt_zygote_main(int sock);
 
 #endif
+
+/*** Planning help: what a mutant changes, decided in the engine ***/
+
+enum lt_change_status {
+    LT_CHANGE_OK = 0,
+    LT_CHANGE_INVALID = 1,    /* does not compile */
+    LT_CHANGE_EQUIVALENT = 3, /* same code objects as the original */
+};
+
+struct lt_change {
+    uint64_t start, end;      /* byte span replaced */
+    const char *replacement;
+};
+
+struct lt_change_analysis {
+    enum lt_change_status status;
+    int structural;          /* a module or class body changed: re-import */
+    char fingerprint[17];    /* equal for changes that compile alike */
+    char *detail;            /* compile error for INVALID, else NULL */
+};
+
+/* Compiles every change of `source` (in the calling process's embedded
+ * interpreter, which must be initialised) and compares it with the
+ * original, positions ignored.  Fills out[0..n).  0 or LT_EPYTHON. */
+int lt_runner_analyse(const char *path, const char *source, size_t len,
+                      const struct lt_change *changes, size_t n,
+                      struct lt_change_analysis *out);

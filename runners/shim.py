@@ -14,86 +14,7 @@ import _litmus
 PASSED, FAILED, SKIPPED, MEMORY = 0, 1, 2, 3
 APPLY_OK, APPLY_INVALID, APPLY_RAISED, APPLY_EQUIVALENT = 0, 1, 2, 3
 
-_CLASS_OR_MODULE = 0  # code objects that are not function bodies
-
-
-def _is_function_code(code):
-    # Function bodies get fresh locals; module and class bodies do not.
-    return bool(code.co_flags & 0x0002)  # CO_NEWLOCALS
-
-
-def _code_children(code):
-    return [c for c in code.co_consts if isinstance(c, types.CodeType)]
-
-
-def _keyed_children(code):
-    """Nested code objects keyed by (qualname, first line, ordinal)."""
-    seen = {}
-    out = {}
-    for c in _code_children(code):
-        base = (c.co_qualname, c.co_firstlineno)
-        n = seen.get(base, 0)
-        seen[base] = n + 1
-        out[base + (n,)] = c
-    return out
-
-
-def _const_key(value):
-    # Constants compare by type and value; floats by repr so that 0.0 and
-    # -0.0 (and nan) are told apart, tuples and frozensets recursively.
-    if isinstance(value, types.CodeType):
-        return ("code", value.co_qualname, value.co_firstlineno)
-    if isinstance(value, float):
-        return ("float", repr(value))
-    if isinstance(value, complex):
-        return ("complex", repr(value))
-    if isinstance(value, tuple):
-        return ("tuple", tuple(_const_key(v) for v in value))
-    if isinstance(value, frozenset):
-        return ("frozenset", frozenset(_const_key(v) for v in value))
-    return (type(value).__name__, value)
-
-
-def _shallow_equal(a, b):
-    """Same code apart from nested code objects, which compare by key."""
-    if (a.co_code != b.co_code or a.co_names != b.co_names
-            or a.co_varnames != b.co_varnames
-            or a.co_freevars != b.co_freevars
-            or a.co_cellvars != b.co_cellvars
-            or a.co_argcount != b.co_argcount
-            or a.co_posonlyargcount != b.co_posonlyargcount
-            or a.co_kwonlyargcount != b.co_kwonlyargcount
-            or a.co_flags != b.co_flags
-            or a.co_exceptiontable != b.co_exceptiontable
-            or len(a.co_consts) != len(b.co_consts)):
-        return False
-    for x, y in zip(a.co_consts, b.co_consts):
-        if _const_key(x) != _const_key(y):
-            return False
-    return True
-
-
-def code_diff(orig, new, path=()):
-    """Compares two compiled modules.  Returns (changed, structural):
-    changed maps the key path of every code object that differs (itself or
-    below) to the new code object; structural lists the key paths of module
-    or class bodies that differ themselves, or of trees whose shape
-    changed: those need the module re-executed."""
-    changed = {}
-    structural = []
-    own = not _shallow_equal(orig, new)
-    ka, kb = _keyed_children(orig), _keyed_children(new)
-    if ka.keys() != kb.keys():
-        return {path: new}, [path]
-    for key in ka:
-        c, s = code_diff(ka[key], kb[key], path + (key,))
-        changed.update(c)
-        structural.extend(s)
-    if own or changed:
-        changed[path] = new
-    if own and not _is_function_code(orig):
-        structural.append(path)
-    return changed, structural
+from litmus_codediff import code_diff, keyed_children as _keyed_children
 
 
 class Subject:
@@ -233,15 +154,22 @@ def _describe(report):
     return lines[-1].strip()[:300]
 
 
-def run_tests(indices, stop_first):
+def run_tests(indices, stop_first, coverage=False):
     from _pytest.runner import runtestprotocol
     items = PYTEST_SESSION.items
     selected = [items[i] for i in indices]
+    if coverage:
+        import threading
+        threading.settrace(_litmus.thread_trace_hook)
     for k, item in enumerate(selected):
         nxt = selected[k + 1] if k + 1 < len(selected) else None
         _litmus.test_start(indices[k])
         t0 = time.perf_counter_ns()
+        if coverage:
+            _litmus.trace_begin()
         reports = runtestprotocol(item, log=False, nextitem=nxt)
+        if coverage:
+            _litmus.trace_end(indices[k])
         dt = time.perf_counter_ns() - t0
         outcome, text = PASSED, ""
         for rep in reports:
@@ -286,7 +214,7 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
         _litmus.applied(APPLY_OK, "baseline")
     _litmus.enter_sandbox()
     _child_setup(scratch)
-    run_tests(indices, stop_first)
+    run_tests(indices, stop_first, coverage=(mode == 0))
 
 
 class LitmusPlugin:

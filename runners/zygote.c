@@ -23,6 +23,7 @@
 #include "common/err.h"
 #include "common/xmalloc.h"
 #include "harness/wire.h"
+#include "runners/internal.h"
 #include "sandbox/sandbox.h"
 
 extern const char lt_shim_py[];
@@ -125,6 +126,167 @@ static pid_t zygote_pid;
 static unsigned zygote_features; /* what the zygote itself set up */
 static char *run_cwd;
 static char *scratch_base;
+
+/*** Line coverage: a C trace function, per test, subject files only ***/
+
+struct cov_file {
+    char *path;
+    unsigned char *hit; /* per line: executed in the current test */
+    uint32_t n_lines;
+};
+
+static struct cov_file *cov_files;
+static uint32_t n_cov_files;
+
+/* Code object -> subject index (or -1), with a reference held so that an
+ * address is never reused for another code object while cached. */
+struct cov_slot {
+    PyObject *code;
+    int subject;
+};
+static struct cov_slot *cov_cache;
+static size_t cov_cache_cap, cov_cache_used;
+
+static int subject_of_filename(PyObject *filename)
+{
+    const char *f = PyUnicode_AsUTF8(filename);
+    if (!f) {
+        PyErr_Clear();
+        return -1;
+    }
+    for (uint32_t i = 0; i < n_cov_files; i++)
+        if (strcmp(f, cov_files[i].path) == 0)
+            return (int)i;
+    char *real = realpath(f, NULL);
+    int found = -1;
+    for (uint32_t i = 0; real && i < n_cov_files && found < 0; i++)
+        if (strcmp(real, cov_files[i].path) == 0)
+            found = (int)i;
+    free(real);
+    return found;
+}
+
+static void cov_cache_grow(void)
+{
+    size_t cap = cov_cache_cap ? cov_cache_cap * 2 : 1024;
+    struct cov_slot *t = xcalloc(cap, sizeof(*t));
+    for (size_t i = 0; i < cov_cache_cap; i++) {
+        if (!cov_cache[i].code)
+            continue;
+        size_t h = ((uintptr_t)cov_cache[i].code >> 4) & (cap - 1);
+        while (t[h].code)
+            h = (h + 1) & (cap - 1);
+        t[h] = cov_cache[i];
+    }
+    free(cov_cache);
+    cov_cache = t;
+    cov_cache_cap = cap;
+}
+
+static int subject_of_code(PyCodeObject *code)
+{
+    if (cov_cache_used * 2 >= cov_cache_cap)
+        cov_cache_grow();
+    size_t h = ((uintptr_t)code >> 4) & (cov_cache_cap - 1);
+    while (cov_cache[h].code) {
+        if (cov_cache[h].code == (PyObject *)code)
+            return cov_cache[h].subject;
+        h = (h + 1) & (cov_cache_cap - 1);
+    }
+    PyObject *filename = PyObject_GetAttrString((PyObject *)code,
+                                                "co_filename");
+    int subject = filename ? subject_of_filename(filename) : -1;
+    Py_XDECREF(filename);
+    PyErr_Clear();
+    Py_INCREF(code);
+    cov_cache[h].code = (PyObject *)code;
+    cov_cache[h].subject = subject;
+    cov_cache_used++;
+    return subject;
+}
+
+static int cov_tracer(PyObject *obj, PyFrameObject *frame, int what,
+                      PyObject *arg)
+{
+    if (what != PyTrace_LINE)
+        return 0;
+    PyCodeObject *code = PyFrame_GetCode(frame);
+    int subject = subject_of_code(code);
+    Py_DECREF(code);
+    if (subject < 0)
+        return 0;
+    int line = PyFrame_GetLineNumber(frame);
+    struct cov_file *f = &cov_files[subject];
+    if (line > 0 && (uint32_t)line <= f->n_lines)
+        f->hit[line] = 1;
+    return 0;
+}
+
+static PyObject *py_trace_begin(PyObject *self, PyObject *args)
+{
+    for (uint32_t i = 0; i < n_cov_files; i++)
+        memset(cov_files[i].hit, 0, cov_files[i].n_lines + 1);
+    PyEval_SetTrace(cov_tracer, NULL);
+    Py_RETURN_NONE;
+}
+
+/* Installed with threading.settrace(): a new thread calls it once and
+ * gets the C tracer from then on. */
+static PyObject *py_thread_trace_hook(PyObject *self, PyObject *args)
+{
+    PyEval_SetTrace(cov_tracer, NULL);
+    Py_RETURN_NONE;
+}
+
+static void send_frame(int fd, struct lt_wire_writer *w);
+
+static PyObject *py_trace_end(PyObject *self, PyObject *args)
+{
+    unsigned int idx;
+    if (!PyArg_ParseTuple(args, "I", &idx))
+        return NULL;
+    PyEval_SetTrace(NULL, NULL);
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_COVERAGE);
+    lt_wire_put_u32(&w, idx);
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n_cov_files; i++)
+        for (uint32_t l = 1; l <= cov_files[i].n_lines; l++)
+            count += cov_files[i].hit[l];
+    lt_wire_put_u32(&w, count);
+    for (uint32_t i = 0; i < n_cov_files; i++)
+        for (uint32_t l = 1; l <= cov_files[i].n_lines; l++)
+            if (cov_files[i].hit[l]) {
+                lt_wire_put_u32(&w, i);
+                lt_wire_put_u32(&w, l);
+            }
+    send_frame(result_fd, &w);
+    Py_RETURN_NONE;
+}
+
+static void cov_init(char **paths, const size_t *source_lens,
+                     const char **sources, uint32_t n)
+{
+    cov_files = xcalloc(n + 1, sizeof(*cov_files));
+    n_cov_files = n;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t lines = 1;
+        for (size_t k = 0; k < source_lens[i]; k++)
+            lines += sources[i][k] == '\n';
+        cov_files[i].path = xstrdup(paths[i]);
+        cov_files[i].n_lines = lines;
+        cov_files[i].hit = xcalloc(lines + 2, 1);
+    }
+}
+
+static uint64_t cpu_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t test_cpu_start;
 
 /* Settings of the job the current child runs. */
 static char *child_scratch;
@@ -248,6 +410,7 @@ static PyObject *py_test_start(PyObject *self, PyObject *args)
     lt_wire_writer_init(&w, LT_FRAME_TEST_START);
     lt_wire_put_u32(&w, idx);
     send_frame(result_fd, &w);
+    test_cpu_start = cpu_now_ns();
     Py_RETURN_NONE;
 }
 
@@ -264,6 +427,7 @@ static PyObject *py_test_result(PyObject *self, PyObject *args)
     lt_wire_put_u32(&w, idx);
     lt_wire_put_u8(&w, (uint8_t)outcome);
     lt_wire_put_u64(&w, dur_ns);
+    lt_wire_put_u64(&w, cpu_now_ns() - test_cpu_start);
     lt_wire_put_str(&w, text, strnlen(text, 1000));
     send_frame(result_fd, &w);
     Py_RETURN_NONE;
@@ -422,6 +586,10 @@ static PyMethodDef litmus_methods[] = {
     {"enter_sandbox", py_enter_sandbox, METH_NOARGS, "Enter the sandbox."},
     {"test_start", py_test_start, METH_VARARGS, "A test starts."},
     {"test_result", py_test_result, METH_VARARGS, "A test ended."},
+    {"trace_begin", py_trace_begin, METH_NOARGS, "Start line coverage."},
+    {"trace_end", py_trace_end, METH_VARARGS, "Send a test's coverage."},
+    {"thread_trace_hook", py_thread_trace_hook, METH_VARARGS,
+     "threading.settrace hook that installs the C tracer."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -510,6 +678,7 @@ _Noreturn void lt_zygote_main(int sock)
     }
     if (lt_wire_reader_done(&r) < 0 || !run_cwd || !scratch_base)
         die("malformed INIT frame", LT_EPROTO);
+    cov_init(paths, source_lens, sources, nsub);
 
     /* Output of the collection phase goes nowhere: the shim catches what
      * matters and reports it in frames. */
@@ -529,6 +698,11 @@ _Noreturn void lt_zygote_main(int sock)
         zygote_features |= LT_SBX_NETNS;
 
     start_python();
+    if (!lt__codediff_module()) {
+        PyErr_Print();
+        send_failed("the code comparison module failed to load");
+        _exit(3);
+    }
     PyObject *code = Py_CompileString(lt_shim_py, "<litmus shim>",
                                       Py_file_input);
     PyObject *mod = code ? PyImport_ExecCodeModule("litmus_shim", code)

@@ -44,6 +44,14 @@ if [ -n "$asan" ]; then
   LT_SANITIZED=1 tests/e2e/run.sh "$asan/litmus" 2>&1 | tee "$log"
   count_e2e "$log"
 fi
+if command -v clang >/dev/null 2>&1; then
+  echo "== fuzzing the wire decoder (20 s)"
+  if tests/fuzz/run.sh 20; then
+    total_pass=$((total_pass + 1))
+  else
+    total_fail=$((total_fail + 1))
+  fi
+fi
 rm -f "$log"
 echo
 echo "$total_pass passed, $total_fail failed"

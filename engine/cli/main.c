@@ -59,6 +59,10 @@ static const char usage_score[] =
     "                         tests run (default 5)\n"
     "      --timeout-const S  ... plus S seconds (default 1)\n"
     "      --baseline-timeout S  limit for the unmutated run (default 300)\n"
+    "      --baseline-runs N  unmutated runs; tests whose outcome changes\n"
+    "                         are flaky and left out (default 2)\n"
+    "      --full-matrix      run every covering test of each mutant, not\n"
+    "                         just up to the first failure\n"
     "      --memory-mb N      address-space limit of a child (default "
     "2048,\n"
     "                         0 for none)\n"
@@ -121,7 +125,7 @@ static int bad_value(const char *opt, const char *val, const char *want)
 enum {
     OPT_DB = 256, OPT_OPERATORS, OPT_FAIL_UNDER, OPT_TIMEOUT_FACTOR,
     OPT_TIMEOUT_CONST, OPT_BASELINE_TIMEOUT, OPT_MEMORY, OPT_PROGRESS,
-    OPT_NO_PROGRESS,
+    OPT_NO_PROGRESS, OPT_FULL_MATRIX, OPT_BASELINE_RUNS,
 };
 
 static int cmd_score(int argc, char **argv)
@@ -141,6 +145,8 @@ static int cmd_score(int argc, char **argv)
         {"memory-mb", required_argument, NULL, OPT_MEMORY},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"full-matrix", no_argument, NULL, OPT_FULL_MATRIX},
+        {"baseline-runs", required_argument, NULL, OPT_BASELINE_RUNS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -226,6 +232,16 @@ static int cmd_score(int argc, char **argv)
             break;
         case OPT_NO_PROGRESS:
             o.progress = 0;
+            break;
+        case OPT_FULL_MATRIX:
+            o.full_matrix = 1;
+            break;
+        case OPT_BASELINE_RUNS:
+            if (parse_int(optarg, 1, 100, &lv) < 0) {
+                code = bad_value("--baseline-runs", optarg, "1..100");
+                goto out;
+            }
+            o.baseline_runs = (int)lv;
             break;
         case 'h':
             fputs(usage_score, stdout);

@@ -108,6 +108,21 @@ struct ctx {
     int depth;
 };
 
+/* The per-symbol tables cover the grammar's symbols only: an ERROR node
+ * has tree-sitter's built-in symbol 0xFFFF (ts_builtin_sym_error), which
+ * is no rule's kind and whose type name "ERROR" has no "else". */
+static uint8_t node_kind(const struct ctx *c, uint32_t i)
+{
+    uint16_t s = c->f->n[i].sym;
+    return s < c->nsyms ? c->kind[s] : K_OTHER;
+}
+
+static bool node_has_else(const struct ctx *c, uint32_t i)
+{
+    uint16_t s = c->f->n[i].sym;
+    return s < c->nsyms && c->has_else[s];
+}
+
 static void push(struct ctx *c, struct ents *e, uint32_t name, uint32_t idx,
                  uint32_t rel, uint32_t np, uint32_t *pn, uint32_t ni,
                  uint32_t *pi)
@@ -511,7 +526,7 @@ static void do_py_assign(struct ctx *c, uint32_t i, struct states *st,
                          struct ents *out)
 {
     struct u32v lefts = {0}, rights = {0};
-    if (c->kind[c->f->n[i].sym] == K_FORIN) {
+    if (node_kind(c, i) == K_FORIN) {
         u32_push(&rights, last_child(c, i));
         u32_push(&lefts, field_child(c, i, c->f_left));
     } else {
@@ -539,16 +554,16 @@ static void do_if(struct ctx *c, uint32_t i, struct states *st,
     st_copy(&cur, st);
     struct states *others = NULL;
     size_t no = 0, cap = 0;
-    bool tag = c->has_else[c->f->n[i].sym];
+    bool tag = node_has_else(c, i);
     bool flag = false;
     for (uint32_t k = c->f->n[i].first; k != LT__NONE; k = c->f->n[k].next) {
-        if (c->has_else[c->f->n[k].sym])
+        if (node_has_else(c, k))
             tag = true;
         bool branch;
         if (c->lang == LT_SIM_PYTHON)
             branch = is_type(c, k, "elif_clause") || is_type(c, k, "else_clause");
         else
-            branch = flag || c->kind[c->f->n[k].sym] == K_IF;
+            branch = flag || node_kind(c, k) == K_IF;
         if (!branch) {
             dfg(c, k, &cur, out);
             continue;
@@ -674,7 +689,7 @@ static void dfg(struct ctx *c, uint32_t i, struct states *st, struct ents *out)
         return;
     }
     struct u32v nt = {0}, vt = {0};
-    switch (c->kind[c->f->n[i].sym]) {
+    switch (node_kind(c, i)) {
     case K_DEF:
         do_def(c, i, st, out);
         break;
@@ -712,10 +727,10 @@ static void dfg(struct ctx *c, uint32_t i, struct states *st, struct ents *out)
         break;
     default:
         for (uint32_t k = c->f->n[i].first; k != LT__NONE; k = c->f->n[k].next)
-            if (c->kind[c->f->n[k].sym] == K_FORIN)
+            if (node_kind(c, k) == K_FORIN)
                 dfg(c, k, st, out);
         for (uint32_t k = c->f->n[i].first; k != LT__NONE; k = c->f->n[k].next)
-            if (c->kind[c->f->n[k].sym] != K_FORIN)
+            if (node_kind(c, k) != K_FORIN)
                 dfg(c, k, st, out);
         break;
     }

@@ -136,6 +136,11 @@ void lt__dataflow_match(const struct lt__tree *cand,
 /* Zhang-Shasha distance; SIZE_MAX when the trees are too large. */
 size_t lt__tree_edit(const struct lt__tree *a, const struct lt__tree *b);
 size_t lt__tree_size(const struct lt__tree *tr);
+/* Zhang-Shasha on post-order labels and leftmost leaves: the banded exact
+ * algorithm, or (reference = true) the plain one; for tests. */
+size_t lt__ted_arrays(const uint32_t *lab1, const uint32_t *lml1, size_t n1,
+                      const uint32_t *lab2, const uint32_t *lml2, size_t n2,
+                      bool reference);
 /* For tests: number of subtrees and data-flow edges. */
 size_t lt__tree_subtrees(const struct lt__tree *tr);
 size_t lt__tree_dfg_edges(const struct lt__tree *tr);

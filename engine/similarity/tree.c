@@ -440,43 +440,42 @@ size_t lt__tree_size(const struct lt__tree *tr)
 
 enum { TED_MAX_CELLS = 40u * 1000u * 1000u };
 
-/* Zhang and Shasha (1989), unit costs.  td[i][j] is the distance between
- * the subtrees rooted at post-order nodes i and j; it is filled for each
- * pair of key roots through a forest-distance table. */
-size_t lt__tree_edit(const struct lt__tree *a, const struct lt__tree *b)
+/* Key roots of a post-order tree with leftmost leaves l[0..n): for each
+ * leaf, the highest node whose leftmost leaf it is.  kr[0..k) ascending;
+ * by_leaf[x] is the key root whose leftmost leaf is x, or LT__NONE. */
+static size_t keyroots(const uint32_t *l, size_t n, uint32_t *kr,
+                       uint32_t *by_leaf)
 {
-    size_t n1 = a->tn, n2 = b->tn;
-    if (n1 == 0 || n2 == 0)
-        return n1 + n2;
-    if (n1 == n2 && memcmp(a->lab, b->lab, n1 * sizeof(uint32_t)) == 0 &&
-        memcmp(a->lml, b->lml, n1 * sizeof(uint32_t)) == 0)
-        return 0; /* identical trees */
-    if ((double)n1 * (double)n2 > TED_MAX_CELLS)
-        return SIZE_MAX;
-    const uint32_t *l1 = a->lml, *l2 = b->lml;
+    for (size_t x = 0; x < n; x++)
+        by_leaf[x] = LT__NONE;
+    for (size_t i = 0; i < n; i++)
+        by_leaf[l[i]] = (uint32_t)i; /* the last (highest) one wins */
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (by_leaf[l[i]] == i)
+            kr[k++] = (uint32_t)i;
+    return k;
+}
+
+/* Zhang and Shasha (1989), unit costs, as published: td[i][j] is the
+ * distance between the subtrees rooted at post-order nodes i and j; it is
+ * filled for each pair of key roots through a forest-distance table.
+ * O(|T1| |T2|) memory; the reference the banded version is tested
+ * against. */
+static size_t zs_full(const uint32_t *lab1, const uint32_t *l1, size_t n1,
+                      const uint32_t *lab2, const uint32_t *l2, size_t n2)
+{
     uint32_t *kr1 = xmalloc(n1 * sizeof(uint32_t));
     uint32_t *kr2 = xmalloc(n2 * sizeof(uint32_t));
-    size_t k1 = 0, k2 = 0;
-    {
-        uint8_t *seen = xcalloc(n1 > n2 ? n1 : n2, 1);
-        for (size_t i = n1; i-- > 0;)
-            if (!seen[l1[i]]) {
-                seen[l1[i]] = 1;
-                kr1[k1++] = (uint32_t)i;
-            }
-        memset(seen, 0, n1 > n2 ? n1 : n2);
-        for (size_t j = n2; j-- > 0;)
-            if (!seen[l2[j]]) {
-                seen[l2[j]] = 1;
-                kr2[k2++] = (uint32_t)j;
-            }
-        free(seen);
-    }
+    uint32_t *tmp = xmalloc((n1 > n2 ? n1 : n2) * sizeof(uint32_t));
+    size_t k1 = keyroots(l1, n1, kr1, tmp);
+    size_t k2 = keyroots(l2, n2, kr2, tmp);
+    free(tmp);
     uint32_t *td = xmalloc(n1 * n2 * sizeof(uint32_t));
     uint32_t *fd = xmalloc((n1 + 1) * (n2 + 1) * sizeof(uint32_t));
-    for (size_t x1 = k1; x1-- > 0;) {
+    for (size_t x1 = 0; x1 < k1; x1++) {
         uint32_t i = kr1[x1];
-        for (size_t x2 = k2; x2-- > 0;) {
+        for (size_t x2 = 0; x2 < k2; x2++) {
             uint32_t j = kr2[x2];
             uint32_t li = l1[i], lj = l2[j];
             size_t w = j - lj + 2; /* row width of fd */
@@ -489,7 +488,7 @@ size_t lt__tree_edit(const struct lt__tree *a, const struct lt__tree *b)
                 row[0] = (uint32_t)x;
                 bool tree_i = l1[di] == li;
                 size_t p = (size_t)(l1[di] - li) * w;
-                uint32_t labi = a->lab[di];
+                uint32_t labi = lab1[di];
                 uint32_t *tdrow = td + (size_t)di * n2;
                 for (size_t y = 1; y < w; y++) {
                     uint32_t dj = lj + (uint32_t)y - 1;
@@ -497,7 +496,7 @@ size_t lt__tree_edit(const struct lt__tree *a, const struct lt__tree *b)
                     if (row[y - 1] + 1 < v)
                         v = row[y - 1] + 1;
                     if (tree_i && l2[dj] == lj) {
-                        uint32_t s = prev[y - 1] + (labi != b->lab[dj]);
+                        uint32_t s = prev[y - 1] + (labi != lab2[dj]);
                         if (s < v)
                             v = s;
                         tdrow[dj] = v;
@@ -517,6 +516,204 @@ size_t lt__tree_edit(const struct lt__tree *a, const struct lt__tree *b)
     free(kr1);
     free(kr2);
     return dist;
+}
+
+/* Zhang-Shasha restricted to a band of half-width k, after Touzet (2005,
+ * "A linear tree edit distance algorithm for similar ordered trees").
+ *
+ * An ordered mapping preserves post-order, so in a mapping of cost c
+ * every mapped pair (x, y) has |x - y| <= c (the nodes before x are
+ * either mapped to nodes before y or deleted, and likewise), and in
+ * every forest-distance table the cells on its path have
+ * |local x - local y| <= c.  The loops below compute only the cells and
+ * subtree distances inside those bands (|x - y| <= k for td, |local x -
+ * local y| <= k for fd, and so only the key-root pairs whose leftmost
+ * leaves are at most 2k apart); everything outside counts as BIG.  Every
+ * value below BIG is then the cost of a real edit script (so >= the
+ * distance), and every mapping of cost <= k is still represented (so the
+ * result is <= its cost).  Hence: if the result is <= k it is the exact
+ * distance; otherwise it is an upper bound, and a second run with k set
+ * to it is exact. */
+enum { TED_BIG = 0x3fffffff };
+
+struct ted_ws {
+    uint32_t *td, *fd, *kr1, *by2;
+    size_t td_cap, fd_cap, n1_cap, n2_cap;
+};
+
+static void ws_grow(uint32_t **p, size_t *cap, size_t need)
+{
+    if (need > *cap) {
+        free(*p);
+        *cap = need + need / 2;
+        *p = xmalloc(*cap * sizeof(uint32_t));
+    }
+}
+
+static size_t zs_band(struct ted_ws *ws, const uint32_t *lab1,
+                      const uint32_t *l1, size_t n1, const uint32_t *lab2,
+                      const uint32_t *l2, size_t n2, size_t k)
+{
+    const size_t W = 2 * k + 1, S = W + 2; /* band, stride with sentinels */
+    ws_grow(&ws->td, &ws->td_cap, n1 * W);
+    ws_grow(&ws->fd, &ws->fd_cap, (n1 + 1) * S);
+    ws_grow(&ws->kr1, &ws->n1_cap, 2 * n1);
+    ws_grow(&ws->by2, &ws->n2_cap, 3 * n2);
+    uint32_t *td = ws->td, *fd = ws->fd, *by2 = ws->by2, *kr2 = ws->by2 + n2;
+    uint32_t *js = ws->by2 + 2 * n2;
+    size_t k1 = keyroots(l1, n1, ws->kr1, ws->kr1 + n1);
+    keyroots(l2, n2, kr2, by2);
+    for (size_t q = 0; q < n1 * W; q++)
+        td[q] = TED_BIG;
+    for (size_t x = 0; x <= n1; x++) /* the sentinel columns */
+        fd[x * S] = fd[x * S + S - 1] = TED_BIG;
+    /* td(x, y) lives at td[x * W + (y - x + k)] when |x - y| <= k. */
+#define TD(x, y)                                                             \
+    ((size_t)((x) > (y) ? (x) - (y) : (y) - (x)) <= k                        \
+         ? td[(size_t)(x) * W + ((size_t)(y) + k - (size_t)(x))]             \
+         : (uint32_t)TED_BIG)
+    /* fd(x, y) at fd[x * S + (y - x + k + 1)] when |x - y| <= k; the
+     * columns 0 and S - 1 of each row are BIG. */
+#define FDI(x, y) ((size_t)(x) * S + ((size_t)(y) + k + 1 - (size_t)(x)))
+    for (size_t x1 = 0; x1 < k1; x1++) {
+        uint32_t i = ws->kr1[x1], li = l1[i];
+        size_t lo = li > 2 * k ? li - 2 * k : 0;
+        size_t hi = li + 2 * k < n2 - 1 ? li + 2 * k : n2 - 1;
+        /* The key roots of T2 whose leftmost leaf is in [lo, hi], in
+         * increasing order (pass (i, j) reads subtree distances of
+         * (i, j') for the key roots j' < j below j). */
+        size_t nj = 0;
+        for (size_t leaf = lo; leaf <= hi; leaf++) {
+            uint32_t j = by2[leaf];
+            if (j == LT__NONE)
+                continue;
+            size_t q = nj++;
+            for (; q > 0 && js[q - 1] > j; q--)
+                js[q] = js[q - 1];
+            js[q] = j;
+        }
+        for (size_t xj = 0; xj < nj; xj++) {
+            uint32_t j = js[xj], lj = l2[j];
+            size_t rows = i - li + 1, cols = j - lj + 1;
+            for (size_t y = 0; y <= cols && y <= k; y++)
+                fd[FDI(0, y)] = (uint32_t)y;
+            for (size_t x = 1; x <= rows; x++) {
+                uint32_t di = li + (uint32_t)x - 1;
+                if (x <= k)
+                    fd[FDI(x, 0)] = (uint32_t)x;
+                size_t y0 = x > k ? x - k : 1;
+                size_t y1 = x + k < cols ? x + k : cols;
+                bool tree_i = l1[di] == li;
+                size_t a = l1[di] - li; /* fd row of di's left forest */
+                uint32_t labi = lab1[di];
+                /* row[y] = fd(x, y), prev[y] = fd(x - 1, y) */
+                uint32_t *row = fd + (x * S + k + 1 - x);
+                const uint32_t *prev = fd + ((x - 1) * S + k + 2 - x);
+                for (size_t y = y0; y <= y1; y++) {
+                    uint32_t dj = lj + (uint32_t)y - 1;
+                    uint32_t v = prev[y] + 1;
+                    if (row[y - 1] + 1 < v)
+                        v = row[y - 1] + 1;
+                    if (tree_i && l2[dj] == lj) {
+                        uint32_t s = prev[y - 1] + (labi != lab2[dj]);
+                        if (s < v)
+                            v = s;
+                        if (v > TED_BIG)
+                            v = TED_BIG;
+                        if ((size_t)(di > dj ? di - dj : dj - di) <= k)
+                            td[(size_t)di * W + (dj + k - di)] = v;
+                    } else {
+                        size_t b = l2[dj] - lj;
+                        size_t ab = a > b ? a - b : b - a;
+                        if (ab <= k) {
+                            uint32_t s = fd[FDI(a, b)] + TD(di, dj);
+                            if (s < v)
+                                v = s;
+                        }
+                        if (v > TED_BIG)
+                            v = TED_BIG;
+                    }
+                    row[y] = v;
+                }
+            }
+        }
+    }
+    size_t dist = TD(n1 - 1, n2 - 1);
+#undef TD
+#undef FDI
+    return dist;
+}
+
+/* Every unmatched or relabelled node costs 1 and a mapping keeps at most
+ * as many labels unchanged as the two label multisets share, so the
+ * distance is at least max(n1, n2) - |multiset intersection|. */
+static size_t label_lower_bound(const uint32_t *lab1, size_t n1,
+                                const uint32_t *lab2, size_t n2)
+{
+    uint32_t *a = xmalloc((n1 + n2) * sizeof(uint32_t)), *b = a + n1;
+    memcpy(a, lab1, n1 * sizeof(uint32_t));
+    memcpy(b, lab2, n2 * sizeof(uint32_t));
+    qsort(a, n1, sizeof(uint32_t), cmp_u32);
+    qsort(b, n2, sizeof(uint32_t), cmp_u32);
+    size_t i = 0, j = 0, common = 0;
+    while (i < n1 && j < n2) {
+        if (a[i] == b[j]) {
+            common++;
+            i++;
+            j++;
+        } else if (a[i] < b[j]) {
+            i++;
+        } else {
+            j++;
+        }
+    }
+    free(a);
+    return (n1 > n2 ? n1 : n2) - common;
+}
+
+size_t lt__ted_arrays(const uint32_t *lab1, const uint32_t *l1, size_t n1,
+                      const uint32_t *lab2, const uint32_t *l2, size_t n2,
+                      bool reference)
+{
+    if (n1 == 0 || n2 == 0)
+        return n1 + n2;
+    if (reference)
+        return zs_full(lab1, l1, n1, lab2, l2, n2);
+    size_t big = n1 > n2 ? n1 : n2;
+    size_t k = label_lower_bound(lab1, n1, lab2, n2);
+    if (k < 1)
+        k = 1;
+    struct ted_ws ws = {0};
+    size_t d = SIZE_MAX;
+    while (k < big) {
+        d = zs_band(&ws, lab1, l1, n1, lab2, l2, n2, k);
+        if (d <= k)
+            break;
+        /* d is an upper bound: a band of d is exact; try 2k first. */
+        k = d < 2 * k ? d : 2 * k;
+        d = SIZE_MAX;
+    }
+    free(ws.td);
+    free(ws.fd);
+    free(ws.kr1);
+    free(ws.by2);
+    if (d == SIZE_MAX) /* the band would cover everything */
+        d = zs_full(lab1, l1, n1, lab2, l2, n2);
+    return d;
+}
+
+/* Zhang-Shasha distance between the two named-node trees. */
+size_t lt__tree_edit(const struct lt__tree *a, const struct lt__tree *b)
+{
+    size_t n1 = a->tn, n2 = b->tn;
+    if (n1 == 0 || n2 == 0)
+        return n1 + n2;
+    if (n1 == n2 && memcmp(a->lab, b->lab, n1 * sizeof(uint32_t)) == 0 &&
+        memcmp(a->lml, b->lml, n1 * sizeof(uint32_t)) == 0)
+        return 0; /* identical trees */
+    if ((double)n1 * (double)n2 > TED_MAX_CELLS)
+        return SIZE_MAX;
+    return lt__ted_arrays(a->lab, a->lml, n1, b->lab, b->lml, n2, false);
 }
 
 /*** Parse ***/

@@ -7,6 +7,9 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CORPUS=$REPO/bench/corpus
 FIXTURES=$REPO/tests/fixtures
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/litmus-e2e-XXXXXX")
+# Every process this test starts inherits the mark, so leftovers can be
+# told apart from other litmus runs on the machine.
+export LT_E2E_MARK=$WORK
 trap 'rm -rf "$WORK"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -48,9 +51,17 @@ score_dir() {
 # No zygote or child of this test's litmus may outlive it.
 no_leftovers() {
   sleep 0.2
-  local left
-  left=$(ps -eo pid=,stat=,args= | grep -E 'litmus-zygote' | grep -v grep || true)
-  [ -z "$left" ] || fail "processes left behind: $left"
+  local left="" pid
+  for env in /proc/[0-9]*/environ; do
+    pid=${env#/proc/}; pid=${pid%/environ}
+    grep -qsz "^LT_E2E_MARK=$WORK\$" "$env" 2>/dev/null || continue
+    case $(head -z -n 1 "/proc/$pid/cmdline" 2>/dev/null | tr -d '\0') in
+      litmus-zygote|*/litmus|litmus) ;;
+      *) continue ;;
+    esac
+    left="$left $pid($(tr '\0' ' ' < /proc/$pid/cmdline 2>/dev/null))"
+  done
+  [ -z "$left" ] || fail "processes left behind:$left"
 }
 
 # The verdict of the hostile mutant (False -> True) on a line.

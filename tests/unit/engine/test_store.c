@@ -864,9 +864,9 @@ static void test_tests_and_summary(void **state)
     struct fx *f = *state;
     struct lt_store *st = open_ok(f->path);
     struct lt_test_record t[] = {
-        {0, "tests/t.py::test_a", 1.5, "passed"},
-        {1, "tests/t.py::test_b", 2.5, "skipped"},
-        {2, "tests/t.py::test_c", 0.5, "flaky"},
+        {0, "tests/t.py::test_a", 1.5, "passed", "t.py:1-3\n"},
+        {1, "tests/t.py::test_b", 2.5, "skipped", NULL},
+        {2, "tests/t.py::test_c", 0.5, "flaky", NULL},
     };
     assert_int_equal(lt_store_put_tests(st, t, 3), 0);
     assert_int_equal(lt_store_put_tests(st, t + 1, 2), 0);

@@ -470,6 +470,116 @@ static void test_kernels(void **state)
     lt__scratch_free(&sc);
 }
 
+/*** Banded Zhang-Shasha against the plain algorithm ***/
+
+/* A tree as (label, depth) in pre-order; valid when depth[0] = 0 and
+ * 1 <= depth[i] <= depth[i-1] + 1 after the first node. */
+struct rtree {
+    uint32_t lab[512], dep[512];
+    size_t n;
+};
+
+static void rtree_repair(struct rtree *t)
+{
+    t->dep[0] = 0;
+    for (size_t i = 1; i < t->n; i++) {
+        if (t->dep[i] < 1)
+            t->dep[i] = 1;
+        if (t->dep[i] > t->dep[i - 1] + 1)
+            t->dep[i] = t->dep[i - 1] + 1;
+    }
+}
+
+/* Post-order labels and leftmost leaves (post-order indices). */
+static void rtree_post(const struct rtree *t, uint32_t *lab, uint32_t *lml)
+{
+    uint32_t stack[512], first[512];
+    size_t top = 0, post = 0;
+    for (size_t i = 0; i <= t->n; i++) {
+        uint32_t d = i < t->n ? t->dep[i] : 0;
+        /* close every open node at depth >= d */
+        while (top && (i == t->n || t->dep[stack[top - 1]] >= d)) {
+            uint32_t v = stack[--top];
+            lab[post] = t->lab[v];
+            lml[post] = first[v];
+            post++;
+        }
+        if (i < t->n) {
+            stack[top++] = (uint32_t)i;
+            first[i] = (uint32_t)post; /* its leftmost leaf comes next */
+        }
+    }
+}
+
+static void rtree_mutate(struct rtree *t, unsigned *seed, unsigned edits,
+                         unsigned alpha)
+{
+    for (unsigned e = 0; e < edits; e++) {
+        size_t i = (size_t)rand_r(seed) % t->n;
+        switch (rand_r(seed) % 3) {
+        case 0:
+            t->lab[i] = (uint32_t)rand_r(seed) % alpha;
+            break;
+        case 1: /* delete: its descendants move up a level */
+            if (i == 0 || t->n < 2)
+                break;
+            for (size_t q = i + 1; q < t->n && t->dep[q] > t->dep[i]; q++)
+                t->dep[q]--;
+            memmove(t->lab + i, t->lab + i + 1, (t->n - i - 1) * 4);
+            memmove(t->dep + i, t->dep + i + 1, (t->n - i - 1) * 4);
+            t->n--;
+            break;
+        default: /* insert before node i (i > 0) */
+            if (i == 0 || t->n >= 500)
+                break;
+            memmove(t->lab + i + 1, t->lab + i, (t->n - i) * 4);
+            memmove(t->dep + i + 1, t->dep + i, (t->n - i) * 4);
+            t->lab[i] = (uint32_t)rand_r(seed) % alpha;
+            t->dep[i] = 1 + (uint32_t)rand_r(seed) % (t->dep[i - 1] + 1);
+            t->n++;
+            break;
+        }
+    }
+    rtree_repair(t);
+}
+
+static void test_tree_edit_banded(void **state)
+{
+    (void)state;
+    unsigned seed = 4242;
+    static struct rtree a, b;
+    static uint32_t la[512], ma[512], lb[512], mb[512];
+    for (int round = 0; round < 400; round++) {
+        unsigned alpha = 2 + (unsigned)rand_r(&seed) % 12;
+        a.n = 1 + (size_t)rand_r(&seed) % (round % 4 == 0 ? 400 : 60);
+        for (size_t i = 0; i < a.n; i++) {
+            a.lab[i] = (uint32_t)rand_r(&seed) % alpha;
+            a.dep[i] = (uint32_t)rand_r(&seed) % 8;
+        }
+        rtree_repair(&a);
+        if (round % 5 == 4) { /* unrelated trees */
+            b.n = 1 + (size_t)rand_r(&seed) % 60;
+            for (size_t i = 0; i < b.n; i++) {
+                b.lab[i] = (uint32_t)rand_r(&seed) % alpha;
+                b.dep[i] = (uint32_t)rand_r(&seed) % 8;
+            }
+            rtree_repair(&b);
+        } else { /* a few edits away */
+            b = a;
+            rtree_mutate(&b, &seed, (unsigned)rand_r(&seed) % 12, alpha);
+        }
+        rtree_post(&a, la, ma);
+        rtree_post(&b, lb, mb);
+        size_t fast = lt__ted_arrays(la, ma, a.n, lb, mb, b.n, false);
+        size_t ref = lt__ted_arrays(la, ma, a.n, lb, mb, b.n, true);
+        if (fast != ref) {
+            print_error("round %d (%zu x %zu nodes): banded %zu, plain %zu\n",
+                        round, a.n, b.n, fast, ref);
+            fail();
+        }
+    }
+}
+
 /*** Syntax match against tree-sitter's own s-expressions ***/
 
 struct sexps {
@@ -614,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_codebleu_options),
         cmocka_unit_test(test_levenshtein),
         cmocka_unit_test(test_tree_edit),
+        cmocka_unit_test(test_tree_edit_banded),
         cmocka_unit_test(test_operator_only),
         cmocka_unit_test(test_kernels),
         cmocka_unit_test(test_syntax_vs_tree_sitter),

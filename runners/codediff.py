@@ -1,0 +1,135 @@
+# Compares compiled Python modules: which code objects a mutant changes,
+# whether the change needs the module re-executed, and a fingerprint of
+# the change that ignores source positions, so that mutants compiling to
+# the same code can share one run.  Runs in the engine (planning) and in
+# the zygotes (applying).  SPDX-License-Identifier: MIT
+import hashlib
+import types
+
+OK, INVALID, EQUIVALENT = 0, 1, 3
+
+
+def _is_function_code(code):
+    # Function bodies get fresh locals; module and class bodies do not.
+    return bool(code.co_flags & 0x0002)  # CO_NEWLOCALS
+
+
+def _code_children(code):
+    return [c for c in code.co_consts if isinstance(c, types.CodeType)]
+
+
+def keyed_children(code):
+    """Nested code objects keyed by (qualname, first line, ordinal)."""
+    seen = {}
+    out = {}
+    for c in _code_children(code):
+        base = (c.co_qualname, c.co_firstlineno)
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out[base + (n,)] = c
+    return out
+
+
+def _const_key(value):
+    # Constants compare by type and value; floats by repr so that 0.0 and
+    # -0.0 (and nan) are told apart, tuples and frozensets recursively.
+    if isinstance(value, types.CodeType):
+        return ("code", value.co_qualname, value.co_firstlineno)
+    if isinstance(value, float):
+        return ("float", repr(value))
+    if isinstance(value, complex):
+        return ("complex", repr(value))
+    if isinstance(value, tuple):
+        return ("tuple", tuple(_const_key(v) for v in value))
+    if isinstance(value, frozenset):
+        return ("frozenset", frozenset(_const_key(v) for v in value))
+    return (type(value).__name__, value)
+
+
+def _shallow_equal(a, b):
+    """Same code apart from nested code objects, which compare by key."""
+    if (a.co_code != b.co_code or a.co_names != b.co_names
+            or a.co_varnames != b.co_varnames
+            or a.co_freevars != b.co_freevars
+            or a.co_cellvars != b.co_cellvars
+            or a.co_argcount != b.co_argcount
+            or a.co_posonlyargcount != b.co_posonlyargcount
+            or a.co_kwonlyargcount != b.co_kwonlyargcount
+            or a.co_flags != b.co_flags
+            or a.co_exceptiontable != b.co_exceptiontable
+            or len(a.co_consts) != len(b.co_consts)):
+        return False
+    for x, y in zip(a.co_consts, b.co_consts):
+        if _const_key(x) != _const_key(y):
+            return False
+    return True
+
+
+def code_diff(orig, new, path=()):
+    """Compares two compiled modules.  Returns (changed, structural):
+    changed maps the key path of every code object that differs (itself or
+    below) to the new code object; structural lists the key paths of module
+    or class bodies that differ themselves, or of trees whose shape
+    changed: those need the module re-executed."""
+    changed = {}
+    structural = []
+    own = not _shallow_equal(orig, new)
+    ka, kb = keyed_children(orig), keyed_children(new)
+    if ka.keys() != kb.keys():
+        return {path: new}, [path]
+    for key in ka:
+        c, s = code_diff(ka[key], kb[key], path + (key,))
+        changed.update(c)
+        structural.extend(s)
+    if own or changed:
+        changed[path] = new
+    if own and not _is_function_code(orig):
+        structural.append(path)
+    return changed, structural
+
+
+def _shallow_repr(code):
+    return repr((code.co_code, tuple(_const_key(c) for c in code.co_consts),
+                 code.co_names, code.co_varnames, code.co_freevars,
+                 code.co_cellvars, code.co_argcount, code.co_posonlyargcount,
+                 code.co_kwonlyargcount, code.co_flags,
+                 code.co_exceptiontable))
+
+
+def fingerprint(changed):
+    """A digest of every changed code object, positions left out."""
+    h = hashlib.sha256()
+    for path in sorted(changed, key=repr):
+        h.update(repr(path).encode())
+        h.update(_shallow_repr(changed[path]).encode())
+    return h.hexdigest()[:16]
+
+
+_ORIGINALS = {}
+
+
+def analyse(path, source, changes):
+    """For each (start, end, replacement) byte change of `source`: status
+    (OK, INVALID, EQUIVALENT), whether the module must be re-executed,
+    the change's fingerprint, and a message for INVALID."""
+    raw = source.encode("utf-8", "surrogateescape")
+    orig = _ORIGINALS.get(path)
+    if orig is None or orig[0] != raw:
+        orig = (raw, compile(raw, path, "exec", dont_inherit=True))
+        _ORIGINALS[path] = orig
+    base = orig[1]
+    out = []
+    for start, end, repl in changes:
+        new = raw[:start] + repl.encode("utf-8") + raw[end:]
+        try:
+            code = compile(new, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, OverflowError, MemoryError,
+                RecursionError) as exc:
+            out.append((INVALID, 0, "", "%s: %s" % (type(exc).__name__, exc)))
+            continue
+        changed, structural = code_diff(base, code)
+        if not changed:
+            out.append((EQUIVALENT, 0, "", ""))
+            continue
+        out.append((OK, 1 if structural else 0, fingerprint(changed), ""))
+    return out

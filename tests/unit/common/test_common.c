@@ -1,0 +1,404 @@
+/* Unit tests of common/: lt_buf, the x* allocation helpers, lt_strerror
+ * and the log level.  The log level is read from the environment once per
+ * process, so those cases run in the test binary re-executed as a helper.
+ * SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+
+#define HELPER_LOG_LEVEL "--helper-log-level"
+
+static int watchdog(void **state)
+{
+    alarm(10);
+    return 0;
+}
+
+static int watchdog_off(void **state)
+{
+    alarm(0);
+    return 0;
+}
+
+#define LT_TEST(fn) cmocka_unit_test_setup_teardown(fn, watchdog, watchdog_off)
+
+/*** lt_buf ***/
+
+static void test_buf_append(void **state)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    assert_null(b.data);
+    lt_buf_append(&b, "abc", 3);
+    assert_int_equal(b.len, 3);
+    assert_string_equal(b.data, "abc");
+    lt_buf_append(&b, "", 0);
+    assert_int_equal(b.len, 3);
+    lt_buf_append(&b, "d\0e", 3); /* binary: NUL is data */
+    assert_int_equal(b.len, 6);
+    assert_memory_equal(b.data, "abcd\0e", 7); /* and a NUL after it */
+    lt_buf_puts(&b, "fg");
+    assert_int_equal(b.len, 8);
+    assert_memory_equal(b.data, "abcd\0efg", 9);
+    lt_buf_free(&b);
+    assert_null(b.data);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(b.cap, 0);
+    lt_buf_free(&b); /* twice is harmless */
+}
+
+/* An empty append still allocates, so data is always a C string. */
+static void test_buf_empty_append(void **state)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    lt_buf_append(&b, NULL, 0);
+    assert_non_null(b.data);
+    assert_string_equal(b.data, "");
+    assert_int_equal(b.len, 0);
+    lt_buf_free(&b);
+}
+
+static void test_buf_printf(void **state)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    lt_buf_printf(&b, "%d-%s", 42, "x");
+    assert_string_equal(b.data, "42-x");
+    lt_buf_printf(&b, "%s", "");
+    assert_string_equal(b.data, "42-x");
+    lt_buf_printf(&b, "[%5.2f|%-3s|%c]", 3.14159, "a", 'z');
+    assert_string_equal(b.data, "42-x[ 3.14|a  |z]");
+    assert_int_equal(b.len, strlen(b.data));
+    /* Longer than any internal first guess. */
+    lt_buf_printf(&b, "%3000s", "end");
+    assert_int_equal(b.len, 17 + 3000);
+    assert_string_equal(b.data + b.len - 3, "end");
+    assert_int_equal(b.data[17], ' ');
+    lt_buf_free(&b);
+}
+
+static void test_buf_steal_empty(void **state)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    char *s = lt_buf_steal(&b);
+    assert_non_null(s);
+    assert_string_equal(s, "");
+    free(s);
+    assert_null(b.data);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(b.cap, 0);
+}
+
+static void test_buf_steal(void **state)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    lt_buf_puts(&b, "hello");
+    char *s = lt_buf_steal(&b);
+    assert_string_equal(s, "hello");
+    assert_null(b.data);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(b.cap, 0);
+    /* The buffer is reusable and independent of what was stolen. */
+    lt_buf_puts(&b, "again");
+    assert_string_equal(b.data, "again");
+    assert_string_equal(s, "hello");
+    free(s);
+    lt_buf_free(&b);
+}
+
+/* Growth by single bytes and by big blocks keeps every byte, the NUL
+ * terminator and cap > len. */
+static void test_buf_growth(void **state)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    for (size_t i = 0; i < 10000; i++) {
+        char c = (char)('a' + i % 26);
+        lt_buf_append(&b, &c, 1);
+        assert_true(b.cap > b.len);
+        assert_int_equal(b.data[b.len], '\0');
+    }
+    for (size_t i = 0; i < 10000; i++)
+        assert_int_equal(b.data[i], 'a' + i % 26);
+    enum { BIG = 1 << 20 };
+    char *big = xmalloc(BIG);
+    memset(big, 'Z', BIG);
+    lt_buf_append(&b, big, BIG);
+    assert_int_equal(b.len, 10000 + BIG);
+    assert_true(b.cap > b.len);
+    assert_int_equal(b.data[b.len], '\0');
+    assert_memory_equal(b.data + 10000, big, BIG);
+    assert_int_equal(b.data[9999], 'a' + 9999 % 26);
+    free(big);
+    lt_buf_free(&b);
+}
+
+/*** xmalloc ***/
+
+static void test_xasprintf(void **state)
+{
+    char *s = xasprintf("%s=%d", "n", -7);
+    assert_string_equal(s, "n=-7");
+    free(s);
+    s = xasprintf("%s", "");
+    assert_string_equal(s, "");
+    free(s);
+    s = xasprintf("%05u|%lx|%%", 42u, 0xbeefUL);
+    assert_string_equal(s, "00042|beef|%");
+    free(s);
+    s = xasprintf("%4096d", 1);
+    assert_int_equal(strlen(s), 4096);
+    assert_int_equal(s[4095], '1');
+    free(s);
+}
+
+static void test_xstrndup(void **state)
+{
+    char *s = xstrndup("abcdef", 3);
+    assert_string_equal(s, "abc");
+    free(s);
+    s = xstrndup("abcdef", 0);
+    assert_string_equal(s, "");
+    free(s);
+    /* Copies exactly n bytes: no strlen, so the source need not be a C
+     * string, and a NUL inside is copied too. */
+    static const char raw[4] = {'w', 'x', 'y', 'z'};
+    s = xstrndup(raw, 4);
+    assert_string_equal(s, "wxyz");
+    free(s);
+    s = xstrndup("a\0b", 3);
+    assert_memory_equal(s, "a\0b\0", 4);
+    free(s);
+    s = xstrdup("copy");
+    assert_string_equal(s, "copy");
+    free(s);
+}
+
+static void test_xalloc(void **state)
+{
+    /* Zero sizes still give freeable, distinct pointers. */
+    void *a = xmalloc(0);
+    void *b = xmalloc(0);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_ptr_not_equal(a, b);
+    free(a);
+    free(b);
+    unsigned char *z = xcalloc(64, 4);
+    for (size_t i = 0; i < 256; i++)
+        assert_int_equal(z[i], 0);
+    z = xrealloc(z, 4096);
+    for (size_t i = 0; i < 256; i++)
+        assert_int_equal(z[i], 0);
+    z = xrealloc(z, 0);
+    assert_non_null(z);
+    free(z);
+    z = xcalloc(0, 0);
+    assert_non_null(z);
+    free(z);
+}
+
+/*** lt_strerror ***/
+
+static void test_strerror_codes(void **state)
+{
+    static const int codes[] = {
+        LT_EINTERNAL, LT_EPARSE,    LT_EUSAGE,   LT_ELOCKED,
+        LT_ECORRUPT,  LT_EPYTHON,   LT_EPROTO,   LT_EBASELINE,
+        LT_ENOTESTS,  LT_ESCHEMA,   LT_ENOTFOUND,
+    };
+    enum { N = sizeof(codes) / sizeof(codes[0]) };
+    const char *unknown = lt_strerror(-20000);
+    assert_string_equal(unknown, "unknown error");
+    const char *names[N];
+    for (size_t i = 0; i < N; i++) {
+        names[i] = lt_strerror(codes[i]);
+        assert_non_null(names[i]);
+        assert_true(names[i][0] != '\0');
+        assert_string_not_equal(names[i], unknown);
+        /* Below any errno, so never confused with one. */
+        assert_true(codes[i] <= -4096);
+        for (size_t j = 0; j < i; j++) {
+            assert_int_not_equal(codes[i], codes[j]);
+            assert_string_not_equal(names[i], names[j]);
+        }
+    }
+    assert_string_equal(lt_strerror(LT_EPROTO), "malformed wire frame");
+    assert_string_equal(lt_strerror(0), "success");
+}
+
+static void test_strerror_errno(void **state)
+{
+    char want[256];
+    snprintf(want, sizeof(want), "%s", strerror(ENOENT));
+    assert_string_equal(lt_strerror(-ENOENT), want);
+    snprintf(want, sizeof(want), "%s", strerror(EPIPE));
+    assert_string_equal(lt_strerror(-EPIPE), want);
+    /* Positive and out-of-range values are not errno codes. */
+    assert_string_equal(lt_strerror(ENOENT), "unknown error");
+    assert_string_equal(lt_strerror(-4096), "unknown error");
+    assert_string_equal(lt_strerror(-99999), "unknown error");
+    assert_non_null(lt_strerror(INT32_MIN));
+}
+
+/*** Logging ***/
+
+/* Runs this binary as the log-level helper with LITMUS_DEBUG set to
+ * `value` (unset when NULL); returns the level it found. */
+static int level_in_child(const char *value)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (value)
+            setenv("LITMUS_DEBUG", value, 1);
+        else
+            unsetenv("LITMUS_DEBUG");
+        execl("/proc/self/exe", "test_common", HELPER_LOG_LEVEL,
+              (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_not_equal(WEXITSTATUS(status), 127);
+    return WEXITSTATUS(status);
+}
+
+static void test_log_level_from_env(void **state)
+{
+    assert_int_equal(level_in_child(NULL), LT_LOG_WARN);
+    assert_int_equal(level_in_child(""), LT_LOG_WARN);
+    assert_int_equal(level_in_child("0"), LT_LOG_WARN);
+    assert_int_equal(level_in_child("1"), LT_LOG_DEBUG);
+    assert_int_equal(level_in_child("yes"), LT_LOG_DEBUG);
+}
+
+/* Captures what `fn` writes to stderr into out (NUL-terminated). */
+static void capture_stderr(void (*fn)(void), char *out, size_t cap)
+{
+    char path[] = "/tmp/lt-test-log-XXXXXX";
+    int tmp = mkstemp(path);
+    assert_true(tmp >= 0);
+    unlink(path);
+    fflush(stderr);
+    int saved = dup(2);
+    assert_true(saved >= 0);
+    assert_int_equal(dup2(tmp, 2), 2);
+    fn();
+    fflush(stderr);
+    assert_int_equal(dup2(saved, 2), 2);
+    close(saved);
+    ssize_t n = pread(tmp, out, cap - 1, 0);
+    assert_true(n >= 0);
+    out[n] = '\0';
+    close(tmp);
+}
+
+static void log_all_levels(void)
+{
+    lt_error("e%d", 1);
+    lt_warn("w%d", 2);
+    lt_info("i%d", 3);
+    lt_debug("d%d", 4);
+}
+
+static void test_log_output(void **state)
+{
+    char out[1024];
+    enum lt_log_level old = lt_log_get_level();
+
+    lt_log_set_level(LT_LOG_WARN);
+    assert_int_equal(lt_log_get_level(), LT_LOG_WARN);
+    capture_stderr(log_all_levels, out, sizeof(out));
+    assert_string_equal(out, "litmus: error: e1\nlitmus: warning: w2\n");
+
+    lt_log_set_level(LT_LOG_DEBUG);
+    capture_stderr(log_all_levels, out, sizeof(out));
+    assert_string_equal(out, "litmus: error: e1\nlitmus: warning: w2\n"
+                             "litmus: i3\nlitmus: d4\n");
+
+    lt_log_set_level(LT_LOG_ERROR);
+    capture_stderr(log_all_levels, out, sizeof(out));
+    assert_string_equal(out, "litmus: error: e1\n");
+    lt_log_set_level(old);
+}
+
+static void log_keeps_errno(void)
+{
+    errno = ENOSPC;
+    lt_error("%s", "boom");
+    assert_int_equal(errno, ENOSPC);
+    errno = EACCES;
+    lt_debug("dropped");
+    assert_int_equal(errno, EACCES);
+}
+
+static void test_log_saves_errno(void **state)
+{
+    char out[256];
+    enum lt_log_level old = lt_log_get_level();
+    lt_log_set_level(LT_LOG_WARN);
+    capture_stderr(log_keeps_errno, out, sizeof(out));
+    assert_string_equal(out, "litmus: error: boom\n");
+    lt_log_set_level(old);
+}
+
+/* A message longer than the line buffer is cut, not overflowed. */
+static void log_long(void)
+{
+    char *s = xmalloc(10000);
+    memset(s, 'x', 9999);
+    s[9999] = '\0';
+    lt_error("%s", s);
+    free(s);
+}
+
+static void test_log_long_message(void **state)
+{
+    static char out[16384];
+    capture_stderr(log_long, out, sizeof(out));
+    size_t n = strlen(out);
+    assert_true(n > 1000 && n < 4096);
+    assert_memory_equal(out, "litmus: error: xxx", 18);
+    assert_int_equal(out[n - 1], '\n');
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], HELPER_LOG_LEVEL) == 0)
+        return (int)lt_log_get_level();
+
+    const struct CMUnitTest tests[] = {
+        LT_TEST(test_buf_append),
+        LT_TEST(test_buf_empty_append),
+        LT_TEST(test_buf_printf),
+        LT_TEST(test_buf_steal_empty),
+        LT_TEST(test_buf_steal),
+        LT_TEST(test_buf_growth),
+        LT_TEST(test_xasprintf),
+        LT_TEST(test_xstrndup),
+        LT_TEST(test_xalloc),
+        LT_TEST(test_strerror_codes),
+        LT_TEST(test_strerror_errno),
+        LT_TEST(test_log_level_from_env),
+        LT_TEST(test_log_output),
+        LT_TEST(test_log_saves_errno),
+        LT_TEST(test_log_long_message),
+    };
+    cmocka_set_message_output(CM_OUTPUT_TAP);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
