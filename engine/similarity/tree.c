@@ -282,10 +282,31 @@ static void mark_string_statements(struct lt__flat *f)
 
 /*** Syntax match ***/
 
-static int cmp_u32(const void *a, const void *b)
+/* Sorts v[0..n) ascending: LSD radix sort, 8 bits a pass, skipping the
+ * passes where every key has the same byte; tmp holds n values. */
+static void sort_u32(uint32_t *v, size_t n, uint32_t *tmp)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
+    uint32_t *src = v, *dst = tmp;
+    for (unsigned shift = 0; shift < 32; shift += 8) {
+        size_t cnt[256] = {0};
+        for (size_t i = 0; i < n; i++)
+            cnt[(src[i] >> shift) & 0xff]++;
+        if (n == 0 || cnt[(src[0] >> shift) & 0xff] == n)
+            continue;
+        size_t sum = 0;
+        for (size_t b = 0; b < 256; b++) {
+            size_t c = cnt[b];
+            cnt[b] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[cnt[(src[i] >> shift) & 0xff]++] = src[i];
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v)
+        memcpy(v, src, n * sizeof(uint32_t));
 }
 
 static void subtrees(struct lt__trees *t, struct lt__tree *tr)
@@ -323,7 +344,7 @@ static void subtrees(struct lt__trees *t, struct lt__tree *tr)
         if (ii == 0 || x->nchild > 0)
             tr->subs[tr->nsubs++] = id[ii];
     }
-    qsort(tr->subs, tr->nsubs, sizeof(uint32_t), cmp_u32);
+    sort_u32(tr->subs, tr->nsubs, id); /* id is no longer needed */
     free(key);
     free(id);
 }
@@ -650,11 +671,12 @@ static size_t zs_band(struct ted_ws *ws, const uint32_t *lab1,
 static size_t label_lower_bound(const uint32_t *lab1, size_t n1,
                                 const uint32_t *lab2, size_t n2)
 {
-    uint32_t *a = xmalloc((n1 + n2) * sizeof(uint32_t)), *b = a + n1;
+    size_t big = n1 > n2 ? n1 : n2;
+    uint32_t *a = xmalloc((n1 + n2 + big) * sizeof(uint32_t)), *b = a + n1;
     memcpy(a, lab1, n1 * sizeof(uint32_t));
     memcpy(b, lab2, n2 * sizeof(uint32_t));
-    qsort(a, n1, sizeof(uint32_t), cmp_u32);
-    qsort(b, n2, sizeof(uint32_t), cmp_u32);
+    sort_u32(a, n1, b + n2);
+    sort_u32(b, n2, b + n2);
     size_t i = 0, j = 0, common = 0;
     while (i < n1 && j < n2) {
         if (a[i] == b[j]) {
