@@ -697,6 +697,13 @@ _Noreturn void lt_zygote_main(int sock)
     if (unshare(CLONE_NEWNET) == 0)
         zygote_features |= LT_SBX_NETNS;
 
+    /* Compile the seccomp filter once for every child to come. */
+    struct lt_sandbox_opts sbx;
+    lt_sandbox_opts_init(&sbx);
+    if (lt_sandbox_prepare(&sbx) < 0 && debug)
+        fprintf(stderr, "litmus-zygote: no prepared seccomp filter; each "
+                        "child compiles its own\n");
+
     start_python();
     if (!lt__codediff_module()) {
         PyErr_Print();

@@ -44,6 +44,10 @@ int lt__sbx_caps_can_netns(void);
  * Returns 0 or a negative code. */
 int lt__sbx_seccomp(const struct lt_sandbox_opts *opts);
 
+/* Compiles the pid-independent part of the filter once, for every later
+ * lt__sbx_seccomp() in this process and its forks.  0 or negative. */
+int lt__sbx_seccomp_prepare(const struct lt_sandbox_opts *opts);
+
 /* Whether the kernel accepts seccomp filters with SECCOMP_RET_ERRNO. */
 int lt__sbx_seccomp_available(void);
 

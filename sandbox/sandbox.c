@@ -418,3 +418,8 @@ int lt_sandbox_pidfd_open(pid_t pid)
         return -errno;
     return (int)fd;
 }
+
+int lt_sandbox_prepare(const struct lt_sandbox_opts *opts)
+{
+    return lt__sbx_seccomp_prepare(opts);
+}

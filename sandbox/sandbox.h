@@ -61,6 +61,12 @@ const char *lt_sandbox_describe_missing(unsigned have);
  * _exit: the process is half-confined). */
 int lt_sandbox_enter(const struct lt_sandbox_opts *opts, unsigned *got);
 
+/* Does once, in a process that will fork many children, the set-up work
+ * that does not depend on the child (compiling the seccomp filter), so
+ * that lt_sandbox_enter() in each child is cheap.  Optional: without it
+ * each enter compiles everything.  0 or a negative code. */
+int lt_sandbox_prepare(const struct lt_sandbox_opts *opts);
+
 /* Kills a child from outside with SIGKILL, race-free through a pidfd
  * when `pidfd` >= 0, else by pid and process group.  A target that is
  * already dead (ESRCH) counts as killed.  Returns 0 or -errno. */

@@ -8,7 +8,11 @@
 #include <fcntl.h>
 #include <linux/sched.h>
 #include <sched.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -16,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/xmalloc.h"
 #include "sandbox/internal.h"
 
 #define DENY SCMP_ACT_ERRNO(EPERM)
@@ -220,10 +225,28 @@ static int deny_unless_self_or_zero(scmp_filter_ctx ctx, const char *name,
 #define CLONE_FLAGS_ARG 0
 #endif
 
+/* The rules that depend on our own pid: signals only to ourselves. */
+static int add_pid_rules(scmp_filter_ctx ctx, uint64_t self)
+{
+    /* Signals only to ourselves: os.kill(os.getppid(), 9) must not reach
+     * the zygote, nor any other process of the same uid.  kill(0) is our
+     * own group, which holds only us. */
+    int rc = deny_unless_self_or_zero(ctx, "kill", 0, self);
+    if (rc == 0) /* tgkill(tgid, tid, sig): raise() and pthread_kill(). */
+        rc = deny1(ctx, "tgkill", arg_cmp(0, SCMP_CMP_NE, self, 0));
+    if (rc == 0) /* tkill(tid, sig): obsolete; only our main thread. */
+        rc = deny1(ctx, "tkill", arg_cmp(0, SCMP_CMP_NE, self, 0));
+    if (rc == 0) /* rt_sigqueueinfo(tgid, ...): sigqueue(). */
+        rc = deny1(ctx, "rt_sigqueueinfo", arg_cmp(0, SCMP_CMP_NE, self, 0));
+    if (rc == 0)
+        rc = deny1(ctx, "rt_tgsigqueueinfo", arg_cmp(0, SCMP_CMP_NE, self, 0));
+    return rc;
+}
+
+/* Every rule that does not depend on who we are. */
 static int add_rules(scmp_filter_ctx ctx, const struct lt_sandbox_opts *opts)
 {
     int rc = 0;
-    uint64_t self = (uint64_t)getpid();
 
     for (size_t i = 0; i < sizeof(denied) / sizeof(denied[0]) && rc == 0;
          i++)
@@ -274,21 +297,6 @@ static int add_rules(scmp_filter_ctx ctx, const struct lt_sandbox_opts *opts)
     if (rc < 0)
         return rc;
 
-    /* Signals only to ourselves: os.kill(os.getppid(), 9) must not reach
-     * the zygote, nor any other process of the same uid.  kill(0) is our
-     * own group, which holds only us. */
-    rc = deny_unless_self_or_zero(ctx, "kill", 0, self);
-    if (rc == 0) /* tgkill(tgid, tid, sig): raise() and pthread_kill(). */
-        rc = deny1(ctx, "tgkill", arg_cmp(0, SCMP_CMP_NE, self, 0));
-    if (rc == 0) /* tkill(tid, sig): obsolete; only our main thread. */
-        rc = deny1(ctx, "tkill", arg_cmp(0, SCMP_CMP_NE, self, 0));
-    if (rc == 0) /* rt_sigqueueinfo(tgid, ...): sigqueue(). */
-        rc = deny1(ctx, "rt_sigqueueinfo", arg_cmp(0, SCMP_CMP_NE, self, 0));
-    if (rc == 0)
-        rc = deny1(ctx, "rt_tgsigqueueinfo", arg_cmp(0, SCMP_CMP_NE, self, 0));
-    if (rc < 0)
-        return rc;
-
     /* Other calls that take a pid and would act on the zygote or a sibling
      * of the same uid: lowering its rlimits (prlimit), pinning it to one
      * CPU, changing its scheduling or I/O priority, moving its pages.
@@ -334,8 +342,96 @@ static int add_rules(scmp_filter_ctx ctx, const struct lt_sandbox_opts *opts)
     return rc;
 }
 
+/* A filter context with the bad-architecture action and NNP handling
+ * every litmus filter shares; NULL on failure (noted). */
+static scmp_filter_ctx new_ctx(void)
+{
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx) {
+        lt__sbx_note(LT_SBX_SECCOMP, "seccomp_init failed");
+        return NULL;
+    }
+    /* Only the native ABI is in the filter: a syscall through another one
+     * would have different numbers and slip past every rule. */
+    if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+                         SCMP_ACT_KILL_PROCESS) < 0 ||
+        seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 1) < 0) {
+        lt__sbx_note(LT_SBX_SECCOMP, "cannot set filter attributes");
+        seccomp_release(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+/*** Prepared filter: compiled once in the zygote ***/
+
+/* Compiling the filter with libseccomp costs about a millisecond, more
+ * than the fork it protects.  A zygote compiles the pid-independent part
+ * once; each child loads those BPF bytes and compiles only the few
+ * pid-dependent rules. */
+static struct sock_filter *prepared;
+static unsigned short prepared_len;
+static int prepared_threads = -1;
+
+int lt__sbx_seccomp_prepare(const struct lt_sandbox_opts *opts)
+{
+    scmp_filter_ctx ctx = new_ctx();
+    if (!ctx)
+        return -ENOMEM;
+    int rc = add_rules(ctx, opts);
+    int fd = -1;
+    if (rc == 0) {
+        fd = memfd_create("litmus-seccomp", MFD_CLOEXEC);
+        rc = fd < 0 ? -errno : seccomp_export_bpf(ctx, fd);
+    }
+    if (rc == 0) {
+        off_t size = lseek(fd, 0, SEEK_END);
+        if (size <= 0 || size % (off_t)sizeof(struct sock_filter) != 0 ||
+            size / (off_t)sizeof(struct sock_filter) > 65535) {
+            rc = -EINVAL;
+        } else {
+            struct sock_filter *prog = xmalloc((size_t)size);
+            if (pread(fd, prog, (size_t)size, 0) != size) {
+                rc = -EIO;
+                free(prog);
+            } else {
+                free(prepared);
+                prepared = prog;
+                prepared_len =
+                    (unsigned short)(size / (off_t)sizeof(struct sock_filter));
+                prepared_threads = opts->allow_threads != 0;
+            }
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    seccomp_release(ctx);
+    return rc;
+}
+
 int lt__sbx_seccomp(const struct lt_sandbox_opts *opts)
 {
+    if (prepared && prepared_threads == (opts->allow_threads != 0)) {
+        struct sock_fprog prog = {.len = prepared_len, .filter = prepared};
+        if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0) {
+            int rc = -errno;
+            lt__sbx_note(LT_SBX_SECCOMP, "loading the filter: %s",
+                         strerror(errno));
+            return rc;
+        }
+        /* The kernel runs every stacked filter and takes the strictest
+         * answer, so the pid rules can come as a second filter. */
+        scmp_filter_ctx ctx = new_ctx();
+        if (!ctx)
+            return -ENOMEM;
+        int rc = add_pid_rules(ctx, (uint64_t)getpid());
+        if (rc == 0)
+            rc = seccomp_load(ctx);
+        if (rc < 0)
+            lt__sbx_note(LT_SBX_SECCOMP, "seccomp_load: %s", strerror(-rc));
+        seccomp_release(ctx);
+        return rc < 0 ? rc : 0;
+    }
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx) {
         lt__sbx_note(LT_SBX_SECCOMP, "seccomp_init failed");
@@ -356,6 +452,8 @@ int lt__sbx_seccomp(const struct lt_sandbox_opts *opts)
     if (rc < 0)
         goto out;
     rc = add_rules(ctx, opts);
+    if (rc == 0)
+        rc = add_pid_rules(ctx, (uint64_t)getpid());
     if (rc < 0)
         goto out;
     /* Sanitizer builds: ASan and UBSan need nothing denied here while the

@@ -593,6 +593,21 @@ static void t_foreign_abi(void **state)
 }
 #endif
 
+/* The same confinement through a filter compiled once beforehand, as a
+ * zygote does (lt_sandbox_prepare) with the pid rules stacked on top.
+ * Runs last among these: the prepared filter stays for later tests. */
+static void t_prepared(void **state)
+{
+    struct lt_sandbox_opts o;
+    test_opts(&o);
+    assert_int_equal(lt_sandbox_prepare(&o), 0);
+    t_no_processes(state);
+    t_network(state);
+    t_signals(state);
+    t_syscalls(state);
+    t_threads(state);
+}
+
 const struct CMUnitTest confine_tests[] = {
     cmocka_unit_test(t_probe),
     cmocka_unit_test(t_enter_all),
@@ -609,5 +624,6 @@ const struct CMUnitTest confine_tests[] = {
 #if defined(__x86_64__)
     cmocka_unit_test(t_foreign_abi),
 #endif
+    cmocka_unit_test(t_prepared),
 };
 const size_t confine_ntests = sizeof(confine_tests) / sizeof(confine_tests[0]);
