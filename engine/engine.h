@@ -32,7 +32,7 @@ struct lt_score_opts {
 };
 
 /* Fills defaults: operators "mutmut", jobs = cores, db ".litmus.db",
- * text, no threshold, factor 5, constant 1 s, baseline 300 s, 2048 MB
+ * text, no threshold, factor 5, constant 0.5 s, baseline 300 s, 2048 MB
  * (0 in sanitizer builds), progress auto, no kill matrix, 2 baseline
  * runs. */
 void lt_score_opts_init(struct lt_score_opts *o);

@@ -53,7 +53,7 @@ void lt_score_opts_init(struct lt_score_opts *o)
     o->format = LT_FORMAT_TEXT;
     o->fail_under = -1;
     o->timeout_factor = 5.0;
-    o->timeout_const = 1.0;
+    o->timeout_const = 0.5;
     o->baseline_timeout = 300.0;
 #ifdef LT_SANITIZED
     o->memory_mb = 0; /* ASan reserves terabytes of address space */

@@ -9,7 +9,7 @@ import types
 OK, INVALID, EQUIVALENT = 0, 1, 3
 
 
-def _is_function_code(code):
+def is_function_code(code):
     # Function bodies get fresh locals; module and class bodies do not.
     return bool(code.co_flags & 0x0002)  # CO_NEWLOCALS
 
@@ -83,7 +83,7 @@ def code_diff(orig, new, path=()):
         structural.extend(s)
     if own or changed:
         changed[path] = new
-    if own and not _is_function_code(orig):
+    if own and not is_function_code(orig):
         structural.append(path)
     return changed, structural
 

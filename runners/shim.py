@@ -15,6 +15,7 @@ PASSED, FAILED, SKIPPED, MEMORY = 0, 1, 2, 3
 APPLY_OK, APPLY_INVALID, APPLY_RAISED, APPLY_EQUIVALENT = 0, 1, 2, 3
 
 from litmus_codediff import code_diff, keyed_children as _keyed_children
+from litmus_codediff import is_function_code as _is_function_code
 
 
 class Subject:
@@ -62,6 +63,40 @@ SUBJECTS = []
 PYTEST_SESSION = None
 
 
+_LIBRARY_DIRS = None
+_MODULE_KIND = {}  # id(module) -> True when it is project code
+
+
+def _is_project_module(mod):
+    global _LIBRARY_DIRS
+    kind = _MODULE_KIND.get(id(mod))
+    if kind is not None:
+        return kind
+    if _LIBRARY_DIRS is None:
+        import site
+        import sysconfig
+        dirs = set()
+        for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+            path = sysconfig.get_paths().get(key)
+            if path:
+                dirs.add(os.path.realpath(path) + os.sep)
+        for path in site.getsitepackages():
+            dirs.add(os.path.realpath(path) + os.sep)
+        _LIBRARY_DIRS = tuple(dirs)
+    f = getattr(mod, "__file__", None)
+    kind = isinstance(f, str) and \
+        not os.path.realpath(f).startswith(_LIBRARY_DIRS)
+    _MODULE_KIND[id(mod)] = kind
+    return kind
+
+
+def _project_modules():
+    """Modules that may hold names imported from a subject: everything
+    but the standard library and installed packages, which cannot have
+    imported the user's code.  Classified once in the zygote."""
+    return [m for m in list(sys.modules.values()) if _is_project_module(m)]
+
+
 def _rebind(old, new_dict):
     """After re-executing a module, points other modules' names that held
     its old objects at the new ones (tests that did `from m import f`)."""
@@ -71,7 +106,7 @@ def _rebind(old, new_dict):
             moved[id(value)] = new_dict[name]
     if not moved:
         return
-    for mod in list(sys.modules.values()):
+    for mod in _project_modules():
         d = getattr(mod, "__dict__", None)
         if not isinstance(d, dict):
             continue
@@ -121,9 +156,11 @@ def apply_mutant(index, start, end, replacement):
             funcs = subject.functions.get(keypath)
             if funcs:
                 swaps.extend((f, new_code) for f in funcs)
-            elif len(keypath) == 1:
+            elif len(keypath) == 1 and _is_function_code(new_code):
                 # A top-level function with no live object: only
                 # re-executing the module can put the mutant in place.
+                # (A class body here changed only below it: the methods
+                # that changed are swapped on their own.)
                 need_exec = True
     if not need_exec:
         try:
@@ -248,6 +285,7 @@ class LitmusPlugin:
             return True
         for subject in SUBJECTS:
             subject.index()
+        _project_modules()  # classify every module before forking
         # Everything shared by the children happens before this point;
         # freeze the heap so forks do not copy it on the next collection.
         gc.collect()

@@ -57,7 +57,7 @@ static const char usage_score[] =
     "                         percentage such as 80%%)\n"
     "      --timeout-factor F per-mutant limit: F x baseline time of the\n"
     "                         tests run (default 5)\n"
-    "      --timeout-const S  ... plus S seconds (default 1)\n"
+    "      --timeout-const S  ... plus S seconds (default 0.5)\n"
     "      --baseline-timeout S  limit for the unmutated run (default 300)\n"
     "      --baseline-runs N  unmutated runs; tests whose outcome changes\n"
     "                         are flaky and left out (default 2)\n"
