@@ -1230,14 +1230,25 @@ static int run_baseline(struct pool *pool, const struct lt_plan *plan,
     return 0;
 }
 
-/* Sorts tests by baseline time, fastest first, ties by collection order. */
+/* Sorts tests fastest first by baseline time in factor-of-two buckets,
+ * then by collection order.  Exact times vary from run to run; buckets
+ * keep the order, and so which test a mutant meets first, the same. */
 static const double *sort_key;
+
+static int time_bucket(double ms)
+{
+    int b = 0;
+    for (double t = 0.25; t < ms && b < 60; t *= 2)
+        b++;
+    return b;
+}
 
 static int cmp_fastest(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (sort_key[x] != sort_key[y])
-        return sort_key[x] < sort_key[y] ? -1 : 1;
+    int bx = time_bucket(sort_key[x]), by = time_bucket(sort_key[y]);
+    if (bx != by)
+        return bx < by ? -1 : 1;
     return x < y ? -1 : x > y;
 }
 
@@ -1271,6 +1282,31 @@ static size_t select_tests(const struct pool *pool, const struct baseline *b,
     qsort(sel, n, sizeof(uint32_t), cmp_fastest);
     *out = sel;
     return n;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Order of a timeout re-check: every other selected test in collection
+ * order, then the test that timed out.  A failing test then wins over a
+ * looping one whatever order the first run met them in, and the timeout
+ * itself is confirmed alone. */
+static void recheck_order(uint32_t *tests, size_t n, int timed_out)
+{
+    size_t k = 0;
+    int found = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((int)tests[i] == timed_out)
+            found = 1;
+        else
+            tests[k++] = tests[i];
+    }
+    qsort(tests, k, sizeof(uint32_t), cmp_u32);
+    if (found)
+        tests[k++] = (uint32_t)timed_out;
 }
 
 static int flush_batch(struct lt_store *st, int *pending, double *last)
@@ -1361,6 +1397,7 @@ int lt_score(const struct lt_score_opts *o)
     char *errmsg = NULL;
     unsigned char *retried = NULL;
     unsigned char *rechecked = NULL;
+    int *timed_out_test = NULL;
     size_t *rechecks = NULL;
     size_t n_rechecks = 0;
     FILE *run_log = NULL;
@@ -1483,6 +1520,7 @@ int lt_score(const struct lt_score_opts *o)
     queue = xcalloc(nm + 1, sizeof(size_t));
     retried = xcalloc(nm + 1, 1);
     rechecked = xcalloc(nm + 1, 1);
+    timed_out_test = xcalloc(nm + 1, sizeof(int));
     rechecks = xcalloc(nm + 1, sizeof(size_t));
     unsigned char *has_result = xcalloc(nm + 1, 1);
     size_t n_queue = 0, n_pending = 0;
@@ -1706,6 +1744,8 @@ int lt_score(const struct lt_score_opts *o)
             spec.recheck = is_recheck;
             spec.n_tests = select_tests(&pool, &base, m, plan.mutant_file[mi],
                                         mp[mi].a.structural, &spec.tests);
+            if (is_recheck)
+                recheck_order(spec.tests, spec.n_tests, timed_out_test[mi]);
             double wall_ms = 0, cpu_ms = 0;
             for (size_t k = 0; k < spec.n_tests; k++) {
                 wall_ms += base.wall_ms[spec.tests[k]];
@@ -1855,6 +1895,7 @@ int lt_score(const struct lt_score_opts *o)
                     !rechecked[j->mutant]) {
                     /* Confirm alone before recording a timeout. */
                     rechecked[j->mutant] = 1;
+                    timed_out_test[j->mutant] = j->current;
                     rechecks[n_rechecks++] = j->mutant;
                     lt_result_clear(&res);
                     job_reset(j);
@@ -1999,6 +2040,7 @@ out:
     free(queue);
     free(retried);
     free(rechecked);
+    free(timed_out_test);
     free(rechecks);
     free(errmsg);
     free(cwd);

@@ -97,11 +97,19 @@ def _project_modules():
     return [m for m in list(sys.modules.values()) if _is_project_module(m)]
 
 
+_SHARED_TYPES = (bool, int, float, complex, str, bytes, tuple, frozenset,
+                 range, type(Ellipsis), type(NotImplemented))
+
+
 def _rebind(old, new_dict):
     """After re-executing a module, points other modules' names that held
     its old objects at the new ones (tests that did `from m import f`)."""
     moved = {}
     for name, value in old.items():
+        # Immutable values may be shared or interned (small ints, strings,
+        # None): matching them by identity would rewrite unrelated names.
+        if value is None or isinstance(value, _SHARED_TYPES):
+            continue
         if name in new_dict and new_dict[name] is not value:
             moved[id(value)] = new_dict[name]
     if not moved:
