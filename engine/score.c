@@ -400,6 +400,7 @@ static void sha256_hex(const char *data, size_t len, char out[65])
 struct cov_list {
     uint32_t *pairs;
     size_t n;
+    uint64_t line_events; /* all lines the test executed, any file */
 };
 
 struct job {
@@ -718,6 +719,7 @@ static void job_read_results(struct pool *pool, struct job *j)
         }
         case LT_FRAME_COVERAGE: {
             uint32_t idx = lt_wire_get_u32(&r);
+            uint64_t events = lt_wire_get_u64(&r);
             uint32_t count = lt_wire_get_u32(&r);
             if (!j->cov || r.bad || idx >= j->n_tests ||
                 (int)idx != j->current || count > r.left / 8 ||
@@ -735,6 +737,7 @@ static void job_read_results(struct pool *pool, struct job *j)
             }
             j->cov[idx].pairs = pairs;
             j->cov[idx].n = count;
+            j->cov[idx].line_events = events;
             break;
         }
         case LT_FRAME_END:
@@ -1044,6 +1047,7 @@ static double proc_cpu_ns(pid_t pid)
 /* What the baseline runs taught: per test times, outcome and coverage. */
 struct baseline {
     double *wall_ms, *cpu_ms;  /* per test: slowest of the runs */
+    double *work;              /* per test: line events of the first run */
     unsigned char *runnable;   /* passed in every run */
     unsigned char *flaky;      /* passed in one run, not in another */
     /* Per subject file, per line: the tests that executed it. */
@@ -1067,6 +1071,7 @@ static void baseline_free(struct baseline *b, size_t n_tests)
     free(b->n_lines);
     free(b->wall_ms);
     free(b->cpu_ms);
+    free(b->work);
     free(b->runnable);
     free(b->flaky);
     memset(b, 0, sizeof(*b));
@@ -1181,6 +1186,8 @@ static int run_baseline_once(struct pool *pool, const struct lt_plan *plan,
             b->wall_ms[i] = wall;
         if (cpu > b->cpu_ms[i])
             b->cpu_ms[i] = cpu;
+        if (run == 0)
+            b->work[i] = (double)j->cov[i].line_events;
         for (size_t k = 0; k < j->cov[i].n; k++) {
             uint32_t f = j->cov[i].pairs[2 * k];
             uint32_t line = j->cov[i].pairs[2 * k + 1];
@@ -1198,6 +1205,7 @@ static int run_baseline(struct pool *pool, const struct lt_plan *plan,
     size_t nt = pool->n_tests;
     b->wall_ms = xcalloc(nt + 1, sizeof(double));
     b->cpu_ms = xcalloc(nt + 1, sizeof(double));
+    b->work = xcalloc(nt + 1, sizeof(double));
     b->runnable = xcalloc(nt + 1, 1);
     b->flaky = xcalloc(nt + 1, 1);
     b->n_files = plan->n_files;
@@ -1230,25 +1238,17 @@ static int run_baseline(struct pool *pool, const struct lt_plan *plan,
     return 0;
 }
 
-/* Sorts tests fastest first by baseline time in factor-of-two buckets,
- * then by collection order.  Exact times vary from run to run; buckets
- * keep the order, and so which test a mutant meets first, the same. */
+/* Sorts tests cheapest first, by the line events each executed in the
+ * first baseline run, then by collection order.  Unlike times, line
+ * events are the same from run to run, so the order, and with it which
+ * test a mutant meets first, never depends on machine load. */
 static const double *sort_key;
-
-static int time_bucket(double ms)
-{
-    int b = 0;
-    for (double t = 0.25; t < ms && b < 60; t *= 2)
-        b++;
-    return b;
-}
 
 static int cmp_fastest(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    int bx = time_bucket(sort_key[x]), by = time_bucket(sort_key[y]);
-    if (bx != by)
-        return bx < by ? -1 : 1;
+    if (sort_key[x] != sort_key[y])
+        return sort_key[x] < sort_key[y] ? -1 : 1;
     return x < y ? -1 : x > y;
 }
 
@@ -1278,7 +1278,7 @@ static size_t select_tests(const struct pool *pool, const struct baseline *b,
         if (mark[i] && b->runnable[i])
             sel[n++] = (uint32_t)i;
     free(mark);
-    sort_key = b->wall_ms;
+    sort_key = b->work;
     qsort(sel, n, sizeof(uint32_t), cmp_fastest);
     *out = sel;
     return n;

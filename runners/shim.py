@@ -188,6 +188,9 @@ def apply_mutant(index, start, end, replacement):
 
 
 def _describe(report):
+    short = getattr(report, "litmus_text", None)
+    if short:
+        return short
     text = getattr(report, "longreprtext", "") or ""
     lines = [l for l in text.strip().splitlines() if l.strip()]
     if not lines:
@@ -277,8 +280,16 @@ class LitmusPlugin:
     def pytest_runtest_makereport(self, item, call):
         outcome = yield
         rep = outcome.get_result()
-        if call.excinfo is not None and call.excinfo.errisinstance(MemoryError):
-            rep.litmus_memory = True
+        if call.excinfo is not None:
+            if call.excinfo.errisinstance(MemoryError):
+                rep.litmus_memory = True
+            try:
+                lines = [l.strip() for l in call.excinfo.exconly().splitlines()
+                         if l.strip()]
+            except Exception:
+                lines = []
+            if lines:
+                rep.litmus_text = " ".join(lines[:2])[:300]
 
     @_pytest_mod.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session):
@@ -313,8 +324,11 @@ def main(args, subjects):
             _litmus.fail("%s does not compile: %s" % (path, exc))
             return
     plugin = LitmusPlugin()
+    # Native tracebacks cost half as much per failing test as pytest's
+    # long ones; litmus keeps only the exception line anyway.  A --tb in
+    # the user's arguments comes later and wins.
     forced = ["-p", "no:cacheprovider", "-p", "no:faulthandler",
-              "--capture=no", "-q"]
+              "--capture=no", "-q", "--tb=native"]
     import io
     chatter = io.StringIO()
     sys.stdout = sys.stderr = chatter

@@ -1,0 +1,12 @@
+def hanoi(height, start=1, end=3):
+    """Moves [(from_peg, to_peg), ...] that carry a tower of the given height from peg
+    start to peg end (pegs 1, 2, 3), never putting a disk on a smaller one."""
+    steps = []
+    if height > 0:
+        # the peg that is neither start nor end
+        helper = ({1, 2, 3} - {start} - {end}).pop()
+        steps.extend(hanoi(height - 1, start, helper))  # clear the way
+        steps.append((start, end))  # move the largest disk to its target
+        steps.extend(hanoi(height - 1, helper, end))  # rebuild on top
+
+    return steps

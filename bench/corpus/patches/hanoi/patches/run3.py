@@ -1,0 +1,15 @@
+def hanoi(height, start=1, end=3):
+    """Moves [(from_peg, to_peg), ...] that carry a tower of the given height from peg
+    start to peg end (pegs 1, 2, 3), never putting a disk on a smaller one."""
+    steps = []
+    if height > 0:
+        helper = ({1, 2, 3} - {start} - {end}).pop()
+        if height == 1:
+            return [(start, end)]
+        if height == 2:
+            return [(start, helper), (start, end), (helper, end)]
+        steps.extend(hanoi(height - 1, start, helper))
+        steps.append((start, helper))
+        steps.extend(hanoi(height - 1, helper, end))
+
+    return steps

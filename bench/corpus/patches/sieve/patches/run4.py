@@ -1,0 +1,7 @@
+def sieve(max):
+    """All primes p with 2 <= p <= max, in increasing order."""
+    primes = []
+    for n in range(2, max + 1):
+        if all(n % p > 0 for p in in primes):
+            primes.append(n)
+    return primes
