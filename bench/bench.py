@@ -64,7 +64,8 @@ def program_spec(name):
 def corpus_programs():
     wanted = os.environ.get("BENCH_PROGRAMS", "").split()
     allp = sorted(p for p in os.listdir(CORPUS)
-                  if os.path.isdir(os.path.join(CORPUS, p)) and not p.startswith((".", "_")))
+                  if os.path.isdir(os.path.join(CORPUS, p)) and not p.startswith((".", "_"))
+                  and p != "patches")  # the patch-triage corpus
     if not wanted:
         return allp
     bad = [p for p in wanted if p not in allp]
