@@ -41,6 +41,7 @@ static char *one_line(const char *s, size_t max)
 
 struct collect {
     struct lt_summary sum;
+    int duplicates;      /* mutants that shared another's run */
     json_t *mutants;     /* JSON array, or NULL */
     struct lt_buf survivors;
     int n_survivors;
@@ -56,6 +57,8 @@ static int collect_one(const struct lt_mutant *m, const struct lt_result *r,
     struct collect *c = ud;
     enum lt_verdict v = r ? r->verdict : LT_VERDICT_PENDING;
     lt_summary_add(&c->sum, v);
+    if (r && r->detail && strncmp(r->detail, "same code as mutant ", 20) == 0)
+        c->duplicates++;
     if (!c->last_file_copy || strcmp(c->last_file_copy, m->file) != 0) {
         free(c->last_file_copy);
         c->last_file_copy = xstrdup(m->file);
@@ -93,7 +96,7 @@ static int collect_one(const struct lt_mutant *m, const struct lt_result *r,
     return 0;
 }
 
-static json_t *summary_json(const struct lt_summary *s)
+static json_t *summary_json(const struct lt_summary *s, int duplicates)
 {
     json_t *o = json_object();
     json_object_set_new(o, "mutants", json_integer(s->total));
@@ -106,6 +109,9 @@ static json_t *summary_json(const struct lt_summary *s)
     if (s->counts[LT_VERDICT_PENDING])
         json_object_set_new(o, "pending",
                             json_integer(s->counts[LT_VERDICT_PENDING]));
+    /* Mutants that compiled to the same code as another and shared its
+     * run (their verdicts are counted above too). */
+    json_object_set_new(o, "duplicates", json_integer(duplicates));
     return o;
 }
 
@@ -137,7 +143,7 @@ int lt__report_score(struct lt_store *st, const struct lt_plan *plan,
     if (format == LT_FORMAT_JSON) {
         json_t *root = json_object();
         json_object_set_new(root, "schema", json_string("litmus.score/1"));
-        json_object_set_new(root, "summary", summary_json(&c.sum));
+        json_object_set_new(root, "summary", summary_json(&c.sum, c.duplicates));
         json_object_set_new(root, "mutants", c.mutants);
         char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         fprintf(out, "%s\n", text);
@@ -159,6 +165,10 @@ int lt__report_score(struct lt_store *st, const struct lt_plan *plan,
         if (s->counts[LT_VERDICT_PENDING])
             fprintf(out, ", not run yet %d", s->counts[LT_VERDICT_PENDING]);
         fputc('\n', out);
+        if (c.duplicates || s->counts[LT_VERDICT_EQUIVALENT])
+            fprintf(out, "  not run: %d equivalent to the original, %d "
+                         "duplicates of another mutant (verdict shared)\n",
+                    s->counts[LT_VERDICT_EQUIVALENT], c.duplicates);
         int detected = s->counts[LT_VERDICT_KILLED] +
                        s->counts[LT_VERDICT_TIMEOUT] +
                        s->counts[LT_VERDICT_CRASHED] +

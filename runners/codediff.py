@@ -46,23 +46,45 @@ def _const_key(value):
     return (type(value).__name__, value)
 
 
+def _frame_equal(a, b):
+    """Everything but the bytecode and its constants."""
+    return (a.co_names == b.co_names and a.co_varnames == b.co_varnames
+            and a.co_freevars == b.co_freevars
+            and a.co_cellvars == b.co_cellvars
+            and a.co_argcount == b.co_argcount
+            and a.co_posonlyargcount == b.co_posonlyargcount
+            and a.co_kwonlyargcount == b.co_kwonlyargcount
+            and a.co_flags == b.co_flags)
+
+
+def _instructions(code):
+    """The bytecode with constants resolved to their values: constants
+    the code never loads (left in the table by constant folding or dead
+    code) then make no difference."""
+    import dis
+    out = []
+    for ins in dis.get_instructions(code):
+        if ins.opcode in dis.hasconst:
+            out.append((ins.opcode, _const_key(ins.argval)))
+        else:
+            out.append((ins.opcode, ins.arg))
+    return tuple(out)
+
+
 def _shallow_equal(a, b):
-    """Same code apart from nested code objects, which compare by key."""
-    if (a.co_code != b.co_code or a.co_names != b.co_names
-            or a.co_varnames != b.co_varnames
-            or a.co_freevars != b.co_freevars
-            or a.co_cellvars != b.co_cellvars
-            or a.co_argcount != b.co_argcount
-            or a.co_posonlyargcount != b.co_posonlyargcount
-            or a.co_kwonlyargcount != b.co_kwonlyargcount
-            or a.co_flags != b.co_flags
-            or a.co_exceptiontable != b.co_exceptiontable
-            or len(a.co_consts) != len(b.co_consts)):
+    """Same code apart from nested code objects, which compare by key, and
+    from positions."""
+    if not _frame_equal(a, b):
         return False
-    for x, y in zip(a.co_consts, b.co_consts):
-        if _const_key(x) != _const_key(y):
-            return False
-    return True
+    if (a.co_code == b.co_code and a.co_exceptiontable == b.co_exceptiontable
+            and len(a.co_consts) == len(b.co_consts)
+            and all(_const_key(x) == _const_key(y)
+                    for x, y in zip(a.co_consts, b.co_consts))):
+        return True
+    # Slow path: an unused or reordered constant shifts indices only.
+    return (len(a.co_code) == len(b.co_code)
+            and a.co_exceptiontable == b.co_exceptiontable
+            and _instructions(a) == _instructions(b))
 
 
 def code_diff(orig, new, path=()):
@@ -89,11 +111,10 @@ def code_diff(orig, new, path=()):
 
 
 def _shallow_repr(code):
-    return repr((code.co_code, tuple(_const_key(c) for c in code.co_consts),
-                 code.co_names, code.co_varnames, code.co_freevars,
-                 code.co_cellvars, code.co_argcount, code.co_posonlyargcount,
-                 code.co_kwonlyargcount, code.co_flags,
-                 code.co_exceptiontable))
+    return repr((_instructions(code), code.co_names, code.co_varnames,
+                 code.co_freevars, code.co_cellvars, code.co_argcount,
+                 code.co_posonlyargcount, code.co_kwonlyargcount,
+                 code.co_flags, code.co_exceptiontable))
 
 
 def fingerprint(changed):

@@ -1,0 +1,21 @@
+# Verdicts are identical at --jobs 1 and --jobs 2 on the whole corpus
+# (the sanitizer build runs the smaller t0050 only: this one takes minutes).
+. "$(dirname "$0")/lib.sh"
+[ "${LT_SANITIZED:-0}" = 1 ] && { echo "covered by t0050 under sanitizers"; exit 0; }
+differ=""
+for dir in "$CORPUS"/*/; do
+  p=$(basename "$dir")
+  [ "$p" = patches ] && continue
+  args=("$dir" --tests "$dir")
+  [ "$p" = quix_gcd ] && args=("$dir/correct_programs/gcd.py" --tests "$dir/test_gcd.py" -- --correct)
+  for j in 1 2; do
+    (cd "$dir" && "$LITMUS" score --db "$WORK/$p-$j.db" --no-progress -j $j "${args[@]}" >/dev/null 2>"$WORK/$p-$j.err") ||
+      fail "$p -j $j: $(cat "$WORK/$p-$j.err")"
+  done
+  a=$(q "$WORK/$p-1.db" "SELECT mutant_id || ' ' || verdict FROM results ORDER BY 1")
+  b=$(q "$WORK/$p-2.db" "SELECT mutant_id || ' ' || verdict FROM results ORDER BY 1")
+  [ -n "$a" ] || fail "$p: no results"
+  [ "$a" = "$b" ] || differ="$differ $p:$(diff <(echo "$a") <(echo "$b") | grep '^[<>]' | head -4 | tr '\n' ' ')"
+done
+[ -z "$differ" ] || fail "verdicts differ between -j 1 and -j 2:$differ"
+exit 0
