@@ -37,6 +37,14 @@ struct lt_score_opts {
  * runs. */
 void lt_score_opts_init(struct lt_score_opts *o);
 
+/* Fills *o from the [tool.litmus] table of a pyproject.toml (keys as the
+ * long options: paths, tests, jobs, db, operators, format, fail-under,
+ * timeout-factor, timeout-const, baseline-timeout, baseline-runs,
+ * memory-mb, full-matrix, pytest-args).  0, or a negative code with a
+ * one-line *err (caller frees) for unreadable TOML or a bad key or value. */
+int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
+                                 char **err);
+
 /* `litmus score`: plan, run and report a mutation run; resumes from the
  * database when it already holds part of the same run. */
 int lt_score(const struct lt_score_opts *o);

@@ -6,6 +6,7 @@
 
 #include "runners/runner.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "common/err.h"
@@ -78,6 +79,64 @@ out:
     }
     Py_XDECREF(list);
     Py_XDECREF(res);
+    PyGILState_Release(g);
+    return rc;
+}
+
+int lt_runner_read_pyproject(const char *path, char **json, char **err)
+{
+    *json = NULL;
+    *err = NULL;
+    if (!Py_IsInitialized())
+        return LT_EPYTHON;
+    static const char code[] =
+        "def read(path):\n"
+        "    import json, tomllib\n"
+        "    with open(path, 'rb') as f:\n"
+        "        data = tomllib.load(f)\n"
+        "    table = data.get('tool', {}).get('litmus', {})\n"
+        "    if not isinstance(table, dict):\n"
+        "        raise ValueError('[tool.litmus] is not a table')\n"
+        "    return json.dumps(table)\n";
+    PyGILState_STATE g = PyGILState_Ensure();
+    int rc = LT_EPYTHON;
+    PyObject *ns = PyDict_New();
+    PyObject *res = NULL;
+    PyDict_SetItemString(ns, "__builtins__", PyEval_GetBuiltins());
+    PyObject *r = PyRun_String(code, Py_file_input, ns, ns);
+    Py_XDECREF(r);
+    PyObject *fn = r ? PyDict_GetItemString(ns, "read") : NULL;
+    if (fn)
+        res = PyObject_CallFunction(fn, "s", path);
+    if (res && PyUnicode_Check(res)) {
+        *json = xstrdup(PyUnicode_AsUTF8(res));
+        rc = 0;
+    } else if (PyErr_Occurred()) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
+        if (type && PyErr_GivenExceptionMatches(type, PyExc_OSError)) {
+            int e = 0;
+            PyObject *eno = value ? PyObject_GetAttrString(value, "errno")
+                                  : NULL;
+            if (eno && PyLong_Check(eno))
+                e = (int)PyLong_AsLong(eno);
+            Py_XDECREF(eno);
+            rc = e > 0 ? -e : -EIO;
+        } else {
+            PyObject *s = value ? PyObject_Str(value) : NULL;
+            const char *m = s ? PyUnicode_AsUTF8(s) : NULL;
+            *err = xasprintf("%s: %s", path, m ? m : "not valid TOML");
+            Py_XDECREF(s);
+            rc = LT_EPARSE;
+        }
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        PyErr_Clear();
+    }
+    Py_XDECREF(res);
+    Py_DECREF(ns);
     PyGILState_Release(g);
     return rc;
 }

@@ -86,3 +86,10 @@ struct lt_change_analysis {
 int lt_runner_analyse(const char *path, const char *source, size_t len,
                       const struct lt_change *changes, size_t n,
                       struct lt_change_analysis *out);
+
+/* Reads `path` as TOML (CPython's tomllib, in the calling process's
+ * embedded interpreter, which must be initialised) and returns the table
+ * [tool.litmus] as JSON text in *json (caller frees; "{}" when the file
+ * has no such table).  LT_EPARSE with a one-line *err (caller frees) when
+ * the file is not valid TOML; -errno when it cannot be read. */
+int lt_runner_read_pyproject(const char *path, char **json, char **err);

@@ -68,9 +68,16 @@ static const char usage_score[] =
     "                         0 for none)\n"
     "      --progress / --no-progress  live progress line (default: on a "
     "TTY)\n"
+    "      --config FILE      read [tool.litmus] from FILE (default:\n"
+    "                         ./pyproject.toml when it exists)\n"
+    "      --no-config        ignore pyproject.toml\n"
     "  -h, --help             this text\n"
     "\n"
-    "Arguments after `--` go to pytest, e.g. `-- --correct -k sort`.\n";
+    "Arguments after `--` go to pytest, e.g. `-- --correct -k sort`.\n"
+    "[tool.litmus] keys are the long options (paths, tests, jobs, db,\n"
+    "operators, format, fail-under, timeout-factor, timeout-const,\n"
+    "baseline-timeout, baseline-runs, memory-mb, full-matrix, pytest-args);\n"
+    "the command line overrides them.\n";
 
 static const char usage_show[] =
     "usage: litmus show MUTANT_ID [--db FILE] [--format text|json]\n"
@@ -125,7 +132,8 @@ static int bad_value(const char *opt, const char *val, const char *want)
 enum {
     OPT_DB = 256, OPT_OPERATORS, OPT_FAIL_UNDER, OPT_TIMEOUT_FACTOR,
     OPT_TIMEOUT_CONST, OPT_BASELINE_TIMEOUT, OPT_MEMORY, OPT_PROGRESS,
-    OPT_NO_PROGRESS, OPT_FULL_MATRIX, OPT_BASELINE_RUNS,
+    OPT_NO_PROGRESS, OPT_FULL_MATRIX, OPT_BASELINE_RUNS, OPT_CONFIG,
+    OPT_NO_CONFIG,
 };
 
 static int cmd_score(int argc, char **argv)
@@ -147,6 +155,8 @@ static int cmd_score(int argc, char **argv)
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
         {"full-matrix", no_argument, NULL, OPT_FULL_MATRIX},
         {"baseline-runs", required_argument, NULL, OPT_BASELINE_RUNS},
+        {"config", required_argument, NULL, OPT_CONFIG},
+        {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -159,6 +169,31 @@ static int cmd_score(int argc, char **argv)
     argc = split;
     char **tests = xcalloc((size_t)full_argc + 1, sizeof(char *));
     size_t n_tests = 0;
+
+    /* Settings from [tool.litmus] come first; options override them.  A
+     * first pass only looks for --config and --no-config. */
+    const char *config = NULL;
+    int use_config = 1, explicit_config = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--no-config") == 0)
+            use_config = 0;
+        else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
+            config = argv[++i], explicit_config = 1;
+        else if (strncmp(argv[i], "--config=", 9) == 0)
+            config = argv[i] + 9, explicit_config = 1;
+    }
+    if (!config)
+        config = "pyproject.toml";
+    if (use_config && (explicit_config || access(config, F_OK) == 0)) {
+        char *err = NULL;
+        if (lt_score_opts_from_pyproject(config, &o, &err) < 0) {
+            lt_error("%s", err ? err : "cannot read the settings");
+            free(err);
+            free(tests);
+            return 2;
+        }
+    }
+    int config_tests = o.n_tests > 0;
     int c;
     long lv;
     double dv;
@@ -168,6 +203,9 @@ static int cmd_score(int argc, char **argv)
         case 't':
             tests[n_tests++] = optarg;
             break;
+        case OPT_CONFIG:
+        case OPT_NO_CONFIG:
+            break; /* handled above */
         case 'j':
             if (parse_int(optarg, 1, 1024, &lv) < 0) {
                 code = bad_value("--jobs", optarg, "1..1024");
@@ -252,20 +290,25 @@ static int cmd_score(int argc, char **argv)
             goto out;
         }
     }
-    o.paths = argv + optind;
-    o.n_paths = (size_t)(argc - optind);
+    if (argc > optind) {
+        o.paths = argv + optind;
+        o.n_paths = (size_t)(argc - optind);
+    }
     if (split < full_argc) {
         o.pytest_args = argv + split + 1;
         o.n_pytest_args = (size_t)(full_argc - split - 1);
     }
     if (o.n_paths == 0) {
-        lt_error("no PATHS given: name the files or directories to mutate");
+        lt_error("no PATHS given: name the files or directories to mutate "
+                 "(or set paths in [tool.litmus])");
         fputs(usage_score, stderr);
         code = 2;
         goto out;
     }
-    o.tests = tests;
-    o.n_tests = n_tests;
+    if (n_tests > 0 || !config_tests) {
+        o.tests = tests;
+        o.n_tests = n_tests;
+    }
     o.debug = lt_log_get_level() >= LT_LOG_DEBUG;
     code = lt_score(&o);
 out:

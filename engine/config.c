@@ -1,0 +1,200 @@
+/* Settings of `litmus score` from [tool.litmus] in pyproject.toml.  The
+ * command line overrides them.  SPDX-License-Identifier: MIT */
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "common/xmalloc.h"
+#include "operators/operators.h"
+#include "runners/runner.h"
+
+/* Keys are accepted with dashes or underscores, as pyproject tools do. */
+static int key_is(const char *key, const char *want)
+{
+    for (; *key && *want; key++, want++) {
+        char k = *key == '_' ? '-' : *key;
+        if (k != *want)
+            return 0;
+    }
+    return *key == '\0' && *want == '\0';
+}
+
+/* A list of strings (or one string) as a NULL-terminated heap array. */
+static int string_list(json_t *v, char ***out, size_t *n)
+{
+    if (json_is_string(v)) {
+        *out = xcalloc(2, sizeof(char *));
+        (*out)[0] = xstrdup(json_string_value(v));
+        *n = 1;
+        return 0;
+    }
+    if (!json_is_array(v))
+        return -1;
+    size_t count = json_array_size(v);
+    char **list = xcalloc(count + 1, sizeof(char *));
+    for (size_t i = 0; i < count; i++) {
+        json_t *s = json_array_get(v, i);
+        if (!json_is_string(s)) {
+            for (size_t k = 0; k < i; k++)
+                free(list[k]);
+            free(list);
+            return -1;
+        }
+        list[i] = xstrdup(json_string_value(s));
+    }
+    *out = list;
+    *n = count;
+    return 0;
+}
+
+static int number(json_t *v, double lo, double hi, double *out)
+{
+    if (!json_is_number(v))
+        return -1;
+    double d = json_number_value(v);
+    if (d < lo || d > hi)
+        return -1;
+    *out = d;
+    return 0;
+}
+
+/* Contract: see engine.h.  Strings set in *o are heap copies that live as
+ * long as the process (the options are read once). */
+int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
+                                 char **err)
+{
+    *err = NULL;
+    int rc = lt_operators_init();
+    if (rc < 0) {
+        *err = xstrdup("cannot start the embedded Python to read TOML");
+        return rc;
+    }
+    char *text = NULL;
+    rc = lt_runner_read_pyproject(path, &text, err);
+    if (rc < 0) {
+        if (!*err)
+            *err = xasprintf("%s: %s", path, lt_strerror(rc));
+        return rc;
+    }
+    json_error_t jerr;
+    json_t *root = json_loads(text, 0, &jerr);
+    free(text);
+    if (!root) {
+        *err = xasprintf("%s: cannot read [tool.litmus]", path);
+        return LT_EPARSE;
+    }
+    const char *key;
+    json_t *v;
+    rc = 0;
+    json_object_foreach(root, key, v) {
+        double d;
+        if (key_is(key, "paths")) {
+            if (string_list(v, &o->paths, &o->n_paths) < 0)
+                rc = -1;
+        } else if (key_is(key, "tests")) {
+            if (string_list(v, &o->tests, &o->n_tests) < 0)
+                rc = -1;
+        } else if (key_is(key, "pytest-args")) {
+            if (string_list(v, &o->pytest_args, &o->n_pytest_args) < 0)
+                rc = -1;
+        } else if (key_is(key, "operators")) {
+            char **list;
+            size_t n;
+            if (string_list(v, &list, &n) < 0 || n == 0) {
+                rc = -1;
+            } else {
+                /* A list becomes the comma form the operators take. */
+                size_t len = 1;
+                for (size_t i = 0; i < n; i++)
+                    len += strlen(list[i]) + 1;
+                char *joined = xcalloc(len, 1);
+                for (size_t i = 0; i < n; i++) {
+                    if (i)
+                        strcat(joined, ",");
+                    strcat(joined, list[i]);
+                    free(list[i]);
+                }
+                free(list);
+                o->operators = joined;
+            }
+        } else if (key_is(key, "db")) {
+            if (!json_is_string(v))
+                rc = -1;
+            else
+                o->db = xstrdup(json_string_value(v));
+        } else if (key_is(key, "format")) {
+            const char *f = json_string_value(v);
+            if (f && strcmp(f, "text") == 0)
+                o->format = LT_FORMAT_TEXT;
+            else if (f && strcmp(f, "json") == 0)
+                o->format = LT_FORMAT_JSON;
+            else
+                rc = -1;
+        } else if (key_is(key, "jobs")) {
+            if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+                json_integer_value(v) > 1024)
+                rc = -1;
+            else
+                o->jobs = (int)json_integer_value(v);
+        } else if (key_is(key, "fail-under")) {
+            const char *s = json_string_value(v);
+            if (s) {
+                char *end;
+                errno = 0;
+                double p = strtod(s, &end);
+                if (errno || end == s || strcmp(end, "%") != 0 || p < 0 ||
+                    p > 100)
+                    rc = -1;
+                else
+                    o->fail_under = p / 100.0;
+            } else if (number(v, 0, 1, &d) < 0) {
+                rc = -1;
+            } else {
+                o->fail_under = d;
+            }
+        } else if (key_is(key, "timeout-factor")) {
+            if (number(v, 1, 1000, &o->timeout_factor) < 0)
+                rc = -1;
+        } else if (key_is(key, "timeout-const")) {
+            if (number(v, 0.01, 3600, &o->timeout_const) < 0)
+                rc = -1;
+        } else if (key_is(key, "baseline-timeout")) {
+            if (number(v, 1, 86400, &o->baseline_timeout) < 0)
+                rc = -1;
+        } else if (key_is(key, "baseline-runs")) {
+            if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+                json_integer_value(v) > 100)
+                rc = -1;
+            else
+                o->baseline_runs = (int)json_integer_value(v);
+        } else if (key_is(key, "memory-mb")) {
+            if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+                json_integer_value(v) > (1 << 20))
+                rc = -1;
+            else
+                o->memory_mb = (unsigned long)json_integer_value(v);
+        } else if (key_is(key, "full-matrix")) {
+            if (!json_is_boolean(v))
+                rc = -1;
+            else
+                o->full_matrix = json_is_true(v);
+        } else {
+            *err = xasprintf("%s: unknown key '%s' in [tool.litmus]", path,
+                             key);
+            rc = LT_EUSAGE;
+            break;
+        }
+        if (rc == -1) {
+            *err = xasprintf("%s: invalid value for '%s' in [tool.litmus]",
+                             path, key);
+            rc = LT_EUSAGE;
+            break;
+        }
+    }
+    json_decref(root);
+    return rc;
+}
