@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "common/buf.h"
+#include "common/sha256.h"
 #include "common/err.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -377,6 +378,40 @@ static void test_log_long_message(void **state)
     assert_int_equal(out[n - 1], '\n');
 }
 
+/* FIPS 180-4 test vectors: empty input, "abc", the two-block message,
+ * and a million 'a's fed in uneven pieces through the streaming API. */
+static void test_sha256(void **state)
+{
+    (void)state;
+    char hex[65];
+    lt_sha256_hex("", 0, hex);
+    assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb924"
+                             "27ae41e4649b934ca495991b7852b855");
+    lt_sha256_hex("abc", 3, hex);
+    assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223"
+                             "b00361a396177a9cb410ff61f20015ad");
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    lt_sha256_hex(two, strlen(two), hex);
+    assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039"
+                             "a33ce45964ff2167f6ecedd419db06c1");
+    struct lt_sha256 s;
+    uint8_t digest[32];
+    char chunk[997];
+    memset(chunk, 'a', sizeof(chunk));
+    lt_sha256_init(&s);
+    size_t left = 1000000;
+    while (left) {
+        size_t n = left < sizeof(chunk) ? left : sizeof(chunk);
+        lt_sha256_update(&s, chunk, n);
+        left -= n;
+    }
+    lt_sha256_final(&s, digest);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67"
+                             "f1809a48a497200e046d39ccc7112cd0");
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], HELPER_LOG_LEVEL) == 0)
@@ -398,6 +433,7 @@ int main(int argc, char **argv)
         LT_TEST(test_log_output),
         LT_TEST(test_log_saves_errno),
         LT_TEST(test_log_long_message),
+        LT_TEST(test_sha256),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, NULL, NULL);
