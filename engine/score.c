@@ -238,6 +238,7 @@ void lt__plan_free(struct lt_plan *p)
  * (exit 2) with a one-line message already printed. */
 static int plan_build(const struct lt_score_opts *o, struct lt_plan *plan)
 {
+    char *cwd = getcwd(NULL, 0);
     char **files = NULL;
     size_t n = 0, cap = 0;
     int rc = 0;
@@ -289,7 +290,14 @@ static int plan_build(const struct lt_score_opts *o, struct lt_plan *plan)
         lt_sha256_hex(f->source, f->len, f->sha);
         struct lt_mutant_list ml = {0};
         char *msg = NULL;
-        rc = lt_operators_generate(f->path, f->source, f->len, o->operators,
+        /* Ids hash the path relative to the working directory, so they
+         * stay the same when the project is checked out elsewhere; the
+         * store keeps the absolute path. */
+        const char *rel = f->path;
+        size_t cl = cwd ? strlen(cwd) : 0;
+        if (cl && strncmp(f->path, cwd, cl) == 0 && f->path[cl] == '/')
+            rel = f->path + cl + 1;
+        rc = lt_operators_generate(rel, f->source, f->len, o->operators,
                                    &ml, &msg);
         if (rc < 0) {
             lt_error("%s", msg ? msg : lt_strerror(rc));
@@ -304,6 +312,10 @@ static int plan_build(const struct lt_score_opts *o, struct lt_plan *plan)
         plan->mutant_file = xrealloc(plan->mutant_file,
                                      (base + ml.count + 1) * sizeof(size_t));
         for (size_t k = 0; k < ml.count; k++) {
+            if (rel != f->path) {
+                free(ml.items[k].file);
+                ml.items[k].file = xstrdup(f->path);
+            }
             plan->mutants.items[base + k] = ml.items[k];
             plan->mutant_file[base + k] = i;
         }
@@ -314,6 +326,7 @@ out:
     for (size_t i = 0; i < n; i++)
         free(files[i]);
     free(files);
+    free(cwd);
     return rc;
 }
 
