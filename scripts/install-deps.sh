@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config clang
+  build-essential cmake pkg-config clang libclang-rt-14-dev
   libseccomp-dev libcap-dev libsqlite3-dev libpython3-dev libjansson-dev
   libcmocka-dev libtree-sitter-dev
   python3 python3-pytest sqlite3
