@@ -571,27 +571,40 @@ static void job_kill(struct job *j)
     j->killed_by_us = 1;
 }
 
-/* Reads the child's result frames; anything malformed marks the job as a
- * protocol error and kills the child.  Nothing here is trusted beyond
- * what the engine checks. */
-static void job_read_results(struct pool *pool, struct job *j)
+/* Reads a non-blocking pipe until it would block, handing each chunk to
+ * sink; sets *eof at end of file or on a read error. */
+static void drain(struct job *j, int fd, int *eof,
+                  void (*sink)(struct job *, const void *, size_t))
 {
     uint8_t chunk[8192];
     for (;;) {
-        ssize_t k = read(j->result_fd, chunk, sizeof(chunk));
+        ssize_t k = read(fd, chunk, sizeof(chunk));
         if (k < 0) {
             if (errno == EINTR)
                 continue;
             if (errno != EAGAIN)
-                j->result_eof = 1;
-            break;
+                *eof = 1;
+            return;
         }
         if (k == 0) {
-            j->result_eof = 1;
-            break;
+            *eof = 1;
+            return;
         }
-        lt_wire_decoder_feed(&j->dec, chunk, (size_t)k);
+        sink(j, chunk, (size_t)k);
     }
+}
+
+/* Reads the child's result frames; anything malformed marks the job as a
+ * protocol error and kills the child.  Nothing here is trusted beyond
+ * what the engine checks. */
+static void feed_decoder(struct job *j, const void *p, size_t n)
+{
+    lt_wire_decoder_feed(&j->dec, p, n);
+}
+
+static void job_read_results(struct pool *pool, struct job *j)
+{
+    drain(j, j->result_fd, &j->result_eof, feed_decoder);
     int type;
     const uint8_t *payload;
     size_t len;
@@ -696,33 +709,24 @@ static void job_read_results(struct pool *pool, struct job *j)
     }
 }
 
+/* Keeps the first OUTPUT_KEEP bytes of a child's output and kills it
+ * once it has written more than OUTPUT_CAP. */
+static void keep_output(struct job *j, const void *p, size_t n)
+{
+    if (j->output.len < OUTPUT_KEEP) {
+        size_t room = OUTPUT_KEEP - j->output.len;
+        lt_buf_append(&j->output, p, n < room ? n : room);
+    }
+    j->output_total += n;
+    if (j->output_total > OUTPUT_CAP && !j->output_overflow) {
+        j->output_overflow = 1;
+        job_kill(j);
+    }
+}
+
 static void job_read_output(struct job *j)
 {
-    char chunk[8192];
-    for (;;) {
-        ssize_t k = read(j->out_fd, chunk, sizeof(chunk));
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno != EAGAIN)
-                j->out_eof = 1;
-            return;
-        }
-        if (k == 0) {
-            j->out_eof = 1;
-            return;
-        }
-        if (j->output.len < OUTPUT_KEEP) {
-            size_t room = OUTPUT_KEEP - j->output.len;
-            lt_buf_append(&j->output, chunk, (size_t)k < room ? (size_t)k
-                                                               : room);
-        }
-        j->output_total += (size_t)k;
-        if (j->output_total > OUTPUT_CAP && !j->output_overflow) {
-            j->output_overflow = 1;
-            job_kill(j);
-        }
-    }
+    drain(j, j->out_fd, &j->out_eof, keep_output);
 }
 
 /* Reads one frame from a zygote: STARTED or EXITED of its current job.
