@@ -25,6 +25,7 @@
 #include "common/sha256.h"
 #include "common/xmalloc.h"
 #include "engine/internal.h"
+#include "engine/pool.h"
 #include "engine/store.h"
 #include "engine/verdict.h"
 #include "harness/wire.h"
@@ -32,8 +33,6 @@
 #include "runners/runner.h"
 #include "sandbox/sandbox.h"
 
-#define OUTPUT_KEEP (16u << 10)   /* bytes of child output kept */
-#define OUTPUT_CAP (1u << 20)     /* more than this and the child is killed */
 #define BATCH_RESULTS 64
 #define BATCH_SECONDS 0.5
 
@@ -92,11 +91,10 @@ long lt__peak_rss_kb(pid_t pid)
     return kb;
 }
 
-static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
-    interrupted = sig;
+    lt__interrupted = sig;
 }
 
 /*** Planning: subject files ***/
@@ -330,475 +328,6 @@ out:
     return rc;
 }
 
-/*** The zygote pool ***/
-
-/* (subject, line) pairs one test executed in the baseline. */
-struct cov_list {
-    uint32_t *pairs;
-    size_t n;
-    uint64_t line_events; /* all lines the test executed, any file */
-};
-
-struct job {
-    int active;
-    int is_baseline;
-    size_t mutant;           /* index in the plan (mutant jobs) */
-    uint32_t *tests;         /* tests to run, in order */
-    size_t n_tests;
-    int attempts;
-
-    int result_fd, out_fd;
-    pid_t pid;
-    int pidfd;
-    struct lt_wire_decoder dec;
-    struct lt_buf output;
-    size_t output_total;
-    int result_eof, out_eof, got_exited, got_started;
-
-    int apply_status;        /* -1 until APPLIED */
-    char *apply_text;
-    unsigned sandbox;        /* features, once SANDBOXED */
-    int sandboxed;
-    int ended;
-    int protocol_error;
-    int current;             /* test started without a result, or -1 */
-    int n_results;
-    unsigned char *seen;     /* per test index: results received */
-    int fail_test;           /* first failing test, or -1 */
-    int fail_outcome;
-    char *fail_text;
-    double *test_ns;         /* per test index: wall time */
-    double *test_cpu_ns;     /* per test index: CPU time */
-    unsigned char *test_outcome;
-    struct cov_list *cov;    /* baseline: per test, lines executed */
-    size_t n_files;          /* bound for subject indices in coverage */
-    int recheck;             /* a timeout being confirmed alone */
-    double cpu_budget_ns;    /* CPU time allowed, checked from /proc */
-    int cpu_over;            /* killed for using more than that */
-
-    double started_at, deadline;
-    double exited_at;        /* when EXITED arrived */
-    int timed_out, output_overflow, killed_by_us;
-    int wait_status;
-    long maxrss_kb;
-    double child_ns;
-};
-
-struct zygote {
-    pid_t pid;
-    int sock;
-    int ready;
-    int dead;
-    struct job job;
-};
-
-static void job_reset(struct job *j)
-{
-    free(j->tests);
-    lt_wire_decoder_free(&j->dec);
-    lt_buf_free(&j->output);
-    free(j->apply_text);
-    free(j->seen);
-    free(j->fail_text);
-    free(j->test_ns);
-    free(j->test_cpu_ns);
-    free(j->test_outcome);
-    if (j->cov) {
-        for (size_t i = 0; i < j->n_tests; i++)
-            free(j->cov[i].pairs);
-        free(j->cov);
-    }
-    if (j->result_fd >= 0)
-        close(j->result_fd);
-    if (j->out_fd >= 0)
-        close(j->out_fd);
-    if (j->pidfd >= 0)
-        close(j->pidfd);
-    memset(j, 0, sizeof(*j));
-    j->result_fd = j->out_fd = j->pidfd = -1;
-}
-
-struct pool {
-    struct zygote *z;
-    int n;
-    struct lt_runner_config cfg;
-    char **test_ids;
-    size_t n_tests;
-    unsigned features;
-};
-
-#define STARTUP_TIMEOUT 600.0 /* s for a zygote to import and collect */
-
-static int read_ready(struct pool *pool, struct zygote *z, char **failmsg)
-{
-    uint8_t *payload = NULL;
-    size_t len = 0;
-    /* Wait interruptibly: a signal or a hung collection must not leave
-     * litmus blocked in a read. */
-    double until = lt__now() + STARTUP_TIMEOUT;
-    for (;;) {
-        struct pollfd pf = {z->sock, POLLIN, 0};
-        int n = poll(&pf, 1, 200);
-        if (interrupted) {
-            *failmsg = xstrdup("interrupted");
-            return LT_EINTERNAL;
-        }
-        if (n > 0)
-            break;
-        if (lt__now() > until) {
-            *failmsg = xstrdup("a runner did not finish collecting the "
-                               "tests in time");
-            return LT_EINTERNAL;
-        }
-    }
-    int type = lt_wire_recv(z->sock, LT_WIRE_MAX_FRAME, &payload, &len, NULL,
-                            NULL);
-    struct lt_wire_reader r;
-    lt_wire_reader_init(&r, payload, len);
-    int rc = 0;
-    if (type == LT_FRAME_FAILED) {
-        *failmsg = lt_wire_get_strdup(&r);
-        rc = LT_ENOTESTS;
-    } else if (type == LT_FRAME_READY) {
-        unsigned features = lt_wire_get_u32(&r);
-        uint32_t n = lt_wire_get_u32(&r);
-        if (r.bad || n > 1000000) {
-            rc = LT_EPROTO;
-        } else if (!pool->test_ids) {
-            pool->features = features;
-            pool->test_ids = xcalloc(n + 1, sizeof(char *));
-            pool->n_tests = n;
-            for (uint32_t i = 0; i < n; i++)
-                pool->test_ids[i] = lt_wire_get_strdup(&r);
-            rc = lt_wire_reader_done(&r);
-        } else {
-            /* Every zygote must have collected the same tests. */
-            for (uint32_t i = 0; i < n && rc == 0; i++) {
-                char *id = lt_wire_get_strdup(&r);
-                if (!id || n != pool->n_tests ||
-                    strcmp(id, pool->test_ids[i]) != 0)
-                    rc = LT_EPROTO;
-                free(id);
-            }
-            if (rc == 0)
-                rc = lt_wire_reader_done(&r);
-            if (rc < 0)
-                *failmsg = xstrdup("zygotes collected different tests "
-                                   "(is the collection order random?)");
-        }
-    } else {
-        rc = type < 0 ? type : LT_EPROTO;
-        *failmsg = xstrdup(type == 0 ? "the zygote exited during start-up"
-                                     : "malformed frame from a zygote");
-    }
-    free(payload);
-    if (rc == 0)
-        z->ready = 1;
-    return rc;
-}
-
-static int zygote_start(struct pool *pool, struct zygote *z)
-{
-    memset(z, 0, sizeof(*z));
-    z->sock = -1;
-    z->job.result_fd = z->job.out_fd = z->job.pidfd = -1;
-    return lt_zygote_spawn(&pool->cfg, &z->pid, &z->sock);
-}
-
-static void zygote_stop(struct zygote *z)
-{
-    if (z->sock >= 0) {
-        lt_zygote_send_quit(z->sock);
-        close(z->sock);
-        z->sock = -1;
-    }
-    if (z->pid > 0) {
-        kill(z->pid, SIGKILL);
-        while (waitpid(z->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        z->pid = 0;
-    }
-    job_reset(&z->job);
-}
-
-/* Starts a job on an idle zygote: pipes, RUN frame, deadline. */
-static int job_start(struct zygote *z, struct job *spec, uint64_t token,
-                     const struct lt_run_request *req_in, double timeout)
-{
-    int res[2] = {-1, -1}, out[2] = {-1, -1};
-    if (pipe2(res, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
-        int rc = -errno;
-        for (int i = 0; i < 2; i++) {
-            if (res[i] >= 0)
-                close(res[i]);
-            if (out[i] >= 0)
-                close(out[i]);
-        }
-        return rc;
-    }
-    struct lt_run_request req = *req_in;
-    req.token = token;
-    int rc = lt_zygote_send_run(z->sock, &req, res[1], out[1]);
-    close(res[1]);
-    close(out[1]);
-    if (rc < 0) {
-        close(res[0]);
-        close(out[0]);
-        return rc;
-    }
-    fcntl(res[0], F_SETFL, O_NONBLOCK);
-    fcntl(out[0], F_SETFL, O_NONBLOCK);
-    struct job *j = &z->job;
-    *j = *spec;
-    j->active = 1;
-    j->result_fd = res[0];
-    j->out_fd = out[0];
-    j->pidfd = -1;
-    j->apply_status = -1;
-    j->current = -1;
-    j->fail_test = -1;
-    lt_wire_decoder_init(&j->dec, j->is_baseline ? LT_WIRE_MAX_FRAME
-                                                 : LT_WIRE_MAX_CHILD_FRAME);
-    j->started_at = lt__now();
-    j->deadline = j->started_at + timeout;
-    return 0;
-}
-
-static void job_kill(struct job *j)
-{
-    if (j->pid > 0 && !j->got_exited)
-        lt_sandbox_kill(j->pid, j->pidfd);
-    j->killed_by_us = 1;
-}
-
-/* Reads a non-blocking pipe until it would block, handing each chunk to
- * sink; sets *eof at end of file or on a read error. */
-static void drain(struct job *j, int fd, int *eof,
-                  void (*sink)(struct job *, const void *, size_t))
-{
-    uint8_t chunk[8192];
-    for (;;) {
-        ssize_t k = read(fd, chunk, sizeof(chunk));
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno != EAGAIN)
-                *eof = 1;
-            return;
-        }
-        if (k == 0) {
-            *eof = 1;
-            return;
-        }
-        sink(j, chunk, (size_t)k);
-    }
-}
-
-/* Reads the child's result frames; anything malformed marks the job as a
- * protocol error and kills the child.  Nothing here is trusted beyond
- * what the engine checks. */
-static void feed_decoder(struct job *j, const void *p, size_t n)
-{
-    lt_wire_decoder_feed(&j->dec, p, n);
-}
-
-static void job_read_results(struct pool *pool, struct job *j)
-{
-    drain(j, j->result_fd, &j->result_eof, feed_decoder);
-    int type;
-    const uint8_t *payload;
-    size_t len;
-    int rc;
-    while ((rc = lt_wire_decoder_pop(&j->dec, &type, &payload, &len)) > 0) {
-        struct lt_wire_reader r;
-        lt_wire_reader_init(&r, payload, len);
-        if (j->ended) {
-            j->protocol_error = 1; /* nothing may follow END */
-            break;
-        }
-        switch (type) {
-        case LT_FRAME_APPLIED:
-            if (j->apply_status >= 0) {
-                j->protocol_error = 1;
-                break;
-            }
-            j->apply_status = lt_wire_get_u8(&r);
-            j->apply_text = lt_wire_get_strdup(&r);
-            break;
-        case LT_FRAME_SANDBOXED:
-            j->sandbox = lt_wire_get_u32(&r);
-            j->sandboxed = 1;
-            break;
-        case LT_FRAME_TEST_START: {
-            uint32_t idx = lt_wire_get_u32(&r);
-            if (!j->sandboxed || idx >= pool->n_tests || j->current >= 0) {
-                j->protocol_error = 1;
-                break;
-            }
-            j->current = (int)idx;
-            break;
-        }
-        case LT_FRAME_TEST_RESULT: {
-            uint32_t idx = lt_wire_get_u32(&r);
-            uint8_t outcome = lt_wire_get_u8(&r);
-            uint64_t ns = lt_wire_get_u64(&r);
-            uint64_t cpu_ns = lt_wire_get_u64(&r);
-            char *text = lt_wire_get_strdup(&r);
-            if (r.bad || idx >= pool->n_tests || (int)idx != j->current ||
-                j->seen[idx] || outcome > LT_TEST_MEMORY) {
-                free(text);
-                j->protocol_error = 1;
-                break;
-            }
-            j->seen[idx] = 1;
-            j->current = -1;
-            j->n_results++;
-            j->test_ns[idx] = (double)ns;
-            j->test_cpu_ns[idx] = (double)cpu_ns;
-            j->test_outcome[idx] = outcome;
-            if ((outcome == LT_TEST_FAILED || outcome == LT_TEST_MEMORY) &&
-                j->fail_test < 0) {
-                j->fail_test = (int)idx;
-                j->fail_outcome = outcome;
-                j->fail_text = text;
-                text = NULL;
-            }
-            free(text);
-            break;
-        }
-        case LT_FRAME_COVERAGE: {
-            uint32_t idx = lt_wire_get_u32(&r);
-            uint64_t events = lt_wire_get_u64(&r);
-            uint32_t count = lt_wire_get_u32(&r);
-            if (!j->cov || r.bad || idx >= j->n_tests ||
-                (int)idx != j->current || count > r.left / 8 ||
-                j->cov[idx].pairs) {
-                j->protocol_error = 1;
-                break;
-            }
-            uint32_t *pairs = xmalloc(((size_t)count * 2 + 1) *
-                                      sizeof(uint32_t));
-            for (uint32_t k = 0; k < count; k++) {
-                pairs[2 * k] = lt_wire_get_u32(&r);
-                pairs[2 * k + 1] = lt_wire_get_u32(&r);
-                if (pairs[2 * k] >= j->n_files)
-                    j->protocol_error = 1;
-            }
-            j->cov[idx].pairs = pairs;
-            j->cov[idx].n = count;
-            j->cov[idx].line_events = events;
-            break;
-        }
-        case LT_FRAME_END:
-            j->ended = 1;
-            break;
-        default:
-            j->protocol_error = 1;
-            break;
-        }
-        if (lt_wire_reader_done(&r) < 0)
-            j->protocol_error = 1;
-        if (j->protocol_error)
-            break;
-    }
-    if (rc < 0)
-        j->protocol_error = 1;
-    if (j->protocol_error) {
-        job_kill(j);
-        j->result_eof = 1;
-    }
-}
-
-/* Keeps the first OUTPUT_KEEP bytes of a child's output and kills it
- * once it has written more than OUTPUT_CAP. */
-static void keep_output(struct job *j, const void *p, size_t n)
-{
-    if (j->output.len < OUTPUT_KEEP) {
-        size_t room = OUTPUT_KEEP - j->output.len;
-        lt_buf_append(&j->output, p, n < room ? n : room);
-    }
-    j->output_total += n;
-    if (j->output_total > OUTPUT_CAP && !j->output_overflow) {
-        j->output_overflow = 1;
-        job_kill(j);
-    }
-}
-
-static void job_read_output(struct job *j)
-{
-    drain(j, j->out_fd, &j->out_eof, keep_output);
-}
-
-/* Reads one frame from a zygote: STARTED or EXITED of its current job.
- * Returns < 0 when the zygote is gone or misbehaves. */
-static int zygote_read(struct zygote *z)
-{
-    uint8_t *payload = NULL;
-    size_t len = 0;
-    int type = lt_wire_recv(z->sock, 4096, &payload, &len, NULL, NULL);
-    struct lt_wire_reader r;
-    lt_wire_reader_init(&r, payload, len);
-    int rc = 0;
-    struct job *j = &z->job;
-    if (type == LT_FRAME_STARTED && j->active && !j->got_started) {
-        (void)lt_wire_get_u64(&r);
-        uint32_t pid = lt_wire_get_u32(&r);
-        uint32_t err = lt_wire_get_u32(&r);
-        rc = lt_wire_reader_done(&r);
-        j->got_started = 1;
-        if (pid > 0 && pid <= INT_MAX) {
-            j->pid = (pid_t)pid;
-            int fd = lt_sandbox_pidfd_open(j->pid);
-            j->pidfd = fd >= 0 ? fd : -1;
-        } else {
-            lt_warn("a zygote could not fork: %s", strerror((int)err));
-        }
-    } else if (type == LT_FRAME_EXITED && j->active && j->got_started) {
-        (void)lt_wire_get_u64(&r);
-        j->wait_status = (int)lt_wire_get_u32(&r);
-        j->maxrss_kb = (long)lt_wire_get_u64(&r);
-        (void)lt_wire_get_u64(&r);
-        (void)lt_wire_get_u64(&r);
-        j->child_ns = (double)lt_wire_get_u64(&r);
-        rc = lt_wire_reader_done(&r);
-        j->got_exited = 1;
-        j->exited_at = lt__now();
-    } else {
-        rc = type <= 0 ? (type == 0 ? -EPIPE : type) : LT_EPROTO;
-    }
-    free(payload);
-    return rc;
-}
-
-#define EXIT_GRACE 0.25 /* s to drain the pipes after the child exited */
-
-/* A child that exited but whose pipes stay open (something it left behind
- * holds them) gets a short grace period; then its pipes count as closed. */
-static void job_expire_pipes(struct job *j, double now)
-{
-    if (j->active && j->got_exited && now - j->exited_at > EXIT_GRACE) {
-        j->result_eof = 1;
-        j->out_eof = 1;
-    }
-}
-
-static int job_done(const struct job *j)
-{
-    return j->active && j->got_exited && j->result_eof && j->out_eof;
-}
-
-/* When the job next needs attention without any fd becoming ready. */
-static double job_wakeup(const struct job *j)
-{
-    if (!j->active)
-        return 1e300;
-    if (j->got_exited)
-        return j->exited_at + EXIT_GRACE;
-    if (!j->timed_out)
-        return j->deadline;
-    return 1e300;
-}
-
 /*** Verdicts ***/
 
 /* Decides a mutant's verdict from the evidence of its run.  A pass needs
@@ -875,7 +404,7 @@ static void decide(const struct pool *pool, const struct job *j,
     if (j->output_overflow) {
         res->verdict = LT_VERDICT_CRASHED;
         res->detail = xasprintf("output limit of %u bytes exceeded",
-                                OUTPUT_CAP);
+                                LT_OUTPUT_CAP);
         if (j->current >= 0)
             res->killed_by = xstrdup(pool->test_ids[j->current]);
         return;
@@ -949,41 +478,6 @@ static void progress_show(struct progress *p, int force)
     fflush(stderr);
 }
 
-/* RLIMIT_CPU is whole seconds: a backstop above the engine's own, finer
- * CPU check. */
-static uint64_t cpu_limit_for(double seconds)
-{
-    return (uint64_t)ceil(seconds) + 1;
-}
-
-/* CPU time (user + system) of a live process in ns, from /proc; -1 when
- * it cannot be read (the process is gone). */
-static double proc_cpu_ns(pid_t pid)
-{
-    char path[64], buf[1024];
-    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    /* Fields after the command name, which may hold spaces and parens. */
-    char *p = strrchr(buf, ')');
-    if (!p)
-        return -1;
-    unsigned long utime = 0, stime = 0;
-    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
-               &utime, &stime) != 2)
-        return -1;
-    static long ticks;
-    if (!ticks)
-        ticks = sysconf(_SC_CLK_TCK);
-    return (double)(utime + stime) * 1e9 / (double)ticks;
-}
-
 /* What the baseline runs taught: per test times, outcome and coverage. */
 struct baseline {
     double *wall_ms, *cpu_ms;  /* per test: slowest of the runs */
@@ -1052,41 +546,41 @@ static int run_baseline_once(struct pool *pool, const struct lt_plan *plan,
     struct lt_run_request req = {
         .mode = LT_RUN_BASELINE, .replacement = "", .tests = spec.tests,
         .n_tests = spec.n_tests, .stop_first = 0,
-        .cpu_seconds = cpu_limit_for(o->baseline_timeout),
+        .cpu_seconds = lt__cpu_limit_for(o->baseline_timeout),
         .memory_bytes = (uint64_t)o->memory_mb << 20};
-    int rc = job_start(z, &spec, 0, &req, o->baseline_timeout);
+    int rc = lt__job_start(z, &spec, 0, &req, o->baseline_timeout);
     if (rc < 0) {
         lt_error("cannot start the baseline: %s", lt_strerror(rc));
         return 3;
     }
     struct job *j = &z->job;
-    while (!job_done(j)) {
+    while (!lt__job_done(j)) {
         struct pollfd pf[3] = {{j->got_exited ? -1 : z->sock, POLLIN, 0},
                                {j->result_eof ? -1 : j->result_fd, POLLIN, 0},
                                {j->out_eof ? -1 : j->out_fd, POLLIN, 0}};
-        double wait = job_wakeup(j) - lt__now();
+        double wait = lt__job_wakeup(j) - lt__now();
         if (wait > 1.0)
             wait = 1.0;
         int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
         int n = poll(pf, 3, ms);
         if (n < 0 && errno == EINTR) {
-            if (interrupted)
+            if (lt__interrupted)
                 return 130;
             continue;
         }
-        if (pf[0].revents && !j->got_exited && zygote_read(z) < 0) {
+        if (pf[0].revents && !j->got_exited && lt__zygote_read(z) < 0) {
             lt_error("the runner died during the baseline");
             return 3;
         }
         if (pf[1].revents)
-            job_read_results(pool, j);
+            lt__job_read_results(pool, j);
         if (pf[2].revents)
-            job_read_output(j);
+            lt__job_read_output(j);
         if (lt__now() >= j->deadline && !j->timed_out && !j->got_exited) {
             j->timed_out = 1;
-            job_kill(j);
+            lt__job_kill(j);
         }
-        job_expire_pipes(j, lt__now());
+        lt__job_expire_pipes(j, lt__now());
     }
     if (j->timed_out) {
         lt_error("the baseline did not finish within %.0f s (test %s); "
@@ -1135,7 +629,7 @@ static int run_baseline_once(struct pool *pool, const struct lt_plan *plan,
                 line_add(&b->by_line[f][line], (uint32_t)i);
         }
     }
-    job_reset(j);
+    lt__job_reset(j);
     return 0;
 }
 
@@ -1539,7 +1033,7 @@ int lt_score(const struct lt_score_opts *o)
     }
     /* Start every zygote at once: they collect in parallel. */
     for (int i = 0; i < want; i++) {
-        rc = zygote_start(&pool, &pool.z[i]);
+        rc = lt__zygote_start(&pool, &pool.z[i]);
         if (rc < 0) {
             lt_error("cannot start a runner: %s", lt_strerror(rc));
             free(has_result);
@@ -1548,12 +1042,12 @@ int lt_score(const struct lt_score_opts *o)
     }
     for (int i = 0; i < want; i++) {
         char *fail = NULL;
-        rc = read_ready(&pool, &pool.z[i], &fail);
+        rc = lt__read_ready(&pool, &pool.z[i], &fail);
         if (rc < 0) {
             lt_error("%s", fail ? fail : lt_strerror(rc));
             free(fail);
             free(has_result);
-            exit_code = rc == LT_ENOTESTS ? 2 : (interrupted ? 130 : 3);
+            exit_code = rc == LT_ENOTESTS ? 2 : (lt__interrupted ? 130 : 3);
             goto out;
         }
     }
@@ -1654,7 +1148,7 @@ int lt_score(const struct lt_score_opts *o)
     const char *run_log_path = getenv("LITMUS_RUN_LOG");
     run_log = run_log_path && *run_log_path ? fopen(run_log_path, "a")
                                             : NULL;
-    while (!interrupted) {
+    while (!lt__interrupted) {
         int busy = 0;
         for (int i = 0; i < pool.n; i++)
             busy += pool.z[i].job.active;
@@ -1708,9 +1202,9 @@ int lt_score(const struct lt_score_opts *o)
                 .start = m->start, .end = m->end,
                 .replacement = m->replacement, .tests = spec.tests,
                 .n_tests = spec.n_tests, .stop_first = !o->full_matrix,
-                .cpu_seconds = cpu_limit_for(cpu_budget),
+                .cpu_seconds = lt__cpu_limit_for(cpu_budget),
                 .memory_bytes = (uint64_t)o->memory_mb << 20};
-            rc = job_start(z, &spec, token++, &req, wall_budget);
+            rc = lt__job_start(z, &spec, token++, &req, wall_budget);
             if (rc < 0) {
                 free(spec.tests);
                 free(spec.seen);
@@ -1747,8 +1241,8 @@ int lt_score(const struct lt_score_opts *o)
                 j->active && !j->result_eof ? j->result_fd : -1, POLLIN, 0};
             pf[3 * i + 2] = (struct pollfd){
                 j->active && !j->out_eof ? j->out_fd : -1, POLLIN, 0};
-            if (job_wakeup(j) < soonest)
-                soonest = job_wakeup(j);
+            if (lt__job_wakeup(j) < soonest)
+                soonest = lt__job_wakeup(j);
             any_active |= j->active && j->pid > 0 && !j->got_exited;
         }
         /* Sample CPU time of running children every 20 ms. */
@@ -1767,36 +1261,36 @@ int lt_score(const struct lt_score_opts *o)
             struct zygote *z = &pool.z[i];
             struct job *j = &z->job;
             if (pf[3 * i].revents && !z->dead) {
-                if (zygote_read(z) < 0) {
+                if (lt__zygote_read(z) < 0) {
                     /* The zygote died: its child dies with it (PDEATHSIG).
                      * Retry the mutant once on a fresh zygote. */
                     z->dead = 1;
                 }
             }
             if (pf[3 * i + 1].revents)
-                job_read_results(&pool, j);
+                lt__job_read_results(&pool, j);
             if (pf[3 * i + 2].revents)
-                job_read_output(j);
+                lt__job_read_output(j);
             if (j->active && !j->timed_out && !j->got_exited) {
                 int over = now >= j->deadline;
                 if (!over && j->pid > 0 && j->cpu_budget_ns > 0) {
-                    double cpu = proc_cpu_ns(j->pid);
+                    double cpu = lt__proc_cpu_ns(j->pid);
                     over = j->cpu_over = cpu > j->cpu_budget_ns;
                 }
                 if (over) {
                     j->timed_out = 1;
-                    job_kill(j);
+                    lt__job_kill(j);
                 }
             }
-            job_expire_pipes(j, now);
+            lt__job_expire_pipes(j, now);
             if (z->dead) {
                 size_t mut = j->mutant;
                 int was_active = j->active;
                 int was_recheck = j->recheck;
-                zygote_stop(z);
+                lt__zygote_stop(z);
                 char *fail = NULL;
-                if (zygote_start(&pool, z) == 0 &&
-                    read_ready(&pool, z, &fail) == 0) {
+                if (lt__zygote_start(&pool, z) == 0 &&
+                    lt__read_ready(&pool, z, &fail) == 0) {
                     z->dead = 0;
                 } else {
                     lt_warn("cannot restart a runner: %s",
@@ -1826,7 +1320,7 @@ int lt_score(const struct lt_score_opts *o)
                 }
                 continue;
             }
-            if (job_done(j)) {
+            if (lt__job_done(j)) {
                 struct lt_result res;
                 memset(&res, 0, sizeof(res));
                 memcpy(res.mutant_id, plan.mutants.items[j->mutant].id, 17);
@@ -1838,7 +1332,7 @@ int lt_score(const struct lt_score_opts *o)
                     timed_out_test[j->mutant] = j->current;
                     rechecks[n_rechecks++] = j->mutant;
                     lt_result_clear(&res);
-                    job_reset(j);
+                    lt__job_reset(j);
                     done++;
                     continue;
                 }
@@ -1868,7 +1362,7 @@ int lt_score(const struct lt_score_opts *o)
                 lt_result_clear(&res);
                 if (!j->recheck)
                     done++;
-                job_reset(j);
+                lt__job_reset(j);
                 pending++;
                 prog.done++;
             }
@@ -1894,8 +1388,8 @@ int lt_score(const struct lt_score_opts *o)
         progress_show(&prog, 1);
         fputc('\n', stderr);
     }
-    if (interrupted) {
-        lt_error("interrupted; run the same command again to resume");
+    if (lt__interrupted) {
+        lt_error("lt__interrupted; run the same command again to resume");
         exit_code = 130;
         goto out;
     }
@@ -1903,7 +1397,7 @@ int lt_score(const struct lt_score_opts *o)
         exit_code = 3;
         goto out;
     }
-    /* Duplicates of mutants finished by an earlier, interrupted run. */
+    /* Duplicates of mutants finished by an earlier, lt__interrupted run. */
     rc = lt_store_begin(st);
     for (size_t i = 0; rc == 0 && i < nm; i++) {
         if (mp[i].dup_of < 0 || lt_store_has_result(st,
@@ -1965,7 +1459,7 @@ out:
     if (in_tx)
         lt_store_commit(st);
     for (int i = 0; i < pool.n; i++)
-        zygote_stop(&pool.z[i]);
+        lt__zygote_stop(&pool.z[i]);
     free(pool.z);
     for (size_t i = 0; i < pool.n_tests; i++)
         free(pool.test_ids[i]);

@@ -32,6 +32,10 @@ enum lt_frame_type {
     LT_FRAME_TEST_RESULT = 23,
     LT_FRAME_END = 24,       /* every selected test ran; clean end */
     LT_FRAME_COVERAGE = 25,  /* baseline: lines one test executed */
+    LT_FRAME_TAMPER = 26,    /* untrusted run: a guard fired; what */
+    LT_FRAME_CALL = 27,      /* a captured call into the subject (base64) */
+    LT_FRAME_PROBE = 28,     /* u32 input index, u8 phase: about to call */
+    LT_FRAME_RECORD = 29,    /* one JSON record of a call evaluation */
 };
 
 /* Outcome of one test in a child. */

@@ -58,8 +58,6 @@ int lt_zygote_send_quit(int sock);
  * returns. */
 _Noreturn void lt_zygote_main(int sock);
 
-#endif
-
 /*** Planning help: what a mutant changes, decided in the engine ***/
 
 enum lt_change_status {
@@ -93,3 +91,5 @@ int lt_runner_analyse(const char *path, const char *source, size_t len,
  * has no such table).  LT_EPARSE with a one-line *err (caller frees) when
  * the file is not valid TOML; -errno when it cannot be read. */
 int lt_runner_read_pyproject(const char *path, char **json, char **err);
+
+#endif

@@ -1,0 +1,144 @@
+/* The zygote pool shared by the engine's jobs (score, patches, dataset):
+ * starting and restarting zygotes, one child job per zygote, reading the
+ * child's frames as hostile input, deadlines and CPU budgets.  Internal
+ * to engine/.  SPDX-License-Identifier: MIT */
+#ifndef LT_ENGINE_POOL_H
+#define LT_ENGINE_POOL_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/buf.h"
+#include "harness/wire.h"
+#include "runners/runner.h"
+
+#define LT_OUTPUT_KEEP (16u << 10) /* bytes of child output kept */
+#define LT_OUTPUT_CAP (1u << 20)   /* more than this and the child is killed */
+#define LT_MAX_CALLS 5000          /* captured calls kept per job */
+#define LT_MAX_RECORDS 100000      /* RECORD frames kept per job */
+
+/* Set by the engine's signal handlers; polled by long waits. */
+extern volatile sig_atomic_t lt__interrupted;
+
+/* (subject, line) pairs one test executed in the baseline. */
+struct cov_list {
+    uint32_t *pairs;
+    size_t n;
+    uint64_t line_events; /* all lines the test executed, any file */
+};
+
+struct job {
+    int active;
+    int is_baseline;
+    size_t mutant;           /* index in the plan (mutant jobs) */
+    uint32_t *tests;         /* tests to run, in order */
+    size_t n_tests;
+    int attempts;
+
+    int result_fd, out_fd;
+    pid_t pid;
+    int pidfd;
+    struct lt_wire_decoder dec;
+    struct lt_buf output;
+    size_t output_total;
+    int result_eof, out_eof, got_exited, got_started;
+
+    int apply_status;        /* -1 until APPLIED */
+    char *apply_text;
+    unsigned sandbox;        /* features, once SANDBOXED */
+    int sandboxed;
+    int ended;
+    int protocol_error;
+    int current;             /* test started without a result, or -1 */
+    int n_results;
+    unsigned char *seen;     /* per test index: results received */
+    int fail_test;           /* first failing test, or -1 */
+    int fail_outcome;
+    char *fail_text;
+    double *test_ns;         /* per test index: wall time */
+    double *test_cpu_ns;     /* per test index: CPU time */
+    unsigned char *test_outcome;
+    struct cov_list *cov;    /* per test index: lines executed */
+    size_t n_cov;            /* entries of cov (0: n_tests) */
+    size_t n_files;          /* bound for subject indices in coverage */
+    int recheck;             /* a timeout being confirmed alone */
+    double cpu_budget_ns;    /* CPU time allowed, checked from /proc */
+    int cpu_over;            /* killed for using more than that */
+
+    double started_at, deadline;
+    double exited_at;        /* when EXITED arrived */
+    int timed_out, output_overflow, killed_by_us;
+    int wait_status;
+    long maxrss_kb;
+    double child_ns;
+
+    /* Untrusted runs (patches) and call evaluation (differential testing,
+     * datasets): what the child's guards and harness reported. */
+    char *tamper;            /* first TAMPER frame's text, or NULL */
+    char **calls;            /* CALL frames: captured calls, base64 */
+    size_t n_calls, cap_calls;
+    char **records;          /* RECORD frames: JSON texts */
+    size_t n_records, cap_records;
+    long probe_index;        /* last PROBE: input index, or -1 */
+    int probe_phase;         /* 0 reference, 1 candidate */
+    void *owner;             /* the job's owner's data; not freed here */
+};
+
+struct zygote {
+    pid_t pid;
+    int sock;
+    int ready;
+    int dead;
+    struct job job;
+};
+
+struct pool {
+    struct zygote *z;
+    int n;
+    struct lt_runner_config cfg;
+    char **test_ids;
+    size_t n_tests;
+    unsigned features;
+};
+
+
+void lt__job_reset(struct job *j);
+/* Waits for READY (or FAILED) from a freshly spawned zygote. */
+int lt__read_ready(struct pool *pool, struct zygote *z, char **failmsg);
+int lt__zygote_start(struct pool *pool, struct zygote *z);
+void lt__zygote_stop(struct zygote *z);
+/* Starts a job on an idle zygote: pipes, RUN frame, wall deadline. */
+int lt__job_start(struct zygote *z, struct job *spec, uint64_t token,
+                  const struct lt_run_request *req, double timeout);
+void lt__job_kill(struct job *j);
+void lt__job_read_results(struct pool *pool, struct job *j);
+void lt__job_read_output(struct job *j);
+/* STARTED or EXITED of the zygote's job; < 0 when the zygote is gone. */
+int lt__zygote_read(struct zygote *z);
+void lt__job_expire_pipes(struct job *j, double now);
+int lt__job_done(const struct job *j);
+double lt__job_wakeup(const struct job *j);
+/* RLIMIT_CPU for a budget: whole seconds, a backstop above the engine's
+ * finer check. */
+uint64_t lt__cpu_limit_for(double seconds);
+/* CPU time of a live process in ns from /proc, -1 if gone. */
+double lt__proc_cpu_ns(pid_t pid);
+
+/* Allocates the per-test arrays of a job spec for a pool of nt tests. */
+void lt__job_alloc(struct job *spec, size_t nt, int with_coverage);
+
+/* Starts n zygotes for cfg and waits for them to be ready.  0, or a
+ * negative code with *failmsg (caller frees). */
+int lt__pool_open(struct pool *pool, const struct lt_runner_config *cfg,
+                  int n, char **failmsg);
+void lt__pool_close(struct pool *pool);
+
+/* One round of the event loop over every zygote: waits at most max_wait
+ * seconds for any fd, reads frames, enforces wall deadlines and CPU
+ * budgets.  A zygote that died is marked dead (its job stays active for
+ * the caller to retry).  0, or -errno from poll. */
+int lt__pool_step(struct pool *pool, double max_wait);
+
+#endif
