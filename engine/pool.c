@@ -310,7 +310,8 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             for (uint32_t k = 0; k < count; k++) {
                 pairs[2 * k] = lt_wire_get_u32(&r);
                 pairs[2 * k + 1] = lt_wire_get_u32(&r);
-                if (pairs[2 * k] >= j->n_files)
+                if (pairs[2 * k] >= (j->n_files ? j->n_files
+                                                 : pool->cfg.n_subjects))
                     j->protocol_error = 1;
             }
             j->cov[idx].pairs = pairs;

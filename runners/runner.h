@@ -24,6 +24,8 @@ struct lt_runner_config {
     const struct lt_subject *subjects;
     size_t n_subjects;
     int debug;                 /* keep the zygote's stderr */
+    int bare;                  /* no pytest: a zygote for call evaluation
+                                  (LT_RUN_CALLS) only */
 };
 
 /* Starts a zygote: fork + exec of `exe __zygote FD` with a socketpair,
@@ -32,7 +34,28 @@ struct lt_runner_config {
 int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
                     int *sock);
 
-enum lt_run_mode { LT_RUN_BASELINE = 0, LT_RUN_MUTANT = 1 };
+enum lt_run_mode {
+    LT_RUN_BASELINE = 0, /* the original, every test, with coverage */
+    LT_RUN_MUTANT = 1,   /* replace a span of a subject, run tests */
+    LT_RUN_CALLS = 2,    /* evaluate calls: `extra` is a JSON job (see
+                            docs/design.md, "Call evaluation") */
+};
+
+/* Flags of a run (lt_run_request.flags). */
+enum lt_run_flags {
+    /* The change is untrusted (a patch): enter the sandbox before it is
+     * compiled or run, and arm the guards: an audit hook and an integrity
+     * check of the framework kept in C; any guard that fires sends TAMPER
+     * and ends the child without END. */
+    LT_RUN_UNTRUSTED = 1,
+    LT_RUN_COVERAGE = 2,    /* per-test line coverage (COVERAGE frames) */
+    LT_RUN_CAPTURE = 4,     /* send a CALL frame per outermost call from
+                               test code into the subject */
+    LT_RUN_GUARD_EACH = 8,  /* integrity check after every test, not only
+                               at the end */
+    LT_RUN_CHECK_EQ = 16,   /* flag values returned by the subject that
+                               compare equal to anything */
+};
 
 /* One job for a zygote: apply a change to a subject (mode mutant), enter
  * the sandbox, run the listed tests in order. */
@@ -47,6 +70,8 @@ struct lt_run_request {
     int stop_first;           /* stop at the first failing test */
     uint64_t cpu_seconds;     /* RLIMIT_CPU of the child */
     uint64_t memory_bytes;    /* RLIMIT_AS of the child; 0 = none */
+    uint32_t flags;           /* enum lt_run_flags */
+    const char *extra;        /* LT_RUN_CALLS: the JSON job; else NULL */
 };
 
 /* Sends a RUN frame with the child's result and output pipe write ends. */

@@ -13,7 +13,11 @@ import _litmus
 # Outcome codes, mirrored from harness/wire.h.
 PASSED, FAILED, SKIPPED, MEMORY = 0, 1, 2, 3
 APPLY_OK, APPLY_INVALID, APPLY_RAISED, APPLY_EQUIVALENT = 0, 1, 2, 3
+# Run flags, mirrored from runners/runner.h.
+F_UNTRUSTED, F_COVERAGE, F_CAPTURE = 1, 2, 4
+UNTRUSTED = False  # set in a child running a candidate
 
+import litmus_calls
 from litmus_codediff import code_diff, keyed_children as _keyed_children
 from litmus_codediff import is_function_code as _is_function_code
 
@@ -240,6 +244,8 @@ def _child_setup(scratch):
     import tempfile
     os.environ["TMPDIR"] = scratch
     tempfile.tempdir = scratch
+    if PYTEST_SESSION is None:
+        return
     factory = getattr(PYTEST_SESSION.config, "_tmp_path_factory", None)
     if factory is not None:
         from pathlib import Path
@@ -248,21 +254,78 @@ def _child_setup(scratch):
 
 
 def child_main(mode, index, start, end, replacement, indices, stop_first,
-               scratch):
-    """Runs in the forked child, before and after the sandbox."""
+               scratch, flags=0, extra=""):
+    """Runs in the forked child, before and after the sandbox.  A trusted
+    change (our own mutant) is applied before the sandbox; an untrusted one
+    (a patch) only after it, with the guards armed first."""
+    global UNTRUSTED
     # pytest's own chatter went to a buffer; the tests' output goes to the
     # child's capped output pipe.
     sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    untrusted = bool(flags & F_UNTRUSTED) or mode == 2
+    if untrusted:
+        UNTRUSTED = True
+        _litmus.enter_sandbox()
+        _child_setup(scratch)
+        _litmus.arm(flags)
+    if mode == 2:
+        _litmus.applied(APPLY_OK, "calls")
+        litmus_calls.main(extra)
+        return
     if mode == 1:
         status, text = apply_mutant(index, start, end, replacement)
+        if untrusted and status == APPLY_RAISED and \
+                text.startswith(("SystemExit", "KeyboardInterrupt")):
+            _litmus.tamper("raised %s while being imported" % text)
         _litmus.applied(status, text)
         if status != APPLY_OK:
             return
     else:
         _litmus.applied(APPLY_OK, "baseline")
-    _litmus.enter_sandbox()
-    _child_setup(scratch)
-    run_tests(indices, stop_first, coverage=(mode == 0))
+    if not untrusted:
+        _litmus.enter_sandbox()
+        _child_setup(scratch)
+    if flags & F_CAPTURE:
+        subject = SUBJECTS[index]
+        litmus_calls.install_capture(subject.path, subject.modules,
+                                     _project_modules())
+    run_tests(indices, stop_first,
+              coverage=(mode == 0 or bool(flags & F_COVERAGE)))
+
+
+def _guard_snapshot():
+    """Pins the framework in C before any child runs a candidate: every
+    module but the subjects (pytest, the shim, builtins, test modules),
+    sys.modules itself, and the collected test items."""
+    names = set()
+    paths = set()
+    for subject in SUBJECTS:
+        paths.add(subject.path)
+        for m in subject.modules:
+            names.add(m.__name__)
+    entries = [(sys.modules, "sys.modules")]
+    for name, mod in list(sys.modules.items()):
+        if mod is None or name in names:
+            continue
+        # An alias (py.test for pytest) is pinned under its own name.
+        canonical = getattr(mod, "__name__", name)
+        if canonical != name and sys.modules.get(canonical) is mod:
+            continue
+        d = getattr(mod, "__dict__", None)
+        if isinstance(d, dict):
+            entries.append((d, name))
+    if PYTEST_SESSION is not None:
+        for item in PYTEST_SESSION.items:
+            d = getattr(item, "__dict__", None)
+            if isinstance(d, dict):
+                entries.append((d, "item " + item.nodeid))
+    path = next(iter(paths)) if len(paths) == 1 else ""
+    modname = next(iter(names)) if len(names) == 1 else None
+    t0 = time.perf_counter()
+    n = _litmus.guard_set(entries, path, modname)
+    if os.environ.get("LITMUS_DEBUG"):
+        sys.__stderr__.write("litmus-zygote: %d guard entries in %.1f ms\n"
+                             % (n, (time.perf_counter() - t0) * 1000))
 
 
 class LitmusPlugin:
@@ -281,6 +344,10 @@ class LitmusPlugin:
         outcome = yield
         rep = outcome.get_result()
         if call.excinfo is not None:
+            if UNTRUSTED and call.excinfo.errisinstance(
+                    (SystemExit, KeyboardInterrupt)):
+                _litmus.tamper("raised %s in %s (%s)" % (
+                    call.excinfo.typename, item.nodeid, call.when))
             if call.excinfo.errisinstance(MemoryError):
                 rep.litmus_memory = True
             try:
@@ -305,6 +372,7 @@ class LitmusPlugin:
         for subject in SUBJECTS:
             subject.index()
         _project_modules()  # classify every module before forking
+        _guard_snapshot()
         # Everything shared by the children happens before this point;
         # freeze the heap so forks do not copy it on the next collection.
         gc.collect()
@@ -314,9 +382,17 @@ class LitmusPlugin:
         return True
 
 
-def main(args, subjects):
+def main(args, subjects, bare=0):
     import pytest
     sys.dont_write_bytecode = True
+    if bare:
+        # Call evaluation only: no tests to collect.
+        _guard_snapshot()
+        gc.collect()
+        gc.freeze()
+        _litmus.ready([])
+        _litmus.serve(child_main)
+        return
     for path, source in subjects:
         try:
             SUBJECTS.append(Subject(path, source))

@@ -23,11 +23,14 @@
 #include "common/err.h"
 #include "common/xmalloc.h"
 #include "harness/wire.h"
+#include "runners/guard.h"
 #include "runners/internal.h"
 #include "sandbox/sandbox.h"
 
 extern const char lt_shim_py[];
 extern const size_t lt_shim_py_len;
+extern const char lt_calls_py[];
+extern const size_t lt_calls_py_len;
 
 /*** Engine side: spawning and commands ***/
 
@@ -61,6 +64,7 @@ int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
     lt_wire_put_cstr(&w, cfg->cwd);
     lt_wire_put_cstr(&w, cfg->scratch_base);
     lt_wire_put_u8(&w, (uint8_t)(cfg->debug != 0));
+    lt_wire_put_u8(&w, (uint8_t)(cfg->bare != 0));
     lt_wire_put_u32(&w, (uint32_t)cfg->n_pytest_args);
     for (size_t i = 0; i < cfg->n_pytest_args; i++)
         lt_wire_put_cstr(&w, cfg->pytest_args[i]);
@@ -100,6 +104,8 @@ int lt_zygote_send_run(int sock, const struct lt_run_request *req,
     lt_wire_put_u8(&w, (uint8_t)(req->stop_first != 0));
     lt_wire_put_u64(&w, req->cpu_seconds);
     lt_wire_put_u64(&w, req->memory_bytes);
+    lt_wire_put_u32(&w, req->flags);
+    lt_wire_put_cstr(&w, req->extra ? req->extra : "");
     lt_wire_finish(&w);
     int fds[2] = {result_fd, output_fd};
     int rc = lt_wire_send(sock, &w, fds, 2);
@@ -242,6 +248,77 @@ static PyObject *py_thread_trace_hook(PyObject *self, PyObject *args)
 {
     PyEval_SetTrace(cov_tracer, NULL);
     Py_RETURN_NONE;
+}
+
+/* Lines executed in one named file (call evaluation): the file is not a
+ * subject of the zygote, so it has its own tracer. */
+static PyObject *lines_file;      /* the filename traced */
+static PyObject *lines_last_code; /* last code object seen in that file */
+static unsigned char *lines_hit;
+static size_t lines_cap;
+
+static int lines_tracer(PyObject *obj, PyFrameObject *frame, int what,
+                        PyObject *arg)
+{
+    if (what != PyTrace_LINE)
+        return 0;
+    PyCodeObject *code = PyFrame_GetCode(frame);
+    int ours = (PyObject *)code == lines_last_code;
+    if (!ours) {
+        ours = code->co_filename == lines_file ||
+               PyUnicode_Compare(code->co_filename, lines_file) == 0;
+        if (ours)
+            Py_XSETREF(lines_last_code, Py_NewRef((PyObject *)code));
+    }
+    Py_DECREF(code);
+    if (!ours)
+        return 0;
+    int line = PyFrame_GetLineNumber(frame);
+    if (line <= 0)
+        return 0;
+    if ((size_t)line >= lines_cap) {
+        size_t cap = lines_cap ? lines_cap : 256;
+        while (cap <= (size_t)line)
+            cap *= 2;
+        lines_hit = xrealloc(lines_hit, cap);
+        memset(lines_hit + lines_cap, 0, cap - lines_cap);
+        lines_cap = cap;
+    }
+    lines_hit[line] = 1;
+    return 0;
+}
+
+static PyObject *py_lines_begin(PyObject *self, PyObject *args)
+{
+    PyObject *file;
+    if (!PyArg_ParseTuple(args, "U", &file))
+        return NULL;
+    Py_XDECREF(lines_file);
+    lines_file = Py_NewRef(file);
+    Py_CLEAR(lines_last_code);
+    if (lines_hit)
+        memset(lines_hit, 0, lines_cap);
+    PyEval_SetTrace(lines_tracer, NULL);
+    Py_RETURN_NONE;
+}
+
+/* Stops tracing; the sorted executed line numbers. */
+static PyObject *py_lines_end(PyObject *self, PyObject *args)
+{
+    PyEval_SetTrace(NULL, NULL);
+    PyObject *out = PyList_New(0);
+    for (size_t l = 1; out && l < lines_cap; l++) {
+        if (!lines_hit[l])
+            continue;
+        PyObject *n = PyLong_FromSize_t(l);
+        if (!n || PyList_Append(out, n) < 0) {
+            Py_XDECREF(n);
+            Py_CLEAR(out);
+            break;
+        }
+        Py_DECREF(n);
+    }
+    return out;
 }
 
 static void send_frame(int fd, struct lt_wire_writer *w);
@@ -429,6 +506,10 @@ static PyObject *py_test_result(PyObject *self, PyObject *args)
     const char *text;
     if (!PyArg_ParseTuple(args, "IiKs", &idx, &outcome, &dur_ns, &text))
         return NULL;
+    /* The check runs before the result leaves: a candidate that changed
+     * the framework never gets a pass reported. */
+    if (lt_guard_armed() && (lt_guard_flags() & LT_RUN_GUARD_EACH))
+        lt_guard_check();
     struct lt_wire_writer w;
     lt_wire_writer_init(&w, LT_FRAME_TEST_RESULT);
     lt_wire_put_u32(&w, idx);
@@ -436,6 +517,68 @@ static PyObject *py_test_result(PyObject *self, PyObject *args)
     lt_wire_put_u64(&w, dur_ns);
     lt_wire_put_u64(&w, cpu_now_ns() - test_cpu_start);
     lt_wire_put_str(&w, text, strnlen(text, 1000));
+    send_frame(result_fd, &w);
+    Py_RETURN_NONE;
+}
+
+static void report_tamper(const char *what)
+{
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_TAMPER);
+    lt_wire_put_str(&w, what, strnlen(what, 1000));
+    send_frame(result_fd, &w);
+}
+
+/* _litmus.arm(flags): arms the guards of an untrusted run (after the
+ * sandbox, before the candidate is compiled). */
+static PyObject *py_arm(PyObject *self, PyObject *args)
+{
+    unsigned int flags;
+    if (!PyArg_ParseTuple(args, "I", &flags))
+        return NULL;
+    lt_guard_set_reporter(report_tamper);
+    if (lt_guard_arm(flags, (flags & LT_RUN_CHECK_EQ) != 0) < 0)
+        die("cannot add the audit hook", LT_EPYTHON);
+    Py_RETURN_NONE;
+}
+
+/* Frames with one string: CALL (a captured call, base64) and RECORD (a
+ * JSON record). */
+static PyObject *send_text_frame(PyObject *args, int type, size_t cap)
+{
+    const char *text;
+    Py_ssize_t len;
+    if (!PyArg_ParseTuple(args, "s#", &text, &len))
+        return NULL;
+    if ((size_t)len > cap)
+        Py_RETURN_FALSE; /* too large to send: dropped, and the caller knows */
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, (enum lt_frame_type)type);
+    lt_wire_put_str(&w, text, (size_t)len);
+    send_frame(result_fd, &w);
+    Py_RETURN_TRUE;
+}
+
+static PyObject *py_send_call(PyObject *self, PyObject *args)
+{
+    return send_text_frame(args, LT_FRAME_CALL, LT_WIRE_MAX_CHILD_FRAME - 64);
+}
+
+static PyObject *py_record(PyObject *self, PyObject *args)
+{
+    return send_text_frame(args, LT_FRAME_RECORD, LT_WIRE_MAX_CHILD_FRAME - 64);
+}
+
+static PyObject *py_probe(PyObject *self, PyObject *args)
+{
+    unsigned int idx;
+    int phase;
+    if (!PyArg_ParseTuple(args, "Ii", &idx, &phase))
+        return NULL;
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_PROBE);
+    lt_wire_put_u32(&w, idx);
+    lt_wire_put_u8(&w, (uint8_t)phase);
     send_frame(result_fd, &w);
     Py_RETURN_NONE;
 }
@@ -465,6 +608,7 @@ static _Noreturn void run_child(PyObject *callback, PyObject *job_args,
         _exit(70);
     }
     Py_DECREF(r);
+    lt_guard_check();
     fflush(stdout);
     fflush(stderr);
     struct lt_wire_writer w;
@@ -496,6 +640,9 @@ static PyObject *handle_run(PyObject *callback, const uint8_t *payload,
     int stop_first = lt_wire_get_u8(&r);
     child_cpu_seconds = lt_wire_get_u64(&r);
     child_memory_bytes = lt_wire_get_u64(&r);
+    uint32_t flags = lt_wire_get_u32(&r);
+    size_t extra_len;
+    const char *extra = lt_wire_get_str(&r, &extra_len);
     if (lt_wire_reader_done(&r) < 0)
         die("malformed RUN frame", LT_EPROTO);
 
@@ -504,9 +651,10 @@ static PyObject *handle_run(PyObject *callback, const uint8_t *payload,
     if (!child_scratch)
         die("cannot create a scratch directory", -errno);
     PyObject *job_args = Py_BuildValue(
-        "(iIKKs#NiN)", mode, subject, (unsigned long long)start,
+        "(iIKKs#NiNIs#)", mode, subject, (unsigned long long)start,
         (unsigned long long)end, repl, (Py_ssize_t)repl_len, tests,
-        stop_first, PyUnicode_DecodeFSDefault(child_scratch));
+        stop_first, PyUnicode_DecodeFSDefault(child_scratch), flags, extra,
+        (Py_ssize_t)extra_len);
     if (!job_args)
         return NULL;
 
@@ -595,6 +743,18 @@ static PyMethodDef litmus_methods[] = {
     {"test_result", py_test_result, METH_VARARGS, "A test ended."},
     {"trace_begin", py_trace_begin, METH_NOARGS, "Start line coverage."},
     {"trace_end", py_trace_end, METH_VARARGS, "Send a test's coverage."},
+    {"lines_begin", py_lines_begin, METH_VARARGS,
+     "Trace the lines executed in one file."},
+    {"lines_end", py_lines_end, METH_NOARGS, "Stop; the lines executed."},
+    {"guard_set", lt_guard_py_set, METH_VARARGS,
+     "Pin the framework's state (zygote)."},
+    {"arm", py_arm, METH_VARARGS, "Arm the guards of an untrusted run."},
+    {"tamper", lt_guard_py_tamper, METH_VARARGS, "Report tampering; ends."},
+    {"equal_to_anything", lt_guard_py_equal_to_anything, METH_O,
+     "True for a value that compares equal to anything."},
+    {"send_call", py_send_call, METH_VARARGS, "Send a captured call."},
+    {"record", py_record, METH_VARARGS, "Send a JSON record."},
+    {"probe", py_probe, METH_VARARGS, "About to evaluate input i."},
     {"thread_trace_hook", py_thread_trace_hook, METH_VARARGS,
      "threading.settrace hook that installs the C tracer."},
     {NULL, NULL, 0, NULL},
@@ -667,6 +827,7 @@ _Noreturn void lt_zygote_main(int sock)
     run_cwd = lt_wire_get_strdup(&r);
     scratch_base = lt_wire_get_strdup(&r);
     int debug = lt_wire_get_u8(&r);
+    int bare = lt_wire_get_u8(&r);
     uint32_t nargs = lt_wire_get_u32(&r);
     if (r.bad || nargs > 10000)
         die("malformed INIT frame", LT_EPROTO);
@@ -717,6 +878,18 @@ _Noreturn void lt_zygote_main(int sock)
         send_failed("the code comparison module failed to load");
         _exit(3);
     }
+    PyObject *calls_code = Py_CompileString(lt_calls_py, "<litmus calls>",
+                                            Py_file_input);
+    PyObject *calls = calls_code ? PyImport_ExecCodeModule("litmus_calls",
+                                                           calls_code)
+                                 : NULL;
+    Py_XDECREF(calls_code);
+    if (!calls) {
+        PyErr_Print();
+        send_failed("the call evaluation module failed to load");
+        _exit(3);
+    }
+    Py_DECREF(calls);
     PyObject *code = Py_CompileString(lt_shim_py, "<litmus shim>",
                                       Py_file_input);
     PyObject *mod = code ? PyImport_ExecCodeModule("litmus_shim", code)
@@ -740,8 +913,8 @@ _Noreturn void lt_zygote_main(int sock)
                                       PyUnicode_DecodeFSDefault(paths[i]),
                                       src));
     }
-    PyObject *res = PyObject_CallMethod(mod, "main", "(NN)", py_args,
-                                        py_subjects);
+    PyObject *res = PyObject_CallMethod(mod, "main", "(NNi)", py_args,
+                                        py_subjects, bare);
     if (!res) {
         PyErr_Print();
         if (!ready_sent)
