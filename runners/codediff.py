@@ -71,9 +71,10 @@ def _instructions(code):
     return tuple(out)
 
 
-def _shallow_equal(a, b):
+def _shallow_equal(a, b, quick=False):
     """Same code apart from nested code objects, which compare by key, and
-    from positions."""
+    from positions.  quick: byte-for-byte only, no resolving of constants
+    (a few equal objects may then count as changed)."""
     if not _frame_equal(a, b):
         return False
     if (a.co_code == b.co_code and a.co_exceptiontable == b.co_exceptiontable
@@ -81,26 +82,30 @@ def _shallow_equal(a, b):
             and all(_const_key(x) == _const_key(y)
                     for x, y in zip(a.co_consts, b.co_consts))):
         return True
+    if quick:
+        return False
     # Slow path: an unused or reordered constant shifts indices only.
     return (len(a.co_code) == len(b.co_code)
             and a.co_exceptiontable == b.co_exceptiontable
             and _instructions(a) == _instructions(b))
 
 
-def code_diff(orig, new, path=()):
+def code_diff(orig, new, path=(), quick=False):
     """Compares two compiled modules.  Returns (changed, structural):
     changed maps the key path of every code object that differs (itself or
     below) to the new code object; structural lists the key paths of module
     or class bodies that differ themselves, or of trees whose shape
-    changed: those need the module re-executed."""
+    changed: those need the module re-executed.  quick skips resolving
+    constants (the slow path): a child applying a mutant the planner found
+    not equivalent loses nothing by swapping an equal function anyway."""
     changed = {}
     structural = []
-    own = not _shallow_equal(orig, new)
+    own = not _shallow_equal(orig, new, quick)
     ka, kb = keyed_children(orig), keyed_children(new)
     if ka.keys() != kb.keys():
         return {path: new}, [path]
     for key in ka:
-        c, s = code_diff(ka[key], kb[key], path + (key,))
+        c, s = code_diff(ka[key], kb[key], path + (key,), quick)
         changed.update(c)
         structural.extend(s)
     if own or changed:

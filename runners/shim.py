@@ -153,7 +153,7 @@ def apply_mutant(index, start, end, replacement):
         code = compile(new_src, subject.path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
         return APPLY_INVALID, "%s: %s" % (type(exc).__name__, exc)
-    changed, structural = code_diff(subject.code, code)
+    changed, structural = code_diff(subject.code, code, quick=True)
     if not changed:
         return APPLY_EQUIVALENT, ""
     _install_loader_patch(subject.path, code)
@@ -328,6 +328,20 @@ def _guard_snapshot():
                              % (n, (time.perf_counter() - t0) * 1000))
 
 
+def _fast_failure_reports():
+    """A failing test's report keeps only the exception line: litmus
+    stores nothing more, and pytest's formatting of the traceback (source
+    lines read cold in every child) costs more than the test itself."""
+    from _pytest import nodes
+
+    def repr_failure_py(self, excinfo, style=None):
+        try:
+            return excinfo.exconly()
+        except Exception:
+            return "failed"
+    nodes.Node._repr_failure_py = repr_failure_py
+
+
 class LitmusPlugin:
     def __init__(self):
         self.collect_errors = []
@@ -369,6 +383,7 @@ class LitmusPlugin:
         if not session.items:
             _litmus.fail("no tests collected")
             return True
+        _fast_failure_reports()
         for subject in SUBJECTS:
             subject.index()
         _project_modules()  # classify every module before forking
