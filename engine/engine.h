@@ -55,6 +55,100 @@ int lt_show(const char *db, const char *id, enum lt_format format);
 /* `litmus report`: the summary of the run stored in db. */
 int lt_report(const char *db, enum lt_format format);
 
+/* `litmus patches`: triage of candidate patches (docs/patches.md). */
+struct lt_patches_opts {
+    const char *buggy;       /* single program: the buggy file */
+    const char *tests;       /* ... its tests (file or directory) */
+    const char *reference;   /* ... the reference fix, or NULL */
+    const char *held_out;    /* ... held-out tests, or NULL */
+    const char *inputs;      /* ... extra inputs (JSONL or .json), or NULL */
+    const char *manifest;    /* many programs: JSON manifest, or NULL */
+    const char *patches;     /* directory or JSONL of candidates */
+    const char *csv;         /* write the CSV report here, or NULL */
+    const char *db;          /* database path */
+    enum lt_format format;
+    double threshold;        /* mutation score threshold (0.60) */
+    double sim_threshold;    /* similarity threshold (0.95) */
+    int jobs;                /* child processes at once */
+    double timeout_factor;   /* x the reference's CPU time (5) */
+    double timeout_const;    /* + this many seconds (1) */
+    double timeout;          /* per run without a reference (15 s) */
+    int mutation;            /* layer 2 mutation scores (1) */
+    int mutation_gate;       /* with a reference: a patch scoring below
+                                the threshold where the reference does
+                                not is overfitting (1; 0: only a note) */
+    unsigned long memory_mb; /* RLIMIT_AS of a child; 0 = none */
+    char **pytest_args;      /* after `--` */
+    size_t n_pytest_args;
+    int progress;            /* progress line: 1 on, 0 off, -1 auto */
+    int debug;
+};
+
+/* Fills defaults: thresholds 0.60 and 0.95, jobs = cores, db
+ * ".litmus-patches.db", text, factor 5, constant 1 s, timeout 15 s,
+ * mutation and the mutation gate on, 2048 MB (0 in sanitizer builds),
+ * progress auto. */
+void lt_patches_opts_init(struct lt_patches_opts *o);
+
+/* `litmus patches`: triages every candidate patch, resuming from the
+ * database; exit 0, 1 when a patch is overfitting, 2 for input errors,
+ * 3 for engine errors. */
+int lt_patches(const struct lt_patches_opts *o);
+
+/* `litmus dataset select|typed|faults|rewrite` (docs/datasets.md):
+ * execution-verified datasets of mutated programs, JSON Lines in and out. */
+enum lt_dataset_mode {
+    LT_DS_SELECT,  /* Algorithm 1: the mutant most like the original */
+    LT_DS_TYPED,   /* statement/value/decision mutants per third */
+    LT_DS_FAULTS,  /* one-line faults in a quarter */
+    LT_DS_REWRITE, /* semantic-preserving rewrites */
+};
+
+struct lt_dataset_opts {
+    enum lt_dataset_mode mode;
+    char **inputs;           /* JSON Lines files ("-": stdin) or .py files */
+    size_t n_inputs;         /* 0: stdin */
+    const char *out;         /* output JSON Lines; NULL or "-": stdout */
+    const char *db;          /* store of finished runs (resume), or NULL */
+    const char *summary;     /* write the JSON summary here, or NULL */
+    const char *tests;       /* tests of records that name none */
+    const char *operators;   /* select: operator set ("algo1") */
+    const char *kinds;       /* faults: comma list, NULL for all */
+    const char *ops;         /* rewrite: composition ("c,v,d") */
+    const char *vocab;       /* rewrite: JSON vocabulary file, or NULL */
+    unsigned long long seed; /* every random choice derives from it */
+    int jobs;                /* zygotes at once */
+    int all;                 /* select: every valid mutant */
+    int details;             /* select: operator, line... in mutation_info */
+    int per_cell;            /* typed: mutants per (type, third) */
+    int per_program;         /* faults: faults per program (and quarter) */
+    int quarter;             /* 0 anywhere, 1..4, -1 each quarter (faults) */
+    int strength;            /* rewrite: applications of each op, 1..8 */
+    int variants;            /* rewrite: variants per program */
+    int verify;              /* 0: --no-verify (rewrite: generation only) */
+    int floor;               /* measure the runners' floor after the run */
+    double timeout;          /* s per call of a reference run */
+    double timeout_factor;   /* variant limit: x the reference's time */
+    double timeout_const;    /* ... + this many seconds */
+    unsigned long memory_mb; /* RLIMIT_AS of a child; 0 = none */
+    int progress;            /* 1 on, 0 off, -1 auto */
+    int debug;
+};
+
+/* Defaults: db ".litmus-dataset.db", operators "algo1", ops "c,v,d", seed
+ * 0, jobs = cores, 1 per cell, 1 per program, strength 1, 1 variant,
+ * verification on, timeout 5 s, factor 5, constant 0.1 s, 2048 MB,
+ * progress auto. */
+void lt_dataset_opts_init(struct lt_dataset_opts *o);
+
+/* "select", "typed", "faults" or "rewrite". */
+const char *lt_dataset_mode_name(enum lt_dataset_mode m);
+
+/* `litmus dataset MODE`: exit 0, 2 for input errors (with the record's
+ * FILE:LINE), 3 for engine errors, 130 when interrupted (run the same
+ * command again to resume). */
+int lt_dataset(const struct lt_dataset_opts *o);
+
 /* Resolves the litmus binary for re-execution as a zygote. */
 void lt_engine_set_exe(const char *path);
 

@@ -53,6 +53,15 @@ enum stmt_id {
     S_DEL_TESTS,
     S_PUT_TEST,
     S_SUMMARY,
+    S_P_PUT_RESULT,
+    S_P_GET_RESULT,
+    S_P_PUT_MUTANT,
+    S_P_EACH_MUTANT,
+    S_P_CLEAR_RUNS,
+    S_P_PUT_RUN,
+    S_P_EACH_RUN,
+    S_D_PUT,
+    S_D_GET,
     S__COUNT
 };
 
@@ -100,7 +109,51 @@ static const char *const stmt_sql[S__COUNT] = {
     [S_PUT_TEST] = "INSERT INTO tests(idx, nodeid, baseline_ms, outcome, "
                    "coverage) VALUES (?1, ?2, ?3, ?4, ?5)",
     [S_SUMMARY] = "SELECT verdict, count(*) FROM results GROUP BY verdict",
+    /* Patch triage (lt_store_patches_init creates these tables). */
+    [S_P_PUT_RESULT] = "INSERT OR REPLACE INTO candidate_results(program, "
+                       "text_sha, layer, result, recorded_at) VALUES (?1, "
+                       "?2, ?3, ?4, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+    [S_P_GET_RESULT] = "SELECT result FROM candidate_results WHERE "
+                       "program = ?1 AND text_sha = ?2 AND layer = ?3",
+    [S_P_PUT_MUTANT] = "INSERT OR IGNORE INTO candidate_mutants(program, "
+                       "text_sha, mutant_id, verdict, killed_by, detail, "
+                       "duration_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    [S_P_EACH_MUTANT] = "SELECT mutant_id, verdict, killed_by, detail, "
+                        "duration_ms FROM candidate_mutants WHERE "
+                        "program = ?1 AND text_sha = ?2 ORDER BY mutant_id",
+    [S_P_CLEAR_RUNS] = "DELETE FROM patch_runs",
+    [S_P_PUT_RUN] = "INSERT OR REPLACE INTO patch_runs(seq, program, run_id, "
+                    "unit, text_sha, verdict, reason, detail, evidence, "
+                    "duration_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+                    "?9, ?10)",
+    [S_P_EACH_RUN] = "SELECT seq, program, run_id, unit, text_sha, verdict, "
+                     "reason, detail, evidence, duration_ms FROM patch_runs "
+                     "ORDER BY seq",
+    /* Dataset runs (lt_store_dataset_init creates the table). */
+    [S_D_PUT] = "INSERT OR IGNORE INTO dataset_runs(key, result, "
+                "recorded_at) VALUES (?1, ?2, "
+                "strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+    [S_D_GET] = "SELECT result FROM dataset_runs WHERE key = ?1",
 };
+
+/* The patch triage's tables, added to any litmus database on first use
+ * (IF NOT EXISTS): they sit beside the mutation tables without changing
+ * them, so the schema version stays the same.  `program` in the
+ * candidate tables is the program's fingerprint (engine/patches.c), so
+ * that program entries with the same files share their results. */
+static const char patches_schema_sql[] =
+    "CREATE TABLE IF NOT EXISTS patch_runs(seq INTEGER PRIMARY KEY,"
+    " program TEXT NOT NULL, run_id TEXT NOT NULL, unit TEXT NOT NULL,"
+    " text_sha TEXT NOT NULL, verdict TEXT NOT NULL, reason TEXT NOT NULL,"
+    " detail TEXT, evidence TEXT NOT NULL, duration_ms REAL,"
+    " UNIQUE(program, run_id));"
+    "CREATE TABLE IF NOT EXISTS candidate_results(program TEXT NOT NULL,"
+    " text_sha TEXT NOT NULL, layer TEXT NOT NULL, result TEXT NOT NULL,"
+    " recorded_at TEXT NOT NULL, PRIMARY KEY(program, text_sha, layer));"
+    "CREATE TABLE IF NOT EXISTS candidate_mutants(program TEXT NOT NULL,"
+    " text_sha TEXT NOT NULL, mutant_id TEXT NOT NULL, verdict TEXT NOT NULL,"
+    " killed_by TEXT, detail TEXT, duration_ms REAL,"
+    " PRIMARY KEY(program, text_sha, mutant_id));";
 
 /* Created in one transaction together with the version row, so a database
  * has either all of it or none of it. */
@@ -1107,4 +1160,239 @@ void lt_store_mutant_free_fields(struct lt_mutant *m)
     free(m->original);
     free(m->replacement);
     memset(m, 0, sizeof(*m));
+}
+
+/*** Patch triage ***/
+
+/* Creates the patch triage's tables when they are missing, in one
+ * transaction.  Must be called outside a batch.  0 or a negative code. */
+int lt_store_patches_init(struct lt_store *st)
+{
+    int rc = lt_store_begin(st);
+    if (rc < 0)
+        return rc;
+    int r = sqlite3_exec(st->db, patches_schema_sql, NULL, NULL, NULL);
+    if (r != SQLITE_OK) {
+        rc = fail(st, r, "create the patch tables");
+        lt_store_rollback(st);
+        return rc;
+    }
+    return lt_store_commit(st);
+}
+
+/* Stores (or replaces) the JSON result of one layer of a candidate text
+ * of a program.  0 or a negative code. */
+int lt_store_put_candidate_result(struct lt_store *st, const char *program,
+                                  const char *text_sha, const char *layer,
+                                  const char *json)
+{
+    int rc = 0;
+    if (!program || !text_sha || !layer || !json)
+        return LT_EUSAGE;
+    sqlite3_stmt *s = stmt(st, S_P_PUT_RESULT, &rc);
+    if (!s)
+        return rc;
+    bind_text(s, 1, program);
+    bind_text(s, 2, text_sha);
+    bind_text(s, 3, layer);
+    bind_text(s, 4, json);
+    return run(st, s, "put candidate result");
+}
+
+/* The stored JSON of a layer as a heap copy the caller frees; 0 and
+ * *json NULL when none is stored. */
+int lt_store_get_candidate_result(struct lt_store *st, const char *program,
+                                  const char *text_sha, const char *layer,
+                                  char **json)
+{
+    int rc = 0;
+    *json = NULL;
+    sqlite3_stmt *s = stmt(st, S_P_GET_RESULT, &rc);
+    if (!s)
+        return rc;
+    bind_text(s, 1, program);
+    bind_text(s, 2, text_sha);
+    bind_text(s, 3, layer);
+    int r = sqlite3_step(s);
+    if (r == SQLITE_ROW)
+        *json = col_dup(s, 0);
+    else if (r != SQLITE_DONE)
+        rc = fail(st, r, "get candidate result");
+    done(s);
+    return rc;
+}
+
+/* Stores the verdict of one mutant of a candidate text; the first
+ * verdict stored for (program, text, mutant) wins. */
+int lt_store_put_candidate_mutant(struct lt_store *st,
+                                  const struct lt_candidate_mutant *m)
+{
+    int rc = 0;
+    if (!m->program || !m->text_sha || !m->mutant_id || !m->verdict)
+        return LT_EUSAGE;
+    sqlite3_stmt *s = stmt(st, S_P_PUT_MUTANT, &rc);
+    if (!s)
+        return rc;
+    bind_text(s, 1, m->program);
+    bind_text(s, 2, m->text_sha);
+    bind_text(s, 3, m->mutant_id);
+    bind_text(s, 4, m->verdict);
+    bind_text(s, 5, m->killed_by);
+    bind_text(s, 6, m->detail);
+    sqlite3_bind_double(s, 7, m->duration_ms);
+    return run(st, s, "put candidate mutant");
+}
+
+/* Calls fn for every stored mutant verdict of a candidate text, in id
+ * order; the strings are borrowed for the call.  Returns fn's first
+ * non-zero value, else 0, or a negative code. */
+int lt_store_each_candidate_mutant(struct lt_store *st, const char *program,
+                                   const char *text_sha,
+                                   lt_store_cmut_fn fn, void *ud)
+{
+    int rc = 0;
+    sqlite3_stmt *s = stmt(st, S_P_EACH_MUTANT, &rc);
+    if (!s)
+        return rc;
+    bind_text(s, 1, program);
+    bind_text(s, 2, text_sha);
+    for (;;) {
+        int r = sqlite3_step(s);
+        if (r == SQLITE_DONE)
+            break;
+        if (r != SQLITE_ROW) {
+            rc = fail(st, r, "each candidate mutant");
+            break;
+        }
+        struct lt_candidate_mutant m = {
+            program, text_sha, col_borrow(s, 0), col_borrow(s, 1),
+            col_borrow(s, 2), col_borrow(s, 3), sqlite3_column_double(s, 4)};
+        rc = fn(&m, ud);
+        if (rc != 0)
+            break;
+    }
+    done(s);
+    return rc;
+}
+
+/* Removes every patch row: a triage replaces the previous report (the
+ * candidate results it was computed from stay). */
+int lt_store_clear_patch_runs(struct lt_store *st)
+{
+    return run_id(st, S_P_CLEAR_RUNS);
+}
+
+/* Stores the verdict of one patch, replacing a row with the same seq or
+ * the same (program, run_id). */
+int lt_store_put_patch_run(struct lt_store *st, const struct lt_patch_run *p)
+{
+    int rc = 0;
+    if (!p->program || !p->run_id || !p->unit || !p->text_sha ||
+        !p->verdict || !p->reason || !p->evidence)
+        return LT_EUSAGE;
+    sqlite3_stmt *s = stmt(st, S_P_PUT_RUN, &rc);
+    if (!s)
+        return rc;
+    sqlite3_bind_int64(s, 1, p->seq);
+    bind_text(s, 2, p->program);
+    bind_text(s, 3, p->run_id);
+    bind_text(s, 4, p->unit);
+    bind_text(s, 5, p->text_sha);
+    bind_text(s, 6, p->verdict);
+    bind_text(s, 7, p->reason);
+    bind_text(s, 8, p->detail);
+    bind_text(s, 9, p->evidence);
+    sqlite3_bind_double(s, 10, p->duration_ms);
+    return run(st, s, "put patch run");
+}
+
+/* Calls fn for every patch row in seq order; the strings are borrowed
+ * for the call.  Returns fn's first non-zero value, else 0, or a
+ * negative code. */
+int lt_store_each_patch_run(struct lt_store *st, lt_store_patch_run_fn fn,
+                            void *ud)
+{
+    int rc = 0;
+    sqlite3_stmt *s = stmt(st, S_P_EACH_RUN, &rc);
+    if (!s)
+        return rc;
+    for (;;) {
+        int r = sqlite3_step(s);
+        if (r == SQLITE_DONE)
+            break;
+        if (r != SQLITE_ROW) {
+            rc = fail(st, r, "each patch run");
+            break;
+        }
+        struct lt_patch_run p = {
+            sqlite3_column_int64(s, 0), col_borrow(s, 1), col_borrow(s, 2),
+            col_borrow(s, 3), col_borrow(s, 4), col_borrow(s, 5),
+            col_borrow(s, 6), col_borrow(s, 7), col_borrow(s, 8),
+            sqlite3_column_double(s, 9)};
+        rc = fn(&p, ud);
+        if (rc != 0)
+            break;
+    }
+    done(s);
+    return rc;
+}
+
+/*** Datasets (`litmus dataset`) ***/
+
+/* The dataset cache sits beside the other tables like the patch tables:
+ * created on first use, the schema version unchanged.  A key is the hash
+ * of everything that decides a run's evidence (engine/dataset_exec.c). */
+static const char dataset_schema_sql[] =
+    "CREATE TABLE IF NOT EXISTS dataset_runs(key TEXT PRIMARY KEY,"
+    " result TEXT NOT NULL, recorded_at TEXT NOT NULL);";
+
+/* Creates the dataset table when it is missing.  Must be called outside a
+ * batch.  0 or a negative code. */
+int lt_store_dataset_init(struct lt_store *st)
+{
+    int rc = lt_store_begin(st);
+    if (rc < 0)
+        return rc;
+    int r = sqlite3_exec(st->db, dataset_schema_sql, NULL, NULL, NULL);
+    if (r != SQLITE_OK) {
+        rc = fail(st, r, "create the dataset table");
+        lt_store_rollback(st);
+        return rc;
+    }
+    return lt_store_commit(st);
+}
+
+/* Stores the JSON result of a dataset run under its key; the first result
+ * stored for a key wins.  0 or a negative code. */
+int lt_store_put_dataset(struct lt_store *st, const char *key,
+                         const char *json)
+{
+    int rc = 0;
+    if (!key || !json)
+        return LT_EUSAGE;
+    sqlite3_stmt *s = stmt(st, S_D_PUT, &rc);
+    if (!s)
+        return rc;
+    bind_text(s, 1, key);
+    bind_text(s, 2, json);
+    return run(st, s, "put dataset run");
+}
+
+/* The stored result of a key as a heap copy the caller frees; 0 and *json
+ * NULL when none is stored. */
+int lt_store_get_dataset(struct lt_store *st, const char *key, char **json)
+{
+    int rc = 0;
+    *json = NULL;
+    sqlite3_stmt *s = stmt(st, S_D_GET, &rc);
+    if (!s)
+        return rc;
+    bind_text(s, 1, key);
+    int r = sqlite3_step(s);
+    if (r == SQLITE_ROW)
+        *json = col_dup(s, 0);
+    else if (r != SQLITE_DONE)
+        rc = fail(st, r, "get dataset run");
+    done(s);
+    return rc;
 }

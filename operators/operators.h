@@ -63,4 +63,26 @@ void lt_mutant_clear(struct lt_mutant *m);
 /* Names of the known sets and operators, NULL-terminated, for --help. */
 const char *const *lt_operator_sets(void);
 
+/*** Dataset generators (operators/dataset.py) ***/
+
+/* Calls the dataset generator entry point `fn` with `args`, a JSON object
+ * text, in the embedded interpreter; *out gets the answer (caller frees;
+ * NUL-terminated, *out_len bytes).  Entry points and their arguments:
+ *   "typed"      {source}                  -> typed_mutants(source)
+ *   "faults"     {source, quarter?}        -> faults / faults_in_quarter
+ *   "rewrite"    {source, vocab?, ops, strength, quarter?, seeds: [int],
+ *                 fault_line?}             -> Rewriter.variant(...) per seed
+ *   "applicable" {source, vocab?, quarter?} -> {counts, skipped}
+ *   "location"   {line, total}             -> location(line, total)
+ * The answer is JSON text, except for "rewrite": the JSON array of the
+ * variants without their "source", then for each variant a NUL byte and
+ * its source (sources hold no NUL), so that thousands of program texts
+ * need no JSON escaping.  0 on success; LT_EUSAGE with a one-line *errmsg
+ * (caller frees) when the generator rejects the input (a ValueError:
+ * source that does not parse, nothing to change in a quarter, a bad
+ * vocabulary); LT_EPYTHON with *errmsg when the interpreter or the
+ * generator fails. */
+int lt_dataset_call(const char *fn, const char *args, char **out,
+                    size_t *out_len, char **errmsg);
+
 #endif

@@ -20,6 +20,9 @@
 
 #define VERSION "0.1.0"
 
+/* engine/cli/dataset_cli.c */
+int lt__cli_dataset(int argc, char **argv);
+
 static const char usage_main[] =
     "usage: litmus <command> [options]\n"
     "\n"
@@ -29,6 +32,10 @@ static const char usage_main[] =
     "  score       mutate source files and score the test suite\n"
     "  show        print one mutant's diff, verdict and killing test\n"
     "  report      print the summary of a stored run\n"
+    "  patches     triage candidate patches: correct, overfitting,\n"
+    "              memorized or invalid\n"
+    "  dataset     execution-verified datasets of mutated programs\n"
+    "              (select, typed, faults, rewrite)\n"
 #ifdef LT_HAVE_SIMILARITY
     "  similarity  code similarity metrics (CodeBLEU, METEOR, ROUGE-L...)\n"
 #endif
@@ -90,6 +97,65 @@ static const char usage_report[] =
     "\n"
     "Prints the summary of the run stored in the database.\n";
 
+static const char usage_patches[] =
+    "usage: litmus patches --buggy F --tests T --patches P [options]\n"
+    "                      [-- PYTEST_ARGS]\n"
+    "       litmus patches --manifest M --patches P [options]\n"
+    "\n"
+    "Sorts candidate patches of a buggy program into correct, overfitting,\n"
+    "memorized and invalid, with the evidence behind each verdict\n"
+    "(docs/patches.md):\n"
+    "  0  syntax: the patch must compile;\n"
+    "  1  tests: the suite runs on the patch in a sandboxed child with\n"
+    "     guards against patches that fake a pass;\n"
+    "  2  differential testing against the reference fix on captured,\n"
+    "     given and derived inputs; held-out tests; mutation score of the\n"
+    "     suite on the patch and on the reference;\n"
+    "  3  token and AST similarity to the reference fix.\n"
+    "Run the same command again to resume an interrupted triage.\n"
+    "\n"
+    "inputs:\n"
+    "      --buggy F          the buggy file the patches replace\n"
+    "      --tests T          its tests (file or directory)\n"
+    "      --reference F      the reference fix (enables differential\n"
+    "                         testing and similarity)\n"
+    "      --held-out T       tests not shown to the repair tool\n"
+    "      --inputs F         extra inputs for differential testing: JSON\n"
+    "                         Lines (an array of arguments or {\"function\",\n"
+    "                         \"args\", \"kwargs\"} a line), or a .json array\n"
+    "      --manifest M       many programs: {program: {\"buggy\", \"tests\",\n"
+    "                         \"reference\", \"held_out\", \"inputs\",\n"
+    "                         \"function\"}}, paths relative to M\n"
+    "      --patches P        a directory of <run_id>.py (with a manifest:\n"
+    "                         <program>/<run_id>.py), or JSON Lines of\n"
+    "                         {\"program\", \"run_id\", \"patch_text\"};\n"
+    "                         markdown code fences are stripped\n"
+    "\n"
+    "options:\n"
+    "      --threshold S      mutation score threshold (default 0.60)\n"
+    "      --similarity-threshold S  token and AST similarity from which\n"
+    "                         a passing patch is memorized (default 0.95)\n"
+    "      --mutation-gap-note  with a reference, a patch scoring below the\n"
+    "                         threshold where the reference does not is\n"
+    "                         overfitting (weak_where_reference_is_not);\n"
+    "                         with this option it is only a note\n"
+    "      --no-mutation      skip the mutation scores\n"
+    "  -j, --jobs N           parallel runners (default: number of cores)\n"
+    "      --timeout-factor X limit of a run: X x the reference's CPU time\n"
+    "                         for the same tests (default 5)\n"
+    "      --timeout-const S  ... plus S seconds (default 1)\n"
+    "      --timeout S        limit of a run without a reference (default 15)\n"
+    "      --memory-mb N      address-space limit of a child (default 2048)\n"
+    "      --db FILE          results database (default .litmus-patches.db)\n"
+    "  -f, --format FMT       text (default) or json (litmus.patches/1)\n"
+    "      --csv FILE         also write one CSV row per patch to FILE\n"
+    "      --progress / --no-progress  progress line (default: on a TTY)\n"
+    "  -h, --help             this text\n"
+    "\n"
+    "exit codes: 0 ok, 1 a patch is overfitting (for CI gates), 2 usage or\n"
+    "input error (missing file, bad JSON Lines, reference failing its\n"
+    "tests), 3 engine error.\n";
+
 static int parse_format(const char *s, enum lt_format *f)
 {
     if (strcmp(s, "text") == 0)
@@ -133,7 +199,9 @@ enum {
     OPT_DB = 256, OPT_OPERATORS, OPT_FAIL_UNDER, OPT_TIMEOUT_FACTOR,
     OPT_TIMEOUT_CONST, OPT_BASELINE_TIMEOUT, OPT_MEMORY, OPT_PROGRESS,
     OPT_NO_PROGRESS, OPT_FULL_MATRIX, OPT_BASELINE_RUNS, OPT_CONFIG,
-    OPT_NO_CONFIG,
+    OPT_NO_CONFIG, OPT_BUGGY, OPT_REFERENCE, OPT_HELD_OUT, OPT_INPUTS,
+    OPT_MANIFEST, OPT_PATCHES, OPT_CSV, OPT_THRESHOLD, OPT_SIM_THRESHOLD,
+    OPT_TIMEOUT, OPT_NO_MUTATION, OPT_MUTATION_GATE,
 };
 
 static int cmd_score(int argc, char **argv)
@@ -316,6 +384,153 @@ out:
     return code;
 }
 
+static int cmd_patches(int argc, char **argv)
+{
+    struct lt_patches_opts o;
+    lt_patches_opts_init(&o);
+    static const struct option longopts[] = {
+        {"buggy", required_argument, NULL, OPT_BUGGY},
+        {"tests", required_argument, NULL, 't'},
+        {"reference", required_argument, NULL, OPT_REFERENCE},
+        {"held-out", required_argument, NULL, OPT_HELD_OUT},
+        {"inputs", required_argument, NULL, OPT_INPUTS},
+        {"manifest", required_argument, NULL, OPT_MANIFEST},
+        {"patches", required_argument, NULL, OPT_PATCHES},
+        {"csv", required_argument, NULL, OPT_CSV},
+        {"format", required_argument, NULL, 'f'},
+        {"threshold", required_argument, NULL, OPT_THRESHOLD},
+        {"similarity-threshold", required_argument, NULL, OPT_SIM_THRESHOLD},
+        {"mutation-gap-note", no_argument, NULL, OPT_MUTATION_GATE},
+        {"no-mutation", no_argument, NULL, OPT_NO_MUTATION},
+        {"jobs", required_argument, NULL, 'j'},
+        {"timeout-factor", required_argument, NULL, OPT_TIMEOUT_FACTOR},
+        {"timeout-const", required_argument, NULL, OPT_TIMEOUT_CONST},
+        {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"memory-mb", required_argument, NULL, OPT_MEMORY},
+        {"db", required_argument, NULL, OPT_DB},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int split = 1;
+    while (split < argc && strcmp(argv[split], "--") != 0)
+        split++;
+    int full_argc = argc;
+    argc = split;
+    int c;
+    long lv;
+    while ((c = getopt_long(argc, argv, "t:j:f:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_BUGGY:
+            o.buggy = optarg;
+            break;
+        case 't':
+            o.tests = optarg;
+            break;
+        case OPT_REFERENCE:
+            o.reference = optarg;
+            break;
+        case OPT_HELD_OUT:
+            o.held_out = optarg;
+            break;
+        case OPT_INPUTS:
+            o.inputs = optarg;
+            break;
+        case OPT_MANIFEST:
+            o.manifest = optarg;
+            break;
+        case OPT_PATCHES:
+            o.patches = optarg;
+            break;
+        case OPT_CSV:
+            o.csv = optarg;
+            break;
+        case 'f':
+            if (parse_format(optarg, &o.format) < 0)
+                return bad_value("--format", optarg, "text or json");
+            break;
+        case OPT_THRESHOLD:
+            if (parse_double(optarg, 0, 1, &o.threshold) < 0)
+                return bad_value("--threshold", optarg, "0..1");
+            break;
+        case OPT_SIM_THRESHOLD:
+            if (parse_double(optarg, 0, 1, &o.sim_threshold) < 0)
+                return bad_value("--similarity-threshold", optarg, "0..1");
+            break;
+        case OPT_MUTATION_GATE:
+            o.mutation_gate = 0;
+            break;
+        case OPT_NO_MUTATION:
+            o.mutation = 0;
+            break;
+        case 'j':
+            if (parse_int(optarg, 1, 1024, &lv) < 0)
+                return bad_value("--jobs", optarg, "1..1024");
+            o.jobs = (int)lv;
+            break;
+        case OPT_TIMEOUT_FACTOR:
+            if (parse_double(optarg, 1, 1000, &o.timeout_factor) < 0)
+                return bad_value("--timeout-factor", optarg, "1..1000");
+            break;
+        case OPT_TIMEOUT_CONST:
+            if (parse_double(optarg, 0.01, 3600, &o.timeout_const) < 0)
+                return bad_value("--timeout-const", optarg, "0.01..3600");
+            break;
+        case OPT_TIMEOUT:
+            if (parse_double(optarg, 0.1, 86400, &o.timeout) < 0)
+                return bad_value("--timeout", optarg, "0.1..86400");
+            break;
+        case OPT_MEMORY:
+            if (parse_int(optarg, 0, 1 << 20, &lv) < 0)
+                return bad_value("--memory-mb", optarg, "0..1048576");
+            o.memory_mb = (unsigned long)lv;
+            break;
+        case OPT_DB:
+            o.db = optarg;
+            break;
+        case OPT_PROGRESS:
+            o.progress = 1;
+            break;
+        case OPT_NO_PROGRESS:
+            o.progress = 0;
+            break;
+        case 'h':
+            fputs(usage_patches, stdout);
+            return 0;
+        default:
+            fputs(usage_patches, stderr);
+            return 2;
+        }
+    }
+    if (optind != argc) {
+        lt_error("patches takes no positional arguments ('%s'; see litmus "
+                 "patches --help)", argv[optind]);
+        return 2;
+    }
+    if (split < full_argc) {
+        o.pytest_args = argv + split + 1;
+        o.n_pytest_args = (size_t)(full_argc - split - 1);
+    }
+    if (!o.patches) {
+        lt_error("--patches is required (see litmus patches --help)");
+        return 2;
+    }
+    if (o.manifest) {
+        if (o.buggy || o.tests || o.reference || o.held_out || o.inputs) {
+            lt_error("--manifest names every program's files: drop --buggy, "
+                     "--tests, --reference, --held-out and --inputs");
+            return 2;
+        }
+    } else if (!o.buggy || !o.tests) {
+        lt_error("give --buggy and --tests (or --manifest for several "
+                 "programs; see litmus patches --help)");
+        return 2;
+    }
+    o.debug = lt_log_get_level() >= LT_LOG_DEBUG;
+    return lt_patches(&o);
+}
+
 static int cmd_show_or_report(int argc, char **argv, int show)
 {
     const char *db = ".litmus.db";
@@ -399,6 +614,10 @@ int main(int argc, char **argv)
         return cmd_show_or_report(argc - 1, argv + 1, 1);
     if (strcmp(cmd, "report") == 0)
         return cmd_show_or_report(argc - 1, argv + 1, 0);
+    if (strcmp(cmd, "patches") == 0)
+        return cmd_patches(argc - 1, argv + 1);
+    if (strcmp(cmd, "dataset") == 0)
+        return lt__cli_dataset(argc - 1, argv + 1);
 #ifdef LT_HAVE_SIMILARITY
     if (strcmp(cmd, "similarity") == 0)
         return lt_similarity_main(argc - 1, argv + 1);

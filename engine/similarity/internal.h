@@ -54,18 +54,22 @@ struct lt__scratch {
     size_t u32a_cap, u32b_cap;
     void *table;
     size_t table_cap;
+    uint32_t *ng; /* n-gram ids and counts */
+    size_t ng_cap;
+    uint32_t ng_gen; /* generation of the n-gram table's slots */
 };
 
 void lt__scratch_free(struct lt__scratch *s);
 
-/* The reference BLEU (n = 1..4, clipped counts, brevity penalty from the
- * closest reference length, Chen-Cherry method1 smoothing, epsilon 0.1). */
-double lt__bleu(struct lt__scratch *sc, const struct lt__toks *hyp,
-                const struct lt__toks *refs, size_t nrefs);
-/* The reference weighted n-gram match (see docs/similarity.md). */
-double lt__weighted_bleu(struct lt__scratch *sc, struct lt__dict *d,
-                         enum lt_sim_lang lang, const struct lt__toks *hyp,
-                         const struct lt__toks *refs, size_t nrefs);
+/* CodeBLEU's two n-gram scores, from one pass over the n-grams:
+ * *bleu, the reference BLEU (n = 1..4, clipped counts, brevity penalty
+ * from the closest reference length, Chen-Cherry method1 smoothing,
+ * epsilon 0.1), and *weighted, the reference weighted n-gram match (see
+ * docs/similarity.md).  refs are pointers: they need not be adjacent. */
+void lt__ngram_scores(struct lt__scratch *sc, struct lt__dict *d,
+                      enum lt_sim_lang lang, const struct lt__toks *hyp,
+                      const struct lt__toks *const *refs, size_t nrefs,
+                      double *bleu, double *weighted);
 size_t lt__lcs(struct lt__scratch *sc, size_t nids, const uint32_t *a,
                size_t an, const uint32_t *b, size_t bn);
 size_t lt__levenshtein(struct lt__scratch *sc, size_t nids, const uint32_t *a,
@@ -120,11 +124,15 @@ enum {
 
 struct lt__trees *lt__trees_new(enum lt_sim_lang lang);
 void lt__trees_free(struct lt__trees *t);
-/* Forget the subtree dictionary (between pairs, to bound memory). */
-void lt__trees_trim(struct lt__trees *t);
-/* Parses text; NULL when the parser fails (not for syntax errors). */
+/* Forgets the subtree dictionary when it has grown large (between pairs,
+ * to bound memory); true when it did, which invalidates the subtree ids
+ * of every tree parsed before. */
+bool lt__trees_trim(struct lt__trees *t);
+/* Parses text; NULL when the parser fails (not for syntax errors).  prof:
+ * NULL, or the phase timers (LT__PH_*) to add to. */
 struct lt__tree *lt__tree_parse(struct lt__trees *t, struct lt__dict *d,
-                                const char *text, size_t len, unsigned what);
+                                const char *text, size_t len, unsigned what,
+                                double *prof);
 void lt__tree_free(struct lt__tree *tr);
 /* Reference subtrees (s-expressions, leaves excluded) found in cand. */
 void lt__syntax_match(const struct lt__tree *cand, const struct lt__tree *ref,
@@ -133,14 +141,21 @@ void lt__syntax_match(const struct lt__tree *cand, const struct lt__tree *ref,
 void lt__dataflow_match(const struct lt__tree *cand,
                         const struct lt__tree *ref, size_t *match,
                         size_t *total);
-/* Zhang-Shasha distance; SIZE_MAX when the trees are too large. */
-size_t lt__tree_edit(const struct lt__tree *a, const struct lt__tree *b);
+/* Zhang-Shasha distance; SIZE_MAX when the trees are too large.  sc:
+ * scratch memory; the labels are dictionary ids below nids. */
+size_t lt__tree_edit(const struct lt__tree *a, const struct lt__tree *b,
+                     struct lt__scratch *sc, size_t nids);
 size_t lt__tree_size(const struct lt__tree *tr);
 /* Zhang-Shasha on post-order labels and leftmost leaves: the banded exact
  * algorithm, or (reference = true) the plain one; for tests. */
 size_t lt__ted_arrays(const uint32_t *lab1, const uint32_t *lml1, size_t n1,
                       const uint32_t *lab2, const uint32_t *lml2, size_t n2,
                       bool reference);
+/* For tests: the banded pass alone, with half-width k (>= 1): the
+ * distance when it is <= k, otherwise an upper bound or SIZE_MAX. */
+size_t lt__ted_band(const uint32_t *lab1, const uint32_t *lml1, size_t n1,
+                    const uint32_t *lab2, const uint32_t *lml2, size_t n2,
+                    size_t k);
 /* For tests: number of subtrees and data-flow edges. */
 size_t lt__tree_subtrees(const struct lt__tree *tr);
 size_t lt__tree_dfg_edges(const struct lt__tree *tr);
@@ -160,10 +175,89 @@ struct lt__dfg {
     uint32_t *pool;
 };
 
+/* What the tree code needs to know about the grammar's symbols, computed
+ * once per parser (tree.c): classes by type name, the data-flow rule of
+ * each symbol, field ids. */
+enum {
+    LT__C_COMMENT = 1u << 0,   /* comment, line_comment, block_comment */
+    LT__C_STRLEAF = 1u << 1,   /* string, string_literal, character_literal */
+    LT__C_PUNCT = 1u << 2,     /* ( ) [ ] { } , ; : . " ' ` */
+    LT__C_EXPRSTMT = 1u << 3,  /* expression_statement */
+    LT__C_STRING = 1u << 4,    /* string, concatenated_string */
+    LT__C_COMMA = 1u << 5,     /* , */
+    LT__C_IDENT = 1u << 6,     /* identifier */
+    LT__C_ELIFELSE = 1u << 7,  /* elif_clause, else_clause */
+    LT__C_BLOCK = 1u << 8,     /* block */
+    LT__C_LOCALVAR = 1u << 9,  /* local_variable_declaration */
+    LT__C_HASELSE = 1u << 10,  /* the type name contains "else" */
+};
+
+struct lt__langinfo {
+    const void *language; /* const TSLanguage * */
+    enum lt_sim_lang lang;
+    size_t nsyms;
+    uint16_t *cls;     /* per symbol: LT__C_* */
+    uint8_t *kind;     /* per symbol: data-flow rule (dfg.c) */
+    uint16_t *namelen; /* per symbol: strlen of the type name */
+    uint32_t *name_id; /* per symbol: dict id of the type name */
+    bool have_name_ids;
+    uint16_t f_name, f_value, f_left, f_right, f_body;
+};
+
+/* Class bits of node symbol sym (0 for ERROR and the other built-ins). */
+static inline unsigned lt__cls(const struct lt__langinfo *li, uint16_t sym)
+{
+    return sym < li->nsyms ? li->cls[sym] : 0;
+}
+
+/* Reusable memory of the data-flow builder. */
+struct lt__dfg_ws;
+void lt__dfg_ws_free(struct lt__dfg_ws *ws);
+
+/* Fills the per-symbol data-flow rules of li (dfg.c). */
+void lt__dfg_kinds(struct lt__langinfo *li);
+
 /* Builds the reference implementation's data flow of a flattened tree
- * (dfg.c); d interns the token texts. */
+ * (dfg.c); d interns the token texts; *ws is created on first use. */
 void lt__dfg_build(struct lt__dfg *out, const struct lt__flat *f,
-                   enum lt_sim_lang lang, struct lt__dict *d);
+                   struct lt__langinfo *li, struct lt__dict *d,
+                   struct lt__dfg_ws **ws);
 void lt__dfg_free(struct lt__dfg *g);
+/* The order of lt__dfg.e: relation, variable, then the parent list. */
+int lt__dfg_edge_cmp(const struct lt__dfg_edge *a,
+                     const struct lt__dfg_edge *b);
+
+/*** Phase timers, for bench/similarity_bench.c ***/
+
+enum lt__phase {
+    LT__PH_TOKENIZE, /* code tokens, and the text cache */
+    LT__PH_PARSE,    /* ts_parser_parse_string and ts_tree_delete */
+    LT__PH_FLATTEN,  /* copying the tree-sitter tree */
+    LT__PH_SUBTREES, /* syntax match: subtree ids */
+    LT__PH_DFG,      /* data flow: the rules */
+    LT__PH_TEDPREP,  /* tree edit: labels, post-order */
+    LT__PH_BLEU,     /* BLEU and weighted n-gram match */
+    LT__PH_SYNTAX,   /* syntax match */
+    LT__PH_DATAFLOW, /* data-flow match */
+    LT__PH_METEOR,
+    LT__PH_ROUGE,
+    LT__PH_LEV,
+    LT__PH_TED,   /* Zhang-Shasha */
+    LT__PH_OTHER, /* freeing, the rest of lt_sim_compare */
+    LT__PH_N
+};
+
+extern const char *const lt__phase_names[LT__PH_N];
+
+/* From now on every lt_sim_compare of s adds the seconds (monotonic
+ * clock) it spends in each phase to acc[LT__PH_N]; NULL stops it. */
+void lt__sim_profile(struct lt_sim *s, double *acc);
+
+/* The monotonic clock, in seconds. */
+double lt__sim_now(void);
+
+/* Adds the time since *t to prof[phase] and sets *t to now; nothing when
+ * prof is NULL. */
+void lt__sim_lap(double *prof, enum lt__phase phase, double *t);
 
 #endif

@@ -17,6 +17,7 @@ void lt__scratch_free(struct lt__scratch *s)
     free(s->u32a);
     free(s->u32b);
     free(s->table);
+    free(s->ng);
     memset(s, 0, sizeof(*s));
 }
 
@@ -37,71 +38,92 @@ static void per_id(struct lt__scratch *s, size_t nids)
     }
 }
 
-/*** N-gram table ***/
+/*** N-gram ids ***/
 
-struct ng {
-    uint64_t h;          /* 0: empty */
-    const uint32_t *p;   /* the n ids */
-    uint32_t hc;         /* count in the hypothesis */
-    uint32_t cur, max;   /* count in the current / best reference */
-    uint32_t mark;       /* reference the cur count belongs to, + 1 */
+/* Every n-gram of the hypothesis gets a small id, level by level: the id
+ * of the n-gram at i is looked up by (id of the (n-1)-gram at i, token
+ * i + n - 1), so equal n-grams get equal ids with one probe and no
+ * comparison of token runs.  A reference n-gram whose (n-1)-gram prefix
+ * is not in the hypothesis cannot be in it either (NONE). */
+
+enum { NG_NONE = UINT32_MAX };
+
+struct ngslot {
+    uint64_t key;
+    uint32_t id, gen; /* valid when gen == the table's generation */
 };
 
 struct ngtab {
-    struct ng *e;
+    struct ngslot *e;
     size_t mask;
-    unsigned n;
+    unsigned shift;
+    uint32_t gen;
+    uint32_t next; /* ids handed out at this level */
 };
 
-static uint64_t ng_hash(const uint32_t *p, unsigned n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (unsigned i = 0; i < n; i++) {
-        h ^= p[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-        h *= 0xff51afd7ed558ccdull;
-    }
-    h ^= h >> 33;
-    return h | 1;
-}
-
-static void ng_init(struct lt__scratch *s, struct ngtab *t, size_t entries,
-                    unsigned n)
+/* Starts a level: an empty table for `entries` keys.  The slots are not
+ * cleared: a new generation number makes them all stale. */
+static void ng_level(struct lt__scratch *sc, struct ngtab *t, size_t entries)
 {
     size_t cap = 16;
-    while (cap < entries * 2 + 2)
+    unsigned bits = 4;
+    while (cap < entries * 2 + 2) {
         cap *= 2;
-    if (cap * sizeof(struct ng) > s->table_cap) {
-        free(s->table);
-        s->table_cap = cap * sizeof(struct ng);
-        s->table = xmalloc(s->table_cap);
+        bits++;
     }
-    t->e = s->table;
-    memset(t->e, 0, cap * sizeof(struct ng));
+    if (cap * sizeof(struct ngslot) > sc->table_cap) {
+        free(sc->table);
+        sc->table_cap = cap * sizeof(struct ngslot);
+        sc->table = xmalloc(sc->table_cap);
+        memset(sc->table, 0, sc->table_cap);
+        sc->ng_gen = 0;
+    }
+    if (++sc->ng_gen == 0) {
+        memset(sc->table, 0, sc->table_cap);
+        sc->ng_gen = 1;
+    }
+    t->gen = sc->ng_gen;
+    t->e = sc->table;
     t->mask = cap - 1;
-    t->n = n;
+    t->shift = 64 - bits;
+    t->next = 0;
 }
 
-/* Finds the n-gram at p; inserts it when `add`.  NULL if absent. */
-static struct ng *ng_get(struct ngtab *t, const uint32_t *p, bool add)
+static inline size_t ng_slot(const struct ngtab *t, uint64_t key)
 {
-    uint64_t h = ng_hash(p, t->n);
-    size_t j = (size_t)h & t->mask;
-    for (;;) {
-        struct ng *e = &t->e[j];
-        if (e->h == 0) {
-            if (!add)
-                return NULL;
-            e->h = h;
-            e->p = p;
-            return e;
+    return (size_t)((key * 0x9e3779b97f4a7c15ull) >> t->shift);
+}
+
+static uint32_t ng_add(struct ngtab *t, uint64_t key)
+{
+    for (size_t j = ng_slot(t, key);; j = (j + 1) & t->mask) {
+        struct ngslot *e = &t->e[j];
+        if (e->gen != t->gen) {
+            *e = (struct ngslot){key, t->next, t->gen};
+            return t->next++;
         }
-        if (e->h == h && memcmp(e->p, p, t->n * sizeof(uint32_t)) == 0)
-            return e;
-        j = (j + 1) & t->mask;
+        if (e->key == key)
+            return e->id;
     }
 }
 
-/*** BLEU ***/
+static uint32_t ng_find(const struct ngtab *t, uint64_t key)
+{
+    for (size_t j = ng_slot(t, key);; j = (j + 1) & t->mask) {
+        const struct ngslot *e = &t->e[j];
+        if (e->gen != t->gen)
+            return NG_NONE;
+        if (e->key == key)
+            return e->id;
+    }
+}
+
+static uint64_t ng_key(uint32_t prev, uint32_t tok)
+{
+    return (uint64_t)prev << 32 | tok;
+}
+
+/*** BLEU and the weighted n-gram match ***/
 
 static double brevity(double r, double c)
 {
@@ -112,49 +134,10 @@ static double brevity(double r, double c)
     return exp(1.0 - r / c);
 }
 
-double lt__bleu(struct lt__scratch *sc, const struct lt__toks *hyp,
-                const struct lt__toks *refs, size_t nrefs)
+static double smoothed(const double *num, const double *den, double bp)
 {
-    double num[5] = {0}, den[5] = {0};
-    size_t c = hyp->n;
-    for (unsigned n = 1; n <= 4; n++) {
-        size_t hn = c >= n ? c - n + 1 : 0;
-        struct ngtab t;
-        ng_init(sc, &t, hn, n);
-        for (size_t i = 0; i < hn; i++)
-            ng_get(&t, hyp->v + i, true)->hc++;
-        for (size_t r = 0; r < nrefs; r++) {
-            size_t rn = refs[r].n >= n ? refs[r].n - n + 1 : 0;
-            for (size_t i = 0; i < rn; i++) {
-                struct ng *e = ng_get(&t, refs[r].v + i, false);
-                if (!e)
-                    continue;
-                if (e->mark != r + 1) {
-                    e->mark = (uint32_t)r + 1;
-                    e->cur = 0;
-                }
-                if (++e->cur > e->max)
-                    e->max = e->cur;
-            }
-        }
-        uint64_t clipped = 0;
-        for (size_t j = 0; j <= t.mask; j++)
-            if (t.e[j].h)
-                clipped += t.e[j].hc < t.e[j].max ? t.e[j].hc : t.e[j].max;
-        num[n] = (double)clipped;
-        den[n] = hn > 0 ? (double)hn : 1.0;
-    }
-    /* Closest reference length; ties go to the shorter one. */
-    size_t best = refs[0].n;
-    for (size_t r = 1; r < nrefs; r++) {
-        size_t d1 = refs[r].n > c ? refs[r].n - c : c - refs[r].n;
-        size_t d0 = best > c ? best - c : c - best;
-        if (d1 < d0 || (d1 == d0 && refs[r].n < best))
-            best = refs[r].n;
-    }
     if (num[1] == 0)
         return 0.0;
-    double bp = brevity((double)best, (double)c);
     double s = 0;
     for (unsigned n = 1; n <= 4; n++) {
         double p = num[n] == 0 ? 0.1 / den[n] : num[n] / den[n];
@@ -163,53 +146,94 @@ double lt__bleu(struct lt__scratch *sc, const struct lt__toks *hyp,
     return bp * exp(s);
 }
 
-double lt__weighted_bleu(struct lt__scratch *sc, struct lt__dict *d,
-                         enum lt_sim_lang lang, const struct lt__toks *hyp,
-                         const struct lt__toks *refs, size_t nrefs)
+static uint32_t *ng_grow(struct lt__scratch *sc, size_t need)
 {
-    double num[5] = {0}, den[5] = {0};
-    size_t c = hyp->n;
+    if (need > sc->ng_cap) {
+        free(sc->ng);
+        sc->ng_cap = need + need / 2;
+        sc->ng = xmalloc(sc->ng_cap * sizeof(uint32_t));
+    }
+    return sc->ng;
+}
+
+void lt__ngram_scores(struct lt__scratch *sc, struct lt__dict *d,
+                      enum lt_sim_lang lang, const struct lt__toks *hyp,
+                      const struct lt__toks *const *refs, size_t nrefs,
+                      double *bleu, double *weighted)
+{
+    double bnum[5] = {0}, bden[5] = {0}, wnum[5] = {0}, wden[5] = {0};
+    size_t c = hyp->n, rtot = 0;
+    for (size_t r = 0; r < nrefs; r++)
+        rtot += refs[r]->n;
+    /* hid: ids of the hypothesis n-grams; rid: of the references' (one
+     * run after the other); hc, cnt, maxc, mark: per id. */
+    uint32_t *hid = ng_grow(sc, c + rtot + 4 * (c + 1));
+    uint32_t *rid = hid + c, *hc = rid + rtot, *cnt = hc + c + 1;
+    uint32_t *maxc = cnt + c + 1, *mark = maxc + c + 1;
+    for (size_t i = 0; i < c; i++)
+        hid[i] = UINT32_MAX; /* the 0-gram */
+    for (size_t i = 0; i < rtot; i++)
+        rid[i] = UINT32_MAX;
+    struct ngtab t = {0};
     for (unsigned n = 1; n <= 4; n++) {
         size_t hn = c >= n ? c - n + 1 : 0;
-        struct ngtab t;
-        ng_init(sc, &t, hn, n);
+        ng_level(sc, &t, hn);
         for (size_t i = 0; i < hn; i++)
-            ng_get(&t, hyp->v + i, true)->hc++;
+            hid[i] = ng_add(&t, ng_key(hid[i], hyp->v[i + n - 1]));
+        uint32_t m = t.next;
+        memset(hc, 0, m * sizeof(uint32_t));
+        memset(maxc, 0, m * sizeof(uint32_t));
+        memset(mark, 0, m * sizeof(uint32_t));
+        for (size_t i = 0; i < hn; i++)
+            hc[hid[i]]++;
+        uint32_t *ri = rid;
         for (size_t r = 0; r < nrefs; r++) {
-            size_t rn = refs[r].n >= n ? refs[r].n - n + 1 : 0;
+            const struct lt__toks *rf = refs[r];
+            size_t rn = rf->n >= n ? rf->n - n + 1 : 0;
             double rnum = 0, rden = 0;
             for (size_t i = 0; i < rn; i++) {
+                uint32_t id = ri[i];
+                if (id != NG_NONE || n == 1)
+                    id = ng_find(&t, ng_key(id, rf->v[i + n - 1]));
+                ri[i] = id;
                 double w = 1.0;
                 if (n == 1)
-                    w = lt__dict_keyword(d, refs[r].v[i], lang) ? 1.0 : 0.2;
+                    w = lt__dict_keyword(d, rf->v[i], lang) ? 1.0 : 0.2;
                 rden += w;
-                struct ng *e = ng_get(&t, refs[r].v + i, false);
-                if (!e)
+                if (id == NG_NONE)
                     continue;
-                if (e->mark != r + 1) {
-                    e->mark = (uint32_t)r + 1;
-                    e->cur = 0;
+                if (mark[id] != r + 1) {
+                    mark[id] = (uint32_t)r + 1;
+                    cnt[id] = 0;
                 }
-                if (e->cur < e->hc) {
-                    e->cur++;
+                if (cnt[id] < hc[id])
                     rnum += w;
-                }
+                if (++cnt[id] > maxc[id])
+                    maxc[id] = cnt[id];
             }
-            num[n] += rnum;
-            den[n] += rden > 1.0 ? rden : 1.0;
+            wnum[n] += rnum;
+            wden[n] += rden > 1.0 ? rden : 1.0;
+            ri += rf->n;
         }
+        uint64_t clipped = 0;
+        for (uint32_t id = 0; id < m; id++)
+            clipped += hc[id] < maxc[id] ? hc[id] : maxc[id];
+        bnum[n] = (double)clipped;
+        bden[n] = hn > 0 ? (double)hn : 1.0;
     }
-    if (num[1] == 0)
-        return 0.0;
+    /* Closest reference length; ties go to the shorter one. */
+    size_t best = refs[0]->n;
+    for (size_t r = 1; r < nrefs; r++) {
+        size_t rl = refs[r]->n;
+        size_t d1 = rl > c ? rl - c : c - rl;
+        size_t d0 = best > c ? best - c : c - best;
+        if (d1 < d0 || (d1 == d0 && rl < best))
+            best = rl;
+    }
+    *bleu = smoothed(bnum, bden, brevity((double)best, (double)c));
     /* The reference measures each "reference" as a [tokens, weights]
      * pair, so its closest reference length is always 2. */
-    double bp = brevity(2.0, (double)c);
-    double s = 0;
-    for (unsigned n = 1; n <= 4; n++) {
-        double p = num[n] == 0 ? 0.1 / den[n] : num[n] / den[n];
-        s += 0.25 * log(p);
-    }
-    return bp * exp(s);
+    *weighted = smoothed(wnum, wden, brevity(2.0, (double)c));
 }
 
 /*** Bit-parallel LCS and Levenshtein ***/
@@ -250,11 +274,31 @@ static const uint64_t *row_of(struct lt__scratch *sc, const uint64_t *bits,
 
 /* Hyyro's bit-vector LCS: V starts all ones; for each b_j,
  * V = (V + (V & M)) | (V & ~M); the LCS is the number of zero bits. */
+/* Drops the common prefix and suffix of a and b; returns their total
+ * length.  Neither the edit distance nor the LCS beyond those tokens
+ * depends on them: some optimal alignment matches them one to one. */
+static size_t trim(const uint32_t **a, size_t *an, const uint32_t **b,
+                   size_t *bn)
+{
+    size_t p = 0, n = *an < *bn ? *an : *bn;
+    while (p < n && (*a)[p] == (*b)[p])
+        p++;
+    size_t q = 0;
+    while (q < n - p && (*a)[*an - 1 - q] == (*b)[*bn - 1 - q])
+        q++;
+    *a += p;
+    *b += p;
+    *an -= p + q;
+    *bn -= p + q;
+    return p + q;
+}
+
 size_t lt__lcs(struct lt__scratch *sc, size_t nids, const uint32_t *a,
                size_t an, const uint32_t *b, size_t bn)
 {
+    size_t same = trim(&a, &an, &b, &bn);
     if (an == 0 || bn == 0)
-        return 0;
+        return same;
     if (an > bn) {
         const uint32_t *t = a;
         a = b;
@@ -289,7 +333,7 @@ size_t lt__lcs(struct lt__scratch *sc, size_t nids, const uint32_t *a,
         zeros += (size_t)__builtin_popcountll(x);
     }
     free(v);
-    return zeros;
+    return same + zeros;
 }
 
 /* Myers' bit-vector edit distance in Hyyro's block form: one block of 64
@@ -298,6 +342,7 @@ size_t lt__lcs(struct lt__scratch *sc, size_t nids, const uint32_t *a,
 size_t lt__levenshtein(struct lt__scratch *sc, size_t nids, const uint32_t *a,
                        size_t an, const uint32_t *b, size_t bn)
 {
+    trim(&a, &an, &b, &bn);
     if (an == 0)
         return bn;
     if (bn == 0)
@@ -405,12 +450,6 @@ static void match_enums(struct lt__scratch *sc, size_t nids, uint32_t *hk,
     *rn = o;
 }
 
-static int cmp_pair(const void *x, const void *y)
-{
-    const uint64_t *a = x, *b = y;
-    return *a < *b ? -1 : *a > *b;
-}
-
 double lt__meteor(struct lt__scratch *sc, struct lt__dict *d,
                   const struct lt__toks *hyp, const struct lt__toks *ref,
                   double *p, double *r, double *fmean)
@@ -448,19 +487,24 @@ double lt__meteor(struct lt__scratch *sc, struct lt__dict *d,
     }
     double score = 0;
     if (nm > 0) {
-        uint64_t *pairs = xmalloc(nm * sizeof(uint64_t));
+        /* Chunks: runs of matches contiguous in both texts, in order of
+         * hypothesis position (each position is matched at most once, so
+         * a table by position sorts them). */
+        uint32_t *rof = mr + (hn < rn ? hn : rn); /* 2 (hn + rn) free */
+        for (size_t i = 0; i < hn; i++)
+            rof[i] = UINT32_MAX;
         for (size_t i = 0; i < nm; i++)
-            pairs[i] = ((uint64_t)mh[i] << 32) | mr[i];
-        qsort(pairs, nm, sizeof(uint64_t), cmp_pair);
-        size_t chunks = 1;
-        for (size_t i = 0; i + 1 < nm; i++) {
-            uint32_t h0 = (uint32_t)(pairs[i] >> 32), r0 = (uint32_t)pairs[i];
-            uint32_t h1 = (uint32_t)(pairs[i + 1] >> 32);
-            uint32_t r1 = (uint32_t)pairs[i + 1];
-            if (!(h1 == h0 + 1 && r1 == r0 + 1))
+            rof[mh[i]] = mr[i];
+        size_t chunks = 0;
+        uint32_t ph = UINT32_MAX, pr = UINT32_MAX;
+        for (uint32_t h = 0; h < hn; h++) {
+            if (rof[h] == UINT32_MAX)
+                continue;
+            if (!(ph != UINT32_MAX && h == ph + 1 && rof[h] == pr + 1))
                 chunks++;
+            ph = h;
+            pr = rof[h];
         }
-        free(pairs);
         double P = (double)nm / (double)hn, R = (double)nm / (double)rn;
         double F = P * R / (0.9 * P + 0.1 * R);
         double frag = (double)chunks / (double)nm;

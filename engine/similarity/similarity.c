@@ -5,22 +5,80 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/xmalloc.h"
 #include "engine/similarity/internal.h"
 
+/* A prepared text: its tokens and, when a metric needs it, its tree.
+ * The context keeps the last few in a cache, so a reference compared
+ * with several candidates in a row (or a candidate equal to its
+ * reference) is tokenized and parsed once. */
+struct doc {
+    char *text; /* a copy, to confirm a hash match */
+    size_t len;
+    uint64_t hash;
+    uint64_t used; /* the compare that last used it */
+    struct lt__toks toks;
+    struct lt__tree *tree;
+};
+
+enum { DOC_CACHE = 8 };
+
 struct lt_sim {
     struct lt_sim_options o;
+    unsigned what; /* LT__TREE_* */
     struct lt__dict *dict;
     struct lt__trees *trees;
     struct lt__scratch sc;
-    struct lt__toks cand;
-    struct lt__toks *refs;
-    size_t refs_cap;
-    struct lt__tree **rtrees;
+    struct doc **docs; /* the cache, ndocs of cap */
+    size_t ndocs, docs_cap;
+    uint64_t clock;
+    struct doc **cur; /* this compare: candidate, then the references */
+    const struct lt__toks **rtoks;
+    size_t cur_cap;
+    double *prof;
 };
+
+const char *const lt__phase_names[LT__PH_N] = {
+    [LT__PH_TOKENIZE] = "tokenize (+ text cache)",
+    [LT__PH_PARSE] = "tree-sitter parse",
+    [LT__PH_FLATTEN] = "flatten tree",
+    [LT__PH_SUBTREES] = "codebleu: subtree ids",
+    [LT__PH_DFG] = "codebleu: data-flow rules",
+    [LT__PH_TEDPREP] = "tree edit: labels",
+    [LT__PH_BLEU] = "codebleu: bleu + weighted",
+    [LT__PH_SYNTAX] = "codebleu: syntax match",
+    [LT__PH_DATAFLOW] = "codebleu: data-flow match",
+    [LT__PH_METEOR] = "meteor",
+    [LT__PH_ROUGE] = "rouge-l (lcs)",
+    [LT__PH_LEV] = "levenshtein",
+    [LT__PH_TED] = "tree edit: zhang-shasha",
+    [LT__PH_OTHER] = "other",
+};
+
+double lt__sim_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void lt__sim_lap(double *prof, enum lt__phase phase, double *t)
+{
+    if (!prof)
+        return;
+    double n = lt__sim_now();
+    prof[phase] += n - *t;
+    *t = n;
+}
+
+void lt__sim_profile(struct lt_sim *s, double *acc)
+{
+    s->prof = acc;
+}
 
 void lt_sim_options_init(struct lt_sim_options *o)
 {
@@ -41,8 +99,12 @@ int lt_sim_new(const struct lt_sim_options *o, struct lt_sim **out)
     s->o = *o;
     if (s->o.metrics & LT_SIM_M_CTSES)
         s->o.metrics |= LT_SIM_M_CODEBLEU | LT_SIM_M_METEOR | LT_SIM_M_ROUGE_L;
+    if (s->o.metrics & LT_SIM_M_CODEBLEU)
+        s->what |= LT__TREE_SYNTAX | LT__TREE_DFG;
+    if (s->o.metrics & LT_SIM_M_TREE_EDIT)
+        s->what |= LT__TREE_TED;
     s->dict = lt__dict_new();
-    if (s->o.metrics & (LT_SIM_M_CODEBLEU | LT_SIM_M_TREE_EDIT)) {
+    if (s->what) {
         s->trees = lt__trees_new(o->lang);
         if (!s->trees) {
             lt_sim_free(s);
@@ -53,19 +115,136 @@ int lt_sim_new(const struct lt_sim_options *o, struct lt_sim **out)
     return 0;
 }
 
+static void doc_free(struct doc *d)
+{
+    if (!d)
+        return;
+    free(d->text);
+    free(d->toks.v);
+    lt__tree_free(d->tree);
+    free(d);
+}
+
+static void drop_cache(struct lt_sim *s)
+{
+    for (size_t i = 0; i < s->ndocs; i++)
+        doc_free(s->docs[i]);
+    s->ndocs = 0;
+}
+
 void lt_sim_free(struct lt_sim *s)
 {
     if (!s)
         return;
+    drop_cache(s);
+    free(s->docs);
+    free(s->cur);
+    free(s->rtoks);
     lt__dict_free(s->dict);
     lt__trees_free(s->trees);
     lt__scratch_free(&s->sc);
-    free(s->cand.v);
-    for (size_t i = 0; i < s->refs_cap; i++)
-        free(s->refs[i].v);
-    free(s->refs);
-    free(s->rtrees);
     free(s);
+}
+
+static uint64_t text_hash(const char *p, size_t n)
+{
+    uint64_t h = 0x243f6a8885a308d3ull ^ (n * 0x9e3779b97f4a7c15ull);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
+    uint64_t w = 0;
+    if (n > i)
+        memcpy(&w, p + i, n - i);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 32);
+}
+
+/* The prepared form of text: from the cache, or tokenized and parsed
+ * (and cached).  NULL when the parser fails. */
+static struct doc *prepare(struct lt_sim *s, const char *text, size_t len,
+                           double *t)
+{
+    uint64_t h = text_hash(text, len);
+    for (size_t i = 0; i < s->ndocs; i++) {
+        struct doc *d = s->docs[i];
+        if (d->hash == h && d->len == len &&
+            (len == 0 || memcmp(d->text, text, len) == 0)) {
+            d->used = s->clock;
+            lt__sim_lap(s->prof, LT__PH_TOKENIZE, t);
+            return d;
+        }
+    }
+    struct doc *d = xcalloc(1, sizeof(*d));
+    d->text = xmalloc(len + 1);
+    if (len)
+        memcpy(d->text, text, len);
+    d->len = len;
+    d->hash = h;
+    d->used = s->clock;
+    lt__tokenize(s->dict, text, len, s->o.lang, s->o.tokens, &d->toks);
+    lt__sim_lap(s->prof, LT__PH_TOKENIZE, t);
+    if (s->what) {
+        d->tree = lt__tree_parse(s->trees, s->dict, text, len, s->what,
+                                 s->prof);
+        if (s->prof)
+            *t = lt__sim_now();
+        if (!d->tree) {
+            doc_free(d);
+            return NULL;
+        }
+    }
+    /* Into the cache, in place of the least recently used text that this
+     * compare does not use. */
+    if (s->ndocs < DOC_CACHE) {
+        if (s->ndocs == s->docs_cap) {
+            s->docs_cap = DOC_CACHE;
+            s->docs = xrealloc(s->docs, s->docs_cap * sizeof(*s->docs));
+        }
+        s->docs[s->ndocs++] = d;
+        return d;
+    }
+    size_t old = SIZE_MAX;
+    for (size_t i = 0; i < s->ndocs; i++)
+        if (s->docs[i]->used != s->clock &&
+            (old == SIZE_MAX || s->docs[i]->used < s->docs[old]->used))
+            old = i;
+    if (old == SIZE_MAX) {
+        /* Every cached text is in use: grow the cache for this compare. */
+        if (s->ndocs == s->docs_cap) {
+            s->docs_cap *= 2;
+            s->docs = xrealloc(s->docs, s->docs_cap * sizeof(*s->docs));
+        }
+        s->docs[s->ndocs++] = d;
+        return d;
+    }
+    doc_free(s->docs[old]);
+    s->docs[old] = d;
+    return d;
+}
+
+/* Back to DOC_CACHE texts after a compare with many references. */
+static void shrink_cache(struct lt_sim *s)
+{
+    while (s->ndocs > DOC_CACHE) {
+        size_t old = 0;
+        for (size_t i = 1; i < s->ndocs; i++)
+            if (s->docs[i]->used < s->docs[old]->used)
+                old = i;
+        doc_free(s->docs[old]);
+        s->docs[old] = s->docs[--s->ndocs];
+    }
+}
+
+static size_t count_tokens(struct lt_sim *s, const char *text, size_t len)
+{
+    struct lt__toks tk = {0};
+    lt__tokenize(s->dict, text, len, s->o.lang, s->o.tokens, &tk);
+    free(tk.v);
+    return tk.n;
 }
 
 static double ratio_sim(size_t d, size_t a, size_t b)
@@ -84,60 +263,49 @@ int lt_sim_compare(struct lt_sim *s, const char *cand, size_t clen,
     memset(res, 0, sizeof(*res));
     if (nrefs == 0)
         return LT_EUSAGE;
+    double t = 0;
+    if (s->prof)
+        t = lt__sim_now();
     unsigned m = s->o.metrics;
     int rc = 0;
-    if (nrefs > s->refs_cap) {
-        s->refs = xrealloc(s->refs, nrefs * sizeof(*s->refs));
-        s->rtrees = xrealloc(s->rtrees, nrefs * sizeof(*s->rtrees));
-        memset(s->refs + s->refs_cap, 0,
-               (nrefs - s->refs_cap) * sizeof(*s->refs));
-        s->refs_cap = nrefs;
+    if (nrefs + 1 > s->cur_cap) {
+        s->cur_cap = nrefs + 1;
+        s->cur = xrealloc(s->cur, s->cur_cap * sizeof(*s->cur));
+        s->rtoks = xrealloc(s->rtoks, s->cur_cap * sizeof(*s->rtoks));
     }
-    s->cand.n = 0;
-    lt__tokenize(s->dict, cand, clen, s->o.lang, s->o.tokens, &s->cand);
+    s->clock++;
+    /* The subtree ids of cached trees die with the subtree dictionary. */
+    if (s->trees && lt__trees_trim(s->trees))
+        drop_cache(s);
+    /* Tokens of every text first (the sequence metrics size their per-id
+     * tables from the dictionary, which trees add labels to). */
+    struct doc *cd = prepare(s, cand, clen, &t);
+    if (!cd)
+        goto parse_failed;
+    s->cur[0] = cd;
     for (size_t r = 0; r < nrefs; r++) {
-        s->refs[r].n = 0;
-        lt__tokenize(s->dict, refs[r], rlens[r], s->o.lang, s->o.tokens,
-                     &s->refs[r]);
-        s->rtrees[r] = NULL;
+        struct doc *rd = prepare(s, refs[r], rlens[r], &t);
+        if (!rd)
+            goto parse_failed;
+        s->cur[r + 1] = rd;
+        s->rtoks[r] = &rd->toks;
     }
-    res->cand_tokens = s->cand.n;
-    res->ref_tokens = s->refs[0].n;
-
-    /* Trees first: they intern labels, and the sequence metrics size
-     * their per-id tables from the dictionary. */
-    struct lt__tree *ct = NULL;
-    unsigned what = 0;
-    if (m & LT_SIM_M_CODEBLEU)
-        what |= LT__TREE_SYNTAX | LT__TREE_DFG;
-    if (m & LT_SIM_M_TREE_EDIT)
-        what |= LT__TREE_TED;
-    if (what) {
-        lt__trees_trim(s->trees);
-        ct = lt__tree_parse(s->trees, s->dict, cand, clen, what);
-        if (!ct) {
-            rc = LT_EINTERNAL;
-            goto out;
-        }
-        for (size_t r = 0; r < nrefs; r++) {
-            s->rtrees[r] = lt__tree_parse(s->trees, s->dict, refs[r],
-                                          rlens[r], what);
-            if (!s->rtrees[r]) {
-                rc = LT_EINTERNAL;
-                goto out;
-            }
-        }
-    }
+    const struct lt__toks *ct = &cd->toks;
+    struct doc *const *rd = s->cur + 1;
+    res->cand_tokens = ct->n;
+    res->ref_tokens = rd[0]->toks.n;
 
     if (m & LT_SIM_M_CODEBLEU) {
-        res->bleu = lt__bleu(&s->sc, &s->cand, s->refs, nrefs);
-        res->weighted_bleu = lt__weighted_bleu(&s->sc, s->dict, s->o.lang,
-                                               &s->cand, s->refs, nrefs);
+        lt__ngram_scores(&s->sc, s->dict, s->o.lang, ct, s->rtoks, nrefs,
+                         &res->bleu, &res->weighted_bleu);
+        lt__sim_lap(s->prof, LT__PH_BLEU, &t);
         size_t sm = 0, st = 0, dm = 0, dt = 0;
-        for (size_t r = 0; r < nrefs; r++) {
-            lt__syntax_match(ct, s->rtrees[r], &sm, &st);
-            lt__dataflow_match(ct, s->rtrees[r], &dm, &dt);
-        }
+        for (size_t r = 0; r < nrefs; r++)
+            lt__syntax_match(cd->tree, rd[r]->tree, &sm, &st);
+        lt__sim_lap(s->prof, LT__PH_SYNTAX, &t);
+        for (size_t r = 0; r < nrefs; r++)
+            lt__dataflow_match(cd->tree, rd[r]->tree, &dm, &dt);
+        lt__sim_lap(s->prof, LT__PH_DATAFLOW, &t);
         res->syntax_match = st ? (double)sm / (double)st : 0.0;
         res->dataflow_match = dt ? (double)dm / (double)dt : 0.0;
         res->dataflow_ref_edges = dt;
@@ -153,8 +321,8 @@ int lt_sim_compare(struct lt_sim *s, const char *cand, size_t clen,
         double best = -1;
         for (size_t r = 0; r < nrefs; r++) {
             double p, rr, f;
-            double sc = lt__meteor(&s->sc, s->dict, &s->cand, &s->refs[r], &p,
-                                   &rr, &f);
+            double sc = lt__meteor(&s->sc, s->dict, ct, &rd[r]->toks, &p, &rr,
+                                   &f);
             if (sc > best) {
                 best = sc;
                 res->meteor = sc;
@@ -164,16 +332,18 @@ int lt_sim_compare(struct lt_sim *s, const char *cand, size_t clen,
             }
         }
         res->computed |= LT_SIM_M_METEOR;
+        lt__sim_lap(s->prof, LT__PH_METEOR, &t);
     }
     if (m & LT_SIM_M_ROUGE_L) {
         double best = -1;
         for (size_t r = 0; r < nrefs; r++) {
+            const struct lt__toks *rt = &rd[r]->toks;
             double p = 0, rr = 0, f = 0;
-            if (s->cand.n && s->refs[r].n) {
-                size_t l = lt__lcs(&s->sc, lt__dict_size(s->dict), s->cand.v,
-                                   s->cand.n, s->refs[r].v, s->refs[r].n);
-                p = (double)l / (double)s->cand.n;
-                rr = (double)l / (double)s->refs[r].n;
+            if (ct->n && rt->n) {
+                size_t l = lt__lcs(&s->sc, lt__dict_size(s->dict), ct->v,
+                                   ct->n, rt->v, rt->n);
+                p = (double)l / (double)ct->n;
+                rr = (double)l / (double)rt->n;
                 f = p + rr > 0 ? 2 * p * rr / (p + rr) : 0.0;
             }
             if (f > best) {
@@ -184,6 +354,7 @@ int lt_sim_compare(struct lt_sim *s, const char *cand, size_t clen,
             }
         }
         res->computed |= LT_SIM_M_ROUGE_L;
+        lt__sim_lap(s->prof, LT__PH_ROUGE, &t);
     }
     if (m & LT_SIM_M_CTSES) {
         double c = res->codebleu, me = res->meteor, ro = res->rouge_l_f;
@@ -198,10 +369,10 @@ int lt_sim_compare(struct lt_sim *s, const char *cand, size_t clen,
     if (m & LT_SIM_M_LEVENSHTEIN) {
         double best = -1;
         for (size_t r = 0; r < nrefs; r++) {
-            size_t d = lt__levenshtein(&s->sc, lt__dict_size(s->dict),
-                                       s->cand.v, s->cand.n, s->refs[r].v,
-                                       s->refs[r].n);
-            double sim = ratio_sim(d, s->cand.n, s->refs[r].n);
+            const struct lt__toks *rt = &rd[r]->toks;
+            size_t d = lt__levenshtein(&s->sc, lt__dict_size(s->dict), ct->v,
+                                       ct->n, rt->v, rt->n);
+            double sim = ratio_sim(d, ct->n, rt->n);
             if (sim > best) {
                 best = sim;
                 res->levenshtein = sim;
@@ -209,18 +380,20 @@ int lt_sim_compare(struct lt_sim *s, const char *cand, size_t clen,
             }
         }
         res->computed |= LT_SIM_M_LEVENSHTEIN;
+        lt__sim_lap(s->prof, LT__PH_LEV, &t);
     }
     if (m & LT_SIM_M_TREE_EDIT) {
         double best = -1;
         bool ok = true;
         for (size_t r = 0; r < nrefs; r++) {
-            size_t d = lt__tree_edit(ct, s->rtrees[r]);
+            size_t d = lt__tree_edit(cd->tree, rd[r]->tree, &s->sc,
+                                     lt__dict_size(s->dict));
             if (d == SIZE_MAX) {
                 ok = false;
                 continue;
             }
-            double sim = ratio_sim(d, lt__tree_size(ct),
-                                   lt__tree_size(s->rtrees[r]));
+            double sim = ratio_sim(d, lt__tree_size(cd->tree),
+                                   lt__tree_size(rd[r]->tree));
             if (sim > best) {
                 best = sim;
                 res->tree_edit = sim;
@@ -229,14 +402,18 @@ int lt_sim_compare(struct lt_sim *s, const char *cand, size_t clen,
         }
         if (ok || best >= 0)
             res->computed |= LT_SIM_M_TREE_EDIT;
+        lt__sim_lap(s->prof, LT__PH_TED, &t);
     }
 out:
-    lt__tree_free(ct);
-    for (size_t r = 0; r < nrefs && what; r++) {
-        lt__tree_free(s->rtrees[r]);
-        s->rtrees[r] = NULL;
-    }
+    shrink_cache(s);
+    lt__sim_lap(s->prof, LT__PH_OTHER, &t);
     return rc;
+parse_failed:
+    /* Nothing computed; the token counts are reported all the same. */
+    res->cand_tokens = count_tokens(s, cand, clen);
+    res->ref_tokens = count_tokens(s, refs[0], rlens[0]);
+    rc = LT_EINTERNAL;
+    goto out;
 }
 
 /*** One-shot helpers ***/

@@ -63,9 +63,10 @@ struct lt_sim_result {
     size_t cand_tokens, ref_tokens; /* token counts (first reference) */
 };
 
-/* A comparison context: keeps parsers, the token dictionary and scratch
- * memory between pairs, so a batch pays for them once.  Not thread-safe;
- * use one per thread. */
+/* A comparison context: keeps parsers, the token dictionary, scratch
+ * memory and the last few texts it prepared (tokens, trees) between
+ * pairs, so a batch pays for them once and a text met again (a shared
+ * reference) is not parsed again.  Not thread-safe; use one per thread. */
 struct lt_sim;
 
 int lt_sim_new(const struct lt_sim_options *o, struct lt_sim **out);

@@ -32,23 +32,31 @@ struct lt__trees {
     TSParser *parser;
     const TSLanguage *language;
     enum lt_sim_lang lang;
+    struct lt__langinfo li;
+    const char **names; /* per symbol: type name */
     uint32_t *keys; /* all keys back to back */
     size_t keys_len, keys_cap;
     struct skey *e;
     size_t n, cap;
     uint32_t *slots;
     size_t nslots;
-    uint8_t *symflags; /* per symbol: LT__N_COMMENT, LT__N_STRLEAF */
-    size_t nsyms;
     TSTreeCursor cursor;
     bool have_cursor;
+    /* Memory reused from parse to parse. */
+    struct lt__node *nodes;
+    uint32_t *last, *stack, *buf; /* per node */
+    size_t nodes_cap;
+    uint32_t *key;
+    size_t key_cap;
+    char *label;
+    size_t label_cap;
+    struct lt__dfg_ws *dfgws;
 };
 
 struct lt__tree {
-    struct lt__flat f;
     uint32_t *subs; /* sorted subtree ids */
     size_t nsubs;
-    struct lt__dfg dfg;
+    struct lt__dfg dfg; /* edges sorted (cmp_edge) */
     bool has_dfg;
     uint32_t *lab, *lml; /* TED: post-order labels, leftmost leaves */
     size_t tn;
@@ -116,6 +124,76 @@ static uint32_t intern_key(struct lt__trees *t, const uint32_t *k, size_t n)
     return id;
 }
 
+static bool name_in(const char *nm, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(*list, nm) == 0)
+            return true;
+    return false;
+}
+
+/* The per-symbol tables of t->li. */
+static void langinfo(struct lt__trees *t)
+{
+    static const char *const comment[] = {"comment", "line_comment",
+                                          "block_comment", NULL};
+    static const char *const strleaf[] = {"string", "string_literal",
+                                          "character_literal", NULL};
+    static const char *const punct[] = {"(", ")", "[", "]", "{", "}", ",",
+                                        ";", ":", ".", "\"", "'", "`", NULL};
+    static const char *const string[] = {"string", "concatenated_string",
+                                         NULL};
+    static const char *const elifelse[] = {"elif_clause", "else_clause",
+                                           NULL};
+    struct lt__langinfo *li = &t->li;
+    li->language = t->language;
+    li->lang = t->lang;
+    li->nsyms = ts_language_symbol_count(t->language);
+    li->cls = xcalloc(li->nsyms + 1, sizeof(uint16_t));
+    li->kind = xcalloc(li->nsyms + 1, 1);
+    li->namelen = xcalloc(li->nsyms + 1, sizeof(uint16_t));
+    li->name_id = xcalloc(li->nsyms + 1, sizeof(uint32_t));
+    t->names = xcalloc(li->nsyms + 1, sizeof(char *));
+    for (size_t s = 0; s < li->nsyms; s++) {
+        const char *nm = ts_language_symbol_name(t->language, (TSSymbol)s);
+        if (!nm)
+            nm = "";
+        t->names[s] = nm;
+        size_t len = strlen(nm);
+        li->namelen[s] = (uint16_t)(len < UINT16_MAX ? len : UINT16_MAX);
+        unsigned c = 0;
+        if (name_in(nm, comment))
+            c |= LT__C_COMMENT;
+        if (name_in(nm, strleaf))
+            c |= LT__C_STRLEAF;
+        if (name_in(nm, punct))
+            c |= LT__C_PUNCT;
+        if (strcmp(nm, "expression_statement") == 0)
+            c |= LT__C_EXPRSTMT;
+        if (name_in(nm, string))
+            c |= LT__C_STRING;
+        if (strcmp(nm, ",") == 0)
+            c |= LT__C_COMMA;
+        if (strcmp(nm, "identifier") == 0)
+            c |= LT__C_IDENT;
+        if (name_in(nm, elifelse))
+            c |= LT__C_ELIFELSE;
+        if (strcmp(nm, "block") == 0)
+            c |= LT__C_BLOCK;
+        if (strcmp(nm, "local_variable_declaration") == 0)
+            c |= LT__C_LOCALVAR;
+        if (strstr(nm, "else"))
+            c |= LT__C_HASELSE;
+        li->cls[s] = (uint16_t)c;
+    }
+    lt__dfg_kinds(li);
+    li->f_name = ts_language_field_id_for_name(t->language, "name", 4);
+    li->f_value = ts_language_field_id_for_name(t->language, "value", 5);
+    li->f_left = ts_language_field_id_for_name(t->language, "left", 4);
+    li->f_right = ts_language_field_id_for_name(t->language, "right", 5);
+    li->f_body = ts_language_field_id_for_name(t->language, "body", 4);
+}
+
 struct lt__trees *lt__trees_new(enum lt_sim_lang lang)
 {
     struct lt__trees *t = xcalloc(1, sizeof(*t));
@@ -126,19 +204,7 @@ struct lt__trees *lt__trees_new(enum lt_sim_lang lang)
         lt__trees_free(t);
         return NULL;
     }
-    t->nsyms = ts_language_symbol_count(t->language);
-    t->symflags = xcalloc(t->nsyms, 1);
-    for (size_t s = 0; s < t->nsyms; s++) {
-        const char *nm = ts_language_symbol_name(t->language, (TSSymbol)s);
-        if (!nm)
-            continue;
-        if (strcmp(nm, "comment") == 0 || strcmp(nm, "line_comment") == 0 ||
-            strcmp(nm, "block_comment") == 0)
-            t->symflags[s] |= LT__N_COMMENT;
-        if (strcmp(nm, "string") == 0 || strcmp(nm, "string_literal") == 0 ||
-            strcmp(nm, "character_literal") == 0)
-            t->symflags[s] |= LT__N_STRLEAF;
-    }
+    langinfo(t);
     trees_reset_table(t);
     return t;
 }
@@ -154,14 +220,27 @@ void lt__trees_free(struct lt__trees *t)
     free(t->keys);
     free(t->e);
     free(t->slots);
-    free(t->symflags);
+    free(t->li.cls);
+    free(t->li.kind);
+    free(t->li.namelen);
+    free(t->li.name_id);
+    free(t->names);
+    free(t->nodes);
+    free(t->last);
+    free(t->stack);
+    free(t->buf);
+    free(t->key);
+    free(t->label);
+    lt__dfg_ws_free(t->dfgws);
     free(t);
 }
 
-void lt__trees_trim(struct lt__trees *t)
+bool lt__trees_trim(struct lt__trees *t)
 {
-    if (t->n > (1u << 20))
-        trees_reset_table(t);
+    if (t->n <= (1u << 20))
+        return false;
+    trees_reset_table(t);
+    return true;
 }
 
 const char *lt__flat_type(const struct lt__flat *f, uint32_t i)
@@ -170,17 +249,44 @@ const char *lt__flat_type(const struct lt__flat *f, uint32_t i)
                                    f->n[i].sym);
 }
 
+/* The type name of symbol sym. */
+static const char *sym_name(const struct lt__trees *t, uint16_t sym,
+                            size_t *len)
+{
+    if (sym < t->li.nsyms) {
+        *len = t->li.namelen[sym];
+        return t->names[sym];
+    }
+    const char *nm = ts_language_symbol_name(t->language, sym);
+    if (!nm)
+        nm = "";
+    *len = strlen(nm);
+    return nm;
+}
+
 /*** Flattening ***/
 
+static void grow_nodes(struct lt__trees *t, size_t need)
+{
+    if (need <= t->nodes_cap)
+        return;
+    size_t cap = t->nodes_cap ? t->nodes_cap : 1024;
+    while (cap < need)
+        cap *= 2;
+    t->nodes = xrealloc(t->nodes, cap * sizeof(*t->nodes));
+    t->last = xrealloc(t->last, cap * sizeof(uint32_t));
+    t->stack = xrealloc(t->stack, cap * sizeof(uint32_t));
+    t->buf = xrealloc(t->buf, cap * sizeof(uint32_t));
+    t->nodes_cap = cap;
+}
+
 static uint32_t add_node(struct lt__trees *t, struct lt__flat *f,
-                         size_t *cap, uint32_t **last, const TSTreeCursor *c,
-                         uint32_t parent)
+                         const TSTreeCursor *c, uint32_t parent)
 {
     TSNode node = ts_tree_cursor_current_node(c);
-    if (f->count == *cap) {
-        *cap = *cap ? *cap * 2 : 1024;
-        f->n = xrealloc(f->n, *cap * sizeof(*f->n));
-        *last = xrealloc(*last, *cap * sizeof(uint32_t));
+    if (f->count == t->nodes_cap) {
+        grow_nodes(t, f->count + 1);
+        f->n = t->nodes;
     }
     uint32_t i = (uint32_t)f->count++;
     struct lt__node *x = &f->n[i];
@@ -195,15 +301,17 @@ static uint32_t add_node(struct lt__trees *t, struct lt__flat *f,
     x->field = ts_tree_cursor_current_field_id(c);
     x->named = ts_node_is_named(node);
     x->missing = ts_node_is_missing(node);
-    x->flags = sym < t->nsyms ? t->symflags[sym] : 0;
-    (*last)[i] = LT__NONE;
+    unsigned cl = lt__cls(&t->li, sym);
+    x->flags = (uint8_t)(((cl & LT__C_COMMENT) ? LT__N_COMMENT : 0) |
+                         ((cl & LT__C_STRLEAF) ? LT__N_STRLEAF : 0));
+    t->last[i] = LT__NONE;
     if (parent != LT__NONE) {
         struct lt__node *p = &f->n[parent];
         if (p->first == LT__NONE)
             p->first = i;
         else
-            f->n[(*last)[parent]].next = i;
-        (*last)[parent] = i;
+            f->n[t->last[parent]].next = i;
+        t->last[parent] = i;
         p->nchild++;
         if (p->flags & LT__N_DROPPED)
             x->flags |= LT__N_DROPPED;
@@ -213,6 +321,7 @@ static uint32_t add_node(struct lt__trees *t, struct lt__flat *f,
     return i;
 }
 
+/* Copies the visible nodes of tree into f (in t's reused memory). */
 static void flatten(struct lt__trees *t, TSTree *tree, struct lt__flat *f)
 {
     TSNode root = ts_tree_root_node(tree);
@@ -223,39 +332,34 @@ static void flatten(struct lt__trees *t, TSTree *tree, struct lt__flat *f)
         ts_tree_cursor_reset(&t->cursor, root);
     }
     TSTreeCursor *c = &t->cursor;
-    size_t cap = 0, scap = 0, top = 0;
-    uint32_t *last = NULL, *stack = NULL;
-    f->n = NULL;
+    size_t top = 0;
+    grow_nodes(t, 1024);
+    f->n = t->nodes;
     f->count = 0;
-    uint32_t cur = add_node(t, f, &cap, &last, c, LT__NONE);
+    uint32_t cur = add_node(t, f, c, LT__NONE);
     for (;;) {
-        if (top == scap) {
-            scap = scap ? scap * 2 : 64;
-            stack = xrealloc(stack, scap * sizeof(uint32_t));
-        }
+        /* the stack holds ancestors of a node, so fewer than count */
         if (ts_tree_cursor_goto_first_child(c)) {
-            stack[top++] = cur;
-            cur = add_node(t, f, &cap, &last, c, cur);
+            t->stack[top++] = cur;
+            cur = add_node(t, f, c, cur);
             continue;
         }
         for (;;) {
             if (ts_tree_cursor_goto_next_sibling(c)) {
-                cur = add_node(t, f, &cap, &last, c, stack[top - 1]);
+                cur = add_node(t, f, c, t->stack[top - 1]);
                 break;
             }
             if (top == 0 || !ts_tree_cursor_goto_parent(c))
-                goto done;
-            cur = stack[--top];
+                return;
+            cur = t->stack[--top];
         }
     }
-done:
-    free(last);
-    free(stack);
 }
 
 /* Python statements made of one string literal (docstrings and the
  * like): the reference strips them before parsing (docs/similarity.md). */
-static void mark_string_statements(struct lt__flat *f)
+static void mark_string_statements(const struct lt__trees *t,
+                                   struct lt__flat *f)
 {
     for (size_t i = 0; i < f->count; i++) {
         struct lt__node *x = &f->n[i];
@@ -263,7 +367,7 @@ static void mark_string_statements(struct lt__flat *f)
             x->flags |= LT__N_DROPPED;
         if (x->flags & LT__N_DROPPED)
             continue;
-        if (strcmp(lt__flat_type(f, (uint32_t)i), "expression_statement"))
+        if (!(lt__cls(&t->li, x->sym) & LT__C_EXPRSTMT))
             continue;
         uint32_t only = LT__NONE;
         size_t k = 0;
@@ -274,8 +378,7 @@ static void mark_string_statements(struct lt__flat *f)
             }
         if (k != 1)
             continue;
-        const char *ty = lt__flat_type(f, only);
-        if (strcmp(ty, "string") == 0 || strcmp(ty, "concatenated_string") == 0)
+        if (lt__cls(&t->li, f->n[only].sym) & LT__C_STRING)
             x->flags |= LT__N_DROPPED;
     }
 }
@@ -309,13 +412,11 @@ static void sort_u32(uint32_t *v, size_t n, uint32_t *tmp)
         memcpy(v, src, n * sizeof(uint32_t));
 }
 
-static void subtrees(struct lt__trees *t, struct lt__tree *tr)
+static void subtrees(struct lt__trees *t, const struct lt__flat *f,
+                     struct lt__tree *tr)
 {
-    struct lt__flat *f = &tr->f;
-    uint32_t *id = xmalloc(f->count * sizeof(uint32_t));
-    uint32_t *key = NULL;
-    size_t kcap = 0;
-    tr->subs = xmalloc(f->count * sizeof(uint32_t));
+    uint32_t *id = t->buf; /* per node */
+    tr->subs = xmalloc((f->count + 1) * sizeof(uint32_t));
     tr->nsubs = 0;
     for (size_t ii = f->count; ii-- > 0;) {
         const struct lt__node *x = &f->n[ii];
@@ -323,10 +424,11 @@ static void subtrees(struct lt__trees *t, struct lt__tree *tr)
             continue;
         size_t kn = 0;
         size_t need = 3 + 2 * (size_t)x->nchild;
-        if (need > kcap) {
-            kcap = need * 2;
-            key = xrealloc(key, kcap * sizeof(uint32_t));
+        if (need > t->key_cap) {
+            t->key_cap = need * 2;
+            t->key = xrealloc(t->key, t->key_cap * sizeof(uint32_t));
         }
+        uint32_t *key = t->key;
         key[kn++] = x->sym;
         key[kn++] = (uint32_t)x->named | ((uint32_t)x->missing << 1);
         if (x->sym == (TSSymbol)-1 && x->nchild == 0 && x->end > x->start)
@@ -345,8 +447,6 @@ static void subtrees(struct lt__trees *t, struct lt__tree *tr)
             tr->subs[tr->nsubs++] = id[ii];
     }
     sort_u32(tr->subs, tr->nsubs, id); /* id is no longer needed */
-    free(key);
-    free(id);
 }
 
 /* The reference counts every reference subtree (with repeats) whose
@@ -372,55 +472,55 @@ size_t lt__tree_subtrees(const struct lt__tree *tr)
 
 /*** Tree edit distance ***/
 
-static bool punctuation(const char *s)
+static void label_put(struct lt__trees *t, size_t *n, const char *s,
+                      size_t len)
 {
-    static const char *const p[] = {"(", ")", "[", "]", "{", "}", ",", ";",
-                                    ":", ".", "\"", "'", "`", NULL};
-    for (const char *const *q = p; *q; q++)
-        if (strcmp(*q, s) == 0)
-            return true;
-    return false;
+    if (*n + len > t->label_cap) {
+        t->label_cap = (*n + len) * 2 + 256;
+        t->label = xrealloc(t->label, t->label_cap);
+    }
+    memcpy(t->label + *n, s, len);
+    *n += len;
 }
 
 /* Label of named node i: its type; for a node without named children,
  * also its source text; otherwise also its anonymous children other than
  * punctuation (operators and keywords), so `a < b` and `a >= b` differ. */
-static uint32_t ted_label(struct lt__dict *d, const struct lt__flat *f,
-                          uint32_t i, struct lt_buf *b)
+static uint32_t ted_label(struct lt__trees *t, struct lt__dict *d,
+                          const struct lt__flat *f, uint32_t i)
 {
     const struct lt__node *x = &f->n[i];
-    b->len = 0;
-    lt_buf_puts(b, lt__flat_type(f, i));
+    size_t n = 0, len;
+    const char *nm = sym_name(t, x->sym, &len);
+    label_put(t, &n, nm, len);
     bool named_child = false;
     for (uint32_t c = x->first; c != LT__NONE; c = f->n[c].next)
         if (f->n[c].named && !(f->n[c].flags & LT__N_COMMENT))
             named_child = true;
     if (!named_child) {
-        lt_buf_append(b, ":", 1);
-        lt_buf_append(b, f->text + x->start, x->end - x->start);
+        label_put(t, &n, ":", 1);
+        label_put(t, &n, f->text + x->start, x->end - x->start);
     } else {
         for (uint32_t c = x->first; c != LT__NONE; c = f->n[c].next) {
-            if (f->n[c].named)
+            if (f->n[c].named || (lt__cls(&t->li, f->n[c].sym) & LT__C_PUNCT))
                 continue;
-            const char *ty = lt__flat_type(f, c);
-            if (punctuation(ty))
-                continue;
-            lt_buf_append(b, " ", 1);
-            lt_buf_puts(b, ty);
+            label_put(t, &n, " ", 1);
+            nm = sym_name(t, f->n[c].sym, &len);
+            label_put(t, &n, nm, len);
         }
     }
-    return lt__dict_intern(d, b->data, b->len);
+    return lt__dict_intern(d, t->label, n);
 }
 
-static void ted_prepare(struct lt__dict *d, struct lt__tree *tr)
+static void ted_prepare(struct lt__trees *t, struct lt__dict *d,
+                        const struct lt__flat *f, struct lt__tree *tr)
 {
-    const struct lt__flat *f = &tr->f;
     tr->lab = xmalloc((f->count + 1) * sizeof(uint32_t));
     tr->lml = xmalloc((f->count + 1) * sizeof(uint32_t));
     tr->tn = 0;
-    struct lt_buf b = LT_BUF_INIT;
+    /* Every node is pushed once, and once more to be closed. */
     uint32_t *stack = xmalloc(f->count * sizeof(uint32_t) * 2);
-    uint32_t *start = xmalloc(f->count * sizeof(uint32_t));
+    uint32_t *start = t->buf;
     size_t top = 0;
     stack[top++] = 0;
     while (top) {
@@ -429,7 +529,7 @@ static void ted_prepare(struct lt__dict *d, struct lt__tree *tr)
             v &= 0x7fffffffu;
             const struct lt__node *x = &f->n[v];
             if (x->named && !(x->flags & LT__N_COMMENT)) {
-                tr->lab[tr->tn] = ted_label(d, f, v, &b);
+                tr->lab[tr->tn] = ted_label(t, d, f, v);
                 tr->lml[tr->tn] = start[v];
                 tr->tn++;
             }
@@ -450,8 +550,6 @@ static void ted_prepare(struct lt__dict *d, struct lt__tree *tr)
         }
     }
     free(stack);
-    free(start);
-    lt_buf_free(&b);
 }
 
 size_t lt__tree_size(const struct lt__tree *tr)
@@ -542,19 +640,23 @@ static size_t zs_full(const uint32_t *lab1, const uint32_t *l1, size_t n1,
 /* Zhang-Shasha restricted to a band of half-width k, after Touzet (2005,
  * "A linear tree edit distance algorithm for similar ordered trees").
  *
- * An ordered mapping preserves post-order, so in a mapping of cost c
- * every mapped pair (x, y) has |x - y| <= c (the nodes before x are
- * either mapped to nodes before y or deleted, and likewise), and in
- * every forest-distance table the cells on its path have
- * |local x - local y| <= c.  The loops below compute only the cells and
- * subtree distances inside those bands (|x - y| <= k for td, |local x -
- * local y| <= k for fd, and so only the key-root pairs whose leftmost
- * leaves are at most 2k apart); everything outside counts as BIG.  Every
- * value below BIG is then the cost of a real edit script (so >= the
- * distance), and every mapping of cost <= k is still represented (so the
- * result is <= its cost).  Hence: if the result is <= k it is the exact
- * distance; otherwise it is an upper bound, and a second run with k set
- * to it is exact. */
+ * Let M be an ordered mapping of cost c containing the pair (x, y).  The
+ * nodes left of x (before its leftmost leaf l(x) in post-order, and not
+ * its ancestors) can only be mapped to nodes left of y, and likewise for
+ * the nodes before x itself, so |x - y| <= c and |l(x) - l(y)| <= c; M
+ * restricted to the two subtrees costs at most c - |l(x) - l(y)| (the
+ * unmapped nodes on the left are paid outside them), and on the path of
+ * that restricted mapping through the forest-distance table of the pass
+ * for the key roots with leaves l(x), l(y), the two prefix sizes differ by
+ * at most that much.  So the loops below run only the passes (i, j) with
+ * |l(i) - l(j)| <= k, compute in each only the cells with |local x -
+ * local y| <= k - |l(i) - l(j)|, and keep only the subtree distances with
+ * |x - y| <= k; everything outside counts as BIG.  Every value below BIG
+ * is then the cost of a real edit script (so >= the distance), and every
+ * mapping of cost <= k is still represented (so the result is <= its
+ * cost).  Hence: if the result is <= k it is the exact distance;
+ * otherwise it is an upper bound, and a second run with k set to it is
+ * exact. */
 enum { TED_BIG = 0x3fffffff };
 
 struct ted_ws {
@@ -571,35 +673,90 @@ static void ws_grow(uint32_t **p, size_t *cap, size_t need)
     }
 }
 
+static inline uint32_t min_u32(uint32_t a, uint32_t b)
+{
+    return a < b ? a : b;
+}
+
+/* One pass of the banded algorithm: key roots i of T1 and j of T2, whose
+ * leftmost leaves are dl = |l(i) - l(j)| <= k apart; forest-distance
+ * cells with |x - y| <= kk = k - dl.  fd(x, y) lives at fd[x * S + (y - x
+ * + kk + 1)] with S = 2 kk + 3; columns 0 and S - 1 of every row are BIG,
+ * so the reads just outside the band need no test.  td(x, y) lives at
+ * td[x * (2k + 1) + (y - x + k)]: every (di, dj) met here has |di - dj|
+ * <= dl + kk = k, so no test either. */
+static void zs_pass(uint32_t *td, uint32_t *fd, size_t k, size_t kk,
+                    const uint32_t *lab1, const uint32_t *l1, uint32_t i,
+                    const uint32_t *lab2, const uint32_t *l2, uint32_t j)
+{
+    const size_t W = 2 * k + 1, S = 2 * kk + 3;
+    const uint32_t li = l1[i], lj = l2[j];
+    const size_t rows = i - li + 1, cols = j - lj + 1;
+    for (size_t x = 0; x <= rows && x <= cols + kk; x++)
+        fd[x * S] = fd[x * S + S - 1] = TED_BIG;
+    /* row 0: fd(0, y) = y */
+    for (size_t y = 0; y <= cols && y <= kk; y++)
+        fd[y + kk + 1] = (uint32_t)y;
+    const size_t o2 = (size_t)lj - 1; /* dj = o2 + y (wraps for lj = 0) */
+    for (size_t x = 1; x <= rows && x <= cols + kk; x++) {
+        const uint32_t di = li + (uint32_t)x - 1;
+        uint32_t *row = fd + (x * S + kk + 1 - x); /* row[y] = fd(x, y) */
+        const uint32_t *prev = row - S + 1;         /* prev[y] = fd(x-1, y) */
+        if (x <= kk)
+            row[0] = (uint32_t)x;
+        const size_t y0 = x > kk ? x - kk : 1;
+        const size_t y1 = x + kk < cols ? x + kk : cols;
+        /* td(di, o2 + y) = td[tb + y] */
+        const size_t tb = (size_t)di * W + k + o2 - di;
+        const uint32_t a = l1[di] - li; /* fd row of di's left forest */
+        if (l1[di] == li) {
+            const uint32_t labi = lab1[di];
+            for (size_t y = y0; y <= y1; y++) {
+                uint32_t v = min_u32(prev[y], row[y - 1]) + 1;
+                if (l2[o2 + y] == lj) {
+                    v = min_u32(v, prev[y - 1] + (labi != lab2[o2 + y]));
+                    v = min_u32(v, TED_BIG);
+                    td[tb + y] = v;
+                } else {
+                    uint32_t b = l2[o2 + y] - lj;
+                    if ((a > b ? a - b : b - a) <= kk)
+                        v = min_u32(v, fd[a * S + (b + kk + 1 - a)] + td[tb + y]);
+                    v = min_u32(v, TED_BIG);
+                }
+                row[y] = v;
+            }
+        } else {
+            const uint32_t *fa = fd + (a * S + kk + 1 - a); /* fa[b] */
+            for (size_t y = y0; y <= y1; y++) {
+                uint32_t v = min_u32(prev[y], row[y - 1]) + 1;
+                uint32_t b = l2[o2 + y] - lj;
+                if ((a > b ? a - b : b - a) <= kk)
+                    v = min_u32(v, fa[b] + td[tb + y]);
+                row[y] = min_u32(v, TED_BIG);
+            }
+        }
+    }
+}
+
 static size_t zs_band(struct ted_ws *ws, const uint32_t *lab1,
                       const uint32_t *l1, size_t n1, const uint32_t *lab2,
                       const uint32_t *l2, size_t n2, size_t k)
 {
-    const size_t W = 2 * k + 1, S = W + 2; /* band, stride with sentinels */
+    const size_t W = 2 * k + 1;
     ws_grow(&ws->td, &ws->td_cap, n1 * W);
-    ws_grow(&ws->fd, &ws->fd_cap, (n1 + 1) * S);
+    ws_grow(&ws->fd, &ws->fd_cap, (n1 + 1) * (W + 2));
     ws_grow(&ws->kr1, &ws->n1_cap, 2 * n1);
     ws_grow(&ws->by2, &ws->n2_cap, 3 * n2);
-    uint32_t *td = ws->td, *fd = ws->fd, *by2 = ws->by2, *kr2 = ws->by2 + n2;
+    uint32_t *td = ws->td, *by2 = ws->by2, *kr2 = ws->by2 + n2;
     uint32_t *js = ws->by2 + 2 * n2;
     size_t k1 = keyroots(l1, n1, ws->kr1, ws->kr1 + n1);
     keyroots(l2, n2, kr2, by2);
     for (size_t q = 0; q < n1 * W; q++)
         td[q] = TED_BIG;
-    for (size_t x = 0; x <= n1; x++) /* the sentinel columns */
-        fd[x * S] = fd[x * S + S - 1] = TED_BIG;
-    /* td(x, y) lives at td[x * W + (y - x + k)] when |x - y| <= k. */
-#define TD(x, y)                                                             \
-    ((size_t)((x) > (y) ? (x) - (y) : (y) - (x)) <= k                        \
-         ? td[(size_t)(x) * W + ((size_t)(y) + k - (size_t)(x))]             \
-         : (uint32_t)TED_BIG)
-    /* fd(x, y) at fd[x * S + (y - x + k + 1)] when |x - y| <= k; the
-     * columns 0 and S - 1 of each row are BIG. */
-#define FDI(x, y) ((size_t)(x) * S + ((size_t)(y) + k + 1 - (size_t)(x)))
     for (size_t x1 = 0; x1 < k1; x1++) {
         uint32_t i = ws->kr1[x1], li = l1[i];
-        size_t lo = li > 2 * k ? li - 2 * k : 0;
-        size_t hi = li + 2 * k < n2 - 1 ? li + 2 * k : n2 - 1;
+        size_t lo = li > k ? li - k : 0;
+        size_t hi = li + k < n2 - 1 ? li + k : n2 - 1;
         /* The key roots of T2 whose leftmost leaf is in [lo, hi], in
          * increasing order (pass (i, j) reads subtree distances of
          * (i, j') for the key roots j' < j below j). */
@@ -615,105 +772,102 @@ static size_t zs_band(struct ted_ws *ws, const uint32_t *lab1,
         }
         for (size_t xj = 0; xj < nj; xj++) {
             uint32_t j = js[xj], lj = l2[j];
-            size_t rows = i - li + 1, cols = j - lj + 1;
-            for (size_t y = 0; y <= cols && y <= k; y++)
-                fd[FDI(0, y)] = (uint32_t)y;
-            for (size_t x = 1; x <= rows; x++) {
-                uint32_t di = li + (uint32_t)x - 1;
-                if (x <= k)
-                    fd[FDI(x, 0)] = (uint32_t)x;
-                size_t y0 = x > k ? x - k : 1;
-                size_t y1 = x + k < cols ? x + k : cols;
-                bool tree_i = l1[di] == li;
-                size_t a = l1[di] - li; /* fd row of di's left forest */
-                uint32_t labi = lab1[di];
-                /* row[y] = fd(x, y), prev[y] = fd(x - 1, y) */
-                uint32_t *row = fd + (x * S + k + 1 - x);
-                const uint32_t *prev = fd + ((x - 1) * S + k + 2 - x);
-                for (size_t y = y0; y <= y1; y++) {
-                    uint32_t dj = lj + (uint32_t)y - 1;
-                    uint32_t v = prev[y] + 1;
-                    if (row[y - 1] + 1 < v)
-                        v = row[y - 1] + 1;
-                    if (tree_i && l2[dj] == lj) {
-                        uint32_t s = prev[y - 1] + (labi != lab2[dj]);
-                        if (s < v)
-                            v = s;
-                        if (v > TED_BIG)
-                            v = TED_BIG;
-                        if ((size_t)(di > dj ? di - dj : dj - di) <= k)
-                            td[(size_t)di * W + (dj + k - di)] = v;
-                    } else {
-                        size_t b = l2[dj] - lj;
-                        size_t ab = a > b ? a - b : b - a;
-                        if (ab <= k) {
-                            uint32_t s = fd[FDI(a, b)] + TD(di, dj);
-                            if (s < v)
-                                v = s;
-                        }
-                        if (v > TED_BIG)
-                            v = TED_BIG;
-                    }
-                    row[y] = v;
-                }
-            }
+            size_t dl = li > lj ? li - lj : lj - li;
+            zs_pass(td, ws->fd, k, k - dl, lab1, l1, i, lab2, l2, j);
         }
     }
-    size_t dist = TD(n1 - 1, n2 - 1);
-#undef TD
-#undef FDI
-    return dist;
+    if ((n1 > n2 ? n1 - n2 : n2 - n1) > k)
+        return TED_BIG;
+    return td[(n1 - 1) * W + (n2 - 1) + k - (n1 - 1)];
 }
 
-/* Every unmatched or relabelled node costs 1 and a mapping keeps at most
- * as many labels unchanged as the two label multisets share, so the
- * distance is at least max(n1, n2) - |multiset intersection|. */
-static size_t label_lower_bound(const uint32_t *lab1, size_t n1,
+/* A lower bound on the distance: the edit distance between the two
+ * post-order label sequences.  Relabelling a node substitutes its label
+ * in the sequence, and deleting or inserting a node deletes or inserts
+ * its label without moving the others (its children take its place), so
+ * an edit script of cost d turns one sequence into the other with d
+ * string edits (Guha et al. 2002).  It is never below max(n1, n2) minus
+ * the labels the trees share as multisets. */
+static size_t label_lower_bound(struct lt__scratch *sc, size_t nids,
+                                const uint32_t *lab1, size_t n1,
                                 const uint32_t *lab2, size_t n2)
 {
-    size_t big = n1 > n2 ? n1 : n2;
-    uint32_t *a = xmalloc((n1 + n2 + big) * sizeof(uint32_t)), *b = a + n1;
-    memcpy(a, lab1, n1 * sizeof(uint32_t));
-    memcpy(b, lab2, n2 * sizeof(uint32_t));
-    sort_u32(a, n1, b + n2);
-    sort_u32(b, n2, b + n2);
-    size_t i = 0, j = 0, common = 0;
-    while (i < n1 && j < n2) {
-        if (a[i] == b[j]) {
-            common++;
-            i++;
-            j++;
-        } else if (a[i] < b[j]) {
-            i++;
-        } else {
-            j++;
-        }
-    }
-    free(a);
-    return (n1 > n2 ? n1 : n2) - common;
+    return lt__levenshtein(sc, nids, lab1, n1, lab2, n2);
 }
 
-size_t lt__ted_arrays(const uint32_t *lab1, const uint32_t *l1, size_t n1,
-                      const uint32_t *lab2, const uint32_t *l2, size_t n2,
-                      bool reference)
+size_t lt__ted_band(const uint32_t *lab1, const uint32_t *l1, size_t n1,
+                    const uint32_t *lab2, const uint32_t *l2, size_t n2,
+                    size_t k)
 {
     if (n1 == 0 || n2 == 0)
         return n1 + n2;
-    if (reference)
-        return zs_full(lab1, l1, n1, lab2, l2, n2);
+    struct ted_ws ws = {0};
+    size_t d = zs_band(&ws, lab1, l1, n1, lab2, l2, n2, k < 1 ? 1 : k);
+    free(ws.td);
+    free(ws.fd);
+    free(ws.kr1);
+    free(ws.by2);
+    return d >= TED_BIG ? SIZE_MAX : d;
+}
+
+/* The distance; sc and nids (labels are < nids) for the lower bound's
+ * bit-parallel pass, or NULL to use memory of its own. */
+static size_t ted(struct lt__scratch *sc, size_t nids, const uint32_t *lab1,
+                  const uint32_t *l1, size_t n1, const uint32_t *lab2,
+                  const uint32_t *l2, size_t n2)
+{
+    if (n1 == 0 || n2 == 0)
+        return n1 + n2;
     size_t big = n1 > n2 ? n1 : n2;
-    size_t k = label_lower_bound(lab1, n1, lab2, n2);
-    if (k < 1)
-        k = 1;
+    struct lt__scratch own = {0};
+    if (!sc) {
+        nids = 0;
+        for (size_t i = 0; i < n1; i++)
+            if (lab1[i] >= nids)
+                nids = (size_t)lab1[i] + 1;
+        for (size_t i = 0; i < n2; i++)
+            if (lab2[i] >= nids)
+                nids = (size_t)lab2[i] + 1;
+        sc = &own;
+    }
+    size_t lb = label_lower_bound(sc, nids, lab1, n1, lab2, n2);
+    lt__scratch_free(&own);
+    /* Trees of the same shape (equal post-order leftmost leaves): mapping
+     * every node to its counterpart costs the number of labels that
+     * differ, an upper bound; when it meets the lower bound it is the
+     * distance. */
+    size_t ub = SIZE_MAX;
+    if (n1 == n2 && memcmp(l1, l2, n1 * sizeof(uint32_t)) == 0) {
+        ub = 0;
+        for (size_t i = 0; i < n1; i++)
+            ub += lab1[i] != lab2[i];
+        if (ub == lb)
+            return ub;
+    }
+    size_t k = lb < 1 ? 1 : lb;
     struct ted_ws ws = {0};
     size_t d = SIZE_MAX;
     while (k < big) {
         d = zs_band(&ws, lab1, l1, n1, lab2, l2, n2, k);
         if (d <= k)
             break;
-        /* d is an upper bound: a band of d is exact; try 2k first. */
-        k = d < 2 * k ? d : 2 * k;
+        /* The band finds every script of cost <= k, so the distance is
+         * above k; d is the cost of a script.  When they meet, done. */
+        lb = k + 1;
+        if (d == lb)
+            break;
+        if (ub == lb) {
+            d = ub;
+            break;
+        }
+        /* A band of d is exact; try 2k first.  So is a band of ub. */
+        size_t nk = d < 2 * k ? d : 2 * k;
+        if (ub < nk)
+            nk = ub;
         d = SIZE_MAX;
+        if (nk <= k) /* cannot happen; the plain algorithm decides */
+            break;
+        k = nk;
     }
     free(ws.td);
     free(ws.fd);
@@ -724,8 +878,20 @@ size_t lt__ted_arrays(const uint32_t *lab1, const uint32_t *l1, size_t n1,
     return d;
 }
 
+size_t lt__ted_arrays(const uint32_t *lab1, const uint32_t *l1, size_t n1,
+                      const uint32_t *lab2, const uint32_t *l2, size_t n2,
+                      bool reference)
+{
+    if (n1 == 0 || n2 == 0)
+        return n1 + n2;
+    if (reference)
+        return zs_full(lab1, l1, n1, lab2, l2, n2);
+    return ted(NULL, 0, lab1, l1, n1, lab2, l2, n2);
+}
+
 /* Zhang-Shasha distance between the two named-node trees. */
-size_t lt__tree_edit(const struct lt__tree *a, const struct lt__tree *b)
+size_t lt__tree_edit(const struct lt__tree *a, const struct lt__tree *b,
+                     struct lt__scratch *sc, size_t nids)
 {
     size_t n1 = a->tn, n2 = b->tn;
     if (n1 == 0 || n2 == 0)
@@ -735,37 +901,44 @@ size_t lt__tree_edit(const struct lt__tree *a, const struct lt__tree *b)
         return 0; /* identical trees */
     if ((double)n1 * (double)n2 > TED_MAX_CELLS)
         return SIZE_MAX;
-    return lt__ted_arrays(a->lab, a->lml, n1, b->lab, b->lml, n2, false);
+    return ted(sc, nids, a->lab, a->lml, n1, b->lab, b->lml, n2);
 }
 
 /*** Parse ***/
 
 struct lt__tree *lt__tree_parse(struct lt__trees *t, struct lt__dict *d,
-                                const char *text, size_t len, unsigned what)
+                                const char *text, size_t len, unsigned what,
+                                double *prof)
 {
     if (len > UINT32_MAX)
         return NULL;
+    double tm = prof ? lt__sim_now() : 0;
     TSTree *tree = ts_parser_parse_string(t->parser, NULL, text, (uint32_t)len);
     if (!tree)
         return NULL;
+    lt__sim_lap(prof, LT__PH_PARSE, &tm);
     struct lt__tree *tr = xcalloc(1, sizeof(*tr));
-    tr->f.text = text;
-    tr->f.len = len;
-    tr->f.language = t->language;
-    flatten(t, tree, &tr->f);
+    struct lt__flat f = {.text = text, .len = len, .language = t->language};
+    flatten(t, tree, &f);
+    lt__sim_lap(prof, LT__PH_FLATTEN, &tm);
     ts_tree_delete(tree);
+    lt__sim_lap(prof, LT__PH_PARSE, &tm);
     if (t->lang == LT_SIM_PYTHON)
-        mark_string_statements(&tr->f);
+        mark_string_statements(t, &f);
     if (what & LT__TREE_SYNTAX)
-        subtrees(t, tr);
+        subtrees(t, &f, tr);
+    lt__sim_lap(prof, LT__PH_SUBTREES, &tm);
     if (what & LT__TREE_DFG) {
-        lt__dfg_build(&tr->dfg, &tr->f, t->lang, d);
+        lt__dfg_build(&tr->dfg, &f, &t->li, d, &t->dfgws);
         tr->has_dfg = true;
+        lt__sim_lap(prof, LT__PH_DFG, &tm);
     }
-    if (what & LT__TREE_TED)
-        ted_prepare(d, tr);
-    /* The text belongs to the caller; nothing below reads it again. */
-    tr->f.text = NULL;
+    if (what & LT__TREE_TED) {
+        ted_prepare(t, d, &f, tr);
+        lt__sim_lap(prof, LT__PH_TEDPREP, &tm);
+    }
+    /* The flat tree lives in t's memory and the text is the caller's:
+     * the tree keeps neither. */
     return tr;
 }
 
@@ -773,7 +946,6 @@ void lt__tree_free(struct lt__tree *tr)
 {
     if (!tr)
         return;
-    free(tr->f.n);
     free(tr->subs);
     if (tr->has_dfg)
         lt__dfg_free(&tr->dfg);
@@ -787,38 +959,17 @@ size_t lt__tree_dfg_edges(const struct lt__tree *tr)
     return tr->dfg.n;
 }
 
-static int cmp_edge(const void *x, const void *y)
-{
-    const struct lt__dfg_edge *a = x, *b = y;
-    if (a->rel != b->rel)
-        return a->rel < b->rel ? -1 : 1;
-    if (a->var != b->var)
-        return a->var < b->var ? -1 : 1;
-    if (a->npar != b->npar)
-        return a->npar < b->npar ? -1 : 1;
-    for (uint32_t i = 0; i < a->npar; i++)
-        if (a->par[i] != b->par[i])
-            return a->par[i] < b->par[i] ? -1 : 1;
-    return 0;
-}
-
-/* Multiset intersection of the normalised edges. */
+/* Multiset intersection of the normalised edges, which lt__dfg_build
+ * sorted (lt__dfg_edge_cmp). */
 void lt__dataflow_match(const struct lt__tree *cand,
                         const struct lt__tree *ref, size_t *match,
                         size_t *total)
 {
     size_t nc = cand->dfg.n, nr = ref->dfg.n;
-    struct lt__dfg_edge *c = xmalloc((nc + 1) * sizeof(*c));
-    struct lt__dfg_edge *r = xmalloc((nr + 1) * sizeof(*r));
-    if (nc)
-        memcpy(c, cand->dfg.e, nc * sizeof(*c));
-    if (nr)
-        memcpy(r, ref->dfg.e, nr * sizeof(*r));
-    qsort(c, nc, sizeof(*c), cmp_edge);
-    qsort(r, nr, sizeof(*r), cmp_edge);
+    const struct lt__dfg_edge *c = cand->dfg.e, *r = ref->dfg.e;
     size_t i = 0, j = 0, m = 0;
     while (i < nr && j < nc) {
-        int k = cmp_edge(&r[i], &c[j]);
+        int k = lt__dfg_edge_cmp(&r[i], &c[j]);
         if (k == 0) {
             m++;
             i++;
@@ -829,8 +980,6 @@ void lt__dataflow_match(const struct lt__tree *cand,
             j++;
         }
     }
-    free(c);
-    free(r);
     *match += m;
     *total += nr;
 }

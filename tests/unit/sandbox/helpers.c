@@ -55,6 +55,11 @@ pid_t spawn_sandboxed(const struct lt_sandbox_opts *opts, child_fn fn,
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
+        /* cmocka catches fatal signals in the test process; the child must
+         * die of them instead, or it would go on to run the next tests. */
+        static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGSYS};
+        for (size_t s = 0; s < sizeof(fatal) / sizeof(fatal[0]); s++)
+            signal(fatal[s], SIG_DFL);
         struct lt_sandbox_opts o = *opts;
         size_t i = 0;
         while (i < 7 && o.keep_fds[i] >= 0)

@@ -467,7 +467,173 @@ static void test_kernels(void **state)
             fail();
         }
     }
+    /* Near-identical sequences (the common prefix and suffix are
+     * trimmed before the bit-parallel pass), including identical ones
+     * and edits at either end. */
+    for (int round = 0; round < 400; round++) {
+        size_t an = (size_t)(rand_r(&seed) % 390);
+        unsigned alpha = 2 + (unsigned)rand_r(&seed) % 30;
+        for (size_t i = 0; i < an; i++)
+            a[i] = (uint32_t)rand_r(&seed) % alpha;
+        size_t bn = an;
+        memcpy(b, a, an * sizeof(uint32_t));
+        unsigned edits = (unsigned)rand_r(&seed) % 6;
+        for (unsigned e = 0; e < edits; e++) {
+            size_t at = bn ? (size_t)rand_r(&seed) % bn : 0;
+            if (round % 7 == 0)
+                at = e % 2 ? 0 : (bn ? bn - 1 : 0); /* at the ends */
+            switch (rand_r(&seed) % 3) {
+            case 0:
+                if (bn)
+                    b[at] = (uint32_t)rand_r(&seed) % alpha;
+                break;
+            case 1:
+                if (bn) {
+                    memmove(b + at, b + at + 1, (bn - at - 1) * 4);
+                    bn--;
+                }
+                break;
+            default:
+                if (bn < 399) {
+                    memmove(b + at + 1, b + at, (bn - at) * 4);
+                    b[at] = (uint32_t)rand_r(&seed) % alpha;
+                    bn++;
+                }
+                break;
+            }
+        }
+        size_t l1 = lt__lcs(&sc, 32, a, an, b, bn), l2 = dp_lcs(a, an, b, bn);
+        size_t d1 = lt__levenshtein(&sc, 32, a, an, b, bn);
+        size_t d2 = dp_lev(a, an, b, bn);
+        if (l1 != l2 || d1 != d2) {
+            print_error("near round %d (%zu x %zu): lcs %zu vs %zu, lev %zu "
+                        "vs %zu\n", round, an, bn, l1, l2, d1, d2);
+            fail();
+        }
+    }
     lt__scratch_free(&sc);
+}
+
+/*** BLEU and the weighted n-gram match against plain counting ***/
+
+/* Occurrences of the n-gram at p in s[0..sn). */
+static size_t occurrences(const uint32_t *s, size_t sn, const uint32_t *p,
+                          unsigned n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i + n <= sn; i++)
+        if (memcmp(s + i, p, n * sizeof(uint32_t)) == 0)
+            k++;
+    return k;
+}
+
+/* NLTK's corpus_bleu and the reference weighted_ngram_match on one
+ * candidate, by counting every n-gram the slow way; the keyword test is
+ * "id < 3".  The arithmetic is the same as the library's, in the same
+ * order, so the results must be equal bit for bit. */
+static void slow_scores(const struct lt__toks *hyp, const struct lt__toks *refs,
+                        size_t nrefs, double *bleu, double *weighted)
+{
+    double bnum[5] = {0}, bden[5] = {0}, wnum[5] = {0}, wden[5] = {0};
+    size_t c = hyp->n;
+    for (unsigned n = 1; n <= 4; n++) {
+        size_t hn = c >= n ? c - n + 1 : 0;
+        size_t clipped = 0;
+        for (size_t i = 0; i < hn; i++) {
+            const uint32_t *g = hyp->v + i;
+            /* count each distinct n-gram once: at its first occurrence */
+            if (occurrences(hyp->v, i + n - 1, g, n))
+                continue;
+            size_t hc = occurrences(hyp->v, c, g, n), mx = 0;
+            for (size_t r = 0; r < nrefs; r++) {
+                size_t rc = occurrences(refs[r].v, refs[r].n, g, n);
+                if (rc > mx)
+                    mx = rc;
+            }
+            clipped += hc < mx ? hc : mx;
+        }
+        bnum[n] = (double)clipped;
+        bden[n] = hn > 0 ? (double)hn : 1.0;
+        for (size_t r = 0; r < nrefs; r++) {
+            size_t rn = refs[r].n >= n ? refs[r].n - n + 1 : 0;
+            double rnum = 0, rden = 0;
+            for (size_t i = 0; i < rn; i++) {
+                const uint32_t *g = refs[r].v + i;
+                double w = n == 1 ? (g[0] < 3 ? 1.0 : 0.2) : 1.0;
+                rden += w;
+                /* the first min(count in hyp) occurrences count */
+                size_t before = occurrences(refs[r].v, i + n - 1, g, n);
+                if (before < occurrences(hyp->v, c, g, n))
+                    rnum += w;
+            }
+            wnum[n] += rnum;
+            wden[n] += rden > 1.0 ? rden : 1.0;
+        }
+    }
+    size_t best = refs[0].n;
+    for (size_t r = 1; r < nrefs; r++) {
+        size_t rl = refs[r].n;
+        size_t d1 = rl > c ? rl - c : c - rl, d0 = best > c ? best - c : c - best;
+        if (d1 < d0 || (d1 == d0 && rl < best))
+            best = rl;
+    }
+    double bp[2] = {(double)best, 2.0}, *num[2] = {bnum, wnum};
+    double *den[2] = {bden, wden}, out[2];
+    for (int k = 0; k < 2; k++) {
+        double b = c > bp[k] ? 1.0 : c == 0 ? 0.0 : exp(1.0 - bp[k] / (double)c);
+        double sum = 0;
+        for (unsigned n = 1; n <= 4; n++) {
+            double p = num[k][n] == 0 ? 0.1 / den[k][n] : num[k][n] / den[k][n];
+            sum += 0.25 * log(p);
+        }
+        out[k] = num[k][1] == 0 ? 0.0 : b * exp(sum);
+    }
+    *bleu = out[0];
+    *weighted = out[1];
+}
+
+static void test_ngram_scores(void **state)
+{
+    (void)state;
+    /* Token ids are interned strings; ids 0..2 are Python keywords. */
+    struct lt__dict *d = lt__dict_new();
+    static const char *const words[] = {"if", "for", "while", "x", "y", "z",
+                                        "+", "(", ")", "1", "2", "f"};
+    for (size_t i = 0; i < 12; i++)
+        assert_int_equal(lt__dict_intern(d, words[i], strlen(words[i])), i);
+    struct lt__scratch sc = {0};
+    unsigned seed = 777;
+    uint32_t buf[4][200];
+    for (int round = 0; round < 300; round++) {
+        size_t nrefs = 1 + (size_t)rand_r(&seed) % 3;
+        struct lt__toks hyp = {buf[0], (size_t)rand_r(&seed) % 120, 200};
+        struct lt__toks refs[3];
+        unsigned alpha = 2 + (unsigned)rand_r(&seed) % 10;
+        for (size_t i = 0; i < hyp.n; i++)
+            buf[0][i] = (uint32_t)rand_r(&seed) % alpha;
+        for (size_t r = 0; r < nrefs; r++) {
+            refs[r] = (struct lt__toks){buf[r + 1], (size_t)rand_r(&seed) % 120,
+                                        200};
+            if (round % 3 == 0 && refs[r].n <= hyp.n) /* a near copy */
+                memcpy(buf[r + 1], buf[0], refs[r].n * sizeof(uint32_t));
+            else
+                for (size_t i = 0; i < refs[r].n; i++)
+                    buf[r + 1][i] = (uint32_t)rand_r(&seed) % alpha;
+            if (refs[r].n)
+                buf[r + 1][rand_r(&seed) % refs[r].n] = (uint32_t)rand_r(&seed) % 12;
+        }
+        const struct lt__toks *rp[3] = {&refs[0], &refs[1], &refs[2]};
+        double b1, w1, b2, w2;
+        lt__ngram_scores(&sc, d, LT_SIM_PYTHON, &hyp, rp, nrefs, &b1, &w1);
+        slow_scores(&hyp, refs, nrefs, &b2, &w2);
+        if (b1 != b2 || w1 != w2) {
+            print_error("round %d: bleu %.17g vs %.17g, weighted %.17g vs "
+                        "%.17g\n", round, b1, b2, w1, w2);
+            fail();
+        }
+    }
+    lt__scratch_free(&sc);
+    lt__dict_free(d);
 }
 
 /*** Banded Zhang-Shasha against the plain algorithm ***/
@@ -549,7 +715,7 @@ static void test_tree_edit_banded(void **state)
     unsigned seed = 4242;
     static struct rtree a, b;
     static uint32_t la[512], ma[512], lb[512], mb[512];
-    for (int round = 0; round < 400; round++) {
+    for (int round = 0; round < 1000; round++) {
         unsigned alpha = 2 + (unsigned)rand_r(&seed) % 12;
         a.n = 1 + (size_t)rand_r(&seed) % (round % 4 == 0 ? 400 : 60);
         for (size_t i = 0; i < a.n; i++) {
@@ -564,6 +730,26 @@ static void test_tree_edit_banded(void **state)
                 b.dep[i] = (uint32_t)rand_r(&seed) % 8;
             }
             rtree_repair(&b);
+        } else if (round % 5 == 3) { /* the same shape, relabelled */
+            if (round % 15 == 3) {
+                /* a row of leaves, rotated by one: relabelling all costs
+                 * n - 1, deleting one end and inserting it at the other 2 */
+                for (size_t i = 1; i < a.n; i++)
+                    a.dep[i] = 1 + (uint32_t)(i % 7 == 0);
+                rtree_repair(&a);
+            }
+            b = a;
+            if (round % 15 == 3)
+                for (size_t i = 1; i + 1 < b.n; i++)
+                    b.lab[i] = a.lab[i + 1];
+            unsigned edits = (unsigned)rand_r(&seed) % 8;
+            for (unsigned e = 0; e < edits; e++)
+                b.lab[rand_r(&seed) % b.n] = (uint32_t)rand_r(&seed) % alpha;
+            if (round % 10 == 3 && b.n > 3) { /* swap two labels */
+                uint32_t t = b.lab[1];
+                b.lab[1] = b.lab[b.n - 1];
+                b.lab[b.n - 1] = t;
+            }
         } else { /* a few edits away */
             b = a;
             rtree_mutate(&b, &seed, (unsigned)rand_r(&seed) % 12, alpha);
@@ -576,6 +762,20 @@ static void test_tree_edit_banded(void **state)
             print_error("round %d (%zu x %zu nodes): banded %zu, plain %zu\n",
                         round, a.n, b.n, fast, ref);
             fail();
+        }
+        /* The band itself: exact from k = d on, never below d. */
+        size_t ks[] = {1, ref / 2, ref > 0 ? ref - 1 : 0, ref, ref + 1,
+                       2 * ref + 3};
+        for (size_t q = 0; q < sizeof(ks) / sizeof(ks[0]); q++) {
+            size_t k = ks[q] < 1 ? 1 : ks[q];
+            if (round % 4 == 0 && k > 60)
+                continue; /* the large trees: keep the test quick */
+            size_t band = lt__ted_band(la, ma, a.n, lb, mb, b.n, k);
+            if (band < ref || (k >= ref && band != ref)) {
+                print_error("round %d (%zu x %zu nodes): band %zu gives %zu, "
+                            "distance %zu\n", round, a.n, b.n, k, band, ref);
+                fail();
+            }
         }
     }
 }
@@ -711,6 +911,85 @@ static void test_java_dataflow(void **state)
     NEAR(r.dataflow_match, 0.4);
 }
 
+/*** The text cache: results do not depend on what was compared before ***/
+
+static void same_result(const struct lt_sim_result *a,
+                        const struct lt_sim_result *b, const char *what)
+{
+    /* every field, bit for bit (the struct has no padding-sensitive
+     * fields that memcmp could trip on except the bools' padding, so
+     * compare field by field through a checksum of the doubles) */
+    const double x[] = {a->bleu, a->weighted_bleu, a->syntax_match,
+                        a->dataflow_match, a->codebleu, a->meteor,
+                        a->meteor_p, a->meteor_r, a->meteor_fmean,
+                        a->rouge_l_p, a->rouge_l_r, a->rouge_l_f, a->ctses1,
+                        a->ctses2, a->ctses_uniform, a->levenshtein,
+                        a->tree_edit};
+    const double y[] = {b->bleu, b->weighted_bleu, b->syntax_match,
+                        b->dataflow_match, b->codebleu, b->meteor,
+                        b->meteor_p, b->meteor_r, b->meteor_fmean,
+                        b->rouge_l_p, b->rouge_l_r, b->rouge_l_f, b->ctses1,
+                        b->ctses2, b->ctses_uniform, b->levenshtein,
+                        b->tree_edit};
+    for (size_t i = 0; i < sizeof(x) / sizeof(x[0]); i++)
+        if (memcmp(&x[i], &y[i], sizeof(double)) != 0) {
+            print_error("%s: field %zu: %.17g vs %.17g\n", what, i, x[i], y[i]);
+            fail();
+        }
+    assert_int_equal(a->computed, b->computed);
+    assert_int_equal(a->dataflow_ref_edges, b->dataflow_ref_edges);
+    assert_int_equal(a->levenshtein_distance, b->levenshtein_distance);
+    assert_int_equal(a->tree_edit_distance, b->tree_edit_distance);
+    assert_int_equal(a->cand_tokens, b->cand_tokens);
+    assert_int_equal(a->ref_tokens, b->ref_tokens);
+}
+
+static void test_text_cache(void **state)
+{
+    (void)state;
+    /* 12 texts (more than the cache holds), compared in a long shared
+     * context in an order with repeats, with several references (also
+     * more than the cache), and each time in a fresh context. */
+    enum { N = 12 };
+    char *t[N];
+    for (int i = 0; i < N; i++) {
+        char buf[512];
+        snprintf(buf, sizeof(buf),
+                 "def f%d(a, b=%d):\n    x = a %s b\n    for i in range(%d):\n"
+                 "        if i %% 2 == %d:\n            x += i\n        else:\n"
+                 "            x = max(x, b)\n    return [y * 2 for y in a if y > x]\n",
+                 i % 3, i, i % 2 ? "+" : "-", i % 4, i % 2);
+        t[i] = strdup(buf);
+    }
+    struct lt_sim_options o;
+    lt_sim_options_init(&o);
+    struct lt_sim *shared = NULL;
+    assert_int_equal(lt_sim_new(&o, &shared), 0);
+    unsigned seed = 99;
+    for (int round = 0; round < 60; round++) {
+        size_t nrefs = round % 10 == 9 ? 11 : 1 + (size_t)rand_r(&seed) % 3;
+        const char *refs[11];
+        size_t rl[11];
+        const char *cand = t[rand_r(&seed) % N];
+        for (size_t r = 0; r < nrefs; r++) {
+            refs[r] = round % 4 == 0 && r == 0 ? cand : t[rand_r(&seed) % N];
+            rl[r] = strlen(refs[r]);
+        }
+        struct lt_sim_result a, b;
+        assert_int_equal(lt_sim_compare(shared, cand, strlen(cand), refs, rl,
+                                        nrefs, &a), 0);
+        struct lt_sim *fresh = NULL;
+        assert_int_equal(lt_sim_new(&o, &fresh), 0);
+        assert_int_equal(lt_sim_compare(fresh, cand, strlen(cand), refs, rl,
+                                        nrefs, &b), 0);
+        lt_sim_free(fresh);
+        same_result(&a, &b, "shared vs fresh context");
+    }
+    lt_sim_free(shared);
+    for (int i = 0; i < N; i++)
+        free(t[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -729,6 +1008,8 @@ int main(void)
         cmocka_unit_test(test_kernels),
         cmocka_unit_test(test_syntax_vs_tree_sitter),
         cmocka_unit_test(test_java_dataflow),
+        cmocka_unit_test(test_ngram_scores),
+        cmocka_unit_test(test_text_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,80 @@
+# kill -9 of litmus patches at several points, then the same command
+# again: the same verdicts and scores as an uninterrupted run, and no run
+# whose result was stored is started again.
+. "$(dirname "$0")/lib.sh"
+P=$CORPUS/patches
+grep -qs calls_main "$REPO/runners/shim.py" || [ -f "$REPO/runners/calls.py" ] ||
+  skip "the runner side of litmus patches has not landed"
+# Five programs of the corpus, 32 patches.
+/usr/bin/python3 - "$P" "$WORK" <<'PY'
+import json, os, sys
+corpus, work = sys.argv[1:]
+keep = ["gcd", "kth", "sieve", "quicksort", "lis"]
+m = json.load(open(os.path.join(corpus, "manifest.json")))
+out = {k: {f: os.path.join(corpus, v) if f != "function" else v
+           for f, v in m[k].items()} for k in keep}
+json.dump(out, open(os.path.join(work, "manifest.json"), "w"))
+with open(os.path.join(work, "patches.jsonl"), "w") as f:
+    for line in open(os.path.join(corpus, "patches.jsonl")):
+        if json.loads(line)["program"] in keep:
+            f.write(line)
+PY
+args=(patches --manifest "$WORK/manifest.json" --patches "$WORK/patches.jsonl" --no-progress -j 2)
+t0=$(date +%s%N)
+"$LITMUS" "${args[@]}" --db "$WORK/ref.db" --csv "$WORK/ref.csv" >/dev/null 2>&1
+[ $? = 1 ] || fail "uninterrupted run failed"
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+db=$WORK/resume.db
+# Kills after 20%, 25%, 30%... of an uninterrupted run's time, until
+# something is stored and 60% of that time has passed: the final run
+# still has work left, whatever the machine's speed.
+sum=0
+for pc in 20 25 30 40 50; do
+  delay=$(printf '%d.%03d' $((ms * pc / 100000)) $(((ms * pc / 100) % 1000)))
+  "$LITMUS" "${args[@]}" --db "$db" >/dev/null 2>&1 &
+  pid=$!
+  sleep "$delay"
+  kill -9 $pid 2>/dev/null
+  wait $pid 2>/dev/null
+  sleep 0.3   # zygotes die with litmus (PDEATHSIG)
+  sum=$((sum + pc))
+  n=$(q "$db" "SELECT count(*) FROM candidate_results" 2>/dev/null || echo 0)
+  [ "${n:-0}" -gt 0 ] && [ $sum -ge 60 ] && break
+done
+no_leftovers
+stored=$(q "$db" "SELECT 'r ' || program || ' ' || substr(text_sha, 1, 16) || ' ' || layer FROM candidate_results UNION ALL SELECT 'm ' || program || ' ' || substr(text_sha, 1, 16) || ' ' || mutant_id FROM candidate_mutants" 2>/dev/null)
+[ -n "$stored" ] || fail "nothing stored before the kills (machine too slow?)"
+echo "$stored" > "$WORK/stored"
+export LITMUS_RUN_LOG=$WORK/runlog
+run_litmus "${args[@]}" --db "$db" --csv "$WORK/got.csv"
+expect_eq "$RC" 1 "final run"
+/usr/bin/python3 - "$WORK/ref.csv" "$WORK/got.csv" <<'PY' || fail "results differ after resume"
+import csv, sys
+def load(p):
+    return [r[:11] for r in csv.reader(open(p))]
+a, b = load(sys.argv[1]), load(sys.argv[2])
+assert len(a) == len(b) == 33, (len(a), len(b))
+diff = [(x, y) for x, y in zip(a, b) if x != y]
+assert not diff, diff[:3]
+PY
+touch "$WORK/runlog"
+left=$(grep -vc zygote "$WORK/runlog" || true)
+echo "stored before the final run: $(wc -l < "$WORK/stored"); runs started by it: $left"
+[ "$left" -gt 0 ] || fail "the kills left nothing to resume"
+/usr/bin/python3 - "$WORK/stored" "$WORK/runlog" <<'PY' || fail "stored work was run again"
+import sys
+stored = set(l.split(None, 1)[1].strip() for l in open(sys.argv[1]) if l.strip())
+layer = {"ref": "ref", "l1": "l1", "held": "held", "diff": "diff"}
+again = []
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) < 3:
+        continue   # "<unit> zygote"
+    unit, kind, sha = f[:3]
+    key = "%s %s %s" % (unit, sha, f[3] if kind == "mutant" else layer[kind])
+    if key in stored:
+        again.append(line.strip())
+assert not again, again[:5]
+PY
+no_leftovers
+exit 0
