@@ -349,6 +349,12 @@ static int c_signals(struct child_ctx *ctx)
     memset(&si, 0, sizeof(si));
     si.si_code = SI_QUEUE;
     CHECK_ERRNO(syscall(SYS_rt_sigqueueinfo, victim, SIGKILL, &si), EPERM);
+    CHECK_ERRNO(syscall(SYS_rt_tgsigqueueinfo, victim, victim, SIGKILL, &si),
+                EPERM);
+    /* Our pid in the low half does not make a foreign high half pass. */
+    CHECK_ERRNO(syscall(SYS_tgkill, (long)getpid() | (1L << 32), getpid(),
+                        SIGKILL),
+                EPERM);
     int pfd = lt_sandbox_pidfd_open(victim);
     if (pfd >= 0) {
         CHECK_ERRNO(syscall(SYS_pidfd_send_signal, pfd, SIGKILL, NULL, 0),
