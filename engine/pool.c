@@ -185,6 +185,7 @@ int lt__job_start(struct zygote *z, struct job *spec, uint64_t token,
     j->current = -1;
     j->fail_test = -1;
     j->probe_index = -1;
+    j->cpu_base_ns = -1;
     lt_wire_decoder_init(&j->dec, j->is_baseline ? LT_WIRE_MAX_FRAME
                                                  : LT_WIRE_MAX_CHILD_FRAME);
     j->started_at = lt__now();
@@ -256,6 +257,8 @@ void lt__job_read_results(struct pool *pool, struct job *j)
         case LT_FRAME_SANDBOXED:
             j->sandbox = lt_wire_get_u32(&r);
             j->sandboxed = 1;
+            if (j->pid > 0)
+                j->cpu_base_ns = lt__proc_cpu_ns(j->pid);
             break;
         case LT_FRAME_TEST_START: {
             uint32_t idx = lt_wire_get_u32(&r);
@@ -605,19 +608,33 @@ int lt__pool_step(struct pool *pool, double max_wait)
             lt__job_read_results(pool, j);
         if (pf[3 * i + 2].revents)
             lt__job_read_output(j);
-        if (j->active && !j->timed_out && !j->got_exited) {
-            int over = now >= j->deadline;
-            if (!over && j->pid > 0 && j->cpu_budget_ns > 0) {
-                double cpu = lt__proc_cpu_ns(j->pid);
-                over = j->cpu_over = cpu > j->cpu_budget_ns;
-            }
-            if (over) {
-                j->timed_out = 1;
-                lt__job_kill(j);
-            }
-        }
+        lt__job_check_limits(j, now);
         lt__job_expire_pipes(j, now);
     }
     free(pf);
     return 0;
+}
+
+/* Contract: see pool.h.  Before SANDBOXED only the wall deadline counts:
+ * a mutant that loops while being applied still meets it.  When the pid
+ * came after SANDBOXED (the zygote's STARTED frame and the child's pipe
+ * are read in either order), the base is read at the first check, which
+ * can only give the tests more time, never less. */
+int lt__job_check_limits(struct job *j, double now)
+{
+    if (!j->active || j->timed_out || j->got_exited)
+        return 0;
+    int over = now >= j->deadline;
+    if (!over && j->pid > 0 && j->cpu_budget_ns > 0 && j->sandboxed) {
+        double cpu = lt__proc_cpu_ns(j->pid);
+        if (j->cpu_base_ns < 0)
+            j->cpu_base_ns = cpu;
+        if (cpu >= 0)
+            over = j->cpu_over = cpu - j->cpu_base_ns > j->cpu_budget_ns;
+    }
+    if (!over)
+        return 0;
+    j->timed_out = 1;
+    lt__job_kill(j);
+    return 1;
 }

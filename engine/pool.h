@@ -66,6 +66,10 @@ struct job {
     int recheck;             /* a timeout being confirmed alone */
     double cpu_budget_ns;    /* CPU time allowed, checked from /proc */
     int cpu_over;            /* killed for using more than that */
+    double cpu_base_ns;      /* the child's CPU time when SANDBOXED came:
+                                the budget counts from there, so applying
+                                the change and entering the sandbox do not
+                                eat into the tests' time; -1 until then */
 
     double started_at, deadline;
     double exited_at;        /* when EXITED arrived */
@@ -117,6 +121,10 @@ void lt__job_read_results(struct pool *pool, struct job *j);
 void lt__job_read_output(struct job *j);
 /* STARTED or EXITED of the zygote's job; < 0 when the zygote is gone. */
 int lt__zygote_read(struct zygote *z);
+/* Kills the job when it is past its wall deadline or has used more than
+ * its CPU budget since it entered the sandbox; 1 when it was killed now,
+ * else 0. */
+int lt__job_check_limits(struct job *j, double now);
 void lt__job_expire_pipes(struct job *j, double now);
 int lt__job_done(const struct job *j);
 double lt__job_wakeup(const struct job *j);

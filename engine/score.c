@@ -53,7 +53,7 @@ void lt_score_opts_init(struct lt_score_opts *o)
     o->format = LT_FORMAT_TEXT;
     o->fail_under = -1;
     o->timeout_factor = 5.0;
-    o->timeout_const = 0.5;
+    o->timeout_const = 0.2;
     o->baseline_timeout = 300.0;
 #ifdef LT_SANITIZED
     o->memory_mb = 0; /* ASan reserves terabytes of address space */
@@ -1271,17 +1271,7 @@ int lt_score(const struct lt_score_opts *o)
                 lt__job_read_results(&pool, j);
             if (pf[3 * i + 2].revents)
                 lt__job_read_output(j);
-            if (j->active && !j->timed_out && !j->got_exited) {
-                int over = now >= j->deadline;
-                if (!over && j->pid > 0 && j->cpu_budget_ns > 0) {
-                    double cpu = lt__proc_cpu_ns(j->pid);
-                    over = j->cpu_over = cpu > j->cpu_budget_ns;
-                }
-                if (over) {
-                    j->timed_out = 1;
-                    lt__job_kill(j);
-                }
-            }
+            lt__job_check_limits(j, now);
             lt__job_expire_pipes(j, now);
             if (z->dead) {
                 size_t mut = j->mutant;
