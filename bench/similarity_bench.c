@@ -1,12 +1,22 @@
 /* Batch throughput of lt_sim_compare on generated pairs of 200-line
- * Python files (a reference and a candidate with a few small edits).
+ * Python files.
  *
  * Usage: similarity_bench [PAIRS] [--only SET] [--jsonl FILE] [--dump FILE]
  *
+ * Two kinds of pairs.  Similar pairs (every set but "unrelated"): the
+ * reference is a generated file and the candidate the same file with 1
+ * to 5 operators or digits changed in place, so they share all but a few
+ * bytes -- the best case for the incremental parse.  Unrelated pairs
+ * ("all, unrelated"): candidate and reference are two different
+ * generated files (same template, other names, operators and constants),
+ * so each must be parsed afresh -- the general case.  No reference occurs
+ * twice except in "all, 5 cands/ref".
+ *
  * Prints pairs/s (per second of CPU time, and of wall time) for all
- * metrics, all but the tree edit distance, each metric alone, and all
- * metrics with each reference shared by 5 candidates; then where the time
- * of "all metrics" goes, phase by phase.  --only runs one set (by name).
+ * metrics, all but the tree edit distance, each metric alone, all metrics
+ * with each reference shared by 5 candidates, and all metrics on
+ * unrelated pairs; then where the time of "all metrics" goes, phase by
+ * phase.  --only runs one set (by name).
  * --jsonl also writes the pairs in the --pairs format for timing the CLI.
  * --dump writes every field of every result, as exact hexadecimal
  * floats, for a varied set of inputs (the benchmark pairs, lines deleted,
@@ -455,6 +465,7 @@ int main(int argc, char **argv)
     char **ref = xmalloc((size_t)n * sizeof(char *));
     char **scand = xmalloc((size_t)n * sizeof(char *));
     char **sref = xmalloc((size_t)n * sizeof(char *));
+    char **ucand = xmalloc((size_t)n * sizeof(char *));
     size_t lines = 0, bytes = 0;
     for (int i = 0; i < n; i++) {
         ref[i] = program((uint64_t)i + 1, 0);
@@ -467,6 +478,8 @@ int main(int argc, char **argv)
         sref[i] = i % SHARE ? sref[i - 1] : program((uint64_t)g + 1, 0);
         scand[i] = program((uint64_t)g + 1, 1 + i % SHARE);
         mutate(scand[i], (uint64_t)i * 31 + 5, 1 + i % 3);
+        /* a file of its own: seeds n + 1 .. 2n, which no reference has */
+        ucand[i] = program((uint64_t)(n + i) + 1, 1 + i % 5);
     }
     printf("pairs: %d, reference files: %.0f lines, %.0f bytes on average\n",
            n, (double)lines / n, (double)bytes / n);
@@ -488,26 +501,31 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         unsigned bits;
-        bool shared;
+        int kind; /* 0 similar, 1 shared references, 2 unrelated */
     } sets[] = {
-        {"all metrics", LT_SIM_M_ALL, false},
-        {"all but tree-edit", LT_SIM_M_ALL & ~LT_SIM_M_TREE_EDIT, false},
-        {"codebleu", LT_SIM_M_CODEBLEU, false},
-        {"meteor", LT_SIM_M_METEOR, false},
-        {"rouge-l", LT_SIM_M_ROUGE_L, false},
-        {"levenshtein", LT_SIM_M_LEVENSHTEIN, false},
-        {"tree-edit", LT_SIM_M_TREE_EDIT, false},
-        {"all, 5 cands/ref", LT_SIM_M_ALL, true},
+        {"all metrics", LT_SIM_M_ALL, 0},
+        {"all but tree-edit", LT_SIM_M_ALL & ~LT_SIM_M_TREE_EDIT, 0},
+        {"codebleu", LT_SIM_M_CODEBLEU, 0},
+        {"meteor", LT_SIM_M_METEOR, 0},
+        {"rouge-l", LT_SIM_M_ROUGE_L, 0},
+        {"levenshtein", LT_SIM_M_LEVENSHTEIN, 0},
+        {"tree-edit", LT_SIM_M_TREE_EDIT, 0},
+        {"all, 5 cands/ref", LT_SIM_M_ALL, 1},
+        {"all, unrelated", LT_SIM_M_ALL, 2},
     };
     uint64_t hash = 0xcbf29ce484222325ull;
+    printf("similar pairs: candidate = reference with 1-5 operators or "
+           "digits changed;\nunrelated: candidate and reference from "
+           "different generated files\n");
     printf("%-20s %12s %12s %10s\n", "metrics", "pairs/s cpu", "pairs/s wall",
            "ms/pair");
     for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
         double wall;
         if (only && strcmp(only, sets[k].name) != 0)
             continue;
-        double rate = run(sets[k].bits, sets[k].shared ? scand : cand,
-                          sets[k].shared ? sref : ref, n, &hash, &wall, NULL);
+        char **c = sets[k].kind == 1 ? scand : sets[k].kind == 2 ? ucand : cand;
+        double rate = run(sets[k].bits, c, sets[k].kind == 1 ? sref : ref, n,
+                          &hash, &wall, NULL);
         printf("%-20s %12.1f %12.1f %10.3f\n", sets[k].name, rate, wall,
                1e3 / rate);
         fflush(stdout);
@@ -535,6 +553,7 @@ int main(int argc, char **argv)
         free(cand[i]);
         free(ref[i]);
         free(scand[i]);
+        free(ucand[i]);
         if (i % SHARE == 0)
             free(sref[i]);
     }
@@ -542,5 +561,6 @@ int main(int argc, char **argv)
     free(ref);
     free(scand);
     free(sref);
+    free(ucand);
     return 0;
 }

@@ -79,6 +79,37 @@ double lt__meteor(struct lt__scratch *sc, struct lt__dict *d,
                   const struct lt__toks *hyp, const struct lt__toks *ref,
                   double *p, double *r, double *fmean);
 
+/*** Text differences (textdiff.c) ***/
+
+/* The lines of a text: where each starts (start[n] is the length), a key
+ * per line (a hash of its bytes and length), and the keys' low halves
+ * sorted. */
+struct lt__lines {
+    uint64_t *key;
+    uint32_t *sorted, *start;
+    size_t n;
+};
+
+void lt__lines_init(struct lt__lines *l, const char *text, size_t len);
+void lt__lines_free(struct lt__lines *l);
+/* Lines two texts have in common, as multisets (a bound for the diff). */
+size_t lt__lines_common(const struct lt__lines *a, const struct lt__lines *b);
+
+/* Bytes [old_start, old_start + old_len) of the old text become bytes
+ * [new_start, new_start + new_len) of the new one. */
+struct lt__hunk {
+    uint32_t old_start, old_len, new_start, new_len;
+};
+
+struct lt__hunks {
+    struct lt__hunk *v;
+    size_t n, cap;
+};
+
+long lt__text_diff(const struct lt__lines *la, const char *a, size_t alen,
+                   const struct lt__lines *lb, const char *b, size_t blen,
+                   long maxd, struct lt__hunks *h);
+
 /*** Syntax trees (tree.c, dfg.c) ***/
 
 /* A tree-sitter tree flattened into an array in pre-order: every visible
@@ -129,10 +160,36 @@ void lt__trees_free(struct lt__trees *t);
  * of every tree parsed before. */
 bool lt__trees_trim(struct lt__trees *t);
 /* Parses text; NULL when the parser fails (not for syntax errors).  prof:
- * NULL, or the phase timers (LT__PH_*) to add to. */
+ * NULL, or the phase timers (LT__PH_*) to add to.  The same as
+ * lt__tree_parse_text without a base, then lt__tree_derive. */
 struct lt__tree *lt__tree_parse(struct lt__trees *t, struct lt__dict *d,
                                 const char *text, size_t len, unsigned what,
                                 double *prof);
+/* A base for an incremental parse: the tree of text, whose lines are
+ * lines, and the hunks that turn text into the text to parse. */
+struct lt__base {
+    const struct lt__tree *tree;
+    const char *text;
+    const struct lt__lines *lines;
+    const struct lt__hunks *hunks;
+};
+/* The first half of lt__tree_parse: tree-sitter's parse of text alone,
+ * afresh or, with base, incrementally (see tree.c); the tree it returns
+ * is the same either way.  NULL when the parser fails. */
+struct lt__tree *lt__tree_parse_text(struct lt__trees *t, const char *text,
+                                     size_t len, const struct lt__base *base,
+                                     double *prof);
+/* The second half: what the metrics need (what: LT__TREE_*) from the
+ * parse of tr, whose text is text (the same as given to the parse). */
+void lt__tree_derive(struct lt__trees *t, struct lt__dict *d,
+                     struct lt__tree *tr, const char *text, size_t len,
+                     unsigned what, double *prof);
+/* Whether tree-sitter found a syntax error; whether tr was parsed
+ * incrementally (from a base; for tests and the benchmark). */
+bool lt__tree_has_error(const struct lt__tree *tr);
+bool lt__tree_incremental(const struct lt__tree *tr);
+/* The tree-sitter tree of tr (const TSTree *), for tests. */
+const void *lt__tree_ts(const struct lt__tree *tr);
 void lt__tree_free(struct lt__tree *tr);
 /* Reference subtrees (s-expressions, leaves excluded) found in cand. */
 void lt__syntax_match(const struct lt__tree *cand, const struct lt__tree *ref,
@@ -231,6 +288,7 @@ int lt__dfg_edge_cmp(const struct lt__dfg_edge *a,
 
 enum lt__phase {
     LT__PH_TOKENIZE, /* code tokens, and the text cache */
+    LT__PH_DIFF,     /* line diff for an incremental parse */
     LT__PH_PARSE,    /* ts_parser_parse_string and ts_tree_delete */
     LT__PH_FLATTEN,  /* copying the tree-sitter tree */
     LT__PH_SUBTREES, /* syntax match: subtree ids */
@@ -252,6 +310,11 @@ extern const char *const lt__phase_names[LT__PH_N];
 /* From now on every lt_sim_compare of s adds the seconds (monotonic
  * clock) it spends in each phase to acc[LT__PH_N]; NULL stops it. */
 void lt__sim_profile(struct lt_sim *s, double *acc);
+
+/* Whether s may parse a text incrementally from a similar one (true by
+ * default); off, every text is parsed afresh.  For tests and the
+ * benchmark: the results are the same either way. */
+void lt__sim_incremental(struct lt_sim *s, bool on);
 
 /* The monotonic clock, in seconds. */
 double lt__sim_now(void);

@@ -15,7 +15,9 @@
 /* A prepared text: its tokens and, when a metric needs it, its tree.
  * The context keeps the last few in a cache, so a reference compared
  * with several candidates in a row (or a candidate equal to its
- * reference) is tokenized and parsed once. */
+ * reference) is tokenized and parsed once; and a text that shares most
+ * of its lines with a cached one (or with another text of the same
+ * compare) is parsed incrementally from that one's tree. */
 struct doc {
     char *text; /* a copy, to confirm a hash match */
     size_t len;
@@ -23,6 +25,9 @@ struct doc {
     uint64_t used; /* the compare that last used it */
     struct lt__toks toks;
     struct lt__tree *tree;
+    struct lt__lines lines; /* when it has a tree */
+    bool ready;             /* tokens and tree prepared */
+    bool cached;            /* in s->docs */
 };
 
 enum { DOC_CACHE = 8 };
@@ -38,12 +43,17 @@ struct lt_sim {
     uint64_t clock;
     struct doc **cur; /* this compare: candidate, then the references */
     const struct lt__toks **rtoks;
+    const char **texts;
+    size_t *lens;
     size_t cur_cap;
+    struct lt__hunks hunks; /* the last text diff */
+    bool no_incremental;    /* lt__sim_incremental(s, false) */
     double *prof;
 };
 
 const char *const lt__phase_names[LT__PH_N] = {
     [LT__PH_TOKENIZE] = "tokenize (+ text cache)",
+    [LT__PH_DIFF] = "text diff (incremental base)",
     [LT__PH_PARSE] = "tree-sitter parse",
     [LT__PH_FLATTEN] = "flatten tree",
     [LT__PH_SUBTREES] = "codebleu: subtree ids",
@@ -78,6 +88,11 @@ void lt__sim_lap(double *prof, enum lt__phase phase, double *t)
 void lt__sim_profile(struct lt_sim *s, double *acc)
 {
     s->prof = acc;
+}
+
+void lt__sim_incremental(struct lt_sim *s, bool on)
+{
+    s->no_incremental = !on;
 }
 
 void lt_sim_options_init(struct lt_sim_options *o)
@@ -122,6 +137,7 @@ static void doc_free(struct doc *d)
     free(d->text);
     free(d->toks.v);
     lt__tree_free(d->tree);
+    lt__lines_free(&d->lines);
     free(d);
 }
 
@@ -140,6 +156,9 @@ void lt_sim_free(struct lt_sim *s)
     free(s->docs);
     free(s->cur);
     free(s->rtoks);
+    free(s->texts);
+    free(s->lens);
+    free(s->hunks.v);
     lt__dict_free(s->dict);
     lt__trees_free(s->trees);
     lt__scratch_free(&s->sc);
@@ -163,18 +182,17 @@ static uint64_t text_hash(const char *p, size_t n)
     return h ^ (h >> 32);
 }
 
-/* The prepared form of text: from the cache, or tokenized and parsed
- * (and cached).  NULL when the parser fails. */
-static struct doc *prepare(struct lt_sim *s, const char *text, size_t len,
-                           double *t)
+/* The doc of text: from the cache, or from cur[0..k) (the texts of this
+ * compare seen so far), or a new one, neither tokenized nor parsed. */
+static struct doc *find_doc(struct lt_sim *s, const char *text, size_t len,
+                            size_t k)
 {
     uint64_t h = text_hash(text, len);
-    for (size_t i = 0; i < s->ndocs; i++) {
-        struct doc *d = s->docs[i];
+    for (size_t i = 0; i < s->ndocs + k; i++) {
+        struct doc *d = i < s->ndocs ? s->docs[i] : s->cur[i - s->ndocs];
         if (d->hash == h && d->len == len &&
             (len == 0 || memcmp(d->text, text, len) == 0)) {
             d->used = s->clock;
-            lt__sim_lap(s->prof, LT__PH_TOKENIZE, t);
             return d;
         }
     }
@@ -185,27 +203,86 @@ static struct doc *prepare(struct lt_sim *s, const char *text, size_t len,
     d->len = len;
     d->hash = h;
     d->used = s->clock;
-    lt__tokenize(s->dict, text, len, s->o.lang, s->o.tokens, &d->toks);
-    lt__sim_lap(s->prof, LT__PH_TOKENIZE, t);
-    if (s->what) {
-        d->tree = lt__tree_parse(s->trees, s->dict, text, len, s->what,
-                                 s->prof);
-        if (s->prof)
-            *t = lt__sim_now();
-        if (!d->tree) {
-            doc_free(d);
-            return NULL;
+    return d;
+}
+
+/* A parsed text is a base for x when the two share at least half of x's
+ * lines (an upper bound, found in linear time), and the line diff then
+ * keeps at least half of x's bytes in at most MAX_HUNKS runs: each
+ * change costs the parser a walk down the tree and a re-lex around it,
+ * so many scattered changes, or few shared bytes, are better parsed
+ * afresh.  Below those bounds an incremental parse measured no faster
+ * than a fresh one (docs/similarity.md, Performance). */
+enum { MAX_HUNKS = 64 };
+
+static bool base_ok(const struct doc *b, const struct doc *x)
+{
+    return b && b != x && b->tree && !lt__tree_has_error(b->tree) &&
+           b->lines.key != NULL;
+}
+
+/* Picks the base for an incremental parse of x: the parsed text (cached,
+ * or of this compare, cur[0..k)) sharing the most lines with it.  Fills
+ * s->hunks and returns it, or NULL for a fresh parse. */
+static struct doc *pick_base(struct lt_sim *s, struct doc *x, size_t k)
+{
+    struct doc *best = NULL;
+    size_t best_common = 0;
+    if (s->no_incremental)
+        return NULL;
+    for (size_t i = 0; i < s->ndocs + k; i++) {
+        struct doc *b = i < s->ndocs ? s->docs[i] : s->cur[i - s->ndocs];
+        if (!base_ok(b, x))
+            continue;
+        size_t c = lt__lines_common(&b->lines, &x->lines);
+        if (c > best_common) {
+            best_common = c;
+            best = b;
         }
     }
-    /* Into the cache, in place of the least recently used text that this
-     * compare does not use. */
+    if (!best || 2 * best_common < x->lines.n)
+        return NULL;
+    /* The diff inserts and deletes at least this many lines; allow a
+     * margin for lines the multisets share but the order does not. */
+    size_t n = best->lines.n + x->lines.n;
+    long maxd = (long)(n - 2 * best_common + n / 8 + 8);
+    long kept = lt__text_diff(&best->lines, best->text, best->len, &x->lines,
+                              x->text, x->len, maxd, &s->hunks);
+    if (kept < 0 || (size_t)kept * 2 < x->len || s->hunks.n > MAX_HUNKS)
+        return NULL;
+    return best;
+}
+
+/* Parses x, the k-th text of this compare: incrementally when a text
+ * already parsed is close enough, otherwise afresh.  false when the
+ * parser fails. */
+static bool parse_doc(struct lt_sim *s, struct doc *x, size_t k, double *t)
+{
+    lt__lines_init(&x->lines, x->text, x->len);
+    struct doc *b = pick_base(s, x, k);
+    lt__sim_lap(s->prof, LT__PH_DIFF, t);
+    struct lt__base base = {0};
+    if (b)
+        base = (struct lt__base){b->tree, b->text, &b->lines, &s->hunks};
+    x->tree = lt__tree_parse_text(s->trees, x->text, x->len,
+                                  b ? &base : NULL, s->prof);
+    if (s->prof)
+        *t = lt__sim_now();
+    return x->tree != NULL;
+}
+
+/* Into the cache, in place of the least recently used text that this
+ * compare does not use. */
+static void cache_doc(struct lt_sim *s, struct doc *d)
+{
+    d->cached = true;
     if (s->ndocs < DOC_CACHE) {
         if (s->ndocs == s->docs_cap) {
             s->docs_cap = DOC_CACHE;
             s->docs = xrealloc(s->docs, s->docs_cap * sizeof(*s->docs));
         }
         s->docs[s->ndocs++] = d;
-        return d;
+        return;
     }
     size_t old = SIZE_MAX;
     for (size_t i = 0; i < s->ndocs; i++)
@@ -219,11 +296,60 @@ static struct doc *prepare(struct lt_sim *s, const char *text, size_t len,
             s->docs = xrealloc(s->docs, s->docs_cap * sizeof(*s->docs));
         }
         s->docs[s->ndocs++] = d;
-        return d;
+        return;
     }
     doc_free(s->docs[old]);
     s->docs[old] = d;
-    return d;
+}
+
+/* Prepares the texts of a compare into s->cur[0..n): looked up in the
+ * cache; the new ones parsed (any order will do, and those sharing text
+ * with one parsed before go incrementally), then tokenized and their
+ * trees derived in the order of the texts (the dictionary's ids follow
+ * that order), then cached.  false when the parser fails. */
+static bool prepare_all(struct lt_sim *s, const char *const *texts,
+                        const size_t *lens, size_t n, double *t)
+{
+    for (size_t i = 0; i < n; i++)
+        s->cur[i] = find_doc(s, texts[i], lens[i], i);
+    lt__sim_lap(s->prof, LT__PH_TOKENIZE, t);
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        struct doc *d = s->cur[i];
+        if (s->what && !d->ready && !d->tree)
+            ok = parse_doc(s, d, i, t);
+    }
+    for (size_t i = 0; i < n && ok; i++) {
+        struct doc *d = s->cur[i];
+        if (d->ready)
+            continue;
+        lt__tokenize(s->dict, d->text, d->len, s->o.lang, s->o.tokens,
+                     &d->toks);
+        lt__sim_lap(s->prof, LT__PH_TOKENIZE, t);
+        if (d->tree) {
+            lt__tree_derive(s->trees, s->dict, d->tree, d->text, d->len,
+                            s->what, s->prof);
+            if (s->prof)
+                *t = lt__sim_now();
+        }
+        d->ready = true;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct doc *d = s->cur[i];
+        if (d->cached)
+            continue;
+        if (ok) {
+            cache_doc(s, d);
+            continue;
+        }
+        /* Not cached: free it once (it may be there twice). */
+        for (size_t j = i + 1; j < n; j++)
+            if (s->cur[j] == d)
+                s->cur[j] = NULL;
+        doc_free(d);
+        s->cur[i] = NULL;
+    }
+    return ok;
 }
 
 /* Back to DOC_CACHE texts after a compare with many references. */
@@ -272,6 +398,8 @@ int lt_sim_compare(struct lt_sim *s, const char *cand, size_t clen,
         s->cur_cap = nrefs + 1;
         s->cur = xrealloc(s->cur, s->cur_cap * sizeof(*s->cur));
         s->rtoks = xrealloc(s->rtoks, s->cur_cap * sizeof(*s->rtoks));
+        s->texts = xrealloc(s->texts, s->cur_cap * sizeof(*s->texts));
+        s->lens = xrealloc(s->lens, s->cur_cap * sizeof(*s->lens));
     }
     s->clock++;
     /* The subtree ids of cached trees die with the subtree dictionary. */
@@ -279,17 +407,17 @@ int lt_sim_compare(struct lt_sim *s, const char *cand, size_t clen,
         drop_cache(s);
     /* Tokens of every text first (the sequence metrics size their per-id
      * tables from the dictionary, which trees add labels to). */
-    struct doc *cd = prepare(s, cand, clen, &t);
-    if (!cd)
-        goto parse_failed;
-    s->cur[0] = cd;
+    s->texts[0] = cand;
+    s->lens[0] = clen;
     for (size_t r = 0; r < nrefs; r++) {
-        struct doc *rd = prepare(s, refs[r], rlens[r], &t);
-        if (!rd)
-            goto parse_failed;
-        s->cur[r + 1] = rd;
-        s->rtoks[r] = &rd->toks;
+        s->texts[r + 1] = refs[r];
+        s->lens[r + 1] = rlens[r];
     }
+    if (!prepare_all(s, s->texts, s->lens, nrefs + 1, &t))
+        goto parse_failed;
+    struct doc *cd = s->cur[0];
+    for (size_t r = 0; r < nrefs; r++)
+        s->rtoks[r] = &s->cur[r + 1]->toks;
     const struct lt__toks *ct = &cd->toks;
     struct doc *const *rd = s->cur + 1;
     res->cand_tokens = ct->n;

@@ -60,6 +60,9 @@ struct lt__tree {
     bool has_dfg;
     uint32_t *lab, *lml; /* TED: post-order labels, leftmost leaves */
     size_t tn;
+    TSTree *ts;    /* tree-sitter's tree: the base of later parses */
+    bool error;    /* it has an ERROR or MISSING node */
+    bool incremental;
 };
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -906,23 +909,113 @@ size_t lt__tree_edit(const struct lt__tree *a, const struct lt__tree *b,
 
 /*** Parse ***/
 
-struct lt__tree *lt__tree_parse(struct lt__trees *t, struct lt__dict *d,
-                                const char *text, size_t len, unsigned what,
-                                double *prof)
+/* The row and column of byte off of a text whose lines are l. */
+static TSPoint point_at(const struct lt__lines *l, const char *text,
+                        uint32_t off)
+{
+    if (l->n == 0)
+        return (TSPoint){0, 0};
+    size_t lo = 0, hi = l->n; /* the row is the last line starting <= off */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (l->start[mid] <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    /* Just past a final newline: the start of a row of its own. */
+    if (off == l->start[l->n] && off > 0 && text[off - 1] == '\n' &&
+        lo == l->n - 1)
+        return (TSPoint){(uint32_t)l->n, 0};
+    return (TSPoint){(uint32_t)lo, off - l->start[lo]};
+}
+
+/* p moved past the n bytes of s. */
+static TSPoint point_after(TSPoint p, const char *s, size_t n)
+{
+    const char *e = s + n, *nl;
+    while ((nl = memchr(s, '\n', (size_t)(e - s))) != NULL) {
+        p.row++;
+        p.column = 0;
+        s = nl + 1;
+    }
+    p.column += (uint32_t)(e - s);
+    return p;
+}
+
+/* Tree-sitter's incremental parse: a copy of the base's tree (shallow;
+ * editing it leaves the base alone) is told of each hunk, from the last
+ * to the first so that every hunk's offsets are still those of the base
+ * text when it is applied, and the parser reuses the subtrees the edits
+ * do not touch.  Tree-sitter's promise, and what the unit tests and the
+ * benchmark's --dump check, is that the result equals a fresh parse of
+ * the new text.  Error recovery is where that is least certain (the
+ * parser's choices depend on the stack it happens to have), so a base
+ * with a syntax error is not used, and a result with one is thrown away
+ * for a fresh parse. */
+static TSTree *parse_from(struct lt__trees *t, const char *text, size_t len,
+                          const struct lt__base *b)
+{
+    TSTree *old = ts_tree_copy(b->tree->ts);
+    for (size_t i = b->hunks->n; i-- > 0;) {
+        const struct lt__hunk *h = &b->hunks->v[i];
+        TSInputEdit e;
+        e.start_byte = h->old_start;
+        e.old_end_byte = h->old_start + h->old_len;
+        e.new_end_byte = h->old_start + h->new_len;
+        e.start_point = point_at(b->lines, b->text, e.start_byte);
+        e.old_end_point = point_at(b->lines, b->text, e.old_end_byte);
+        e.new_end_point = point_after(e.start_point, text + h->new_start,
+                                      h->new_len);
+        ts_tree_edit(old, &e);
+    }
+    TSTree *tree = ts_parser_parse_string(t->parser, old, text, (uint32_t)len);
+    ts_tree_delete(old);
+    if (tree && ts_node_has_error(ts_tree_root_node(tree))) {
+        ts_tree_delete(tree);
+        tree = NULL;
+    }
+    return tree;
+}
+
+/* Parses text (afresh, or from base when it is given and has no syntax
+ * error); the caller frees the result with lt__tree_free.  NULL when the
+ * parser fails. */
+struct lt__tree *lt__tree_parse_text(struct lt__trees *t, const char *text,
+                                     size_t len, const struct lt__base *base,
+                                     double *prof)
 {
     if (len > UINT32_MAX)
         return NULL;
     double tm = prof ? lt__sim_now() : 0;
-    TSTree *tree = ts_parser_parse_string(t->parser, NULL, text, (uint32_t)len);
+    TSTree *tree = NULL;
+    bool inc = false;
+    if (base && base->tree->ts && !base->tree->error) {
+        tree = parse_from(t, text, len, base);
+        inc = tree != NULL;
+    }
+    if (!tree)
+        tree = ts_parser_parse_string(t->parser, NULL, text, (uint32_t)len);
     if (!tree)
         return NULL;
-    lt__sim_lap(prof, LT__PH_PARSE, &tm);
     struct lt__tree *tr = xcalloc(1, sizeof(*tr));
-    struct lt__flat f = {.text = text, .len = len, .language = t->language};
-    flatten(t, tree, &f);
-    lt__sim_lap(prof, LT__PH_FLATTEN, &tm);
-    ts_tree_delete(tree);
+    tr->ts = tree;
+    tr->error = ts_node_has_error(ts_tree_root_node(tree));
+    tr->incremental = inc;
     lt__sim_lap(prof, LT__PH_PARSE, &tm);
+    return tr;
+}
+
+/* Fills tr's subtree ids, data flow and tree-edit labels (as `what`
+ * asks) from its tree-sitter tree; d interns the labels. */
+void lt__tree_derive(struct lt__trees *t, struct lt__dict *d,
+                     struct lt__tree *tr, const char *text, size_t len,
+                     unsigned what, double *prof)
+{
+    double tm = prof ? lt__sim_now() : 0;
+    struct lt__flat f = {.text = text, .len = len, .language = t->language};
+    flatten(t, tr->ts, &f);
+    lt__sim_lap(prof, LT__PH_FLATTEN, &tm);
     if (t->lang == LT_SIM_PYTHON)
         mark_string_statements(t, &f);
     if (what & LT__TREE_SYNTAX)
@@ -939,7 +1032,31 @@ struct lt__tree *lt__tree_parse(struct lt__trees *t, struct lt__dict *d,
     }
     /* The flat tree lives in t's memory and the text is the caller's:
      * the tree keeps neither. */
+}
+
+struct lt__tree *lt__tree_parse(struct lt__trees *t, struct lt__dict *d,
+                                const char *text, size_t len, unsigned what,
+                                double *prof)
+{
+    struct lt__tree *tr = lt__tree_parse_text(t, text, len, NULL, prof);
+    if (tr)
+        lt__tree_derive(t, d, tr, text, len, what, prof);
     return tr;
+}
+
+bool lt__tree_has_error(const struct lt__tree *tr)
+{
+    return tr->error;
+}
+
+bool lt__tree_incremental(const struct lt__tree *tr)
+{
+    return tr->incremental;
+}
+
+const void *lt__tree_ts(const struct lt__tree *tr)
+{
+    return tr->ts;
 }
 
 void lt__tree_free(struct lt__tree *tr)
@@ -951,6 +1068,8 @@ void lt__tree_free(struct lt__tree *tr)
         lt__dfg_free(&tr->dfg);
     free(tr->lab);
     free(tr->lml);
+    if (tr->ts)
+        ts_tree_delete(tr->ts);
     free(tr);
 }
 

@@ -990,6 +990,376 @@ static void test_text_cache(void **state)
         free(t[i]);
 }
 
+
+/*** Incremental parsing ***/
+
+/* A generated program of nf functions (Python, or a Java class), fixed
+ * by seed. */
+static char *gen_program(unsigned seed, int nf, bool java)
+{
+    static const char *const nm[] = {"total", "count", "items", "acc",
+                                     "left", "right", "node", "limit"};
+    static const char *const op[] = {"+", "-", "*", "<", ">=", "=="};
+    size_t cap = 1024 + (size_t)nf * 1024, n = 0;
+    char *b = malloc(cap);
+    assert_non_null(b);
+#define R(k) ((unsigned)rand_r(&seed) % (k))
+#define OUT(...) n += (size_t)snprintf(b + n, cap - n, __VA_ARGS__)
+    if (java)
+        OUT("import java.util.*;\n\nclass P {\n");
+    else
+        OUT("import sys\n\n");
+    for (int k = 0; k < nf; k++) {
+        if (java) {
+            OUT("    int m%d(int %s, int[] %s) {\n", k, nm[R(8)], nm[R(8)]);
+            OUT("        // step %d\n        int %s = %s %s %u;\n", k,
+                nm[R(8)], nm[R(8)], op[R(3)], R(100));
+            OUT("        for (int i = 0; i < %s; i++) {\n", nm[R(8)]);
+            OUT("            if (%s %s %s) { %s += %s[i]; }\n", nm[R(8)],
+                op[3 + R(3)], nm[R(8)], nm[R(8)], nm[R(8)]);
+            OUT("            else { %s = Math.max(%s, %u); }\n        }\n",
+                nm[R(8)], nm[R(8)], R(50));
+            OUT("        return %s %s %s;\n    }\n\n", nm[R(8)], op[R(3)],
+                nm[R(8)]);
+        } else {
+            OUT("def f%d(%s, %s=%u):\n    \"\"\"Step %d.\"\"\"\n", k,
+                nm[R(8)], nm[R(8)], R(10), k);
+            OUT("    %s = %s %s %u  # note\n", nm[R(8)], nm[R(8)], op[R(3)],
+                R(100));
+            OUT("    for %s in range(%s):\n        if %s %s %s:\n", nm[R(8)],
+                nm[R(8)], nm[R(8)], op[3 + R(3)], nm[R(8)]);
+            OUT("            %s += %s[%s]\n        else:\n", nm[R(8)],
+                nm[R(8)], nm[R(8)]);
+            OUT("            %s = max(%s, %u)\n", nm[R(8)], nm[R(8)], R(50));
+            OUT("    return [x * 2 for x in %s if x %s %u]\n\n\n", nm[R(8)],
+                op[3 + R(3)], R(9));
+        }
+    }
+    if (java)
+        OUT("}\n");
+#undef OUT
+#undef R
+    return b;
+}
+
+/* s with bytes [at, at + del) replaced by ins. */
+static char *splice(const char *s, size_t at, size_t del, const char *ins)
+{
+    size_t n = strlen(s), k = strlen(ins);
+    char *r = malloc(n - del + k + 1);
+    assert_non_null(r);
+    memcpy(r, s, at);
+    memcpy(r + at, ins, k);
+    memcpy(r + at + k, s + at + del, n - at - del + 1);
+    return r;
+}
+
+/* The two trees, node by node: type, extent (bytes and points), named,
+ * missing, extra, field, and the shape (the cursor's moves). */
+static void same_ts_tree(const TSTree *a, const TSTree *b, const char *what)
+{
+    TSTreeCursor ca = ts_tree_cursor_new(ts_tree_root_node(a));
+    TSTreeCursor cb = ts_tree_cursor_new(ts_tree_root_node(b));
+    size_t nodes = 0;
+    for (;;) {
+        TSNode x = ts_tree_cursor_current_node(&ca);
+        TSNode y = ts_tree_cursor_current_node(&cb);
+        nodes++;
+        TSPoint xs = ts_node_start_point(x), ys = ts_node_start_point(y);
+        TSPoint xe = ts_node_end_point(x), ye = ts_node_end_point(y);
+        if (ts_node_symbol(x) != ts_node_symbol(y) ||
+            ts_node_start_byte(x) != ts_node_start_byte(y) ||
+            ts_node_end_byte(x) != ts_node_end_byte(y) ||
+            xs.row != ys.row || xs.column != ys.column ||
+            xe.row != ye.row || xe.column != ye.column ||
+            ts_node_is_named(x) != ts_node_is_named(y) ||
+            ts_node_is_missing(x) != ts_node_is_missing(y) ||
+            ts_node_is_extra(x) != ts_node_is_extra(y) ||
+            ts_node_child_count(x) != ts_node_child_count(y) ||
+            ts_tree_cursor_current_field_id(&ca) !=
+                ts_tree_cursor_current_field_id(&cb)) {
+            print_error("%s: node %zu differs: %s [%u, %u) vs %s [%u, %u)\n",
+                        what, nodes, ts_node_type(x), ts_node_start_byte(x),
+                        ts_node_end_byte(x), ts_node_type(y),
+                        ts_node_start_byte(y), ts_node_end_byte(y));
+            fail();
+        }
+        bool da = ts_tree_cursor_goto_first_child(&ca);
+        assert_int_equal(da, ts_tree_cursor_goto_first_child(&cb));
+        if (da)
+            continue;
+        for (;;) {
+            bool sa = ts_tree_cursor_goto_next_sibling(&ca);
+            assert_int_equal(sa, ts_tree_cursor_goto_next_sibling(&cb));
+            if (sa)
+                break;
+            bool pa = ts_tree_cursor_goto_parent(&ca);
+            assert_int_equal(pa, ts_tree_cursor_goto_parent(&cb));
+            if (!pa) {
+                ts_tree_cursor_delete(&ca);
+                ts_tree_cursor_delete(&cb);
+                return;
+            }
+        }
+    }
+}
+
+/* Parses old, then new incrementally from it and afresh; the two trees of
+ * new must be equal.  Returns whether the parse was incremental (it
+ * falls back to a fresh one when new has a syntax error). */
+static bool check_reparse(struct lt__trees *t, const char *old,
+                          const char *new, const char *what)
+{
+    size_t ol = strlen(old), nl = strlen(new);
+    struct lt__tree *base = lt__tree_parse_text(t, old, ol, NULL, NULL);
+    assert_non_null(base);
+    struct lt__lines la, lb;
+    lt__lines_init(&la, old, ol);
+    lt__lines_init(&lb, new, nl);
+    struct lt__hunks h = {0};
+    long kept = lt__text_diff(&la, old, ol, &lb, new, nl, 1 << 20, &h);
+    assert_true(kept >= 0);
+    struct lt__base b = {base, old, &la, &h};
+    struct lt__tree *inc = lt__tree_parse_text(t, new, nl, &b, NULL);
+    struct lt__tree *fresh = lt__tree_parse_text(t, new, nl, NULL, NULL);
+    assert_non_null(inc);
+    assert_non_null(fresh);
+    assert_false(lt__tree_incremental(fresh));
+    same_ts_tree(lt__tree_ts(inc), lt__tree_ts(fresh), what);
+    bool was = lt__tree_incremental(inc);
+    if (was)
+        assert_false(lt__tree_has_error(inc));
+    lt__tree_free(base);
+    lt__tree_free(inc);
+    lt__tree_free(fresh);
+    lt__lines_free(&la);
+    lt__lines_free(&lb);
+    free(h.v);
+    return was;
+}
+
+/* Rebuilds b from a and the hunks: what lt__text_diff promises. */
+static void check_diff(const char *a, const char *b, long maxd)
+{
+    size_t al = strlen(a), bl = strlen(b);
+    struct lt__lines la, lb;
+    lt__lines_init(&la, a, al);
+    lt__lines_init(&lb, b, bl);
+    struct lt__hunks h = {0};
+    long kept = lt__text_diff(&la, a, al, &lb, b, bl, maxd, &h);
+    if (kept >= 0) {
+        char *r = malloc(bl + 1);
+        assert_non_null(r);
+        size_t o = 0, oa = 0, changed = 0;
+        for (size_t i = 0; i < h.n; i++) {
+            /* ascending, not overlapping, in range */
+            assert_true(h.v[i].old_start >= oa);
+            assert_true(h.v[i].old_start + h.v[i].old_len <= al);
+            memcpy(r + o, a + oa, h.v[i].old_start - oa);
+            o += h.v[i].old_start - oa;
+            assert_int_equal(o, h.v[i].new_start);
+            memcpy(r + o, b + h.v[i].new_start, h.v[i].new_len);
+            o += h.v[i].new_len;
+            changed += h.v[i].new_len;
+            oa = h.v[i].old_start + h.v[i].old_len;
+        }
+        memcpy(r + o, a + oa, al - oa);
+        o += al - oa;
+        assert_int_equal(o, bl);
+        assert_memory_equal(r, b, bl);
+        assert_int_equal((size_t)kept, bl - changed);
+        free(r);
+    }
+    lt__lines_free(&la);
+    lt__lines_free(&lb);
+    free(h.v);
+}
+
+static void test_text_diff(void **state)
+{
+    (void)state;
+    static const char *const pairs[][2] = {
+        {"", ""},
+        {"", "a\n"},
+        {"a\n", ""},
+        {"a\nb\nc\n", "a\nb\nc\n"},
+        {"a\nb\nc\n", "x\nb\nc\n"},      /* first line */
+        {"a\nb\nc\n", "a\nb\nx\n"},      /* last line */
+        {"a\nb\nc", "a\nb\ncd"},         /* no final newline */
+        {"a\nb\nc\n", "a\nc\n"},         /* deleted */
+        {"a\nb\nc\n", "a\nb\nb\nc\n"},   /* duplicated */
+        {"a\nb\nc\n", "c\nb\na\n"},      /* reordered */
+        {"abc\n", "xyz\n"},              /* nothing in common */
+        {"x = 1\ny = 2\n", "x = 1\ny = 3\n"},
+    };
+    for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+        check_diff(pairs[i][0], pairs[i][1], 1000);
+    /* Single bytes changed come out as single-byte hunks. */
+    const char *a = "def f(a):\n    return a + 1\n\nx = f(2)\n";
+    const char *b = "def f(a):\n    return a - 1\n\nx = f(3)\n";
+    struct lt__lines la, lb;
+    lt__lines_init(&la, a, strlen(a));
+    lt__lines_init(&lb, b, strlen(b));
+    assert_int_equal(lt__lines_common(&la, &lb), 2);
+    struct lt__hunks h = {0};
+    long kept = lt__text_diff(&la, a, strlen(a), &lb, b, strlen(b), 10, &h);
+    assert_int_equal(kept, (long)strlen(b) - 2);
+    assert_int_equal(h.n, 2);
+    assert_int_equal(h.v[0].old_len, 1);
+    assert_int_equal(h.v[0].new_len, 1);
+    /* Too many changed lines for maxd: no diff. */
+    assert_int_equal(lt__text_diff(&la, a, strlen(a), &lb, b, strlen(b), 1,
+                                   &h), -1);
+    lt__lines_free(&la);
+    lt__lines_free(&lb);
+    free(h.v);
+    /* Random line edits of generated programs. */
+    unsigned seed = 7;
+    for (int round = 0; round < 200; round++) {
+        char *p = gen_program((unsigned)round, 4, round % 2);
+        char *q = strdup(p);
+        for (int e = 0; e < 1 + round % 6; e++) {
+            size_t n = strlen(q), at = n ? (size_t)rand_r(&seed) % n : 0;
+            size_t del = (size_t)rand_r(&seed) % 40;
+            if (at + del > n)
+                del = n - at;
+            char *r = splice(q, at, del, rand_r(&seed) % 2 ? "\n  x = 1\n" : "");
+            free(q);
+            q = r;
+        }
+        check_diff(p, q, 1 << 20);
+        check_diff(q, p, 1 << 20);
+        free(p);
+        free(q);
+    }
+}
+
+static void test_incremental_parse(void **state)
+{
+    (void)state;
+    for (int java = 0; java < 2; java++) {
+        struct lt__trees *t = lt__trees_new(java ? LT_SIM_JAVA : LT_SIM_PYTHON);
+        assert_non_null(t);
+        char *p = gen_program(11, 6, java);
+        size_t n = strlen(p);
+        char *q;
+        /* An operator changed at the start, in the middle, at the end. */
+        const char *first = strstr(p, java ? "class" : "def");
+        q = splice(p, (size_t)(first - p), 0, java ? "public " : "@dec\n");
+        assert_true(check_reparse(t, p, q, "edit at the start"));
+        free(q);
+        q = splice(p, 0, 0, java ? "// head\n" : "# head\n");
+        assert_true(check_reparse(t, p, q, "comment before everything"));
+        free(q);
+        const char *mid = strstr(p + n / 2, " < ");
+        assert_non_null(mid);
+        mid++;
+        q = splice(p, (size_t)(mid - p), 1, ">");
+        assert_true(check_reparse(t, p, q, "operator in the middle"));
+        free(q);
+        q = splice(p, n, 0, java ? "class Q { }\n" : "z = 1\n");
+        assert_true(check_reparse(t, p, q, "append at the end"));
+        free(q);
+        /* the last function (or method) deleted */
+        const char *last = java ? strstr(p, "    int m5(") : strstr(p, "def f5(");
+        assert_non_null(last);
+        q = splice(p, (size_t)(last - p), n - (size_t)(last - p) -
+                   (java ? 2 : 0), "");
+        assert_true(check_reparse(t, p, q, "end cut"));
+        free(q);
+        /* a line inserted and a block's indentation changed */
+        const char *ret = strstr(p, java ? "        return" : "    return");
+        q = splice(p, (size_t)(ret - p), 0,
+                   java ? "        x++;\n" : "    x = 1\n");
+        assert_true(check_reparse(t, p, q, "line inserted"));
+        free(q);
+        /* Nothing in common: the diff replaces everything; still equal. */
+        char *other = gen_program(12345, 3, java);
+        check_reparse(t, p, other, "unrelated");
+        check_reparse(t, p, "", "to empty");
+        check_reparse(t, "", p, "from empty");
+        /* A syntax error appears: falls back to a fresh parse. */
+        q = splice(p, (size_t)(mid - p), 1, "(((");
+        assert_false(check_reparse(t, p, q, "syntax error"));
+        free(q);
+        /* Random edits of every kind, many at once. */
+        unsigned seed = 3 + (unsigned)java;
+        static const char *const ins[] = {"", "x", "\n", "    ", "(", ")",
+                                          "+ 1", "\n    y = 2\n", "#",
+                                          "\"", "else", ":", ";", "{", "}"};
+        int incremental = 0;
+        for (int round = 0; round < 300; round++) {
+            char *base = gen_program((unsigned)round % 7, 3 + round % 4, java);
+            char *cur = strdup(base);
+            for (int e = 0; e < 1 + round % 5; e++) {
+                size_t cn = strlen(cur);
+                size_t at = cn ? (size_t)rand_r(&seed) % cn : 0;
+                size_t del = (size_t)rand_r(&seed) % 4;
+                if (at + del > cn)
+                    del = cn - at;
+                char *r = splice(cur, at, del,
+                                 ins[(size_t)rand_r(&seed) %
+                                     (sizeof(ins) / sizeof(ins[0]))]);
+                free(cur);
+                cur = r;
+            }
+            char what[64];
+            snprintf(what, sizeof(what), "random round %d", round);
+            incremental += check_reparse(t, base, cur, what);
+            free(base);
+            free(cur);
+        }
+        /* Most random edits break the syntax; enough do not. */
+        assert_true(incremental >= 20);
+        free(other);
+        free(p);
+        lt__trees_free(t);
+    }
+}
+
+/* The metrics with incremental parsing on and off: bit for bit the same,
+ * on near and far pairs, in one long context (bases from the cache). */
+static void test_incremental_results(void **state)
+{
+    (void)state;
+    for (int java = 0; java < 2; java++) {
+        struct lt_sim_options o;
+        lt_sim_options_init(&o);
+        o.lang = java ? LT_SIM_JAVA : LT_SIM_PYTHON;
+        struct lt_sim *on = NULL, *off = NULL;
+        assert_int_equal(lt_sim_new(&o, &on), 0);
+        assert_int_equal(lt_sim_new(&o, &off), 0);
+        lt__sim_incremental(off, false);
+        unsigned seed = 5;
+        for (int round = 0; round < 40; round++) {
+            char *ref = gen_program((unsigned)round / 3, 5, java);
+            char *cand = strdup(ref);
+            for (int e = 0; e < round % 4; e++) {
+                char *at = strchr(cand + (size_t)rand_r(&seed) % strlen(cand),
+                                  '+');
+                if (at)
+                    *at = '-';
+            }
+            if (round % 5 == 4) { /* unrelated */
+                free(cand);
+                cand = gen_program(1000 + (unsigned)round, 5, java);
+            }
+            const char *refs[1] = {ref};
+            size_t rl[1] = {strlen(ref)};
+            struct lt_sim_result a, b;
+            assert_int_equal(lt_sim_compare(on, cand, strlen(cand), refs, rl,
+                                            1, &a), 0);
+            assert_int_equal(lt_sim_compare(off, cand, strlen(cand), refs, rl,
+                                            1, &b), 0);
+            same_result(&a, &b, "incremental on vs off");
+            free(ref);
+            free(cand);
+        }
+        lt_sim_free(on);
+        lt_sim_free(off);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1010,6 +1380,9 @@ int main(void)
         cmocka_unit_test(test_java_dataflow),
         cmocka_unit_test(test_ngram_scores),
         cmocka_unit_test(test_text_cache),
+        cmocka_unit_test(test_text_diff),
+        cmocka_unit_test(test_incremental_parse),
+        cmocka_unit_test(test_incremental_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
