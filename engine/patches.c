@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -171,45 +172,111 @@ static char *stem_of(const char *path)
     return xstrndup(b, n);
 }
 
-/* Strips a markdown code fence: when the first non-blank line starts
- * with ``` (or the text holds a line starting with ```python), the
- * patch is the text between that line and the next ``` (or the end).
- * Returns a heap copy and its length. */
+/* A line [b, e) (without its newline) that is a markdown fence: up to
+ * three spaces, then ``` or more backticks.  Returns the number of
+ * backticks (0: not a fence) and sets *info to the rest of the line,
+ * trimmed, and *info_len to its length. */
+static size_t fence_line(const char *b, const char *e, const char **info,
+                         size_t *info_len)
+{
+    const char *p = b;
+    while (p < e && p - b < 3 && *p == ' ')
+        p++;
+    const char *q = p;
+    while (q < e && *q == '`')
+        q++;
+    size_t ticks = (size_t)(q - p);
+    if (ticks < 3)
+        return 0;
+    while (q < e && (*q == ' ' || *q == '\t'))
+        q++;
+    const char *z = e;
+    while (z > q && (z[-1] == ' ' || z[-1] == '\t' || z[-1] == '\r'))
+        z--;
+    if (memchr(q, '`', (size_t)(z - q)))
+        return 0; /* ```x``` on one line: inline code, not a fence */
+    *info = q;
+    *info_len = (size_t)(z - q);
+    return ticks;
+}
+
+/* An info string that names Python, or none. */
+static int python_info(const char *s, size_t n)
+{
+    static const char *const names[] = {"", "python", "python3", "py",
+                                        "py3", "pycon", NULL};
+    size_t w = 0;
+    while (w < n && s[w] != ' ' && s[w] != '\t' && s[w] != '{')
+        w++;
+    for (int i = 0; names[i]; i++)
+        if (strlen(names[i]) == w && strncasecmp(s, names[i], w) == 0)
+            return 1;
+    return 0;
+}
+
+/* Strips a markdown code fence (docs/patches.md, "Inputs").  The opening
+ * fence is the first non-blank line when it is a fence (any info
+ * string), or else the first line that is a fence naming Python or
+ * nothing (```python, ```py, ```): an answer with prose around its code
+ * (blocks in other languages are skipped whole).
+ * The patch is the text after that line up to the next line made of
+ * backticks alone, at least as many as the opening ones (so ``` inside a
+ * string of the code does not end it), or up to the end when the fence
+ * is never closed.  Text without such a fence is kept as it is.  Returns
+ * a heap copy and its length. */
 static char *strip_fence(const char *s, size_t n, size_t *out_len)
 {
-    size_t open = (size_t)-1;
-    size_t i = 0;
-    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ||
-                     s[i] == '\r'))
-        i++;
-    if (i + 3 <= n && memcmp(s + i, "```", 3) == 0) {
-        open = i;
-    } else {
-        for (size_t k = 0; k + 9 <= n; k++)
-            if ((k == 0 || s[k - 1] == '\n') &&
-                memcmp(s + k, "```python", 9) == 0) {
-                open = k;
+    size_t start = (size_t)-1, ticks = 0;
+    int first = 1;
+    for (size_t i = 0; i < n && start == (size_t)-1;) {
+        size_t e = i;
+        while (e < n && s[e] != '\n')
+            e++;
+        const char *info = NULL;
+        size_t il = 0;
+        size_t t = fence_line(s + i, s + e, &info, &il);
+        int blank = 1;
+        for (size_t k = i; k < e && blank; k++)
+            blank = s[k] == ' ' || s[k] == '\t' || s[k] == '\r';
+        if (t && (first || python_info(info, il))) {
+            start = e < n ? e + 1 : n;
+            ticks = t;
+        } else if (t) {
+            /* A block in another language: skip it, so that its
+             * closing fence is not taken for an opening one. */
+            i = e + 1;
+            while (i < n) {
+                e = i;
+                while (e < n && s[e] != '\n')
+                    e++;
+                size_t c = fence_line(s + i, s + e, &info, &il);
+                if (c >= t && il == 0)
+                    break;
+                i = e + 1;
+            }
+        }
+        if (!blank)
+            first = 0;
+        i = e + 1;
+    }
+    size_t end = n;
+    if (start != (size_t)-1) {
+        for (size_t i = start; i < n;) {
+            size_t e = i;
+            while (e < n && s[e] != '\n')
+                e++;
+            const char *info = NULL;
+            size_t il = 0;
+            size_t t = fence_line(s + i, s + e, &info, &il);
+            if (t >= ticks && il == 0) {
+                end = i;
                 break;
             }
-    }
-    if (open == (size_t)-1) {
-        *out_len = n;
-        char *c = xmalloc(n + 1);
-        memcpy(c, s, n);
-        c[n] = '\0';
-        return c;
-    }
-    size_t start = open;
-    while (start < n && s[start] != '\n')
-        start++;
-    if (start < n)
-        start++;
-    size_t end = n;
-    for (size_t k = start; k + 3 <= n; k++)
-        if (memcmp(s + k, "```", 3) == 0) {
-            end = k;
-            break;
+            i = e + 1;
         }
+    } else {
+        start = 0;
+    }
     *out_len = end - start;
     char *c = xmalloc(end - start + 1);
     memcpy(c, s + start, end - start);
