@@ -283,8 +283,11 @@ static void grow_nodes(struct lt__trees *t, size_t need)
     t->nodes_cap = cap;
 }
 
+/* Appends the cursor's node, a child of parent, to f; returns its index
+ * and sets *kids to its number of visible children. */
 static uint32_t add_node(struct lt__trees *t, struct lt__flat *f,
-                         const TSTreeCursor *c, uint32_t parent)
+                         const TSTreeCursor *c, uint32_t parent,
+                         uint32_t *kids)
 {
     TSNode node = ts_tree_cursor_current_node(c);
     if (f->count == t->nodes_cap) {
@@ -301,9 +304,11 @@ static uint32_t add_node(struct lt__trees *t, struct lt__flat *f,
     x->nchild = 0;
     x->tok = LT__NONE;
     x->sym = sym;
-    x->field = ts_tree_cursor_current_field_id(c);
+    /* The root has no field; asking the cursor costs a lookup. */
+    x->field = parent == LT__NONE ? 0 : ts_tree_cursor_current_field_id(c);
     x->named = ts_node_is_named(node);
     x->missing = ts_node_is_missing(node);
+    *kids = ts_node_child_count(node);
     unsigned cl = lt__cls(&t->li, sym);
     x->flags = (uint8_t)(((cl & LT__C_COMMENT) ? LT__N_COMMENT : 0) |
                          ((cl & LT__C_STRLEAF) ? LT__N_STRLEAF : 0));
@@ -324,7 +329,12 @@ static uint32_t add_node(struct lt__trees *t, struct lt__flat *f,
     return i;
 }
 
-/* Copies the visible nodes of tree into f (in t's reused memory). */
+/* Copies the visible nodes of tree into f (in t's reused memory).  Each
+ * node's number of visible children (ts_node_child_count, a stored
+ * count) says when the last child is reached, so the cursor never makes
+ * the failing moves -- to the first child of a leaf, to the sibling
+ * after the last -- that cost tree-sitter a search through the hidden
+ * nodes around it. */
 static void flatten(struct lt__trees *t, TSTree *tree, struct lt__flat *f)
 {
     TSNode root = ts_tree_root_node(tree);
@@ -339,22 +349,29 @@ static void flatten(struct lt__trees *t, TSTree *tree, struct lt__flat *f)
     grow_nodes(t, 1024);
     f->n = t->nodes;
     f->count = 0;
-    uint32_t cur = add_node(t, f, c, LT__NONE);
+    uint32_t kids;
+    uint32_t cur = add_node(t, f, c, LT__NONE, &kids);
+    /* stack[k]: an ancestor; buf[k]: its children still to visit (the
+     * stack holds ancestors of a node, so fewer than count; add_node may
+     * move both) */
     for (;;) {
-        /* the stack holds ancestors of a node, so fewer than count */
-        if (ts_tree_cursor_goto_first_child(c)) {
-            t->stack[top++] = cur;
-            cur = add_node(t, f, c, cur);
+        if (kids > 0 && ts_tree_cursor_goto_first_child(c)) {
+            t->stack[top] = cur;
+            t->buf[top++] = kids - 1;
+            cur = add_node(t, f, c, cur, &kids);
             continue;
         }
         for (;;) {
-            if (ts_tree_cursor_goto_next_sibling(c)) {
-                cur = add_node(t, f, c, t->stack[top - 1]);
+            if (top == 0)
+                return;
+            if (t->buf[top - 1] > 0 && ts_tree_cursor_goto_next_sibling(c)) {
+                t->buf[top - 1]--;
+                cur = add_node(t, f, c, t->stack[top - 1], &kids);
                 break;
             }
-            if (top == 0 || !ts_tree_cursor_goto_parent(c))
+            if (!ts_tree_cursor_goto_parent(c))
                 return;
-            cur = t->stack[--top];
+            top--;
         }
     }
 }
