@@ -166,12 +166,15 @@ struct lt__tree *lt__tree_parse(struct lt__trees *t, struct lt__dict *d,
                                 const char *text, size_t len, unsigned what,
                                 double *prof);
 /* A base for an incremental parse: the tree of text, whose lines are
- * lines, and the hunks that turn text into the text to parse. */
+ * lines, and the hunks that turn text into the text to parse; the time
+ * the incremental parse may take before a fresh one replaces it
+ * (microseconds; 0: no limit). */
 struct lt__base {
     const struct lt__tree *tree;
     const char *text;
     const struct lt__lines *lines;
     const struct lt__hunks *hunks;
+    uint64_t budget_us;
 };
 /* The first half of lt__tree_parse: tree-sitter's parse of text alone,
  * afresh or, with base, incrementally (see tree.c); the tree it returns

@@ -48,6 +48,7 @@ struct lt_sim {
     size_t cur_cap;
     struct lt__hunks hunks; /* the last text diff */
     bool no_incremental;    /* lt__sim_incremental(s, false) */
+    double fresh_ns_per_byte; /* a fresh parse's cost; 0: not known */
     double *prof;
 };
 
@@ -208,12 +209,19 @@ static struct doc *find_doc(struct lt_sim *s, const char *text, size_t len,
 
 /* A parsed text is a base for x when the two share at least half of x's
  * lines (an upper bound, found in linear time), and the line diff then
- * keeps at least half of x's bytes in at most MAX_HUNKS runs: each
- * change costs the parser a walk down the tree and a re-lex around it,
- * so many scattered changes, or few shared bytes, are better parsed
- * afresh.  Below those bounds an incremental parse measured no faster
- * than a fresh one (docs/similarity.md, Performance). */
-enum { MAX_HUNKS = 64 };
+ * keeps at least 90% of x's bytes in at most MAX_HUNKS runs: each change
+ * costs the parser a walk down the tree and a re-lex around it, so many
+ * scattered changes, or large ones, are better parsed afresh.  Measured
+ * on the benchmark's 5 kB files (docs/similarity.md, Performance): 1
+ * changed byte costs 3% of a fresh parse, 8 scattered ones 28%, 14 46%,
+ * 37 81%; a tenth of the file replaced, 100%.  And as some edits (a
+ * changed indentation, a syntax error) make even a small change cost a
+ * whole parse, the incremental parse gets BUDGET of the time a fresh one
+ * is expected to take (from the fresh parses so far) before it gives up
+ * for a fresh one. */
+enum { MAX_HUNKS = 32 };
+#define KEPT_MIN 0.9
+#define BUDGET 0.6
 
 static bool base_ok(const struct doc *b, const struct doc *x)
 {
@@ -228,7 +236,7 @@ static struct doc *pick_base(struct lt_sim *s, struct doc *x, size_t k)
 {
     struct doc *best = NULL;
     size_t best_common = 0;
-    if (s->no_incremental)
+    if (s->no_incremental || s->fresh_ns_per_byte <= 0)
         return NULL;
     for (size_t i = 0; i < s->ndocs + k; i++) {
         struct doc *b = i < s->ndocs ? s->docs[i] : s->cur[i - s->ndocs];
@@ -248,7 +256,8 @@ static struct doc *pick_base(struct lt_sim *s, struct doc *x, size_t k)
     long maxd = (long)(n - 2 * best_common + n / 8 + 8);
     long kept = lt__text_diff(&best->lines, best->text, best->len, &x->lines,
                               x->text, x->len, maxd, &s->hunks);
-    if (kept < 0 || (size_t)kept * 2 < x->len || s->hunks.n > MAX_HUNKS)
+    if (kept < 0 || (double)kept < KEPT_MIN * (double)x->len ||
+        s->hunks.n > MAX_HUNKS)
         return NULL;
     return best;
 }
@@ -262,10 +271,21 @@ static bool parse_doc(struct lt_sim *s, struct doc *x, size_t k, double *t)
     struct doc *b = pick_base(s, x, k);
     lt__sim_lap(s->prof, LT__PH_DIFF, t);
     struct lt__base base = {0};
-    if (b)
-        base = (struct lt__base){b->tree, b->text, &b->lines, &s->hunks};
+    if (b) {
+        double us = s->fresh_ns_per_byte * (double)x->len * 1e-3 * BUDGET;
+        base = (struct lt__base){b->tree, b->text, &b->lines, &s->hunks,
+                                 (uint64_t)us + 1};
+    }
+    double t0 = b ? 0 : lt__sim_now();
     x->tree = lt__tree_parse_text(s->trees, x->text, x->len,
                                   b ? &base : NULL, s->prof);
+    if (!b && x->tree && x->len >= 256) {
+        /* The cost of a fresh parse, per byte: a moving average. */
+        double ns = (lt__sim_now() - t0) * 1e9 / (double)x->len;
+        s->fresh_ns_per_byte = s->fresh_ns_per_byte > 0
+                                   ? 0.75 * s->fresh_ns_per_byte + 0.25 * ns
+                                   : ns;
+    }
     if (s->prof)
         *t = lt__sim_now();
     return x->tree != NULL;

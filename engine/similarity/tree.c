@@ -969,7 +969,10 @@ static TSPoint point_after(TSPoint p, const char *s, size_t n)
  * the new text.  Error recovery is where that is least certain (the
  * parser's choices depend on the stack it happens to have), so a base
  * with a syntax error is not used, and a result with one is thrown away
- * for a fresh parse. */
+ * for a fresh parse.  An incremental parse can also cost as much as a
+ * fresh one (an edit that changes the indentation of what follows, or
+ * error recovery): b->budget_us, when not 0, bounds its time, and past
+ * it the parse starts again afresh.  Either way the tree is the same. */
 static TSTree *parse_from(struct lt__trees *t, const char *text, size_t len,
                           const struct lt__base *b)
 {
@@ -986,8 +989,15 @@ static TSTree *parse_from(struct lt__trees *t, const char *text, size_t len,
                                       h->new_len);
         ts_tree_edit(old, &e);
     }
+    if (b->budget_us)
+        ts_parser_set_timeout_micros(t->parser, b->budget_us);
     TSTree *tree = ts_parser_parse_string(t->parser, old, text, (uint32_t)len);
     ts_tree_delete(old);
+    if (b->budget_us) {
+        ts_parser_set_timeout_micros(t->parser, 0);
+        if (!tree) /* out of time: start the next parse from scratch */
+            ts_parser_reset(t->parser);
+    }
     if (tree && ts_node_has_error(ts_tree_root_node(tree))) {
         ts_tree_delete(tree);
         tree = NULL;

@@ -1119,7 +1119,7 @@ static bool check_reparse(struct lt__trees *t, const char *old,
     struct lt__hunks h = {0};
     long kept = lt__text_diff(&la, old, ol, &lb, new, nl, 1 << 20, &h);
     assert_true(kept >= 0);
-    struct lt__base b = {base, old, &la, &h};
+    struct lt__base b = {base, old, &la, &h, 0};
     struct lt__tree *inc = lt__tree_parse_text(t, new, nl, &b, NULL);
     struct lt__tree *fresh = lt__tree_parse_text(t, new, nl, NULL, NULL);
     assert_non_null(inc);
