@@ -529,6 +529,38 @@ static int bad_record(const char *where, const char *fmt, ...)
     return 2;
 }
 
+/* Checks that every string of the array calls is one Python expression
+ * (a call such as "f(1, 2)"), by parsing them in the generator (nothing
+ * runs).  0, or an exit code after one error line naming the record: 2
+ * for a bad input, 3 when the generator failed. */
+int lt__ds_check_calls(struct ds_run *r, const char *where, const char *id,
+                       json_t *calls)
+{
+    json_t *res = lt__ds_call(r, "check_calls",
+                              json_pack("{s:O}", "calls", calls), where);
+    if (!json_is_array(res)) {
+        lt_error("%s: id %s: cannot check the inputs: %s", where, id,
+                 r->call_err ? r->call_err : "no answer");
+        json_decref(res);
+        return 3;
+    }
+    int code = 0;
+    for (size_t i = 0; i < json_array_size(res) && !code; i++) {
+        const json_t *m = json_array_get(res, i);
+        if (!json_is_string(m))
+            continue;
+        const char *call = json_string_value(json_array_get(calls, i));
+        lt_error("%s: id %s: input '%.200s%s' is not a Python expression "
+                 "(a call such as f(1, 2)): %s",
+                 where, id, call ? call : "?",
+                 call && strlen(call) > 200 ? "..." : "",
+                 json_string_value(m));
+        code = 2;
+    }
+    json_decref(res);
+    return code;
+}
+
 static int read_text(const char *path, char **out, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -608,6 +640,9 @@ static int prog_from_record(struct ds_run *r, struct ds_prog *p,
             if (!json_is_string(json_array_get(inputs, i)))
                 return bad_record(p->where, "\"inputs\"[%zu] must be a call "
                                   "expression (a string)", i);
+        int c = lt__ds_check_calls(r, p->where, p->id_str, inputs);
+        if (c)
+            return c;
         p->inputs = inputs;
     }
     if (path) {

@@ -180,6 +180,10 @@ char *lt__ds_udiff(const char *a, const char *b, const char *name);
 json_t *lt__ds_call(struct ds_run *r, const char *fn, json_t *args,
                     const char *where);
 int lt__ds_count_lines(const char *s, size_t len);
+/* Parses every call expression of the array calls; 0, or an exit code
+ * (2: one is not an expression) after one error line. */
+int lt__ds_check_calls(struct ds_run *r, const char *where, const char *id,
+                       json_t *calls);
 
 /* dataset_exec.c */
 struct ds_lane *lt__ds_lane_bare(struct ds_run *r);

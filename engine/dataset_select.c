@@ -171,6 +171,13 @@ int lt__ds_select_prepare(struct ds_run *r, struct ds_prog *p)
     struct sel *s = xcalloc(1, sizeof(*s));
     p->m = s;
     s->call = call_expr(fn, input);
+    {
+        json_t *calls = json_pack("[s]", s->call);
+        int c = lt__ds_check_calls(r, p->where, p->id_str, calls);
+        json_decref(calls);
+        if (c)
+            return c;
+    }
     char *msg = NULL;
     int rc = lt_operators_generate(p->id_str, p->code, p->len, o->operators,
                                    &s->ml, &msg);

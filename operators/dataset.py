@@ -264,6 +264,26 @@ def location(line, total_lines):
             'third': ('first', 'middle', 'last')[k * 3 // total]}
 
 
+def check_call(expr):
+    """None when `expr` (an input of a record: a call such as "f(1, 2)")
+    is one Python expression; else a one-line reason.  Parsing only:
+    nothing is evaluated here."""
+    if not isinstance(expr, str):
+        return 'not a string'
+    if '\0' in expr:
+        return 'contains a NUL character'
+    text = expr.strip()
+    if not text:
+        return 'empty'
+    try:
+        ast.parse(text, '<input>', 'eval')
+    except SyntaxError as exc:
+        return exc.msg or 'invalid syntax'
+    except (ValueError, MemoryError, RecursionError) as exc:
+        return ' '.join(str(exc).split()) or type(exc).__name__
+    return None
+
+
 def _check_quarter(quarter, allow_none=True):
     if quarter is None and allow_none:
         return None

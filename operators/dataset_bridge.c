@@ -63,6 +63,7 @@ static const char glue_py[] =
     "    'rewrite': _rewrite,\n"
     "    'applicable': _applicable,\n"
     "    'location': lambda a: D.location(a['line'], a['total']),\n"
+    "    'check_calls': lambda a: [D.check_call(c) for c in a['calls']],\n"
     "}\n"
     "def call(name, args):\n"
     "    fn = H.get(name)\n"

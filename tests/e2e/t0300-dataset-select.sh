@@ -129,6 +129,12 @@ printf '{"code": "def f():\\n    return 1\\n", "input": "f()"}\n' > "$WORK/bad3.
 run_litmus dataset select "$WORK/bad3.jsonl" --no-db
 expect_eq "$RC" 2 "no id: exit code"
 grep -q 'bad3.jsonl:1: missing "id"' "$WORK/err" || fail "no id: $(cat "$WORK/err")"
+printf '{"id": "c", "function_name": "f", "code": "def f(x):\\n    return x + 1\\n", "input": "f(1,,)", "output": "2"}\n' > "$WORK/bad4.jsonl"
+run_litmus dataset select "$WORK/bad4.jsonl" --no-db
+expect_eq "$RC" 2 "bad call expression: exit code"
+grep -q "bad4.jsonl:1: id c: input 'f(1,,)' is not a Python expression" "$WORK/err" ||
+  fail "bad call expression: $(cat "$WORK/err")"
+expect_eq "$(grep -c . "$WORK/err")" 1 "bad call expression: one line"
 run_litmus dataset select "$IN" --per-cell 2 --no-db
 expect_eq "$RC" 2 "option of another mode: exit code"
 run_litmus dataset select "$IN" --operators nosuchop --no-db
@@ -147,6 +153,30 @@ grep -q "warn.jsonl:1: id w: the original computes 10, the record's output is \"
 grep -q "warn.jsonl:2: id r: the original raises" "$WORK/err" || fail "no raise warning: $(cat "$WORK/err")"
 expect_eq "$(grep -c '"original_id": "w"' "$WORK/out")" 2 "warned record still paired"
 expect_eq "$(grep -c '"original_id": "r"' "$WORK/out")" 0 "failing record skipped"
+
+# A program with a class, a generator (its values listed), and an empty
+# program (skipped: the function is not defined).
+cat > "$WORK/mine.jsonl" <<'EOF'
+{"id": "cls", "function_name": "run", "code": "class Counter:\n    def __init__(self, start):\n        self.n = start\n\n    def add(self, k):\n        self.n += k\n        return self\n\n\ndef run(a, b):\n    c = Counter(a)\n    c.add(b)\n    c.add(1)\n    return c.n\n", "input": "run(2, 3)", "output": "6"}
+{"id": "gen", "function_name": "g", "code": "def g(n):\n    for i in range(n):\n        yield i * 2\n", "input": "g(3)", "output": "[0, 2, 4]"}
+{"id": "empty", "function_name": "f", "code": "", "input": "f(1)", "output": "2"}
+EOF
+run_litmus dataset select "$WORK/mine.jsonl" --no-db --no-progress -j 2
+expect_eq "$RC" 0 "class/generator/empty: exit code"
+grep -q "mine.jsonl:3: id empty: the original raises on its input" "$WORK/err" ||
+  fail "empty program: $(cat "$WORK/err")"
+/usr/bin/python3 - "$WORK/out" <<'PY' || fail "class/generator records"
+import json, sys
+out = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["original_id"] for r in out] == ["cls", "cls", "gen", "gen"], out
+for o, m in ((out[0], out[1]), (out[2], out[3])):
+    assert m["is_mutated"] and m["output"] != o["output"], m
+    ns = {}
+    exec(m["code"], ns)
+    v = eval(m["input"], ns)
+    v = list(v) if hasattr(type(v), "__next__") else v
+    assert repr(v) == m["output"], (m["id"], v, m["output"])
+PY
 
 # Help.
 run_litmus dataset --help

@@ -413,6 +413,18 @@ def test_location_formula():
         dataset.location(0, 10)
 
 
+def test_check_call():
+    for ok in ('f(1, 2)', '  gcd(12, 18)', 'f(*[1], **{"a": 2})',
+               'sorted(g(3))', 'f()'):
+        assert dataset.check_call(ok) is None, ok
+    for bad, why in (('f(1,,)', 'invalid syntax'), ('', 'empty'),
+                     ('   ', 'empty'), ('f(]', 'does not match'),
+                     ('f(1)\x00', 'NUL'), (3, 'not a string'),
+                     ('x = f(1)', 'invalid syntax')):
+        got = dataset.check_call(bad)
+        assert got and why in got, (bad, got)
+
+
 # ------------------------------------------------------------ typed
 
 @pytest.mark.parametrize('name', sorted(PROGRAMS))
