@@ -19,11 +19,15 @@ work = sys.argv[3]
 os.makedirs(work)
 assert len(recs) == s["items"] > 40, (len(recs), s["items"])
 cells = {}
+codes = {}
 checked_tests = 0
 for r in recs:
     assert r["type"] in ("statement", "value", "decision"), r["id"]
     key = (r["original_id"], r["type"], r["third"])
     cells[key] = cells.get(key, 0) + 1
+    # K distinct mutants per cell.
+    assert r["code"] not in codes.setdefault(key, set()), r["id"]
+    codes[key].add(r["code"])
     assert r["id"] == "%s_%s_%s_%d" % (key + (cells[key],)), r["id"]
     assert r["code"] != r["original_code"]
     loc = location(r["line"], n_lines(r["original_code"]))

@@ -10,7 +10,7 @@ export PYTHONPATH=$REPO/tests/e2e:$REPO/operators
 run_litmus dataset rewrite "$IN" --ops c,v,d,r --strength 2 --variants 3 \
   --seed 5 -j 2 --no-progress --db "$WORK/r.db" --summary "$WORK/sum.json" \
   -o "$WORK/rw.jsonl"
-expect_eq "$RC" 0 "rewrite: exit code"
+expect_eq "$RC" 0 "rewrite: exit code ($(tail -n 3 "$WORK/err"))"
 /usr/bin/python3 - "$WORK/rw.jsonl" "$WORK/py" <<'PY' || fail "rewrite records"
 import os, sys
 from lib_dataset import *
@@ -43,11 +43,11 @@ PY
 # faults -> rewrite: the fault line follows the rewrites.
 run_litmus dataset faults "$IN" --quarter all --seed 2 -j 2 --no-progress \
   --db "$WORK/r.db" -o "$WORK/faults.jsonl"
-expect_eq "$RC" 0 "faults: exit code"
+expect_eq "$RC" 0 "faults: exit code ($(tail -n 3 "$WORK/err"))"
 run_litmus dataset rewrite "$WORK/faults.jsonl" --ops c,v,d --strength 3 \
   --variants 2 --seed 9 -j 2 --no-progress --db "$WORK/r.db" \
   --summary "$WORK/sum2.json" -o "$WORK/frw.jsonl"
-expect_eq "$RC" 0 "rewrite of faults: exit code"
+expect_eq "$RC" 0 "rewrite of faults: exit code ($(tail -n 3 "$WORK/err"))"
 /usr/bin/python3 - "$WORK/faults.jsonl" "$WORK/frw.jsonl" "$WORK/sum2.json" "$WORK/py2" <<'PY' || fail "fault lines"
 import json, os, sys
 from lib_dataset import *
@@ -87,7 +87,7 @@ cat > "$WORK/vocab.json" <<'EOF'
 EOF
 run_litmus dataset rewrite "$IN" --ops c,v,d --strength 1 --variants 2 \
   --vocab "$WORK/vocab.json" -j 2 --no-progress --db "$WORK/r.db"
-expect_eq "$RC" 0 "vocab: exit code"
+expect_eq "$RC" 0 "vocab: exit code ($(tail -n 3 "$WORK/err"))"
 grep -q "quantum_flux\|banana_count" "$WORK/out" || fail "vocab names unused"
 grep -q "this sorts the moon" "$WORK/out" || fail "vocab comments unused"
 grep -q "zz_unused = 1" "$WORK/out" || fail "vocab dead code unused"
@@ -99,7 +99,7 @@ grep -q "print" "$WORK/err" || fail "bad vocab message: $(cat "$WORK/err")"
 # Generation only.
 run_litmus dataset rewrite "$IN" --no-verify --variants 50 --strength 2 \
   --no-progress
-expect_eq "$RC" 0 "--no-verify: exit code"
+expect_eq "$RC" 0 "--no-verify: exit code ($(tail -n 3 "$WORK/err"))"
 expect_eq "$(wc -l < "$WORK/out")" 250 "--no-verify: variants"
 grep -q '"verified_by": null' "$WORK/out" || fail "--no-verify records say verified"
 no_leftovers
