@@ -851,9 +851,57 @@ int lt_score(const struct lt_score_opts *o)
         goto out;
     }
 
+    size_t nm = plan.mutants.count;
+    cwd = getcwd(NULL, 0);
+    const char *tmp = getenv("TMPDIR");
+    char *tmpl = xasprintf("%s/litmus-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    scratch = mkdtemp(tmpl);
+    if (!scratch) {
+        lt_error("cannot create a scratch directory: %s", strerror(errno));
+        free(tmpl);
+        goto out;
+    }
+
+    size_t nargs = o->n_tests + o->n_pytest_args;
+    args = xcalloc(nargs + 1, sizeof(char *));
+    for (size_t i = 0; i < o->n_tests; i++)
+        args[i] = o->tests[i];
+    for (size_t i = 0; i < o->n_pytest_args; i++)
+        args[o->n_tests + i] = o->pytest_args[i];
+    subjects = xcalloc(plan.n_files, sizeof(*subjects));
+    for (size_t i = 0; i < plan.n_files; i++)
+        subjects[i] = (struct lt_subject){plan.files[i].path,
+                                          plan.files[i].source,
+                                          plan.files[i].len};
+    pool.cfg = (struct lt_runner_config){
+        .exe = engine_exe, .cwd = cwd, .scratch_base = scratch,
+        .pytest_args = args, .n_pytest_args = nargs,
+        .subjects = subjects, .n_subjects = plan.n_files,
+        .debug = o->debug};
+
+    int want = o->jobs < 1 ? 1 : o->jobs;
+    if ((size_t)want > nm)
+        want = nm > 0 ? (int)nm : 1;
+    pool.n = want;
+    pool.z = xcalloc((size_t)want, sizeof(struct zygote));
+    for (int i = 0; i < want; i++) {
+        pool.z[i].job.result_fd = pool.z[i].job.out_fd = -1;
+        pool.z[i].job.pidfd = -1;
+        pool.z[i].sock = -1;
+    }
+    /* Start every zygote now, before the mutants are analysed and the
+     * plan is stored: they import and collect in parallel with that
+     * work, which is the engine's alone. */
+    for (int i = 0; i < want; i++) {
+        rc = lt__zygote_start(&pool, &pool.z[i]);
+        if (rc < 0) {
+            lt_error("cannot start a runner: %s", lt_strerror(rc));
+            exit_code = 3;
+            goto out;
+        }
+    }
     /* Trivial compiler equivalence: compile every mutant once here, so
      * equivalent and invalid ones never run and duplicates run once. */
-    size_t nm = plan.mutants.count;
     mp = xcalloc(nm + 1, sizeof(*mp));
     for (size_t f = 0, i = 0; f < plan.n_files; f++) {
         size_t first = i;
@@ -906,7 +954,6 @@ int lt_score(const struct lt_score_opts *o)
     }
     /* The settings that decide the mutant set and the verdicts.  Resuming
      * with other settings would mix two runs. */
-    cwd = getcwd(NULL, 0);
     struct lt_buf fp = LT_BUF_INIT;
     lt_buf_printf(&fp, "operators=%s\n", o->operators);
     for (size_t i = 0; i < plan.n_files; i++)
@@ -994,53 +1041,14 @@ int lt_score(const struct lt_score_opts *o)
         goto out;
     }
 
-    const char *tmp = getenv("TMPDIR");
-    char *tmpl = xasprintf("%s/litmus-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    scratch = mkdtemp(tmpl);
-    if (!scratch) {
-        lt_error("cannot create a scratch directory: %s", strerror(errno));
-        free(tmpl);
-        free(has_result);
-        goto out;
+    /* The zygotes were started before the analysis; as many as there are
+     * mutants to run are enough (one for the baseline when none is). */
+    {
+        int need = n_queue > 0 ? (int)n_queue : 1;
+        while (pool.n > need)
+            lt__zygote_stop(&pool.z[--pool.n]);
     }
-
-    size_t nargs = o->n_tests + o->n_pytest_args;
-    args = xcalloc(nargs + 1, sizeof(char *));
-    for (size_t i = 0; i < o->n_tests; i++)
-        args[i] = o->tests[i];
-    for (size_t i = 0; i < o->n_pytest_args; i++)
-        args[o->n_tests + i] = o->pytest_args[i];
-    subjects = xcalloc(plan.n_files, sizeof(*subjects));
-    for (size_t i = 0; i < plan.n_files; i++)
-        subjects[i] = (struct lt_subject){plan.files[i].path,
-                                          plan.files[i].source,
-                                          plan.files[i].len};
-    pool.cfg = (struct lt_runner_config){
-        .exe = engine_exe, .cwd = cwd, .scratch_base = scratch,
-        .pytest_args = args, .n_pytest_args = nargs,
-        .subjects = subjects, .n_subjects = plan.n_files,
-        .debug = o->debug};
-
-    int want = o->jobs < 1 ? 1 : o->jobs;
-    if ((size_t)want > n_queue)
-        want = n_queue > 0 ? (int)n_queue : 1;
-    pool.n = want;
-    pool.z = xcalloc((size_t)want, sizeof(struct zygote));
-    for (int i = 0; i < want; i++) {
-        pool.z[i].job.result_fd = pool.z[i].job.out_fd = -1;
-        pool.z[i].job.pidfd = -1;
-        pool.z[i].sock = -1;
-    }
-    /* Start every zygote at once: they collect in parallel. */
-    for (int i = 0; i < want; i++) {
-        rc = lt__zygote_start(&pool, &pool.z[i]);
-        if (rc < 0) {
-            lt_error("cannot start a runner: %s", lt_strerror(rc));
-            free(has_result);
-            goto out;
-        }
-    }
-    for (int i = 0; i < want; i++) {
+    for (int i = 0; i < pool.n; i++) {
         char *fail = NULL;
         rc = lt__read_ready(&pool, &pool.z[i], &fail);
         if (rc < 0) {
