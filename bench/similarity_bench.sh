@@ -87,7 +87,7 @@ if [ -n "${LT_BENCH_BASELINE:-}" ]; then
         c0=$(instr "$bench" $m --only none)
         for set in "all metrics" "all but tree-edit" codebleu meteor \
                    rouge-l levenshtein tree-edit "all, 5 cands/ref" \
-                   "all, unrelated"; do
+                   "all, unrelated" "no tree-edit, unrel."; do
             b=$(instr "$tmp/bench-baseline" $m --only "$set")
             c=$(instr "$bench" $m --only "$set")
             echo "$set $b $b0 $c $c0 $m" | awk '{

@@ -339,6 +339,61 @@ size_t lt__lcs(struct lt__scratch *sc, size_t nids, const uint32_t *a,
 /* Myers' bit-vector edit distance in Hyyro's block form: one block of 64
  * pattern rows per word, the horizontal delta carried from block to block
  * down each column; the score tracks row |a|. */
+/* Landau and Vishkin (1989): the furthest row reached on each diagonal
+ * k = j - i with d edits, L_d(k) = max(L_{d-1}(k) + 1, L_{d-1}(k - 1),
+ * L_{d-1}(k + 1) + 1) (substitution, insertion, deletion), then slid
+ * along the diagonal over equal tokens; done when diagonal bn - an
+ * reaches row an.  A row past the end of its diagonal is cut back to it,
+ * which stays within d since neighbouring cells differ by at most one
+ * and cells never decrease along a diagonal.  O((an + bn) d): for near
+ * sequences far cheaper than the bit-parallel pass.  The distance, or
+ * SIZE_MAX when it is above LV_MAXD. */
+enum { LV_MAXD = 32 };
+
+static size_t lv_distance(const uint32_t *a, size_t an, const uint32_t *b,
+                          size_t bn)
+{
+    const long NEG = -(1l << 40), off = LV_MAXD + 1, n = (long)an,
+               m = (long)bn, target = m - n;
+    long buf[2][2 * LV_MAXD + 3];
+    if (target > LV_MAXD || -target > LV_MAXD)
+        return SIZE_MAX;
+    for (long d = 0; d <= LV_MAXD; d++) {
+        const long *prev = buf[(d + 1) & 1];
+        long *cur = buf[d & 1];
+        cur[off - d - 1] = cur[off + d + 1] = NEG; /* outside the band */
+        for (long k = -d; k <= d; k++) {
+            if (k < -n || k > m) {
+                cur[off + k] = NEG;
+                continue;
+            }
+            long row = 0;
+            if (d > 0) {
+                row = NEG;
+                if (k > -d && k < d)
+                    row = prev[off + k] + 1;
+                if (k - 1 >= -(d - 1) && prev[off + k - 1] > row)
+                    row = prev[off + k - 1];
+                if (k + 1 <= d - 1 && prev[off + k + 1] + 1 > row)
+                    row = prev[off + k + 1] + 1;
+                if (row < 0) {
+                    cur[off + k] = NEG;
+                    continue;
+                }
+            }
+            long lim = n < m - k ? n : m - k;
+            if (row > lim)
+                row = lim;
+            while (row < n && row + k < m && a[row] == b[row + k])
+                row++;
+            cur[off + k] = row;
+            if (k == target && row >= n)
+                return (size_t)d;
+        }
+    }
+    return SIZE_MAX;
+}
+
 size_t lt__levenshtein(struct lt__scratch *sc, size_t nids, const uint32_t *a,
                        size_t an, const uint32_t *b, size_t bn)
 {
@@ -347,6 +402,10 @@ size_t lt__levenshtein(struct lt__scratch *sc, size_t nids, const uint32_t *a,
         return bn;
     if (bn == 0)
         return an;
+    /* Near sequences first: the band is cheap and exact when it ends. */
+    size_t near = lv_distance(a, an, b, bn);
+    if (near != SIZE_MAX)
+        return near;
     if (an > bn) {
         const uint32_t *t = a;
         a = b;

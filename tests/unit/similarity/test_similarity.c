@@ -511,6 +511,36 @@ static void test_kernels(void **state)
             fail();
         }
     }
+    /* Distances around the cut-over from the banded pass (32) to the
+     * bit-parallel one. */
+    for (int round = 0; round < 300; round++) {
+        size_t an = 100 + (size_t)(rand_r(&seed) % 290);
+        for (size_t i = 0; i < an; i++)
+            a[i] = (uint32_t)rand_r(&seed) % 25;
+        size_t bn = an;
+        memcpy(b, a, an * sizeof(uint32_t));
+        unsigned edits = 20 + (unsigned)rand_r(&seed) % 25;
+        for (unsigned e = 0; e < edits && bn > 0 && bn < 399; e++) {
+            size_t at = (size_t)rand_r(&seed) % bn;
+            if (rand_r(&seed) % 2) {
+                b[at] = (uint32_t)rand_r(&seed) % 25;
+            } else if (rand_r(&seed) % 2) {
+                memmove(b + at, b + at + 1, (bn - at - 1) * 4);
+                bn--;
+            } else {
+                memmove(b + at + 1, b + at, (bn - at) * 4);
+                b[at] = 7;
+                bn++;
+            }
+        }
+        size_t d1 = lt__levenshtein(&sc, 32, a, an, b, bn);
+        size_t d2 = dp_lev(a, an, b, bn);
+        if (d1 != d2) {
+            print_error("band round %d (%zu x %zu): lev %zu vs %zu\n", round,
+                        an, bn, d1, d2);
+            fail();
+        }
+    }
     lt__scratch_free(&sc);
 }
 
