@@ -1117,8 +1117,44 @@ void lt__dfg_build(struct lt__dfg *g, const struct lt__flat *f,
         e->var = rename_of(&rn, m.name);
         a = b;
     }
-    /* Sorted once here, for lt__dataflow_match's merge. */
-    qsort(g->e, g->n, sizeof(*g->e), cmp_edge);
+    /* Sorted once here, for lt__dataflow_match's merge: counted by
+     * (relation, variable), the first keys of lt__dfg_edge_cmp, then each
+     * run of equal keys (a few edges) by the parent lists.  Edges that
+     * compare equal are equal in every field the merge reads. */
+    for (size_t k = 0; k < g->n; k++)
+        if (g->e[k].rel > 1) { /* not a relation the rules make */
+            qsort(g->e, g->n, sizeof(*g->e), cmp_edge);
+            return;
+        }
+    size_t nk = 2 * (size_t)rn.next + 1;
+    uint32_t *cnt = alloc_u32(&c, nk + 1);
+    memset(cnt, 0, (nk + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < g->n; k++)
+        cnt[g->e[k].rel * rn.next + g->e[k].var + 1]++;
+    for (size_t k = 1; k <= nk; k++)
+        cnt[k] += cnt[k - 1];
+    struct lt__dfg_edge *sorted = amalloc(&c, (g->n + 1) * sizeof(*sorted));
+    for (size_t k = 0; k < g->n; k++)
+        sorted[cnt[g->e[k].rel * rn.next + g->e[k].var]++] = g->e[k];
+    memcpy(g->e, sorted, g->n * sizeof(*g->e));
+    for (size_t a = 0; a < g->n;) {
+        size_t b = a + 1;
+        while (b < g->n && g->e[b].rel == g->e[a].rel &&
+               g->e[b].var == g->e[a].var)
+            b++;
+        if (b - a > 32) {
+            qsort(g->e + a, b - a, sizeof(*g->e), cmp_edge);
+        } else {
+            for (size_t i = a + 1; i < b; i++) {
+                struct lt__dfg_edge x = g->e[i];
+                size_t j = i;
+                for (; j > a && lt__dfg_edge_cmp(&g->e[j - 1], &x) > 0; j--)
+                    g->e[j] = g->e[j - 1];
+                g->e[j] = x;
+            }
+        }
+        a = b;
+    }
 }
 
 void lt__dfg_free(struct lt__dfg *g)
