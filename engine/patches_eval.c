@@ -929,6 +929,10 @@ void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
         }
         if (ps < 0 && t->mut)
             note(notes, "no valid mutant: the mutation score is undefined");
+        else if (ps >= 0)
+            note(notes, "no reference fix: layer 2 is the research's "
+                 "mutation-score rule alone (%.1f%% >= %.0f%%), without "
+                 "differential testing", ps * 100, thr * 100);
     } else {
         note(notes, "no reference fix and --no-mutation: only the tests "
              "vouch for this patch");

@@ -354,12 +354,15 @@ static bool prepare_all(struct lt_sim *s, const char *const *texts,
         }
         d->ready = true;
     }
+    /* Caching may free the trees of older texts: parse time, as in
+     * LT__PH_PARSE's definition. */
     for (size_t i = 0; i < n; i++) {
         struct doc *d = s->cur[i];
         if (d->cached)
             continue;
         if (ok) {
             cache_doc(s, d);
+            lt__sim_lap(s->prof, LT__PH_PARSE, t);
             continue;
         }
         /* Not cached: free it once (it may be there twice). */

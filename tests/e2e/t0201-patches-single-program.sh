@@ -44,6 +44,8 @@ assert got["run3"]["reference_score"] is None
 for run in ("run1", "run2"):
     assert (got[run]["verdict"], got[run]["reason"]) == ("correct", "passes"), got[run]
     assert got[run]["token_similarity"] is None
+    # ... and says that the mutation score alone vouched for it.
+    assert any("no reference fix" in n for n in got[run]["notes"]), got[run]["notes"]
 for run, reason in (("run4", "syntax"), ("run5", "tamper"), ("run6", "fails_tests")):
     assert (got[run]["verdict"], got[run]["reason"]) == ("invalid", reason), got[run]
 PY
