@@ -36,6 +36,12 @@
 #define BATCH_RESULTS 64
 #define BATCH_SECONDS 0.5
 
+
+/* Bytes of precompiled swap payloads the engine keeps for one run: about
+ * 1 KB a mutant, so enough for tens of thousands of mutants and within the
+ * engine's memory target. */
+#define SWAP_BUDGET ((size_t)16 << 20)
+
 static const char *engine_exe = "/proc/self/exe";
 
 void lt_engine_set_exe(const char *path)
@@ -903,6 +909,10 @@ int lt_score(const struct lt_score_opts *o)
     /* Trivial compiler equivalence: compile every mutant once here, so
      * equivalent and invalid ones never run and duplicates run once. */
     mp = xcalloc(nm + 1, sizeof(*mp));
+    /* The analysis also keeps, for mutants that only change functions,
+     * the compiled code objects, so that no child compiles the module
+     * again.  Bounded: past the budget children compile for themselves. */
+    size_t swap_budget = SWAP_BUDGET;
     for (size_t f = 0, i = 0; f < plan.n_files; f++) {
         size_t first = i;
         while (i < nm && plan.mutant_file[i] == f)
@@ -916,8 +926,9 @@ int lt_score(const struct lt_score_opts *o)
             const struct lt_mutant *m = &plan.mutants.items[first + k];
             ch[k] = (struct lt_change){m->start, m->end, m->replacement};
         }
-        rc = lt_runner_analyse(plan.files[f].path, plan.files[f].source,
-                               plan.files[f].len, ch, cnt, an);
+        rc = lt_runner_analyse_swaps(plan.files[f].path,
+                                     plan.files[f].source, plan.files[f].len,
+                                     ch, cnt, an, &swap_budget);
         for (size_t k = 0; k < cnt; k++)
             mp[first + k].a = an[k];
         free(ch);
@@ -1211,7 +1222,8 @@ int lt_score(const struct lt_score_opts *o)
                 .replacement = m->replacement, .tests = spec.tests,
                 .n_tests = spec.n_tests, .stop_first = !o->full_matrix,
                 .cpu_seconds = lt__cpu_limit_for(cpu_budget),
-                .memory_bytes = (uint64_t)o->memory_mb << 20};
+                .memory_bytes = (uint64_t)o->memory_mb << 20,
+                .swap = mp[mi].a.swap, .swap_len = mp[mi].a.swap_len};
             rc = lt__job_start(z, &spec, token++, &req, wall_budget);
             if (rc < 0) {
                 free(spec.tests);
@@ -1477,8 +1489,10 @@ out:
     free(errmsg);
     free(cwd);
     if (mp) {
-        for (size_t i = 0; i < plan.mutants.count; i++)
+        for (size_t i = 0; i < plan.mutants.count; i++) {
             free(mp[i].a.detail);
+            free(mp[i].a.swap);
+        }
         free(mp);
     }
     lt_store_close(st);

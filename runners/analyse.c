@@ -37,6 +37,15 @@ int lt_runner_analyse(const char *path, const char *source, size_t len,
                       const struct lt_change *changes, size_t n,
                       struct lt_change_analysis *out)
 {
+    size_t none = 0;
+    return lt_runner_analyse_swaps(path, source, len, changes, n, out, &none);
+}
+
+int lt_runner_analyse_swaps(const char *path, const char *source,
+                            size_t len, const struct lt_change *changes,
+                            size_t n, struct lt_change_analysis *out,
+                            size_t *swap_budget)
+{
     if (!Py_IsInitialized())
         return LT_EPYTHON;
     PyGILState_STATE g = PyGILState_Ensure();
@@ -56,19 +65,32 @@ int lt_runner_analyse(const char *path, const char *source, size_t len,
                                          "surrogateescape");
     if (!src)
         goto out;
-    res = PyObject_CallMethod(mod, "analyse", "(sNO)", path, src, list);
+    res = PyObject_CallMethod(mod, "analyse", "(sNOn)", path, src, list,
+                              (Py_ssize_t)(*swap_budget > PY_SSIZE_T_MAX
+                                               ? PY_SSIZE_T_MAX
+                                               : *swap_budget));
     if (!res || !PyList_Check(res) || PyList_GET_SIZE(res) != (Py_ssize_t)n)
         goto out;
     for (size_t i = 0; i < n; i++) {
         int status, structural;
-        const char *fp, *detail;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(res, (Py_ssize_t)i), "iiss",
-                              &status, &structural, &fp, &detail))
+        const char *fp, *detail, *swap;
+        Py_ssize_t swap_len;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(res, (Py_ssize_t)i), "iissy#",
+                              &status, &structural, &fp, &detail, &swap,
+                              &swap_len))
             goto out;
         out[i].status = (enum lt_change_status)status;
         out[i].structural = structural;
         snprintf(out[i].fingerprint, sizeof(out[i].fingerprint), "%s", fp);
         out[i].detail = *detail ? xstrdup(detail) : NULL;
+        out[i].swap = NULL;
+        out[i].swap_len = 0;
+        if (swap_len > 0 && (size_t)swap_len <= *swap_budget) {
+            out[i].swap = xmalloc((size_t)swap_len);
+            memcpy(out[i].swap, swap, (size_t)swap_len);
+            out[i].swap_len = (size_t)swap_len;
+            *swap_budget -= (size_t)swap_len;
+        }
     }
     rc = 0;
 out:

@@ -134,10 +134,21 @@ def fingerprint(changed):
 _ORIGINALS = {}
 
 
-def analyse(path, source, changes):
+def swap_payload(changed):
+    """The code objects a child swaps in for a change that needs no
+    re-execution, marshalled: ((key path, code), ...) without the module
+    itself.  The child then neither compiles nor compares anything."""
+    import marshal
+    return marshal.dumps(tuple((p, c) for p, c in sorted(
+        changed.items(), key=lambda kv: repr(kv[0])) if p != ()))
+
+
+def analyse(path, source, changes, payload_budget=0):
     """For each (start, end, replacement) byte change of `source`: status
     (OK, INVALID, EQUIVALENT), whether the module must be re-executed,
-    the change's fingerprint, and a message for INVALID."""
+    the change's fingerprint, a message for INVALID, and, while the
+    payloads so far stay within payload_budget bytes, the swap payload of
+    an OK change that needs no re-execution (else b"")."""
     raw = source.encode("utf-8", "surrogateescape")
     orig = _ORIGINALS.get(path)
     if orig is None or orig[0] != raw:
@@ -151,11 +162,19 @@ def analyse(path, source, changes):
             code = compile(new, path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError, OverflowError, MemoryError,
                 RecursionError) as exc:
-            out.append((INVALID, 0, "", "%s: %s" % (type(exc).__name__, exc)))
+            out.append((INVALID, 0, "", "%s: %s" % (type(exc).__name__, exc),
+                        b""))
             continue
         changed, structural = code_diff(base, code)
         if not changed:
-            out.append((EQUIVALENT, 0, "", ""))
+            out.append((EQUIVALENT, 0, "", "", b""))
             continue
-        out.append((OK, 1 if structural else 0, fingerprint(changed), ""))
+        payload = b""
+        if not structural and payload_budget > 0:
+            payload = swap_payload(changed)
+            if len(payload) > payload_budget:
+                payload = b""
+            payload_budget -= len(payload)
+        out.append((OK, 1 if structural else 0, fingerprint(changed), "",
+                    payload))
     return out

@@ -72,6 +72,9 @@ struct lt_run_request {
     uint64_t memory_bytes;    /* RLIMIT_AS of the child; 0 = none */
     uint32_t flags;           /* enum lt_run_flags */
     const char *extra;        /* LT_RUN_CALLS: the JSON job; else NULL */
+    const uint8_t *swap;      /* LT_RUN_MUTANT: the swap payload of the
+                                 analysis, or NULL: the child compiles */
+    size_t swap_len;
 };
 
 /* Sends a RUN frame with the child's result and output pipe write ends. */
@@ -101,6 +104,11 @@ struct lt_change_analysis {
     int structural;          /* a module or class body changed: re-import */
     char fingerprint[17];    /* equal for changes that compile alike */
     char *detail;            /* compile error for INVALID, else NULL */
+    uint8_t *swap;           /* OK and not structural: the changed function
+                                code objects, marshalled, for the child to
+                                swap in without compiling; NULL when not
+                                asked for or over the budget */
+    size_t swap_len;
 };
 
 /* Compiles every change of `source` (in the calling process's embedded
@@ -109,6 +117,14 @@ struct lt_change_analysis {
 int lt_runner_analyse(const char *path, const char *source, size_t len,
                       const struct lt_change *changes, size_t n,
                       struct lt_change_analysis *out);
+
+/* The same, and swap payloads for OK changes that need no re-execution
+ * while their total stays within *swap_budget bytes (which it lowers).
+ * The caller frees out[i].detail and out[i].swap. */
+int lt_runner_analyse_swaps(const char *path, const char *source,
+                            size_t len, const struct lt_change *changes,
+                            size_t n, struct lt_change_analysis *out,
+                            size_t *swap_budget);
 
 /* Reads `path` as TOML (CPython's tomllib, in the calling process's
  * embedded interpreter, which must be initialised) and returns the table

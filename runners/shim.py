@@ -130,25 +130,66 @@ def _rebind(old, new_dict):
 
 def _install_loader_patch(path, code):
     """Any later import or reload of the file gets the mutated code, even
-    through importlib machinery the tests drive themselves."""
+    through importlib machinery the tests drive themselves.  `code` may be
+    the mutated source (bytes) instead: it is compiled on first use, so a
+    child that swapped precompiled functions compiles nothing unless a
+    test imports the file again."""
     from importlib import machinery
     real = os.path.realpath(path)
     original_get_code = machinery.SourceFileLoader.get_code
+    compiled = [code if not isinstance(code, bytes) else None]
 
     def get_code(self, fullname):
         if os.path.realpath(self.path) == real:
-            return code
+            if compiled[0] is None:
+                compiled[0] = compile(code, path, "exec", dont_inherit=True)
+            return compiled[0]
         return original_get_code(self, fullname)
 
     machinery.SourceFileLoader.get_code = get_code
 
 
-def apply_mutant(index, start, end, replacement):
+def _apply_swap(subject, new_raw, swap):
+    """Puts a mutant in place from the engine's swap payload: the changed
+    function code objects, compiled and compared once in the planner.
+    Returns an apply result, or None when the payload does not fit the
+    live functions (the caller then compiles as usual)."""
+    import marshal
+    try:
+        changed = marshal.loads(swap)
+    except (ValueError, EOFError, TypeError):
+        return None
+    pairs = []
+    for keypath, new_code in changed:
+        funcs = subject.functions.get(keypath)
+        if funcs:
+            pairs.extend((f, new_code) for f in funcs)
+        elif len(keypath) == 1 and _is_function_code(new_code):
+            return None  # no live object: only re-execution places it
+    done = []
+    try:
+        for f, new_code in pairs:
+            old = f.__code__
+            f.__code__ = new_code
+            done.append((f, old))
+    except ValueError:  # closure shape changed
+        for f, old in done:
+            f.__code__ = old
+        return None
+    _install_loader_patch(subject.path, new_raw)
+    return APPLY_OK, "swapped %d function(s), precompiled" % len(pairs)
+
+
+def apply_mutant(index, start, end, replacement, swap=b""):
     subject = SUBJECTS[index]
     src = subject.source
     raw = src.encode("utf-8")
-    new_src = (raw[:start] + replacement.encode("utf-8") + raw[end:]).decode(
-        "utf-8", "surrogateescape")
+    new_raw = raw[:start] + replacement.encode("utf-8") + raw[end:]
+    if swap and subject.modules:
+        res = _apply_swap(subject, new_raw, swap)
+        if res is not None:
+            return res
+    new_src = new_raw.decode("utf-8", "surrogateescape")
     try:
         code = compile(new_src, subject.path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
@@ -254,7 +295,7 @@ def _child_setup(scratch):
 
 
 def child_main(mode, index, start, end, replacement, indices, stop_first,
-               scratch, flags=0, extra=""):
+               scratch, flags=0, extra="", swap=b""):
     """Runs in the forked child, before and after the sandbox.  A trusted
     change (our own mutant) is applied before the sandbox; an untrusted one
     (a patch) only after it, with the guards armed first."""
@@ -273,7 +314,8 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
         litmus_calls.main(extra)
         return
     if mode == 1:
-        status, text = apply_mutant(index, start, end, replacement)
+        status, text = apply_mutant(index, start, end, replacement,
+                                    b"" if untrusted else swap)
         if untrusted and status == APPLY_RAISED and \
                 text.startswith(("SystemExit", "KeyboardInterrupt")):
             _litmus.tamper("raised %s while being imported" % text)

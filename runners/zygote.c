@@ -106,6 +106,8 @@ int lt_zygote_send_run(int sock, const struct lt_run_request *req,
     lt_wire_put_u64(&w, req->memory_bytes);
     lt_wire_put_u32(&w, req->flags);
     lt_wire_put_cstr(&w, req->extra ? req->extra : "");
+    lt_wire_put_str(&w, req->swap ? (const char *)req->swap : "",
+                    req->swap ? req->swap_len : 0);
     lt_wire_finish(&w);
     int fds[2] = {result_fd, output_fd};
     int rc = lt_wire_send(sock, &w, fds, 2);
@@ -643,6 +645,8 @@ static PyObject *handle_run(PyObject *callback, const uint8_t *payload,
     uint32_t flags = lt_wire_get_u32(&r);
     size_t extra_len;
     const char *extra = lt_wire_get_str(&r, &extra_len);
+    size_t swap_len;
+    const char *swap = lt_wire_get_str(&r, &swap_len);
     if (lt_wire_reader_done(&r) < 0)
         die("malformed RUN frame", LT_EPROTO);
 
@@ -651,10 +655,10 @@ static PyObject *handle_run(PyObject *callback, const uint8_t *payload,
     if (!child_scratch)
         die("cannot create a scratch directory", -errno);
     PyObject *job_args = Py_BuildValue(
-        "(iIKKs#NiNIs#)", mode, subject, (unsigned long long)start,
+        "(iIKKs#NiNIs#y#)", mode, subject, (unsigned long long)start,
         (unsigned long long)end, repl, (Py_ssize_t)repl_len, tests,
         stop_first, PyUnicode_DecodeFSDefault(child_scratch), flags, extra,
-        (Py_ssize_t)extra_len);
+        (Py_ssize_t)extra_len, swap, (Py_ssize_t)swap_len);
     if (!job_args)
         return NULL;
 

@@ -1,0 +1,114 @@
+# Tests of runners/codediff.py: the analysis the engine does once per
+# mutant (equivalence, structural changes, fingerprints) and the swap
+# payload that lets a child put a mutant in place without compiling.
+#   /usr/bin/python3 -m pytest tests/unit/runners/test_codediff.py
+# SPDX-License-Identifier: MIT
+import marshal
+import os
+import sys
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.environ.get(
+    'LT_RUNNERS_DIR', os.path.join(HERE, '..', '..', '..', 'runners')))
+import codediff  # noqa: E402
+
+SRC = '''\
+LIMIT = 3
+
+
+def add(a, b):
+    return a + b
+
+
+class Box:
+    size = 2
+
+    def grow(self, n):
+        def step(k):
+            return k * 2
+        return [step(i) for i in range(n)]
+'''
+
+
+def change(old, new, nth=0):
+    raw = SRC.encode()
+    start = -1
+    for _ in range(nth + 1):
+        start = raw.index(old.encode(), start + 1)
+    return (start, start + len(old.encode()), new)
+
+
+def analyse(*changes, budget=1 << 20):
+    return codediff.analyse('m.py', SRC, list(changes), budget)
+
+
+def mutated_code(ch):
+    raw = SRC.encode()
+    return compile(raw[:ch[0]] + ch[2].encode() + raw[ch[1]:], 'm.py', 'exec',
+                   dont_inherit=True)
+
+
+def find(code, qualname):
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            if c.co_qualname == qualname:
+                return c
+            hit = find(c, qualname)
+            if hit:
+                return hit
+    return None
+
+
+def test_function_change_carries_the_compiled_function():
+    ch = change('a + b', 'a - b')
+    [(status, structural, fp, detail, payload)] = analyse(ch)
+    assert (status, structural, detail) == (codediff.OK, 0, '')
+    assert len(fp) == 16
+    swaps = marshal.loads(payload)
+    assert [p for p, _ in swaps] == [(('add', 4, 0),)]
+    got = swaps[0][1]
+    want = find(mutated_code(ch), 'add')
+    assert got.co_code == want.co_code and got.co_consts == want.co_consts
+    assert got.co_filename == 'm.py' and got.co_firstlineno == 4
+    f = types.FunctionType(got, {})
+    assert f(5, 3) == 2
+
+
+def test_nested_function_change_swaps_the_enclosing_method_too():
+    ch = change('k * 2', 'k * 3')
+    [(status, structural, _, _, payload)] = analyse(ch)
+    assert (status, structural) == (codediff.OK, 0)
+    paths = [p for p, _ in marshal.loads(payload)]
+    # The class body changed only below it; the method and its nested
+    # function are both swapped (the method makes the closure anew).
+    assert (('Box', 8, 0), ('Box.grow', 11, 0)) in paths
+    assert (('Box', 8, 0), ('Box.grow', 11, 0),
+            ('Box.grow.<locals>.step', 12, 0)) in paths
+    assert () not in paths
+
+
+def test_structural_change_has_no_payload():
+    for ch in (change('LIMIT = 3', 'LIMIT = 4'), change('size = 2', 'size = 3')):
+        [(status, structural, _, _, payload)] = analyse(ch)
+        assert (status, structural, payload) == (codediff.OK, 1, b'')
+
+
+def test_equivalent_and_invalid_have_no_payload():
+    eq, bad = analyse(change('a + b', '(a + b)'), change('a + b', 'a +'))
+    assert eq == (codediff.EQUIVALENT, 0, '', '', b'')
+    assert bad[0] == codediff.INVALID and bad[4] == b''
+    assert bad[3].startswith('SyntaxError')
+
+
+def test_budget_bounds_the_payloads():
+    chs = [change('a + b', 'a - b'), change('a + b', 'a * b'),
+           change('k * 2', 'k * 3')]
+    full = analyse(*chs)
+    one = len(full[0][4])
+    assert one > 0
+    limited = analyse(*chs, budget=one)
+    assert limited[0][4] == full[0][4]
+    assert limited[1][4] == b'' and limited[2][4] == b''
+    assert all(r[:4] == f[:4] for r, f in zip(limited, full))
+    assert all(r[4] == b'' for r in analyse(*chs, budget=0))
