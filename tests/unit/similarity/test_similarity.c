@@ -884,8 +884,8 @@ static void test_syntax_vs_tree_sitter(void **state)
         "for i, j in enumerate(xs):\n    if i % 2 == 0 and not j:\n"
         "        continue\n    elif j is None:\n        break\n"
         "    else:\n        total += i ** 2\nprint(f\"{total!r:>10}\")\n",
-        "try:\n    x = d[k]\nexcept (KeyError, IndexError) as e:\n"
-        "    raise ValueError(e) from None\nfinally:\n    lambda q: q\n",
+        ("try:\n    x = d[k]\nexcept (KeyError, IndexError) as e:\n"
+         "    raise ValueError(e) from None\nfinally:\n    lambda q: q\n"),
         "x = (1 +\n", "def g(:\n    pass\n", "while x < 10:\n    x += 1\n",
         "a, b = b, a\nz = a if b else -a\nw = {k: v for k, v in d.items()}\n",
     };
@@ -902,8 +902,9 @@ static void test_syntax_vs_tree_sitter(void **state)
     static const char *const javas[] = {
         "class A { int f(int a) { int b = a + 1; return b; } }",
         "class A { int f(int a) { int b = a - 1; return b * 2; } }",
-        "class T { @Test void t() { List<String> xs = new ArrayList<>();"
-        " for (String s : xs) { if (s == null) continue; assertEquals(1, s.length()); } } }",
+        ("class T { @Test void t() { List<String> xs = new ArrayList<>();"
+         " for (String s : xs) { if (s == null) continue; "
+         "assertEquals(1, s.length()); } } }"),
         "class B extends A implements I { B() { super(); this.x = y >>> 2; } }",
         "class C { void m() { int[] a = {1, 2}; a[0]++; x = a.length > 0 ? 1 : 2; }",
     };
