@@ -105,27 +105,45 @@ _SHARED_TYPES = (bool, int, float, complex, str, bytes, tuple, frozenset,
                  range, type(Ellipsis), type(NotImplemented))
 
 
-def _rebind(old, new_dict):
+_GONE = object()
+
+
+def _rebind(old, new_dict, drop_missing=False):
     """After re-executing a module, points other modules' names that held
-    its old objects at the new ones (tests that did `from m import f`)."""
+    its old objects at the new ones (tests that did `from m import f`).
+    drop_missing: a name the new module no longer defines is removed
+    where others imported it, so using it fails as the import would have
+    in a fresh interpreter."""
     moved = {}
     for name, value in old.items():
         # Immutable values may be shared or interned (small ints, strings,
         # None): matching them by identity would rewrite unrelated names.
         if value is None or isinstance(value, _SHARED_TYPES):
             continue
-        if name in new_dict and new_dict[name] is not value:
-            moved[id(value)] = new_dict[name]
+        if name in new_dict:
+            if new_dict[name] is not value:
+                moved[id(value)] = new_dict[name]
+        elif drop_missing:
+            moved[id(value)] = _GONE
     if not moved:
         return
     for mod in _project_modules():
         d = getattr(mod, "__dict__", None)
-        if not isinstance(d, dict):
+        if not isinstance(d, dict) or d is new_dict:
             continue
         for name, value in list(d.items()):
             repl = moved.get(id(value))
-            if repl is not None:
+            if repl is _GONE:
+                del d[name]
+            elif repl is not None:
                 d[name] = repl
+
+
+# What the import system put in a module's namespace, kept when a patch
+# replaces the module's code; everything else comes from the patch alone.
+_IMPORT_DUNDERS = frozenset(("__name__", "__file__", "__spec__", "__loader__",
+                             "__package__", "__builtins__", "__path__",
+                             "__cached__"))
 
 
 def _install_loader_patch(path, code):
@@ -180,7 +198,11 @@ def _apply_swap(subject, new_raw, swap):
     return APPLY_OK, "swapped %d function(s), precompiled" % len(pairs)
 
 
-def apply_mutant(index, start, end, replacement, swap=b""):
+def apply_mutant(index, start, end, replacement, swap=b"", fresh=False):
+    """Puts a change of subject `index` in place.  fresh: the change is a
+    whole new file (a patch), so when the module must be re-executed it
+    starts from an empty namespace, as a fresh import would: nothing the
+    buggy file defined and the patch does not can linger."""
     subject = SUBJECTS[index]
     src = subject.source
     raw = src.encode("utf-8")
@@ -224,11 +246,15 @@ def apply_mutant(index, start, end, replacement, swap=b""):
             need_exec = True  # closure shape changed
     for mod in subject.modules:
         old = dict(mod.__dict__)
+        if fresh:
+            for name in list(mod.__dict__):
+                if name not in _IMPORT_DUNDERS:
+                    del mod.__dict__[name]
         try:
             exec(code, mod.__dict__)
         except BaseException as exc:  # the mutant broke module-level code
             return APPLY_RAISED, "%s: %s" % (type(exc).__name__, exc)
-        _rebind(old, mod.__dict__)
+        _rebind(old, mod.__dict__, drop_missing=fresh)
     return APPLY_OK, "re-executed module"
 
 
@@ -315,7 +341,8 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
         return
     if mode == 1:
         status, text = apply_mutant(index, start, end, replacement,
-                                    b"" if untrusted else swap)
+                                    b"" if untrusted else swap,
+                                    fresh=untrusted)
         if untrusted and status == APPLY_RAISED and \
                 text.startswith(("SystemExit", "KeyboardInterrupt")):
             _litmus.tamper("raised %s while being imported" % text)
