@@ -74,6 +74,9 @@ const char *const *lt_operator_sets(void);
  *                 fault_line?}             -> Rewriter.variant(...) per seed
  *   "applicable" {source, vocab?, quarter?} -> {counts, skipped}
  *   "location"   {line, total}             -> location(line, total)
+ *   "check_calls" {calls: [text]}         -> per input: null when it is
+ *                                            one Python expression, else
+ *                                            why not (parsed, never run)
  * The answer is JSON text, except for "rewrite": the JSON array of the
  * variants without their "source", then for each variant a NUL byte and
  * its source (sources hold no NUL), so that thousands of program texts
