@@ -115,18 +115,24 @@ size_t lt__lines_common(const struct lt__lines *a, const struct lt__lines *b)
 /*** Myers' difference algorithm on line keys ***/
 
 /* Myers (1986), "An O(ND) difference algorithm and its variations": the
- * greedy forward search, keeping every diagonal vector for the way back.
- * Sets match[x] to the line of b that line x of a is kept as, or
- * LT__NONE.  Returns the number of lines inserted and deleted, or -1
- * when that is above maxd. */
+ * greedy forward search, keeping every diagonal vector for the way back
+ * (step d keeps diagonals -d..d, at trace[d * d]: (D + 1)^2 values in
+ * all, so D is capped at MYERS_MAXD, 4 MB).  Sets match[x] to the line
+ * of b that line x of a is kept as, or LT__NONE.  Returns the number of
+ * lines inserted and deleted, or -1 when that is above maxd. */
+enum { MYERS_MAXD = 1000 };
+
 static long myers(const uint64_t *a, size_t n, const uint64_t *b, size_t m,
                   long maxd, uint32_t *match)
 {
     if (maxd > (long)(n + m))
         maxd = (long)(n + m);
+    if (maxd > MYERS_MAXD)
+        maxd = MYERS_MAXD;
     const long off = maxd + 1, w = 2 * maxd + 3;
-    long *trace = xmalloc((size_t)(maxd + 1) * (size_t)w * sizeof(long));
-    long *v = xmalloc((size_t)w * sizeof(long));
+    int32_t *v = xmalloc((size_t)w * sizeof(int32_t));
+    int32_t *trace = NULL;
+    size_t trace_cap = 0;
     for (long i = 0; i < w; i++)
         v[i] = -1;
     v[off + 1] = 0;
@@ -143,31 +149,37 @@ static long myers(const uint64_t *a, size_t n, const uint64_t *b, size_t m,
                 x++;
                 y++;
             }
-            v[off + k] = x;
+            v[off + k] = (int32_t)x;
             if (x >= (long)n && y >= (long)m) {
                 dist = d;
                 break;
             }
         }
-        memcpy(trace + d * w, v, (size_t)w * sizeof(long));
+        size_t need = (size_t)(d + 1) * (size_t)(d + 1);
+        if (need > trace_cap) {
+            trace_cap = need * 2;
+            trace = xrealloc(trace, trace_cap * sizeof(int32_t));
+        }
+        memcpy(trace + d * d, v + off - d, (size_t)(2 * d + 1) * sizeof(int32_t));
     }
     if (dist >= 0) {
         for (size_t i = 0; i < n; i++)
             match[i] = LT__NONE;
         /* Back from (n, m): each step undoes one insertion or deletion
-         * and the run of kept lines (the snake) after it. */
+         * and the run of kept lines (the snake) after it.  pv[k] is
+         * diagonal k after step d - 1. */
         long x = (long)n, y = (long)m;
         for (long d = dist; d >= 0; d--) {
-            const long *pv = d > 0 ? trace + (d - 1) * w : NULL;
+            const int32_t *pv = d > 0 ? trace + (d - 1) * (d - 1) + (d - 1)
+                                      : NULL;
             long k = x - y, px, py;
             if (d == 0) {
                 px = py = 0;
-            } else if (k == -d ||
-                       (k != d && pv[off + k - 1] < pv[off + k + 1])) {
-                px = pv[off + k + 1]; /* an insertion: down from k + 1 */
+            } else if (k == -d || (k != d && pv[k - 1] < pv[k + 1])) {
+                px = pv[k + 1]; /* an insertion: down from k + 1 */
                 py = px - (k + 1);
             } else {
-                px = pv[off + k - 1]; /* a deletion: right from k - 1 */
+                px = pv[k - 1]; /* a deletion: right from k - 1 */
                 py = px - (k - 1);
             }
             /* The snake runs back from (x, y) while both sides match. */
@@ -215,9 +227,9 @@ static void push_hunk(struct lt__hunks *h, uint32_t os, uint32_t oe,
  * of at most maxd inserted and deleted lines, and each run of changed
  * lines cut down to the bytes that differ at its two ends.  Returns the
  * bytes of b outside the hunks (kept from a), or -1 when the line diff
- * needs more than maxd lines.  Keys that are equal for lines that are
- * not (a hash collision) are caught: the kept bytes are compared, and a
- * mismatch returns -1 too. */
+ * needs more than maxd (or MYERS_MAXD) lines.  Keys that are equal for
+ * lines that are not (a hash collision) are caught: the kept bytes are
+ * compared, and a mismatch returns -1 too. */
 long lt__text_diff(const struct lt__lines *la, const char *a, size_t alen,
                    const struct lt__lines *lb, const char *b, size_t blen,
                    long maxd, struct lt__hunks *h)

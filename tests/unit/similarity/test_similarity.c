@@ -1244,6 +1244,36 @@ static void test_text_diff(void **state)
     lt__lines_free(&la);
     lt__lines_free(&lb);
     free(h.v);
+    /* A long text: a few changed lines are found; thousands are more
+     * than the diff searches (it gives up, in bounded memory). */
+    {
+        enum { L = 30000 };
+        char *x = malloc(L * 16 + 1), *y = malloc(L * 16 + 1);
+        assert_non_null(x);
+        assert_non_null(y);
+        size_t xn = 0, yn = 0;
+        for (int i = 0; i < L; i++) {
+            xn += (size_t)sprintf(x + xn, "v%d = %d\n", i, i % 97);
+            yn += (size_t)sprintf(y + yn, "v%d = %d\n", i,
+                                  i % 1000 == 7 ? 5 : i % 97);
+        }
+        check_diff(x, y, 1 << 20);
+        struct lt__lines lx, ly;
+        lt__lines_init(&lx, x, xn);
+        yn = 0; /* every other line changed */
+        for (int i = 0; i < L; i++)
+            yn += (size_t)sprintf(y + yn, "v%d = %d\n", i,
+                                  i % 2 ? 1000 : i % 97);
+        lt__lines_init(&ly, y, yn);
+        struct lt__hunks hh = {0};
+        assert_int_equal(lt__text_diff(&lx, x, xn, &ly, y, yn, 1 << 20, &hh),
+                         -1);
+        lt__lines_free(&lx);
+        lt__lines_free(&ly);
+        free(hh.v);
+        free(x);
+        free(y);
+    }
     /* Random line edits of generated programs. */
     unsigned seed = 7;
     for (int round = 0; round < 200; round++) {
