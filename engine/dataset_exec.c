@@ -1039,17 +1039,7 @@ static int step(struct ds_run *r, double max_wait)
                 lt__job_read_results(&l->pool, j);
             if (pf[i + 2].revents)
                 lt__job_read_output(j);
-            if (j->active && !j->timed_out && !j->got_exited) {
-                int over = now >= j->deadline;
-                if (!over && j->pid > 0 && j->cpu_budget_ns > 0) {
-                    double cpu = lt__proc_cpu_ns(j->pid);
-                    over = j->cpu_over = cpu > j->cpu_budget_ns;
-                }
-                if (over) {
-                    j->timed_out = 1;
-                    lt__job_kill(j);
-                }
-            }
+            lt__job_check_limits(j, now);
             lt__job_expire_pipes(j, now);
             if (z->dead) {
                 zygote_died(r, l, k);

@@ -2172,15 +2172,9 @@ static int step(struct run *r)
                 lt__job_read_output(j);
             if (j->active && !j->timed_out && !j->got_exited) {
                 struct ptask *t = j->owner;
-                int over = now >= j->deadline;
-                if (!over && j->pid > 0 && j->cpu_budget_ns > 0) {
-                    double cpu = lt__proc_cpu_ns(j->pid);
-                    over = j->cpu_over = cpu > j->cpu_budget_ns;
-                }
-                if (over) {
-                    j->timed_out = 1;
-                    lt__job_kill(j);
-                } else if (t && t->kind == T_DIFF && !t->probe_stuck) {
+                /* Past its deadline or CPU budget: killed here. */
+                int killed = lt__job_check_limits(j, now);
+                if (!killed && t && t->kind == T_DIFF && !t->probe_stuck) {
                     /* A call that makes no progress: the runner's own
                      * per-call limit did not stop it. */
                     if (j->probe_index != t->probe_index ||
