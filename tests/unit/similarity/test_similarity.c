@@ -1339,6 +1339,35 @@ static void test_incremental_parse(void **state)
         check_reparse(t, p, other, "unrelated");
         check_reparse(t, p, "", "to empty");
         check_reparse(t, "", p, "from empty");
+        /* Out of time at once (1 us): tree-sitter stops, the parser is
+         * reset and the text parsed afresh; the same tree either way. */
+        {
+            struct lt__tree *base = lt__tree_parse_text(t, p, n, NULL, NULL);
+            struct lt__lines la, lb;
+            q = splice(p, (size_t)(mid - p), 1, ">");
+            lt__lines_init(&la, p, n);
+            lt__lines_init(&lb, q, strlen(q));
+            struct lt__hunks h = {0};
+            assert_true(lt__text_diff(&la, p, n, &lb, q, strlen(q), 100,
+                                      &h) >= 0);
+            struct lt__base b = {base, p, &la, &h, 1};
+            struct lt__tree *x = lt__tree_parse_text(t, q, strlen(q), &b,
+                                                     NULL);
+            struct lt__tree *y = lt__tree_parse_text(t, q, strlen(q), NULL,
+                                                     NULL);
+            same_ts_tree(lt__tree_ts(x), lt__tree_ts(y), "timed out");
+            /* and the parser is usable afterwards */
+            lt__tree_free(y);
+            y = lt__tree_parse_text(t, p, n, NULL, NULL);
+            same_ts_tree(lt__tree_ts(base), lt__tree_ts(y), "after timeout");
+            lt__tree_free(base);
+            lt__tree_free(x);
+            lt__tree_free(y);
+            lt__lines_free(&la);
+            lt__lines_free(&lb);
+            free(h.v);
+            free(q);
+        }
         /* A syntax error appears: falls back to a fresh parse. */
         q = splice(p, (size_t)(mid - p), 1, "(((");
         assert_false(check_reparse(t, p, q, "syntax error"));
