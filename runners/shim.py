@@ -22,6 +22,19 @@ from litmus_codediff import code_diff, keyed_children as _keyed_children
 from litmus_codediff import is_function_code as _is_function_code
 
 
+_REALPATHS = {}
+
+
+def _realpath(path):
+    """os.path.realpath, memoised: indexing the subjects resolves the file
+    of every function in the process, thousands of them from a few hundred
+    files, and each resolution is a stat per path component."""
+    real = _REALPATHS.get(path)
+    if real is None:
+        real = _REALPATHS[path] = os.path.realpath(path)
+    return real
+
+
 class Subject:
     """A file under mutation, as the zygote saw it before forking."""
 
@@ -35,10 +48,10 @@ class Subject:
     def index(self):
         """Finds the live module(s) and function objects built from this
         file.  Done once in the zygote so that no child pays for it."""
-        real = os.path.realpath(self.path)
+        real = _realpath(self.path)
         self.modules = [m for m in list(sys.modules.values())
                         if isinstance(getattr(m, "__file__", None), str)
-                        and os.path.realpath(m.__file__) == real]
+                        and _realpath(m.__file__) == real]
         if not self.modules:
             return
         by_code = {}
@@ -47,7 +60,7 @@ class Subject:
             if isinstance(obj, types.FunctionType):
                 code = obj.__code__
                 if code.co_filename != self.path and \
-                        os.path.realpath(code.co_filename) != real:
+                        _realpath(code.co_filename) != real:
                     continue
                 key = by_code.get((code.co_qualname, code.co_firstlineno))
                 if key is not None:
@@ -89,7 +102,7 @@ def _is_project_module(mod):
         _LIBRARY_DIRS = tuple(dirs)
     f = getattr(mod, "__file__", None)
     kind = isinstance(f, str) and \
-        not os.path.realpath(f).startswith(_LIBRARY_DIRS)
+        not _realpath(f).startswith(_LIBRARY_DIRS)
     _MODULE_KIND[id(mod)] = kind
     return kind
 
@@ -153,7 +166,7 @@ def _install_loader_patch(path, code):
     child that swapped precompiled functions compiles nothing unless a
     test imports the file again."""
     from importlib import machinery
-    real = os.path.realpath(path)
+    real = _realpath(path)
     original_get_code = machinery.SourceFileLoader.get_code
     compiled = [code if not isinstance(code, bytes) else None]
 
