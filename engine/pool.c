@@ -31,6 +31,7 @@ void lt__job_reset(struct job *j)
     free(j->test_ns);
     free(j->test_cpu_ns);
     free(j->test_outcome);
+    free(j->test_budget_ns);
     if (j->cov) {
         size_t n = j->n_cov ? j->n_cov : j->n_tests;
         for (size_t i = 0; i < n; i++)
@@ -186,6 +187,7 @@ int lt__job_start(struct zygote *z, struct job *spec, uint64_t token,
     j->fail_test = -1;
     j->probe_index = -1;
     j->cpu_base_ns = -1;
+    j->test_cpu_base_ns = -1;
     lt_wire_decoder_init(&j->dec, j->is_baseline ? LT_WIRE_MAX_FRAME
                                                  : LT_WIRE_MAX_CHILD_FRAME);
     j->started_at = lt__now();
@@ -267,6 +269,7 @@ void lt__job_read_results(struct pool *pool, struct job *j)
                 break;
             }
             j->current = (int)idx;
+            j->test_cpu_base_ns = j->pid > 0 ? lt__proc_cpu_ns(j->pid) : -1;
             break;
         }
         case LT_FRAME_TEST_RESULT: {
@@ -627,10 +630,24 @@ int lt__job_check_limits(struct job *j, double now)
     int over = now >= j->deadline;
     if (!over && j->pid > 0 && j->cpu_budget_ns > 0 && j->sandboxed) {
         double cpu = lt__proc_cpu_ns(j->pid);
-        if (j->cpu_base_ns < 0)
-            j->cpu_base_ns = cpu;
-        if (cpu >= 0)
+        if (cpu >= 0) {
+            if (j->cpu_base_ns < 0)
+                j->cpu_base_ns = cpu;
             over = j->cpu_over = cpu - j->cpu_base_ns > j->cpu_budget_ns;
+            /* A test that loops is caught on its own budget, without
+             * waiting for the budget of every test selected after it. */
+            double tb = j->test_budget_ns && j->current >= 0
+                            ? j->test_budget_ns[j->current]
+                            : 0;
+            if (!over && tb > 0) {
+                if (j->test_cpu_base_ns < 0)
+                    j->test_cpu_base_ns = cpu;
+                if (cpu - j->test_cpu_base_ns > tb) {
+                    over = j->cpu_over = 1;
+                    j->test_over_ns = tb;
+                }
+            }
+        }
     }
     if (!over)
         return 0;

@@ -66,6 +66,13 @@ struct job {
     int recheck;             /* a timeout being confirmed alone */
     double cpu_budget_ns;    /* CPU time allowed, checked from /proc */
     int cpu_over;            /* killed for using more than that */
+    double *test_budget_ns;  /* per test index: CPU time that test alone
+                                may use, from its TEST_START; NULL or 0:
+                                only the job's budget applies */
+    double test_cpu_base_ns; /* the child's CPU time when the current test
+                                started; -1 until read */
+    double test_over_ns;     /* > 0: killed for exceeding this budget of
+                                one test */
     double cpu_base_ns;      /* the child's CPU time when SANDBOXED came:
                                 the budget counts from there, so applying
                                 the change and entering the sandbox do not

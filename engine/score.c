@@ -391,7 +391,10 @@ static void decide(const struct pool *pool, const struct job *j,
     }
     if (j->timed_out) {
         res->verdict = LT_VERDICT_TIMEOUT;
-        res->detail = j->cpu_over
+        res->detail = j->test_over_ns > 0
+                          ? xasprintf("CPU time limit of %.2f s for one test",
+                                      j->test_over_ns / 1e9)
+                      : j->cpu_over
                           ? xasprintf("CPU time limit of %.2f s",
                                       j->cpu_budget_ns / 1e9)
                           : xasprintf("wall-clock limit of %.2f s",
@@ -1211,6 +1214,15 @@ int lt_score(const struct lt_score_opts *o)
             double wall_budget = 3.0 * (o->timeout_factor * wall_ms / 1000.0 +
                                         o->timeout_const);
             spec.cpu_budget_ns = cpu_budget * 1e9;
+            /* Each test also has a budget of its own, from its own
+             * baseline time: a looping test is stopped after about
+             * factor x its time + the constant, not after the budget of
+             * all the tests selected with it. */
+            spec.test_budget_ns = xcalloc(pool.n_tests + 1, sizeof(double));
+            for (size_t k = 0; k < spec.n_tests; k++)
+                spec.test_budget_ns[spec.tests[k]] =
+                    (o->timeout_factor * base.cpu_ms[spec.tests[k]] / 1000.0 +
+                     o->timeout_const) * 1e9;
             spec.seen = xcalloc(pool.n_tests + 1, 1);
             spec.test_ns = xcalloc(pool.n_tests + 1, sizeof(double));
             spec.test_cpu_ns = xcalloc(pool.n_tests + 1, sizeof(double));
@@ -1231,6 +1243,7 @@ int lt_score(const struct lt_score_opts *o)
                 free(spec.test_ns);
                 free(spec.test_cpu_ns);
                 free(spec.test_outcome);
+                free(spec.test_budget_ns);
                 z->dead = 1;
                 continue;
             }
