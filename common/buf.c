@@ -2,6 +2,7 @@
 
 #include "buf.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,4 +63,25 @@ void lt_buf_free(struct lt_buf *b)
     free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;
+}
+
+int lt_read_file(const char *path, char **out, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -errno;
+    struct lt_buf b = LT_BUF_INIT;
+    char chunk[65536];
+    size_t k;
+    while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        lt_buf_append(&b, chunk, k);
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        lt_buf_free(&b);
+        return -EIO;
+    }
+    *len = b.len;
+    *out = lt_buf_steal(&b);
+    return 0;
 }

@@ -21,4 +21,9 @@ void lt_buf_printf(struct lt_buf *b, const char *fmt, ...)
 char *lt_buf_steal(struct lt_buf *b);
 void lt_buf_free(struct lt_buf *b);
 
+/* Reads the whole file at `path` into a NUL-terminated heap buffer (the
+ * caller frees *out; *len excludes the NUL).  0, -errno when it cannot be
+ * opened, or -EIO on a read error. */
+int lt_read_file(const char *path, char **out, size_t *len);
+
 #endif

@@ -561,29 +561,6 @@ int lt__ds_check_calls(struct ds_run *r, const char *where, const char *id,
     return code;
 }
 
-static int read_text(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -errno;
-    struct lt_buf b = LT_BUF_INIT;
-    char chunk[65536];
-    size_t k;
-    while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        lt_buf_append(&b, chunk, k);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        lt_buf_free(&b);
-        return -EIO;
-    }
-    if (!b.data)
-        lt_buf_puts(&b, "");
-    *len = b.len;
-    *out = lt_buf_steal(&b);
-    return 0;
-}
-
 /* A path from a record: absolute, or relative to the input file's
  * folder; made absolute (it must exist). */
 static char *resolve(const char *base_dir, const char *p, int *err)
@@ -659,7 +636,7 @@ static int prog_from_record(struct ds_run *r, struct ds_prog *p,
         if (memchr(p->code, '\0', p->len))
             return bad_record(p->where, "\"code\" contains a NUL character");
     } else if (p->path) {
-        int rc = read_text(p->path, &p->code, &p->len);
+        int rc = lt_read_file(p->path, &p->code, &p->len);
         if (rc < 0)
             return bad_record(p->where, "%s: %s", p->path, lt_strerror(rc));
         if (!valid_utf8(p->code, p->len))

@@ -94,29 +94,6 @@ struct ds_lane *lt__ds_lane_bare(struct ds_run *r)
     return l;
 }
 
-static int read_all(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -errno;
-    struct lt_buf b = LT_BUF_INIT;
-    char chunk[65536];
-    size_t k;
-    while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        lt_buf_append(&b, chunk, k);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        lt_buf_free(&b);
-        return -EIO;
-    }
-    if (!b.data)
-        lt_buf_append(&b, "", 1), b.len = 0;
-    *len = b.len;
-    *out = lt_buf_steal(&b);
-    return 0;
-}
-
 /* The pytest lane of a program file and its tests (absolute paths), shared
  * by every record naming the same pair.  NULL with *err (caller frees)
  * when the program file cannot be read. */
@@ -131,7 +108,7 @@ struct ds_lane *lt__ds_lane_tests(struct ds_run *r, const char *path,
     }
     char *src = NULL;
     size_t len = 0;
-    int rc = read_all(path, &src, &len);
+    int rc = lt_read_file(path, &src, &len);
     if (rc < 0) {
         *err = xasprintf("%s: %s", path, lt_strerror(rc));
         return NULL;

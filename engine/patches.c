@@ -100,29 +100,6 @@ static void on_signal(int sig)
 
 /*** Reading inputs ***/
 
-static int read_file(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -errno;
-    struct lt_buf b = LT_BUF_INIT;
-    char chunk[65536];
-    size_t k;
-    while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        lt_buf_append(&b, chunk, k);
-    int err = ferror(f);
-    fclose(f);
-    if (err) {
-        lt_buf_free(&b);
-        return -EIO;
-    }
-    *len = b.len;
-    if (!b.data)
-        lt_buf_append(&b, "", 0);
-    *out = b.data ? lt_buf_steal(&b) : xstrdup("");
-    return 0;
-}
-
 /* The absolute, resolved path of `path` taken relative to `base` (NULL:
  * the working directory); NULL with an error printed when it does not
  * exist.  what names it in the message. */
@@ -331,7 +308,7 @@ static int read_jsonl(struct run *r, const char *path)
 {
     char *data = NULL;
     size_t len = 0;
-    int rc = read_file(path, &data, &len);
+    int rc = lt_read_file(path, &data, &len);
     if (rc < 0) {
         lt_error("%s: %s", path, lt_strerror(rc));
         return -1;
@@ -425,7 +402,7 @@ static int read_dir(struct run *r, struct pprog *p, const char *dir)
             if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
                 char *data = NULL;
                 size_t dl = 0;
-                int e = read_file(path, &data, &dl);
+                int e = lt_read_file(path, &data, &dl);
                 if (e < 0) {
                     lt_error("%s: %s", path, lt_strerror(e));
                     rc = -1;
@@ -597,7 +574,7 @@ static json_t *read_inputs(const char *path, const char *function)
 {
     char *data = NULL;
     size_t len = 0;
-    int rc = read_file(path, &data, &len);
+    int rc = lt_read_file(path, &data, &len);
     if (rc < 0) {
         lt_error("%s: %s", path, lt_strerror(rc));
         return NULL;
@@ -723,7 +700,7 @@ static void hash_tree(struct lt_sha256 *s, const char *dir, int depth)
                 if (sb.st_size <= (8 << 20)) {
                     char *data = NULL;
                     size_t len = 0;
-                    if (read_file(p, &data, &len) == 0)
+                    if (lt_read_file(p, &data, &len) == 0)
                         lt_sha256_update(s, data, len);
                     free(data);
                 } else {
@@ -873,7 +850,7 @@ static int unit_for(struct run *r, struct pprog *p)
     const struct lt_patches_opts *o = r->o;
     char *src = NULL, *ref = NULL;
     size_t len = 0, ref_len = 0;
-    int rc = read_file(p->buggy, &src, &len);
+    int rc = lt_read_file(p->buggy, &src, &len);
     if (rc < 0) {
         lt_error("%s: %s", p->buggy, lt_strerror(rc));
         return -1;
@@ -884,7 +861,7 @@ static int unit_for(struct run *r, struct pprog *p)
         return -1;
     }
     if (p->reference) {
-        rc = read_file(p->reference, &ref, &ref_len);
+        rc = lt_read_file(p->reference, &ref, &ref_len);
         if (rc < 0 || memchr(ref, '\0', ref_len)) {
             lt_error("%s: %s", p->reference,
                      rc < 0 ? lt_strerror(rc) : "holds a NUL byte");

@@ -162,27 +162,6 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int read_file(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -errno;
-    struct lt_buf b = LT_BUF_INIT;
-    char chunk[65536];
-    size_t k;
-    while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        lt_buf_append(&b, chunk, k);
-    int err = ferror(f);
-    fclose(f);
-    if (err) {
-        lt_buf_free(&b);
-        return -EIO;
-    }
-    *len = b.len;
-    *out = lt_buf_steal(&b);
-    return 0;
-}
-
 /* Strict UTF-8 check; returns the 1-based line of the first bad byte or 0
  * when the text is valid. */
 static int bad_utf8_line(const unsigned char *s, size_t n)
@@ -279,7 +258,7 @@ static int plan_build(const struct lt_score_opts *o, struct lt_plan *plan)
         struct lt_plan_file *f = &plan->files[plan->n_files++];
         f->path = files[i];
         files[i] = NULL;
-        rc = read_file(f->path, &f->source, &f->len);
+        rc = lt_read_file(f->path, &f->source, &f->len);
         if (rc < 0) {
             lt_error("%s: %s", f->path, lt_strerror(rc));
             goto out;

@@ -123,6 +123,40 @@ static void test_buf_steal(void **state)
 
 /* Growth by single bytes and by big blocks keeps every byte, the NUL
  * terminator and cap > len. */
+/* lt_read_file: whole files, binary bytes kept, empty files give "",
+ * missing ones -ENOENT and leave the outputs alone. */
+static void test_read_file(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/litmus-test-read-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    static const char bytes[] = "line 1\n\0binary\xff\n";
+    assert_int_equal(write(fd, bytes, sizeof(bytes) - 1),
+                     (ssize_t)(sizeof(bytes) - 1));
+    char *data = NULL;
+    size_t len = 0;
+    assert_int_equal(lt_read_file(path, &data, &len), 0);
+    assert_int_equal(len, sizeof(bytes) - 1);
+    assert_memory_equal(data, bytes, len);
+    assert_int_equal(data[len], '\0');
+    free(data);
+
+    assert_int_equal(ftruncate(fd, 0), 0);
+    close(fd);
+    assert_int_equal(lt_read_file(path, &data, &len), 0);
+    assert_int_equal(len, 0);
+    assert_string_equal(data, "");
+    free(data);
+
+    unlink(path);
+    data = (char *)"untouched";
+    len = 7;
+    assert_int_equal(lt_read_file(path, &data, &len), -ENOENT);
+    assert_string_equal(data, "untouched");
+    assert_int_equal(len, 7);
+}
+
 static void test_buf_growth(void **state)
 {
     struct lt_buf b = LT_BUF_INIT;
@@ -424,6 +458,7 @@ int main(int argc, char **argv)
         LT_TEST(test_buf_steal_empty),
         LT_TEST(test_buf_steal),
         LT_TEST(test_buf_growth),
+        LT_TEST(test_read_file),
         LT_TEST(test_xasprintf),
         LT_TEST(test_xstrndup),
         LT_TEST(test_xalloc),
