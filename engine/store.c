@@ -1164,20 +1164,28 @@ void lt_store_mutant_free_fields(struct lt_mutant *m)
 
 /*** Patch triage ***/
 
-/* Creates the patch triage's tables when they are missing, in one
- * transaction.  Must be called outside a batch.  0 or a negative code. */
-int lt_store_patches_init(struct lt_store *st)
+/* Runs `sql` (CREATE ... IF NOT EXISTS statements) in one transaction of
+ * its own; `what` names it in the error.  0 or a negative code. */
+static int create_tables(struct lt_store *st, const char *sql,
+                         const char *what)
 {
     int rc = lt_store_begin(st);
     if (rc < 0)
         return rc;
-    int r = sqlite3_exec(st->db, patches_schema_sql, NULL, NULL, NULL);
+    int r = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
     if (r != SQLITE_OK) {
-        rc = fail(st, r, "create the patch tables");
+        rc = fail(st, r, what);
         lt_store_rollback(st);
         return rc;
     }
     return lt_store_commit(st);
+}
+
+/* Creates the patch triage's tables when they are missing, in one
+ * transaction.  Must be called outside a batch.  0 or a negative code. */
+int lt_store_patches_init(struct lt_store *st)
+{
+    return create_tables(st, patches_schema_sql, "create the patch tables");
 }
 
 /* Stores (or replaces) the JSON result of one layer of a candidate text
@@ -1350,16 +1358,7 @@ static const char dataset_schema_sql[] =
  * batch.  0 or a negative code. */
 int lt_store_dataset_init(struct lt_store *st)
 {
-    int rc = lt_store_begin(st);
-    if (rc < 0)
-        return rc;
-    int r = sqlite3_exec(st->db, dataset_schema_sql, NULL, NULL, NULL);
-    if (r != SQLITE_OK) {
-        rc = fail(st, r, "create the dataset table");
-        lt_store_rollback(st);
-        return rc;
-    }
-    return lt_store_commit(st);
+    return create_tables(st, dataset_schema_sql, "create the dataset table");
 }
 
 /* Stores the JSON result of a dataset run under its key; the first result
