@@ -400,6 +400,18 @@ static json_t *check_case(const json_t *rec, int want_lines, int max_line)
     } else {
         goto bad;
     }
+    /* The CPU times of the call and of the module's load, when given:
+     * numbers from 0 to an hour, else the record is refused. */
+    static const char *const times[] = {"cpu_ms", "load_cpu_ms"};
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *x = json_object_get(rec, times[i]);
+        if (!x)
+            continue;
+        if (!json_is_number(x) || json_number_value(x) < 0 ||
+            json_number_value(x) > 3600e3)
+            goto bad;
+        json_object_set_new(c, times[i], json_real(json_number_value(x)));
+    }
     if (want_lines) {
         const json_t *lines = json_object_get(rec, "lines");
         if (!json_is_array(lines) || json_array_size(lines) > MAX_LINES)

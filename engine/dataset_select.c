@@ -296,9 +296,16 @@ static void orig_done(struct ds_run *r, struct ds_task *t)
                 "output is %.200s", p->where, p->id_str, repr, b.data);
         lt_buf_free(&b);
     }
-    double child_s = json_real_value(json_object_get(t->result, "child_ms")) /
-                     1000.0;
-    double limit = o->timeout_factor * child_s + o->timeout_const;
+    /* The limit of a mutant's load and call scales with the original's
+     * own CPU time for them; the child's whole time (fork, sandbox) only
+     * when the runner did not report it. */
+    const json_t *cpu = json_object_get(c, "cpu_ms");
+    const json_t *load = json_object_get(c, "load_cpu_ms");
+    double work_s =
+        json_is_number(cpu) && json_is_number(load)
+            ? fmax(json_number_value(cpu), json_number_value(load)) / 1000.0
+            : json_real_value(json_object_get(t->result, "child_ms")) / 1000.0;
+    double limit = o->timeout_factor * work_s + o->timeout_const;
     if (limit > o->timeout)
         limit = o->timeout;
     for (size_t i = 0; i < s->ml.count; i++) {

@@ -11,6 +11,7 @@ import json
 import pickle
 import signal
 import sys
+import time
 import types
 
 import _litmus
@@ -387,7 +388,9 @@ def cases_main(job):
                                    "error": "%s: %s" % (type(exc).__name__,
                                                         exc)}))
         return
+    t0 = time.process_time()
     status, err = _timed(lambda: exec(code, mod.__dict__), limit)
+    load_cpu_ms = (time.process_time() - t0) * 1000
     if status != "ok":
         _litmus.record(json.dumps({
             "type": "load_error",
@@ -405,11 +408,17 @@ def cases_main(job):
         _litmus.probe(index, 0)
         if trace:
             _litmus.lines_begin(path)
+        t0 = time.process_time()
         try:
             st, val = _timed(lambda: _force(eval(ccode, mod.__dict__)), limit)
         finally:
+            cpu_ms = (time.process_time() - t0) * 1000
             lines = _litmus.lines_end() if trace else []
-        rec = {"type": "case", "index": index, "lines": lines}
+        # The CPU time of the load and of the call alone (line tracing
+        # included), for limits that scale with the work, not with the
+        # child's start.
+        rec = {"type": "case", "index": index, "lines": lines,
+               "cpu_ms": round(cpu_ms, 3), "load_cpu_ms": round(load_cpu_ms, 3)}
         if st == "ok":
             rec.update(status="ok", repr=_short_repr(val),
                        type_name=type(val).__name__, json=_as_json(val))
