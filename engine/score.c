@@ -217,11 +217,11 @@ void lt__plan_free(struct lt_plan *p)
     memset(p, 0, sizeof(*p));
 }
 
-/* Reads, checks and mutates every subject file.  Errors are input errors
+/* Finds, reads and checks every subject file (UTF-8, fingerprint); the
+ * mutants come later, from plan_mutants().  Errors are input errors
  * (exit 2) with a one-line message already printed. */
-static int plan_build(const struct lt_score_opts *o, struct lt_plan *plan)
+static int plan_files(const struct lt_score_opts *o, struct lt_plan *plan)
 {
-    char *cwd = getcwd(NULL, 0);
     char **files = NULL;
     size_t n = 0, cap = 0;
     int rc = 0;
@@ -248,11 +248,6 @@ static int plan_build(const struct lt_score_opts *o, struct lt_plan *plan)
     }
     n = u;
 
-    rc = lt_operators_init();
-    if (rc < 0) {
-        lt_error("cannot start the embedded Python for the operators");
-        goto out;
-    }
     plan->files = xcalloc(n, sizeof(*plan->files));
     for (size_t i = 0; i < n; i++) {
         struct lt_plan_file *f = &plan->files[plan->n_files++];
@@ -271,6 +266,26 @@ static int plan_build(const struct lt_score_opts *o, struct lt_plan *plan)
             goto out;
         }
         lt_sha256_hex(f->source, f->len, f->sha);
+    }
+out:
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+    return rc;
+}
+
+/* Generates the mutants of every file of the plan, in file order.  0 or a
+ * negative code after printing why. */
+static int plan_mutants(const struct lt_score_opts *o, struct lt_plan *plan)
+{
+    int rc = lt_operators_init();
+    if (rc < 0) {
+        lt_error("cannot start the embedded Python for the operators");
+        return rc;
+    }
+    char *cwd = getcwd(NULL, 0);
+    for (size_t i = 0; i < plan->n_files; i++) {
+        struct lt_plan_file *f = &plan->files[i];
         struct lt_mutant_list ml = {0};
         char *msg = NULL;
         /* Ids hash the path relative to the working directory, so they
@@ -306,9 +321,6 @@ static int plan_build(const struct lt_score_opts *o, struct lt_plan *plan)
         free(ml.items);
     }
 out:
-    for (size_t i = 0; i < n; i++)
-        free(files[i]);
-    free(files);
     free(cwd);
     return rc;
 }
@@ -833,13 +845,12 @@ int lt_score(const struct lt_score_opts *o)
     signal(SIGPIPE, SIG_IGN);
 
     double t_start = lt__now();
-    int rc = plan_build(o, &plan);
+    int rc = plan_files(o, &plan);
     if (rc < 0) {
-        exit_code = (rc == LT_EPYTHON) ? 3 : 2;
+        exit_code = 2;
         goto out;
     }
 
-    size_t nm = plan.mutants.count;
     cwd = getcwd(NULL, 0);
     const char *tmp = getenv("TMPDIR");
     char *tmpl = xasprintf("%s/litmus-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -868,8 +879,6 @@ int lt_score(const struct lt_score_opts *o)
         .debug = o->debug};
 
     int want = o->jobs < 1 ? 1 : o->jobs;
-    if ((size_t)want > nm)
-        want = nm > 0 ? (int)nm : 1;
     pool.n = want;
     pool.z = xcalloc((size_t)want, sizeof(struct zygote));
     for (int i = 0; i < want; i++) {
@@ -877,9 +886,10 @@ int lt_score(const struct lt_score_opts *o)
         pool.z[i].job.pidfd = -1;
         pool.z[i].sock = -1;
     }
-    /* Start every zygote now, before the mutants are analysed and the
-     * plan is stored: they import and collect in parallel with that
-     * work, which is the engine's alone. */
+    /* Start every zygote now, before the mutants are generated, analysed
+     * and stored: they import and collect in parallel with that work,
+     * which is the engine's alone.  Extra ones stop once the number of
+     * mutants to run is known. */
     for (int i = 0; i < want; i++) {
         rc = lt__zygote_start(&pool, &pool.z[i]);
         if (rc < 0) {
@@ -888,6 +898,13 @@ int lt_score(const struct lt_score_opts *o)
             goto out;
         }
     }
+    rc = plan_mutants(o, &plan);
+    if (rc < 0) {
+        exit_code = (rc == LT_EPYTHON) ? 3 : 2;
+        goto out;
+    }
+    size_t nm = plan.mutants.count;
+
     /* Trivial compiler equivalence: compile every mutant once here, so
      * equivalent and invalid ones never run and duplicates run once. */
     mp = xcalloc(nm + 1, sizeof(*mp));
