@@ -364,7 +364,8 @@ static int cmp_int(const void *a, const void *b)
 
 /* One "case" record of a child, checked field by field; NULL when it is
  * malformed.  The result keeps only what the engine uses. */
-static json_t *check_case(const json_t *rec, int want_lines, int max_line)
+static json_t *check_case(const json_t *rec, int want_lines, int max_line,
+                          double *work_ms)
 {
     const char *status = rec_str(rec, "status");
     if (!status)
@@ -401,8 +402,11 @@ static json_t *check_case(const json_t *rec, int want_lines, int max_line)
         goto bad;
     }
     /* The CPU times of the call and of the module's load, when given:
-     * numbers from 0 to an hour, else the record is refused. */
+     * numbers from 0 to an hour, else the record is refused.  They vary
+     * from run to run, so they stay out of the case, whose fields can end
+     * up in datasets; *work_ms gets the larger, or -1. */
     static const char *const times[] = {"cpu_ms", "load_cpu_ms"};
+    *work_ms = -1;
     for (size_t i = 0; i < 2; i++) {
         const json_t *x = json_object_get(rec, times[i]);
         if (!x)
@@ -410,7 +414,8 @@ static json_t *check_case(const json_t *rec, int want_lines, int max_line)
         if (!json_is_number(x) || json_number_value(x) < 0 ||
             json_number_value(x) > 3600e3)
             goto bad;
-        json_object_set_new(c, times[i], json_real(json_number_value(x)));
+        if (json_number_value(x) > *work_ms)
+            *work_ms = json_number_value(x);
     }
     if (want_lines) {
         const json_t *lines = json_object_get(rec, "lines");
@@ -459,6 +464,7 @@ static json_t *cases_result(const struct ds_task *t, const struct job *j)
     int max_line = t->max_line ? t->max_line
                                : lt__ds_count_lines(t->source, t->len) + 1;
     json_t **cases = xcalloc(n + 1, sizeof(json_t *));
+    double *work_ms = xcalloc(n + 1, sizeof(double));
     json_t *out = NULL;
     const char *load_error = NULL;
     json_t *load_rec = NULL;
@@ -475,7 +481,8 @@ static json_t *cases_result(const struct ds_task *t, const struct job *j)
             const json_t *ix = json_object_get(rec, "index");
             json_int_t k = json_is_integer(ix) ? json_integer_value(ix) : -1;
             json_t *c = k >= 0 && (size_t)k < n && !cases[k]
-                            ? check_case(rec, t->trace, max_line)
+                            ? check_case(rec, t->trace, max_line,
+                                         &work_ms[k])
                             : NULL;
             if (!c)
                 out = err_result("error", "malformed case record from the "
@@ -499,11 +506,16 @@ static json_t *cases_result(const struct ds_task *t, const struct job *j)
             got += cases[i] != NULL;
         if (clean && got == n) {
             json_t *arr = json_array();
+            json_t *work = json_array();
             for (size_t i = 0; i < n; i++) {
                 json_array_append_new(arr, cases[i]);
                 cases[i] = NULL;
+                json_array_append_new(work, json_real(work_ms[i]));
             }
-            out = json_pack("{s:s, s:o}", "status", "ok", "cases", arr);
+            /* work_ms: per case, the CPU time of the call or the load,
+             * whichever is larger (-1: not reported). */
+            out = json_pack("{s:s, s:o, s:o}", "status", "ok", "cases", arr,
+                            "work_ms", work);
         } else if (WIFSIGNALED(st)) {
             out = err_result("crashed", "killed by signal %d (%s)",
                              WTERMSIG(st), strsignal(WTERMSIG(st)));
@@ -517,6 +529,7 @@ static json_t *cases_result(const struct ds_task *t, const struct job *j)
     for (size_t i = 0; i < n; i++)
         json_decref(cases[i]);
     free(cases);
+    free(work_ms);
     json_decref(load_rec);
     return out;
 }

@@ -7,7 +7,6 @@
  * SPDX-License-Identifier: MIT */
 #include "engine/dataset_internal.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,11 +298,11 @@ static void orig_done(struct ds_run *r, struct ds_task *t)
     /* The limit of a mutant's load and call scales with the original's
      * own CPU time for them; the child's whole time (fork, sandbox) only
      * when the runner did not report it. */
-    const json_t *cpu = json_object_get(c, "cpu_ms");
-    const json_t *load = json_object_get(c, "load_cpu_ms");
+    const json_t *work = json_array_get(json_object_get(t->result, "work_ms"),
+                                        0);
     double work_s =
-        json_is_number(cpu) && json_is_number(load)
-            ? fmax(json_number_value(cpu), json_number_value(load)) / 1000.0
+        json_is_number(work) && json_number_value(work) >= 0
+            ? json_number_value(work) / 1000.0
             : json_real_value(json_object_get(t->result, "child_ms")) / 1000.0;
     double limit = o->timeout_factor * work_s + o->timeout_const;
     if (limit > o->timeout)
