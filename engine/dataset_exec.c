@@ -66,12 +66,9 @@ static int ensure_scratch(struct ds_run *r)
 {
     if (r->scratch)
         return 0;
-    const char *tmp = getenv("TMPDIR");
-    char *tmpl = xasprintf("%s/litmus-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    r->scratch = mkdtemp(tmpl);
+    r->scratch = lt_sandbox_scratch_new(NULL);
     if (!r->scratch) {
         int e = errno;
-        free(tmpl);
         lt_error("cannot create a scratch directory: %s", strerror(e));
         return -e;
     }

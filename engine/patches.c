@@ -2338,12 +2338,9 @@ int lt_patches(const struct lt_patches_opts *o)
         } else {
             r.exe = xstrdup("/proc/self/exe");
         }
-        const char *tmp = getenv("TMPDIR");
-        char *tmpl = xasprintf("%s/litmus-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        r.scratch = mkdtemp(tmpl);
+        r.scratch = lt_sandbox_scratch_new(NULL);
         if (!r.scratch) {
             lt_error("cannot create a scratch directory: %s", strerror(errno));
-            free(tmpl);
             goto out;
         }
     }

@@ -852,12 +852,9 @@ int lt_score(const struct lt_score_opts *o)
     }
 
     cwd = getcwd(NULL, 0);
-    const char *tmp = getenv("TMPDIR");
-    char *tmpl = xasprintf("%s/litmus-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    scratch = mkdtemp(tmpl);
+    scratch = lt_sandbox_scratch_new(NULL);
     if (!scratch) {
         lt_error("cannot create a scratch directory: %s", strerror(errno));
-        free(tmpl);
         goto out;
     }
 

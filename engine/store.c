@@ -778,6 +778,22 @@ const char *lt_store_errmsg(struct lt_store *st)
 
 /*** Meta ***/
 
+/* Steps a bound statement that yields at most one row and copies its
+ * first column to *out (the caller frees; left NULL when there is no
+ * row).  `what` names the query in the error.  0 or a negative code. */
+static int step_text(struct lt_store *st, sqlite3_stmt *s, char **out,
+                     const char *what)
+{
+    int rc = 0;
+    int r = sqlite3_step(s);
+    if (r == SQLITE_ROW)
+        *out = col_dup(s, 0);
+    else if (r != SQLITE_DONE)
+        rc = fail(st, r, what);
+    done(s);
+    return rc;
+}
+
 /* The value stored under key, as a heap copy the caller frees; 0 and
  * *out NULL when the key is unset. */
 int lt_store_get_meta(struct lt_store *st, const char *key, char **out)
@@ -788,13 +804,7 @@ int lt_store_get_meta(struct lt_store *st, const char *key, char **out)
     if (!s)
         return rc;
     bind_text(s, 1, key);
-    int r = sqlite3_step(s);
-    if (r == SQLITE_ROW)
-        *out = col_dup(s, 0);
-    else if (r != SQLITE_DONE)
-        rc = fail(st, r, "get meta");
-    done(s);
-    return rc;
+    return step_text(st, s, out, "get meta");
 }
 
 /* Stores val under key, replacing any previous value; a NULL val removes
@@ -1221,13 +1231,7 @@ int lt_store_get_candidate_result(struct lt_store *st, const char *program,
     bind_text(s, 1, program);
     bind_text(s, 2, text_sha);
     bind_text(s, 3, layer);
-    int r = sqlite3_step(s);
-    if (r == SQLITE_ROW)
-        *json = col_dup(s, 0);
-    else if (r != SQLITE_DONE)
-        rc = fail(st, r, "get candidate result");
-    done(s);
-    return rc;
+    return step_text(st, s, json, "get candidate result");
 }
 
 /* Stores the verdict of one mutant of a candidate text; the first
@@ -1387,11 +1391,5 @@ int lt_store_get_dataset(struct lt_store *st, const char *key, char **json)
     if (!s)
         return rc;
     bind_text(s, 1, key);
-    int r = sqlite3_step(s);
-    if (r == SQLITE_ROW)
-        *json = col_dup(s, 0);
-    else if (r != SQLITE_DONE)
-        rc = fail(st, r, "get dataset run");
-    done(s);
-    return rc;
+    return step_text(st, s, json, "get dataset run");
 }
