@@ -177,6 +177,16 @@ int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
                 rc = -1;
             else
                 o->memory_mb = (unsigned long)json_integer_value(v);
+        } else if (key_is(key, "python")) {
+            if (!json_is_string(v) || !*json_string_value(v))
+                rc = -1;
+            else
+                o->python = xstrdup(json_string_value(v));
+        } else if (key_is(key, "deselect-failing")) {
+            if (!json_is_boolean(v))
+                rc = -1;
+            else
+                o->deselect_failing = json_is_true(v);
         } else if (key_is(key, "full-matrix")) {
             if (!json_is_boolean(v))
                 rc = -1;

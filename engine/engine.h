@@ -28,6 +28,11 @@ struct lt_score_opts {
     int progress;          /* live progress line: 1 on, 0 off, -1 auto */
     int full_matrix;       /* run every covering test: a kill matrix */
     int baseline_runs;     /* baseline repetitions to find flaky tests */
+    const char *python;    /* interpreter whose environment the tests run
+                              in; NULL: the active venv, ./.venv, ./venv
+                              or the system's (engine/pyenv.h) */
+    int deselect_failing;  /* drop tests failing on the original code
+                              (listed) instead of stopping with exit 2 */
     int debug;
 };
 
@@ -40,7 +45,7 @@ void lt_score_opts_init(struct lt_score_opts *o);
 /* Fills *o from the [tool.litmus] table of a pyproject.toml (keys as the
  * long options: paths, tests, jobs, db, operators, format, fail-under,
  * timeout-factor, timeout-const, baseline-timeout, baseline-runs,
- * memory-mb, full-matrix, pytest-args).  0, or a negative code with a
+ * memory-mb, full-matrix, pytest-args, python, deselect-failing).  0, or a negative code with a
  * one-line *err (caller frees) for unreadable TOML or a bad key or value. */
 int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
                                  char **err);

@@ -26,6 +26,7 @@
 #include "common/xmalloc.h"
 #include "engine/internal.h"
 #include "engine/pool.h"
+#include "engine/pyenv.h"
 #include "engine/store.h"
 #include "engine/verdict.h"
 #include "harness/wire.h"
@@ -822,6 +823,7 @@ int lt_score(const struct lt_score_opts *o)
     struct lt_store *st = NULL;
     struct pool pool = {0};
     struct baseline base = {0};
+    struct lt_pyenv pyenv = {0};
     struct mplan *mp = NULL;
     char *scratch = NULL;
     char *cwd = NULL;
@@ -852,6 +854,21 @@ int lt_score(const struct lt_score_opts *o)
     }
 
     cwd = getcwd(NULL, 0);
+    {
+        char **paths = xcalloc(plan.n_files + 1, sizeof(char *));
+        for (size_t i = 0; i < plan.n_files; i++)
+            paths[i] = plan.files[i].path;
+        char *perr = NULL;
+        rc = lt_pyenv_resolve(o->python, cwd ? cwd : ".", paths,
+                              plan.n_files, &pyenv, &perr);
+        free(paths);
+        if (rc < 0) {
+            lt_error("%s", perr ? perr : lt_strerror(rc));
+            free(perr);
+            exit_code = 2;
+            goto out;
+        }
+    }
     scratch = lt_sandbox_scratch_new(NULL);
     if (!scratch) {
         lt_error("cannot create a scratch directory: %s", strerror(errno));
@@ -873,7 +890,8 @@ int lt_score(const struct lt_score_opts *o)
         .exe = engine_exe, .cwd = cwd, .scratch_base = scratch,
         .pytest_args = args, .n_pytest_args = nargs,
         .subjects = subjects, .n_subjects = plan.n_files,
-        .debug = o->debug};
+        .debug = o->debug, .python = pyenv.python,
+        .path_prefix = pyenv.path_prefix};
 
     int want = o->jobs < 1 ? 1 : o->jobs;
     pool.n = want;
@@ -971,6 +989,8 @@ int lt_score(const struct lt_score_opts *o)
         lt_buf_printf(&fp, "arg=%s\n", o->pytest_args[i]);
     lt_buf_printf(&fp, "cwd=%s\nfull_matrix=%d\n", cwd ? cwd : "",
                   o->full_matrix);
+    lt_buf_printf(&fp, "python=%s\npath=%s\n", pyenv.python,
+                  pyenv.path_prefix ? pyenv.path_prefix : "");
     char *stored = NULL;
     rc = lt_store_get_meta(st, "settings", &stored);
     if (rc == 0 && stored && strcmp(stored, fp.data) != 0) {
@@ -1494,6 +1514,7 @@ out:
     free(rechecks);
     free(errmsg);
     free(cwd);
+    lt_pyenv_clear(&pyenv);
     if (mp) {
         for (size_t i = 0; i < plan.mutants.count; i++) {
             free(mp[i].a.detail);

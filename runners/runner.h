@@ -26,7 +26,24 @@ struct lt_runner_config {
     int debug;                 /* keep the zygote's stderr */
     int bare;                  /* no pytest: a zygote for call evaluation
                                   (LT_RUN_CALLS) only */
+    const char *python;        /* the interpreter whose environment the
+                                  zygote takes (a venv's bin/python: its
+                                  site-packages and .pth files); NULL:
+                                  LT_RUNNER_DEFAULT_PYTHON */
+    const char *path_prefix;   /* ':'-separated absolute directories put
+                                  first on sys.path, after the working
+                                  directory (PYTHONPATH, an src root);
+                                  NULL: none */
 };
+
+/* The interpreter litmus embeds, and the one a zygote takes when no other
+ * is named. */
+#define LT_RUNNER_DEFAULT_PYTHON "/usr/bin/python3"
+
+/* "MAJOR.MINOR" of the embedded libpython, and the prefix it was built
+ * for (its standard library lives there). */
+const char *lt_runner_python_version(void);
+const char *lt_runner_python_prefix(void);
 
 /* Starts a zygote: fork + exec of `exe __zygote FD` with a socketpair,
  * then sends the INIT frame.  *pid and *sock (the engine's end, CLOEXEC)

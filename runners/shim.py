@@ -324,6 +324,12 @@ def _child_setup(scratch):
     import tempfile
     os.environ["TMPDIR"] = scratch
     tempfile.tempdir = scratch
+    # Hypothesis keeps its example database under the working directory,
+    # which is read-only here: the child's goes to scratch.
+    hypothesis_config = sys.modules.get("hypothesis.configuration")
+    if hypothesis_config is not None:
+        hypothesis_config.set_hypothesis_home_dir(
+            os.path.join(scratch, ".hypothesis"))
     if PYTEST_SESSION is None:
         return
     factory = getattr(PYTEST_SESSION.config, "_tmp_path_factory", None)
@@ -456,15 +462,36 @@ class LitmusPlugin:
 
     @_pytest_mod.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session):
+        try:
+            self._serve(session)
+        except BaseException as exc:
+            # Whatever shape pytest's session has, a failure here is ours:
+            # name the exception and where it came from, not an
+            # INTERNALERROR.
+            import traceback
+            where = traceback.extract_tb(exc.__traceback__)[-1:]
+            at = " at %s:%d" % (where[0].filename, where[0].lineno) \
+                if where else ""
+            _litmus.fail("the runner shim failed (a litmus bug): %s: %s%s"
+                         % (type(exc).__name__, exc, at))
+        return True
+
+    def _serve(self, session):
         global PYTEST_SESSION
         PYTEST_SESSION = session
         if self.collect_errors or session.testsfailed:
             _litmus.fail("collection failed: " + "; ".join(
                 self.collect_errors or ["%d errors" % session.testsfailed]))
-            return True
-        if not session.items:
+            return
+        items = getattr(session, "items", None)
+        if not items:
             _litmus.fail("no tests collected")
-            return True
+            return
+        for subject in SUBJECTS:
+            problem = _shadowed(subject)
+            if problem:
+                _litmus.fail(problem)
+                return
         _fast_failure_reports()
         for subject in SUBJECTS:
             subject.index()
@@ -474,9 +501,135 @@ class LitmusPlugin:
         # freeze the heap so forks do not copy it on the next collection.
         gc.collect()
         gc.freeze()
-        _litmus.ready([item.nodeid for item in session.items])
+        _litmus.ready([item.nodeid for item in items])
         _litmus.serve(child_main)
-        return True
+
+
+def _import_names(path):
+    """The dotted names under which `path` can be imported from sys.path:
+    every directory between a sys.path entry and the file must be a
+    package (hold an __init__.py)."""
+    real = _realpath(path)
+    names = []
+    for entry in sys.path:
+        if not isinstance(entry, str):
+            continue
+        base = _realpath(entry or os.getcwd())
+        if not real.startswith(base.rstrip(os.sep) + os.sep):
+            continue
+        rel = real[len(base.rstrip(os.sep)) + 1:]
+        if not rel.endswith(".py"):
+            continue
+        parts = rel[:-3].split(os.sep)
+        dirs = parts[:-1]
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if not parts or not all(p.isidentifier() for p in parts):
+            continue
+        ok = True
+        d = base
+        for part in dirs:
+            d = os.path.join(d, part)
+            if not os.path.exists(os.path.join(d, "__init__.py")):
+                ok = False
+                break
+        if ok:
+            names.append(".".join(parts))
+    if not names:
+        # Not importable from the path at all: the name its own package
+        # chain gives it (the directories above that hold __init__.py).
+        d, base = os.path.split(real[:-3] if real.endswith(".py") else real)
+        parts = [] if base == "__init__" else [base]
+        while os.path.exists(os.path.join(d, "__init__.py")):
+            d, part = os.path.split(d)
+            parts.insert(0, part)
+        if parts and all(p.isidentifier() for p in parts):
+            names.append(".".join(parts))
+    return names
+
+
+def _shadowed(subject):
+    """A message when the tests import another copy of the subject than
+    the file litmus mutates (an installed copy, a copy elsewhere on the
+    path); None when they import this file or it cannot be told."""
+    real = _realpath(subject.path)
+    for m in list(sys.modules.values()):
+        f = getattr(m, "__file__", None)
+        if isinstance(f, str) and _realpath(f) == real:
+            return None
+    stdlib = getattr(sys, "stdlib_module_names", ())
+    for name in _import_names(subject.path):
+        if name.split(".")[0] in stdlib:
+            continue  # the standard library's module wins; not a copy
+        mod = sys.modules.get(name)
+        other = getattr(mod, "__file__", None) if mod is not None else None
+        if mod is None:
+            try:
+                import importlib.util
+                spec = importlib.util.find_spec(name)
+            except Exception:
+                spec = None
+            if spec is not None and spec.has_location:
+                other = spec.origin
+        if isinstance(other, str) and _realpath(other) != real:
+            return ("%s is not the file the tests import: they import '%s' "
+                    "from %s (install the project editable, e.g. pip install "
+                    "-e ., or put its directory first with PYTHONPATH or "
+                    "pytest's pythonpath setting)"
+                    % (subject.path, name, other))
+    return None
+
+
+def _installed_plugins():
+    """The top-level modules of the pytest plugins installed for this
+    interpreter (entry points of the pytest11 group)."""
+    try:
+        from importlib.metadata import entry_points
+        eps = entry_points(group="pytest11")
+    except Exception:
+        return set()
+    return {ep.value.split(":")[0].split(".")[0] for ep in eps}
+
+
+def _neutralising_args(args):
+    """Arguments appended after the user's (so they win over addopts) that
+    keep plugins from doing litmus's job or breaking it: coverage (litmus
+    traces lines itself), distribution (litmus is the runner), random
+    order (every zygote must collect the same order), and a fixed
+    hypothesis seed (a verdict must not depend on the run)."""
+    plugins = _installed_plugins()
+    joined = " ".join(args)
+    extra = []
+    if "pytest_cov" in plugins and "no:pytest_cov" not in joined:
+        extra.append("--no-cov")
+    if "xdist" in plugins and "no:xdist" not in joined:
+        extra += ["-n", "0"]
+    if "pytest_randomly" in plugins:
+        extra += ["-p", "no:randomly"]
+    if "_hypothesis_pytestplugin" in plugins and \
+            "--hypothesis-seed" not in joined:
+        extra.append("--hypothesis-seed=0")
+    return extra
+
+
+def _cache_reads_only():
+    """pytest's cache is read (--lf, --ff work as the user expects) but
+    never written into the project: values are dropped and directories a
+    plugin asks for are made under the temporary directory (the child's
+    scratch)."""
+    import tempfile
+    from pathlib import Path
+    from _pytest import cacheprovider
+
+    def set_(self, key, value):
+        return None
+
+    def mkdir(self, name):
+        path = Path(tempfile.gettempdir()) / "litmus-pytest-cache" / name
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+    cacheprovider.Cache.set = set_
+    cacheprovider.Cache.mkdir = mkdir
 
 
 def main(args, subjects, bare=0):
@@ -500,13 +653,14 @@ def main(args, subjects, bare=0):
     # Native tracebacks cost half as much per failing test as pytest's
     # long ones; litmus keeps only the exception line anyway.  A --tb in
     # the user's arguments comes later and wins.
-    forced = ["-p", "no:cacheprovider", "-p", "no:faulthandler",
-              "--capture=no", "-q", "--tb=native"]
+    forced = ["-p", "no:faulthandler", "--capture=no", "-q", "--tb=native"]
+    _cache_reads_only()
+    args = list(args) + _neutralising_args(args)
     import io
     chatter = io.StringIO()
     sys.stdout = sys.stderr = chatter
     try:
-        code = pytest.main(forced + list(args), plugins=[plugin])
+        code = pytest.main(forced + args, plugins=[plugin])
     except SystemExit as exc:
         code = exc.code
     except BaseException as exc:

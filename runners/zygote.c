@@ -65,6 +65,8 @@ int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
     lt_wire_put_cstr(&w, cfg->scratch_base);
     lt_wire_put_u8(&w, (uint8_t)(cfg->debug != 0));
     lt_wire_put_u8(&w, (uint8_t)(cfg->bare != 0));
+    lt_wire_put_cstr(&w, cfg->python ? cfg->python : LT_RUNNER_DEFAULT_PYTHON);
+    lt_wire_put_cstr(&w, cfg->path_prefix ? cfg->path_prefix : "");
     lt_wire_put_u32(&w, (uint32_t)cfg->n_pytest_args);
     for (size_t i = 0; i < cfg->n_pytest_args; i++)
         lt_wire_put_cstr(&w, cfg->pytest_args[i]);
@@ -785,21 +787,53 @@ static void check_status(PyStatus st, PyConfig *cfg)
     }
 }
 
-static void start_python(void)
+#define LT_STR_(x) #x
+#define LT_STR(x) LT_STR_(x)
+
+const char *lt_runner_python_version(void)
+{
+    return LT_STR(PY_MAJOR_VERSION) "." LT_STR(PY_MINOR_VERSION);
+}
+
+const char *lt_runner_python_prefix(void)
+{
+    return LT_PYTHON_PREFIX;
+}
+
+/* Starts the embedded interpreter as `python` would start: its prefix,
+ * and for a venv (a pyvenv.cfg beside or above it) the venv's
+ * site-packages, its .pth files and, when the venv says so, the system's
+ * site-packages.  The engine has checked that `python` is of our
+ * major.minor and our build.  Everything else from the environment that
+ * steers Python (PYTHONHOME, PYTHONSTARTUP, user site, ...) stays out. */
+static void start_python(const char *python)
 {
     if (PyImport_AppendInittab("_litmus", init_litmus_module) < 0) {
         send_failed("cannot register the _litmus module");
+        _exit(3);
+    }
+    /* UTF-8 mode: text I/O and file names as under `python -m pytest` on
+     * a UTF-8 system, whatever locale litmus itself was started in. */
+    PyPreConfig pre;
+    PyPreConfig_InitIsolatedConfig(&pre);
+    pre.utf8_mode = 1;
+    PyStatus pst = Py_PreInitialize(&pre);
+    if (PyStatus_Exception(pst)) {
+        send_failed(pst.err_msg ? pst.err_msg
+                                : "Python pre-initialisation failed");
         _exit(3);
     }
     PyConfig cfg;
     /* Isolated: the environment cannot steer the interpreter, and it
      * installs no signal handlers. */
     PyConfig_InitIsolatedConfig(&cfg);
-    /* Debian's interpreter finds its prefix from its own program name. */
-    check_status(PyConfig_SetBytesString(&cfg, &cfg.program_name,
-                                         "/usr/bin/python3"), &cfg);
-    check_status(PyConfig_SetBytesString(&cfg, &cfg.executable,
-                                         "/usr/bin/python3"), &cfg);
+    /* The path configuration derives the prefix and a venv's
+     * site-packages from the executable, as the interpreter itself
+     * does. */
+    check_status(PyConfig_SetBytesString(&cfg, &cfg.program_name, python),
+                 &cfg);
+    check_status(PyConfig_SetBytesString(&cfg, &cfg.executable, python),
+                 &cfg);
     /* A fixed hash seed: every zygote iterates sets the same way, so
      * verdicts do not depend on which zygote ran a mutant. */
     cfg.use_hash_seed = 1;
@@ -808,6 +842,38 @@ static void start_python(void)
     cfg.buffered_stdio = 0;
     check_status(Py_InitializeFromConfig(&cfg), &cfg);
     PyConfig_Clear(&cfg);
+}
+
+/* sys.path as `python -m pytest` run in `cwd` has it: the working
+ * directory first, then the `prefix` entries (PYTHONPATH's, made absolute
+ * by the engine), then what the interpreter computed.  0 or -1 with a
+ * Python exception set. */
+static int insert_path(PyObject *path, Py_ssize_t at, const char *dir,
+                       size_t len)
+{
+    PyObject *entry = PyUnicode_DecodeFSDefaultAndSize(dir, (Py_ssize_t)len);
+    int rc = entry ? PyList_Insert(path, at, entry) : -1;
+    Py_XDECREF(entry);
+    return rc;
+}
+
+static int put_on_path(const char *cwd, const char *prefix)
+{
+    PyObject *path = PySys_GetObject("path"); /* borrowed */
+    if (!path || !PyList_Check(path)) {
+        PyErr_SetString(PyExc_RuntimeError, "sys.path is not a list");
+        return -1;
+    }
+    Py_ssize_t at = 0;
+    if (insert_path(path, at++, cwd, strlen(cwd)) < 0)
+        return -1;
+    for (const char *p = prefix; *p;) {
+        size_t n = strcspn(p, ":");
+        if (n > 0 && insert_path(path, at++, p, n) < 0)
+            return -1;
+        p += n + (p[n] == ':');
+    }
+    return 0;
 }
 
 _Noreturn void lt_zygote_main(int sock)
@@ -832,6 +898,8 @@ _Noreturn void lt_zygote_main(int sock)
     scratch_base = lt_wire_get_strdup(&r);
     int debug = lt_wire_get_u8(&r);
     int bare = lt_wire_get_u8(&r);
+    char *python = lt_wire_get_strdup(&r);
+    char *path_prefix = lt_wire_get_strdup(&r);
     uint32_t nargs = lt_wire_get_u32(&r);
     if (r.bad || nargs > 10000)
         die("malformed INIT frame", LT_EPROTO);
@@ -848,7 +916,8 @@ _Noreturn void lt_zygote_main(int sock)
         paths[i] = lt_wire_get_strdup(&r);
         sources[i] = lt_wire_get_str(&r, &source_lens[i]);
     }
-    if (lt_wire_reader_done(&r) < 0 || !run_cwd || !scratch_base)
+    if (lt_wire_reader_done(&r) < 0 || !run_cwd || !scratch_base ||
+        !python || python[0] != '/' || !path_prefix)
         die("malformed INIT frame", LT_EPROTO);
     cov_init(paths, source_lens, sources, nsub);
 
@@ -876,7 +945,12 @@ _Noreturn void lt_zygote_main(int sock)
         fprintf(stderr, "litmus-zygote: no prepared seccomp filter; each "
                         "child compiles its own\n");
 
-    start_python();
+    start_python(python);
+    if (put_on_path(run_cwd, path_prefix) < 0) {
+        PyErr_Print();
+        send_failed("cannot set the import path");
+        _exit(3);
+    }
     if (!lt__codediff_module()) {
         PyErr_Print();
         send_failed("the code comparison module failed to load");

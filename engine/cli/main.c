@@ -70,6 +70,11 @@ static const char usage_score[] =
     "                         are flaky and left out (default 2)\n"
     "      --full-matrix      run every covering test of each mutant, not\n"
     "                         just up to the first failure\n"
+    "      --python PY        interpreter (or venv directory) whose packages\n"
+    "                         the tests use (default: the active venv,\n"
+    "                         else ./.venv or ./venv, else /usr/bin/python3)\n"
+    "      --deselect-failing drop tests that fail on the original code\n"
+    "                         (they are listed) instead of stopping\n"
     "      --memory-mb N      address-space limit of a child (default "
     "2048,\n"
     "                         0 for none)\n"
@@ -83,8 +88,12 @@ static const char usage_score[] =
     "Arguments after `--` go to pytest, e.g. `-- --correct -k sort`.\n"
     "[tool.litmus] keys are the long options (paths, tests, jobs, db,\n"
     "operators, format, fail-under, timeout-factor, timeout-const,\n"
-    "baseline-timeout, baseline-runs, memory-mb, full-matrix, pytest-args);\n"
-    "the command line overrides them.\n";
+    "baseline-timeout, baseline-runs, memory-mb, full-matrix, pytest-args,\n"
+    "python, deselect-failing); the command line overrides them.\n"
+    "\n"
+    "The tests run as `python -m pytest` would run them in this directory:\n"
+    "with that interpreter's packages, PYTHONPATH, this directory first on\n"
+    "the import path, and pytest's own settings (docs/environment.md).\n";
 
 static const char usage_show[] =
     "usage: litmus show MUTANT_ID [--db FILE] [--format text|json]\n"
@@ -201,7 +210,8 @@ enum {
     OPT_NO_PROGRESS, OPT_FULL_MATRIX, OPT_BASELINE_RUNS, OPT_CONFIG,
     OPT_NO_CONFIG, OPT_BUGGY, OPT_REFERENCE, OPT_HELD_OUT, OPT_INPUTS,
     OPT_MANIFEST, OPT_PATCHES, OPT_CSV, OPT_THRESHOLD, OPT_SIM_THRESHOLD,
-    OPT_TIMEOUT, OPT_NO_MUTATION, OPT_MUTATION_GATE,
+    OPT_TIMEOUT, OPT_NO_MUTATION, OPT_MUTATION_GATE, OPT_PYTHON,
+    OPT_DESELECT_FAILING,
 };
 
 static int cmd_score(int argc, char **argv)
@@ -223,6 +233,8 @@ static int cmd_score(int argc, char **argv)
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
         {"full-matrix", no_argument, NULL, OPT_FULL_MATRIX},
         {"baseline-runs", required_argument, NULL, OPT_BASELINE_RUNS},
+        {"python", required_argument, NULL, OPT_PYTHON},
+        {"deselect-failing", no_argument, NULL, OPT_DESELECT_FAILING},
         {"config", required_argument, NULL, OPT_CONFIG},
         {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         {"help", no_argument, NULL, 'h'},
@@ -348,6 +360,12 @@ static int cmd_score(int argc, char **argv)
                 goto out;
             }
             o.baseline_runs = (int)lv;
+            break;
+        case OPT_PYTHON:
+            o.python = optarg;
+            break;
+        case OPT_DESELECT_FAILING:
+            o.deselect_failing = 1;
             break;
         case 'h':
             fputs(usage_score, stdout);

@@ -1,0 +1,31 @@
+/* The user's Python environment for the zygotes: see pyenv.c.  Internal
+ * to engine/.  SPDX-License-Identifier: MIT */
+#ifndef LT_ENGINE_PYENV_H
+#define LT_ENGINE_PYENV_H
+
+#include <stddef.h>
+
+struct lt_pyenv {
+    char *python;       /* the interpreter the zygotes take (not resolved:
+                           a venv's bin/python stays the venv's) */
+    const char *how;    /* why this one: "--python", "./.venv", ... */
+    char *version;      /* its full version, "3.11.2" */
+    char *path_prefix;  /* ':'-joined absolute directories for the front
+                           of sys.path (PYTHONPATH, then an src/ root), or
+                           NULL */
+    char *src_added;    /* the src/ directory litmus added, or NULL */
+};
+
+/* Chooses the interpreter as `python -m pytest` in `cwd` would run: the
+ * `named` one (--python or [tool.litmus] python; a venv directory names
+ * its bin/python), else $VIRTUAL_ENV's, else ./.venv or ./venv, else the
+ * embedded interpreter's own.  Runs it once to check that it is of the
+ * embedded major.minor and build and can import pytest, and to ask where
+ * the subjects under ./src would be imported from.  0, or a negative code
+ * with a one-line *err (caller frees) for an input error (exit 2). */
+int lt_pyenv_resolve(const char *named, const char *cwd,
+                     char *const *subjects, size_t n_subjects,
+                     struct lt_pyenv *env, char **err);
+void lt_pyenv_clear(struct lt_pyenv *env);
+
+#endif
