@@ -28,6 +28,11 @@ void lt__job_reset(struct job *j)
     free(j->apply_text);
     free(j->seen);
     free(j->fail_text);
+    if (j->fail_texts) {
+        for (size_t i = 0; i < j->n_tests; i++)
+            free(j->fail_texts[i]);
+        free(j->fail_texts);
+    }
     free(j->test_ns);
     free(j->test_cpu_ns);
     free(j->test_outcome);
@@ -290,6 +295,9 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             j->test_ns[idx] = (double)ns;
             j->test_cpu_ns[idx] = (double)cpu_ns;
             j->test_outcome[idx] = outcome;
+            if ((outcome == LT_TEST_FAILED || outcome == LT_TEST_MEMORY) &&
+                j->fail_texts && idx < j->n_tests && !j->fail_texts[idx])
+                j->fail_texts[idx] = xstrdup(text ? text : "");
             if ((outcome == LT_TEST_FAILED || outcome == LT_TEST_MEMORY) &&
                 j->fail_test < 0) {
                 j->fail_test = (int)idx;

@@ -485,6 +485,8 @@ struct baseline {
     double *work;              /* per test: line events of the first run */
     unsigned char *runnable;   /* passed in every run */
     unsigned char *flaky;      /* passed in one run, not in another */
+    unsigned char *failing;    /* failed in the first run and left out
+                                  (--deselect-failing) */
     /* Per subject file, per line: the tests that executed it. */
     struct line_tests {
         uint32_t *tests;
@@ -509,6 +511,7 @@ static void baseline_free(struct baseline *b, size_t n_tests)
     free(b->work);
     free(b->runnable);
     free(b->flaky);
+    free(b->failing);
     memset(b, 0, sizeof(*b));
 }
 
@@ -525,6 +528,67 @@ static void line_add(struct line_tests *lt, uint32_t test)
 
 /* One baseline run on zygote 0: every collected test, no mutation, with
  * line coverage.  Returns 0, or an exit code after printing why. */
+/* What a failing baseline test's exception suggests the sandbox refused,
+ * or "" (the sandbox answers EPERM to process creation, sockets and the
+ * like, and EACCES or EROFS to writes outside scratch). */
+static const char *sandbox_hint(const char *text)
+{
+    if (strstr(text, "Operation not permitted"))
+        return " (refused by the sandbox: no subprocesses, no network "
+               "sockets, no ptrace or mounts)";
+    if (strstr(text, "Permission denied") ||
+        strstr(text, "Read-only file system"))
+        return " (refused by the sandbox: only its scratch directory, the "
+               "temporary directory of the tests, is writable)";
+    if (strstr(text, "Network is unreachable") ||
+        strstr(text, "Name or service not known") ||
+        strstr(text, "Temporary failure in name resolution") ||
+        strstr(text, "Connection refused"))
+        return " (no network in the sandbox)";
+    return "";
+}
+
+/* Tests that fail on the original code: every one is listed with why.
+ * Without `deselect`, that stops the run (-1); with it they are left out
+ * of the run and recorded (0). */
+static int report_failing(const struct pool *pool, const struct job *j,
+                          int deselect, struct baseline *b)
+{
+    size_t n = 0, nt = pool->n_tests;
+    for (size_t i = 0; i < nt; i++)
+        n += j->test_outcome[i] == LT_TEST_FAILED ||
+             j->test_outcome[i] == LT_TEST_MEMORY;
+    if (deselect)
+        lt_warn("%zu test%s fail%s on the original code and %s left out "
+                "(--deselect-failing):", n, n == 1 ? "" : "s",
+                n == 1 ? "s" : "", n == 1 ? "is" : "are");
+    else
+        lt_error("%zu test%s fail%s on the original code:", n,
+                 n == 1 ? "" : "s", n == 1 ? "s" : "");
+    size_t shown = 0;
+    for (size_t i = 0; i < nt; i++) {
+        if (j->test_outcome[i] != LT_TEST_FAILED &&
+            j->test_outcome[i] != LT_TEST_MEMORY)
+            continue;
+        if (deselect)
+            b->failing[i] = 1;
+        if (shown++ >= 50)
+            continue;
+        const char *why = j->fail_texts && j->fail_texts[i]
+                              ? j->fail_texts[i] : "";
+        fprintf(stderr, "  %s: %s%s\n", pool->test_ids[i], why,
+                sandbox_hint(why));
+    }
+    if (shown > 50)
+        fprintf(stderr, "  ... and %zu more\n", shown - 50);
+    if (deselect)
+        return 0;
+    fprintf(stderr, "litmus: compare with `python -m pytest`; tests that "
+                    "need what the sandbox refuses can be left out with "
+                    "--deselect-failing (or -- --deselect ID)\n");
+    return -1;
+}
+
 static int run_baseline_once(struct pool *pool, const struct lt_plan *plan,
                              const struct lt_score_opts *o, int run,
                              struct baseline *b)
@@ -544,6 +608,7 @@ static int run_baseline_once(struct pool *pool, const struct lt_plan *plan,
     spec.test_cpu_ns = xcalloc(nt + 1, sizeof(double));
     spec.test_outcome = xcalloc(nt + 1, 1);
     spec.cov = xcalloc(nt + 1, sizeof(struct cov_list));
+    spec.fail_texts = xcalloc(nt + 1, sizeof(char *));
     struct lt_run_request req = {
         .mode = LT_RUN_BASELINE, .replacement = "", .tests = spec.tests,
         .n_tests = spec.n_tests, .stop_first = 0,
@@ -590,10 +655,9 @@ static int run_baseline_once(struct pool *pool, const struct lt_plan *plan,
                  j->current >= 0 ? pool->test_ids[j->current] : "?");
         return 2;
     }
-    if (j->fail_test >= 0 && run == 0) {
-        lt_error("test %s fails on the original code: %s",
-                 pool->test_ids[j->fail_test],
-                 j->fail_text ? j->fail_text : "");
+    if (j->fail_test >= 0 && run == 0 &&
+        report_failing(pool, j, o->deselect_failing, b) < 0) {
+        lt__job_reset(j);
         return 2;
     }
     if (!j->ended || j->protocol_error || !WIFEXITED(j->wait_status) ||
@@ -643,6 +707,7 @@ static int run_baseline(struct pool *pool, const struct lt_plan *plan,
     b->work = xcalloc(nt + 1, sizeof(double));
     b->runnable = xcalloc(nt + 1, 1);
     b->flaky = xcalloc(nt + 1, 1);
+    b->failing = xcalloc(nt + 1, 1);
     b->n_files = plan->n_files;
     b->by_line = xcalloc(plan->n_files + 1, sizeof(*b->by_line));
     b->n_lines = xcalloc(plan->n_files + 1, sizeof(size_t));
@@ -1117,6 +1182,7 @@ int lt_score(const struct lt_score_opts *o)
             recs[i] = (struct lt_test_record){
                 (int)i, pool.test_ids[i], base.wall_ms[i],
                 base.flaky[i] ? "flaky"
+                : base.failing[i] ? "failing"
                               : base.runnable[i] ? "passed" : "skipped",
                 cov[i]};
         }

@@ -119,6 +119,7 @@ _SHARED_TYPES = (bool, int, float, complex, str, bytes, tuple, frozenset,
 
 
 _GONE = object()
+_UNMOVED = object()
 
 
 def _rebind(old, new_dict, drop_missing=False):
@@ -145,10 +146,11 @@ def _rebind(old, new_dict, drop_missing=False):
         if not isinstance(d, dict) or d is new_dict:
             continue
         for name, value in list(d.items()):
-            repl = moved.get(id(value))
+            # A mutant may rebind a name to None: absence is _UNMOVED.
+            repl = moved.get(id(value), _UNMOVED)
             if repl is _GONE:
                 del d[name]
-            elif repl is not None:
+            elif repl is not _UNMOVED:
                 d[name] = repl
 
 
