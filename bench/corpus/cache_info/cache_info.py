@@ -1,8 +1,11 @@
 """A bounded memo cache that reports its statistics as a namedtuple, the
 way functools.lru_cache does; caches and their statistics pickle."""
+import logging
 from collections import OrderedDict, namedtuple
 
 __all__ = ["CacheInfo", "BoundedCache", "cached"]
+
+log = logging.getLogger("cache_info")
 
 CacheInfo = namedtuple("CacheInfo", ["hits", "misses", "maxsize", "currsize"])
 
@@ -39,6 +42,7 @@ class BoundedCache:
                          len(self._data))
 
     def clear(self):
+        log.debug("clearing %d entries", len(self._data))
         self._data.clear()
         self.hits = self.misses = 0
 

@@ -5,6 +5,9 @@ import pytest
 from cache_info import BoundedCache, CacheInfo, cached
 
 
+EMPTY = CacheInfo(0, 0, 64, 0)
+
+
 def square(x):
     return x * x
 
@@ -57,7 +60,8 @@ def test_bad_maxsize():
 
 
 def test_default_maxsize():
-    assert BoundedCache().info() == CacheInfo(0, 0, 64, 0)
+    assert BoundedCache().info() == EMPTY
+    assert pickle.loads(pickle.dumps(EMPTY)) == EMPTY
 
 
 def test_clear(cache):

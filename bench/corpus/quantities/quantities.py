@@ -1,8 +1,11 @@
 """Lengths with units: Quantity objects, checked with isinstance wherever
 they meet other values."""
+import logging
 
 __all__ = ["Quantity", "UnitMismatch", "parse", "total"]
 __version__ = "1.2.0"
+
+log = logging.getLogger("quantities")
 
 FACTORS = {"mm": 0.001, "cm": 0.01, "m": 1.0, "km": 1000.0}
 
@@ -55,5 +58,6 @@ def total(items, unit="m"):
             item = parse(item)
         if not isinstance(item, Quantity):
             raise TypeError("expected a Quantity, got %s" % type(item).__name__)
+        log.debug("adding %r", item)
         acc = acc + item.to(unit)
     return acc

@@ -2,6 +2,8 @@ import pytest
 
 from quantities import Quantity, UnitMismatch, parse, total
 
+ONE_KM = Quantity(1, "km")
+
 
 def test_parse():
     q = parse(" 12.5 cm ")
@@ -57,7 +59,7 @@ def test_repr():
 
 
 def test_total_mixes_objects_and_strings():
-    t = total([Quantity(1, "km"), "500 m", Quantity(50000, "cm")])
+    t = total([ONE_KM, "500 m", Quantity(50000, "cm")])
     assert isinstance(t, Quantity)
     assert t == Quantity(2, "km")
     assert t.unit == "m"

@@ -23,7 +23,6 @@ def test_describe_rounds_to_the_shape_precision():
 
 
 def test_class_attributes():
-    assert (Shape.unit, Shape.precision, Shape.sides) == ("cm", 2, 0)
     assert (Square.sides, Triangle.sides, Triangle.precision) == (4, 3, 3)
 
 

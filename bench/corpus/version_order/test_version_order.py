@@ -2,6 +2,8 @@ import pytest
 
 from version_order import InvalidVersion, Version, latest, parse
 
+V1_5 = Version((1, 5))
+
 
 @pytest.mark.parametrize("lo, hi", [
     ("1.0", "1.0.1"),
@@ -60,7 +62,8 @@ def test_prerelease_flag():
 
 def test_latest():
     texts = ["1.0", "2.0rc1", "1.5", "1.4.9"]
-    assert latest(texts) == parse("1.5")
+    assert latest(texts) == V1_5
+    assert latest(texts) <= V1_5 < latest(texts, allow_pre=True)
     assert latest(texts, allow_pre=True) == parse("2.0rc1")
     assert latest(["3.0b1"]) is None
     assert latest([]) is None

@@ -1,9 +1,12 @@
 """Dotted release versions with pre-release tags (1.2, 1.2.0rc1), ordered
 with functools.total_ordering from __eq__ and __lt__ alone."""
 import functools
+import logging
 import re
 
 __all__ = ["Version", "parse", "latest", "InvalidVersion"]
+
+log = logging.getLogger("version_order")
 
 _PATTERN = re.compile(r"^(\d+(?:\.\d+)*)(?:(a|b|rc)(\d+))?$")
 _PRE_RANK = {"a": 0, "b": 1, "rc": 2}
@@ -70,6 +73,7 @@ def parse(text):
 def latest(texts, allow_pre=False):
     """The greatest version among texts, pre-releases only if allowed."""
     versions = [parse(t) for t in texts]
+    log.debug("choosing among %d versions", len(versions))
     if not allow_pre:
         versions = [v for v in versions if not v.is_prerelease]
     return max(versions) if versions else None
