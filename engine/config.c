@@ -182,6 +182,33 @@ int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
                 rc = -1;
             else
                 o->python = xstrdup(json_string_value(v));
+        } else if (key_is(key, "allow-read")) {
+            size_t i, n = json_is_array(v) ? json_array_size(v) : 0;
+            json_t *e;
+            if (!json_is_array(v))
+                rc = -1;
+            o->allow_read = xcalloc(n + 1, sizeof(char *));
+            o->n_allow_read = 0;
+            json_array_foreach(v, i, e) {
+                if (!json_is_string(e)) {
+                    rc = -1;
+                    break;
+                }
+                o->allow_read[o->n_allow_read++] =
+                    xstrdup(json_string_value(e));
+            }
+        } else if (key_is(key, "sandbox-uid")) {
+            if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+                json_integer_value(v) > 4294967294LL)
+                rc = -1;
+            else
+                o->sandbox_uid = (unsigned)json_integer_value(v);
+        } else if (key_is(key, "scratch-mb")) {
+            if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+                json_integer_value(v) > 65536)
+                rc = -1;
+            else
+                o->scratch_mb = (unsigned)json_integer_value(v);
         } else if (key_is(key, "deselect-failing")) {
             if (!json_is_boolean(v))
                 rc = -1;

@@ -924,12 +924,7 @@ static void job_finished(struct ds_run *r, struct ds_lane *l, int k)
     if (j->sandboxed && !r->sandbox_checked) {
         r->sandbox_checked = 1;
         r->sandbox = j->sandbox;
-        unsigned missing = (LT_SBX_RLIMITS | LT_SBX_CAPS | LT_SBX_NNP |
-                            LT_SBX_LANDLOCK | LT_SBX_NETNS | LT_SBX_SECCOMP) &
-                           ~j->sandbox;
-        if (missing)
-            lt_warn("sandbox degraded: %s",
-                    lt_sandbox_describe_missing(j->sandbox));
+        lt__warn_degraded(&l->pool, j->sandbox);
     }
     t->wall_ms = (lt__now() - j->started_at) * 1000.0;
     json_t *res = t->kind == TK_CASES ? cases_result(t, j)

@@ -33,6 +33,13 @@ struct lt_score_opts {
                               or the system's (engine/pyenv.h) */
     int deselect_failing;  /* drop tests failing on the original code
                               (listed) instead of stopping with exit 2 */
+    char **allow_read;     /* more paths the tests may read */
+    size_t n_allow_read;
+    unsigned sandbox_uid;  /* children's uid when run as root; 0: nobody */
+    unsigned scratch_mb;   /* size of the writable scratch; 0: 512 */
+    int no_fs_view;        /* the tests see the host's file system
+                              (through Landlock only) */
+    int explain_sandbox;   /* print the sandbox's view and stop */
     int debug;
 };
 
@@ -45,7 +52,8 @@ void lt_score_opts_init(struct lt_score_opts *o);
 /* Fills *o from the [tool.litmus] table of a pyproject.toml (keys as the
  * long options: paths, tests, jobs, db, operators, format, fail-under,
  * timeout-factor, timeout-const, baseline-timeout, baseline-runs,
- * memory-mb, full-matrix, pytest-args, python, deselect-failing).  0, or a negative code with a
+ * memory-mb, full-matrix, pytest-args, python, deselect-failing,
+ * allow-read, sandbox-uid, scratch-mb).  0, or a negative code with a
  * one-line *err (caller frees) for unreadable TOML or a bad key or value. */
 int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
                                  char **err);

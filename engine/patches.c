@@ -1705,12 +1705,7 @@ static void job_finished(struct run *r, struct unit *u, struct job *j)
         /* Patches are untrusted code: say so when the kernel could not
          * give the whole sandbox. */
         r->sandbox_checked = 1;
-        unsigned missing = (LT_SBX_RLIMITS | LT_SBX_CAPS | LT_SBX_NNP |
-                            LT_SBX_LANDLOCK | LT_SBX_NETNS | LT_SBX_SECCOMP) &
-                           ~j->sandbox;
-        if (missing)
-            lt_warn("sandbox degraded: %s",
-                    lt_sandbox_describe_missing(j->sandbox));
+        lt__warn_degraded(&u->pool, j->sandbox);
     }
     switch (k->kind) {
     case T_REF_MAIN:

@@ -89,6 +89,34 @@ int lt__read_ready(struct pool *pool, struct zygote *z, char **failmsg)
     struct lt_wire_reader r;
     lt_wire_reader_init(&r, payload, len);
     int rc = 0;
+    if (type == LT_FRAME_VIEW) {
+        /* Before READY: what the zygote's file-system view holds. */
+        (void)lt_wire_get_u32(&r);
+        char *missing = lt_wire_get_strdup(&r);
+        char *desc = lt_wire_get_strdup(&r);
+        rc = lt_wire_reader_done(&r);
+        free(payload);
+        if (rc < 0 || !missing || !desc) {
+            free(missing);
+            free(desc);
+            *failmsg = xstrdup("malformed frame from a zygote");
+            return rc < 0 ? rc : LT_EPROTO;
+        }
+        lt_debug("zygote %d: view missing: %s; view:\n%s", (int)z->pid,
+                 missing ? missing : "?", desc ? desc : "?");
+        if (!pool->view && !pool->view_missing) {
+            pool->view_missing = *missing ? missing : NULL;
+            pool->view = *desc ? desc : NULL;
+            if (!*missing)
+                free(missing);
+            if (!*desc)
+                free(desc);
+        } else {
+            free(missing);
+            free(desc);
+        }
+        return lt__read_ready(pool, z, failmsg);
+    }
     if (type == LT_FRAME_FAILED) {
         *failmsg = lt_wire_get_strdup(&r);
         rc = LT_ENOTESTS;
@@ -128,6 +156,20 @@ int lt__read_ready(struct pool *pool, struct zygote *z, char **failmsg)
     if (rc == 0)
         z->ready = 1;
     return rc;
+}
+
+/* Contract: see pool.h. */
+void lt__warn_degraded(const struct pool *pool, unsigned have)
+{
+    unsigned view_bits = LT_SBX_FSVIEW | LT_SBX_IDENTITY;
+    if (!(LT_SBX_ALL & ~have))
+        return;
+    const char *rest = lt_sandbox_describe_missing(have | view_bits);
+    const char *view = (have & view_bits) == view_bits ? NULL
+                       : pool->view_missing ? pool->view_missing
+                       : "fs_view (not in force)";
+    lt_warn("sandbox degraded: %s%s%s", rest, *rest && view ? ", " : "",
+            view ? view : "");
 }
 
 int lt__zygote_start(struct pool *pool, struct zygote *z)

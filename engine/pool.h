@@ -115,10 +115,17 @@ struct pool {
     char **test_ids;
     size_t n_tests;
     unsigned features;
+    char *view_missing;      /* why the file-system view is missing, or
+                                NULL (from the first zygote's VIEW) */
+    char *view;              /* the view's description, or NULL */
 };
 
 
 void lt__job_reset(struct job *j);
+/* Warns once what the sandbox lacks when `have` (a child's features) is
+ * not everything: the kernel's reasons, and the zygote's for the
+ * file-system view. */
+void lt__warn_degraded(const struct pool *pool, unsigned have);
 /* Waits for READY (or FAILED) from a freshly spawned zygote. */
 int lt__read_ready(struct pool *pool, struct zygote *z, char **failmsg);
 int lt__zygote_start(struct pool *pool, struct zygote *z);

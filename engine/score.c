@@ -956,7 +956,9 @@ int lt_score(const struct lt_score_opts *o)
         .pytest_args = args, .n_pytest_args = nargs,
         .subjects = subjects, .n_subjects = plan.n_files,
         .debug = o->debug, .python = pyenv.python,
-        .path_prefix = pyenv.path_prefix};
+        .path_prefix = pyenv.path_prefix, .no_view = o->no_fs_view,
+        .allow_read = o->allow_read, .n_allow_read = o->n_allow_read,
+        .sandbox_uid = o->sandbox_uid, .scratch_mb = o->scratch_mb};
 
     int want = o->jobs < 1 ? 1 : o->jobs;
     pool.n = want;
@@ -1151,6 +1153,27 @@ int lt_score(const struct lt_score_opts *o)
             goto out;
         }
     }
+    if (o->explain_sandbox) {
+        /* What the tests see, as the first zygote built it. */
+        printf("interpreter: %s (%s, Python %s)\n", pyenv.python, pyenv.how,
+               pyenv.version);
+        if (pyenv.path_prefix)
+            printf("first on sys.path after the working directory: %s\n",
+                   pyenv.path_prefix);
+        if (pool.view)
+            fputs(pool.view, stdout);
+        /* The children's own steps, as this kernel would give them. */
+        const char *rest = lt_sandbox_describe_missing(
+            lt_sandbox_probe() | pool.features | LT_SBX_FSVIEW |
+            LT_SBX_IDENTITY);
+        printf("degraded: %s%s%s\n", *rest ? rest : "",
+               *rest && pool.view_missing ? ", " : "",
+               pool.view_missing ? pool.view_missing
+                                 : (*rest ? "" : "nothing"));
+        free(has_result);
+        exit_code = 0;
+        goto out;
+    }
     if (pool.n_tests == 0) {
         lt_error("no tests collected");
         free(has_result);
@@ -1166,12 +1189,7 @@ int lt_score(const struct lt_score_opts *o)
         exit_code = brc;
         goto out;
     }
-    unsigned missing = (LT_SBX_RLIMITS | LT_SBX_CAPS | LT_SBX_NNP |
-                        LT_SBX_LANDLOCK | LT_SBX_NETNS | LT_SBX_SECCOMP) &
-                       ~pool.features;
-    if (missing)
-        lt_warn("sandbox degraded: %s",
-                lt_sandbox_describe_missing(pool.features));
+    lt__warn_degraded(&pool, pool.features);
     {
         rc = lt_store_begin(st);
         struct lt_test_record *recs = xcalloc(pool.n_tests,
@@ -1192,6 +1210,11 @@ int lt_score(const struct lt_score_opts *o)
         snprintf(feat, sizeof(feat), "%u", pool.features);
         if (rc == 0)
             rc = lt_store_set_meta(st, "sandbox_features", feat);
+        if (rc == 0)
+            rc = lt_store_set_meta(st, "sandbox_view",
+                                   pool.view ? pool.view
+                                   : pool.view_missing ? pool.view_missing
+                                   : "");
         if (rc == 0)
             rc = lt_store_commit(st);
         for (size_t i = 0; i < pool.n_tests; i++)
@@ -1567,6 +1590,8 @@ out:
         free(pool.test_ids[i]);
     baseline_free(&base, pool.n_tests);
     free(pool.test_ids);
+    free(pool.view);
+    free(pool.view_missing);
     if (scratch) {
         lt_sandbox_scratch_remove(scratch);
         free(scratch);

@@ -25,6 +25,9 @@ enum lt_frame_type {
     LT_FRAME_FAILED = 11,    /* collection or start-up failed: message */
     LT_FRAME_STARTED = 12,   /* child pid */
     LT_FRAME_EXITED = 13,    /* wait status and resource usage */
+    LT_FRAME_VIEW = 14,      /* before READY: the file-system view (u32
+                                features, why it is missing or "", the
+                                view's description) */
     /* child -> litmus, on the result pipe */
     LT_FRAME_APPLIED = 20,   /* how applying the mutant went */
     LT_FRAME_SANDBOXED = 21, /* sandbox features in force */

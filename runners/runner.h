@@ -34,7 +34,19 @@ struct lt_runner_config {
                                   first on sys.path, after the working
                                   directory (PYTHONPATH, an src root);
                                   NULL: none */
+    /* The file-system view (sandbox.h, lt_sandbox_view_enter): */
+    int no_view;               /* 1: no view (the tests see the host's
+                                  file system through Landlock only) */
+    char *const *allow_read;   /* more paths the tests may read */
+    size_t n_allow_read;
+    unsigned sandbox_uid;      /* identity of the children when litmus runs
+                                  as root; 0: LT_RUNNER_SANDBOX_UID */
+    unsigned scratch_mb;       /* size of the writable scratch; 0: the
+                                  default LT_RUNNER_SCRATCH_MB */
 };
+
+#define LT_RUNNER_SANDBOX_UID 65534 /* nobody */
+#define LT_RUNNER_SCRATCH_MB 512
 
 /* The interpreter litmus embeds, and the one a zygote takes when no other
  * is named. */

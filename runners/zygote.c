@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,6 +69,14 @@ int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
     lt_wire_put_u8(&w, (uint8_t)(cfg->bare != 0));
     lt_wire_put_cstr(&w, cfg->python ? cfg->python : LT_RUNNER_DEFAULT_PYTHON);
     lt_wire_put_cstr(&w, cfg->path_prefix ? cfg->path_prefix : "");
+    lt_wire_put_u8(&w, (uint8_t)(cfg->no_view != 0));
+    lt_wire_put_u32(&w, cfg->sandbox_uid ? cfg->sandbox_uid
+                                         : LT_RUNNER_SANDBOX_UID);
+    lt_wire_put_u32(&w, cfg->scratch_mb ? cfg->scratch_mb
+                                        : LT_RUNNER_SCRATCH_MB);
+    lt_wire_put_u32(&w, (uint32_t)cfg->n_allow_read);
+    for (size_t i = 0; i < cfg->n_allow_read; i++)
+        lt_wire_put_cstr(&w, cfg->allow_read[i]);
     lt_wire_put_u32(&w, (uint32_t)cfg->n_pytest_args);
     for (size_t i = 0; i < cfg->n_pytest_args; i++)
         lt_wire_put_cstr(&w, cfg->pytest_args[i]);
@@ -133,6 +143,9 @@ static int engine_sock = -1;    /* zygote: to the engine */
 static int result_fd = -1;      /* child: its result pipe */
 static int ready_sent;
 static pid_t zygote_pid;
+static pid_t engine_pid;
+static struct lt_wire_writer view_note; /* VIEW frame, sent before READY */
+static int view_note_ready;
 static unsigned zygote_features; /* what the zygote itself set up */
 static char *run_cwd;
 static char *scratch_base;
@@ -432,6 +445,10 @@ static PyObject *py_ready(PyObject *self, PyObject *args)
             return NULL;
         }
         lt_wire_put_str(&w, s, (size_t)len);
+    }
+    if (view_note_ready) {
+        send_frame(engine_sock, &view_note);
+        view_note_ready = 0;
     }
     send_frame(engine_sock, &w);
     ready_sent = 1;
@@ -876,6 +893,120 @@ static int put_on_path(const char *cwd, const char *prefix)
     return 0;
 }
 
+/*** The file-system view ***/
+
+static void add_path(char ***list, size_t *n, size_t *cap, const char *p)
+{
+    char real[PATH_MAX];
+    if (!p || p[0] != '/' || !realpath(p, real))
+        return;
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*list)[i], real) == 0)
+            return;
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 32;
+        *list = xrealloc(*list, *cap * sizeof(char *));
+    }
+    (*list)[(*n)++] = xstrdup(real);
+}
+
+static void add_py_path(char ***list, size_t *n, size_t *cap, PyObject *o)
+{
+    if (o && PyUnicode_Check(o)) {
+        PyObject *b = PyUnicode_EncodeFSDefault(o);
+        if (b) {
+            add_path(list, n, cap, PyBytes_AS_STRING(b));
+            Py_DECREF(b);
+        }
+    }
+    PyErr_Clear();
+}
+
+/* What the tests may read: the working directory, the subjects' and the
+ * test paths' directories, every sys.path entry and the interpreter's
+ * prefixes, and --allow-read.  Then the view is entered; where it cannot
+ * be, the reason goes to the engine and the run goes on degraded. */
+static void enter_view(char **args, uint32_t nargs, char **subjects,
+                       uint32_t nsub, char **allow, uint32_t nallow,
+                       uint32_t uid, uint32_t scratch_mb)
+{
+    char **ro = NULL;
+    size_t n = 0, cap = 0;
+    add_path(&ro, &n, &cap, run_cwd);
+    for (uint32_t i = 0; i < nsub; i++) {
+        char *dir = xstrdup(subjects[i]);
+        char *slash = strrchr(dir, '/');
+        if (slash && slash != dir)
+            *slash = '\0';
+        add_path(&ro, &n, &cap, dir);
+        free(dir);
+    }
+    for (uint32_t i = 0; i < nargs; i++) {
+        struct stat sb;
+        if (args[i][0] == '-' || stat(args[i], &sb) < 0)
+            continue;
+        char *abs = args[i][0] == '/' ? xstrdup(args[i])
+                                      : xasprintf("%s/%s", run_cwd, args[i]);
+        if (!S_ISDIR(sb.st_mode)) {
+            char *slash = strrchr(abs, '/');
+            if (slash && slash != abs)
+                *slash = '\0';
+        }
+        add_path(&ro, &n, &cap, abs);
+        free(abs);
+    }
+    PyObject *path = PySys_GetObject("path"); /* borrowed */
+    for (Py_ssize_t i = 0; path && PyList_Check(path) &&
+                           i < PyList_GET_SIZE(path); i++)
+        add_py_path(&ro, &n, &cap, PyList_GET_ITEM(path, i));
+    static const char *const prefixes[] = {"prefix", "base_prefix",
+                                           "exec_prefix", "base_exec_prefix",
+                                           "executable"};
+    for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+        add_py_path(&ro, &n, &cap, PySys_GetObject(prefixes[i]));
+    for (uint32_t i = 0; i < nallow; i++)
+        add_path(&ro, &n, &cap, allow[i]);
+
+    struct lt_view_opts vo = {
+        .root_dir = scratch_base, .ro_paths = (const char *const *)ro,
+        .n_ro_paths = n, .scratch_dir = scratch_base,
+        .scratch_bytes = (unsigned long long)scratch_mb << 20,
+        .scratch_inodes = 16384, .uid = (uid_t)uid, .gid = (gid_t)uid};
+    unsigned got = 0;
+    char err[256];
+    char *desc = NULL;
+    int rc = lt_sandbox_view_enter(&vo, &got, err, sizeof(err), &desc);
+    if (rc < 0 && (got & LT_SBX_FSVIEW)) {
+        /* Half-built: nothing sandboxed may be forked from here. */
+        send_failed(err);
+        _exit(3);
+    }
+    if (rc < 0) {
+        /* No namespace entered: the run goes on degraded, and says so. */
+        zygote_features &= ~(unsigned)(LT_SBX_FSVIEW | LT_SBX_IDENTITY);
+    } else {
+        zygote_features |= got;
+    }
+    /* A change of uid clears the parent-death signal. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != engine_pid)
+        _exit(3);
+    if (chdir(run_cwd) < 0)
+        die("chdir", -errno);
+    lt_wire_writer_init(&view_note, LT_FRAME_VIEW);
+    lt_wire_put_u32(&view_note, zygote_features);
+    unsigned view_bits = LT_SBX_FSVIEW | LT_SBX_IDENTITY;
+    lt_wire_put_cstr(&view_note, lt_sandbox_describe_missing(
+                                     (LT_SBX_ALL & ~view_bits) |
+                                     (zygote_features & view_bits)));
+    lt_wire_put_cstr(&view_note, desc ? desc : "");
+    view_note_ready = 1;
+    free(desc);
+    for (size_t i = 0; i < n; i++)
+        free(ro[i]);
+    free(ro);
+}
+
 _Noreturn void lt_zygote_main(int sock)
 {
     engine_sock = sock;
@@ -883,7 +1014,8 @@ _Noreturn void lt_zygote_main(int sock)
     fcntl(sock, F_SETFD, FD_CLOEXEC);
     /* The zygote must not outlive litmus. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() == 1)
+    engine_pid = getppid();
+    if (engine_pid == 1)
         _exit(3);
 
     uint8_t *payload = NULL;
@@ -900,6 +1032,15 @@ _Noreturn void lt_zygote_main(int sock)
     int bare = lt_wire_get_u8(&r);
     char *python = lt_wire_get_strdup(&r);
     char *path_prefix = lt_wire_get_strdup(&r);
+    int no_view = lt_wire_get_u8(&r);
+    uint32_t sandbox_uid = lt_wire_get_u32(&r);
+    uint32_t scratch_mb = lt_wire_get_u32(&r);
+    uint32_t nallow = lt_wire_get_u32(&r);
+    if (r.bad || nallow > 10000 || sandbox_uid == 0)
+        die("malformed INIT frame", LT_EPROTO);
+    char **allow = xcalloc(nallow + 1, sizeof(char *));
+    for (uint32_t i = 0; i < nallow; i++)
+        allow[i] = lt_wire_get_strdup(&r);
     uint32_t nargs = lt_wire_get_u32(&r);
     if (r.bad || nargs > 10000)
         die("malformed INIT frame", LT_EPROTO);
@@ -950,6 +1091,18 @@ _Noreturn void lt_zygote_main(int sock)
         PyErr_Print();
         send_failed("cannot set the import path");
         _exit(3);
+    }
+    if (!no_view) {
+        enter_view(args, nargs, paths, nsub, allow, nallow, sandbox_uid,
+                   scratch_mb);
+    } else {
+        char note[] = "fs_view (turned off by --no-fs-view), identity (no "
+                      "file-system view)";
+        lt_wire_writer_init(&view_note, LT_FRAME_VIEW);
+        lt_wire_put_u32(&view_note, 0);
+        lt_wire_put_cstr(&view_note, note);
+        lt_wire_put_cstr(&view_note, "");
+        view_note_ready = 1;
     }
     if (!lt__codediff_module()) {
         PyErr_Print();

@@ -34,12 +34,13 @@
 
 static const char *const feature_names[LT__SBX_NFEATURES] = {
     "rlimits", "caps", "no_new_privs", "landlock", "netns", "seccomp",
+    "fs_view", "identity",
 };
 
 /* Why each feature is missing, filled by the probe or by enter.  Plain
  * static storage: enter runs in a single-threaded child, probe in the
  * caller's set-up code. */
-static char notes[LT__SBX_NFEATURES][96];
+static char notes[LT__SBX_NFEATURES][160];
 
 static int feature_index(unsigned feature)
 {
@@ -65,7 +66,7 @@ void lt__sbx_note(unsigned feature, const char *fmt, ...)
  * that the next call overwrites. */
 const char *lt_sandbox_describe_missing(unsigned have)
 {
-    static char out[LT__SBX_NFEATURES * 112];
+    static char out[LT__SBX_NFEATURES * 176];
     size_t len = 0;
 
     out[0] = '\0';

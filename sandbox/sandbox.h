@@ -18,7 +18,15 @@ enum lt_sandbox_feature {
     LT_SBX_LANDLOCK = 1u << 3,   /* filesystem confined */
     LT_SBX_NETNS = 1u << 4,      /* fresh network namespace, no interfaces */
     LT_SBX_SECCOMP = 1u << 5,    /* syscall filter */
+    LT_SBX_FSVIEW = 1u << 6,     /* private read-only file-system view */
+    LT_SBX_IDENTITY = 1u << 7,   /* not root: an identity owning nothing
+                                    on the host */
 };
+
+/* Every feature a fully confined child has. */
+#define LT_SBX_ALL                                                        \
+    (LT_SBX_RLIMITS | LT_SBX_CAPS | LT_SBX_NNP | LT_SBX_LANDLOCK |        \
+     LT_SBX_NETNS | LT_SBX_SECCOMP | LT_SBX_FSVIEW | LT_SBX_IDENTITY)
 
 struct lt_sandbox_opts {
     const char *scratch_dir;     /* read-write; the child's cwd */
@@ -74,6 +82,37 @@ int lt_sandbox_kill(pid_t pid, int pidfd);
 
 /* pidfd_open() wrapper: a pidfd or -errno. */
 int lt_sandbox_pidfd_open(pid_t pid);
+
+/* The file-system view of a process that forks sandboxed children. */
+struct lt_view_opts {
+    const char *root_dir;        /* an empty directory of ours: the view's
+                                    root is mounted over it */
+    const char *const *ro_paths; /* absolute host paths made visible
+                                    read-only at the same place (project,
+                                    interpreter, sys.path entries) besides
+                                    the system's software and libraries */
+    size_t n_ro_paths;
+    const char *scratch_dir;     /* absolute: a fresh tmpfs here is the
+                                    only writable place */
+    unsigned long long scratch_bytes, scratch_inodes; /* its caps */
+    uid_t uid;                   /* identity when started as root */
+    gid_t gid;
+};
+
+/* Enters a private mount namespace (with a user namespace of its own when
+ * not root) whose root is a read-only tmpfs holding read-only binds of
+ * the system's software, a few files of /etc, /dev/null and its kind,
+ * /proc, and o->ro_paths; a generated /etc/passwd; a capped tmpfs at
+ * o->scratch_dir; then, when started as root, becomes o->uid/o->gid (which
+ * clears PR_SET_PDEATHSIG: the caller re-arms it).  The working directory
+ * is "/" afterwards.  Call single-threaded.  0 and *got = the features
+ * now in force (LT_SBX_FSVIEW, LT_SBX_IDENTITY), or a negative code with
+ * a reason in err; a failure after the namespace was entered leaves the
+ * process half-built, and the caller must not fork children from it.
+ * *description (caller frees; may be NULL) lists the view, a line per
+ * path ("read P", "write P", "uid N"). */
+int lt_sandbox_view_enter(const struct lt_view_opts *o, unsigned *got,
+                          char *err, size_t errlen, char **description);
 
 /* Creates a fresh private scratch directory (mode 0700) under `base`,
  * or under $TMPDIR or /tmp when `base` is NULL, and returns its path

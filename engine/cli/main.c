@@ -75,6 +75,15 @@ static const char usage_score[] =
     "                         else ./.venv or ./venv, else /usr/bin/python3)\n"
     "      --deselect-failing drop tests that fail on the original code\n"
     "                         (they are listed) instead of stopping\n"
+    "      --allow-read PATH  let the tests read PATH too (repeatable; the\n"
+    "                         sandbox shows them only the project, the\n"
+    "                         interpreter's paths and system libraries)\n"
+    "      --sandbox-uid N    uid of the tests when litmus runs as root\n"
+    "                         (default 65534, nobody)\n"
+    "      --scratch-mb N     size of the tests' writable scratch (default\n"
+    "                         512)\n"
+    "      --no-fs-view       no private file-system view (Landlock only)\n"
+    "      --explain-sandbox  print what the tests can see and stop\n"
     "      --memory-mb N      address-space limit of a child (default "
     "2048,\n"
     "                         0 for none)\n"
@@ -89,7 +98,8 @@ static const char usage_score[] =
     "[tool.litmus] keys are the long options (paths, tests, jobs, db,\n"
     "operators, format, fail-under, timeout-factor, timeout-const,\n"
     "baseline-timeout, baseline-runs, memory-mb, full-matrix, pytest-args,\n"
-    "python, deselect-failing); the command line overrides them.\n"
+    "python, deselect-failing, allow-read, sandbox-uid, scratch-mb); the\n"
+    "command line overrides them.\n"
     "\n"
     "The tests run as `python -m pytest` would run them in this directory:\n"
     "with that interpreter's packages, PYTHONPATH, this directory first on\n"
@@ -211,7 +221,8 @@ enum {
     OPT_NO_CONFIG, OPT_BUGGY, OPT_REFERENCE, OPT_HELD_OUT, OPT_INPUTS,
     OPT_MANIFEST, OPT_PATCHES, OPT_CSV, OPT_THRESHOLD, OPT_SIM_THRESHOLD,
     OPT_TIMEOUT, OPT_NO_MUTATION, OPT_MUTATION_GATE, OPT_PYTHON,
-    OPT_DESELECT_FAILING,
+    OPT_DESELECT_FAILING, OPT_ALLOW_READ, OPT_SANDBOX_UID, OPT_SCRATCH_MB,
+    OPT_NO_FS_VIEW, OPT_EXPLAIN_SANDBOX,
 };
 
 static int cmd_score(int argc, char **argv)
@@ -235,6 +246,11 @@ static int cmd_score(int argc, char **argv)
         {"baseline-runs", required_argument, NULL, OPT_BASELINE_RUNS},
         {"python", required_argument, NULL, OPT_PYTHON},
         {"deselect-failing", no_argument, NULL, OPT_DESELECT_FAILING},
+        {"allow-read", required_argument, NULL, OPT_ALLOW_READ},
+        {"sandbox-uid", required_argument, NULL, OPT_SANDBOX_UID},
+        {"scratch-mb", required_argument, NULL, OPT_SCRATCH_MB},
+        {"no-fs-view", no_argument, NULL, OPT_NO_FS_VIEW},
+        {"explain-sandbox", no_argument, NULL, OPT_EXPLAIN_SANDBOX},
         {"config", required_argument, NULL, OPT_CONFIG},
         {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         {"help", no_argument, NULL, 'h'},
@@ -249,6 +265,7 @@ static int cmd_score(int argc, char **argv)
     argc = split;
     char **tests = xcalloc((size_t)full_argc + 1, sizeof(char *));
     size_t n_tests = 0;
+    char **cli_allow = NULL; /* --allow-read replaces the config's list */
 
     /* Settings from [tool.litmus] come first; options override them.  A
      * first pass only looks for --config and --no-config. */
@@ -367,6 +384,34 @@ static int cmd_score(int argc, char **argv)
         case OPT_DESELECT_FAILING:
             o.deselect_failing = 1;
             break;
+        case OPT_ALLOW_READ:
+            if (!cli_allow) {
+                cli_allow = xcalloc((size_t)full_argc + 1, sizeof(char *));
+                o.allow_read = cli_allow;
+                o.n_allow_read = 0;
+            }
+            cli_allow[o.n_allow_read++] = optarg;
+            break;
+        case OPT_SANDBOX_UID:
+            if (parse_int(optarg, 1, 4294967294LL, &lv) < 0) {
+                code = bad_value("--sandbox-uid", optarg, "1..4294967294");
+                goto out;
+            }
+            o.sandbox_uid = (unsigned)lv;
+            break;
+        case OPT_SCRATCH_MB:
+            if (parse_int(optarg, 1, 65536, &lv) < 0) {
+                code = bad_value("--scratch-mb", optarg, "1..65536");
+                goto out;
+            }
+            o.scratch_mb = (unsigned)lv;
+            break;
+        case OPT_NO_FS_VIEW:
+            o.no_fs_view = 1;
+            break;
+        case OPT_EXPLAIN_SANDBOX:
+            o.explain_sandbox = 1;
+            break;
         case 'h':
             fputs(usage_score, stdout);
             goto out;
@@ -398,6 +443,7 @@ static int cmd_score(int argc, char **argv)
     o.debug = lt_log_get_level() >= LT_LOG_DEBUG;
     code = lt_score(&o);
 out:
+    free(cli_allow);
     free(tests);
     return code;
 }

@@ -1,0 +1,416 @@
+/* The file-system view of a zygote and its children: a private mount
+ * namespace whose root is an empty read-only tmpfs holding read-only binds
+ * of only what the tests need, a size-capped tmpfs as the one writable
+ * place, and an unprivileged identity.  Built once per zygote, so a child
+ * pays nothing for it.  SPDX-License-Identifier: MIT */
+
+#include "sandbox/sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/xmalloc.h"
+#include "sandbox/internal.h"
+
+/* Host paths every Python test run reads: the system's software and
+ * libraries, and the few files of /etc that Python, the C library and
+ * common test suites open (time zones, certificates, name lookup, MIME
+ * types).  Missing ones are skipped. */
+static const char *const system_paths[] = {
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+    "/etc/localtime", "/etc/timezone", "/etc/ssl", "/etc/ca-certificates",
+    "/etc/pki", "/etc/hosts", "/etc/host.conf", "/etc/nsswitch.conf",
+    "/etc/resolv.conf", "/etc/gai.conf", "/etc/protocols", "/etc/services",
+    "/etc/mime.types", "/etc/ld.so.cache", "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d", "/etc/locale.alias", "/etc/os-release",
+    "/etc/debian_version", "/etc/alternatives", "/etc/python3",
+    "/etc/python3.11", "/etc/matplotlibrc", "/etc/fonts",
+};
+
+/* Device nodes a test may open; bound from the host onto empty files. */
+static const char *const devices[] = {
+    "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+};
+
+static int fail(char *err, size_t errlen, const char *what, int e)
+{
+    snprintf(err, errlen, "%s: %s", what, strerror(e));
+    lt__sbx_note(LT_SBX_FSVIEW, "%s; the tests see the whole host file "
+                 "system", err);
+    lt__sbx_note(LT_SBX_IDENTITY, "no file-system view");
+    return -e;
+}
+
+/* mkdir -p of `path` below `root` (both absolute; path's components are
+ * created as directories). */
+static int make_dirs(const char *root, const char *path, mode_t mode)
+{
+    char buf[PATH_MAX];
+    int n = snprintf(buf, sizeof(buf), "%s%s", root, path);
+    if (n < 0 || (size_t)n >= sizeof(buf))
+        return -ENAMETOOLONG;
+    for (char *p = buf + strlen(root) + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, mode) < 0 && errno != EEXIST)
+            return -errno;
+        *p = '/';
+    }
+    if (mkdir(buf, mode) < 0 && errno != EEXIST)
+        return -errno;
+    return 0;
+}
+
+/* An empty file at root+path (its parents made), to bind a file onto. */
+static int make_file(const char *root, const char *path)
+{
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof(parent), "%s", path);
+    char *slash = strrchr(parent, '/');
+    if (slash && slash != parent) {
+        *slash = '\0';
+        int rc = make_dirs(root, parent, 0755);
+        if (rc < 0)
+            return rc;
+    }
+    char full[PATH_MAX];
+    snprintf(full, sizeof(full), "%s%s", root, path);
+    int fd = open(full, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return errno == EEXIST ? 0 : -errno;
+    close(fd);
+    return 0;
+}
+
+/* Makes `path` (absolute, on the host) visible read-only at the same place
+ * in the view under `root`.  A symbolic link is recreated as the same
+ * link and its target made visible too (/lib -> usr/lib).  0, or a
+ * negative errno; a path that does not exist is skipped (0). */
+static int expose(const char *root, const char *path, int depth)
+{
+    struct stat sb;
+    if (depth > 8 || strcmp(path, "/") == 0)
+        return 0;
+    if (lstat(path, &sb) < 0)
+        return 0;
+    if (S_ISLNK(sb.st_mode)) {
+        char target[PATH_MAX];
+        ssize_t n = readlink(path, target, sizeof(target) - 1);
+        if (n < 0)
+            return 0;
+        target[n] = '\0';
+        char parent[PATH_MAX];
+        snprintf(parent, sizeof(parent), "%s", path);
+        char *slash = strrchr(parent, '/');
+        if (slash && slash != parent) {
+            *slash = '\0';
+            int rc = make_dirs(root, parent, 0755);
+            if (rc < 0)
+                return rc;
+        }
+        char full[PATH_MAX];
+        snprintf(full, sizeof(full), "%s%s", root, path);
+        if (symlink(target, full) < 0 && errno != EEXIST)
+            return -errno;
+        char resolved[PATH_MAX];
+        if (!realpath(path, resolved))
+            return 0;
+        return expose(root, resolved, depth + 1);
+    }
+    /* Already visible through an enclosing bind, or bound before. */
+    char full[PATH_MAX];
+    int n = snprintf(full, sizeof(full), "%s%s", root, path);
+    if (n < 0 || (size_t)n >= sizeof(full))
+        return -ENAMETOOLONG;
+    struct stat in;
+    if (stat(full, &in) == 0 && in.st_dev == sb.st_dev &&
+        in.st_ino == sb.st_ino)
+        return 0;
+    int rc = S_ISDIR(sb.st_mode) ? make_dirs(root, path, 0755)
+                                 : make_file(root, path);
+    if (rc < 0)
+        return rc;
+    if (mount(path, full, NULL, MS_BIND | MS_REC, NULL) < 0)
+        return -errno;
+    /* A bind's flags change only by a remount of the bind itself. */
+    if (mount(NULL, full, NULL,
+              MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
+              NULL) < 0)
+        return -errno;
+    return 0;
+}
+
+static int write_text(const char *root, const char *path, const char *text)
+{
+    int rc = make_file(root, path);
+    if (rc < 0)
+        return rc;
+    char full[PATH_MAX];
+    snprintf(full, sizeof(full), "%s%s", root, path);
+    int fd = open(full, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    size_t len = strlen(text);
+    ssize_t w = write(fd, text, len);
+    close(fd);
+    return w == (ssize_t)len ? 0 : -EIO;
+}
+
+static void describe_add(struct lt_buf *d, const char *kind, const char *p)
+{
+    if (d)
+        lt_buf_printf(d, "%s %s\n", kind, p);
+}
+
+/* Whether uid may read and search `path` by its mode bits alone, as
+ * "others" (the sandbox identity owns nothing of the project). */
+static int others_can_read(const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) < 0)
+        return 1; /* not there: nothing to read */
+    if (S_ISDIR(sb.st_mode))
+        return (sb.st_mode & (S_IROTH | S_IXOTH)) == (S_IROTH | S_IXOTH);
+    return (sb.st_mode & S_IROTH) != 0;
+}
+
+/* Contract: see sandbox.h. */
+int lt_sandbox_view_enter(const struct lt_view_opts *o, unsigned *got,
+                          char *err, size_t errlen, char **description)
+{
+    *got = 0;
+    err[0] = '\0';
+    struct lt_buf desc = LT_BUF_INIT;
+    struct lt_buf *d = description ? &desc : NULL;
+    int rc;
+    uid_t outer_uid = getuid();
+    gid_t outer_gid = getgid();
+    int as_root = geteuid() == 0;
+
+    /* Root may make a mount namespace directly; anyone else needs a user
+     * namespace of their own first, with only their own uid mapped. */
+    if (as_root) {
+        if (unshare(CLONE_NEWNS) < 0)
+            return fail(err, errlen, "unshare(CLONE_NEWNS)", errno);
+    } else {
+        if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+            return fail(err, errlen, "unshare(CLONE_NEWUSER)", errno);
+        char map[64];
+        snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)outer_uid,
+                 (unsigned)outer_uid);
+        int fd = open("/proc/self/setgroups", O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            if (write(fd, "deny", 4) < 0) { /* best effort; gid_map says */
+            }
+            close(fd);
+        }
+        fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || write(fd, map, strlen(map)) < 0) {
+            int e = errno;
+            if (fd >= 0)
+                close(fd);
+            return fail(err, errlen, "uid_map", e);
+        }
+        close(fd);
+        snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)outer_gid,
+                 (unsigned)outer_gid);
+        fd = open("/proc/self/gid_map", O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || write(fd, map, strlen(map)) < 0) {
+            int e = errno;
+            if (fd >= 0)
+                close(fd);
+            return fail(err, errlen, "gid_map", e);
+        }
+        close(fd);
+    }
+    /* Nothing mounted here reaches the host, nor the host's later mounts
+     * us. */
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+        return fail(err, errlen, "making mounts private", errno);
+
+    /* The new root: an empty tmpfs over the scratch base (any directory
+     * would do as a mount point; this one is ours). */
+    const char *root = o->root_dir;
+    if (mount("litmus-view", root, "tmpfs", MS_NOSUID | MS_NODEV,
+              "mode=0755,size=4m,nr_inodes=4096") < 0)
+        return fail(err, errlen, "mounting the view's root", errno);
+
+    for (size_t i = 0; i < sizeof(system_paths) / sizeof(system_paths[0]);
+         i++) {
+        if ((rc = expose(root, system_paths[i], 0)) < 0) {
+            snprintf(err, errlen, "%s: %s", system_paths[i], strerror(-rc));
+            goto out;
+        }
+        struct stat sb;
+        if (lstat(system_paths[i], &sb) == 0)
+            describe_add(d, "read", system_paths[i]);
+    }
+    for (size_t i = 0; i < o->n_ro_paths; i++) {
+        if ((rc = expose(root, o->ro_paths[i], 0)) < 0) {
+            snprintf(err, errlen, "%s: %s", o->ro_paths[i], strerror(-rc));
+            goto out;
+        }
+        struct stat sb;
+        if (stat(o->ro_paths[i], &sb) == 0)
+            describe_add(d, "read", o->ro_paths[i]);
+    }
+
+    /* /dev: a few device nodes bound onto empty files, links to the
+     * process's own descriptors, and a private /dev/shm. */
+    if ((rc = make_dirs(root, "/dev", 0755)) < 0)
+        goto out;
+    for (size_t i = 0; i < sizeof(devices) / sizeof(devices[0]); i++) {
+        char full[PATH_MAX];
+        snprintf(full, sizeof(full), "%s%s", root, devices[i]);
+        if (access(devices[i], F_OK) < 0)
+            continue;
+        if ((rc = make_file(root, devices[i])) < 0)
+            goto out;
+        if (mount(devices[i], full, NULL, MS_BIND, NULL) < 0) {
+            rc = -errno;
+            snprintf(err, errlen, "%s: %s", devices[i], strerror(errno));
+            goto out;
+        }
+    }
+    static const char *const fd_links[][2] = {
+        {"/proc/self/fd", "/dev/fd"},
+        {"/proc/self/fd/0", "/dev/stdin"},
+        {"/proc/self/fd/1", "/dev/stdout"},
+        {"/proc/self/fd/2", "/dev/stderr"},
+    };
+    for (size_t i = 0; i < 4; i++) {
+        char full[PATH_MAX];
+        snprintf(full, sizeof(full), "%s%s", root, fd_links[i][1]);
+        if (symlink(fd_links[i][0], full) < 0 && errno != EEXIST) {
+            rc = -errno;
+            goto out;
+        }
+    }
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/dev/shm", root);
+    if ((rc = make_dirs(root, "/dev/shm", 01777)) < 0 ||
+        mount("shm", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+              "mode=1777,size=1m,nr_inodes=64") < 0) {
+        rc = rc < 0 ? rc : -errno;
+        snprintf(err, errlen, "/dev/shm: %s", strerror(-rc));
+        goto out;
+    }
+
+    /* /proc of the host, read-only: /proc/self is what Python and test
+     * suites read.  Other processes' entries stay behind ptrace's
+     * checks, which an unprivileged child fails for the zygote. */
+    if ((rc = make_dirs(root, "/proc", 0555)) < 0)
+        goto out;
+    snprintf(path, sizeof(path), "%s/proc", root);
+    if (mount("/proc", path, NULL, MS_BIND | MS_REC, NULL) < 0 ||
+        mount(NULL, path, NULL,
+              MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV |
+                  MS_NOEXEC,
+              NULL) < 0) {
+        rc = -errno;
+        snprintf(err, errlen, "/proc: %s", strerror(errno));
+        goto out;
+    }
+
+    /* Who the tests are: a minimal passwd and group, no host accounts. */
+    uid_t uid = as_root ? o->uid : outer_uid;
+    gid_t gid = as_root ? o->gid : outer_gid;
+    char text[256];
+    snprintf(text, sizeof(text),
+             "root:x:0:0:root:/nonexistent:/usr/sbin/nologin\n"
+             "litmus:x:%u:%u:litmus sandbox:/nonexistent:/usr/sbin/nologin\n",
+             (unsigned)uid, (unsigned)gid);
+    if ((rc = write_text(root, "/etc/passwd", text)) < 0)
+        goto out;
+    snprintf(text, sizeof(text), "root:x:0:\nlitmus:x:%u:\n",
+             (unsigned)gid);
+    if ((rc = write_text(root, "/etc/group", text)) < 0)
+        goto out;
+
+    /* The one writable place: a size- and inode-capped tmpfs at the
+     * scratch path the children's directories are made in, owned by the
+     * identity they run as.  /tmp is an empty read-only directory around
+     * it. */
+    if ((rc = make_dirs(root, o->scratch_dir, 0755)) < 0)
+        goto out;
+    snprintf(path, sizeof(path), "%s%s", root, o->scratch_dir);
+    char opts[128];
+    snprintf(opts, sizeof(opts), "mode=0700,uid=%u,gid=%u,size=%llu,"
+             "nr_inodes=%llu", (unsigned)uid, (unsigned)gid,
+             (unsigned long long)o->scratch_bytes,
+             (unsigned long long)o->scratch_inodes);
+    if (mount("litmus-scratch", path, "tmpfs", MS_NOSUID | MS_NODEV,
+              opts) < 0) {
+        rc = -errno;
+        snprintf(err, errlen, "scratch tmpfs: %s", strerror(errno));
+        goto out;
+    }
+    if ((rc = make_dirs(root, "/tmp", 0755)) < 0)
+        goto out;
+    describe_add(d, "write", o->scratch_dir);
+
+    /* Switch roots: the old one is detached and gone from the view. */
+    if (chdir(root) < 0 || syscall(SYS_pivot_root, ".", ".") < 0 ||
+        umount2(".", MNT_DETACH) < 0 || chdir("/") < 0) {
+        rc = -errno;
+        snprintf(err, errlen, "pivot_root: %s", strerror(errno));
+        goto out;
+    }
+    if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) < 0) {
+        rc = -errno;
+        snprintf(err, errlen, "read-only root: %s", strerror(errno));
+        goto out;
+    }
+    *got |= LT_SBX_FSVIEW;
+
+    /* An identity that owns nothing on the host.  Root changes to
+     * o->uid; a user keeps their uid, which the read-only binds already
+     * keep from changing anything outside scratch. */
+    if (as_root) {
+        int readable = 1;
+        for (size_t i = 0; i < o->n_ro_paths && readable; i++)
+            readable = others_can_read(o->ro_paths[i]);
+        if (!readable) {
+            lt__sbx_note(LT_SBX_IDENTITY, "the project is not readable by "
+                         "uid %u; the tests run as root inside the view",
+                         (unsigned)o->uid);
+        } else if (setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 ||
+                   setresuid(uid, uid, uid) < 0) {
+            rc = -errno;
+            snprintf(err, errlen, "changing to uid %u: %s", (unsigned)uid,
+                     strerror(errno));
+            goto out;
+        } else {
+            *got |= LT_SBX_IDENTITY;
+        }
+    } else {
+        *got |= LT_SBX_IDENTITY;
+    }
+    if (d)
+        lt_buf_printf(d, "uid %u\n", (unsigned)getuid());
+    rc = 0;
+out:
+    if (rc < 0) {
+        lt__sbx_note(LT_SBX_FSVIEW, "%s; the tests see the whole host file "
+                     "system", err[0] ? err : strerror(-rc));
+        lt__sbx_note(LT_SBX_IDENTITY, "no file-system view");
+    }
+    if (description)
+        *description = rc == 0 && desc.len ? lt_buf_steal(&desc) : NULL;
+    lt_buf_free(&desc);
+    return rc;
+}
