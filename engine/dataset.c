@@ -39,7 +39,7 @@ void lt_dataset_opts_init(struct lt_dataset_opts *o)
     o->verify = 1;
     o->timeout = 5.0;
     o->timeout_factor = 5.0;
-    o->timeout_const = 0.1;
+    o->timeout_const = LT_DATASET_TIMEOUT_CONST;
 #ifdef LT_SANITIZED
     o->memory_mb = 0;
 #else
@@ -1006,8 +1006,7 @@ int lt_dataset(const struct lt_dataset_opts *o)
         if (rc < 0) {
             lt_error("%s: %s", o->db, msg ? msg : lt_strerror(rc));
             free(msg);
-            code = (rc == LT_ELOCKED || rc == LT_ECORRUPT ||
-                    rc == LT_ESCHEMA) ? 2 : 3;
+            code = lt_exit_from_error(rc);
             goto out;
         }
     }

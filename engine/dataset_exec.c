@@ -841,9 +841,19 @@ static void schedule(struct ds_run *r)
     }
 }
 
+/* A write to the store failed: the run stops, and the first cause is
+ * reported once when the loop ends (lt__store_write_failed). */
+static void store_failed(struct ds_run *r, int rc)
+{
+    if (r->store_rc == 0)
+        r->store_rc = rc;
+    r->fatal = LT_EXIT_ENGINE;
+}
+
 static void flush_store(struct ds_run *r, int force)
 {
-    if (!r->st || !r->in_tx)
+    /* After a failed write the open batch is rolled back at the end. */
+    if (!r->st || !r->in_tx || r->store_rc)
         return;
     if (!force && r->pending_writes < BATCH_RESULTS &&
         lt__now() - r->last_commit < BATCH_SECONDS)
@@ -852,10 +862,8 @@ static void flush_store(struct ds_run *r, int force)
     r->in_tx = 0;
     r->pending_writes = 0;
     r->last_commit = lt__now();
-    if (rc < 0) {
-        lt_error("%s: %s", r->o->db, lt_store_errmsg(r->st));
-        r->fatal = 3;
-    }
+    if (rc < 0)
+        store_failed(r, rc);
 }
 
 static void store_result(struct ds_run *r, struct ds_task *t)
@@ -866,19 +874,20 @@ static void store_result(struct ds_run *r, struct ds_task *t)
                                                            "status"));
     if (!status || strcmp(status, "error") == 0)
         return; /* engine failures are never kept */
+    if (r->store_rc)
+        return;
     if (!r->in_tx) {
-        if (lt_store_begin(r->st) < 0) {
-            lt_error("%s: %s", r->o->db, lt_store_errmsg(r->st));
-            r->fatal = 3;
+        int rc = lt_store_begin(r->st);
+        if (rc < 0) {
+            store_failed(r, rc);
             return;
         }
         r->in_tx = 1;
     }
     char *json = json_dumps(t->result, JSON_COMPACT);
-    if (lt_store_put_dataset(r->st, t->key, json) < 0) {
-        lt_error("%s: %s", r->o->db, lt_store_errmsg(r->st));
-        r->fatal = 3;
-    }
+    int rc = lt_store_put_dataset(r->st, t->key, json);
+    if (rc < 0)
+        store_failed(r, rc);
     free(json);
     r->pending_writes++;
 }
@@ -1069,8 +1078,9 @@ static void show_progress(struct ds_run *r, int force)
 }
 
 /* Runs until every submitted task is done and its callback ran (callbacks
- * may submit more).  0, or an exit code: 3 when every runner died or the
- * store failed, 130 when interrupted. */
+ * may submit more).  0, or an exit code: 3 when every runner died or a
+ * write to the store failed (the committed work is kept), 130 when
+ * interrupted. */
 int lt__ds_loop(struct ds_run *r)
 {
     while (!r->fatal) {
@@ -1087,8 +1097,9 @@ int lt__ds_loop(struct ds_run *r)
             break;
         if (lt__interrupted) {
             flush_store(r, 1);
-            lt_error("interrupted; run the same command again to resume");
-            return 130;
+            if (r->store_rc)
+                break;
+            return lt__exit_interrupted();
         }
         if (r->outstanding == 0)
             break;
@@ -1110,6 +1121,10 @@ int lt__ds_loop(struct ds_run *r)
     if (r->progress) {
         show_progress(r, 1);
         fputc('\n', stderr);
+    }
+    if (r->store_rc) {
+        r->in_tx = 0;
+        return lt__store_write_failed(r->st, r->o->db, r->store_rc);
     }
     return r->fatal;
 }

@@ -54,7 +54,7 @@ void lt_patches_opts_init(struct lt_patches_opts *o)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     o->jobs = n > 0 ? (int)n : 1;
     o->timeout_factor = 5.0;
-    o->timeout_const = 1.0;
+    o->timeout_const = LT_PATCHES_TIMEOUT_CONST;
     o->timeout = 15.0;
     o->mutation = 1;
     o->mutation_gate = 1;
@@ -81,6 +81,7 @@ struct run {
     char *exe;
     char *scratch;
     int fatal;          /* exit code that stops the run, or 0 */
+    int store_rc;       /* first failed write to the store, or 0 */
     int in_tx;
     double last_commit;
     int pending_writes;
@@ -96,6 +97,15 @@ struct run {
 static void on_signal(int sig)
 {
     lt__interrupted = sig;
+}
+
+/* A write to the store failed: the run stops, and the first cause is
+ * reported once at the end (lt__store_write_failed). */
+static void store_failed(struct run *r, int rc)
+{
+    if (r->store_rc == 0)
+        r->store_rc = rc;
+    r->fatal = LT_EXIT_ENGINE;
 }
 
 /*** Reading inputs ***/
@@ -836,10 +846,8 @@ static int store_layer(struct run *r, struct unit *u, const char *sha,
     char *s = json_dumps(v, JSON_COMPACT);
     int rc = lt_store_put_candidate_result(r->st, u->key, sha, layer, s);
     free(s);
-    if (rc < 0) {
-        lt_error("%s: %s", r->o->db, lt_strerror(rc));
-        r->fatal = 3;
-    }
+    if (rc < 0)
+        store_failed(r, rc);
     r->pending_writes++;
     return rc;
 }
@@ -1180,10 +1188,8 @@ static void put_mutant(struct run *r, struct unit *u, struct ptext *t,
                                      lt_verdict_name(v), killed_by, detail,
                                      ms};
     int rc = lt_store_put_candidate_mutant(r->st, &cm);
-    if (rc < 0) {
-        lt_error("%s: %s", r->o->db, lt_strerror(rc));
-        r->fatal = 3;
-    }
+    if (rc < 0)
+        store_failed(r, rc);
     r->pending_writes++;
 }
 
@@ -1441,10 +1447,8 @@ static void finish_unit(struct run *r, struct unit *u)
                                   p->sha, v.verdict, v.reason, v.detail, ev,
                                   v.duration_ms};
         int rc = lt_store_put_patch_run(r->st, &pr);
-        if (rc < 0) {
-            lt_error("%s: %s", r->o->db, lt_strerror(rc));
-            r->fatal = 3;
-        }
+        if (rc < 0)
+            store_failed(r, rc);
         r->pending_writes++;
         r->decided++;
         free(ev);
@@ -2198,7 +2202,8 @@ static void progress_show(struct run *r, int force)
 
 static void maybe_commit(struct run *r, int force)
 {
-    if (!r->in_tx)
+    /* After a failed write the open batch is rolled back at the end. */
+    if (!r->in_tx || r->store_rc)
         return;
     if (!force && r->pending_writes < 64 &&
         lt__now() - r->last_commit < BATCH_SECONDS)
@@ -2213,10 +2218,8 @@ static void maybe_commit(struct run *r, int force)
         rc = lt_store_begin(r->st);
         r->in_tx = rc == 0;
     }
-    if (rc < 0) {
-        lt_error("%s: %s", r->o->db, lt_strerror(rc));
-        r->fatal = 3;
-    }
+    if (rc < 0)
+        store_failed(r, rc);
     r->pending_writes = 0;
     r->last_commit = lt__now();
 }
@@ -2301,8 +2304,7 @@ int lt_patches(const struct lt_patches_opts *o)
     if (rc < 0) {
         db_existed = 1;
         lt_error("%s: %s", o->db, errmsg ? errmsg : lt_strerror(rc));
-        code = rc == LT_ELOCKED || rc == LT_ECORRUPT || rc == LT_ESCHEMA ? 2
-                                                                         : 3;
+        code = lt_exit_from_error(rc);
         goto out;
     }
     rc = lt_store_patches_init(r.st);
@@ -2315,7 +2317,7 @@ int lt_patches(const struct lt_patches_opts *o)
     if (rc == 0)
         rc = lt_store_commit(r.st);
     if (rc < 0) {
-        lt_error("%s: %s", o->db, lt_strerror(rc));
+        code = lt__store_write_failed(r.st, o->db, rc);
         goto out;
     }
     for (size_t i = 0; i < r.n_units; i++)
@@ -2364,22 +2366,27 @@ int lt_patches(const struct lt_patches_opts *o)
         maybe_commit(&r, 0);
         progress_show(&r, 0);
     }
-    if (r.in_tx) {
+    if (r.in_tx && !r.store_rc) {
         /* Figures of this run, for bench/patches_bench.sh. */
-        char v[64];
-        snprintf(v, sizeof(v), "%.3f", lt__now() - r.t_start);
-        lt_store_set_meta(r.st, "patches_elapsed_s", v);
-        snprintf(v, sizeof(v), "%zu", r.zygotes_started);
-        lt_store_set_meta(r.st, "patches_zygotes", v);
+        static const char *const keys[] = {
+            "patches_elapsed_s", "patches_zygotes", "patches_jobs",
+            "patches_mutant_jobs", "patches_texts"};
+        char v[5][64];
         size_t jobs = 0;
         for (int k = 0; k <= T_MUT; k++)
             jobs += r.jobs_started[k];
-        snprintf(v, sizeof(v), "%zu", jobs);
-        lt_store_set_meta(r.st, "patches_jobs", v);
-        snprintf(v, sizeof(v), "%zu", r.jobs_started[T_MUT]);
-        lt_store_set_meta(r.st, "patches_mutant_jobs", v);
-        snprintf(v, sizeof(v), "%zu", r.n_texts);
-        lt_store_set_meta(r.st, "patches_texts", v);
+        snprintf(v[0], sizeof(v[0]), "%.3f", lt__now() - r.t_start);
+        snprintf(v[1], sizeof(v[1]), "%zu", r.zygotes_started);
+        snprintf(v[2], sizeof(v[2]), "%zu", jobs);
+        snprintf(v[3], sizeof(v[3]), "%zu", r.jobs_started[T_MUT]);
+        snprintf(v[4], sizeof(v[4]), "%zu", r.n_texts);
+        for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++) {
+            rc = lt_store_set_meta(r.st, keys[k], v[k]);
+            if (rc < 0) {
+                store_failed(&r, rc);
+                break;
+            }
+        }
     }
     maybe_commit(&r, 1);
     {
@@ -2399,9 +2406,13 @@ int lt_patches(const struct lt_patches_opts *o)
         progress_show(&r, 1);
         fputc('\n', stderr);
     }
+    if (r.store_rc) {
+        code = lt__store_write_failed(r.st, o->db, r.store_rc);
+        r.in_tx = 0;
+        goto out;
+    }
     if (lt__interrupted && !r.fatal) {
-        lt_error("interrupted; run the same command again to resume");
-        code = 130;
+        code = lt__exit_interrupted();
         goto out;
     }
     if (r.fatal) {

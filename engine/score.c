@@ -59,7 +59,7 @@ void lt_score_opts_init(struct lt_score_opts *o)
     o->format = LT_FORMAT_TEXT;
     o->fail_under = -1;
     o->timeout_factor = 5.0;
-    o->timeout_const = 0.2;
+    o->timeout_const = LT_SCORE_TIMEOUT_CONST;
     o->baseline_timeout = 300.0;
 #ifdef LT_SANITIZED
     o->memory_mb = 0; /* ASan reserves terabytes of address space */
@@ -955,8 +955,7 @@ int lt_score(const struct lt_score_opts *o)
     if (rc < 0) {
         db_existed = 1; /* not ours to remove */
         lt_error("%s: %s", o->db, errmsg ? errmsg : lt_strerror(rc));
-        exit_code = (rc == LT_ELOCKED || rc == LT_ECORRUPT ||
-                     rc == LT_ESCHEMA) ? 2 : 3;
+        exit_code = lt_exit_from_error(rc);
         goto out;
     }
     /* The settings that decide the mutant set and the verdicts.  Resuming
@@ -1000,7 +999,7 @@ int lt_score(const struct lt_score_opts *o)
         rc = lt_store_commit(st);
     in_tx = 0;
     if (rc < 0) {
-        lt_error("%s: cannot write the plan: %s", o->db, lt_strerror(rc));
+        exit_code = lt__store_write_failed(st, o->db, rc);
         goto out;
     }
 
@@ -1044,7 +1043,7 @@ int lt_score(const struct lt_score_opts *o)
         rc = lt_store_commit(st);
     if (rc < 0) {
         free(has_result);
-        lt_error("%s: %s", o->db, lt_strerror(rc));
+        exit_code = lt__store_write_failed(st, o->db, rc);
         goto out;
     }
 
@@ -1163,7 +1162,10 @@ int lt_score(const struct lt_score_opts *o)
     const char *run_log_path = getenv("LITMUS_RUN_LOG");
     run_log = run_log_path && *run_log_path ? fopen(run_log_path, "a")
                                             : NULL;
-    while (!lt__interrupted) {
+    /* The first failed write to the store stops the run: what was
+     * committed stays, and the rerun runs the rest. */
+    int store_rc = 0;
+    while (!lt__interrupted && store_rc == 0) {
         int busy = 0;
         for (int i = 0; i < pool.n; i++)
             busy += pool.z[i].job.active;
@@ -1324,9 +1326,11 @@ int lt_score(const struct lt_score_opts *o)
                         else
                             queue[--next] = mut;
                     } else {
-                        put_verdict(st, &plan.mutants.items[mut],
-                                    LT_VERDICT_ERROR,
-                                    "the runner died twice");
+                        rc = put_verdict(st, &plan.mutants.items[mut],
+                                         LT_VERDICT_ERROR,
+                                         "the runner died twice");
+                        if (rc < 0 && store_rc == 0)
+                            store_rc = rc;
                         pending++;
                         if (!was_recheck)
                             done++;
@@ -1353,8 +1357,8 @@ int lt_score(const struct lt_score_opts *o)
                     continue;
                 }
                 rc = lt_store_put_result(st, &res);
-                if (rc < 0)
-                    lt_error("%s: %s", o->db, lt_strerror(rc));
+                if (rc < 0 && store_rc == 0)
+                    store_rc = rc;
                 /* Duplicates share the representative's verdict. */
                 for (size_t k = j->mutant + 1; k < nm; k++) {
                     if (mp[k].dup_of != (long)j->mutant)
@@ -1366,7 +1370,9 @@ int lt_score(const struct lt_score_opts *o)
                                         res.detail ? "; " : "",
                                         res.detail ? res.detail : "");
                     dup.detail = d;
-                    lt_store_put_result(st, &dup);
+                    rc = lt_store_put_result(st, &dup);
+                    if (rc < 0 && store_rc == 0)
+                        store_rc = rc;
                     free(d);
                 }
                 if (res.verdict == LT_VERDICT_SURVIVED)
@@ -1391,29 +1397,33 @@ int lt_score(const struct lt_score_opts *o)
             lt_error("every runner died; stopping");
             break;
         }
-        if (pending >= BATCH_RESULTS ||
-            (pending > 0 && lt__now() - last_commit > BATCH_SECONDS))
-            flush_batch(st, &pending, &last_commit);
+        if (store_rc == 0 &&
+            (pending >= BATCH_RESULTS ||
+             (pending > 0 && lt__now() - last_commit > BATCH_SECONDS)))
+            store_rc = flush_batch(st, &pending, &last_commit);
         progress_show(&prog, 0);
     }
-    if (in_tx) {
-        lt_store_commit(st);
-        in_tx = 0;
-    }
+    if (in_tx && store_rc == 0)
+        store_rc = lt_store_commit(st);
     if (prog.on) {
         progress_show(&prog, 1);
         fputc('\n', stderr);
     }
+    if (store_rc < 0) {
+        exit_code = lt__store_write_failed(st, o->db, store_rc);
+        in_tx = 0;
+        goto out;
+    }
+    in_tx = 0;
     if (lt__interrupted) {
-        lt_error("lt__interrupted; run the same command again to resume");
-        exit_code = 130;
+        exit_code = lt__exit_interrupted();
         goto out;
     }
     if (done < n_queue || next_recheck < n_rechecks) {
         exit_code = 3;
         goto out;
     }
-    /* Duplicates of mutants finished by an earlier, lt__interrupted run. */
+    /* Duplicates of mutants finished by an earlier, interrupted run. */
     rc = lt_store_begin(st);
     for (size_t i = 0; rc == 0 && i < nm; i++) {
         if (mp[i].dup_of < 0 || lt_store_has_result(st,
@@ -1436,7 +1446,11 @@ int lt_score(const struct lt_score_opts *o)
         lt_result_clear(&rr);
     }
     if (rc == 0)
-        lt_store_commit(st);
+        rc = lt_store_commit(st);
+    if (rc < 0) {
+        exit_code = lt__store_write_failed(st, o->db, rc);
+        goto out;
+    }
     {
         /* Figures of this run, for `make bench` and the curious. */
         double t_end = lt__now();
@@ -1446,25 +1460,30 @@ int lt_score(const struct lt_score_opts *o)
             if (kb > zyg_rss)
                 zyg_rss = kb;
         }
-        char v[64];
-        lt_store_begin(st);
-        snprintf(v, sizeof(v), "%.6f", t_ready - t_start);
-        lt_store_set_meta(st, "run_startup_s", v);
-        snprintf(v, sizeof(v), "%.6f", t_baseline - t_ready);
-        lt_store_set_meta(st, "run_baseline_s", v);
-        snprintf(v, sizeof(v), "%.6f", t_end - t_baseline);
-        lt_store_set_meta(st, "run_mutants_s", v);
-        snprintf(v, sizeof(v), "%zu", n_queue);
-        lt_store_set_meta(st, "run_mutants_run", v);
-        snprintf(v, sizeof(v), "%zu", n_rechecks);
-        lt_store_set_meta(st, "run_timeout_rechecks", v);
-        snprintf(v, sizeof(v), "%ld", zyg_rss);
-        lt_store_set_meta(st, "run_zygote_peak_rss_kb", v);
-        snprintf(v, sizeof(v), "%ld", lt__peak_rss_kb(0));
-        lt_store_set_meta(st, "run_engine_peak_rss_kb", v);
-        snprintf(v, sizeof(v), "%d", pool.n);
-        lt_store_set_meta(st, "run_jobs", v);
-        lt_store_commit(st);
+        static const char *const keys[] = {
+            "run_startup_s", "run_mutants_s", "run_baseline_s",
+            "run_mutants_run", "run_timeout_rechecks",
+            "run_zygote_peak_rss_kb", "run_engine_peak_rss_kb", "run_jobs"};
+        char v[8][64];
+        snprintf(v[0], sizeof(v[0]), "%.6f", t_ready - t_start);
+        snprintf(v[1], sizeof(v[1]), "%.6f", t_end - t_baseline);
+        snprintf(v[2], sizeof(v[2]), "%.6f", t_baseline - t_ready);
+        snprintf(v[3], sizeof(v[3]), "%zu", n_queue);
+        snprintf(v[4], sizeof(v[4]), "%zu", n_rechecks);
+        snprintf(v[5], sizeof(v[5]), "%ld", zyg_rss);
+        snprintf(v[6], sizeof(v[6]), "%ld", lt__peak_rss_kb(0));
+        snprintf(v[7], sizeof(v[7]), "%d", pool.n);
+        rc = lt_store_begin(st);
+        for (size_t k = 0; rc == 0 && k < sizeof(keys) / sizeof(*keys); k++)
+            rc = lt_store_set_meta(st, keys[k], v[k]);
+        /* Only figures: a failure here loses no result, but the next
+         * write would fail the same way, so say so now. */
+        if (rc == 0)
+            rc = lt_store_commit(st);
+        if (rc < 0) {
+            exit_code = lt__store_write_failed(st, o->db, rc);
+            goto out;
+        }
     }
     (void)n_pending;
     exit_code = lt__report_score(st, &plan, o->format, o->fail_under,

@@ -46,6 +46,7 @@ wait $pid
 RC=$?
 unset LITMUS_RUN_LOG
 no_leftovers
+cat "$WORK/err" >&2
 expect_eq "$RC" 3 "exit code on a full disk (stderr: $(tr '\n' ' ' <"$WORK/err"))"
 grep -q "No space left on device" "$WORK/err" || fail "no cause in the message: $(cat "$WORK/err")"
 grep -q "kept" "$WORK/err" || fail "the message does not say the committed work is kept: $(cat "$WORK/err")"
