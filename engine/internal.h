@@ -34,6 +34,15 @@ long lt__peak_rss_kb(pid_t pid);
 /* Monotonic seconds. */
 double lt__now(void);
 
+/* engine/evidence.c: a finished job's evidence for lt_verdict_decide()
+ * (contracts there). */
+struct pool;
+struct job;
+struct lt_evidence;
+void lt__job_evidence(const struct pool *pool, const struct job *j,
+                      struct lt_evidence *ev);
+void lt__evidence_clear(struct lt_evidence *ev);
+
 /* engine/exit.c: the messages that end a job early (contracts there). */
 enum lt_exit lt__store_write_failed(struct lt_store *st, const char *db,
                                     int rc);

@@ -327,128 +327,24 @@ out:
 
 /*** Verdicts ***/
 
-/* Decides a mutant's verdict from the evidence of its run.  A pass needs
- * positive evidence: applied, sandboxed, every selected test reported
- * once, then END and a clean exit. */
+/* Decides a mutant's verdict from the evidence of its run, by the one
+ * rule of every job (lt_verdict_decide), and records its figures. */
 static void decide(const struct pool *pool, const struct job *j,
                    struct lt_result *res)
 {
-    int st = j->wait_status;
     res->duration_ms = (lt__now() - j->started_at) * 1000.0;
     res->peak_rss_kb = j->maxrss_kb;
     res->tests_run = j->n_results + (j->current >= 0);
     if (j->output.len)
         res->output = xstrndup(j->output.data, j->output.len);
-
-    if (j->apply_status == LT_APPLY_INVALID) {
-        res->verdict = LT_VERDICT_INVALID;
-        res->detail = xstrdup(j->apply_text ? j->apply_text : "");
-        return;
-    }
-    if (j->apply_status == LT_APPLY_EQUIVALENT) {
-        res->verdict = LT_VERDICT_EQUIVALENT;
-        res->detail = xstrdup("compiles to the original code objects");
-        return;
-    }
-    if (j->apply_status == LT_APPLY_RAISED) {
-        res->verdict = LT_VERDICT_KILLED;
-        res->killed_by = xstrdup("<module import>");
-        res->detail = xstrdup(j->apply_text ? j->apply_text : "");
-        return;
-    }
-    if (j->fail_test >= 0) {
-        res->verdict = j->fail_outcome == LT_TEST_MEMORY ? LT_VERDICT_MEMORY
-                                                         : LT_VERDICT_KILLED;
-        res->killed_by = xstrdup(pool->test_ids[j->fail_test]);
-        struct lt_buf d = LT_BUF_INIT;
-        lt_buf_puts(&d, j->fail_text ? j->fail_text : "");
-        /* With --full-matrix every covering test ran: list the others
-         * that failed too. */
-        int more = 0;
-        for (size_t k = 0; k < j->n_tests; k++) {
-            uint32_t t = j->tests[k];
-            if ((int)t == j->fail_test || !j->seen[t] ||
-                (j->test_outcome[t] != LT_TEST_FAILED &&
-                 j->test_outcome[t] != LT_TEST_MEMORY))
-                continue;
-            lt_buf_printf(&d, "%s%s", more ? ", " : " [also failed: ",
-                          pool->test_ids[t]);
-            more = 1;
-        }
-        if (more)
-            lt_buf_puts(&d, "]");
-        res->detail = lt_buf_steal(&d);
-        return;
-    }
-    if (j->timed_out) {
-        res->verdict = LT_VERDICT_TIMEOUT;
-        res->detail = j->test_over_ns > 0
-                          ? xasprintf("CPU time limit of %.2f s for one test",
-                                      j->test_over_ns / 1e9)
-                      : j->cpu_over
-                          ? xasprintf("CPU time limit of %.2f s",
-                                      j->cpu_budget_ns / 1e9)
-                          : xasprintf("wall-clock limit of %.2f s",
-                                      j->deadline - j->started_at);
-        if (j->current >= 0)
-            res->killed_by = xstrdup(pool->test_ids[j->current]);
-        return;
-    }
-    if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU) {
-        res->verdict = LT_VERDICT_TIMEOUT;
-        res->detail = xstrdup("CPU time limit");
-        if (j->current >= 0)
-            res->killed_by = xstrdup(pool->test_ids[j->current]);
-        return;
-    }
-    if (j->output_overflow) {
-        res->verdict = LT_VERDICT_CRASHED;
-        res->detail = xasprintf("output limit of %u bytes exceeded",
-                                LT_OUTPUT_CAP);
-        if (j->current >= 0)
-            res->killed_by = xstrdup(pool->test_ids[j->current]);
-        return;
-    }
-    if (j->protocol_error) {
-        res->verdict = LT_VERDICT_ERROR;
-        res->detail = xstrdup("malformed result frames from the child");
-        return;
-    }
-    if (!j->sandboxed || j->apply_status < 0) {
-        /* Before the mutant ran any test: the engine or sandbox failed. */
-        res->verdict = LT_VERDICT_ERROR;
-        res->detail = WIFSIGNALED(st)
-                          ? xasprintf("child died by signal %d before the "
-                                      "tests", WTERMSIG(st))
-                          : xasprintf("child exited with status %d before "
-                                      "the tests", WEXITSTATUS(st));
-        return;
-    }
-    if (WIFSIGNALED(st)) {
-        res->verdict = LT_VERDICT_CRASHED;
-        res->detail = xasprintf("killed by signal %d (%s)", WTERMSIG(st),
-                                strsignal(WTERMSIG(st)));
-        if (j->current >= 0)
-            res->killed_by = xstrdup(pool->test_ids[j->current]);
-        return;
-    }
-    int complete = j->ended && WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
-                   j->current < 0 && (size_t)j->n_results == j->n_tests;
-    for (size_t i = 0; complete && i < j->n_tests; i++)
-        if (!j->seen[j->tests[i]])
-            complete = 0;
-    if (complete) {
-        res->verdict = LT_VERDICT_SURVIVED;
-        return;
-    }
-    /* The child left early without a failing test: exit() or os._exit()
-     * in the middle of a test is a behaviour change, never a pass. */
-    res->verdict = LT_VERDICT_KILLED;
-    if (j->current >= 0)
-        res->killed_by = xstrdup(pool->test_ids[j->current]);
-    res->detail = xasprintf("the process exited with status %d before "
-                            "reporting every test",
-                            WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    struct lt_evidence ev;
+    struct lt_decision d;
+    lt__job_evidence(pool, j, &ev);
+    lt_verdict_decide(&ev, &d);
+    lt__evidence_clear(&ev);
+    res->verdict = d.verdict;
+    res->killed_by = d.killed_by;
+    res->detail = d.detail;
 }
 
 /*** Running ***/
