@@ -210,8 +210,8 @@ static int python_info(const char *s, size_t n)
  * backticks alone, at least as many as the opening ones (so ``` inside a
  * string of the code does not end it), or up to the end when the fence
  * is never closed.  Text without such a fence is kept as it is.  Returns
- * a heap copy and its length. */
-static char *strip_fence(const char *s, size_t n, size_t *out_len)
+ * a heap copy (NUL-terminated; the caller frees) and its length. */
+char *lt__strip_fence(const char *s, size_t n, size_t *out_len)
 {
     size_t start = (size_t)-1, ticks = 0;
     int first = 1;
@@ -304,7 +304,7 @@ static int add_patch(struct run *r, struct pprog *p, const char *run_id,
     pa->seq = (long long)r->n_patches;
     pa->prog = p;
     pa->run_id = xstrdup(run_id);
-    pa->text = strip_fence(raw, raw_len, &pa->len);
+    pa->text = lt__strip_fence(raw, raw_len, &pa->len);
     lt_sha256_hex(pa->text, pa->len, pa->sha);
     pa->origin = origin;
     pa->line = line;

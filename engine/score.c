@@ -26,6 +26,7 @@
 #include "common/xmalloc.h"
 #include "engine/internal.h"
 #include "engine/pool.h"
+#include "engine/select.h"
 #include "engine/store.h"
 #include "engine/verdict.h"
 #include "harness/wire.h"
@@ -568,50 +569,33 @@ static int run_baseline(struct pool *pool, const struct lt_plan *plan,
     return 0;
 }
 
-/* Sorts tests cheapest first, by the line events each executed in the
- * first baseline run, then by collection order.  Unlike times, line
- * events are the same from run to run, so the order, and with it which
- * test a mutant meets first, never depends on machine load. */
-static const double *sort_key;
+/* Coverage of one subject file of the baseline, for lt__select_tests. */
+struct file_cover {
+    const struct baseline *b;
+    size_t file;
+};
 
-static int cmp_fastest(const void *a, const void *b)
+static size_t line_cover(const void *ctx, long line, const uint32_t **tests)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (sort_key[x] != sort_key[y])
-        return sort_key[x] < sort_key[y] ? -1 : 1;
-    return x < y ? -1 : x > y;
+    const struct file_cover *fc = ctx;
+    if (line < 0 || (size_t)line > fc->b->n_lines[fc->file])
+        return 0;
+    const struct line_tests *lt = &fc->b->by_line[fc->file][line];
+    *tests = lt->tests;
+    return lt->n;
 }
 
-/* The tests a mutant runs: those covering its lines (every runnable test
- * for a change to module or class-body code), fastest first.  Returns
- * the count; *out is the caller's to free. */
+/* The tests a mutant runs (engine/select.c): those covering its lines
+ * (every runnable test for a change to module or class-body code),
+ * fastest first.  Returns the count; *out is the caller's to free. */
 static size_t select_tests(const struct pool *pool, const struct baseline *b,
                            const struct lt_mutant *m, size_t file,
                            int structural, uint32_t **out)
 {
-    size_t nt = pool->n_tests;
-    unsigned char *mark = xcalloc(nt + 1, 1);
-    if (structural) {
-        memset(mark, 1, nt);
-    } else {
-        for (int l = m->line; l <= m->end_line; l++) {
-            if (l < 0 || (size_t)l > b->n_lines[file])
-                continue;
-            const struct line_tests *lt = &b->by_line[file][l];
-            for (size_t k = 0; k < lt->n; k++)
-                mark[lt->tests[k]] = 1;
-        }
-    }
-    uint32_t *sel = xmalloc((nt + 1) * sizeof(uint32_t));
-    size_t n = 0;
-    for (size_t i = 0; i < nt; i++)
-        if (mark[i] && b->runnable[i])
-            sel[n++] = (uint32_t)i;
-    free(mark);
-    sort_key = b->work;
-    qsort(sel, n, sizeof(uint32_t), cmp_fastest);
-    *out = sel;
-    return n;
+    struct file_cover fc = {b, file};
+    struct lt__selection sel = {pool->n_tests, b->runnable, b->work,
+                                line_cover, &fc};
+    return lt__select_tests(&sel, m->line, m->end_line, structural, out);
 }
 
 static int cmp_u32(const void *a, const void *b)
