@@ -1,7 +1,8 @@
 # A database on a file system that fills up in the middle of a run: litmus
-# score must stop with exit 3 and say that what was committed is kept and
-# that the same command resumes it; with space again, the same command
-# finishes with the verdicts of an uninterrupted run.
+# score, then litmus patches, must stop with exit 3 and say that what was
+# committed is kept and that the same command resumes it; with space
+# again, the same command finishes with the verdicts of an uninterrupted
+# run.
 #
 # The database sits on a small tmpfs mounted in a private mount namespace
 # (unshare -m, as root), so the mount vanishes with the test.  Once the
@@ -63,4 +64,45 @@ expect_eq "$RC" 0 "resumed run (stderr: $(tr '\n' ' ' <"$WORK/err"))"
 got=$(q "$db" "SELECT mutant_id || ' ' || verdict FROM results ORDER BY mutant_id")
 [ "$got" = "$ref" ] || fail "verdicts differ from an uninterrupted run: $(diff <(echo "$ref") <(echo "$got") | head)"
 grep -q "mutation score:" "$WORK/out" || fail "no summary after the resume"
+
+# The same for litmus patches (one program, its patch directory).
+if grep -qs calls_main "$REPO/runners/shim.py" || [ -f "$REPO/runners/calls.py" ]; then
+  G=$CORPUS/patches/gcd
+  pargs=(patches --buggy "$G/gcd.py" --tests "$G/test_gcd.py"
+         --reference "$G/reference/gcd.py" --patches "$G/patches"
+         --format json --no-progress -j 1)
+  "$LITMUS" "${pargs[@]}" --db "$WORK/pref.db" >"$WORK/pref.json" 2>/dev/null
+  [ $? = 1 ] || fail "patches reference run failed"
+  rm -f "$mnt/fill" "$mnt"/run.db*
+  export LITMUS_RUN_LOG=$WORK/prunlog
+  "$LITMUS" "${pargs[@]}" --db "$mnt/p.db" >"$WORK/pout" 2>"$WORK/perr" &
+  pid=$!
+  # The first lines are zygote starts; fill the disk once runs began.
+  for _ in $(seq 1 3000); do
+    n=$(grep -vcs zygote "$WORK/prunlog")
+    [ "${n:-0}" -ge 1 ] && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.01
+  done
+  kill -0 $pid 2>/dev/null || { wait $pid; fail "patches ended (exit $?) before the disk filled up"; }
+  dd if=/dev/zero of="$mnt/fill" bs=64k 2>/dev/null
+  wait $pid
+  RC=$?
+  unset LITMUS_RUN_LOG
+  no_leftovers
+  cat "$WORK/perr" >&2
+  expect_eq "$RC" 3 "patches: exit code on a full disk"
+  grep -q "No space left on device" "$WORK/perr" || fail "patches: no cause in the message"
+  grep -q "kept" "$WORK/perr" && grep -q "same command" "$WORK/perr" ||
+    fail "patches: the message does not say the work is kept and how to resume"
+  rm -f "$mnt/fill"
+  run_litmus "${pargs[@]}" --db "$mnt/p.db"
+  expect_eq "$RC" 1 "patches: resumed run (stderr: $(tr '\n' ' ' <"$WORK/err"))"
+  /usr/bin/python3 - "$WORK/pref.json" "$WORK/out" <<'PY' || fail "patches: verdicts differ from an uninterrupted run"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+key = lambda d: sorted((p["run_id"], p["verdict"], p["reason"]) for p in d["patches"])
+assert key(a) == key(b), (key(a), key(b))
+PY
+fi
 exit 0
