@@ -714,7 +714,7 @@ static int zygote_on(struct ds_run *r, struct ds_lane *l)
         int rc = lt__zygote_start(&l->pool, &l->pool.z[k]);
         if (rc < 0) {
             lt_error("cannot start a runner: %s", lt_strerror(rc));
-            r->fatal = 3;
+            r->fatal = LT_EXIT_ENGINE;
             return -1;
         }
         l->zst[k] = ZS_STARTING;
@@ -757,7 +757,7 @@ static void zygote_ready(struct ds_run *r, struct ds_lane *l, int k)
         zygote_off(r, l, k);
         if (l->bare || lt__interrupted) {
             lt_error("%s", full);
-            r->fatal = 3;
+            r->fatal = LT_EXIT_ENGINE;
         } else {
             lane_fail(r, l, full);
         }
@@ -1106,7 +1106,7 @@ int lt__ds_loop(struct ds_run *r)
         int rc = step(r, 0.5);
         if (rc < 0) {
             lt_error("poll: %s", strerror(-rc));
-            r->fatal = 3;
+            r->fatal = LT_EXIT_ENGINE;
             break;
         }
         flush_store(r, 0);

@@ -1316,7 +1316,7 @@ static void start_mutation(struct run *r, struct unit *u, struct ptext *t)
                                         &sm);
     if (rc < 0) {
         lt_error("%s: %s", r->o->db, lt_strerror(rc));
-        r->fatal = 3;
+        r->fatal = LT_EXIT_ENGINE;
         return;
     }
     t->mut_ms = sm.ms;
@@ -1646,7 +1646,7 @@ static int fail_input(struct run *r, const char *fmt, ...)
     lt_error("%s", s ? s : "input error");
     free(s);
     if (!r->fatal)
-        r->fatal = 2;
+        r->fatal = LT_EXIT_USAGE;
     return -1;
 }
 
@@ -1821,7 +1821,7 @@ static void job_lost(struct run *r, struct unit *u, struct job *j)
     case T_REF_HELD:
         lt_error("program '%s': the runner died twice during the reference "
                  "run", u->p0->name);
-        r->fatal = 3;
+        r->fatal = LT_EXIT_ENGINE;
         break;
     case T_L1:
     case T_HELD:
@@ -1923,7 +1923,7 @@ static void start_zygote(struct run *r, struct unit *u)
         int rc = lt__zygote_start(&u->pool, &u->pool.z[k]);
         if (rc < 0) {
             lt_error("cannot start a runner: %s", lt_strerror(rc));
-            r->fatal = 3;
+            r->fatal = LT_EXIT_ENGINE;
             return;
         }
         u->zst[k] = Z_STARTING;
@@ -1953,7 +1953,7 @@ static void zygote_ready(struct run *r, struct unit *u, int k)
         else {
             lt_error("program '%s': %s", u->p0->name,
                      fail ? fail : lt_strerror(rc));
-            r->fatal = 3;
+            r->fatal = LT_EXIT_ENGINE;
         }
         free(fail);
         return;
@@ -2139,7 +2139,7 @@ static int step(struct run *r)
                     lt_error("program '%s': a runner did not finish "
                              "collecting the tests in %.0f s", u->p0->name,
                              ZYGOTE_TIMEOUT);
-                    r->fatal = 3;
+                    r->fatal = LT_EXIT_ENGINE;
                 }
                 continue;
             }
@@ -2266,7 +2266,7 @@ int lt_patches(const struct lt_patches_opts *o)
     r.o = o;
     r.jobs = o->jobs < 1 ? 1 : o->jobs;
     r.t_start = lt__now();
-    int code = 3;
+    int code = LT_EXIT_ENGINE;
     char *errmsg = NULL;
     int db_existed = 1;
 
@@ -2278,17 +2278,17 @@ int lt_patches(const struct lt_patches_opts *o)
     signal(SIGPIPE, SIG_IGN);
 
     if (read_programs(&r) < 0 || read_patches(&r) < 0) {
-        code = 2;
+        code = LT_EXIT_USAGE;
         goto out;
     }
     if (r.n_patches == 0) {
         lt_error("--patches %s: no patch found", o->patches);
-        code = 2;
+        code = LT_EXIT_USAGE;
         goto out;
     }
     for (size_t i = 0; i < r.n_progs; i++)
         if (r.progs[i].n_patches && unit_for(&r, &r.progs[i]) < 0) {
-            code = 2;
+            code = LT_EXIT_USAGE;
             goto out;
         }
     for (size_t i = 0; i < r.n_patches; i++) {
@@ -2359,7 +2359,7 @@ int lt_patches(const struct lt_patches_opts *o)
         if (r.fatal)
             break;
         if (step(&r) < 0) {
-            r.fatal = 3;
+            r.fatal = LT_EXIT_ENGINE;
             break;
         }
         settle(&r);
