@@ -31,7 +31,7 @@ test: build asan
 	@tests/run-all.sh $(BUILD) $(ASAN_BUILD)
 
 unit: build
-	cd $(BUILD) && ctest --output-on-failure
+	cd $(BUILD) && ctest -j 2 --output-on-failure
 
 e2e: build
 	@tests/e2e/run.sh $(BUILD)/litmus

@@ -18,6 +18,7 @@ const char *lt_strerror(int code)
     case LT_ENOTESTS: return "no tests collected";
     case LT_ESCHEMA: return "database schema version mismatch";
     case LT_ENOTFOUND: return "not found";
+    case LT_EINTERRUPTED: return "interrupted";
     default: break;
     }
     if (code < 0 && code > -4096)

@@ -16,6 +16,7 @@ enum {
     LT_ENOTESTS = -10008,  /* no test was collected */
     LT_ESCHEMA = -10009,   /* database written by another schema */
     LT_ENOTFOUND = -10010, /* a named item does not exist */
+    LT_EINTERRUPTED = -10011, /* SIGINT or SIGTERM stopped the work */
 };
 
 /* Name of an error code: strerror() for -errno, litmus text otherwise.

@@ -39,7 +39,7 @@ void lt_dataset_opts_init(struct lt_dataset_opts *o)
     o->verify = 1;
     o->timeout = 5.0;
     o->timeout_factor = 5.0;
-    o->timeout_const = 0.1;
+    o->timeout_const = LT_DATASET_TIMEOUT_CONST;
 #ifdef LT_SANITIZED
     o->memory_mb = 0;
 #else
@@ -477,7 +477,7 @@ static void emit(struct ds_run *r, struct ds_prog *p)
     if (p->raw.len && fwrite(p->raw.data, 1, p->raw.len, r->out) !=
                           p->raw.len && !r->fatal) {
         lt_error("cannot write the output: %s", strerror(errno));
-        r->fatal = 3;
+        r->fatal = LT_EXIT_ENGINE;
     }
     p->raw.len = 0;
     struct lt_buf b = LT_BUF_INIT;
@@ -487,7 +487,7 @@ static void emit(struct ds_run *r, struct ds_prog *p)
     }
     if (b.len && fwrite(b.data, 1, b.len, r->out) != b.len && !r->fatal) {
         lt_error("cannot write the output: %s", strerror(errno));
-        r->fatal = 3;
+        r->fatal = LT_EXIT_ENGINE;
     }
     r->s.emitted += json_array_size(p->items);
     lt_buf_free(&b);
@@ -555,7 +555,7 @@ int lt__ds_check_calls(struct ds_run *r, const char *where, const char *id,
                  where, id, call ? call : "?",
                  call && strlen(call) > 200 ? "..." : "",
                  json_string_value(m));
-        code = 2;
+        code = LT_EXIT_USAGE;
     }
     json_decref(res);
     return code;
@@ -969,13 +969,13 @@ int lt_dataset(const struct lt_dataset_opts *o)
             lt_error("%s:%d: the vocabulary must be a JSON object {\"names\", "
                      "\"comments\", \"dead_code\"}%s%s", o->vocab, je.line,
                      r.vocab ? "" : ": ", r.vocab ? "" : je.text);
-            code = 2;
+            code = LT_EXIT_USAGE;
             goto out;
         }
     }
     if (lt_operators_init() < 0) {
         lt_error("cannot start the embedded Python for the generators");
-        code = 3;
+        code = LT_EXIT_ENGINE;
         goto out;
     }
     code = load_inputs(&r);
@@ -992,7 +992,7 @@ int lt_dataset(const struct lt_dataset_opts *o)
         r.out = fopen(tmp_out, "w");
         if (!r.out) {
             lt_error("%s: %s", o->out, strerror(errno));
-            code = 2;
+            code = LT_EXIT_USAGE;
             goto out;
         }
     } else {
@@ -1006,8 +1006,7 @@ int lt_dataset(const struct lt_dataset_opts *o)
         if (rc < 0) {
             lt_error("%s: %s", o->db, msg ? msg : lt_strerror(rc));
             free(msg);
-            code = (rc == LT_ELOCKED || rc == LT_ECORRUPT ||
-                    rc == LT_ESCHEMA) ? 2 : 3;
+            code = lt_exit_from_error(rc);
             goto out;
         }
     }
@@ -1019,7 +1018,7 @@ int lt_dataset(const struct lt_dataset_opts *o)
     if (code == 0 && r.next_emit < r.n_progs) {
         lt_error("internal error: %zu programs were never finished",
                  r.n_progs - r.next_emit);
-        code = 3;
+        code = LT_EXIT_ENGINE;
     }
     double wall = lt__now() - r.t_start;
     json_t *summary = summary_json(&r, wall);
@@ -1034,7 +1033,7 @@ int lt_dataset(const struct lt_dataset_opts *o)
             FILE *f = fopen(o->summary, "w");
             if (!f || fwrite(b.data, 1, b.len, f) != b.len) {
                 lt_error("%s: %s", o->summary, strerror(errno));
-                code = 2;
+                code = LT_EXIT_USAGE;
             }
             if (f)
                 fclose(f);
@@ -1048,11 +1047,11 @@ out:
         int bad = fclose(r.out) != 0;
         if (code == 0 && bad) {
             lt_error("%s: %s", o->out, strerror(errno));
-            code = 3;
+            code = LT_EXIT_ENGINE;
         }
         if (code == 0 && rename(tmp_out, o->out) < 0) {
             lt_error("%s: %s", o->out, strerror(errno));
-            code = 3;
+            code = LT_EXIT_ENGINE;
         }
         if (code != 0)
             unlink(tmp_out);

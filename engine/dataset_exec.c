@@ -531,6 +531,29 @@ static json_t *cases_result(const struct ds_task *t, const struct job *j)
     return out;
 }
 
+/* The dataset's status name of a decision: its records and the stores of
+ * earlier runs use these names (docs/verdicts.md, "Jobs"). */
+static const char *status_of(const struct lt_decision *d)
+{
+    static const struct {
+        const char *reason, *status;
+    } names[] = {
+        {"syntax", "invalid"},         {"equivalent", "equivalent"},
+        {"import", "raised"},          {"tamper", "tamper"},
+        {"test_failed", "failed"},     {"test_memory", "failed"},
+        {"test_cpu_limit", "timeout"}, {"cpu_limit", "timeout"},
+        {"wall_limit", "timeout"},     {"cpu_rlimit", "timeout"},
+        {"output_limit", "crashed"},   {"protocol", "error"},
+        {"no_sandbox", "error"},       {"no_apply", "error"},
+        {"signal", "crashed"},         {"exit_early", "crashed"},
+        {"passed", "passed"},
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+        if (strcmp(d->reason, names[i].reason) == 0)
+            return names[i].status;
+    return "error";
+}
+
 /* The result of a test job: status passed / failed / timeout / crashed /
  * raised / invalid / equivalent / error, the outcome of every test that
  * ran ("outcomes": one letter per collected test: P passed, F failed,
@@ -538,7 +561,6 @@ static json_t *cases_result(const struct ds_task *t, const struct job *j)
 static json_t *tests_result(const struct ds_task *t, const struct job *j)
 {
     const struct ds_lane *l = t->lane;
-    int st = j->wait_status;
     json_t *o = json_object();
     size_t nt = l->pool.n_tests;
     char *oc = xmalloc(nt + 1);
@@ -555,57 +577,30 @@ static json_t *tests_result(const struct ds_task *t, const struct job *j)
     json_object_set_new(o, "outcomes", json_string(oc));
     json_object_set_new(o, "tests_ms", json_real(test_ms));
     free(oc);
-    const char *status;
-    if (j->apply_status == LT_APPLY_INVALID) {
-        status = "invalid";
-        json_object_set_new(o, "error",
-                            json_string(j->apply_text ? j->apply_text : ""));
-    } else if (j->apply_status == LT_APPLY_EQUIVALENT) {
-        status = "equivalent";
-    } else if (j->apply_status == LT_APPLY_RAISED) {
-        status = "raised";
-        json_object_set_new(o, "error",
-                            json_string(j->apply_text ? j->apply_text : ""));
-    } else if (j->tamper) {
-        status = "tamper";
+    /* The one rule of every job decides; the records keep the dataset's
+     * status names (docs/verdicts.md maps each reason onto one). */
+    struct lt_evidence ev;
+    struct lt_decision d;
+    lt__job_evidence(&l->pool, j, &ev);
+    ev.need_all = !t->stop_first;
+    lt_verdict_decide(&ev, &d);
+    lt__evidence_clear(&ev);
+    const char *status = status_of(&d);
+    json_object_set_new(o, "verdict",
+                        json_string(lt_verdict_name(d.verdict)));
+    json_object_set_new(o, "reason", json_string(d.reason));
+    /* "error": why a run gave no test outcomes (the guard's own words
+     * for tamper); failures carry "message", limits nothing. */
+    if (j->tamper && strcmp(d.reason, "tamper") == 0)
         json_object_set_new(o, "error", json_string(j->tamper));
-    } else if (j->fail_test >= 0 && t->stop_first) {
-        status = "failed";
-    } else if (j->timed_out || (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU)) {
-        status = "timeout";
-    } else if (j->output_overflow) {
-        status = "crashed";
-        json_object_set_new(o, "error", json_string("output limit exceeded"));
-    } else if (j->protocol_error) {
-        status = "error";
-        json_object_set_new(o, "error",
-                            json_string("malformed frames from the child"));
-    } else if (!j->sandboxed || j->apply_status < 0) {
-        status = "error";
-        json_object_set_new(o, "error", json_string("the child ended before "
-                                                    "the tests"));
-    } else if (WIFSIGNALED(st)) {
-        status = "crashed";
-        char *e = xasprintf("killed by signal %d", WTERMSIG(st));
-        json_object_set_new(o, "error", json_string(e));
-        free(e);
-    } else {
-        int complete = j->ended && WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
-                       j->current < 0 && (size_t)j->n_results == j->n_tests;
-        for (size_t i = 0; complete && i < j->n_tests; i++)
-            complete = j->seen[j->tests[i]] != 0;
-        if (complete)
-            status = j->fail_test >= 0 ? "failed" : "passed";
-        else
-            status = "crashed";
-        if (!complete) {
-            char *e = xasprintf("the process exited with status %d before "
-                                "reporting every test",
-                                WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-            json_object_set_new(o, "error", json_string(e));
-            free(e);
-        }
-    }
+    else if (d.detail && (d.verdict == LT_VERDICT_INVALID ||
+                          d.verdict == LT_VERDICT_ERROR ||
+                          d.verdict == LT_VERDICT_CRASHED ||
+                          strcmp(d.reason, "import") == 0 ||
+                          strcmp(d.reason, "exit_early") == 0))
+        json_object_set_new(o, "error", json_string(d.detail));
+    free(d.detail);
+    free(d.killed_by);
     json_object_set_new(o, "status", json_string(status));
     long ft = j->fail_test >= 0 ? j->fail_test : j->current;
     if (ft >= 0 && strcmp(status, "passed") != 0) {
@@ -719,7 +714,7 @@ static int zygote_on(struct ds_run *r, struct ds_lane *l)
         int rc = lt__zygote_start(&l->pool, &l->pool.z[k]);
         if (rc < 0) {
             lt_error("cannot start a runner: %s", lt_strerror(rc));
-            r->fatal = 3;
+            r->fatal = LT_EXIT_ENGINE;
             return -1;
         }
         l->zst[k] = ZS_STARTING;
@@ -762,7 +757,7 @@ static void zygote_ready(struct ds_run *r, struct ds_lane *l, int k)
         zygote_off(r, l, k);
         if (l->bare || lt__interrupted) {
             lt_error("%s", full);
-            r->fatal = 3;
+            r->fatal = LT_EXIT_ENGINE;
         } else {
             lane_fail(r, l, full);
         }
@@ -841,9 +836,19 @@ static void schedule(struct ds_run *r)
     }
 }
 
+/* A write to the store failed: the run stops, and the first cause is
+ * reported once when the loop ends (lt__store_write_failed). */
+static void store_failed(struct ds_run *r, int rc)
+{
+    if (r->store_rc == 0)
+        r->store_rc = rc;
+    r->fatal = LT_EXIT_ENGINE;
+}
+
 static void flush_store(struct ds_run *r, int force)
 {
-    if (!r->st || !r->in_tx)
+    /* After a failed write the open batch is rolled back at the end. */
+    if (!r->st || !r->in_tx || r->store_rc)
         return;
     if (!force && r->pending_writes < BATCH_RESULTS &&
         lt__now() - r->last_commit < BATCH_SECONDS)
@@ -852,10 +857,8 @@ static void flush_store(struct ds_run *r, int force)
     r->in_tx = 0;
     r->pending_writes = 0;
     r->last_commit = lt__now();
-    if (rc < 0) {
-        lt_error("%s: %s", r->o->db, lt_store_errmsg(r->st));
-        r->fatal = 3;
-    }
+    if (rc < 0)
+        store_failed(r, rc);
 }
 
 static void store_result(struct ds_run *r, struct ds_task *t)
@@ -866,19 +869,20 @@ static void store_result(struct ds_run *r, struct ds_task *t)
                                                            "status"));
     if (!status || strcmp(status, "error") == 0)
         return; /* engine failures are never kept */
+    if (r->store_rc)
+        return;
     if (!r->in_tx) {
-        if (lt_store_begin(r->st) < 0) {
-            lt_error("%s: %s", r->o->db, lt_store_errmsg(r->st));
-            r->fatal = 3;
+        int rc = lt_store_begin(r->st);
+        if (rc < 0) {
+            store_failed(r, rc);
             return;
         }
         r->in_tx = 1;
     }
     char *json = json_dumps(t->result, JSON_COMPACT);
-    if (lt_store_put_dataset(r->st, t->key, json) < 0) {
-        lt_error("%s: %s", r->o->db, lt_store_errmsg(r->st));
-        r->fatal = 3;
-    }
+    int rc = lt_store_put_dataset(r->st, t->key, json);
+    if (rc < 0)
+        store_failed(r, rc);
     free(json);
     r->pending_writes++;
 }
@@ -1064,8 +1068,9 @@ static void show_progress(struct ds_run *r, int force)
 }
 
 /* Runs until every submitted task is done and its callback ran (callbacks
- * may submit more).  0, or an exit code: 3 when every runner died or the
- * store failed, 130 when interrupted. */
+ * may submit more).  0, or an exit code: 3 when every runner died or a
+ * write to the store failed (the committed work is kept), 130 when
+ * interrupted. */
 int lt__ds_loop(struct ds_run *r)
 {
     while (!r->fatal) {
@@ -1082,8 +1087,9 @@ int lt__ds_loop(struct ds_run *r)
             break;
         if (lt__interrupted) {
             flush_store(r, 1);
-            lt_error("interrupted; run the same command again to resume");
-            return 130;
+            if (r->store_rc)
+                break;
+            return lt__exit_interrupted();
         }
         if (r->outstanding == 0)
             break;
@@ -1095,7 +1101,7 @@ int lt__ds_loop(struct ds_run *r)
         int rc = step(r, 0.5);
         if (rc < 0) {
             lt_error("poll: %s", strerror(-rc));
-            r->fatal = 3;
+            r->fatal = LT_EXIT_ENGINE;
             break;
         }
         flush_store(r, 0);
@@ -1105,6 +1111,10 @@ int lt__ds_loop(struct ds_run *r)
     if (r->progress) {
         show_progress(r, 1);
         fputc('\n', stderr);
+    }
+    if (r->store_rc) {
+        r->in_tx = 0;
+        return lt__store_write_failed(r->st, r->o->db, r->store_rc);
     }
     return r->fatal;
 }

@@ -116,6 +116,7 @@ struct ds_run {
     size_t outstanding;      /* tasks submitted and not yet done */
     struct ds_task *ready, *ready_tail; /* done, callback not yet run */
     int fatal;               /* exit code to stop with, or 0 */
+    int store_rc;            /* first failed write to the store, or 0 */
     unsigned sandbox;        /* features, from the first sandboxed job */
     int sandbox_checked;
 

@@ -1,11 +1,35 @@
 /* The jobs litmus runs, as the command line calls them.  Each returns the
- * process exit code: 0 ok, 1 gate failed, 2 usage or input error, 3 engine
- * error, after printing its own one-line diagnosis.
- * SPDX-License-Identifier: MIT */
+ * process exit code (enum lt_exit) after printing its own one-line
+ * diagnosis.  SPDX-License-Identifier: MIT */
 #ifndef LT_ENGINE_H
 #define LT_ENGINE_H
 
 #include <stddef.h>
+
+/* The exit codes of every job.  Inside the engine, functions return 0 or
+ * a negative code (common/err.h); lt_exit_from_error() turns one into an
+ * exit code at the job's boundary. */
+enum lt_exit {
+    LT_EXIT_OK = 0,
+    LT_EXIT_GATE = 1,         /* score below --fail-under, overfitting patch */
+    LT_EXIT_USAGE = 2,        /* usage or input error */
+    LT_EXIT_ENGINE = 3,       /* engine, sandbox or store failure */
+    LT_EXIT_INTERRUPTED = 130 /* SIGINT or SIGTERM; the same command resumes */
+};
+
+/* The exit code for an internal code: LT_EXIT_OK for 0, LT_EXIT_USAGE for
+ * what the user can fix in the command or its input (bad option, input
+ * that does not parse, a database that is locked, corrupt, of another
+ * schema, no tests, an unknown id), LT_EXIT_INTERRUPTED for
+ * LT_EINTERRUPTED, LT_EXIT_ENGINE for everything else (-errno included:
+ * a full disk is not the user's typing). */
+enum lt_exit lt_exit_from_error(int rc);
+
+/* The --timeout-const defaults, in seconds, one per job: the options'
+ * _init() functions, the help texts and the comments below use these. */
+#define LT_SCORE_TIMEOUT_CONST 0.2
+#define LT_PATCHES_TIMEOUT_CONST 1.0
+#define LT_DATASET_TIMEOUT_CONST 0.1
 
 enum lt_format { LT_FORMAT_TEXT, LT_FORMAT_JSON };
 
@@ -44,9 +68,9 @@ struct lt_score_opts {
 };
 
 /* Fills defaults: operators "mutmut", jobs = cores, db ".litmus.db",
- * text, no threshold, factor 5, constant 0.5 s, baseline 300 s, 2048 MB
- * (0 in sanitizer builds), progress auto, no kill matrix, 2 baseline
- * runs. */
+ * text, no threshold, factor 5, constant LT_SCORE_TIMEOUT_CONST, baseline
+ * 300 s, 2048 MB (0 in sanitizer builds), progress auto, no kill matrix,
+ * 2 baseline runs. */
 void lt_score_opts_init(struct lt_score_opts *o);
 
 /* Fills *o from the [tool.litmus] table of a pyproject.toml (keys as the
@@ -84,7 +108,7 @@ struct lt_patches_opts {
     double sim_threshold;    /* similarity threshold (0.95) */
     int jobs;                /* child processes at once */
     double timeout_factor;   /* x the reference's CPU time (5) */
-    double timeout_const;    /* + this many seconds (1) */
+    double timeout_const;    /* + this many seconds */
     double timeout;          /* per run without a reference (15 s) */
     int mutation;            /* layer 2 mutation scores (1) */
     int mutation_gate;       /* with a reference: a patch scoring below
@@ -98,9 +122,9 @@ struct lt_patches_opts {
 };
 
 /* Fills defaults: thresholds 0.60 and 0.95, jobs = cores, db
- * ".litmus-patches.db", text, factor 5, constant 1 s, timeout 15 s,
- * mutation and the mutation gate on, 2048 MB (0 in sanitizer builds),
- * progress auto. */
+ * ".litmus-patches.db", text, factor 5, constant LT_PATCHES_TIMEOUT_CONST,
+ * timeout 15 s, mutation and the mutation gate on, 2048 MB (0 in sanitizer
+ * builds), progress auto. */
 void lt_patches_opts_init(struct lt_patches_opts *o);
 
 /* `litmus patches`: triages every candidate patch, resuming from the
@@ -150,8 +174,8 @@ struct lt_dataset_opts {
 
 /* Defaults: db ".litmus-dataset.db", operators "algo1", ops "c,v,d", seed
  * 0, jobs = cores, 1 per cell, 1 per program, strength 1, 1 variant,
- * verification on, timeout 5 s, factor 5, constant 0.1 s, 2048 MB,
- * progress auto. */
+ * verification on, timeout 5 s, factor 5, constant LT_DATASET_TIMEOUT_CONST,
+ * 2048 MB, progress auto. */
 void lt_dataset_opts_init(struct lt_dataset_opts *o);
 
 /* "select", "typed", "faults" or "rewrite". */

@@ -34,6 +34,20 @@ long lt__peak_rss_kb(pid_t pid);
 /* Monotonic seconds. */
 double lt__now(void);
 
+/* engine/evidence.c: a finished job's evidence for lt_verdict_decide()
+ * (contracts there). */
+struct pool;
+struct job;
+struct lt_evidence;
+void lt__job_evidence(const struct pool *pool, const struct job *j,
+                      struct lt_evidence *ev);
+void lt__evidence_clear(struct lt_evidence *ev);
+
+/* engine/exit.c: the messages that end a job early (contracts there). */
+enum lt_exit lt__store_write_failed(struct lt_store *st, const char *db,
+                                    int rc);
+enum lt_exit lt__exit_interrupted(void);
+
 /* Renders the score of the plan's mutants from the store; returns the exit
  * code (1 when the score is below fail_under). */
 int lt__report_score(struct lt_store *st, const struct lt_plan *plan,

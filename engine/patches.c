@@ -54,7 +54,7 @@ void lt_patches_opts_init(struct lt_patches_opts *o)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     o->jobs = n > 0 ? (int)n : 1;
     o->timeout_factor = 5.0;
-    o->timeout_const = 1.0;
+    o->timeout_const = LT_PATCHES_TIMEOUT_CONST;
     o->timeout = 15.0;
     o->mutation = 1;
     o->mutation_gate = 1;
@@ -81,6 +81,7 @@ struct run {
     char *exe;
     char *scratch;
     int fatal;          /* exit code that stops the run, or 0 */
+    int store_rc;       /* first failed write to the store, or 0 */
     int in_tx;
     double last_commit;
     int pending_writes;
@@ -96,6 +97,15 @@ struct run {
 static void on_signal(int sig)
 {
     lt__interrupted = sig;
+}
+
+/* A write to the store failed: the run stops, and the first cause is
+ * reported once at the end (lt__store_write_failed). */
+static void store_failed(struct run *r, int rc)
+{
+    if (r->store_rc == 0)
+        r->store_rc = rc;
+    r->fatal = LT_EXIT_ENGINE;
 }
 
 /*** Reading inputs ***/
@@ -200,8 +210,8 @@ static int python_info(const char *s, size_t n)
  * backticks alone, at least as many as the opening ones (so ``` inside a
  * string of the code does not end it), or up to the end when the fence
  * is never closed.  Text without such a fence is kept as it is.  Returns
- * a heap copy and its length. */
-static char *strip_fence(const char *s, size_t n, size_t *out_len)
+ * a heap copy (NUL-terminated; the caller frees) and its length. */
+char *lt__strip_fence(const char *s, size_t n, size_t *out_len)
 {
     size_t start = (size_t)-1, ticks = 0;
     int first = 1;
@@ -294,7 +304,7 @@ static int add_patch(struct run *r, struct pprog *p, const char *run_id,
     pa->seq = (long long)r->n_patches;
     pa->prog = p;
     pa->run_id = xstrdup(run_id);
-    pa->text = strip_fence(raw, raw_len, &pa->len);
+    pa->text = lt__strip_fence(raw, raw_len, &pa->len);
     lt_sha256_hex(pa->text, pa->len, pa->sha);
     pa->origin = origin;
     pa->line = line;
@@ -836,10 +846,8 @@ static int store_layer(struct run *r, struct unit *u, const char *sha,
     char *s = json_dumps(v, JSON_COMPACT);
     int rc = lt_store_put_candidate_result(r->st, u->key, sha, layer, s);
     free(s);
-    if (rc < 0) {
-        lt_error("%s: %s", r->o->db, lt_strerror(rc));
-        r->fatal = 3;
-    }
+    if (rc < 0)
+        store_failed(r, rc);
     r->pending_writes++;
     return rc;
 }
@@ -1180,10 +1188,8 @@ static void put_mutant(struct run *r, struct unit *u, struct ptext *t,
                                      lt_verdict_name(v), killed_by, detail,
                                      ms};
     int rc = lt_store_put_candidate_mutant(r->st, &cm);
-    if (rc < 0) {
-        lt_error("%s: %s", r->o->db, lt_strerror(rc));
-        r->fatal = 3;
-    }
+    if (rc < 0)
+        store_failed(r, rc);
     r->pending_writes++;
 }
 
@@ -1310,7 +1316,7 @@ static void start_mutation(struct run *r, struct unit *u, struct ptext *t)
                                         &sm);
     if (rc < 0) {
         lt_error("%s: %s", r->o->db, lt_strerror(rc));
-        r->fatal = 3;
+        r->fatal = LT_EXIT_ENGINE;
         return;
     }
     t->mut_ms = sm.ms;
@@ -1441,10 +1447,8 @@ static void finish_unit(struct run *r, struct unit *u)
                                   p->sha, v.verdict, v.reason, v.detail, ev,
                                   v.duration_ms};
         int rc = lt_store_put_patch_run(r->st, &pr);
-        if (rc < 0) {
-            lt_error("%s: %s", r->o->db, lt_strerror(rc));
-            r->fatal = 3;
-        }
+        if (rc < 0)
+            store_failed(r, rc);
         r->pending_writes++;
         r->decided++;
         free(ev);
@@ -1642,7 +1646,7 @@ static int fail_input(struct run *r, const char *fmt, ...)
     lt_error("%s", s ? s : "input error");
     free(s);
     if (!r->fatal)
-        r->fatal = 2;
+        r->fatal = LT_EXIT_USAGE;
     return -1;
 }
 
@@ -1812,7 +1816,7 @@ static void job_lost(struct run *r, struct unit *u, struct job *j)
     case T_REF_HELD:
         lt_error("program '%s': the runner died twice during the reference "
                  "run", u->p0->name);
-        r->fatal = 3;
+        r->fatal = LT_EXIT_ENGINE;
         break;
     case T_L1:
     case T_HELD:
@@ -1914,7 +1918,7 @@ static void start_zygote(struct run *r, struct unit *u)
         int rc = lt__zygote_start(&u->pool, &u->pool.z[k]);
         if (rc < 0) {
             lt_error("cannot start a runner: %s", lt_strerror(rc));
-            r->fatal = 3;
+            r->fatal = LT_EXIT_ENGINE;
             return;
         }
         u->zst[k] = Z_STARTING;
@@ -1944,7 +1948,7 @@ static void zygote_ready(struct run *r, struct unit *u, int k)
         else {
             lt_error("program '%s': %s", u->p0->name,
                      fail ? fail : lt_strerror(rc));
-            r->fatal = 3;
+            r->fatal = LT_EXIT_ENGINE;
         }
         free(fail);
         return;
@@ -2130,7 +2134,7 @@ static int step(struct run *r)
                     lt_error("program '%s': a runner did not finish "
                              "collecting the tests in %.0f s", u->p0->name,
                              ZYGOTE_TIMEOUT);
-                    r->fatal = 3;
+                    r->fatal = LT_EXIT_ENGINE;
                 }
                 continue;
             }
@@ -2193,7 +2197,8 @@ static void progress_show(struct run *r, int force)
 
 static void maybe_commit(struct run *r, int force)
 {
-    if (!r->in_tx)
+    /* After a failed write the open batch is rolled back at the end. */
+    if (!r->in_tx || r->store_rc)
         return;
     if (!force && r->pending_writes < 64 &&
         lt__now() - r->last_commit < BATCH_SECONDS)
@@ -2208,10 +2213,8 @@ static void maybe_commit(struct run *r, int force)
         rc = lt_store_begin(r->st);
         r->in_tx = rc == 0;
     }
-    if (rc < 0) {
-        lt_error("%s: %s", r->o->db, lt_strerror(rc));
-        r->fatal = 3;
-    }
+    if (rc < 0)
+        store_failed(r, rc);
     r->pending_writes = 0;
     r->last_commit = lt__now();
 }
@@ -2258,7 +2261,7 @@ int lt_patches(const struct lt_patches_opts *o)
     r.o = o;
     r.jobs = o->jobs < 1 ? 1 : o->jobs;
     r.t_start = lt__now();
-    int code = 3;
+    int code = LT_EXIT_ENGINE;
     char *errmsg = NULL;
     int db_existed = 1;
 
@@ -2270,17 +2273,17 @@ int lt_patches(const struct lt_patches_opts *o)
     signal(SIGPIPE, SIG_IGN);
 
     if (read_programs(&r) < 0 || read_patches(&r) < 0) {
-        code = 2;
+        code = LT_EXIT_USAGE;
         goto out;
     }
     if (r.n_patches == 0) {
         lt_error("--patches %s: no patch found", o->patches);
-        code = 2;
+        code = LT_EXIT_USAGE;
         goto out;
     }
     for (size_t i = 0; i < r.n_progs; i++)
         if (r.progs[i].n_patches && unit_for(&r, &r.progs[i]) < 0) {
-            code = 2;
+            code = LT_EXIT_USAGE;
             goto out;
         }
     for (size_t i = 0; i < r.n_patches; i++) {
@@ -2296,8 +2299,7 @@ int lt_patches(const struct lt_patches_opts *o)
     if (rc < 0) {
         db_existed = 1;
         lt_error("%s: %s", o->db, errmsg ? errmsg : lt_strerror(rc));
-        code = rc == LT_ELOCKED || rc == LT_ECORRUPT || rc == LT_ESCHEMA ? 2
-                                                                         : 3;
+        code = lt_exit_from_error(rc);
         goto out;
     }
     rc = lt_store_patches_init(r.st);
@@ -2310,7 +2312,7 @@ int lt_patches(const struct lt_patches_opts *o)
     if (rc == 0)
         rc = lt_store_commit(r.st);
     if (rc < 0) {
-        lt_error("%s: %s", o->db, lt_strerror(rc));
+        code = lt__store_write_failed(r.st, o->db, rc);
         goto out;
     }
     for (size_t i = 0; i < r.n_units; i++)
@@ -2352,29 +2354,34 @@ int lt_patches(const struct lt_patches_opts *o)
         if (r.fatal)
             break;
         if (step(&r) < 0) {
-            r.fatal = 3;
+            r.fatal = LT_EXIT_ENGINE;
             break;
         }
         settle(&r);
         maybe_commit(&r, 0);
         progress_show(&r, 0);
     }
-    if (r.in_tx) {
+    if (r.in_tx && !r.store_rc) {
         /* Figures of this run, for bench/patches_bench.sh. */
-        char v[64];
-        snprintf(v, sizeof(v), "%.3f", lt__now() - r.t_start);
-        lt_store_set_meta(r.st, "patches_elapsed_s", v);
-        snprintf(v, sizeof(v), "%zu", r.zygotes_started);
-        lt_store_set_meta(r.st, "patches_zygotes", v);
+        static const char *const keys[] = {
+            "patches_elapsed_s", "patches_zygotes", "patches_jobs",
+            "patches_mutant_jobs", "patches_texts"};
+        char v[5][64];
         size_t jobs = 0;
         for (int k = 0; k <= T_MUT; k++)
             jobs += r.jobs_started[k];
-        snprintf(v, sizeof(v), "%zu", jobs);
-        lt_store_set_meta(r.st, "patches_jobs", v);
-        snprintf(v, sizeof(v), "%zu", r.jobs_started[T_MUT]);
-        lt_store_set_meta(r.st, "patches_mutant_jobs", v);
-        snprintf(v, sizeof(v), "%zu", r.n_texts);
-        lt_store_set_meta(r.st, "patches_texts", v);
+        snprintf(v[0], sizeof(v[0]), "%.3f", lt__now() - r.t_start);
+        snprintf(v[1], sizeof(v[1]), "%zu", r.zygotes_started);
+        snprintf(v[2], sizeof(v[2]), "%zu", jobs);
+        snprintf(v[3], sizeof(v[3]), "%zu", r.jobs_started[T_MUT]);
+        snprintf(v[4], sizeof(v[4]), "%zu", r.n_texts);
+        for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++) {
+            rc = lt_store_set_meta(r.st, keys[k], v[k]);
+            if (rc < 0) {
+                store_failed(&r, rc);
+                break;
+            }
+        }
     }
     maybe_commit(&r, 1);
     {
@@ -2394,9 +2401,13 @@ int lt_patches(const struct lt_patches_opts *o)
         progress_show(&r, 1);
         fputc('\n', stderr);
     }
+    if (r.store_rc) {
+        code = lt__store_write_failed(r.st, o->db, r.store_rc);
+        r.in_tx = 0;
+        goto out;
+    }
     if (lt__interrupted && !r.fatal) {
-        lt_error("interrupted; run the same command again to resume");
-        code = 130;
+        code = lt__exit_interrupted();
         goto out;
     }
     if (r.fatal) {

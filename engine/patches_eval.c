@@ -626,89 +626,21 @@ json_t *lt__pe_diff(const struct job *j, const struct ptask *task)
 
 /*** Mutant runs ***/
 
-/* The verdict of one mutant of a candidate text, decided as `litmus
- * score` decides (engine/score.c), with the guards' reports counted as
- * detections: the run noticed the change. */
+/* The verdict of one mutant of a candidate text, decided by the one rule
+ * of every job (lt_verdict_decide): the guards' reports count as
+ * detections, the run noticed the change.  *detail and *killed_by are
+ * the caller's to free. */
 enum lt_verdict lt__pe_mutant(const struct pool *pool, const struct job *j,
                               char **detail, char **killed_by)
 {
-    int st = j->wait_status;
-    *detail = *killed_by = NULL;
-    const char *cur = j->current >= 0 && (size_t)j->current < pool->n_tests
-                          ? pool->test_ids[j->current]
-                          : NULL;
-    if (j->apply_status == LT_APPLY_INVALID) {
-        *detail = xstrdup(j->apply_text ? j->apply_text : "");
-        return LT_VERDICT_INVALID;
-    }
-    if (j->apply_status == LT_APPLY_EQUIVALENT) {
-        *detail = xstrdup("compiles to the candidate's code objects");
-        return LT_VERDICT_EQUIVALENT;
-    }
-    if (j->apply_status == LT_APPLY_RAISED) {
-        *killed_by = xstrdup("<module import>");
-        *detail = xstrdup(j->apply_text ? j->apply_text : "");
-        return LT_VERDICT_KILLED;
-    }
-    if (j->tamper) {
-        *detail = xasprintf("guard: %s", j->tamper);
-        if (cur)
-            *killed_by = xstrdup(cur);
-        return LT_VERDICT_KILLED;
-    }
-    if (j->fail_test >= 0 && (size_t)j->fail_test < pool->n_tests) {
-        *killed_by = xstrdup(pool->test_ids[j->fail_test]);
-        *detail = xstrdup(j->fail_text ? j->fail_text : "");
-        return j->fail_outcome == LT_TEST_MEMORY ? LT_VERDICT_MEMORY
-                                                 : LT_VERDICT_KILLED;
-    }
-    if (j->timed_out || (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU)) {
-        *detail = j->cpu_over || !j->timed_out
-                      ? xasprintf("CPU time limit of %.2f s",
-                                  j->cpu_budget_ns / 1e9)
-                      : xasprintf("wall-clock limit of %.2f s",
-                                  j->deadline - j->started_at);
-        if (cur)
-            *killed_by = xstrdup(cur);
-        return LT_VERDICT_TIMEOUT;
-    }
-    if (j->output_overflow) {
-        *detail = xasprintf("output limit of %u bytes exceeded",
-                            LT_OUTPUT_CAP);
-        return LT_VERDICT_CRASHED;
-    }
-    if (j->protocol_error) {
-        *detail = xstrdup("malformed result frames from the child");
-        return LT_VERDICT_ERROR;
-    }
-    if (!j->sandboxed) {
-        *detail = xstrdup("the child ended before entering the sandbox");
-        return LT_VERDICT_ERROR;
-    }
-    if (WIFSIGNALED(st)) {
-        *detail = xasprintf("killed by signal %d (%s)", WTERMSIG(st),
-                            strsignal(WTERMSIG(st)));
-        if (cur)
-            *killed_by = xstrdup(cur);
-        return LT_VERDICT_CRASHED;
-    }
-    if (j->apply_status != LT_APPLY_OK) {
-        *detail = xstrdup("the child ended before applying the mutant");
-        return LT_VERDICT_ERROR;
-    }
-    int complete = j->ended && WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
-                   j->current < 0 && (size_t)j->n_results == j->n_tests;
-    for (size_t i = 0; complete && i < j->n_tests; i++)
-        if (!j->seen[j->tests[i]])
-            complete = 0;
-    if (complete)
-        return LT_VERDICT_SURVIVED;
-    if (cur)
-        *killed_by = xstrdup(cur);
-    *detail = xasprintf("the process exited with status %d before "
-                        "reporting every test",
-                        WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-    return LT_VERDICT_KILLED;
+    struct lt_evidence ev;
+    struct lt_decision d;
+    lt__job_evidence(pool, j, &ev);
+    lt_verdict_decide(&ev, &d);
+    lt__evidence_clear(&ev);
+    *detail = d.detail;
+    *killed_by = d.killed_by;
+    return d.verdict;
 }
 
 /*** The verdict of a patch ***/

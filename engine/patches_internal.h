@@ -31,6 +31,10 @@
 
 struct unit;
 
+/* patches.c: the patch text inside a markdown code fence of s[0..n)
+ * (docs/patches.md, "Inputs"); a heap copy, its length in *out_len. */
+char *lt__strip_fence(const char *s, size_t n, size_t *out_len);
+
 /* One program entry: from the manifest, or the single --buggy program. */
 struct pprog {
     char *name;

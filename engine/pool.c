@@ -73,7 +73,7 @@ int lt__read_ready(struct pool *pool, struct zygote *z, char **failmsg)
         struct pollfd pf = {z->sock, POLLIN, 0};
         int n = poll(&pf, 1, 200);
         if (lt__interrupted) {
-            *failmsg = xstrdup("lt__interrupted");
+            *failmsg = xstrdup("interrupted; run the same command again to resume");
             return LT_EINTERNAL;
         }
         if (n > 0)

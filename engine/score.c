@@ -27,6 +27,7 @@
 #include "engine/internal.h"
 #include "engine/pool.h"
 #include "engine/pyenv.h"
+#include "engine/select.h"
 #include "engine/store.h"
 #include "engine/verdict.h"
 #include "harness/wire.h"
@@ -60,7 +61,7 @@ void lt_score_opts_init(struct lt_score_opts *o)
     o->format = LT_FORMAT_TEXT;
     o->fail_under = -1;
     o->timeout_factor = 5.0;
-    o->timeout_const = 0.2;
+    o->timeout_const = LT_SCORE_TIMEOUT_CONST;
     o->baseline_timeout = 300.0;
 #ifdef LT_SANITIZED
     o->memory_mb = 0; /* ASan reserves terabytes of address space */
@@ -328,128 +329,24 @@ out:
 
 /*** Verdicts ***/
 
-/* Decides a mutant's verdict from the evidence of its run.  A pass needs
- * positive evidence: applied, sandboxed, every selected test reported
- * once, then END and a clean exit. */
+/* Decides a mutant's verdict from the evidence of its run, by the one
+ * rule of every job (lt_verdict_decide), and records its figures. */
 static void decide(const struct pool *pool, const struct job *j,
                    struct lt_result *res)
 {
-    int st = j->wait_status;
     res->duration_ms = (lt__now() - j->started_at) * 1000.0;
     res->peak_rss_kb = j->maxrss_kb;
     res->tests_run = j->n_results + (j->current >= 0);
     if (j->output.len)
         res->output = xstrndup(j->output.data, j->output.len);
-
-    if (j->apply_status == LT_APPLY_INVALID) {
-        res->verdict = LT_VERDICT_INVALID;
-        res->detail = xstrdup(j->apply_text ? j->apply_text : "");
-        return;
-    }
-    if (j->apply_status == LT_APPLY_EQUIVALENT) {
-        res->verdict = LT_VERDICT_EQUIVALENT;
-        res->detail = xstrdup("compiles to the original code objects");
-        return;
-    }
-    if (j->apply_status == LT_APPLY_RAISED) {
-        res->verdict = LT_VERDICT_KILLED;
-        res->killed_by = xstrdup("<module import>");
-        res->detail = xstrdup(j->apply_text ? j->apply_text : "");
-        return;
-    }
-    if (j->fail_test >= 0) {
-        res->verdict = j->fail_outcome == LT_TEST_MEMORY ? LT_VERDICT_MEMORY
-                                                         : LT_VERDICT_KILLED;
-        res->killed_by = xstrdup(pool->test_ids[j->fail_test]);
-        struct lt_buf d = LT_BUF_INIT;
-        lt_buf_puts(&d, j->fail_text ? j->fail_text : "");
-        /* With --full-matrix every covering test ran: list the others
-         * that failed too. */
-        int more = 0;
-        for (size_t k = 0; k < j->n_tests; k++) {
-            uint32_t t = j->tests[k];
-            if ((int)t == j->fail_test || !j->seen[t] ||
-                (j->test_outcome[t] != LT_TEST_FAILED &&
-                 j->test_outcome[t] != LT_TEST_MEMORY))
-                continue;
-            lt_buf_printf(&d, "%s%s", more ? ", " : " [also failed: ",
-                          pool->test_ids[t]);
-            more = 1;
-        }
-        if (more)
-            lt_buf_puts(&d, "]");
-        res->detail = lt_buf_steal(&d);
-        return;
-    }
-    if (j->timed_out) {
-        res->verdict = LT_VERDICT_TIMEOUT;
-        res->detail = j->test_over_ns > 0
-                          ? xasprintf("CPU time limit of %.2f s for one test",
-                                      j->test_over_ns / 1e9)
-                      : j->cpu_over
-                          ? xasprintf("CPU time limit of %.2f s",
-                                      j->cpu_budget_ns / 1e9)
-                          : xasprintf("wall-clock limit of %.2f s",
-                                      j->deadline - j->started_at);
-        if (j->current >= 0)
-            res->killed_by = xstrdup(pool->test_ids[j->current]);
-        return;
-    }
-    if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU) {
-        res->verdict = LT_VERDICT_TIMEOUT;
-        res->detail = xstrdup("CPU time limit");
-        if (j->current >= 0)
-            res->killed_by = xstrdup(pool->test_ids[j->current]);
-        return;
-    }
-    if (j->output_overflow) {
-        res->verdict = LT_VERDICT_CRASHED;
-        res->detail = xasprintf("output limit of %u bytes exceeded",
-                                LT_OUTPUT_CAP);
-        if (j->current >= 0)
-            res->killed_by = xstrdup(pool->test_ids[j->current]);
-        return;
-    }
-    if (j->protocol_error) {
-        res->verdict = LT_VERDICT_ERROR;
-        res->detail = xstrdup("malformed result frames from the child");
-        return;
-    }
-    if (!j->sandboxed || j->apply_status < 0) {
-        /* Before the mutant ran any test: the engine or sandbox failed. */
-        res->verdict = LT_VERDICT_ERROR;
-        res->detail = WIFSIGNALED(st)
-                          ? xasprintf("child died by signal %d before the "
-                                      "tests", WTERMSIG(st))
-                          : xasprintf("child exited with status %d before "
-                                      "the tests", WEXITSTATUS(st));
-        return;
-    }
-    if (WIFSIGNALED(st)) {
-        res->verdict = LT_VERDICT_CRASHED;
-        res->detail = xasprintf("killed by signal %d (%s)", WTERMSIG(st),
-                                strsignal(WTERMSIG(st)));
-        if (j->current >= 0)
-            res->killed_by = xstrdup(pool->test_ids[j->current]);
-        return;
-    }
-    int complete = j->ended && WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
-                   j->current < 0 && (size_t)j->n_results == j->n_tests;
-    for (size_t i = 0; complete && i < j->n_tests; i++)
-        if (!j->seen[j->tests[i]])
-            complete = 0;
-    if (complete) {
-        res->verdict = LT_VERDICT_SURVIVED;
-        return;
-    }
-    /* The child left early without a failing test: exit() or os._exit()
-     * in the middle of a test is a behaviour change, never a pass. */
-    res->verdict = LT_VERDICT_KILLED;
-    if (j->current >= 0)
-        res->killed_by = xstrdup(pool->test_ids[j->current]);
-    res->detail = xasprintf("the process exited with status %d before "
-                            "reporting every test",
-                            WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    struct lt_evidence ev;
+    struct lt_decision d;
+    lt__job_evidence(pool, j, &ev);
+    lt_verdict_decide(&ev, &d);
+    lt__evidence_clear(&ev);
+    res->verdict = d.verdict;
+    res->killed_by = d.killed_by;
+    res->detail = d.detail;
 }
 
 /*** Running ***/
@@ -738,50 +635,33 @@ static int run_baseline(struct pool *pool, const struct lt_plan *plan,
     return 0;
 }
 
-/* Sorts tests cheapest first, by the line events each executed in the
- * first baseline run, then by collection order.  Unlike times, line
- * events are the same from run to run, so the order, and with it which
- * test a mutant meets first, never depends on machine load. */
-static const double *sort_key;
+/* Coverage of one subject file of the baseline, for lt__select_tests. */
+struct file_cover {
+    const struct baseline *b;
+    size_t file;
+};
 
-static int cmp_fastest(const void *a, const void *b)
+static size_t line_cover(const void *ctx, long line, const uint32_t **tests)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (sort_key[x] != sort_key[y])
-        return sort_key[x] < sort_key[y] ? -1 : 1;
-    return x < y ? -1 : x > y;
+    const struct file_cover *fc = ctx;
+    if (line < 0 || (size_t)line > fc->b->n_lines[fc->file])
+        return 0;
+    const struct line_tests *lt = &fc->b->by_line[fc->file][line];
+    *tests = lt->tests;
+    return lt->n;
 }
 
-/* The tests a mutant runs: those covering its lines (every runnable test
- * for a change to module or class-body code), fastest first.  Returns
- * the count; *out is the caller's to free. */
+/* The tests a mutant runs (engine/select.c): those covering its lines
+ * (every runnable test for a change to module or class-body code),
+ * fastest first.  Returns the count; *out is the caller's to free. */
 static size_t select_tests(const struct pool *pool, const struct baseline *b,
                            const struct lt_mutant *m, size_t file,
                            int structural, uint32_t **out)
 {
-    size_t nt = pool->n_tests;
-    unsigned char *mark = xcalloc(nt + 1, 1);
-    if (structural) {
-        memset(mark, 1, nt);
-    } else {
-        for (int l = m->line; l <= m->end_line; l++) {
-            if (l < 0 || (size_t)l > b->n_lines[file])
-                continue;
-            const struct line_tests *lt = &b->by_line[file][l];
-            for (size_t k = 0; k < lt->n; k++)
-                mark[lt->tests[k]] = 1;
-        }
-    }
-    uint32_t *sel = xmalloc((nt + 1) * sizeof(uint32_t));
-    size_t n = 0;
-    for (size_t i = 0; i < nt; i++)
-        if (mark[i] && b->runnable[i])
-            sel[n++] = (uint32_t)i;
-    free(mark);
-    sort_key = b->work;
-    qsort(sel, n, sizeof(uint32_t), cmp_fastest);
-    *out = sel;
-    return n;
+    struct file_cover fc = {b, file};
+    struct lt__selection sel = {pool->n_tests, b->runnable, b->work,
+                                line_cover, &fc};
+    return lt__select_tests(&sel, m->line, m->end_line, structural, out);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -1040,8 +920,7 @@ int lt_score(const struct lt_score_opts *o)
     if (rc < 0) {
         db_existed = 1; /* not ours to remove */
         lt_error("%s: %s", o->db, errmsg ? errmsg : lt_strerror(rc));
-        exit_code = (rc == LT_ELOCKED || rc == LT_ECORRUPT ||
-                     rc == LT_ESCHEMA) ? 2 : 3;
+        exit_code = lt_exit_from_error(rc);
         goto out;
     }
     /* The settings that decide the mutant set and the verdicts.  Resuming
@@ -1087,7 +966,7 @@ int lt_score(const struct lt_score_opts *o)
         rc = lt_store_commit(st);
     in_tx = 0;
     if (rc < 0) {
-        lt_error("%s: cannot write the plan: %s", o->db, lt_strerror(rc));
+        exit_code = lt__store_write_failed(st, o->db, rc);
         goto out;
     }
 
@@ -1131,7 +1010,7 @@ int lt_score(const struct lt_score_opts *o)
         rc = lt_store_commit(st);
     if (rc < 0) {
         free(has_result);
-        lt_error("%s: %s", o->db, lt_strerror(rc));
+        exit_code = lt__store_write_failed(st, o->db, rc);
         goto out;
     }
 
@@ -1272,7 +1151,10 @@ int lt_score(const struct lt_score_opts *o)
     const char *run_log_path = getenv("LITMUS_RUN_LOG");
     run_log = run_log_path && *run_log_path ? fopen(run_log_path, "a")
                                             : NULL;
-    while (!lt__interrupted) {
+    /* The first failed write to the store stops the run: what was
+     * committed stays, and the rerun runs the rest. */
+    int store_rc = 0;
+    while (!lt__interrupted && store_rc == 0) {
         int busy = 0;
         for (int i = 0; i < pool.n; i++)
             busy += pool.z[i].job.active;
@@ -1433,9 +1315,11 @@ int lt_score(const struct lt_score_opts *o)
                         else
                             queue[--next] = mut;
                     } else {
-                        put_verdict(st, &plan.mutants.items[mut],
-                                    LT_VERDICT_ERROR,
-                                    "the runner died twice");
+                        rc = put_verdict(st, &plan.mutants.items[mut],
+                                         LT_VERDICT_ERROR,
+                                         "the runner died twice");
+                        if (rc < 0 && store_rc == 0)
+                            store_rc = rc;
                         pending++;
                         if (!was_recheck)
                             done++;
@@ -1462,8 +1346,8 @@ int lt_score(const struct lt_score_opts *o)
                     continue;
                 }
                 rc = lt_store_put_result(st, &res);
-                if (rc < 0)
-                    lt_error("%s: %s", o->db, lt_strerror(rc));
+                if (rc < 0 && store_rc == 0)
+                    store_rc = rc;
                 /* Duplicates share the representative's verdict. */
                 for (size_t k = j->mutant + 1; k < nm; k++) {
                     if (mp[k].dup_of != (long)j->mutant)
@@ -1475,7 +1359,9 @@ int lt_score(const struct lt_score_opts *o)
                                         res.detail ? "; " : "",
                                         res.detail ? res.detail : "");
                     dup.detail = d;
-                    lt_store_put_result(st, &dup);
+                    rc = lt_store_put_result(st, &dup);
+                    if (rc < 0 && store_rc == 0)
+                        store_rc = rc;
                     free(d);
                 }
                 if (res.verdict == LT_VERDICT_SURVIVED)
@@ -1500,29 +1386,33 @@ int lt_score(const struct lt_score_opts *o)
             lt_error("every runner died; stopping");
             break;
         }
-        if (pending >= BATCH_RESULTS ||
-            (pending > 0 && lt__now() - last_commit > BATCH_SECONDS))
-            flush_batch(st, &pending, &last_commit);
+        if (store_rc == 0 &&
+            (pending >= BATCH_RESULTS ||
+             (pending > 0 && lt__now() - last_commit > BATCH_SECONDS)))
+            store_rc = flush_batch(st, &pending, &last_commit);
         progress_show(&prog, 0);
     }
-    if (in_tx) {
-        lt_store_commit(st);
-        in_tx = 0;
-    }
+    if (in_tx && store_rc == 0)
+        store_rc = lt_store_commit(st);
     if (prog.on) {
         progress_show(&prog, 1);
         fputc('\n', stderr);
     }
+    if (store_rc < 0) {
+        exit_code = lt__store_write_failed(st, o->db, store_rc);
+        in_tx = 0;
+        goto out;
+    }
+    in_tx = 0;
     if (lt__interrupted) {
-        lt_error("lt__interrupted; run the same command again to resume");
-        exit_code = 130;
+        exit_code = lt__exit_interrupted();
         goto out;
     }
     if (done < n_queue || next_recheck < n_rechecks) {
         exit_code = 3;
         goto out;
     }
-    /* Duplicates of mutants finished by an earlier, lt__interrupted run. */
+    /* Duplicates of mutants finished by an earlier, interrupted run. */
     rc = lt_store_begin(st);
     for (size_t i = 0; rc == 0 && i < nm; i++) {
         if (mp[i].dup_of < 0 || lt_store_has_result(st,
@@ -1545,7 +1435,11 @@ int lt_score(const struct lt_score_opts *o)
         lt_result_clear(&rr);
     }
     if (rc == 0)
-        lt_store_commit(st);
+        rc = lt_store_commit(st);
+    if (rc < 0) {
+        exit_code = lt__store_write_failed(st, o->db, rc);
+        goto out;
+    }
     {
         /* Figures of this run, for `make bench` and the curious. */
         double t_end = lt__now();
@@ -1555,25 +1449,30 @@ int lt_score(const struct lt_score_opts *o)
             if (kb > zyg_rss)
                 zyg_rss = kb;
         }
-        char v[64];
-        lt_store_begin(st);
-        snprintf(v, sizeof(v), "%.6f", t_ready - t_start);
-        lt_store_set_meta(st, "run_startup_s", v);
-        snprintf(v, sizeof(v), "%.6f", t_baseline - t_ready);
-        lt_store_set_meta(st, "run_baseline_s", v);
-        snprintf(v, sizeof(v), "%.6f", t_end - t_baseline);
-        lt_store_set_meta(st, "run_mutants_s", v);
-        snprintf(v, sizeof(v), "%zu", n_queue);
-        lt_store_set_meta(st, "run_mutants_run", v);
-        snprintf(v, sizeof(v), "%zu", n_rechecks);
-        lt_store_set_meta(st, "run_timeout_rechecks", v);
-        snprintf(v, sizeof(v), "%ld", zyg_rss);
-        lt_store_set_meta(st, "run_zygote_peak_rss_kb", v);
-        snprintf(v, sizeof(v), "%ld", lt__peak_rss_kb(0));
-        lt_store_set_meta(st, "run_engine_peak_rss_kb", v);
-        snprintf(v, sizeof(v), "%d", pool.n);
-        lt_store_set_meta(st, "run_jobs", v);
-        lt_store_commit(st);
+        static const char *const keys[] = {
+            "run_startup_s", "run_mutants_s", "run_baseline_s",
+            "run_mutants_run", "run_timeout_rechecks",
+            "run_zygote_peak_rss_kb", "run_engine_peak_rss_kb", "run_jobs"};
+        char v[8][64];
+        snprintf(v[0], sizeof(v[0]), "%.6f", t_ready - t_start);
+        snprintf(v[1], sizeof(v[1]), "%.6f", t_end - t_baseline);
+        snprintf(v[2], sizeof(v[2]), "%.6f", t_baseline - t_ready);
+        snprintf(v[3], sizeof(v[3]), "%zu", n_queue);
+        snprintf(v[4], sizeof(v[4]), "%zu", n_rechecks);
+        snprintf(v[5], sizeof(v[5]), "%ld", zyg_rss);
+        snprintf(v[6], sizeof(v[6]), "%ld", lt__peak_rss_kb(0));
+        snprintf(v[7], sizeof(v[7]), "%d", pool.n);
+        rc = lt_store_begin(st);
+        for (size_t k = 0; rc == 0 && k < sizeof(keys) / sizeof(*keys); k++)
+            rc = lt_store_set_meta(st, keys[k], v[k]);
+        /* Only figures: a failure here loses no result, but the next
+         * write would fail the same way, so say so now. */
+        if (rc == 0)
+            rc = lt_store_commit(st);
+        if (rc < 0) {
+            exit_code = lt__store_write_failed(st, o->db, rc);
+            goto out;
+        }
     }
     (void)n_pending;
     exit_code = lt__report_score(st, &plan, o->format, o->fail_under,

@@ -3,6 +3,8 @@
 #ifndef LT_ENGINE_VERDICT_H
 #define LT_ENGINE_VERDICT_H
 
+#include <stddef.h>
+
 enum lt_verdict {
     LT_VERDICT_PENDING = 0,   /* not run yet */
     LT_VERDICT_KILLED,        /* a test failed or raised */
@@ -39,6 +41,59 @@ struct lt_result {
 };
 
 void lt_result_clear(struct lt_result *r);
+
+/* What a child reported about one run, gathered by the engine from its
+ * frames, its exit and the limits the engine enforced.  Test names are
+ * borrowed, never freed here. */
+struct lt_evidence {
+    int apply;                 /* LT_EV_APPLY_*: how applying went */
+    const char *apply_text;    /* compile error or exception, or NULL */
+    int sandboxed;             /* SANDBOXED came: the child was confined */
+    int ended;                 /* END came: the runner finished the list */
+    int protocol_error;        /* malformed or oversized frames */
+    const char *tamper;        /* an untrusted run's guard fired: what */
+    size_t n_tests;            /* tests selected */
+    size_t n_results;          /* results received */
+    size_t n_selected_seen;    /* selected tests with a result */
+    const char *current_test;  /* started without a result, or NULL */
+    const char *fail_test;     /* first failing test, or NULL */
+    int fail_memory;           /* ... and it failed with MemoryError */
+    const char *fail_text;     /* ... its message, or NULL */
+    const char *const *also_failed; /* other failing tests (kill matrix) */
+    size_t n_also_failed;
+    int need_all;              /* the job needs every test's outcome: a
+                                  failure decides only a complete run */
+    int exit_code;             /* exit status, or -1 when signalled */
+    int signal;                /* terminating signal, or 0 */
+    int timed_out;             /* the engine killed it at a limit ... */
+    int cpu_over;              /* ... for CPU over the run's budget */
+    double cpu_budget_s;
+    double test_over_s;        /* > 0: ... over one test's budget */
+    double wall_limit_s;       /* ... else at the wall-clock limit */
+    int output_overflow;       /* wrote more than the output cap */
+    unsigned output_cap;       /* that cap in bytes */
+};
+
+enum {
+    LT_EV_APPLY_NONE = -1,     /* the child never said */
+    LT_EV_APPLY_OK = 0,
+    LT_EV_APPLY_INVALID = 1,   /* does not compile */
+    LT_EV_APPLY_RAISED = 2,    /* importing the changed module raised */
+    LT_EV_APPLY_EQUIVALENT = 3,/* same code objects as the original */
+};
+
+/* The decision: a verdict, why (a short stable token, docs/verdicts.md),
+ * the test to blame and one line of detail. */
+struct lt_decision {
+    enum lt_verdict verdict;
+    const char *reason;        /* static string */
+    char *killed_by;           /* test id, "<module import>" or NULL */
+    char *detail;              /* or NULL */
+};
+
+/* The one evidence -> verdict rule of every job (docs/verdicts.md).  Fills
+ * *d; the caller frees d->killed_by and d->detail. */
+void lt_verdict_decide(const struct lt_evidence *ev, struct lt_decision *d);
 
 /* Counts per verdict and the Stryker score detected / valid. */
 struct lt_summary {

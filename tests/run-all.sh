@@ -1,58 +1,101 @@
 #!/usr/bin/env bash
 # Every test of the project: unit tests (ctest) and end-to-end tests on the
-# normal build, then the same under ASan+UBSan.  Ends with one line
-# "N passed, N failed".
+# normal build, the same under ASan+UBSan, and the wire-decoder fuzzer.
+# The suites are independent, so they run side by side (at most
+# LT_TEST_PARALLEL at once, default: the number of cores); each one's log
+# is printed whole, in the order below, once it is done.  Ends with one
+# line "N passed, N failed".
+#
+#   tests/run-all.sh [BUILD [ASAN_BUILD]]
 set -u
 build=${1:-build}
 asan=${2:-}
-total_pass=0 total_fail=0
+slots=${LT_TEST_PARALLEL:-$(nproc 2>/dev/null || echo 2)}
+ctest_jobs=${LT_CTEST_JOBS:-2}
+out=$(mktemp -d "${TMPDIR:-/tmp}/litmus-run-all-XXXXXX")
+trap 'rm -rf "$out"' EXIT
 
-count_ctest() { # log -> adds to totals
-  local log=$1 p f
-  p=$(grep -Eo '[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -n1)
-  if [ -z "$p" ]; then total_fail=$((total_fail + 1)); return; fi
+# Each suite writes its log to $out/N.log and "PASSED FAILED" to
+# $out/N.count; a suite that ends without a count counts as one failure.
+count_ctest() { # log count
+  local p
+  p=$(grep -Eo '[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$1" | tail -n1)
+  [ -n "$p" ] || return 0
+  local f n
   f=$(echo "$p" | sed -E 's/.*passed, ([0-9]+) tests failed out of ([0-9]+)/\1/')
-  local n
   n=$(echo "$p" | sed -E 's/.*out of ([0-9]+)/\1/')
-  total_pass=$((total_pass + n - f))
-  total_fail=$((total_fail + f))
+  echo "$((n - f)) $f" >"$2"
 }
-count_e2e() {
-  local log=$1 line
-  line=$(grep -E '^e2e: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n1)
-  if [ -z "$line" ]; then total_fail=$((total_fail + 1)); return; fi
-  total_pass=$((total_pass + $(echo "$line" | sed -E 's/e2e: ([0-9]+) passed.*/\1/')))
-  total_fail=$((total_fail + $(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')))
+count_e2e() { # log count
+  local line
+  line=$(grep -E '^e2e: [0-9]+ passed, [0-9]+ failed' "$1" | tail -n1)
+  [ -n "$line" ] || return 0
+  echo "$(echo "$line" | sed -E 's/e2e: ([0-9]+) passed.*/\1/') $(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')" >"$2"
 }
 
-log=$(mktemp)
-echo "== unit tests ($build)"
-(cd "$build" && ctest --output-on-failure --timeout 300) 2>&1 | tee "$log"
-count_ctest "$log"
+unit() { # dir timeout
+  (cd "$1" && ctest -j "$ctest_jobs" --output-on-failure --timeout "$2")
+}
 
-echo "== end-to-end tests ($build)"
-tests/e2e/run.sh "$build/litmus" 2>&1 | tee "$log"
-count_e2e "$log"
-
+names=() cmds=()
+add() { names+=("$1"); cmds+=("$2"); }
+add "unit tests ($build)" "unit '$build' 300; count=ctest"
+add "end-to-end tests ($build)" "tests/e2e/run.sh '$build/litmus'; count=e2e"
 if [ -n "$asan" ]; then
-  export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0
-  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  echo "== unit tests under ASan+UBSan ($asan)"
-  (cd "$asan" && ctest --output-on-failure --timeout 600) 2>&1 | tee "$log"
-  count_ctest "$log"
-  echo "== end-to-end tests under ASan+UBSan ($asan)"
-  LT_SANITIZED=1 tests/e2e/run.sh "$asan/litmus" 2>&1 | tee "$log"
-  count_e2e "$log"
+  add "unit tests under ASan+UBSan ($asan)" "asan_env; unit '$asan' 600; count=ctest"
+  add "end-to-end tests under ASan+UBSan ($asan)" "asan_env; LT_SANITIZED=1 tests/e2e/run.sh '$asan/litmus'; count=e2e"
 fi
 if command -v clang >/dev/null 2>&1; then
-  echo "== fuzzing the wire decoder (20 s)"
-  if tests/fuzz/run.sh 20; then
-    total_pass=$((total_pass + 1))
-  else
-    total_fail=$((total_fail + 1))
-  fi
+  add "fuzzing the wire decoder (20 s)" "tests/fuzz/run.sh 20; count=rc"
 fi
-rm -f "$log"
+
+asan_env() {
+  export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+}
+
+# Runs suite i: its command's output to the log, then its count.
+run_suite() {
+  local i=$1 log=$out/$1.log cmd kind
+  cmd=${cmds[$i]%; count=*}
+  kind=${cmds[$i]##*; count=}
+  ( eval "$cmd" ) >"$log" 2>&1
+  local rc=$?
+  case $kind in
+    ctest) count_ctest "$log" "$out/$i.count" ;;
+    e2e) count_e2e "$log" "$out/$i.count" ;;
+    rc) if [ $rc -eq 0 ]; then echo "1 0" >"$out/$i.count"; else echo "0 1" >"$out/$i.count"; fi ;;
+  esac
+  touch "$out/$i.done"
+}
+
+start=$(date +%s)
+running=0
+for i in "${!names[@]}"; do
+  if [ "$running" -ge "$slots" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+  run_suite "$i" &
+  running=$((running + 1))
+done
+
+# Print each log in order as soon as it and every one before it is done.
+total_pass=0 total_fail=0
+for i in "${!names[@]}"; do
+  while [ ! -e "$out/$i.done" ]; do sleep 1; done
+  echo "== ${names[$i]}"
+  cat "$out/$i.log"
+  if [ -s "$out/$i.count" ]; then
+    read -r p f <"$out/$i.count"
+  else
+    p=0 f=1
+  fi
+  total_pass=$((total_pass + p))
+  total_fail=$((total_fail + f))
+done
+wait
 echo
+echo "wall time: $(( $(date +%s) - start )) s"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -9,6 +9,10 @@
 #include "common/log.h"
 #include "engine/engine.h"
 
+/* A number macro as a string literal, for the defaults in help texts. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 int lt__cli_dataset(int argc, char **argv);
 
 static const char usage_dataset[] =
@@ -52,7 +56,8 @@ static const char usage_common[] =
     "                         (default 5)\n"
     "      --timeout-factor X a variant's limit: X x the original's time\n"
     "                         (default 5) ...\n"
-    "      --timeout-const S  ... plus S seconds (default 0.1)\n"
+    "      --timeout-const S  ... plus S seconds (default "
+    STR(LT_DATASET_TIMEOUT_CONST) ")\n"
     "      --memory-mb N      address-space limit of a child (default 2048)\n"
     "      --floor            after the run, measure the runners' floor for\n"
     "                         the same work (benchmarks)\n"

@@ -20,6 +20,10 @@
 
 #define VERSION "0.1.0"
 
+/* A number macro as a string literal, for the defaults in help texts. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 /* engine/cli/dataset_cli.c */
 int lt__cli_dataset(int argc, char **argv);
 
@@ -42,7 +46,7 @@ static const char usage_main[] =
     "\n"
     "`litmus <command> --help` describes a command.\n"
     "exit codes: 0 ok, 1 gate failed, 2 usage or input error, 3 engine "
-    "error\n";
+    "error,\n130 interrupted (run the same command again to resume)\n";
 
 static const char usage_score[] =
     "usage: litmus score [PATHS...] [--tests T]... [options] [-- PYTEST_ARGS]\n"
@@ -64,7 +68,8 @@ static const char usage_score[] =
     "                         percentage such as 80%%)\n"
     "      --timeout-factor F per-mutant limit: F x baseline time of the\n"
     "                         tests run (default 5)\n"
-    "      --timeout-const S  ... plus S seconds (default 0.5)\n"
+    "      --timeout-const S  ... plus S seconds (default "
+    STR(LT_SCORE_TIMEOUT_CONST) ")\n"
     "      --baseline-timeout S  limit for the unmutated run (default 300)\n"
     "      --baseline-runs N  unmutated runs; tests whose outcome changes\n"
     "                         are flaky and left out (default 2)\n"
@@ -162,7 +167,8 @@ static const char usage_patches[] =
     "  -j, --jobs N           parallel runners (default: number of cores)\n"
     "      --timeout-factor X limit of a run: X x the reference's CPU time\n"
     "                         for the same tests (default 5)\n"
-    "      --timeout-const S  ... plus S seconds (default 1)\n"
+    "      --timeout-const S  ... plus S seconds (default "
+    STR(LT_PATCHES_TIMEOUT_CONST) ")\n"
     "      --timeout S        limit of a run without a reference (default 15)\n"
     "      --memory-mb N      address-space limit of a child (default 2048)\n"
     "      --db FILE          results database (default .litmus-patches.db)\n"
