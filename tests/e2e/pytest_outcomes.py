@@ -14,7 +14,7 @@ import sqlite3
 import subprocess
 import sys
 
-SUMMARY = re.compile(r"^(PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED) (\S+)")
+SUMMARY = re.compile(r"^(PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED) (.*)$")
 MAPPED = {"PASSED": "passed", "XPASS": "passed", "XFAIL": "skipped",
           "SKIPPED": "skipped", "FAILED": "failed", "ERROR": "failed"}
 
@@ -23,6 +23,19 @@ def pytest_run(python, args):
     proc = subprocess.run([python, "-m", "pytest"] + args, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     return proc.returncode, proc.stdout
+
+
+def reported_nodeid(rest, collected):
+    """The node id a summary line names: the whole rest of the line, or
+    the part before " - " and the message (ids may hold spaces)."""
+    if rest in collected:
+        return rest
+    best = None
+    for nodeid in collected:
+        if rest.startswith(nodeid + " - ") and \
+                (best is None or len(nodeid) > len(best)):
+            best = nodeid
+    return best
 
 
 def main(argv):
@@ -46,8 +59,9 @@ def main(argv):
         m = SUMMARY.match(line) if in_summary else None
         # SKIPPED lines name a location ("[1] file:line: reason"), not a
         # node id: such tests stay "skipped" from the collection.
-        if m and m.group(2) in expected:
-            expected[m.group(2)] = MAPPED[m.group(1)]
+        nodeid = m and reported_nodeid(m.group(2), expected)
+        if nodeid:
+            expected[nodeid] = MAPPED[m.group(1)]
     if not in_summary:
         print("pytest -rA printed no summary (exit %d):\n%s" % (rc, out))
         return 2
