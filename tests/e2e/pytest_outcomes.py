@@ -27,12 +27,13 @@ def pytest_run(python, args):
 
 def reported_nodeid(rest, collected):
     """The node id a summary line names: the whole rest of the line, or
-    the part before " - " and the message (ids may hold spaces)."""
+    the longest collected id followed by a space and a message (ids
+    may hold spaces; XPASS lines have no " - " before the reason)."""
     if rest in collected:
         return rest
     best = None
     for nodeid in collected:
-        if rest.startswith(nodeid + " - ") and \
+        if rest.startswith(nodeid + " ") and \
                 (best is None or len(nodeid) > len(best)):
             best = nodeid
     return best
