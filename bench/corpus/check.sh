@@ -39,8 +39,11 @@ run() {  # run NAME EXPECT(pass|fail) EXTRA_ARGS...
 
 for dir in "$CORPUS"/*/; do
     name=$(basename "$dir")
-    # patches/ is the patch-triage corpus, checked by its own check.py.
+    # patches/ is the patch-triage corpus, checked by its own check.py;
+    # projects/ holds project shapes, each needing its own set-up (see
+    # projects/README.md and tests/e2e/t04*-shape-*.sh).
     [ "$name" = patches ] && continue
+    [ "$name" = projects ] && continue
     if [ "$name" = quix_gcd ]; then
         run quix_gcd pass --correct
         run quix_gcd fail

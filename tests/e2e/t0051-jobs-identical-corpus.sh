@@ -6,6 +6,7 @@ differ=""
 for dir in "$CORPUS"/*/; do
   p=$(basename "$dir")
   [ "$p" = patches ] && continue
+  [ "$p" = projects ] && continue
   args=("$dir" --tests "$dir")
   [ "$p" = quix_gcd ] && args=("$dir/correct_programs/gcd.py" --tests "$dir/test_gcd.py" -- --correct)
   for j in 1 2; do

@@ -1,0 +1,3 @@
+from .quantity import parse_quantity
+
+__all__ = ["parse_quantity"]
