@@ -987,6 +987,9 @@ static void enter_view(char **args, uint32_t nargs, char **subjects,
     } else {
         zygote_features |= got;
     }
+    /* Not dumpable: no child reads the zygote's memory or environment
+     * through /proc, whatever uid it runs as. */
+    prctl(PR_SET_DUMPABLE, 0);
     /* A change of uid clears the parent-death signal. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != engine_pid)

@@ -129,8 +129,7 @@ grep -q "^degraded: nothing\$" "$WORK/out" || fail "degraded: $(tail -1 "$WORK/o
 run_litmus score shapes.py --tests test_hostile.py --db "$WORK/y.db" --explain-sandbox --allow-read "$secret"
 grep -q "^read $secret\$" "$WORK/out" || fail "--allow-read not in the view"
 # Without the view, the same suite leaks (so the assertions above can fail).
-run_litmus score shapes.py --tests test_hostile.py --db "$WORK/n.db" --no-progress --no-fs-view
+run_litmus score shapes.py --tests test_hostile.py --db "$WORK/n.db" --no-progress --no-fs-view -- -k "secret or nobody"
 expect_eq "$RC" 2 "without the view the hostile tests fail"
 grep -q "test_secret_outside_the_project_is_absent" "$WORK/err" || fail "no leak without the view?"
-grep -q "sandbox degraded\|fs_view" "$WORK/err" || true
 exit 0
