@@ -1094,6 +1094,10 @@ int lt_score(const struct lt_score_opts *o)
                                    pool.view ? pool.view
                                    : pool.view_missing ? pool.view_missing
                                    : "");
+        char secs[32];
+        snprintf(secs, sizeof(secs), "%.2f", t_baseline - t_ready);
+        if (rc == 0)
+            rc = lt_store_set_meta(st, "baseline_s", secs);
         if (rc == 0)
             rc = lt_store_commit(st);
         for (size_t i = 0; i < pool.n_tests; i++)

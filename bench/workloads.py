@@ -1,0 +1,194 @@
+#!/usr/bin/python3
+"""Field workloads for litmus's speed (issue 14), side by side with a
+process-per-mutant comparator in the same run.  Standard library only.
+
+    /usr/bin/python3 bench/workloads.py LITMUS [WORKLOAD...]
+
+Workloads, generated into a temporary directory (never committed):
+  iopkg    a 6-module package whose 60 tests each wait 30 ms (I/O-bound),
+           with module-level constants and __init__.py imports;
+  slowrec  a small program with one slow test (exponential recursion,
+           about 1.5 s) among fast ones.
+
+For each: litmus's whole run (wall), mutants, wall per mutant; the
+comparator (what mutmut 2.5.1 does: a fresh `python -m pytest -x` on a
+copy with the mutant applied) on a sample of BENCH_SAMPLE mutants (default
+12), its wall per mutant; the ratio; litmus's baseline time; and the
+floor (the selected tests' baseline time over the children, which an
+I/O-bound suite must spend whatever the engine).  Ratios, not absolute
+times: the machines are shared and noisy.
+Environment: BENCH_SAMPLE=N, BENCH_JOBS=N (litmus --jobs), BENCH_PYTHON.
+"""
+
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+PYTHON = os.environ.get("BENCH_PYTHON", "/usr/bin/python3")
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def make_iopkg(root):
+    """A package whose tests wait on I/O (sleep), 1-4 tests per function,
+    module-level constants used by the functions."""
+    modules = ["pricing", "stock", "orders", "ship", "tax", "report"]
+    init = "".join("from .%s import *  # noqa\n" % m for m in modules)
+    write(os.path.join(root, "shop", "__init__.py"),
+          "VERSION = (1, 4)\n" + init)
+    tests = ["import time\n\nimport shop\n\n\n"
+             "def wait():\n    time.sleep(0.03)\n\n\n"]
+    for k, m in enumerate(modules):
+        src = ["LIMIT_%d = %d\nRATE_%d = %d\nNAMES_%d = [\n" % (k, 10 + k, k,
+                                                             3 + k, k)]
+        src += ['    "%s_%d",\n' % (m, j) for j in range(3)]
+        src.append("]\n\n__all__ = [\n")
+        src += ['    "%s_f%d",\n' % (m, j) for j in range(5)]
+        src.append("]\n\n")
+        for j in range(5):
+            src.append(
+                "def %s_f%d(x, y):\n"
+                "    if x > LIMIT_%d:\n"
+                "        return x * RATE_%d - y\n"
+                "    total = 0\n"
+                "    for i in range(x):\n"
+                "        total += i + y\n"
+                "    return total + len(NAMES_%d)\n\n\n" % (m, j, k, k, k))
+        write(os.path.join(root, "shop", m + ".py"), "".join(src))
+        for j in range(5):
+            for t in range(2):
+                x = (3, 30)[t]
+                tests.append(
+                    "def test_%s_f%d_%d():\n    wait()\n"
+                    "    assert shop.%s_f%d(%d, 2) == %r\n\n\n"
+                    % (m, j, t, m, j, x, _iopkg_value(k, x, 2)))
+    write(os.path.join(root, "tests", "test_shop.py"), "".join(tests))
+    return ["shop"], ["tests"]
+
+
+def _iopkg_value(k, x, y):
+    if x > 10 + k:
+        return x * (3 + k) - y
+    return sum(i + y for i in range(x)) + 3
+
+
+def make_slowrec(root):
+    """Fast tests and one slow test (exponential recursion) of the same
+    module: the slow one must be paid once on the critical path."""
+    write(os.path.join(root, "fibs.py"),
+          "def fib(n):\n"
+          "    if n < 2:\n"
+          "        return n\n"
+          "    return fib(n - 1) + fib(n - 2)\n\n\n"
+          "def fib_fast(n):\n"
+          "    a, b = 0, 1\n"
+          "    for _ in range(n):\n"
+          "        a, b = b, a + b\n"
+          "    return a\n\n\n"
+          "def is_even(n):\n"
+          "    return n % 2 == 0\n")
+    write(os.path.join(root, "test_fibs.py"),
+          "from fibs import fib, fib_fast, is_even\n\n\n"
+          "def test_fib_small():\n    assert [fib(i) for i in range(8)] == "
+          "[0, 1, 1, 2, 3, 5, 8, 13]\n\n\n"
+          "def test_fib_large():\n    assert fib(27) == 196418\n\n\n"
+          "def test_fast():\n    assert fib_fast(50) == 12586269025\n\n\n"
+          "def test_even():\n    assert is_even(4) and not is_even(7)\n")
+    return ["fibs.py"], ["test_fibs.py"]
+
+
+WORKLOADS = {"iopkg": make_iopkg, "slowrec": make_slowrec}
+
+
+def run_litmus(litmus, root, paths, tests, db):
+    cmd = [litmus, "score"] + paths + sum((["--tests", t] for t in tests),
+                                          []) + ["--db", db, "--no-progress"]
+    if os.environ.get("BENCH_JOBS"):
+        cmd += ["--jobs", os.environ["BENCH_JOBS"]]
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    if p.returncode not in (0, 1):
+        sys.exit("litmus failed on %s: %s" % (root, p.stderr[-2000:]))
+    return wall
+
+
+def comparator(root, tests, db, sample):
+    """mutmut 2.5.1's way: for each mutant a copy of the file is changed
+    and a fresh pytest runs the suite, stopping at the first failure."""
+    con = sqlite3.connect(db)
+    rows = con.execute(
+        "SELECT m.id, m.file, m.start, m.end, m.replacement, r.verdict "
+        "FROM mutants m JOIN results r ON r.mutant_id = m.id "
+        "WHERE r.verdict IN ('killed', 'survived', 'no_coverage') "
+        "ORDER BY m.id").fetchall()
+    con.close()
+    random.Random(7).shuffle(rows)
+    rows = rows[:sample]
+    walls, agree = [], 0
+    for mid, path, start, end, repl, verdict in rows:
+        with open(path, "rb") as f:
+            original = f.read()
+        mutated = original[:start] + repl.encode() + original[end:]
+        try:
+            with open(path, "wb") as f:
+                f.write(mutated)
+            t0 = time.monotonic()
+            p = subprocess.run([PYTHON, "-m", "pytest", "-x", "-q",
+                                "-p", "no:cacheprovider"] + tests, cwd=root,
+                               capture_output=True, timeout=300)
+            walls.append(time.monotonic() - t0)
+        finally:
+            with open(path, "wb") as f:
+                f.write(original)
+        detected = p.returncode != 0
+        agree += detected == (verdict == "killed")
+    return walls, agree, len(rows)
+
+
+def figures(db):
+    con = sqlite3.connect(db)
+    n = con.execute("SELECT count(*) FROM results WHERE verdict NOT IN "
+                    "('equivalent', 'invalid')").fetchone()[0]
+    meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+    con.close()
+    return n, meta
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: bench/workloads.py LITMUS [WORKLOAD...]")
+    litmus = os.path.abspath(sys.argv[1])
+    names = sys.argv[2:] or list(WORKLOADS)
+    sample = int(os.environ.get("BENCH_SAMPLE", "12"))
+    for name in names:
+        if name not in WORKLOADS:
+            sys.exit("unknown workload %s (have: %s)"
+                     % (name, ", ".join(WORKLOADS)))
+        with tempfile.TemporaryDirectory(prefix="litmus-wl-") as tmp:
+            root = os.path.join(tmp, name)
+            paths, tests = WORKLOADS[name](root)
+            db = os.path.join(tmp, "run.db")
+            wall = run_litmus(litmus, root, paths, tests, db)
+            n, meta = figures(db)
+            walls, agree, k = comparator(root, tests, db, sample)
+            per = wall / n if n else 0.0
+            cper = sum(walls) / len(walls) if walls else 0.0
+            print("%-8s litmus %.1f s for %d mutants (%.0f ms/mutant; "
+                  "baseline %s s); comparator %.0f ms/mutant over %d; "
+                  "ratio %.1fx; verdicts agree %d/%d"
+                  % (name, wall, n, 1000 * per,
+                     meta.get("baseline_s", "?"), 1000 * cper, len(walls),
+                     cper / per if per else 0.0, agree, k), flush=True)
+
+
+if __name__ == "__main__":
+    main()
