@@ -126,7 +126,7 @@ def comparator(root, tests, db, sample):
     and a fresh pytest runs the suite, stopping at the first failure."""
     con = sqlite3.connect(db)
     rows = con.execute(
-        "SELECT m.id, m.file, m.start, m.end, m.replacement, r.verdict "
+        "SELECT m.id, m.file, m.start, m.end_off, m.replacement, r.verdict "
         "FROM mutants m JOIN results r ON r.mutant_id = m.id "
         "WHERE r.verdict IN ('killed', 'survived', 'no_coverage') "
         "ORDER BY m.id").fetchall()
