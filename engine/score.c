@@ -491,6 +491,9 @@ struct baseline {
     } **by_line;
     size_t *n_lines;
     size_t n_files;
+    /* Per subject file, per line: executed while the subjects and the
+     * tests were imported and collected, so covered by every test. */
+    unsigned char **at_import;
 };
 
 static void baseline_free(struct baseline *b, size_t n_tests)
@@ -502,6 +505,9 @@ static void baseline_free(struct baseline *b, size_t n_tests)
         free(b->by_line[f]);
     }
     free(b->by_line);
+    for (size_t f = 0; b->at_import && f < b->n_files; f++)
+        free(b->at_import[f]);
+    free(b->at_import);
     free(b->n_lines);
     free(b->wall_ms);
     free(b->cpu_ms);
@@ -652,6 +658,17 @@ static int run_baseline(struct pool *pool, const struct lt_plan *plan,
         b->n_lines[f] = lines;
         b->by_line[f] = xcalloc(lines + 1, sizeof(struct line_tests));
     }
+    /* Import-time lines (the zygote's IMPORT_LINES, hostile input: lines
+     * outside a file are dropped) count for every collected test. */
+    b->at_import = xcalloc(plan->n_files + 1, sizeof(*b->at_import));
+    for (size_t f = 0; f < plan->n_files; f++)
+        b->at_import[f] = xcalloc(b->n_lines[f] + 1, 1);
+    for (size_t k = 0; k < pool->n_import; k++) {
+        uint32_t f = pool->import_pairs[2 * k];
+        uint32_t line = pool->import_pairs[2 * k + 1];
+        if (f < b->n_files && line <= b->n_lines[f])
+            b->at_import[f][line] = 1;
+    }
     for (int run = 0; run < o->baseline_runs; run++) {
         int rc = run_baseline_once(pool, plan, o, run, b);
         if (rc)
@@ -686,16 +703,29 @@ static int cmp_fastest(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* 1 when a line of the mutant ran while the tests were imported and
+ * collected: every test depends on it, and swapping code after the
+ * import would miss what it did then, so it runs on a fresh import. */
+static int runs_at_import(const struct baseline *b, const struct lt_mutant *m,
+                          size_t file)
+{
+    for (int l = m->line; b->at_import && l <= m->end_line; l++)
+        if (l >= 0 && (size_t)l <= b->n_lines[file] && b->at_import[file][l])
+            return 1;
+    return 0;
+}
+
 /* The tests a mutant runs: those covering its lines (every runnable test
- * for a change to module or class-body code), fastest first.  Returns
- * the count; *out is the caller's to free. */
+ * for a change to module or class-body code, or to a line that runs at
+ * import), fastest first.  Returns the count; *out is the caller's to
+ * free. */
 static size_t select_tests(const struct pool *pool, const struct baseline *b,
                            const struct lt_mutant *m, size_t file,
                            int structural, uint32_t **out)
 {
     size_t nt = pool->n_tests;
     unsigned char *mark = xcalloc(nt + 1, 1);
-    if (structural) {
+    if (structural || runs_at_import(b, m, file)) {
         memset(mark, 1, nt);
     } else {
         for (int l = m->line; l <= m->end_line; l++) {
@@ -1207,6 +1237,17 @@ int lt_score(const struct lt_score_opts *o)
             double wall_budget = 3.0 * (o->timeout_factor * wall_ms / 1000.0 +
                                         o->timeout_const);
             spec.cpu_budget_ns = cpu_budget * 1e9;
+            /* A fresh run imports and collects again before its tests:
+             * its wall deadline allows for that, then restarts at
+             * SANDBOXED (its CPU budget counts from there anyway). */
+            int fresh = mp[mi].a.structural ||
+                        runs_at_import(&base, m, plan.mutant_file[mi]);
+            double timeout = wall_budget;
+            if (fresh) {
+                spec.sandbox_wall_s = wall_budget;
+                timeout += 3.0 * (o->timeout_factor * pool.import_s +
+                                  o->timeout_const);
+            }
             /* Each test also has a budget of its own, from its own
              * baseline time: a looping test is stopped after about
              * factor x its time + the constant, not after the budget of
@@ -1228,8 +1269,10 @@ int lt_score(const struct lt_score_opts *o)
                 .n_tests = spec.n_tests, .stop_first = !o->full_matrix,
                 .cpu_seconds = lt__cpu_limit_for(cpu_budget),
                 .memory_bytes = (uint64_t)o->memory_mb << 20,
-                .swap = mp[mi].a.swap, .swap_len = mp[mi].a.swap_len};
-            rc = lt__job_start(z, &spec, token++, &req, wall_budget);
+                .flags = fresh ? LT_RUN_FRESH : 0,
+                .swap = fresh ? NULL : mp[mi].a.swap,
+                .swap_len = fresh ? 0 : mp[mi].a.swap_len};
+            rc = lt__job_start(z, &spec, token++, &req, timeout);
             if (rc < 0) {
                 free(spec.tests);
                 free(spec.seen);
@@ -1481,6 +1524,7 @@ out:
         free(pool.test_ids[i]);
     baseline_free(&base, pool.n_tests);
     free(pool.test_ids);
+    free(pool.import_pairs);
     if (scratch) {
         lt_sandbox_scratch_remove(scratch);
         free(scratch);
