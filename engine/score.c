@@ -1190,6 +1190,11 @@ int lt_score(const struct lt_score_opts *o)
     rc = lt_store_begin(st);
     in_tx = rc == 0;
     uint64_t token = 1;
+    /* Bench aid (bench/fresh_bench.sh): LITMUS_FRESH=0 applies module- and
+     * class-level mutants by re-execution, the mechanism fresh imports
+     * replaced, so that the two can be timed on the same mutants. */
+    const char *fresh_env = getenv("LITMUS_FRESH");
+    int fresh_off = fresh_env && strcmp(fresh_env, "0") == 0;
     const char *run_log_path = getenv("LITMUS_RUN_LOG");
     run_log = run_log_path && *run_log_path ? fopen(run_log_path, "a")
                                             : NULL;
@@ -1269,7 +1274,7 @@ int lt_score(const struct lt_score_opts *o)
                 .n_tests = spec.n_tests, .stop_first = !o->full_matrix,
                 .cpu_seconds = lt__cpu_limit_for(cpu_budget),
                 .memory_bytes = (uint64_t)o->memory_mb << 20,
-                .flags = fresh ? LT_RUN_FRESH : 0,
+                .flags = fresh && !fresh_off ? LT_RUN_FRESH : 0,
                 .swap = fresh ? NULL : mp[mi].a.swap,
                 .swap_len = fresh ? 0 : mp[mi].a.swap_len};
             rc = lt__job_start(z, &spec, token++, &req, timeout);

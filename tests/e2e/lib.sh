@@ -84,6 +84,6 @@ score_against_pytest() {
   RC=$?
   DB=$WORK/$name.db
   [ "$RC" = 0 ] || [ "$RC" = 1 ] || fail "litmus exit $RC: $(cat "$WORK/err")"
-  /usr/bin/python3 "$REPO/tests/e2e/lib_oracle.py" "$DB" "$WORK/$name" \
+  ORACLE_TIMEOUT=${ORACLE_TIMEOUT:-20} /usr/bin/python3 "$REPO/tests/e2e/lib_oracle.py" "$DB" "$WORK/$name" \
     >"$WORK/oracle" 2>&1 || fail "verdicts differ from plain pytest: $(cat "$WORK/oracle")"
 }

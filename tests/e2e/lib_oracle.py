@@ -4,6 +4,8 @@ compares its exit status with the stored verdict (killed, timeout, crashed,
 memory: pytest must fail; survived, no_coverage, equivalent: it must pass).
 
 usage: lib_oracle.py DB PROJECT_DIR [--print-verdicts]
+ORACLE_TIMEOUT (seconds, default 20): a pytest run longer than that counts
+as failing, as litmus's timeout counts as detected.
 Prints one line per disagreement and a summary; exit 1 on any."""
 import os
 import shutil
@@ -45,7 +47,8 @@ def main():
                     ["/usr/bin/python3", "-m", "pytest", "-q",
                      "-p", "no:cacheprovider"], cwd=copy, env=env,
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                    timeout=20).returncode
+                    timeout=float(os.environ.get("ORACLE_TIMEOUT", "20"))
+                ).returncode
             except subprocess.TimeoutExpired:
                 rc = -1
             checked += 1
