@@ -1000,6 +1000,14 @@ static PyObject *preimport_serve(int sock, pid_t zygote)
     engine_sock = -1;
     /* The parent that this server's children check in the sandbox. */
     zygote_pid = getpid();
+    /* Everything the server holds is shared by its children: frozen, the
+     * collections of a child (its own, before the sandbox) do not walk
+     * it, and its pages are not copied. */
+    PyObject *gc = PyImport_ImportModule("gc");
+    PyObject *r = gc ? PyObject_CallMethod(gc, "freeze", NULL) : NULL;
+    Py_XDECREF(r);
+    Py_XDECREF(gc);
+    PyErr_Clear();
     for (;;) {
         uint8_t *payload = NULL;
         size_t len = 0;
