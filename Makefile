@@ -38,6 +38,7 @@ e2e: build
 
 bench: build
 	@bench/run.sh $(BUILD)/litmus
+	@bench/fresh_bench.sh $(BUILD)/litmus
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

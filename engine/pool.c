@@ -62,6 +62,40 @@ void lt__job_reset(struct job *j)
 
 #define STARTUP_TIMEOUT 600.0 /* s for a zygote to import and collect */
 
+/* Keeps the IMPORT_LINES of the first zygote that sends them (they are
+ * the same for every zygote).  Hostile input: count capped by the payload
+ * and by LT_MAX_IMPORT_LINES, subject indices checked.  0 or LT_EPROTO. */
+static int keep_import_lines(struct pool *pool, const uint8_t *payload,
+                             size_t len)
+{
+    struct lt_wire_reader r;
+    lt_wire_reader_init(&r, payload, len);
+    uint64_t ns = lt_wire_get_u64(&r);
+    uint32_t count = lt_wire_get_u32(&r);
+    if (r.bad || count > r.left / 8 || count > LT_MAX_IMPORT_LINES)
+        return LT_EPROTO;
+    uint32_t *pairs = xmalloc(((size_t)count * 2 + 1) * sizeof(uint32_t));
+    for (uint32_t k = 0; k < 2 * count; k += 2) {
+        pairs[k] = lt_wire_get_u32(&r);
+        pairs[k + 1] = lt_wire_get_u32(&r);
+        if (pairs[k] >= pool->cfg.n_subjects)
+            r.bad = 1;
+    }
+    if (lt_wire_reader_done(&r) < 0 || ns > (uint64_t)(STARTUP_TIMEOUT * 1e9)) {
+        free(pairs);
+        return LT_EPROTO;
+    }
+    if (pool->have_import) {
+        free(pairs);
+        return 0;
+    }
+    pool->import_pairs = pairs;
+    pool->n_import = count;
+    pool->import_s = (double)ns / 1e9;
+    pool->have_import = 1;
+    return 0;
+}
+
 int lt__read_ready(struct pool *pool, struct zygote *z, char **failmsg)
 {
     uint8_t *payload = NULL;
@@ -69,6 +103,8 @@ int lt__read_ready(struct pool *pool, struct zygote *z, char **failmsg)
     /* Wait interruptibly: a signal or a hung collection must not leave
      * litmus blocked in a read. */
     double until = lt__now() + STARTUP_TIMEOUT;
+    int type;
+again:
     for (;;) {
         struct pollfd pf = {z->sock, POLLIN, 0};
         int n = poll(&pf, 1, 200);
@@ -84,8 +120,18 @@ int lt__read_ready(struct pool *pool, struct zygote *z, char **failmsg)
             return LT_EINTERNAL;
         }
     }
-    int type = lt_wire_recv(z->sock, LT_WIRE_MAX_FRAME, &payload, &len, NULL,
-                            NULL);
+    type = lt_wire_recv(z->sock, LT_WIRE_MAX_FRAME, &payload, &len, NULL,
+                        NULL);
+    if (type == LT_FRAME_IMPORT_LINES) {
+        int krc = keep_import_lines(pool, payload, len);
+        free(payload);
+        payload = NULL;
+        if (krc < 0) {
+            *failmsg = xstrdup("malformed import coverage from a zygote");
+            return krc;
+        }
+        goto again;
+    }
     struct lt_wire_reader r;
     lt_wire_reader_init(&r, payload, len);
     int rc = 0;
@@ -306,6 +352,9 @@ void lt__job_read_results(struct pool *pool, struct job *j)
         case LT_FRAME_SANDBOXED:
             j->sandbox = lt_wire_get_u32(&r);
             j->sandboxed = 1;
+            if (j->sandbox_wall_s > 0 &&
+                lt__now() + j->sandbox_wall_s > j->deadline)
+                j->deadline = lt__now() + j->sandbox_wall_s;
             if (j->pid > 0)
                 j->cpu_base_ns = lt__proc_cpu_ns(j->pid);
             break;
@@ -615,6 +664,7 @@ void lt__pool_close(struct pool *pool)
     for (size_t i = 0; pool->test_ids && i < pool->n_tests; i++)
         free(pool->test_ids[i]);
     free(pool->test_ids);
+    free(pool->import_pairs);
     memset(pool, 0, sizeof(*pool));
 }
 

@@ -18,6 +18,7 @@
 #define LT_OUTPUT_CAP (1u << 20)   /* more than this and the child is killed */
 #define LT_MAX_CALLS 5000          /* captured calls kept per job */
 #define LT_MAX_RECORDS 100000      /* RECORD frames kept per job */
+#define LT_MAX_IMPORT_LINES (1u << 22) /* IMPORT_LINES pairs accepted */
 
 /* Set by the engine's signal handlers; polled by long waits. */
 extern volatile sig_atomic_t lt__interrupted;
@@ -82,6 +83,10 @@ struct job {
                                 eat into the tests' time; -1 until then */
 
     double started_at, deadline;
+    double sandbox_wall_s;   /* > 0 (fresh runs): at SANDBOXED the wall
+                                deadline becomes at least now + this, so
+                                the child's own import and collection do
+                                not eat the tests' time */
     double exited_at;        /* when EXITED arrived */
     int timed_out, output_overflow, killed_by_us;
     int wait_status;
@@ -118,6 +123,14 @@ struct pool {
     char *view_missing;      /* why the file-system view is missing, or
                                 NULL (from the first zygote's VIEW) */
     char *view;              /* the view's description, or NULL */
+    /* IMPORT_LINES of the first zygote that sent one: (subject, line)
+     * pairs executed while the subjects and tests were imported and
+     * collected (subject below cfg.n_subjects; lines unchecked), and how
+     * long that took from the first subject import on. */
+    uint32_t *import_pairs;
+    size_t n_import;
+    int have_import;
+    double import_s;
 };
 
 

@@ -391,6 +391,9 @@ struct baseline {
     } **by_line;
     size_t *n_lines;
     size_t n_files;
+    /* Per subject file, per line: executed while the subjects and the
+     * tests were imported and collected, so covered by every test. */
+    unsigned char **at_import;
 };
 
 static void baseline_free(struct baseline *b, size_t n_tests)
@@ -402,6 +405,9 @@ static void baseline_free(struct baseline *b, size_t n_tests)
         free(b->by_line[f]);
     }
     free(b->by_line);
+    for (size_t f = 0; b->at_import && f < b->n_files; f++)
+        free(b->at_import[f]);
+    free(b->at_import);
     free(b->n_lines);
     free(b->wall_ms);
     free(b->cpu_ms);
@@ -615,6 +621,17 @@ static int run_baseline(struct pool *pool, const struct lt_plan *plan,
         b->n_lines[f] = lines;
         b->by_line[f] = xcalloc(lines + 1, sizeof(struct line_tests));
     }
+    /* Import-time lines (the zygote's IMPORT_LINES, hostile input: lines
+     * outside a file are dropped) count for every collected test. */
+    b->at_import = xcalloc(plan->n_files + 1, sizeof(*b->at_import));
+    for (size_t f = 0; f < plan->n_files; f++)
+        b->at_import[f] = xcalloc(b->n_lines[f] + 1, 1);
+    for (size_t k = 0; k < pool->n_import; k++) {
+        uint32_t f = pool->import_pairs[2 * k];
+        uint32_t line = pool->import_pairs[2 * k + 1];
+        if (f < b->n_files && line <= b->n_lines[f])
+            b->at_import[f][line] = 1;
+    }
     for (int run = 0; run < o->baseline_runs; run++) {
         int rc = run_baseline_once(pool, plan, o, run, b);
         if (rc)
@@ -651,9 +668,22 @@ static size_t line_cover(const void *ctx, long line, const uint32_t **tests)
     return lt->n;
 }
 
-/* The tests a mutant runs (engine/select.c): those covering its lines
- * (every runnable test for a change to module or class-body code),
- * fastest first.  Returns the count; *out is the caller's to free. */
+/* 1 when a line of the mutant ran while the tests were imported and
+ * collected: every test depends on it, and swapping code after the
+ * import would miss what it did then, so it runs on a fresh import. */
+static int runs_at_import(const struct baseline *b, const struct lt_mutant *m,
+                          size_t file)
+{
+    for (int l = m->line; b->at_import && l <= m->end_line; l++)
+        if (l >= 0 && (size_t)l <= b->n_lines[file] && b->at_import[file][l])
+            return 1;
+    return 0;
+}
+
+/* The tests a mutant runs: those covering its lines (every runnable test
+ * for a change to module or class-body code, or to a line that runs at
+ * import), fastest first.  Returns the count; *out is the caller's to
+ * free. */
 static size_t select_tests(const struct pool *pool, const struct baseline *b,
                            const struct lt_mutant *m, size_t file,
                            int structural, uint32_t **out)
@@ -661,7 +691,8 @@ static size_t select_tests(const struct pool *pool, const struct baseline *b,
     struct file_cover fc = {b, file};
     struct lt__selection sel = {pool->n_tests, b->runnable, b->work,
                                 line_cover, &fc};
-    return lt__select_tests(&sel, m->line, m->end_line, structural, out);
+    return lt__select_tests(&sel, m->line, m->end_line,
+                            structural || runs_at_import(b, m, file), out);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -1152,6 +1183,11 @@ int lt_score(const struct lt_score_opts *o)
     rc = lt_store_begin(st);
     in_tx = rc == 0;
     uint64_t token = 1;
+    /* Bench aid (bench/fresh_bench.sh): LITMUS_FRESH=0 applies module- and
+     * class-level mutants by re-execution, the mechanism fresh imports
+     * replaced, so that the two can be timed on the same mutants. */
+    const char *fresh_env = getenv("LITMUS_FRESH");
+    int fresh_off = fresh_env && strcmp(fresh_env, "0") == 0;
     const char *run_log_path = getenv("LITMUS_RUN_LOG");
     run_log = run_log_path && *run_log_path ? fopen(run_log_path, "a")
                                             : NULL;
@@ -1202,6 +1238,17 @@ int lt_score(const struct lt_score_opts *o)
             double wall_budget = 3.0 * (o->timeout_factor * wall_ms / 1000.0 +
                                         o->timeout_const);
             spec.cpu_budget_ns = cpu_budget * 1e9;
+            /* A fresh run imports and collects again before its tests:
+             * its wall deadline allows for that, then restarts at
+             * SANDBOXED (its CPU budget counts from there anyway). */
+            int fresh = mp[mi].a.structural ||
+                        runs_at_import(&base, m, plan.mutant_file[mi]);
+            double timeout = wall_budget;
+            if (fresh) {
+                spec.sandbox_wall_s = wall_budget;
+                timeout += 3.0 * (o->timeout_factor * pool.import_s +
+                                  o->timeout_const);
+            }
             /* Each test also has a budget of its own, from its own
              * baseline time: a looping test is stopped after about
              * factor x its time + the constant, not after the budget of
@@ -1223,8 +1270,10 @@ int lt_score(const struct lt_score_opts *o)
                 .n_tests = spec.n_tests, .stop_first = !o->full_matrix,
                 .cpu_seconds = lt__cpu_limit_for(cpu_budget),
                 .memory_bytes = (uint64_t)o->memory_mb << 20,
-                .swap = mp[mi].a.swap, .swap_len = mp[mi].a.swap_len};
-            rc = lt__job_start(z, &spec, token++, &req, wall_budget);
+                .flags = fresh && !fresh_off ? LT_RUN_FRESH : 0,
+                .swap = fresh ? NULL : mp[mi].a.swap,
+                .swap_len = fresh ? 0 : mp[mi].a.swap_len};
+            rc = lt__job_start(z, &spec, token++, &req, timeout);
             if (rc < 0) {
                 free(spec.tests);
                 free(spec.seen);
@@ -1495,6 +1544,7 @@ out:
     free(pool.test_ids);
     free(pool.view);
     free(pool.view_missing);
+    free(pool.import_pairs);
     if (scratch) {
         lt_sandbox_scratch_remove(scratch);
         free(scratch);

@@ -53,6 +53,14 @@ void lt_wire_put_u64(struct lt_wire_writer *w, uint64_t v)
         w->data[w->len++] = (uint8_t)(v >> (8 * i));
 }
 
+void lt_wire_put_bytes(struct lt_wire_writer *w, const void *p, size_t n)
+{
+    reserve(w, n);
+    if (n)
+        memcpy(w->data + w->len, p, n);
+    w->len += n;
+}
+
 void lt_wire_put_str(struct lt_wire_writer *w, const char *s, size_t n)
 {
     lt_wire_put_u32(w, (uint32_t)n);

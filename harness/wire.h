@@ -25,9 +25,12 @@ enum lt_frame_type {
     LT_FRAME_FAILED = 11,    /* collection or start-up failed: message */
     LT_FRAME_STARTED = 12,   /* child pid */
     LT_FRAME_EXITED = 13,    /* wait status and resource usage */
-    LT_FRAME_VIEW = 14,      /* before READY: the file-system view (u32
+    LT_FRAME_VIEW = 15,      /* before READY: the file-system view (u32
                                 features, why it is missing or "", the
                                 view's description) */
+    LT_FRAME_IMPORT_LINES = 14, /* before READY: subject lines executed
+                                   while the subjects and the tests were
+                                   imported and collected */
     /* child -> litmus, on the result pipe */
     LT_FRAME_APPLIED = 20,   /* how applying the mutant went */
     LT_FRAME_SANDBOXED = 21, /* sandbox features in force */
@@ -70,6 +73,8 @@ void lt_wire_put_u32(struct lt_wire_writer *w, uint32_t v);
 void lt_wire_put_u64(struct lt_wire_writer *w, uint64_t v);
 void lt_wire_put_str(struct lt_wire_writer *w, const char *s, size_t n);
 void lt_wire_put_cstr(struct lt_wire_writer *w, const char *s);
+/* Raw bytes, no length prefix: a payload relayed as it came. */
+void lt_wire_put_bytes(struct lt_wire_writer *w, const void *p, size_t n);
 /* Patches the length prefix; the frame is data[0..len). */
 void lt_wire_finish(struct lt_wire_writer *w);
 void lt_wire_writer_free(struct lt_wire_writer *w);

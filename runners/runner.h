@@ -84,6 +84,12 @@ enum lt_run_flags {
                                at the end */
     LT_RUN_CHECK_EQ = 16,   /* flag values returned by the subject that
                                compare equal to anything */
+    /* A trusted mutant that needs a fresh import (module or class body
+     * changed, or its lines ran at import): the zygote hands it to its
+     * pre-import server, whose child imports the mutated subject and
+     * collects the tests anew; without a server the zygote re-executes
+     * the module as for any mutant.  See docs/design.md. */
+    LT_RUN_FRESH = 32,
 };
 
 /* One job for a zygote: apply a change to a subject (mode mutant), enter

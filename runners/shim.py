@@ -288,10 +288,22 @@ def _describe(report):
     return lines[-1].strip()[:300]
 
 
-def run_tests(indices, stop_first, coverage=False):
+def run_tests(indices, stop_first, coverage=False, selected=None):
+    """selected: the items for indices (a fresh child's own collection),
+    None for a test that collection no longer produces: it is reported
+    skipped, as plain pytest would not run it either."""
     from _pytest.runner import runtestprotocol
-    items = PYTEST_SESSION.items
-    selected = [items[i] for i in indices]
+    if selected is None:
+        items = PYTEST_SESSION.items
+        selected = [items[i] for i in indices]
+    if None in selected:
+        for k, item in enumerate(selected):
+            if item is None:
+                _litmus.test_start(indices[k])
+                _litmus.test_result(indices[k], SKIPPED, 0,
+                                    "not collected under the mutant")
+        indices = [i for i, it in zip(indices, selected) if it is not None]
+        selected = [it for it in selected if it is not None]
     if coverage:
         import threading
         threading.settrace(_litmus.thread_trace_hook)
@@ -481,6 +493,9 @@ class LitmusPlugin:
     def _serve(self, session):
         global PYTEST_SESSION
         PYTEST_SESSION = session
+        if FRESH_JOB is not None:
+            _fresh_run(self, session)  # never returns
+        _FRESH_FINDER.remove()
         if self.collect_errors or session.testsfailed:
             _litmus.fail("collection failed: " + "; ".join(
                 self.collect_errors or ["%d errors" % session.testsfailed]))
@@ -634,6 +649,135 @@ def _cache_reads_only():
     cacheprovider.Cache.mkdir = mkdir
 
 
+### Fresh imports: module- and class-level mutants (docs/design.md)
+
+FRESH_JOB = None  # in a child of the pre-import server: its job
+
+
+def _statement_units(tree):
+    """(first, last) lines of every multi-line simple statement, compound
+    statement header (up to its body) and decorator: coverage counts such
+    a unit as executed when any of its lines is."""
+    import ast
+    units = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt):
+            continue
+        for dec in getattr(node, "decorator_list", ()):
+            units.append((dec.lineno, dec.end_lineno))
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            units.append((node.lineno, max(node.lineno, body[0].lineno - 1)))
+        else:
+            units.append((node.lineno, node.end_lineno))
+    return [(a, b) for a, b in units if b is not None and b > a]
+
+
+class _FreshFinder:
+    """First on sys.meta_path in the zygote until the first import of a
+    subject file.  At that import the zygote forks its pre-import server
+    (which stays paused right here); a child of that server comes back out
+    of preimport_fork() with a job, puts the mutated code in the loader and
+    lets the import, and the rest of collection, happen fresh.  The spec
+    is resolved by the finders after this one, as importlib would."""
+
+    def __init__(self):
+        self.reals = set()
+        self.done = False
+
+    def remove(self):
+        self.done = True
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+
+    def find_spec(self, name, path=None, target=None):
+        if self.done:
+            return None
+        spec = None
+        mine = False
+        for finder in list(sys.meta_path):
+            if finder is self:
+                mine = True
+                continue
+            find = getattr(finder, "find_spec", None)
+            if not mine or find is None:
+                continue
+            spec = find(name, path, target)
+            if spec is not None:
+                break
+        if spec is None:
+            return None
+        origin = spec.origin
+        if not isinstance(origin, str) or \
+                _realpath(origin) not in self.reals:
+            return spec
+        self.done = True
+        job = _litmus.preimport_fork()
+        if job is not None:
+            _fresh_child_begin(job)
+        return spec
+
+
+_FRESH_FINDER = _FreshFinder()
+
+
+def _fresh_setup():
+    """Zygote, before pytest starts: coverage units of each subject and
+    the import hook that forks the pre-import server."""
+    import ast
+    for i, subject in enumerate(SUBJECTS):
+        try:
+            units = _statement_units(ast.parse(subject.source))
+        except (SyntaxError, ValueError):
+            units = []
+        _litmus.set_units(i, units)
+        _FRESH_FINDER.reals.add(_realpath(subject.path))
+    sys.meta_path.insert(0, _FRESH_FINDER)
+
+
+def _fresh_child_begin(job):
+    """In a fresh child, inside the import of the first subject: every
+    later import of the mutated file (the one under way included, when it
+    is that file) loads the mutant."""
+    global FRESH_JOB
+    FRESH_JOB = job
+    index, start, end, replacement = job[1:5]
+    subject = SUBJECTS[index]
+    raw = subject.source.encode("utf-8")
+    new_raw = raw[:start] + replacement.encode("utf-8") + raw[end:]
+    try:
+        code = compile(new_raw.decode("utf-8", "surrogateescape"),
+                       subject.path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        _litmus.applied(APPLY_INVALID, "%s: %s" % (type(exc).__name__, exc))
+        _litmus.fresh_end()
+    _install_loader_patch(subject.path, code)
+
+
+def _fresh_run(plugin, session):
+    """A fresh child after its own collection: map the engine's test
+    indices to its items by node id, then run them as child_main does."""
+    indices, stop_first, scratch = FRESH_JOB[5:8]
+    sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    if plugin.collect_errors or session.testsfailed:
+        _litmus.fresh_abort("collection failed: " + "; ".join(
+            plugin.collect_errors or ["%d errors" % session.testsfailed]))
+    if not session.items:
+        _litmus.fresh_abort("no tests collected")
+    by_id = {item.nodeid: item for item in session.items}
+    ids = _litmus.fresh_ids()
+    selected = [by_id.get(ids[i]) if i < len(ids) else None
+                for i in indices]
+    _fast_failure_reports()
+    _litmus.applied(APPLY_OK, "fresh import")
+    gc.collect()
+    gc.freeze()
+    _litmus.enter_sandbox()
+    _child_setup(scratch)
+    run_tests(indices, stop_first, selected=selected)
+    _litmus.fresh_end()
+
+
 def main(args, subjects, bare=0):
     import pytest
     sys.dont_write_bytecode = True
@@ -651,6 +795,7 @@ def main(args, subjects, bare=0):
         except (SyntaxError, ValueError) as exc:
             _litmus.fail("%s does not compile: %s" % (path, exc))
             return
+    _fresh_setup()
     plugin = LitmusPlugin()
     # Native tracebacks cost half as much per failing test as pytest's
     # long ones; litmus keeps only the exception line anyway.  A --tb in

@@ -150,12 +150,24 @@ static unsigned zygote_features; /* what the zygote itself set up */
 static char *run_cwd;
 static char *scratch_base;
 
+/* Fresh imports (docs/design.md, "Module and class-level mutants"): the
+ * zygote's pre-import server, forked while the first subject was being
+ * imported, and in the server's children the state of a fresh run. */
+static int preimport_sock = -1; /* zygote: to its pre-import server */
+static int fresh_child;         /* this is a child of that server */
+static int fresh_applied;       /* that child sent APPLIED */
+static PyObject *fresh_ids;     /* server: the zygote's test ids */
+static int import_tracing;      /* zygote: tracing import and collection */
+static struct timespec import_t0;
+
 /*** Line coverage: a C trace function, per test, subject files only ***/
 
 struct cov_file {
     char *path;
     unsigned char *hit; /* per line: executed in the current test */
     uint32_t n_lines;
+    uint32_t *units;    /* pairs (first, last) of multi-line statements */
+    uint32_t n_units;
 };
 
 static struct cov_file *cov_files;
@@ -267,6 +279,54 @@ static PyObject *py_thread_trace_hook(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* A multi-line simple statement (or a compound statement's header, or a
+ * decorator) counts as executed when any of its lines is: the tracer only
+ * sees the lines where bytecode starts, so a list literal's continuation
+ * lines or a decorator's arguments would otherwise never be covered. */
+static void cov_expand_units(void)
+{
+    for (uint32_t i = 0; i < n_cov_files; i++) {
+        struct cov_file *f = &cov_files[i];
+        for (uint32_t u = 0; u < f->n_units; u++) {
+            uint32_t a = f->units[2 * u], b = f->units[2 * u + 1];
+            int any = 0;
+            for (uint32_t l = a; l <= b && !any; l++)
+                any = f->hit[l];
+            for (uint32_t l = a; any && l <= b; l++)
+                f->hit[l] = 1;
+        }
+    }
+}
+
+/* _litmus.set_units(index, [(first, last), ...]): the multi-line
+ * statements of a subject (from the shim's ast walk).  Units outside the
+ * file are dropped. */
+static PyObject *py_set_units(PyObject *self, PyObject *args)
+{
+    unsigned int idx;
+    PyObject *list;
+    if (!PyArg_ParseTuple(args, "IO!", &idx, &PyList_Type, &list))
+        return NULL;
+    if (idx >= n_cov_files)
+        Py_RETURN_NONE;
+    struct cov_file *f = &cov_files[idx];
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    free(f->units);
+    f->units = xcalloc((size_t)n * 2 + 1, sizeof(uint32_t));
+    f->n_units = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        unsigned int a, b;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(list, k), "II", &a, &b))
+            return NULL;
+        if (a < 1 || b < a || b > f->n_lines)
+            continue;
+        f->units[2 * f->n_units] = a;
+        f->units[2 * f->n_units + 1] = b;
+        f->n_units++;
+    }
+    Py_RETURN_NONE;
+}
+
 /* Lines executed in one named file (call evaluation): the file is not a
  * subject of the zygote, so it has its own tracer. */
 static PyObject *lines_file;      /* the filename traced */
@@ -346,6 +406,7 @@ static PyObject *py_trace_end(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "I", &idx))
         return NULL;
     PyEval_SetTrace(NULL, NULL);
+    cov_expand_units();
     struct lt_wire_writer w;
     lt_wire_writer_init(&w, LT_FRAME_COVERAGE);
     lt_wire_put_u32(&w, idx);
@@ -417,12 +478,86 @@ static void send_frame(int fd, struct lt_wire_writer *w)
         _exit(74);
 }
 
+/* A fresh child whose import or collection failed before its tests ran:
+ * plain pytest reports that as an error (exit status != 0), so it is a
+ * kill, like a module that raises when re-executed.  After APPLIED the
+ * child just ends without END, which is never a pass. */
+static _Noreturn void fresh_abort(const char *msg)
+{
+    if (fresh_applied)
+        _exit(70);
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_APPLIED);
+    lt_wire_put_u8(&w, LT_APPLY_RAISED);
+    lt_wire_put_str(&w, msg, strnlen(msg, 2000));
+    send_frame(result_fd, &w);
+    lt_wire_writer_init(&w, LT_FRAME_END);
+    send_frame(result_fd, &w);
+    _exit(0);
+}
+
 static void send_failed(const char *msg)
 {
+    if (fresh_child)
+        fresh_abort(msg);
     struct lt_wire_writer w;
     lt_wire_writer_init(&w, LT_FRAME_FAILED);
     lt_wire_put_cstr(&w, msg);
     send_frame(engine_sock, &w);
+}
+
+/*** Import-time coverage ***/
+
+/* Starts tracing subject lines in the zygote: called when the first
+ * subject is being imported, so everything that runs while the subjects
+ * and the tests' modules are imported and the tests collected is seen. */
+static void import_trace_begin(void)
+{
+    for (uint32_t i = 0; i < n_cov_files; i++)
+        memset(cov_files[i].hit, 0, cov_files[i].n_lines + 1);
+    clock_gettime(CLOCK_MONOTONIC, &import_t0);
+    PyEval_SetTrace(cov_tracer, NULL);
+    import_tracing = 1;
+}
+
+/* Stops that tracing and sends IMPORT_LINES (before READY): how long the
+ * import and collection took from the first subject on (a fresh child
+ * does it again, the engine allows for it), then (subject, line) pairs. */
+static void import_trace_send(void)
+{
+    if (!import_tracing)
+        return;
+    PyEval_SetTrace(NULL, NULL);
+    import_tracing = 0;
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    cov_expand_units();
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_IMPORT_LINES);
+    lt_wire_put_u64(&w, (uint64_t)(t1.tv_sec - import_t0.tv_sec) *
+                            1000000000u +
+                        (uint64_t)(t1.tv_nsec - import_t0.tv_nsec));
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n_cov_files; i++)
+        for (uint32_t l = 1; l <= cov_files[i].n_lines; l++)
+            count += cov_files[i].hit[l];
+    lt_wire_put_u32(&w, count);
+    for (uint32_t i = 0; i < n_cov_files; i++)
+        for (uint32_t l = 1; l <= cov_files[i].n_lines; l++)
+            if (cov_files[i].hit[l]) {
+                lt_wire_put_u32(&w, i);
+                lt_wire_put_u32(&w, l);
+            }
+    send_frame(engine_sock, &w);
+}
+
+/* The pre-import server is gone or unusable: fresh runs fall back to
+ * re-execution in the zygote's own children. */
+static void preimport_close(void)
+{
+    if (preimport_sock >= 0)
+        close(preimport_sock);
+    preimport_sock = -1;
 }
 
 /*** The _litmus module ***/
@@ -432,6 +567,7 @@ static PyObject *py_ready(PyObject *self, PyObject *args)
     PyObject *list;
     if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &list))
         return NULL;
+    import_trace_send();
     struct lt_wire_writer w;
     lt_wire_writer_init(&w, LT_FRAME_READY);
     lt_wire_put_u32(&w, zygote_features);
@@ -450,6 +586,11 @@ static PyObject *py_ready(PyObject *self, PyObject *args)
         send_frame(engine_sock, &view_note);
         view_note_ready = 0;
     }
+    lt_wire_finish(&w);
+    /* The pre-import server maps the engine's test indices to its
+     * children's own collection by these ids. */
+    if (preimport_sock >= 0 && lt_wire_send(preimport_sock, &w, NULL, 0) < 0)
+        preimport_close();
     send_frame(engine_sock, &w);
     ready_sent = 1;
     Py_RETURN_NONE;
@@ -472,6 +613,7 @@ static PyObject *py_applied(PyObject *self, PyObject *args)
     const char *text;
     if (!PyArg_ParseTuple(args, "is", &status, &text))
         return NULL;
+    fresh_applied = 1;
     struct lt_wire_writer w;
     lt_wire_writer_init(&w, LT_FRAME_APPLIED);
     lt_wire_put_u8(&w, (uint8_t)status);
@@ -486,6 +628,11 @@ static PyObject *py_enter_sandbox(PyObject *self, PyObject *args)
     lt_sandbox_opts_init(&o);
     o.scratch_dir = child_scratch;
     o.cpu_seconds = child_cpu_seconds;
+    /* RLIMIT_CPU counts the whole life of the process: a fresh child has
+     * imported and collected already, which is not the tests' budget (the
+     * engine's own check counts from SANDBOXED). */
+    if (fresh_child && o.cpu_seconds)
+        o.cpu_seconds += cpu_now_ns() / 1000000000u + 1;
     o.memory_bytes = child_memory_bytes;
     o.use_netns = 0; /* the zygote entered a fresh netns once for all */
     o.keep_fds[0] = result_fd;
@@ -618,6 +765,11 @@ static _Noreturn void run_child(PyObject *callback, PyObject *job_args,
 {
     close(engine_sock);
     engine_sock = -1;
+    /* A sandboxed child must never reach the pre-import server, which
+     * forks outside any sandbox. */
+    if (preimport_sock >= 0)
+        close(preimport_sock);
+    preimport_sock = -1;
     result_fd = res_fd;
     if (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
         _exit(72);
@@ -638,50 +790,174 @@ static _Noreturn void run_child(PyObject *callback, PyObject *job_args,
     _exit(0);
 }
 
-static PyObject *handle_run(PyObject *callback, const uint8_t *payload,
-                            size_t len, int *fds, int nfds)
+/* A RUN frame's fields; strings point into its payload. */
+struct run_frame {
+    uint64_t token;
+    int mode;
+    uint32_t subject;
+    uint64_t start, end;
+    const char *repl;
+    size_t repl_len;
+    uint32_t n_tests;
+    struct lt_wire_reader tests; /* positioned at the test indices */
+    int stop_first;
+    uint64_t cpu_seconds, memory_bytes;
+    uint32_t flags;
+    const char *extra, *swap;
+    size_t extra_len, swap_len;
+};
+
+/* Decodes a RUN payload (from the engine, or relayed by the zygote).
+ * 0 or LT_EPROTO. */
+static int read_run(const uint8_t *payload, size_t len, struct run_frame *q)
 {
     struct lt_wire_reader r;
     lt_wire_reader_init(&r, payload, len);
-    uint64_t token = lt_wire_get_u64(&r);
-    int mode = lt_wire_get_u8(&r);
-    uint32_t subject = lt_wire_get_u32(&r);
-    uint64_t start = lt_wire_get_u64(&r);
-    uint64_t end = lt_wire_get_u64(&r);
-    size_t repl_len;
-    const char *repl = lt_wire_get_str(&r, &repl_len);
-    uint32_t n_tests = lt_wire_get_u32(&r);
-    if (r.bad || n_tests > r.left / 4 || nfds != 2) {
-        close_quietly(fds, nfds);
-        die("malformed RUN frame", LT_EPROTO);
-    }
-    PyObject *tests = PyList_New(n_tests);
-    for (uint32_t i = 0; i < n_tests; i++)
-        PyList_SET_ITEM(tests, i, PyLong_FromUnsignedLong(lt_wire_get_u32(&r)));
-    int stop_first = lt_wire_get_u8(&r);
-    child_cpu_seconds = lt_wire_get_u64(&r);
-    child_memory_bytes = lt_wire_get_u64(&r);
-    uint32_t flags = lt_wire_get_u32(&r);
-    size_t extra_len;
-    const char *extra = lt_wire_get_str(&r, &extra_len);
-    size_t swap_len;
-    const char *swap = lt_wire_get_str(&r, &swap_len);
-    if (lt_wire_reader_done(&r) < 0)
-        die("malformed RUN frame", LT_EPROTO);
+    q->token = lt_wire_get_u64(&r);
+    q->mode = lt_wire_get_u8(&r);
+    q->subject = lt_wire_get_u32(&r);
+    q->start = lt_wire_get_u64(&r);
+    q->end = lt_wire_get_u64(&r);
+    q->repl = lt_wire_get_str(&r, &q->repl_len);
+    q->n_tests = lt_wire_get_u32(&r);
+    if (r.bad || q->n_tests > r.left / 4)
+        return LT_EPROTO;
+    q->tests = r;
+    for (uint32_t i = 0; i < q->n_tests; i++)
+        (void)lt_wire_get_u32(&r);
+    q->stop_first = lt_wire_get_u8(&r);
+    q->cpu_seconds = lt_wire_get_u64(&r);
+    q->memory_bytes = lt_wire_get_u64(&r);
+    q->flags = lt_wire_get_u32(&r);
+    q->extra = lt_wire_get_str(&r, &q->extra_len);
+    q->swap = lt_wire_get_str(&r, &q->swap_len);
+    return lt_wire_reader_done(&r) < 0 ? LT_EPROTO : 0;
+}
 
+/* The arguments of the shim's child_main for a decoded RUN (a new
+ * reference); sets the child's limits and makes its scratch directory. */
+static PyObject *run_job_args(const struct run_frame *q)
+{
+    struct lt_wire_reader t = q->tests;
+    PyObject *tests = PyList_New(q->n_tests);
+    if (!tests)
+        return NULL;
+    for (uint32_t i = 0; i < q->n_tests; i++)
+        PyList_SET_ITEM(tests, i, PyLong_FromUnsignedLong(lt_wire_get_u32(&t)));
+    child_cpu_seconds = q->cpu_seconds;
+    child_memory_bytes = q->memory_bytes;
     free(child_scratch);
     child_scratch = lt_sandbox_scratch_new(scratch_base);
     if (!child_scratch)
         die("cannot create a scratch directory", -errno);
-    PyObject *job_args = Py_BuildValue(
-        "(iIKKs#NiNIs#y#)", mode, subject, (unsigned long long)start,
-        (unsigned long long)end, repl, (Py_ssize_t)repl_len, tests,
-        stop_first, PyUnicode_DecodeFSDefault(child_scratch), flags, extra,
-        (Py_ssize_t)extra_len, swap, (Py_ssize_t)swap_len);
-    if (!job_args)
-        return NULL;
+    return Py_BuildValue(
+        "(iIKKs#NiNIs#y#)", q->mode, q->subject,
+        (unsigned long long)q->start, (unsigned long long)q->end, q->repl,
+        (Py_ssize_t)q->repl_len, tests, q->stop_first,
+        PyUnicode_DecodeFSDefault(child_scratch), q->flags, q->extra,
+        (Py_ssize_t)q->extra_len, q->swap, (Py_ssize_t)q->swap_len);
+}
 
-    struct timespec t0, t1;
+static void send_started(int fd, uint64_t token, pid_t pid, int err)
+{
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_STARTED);
+    lt_wire_put_u64(&w, token);
+    lt_wire_put_u32(&w, pid > 0 ? (uint32_t)pid : 0);
+    lt_wire_put_u32(&w, pid > 0 ? 0 : (uint32_t)err);
+    send_frame(fd, &w);
+}
+
+/* Reaps the child `pid` (if any) and reports EXITED on fd. */
+static void reap_and_report(int fd, uint64_t token, pid_t pid,
+                            const struct timespec *t0)
+{
+    int status = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof(ru));
+    if (pid > 0) {
+        while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+            ;
+    }
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    lt_sandbox_scratch_remove(child_scratch);
+
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_EXITED);
+    lt_wire_put_u64(&w, token);
+    lt_wire_put_u32(&w, (uint32_t)status);
+    lt_wire_put_u64(&w, (uint64_t)ru.ru_maxrss);
+    lt_wire_put_u64(&w, (uint64_t)ru.ru_utime.tv_sec * 1000000u +
+                            (uint64_t)ru.ru_utime.tv_usec);
+    lt_wire_put_u64(&w, (uint64_t)ru.ru_stime.tv_sec * 1000000u +
+                            (uint64_t)ru.ru_stime.tv_usec);
+    lt_wire_put_u64(&w, (uint64_t)(t1.tv_sec - t0->tv_sec) * 1000000000u +
+                            (uint64_t)(t1.tv_nsec - t0->tv_nsec));
+    send_frame(fd, &w);
+}
+
+/* Hands a RUN to the pre-import server together with the child's fds,
+ * then relays the server's STARTED and EXITED to the engine unchanged:
+ * the engine sees the server's child as if it were the zygote's own (it
+ * kills it by pid or pidfd, it reads its CPU time from /proc).  0 when
+ * the server took the job; a negative code when it could not be reached,
+ * in which case nothing started and the caller runs the job itself.  A
+ * server that fails after taking the job ends the zygote: the engine then
+ * retries the mutant once on a fresh zygote. */
+static int relay_fresh(const uint8_t *payload, size_t len, int *fds,
+                       uint64_t token)
+{
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_RUN);
+    lt_wire_put_bytes(&w, payload, len);
+    lt_wire_finish(&w);
+    int rc = lt_wire_send(preimport_sock, &w, fds, 2);
+    lt_wire_writer_free(&w);
+    if (rc < 0) {
+        preimport_close();
+        return rc;
+    }
+    for (int want = LT_FRAME_STARTED; want <= LT_FRAME_EXITED; want++) {
+        uint8_t *p = NULL;
+        size_t n = 0;
+        int type = lt_wire_recv(preimport_sock, 4096, &p, &n, NULL, NULL);
+        struct lt_wire_reader r;
+        lt_wire_reader_init(&r, p, n);
+        if (type != want || lt_wire_get_u64(&r) != token || r.bad) {
+            free(p);
+            die("the pre-import server failed during a job",
+                type < 0 ? type : LT_EPROTO);
+        }
+        lt_wire_writer_init(&w, (enum lt_frame_type)type);
+        lt_wire_put_bytes(&w, p, n);
+        free(p);
+        send_frame(engine_sock, &w);
+    }
+    return 0;
+}
+
+static PyObject *handle_run(PyObject *callback, const uint8_t *payload,
+                            size_t len, int *fds, int nfds)
+{
+    struct run_frame q;
+    if (nfds != 2 || read_run(payload, len, &q) < 0) {
+        close_quietly(fds, nfds);
+        die("malformed RUN frame", LT_EPROTO);
+    }
+    if ((q.flags & LT_RUN_FRESH) && !(q.flags & LT_RUN_UNTRUSTED) &&
+        q.mode == LT_RUN_MUTANT && preimport_sock >= 0 &&
+        relay_fresh(payload, len, fds, q.token) == 0) {
+        close_quietly(fds, nfds);
+        Py_RETURN_NONE;
+    }
+    PyObject *job_args = run_job_args(&q);
+    if (!job_args) {
+        close_quietly(fds, nfds);
+        return NULL;
+    }
+
+    struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     PyOS_BeforeFork();
     pid_t pid = fork();
@@ -693,36 +969,175 @@ static PyObject *handle_run(PyObject *callback, const uint8_t *payload,
     PyOS_AfterFork_Parent();
     Py_DECREF(job_args);
     close_quietly(fds, nfds);
-
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_STARTED);
-    lt_wire_put_u64(&w, token);
-    lt_wire_put_u32(&w, pid > 0 ? (uint32_t)pid : 0);
-    lt_wire_put_u32(&w, pid > 0 ? 0 : (uint32_t)fork_errno);
-    send_frame(engine_sock, &w);
-
-    int status = 0;
-    struct rusage ru;
-    memset(&ru, 0, sizeof(ru));
-    if (pid > 0) {
-        while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
-            ;
-    }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    lt_sandbox_scratch_remove(child_scratch);
-
-    lt_wire_writer_init(&w, LT_FRAME_EXITED);
-    lt_wire_put_u64(&w, token);
-    lt_wire_put_u32(&w, (uint32_t)status);
-    lt_wire_put_u64(&w, (uint64_t)ru.ru_maxrss);
-    lt_wire_put_u64(&w, (uint64_t)ru.ru_utime.tv_sec * 1000000u +
-                            (uint64_t)ru.ru_utime.tv_usec);
-    lt_wire_put_u64(&w, (uint64_t)ru.ru_stime.tv_sec * 1000000u +
-                            (uint64_t)ru.ru_stime.tv_usec);
-    lt_wire_put_u64(&w, (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u +
-                            (uint64_t)(t1.tv_nsec - t0.tv_nsec));
-    send_frame(engine_sock, &w);
+    send_started(engine_sock, q.token, pid, fork_errno);
+    reap_and_report(engine_sock, q.token, pid, &t0);
     Py_RETURN_NONE;
+}
+
+/*** The pre-import server ***/
+
+/* Keeps the zygote's test ids (a READY frame it relayed) as a list. */
+static void server_keep_ids(const uint8_t *payload, size_t len)
+{
+    struct lt_wire_reader r;
+    lt_wire_reader_init(&r, payload, len);
+    (void)lt_wire_get_u32(&r);
+    uint32_t n = lt_wire_get_u32(&r);
+    if (r.bad || n > r.left / 4)
+        _exit(3);
+    PyObject *ids = PyList_New(n);
+    for (uint32_t i = 0; ids && i < n; i++) {
+        size_t k;
+        const char *s = lt_wire_get_str(&r, &k);
+        PyObject *id = r.bad ? NULL
+                             : PyUnicode_DecodeUTF8(s, (Py_ssize_t)k,
+                                                    "surrogateescape");
+        if (!id)
+            _exit(3);
+        PyList_SET_ITEM(ids, i, id);
+    }
+    if (!ids || lt_wire_reader_done(&r) < 0)
+        _exit(3);
+    Py_XSETREF(fresh_ids, ids);
+}
+
+/* The server's loop, in the process forked inside the first import of a
+ * subject.  It runs nothing of the project: it waits for the zygote's
+ * frames, forks a child per RUN and reports STARTED and EXITED back.  It
+ * returns only in such a child, with the arguments of the job (a new
+ * reference), so that the child goes on with the import it was paused
+ * in, the mutant's loader patch in place.  It ends with the zygote (EOF,
+ * QUIT, or PDEATHSIG when the zygote is killed). */
+static PyObject *preimport_serve(int sock, pid_t zygote)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != zygote)
+        _exit(0);
+    /* Only the zygote speaks to the engine; the engine must see EOF on it
+     * as soon as the zygote dies. */
+    close(engine_sock);
+    engine_sock = -1;
+    /* The parent that this server's children check in the sandbox. */
+    zygote_pid = getpid();
+    /* Everything the server holds is shared by its children: frozen, the
+     * collections of a child (its own, before the sandbox) do not walk
+     * it, and its pages are not copied. */
+    PyObject *gc = PyImport_ImportModule("gc");
+    PyObject *r = gc ? PyObject_CallMethod(gc, "freeze", NULL) : NULL;
+    Py_XDECREF(r);
+    Py_XDECREF(gc);
+    PyErr_Clear();
+    for (;;) {
+        uint8_t *payload = NULL;
+        size_t len = 0;
+        int fds[LT_WIRE_MAX_FDS];
+        int nfds = 0;
+        int type = lt_wire_recv(sock, LT_WIRE_MAX_FRAME, &payload, &len, fds,
+                                &nfds);
+        if (type <= 0 || type == LT_FRAME_QUIT)
+            _exit(0);
+        if (type == LT_FRAME_READY && nfds == 0) {
+            server_keep_ids(payload, len);
+            free(payload);
+            continue;
+        }
+        struct run_frame q;
+        if (type != LT_FRAME_RUN || nfds != 2 || !fresh_ids ||
+            read_run(payload, len, &q) < 0)
+            _exit(3);
+        PyObject *job_args = run_job_args(&q);
+        if (!job_args)
+            _exit(3);
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        PyOS_BeforeFork();
+        pid_t pid = fork();
+        if (pid == 0) {
+            PyOS_AfterFork_Child();
+            /* Die with the server (which dies with the zygote); the
+             * sandbox arms this again and checks the parent. */
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != zygote_pid)
+                _exit(3);
+            close(sock);
+            fresh_child = 1;
+            result_fd = fds[0];
+            if (dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0)
+                _exit(72);
+            close(fds[1]);
+            free(payload);
+            return job_args;
+        }
+        int fork_errno = errno;
+        PyOS_AfterFork_Parent();
+        Py_DECREF(job_args);
+        close_quietly(fds, nfds);
+        free(payload);
+        send_started(sock, q.token, pid, fork_errno);
+        reap_and_report(sock, q.token, pid, &t0);
+    }
+}
+
+/* _litmus.preimport_fork(): called by the shim's import hook when a
+ * subject is about to be imported for the first time.  In the zygote it
+ * forks the pre-import server, starts tracing import-time lines and
+ * returns None; in a child of the server it returns that child's job
+ * arguments (see preimport_serve).  Once per zygote; None when the fork
+ * fails (fresh runs then fall back to re-execution). */
+static PyObject *py_preimport_fork(PyObject *self, PyObject *args)
+{
+    if (preimport_sock >= 0 || engine_sock < 0 || fresh_child || ready_sent)
+        Py_RETURN_NONE;
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+        Py_RETURN_NONE;
+    pid_t zygote = getpid();
+    PyOS_BeforeFork();
+    pid_t pid = fork();
+    if (pid == 0) {
+        PyOS_AfterFork_Child();
+        close(sv[0]);
+        return preimport_serve(sv[1], zygote);
+    }
+    PyOS_AfterFork_Parent();
+    close(sv[1]);
+    if (pid < 0) {
+        close(sv[0]);
+        Py_RETURN_NONE;
+    }
+    preimport_sock = sv[0];
+    import_trace_begin();
+    Py_RETURN_NONE;
+}
+
+/* _litmus.fresh_ids(): in a fresh child, the zygote's test ids, by which
+ * the engine's indices are mapped to this child's own collection. */
+static PyObject *py_fresh_ids(PyObject *self, PyObject *args)
+{
+    if (!fresh_ids)
+        return PyList_New(0);
+    return Py_NewRef(fresh_ids);
+}
+
+/* _litmus.fresh_end(): a fresh child is done (its tests ran, or applying
+ * the mutant was refused): END and _exit, as run_child ends. */
+static PyObject *py_fresh_end(PyObject *self, PyObject *args)
+{
+    fflush(stdout);
+    fflush(stderr);
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_END);
+    send_frame(result_fd, &w);
+    _exit(0);
+}
+
+/* _litmus.fresh_abort(message): a fresh child's collection failed. */
+static PyObject *py_fresh_abort(PyObject *self, PyObject *args)
+{
+    const char *msg;
+    if (!PyArg_ParseTuple(args, "s", &msg))
+        return NULL;
+    fresh_abort(msg);
 }
 
 /* The fork server: RUN frames until QUIT or EOF.  Returns None. */
@@ -778,6 +1193,14 @@ static PyMethodDef litmus_methods[] = {
     {"send_call", py_send_call, METH_VARARGS, "Send a captured call."},
     {"record", py_record, METH_VARARGS, "Send a JSON record."},
     {"probe", py_probe, METH_VARARGS, "About to evaluate input i."},
+    {"set_units", py_set_units, METH_VARARGS,
+     "Multi-line statements of a subject, for coverage."},
+    {"preimport_fork", py_preimport_fork, METH_NOARGS,
+     "Fork the pre-import server (zygote) or get a fresh job (child)."},
+    {"fresh_ids", py_fresh_ids, METH_NOARGS, "The zygote's test ids."},
+    {"fresh_end", py_fresh_end, METH_NOARGS, "End a fresh child."},
+    {"fresh_abort", py_fresh_abort, METH_VARARGS,
+     "A fresh child's collection failed: a kill."},
     {"thread_trace_hook", py_thread_trace_hook, METH_VARARGS,
      "threading.settrace hook that installs the C tracer."},
     {NULL, NULL, 0, NULL},

@@ -72,3 +72,18 @@ expect_one_of() { # value allowed...
   for a in "$@"; do [ "$v" = "$a" ] && return 0; done
   fail "got '$v', expected one of: $*"
 }
+
+# Copies a fixture to $WORK, scores it there (DB=$WORK/<name>.db), then
+# checks every verdict against plain pytest on a copy with the mutant
+# applied (lib_oracle.py).  Extra arguments go to litmus score.
+score_against_pytest() {
+  local name=$1; shift
+  cp -r "$FIXTURES/$name" "$WORK/$name"
+  ( cd "$WORK/$name" && "$LITMUS" score . --tests . --db "$WORK/$name.db" \
+      --no-progress "$@" >"$WORK/out" 2>"$WORK/err" )
+  RC=$?
+  DB=$WORK/$name.db
+  [ "$RC" = 0 ] || [ "$RC" = 1 ] || fail "litmus exit $RC: $(cat "$WORK/err")"
+  ORACLE_TIMEOUT=${ORACLE_TIMEOUT:-20} /usr/bin/python3 "$REPO/tests/e2e/lib_oracle.py" "$DB" "$WORK/$name" \
+    >"$WORK/oracle" 2>&1 || fail "verdicts differ from plain pytest: $(cat "$WORK/oracle")"
+}

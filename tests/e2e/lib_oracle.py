@@ -1,0 +1,69 @@
+"""Ground truth for the e2e tests of fresh imports: applies each mutant of
+a litmus store to a copy of the project, runs plain pytest there and
+compares its exit status with the stored verdict (killed, timeout, crashed,
+memory: pytest must fail; survived, no_coverage, equivalent: it must pass).
+
+usage: lib_oracle.py DB PROJECT_DIR [--print-verdicts]
+ORACLE_TIMEOUT (seconds, default 20): a pytest run longer than that counts
+as failing, as litmus's timeout counts as detected.
+Prints one line per disagreement and a summary; exit 1 on any."""
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+DETECTED = {"killed", "timeout", "crashed", "memory"}
+PASSING = {"survived", "no_coverage", "equivalent"}
+
+
+def main():
+    db, project = sys.argv[1], os.path.realpath(sys.argv[2])
+    show = "--print-verdicts" in sys.argv[3:]
+    con = sqlite3.connect(db)
+    files = {p: bytes(s) for p, s in con.execute("SELECT path, source FROM files")}
+    rows = con.execute(
+        "SELECT m.id, m.file, m.line, m.op, m.start, m.end_off, m.replacement,"
+        " coalesce(r.verdict, 'pending') FROM mutants m"
+        " LEFT JOIN results r ON r.mutant_id = m.id ORDER BY m.file, m.start")
+    checked = bad = 0
+    work = tempfile.mkdtemp(prefix="litmus-oracle-")
+    try:
+        for mid, path, line, op, start, end, repl, verdict in rows:
+            if verdict == "invalid":
+                continue
+            copy = os.path.join(work, "p")
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(project, copy, ignore=shutil.ignore_patterns(
+                "__pycache__", ".pytest_cache", "*.db*"))
+            rel = os.path.relpath(os.path.realpath(path), project)
+            src = files[path]
+            with open(os.path.join(copy, rel), "wb") as f:
+                f.write(src[:start] + repl.encode() + src[end:])
+            env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+            try:
+                rc = subprocess.run(
+                    ["/usr/bin/python3", "-m", "pytest", "-q",
+                     "-p", "no:cacheprovider"], cwd=copy, env=env,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                    timeout=float(os.environ.get("ORACLE_TIMEOUT", "20"))
+                ).returncode
+            except subprocess.TimeoutExpired:
+                rc = -1
+            checked += 1
+            agree = (verdict in DETECTED and rc != 0) or \
+                (verdict in PASSING and rc == 0)
+            if show or not agree:
+                print("%s %s:%d %s %r: litmus %s, pytest exit %d" % (
+                    "ok      " if agree else "DISAGREE", rel, line, op, repl,
+                    verdict, rc))
+            bad += not agree
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print("oracle: %d mutants checked, %d disagreements" % (checked, bad))
+    return 1 if bad or not checked else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
