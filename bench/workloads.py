@@ -183,10 +183,10 @@ def main():
             per = wall / n if n else 0.0
             cper = sum(walls) / len(walls) if walls else 0.0
             print("%-8s litmus %.1f s for %d mutants (%.0f ms/mutant; "
-                  "baseline %s s); comparator %.0f ms/mutant over %d; "
+                  "baseline %s s, %s children); comparator %.0f ms/mutant over %d; "
                   "ratio %.1fx; verdicts agree %d/%d"
                   % (name, wall, n, 1000 * per,
-                     meta.get("baseline_s", "?"), 1000 * cper, len(walls),
+                     "%.2f" % float(meta.get("run_baseline_s", "nan")), meta.get("run_jobs", "?"), 1000 * cper, len(walls),
                      cper / per if per else 0.0, agree, k), flush=True)
 
 

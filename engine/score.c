@@ -56,8 +56,7 @@ void lt_score_opts_init(struct lt_score_opts *o)
     memset(o, 0, sizeof(*o));
     o->db = ".litmus.db";
     o->operators = "mutmut";
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    o->jobs = n > 0 ? (int)n : 1;
+    o->jobs = 0; /* as many as cores, more when the tests mostly wait */
     o->format = LT_FORMAT_TEXT;
     o->fail_under = -1;
     o->timeout_factor = 5.0;
@@ -384,6 +383,8 @@ struct baseline {
     unsigned char *flaky;      /* passed in one run, not in another */
     unsigned char *failing;    /* failed in the first run and left out
                                   (--deselect-failing) */
+    uint32_t **file_kills;     /* per subject file, per test: mutants of
+                                  that file the test killed so far */
     /* Per subject file, per line: the tests that executed it. */
     struct line_tests {
         uint32_t *tests;
@@ -415,8 +416,78 @@ static void baseline_free(struct baseline *b, size_t n_tests)
     free(b->runnable);
     free(b->flaky);
     free(b->failing);
+    for (size_t f = 0; b->file_kills && f < b->n_files; f++)
+        free(b->file_kills[f]);
+    free(b->file_kills);
     memset(b, 0, sizeof(*b));
 }
+
+/*** How many children ***/
+
+static int online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* Children at once when --jobs is not given: one per core, or more when
+ * the baseline shows tests that mostly wait (sleep, I/O) rather than
+ * compute: cores / (CPU share of their wall time), at most 4 per core.
+ * On a machine busier than its cores a computing test's share shrinks
+ * too (it waits for a CPU), so the share is scaled back up by the load:
+ * only waiting that more children can overlap counts. */
+static int children_for(const struct baseline *b, size_t nt, int cores)
+{
+    double cpu = 0, wall = 0;
+    for (size_t i = 0; i < nt; i++) {
+        if (!b->runnable[i])
+            continue;
+        cpu += b->cpu_ms[i];
+        wall += b->wall_ms[i];
+    }
+    if (wall < 200.0) /* too little to tell */
+        return cores;
+    double share = cpu / wall, load = 0;
+    if (getloadavg(&load, 1) == 1 && load > cores)
+        share *= load / cores;
+    if (share > 0.5)
+        return cores;
+    double want = cores / (share < 0.1 ? 0.1 : share);
+    return want > 4.0 * cores ? 4 * cores : (int)want;
+}
+
+/* Starts zygotes up to `want`, side by side, and waits for them; one
+ * that does not start is left out.  Returns how many run now. */
+static int grow_pool(struct pool *pool, int want)
+{
+    int had = pool->n;
+    if (want <= had)
+        return had;
+    pool->z = xrealloc(pool->z, (size_t)want * sizeof(struct zygote));
+    int n = had;
+    for (int i = had; i < want; i++) {
+        if (lt__zygote_start(pool, &pool->z[n]) == 0)
+            n++;
+    }
+    int ready = had;
+    for (int i = had; i < n; i++) {
+        char *fail = NULL;
+        struct zygote z = pool->z[i];
+        if (lt__read_ready(pool, &z, &fail) == 0) {
+            pool->z[ready++] = z;
+        } else {
+            lt_debug("an extra runner did not start: %s",
+                     fail ? fail : "?");
+            lt__zygote_stop(&z);
+        }
+        free(fail);
+    }
+    pool->n = ready;
+    return ready;
+}
+
+/* Baseline runs that go side by side at most. */
+#define LT_BASELINE_MAX_PARALLEL 8
 
 static void line_add(struct line_tests *lt, uint32_t test)
 {
@@ -429,8 +500,6 @@ static void line_add(struct line_tests *lt, uint32_t test)
     lt->tests[lt->n++] = test;
 }
 
-/* One baseline run on zygote 0: every collected test, no mutation, with
- * line coverage.  Returns 0, or an exit code after printing why. */
 /* What a failing baseline test's exception suggests the sandbox refused,
  * or "" (the sandbox answers EPERM to process creation, sockets and the
  * like, and EACCES or EROFS to writes outside scratch). */
@@ -492,11 +561,12 @@ static int report_failing(const struct pool *pool, const struct job *j,
     return -1;
 }
 
-static int run_baseline_once(struct pool *pool, const struct lt_plan *plan,
-                             const struct lt_score_opts *o, int run,
-                             struct baseline *b)
+/* Starts one baseline run on zygote z: every collected test, no
+ * mutation, with line coverage.  0, or an exit code after printing why. */
+static int baseline_start(struct pool *pool, struct zygote *z,
+                          const struct lt_plan *plan,
+                          const struct lt_score_opts *o)
 {
-    struct zygote *z = &pool->z[0];
     size_t nt = pool->n_tests;
     struct job spec;
     memset(&spec, 0, sizeof(spec));
@@ -522,35 +592,72 @@ static int run_baseline_once(struct pool *pool, const struct lt_plan *plan,
         lt_error("cannot start the baseline: %s", lt_strerror(rc));
         return 3;
     }
-    struct job *j = &z->job;
-    while (!lt__job_done(j)) {
-        struct pollfd pf[3] = {{j->got_exited ? -1 : z->sock, POLLIN, 0},
-                               {j->result_eof ? -1 : j->result_fd, POLLIN, 0},
-                               {j->out_eof ? -1 : j->out_fd, POLLIN, 0}};
-        double wait = lt__job_wakeup(j) - lt__now();
-        if (wait > 1.0)
-            wait = 1.0;
+    return 0;
+}
+
+/* Waits until the baseline jobs of zygotes z[0..n) are done, reading
+ * their frames and enforcing the wall deadline.  0, or an exit code. */
+static int baseline_wait(struct pool *pool, struct zygote **z, int n)
+{
+    struct pollfd pf[3 * LT_BASELINE_MAX_PARALLEL];
+    for (;;) {
+        int pending = 0;
+        double wake = lt__now() + 1.0;
+        for (int k = 0; k < n; k++) {
+            struct job *j = &z[k]->job;
+            int done = lt__job_done(j);
+            pending += !done;
+            pf[3 * k] = (struct pollfd){
+                done || j->got_exited ? -1 : z[k]->sock, POLLIN, 0};
+            pf[3 * k + 1] = (struct pollfd){
+                done || j->result_eof ? -1 : j->result_fd, POLLIN, 0};
+            pf[3 * k + 2] = (struct pollfd){
+                done || j->out_eof ? -1 : j->out_fd, POLLIN, 0};
+            if (!done && lt__job_wakeup(j) < wake)
+                wake = lt__job_wakeup(j);
+        }
+        if (!pending)
+            return 0;
+        double wait = wake - lt__now();
         int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
-        int n = poll(pf, 3, ms);
-        if (n < 0 && errno == EINTR) {
+        int r = poll(pf, (nfds_t)(3 * n), ms);
+        if (r < 0 && errno == EINTR) {
             if (lt__interrupted)
                 return 130;
             continue;
         }
-        if (pf[0].revents && !j->got_exited && lt__zygote_read(z) < 0) {
-            lt_error("the runner died during the baseline");
-            return 3;
+        double now = lt__now();
+        for (int k = 0; k < n; k++) {
+            struct job *j = &z[k]->job;
+            if (lt__job_done(j))
+                continue;
+            if (pf[3 * k].revents && !j->got_exited &&
+                lt__zygote_read(z[k]) < 0) {
+                lt_error("the runner died during the baseline");
+                return 3;
+            }
+            if (pf[3 * k + 1].revents)
+                lt__job_read_results(pool, j);
+            if (pf[3 * k + 2].revents)
+                lt__job_read_output(j);
+            if (now >= j->deadline && !j->timed_out && !j->got_exited) {
+                j->timed_out = 1;
+                lt__job_kill(j);
+            }
+            lt__job_expire_pipes(j, now);
         }
-        if (pf[1].revents)
-            lt__job_read_results(pool, j);
-        if (pf[2].revents)
-            lt__job_read_output(j);
-        if (lt__now() >= j->deadline && !j->timed_out && !j->got_exited) {
-            j->timed_out = 1;
-            lt__job_kill(j);
-        }
-        lt__job_expire_pipes(j, lt__now());
     }
+}
+
+/* Takes in one finished baseline run (run 0 decides which tests are
+ * runnable; later ones find the flaky).  0, or an exit code after
+ * printing why. */
+static int baseline_finish(struct pool *pool, struct zygote *z,
+                           const struct lt_score_opts *o, int run,
+                           struct baseline *b)
+{
+    size_t nt = pool->n_tests;
+    struct job *j = &z->job;
     if (j->timed_out) {
         lt_error("the baseline did not finish within %.0f s (test %s); "
                  "raise --baseline-timeout",
@@ -612,6 +719,9 @@ static int run_baseline(struct pool *pool, const struct lt_plan *plan,
     b->flaky = xcalloc(nt + 1, 1);
     b->failing = xcalloc(nt + 1, 1);
     b->n_files = plan->n_files;
+    b->file_kills = xcalloc(plan->n_files + 1, sizeof(uint32_t *));
+    for (size_t f = 0; f < plan->n_files; f++)
+        b->file_kills[f] = xcalloc(nt + 1, sizeof(uint32_t));
     b->by_line = xcalloc(plan->n_files + 1, sizeof(*b->by_line));
     b->n_lines = xcalloc(plan->n_files + 1, sizeof(size_t));
     for (size_t f = 0; f < plan->n_files; f++) {
@@ -632,10 +742,33 @@ static int run_baseline(struct pool *pool, const struct lt_plan *plan,
         if (f < b->n_files && line <= b->n_lines[f])
             b->at_import[f][line] = 1;
     }
-    for (int run = 0; run < o->baseline_runs; run++) {
-        int rc = run_baseline_once(pool, plan, o, run, b);
+    /* The runs go side by side on as many zygotes as there are (a slow
+     * test is paid once on the critical path, not once per run), and are
+     * taken in in order. */
+    for (int first = 0; first < o->baseline_runs;) {
+        int n = o->baseline_runs - first;
+        if (n > pool->n)
+            n = pool->n;
+        if (n > LT_BASELINE_MAX_PARALLEL)
+            n = LT_BASELINE_MAX_PARALLEL;
+        struct zygote *zs[LT_BASELINE_MAX_PARALLEL];
+        int rc = 0, started = 0;
+        for (int k = 0; k < n && rc == 0; k++) {
+            zs[k] = &pool->z[k];
+            rc = baseline_start(pool, zs[k], plan, o);
+            started += rc == 0;
+        }
+        if (rc == 0)
+            rc = baseline_wait(pool, zs, started);
+        for (int k = 0; k < started; k++) {
+            if (rc == 0)
+                rc = baseline_finish(pool, zs[k], o, first + k, b);
+            else
+                lt__job_kill(&zs[k]->job);
+        }
         if (rc)
             return rc;
+        first += n;
     }
     size_t usable = 0;
     for (size_t i = 0; i < nt; i++) {
@@ -668,6 +801,47 @@ static size_t line_cover(const void *ctx, long line, const uint32_t **tests)
     return lt->n;
 }
 
+/* Kill-history order for a mutant that runs every test (module or
+ * class-body code, import-time lines): the tests that killed the most
+ * mutants of the same file so far come first, the rest keep their
+ * cheapest-first order.  A module constant's mutant then meets its killer
+ * among the first tests instead of after every cheaper one.  The order
+ * changes which test is reported as the killer, never whether a mutant
+ * is detected (docs/performance.md). */
+struct ranked {
+    uint32_t kills, pos, test;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    const struct ranked *x = a, *y = b;
+    if (x->kills != y->kills)
+        return x->kills > y->kills ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static void kill_history_first(uint32_t *tests, size_t n,
+                               const uint32_t *kills)
+{
+    struct ranked *r = xmalloc((n + 1) * sizeof(*r));
+    size_t nk = 0;
+    for (size_t i = 0; i < n; i++)
+        if (kills[tests[i]])
+            r[nk++] = (struct ranked){kills[tests[i]], (uint32_t)i,
+                                      tests[i]};
+    if (nk) {
+        qsort(r, nk, sizeof(*r), cmp_ranked);
+        /* Killers first, then the others in their order. */
+        size_t w = nk;
+        for (size_t i = 0; i < n; i++)
+            if (!kills[tests[i]])
+                r[w++] = (struct ranked){0, (uint32_t)i, tests[i]};
+        for (size_t i = 0; i < n; i++)
+            tests[i] = r[i].test;
+    }
+    free(r);
+}
+
 /* 1 when a line of the mutant ran while the tests were imported and
  * collected: every test depends on it, and swapping code after the
  * import would miss what it did then, so it runs on a fresh import. */
@@ -691,8 +865,11 @@ static size_t select_tests(const struct pool *pool, const struct baseline *b,
     struct file_cover fc = {b, file};
     struct lt__selection sel = {pool->n_tests, b->runnable, b->work,
                                 line_cover, &fc};
-    return lt__select_tests(&sel, m->line, m->end_line,
-                            structural || runs_at_import(b, m, file), out);
+    int wide = structural || runs_at_import(b, m, file);
+    size_t n = lt__select_tests(&sel, m->line, m->end_line, wide, out);
+    if (wide && b->file_kills)
+        kill_history_first(*out, n, b->file_kills[file]);
+    return n;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -871,7 +1048,7 @@ int lt_score(const struct lt_score_opts *o)
         .allow_read = o->allow_read, .n_allow_read = o->n_allow_read,
         .sandbox_uid = o->sandbox_uid, .scratch_mb = o->scratch_mb};
 
-    int want = o->jobs < 1 ? 1 : o->jobs;
+    int want = o->jobs > 0 ? o->jobs : online_cores();
     pool.n = want;
     pool.z = xcalloc((size_t)want, sizeof(struct zygote));
     for (int i = 0; i < want; i++) {
@@ -1100,6 +1277,15 @@ int lt_score(const struct lt_score_opts *o)
         goto out;
     }
     lt__warn_degraded(&pool, pool.features);
+    if (o->jobs <= 0 && n_queue > (size_t)pool.n) {
+        int more = children_for(&base, pool.n_tests, online_cores());
+        if ((size_t)more > n_queue)
+            more = (int)n_queue;
+        if (more > pool.n) {
+            int got = grow_pool(&pool, more);
+            lt_debug("the tests mostly wait: %d children", got);
+        }
+    }
     {
         rc = lt_store_begin(st);
         struct lt_test_record *recs = xcalloc(pool.n_tests,
@@ -1125,10 +1311,6 @@ int lt_score(const struct lt_score_opts *o)
                                    pool.view ? pool.view
                                    : pool.view_missing ? pool.view_missing
                                    : "");
-        char secs[32];
-        snprintf(secs, sizeof(secs), "%.2f", t_baseline - t_ready);
-        if (rc == 0)
-            rc = lt_store_set_meta(st, "baseline_s", secs);
         if (rc == 0)
             rc = lt_store_commit(st);
         for (size_t i = 0; i < pool.n_tests; i++)
@@ -1398,6 +1580,10 @@ int lt_score(const struct lt_score_opts *o)
                     done++;
                     continue;
                 }
+                if (res.verdict == LT_VERDICT_KILLED && j->fail_test >= 0 &&
+                    (size_t)j->fail_test < pool.n_tests)
+                    base.file_kills[plan.mutant_file[j->mutant]]
+                                   [j->fail_test]++;
                 rc = lt_store_put_result(st, &res);
                 if (rc < 0 && store_rc == 0)
                     store_rc = rc;
