@@ -535,10 +535,10 @@ int lt__survivors_write(const struct lt__rdata *d, const char *path,
         const struct lt__rfile *f = &d->files[x->file];
         json_t *kept = old ? json_object_get(old, x->m.id) : NULL;
         json_t *why = kept ? json_incref(kept) : json_string(reason);
-        const char *path = f->repo_path ? f->repo_path : f->display;
+        const char *rel = f->repo_path ? f->repo_path : f->display;
         json_t *e = json_pack("{s:s, s:o, s:o, s:i, s:i, s:o, s:o, s:o, s:s}",
                               "id", x->m.id, "reason", why, "file",
-                              lt__jstr(path),
+                              lt__jstr(rel),
                               "line", x->loc.line, "column", x->loc.col,
                               "operator", lt__jstr(x->m.op), "original",
                               lt__jstr(x->m.original), "replacement",
