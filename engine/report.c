@@ -508,6 +508,12 @@ int lt__report_score(struct lt_store *st, const struct lt_plan *plan,
     }
     double score = lt_summary_score(&d.sum);
     int exit_code = 0;
+    /* The HTML report first: when its prerequisites are missing, the
+     * error is all that is printed. */
+    if (ro->html && lt__write_html(&d, fail_under, ro) < 0) {
+        lt__rdata_free(&d);
+        return 2;
+    }
     if (fail_under >= 0 && (score < 0 || score + 1e-12 < fail_under))
         exit_code = 1;
     switch (format) {
@@ -538,8 +544,6 @@ int lt__report_score(struct lt_store *st, const struct lt_plan *plan,
                  score < 0 ? 0.0 : score * 100.0, fail_under * 100.0);
     if (rc < 0)
         exit_code = 3;
-    if (exit_code < 2 && ro->html && lt__write_html(&d, fail_under, ro) < 0)
-        exit_code = 2;
     if (exit_code < 2 && ro->survivors_out &&
         lt__survivors_write(&d, ro->survivors_out, ro->reason) != 0)
         exit_code = 2;
