@@ -188,6 +188,8 @@ static double meta_seconds(struct lt_store *st, const char *key)
     return s;
 }
 
+static void index_coverage(struct lt__rdata *d); /* below */
+
 int lt__rdata_load(struct lt_store *st, struct lt__rdata *d)
 {
     memset(d, 0, sizeof(*d));
@@ -214,6 +216,7 @@ int lt__rdata_load(struct lt_store *st, struct lt__rdata *d)
     }
     for (size_t i = 0; i < d->n_mutants; i++)
         locate(d, &d->mutants[i]);
+    index_coverage(d);
     d->setup_s = meta_seconds(st, "run_startup_s");
     d->baseline_s = meta_seconds(st, "run_baseline_s");
     d->mutants_s = meta_seconds(st, "run_mutants_s");
@@ -233,6 +236,7 @@ void lt__rdata_free(struct lt__rdata *d)
         free(d->files[i].path);
         free(d->files[i].repo_path);
         free(d->files[i].source);
+        free(d->files[i].cov);
     }
     free(d->files);
     for (size_t i = 0; i < d->n_tests; i++) {
@@ -252,50 +256,105 @@ int lt__is_survivor(enum lt_verdict v)
     return v == LT_VERDICT_SURVIVED || v == LT_VERDICT_NO_COVERAGE;
 }
 
-/* 1 if the coverage text cov ("FILE:1-4,9\n...") reaches a line of
- * [lo, hi] in file. */
-static int covers(const char *cov, const char *file, int lo, int hi)
+/*** Coverage ***/
+
+static int cmp_cov(const void *a, const void *b)
 {
-    size_t fl = strlen(file);
-    for (const char *p = cov; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        if (n > fl && strncmp(p, file, fl) == 0 && p[fl] == ':') {
-            const char *q = p + fl + 1, *e = p + n;
-            while (q < e) {
-                char *t;
-                long a = strtol(q, &t, 10), b = a;
-                if (t == q)
+    const struct lt__cov *x = a, *y = b;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->test < y->test ? -1 : x->test > y->test;
+}
+
+/* Indexes every test's stored coverage ("FILE:1-4,9\n...") by file, as
+ * (line, test) pairs sorted by line, so that the tests reaching a mutant
+ * are a binary search away whatever the size of the suite. */
+static void index_coverage(struct lt__rdata *d)
+{
+    size_t *cap = xcalloc(d->n_files ? d->n_files : 1, sizeof(*cap));
+    for (size_t t = 0; t < d->n_tests; t++) {
+        const char *p = d->tests[t].coverage;
+        if (!p)
+            continue;
+        d->any_coverage = 1;
+        while (*p) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            const char *colon = memchr(p, ':', n);
+            /* The file part may hold ':'; the ranges never do. */
+            for (const char *c = colon; c && c < p + n;
+                 c = memchr(c + 1, ':', (size_t)(p + n - c - 1)))
+                colon = c;
+            struct lt__rfile *f = NULL;
+            for (size_t k = 0; colon && k < d->n_files && !f; k++)
+                if (strlen(d->files[k].path) == (size_t)(colon - p) &&
+                    strncmp(d->files[k].path, p, (size_t)(colon - p)) == 0)
+                    f = &d->files[k];
+            const char *q = colon ? colon + 1 : p + n, *e = p + n;
+            while (f && q < e) {
+                char *end;
+                long lo = strtol(q, &end, 10), hi = lo;
+                if (end == q)
                     break;
-                if (*t == '-')
-                    b = strtol(t + 1, &t, 10);
-                if (a <= hi && b >= lo)
-                    return 1;
-                q = *t == ',' ? t + 1 : e;
+                if (*end == '-')
+                    hi = strtol(end + 1, &end, 10);
+                for (long l = lo; l <= hi && l - lo < 1000000; l++) {
+                    size_t k = (size_t)(f - d->files);
+                    if (f->n_cov == cap[k]) {
+                        cap[k] = cap[k] ? 2 * cap[k] : 256;
+                        f->cov = xrealloc(f->cov, cap[k] * sizeof(*f->cov));
+                    }
+                    f->cov[f->n_cov].line = l;
+                    f->cov[f->n_cov++].test = t;
+                }
+                q = *end == ',' ? end + 1 : e;
             }
+            p += n + (nl != NULL);
         }
-        p += n + (nl != NULL);
     }
-    return 0;
+    for (size_t k = 0; k < d->n_files; k++)
+        if (d->files[k].n_cov)
+            qsort(d->files[k].cov, d->files[k].n_cov, sizeof(struct lt__cov),
+                  cmp_cov);
+    free(cap);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 long lt__covering_tests(const struct lt__rdata *d, size_t i, size_t **idx)
 {
     const struct lt__rmutant *x = &d->mutants[i];
-    int any = 0;
-    size_t n = 0;
+    const struct lt__rfile *f = &d->files[x->file];
+    long lo = x->m.line, hi = x->m.end_line > lo ? x->m.end_line : lo;
     *idx = NULL;
-    for (size_t t = 0; t < d->n_tests; t++) {
-        if (!d->tests[t].coverage)
-            continue;
-        any = 1;
-        if (!covers(d->tests[t].coverage, x->m.file, x->m.line,
-                    x->m.end_line > x->m.line ? x->m.end_line : x->m.line))
-            continue;
-        *idx = xrealloc(*idx, (n + 1) * sizeof(**idx));
-        (*idx)[n++] = t;
+    if (!d->any_coverage)
+        return -1;
+    size_t a = 0, b = f->n_cov;
+    while (a < b) { /* first pair with line >= lo */
+        size_t mid = a + (b - a) / 2;
+        if (f->cov[mid].line < lo)
+            a = mid + 1;
+        else
+            b = mid;
     }
-    return any ? (long)n : -1;
+    size_t n = 0;
+    for (size_t k = a; k < f->n_cov && f->cov[k].line <= hi; k++) {
+        *idx = xrealloc(*idx, (n + 1) * sizeof(**idx));
+        (*idx)[n++] = f->cov[k].test;
+    }
+    if (n > 1) {
+        qsort(*idx, n, sizeof(**idx), cmp_size);
+        size_t u = 1;
+        for (size_t k = 1; k < n; k++)
+            if ((*idx)[k] != (*idx)[u - 1])
+                (*idx)[u++] = (*idx)[k];
+        n = u;
+    }
+    return (long)n;
 }
 
 char *lt__utf8_clean(const char *s)

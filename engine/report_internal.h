@@ -20,12 +20,20 @@ struct lt__loc {
     int line, col, end_line, end_col;
 };
 
+/* One line of a subject file that one test runs. */
+struct lt__cov {
+    long line;
+    size_t test; /* index into lt__rdata.tests */
+};
+
 struct lt__rfile {
     char *path;          /* as stored (absolute) */
     const char *display; /* relative to the working directory when below */
     char *repo_path;     /* relative to the repository root, or NULL */
     char *source;        /* stored source, or NULL */
     size_t len;
+    struct lt__cov *cov; /* the tests' coverage of it, sorted by line */
+    size_t n_cov;
 };
 
 struct lt__rmutant {
@@ -57,6 +65,7 @@ struct lt__rdata {
     char *repo_root;    /* the git work tree holding cwd, else cwd */
     double setup_s, baseline_s, mutants_s; /* -1 when not recorded */
     char *settings;     /* the run's settings (meta), or NULL */
+    int any_coverage;   /* some test has coverage recorded */
 };
 
 /* Reads everything a report needs from the store into d (freed with
