@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc)
 DEMO       ?= bench/corpus/merge_sort
 
-.PHONY: all deps build asan demo test unit e2e bench clean
+.PHONY: all deps build asan demo test unit e2e bench clean npm
 
 all: build
 
@@ -22,6 +22,11 @@ $(ASAN_BUILD)/CMakeCache.txt:
 
 asan: deps $(ASAN_BUILD)/CMakeCache.txt
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+# The npm packages of the reports (HTML report, schemas, browser driver),
+# fetched into $(BUILD)/npm; the report tests fetch them too.
+npm: build
+	@scripts/fetch-npm.sh $(BUILD)/npm
 
 demo: build
 	@rm -f $(BUILD)/demo.db $(BUILD)/demo.db-wal $(BUILD)/demo.db-shm

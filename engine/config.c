@@ -128,11 +128,7 @@ int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
                 o->db = xstrdup(json_string_value(v));
         } else if (key_is(key, "format")) {
             const char *f = json_string_value(v);
-            if (f && strcmp(f, "text") == 0)
-                o->format = LT_FORMAT_TEXT;
-            else if (f && strcmp(f, "json") == 0)
-                o->format = LT_FORMAT_JSON;
-            else
+            if (!f || lt_format_parse(f, &o->format) < 0)
                 rc = -1;
         } else if (key_is(key, "jobs")) {
             if (!json_is_integer(v) || json_integer_value(v) < 1 ||

@@ -31,7 +31,43 @@ enum lt_exit lt_exit_from_error(int rc);
 #define LT_PATCHES_TIMEOUT_CONST 1.0
 #define LT_DATASET_TIMEOUT_CONST 0.1
 
-enum lt_format { LT_FORMAT_TEXT, LT_FORMAT_JSON };
+enum lt_format {
+    LT_FORMAT_TEXT,
+    LT_FORMAT_JSON,    /* litmus.score/1 */
+    LT_FORMAT_STRYKER, /* mutation-testing-report-schema, version 2 */
+    LT_FORMAT_JUNIT,   /* JUnit XML, one testcase per mutant */
+    LT_FORMAT_SARIF,   /* SARIF 2.1.0 */
+    LT_FORMAT_GITHUB,  /* GitHub workflow annotations */
+};
+
+/* "text", "json", "stryker", "junit", "sarif", "github": 0 and *f set,
+ * or -1 for another name. */
+int lt_format_parse(const char *name, enum lt_format *f);
+
+/* How a JUnit report counts a verdict (mutmut 2's junitxml policies). */
+enum lt_junit_policy {
+    LT_JUNIT_DEFAULT = 0, /* failure for no_coverage, ignore for timeout */
+    LT_JUNIT_IGNORE,      /* a passing testcase */
+    LT_JUNIT_SKIPPED,
+    LT_JUNIT_ERROR,
+    LT_JUNIT_FAILURE,
+};
+/* "ignore", "skipped", "error", "failure": 0 and *p set, or -1. */
+int lt_junit_policy_parse(const char *name, enum lt_junit_policy *p);
+
+/* What reports add to the summary (docs/reports.md).  All zero: nothing
+ * more, default policies. */
+struct lt_report_opts {
+    const char *html;           /* write the HTML report here, or NULL */
+    const char *elements_js;    /* mutation-test-elements.js, or NULL to
+                                   look beside the binary (build/npm) */
+    const char *survivors_in;   /* --fail-on-new-survivors FILE, or NULL */
+    const char *survivors_out;  /* --write-survivors FILE, or NULL */
+    const char *reason;         /* reason recorded for survivors written
+                                   anew (NULL: a default sentence) */
+    enum lt_junit_policy junit_no_coverage;
+    enum lt_junit_policy junit_timeout;
+};
 
 struct lt_score_opts {
     char **paths;          /* files or directories to mutate */
@@ -64,6 +100,7 @@ struct lt_score_opts {
     int no_fs_view;        /* the tests see the host's file system
                               (through Landlock only) */
     int explain_sandbox;   /* print the sandbox's view and stop */
+    struct lt_report_opts report; /* HTML, survivor baseline, JUnit */
     int debug;
 };
 
@@ -89,8 +126,11 @@ int lt_score(const struct lt_score_opts *o);
 /* `litmus show ID`: the mutant's diff, verdict and killing test. */
 int lt_show(const char *db, const char *id, enum lt_format format);
 
-/* `litmus report`: the summary of the run stored in db. */
-int lt_report(const char *db, enum lt_format format);
+/* `litmus report`: the run stored in db in the given format; ro (or
+ * NULL) adds the HTML report and the survivor baseline.  Exit 1 when a
+ * survivor is missing from ro->survivors_in. */
+int lt_report(const char *db, enum lt_format format,
+              const struct lt_report_opts *ro);
 
 /* `litmus patches`: triage of candidate patches (docs/patches.md). */
 struct lt_patches_opts {

@@ -48,10 +48,13 @@ enum lt_exit lt__store_write_failed(struct lt_store *st, const char *db,
                                     int rc);
 enum lt_exit lt__exit_interrupted(void);
 
-/* Renders the score of the plan's mutants from the store; returns the exit
- * code (1 when the score is below fail_under). */
+/* Renders the score of the plan's mutants from the store in format, then
+ * what ro (or NULL) asks for: the HTML report, the survivor baseline and
+ * its gate.  Returns the exit code: 1 when the score is below fail_under
+ * or a survivor is new to ro->survivors_in (engine/report.c). */
 int lt__report_score(struct lt_store *st, const struct lt_plan *plan,
                      enum lt_format format, double fail_under,
-                     unsigned sandbox_features, FILE *out);
+                     unsigned sandbox_features, FILE *out,
+                     const struct lt_report_opts *ro);
 
 #endif

@@ -1715,7 +1715,7 @@ int lt_score(const struct lt_score_opts *o)
     }
     (void)n_pending;
     exit_code = lt__report_score(st, &plan, o->format, o->fail_under,
-                                 pool.features, stdout);
+                                 pool.features, stdout, &o->report);
 out:
     if (run_log)
         fclose(run_log);

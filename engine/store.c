@@ -52,6 +52,7 @@ enum stmt_id {
     S_EACH,
     S_DEL_TESTS,
     S_PUT_TEST,
+    S_EACH_TEST,
     S_SUMMARY,
     S_P_PUT_RESULT,
     S_P_GET_RESULT,
@@ -108,6 +109,8 @@ static const char *const stmt_sql[S__COUNT] = {
     [S_DEL_TESTS] = "DELETE FROM tests",
     [S_PUT_TEST] = "INSERT INTO tests(idx, nodeid, baseline_ms, outcome, "
                    "coverage) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [S_EACH_TEST] = "SELECT idx, nodeid, baseline_ms, outcome, coverage "
+                    "FROM tests ORDER BY idx",
     [S_SUMMARY] = "SELECT verdict, count(*) FROM results GROUP BY verdict",
     /* Patch triage (lt_store_patches_init creates these tables). */
     [S_P_PUT_RESULT] = "INSERT OR REPLACE INTO candidate_results(program, "
@@ -1126,6 +1129,38 @@ int lt_store_put_tests(struct lt_store *st, const struct lt_test_record *t,
     }
 out:
     return sp_end(st, rc);
+}
+
+/* Calls fn for every stored test in index order; stops and returns fn's
+ * value if it is non-zero.  The record's strings live only during the
+ * call.  0 or a negative code. */
+int lt_store_each_test(struct lt_store *st, lt_store_test_fn fn, void *ud)
+{
+    int rc = 0;
+    sqlite3_stmt *s = stmt(st, S_EACH_TEST, &rc);
+    if (!s)
+        return rc;
+    for (;;) {
+        int r = sqlite3_step(s);
+        if (r == SQLITE_DONE)
+            break;
+        if (r != SQLITE_ROW) {
+            rc = fail(st, r, "each test");
+            break;
+        }
+        struct lt_test_record t;
+        t.index = sqlite3_column_int(s, 0);
+        t.nodeid = (const char *)sqlite3_column_text(s, 1);
+        t.baseline_ms = sqlite3_column_double(s, 2);
+        t.outcome = (const char *)sqlite3_column_text(s, 3);
+        t.coverage = (const char *)sqlite3_column_text(s, 4);
+        if (!t.nodeid)
+            t.nodeid = "";
+        if ((rc = fn(&t, ud)) != 0)
+            break;
+    }
+    done(s);
+    return rc;
 }
 
 /*** Summary ***/

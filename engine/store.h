@@ -79,6 +79,11 @@ struct lt_test_record {
 int lt_store_put_tests(struct lt_store *st, const struct lt_test_record *t,
                        size_t n);
 
+/* Calls fn per stored test in index order (borrowed strings, valid during
+ * the call); stops and returns fn's value when it is non-zero. */
+typedef int (*lt_store_test_fn)(const struct lt_test_record *t, void *ud);
+int lt_store_each_test(struct lt_store *st, lt_store_test_fn fn, void *ud);
+
 /* Counts every stored result into s. */
 int lt_store_summary(struct lt_store *st, struct lt_summary *s);
 

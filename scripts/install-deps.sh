@@ -8,7 +8,15 @@ packages=(
   libseccomp-dev libcap-dev libsqlite3-dev libpython3-dev libjansson-dev
   libcmocka-dev libtree-sitter-dev
   python3 python3-pytest sqlite3
+  # The report tests (t07xx): schema validation and the HTML report
+  # rendered in a real browser (driven by npm's playwright-core).
+  python3-jsonschema chromium
 )
+# node and npm fetch and run the report tests' npm packages
+# (scripts/fetch-npm.sh); a machine that has them from elsewhere (a
+# nodesource build ships npm inside nodejs) keeps its own.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -63,7 +63,13 @@ static const char usage_score[] =
     "      --db FILE          results database (default: .litmus.db)\n"
     "      --operators SET    mutmut (default), algo1, or a comma list of\n"
     "                         operator names\n"
-    "  -f, --format FMT       text (default) or json\n"
+    "  -f, --format FMT       text (default), json, stryker, junit, sarif\n"
+    "                         or github (docs/reports.md)\n"
+    "      --html FILE        also write the HTML report to FILE\n"
+    "      --fail-on-new-survivors FILE  exit 1 when a mutant survives\n"
+    "                         that the baseline FILE does not accept\n"
+    "      --write-survivors FILE  write the survivors to the baseline\n"
+    "                         FILE (reasons already there are kept)\n"
     "      --fail-under S     exit 1 when the score is below S (0..1 or a\n"
     "                         percentage such as 80%%)\n"
     "      --timeout-factor F per-mutant limit: F x baseline time of the\n"
@@ -94,6 +100,8 @@ static const char usage_score[] =
     "                         0 for none)\n"
     "      --progress / --no-progress  live progress line (default: on a "
     "TTY)\n"
+    "      --reason TEXT, --elements-js FILE, --junit-no-coverage P,\n"
+    "      --junit-timeout P  as for `litmus report`\n"
     "      --config FILE      read [tool.litmus] from FILE (default:\n"
     "                         ./pyproject.toml when it exists)\n"
     "      --no-config        ignore pyproject.toml\n"
@@ -117,9 +125,31 @@ static const char usage_show[] =
     "least 4 characters), its verdict and the test that killed it.\n";
 
 static const char usage_report[] =
-    "usage: litmus report [--db FILE] [--format text|json]\n"
+    "usage: litmus report [--db FILE] [--format FMT] [--html FILE] [options]\n"
     "\n"
-    "Prints the summary of the run stored in the database.\n";
+    "Renders the run stored in the database (docs/reports.md).\n"
+    "\n"
+    "options:\n"
+    "      --db FILE          results database (default: .litmus.db)\n"
+    "  -f, --format FMT       text (default), json (litmus.score/1),\n"
+    "                         stryker (mutation-testing-report-schema 2),\n"
+    "                         junit (JUnit XML), sarif (SARIF 2.1.0) or\n"
+    "                         github (workflow annotations)\n"
+    "      --html FILE        also write a self-contained HTML report\n"
+    "      --elements-js FILE mutation-test-elements.js to inline (default:\n"
+    "                         npm/ beside the binary: scripts/fetch-npm.sh)\n"
+    "      --junit-no-coverage P  how JUnit counts no_coverage: ignore,\n"
+    "                         skipped, error or failure (default failure)\n"
+    "      --junit-timeout P  ... and timeout (default ignore)\n"
+    "      --fail-on-new-survivors FILE  exit 1 when a survivor (survived\n"
+    "                         or no_coverage) is not accepted in FILE\n"
+    "      --write-survivors FILE  write the survivors to FILE, keeping\n"
+    "                         the reasons of those already in it\n"
+    "      --reason TEXT      reason recorded for survivors written anew\n"
+    "  -h, --help             this text\n"
+    "\n"
+    "exit codes: 0 ok, 1 a survivor is not in the baseline, 2 usage or\n"
+    "input error (no database, bad baseline, HTML prerequisites missing).\n";
 
 static const char usage_patches[] =
     "usage: litmus patches --buggy F --tests T --patches P [options]\n"
@@ -228,8 +258,60 @@ enum {
     OPT_MANIFEST, OPT_PATCHES, OPT_CSV, OPT_THRESHOLD, OPT_SIM_THRESHOLD,
     OPT_TIMEOUT, OPT_NO_MUTATION, OPT_MUTATION_GATE, OPT_PYTHON,
     OPT_DESELECT_FAILING, OPT_ALLOW_READ, OPT_SANDBOX_UID, OPT_SCRATCH_MB,
-    OPT_NO_FS_VIEW, OPT_EXPLAIN_SANDBOX,
+    OPT_NO_FS_VIEW, OPT_EXPLAIN_SANDBOX, OPT_HTML, OPT_ELEMENTS_JS,
+    OPT_SURVIVORS_IN, OPT_SURVIVORS_OUT, OPT_REASON, OPT_JUNIT_NO_COVERAGE,
+    OPT_JUNIT_TIMEOUT,
 };
+
+/* The report options `score` and `report` share. */
+#define REPORT_LONGOPTS                                                    \
+    {"html", required_argument, NULL, OPT_HTML},                           \
+    {"elements-js", required_argument, NULL, OPT_ELEMENTS_JS},             \
+    {"fail-on-new-survivors", required_argument, NULL, OPT_SURVIVORS_IN},  \
+    {"write-survivors", required_argument, NULL, OPT_SURVIVORS_OUT},       \
+    {"reason", required_argument, NULL, OPT_REASON},                       \
+    {"junit-no-coverage", required_argument, NULL, OPT_JUNIT_NO_COVERAGE}, \
+    {"junit-timeout", required_argument, NULL, OPT_JUNIT_TIMEOUT}
+
+/* Handles option c when it is a report option: 1 handled, 0 not one,
+ * -1 bad value (printed). */
+static int report_option(int c, const char *arg, struct lt_report_opts *ro)
+{
+    switch (c) {
+    case OPT_HTML:
+        ro->html = arg;
+        return 1;
+    case OPT_ELEMENTS_JS:
+        ro->elements_js = arg;
+        return 1;
+    case OPT_SURVIVORS_IN:
+        ro->survivors_in = arg;
+        return 1;
+    case OPT_SURVIVORS_OUT:
+        ro->survivors_out = arg;
+        return 1;
+    case OPT_REASON:
+        if (!*arg) {
+            bad_value("--reason", arg, "a non-empty sentence");
+            return -1;
+        }
+        ro->reason = arg;
+        return 1;
+    case OPT_JUNIT_NO_COVERAGE:
+    case OPT_JUNIT_TIMEOUT:
+        if (lt_junit_policy_parse(arg, c == OPT_JUNIT_TIMEOUT
+                                           ? &ro->junit_timeout
+                                           : &ro->junit_no_coverage) < 0) {
+            bad_value(c == OPT_JUNIT_TIMEOUT ? "--junit-timeout"
+                                             : "--junit-no-coverage",
+                      arg, "ignore, skipped, error or failure");
+            return -1;
+        }
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 static int cmd_score(int argc, char **argv)
 {
@@ -259,6 +341,7 @@ static int cmd_score(int argc, char **argv)
         {"explain-sandbox", no_argument, NULL, OPT_EXPLAIN_SANDBOX},
         {"config", required_argument, NULL, OPT_CONFIG},
         {"no-config", no_argument, NULL, OPT_NO_CONFIG},
+        REPORT_LONGOPTS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -323,8 +406,10 @@ static int cmd_score(int argc, char **argv)
             o.operators = optarg;
             break;
         case 'f':
-            if (parse_format(optarg, &o.format) < 0) {
-                code = bad_value("--format", optarg, "text or json");
+            if (lt_format_parse(optarg, &o.format) < 0) {
+                code = bad_value("--format", optarg,
+                                 "text, json, stryker, junit, sarif or "
+                                 "github");
                 goto out;
             }
             break;
@@ -421,10 +506,15 @@ static int cmd_score(int argc, char **argv)
         case 'h':
             fputs(usage_score, stdout);
             goto out;
-        default:
-            fputs(usage_score, stderr);
+        default: {
+            int r = report_option(c, optarg, &o.report);
+            if (r > 0)
+                break;
+            if (r == 0)
+                fputs(usage_score, stderr);
             code = 2;
             goto out;
+        }
         }
     }
     if (argc > optind) {
@@ -605,28 +695,48 @@ static int cmd_show_or_report(int argc, char **argv, int show)
 {
     const char *db = ".litmus.db";
     enum lt_format format = LT_FORMAT_TEXT;
-    static const struct option longopts[] = {
+    struct lt_report_opts ro;
+    memset(&ro, 0, sizeof(ro));
+    static const struct option show_longopts[] = {
         {"db", required_argument, NULL, OPT_DB},
         {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    static const struct option report_longopts[] = {
+        {"db", required_argument, NULL, OPT_DB},
+        {"format", required_argument, NULL, 'f'},
+        REPORT_LONGOPTS,
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
     int c;
-    while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:h",
+                            show ? show_longopts : report_longopts,
+                            NULL)) != -1) {
         switch (c) {
         case OPT_DB:
             db = optarg;
             break;
         case 'f':
-            if (parse_format(optarg, &format) < 0)
-                return bad_value("--format", optarg, "text or json");
+            if (show ? parse_format(optarg, &format) < 0
+                     : lt_format_parse(optarg, &format) < 0)
+                return bad_value("--format", optarg,
+                                 show ? "text or json"
+                                      : "text, json, stryker, junit, sarif "
+                                        "or github");
             break;
         case 'h':
             fputs(show ? usage_show : usage_report, stdout);
             return 0;
-        default:
-            fputs(show ? usage_show : usage_report, stderr);
+        default: {
+            int r = show ? 0 : report_option(c, optarg, &ro);
+            if (r > 0)
+                break;
+            if (r == 0)
+                fputs(show ? usage_show : usage_report, stderr);
             return 2;
+        }
         }
     }
     if (show) {
@@ -641,7 +751,7 @@ static int cmd_show_or_report(int argc, char **argv, int show)
         lt_error("report takes no positional arguments");
         return 2;
     }
-    return lt_report(db, format);
+    return lt_report(db, format, &ro);
 }
 
 int main(int argc, char **argv)

@@ -859,6 +859,26 @@ static void test_each_order(void **state)
     lt_store_close(st);
 }
 
+/* Collects what lt_store_each_test hands out. */
+struct test_walk {
+    int n;
+    char nodeids[4][64];
+    int has_cov[4];
+    double ms[4];
+};
+
+static int test_walk_cb(const struct lt_test_record *t, void *ud)
+{
+    struct test_walk *w = ud;
+    if (w->n >= 4)
+        return -1;
+    snprintf(w->nodeids[w->n], sizeof(w->nodeids[0]), "%s", t->nodeid);
+    w->has_cov[w->n] = t->coverage != NULL;
+    w->ms[w->n] = t->baseline_ms;
+    w->n++;
+    return 0;
+}
+
 static void test_tests_and_summary(void **state)
 {
     struct fx *f = *state;
@@ -869,7 +889,20 @@ static void test_tests_and_summary(void **state)
         {2, "tests/t.py::test_c", 0.5, "flaky", NULL},
     };
     assert_int_equal(lt_store_put_tests(st, t, 3), 0);
+    struct test_walk tw;
+    memset(&tw, 0, sizeof(tw));
+    assert_int_equal(lt_store_each_test(st, test_walk_cb, &tw), 0);
+    assert_int_equal(tw.n, 3);
+    assert_string_equal(tw.nodeids[0], "tests/t.py::test_a");
+    assert_string_equal(tw.nodeids[2], "tests/t.py::test_c");
+    assert_int_equal(tw.has_cov[0], 1);
+    assert_int_equal(tw.has_cov[1], 0);
+    assert_true(tw.ms[1] == 2.5);
     assert_int_equal(lt_store_put_tests(st, t + 1, 2), 0);
+    memset(&tw, 0, sizeof(tw));
+    assert_int_equal(lt_store_each_test(st, test_walk_cb, &tw), 0);
+    assert_int_equal(tw.n, 2); /* replaced, not added */
+    assert_string_equal(tw.nodeids[0], "tests/t.py::test_b");
 
     enum lt_verdict vs[] = {LT_VERDICT_KILLED,   LT_VERDICT_KILLED,
                             LT_VERDICT_TIMEOUT,  LT_VERDICT_SURVIVED,
