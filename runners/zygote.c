@@ -400,6 +400,23 @@ static PyObject *py_lines_end(PyObject *self, PyObject *args)
 
 static void send_frame(int fd, struct lt_wire_writer *w);
 
+/* Appends the lines hit in the subjects: a count, then (subject, line)
+ * pairs. */
+static void put_hit_lines(struct lt_wire_writer *w)
+{
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n_cov_files; i++)
+        for (uint32_t l = 1; l <= cov_files[i].n_lines; l++)
+            count += cov_files[i].hit[l];
+    lt_wire_put_u32(w, count);
+    for (uint32_t i = 0; i < n_cov_files; i++)
+        for (uint32_t l = 1; l <= cov_files[i].n_lines; l++)
+            if (cov_files[i].hit[l]) {
+                lt_wire_put_u32(w, i);
+                lt_wire_put_u32(w, l);
+            }
+}
+
 static PyObject *py_trace_end(PyObject *self, PyObject *args)
 {
     unsigned int idx;
@@ -411,17 +428,7 @@ static PyObject *py_trace_end(PyObject *self, PyObject *args)
     lt_wire_writer_init(&w, LT_FRAME_COVERAGE);
     lt_wire_put_u32(&w, idx);
     lt_wire_put_u64(&w, cov_line_events);
-    uint32_t count = 0;
-    for (uint32_t i = 0; i < n_cov_files; i++)
-        for (uint32_t l = 1; l <= cov_files[i].n_lines; l++)
-            count += cov_files[i].hit[l];
-    lt_wire_put_u32(&w, count);
-    for (uint32_t i = 0; i < n_cov_files; i++)
-        for (uint32_t l = 1; l <= cov_files[i].n_lines; l++)
-            if (cov_files[i].hit[l]) {
-                lt_wire_put_u32(&w, i);
-                lt_wire_put_u32(&w, l);
-            }
+    put_hit_lines(&w);
     send_frame(result_fd, &w);
     Py_RETURN_NONE;
 }
@@ -537,17 +544,7 @@ static void import_trace_send(void)
     lt_wire_put_u64(&w, (uint64_t)(t1.tv_sec - import_t0.tv_sec) *
                             1000000000u +
                         (uint64_t)(t1.tv_nsec - import_t0.tv_nsec));
-    uint32_t count = 0;
-    for (uint32_t i = 0; i < n_cov_files; i++)
-        for (uint32_t l = 1; l <= cov_files[i].n_lines; l++)
-            count += cov_files[i].hit[l];
-    lt_wire_put_u32(&w, count);
-    for (uint32_t i = 0; i < n_cov_files; i++)
-        for (uint32_t l = 1; l <= cov_files[i].n_lines; l++)
-            if (cov_files[i].hit[l]) {
-                lt_wire_put_u32(&w, i);
-                lt_wire_put_u32(&w, l);
-            }
+    put_hit_lines(&w);
     send_frame(engine_sock, &w);
 }
 

@@ -75,18 +75,24 @@ static int make_dirs(const char *root, const char *path, mode_t mode)
     return 0;
 }
 
-/* An empty file at root+path (its parents made), to bind a file onto. */
-static int make_file(const char *root, const char *path)
+/* The directories above root+path. */
+static int make_parents(const char *root, const char *path)
 {
     char parent[PATH_MAX];
     snprintf(parent, sizeof(parent), "%s", path);
     char *slash = strrchr(parent, '/');
-    if (slash && slash != parent) {
-        *slash = '\0';
-        int rc = make_dirs(root, parent, 0755);
-        if (rc < 0)
-            return rc;
-    }
+    if (!slash || slash == parent)
+        return 0;
+    *slash = '\0';
+    return make_dirs(root, parent, 0755);
+}
+
+/* An empty file at root+path (its parents made), to bind a file onto. */
+static int make_file(const char *root, const char *path)
+{
+    int rc = make_parents(root, path);
+    if (rc < 0)
+        return rc;
     char full[PATH_MAX];
     snprintf(full, sizeof(full), "%s%s", root, path);
     int fd = open(full, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -113,15 +119,9 @@ static int expose(const char *root, const char *path, int depth)
         if (n < 0)
             return 0;
         target[n] = '\0';
-        char parent[PATH_MAX];
-        snprintf(parent, sizeof(parent), "%s", path);
-        char *slash = strrchr(parent, '/');
-        if (slash && slash != parent) {
-            *slash = '\0';
-            int rc = make_dirs(root, parent, 0755);
-            if (rc < 0)
-                return rc;
-        }
+        int rc = make_parents(root, path);
+        if (rc < 0)
+            return rc;
         char full[PATH_MAX];
         snprintf(full, sizeof(full), "%s%s", root, path);
         if (symlink(target, full) < 0 && errno != EEXIST)
