@@ -383,8 +383,8 @@ struct baseline {
     unsigned char *flaky;      /* passed in one run, not in another */
     unsigned char *failing;    /* failed in the first run and left out
                                   (--deselect-failing) */
-    uint32_t **file_kills;     /* per subject file, per test: mutants of
-                                  that file the test killed so far */
+    unsigned char **file_reach; /* per subject file, per test: the test
+                                   executed a line of the file itself */
     /* Per subject file, per line: the tests that executed it. */
     struct line_tests {
         uint32_t *tests;
@@ -416,9 +416,9 @@ static void baseline_free(struct baseline *b, size_t n_tests)
     free(b->runnable);
     free(b->flaky);
     free(b->failing);
-    for (size_t f = 0; b->file_kills && f < b->n_files; f++)
-        free(b->file_kills[f]);
-    free(b->file_kills);
+    for (size_t f = 0; b->file_reach && f < b->n_files; f++)
+        free(b->file_reach[f]);
+    free(b->file_reach);
     memset(b, 0, sizeof(*b));
 }
 
@@ -719,9 +719,6 @@ static int run_baseline(struct pool *pool, const struct lt_plan *plan,
     b->flaky = xcalloc(nt + 1, 1);
     b->failing = xcalloc(nt + 1, 1);
     b->n_files = plan->n_files;
-    b->file_kills = xcalloc(plan->n_files + 1, sizeof(uint32_t *));
-    for (size_t f = 0; f < plan->n_files; f++)
-        b->file_kills[f] = xcalloc(nt + 1, sizeof(uint32_t));
     b->by_line = xcalloc(plan->n_files + 1, sizeof(*b->by_line));
     b->n_lines = xcalloc(plan->n_files + 1, sizeof(size_t));
     for (size_t f = 0; f < plan->n_files; f++) {
@@ -770,6 +767,13 @@ static int run_baseline(struct pool *pool, const struct lt_plan *plan,
             return rc;
         first += n;
     }
+    b->file_reach = xcalloc(plan->n_files + 1, sizeof(unsigned char *));
+    for (size_t f = 0; f < plan->n_files; f++) {
+        b->file_reach[f] = xcalloc(nt + 1, 1);
+        for (size_t l = 0; l <= b->n_lines[f]; l++)
+            for (size_t k = 0; k < b->by_line[f][l].n; k++)
+                b->file_reach[f][b->by_line[f][l].tests[k]] = 1;
+    }
     size_t usable = 0;
     for (size_t i = 0; i < nt; i++) {
         usable += b->runnable[i];
@@ -801,45 +805,26 @@ static size_t line_cover(const void *ctx, long line, const uint32_t **tests)
     return lt->n;
 }
 
-/* Kill-history order for a mutant that runs every test (module or
- * class-body code, import-time lines): the tests that killed the most
- * mutants of the same file so far come first, the rest keep their
- * cheapest-first order.  A module constant's mutant then meets its killer
- * among the first tests instead of after every cheaper one.  The order
- * changes which test is reported as the killer, never whether a mutant
- * is detected (docs/performance.md). */
-struct ranked {
-    uint32_t kills, pos, test;
-};
-
-static int cmp_ranked(const void *a, const void *b)
+/* The order of a mutant that runs every test (module or class-body code,
+ * import-time lines): first the tests that executed lines of the
+ * mutant's file themselves, then the others, each group cheapest first.
+ * A module constant's mutant then meets its killer among the tests of
+ * its module instead of after every cheaper test of other modules.  It
+ * depends on the baseline alone, so the reported killer does not depend
+ * on --jobs or on which mutants finished first. */
+static void file_tests_first(uint32_t *tests, size_t n,
+                             const unsigned char *reach)
 {
-    const struct ranked *x = a, *y = b;
-    if (x->kills != y->kills)
-        return x->kills > y->kills ? -1 : 1;
-    return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-static void kill_history_first(uint32_t *tests, size_t n,
-                               const uint32_t *kills)
-{
-    struct ranked *r = xmalloc((n + 1) * sizeof(*r));
-    size_t nk = 0;
-    for (size_t i = 0; i < n; i++)
-        if (kills[tests[i]])
-            r[nk++] = (struct ranked){kills[tests[i]], (uint32_t)i,
-                                      tests[i]};
-    if (nk) {
-        qsort(r, nk, sizeof(*r), cmp_ranked);
-        /* Killers first, then the others in their order. */
-        size_t w = nk;
-        for (size_t i = 0; i < n; i++)
-            if (!kills[tests[i]])
-                r[w++] = (struct ranked){0, (uint32_t)i, tests[i]};
-        for (size_t i = 0; i < n; i++)
-            tests[i] = r[i].test;
+    uint32_t *rest = xmalloc((n + 1) * sizeof(uint32_t));
+    size_t w = 0, nr = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (reach[tests[i]])
+            tests[w++] = tests[i];
+        else
+            rest[nr++] = tests[i];
     }
-    free(r);
+    memcpy(tests + w, rest, nr * sizeof(uint32_t));
+    free(rest);
 }
 
 /* 1 when a line of the mutant ran while the tests were imported and
@@ -867,8 +852,8 @@ static size_t select_tests(const struct pool *pool, const struct baseline *b,
                                 line_cover, &fc};
     int wide = structural || runs_at_import(b, m, file);
     size_t n = lt__select_tests(&sel, m->line, m->end_line, wide, out);
-    if (wide && b->file_kills)
-        kill_history_first(*out, n, b->file_kills[file]);
+    if (wide && b->file_reach)
+        file_tests_first(*out, n, b->file_reach[file]);
     return n;
 }
 
@@ -1580,10 +1565,6 @@ int lt_score(const struct lt_score_opts *o)
                     done++;
                     continue;
                 }
-                if (res.verdict == LT_VERDICT_KILLED && j->fail_test >= 0 &&
-                    (size_t)j->fail_test < pool.n_tests)
-                    base.file_kills[plan.mutant_file[j->mutant]]
-                                   [j->fail_test]++;
                 rc = lt_store_put_result(st, &res);
                 if (rc < 0 && store_rc == 0)
                     store_rc = rc;
