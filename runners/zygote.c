@@ -1342,7 +1342,34 @@ static void add_py_path(char ***list, size_t *n, size_t *cap, PyObject *o)
     PyErr_Clear();
 }
 
-/* What the tests may read: the working directory, the subjects' and the
+/* The project's root as pytest would find it from `cwd`: the nearest
+ * directory above it with pytest's configuration or a .git, or NULL.
+ * Never "/" or $HOME, which would show everything below them.  A static
+ * buffer. */
+static const char *project_root(const char *cwd)
+{
+    static const char *const markers[] = {"pytest.ini", "pyproject.toml",
+                                          "tox.ini", "setup.cfg", ".git"};
+    static char dir[PATH_MAX];
+    const char *home = getenv("HOME");
+    snprintf(dir, sizeof(dir), "%s", cwd);
+    for (;;) {
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir)
+            return NULL;
+        *slash = '\0';
+        if (home && strcmp(dir, home) == 0)
+            return NULL;
+        for (size_t i = 0; i < sizeof(markers) / sizeof(markers[0]); i++) {
+            char path[PATH_MAX + 32];
+            snprintf(path, sizeof(path), "%s/%s", dir, markers[i]);
+            if (access(path, F_OK) == 0)
+                return dir;
+        }
+    }
+}
+
+/* What the tests may read: the working directory, the project's root, the subjects' and the
  * test paths' directories, every sys.path entry and the interpreter's
  * prefixes, and --allow-read.  Then the view is entered; where it cannot
  * be, the reason goes to the engine and the run goes on degraded. */
@@ -1353,6 +1380,7 @@ static void enter_view(char **args, uint32_t nargs, char **subjects,
     char **ro = NULL;
     size_t n = 0, cap = 0;
     add_path(&ro, &n, &cap, run_cwd);
+    add_path(&ro, &n, &cap, project_root(run_cwd));
     for (uint32_t i = 0; i < nsub; i++) {
         char *dir = xstrdup(subjects[i]);
         char *slash = strrchr(dir, '/');
