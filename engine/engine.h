@@ -101,8 +101,24 @@ struct lt_score_opts {
                               (through Landlock only) */
     int explain_sandbox;   /* print the sandbox's view and stop */
     struct lt_report_opts report; /* HTML, survivor baseline, JUnit */
+    unsigned shard_index;  /* --shard I/N: this process runs slice I ... */
+    unsigned shard_count;  /* ... of N (docs/scale.md); 0: the whole run */
     int debug;
 };
+
+/* Parses a --shard value "I/N" (0 <= I < N <= LT_SHARD_MAX).  0, or -1
+ * with a one-line *why (static text) for a malformed or out-of-range
+ * value such as "4/3". */
+#define LT_SHARD_MAX 100000
+int lt_shard_parse(const char *s, unsigned *index, unsigned *count,
+                   const char **why);
+
+/* `litmus merge OUT IN...`: writes the union of the shard stores IN
+ * (every shard 0..N-1 of one plan, each complete) to OUT, from which every
+ * report reads as from a single run.  Refuses with exit 2 and a one-line
+ * error when the inputs are not the shards of one plan, overlap, miss a
+ * shard or are unfinished; force replaces an existing OUT. */
+int lt_merge(const char *out, char **inputs, size_t n_inputs, int force);
 
 /* Fills defaults: operators "mutmut", jobs = cores, db ".litmus.db",
  * text, no threshold, factor 5, constant LT_SCORE_TIMEOUT_CONST, baseline

@@ -45,6 +45,7 @@ enum stmt_id {
     S_DEL_FILE_RESULTS,
     S_DEL_FILE_MUTANTS,
     S_GET_FILE,
+    S_EACH_FILE,
     S_PUT_MUTANT,
     S_PUT_RESULT,
     S_HAS_RESULT,
@@ -92,6 +93,7 @@ static const char *const stmt_sql[S__COUNT] = {
                            "(SELECT id FROM mutants WHERE file = ?1)",
     [S_DEL_FILE_MUTANTS] = "DELETE FROM mutants WHERE file = ?1",
     [S_GET_FILE] = "SELECT source FROM files WHERE path = ?1",
+    [S_EACH_FILE] = "SELECT path, sha256 FROM files ORDER BY path",
     [S_PUT_MUTANT] = "INSERT OR IGNORE INTO mutants(id, file, line, col, "
                      "end_line, end_col, start, end_off, op, category, "
                      "original, replacement, position) VALUES "
@@ -932,6 +934,32 @@ int lt_store_get_file(struct lt_store *st, const char *path, char **source,
 /* Stores m unless a mutant with its id is already stored (then nothing
  * changes: the id is a hash of everything that defines the mutant).
  * LT_EUSAGE for a mutant without id or file. */
+/* Calls fn(path, sha256_hex, ud) for every stored file in path order
+ * (borrowed strings, valid during the call); stops and returns fn's value
+ * when it is non-zero.  0 or a negative code. */
+int lt_store_each_file(struct lt_store *st, lt_store_file_fn fn, void *ud)
+{
+    int rc = 0;
+    sqlite3_stmt *s = stmt(st, S_EACH_FILE, &rc);
+    if (!s)
+        return rc;
+    for (;;) {
+        int r = sqlite3_step(s);
+        if (r == SQLITE_DONE)
+            break;
+        if (r != SQLITE_ROW) {
+            rc = fail(st, r, "each file");
+            break;
+        }
+        const char *path = (const char *)sqlite3_column_text(s, 0);
+        const char *sha = (const char *)sqlite3_column_text(s, 1);
+        if ((rc = fn(path ? path : "", sha ? sha : "", ud)) != 0)
+            break;
+    }
+    done(s);
+    return rc;
+}
+
 int lt_store_put_mutant(struct lt_store *st, const struct lt_mutant *m)
 {
     int rc = 0;

@@ -44,6 +44,12 @@ int lt_store_put_file(struct lt_store *st, const char *path,
 int lt_store_get_file(struct lt_store *st, const char *path, char **source,
                       size_t *len);
 
+/* fn per stored file in path order (borrowed strings); stops and
+ * returns fn's value when it is non-zero. */
+typedef int (*lt_store_file_fn)(const char *path, const char *sha256_hex,
+                                void *ud);
+int lt_store_each_file(struct lt_store *st, lt_store_file_fn fn, void *ud);
+
 /* INSERT OR IGNORE by id. */
 int lt_store_put_mutant(struct lt_store *st, const struct lt_mutant *m);
 /* First result wins: a result already stored for the id is kept. */

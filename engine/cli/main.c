@@ -36,6 +36,8 @@ static const char usage_main[] =
     "  score       mutate source files and score the test suite\n"
     "  show        print one mutant's diff, verdict and killing test\n"
     "  report      print the summary of a stored run\n"
+    "  merge       merge the stores of `score --shard` runs into one\n"
+    "  slurm       run `score` as a Slurm array job of shards and a merge\n"
     "  patches     triage candidate patches: correct, overfitting,\n"
     "              memorized or invalid\n"
     "  dataset     execution-verified datasets of mutated programs\n"
@@ -95,6 +97,10 @@ static const char usage_score[] =
     "                         512)\n"
     "      --no-fs-view       no private file-system view (Landlock only)\n"
     "      --explain-sandbox  print what the tests can see and stop\n"
+    "      --shard I/N        run only slice I of N (0 <= I < N) of the\n"
+    "                         mutants, a fixed deal by mutant id; give each\n"
+    "                         shard its own --db, then `litmus merge`\n"
+    "                         (docs/scale.md)\n"
     "      --memory-mb N      address-space limit of a child (default "
     "2048,\n"
     "                         0 for none)\n"
@@ -211,6 +217,20 @@ static const char usage_patches[] =
     "input error (missing file, bad JSON Lines, reference failing its\n"
     "tests), 3 engine error.\n";
 
+static const char usage_merge[] =
+    "usage: litmus merge [--force] OUT.db IN.db...\n"
+    "\n"
+    "Merges the stores of the shards of one run (`litmus score --shard I/N`,\n"
+    "one IN per shard, every shard 0..N-1, each complete) into OUT, from\n"
+    "which every report reads as from a single run (docs/scale.md).\n"
+    "Refuses, with exit 2 and the reason, inputs from different runs\n"
+    "(settings, files or their contents, operators, mutants), overlapping\n"
+    "or missing shards and unfinished shards.\n"
+    "\n"
+    "options:\n"
+    "      --force            replace OUT when it exists\n"
+    "  -h, --help             this text\n";
+
 static int parse_format(const char *s, enum lt_format *f)
 {
     if (strcmp(s, "text") == 0)
@@ -260,7 +280,7 @@ enum {
     OPT_DESELECT_FAILING, OPT_ALLOW_READ, OPT_SANDBOX_UID, OPT_SCRATCH_MB,
     OPT_NO_FS_VIEW, OPT_EXPLAIN_SANDBOX, OPT_HTML, OPT_ELEMENTS_JS,
     OPT_SURVIVORS_IN, OPT_SURVIVORS_OUT, OPT_REASON, OPT_JUNIT_NO_COVERAGE,
-    OPT_JUNIT_TIMEOUT,
+    OPT_JUNIT_TIMEOUT, OPT_SHARD, OPT_FORCE,
 };
 
 /* The report options `score` and `report` share. */
@@ -339,6 +359,7 @@ static int cmd_score(int argc, char **argv)
         {"scratch-mb", required_argument, NULL, OPT_SCRATCH_MB},
         {"no-fs-view", no_argument, NULL, OPT_NO_FS_VIEW},
         {"explain-sandbox", no_argument, NULL, OPT_EXPLAIN_SANDBOX},
+        {"shard", required_argument, NULL, OPT_SHARD},
         {"config", required_argument, NULL, OPT_CONFIG},
         {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         REPORT_LONGOPTS,
@@ -503,6 +524,15 @@ static int cmd_score(int argc, char **argv)
         case OPT_EXPLAIN_SANDBOX:
             o.explain_sandbox = 1;
             break;
+        case OPT_SHARD: {
+            const char *why = NULL;
+            if (lt_shard_parse(optarg, &o.shard_index, &o.shard_count,
+                               &why) < 0) {
+                code = bad_value("--shard", optarg, why);
+                goto out;
+            }
+            break;
+        }
         case 'h':
             fputs(usage_score, stdout);
             goto out;
@@ -754,6 +784,36 @@ static int cmd_show_or_report(int argc, char **argv, int show)
     return lt_report(db, format, &ro);
 }
 
+static int cmd_merge(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"force", no_argument, NULL, OPT_FORCE},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int force = 0, c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_FORCE:
+            force = 1;
+            break;
+        case 'h':
+            fputs(usage_merge, stdout);
+            return 0;
+        default:
+            fputs(usage_merge, stderr);
+            return 2;
+        }
+    }
+    if (argc - optind < 2) {
+        lt_error("merge needs OUT.db and at least one IN.db");
+        fputs(usage_merge, stderr);
+        return 2;
+    }
+    return lt_merge(argv[optind], argv + optind + 1,
+                    (size_t)(argc - optind - 1), force);
+}
+
 int main(int argc, char **argv)
 {
     /* Closed standard fds would be reused by sockets and pipes, and a
@@ -796,6 +856,8 @@ int main(int argc, char **argv)
         return cmd_show_or_report(argc - 1, argv + 1, 0);
     if (strcmp(cmd, "patches") == 0)
         return cmd_patches(argc - 1, argv + 1);
+    if (strcmp(cmd, "merge") == 0)
+        return cmd_merge(argc - 1, argv + 1);
     if (strcmp(cmd, "dataset") == 0)
         return lt__cli_dataset(argc - 1, argv + 1);
 #ifdef LT_HAVE_SIMILARITY
