@@ -1287,8 +1287,9 @@ int lt_score(const struct lt_score_opts *o)
         rc = lt_store_get_meta(st, "shard", &stored_shard);
         const char *was = stored_shard ? stored_shard : "";
         if (rc == 0 && strcmp(was, shard) != 0) {
-            lt_error("%s holds %s%s of this run, not %s%s; use another --db",
+            lt_error("%s holds %s%s%s, not %s%s; use another --db",
                      o->db, *was ? "shard " : "the whole run", was,
+                     *was ? " of this run" : "",
                      *shard ? "shard " : "the whole run", shard);
             free(stored_shard);
             free(stored);
