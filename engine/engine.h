@@ -120,6 +120,34 @@ int lt_shard_parse(const char *s, unsigned *index, unsigned *count,
  * shard or are unfinished; force replaces an existing OUT. */
 int lt_merge(const char *out, char **inputs, size_t n_inputs, int force);
 
+/* `litmus slurm score ...` (docs/scale.md): a Slurm array job of score
+ * shards and a merge job after it, written to dir and submitted. */
+struct lt_slurm_opts {
+    unsigned shards;         /* N: array tasks 0..N-1 */
+    const char *dir;         /* scripts, shard stores, outputs, merged.db */
+    const char *partition;   /* #SBATCH --partition, or NULL */
+    const char *time;        /* #SBATCH --time, or NULL */
+    unsigned cpus_per_task;  /* #SBATCH --cpus-per-task (0: Slurm's) */
+    char **sbatch_args;      /* more #SBATCH options, e.g. "--mem=4G" */
+    size_t n_sbatch_args;
+    const char *sbatch;      /* the sbatch program ("sbatch") */
+    const char *exe;         /* absolute path of litmus for the scripts */
+    char **score_args;       /* `litmus score` arguments (no --db/--shard) */
+    size_t n_score_args;
+    int has_jobs;            /* score_args set --jobs; else the shard uses
+                                $SLURM_CPUS_PER_TASK */
+    int no_submit;           /* write the scripts, print the commands */
+};
+
+/* Fills defaults: dir "litmus-slurm", sbatch "sbatch". */
+void lt_slurm_opts_init(struct lt_slurm_opts *o);
+
+/* Writes dir/shards.sbatch and dir/merge.sbatch and submits with
+ * `sbatch --parsable` the shards whose store in dir is not complete
+ * (an array job) and the merge (afterok on it).  Exit 0, 2 for bad
+ * options or a store of another run in dir, 3 when sbatch fails. */
+int lt_slurm(const struct lt_slurm_opts *o);
+
 /* Fills defaults: operators "mutmut", jobs = cores, db ".litmus.db",
  * text, no threshold, factor 5, constant LT_SCORE_TIMEOUT_CONST, baseline
  * 300 s, 2048 MB (0 in sanitizer builds), progress auto, no kill matrix,

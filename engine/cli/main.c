@@ -231,6 +231,36 @@ static const char usage_merge[] =
     "      --force            replace OUT when it exists\n"
     "  -h, --help             this text\n";
 
+static const char usage_slurm[] =
+    "usage: litmus slurm --shards N [options] score [SCORE_ARGS...]\n"
+    "                    [-- PYTEST_ARGS]\n"
+    "\n"
+    "Runs `litmus score SCORE_ARGS` on a Slurm cluster as an array job of N\n"
+    "shards (task I runs --shard I/N, reading SLURM_ARRAY_TASK_ID) and a\n"
+    "merge job that starts once every shard has succeeded\n"
+    "(--dependency=afterok).  Writes DIR/shards.sbatch and DIR/merge.sbatch\n"
+    "and submits them with `sbatch --parsable`.  Submitting again runs only\n"
+    "the shards whose store (DIR/shard-I.db) is not complete, then the\n"
+    "merge.  The result is DIR/merged.db, its text report DIR/report.txt;\n"
+    "each job's output is in DIR/shard-I.out and DIR/merge.out.\n"
+    "Run it from where you would run `litmus score` (docs/scale.md).\n"
+    "\n"
+    "options:\n"
+    "      --shards N         number of array tasks (1..100000)\n"
+    "      --dir DIR          where scripts, stores and outputs go\n"
+    "                         (default litmus-slurm)\n"
+    "      --partition P      #SBATCH --partition\n"
+    "      --time T           #SBATCH --time (e.g. 2:00:00), per job\n"
+    "      --cpus-per-task C  #SBATCH --cpus-per-task for the shards; each\n"
+    "                         shard runs that many runners unless\n"
+    "                         SCORE_ARGS set --jobs\n"
+    "      --sbatch-arg OPT   one more #SBATCH option, e.g. --mem=4G\n"
+    "                         (repeatable)\n"
+    "      --sbatch PROG      the sbatch program (default sbatch)\n"
+    "      --no-submit        write the scripts and print the sbatch\n"
+    "                         commands instead of running them\n"
+    "  -h, --help             this text\n";
+
 static int parse_format(const char *s, enum lt_format *f)
 {
     if (strcmp(s, "text") == 0)
@@ -280,7 +310,9 @@ enum {
     OPT_DESELECT_FAILING, OPT_ALLOW_READ, OPT_SANDBOX_UID, OPT_SCRATCH_MB,
     OPT_NO_FS_VIEW, OPT_EXPLAIN_SANDBOX, OPT_HTML, OPT_ELEMENTS_JS,
     OPT_SURVIVORS_IN, OPT_SURVIVORS_OUT, OPT_REASON, OPT_JUNIT_NO_COVERAGE,
-    OPT_JUNIT_TIMEOUT, OPT_SHARD, OPT_FORCE,
+    OPT_JUNIT_TIMEOUT, OPT_SHARD, OPT_FORCE, OPT_SHARDS, OPT_DIR,
+    OPT_PARTITION, OPT_TIME, OPT_CPUS, OPT_SBATCH_ARG, OPT_SBATCH,
+    OPT_NO_SUBMIT,
 };
 
 /* The report options `score` and `report` share. */
@@ -814,6 +846,97 @@ static int cmd_merge(int argc, char **argv)
                     (size_t)(argc - optind - 1), force);
 }
 
+static int cmd_slurm(int argc, char **argv, const char *exe)
+{
+    static const struct option longopts[] = {
+        {"shards", required_argument, NULL, OPT_SHARDS},
+        {"dir", required_argument, NULL, OPT_DIR},
+        {"partition", required_argument, NULL, OPT_PARTITION},
+        {"time", required_argument, NULL, OPT_TIME},
+        {"cpus-per-task", required_argument, NULL, OPT_CPUS},
+        {"sbatch-arg", required_argument, NULL, OPT_SBATCH_ARG},
+        {"sbatch", required_argument, NULL, OPT_SBATCH},
+        {"no-submit", no_argument, NULL, OPT_NO_SUBMIT},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct lt_slurm_opts o;
+    lt_slurm_opts_init(&o);
+    o.exe = exe;
+    char **extra = xcalloc((size_t)argc + 1, sizeof(char *));
+    int c, code = 2;
+    long lv;
+    /* "+": stop at `score`; what follows is the score command's. */
+    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_SHARDS:
+            if (parse_int(optarg, 1, LT_SHARD_MAX, &lv) < 0) {
+                code = bad_value("--shards", optarg, "1..100000");
+                goto out;
+            }
+            o.shards = (unsigned)lv;
+            break;
+        case OPT_DIR:
+            o.dir = optarg;
+            break;
+        case OPT_PARTITION:
+            o.partition = optarg;
+            break;
+        case OPT_TIME:
+            o.time = optarg;
+            break;
+        case OPT_CPUS:
+            if (parse_int(optarg, 1, 4096, &lv) < 0) {
+                code = bad_value("--cpus-per-task", optarg, "1..4096");
+                goto out;
+            }
+            o.cpus_per_task = (unsigned)lv;
+            break;
+        case OPT_SBATCH_ARG:
+            extra[o.n_sbatch_args++] = optarg;
+            break;
+        case OPT_SBATCH:
+            o.sbatch = optarg;
+            break;
+        case OPT_NO_SUBMIT:
+            o.no_submit = 1;
+            break;
+        case 'h':
+            fputs(usage_slurm, stdout);
+            code = 0;
+            goto out;
+        default:
+            fputs(usage_slurm, stderr);
+            goto out;
+        }
+    }
+    o.sbatch_args = extra;
+    if (optind >= argc || strcmp(argv[optind], "score") != 0) {
+        lt_error("litmus slurm runs `score`: litmus slurm --shards N "
+                 "[options] score PATHS...");
+        fputs(usage_slurm, stderr);
+        goto out;
+    }
+    if (o.shards == 0) {
+        lt_error("--shards N is required");
+        goto out;
+    }
+    o.score_args = argv + optind + 1;
+    o.n_score_args = (size_t)(argc - optind - 1);
+    for (size_t i = 0; i < o.n_score_args; i++) {
+        const char *a = o.score_args[i];
+        if (strcmp(a, "--") == 0)
+            break;
+        if (strcmp(a, "-j") == 0 || strncmp(a, "-j", 2) == 0 ||
+            strcmp(a, "--jobs") == 0 || strncmp(a, "--jobs=", 7) == 0)
+            o.has_jobs = 1;
+    }
+    code = lt_slurm(&o);
+out:
+    free(extra);
+    return code;
+}
+
 int main(int argc, char **argv)
 {
     /* Closed standard fds would be reused by sockets and pipes, and a
@@ -858,6 +981,13 @@ int main(int argc, char **argv)
         return cmd_patches(argc - 1, argv + 1);
     if (strcmp(cmd, "merge") == 0)
         return cmd_merge(argc - 1, argv + 1);
+    if (strcmp(cmd, "slurm") == 0) {
+        if (n <= 0) {
+            lt_error("cannot find this program's path for the job scripts");
+            return 3;
+        }
+        return cmd_slurm(argc - 1, argv + 1, self);
+    }
     if (strcmp(cmd, "dataset") == 0)
         return lt__cli_dataset(argc - 1, argv + 1);
 #ifdef LT_HAVE_SIMILARITY
