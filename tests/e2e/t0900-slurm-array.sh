@@ -9,8 +9,8 @@
 # its own whose only interface is loopback: nothing is reachable from, or
 # sent to, the network.
 if [ -z "${LT_SLURM_NETNS:-}" ] && [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1 &&
-   unshare --net -- true 2>/dev/null; then
-  LT_SLURM_NETNS=1 exec unshare --net -- bash "$0" "$@"
+   unshare --net --pid --fork --mount-proc -- true 2>/dev/null; then
+  LT_SLURM_NETNS=1 exec unshare --net --pid --fork --mount-proc -- bash "$0" "$@"
 fi
 . "$(dirname "$0")/lib.sh"
 [ "${LT_SANITIZED:-0}" = 1 ] && { echo "the scheduler flow does not change under sanitizers"; exit 0; }
