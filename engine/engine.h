@@ -253,6 +253,8 @@ struct lt_dataset_opts {
     double timeout_const;    /* ... + this many seconds */
     unsigned long memory_mb; /* RLIMIT_AS of a child; 0 = none */
     int progress;            /* 1 on, 0 off, -1 auto */
+    unsigned shard_index;    /* --shard I/N: only the programs dealt to */
+    unsigned shard_count;    /* slice I of N by id; 0: every program */
     int debug;
 };
 

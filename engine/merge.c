@@ -36,6 +36,7 @@ struct input {
     size_t n_ids, cap_ids;
     double wall_s, cpu_s;
     long tasks;
+    int dataset;            /* a `litmus dataset --shard` store */
 };
 
 static int collect_file(const char *path, const char *sha, void *ud)
@@ -94,7 +95,21 @@ static int read_input(struct input *in)
         return LT_EXIT_ENGINE;
     }
     if (!in->settings) {
-        lt_error("%s holds no `litmus score` run", in->path);
+        /* Not a score run: perhaps the runs of a dataset shard. */
+        free(in->shard);
+        free(in->complete);
+        in->shard = in->complete = NULL;
+        if (lt_store_get_meta(in->st, "dataset_settings", &in->settings) < 0 ||
+            lt_store_get_meta(in->st, "dataset_shard", &in->shard) < 0 ||
+            lt_store_get_meta(in->st, "dataset_complete", &in->complete) < 0) {
+            lt_error("%s: %s", in->path, lt_store_errmsg(in->st));
+            return LT_EXIT_ENGINE;
+        }
+        in->dataset = in->settings != NULL;
+    }
+    if (!in->settings) {
+        lt_error("%s holds no `litmus score` or `litmus dataset` run",
+                 in->path);
         return LT_EXIT_USAGE;
     }
     const char *why = NULL;
@@ -151,6 +166,12 @@ static void first_difference(const char *a, const char *b, char *buf,
 static int same_plan(const struct input *a, const struct input *b)
 {
     char diff[512];
+    if (a->dataset != b->dataset) {
+        lt_error("%s holds a `litmus %s` run, %s a `litmus %s` run", a->path,
+                 a->dataset ? "dataset" : "score", b->path,
+                 b->dataset ? "dataset" : "score");
+        return LT_EXIT_USAGE;
+    }
     if (strcmp(a->settings, b->settings) != 0) {
         first_difference(a->settings, b->settings, diff, sizeof(diff));
         lt_error("%s and %s come from different runs: settings differ "
@@ -279,6 +300,14 @@ static int copy_mutant(const struct lt_mutant *m, const struct lt_result *r,
     return rc;
 }
 
+static int copy_dataset_run(const char *key, const char *json, void *ud)
+{
+    struct copy *c = ud;
+    /* Keys hash what decides a run: the same key is the same run, stored
+     * by each shard that needed it (two programs with one text). */
+    return lt_store_put_dataset(c->out, key, json);
+}
+
 static int copy_test(const struct lt_test_record *t, void *ud)
 {
     struct copy *c = ud;
@@ -395,6 +424,18 @@ static int write_merged(const char *tmp, struct input *in, size_t n)
         return rc;
     }
     c.out = out;
+    if (in[0].dataset) {
+        rc = lt_store_dataset_init(out);
+        if (rc == 0)
+            rc = lt_store_begin(out);
+        if (rc == 0)
+            rc = lt_store_set_meta(out, "dataset_settings", in[0].settings);
+        if (rc == 0)
+            rc = lt_store_set_meta(out, "dataset_complete", "1");
+        for (size_t k = 0; rc == 0 && k < n; k++)
+            rc = lt_store_each_dataset(in[k].st, copy_dataset_run, &c);
+        goto done;
+    }
     rc = lt_store_begin(out);
     /* A merged store is a whole run: no shard key, complete. */
     static const char *const keys[] = {"settings", "sandbox_features",
@@ -425,6 +466,7 @@ static int write_merged(const char *tmp, struct input *in, size_t n)
         rc = lt_store_put_tests(out, c.tests, c.n_tests);
     if (rc == 0)
         rc = write_figures(out, in, n);
+done:
     if (rc == 0)
         rc = lt_store_commit(out);
     else
@@ -505,8 +547,13 @@ int lt_merge(const char *out, char **inputs, size_t n_inputs, int force)
         code = LT_EXIT_ENGINE;
         goto out;
     }
-    printf("merged %zu shards of %zu mutants into %s\n", n_inputs,
-           in[0].n_ids, out);
+    if (in[0].dataset)
+        printf("merged %zu dataset shards into %s: run the same `litmus "
+               "dataset` command without --shard and with --db %s to write "
+               "the whole output from it\n", n_inputs, out, out);
+    else
+        printf("merged %zu shards of %zu mutants into %s\n", n_inputs,
+               in[0].n_ids, out);
 out:
     for (size_t k = 0; k < n_inputs; k++)
         input_free(&in[k]);

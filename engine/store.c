@@ -64,6 +64,7 @@ enum stmt_id {
     S_P_EACH_RUN,
     S_D_PUT,
     S_D_GET,
+    S_D_EACH,
     S__COUNT
 };
 
@@ -139,6 +140,7 @@ static const char *const stmt_sql[S__COUNT] = {
                 "recorded_at) VALUES (?1, ?2, "
                 "strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
     [S_D_GET] = "SELECT result FROM dataset_runs WHERE key = ?1",
+    [S_D_EACH] = "SELECT key, result FROM dataset_runs ORDER BY key",
 };
 
 /* The patch triage's tables, added to any litmus database on first use
@@ -1455,4 +1457,37 @@ int lt_store_get_dataset(struct lt_store *st, const char *key, char **json)
         return rc;
     bind_text(s, 1, key);
     return step_text(st, s, json, "get dataset run");
+}
+
+/* Contract: see store.h.  A store that never held a dataset run has no
+ * table: nothing to walk. */
+int lt_store_each_dataset(struct lt_store *st, lt_store_dataset_fn fn,
+                          void *ud)
+{
+    long long n = 0;
+    int rc = 0;
+    int r0 = query_int(st->db, "SELECT count(*) FROM sqlite_master WHERE "
+                               "name = 'dataset_runs'", &n);
+    if (r0 != SQLITE_ROW)
+        return fail(st, r0, "each dataset run");
+    if (n == 0)
+        return 0;
+    sqlite3_stmt *s = stmt(st, S_D_EACH, &rc);
+    if (!s)
+        return rc;
+    for (;;) {
+        int r = sqlite3_step(s);
+        if (r == SQLITE_DONE)
+            break;
+        if (r != SQLITE_ROW) {
+            rc = fail(st, r, "each dataset run");
+            break;
+        }
+        const char *key = (const char *)sqlite3_column_text(s, 0);
+        const char *json = (const char *)sqlite3_column_text(s, 1);
+        if ((rc = fn(key ? key : "", json ? json : "", ud)) != 0)
+            break;
+    }
+    done(s);
+    return rc;
 }

@@ -157,5 +157,11 @@ int lt_store_dataset_init(struct lt_store *st);
 int lt_store_put_dataset(struct lt_store *st, const char *key,
                          const char *json);
 int lt_store_get_dataset(struct lt_store *st, const char *key, char **json);
+/* fn(key, json, ud) per stored run in key order (borrowed strings); stops
+ * and returns fn's value when it is non-zero.  0 without the table. */
+typedef int (*lt_store_dataset_fn)(const char *key, const char *json,
+                                   void *ud);
+int lt_store_each_dataset(struct lt_store *st, lt_store_dataset_fn fn,
+                          void *ud);
 
 #endif
