@@ -202,6 +202,8 @@ struct lt_patches_opts {
     char **pytest_args;      /* after `--` */
     size_t n_pytest_args;
     int progress;            /* progress line: 1 on, 0 off, -1 auto */
+    unsigned shard_index;    /* --shard I/N: only the candidates dealt */
+    unsigned shard_count;    /* to slice I of N; 0: every candidate */
     int debug;
 };
 

@@ -36,7 +36,16 @@ struct input {
     size_t n_ids, cap_ids;
     double wall_s, cpu_s;
     long tasks;
-    int dataset;            /* a `litmus dataset --shard` store */
+    int kind;               /* K_SCORE, K_DATASET, K_PATCHES */
+};
+
+/* The jobs whose shard stores merge, and their meta keys. */
+enum { K_SCORE, K_DATASET, K_PATCHES };
+static const char *const kind_name[] = {"score", "dataset", "patches"};
+static const char *const kind_keys[][3] = {
+    {"settings", "shard", "complete"},
+    {"dataset_settings", "dataset_shard", "dataset_complete"},
+    {"patches_settings", "patches_shard", "patches_complete"},
 };
 
 static int collect_file(const char *path, const char *sha, void *ud)
@@ -94,21 +103,21 @@ static int read_input(struct input *in)
         lt_error("%s: %s", in->path, lt_store_errmsg(in->st));
         return LT_EXIT_ENGINE;
     }
-    if (!in->settings) {
-        /* Not a score run: perhaps the runs of a dataset shard. */
+    /* Not a score run: perhaps a dataset's or a patch triage's. */
+    for (int k = K_DATASET; !in->settings && k <= K_PATCHES; k++) {
         free(in->shard);
         free(in->complete);
         in->shard = in->complete = NULL;
-        if (lt_store_get_meta(in->st, "dataset_settings", &in->settings) < 0 ||
-            lt_store_get_meta(in->st, "dataset_shard", &in->shard) < 0 ||
-            lt_store_get_meta(in->st, "dataset_complete", &in->complete) < 0) {
+        if (lt_store_get_meta(in->st, kind_keys[k][0], &in->settings) < 0 ||
+            lt_store_get_meta(in->st, kind_keys[k][1], &in->shard) < 0 ||
+            lt_store_get_meta(in->st, kind_keys[k][2], &in->complete) < 0) {
             lt_error("%s: %s", in->path, lt_store_errmsg(in->st));
             return LT_EXIT_ENGINE;
         }
-        in->dataset = in->settings != NULL;
+        in->kind = k;
     }
     if (!in->settings) {
-        lt_error("%s holds no `litmus score` or `litmus dataset` run",
+        lt_error("%s holds no `litmus score`, `dataset` or `patches` run",
                  in->path);
         return LT_EXIT_USAGE;
     }
@@ -166,10 +175,9 @@ static void first_difference(const char *a, const char *b, char *buf,
 static int same_plan(const struct input *a, const struct input *b)
 {
     char diff[512];
-    if (a->dataset != b->dataset) {
+    if (a->kind != b->kind) {
         lt_error("%s holds a `litmus %s` run, %s a `litmus %s` run", a->path,
-                 a->dataset ? "dataset" : "score", b->path,
-                 b->dataset ? "dataset" : "score");
+                 kind_name[a->kind], b->path, kind_name[b->kind]);
         return LT_EXIT_USAGE;
     }
     if (strcmp(a->settings, b->settings) != 0) {
@@ -424,7 +432,19 @@ static int write_merged(const char *tmp, struct input *in, size_t n)
         return rc;
     }
     c.out = out;
-    if (in[0].dataset) {
+    if (in[0].kind == K_PATCHES) {
+        rc = lt_store_patches_init(out);
+        for (size_t k = 0; rc == 0 && k < n; k++)
+            rc = lt_store_absorb_patches(out, in[k].path);
+        if (rc == 0)
+            rc = lt_store_begin(out);
+        if (rc == 0)
+            rc = lt_store_set_meta(out, "patches_settings", in[0].settings);
+        if (rc == 0)
+            rc = lt_store_set_meta(out, "patches_complete", "1");
+        goto done;
+    }
+    if (in[0].kind == K_DATASET) {
         rc = lt_store_dataset_init(out);
         if (rc == 0)
             rc = lt_store_begin(out);
@@ -547,10 +567,11 @@ int lt_merge(const char *out, char **inputs, size_t n_inputs, int force)
         code = LT_EXIT_ENGINE;
         goto out;
     }
-    if (in[0].dataset)
-        printf("merged %zu dataset shards into %s: run the same `litmus "
-               "dataset` command without --shard and with --db %s to write "
-               "the whole output from it\n", n_inputs, out, out);
+    if (in[0].kind != K_SCORE)
+        printf("merged %zu %s shards into %s: run the same `litmus %s` "
+               "command without --shard and with --db %s to write the whole "
+               "output from it\n", n_inputs, kind_name[in[0].kind], out,
+               kind_name[in[0].kind], out);
     else
         printf("merged %zu shards of %zu mutants into %s\n", n_inputs,
                in[0].n_ids, out);

@@ -1491,3 +1491,39 @@ int lt_store_each_dataset(struct lt_store *st, lt_store_dataset_fn fn,
     done(s);
     return rc;
 }
+
+/* Contract: see store.h.  ATTACH reads the other database through this
+ * connection; its rows are keyed by content (program fingerprint, text
+ * hash, layer or mutant), so a key stored twice holds the same result. */
+int lt_store_absorb_patches(struct lt_store *st, const char *path)
+{
+    static const char *const copy[] = {
+        "INSERT OR IGNORE INTO main.candidate_results SELECT * FROM "
+        "lt_src.candidate_results",
+        "INSERT OR IGNORE INTO main.candidate_mutants SELECT * FROM "
+        "lt_src.candidate_mutants"};
+    sqlite3_stmt *s = NULL;
+    int r = sqlite3_prepare_v2(st->db, "ATTACH DATABASE ?1 AS lt_src", -1,
+                               &s, NULL);
+    if (r == SQLITE_OK) {
+        sqlite3_bind_text(s, 1, path, -1, SQLITE_TRANSIENT);
+        r = sqlite3_step(s);
+    }
+    sqlite3_finalize(s);
+    if (r != SQLITE_DONE)
+        return fail(st, r, "attach");
+    int rc = lt_store_begin(st);
+    for (size_t i = 0; rc == 0 && i < sizeof(copy) / sizeof(*copy); i++) {
+        r = sqlite3_exec(st->db, copy[i], NULL, NULL, NULL);
+        if (r != SQLITE_OK)
+            rc = fail(st, r, "absorb patches");
+    }
+    if (rc == 0)
+        rc = lt_store_commit(st);
+    else
+        lt_store_rollback(st);
+    r = sqlite3_exec(st->db, "DETACH DATABASE lt_src", NULL, NULL, NULL);
+    if (rc == 0 && r != SQLITE_OK)
+        rc = fail(st, r, "detach");
+    return rc;
+}

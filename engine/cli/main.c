@@ -211,6 +211,11 @@ static const char usage_patches[] =
     "  -f, --format FMT       text (default) or json (litmus.patches/1)\n"
     "      --csv FILE         also write one CSV row per patch to FILE\n"
     "      --progress / --no-progress  progress line (default: on a TTY)\n"
+    "      --shard I/N        only the candidates dealt to slice I of N (by\n"
+    "                         program and run id); merge the shards' stores\n"
+    "                         with `litmus merge`, then run the command\n"
+    "                         without --shard on the merged store\n"
+    "                         (docs/scale.md)\n"
     "  -h, --help             this text\n"
     "\n"
     "exit codes: 0 ok, 1 a patch is overfitting (for CI gates), 2 usage or\n"
@@ -632,6 +637,7 @@ static int cmd_patches(int argc, char **argv)
         {"db", required_argument, NULL, OPT_DB},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"shard", required_argument, NULL, OPT_SHARD},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -717,6 +723,13 @@ static int cmd_patches(int argc, char **argv)
         case OPT_NO_PROGRESS:
             o.progress = 0;
             break;
+        case OPT_SHARD: {
+            const char *why = NULL;
+            if (lt_shard_parse(optarg, &o.shard_index, &o.shard_count,
+                               &why) < 0)
+                return bad_value("--shard", optarg, why);
+            break;
+        }
         case 'h':
             fputs(usage_patches, stdout);
             return 0;
