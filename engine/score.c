@@ -957,6 +957,8 @@ struct mplan {
 
 /*** Shards ***/
 
+/* Contract: see engine.h.  Digits only: no sign, no spaces, nothing
+ * after N, so that a typo cannot select another slice. */
 int lt_shard_parse(const char *s, unsigned *index, unsigned *count,
                    const char **why)
 {

@@ -19,6 +19,7 @@
 #include "common/xmalloc.h"
 #include "engine/store.h"
 
+/* Contract: see engine.h (dir "litmus-slurm", sbatch from PATH). */
 void lt_slurm_opts_init(struct lt_slurm_opts *o)
 {
     memset(o, 0, sizeof(*o));
