@@ -18,8 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/buf.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "common/sha256.h"
 #include "common/xmalloc.h"
 #include "engine/internal.h"
 #include "operators/operators.h"
@@ -940,6 +942,73 @@ static void prog_free(const struct lt_dataset_opts *o, struct ds_prog *p)
     lt_buf_free(&p->raw);
 }
 
+/*** Shards ***/
+
+/* The run's plan as a string: the mode, every option that decides an
+ * item, and a hash of every program's id and text (before the deal), so
+ * that `litmus merge` can tell the shards of one run from others. */
+static char *plan_fingerprint(const struct ds_run *r)
+{
+    const struct lt_dataset_opts *o = r->o;
+    struct lt_sha256 h;
+    uint8_t d[32];
+    char hex[65];
+    lt_sha256_init(&h);
+    for (size_t i = 0; i < r->n_progs; i++) {
+        const struct ds_prog *p = &r->progs[i];
+        lt_sha256_update(&h, p->id_str, strlen(p->id_str) + 1);
+        lt_sha256_update(&h, p->code ? p->code : "", p->code ? p->len : 0);
+        lt_sha256_update(&h, "", 1);
+        lt_sha256_update(&h, p->tests ? p->tests : "",
+                         p->tests ? strlen(p->tests) + 1 : 1);
+    }
+    lt_sha256_final(&h, d);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    struct lt_buf b = LT_BUF_INIT;
+    lt_buf_printf(&b, "mode=%s\nseed=%llu\nprograms=%zu\nprograms_sha256=%s\n",
+                  lt_dataset_mode_name(o->mode), o->seed, r->n_progs, hex);
+    lt_buf_printf(&b, "operators=%s\nall=%d\ndetails=%d\nper_cell=%d\n"
+                      "per_program=%d\nquarter=%d\nkinds=%s\nops=%s\n"
+                      "strength=%d\nvariants=%d\nvocab=%s\nverify=%d\n"
+                      "tests=%s\n",
+                  o->operators ? o->operators : "", o->all, o->details,
+                  o->per_cell, o->per_program, o->quarter,
+                  o->kinds ? o->kinds : "", o->ops ? o->ops : "",
+                  o->strength, o->variants, o->vocab ? o->vocab : "",
+                  o->verify, o->tests ? o->tests : "");
+    return lt_buf_steal(&b);
+}
+
+/* Keeps the programs dealt to shard index/count and frees the others.
+ * The deal: programs sorted by id, round-robin, so shards differ by at
+ * most one program and the same input always deals the same way.  The
+ * kept ones stay in input order (their output order). */
+static void shard_programs(struct ds_run *r, unsigned index, unsigned count)
+{
+    struct ds_prog **by_id = xmalloc((r->n_progs + 1) * sizeof(*by_id));
+    unsigned char *keep = xcalloc(r->n_progs + 1, 1);
+    for (size_t i = 0; i < r->n_progs; i++)
+        by_id[i] = &r->progs[i];
+    qsort(by_id, r->n_progs, sizeof(*by_id), cmp_prog_id);
+    for (size_t k = 0; k < r->n_progs; k++)
+        keep[by_id[k]->index] = k % count == index;
+    free(by_id);
+    size_t w = 0;
+    for (size_t i = 0; i < r->n_progs; i++) {
+        if (!keep[i]) {
+            prog_free(r->o, &r->progs[i]);
+            continue;
+        }
+        if (w != i)
+            r->progs[w] = r->progs[i];
+        r->progs[w].index = w;
+        w++;
+    }
+    r->n_progs = w;
+    free(keep);
+}
+
 /* Contract: see engine.h. */
 int lt_dataset(const struct lt_dataset_opts *o)
 {
@@ -981,6 +1050,13 @@ int lt_dataset(const struct lt_dataset_opts *o)
     code = load_inputs(&r);
     if (code)
         goto out;
+    char *plan = plan_fingerprint(&r);
+    char shard[48] = "";
+    if (o->shard_count) {
+        snprintf(shard, sizeof(shard), "%u/%u", o->shard_index,
+                 o->shard_count);
+        shard_programs(&r, o->shard_index, o->shard_count);
+    }
     for (size_t i = 0; i < r.n_progs && !code; i++)
         code = modes[o->mode].prepare(&r, &r.progs[i]);
     if (code)
@@ -1006,10 +1082,39 @@ int lt_dataset(const struct lt_dataset_opts *o)
         if (rc < 0) {
             lt_error("%s: %s", o->db, msg ? msg : lt_strerror(rc));
             free(msg);
+            free(plan);
             code = lt_exit_from_error(rc);
             goto out;
         }
+        /* A shard's store holds that shard's runs: used as another
+         * shard, the merge would take it for that one.  (Runs are keyed
+         * by content, so a store of the whole run may serve a shard.) */
+        char *was = NULL;
+        rc = lt_store_get_meta(r.st, "dataset_shard", &was);
+        if (rc == 0 && was && strcmp(was, shard) != 0) {
+            lt_error("%s holds %s%s, not %s%s; use another --db", o->db,
+                     *was ? "dataset shard " : "the whole run", was,
+                     *shard ? "shard " : "the whole run", shard);
+            free(was);
+            free(plan);
+            code = LT_EXIT_USAGE;
+            goto out;
+        }
+        free(was);
+        if (rc == 0 && *shard)
+            rc = lt_store_set_meta(r.st, "dataset_shard", shard);
+        if (rc == 0)
+            rc = lt_store_set_meta(r.st, "dataset_settings", plan);
+        if (rc == 0)
+            rc = lt_store_set_meta(r.st, "dataset_complete", "0");
+        if (rc < 0) {
+            lt_error("%s: %s", o->db, lt_store_errmsg(r.st));
+            free(plan);
+            code = LT_EXIT_ENGINE;
+            goto out;
+        }
     }
+    free(plan);
     r.progress = o->progress < 0 ? isatty(2) : o->progress;
     r.last_commit = lt__now();
     for (size_t i = 0; i < r.n_progs && !r.fatal; i++)
@@ -1041,6 +1146,11 @@ int lt_dataset(const struct lt_dataset_opts *o)
         }
     }
     json_decref(summary);
+    if (code == 0 && r.st &&
+        lt_store_set_meta(r.st, "dataset_complete", "1") < 0) {
+        lt_error("%s: %s", o->db, lt_store_errmsg(r.st));
+        code = LT_EXIT_ENGINE;
+    }
 out:
     lt__ds_exec_close(&r);
     if (r.out && r.out != stdout) {

@@ -101,8 +101,52 @@ struct lt_score_opts {
                               (through Landlock only) */
     int explain_sandbox;   /* print the sandbox's view and stop */
     struct lt_report_opts report; /* HTML, survivor baseline, JUnit */
+    unsigned shard_index;  /* --shard I/N: this process runs slice I ... */
+    unsigned shard_count;  /* ... of N (docs/scale.md); 0: the whole run */
     int debug;
 };
+
+/* Parses a --shard value "I/N" (0 <= I < N <= LT_SHARD_MAX).  0, or -1
+ * with a one-line *why (static text) for a malformed or out-of-range
+ * value such as "4/3". */
+#define LT_SHARD_MAX 100000
+int lt_shard_parse(const char *s, unsigned *index, unsigned *count,
+                   const char **why);
+
+/* `litmus merge OUT IN...`: writes the union of the shard stores IN
+ * (every shard 0..N-1 of one plan, each complete) to OUT, from which every
+ * report reads as from a single run.  Refuses with exit 2 and a one-line
+ * error when the inputs are not the shards of one plan, overlap, miss a
+ * shard or are unfinished; force replaces an existing OUT. */
+int lt_merge(const char *out, char **inputs, size_t n_inputs, int force);
+
+/* `litmus slurm score ...` (docs/scale.md): a Slurm array job of score
+ * shards and a merge job after it, written to dir and submitted. */
+struct lt_slurm_opts {
+    unsigned shards;         /* N: array tasks 0..N-1 */
+    const char *dir;         /* scripts, shard stores, outputs, merged.db */
+    const char *partition;   /* #SBATCH --partition, or NULL */
+    const char *time;        /* #SBATCH --time, or NULL */
+    unsigned cpus_per_task;  /* #SBATCH --cpus-per-task (0: Slurm's) */
+    char **sbatch_args;      /* more #SBATCH options, e.g. "--mem=4G" */
+    size_t n_sbatch_args;
+    const char *sbatch;      /* the sbatch program ("sbatch") */
+    const char *exe;         /* absolute path of litmus for the scripts */
+    char **score_args;       /* `litmus score` arguments (no --db/--shard) */
+    size_t n_score_args;
+    int has_jobs;            /* score_args set --jobs; else the shard uses
+                                $SLURM_CPUS_PER_TASK */
+    int no_submit;           /* write the scripts, print the commands */
+};
+
+/* Fills defaults: dir "litmus-slurm", sbatch "sbatch". */
+void lt_slurm_opts_init(struct lt_slurm_opts *o);
+
+/* Writes dir/shards.sbatch and dir/merge.sbatch and submits with
+ * `sbatch --parsable` the shards whose store in dir is not complete
+ * (an array job) and the merge (afterok on it).  Exit 0, 2 for bad
+ * options or a store of another run in dir, 3 when sbatch fails. */
+int lt_slurm(const struct lt_slurm_opts *o);
 
 /* Fills defaults: operators "mutmut", jobs = cores, db ".litmus.db",
  * text, no threshold, factor 5, constant LT_SCORE_TIMEOUT_CONST, baseline
@@ -158,6 +202,8 @@ struct lt_patches_opts {
     char **pytest_args;      /* after `--` */
     size_t n_pytest_args;
     int progress;            /* progress line: 1 on, 0 off, -1 auto */
+    unsigned shard_index;    /* --shard I/N: only the candidates dealt */
+    unsigned shard_count;    /* to slice I of N; 0: every candidate */
     int debug;
 };
 
@@ -209,6 +255,8 @@ struct lt_dataset_opts {
     double timeout_const;    /* ... + this many seconds */
     unsigned long memory_mb; /* RLIMIT_AS of a child; 0 = none */
     int progress;            /* 1 on, 0 off, -1 auto */
+    unsigned shard_index;    /* --shard I/N: only the programs dealt to */
+    unsigned shard_count;    /* slice I of N by id; 0: every program */
     int debug;
 };
 

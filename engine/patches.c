@@ -2253,6 +2253,88 @@ static void remove_db_files(const char *db)
     }
 }
 
+/*** Shards ***/
+
+static int cmp_patch_key(const void *a, const void *b)
+{
+    const struct patch *x = *(struct patch *const *)a;
+    const struct patch *y = *(struct patch *const *)b;
+    int c = strcmp(x->prog->name, y->prog->name);
+    return c ? c : strcmp(x->run_id, y->run_id);
+}
+
+/* The triage's plan as a string: the options that decide a verdict, each
+ * program's files, and a hash of every candidate (program, run id, text)
+ * before the deal, so that `litmus merge` can tell the shards of one
+ * triage from others (caller frees). */
+static char *patches_fingerprint(const struct run *r)
+{
+    const struct lt_patches_opts *o = r->o;
+    struct lt_sha256 h;
+    uint8_t d[32];
+    char hex[65];
+    lt_sha256_init(&h);
+    for (size_t i = 0; i < r->n_patches; i++) {
+        const struct patch *p = &r->patches[i];
+        lt_sha256_update(&h, p->prog->name, strlen(p->prog->name) + 1);
+        lt_sha256_update(&h, p->run_id, strlen(p->run_id) + 1);
+        lt_sha256_update(&h, p->sha, 65);
+    }
+    lt_sha256_final(&h, d);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    struct lt_buf b = LT_BUF_INIT;
+    lt_buf_printf(&b, "candidates=%zu\ncandidates_sha256=%s\n",
+                  r->n_patches, hex);
+    lt_buf_printf(&b, "threshold=%g\nsimilarity_threshold=%g\n"
+                      "mutation=%d\nmutation_gate=%d\ntimeout_factor=%g\n"
+                      "timeout_const=%g\ntimeout=%g\n",
+                  o->threshold, o->sim_threshold, o->mutation,
+                  o->mutation_gate, o->timeout_factor, o->timeout_const,
+                  o->timeout);
+    for (size_t i = 0; i < o->n_pytest_args; i++)
+        lt_buf_printf(&b, "arg=%s\n", o->pytest_args[i]);
+    for (size_t i = 0; i < r->n_progs; i++) {
+        const struct pprog *p = &r->progs[i];
+        lt_buf_printf(&b, "program=%s buggy=%s tests=%s reference=%s "
+                          "held_out=%s inputs=%s function=%s\n",
+                      p->name, p->buggy ? p->buggy : "",
+                      p->tests ? p->tests : "",
+                      p->reference ? p->reference : "",
+                      p->held_out ? p->held_out : "",
+                      p->inputs ? p->inputs : "",
+                      p->function ? p->function : "");
+    }
+    return lt_buf_steal(&b);
+}
+
+/* Keeps the candidates dealt to shard index/count: sorted by (program,
+ * run id), round-robin, so shards differ by at most one candidate.  The
+ * kept ones keep their input position (seq): the report's order. */
+static void shard_patches(struct run *r, unsigned index, unsigned count)
+{
+    struct patch **by_key = xmalloc((r->n_patches + 1) * sizeof(*by_key));
+    unsigned char *keep = xcalloc(r->n_patches + 1, 1);
+    for (size_t i = 0; i < r->n_patches; i++)
+        by_key[i] = &r->patches[i];
+    qsort(by_key, r->n_patches, sizeof(*by_key), cmp_patch_key);
+    for (size_t k = 0; k < r->n_patches; k++)
+        keep[by_key[k] - r->patches] = k % count == index;
+    free(by_key);
+    size_t w = 0;
+    for (size_t i = 0; i < r->n_patches; i++) {
+        if (!keep[i]) {
+            r->patches[i].prog->n_patches--;
+            free(r->patches[i].run_id);
+            free(r->patches[i].text);
+            continue;
+        }
+        r->patches[w++] = r->patches[i];
+    }
+    r->n_patches = w;
+    free(keep);
+}
+
 /* Contract: see engine.h. */
 int lt_patches(const struct lt_patches_opts *o)
 {
@@ -2264,6 +2346,8 @@ int lt_patches(const struct lt_patches_opts *o)
     int code = LT_EXIT_ENGINE;
     char *errmsg = NULL;
     int db_existed = 1;
+    char *plan = NULL;
+    char shard[48] = "";
 
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
@@ -2275,6 +2359,19 @@ int lt_patches(const struct lt_patches_opts *o)
     if (read_programs(&r) < 0 || read_patches(&r) < 0) {
         code = LT_EXIT_USAGE;
         goto out;
+    }
+    plan = patches_fingerprint(&r);
+    if (o->shard_count && r.n_patches) {
+        size_t all = r.n_patches;
+        snprintf(shard, sizeof(shard), "%u/%u", o->shard_index,
+                 o->shard_count);
+        shard_patches(&r, o->shard_index, o->shard_count);
+        if (r.n_patches == 0) {
+            lt_error("shard %s gets none of the %zu patches: use at most %zu "
+                     "shards", shard, all, all);
+            code = LT_EXIT_USAGE;
+            goto out;
+        }
     }
     if (r.n_patches == 0) {
         lt_error("--patches %s: no patch found", o->patches);
@@ -2309,6 +2406,27 @@ int lt_patches(const struct lt_patches_opts *o)
         rc = lt_store_clear_patch_runs(r.st);
     if (rc == 0)
         rc = lt_store_set_meta(r.st, "patches_schema", LT_PATCHES_SCHEMA);
+    /* A shard's store holds its candidates' results; used as another
+     * shard, `litmus merge` would take it for that one. */
+    char *was = NULL;
+    if (rc == 0)
+        rc = lt_store_get_meta(r.st, "patches_shard", &was);
+    if (rc == 0 && was && strcmp(was, shard) != 0) {
+        lt_error("%s holds %s%s, not %s%s; use another --db", o->db,
+                 *was ? "patches shard " : "the whole triage", was,
+                 *shard ? "shard " : "the whole triage", shard);
+        free(was);
+        lt_store_rollback(r.st);
+        code = LT_EXIT_USAGE;
+        goto out;
+    }
+    free(was);
+    if (rc == 0 && *shard)
+        rc = lt_store_set_meta(r.st, "patches_shard", shard);
+    if (rc == 0)
+        rc = lt_store_set_meta(r.st, "patches_settings", plan);
+    if (rc == 0)
+        rc = lt_store_set_meta(r.st, "patches_complete", "0");
     if (rc == 0)
         rc = lt_store_commit(r.st);
     if (rc < 0) {
@@ -2416,7 +2534,14 @@ int lt_patches(const struct lt_patches_opts *o)
     }
     code = lt__patches_report(r.st, o, lt__now() - r.t_start, r.n_texts,
                               stdout);
+    /* Every candidate has its verdict (exit 1 is the overfitting gate). */
+    if ((code == 0 || code == 1) && !r.in_tx &&
+        lt_store_set_meta(r.st, "patches_complete", "1") < 0) {
+        lt_error("%s: %s", o->db, lt_store_errmsg(r.st));
+        code = LT_EXIT_ENGINE;
+    }
 out:
+    free(plan);
     if (r.run_log)
         fclose(r.run_log);
     for (size_t i = 0; i < r.n_units; i++)

@@ -783,6 +783,56 @@ int lt_show(const char *db, const char *id, enum lt_format format)
     return 0;
 }
 
+/* One line of the throughput table. */
+static void throughput_line(FILE *out, const char *who, double wall,
+                            double cpu, long tasks)
+{
+    fprintf(out, "  %-12s wall %9.2f s  CPU %9.2f s  %7ld tasks", who, wall,
+            cpu, tasks);
+    if (wall > 0)
+        fprintf(out, "  %8.1f tasks/s", (double)tasks / wall);
+    if (cpu > 0)
+        fprintf(out, "  %8.1f tasks/CPU-s", (double)tasks / cpu);
+    fputc('\n', out);
+}
+
+/* The run's throughput, for sizing a cluster allocation (docs/scale.md):
+ * one line per shard of a merged store, then the totals (wall: the
+ * longest shard, as they run side by side; CPU and tasks: the sums).
+ * Nothing for a store written before these figures were kept. */
+static void write_throughput(struct lt_store *st, FILE *out)
+{
+    double wall = meta_seconds(st, "run_wall_s");
+    double cpu = meta_seconds(st, "run_cpu_s");
+    double tasks = meta_seconds(st, "run_tasks");
+    char *shards = NULL;
+    if (wall < 0 || cpu < 0 || tasks < 0)
+        return;
+    fprintf(out, "\nthroughput:\n");
+    if (lt_store_get_meta(st, "shards", &shards) == 0 && shards) {
+        for (char *line = strtok(shards, "\n"); line;
+             line = strtok(NULL, "\n")) {
+            char who[48];
+            double w, c;
+            long t;
+            if (sscanf(line, "%31s %lf %lf %ld", who + 6, &w, &c, &t) != 4)
+                continue;
+            memcpy(who, "shard ", 6);
+            throughput_line(out, who, w, c, t);
+        }
+    }
+    free(shards);
+    char *shard = NULL;
+    if (lt_store_get_meta(st, "shard", &shard) == 0 && shard) {
+        char who[48];
+        snprintf(who, sizeof(who), "shard %s", shard);
+        throughput_line(out, who, wall, cpu, (long)tasks);
+    } else {
+        throughput_line(out, "total", wall, cpu, (long)tasks);
+    }
+    free(shard);
+}
+
 int lt_report(const char *db, enum lt_format format,
               const struct lt_report_opts *ro)
 {
@@ -799,6 +849,8 @@ int lt_report(const char *db, enum lt_format format,
         return 2;
     }
     int code = lt__report_score(st, NULL, format, -1, 0, stdout, ro);
+    if (format == LT_FORMAT_TEXT && code != 2 && code != 3)
+        write_throughput(st, stdout);
     lt_store_close(st);
     return code;
 }

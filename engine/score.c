@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -939,6 +940,121 @@ struct mplan {
     long dup_of;      /* representative with the same code, or -1 */
 };
 
+/*** Shards ***/
+
+/* Contract: see engine.h.  Digits only: no sign, no spaces, nothing
+ * after N, so that a typo cannot select another slice. */
+int lt_shard_parse(const char *s, unsigned *index, unsigned *count,
+                   const char **why)
+{
+    char *end;
+    *why = "expected I/N with 0 <= I < N, e.g. 0/4";
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long i = strtoul(s, &end, 10);
+    if (errno || *end != '/' || end[1] < '0' || end[1] > '9')
+        return -1;
+    unsigned long n = strtoul(end + 1, &end, 10);
+    if (errno || *end)
+        return -1;
+    if (n == 0 || n > LT_SHARD_MAX) {
+        *why = "N must be 1.." "100000";
+        return -1;
+    }
+    if (i >= n) {
+        *why = "I counts from 0 and must be below N (shards 0/N..N-1/N)";
+        return -1;
+    }
+    *index = (unsigned)i;
+    *count = (unsigned)n;
+    return 0;
+}
+
+struct unit {
+    const char *id;
+    size_t mutant;
+    int runs; /* 1: goes to a runner; 0: decided without a run */
+};
+
+static int cmp_unit(const void *a, const void *b)
+{
+    const struct unit *x = a, *y = b;
+    if (x->runs != y->runs)
+        return x->runs ? -1 : 1;
+    return strcmp(x->id, y->id);
+}
+
+/* Which mutants shard index/count owns (owned[i] = 1), from the plan
+ * alone, so that every shard computes the same partition with no
+ * coordination.  The unit of work is a representative mutant with its
+ * duplicates (they share its run and verdict, so they must share its
+ * shard).  The units that run go round-robin in the order of their ids,
+ * then those decided without a run (equivalent, invalid) continue the
+ * round: ids are hashes, so this is a fixed pseudo-random deal whose
+ * shards differ by at most one run.  Per-mutant costs (the covering
+ * tests) are only known after the baseline, which every shard runs for
+ * itself, so the deal balances counts, not seconds (docs/scale.md).
+ * Returns the number of mutants owned. */
+static size_t shard_owned(const struct lt_plan *plan, const struct mplan *mp,
+                          unsigned index, unsigned count,
+                          unsigned char *owned)
+{
+    size_t nm = plan->mutants.count, nu = 0, n_owned = 0;
+    struct unit *u = xcalloc(nm + 1, sizeof(*u));
+    for (size_t i = 0; i < nm; i++)
+        if (mp[i].dup_of < 0)
+            u[nu++] = (struct unit){plan->mutants.items[i].id, i,
+                                    mp[i].a.status == LT_CHANGE_OK};
+    qsort(u, nu, sizeof(*u), cmp_unit);
+    for (size_t k = 0; k < nu; k++)
+        owned[u[k].mutant] = count == 0 || k % count == index;
+    for (size_t i = 0; i < nm; i++) {
+        if (mp[i].dup_of >= 0)
+            owned[i] = owned[mp[i].dup_of];
+        n_owned += owned[i];
+    }
+    free(u);
+    return n_owned;
+}
+
+/* CPU seconds of this run so far: the engine, the processes it reaped,
+ * and each live zygote with the children it reaped (the mutants' runs),
+ * read from /proc because the zygotes are reaped only at the end. */
+static double run_cpu_seconds(const struct pool *pool)
+{
+    struct rusage ru;
+    double s = 0;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        s += ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+             ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+    if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
+        s += ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+             ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+    long hz = sysconf(_SC_CLK_TCK);
+    for (int i = 0; hz > 0 && i < pool->n; i++) {
+        if (pool->z[i].pid <= 0)
+            continue;
+        char path[64], buf[1024];
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int)pool->z[i].pid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+        fclose(f);
+        buf[n] = '\0';
+        /* Fields 14-17 (utime stime cutime cstime) follow the command
+         * name, which may hold spaces: count from its closing paren. */
+        char *p = strrchr(buf, ')');
+        unsigned long long t[4] = {0};
+        if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+                               "%*u %llu %llu %llu %llu",
+                        &t[0], &t[1], &t[2], &t[3]) == 4)
+            s += (double)(t[0] + t[1] + t[2] + t[3]) / (double)hz;
+    }
+    return s;
+}
+
 static int put_verdict(struct lt_store *st, const struct lt_mutant *m,
                        enum lt_verdict v, const char *detail)
 {
@@ -970,6 +1086,7 @@ int lt_score(const struct lt_score_opts *o)
     size_t *queue = NULL;
     char *errmsg = NULL;
     unsigned char *retried = NULL;
+    unsigned char *owned = NULL;
     unsigned char *rechecked = NULL;
     int *timed_out_test = NULL;
     size_t *rechecks = NULL;
@@ -1108,6 +1225,11 @@ int lt_score(const struct lt_score_opts *o)
         }
     }
 
+    /* The mutants this process runs: all of them, or its shard's. */
+    owned = xcalloc(nm + 1, 1);
+    size_t n_owned = shard_owned(&plan, mp, o->shard_index, o->shard_count,
+                                 owned);
+
     db_existed = access(o->db, F_OK) == 0;
     rc = lt_store_open(o->db, &st, &errmsg);
     if (rc < 0) {
@@ -1140,12 +1262,41 @@ int lt_score(const struct lt_score_opts *o)
         exit_code = 2;
         goto out;
     }
+    /* A shard's store holds that shard's results only: resuming it as
+     * another shard, or as the whole run, would leave holes or overlaps
+     * that the merge could not tell from real ones. */
+    char shard[48] = "";
+    if (o->shard_count)
+        snprintf(shard, sizeof(shard), "%u/%u", o->shard_index,
+                 o->shard_count);
+    if (stored) {
+        char *stored_shard = NULL;
+        rc = lt_store_get_meta(st, "shard", &stored_shard);
+        const char *was = stored_shard ? stored_shard : "";
+        if (rc == 0 && strcmp(was, shard) != 0) {
+            lt_error("%s holds %s%s%s, not %s%s; use another --db",
+                     o->db, *was ? "shard " : "the whole run", was,
+                     *was ? " of this run" : "",
+                     *shard ? "shard " : "the whole run", shard);
+            free(stored_shard);
+            free(stored);
+            lt_buf_free(&fp);
+            exit_code = 2;
+            goto out;
+        }
+        free(stored_shard);
+    }
     free(stored);
 
     rc = lt_store_begin(st);
     in_tx = rc == 0;
     if (rc == 0)
         rc = lt_store_set_meta(st, "settings", fp.data);
+    if (rc == 0 && *shard)
+        rc = lt_store_set_meta(st, "shard", shard);
+    /* Set again once every mutant of the run (or shard) has a result. */
+    if (rc == 0)
+        rc = lt_store_set_meta(st, "complete", "0");
     lt_buf_free(&fp);
     for (size_t i = 0; rc == 0 && i < plan.n_files; i++) {
         int changed = 0;
@@ -1178,8 +1329,9 @@ int lt_score(const struct lt_score_opts *o)
             free(has_result);
             goto out;
         }
-        has_result[i] = (unsigned char)has;
-        if (has)
+        /* Another shard's mutants count as done here. */
+        has_result[i] = (unsigned char)(has || !owned[i]);
+        if (has_result[i])
             continue;
         n_pending++;
         /* Runnable and not a duplicate: it goes to a runner. */
@@ -1635,7 +1787,7 @@ int lt_score(const struct lt_score_opts *o)
     /* Duplicates of mutants finished by an earlier, interrupted run. */
     rc = lt_store_begin(st);
     for (size_t i = 0; rc == 0 && i < nm; i++) {
-        if (mp[i].dup_of < 0 || lt_store_has_result(st,
+        if (mp[i].dup_of < 0 || !owned[i] || lt_store_has_result(st,
                                                    plan.mutants.items[i].id))
             continue;
         struct lt_mutant rm;
@@ -1672,8 +1824,9 @@ int lt_score(const struct lt_score_opts *o)
         static const char *const keys[] = {
             "run_startup_s", "run_mutants_s", "run_baseline_s",
             "run_mutants_run", "run_timeout_rechecks",
-            "run_zygote_peak_rss_kb", "run_engine_peak_rss_kb", "run_jobs"};
-        char v[8][64];
+            "run_zygote_peak_rss_kb", "run_engine_peak_rss_kb", "run_jobs",
+            "run_wall_s", "run_cpu_s", "run_tasks", "complete"};
+        char v[12][64];
         snprintf(v[0], sizeof(v[0]), "%.6f", t_ready - t_start);
         snprintf(v[1], sizeof(v[1]), "%.6f", t_end - t_baseline);
         snprintf(v[2], sizeof(v[2]), "%.6f", t_baseline - t_ready);
@@ -1682,6 +1835,13 @@ int lt_score(const struct lt_score_opts *o)
         snprintf(v[5], sizeof(v[5]), "%ld", zyg_rss);
         snprintf(v[6], sizeof(v[6]), "%ld", lt__peak_rss_kb(0));
         snprintf(v[7], sizeof(v[7]), "%d", pool.n);
+        /* Throughput figures (`litmus report`, docs/scale.md): wall and
+         * CPU seconds of this process and its runners, and its tasks
+         * (every mutant it owns, run or decided without a run). */
+        snprintf(v[8], sizeof(v[8]), "%.6f", t_end - t_start);
+        snprintf(v[9], sizeof(v[9]), "%.6f", run_cpu_seconds(&pool));
+        snprintf(v[10], sizeof(v[10]), "%zu", n_owned);
+        snprintf(v[11], sizeof(v[11]), "1");
         rc = lt_store_begin(st);
         for (size_t k = 0; rc == 0 && k < sizeof(keys) / sizeof(*keys); k++)
             rc = lt_store_set_meta(st, keys[k], v[k]);
@@ -1720,6 +1880,7 @@ out:
     free(subjects);
     free(queue);
     free(retried);
+    free(owned);
     free(rechecked);
     free(timed_out_test);
     free(rechecks);

@@ -45,6 +45,7 @@ enum stmt_id {
     S_DEL_FILE_RESULTS,
     S_DEL_FILE_MUTANTS,
     S_GET_FILE,
+    S_EACH_FILE,
     S_PUT_MUTANT,
     S_PUT_RESULT,
     S_HAS_RESULT,
@@ -63,6 +64,7 @@ enum stmt_id {
     S_P_EACH_RUN,
     S_D_PUT,
     S_D_GET,
+    S_D_EACH,
     S__COUNT
 };
 
@@ -92,6 +94,7 @@ static const char *const stmt_sql[S__COUNT] = {
                            "(SELECT id FROM mutants WHERE file = ?1)",
     [S_DEL_FILE_MUTANTS] = "DELETE FROM mutants WHERE file = ?1",
     [S_GET_FILE] = "SELECT source FROM files WHERE path = ?1",
+    [S_EACH_FILE] = "SELECT path, sha256 FROM files ORDER BY path",
     [S_PUT_MUTANT] = "INSERT OR IGNORE INTO mutants(id, file, line, col, "
                      "end_line, end_col, start, end_off, op, category, "
                      "original, replacement, position) VALUES "
@@ -137,6 +140,7 @@ static const char *const stmt_sql[S__COUNT] = {
                 "recorded_at) VALUES (?1, ?2, "
                 "strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
     [S_D_GET] = "SELECT result FROM dataset_runs WHERE key = ?1",
+    [S_D_EACH] = "SELECT key, result FROM dataset_runs ORDER BY key",
 };
 
 /* The patch triage's tables, added to any litmus database on first use
@@ -932,6 +936,32 @@ int lt_store_get_file(struct lt_store *st, const char *path, char **source,
 /* Stores m unless a mutant with its id is already stored (then nothing
  * changes: the id is a hash of everything that defines the mutant).
  * LT_EUSAGE for a mutant without id or file. */
+/* Calls fn(path, sha256_hex, ud) for every stored file in path order
+ * (borrowed strings, valid during the call); stops and returns fn's value
+ * when it is non-zero.  0 or a negative code. */
+int lt_store_each_file(struct lt_store *st, lt_store_file_fn fn, void *ud)
+{
+    int rc = 0;
+    sqlite3_stmt *s = stmt(st, S_EACH_FILE, &rc);
+    if (!s)
+        return rc;
+    for (;;) {
+        int r = sqlite3_step(s);
+        if (r == SQLITE_DONE)
+            break;
+        if (r != SQLITE_ROW) {
+            rc = fail(st, r, "each file");
+            break;
+        }
+        const char *path = (const char *)sqlite3_column_text(s, 0);
+        const char *sha = (const char *)sqlite3_column_text(s, 1);
+        if ((rc = fn(path ? path : "", sha ? sha : "", ud)) != 0)
+            break;
+    }
+    done(s);
+    return rc;
+}
+
 int lt_store_put_mutant(struct lt_store *st, const struct lt_mutant *m)
 {
     int rc = 0;
@@ -1427,4 +1457,73 @@ int lt_store_get_dataset(struct lt_store *st, const char *key, char **json)
         return rc;
     bind_text(s, 1, key);
     return step_text(st, s, json, "get dataset run");
+}
+
+/* Contract: see store.h.  A store that never held a dataset run has no
+ * table: nothing to walk. */
+int lt_store_each_dataset(struct lt_store *st, lt_store_dataset_fn fn,
+                          void *ud)
+{
+    long long n = 0;
+    int rc = 0;
+    int r0 = query_int(st->db, "SELECT count(*) FROM sqlite_master WHERE "
+                               "name = 'dataset_runs'", &n);
+    if (r0 != SQLITE_ROW)
+        return fail(st, r0, "each dataset run");
+    if (n == 0)
+        return 0;
+    sqlite3_stmt *s = stmt(st, S_D_EACH, &rc);
+    if (!s)
+        return rc;
+    for (;;) {
+        int r = sqlite3_step(s);
+        if (r == SQLITE_DONE)
+            break;
+        if (r != SQLITE_ROW) {
+            rc = fail(st, r, "each dataset run");
+            break;
+        }
+        const char *key = (const char *)sqlite3_column_text(s, 0);
+        const char *json = (const char *)sqlite3_column_text(s, 1);
+        if ((rc = fn(key ? key : "", json ? json : "", ud)) != 0)
+            break;
+    }
+    done(s);
+    return rc;
+}
+
+/* Contract: see store.h.  ATTACH reads the other database through this
+ * connection; its rows are keyed by content (program fingerprint, text
+ * hash, layer or mutant), so a key stored twice holds the same result. */
+int lt_store_absorb_patches(struct lt_store *st, const char *path)
+{
+    static const char *const copy[] = {
+        "INSERT OR IGNORE INTO main.candidate_results SELECT * FROM "
+        "lt_src.candidate_results",
+        "INSERT OR IGNORE INTO main.candidate_mutants SELECT * FROM "
+        "lt_src.candidate_mutants"};
+    sqlite3_stmt *s = NULL;
+    int r = sqlite3_prepare_v2(st->db, "ATTACH DATABASE ?1 AS lt_src", -1,
+                               &s, NULL);
+    if (r == SQLITE_OK) {
+        sqlite3_bind_text(s, 1, path, -1, SQLITE_TRANSIENT);
+        r = sqlite3_step(s);
+    }
+    sqlite3_finalize(s);
+    if (r != SQLITE_DONE)
+        return fail(st, r, "attach");
+    int rc = lt_store_begin(st);
+    for (size_t i = 0; rc == 0 && i < sizeof(copy) / sizeof(*copy); i++) {
+        r = sqlite3_exec(st->db, copy[i], NULL, NULL, NULL);
+        if (r != SQLITE_OK)
+            rc = fail(st, r, "absorb patches");
+    }
+    if (rc == 0)
+        rc = lt_store_commit(st);
+    else
+        lt_store_rollback(st);
+    r = sqlite3_exec(st->db, "DETACH DATABASE lt_src", NULL, NULL, NULL);
+    if (rc == 0 && r != SQLITE_OK)
+        rc = fail(st, r, "detach");
+    return rc;
 }

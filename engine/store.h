@@ -44,6 +44,12 @@ int lt_store_put_file(struct lt_store *st, const char *path,
 int lt_store_get_file(struct lt_store *st, const char *path, char **source,
                       size_t *len);
 
+/* fn per stored file in path order (borrowed strings); stops and
+ * returns fn's value when it is non-zero. */
+typedef int (*lt_store_file_fn)(const char *path, const char *sha256_hex,
+                                void *ud);
+int lt_store_each_file(struct lt_store *st, lt_store_file_fn fn, void *ud);
+
 /* INSERT OR IGNORE by id. */
 int lt_store_put_mutant(struct lt_store *st, const struct lt_mutant *m);
 /* First result wins: a result already stored for the id is kept. */
@@ -136,6 +142,9 @@ struct lt_patch_run {
     double duration_ms;
 };
 int lt_store_clear_patch_runs(struct lt_store *st);
+/* Copies the candidate results and candidate mutants of the litmus
+ * database at path into st (first stored wins; outside a batch). */
+int lt_store_absorb_patches(struct lt_store *st, const char *path);
 int lt_store_put_patch_run(struct lt_store *st, const struct lt_patch_run *p);
 /* fn per patch row in seq order; borrowed strings. */
 typedef int (*lt_store_patch_run_fn)(const struct lt_patch_run *p, void *ud);
@@ -151,5 +160,11 @@ int lt_store_dataset_init(struct lt_store *st);
 int lt_store_put_dataset(struct lt_store *st, const char *key,
                          const char *json);
 int lt_store_get_dataset(struct lt_store *st, const char *key, char **json);
+/* fn(key, json, ud) per stored run in key order (borrowed strings); stops
+ * and returns fn's value when it is non-zero.  0 without the table. */
+typedef int (*lt_store_dataset_fn)(const char *key, const char *json,
+                                   void *ud);
+int lt_store_each_dataset(struct lt_store *st, lt_store_dataset_fn fn,
+                          void *ud);
 
 #endif

@@ -11,6 +11,9 @@ packages=(
   # The report tests (t07xx): schema validation and the HTML report
   # rendered in a real browser (driven by npm's playwright-core).
   python3-jsonschema chromium
+  # The Slurm test (t0900): a single-node cluster of Debian's daemons,
+  # started by the test itself in a network namespace of its own.
+  slurmctld slurmd slurm-client munge iproute2
 )
 # node and npm fetch and run the report tests' npm packages
 # (scripts/fetch-npm.sh); a machine that has them from elsewhere (a

@@ -49,6 +49,10 @@ static const char usage_common[] =
     "                         resumes an interrupted run (default\n"
     "                         .litmus-dataset.db)\n"
     "      --no-db            keep nothing\n"
+    "      --shard I/N        only the programs dealt to slice I of N (by\n"
+    "                         id); merge the shards' stores with `litmus\n"
+    "                         merge`, then run the command without --shard\n"
+    "                         on the merged store (docs/scale.md)\n"
     "      --summary F        write the JSON summary (counts per operator,\n"
     "                         category and location, drops, throughput) to\n"
     "                         F; a short summary always goes to stderr\n"
@@ -151,7 +155,7 @@ enum {
     O_DB = 300, O_NO_DB, O_SUMMARY, O_SEED, O_TIMEOUT, O_FACTOR, O_CONST,
     O_MEMORY, O_FLOOR, O_PROGRESS, O_NO_PROGRESS, O_OPERATORS, O_ALL,
     O_DETAILS, O_PER_CELL, O_PER_PROGRAM, O_QUARTER, O_KINDS, O_OPS,
-    O_STRENGTH, O_VARIANTS, O_VOCAB, O_NO_VERIFY,
+    O_STRENGTH, O_VARIANTS, O_VOCAB, O_NO_VERIFY, O_SHARD,
 };
 
 /* The modes an option belongs to: bit 1 << mode; 0 = every mode. */
@@ -319,6 +323,7 @@ int lt__cli_dataset(int argc, char **argv)
         {"variants", required_argument, NULL, O_VARIANTS},
         {"vocab", required_argument, NULL, O_VOCAB},
         {"no-verify", no_argument, NULL, O_NO_VERIFY},
+        {"shard", required_argument, NULL, O_SHARD},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -455,6 +460,15 @@ int lt__cli_dataset(int argc, char **argv)
         case O_NO_VERIFY:
             o.verify = 0;
             break;
+        case O_SHARD: {
+            const char *why = NULL;
+            if (lt_shard_parse(optarg, &o.shard_index, &o.shard_count,
+                               &why) < 0) {
+                lt_error("--shard: invalid value '%s' (%s)", optarg, why);
+                return 2;
+            }
+            break;
+        }
         }
     }
     if (optind < argc) {

@@ -36,6 +36,8 @@ static const char usage_main[] =
     "  score       mutate source files and score the test suite\n"
     "  show        print one mutant's diff, verdict and killing test\n"
     "  report      print the summary of a stored run\n"
+    "  merge       merge the stores of `score --shard` runs into one\n"
+    "  slurm       run `score` as a Slurm array job of shards and a merge\n"
     "  patches     triage candidate patches: correct, overfitting,\n"
     "              memorized or invalid\n"
     "  dataset     execution-verified datasets of mutated programs\n"
@@ -96,6 +98,10 @@ static const char usage_score[] =
     "                         512)\n"
     "      --no-fs-view       no private file-system view (Landlock only)\n"
     "      --explain-sandbox  print what the tests can see and stop\n"
+    "      --shard I/N        run only slice I of N (0 <= I < N) of the\n"
+    "                         mutants, a fixed deal by mutant id; give each\n"
+    "                         shard its own --db, then `litmus merge`\n"
+    "                         (docs/scale.md)\n"
     "      --memory-mb N      address-space limit of a child (default "
     "2048,\n"
     "                         0 for none)\n"
@@ -206,11 +212,63 @@ static const char usage_patches[] =
     "  -f, --format FMT       text (default) or json (litmus.patches/1)\n"
     "      --csv FILE         also write one CSV row per patch to FILE\n"
     "      --progress / --no-progress  progress line (default: on a TTY)\n"
+    "      --shard I/N        only the candidates dealt to slice I of N (by\n"
+    "                         program and run id); merge the shards' stores\n"
+    "                         with `litmus merge`, then run the command\n"
+    "                         without --shard on the merged store\n"
+    "                         (docs/scale.md)\n"
     "  -h, --help             this text\n"
     "\n"
     "exit codes: 0 ok, 1 a patch is overfitting (for CI gates), 2 usage or\n"
     "input error (missing file, bad JSON Lines, reference failing its\n"
     "tests), 3 engine error.\n";
+
+static const char usage_merge[] =
+    "usage: litmus merge [--force] OUT.db IN.db...\n"
+    "\n"
+    "Merges the stores of the shards of one run (`litmus score --shard I/N`,\n"
+    "one IN per shard, every shard 0..N-1, each complete) into OUT, from\n"
+    "which every report reads as from a single run (docs/scale.md).\n"
+    "Shards of `litmus dataset` and `litmus patches` merge the same way;\n"
+    "their command run again without --shard and with --db OUT then writes\n"
+    "the whole output without a run.\n"
+    "Refuses, with exit 2 and the reason, inputs from different runs\n"
+    "(settings, files or their contents, operators, mutants), overlapping\n"
+    "or missing shards and unfinished shards.\n"
+    "\n"
+    "options:\n"
+    "      --force            replace OUT when it exists\n"
+    "  -h, --help             this text\n";
+
+static const char usage_slurm[] =
+    "usage: litmus slurm --shards N [options] score [SCORE_ARGS...]\n"
+    "                    [-- PYTEST_ARGS]\n"
+    "\n"
+    "Runs `litmus score SCORE_ARGS` on a Slurm cluster as an array job of N\n"
+    "shards (task I runs --shard I/N, reading SLURM_ARRAY_TASK_ID) and a\n"
+    "merge job that starts once every shard has succeeded\n"
+    "(--dependency=afterok).  Writes DIR/shards.sbatch and DIR/merge.sbatch\n"
+    "and submits them with `sbatch --parsable`.  Submitting again runs only\n"
+    "the shards whose store (DIR/shard-I.db) is not complete, then the\n"
+    "merge.  The result is DIR/merged.db, its text report DIR/report.txt;\n"
+    "each job's output is in DIR/shard-I.out and DIR/merge.out.\n"
+    "Run it from where you would run `litmus score` (docs/scale.md).\n"
+    "\n"
+    "options:\n"
+    "      --shards N         number of array tasks (1..100000)\n"
+    "      --dir DIR          where scripts, stores and outputs go\n"
+    "                         (default litmus-slurm)\n"
+    "      --partition P      #SBATCH --partition\n"
+    "      --time T           #SBATCH --time (e.g. 2:00:00), per job\n"
+    "      --cpus-per-task C  #SBATCH --cpus-per-task for the shards; each\n"
+    "                         shard runs that many runners unless\n"
+    "                         SCORE_ARGS set --jobs\n"
+    "      --sbatch-arg OPT   one more #SBATCH option, e.g. --mem=4G\n"
+    "                         (repeatable)\n"
+    "      --sbatch PROG      the sbatch program (default sbatch)\n"
+    "      --no-submit        write the scripts and print the sbatch\n"
+    "                         commands instead of running them\n"
+    "  -h, --help             this text\n";
 
 static int parse_format(const char *s, enum lt_format *f)
 {
@@ -261,7 +319,9 @@ enum {
     OPT_DESELECT_FAILING, OPT_ALLOW_READ, OPT_SANDBOX_UID, OPT_SCRATCH_MB,
     OPT_NO_FS_VIEW, OPT_EXPLAIN_SANDBOX, OPT_HTML, OPT_ELEMENTS_JS,
     OPT_SURVIVORS_IN, OPT_SURVIVORS_OUT, OPT_REASON, OPT_JUNIT_NO_COVERAGE,
-    OPT_JUNIT_TIMEOUT,
+    OPT_JUNIT_TIMEOUT, OPT_SHARD, OPT_FORCE, OPT_SHARDS, OPT_DIR,
+    OPT_PARTITION, OPT_TIME, OPT_CPUS, OPT_SBATCH_ARG, OPT_SBATCH,
+    OPT_NO_SUBMIT,
 };
 
 /* The report options `score` and `report` share. */
@@ -340,6 +400,7 @@ static int cmd_score(int argc, char **argv)
         {"scratch-mb", required_argument, NULL, OPT_SCRATCH_MB},
         {"no-fs-view", no_argument, NULL, OPT_NO_FS_VIEW},
         {"explain-sandbox", no_argument, NULL, OPT_EXPLAIN_SANDBOX},
+        {"shard", required_argument, NULL, OPT_SHARD},
         {"config", required_argument, NULL, OPT_CONFIG},
         {"no-config", no_argument, NULL, OPT_NO_CONFIG},
         REPORT_LONGOPTS,
@@ -504,6 +565,15 @@ static int cmd_score(int argc, char **argv)
         case OPT_EXPLAIN_SANDBOX:
             o.explain_sandbox = 1;
             break;
+        case OPT_SHARD: {
+            const char *why = NULL;
+            if (lt_shard_parse(optarg, &o.shard_index, &o.shard_count,
+                               &why) < 0) {
+                code = bad_value("--shard", optarg, why);
+                goto out;
+            }
+            break;
+        }
         case 'h':
             fputs(usage_score, stdout);
             goto out;
@@ -571,6 +641,7 @@ static int cmd_patches(int argc, char **argv)
         {"db", required_argument, NULL, OPT_DB},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"shard", required_argument, NULL, OPT_SHARD},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -656,6 +727,13 @@ static int cmd_patches(int argc, char **argv)
         case OPT_NO_PROGRESS:
             o.progress = 0;
             break;
+        case OPT_SHARD: {
+            const char *why = NULL;
+            if (lt_shard_parse(optarg, &o.shard_index, &o.shard_count,
+                               &why) < 0)
+                return bad_value("--shard", optarg, why);
+            break;
+        }
         case 'h':
             fputs(usage_patches, stdout);
             return 0;
@@ -755,6 +833,127 @@ static int cmd_show_or_report(int argc, char **argv, int show)
     return lt_report(db, format, &ro);
 }
 
+static int cmd_merge(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"force", no_argument, NULL, OPT_FORCE},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int force = 0, c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_FORCE:
+            force = 1;
+            break;
+        case 'h':
+            fputs(usage_merge, stdout);
+            return 0;
+        default:
+            fputs(usage_merge, stderr);
+            return 2;
+        }
+    }
+    if (argc - optind < 2) {
+        lt_error("merge needs OUT.db and at least one IN.db");
+        fputs(usage_merge, stderr);
+        return 2;
+    }
+    return lt_merge(argv[optind], argv + optind + 1,
+                    (size_t)(argc - optind - 1), force);
+}
+
+static int cmd_slurm(int argc, char **argv, const char *exe)
+{
+    static const struct option longopts[] = {
+        {"shards", required_argument, NULL, OPT_SHARDS},
+        {"dir", required_argument, NULL, OPT_DIR},
+        {"partition", required_argument, NULL, OPT_PARTITION},
+        {"time", required_argument, NULL, OPT_TIME},
+        {"cpus-per-task", required_argument, NULL, OPT_CPUS},
+        {"sbatch-arg", required_argument, NULL, OPT_SBATCH_ARG},
+        {"sbatch", required_argument, NULL, OPT_SBATCH},
+        {"no-submit", no_argument, NULL, OPT_NO_SUBMIT},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct lt_slurm_opts o;
+    lt_slurm_opts_init(&o);
+    o.exe = exe;
+    char **extra = xcalloc((size_t)argc + 1, sizeof(char *));
+    int c, code = 2;
+    long lv;
+    /* "+": stop at `score`; what follows is the score command's. */
+    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_SHARDS:
+            if (parse_int(optarg, 1, LT_SHARD_MAX, &lv) < 0) {
+                code = bad_value("--shards", optarg, "1..100000");
+                goto out;
+            }
+            o.shards = (unsigned)lv;
+            break;
+        case OPT_DIR:
+            o.dir = optarg;
+            break;
+        case OPT_PARTITION:
+            o.partition = optarg;
+            break;
+        case OPT_TIME:
+            o.time = optarg;
+            break;
+        case OPT_CPUS:
+            if (parse_int(optarg, 1, 4096, &lv) < 0) {
+                code = bad_value("--cpus-per-task", optarg, "1..4096");
+                goto out;
+            }
+            o.cpus_per_task = (unsigned)lv;
+            break;
+        case OPT_SBATCH_ARG:
+            extra[o.n_sbatch_args++] = optarg;
+            break;
+        case OPT_SBATCH:
+            o.sbatch = optarg;
+            break;
+        case OPT_NO_SUBMIT:
+            o.no_submit = 1;
+            break;
+        case 'h':
+            fputs(usage_slurm, stdout);
+            code = 0;
+            goto out;
+        default:
+            fputs(usage_slurm, stderr);
+            goto out;
+        }
+    }
+    o.sbatch_args = extra;
+    if (optind >= argc || strcmp(argv[optind], "score") != 0) {
+        lt_error("litmus slurm runs `score`: litmus slurm --shards N "
+                 "[options] score PATHS...");
+        fputs(usage_slurm, stderr);
+        goto out;
+    }
+    if (o.shards == 0) {
+        lt_error("--shards N is required");
+        goto out;
+    }
+    o.score_args = argv + optind + 1;
+    o.n_score_args = (size_t)(argc - optind - 1);
+    for (size_t i = 0; i < o.n_score_args; i++) {
+        const char *a = o.score_args[i];
+        if (strcmp(a, "--") == 0)
+            break;
+        if (strcmp(a, "-j") == 0 || strncmp(a, "-j", 2) == 0 ||
+            strcmp(a, "--jobs") == 0 || strncmp(a, "--jobs=", 7) == 0)
+            o.has_jobs = 1;
+    }
+    code = lt_slurm(&o);
+out:
+    free(extra);
+    return code;
+}
+
 int main(int argc, char **argv)
 {
     /* Closed standard fds would be reused by sockets and pipes, and a
@@ -797,6 +996,15 @@ int main(int argc, char **argv)
         return cmd_show_or_report(argc - 1, argv + 1, 0);
     if (strcmp(cmd, "patches") == 0)
         return cmd_patches(argc - 1, argv + 1);
+    if (strcmp(cmd, "merge") == 0)
+        return cmd_merge(argc - 1, argv + 1);
+    if (strcmp(cmd, "slurm") == 0) {
+        if (n <= 0) {
+            lt_error("cannot find this program's path for the job scripts");
+            return 3;
+        }
+        return cmd_slurm(argc - 1, argv + 1, self);
+    }
     if (strcmp(cmd, "dataset") == 0)
         return lt__cli_dataset(argc - 1, argv + 1);
 #ifdef LT_HAVE_SIMILARITY

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "engine/engine.h"
 #include "engine/patches_internal.h"
 #include "engine/select.h"
 
@@ -171,6 +172,45 @@ static void test_fence_closing_rules(void **state)
                  "a = 1\n");
 }
 
+/*** --shard values ***/
+
+static void test_shard_parse(void **state)
+{
+    (void)state;
+    unsigned i = 99, n = 99;
+    const char *why = NULL;
+    assert_int_equal(lt_shard_parse("0/1", &i, &n, &why), 0);
+    assert_int_equal(i, 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(lt_shard_parse("2/3", &i, &n, &why), 0);
+    assert_int_equal(i, 2);
+    assert_int_equal(n, 3);
+    assert_int_equal(lt_shard_parse("99999/100000", &i, &n, &why), 0);
+    assert_int_equal(i, 99999);
+    /* Out of range: I counts from 0 and stays below N. */
+    static const char *const range[] = {"3/3", "4/3"};
+    for (size_t k = 0; k < 2; k++) {
+        i = n = 77;
+        assert_int_equal(lt_shard_parse(range[k], &i, &n, &why), -1);
+        assert_non_null(strstr(why, "below N"));
+        assert_int_equal(i, 77); /* untouched on failure */
+    }
+    static const char *const count[] = {"0/0", "0/100001"};
+    for (size_t k = 0; k < 2; k++) {
+        assert_int_equal(lt_shard_parse(count[k], &i, &n, &why), -1);
+        assert_non_null(strstr(why, "N must be"));
+    }
+    static const char *const shape[] = {"", "1", "1/", "/3", "-1/3", "1/-3",
+                                        "1-3", "a/3", "1/3x", " 1/3",
+                                        "1/ 3", "1/3/4"};
+    for (size_t k = 0; k < sizeof(shape) / sizeof(*shape); k++) {
+        why = NULL;
+        assert_int_equal(lt_shard_parse(shape[k], &i, &n, &why), -1);
+        assert_non_null(strstr(why, "expected I/N"));
+    }
+    assert_int_equal(lt_shard_parse(NULL, &i, &n, &why), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_fence_plain),
         cmocka_unit_test(test_fence_prose_and_other_languages),
         cmocka_unit_test(test_fence_closing_rules),
+        cmocka_unit_test(test_shard_parse),
     };
     return cmocka_run_group_tests_name("engine_rules", tests, NULL, NULL);
 }

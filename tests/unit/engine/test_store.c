@@ -739,6 +739,40 @@ static void test_file_change(void **state)
     lt_store_close(st);
 }
 
+/* Collects lt_store_each_file's rows as "path=sha;" and stops at "stop". */
+static int file_walk_cb(const char *path, const char *sha, void *ud)
+{
+    char *acc = ud;
+    if (strcmp(path, "stop.py") == 0)
+        return 7;
+    snprintf(acc + strlen(acc), 256 - strlen(acc), "%s=%s;", path, sha);
+    return 0;
+}
+
+static void test_each_file(void **state)
+{
+    struct fx *f = *state;
+    struct lt_store *st = open_ok(f->path);
+    char acc[256] = "";
+    assert_int_equal(lt_store_each_file(st, file_walk_cb, acc), 0);
+    assert_string_equal(acc, "");
+    assert_int_equal(lt_store_put_file(st, "b.py", "sha-b", "b\n", 2, NULL),
+                     0);
+    assert_int_equal(lt_store_put_file(st, "a.py", "sha-a1", "a\n", 2, NULL),
+                     0);
+    /* Path order, the latest hash of a file that changed. */
+    assert_int_equal(lt_store_put_file(st, "a.py", "sha-a2", "A\n", 2, NULL),
+                     0);
+    assert_int_equal(lt_store_each_file(st, file_walk_cb, acc), 0);
+    assert_string_equal(acc, "a.py=sha-a2;b.py=sha-b;");
+    /* A non-zero return stops the walk and is handed back. */
+    assert_int_equal(lt_store_put_file(st, "stop.py", "s", "", 0, NULL), 0);
+    acc[0] = '\0';
+    assert_int_equal(lt_store_each_file(st, file_walk_cb, acc), 7);
+    assert_string_equal(acc, "a.py=sha-a2;b.py=sha-b;");
+    lt_store_close(st);
+}
+
 /*** Lookup and iteration ***/
 
 static void test_prefix_lookup(void **state)
@@ -1140,6 +1174,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_idempotent_puts, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_file_change, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_each_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prefix_lookup, setup, teardown),
         cmocka_unit_test_setup_teardown(test_each_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tests_and_summary, setup,
