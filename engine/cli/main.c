@@ -95,6 +95,8 @@ static const char usage_score[] =
     "      --scratch-mb N     size of the tests' writable scratch (default\n"
     "                         512)\n"
     "      --no-fs-view       no private file-system view (Landlock only)\n"
+    "      --telemetry        record what each mutant's child tried: refused\n"
+    "                         system calls, signals (BPF; root or CAP_BPF)\n"
     "      --explain-sandbox  print what the tests can see and stop\n"
     "      --memory-mb N      address-space limit of a child (default "
     "2048,\n"
@@ -259,7 +261,7 @@ enum {
     OPT_MANIFEST, OPT_PATCHES, OPT_CSV, OPT_THRESHOLD, OPT_SIM_THRESHOLD,
     OPT_TIMEOUT, OPT_NO_MUTATION, OPT_MUTATION_GATE, OPT_PYTHON,
     OPT_DESELECT_FAILING, OPT_ALLOW_READ, OPT_SANDBOX_UID, OPT_SCRATCH_MB,
-    OPT_NO_FS_VIEW, OPT_EXPLAIN_SANDBOX, OPT_HTML, OPT_ELEMENTS_JS,
+    OPT_NO_FS_VIEW, OPT_TELEMETRY, OPT_EXPLAIN_SANDBOX, OPT_HTML, OPT_ELEMENTS_JS,
     OPT_SURVIVORS_IN, OPT_SURVIVORS_OUT, OPT_REASON, OPT_JUNIT_NO_COVERAGE,
     OPT_JUNIT_TIMEOUT,
 };
@@ -339,6 +341,7 @@ static int cmd_score(int argc, char **argv)
         {"sandbox-uid", required_argument, NULL, OPT_SANDBOX_UID},
         {"scratch-mb", required_argument, NULL, OPT_SCRATCH_MB},
         {"no-fs-view", no_argument, NULL, OPT_NO_FS_VIEW},
+        {"telemetry", no_argument, NULL, OPT_TELEMETRY},
         {"explain-sandbox", no_argument, NULL, OPT_EXPLAIN_SANDBOX},
         {"config", required_argument, NULL, OPT_CONFIG},
         {"no-config", no_argument, NULL, OPT_NO_CONFIG},
@@ -500,6 +503,9 @@ static int cmd_score(int argc, char **argv)
             break;
         case OPT_NO_FS_VIEW:
             o.no_fs_view = 1;
+            break;
+        case OPT_TELEMETRY:
+            o.telemetry = 1;
             break;
         case OPT_EXPLAIN_SANDBOX:
             o.explain_sandbox = 1;
