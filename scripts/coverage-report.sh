@@ -33,10 +33,10 @@ for m in $modules; do filters+=(--filter "$root/$m/"); done
 summary="$build/coverage-summary.json"
 args=(--root "$root" --object-directory "$build" "${filters[@]}"
       --exclude "$root/tests/" --exclude "$root/third_party/"
-      --gcov-ignore-parse-errors -j 2 --json-summary "$summary")
+      --gcov-ignore-parse-errors -j 2 --json-summary "$summary" "$build")
 if [ "$html" = 1 ]; then
   mkdir -p "$build/coverage"
-  args+=(--html-details "$build/coverage/index.html")
+  args=(--html-details "$build/coverage/index.html" "${args[@]}")
 fi
 (cd "$root" && gcovr "${args[@]}") >/dev/null
 python3 - "$summary" "$modules" "$floor" <<'PY'
