@@ -1,10 +1,11 @@
 # Front door: `make demo` and `make test` work on a fresh Debian 12 machine.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+COV_BUILD  ?= build-cov
 JOBS       ?= $(shell nproc)
 DEMO       ?= bench/corpus/merge_sort
 
-.PHONY: all deps build asan demo test unit e2e bench clean npm
+.PHONY: all deps build asan coverage demo test unit e2e bench clean npm
 
 all: build
 
@@ -17,11 +18,25 @@ $(BUILD)/CMakeCache.txt:
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
-$(ASAN_BUILD)/CMakeCache.txt:
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DLT_ASAN=ON -DLT_UBSAN=ON >/dev/null
-
-asan: deps $(ASAN_BUILD)/CMakeCache.txt
+# The sanitizer build also counts lines (gcov): `make test` prints the
+# coverage of its tests without a third test run.  Configured each time so
+# that an older build-asan gains the option.
+asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DLT_ASAN=ON \
+	  -DLT_UBSAN=ON -DLT_COVERAGE=ON >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+# Line coverage alone (no sanitizer): unit and end-to-end tests on a
+# --coverage build, the per-module table and HTML in $(COV_BUILD)/coverage.
+coverage: deps
+	cmake -S . -B $(COV_BUILD) -DCMAKE_BUILD_TYPE=Debug -DLT_COVERAGE=ON >/dev/null
+	cmake --build $(COV_BUILD) -j $(JOBS)
+	@find $(COV_BUILD) -name '*.gcda' -delete
+	@rc=0; \
+	(cd $(COV_BUILD) && ctest -j 2 --output-on-failure --timeout 600) || rc=1; \
+	tests/e2e/run.sh $(COV_BUILD)/litmus || rc=1; \
+	scripts/coverage-report.sh $(COV_BUILD) --html || rc=1; \
+	exit $$rc
 
 # The npm packages of the reports (HTML report, schemas, browser driver),
 # fetched into $(BUILD)/npm; the report tests fetch them too.
@@ -32,8 +47,14 @@ demo: build
 	@rm -f $(BUILD)/demo.db $(BUILD)/demo.db-wal $(BUILD)/demo.db-shm
 	$(BUILD)/litmus score $(DEMO) --tests $(DEMO) --db $(BUILD)/demo.db
 
+# Ends with the line coverage of the sanitizer build's tests per module,
+# checked against .ci/coverage-floor.
 test: build asan
-	@tests/run-all.sh $(BUILD) $(ASAN_BUILD)
+	@find $(ASAN_BUILD) -name '*.gcda' -delete
+	@rc=0; tests/run-all.sh $(BUILD) $(ASAN_BUILD) || rc=1; \
+	echo; echo "line coverage (tests under ASan+UBSan, $(ASAN_BUILD)):"; \
+	scripts/coverage-report.sh $(ASAN_BUILD) --floor .ci/coverage-floor || rc=1; \
+	exit $$rc
 
 unit: build
 	cd $(BUILD) && ctest -j 2 --output-on-failure
@@ -46,4 +67,4 @@ bench: build
 	@bench/fresh_bench.sh $(BUILD)/litmus
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(COV_BUILD)

@@ -100,6 +100,9 @@ struct lt_score_opts {
     int no_fs_view;        /* the tests see the host's file system
                               (through Landlock only) */
     int explain_sandbox;   /* print the sandbox's view and stop */
+    int telemetry;         /* record each child's refused system calls
+                              and signals (libbpf; needs root or
+                              CAP_BPF+CAP_PERFMON) */
     struct lt_report_opts report; /* HTML, survivor baseline, JUnit */
     unsigned shard_index;  /* --shard I/N: this process runs slice I ... */
     unsigned shard_count;  /* ... of N (docs/scale.md); 0: the whole run */

@@ -50,6 +50,7 @@ void lt__job_reset(struct job *j)
     for (size_t i = 0; i < j->n_records; i++)
         free(j->records[i]);
     free(j->records);
+    lt_telemetry_sample_clear(&j->tm);
     if (j->result_fd >= 0)
         close(j->result_fd);
     if (j->out_fd >= 0)
@@ -223,7 +224,12 @@ int lt__zygote_start(struct pool *pool, struct zygote *z)
     memset(z, 0, sizeof(*z));
     z->sock = -1;
     z->job.result_fd = z->job.out_fd = z->job.pidfd = -1;
-    return lt_zygote_spawn(&pool->cfg, &z->pid, &z->sock);
+    z->tm = pool->tm;
+    int rc = lt_zygote_spawn(&pool->cfg, &z->pid, &z->sock);
+    /* The zygote has not forked yet: it is still reading INIT. */
+    if (rc == 0)
+        lt_telemetry_watch(z->tm, z->pid);
+    return rc;
 }
 
 void lt__zygote_stop(struct zygote *z)
@@ -237,6 +243,7 @@ void lt__zygote_stop(struct zygote *z)
         kill(z->pid, SIGKILL);
         while (waitpid(z->pid, NULL, 0) < 0 && errno == EINTR)
             ;
+        lt_telemetry_unwatch(z->tm, z->pid);
         z->pid = 0;
     }
     lt__job_reset(&z->job);
@@ -543,6 +550,11 @@ int lt__zygote_read(struct zygote *z)
         rc = lt_wire_reader_done(&r);
         j->got_exited = 1;
         j->exited_at = lt__now();
+        /* Reaped: its counts are complete, and its pid may be reused. */
+        if (j->pid > 0) {
+            lt_telemetry_sample_clear(&j->tm);
+            lt_telemetry_take(z->tm, j->pid, &j->tm);
+        }
     } else {
         rc = type <= 0 ? (type == 0 ? -EPIPE : type) : LT_EPROTO;
     }

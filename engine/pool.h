@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "common/buf.h"
+#include "engine/telemetry.h"
 #include "harness/wire.h"
 #include "runners/runner.h"
 
@@ -92,6 +93,8 @@ struct job {
     int wait_status;
     long maxrss_kb;
     double child_ns;
+    struct lt_telemetry_sample tm; /* what the child did (--telemetry),
+                                      taken at EXITED */
 
     /* Untrusted runs (patches) and call evaluation (differential testing,
      * datasets): what the child's guards and harness reported. */
@@ -108,6 +111,7 @@ struct job {
 struct zygote {
     pid_t pid;
     int sock;
+    struct lt_telemetry *tm; /* the pool's, or NULL */
     int ready;
     int dead;
     struct job job;
@@ -116,6 +120,7 @@ struct zygote {
 struct pool {
     struct zygote *z;
     int n;
+    struct lt_telemetry *tm; /* --telemetry: not owned; NULL when off */
     struct lt_runner_config cfg;
     char **test_ids;
     size_t n_tests;

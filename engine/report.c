@@ -741,6 +741,9 @@ int lt_show(const char *db, const char *id, enum lt_format format)
     char *diff = rc == 0 ? mutant_diff(&m, src, len, name)
                          : xstrdup("(source not stored)\n");
     const char *verdict = has ? lt_verdict_name(r.verdict) : "pending";
+    char *telemetry = NULL;
+    if (lt_store_get_telemetry(st, m.id, &telemetry) < 0)
+        telemetry = NULL;
     if (format == LT_FORMAT_JSON) {
         json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:s, s:s, "
                               "s:s, s:s}",
@@ -757,6 +760,8 @@ int lt_show(const char *db, const char *id, enum lt_format format)
                                              : json_null());
         json_object_set_new(o, "duration_ms",
                             has ? json_real(r.duration_ms) : json_null());
+        json_object_set_new(o, "telemetry", telemetry ? json_string(telemetry)
+                                                      : json_null());
         char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         printf("%s\n", text);
         free(text);
@@ -772,8 +777,11 @@ int lt_show(const char *db, const char *id, enum lt_format format)
         printf("\n");
         if (has && r.detail && *r.detail)
             printf("detail: %s\n", r.detail);
+        if (telemetry)
+            printf("telemetry: %s\n", telemetry);
         printf("\n%s", diff);
     }
+    free(telemetry);
     free(diff);
     free(cwd);
     free(src);
@@ -833,6 +841,19 @@ static void write_throughput(struct lt_store *st, FILE *out)
     free(shard);
 }
 
+/* One line of the text report's refused-call summary (--telemetry). */
+static int print_refusal(const char *op, const char *syscall,
+                         long long total, long long mutants, void *ud)
+{
+    int *first = ud;
+    if (*first)
+        printf("\nrefused system calls by operator (--telemetry):\n");
+    *first = 0;
+    printf("  %-24s %-16s x%lld in %lld mutant%s\n", op ? op : "?",
+           syscall ? syscall : "?", total, mutants, mutants == 1 ? "" : "s");
+    return 0;
+}
+
 int lt_report(const char *db, enum lt_format format,
               const struct lt_report_opts *ro)
 {
@@ -849,6 +870,10 @@ int lt_report(const char *db, enum lt_format format,
         return 2;
     }
     int code = lt__report_score(st, NULL, format, -1, 0, stdout, ro);
+    if (format == LT_FORMAT_TEXT) {
+        int first = 1;
+        lt_store_each_refusal(st, print_refusal, &first);
+    }
     if (format == LT_FORMAT_TEXT && code != 2 && code != 3)
         write_throughput(st, stdout);
     lt_store_close(st);

@@ -1093,6 +1093,7 @@ int lt_score(const struct lt_score_opts *o)
     size_t n_rechecks = 0;
     FILE *run_log = NULL;
     int in_tx = 0;
+    struct lt_telemetry *tm = NULL;
 
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
@@ -1149,6 +1150,14 @@ int lt_score(const struct lt_score_opts *o)
         .path_prefix = pyenv.path_prefix, .no_view = o->no_fs_view,
         .allow_read = o->allow_read, .n_allow_read = o->n_allow_read,
         .sandbox_uid = o->sandbox_uid, .scratch_mb = o->scratch_mb};
+
+    /* Before the first zygote: it must be watched before it forks. */
+    if (o->telemetry) {
+        const char *why = NULL;
+        if (lt_telemetry_open(&tm, &why) < 0)
+            lt_warn("--telemetry: off for this run: %s", why);
+    }
+    pool.tm = tm;
 
     int want = o->jobs > 0 ? o->jobs : online_cores();
     pool.n = want;
@@ -1235,6 +1244,10 @@ int lt_score(const struct lt_score_opts *o)
     if (rc < 0) {
         db_existed = 1; /* not ours to remove */
         lt_error("%s: %s", o->db, errmsg ? errmsg : lt_strerror(rc));
+        exit_code = lt_exit_from_error(rc);
+        goto out;
+    }
+    if (tm && (rc = lt_store_telemetry_init(st)) < 0) {
         exit_code = lt_exit_from_error(rc);
         goto out;
     }
@@ -1718,6 +1731,8 @@ int lt_score(const struct lt_score_opts *o)
                     continue;
                 }
                 rc = lt_store_put_result(st, &res);
+                if (rc == 0 && tm)
+                    rc = lt_store_put_telemetry(st, res.mutant_id, &j->tm);
                 if (rc < 0 && store_rc == 0)
                     store_rc = rc;
                 /* Duplicates share the representative's verdict. */
@@ -1865,6 +1880,7 @@ out:
     for (int i = 0; i < pool.n; i++)
         lt__zygote_stop(&pool.z[i]);
     free(pool.z);
+    lt_telemetry_close(tm);
     for (size_t i = 0; i < pool.n_tests; i++)
         free(pool.test_ids[i]);
     baseline_free(&base, pool.n_tests);

@@ -1527,3 +1527,139 @@ int lt_store_absorb_patches(struct lt_store *st, const char *path)
         rc = fail(st, r, "detach");
     return rc;
 }
+
+/*** Telemetry ***/
+
+/* What --telemetry saw of a mutant's child: the summary line, and the
+ * refused system calls one per row for `litmus report`.  Created on first
+ * use, the schema version unchanged. */
+static const char telemetry_schema_sql[] =
+    "CREATE TABLE IF NOT EXISTS telemetry(mutant_id TEXT PRIMARY KEY,"
+    " summary TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS telemetry_refused(mutant_id TEXT NOT NULL,"
+    " syscall TEXT NOT NULL, count INTEGER NOT NULL,"
+    " PRIMARY KEY(mutant_id, syscall));";
+
+/* Creates the telemetry tables when they are missing.  Must be called
+ * outside a batch.  0 or a negative code. */
+int lt_store_telemetry_init(struct lt_store *st)
+{
+    return create_tables(st, telemetry_schema_sql,
+                         "create the telemetry tables");
+}
+
+/* Runs one statement of `sql` with up to three text/integer parameters
+ * (text a, text b, integer n; unused ones are not bound).  0 or a
+ * negative code. */
+static int exec3(struct lt_store *st, const char *sql, const char *a,
+                 const char *b, long long n, int nparams, const char *what)
+{
+    sqlite3_stmt *s = NULL;
+    int r = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+    if (r != SQLITE_OK)
+        return fail(st, r, what);
+    if (nparams > 0)
+        bind_text(s, 1, a);
+    if (nparams > 1)
+        bind_text(s, 2, b);
+    if (nparams > 2)
+        sqlite3_bind_int64(s, 3, n);
+    r = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return r == SQLITE_DONE || r == SQLITE_ROW ? 0 : fail(st, r, what);
+}
+
+/* Stores (or replaces) what the telemetry saw of one mutant's child;
+ * lt_store_telemetry_init() must have run.  0 or a negative code. */
+int lt_store_put_telemetry(struct lt_store *st, const char *mutant_id,
+                           const struct lt_telemetry_sample *s)
+{
+    if (!s->summary)
+        return 0;
+    int rc = exec3(st, "INSERT OR REPLACE INTO telemetry(mutant_id, summary)"
+                       " VALUES (?1, ?2)", mutant_id, s->summary, 0, 2,
+                   "put telemetry");
+    if (rc == 0)
+        rc = exec3(st, "DELETE FROM telemetry_refused WHERE mutant_id = ?1",
+                   mutant_id, NULL, 0, 1, "put telemetry");
+    for (size_t i = 0; rc == 0 && i < s->n_refused; i++)
+        rc = exec3(st, "INSERT INTO telemetry_refused(mutant_id, syscall,"
+                       " count) VALUES (?1, ?2, ?3)", mutant_id,
+                   s->refused[i].name, s->refused[i].count, 3,
+                   "put telemetry");
+    return rc;
+}
+
+/* Whether a table exists; 1, 0, or a negative code. */
+static int has_table(struct lt_store *st, const char *name)
+{
+    sqlite3_stmt *s = NULL;
+    int r = sqlite3_prepare_v2(st->db, "SELECT 1 FROM sqlite_master WHERE "
+                                       "type = 'table' AND name = ?1",
+                               -1, &s, NULL);
+    if (r != SQLITE_OK)
+        return fail(st, r, "look for a table");
+    bind_text(s, 1, name);
+    r = sqlite3_step(s);
+    sqlite3_finalize(s);
+    if (r == SQLITE_ROW)
+        return 1;
+    return r == SQLITE_DONE ? 0 : fail(st, r, "look for a table");
+}
+
+/* The stored telemetry summary of a mutant as a heap copy the caller
+ * frees; 0 and *summary NULL when none is stored. */
+int lt_store_get_telemetry(struct lt_store *st, const char *mutant_id,
+                           char **summary)
+{
+    *summary = NULL;
+    int rc = has_table(st, "telemetry");
+    if (rc <= 0)
+        return rc;
+    rc = 0;
+    sqlite3_stmt *s = NULL;
+    int r = sqlite3_prepare_v2(st->db, "SELECT summary FROM telemetry WHERE "
+                                       "mutant_id = ?1", -1, &s, NULL);
+    if (r != SQLITE_OK)
+        return fail(st, r, "get telemetry");
+    bind_text(s, 1, mutant_id);
+    r = sqlite3_step(s);
+    if (r == SQLITE_ROW)
+        *summary = col_dup(s, 0);
+    else if (r != SQLITE_DONE)
+        rc = fail(st, r, "get telemetry");
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Calls fn(operator, syscall, total, mutants, ud) for the refused system
+ * calls summed per operator, the largest totals first; stops at fn's
+ * first nonzero return and returns it.  0 when nothing is stored. */
+int lt_store_each_refusal(struct lt_store *st,
+                          int (*fn)(const char *op, const char *syscall,
+                                    long long total, long long mutants,
+                                    void *ud),
+                          void *ud)
+{
+    int rc = has_table(st, "telemetry_refused");
+    if (rc <= 0)
+        return rc;
+    rc = 0;
+    sqlite3_stmt *s = NULL;
+    int r = sqlite3_prepare_v2(
+        st->db,
+        "SELECT m.op, t.syscall, sum(t.count), count(*) FROM telemetry_refused"
+        " t JOIN mutants m ON m.id = t.mutant_id GROUP BY m.op, t.syscall"
+        " ORDER BY sum(t.count) DESC, m.op, t.syscall",
+        -1, &s, NULL);
+    if (r != SQLITE_OK)
+        return fail(st, r, "sum refused calls");
+    while ((r = sqlite3_step(s)) == SQLITE_ROW && rc == 0)
+        rc = fn((const char *)sqlite3_column_text(s, 0),
+                (const char *)sqlite3_column_text(s, 1),
+                sqlite3_column_int64(s, 2), sqlite3_column_int64(s, 3), ud);
+    if (rc == 0 && r != SQLITE_DONE && r != SQLITE_ROW)
+        rc = fail(st, r, "sum refused calls");
+    sqlite3_finalize(s);
+    return rc;
+}

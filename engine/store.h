@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "engine/telemetry.h"
 #include "engine/verdict.h"
 #include "operators/operators.h"
 
@@ -165,6 +166,26 @@ int lt_store_get_dataset(struct lt_store *st, const char *key, char **json);
 typedef int (*lt_store_dataset_fn)(const char *key, const char *json,
                                    void *ud);
 int lt_store_each_dataset(struct lt_store *st, lt_store_dataset_fn fn,
+                          void *ud);
+
+/*** Telemetry (`litmus score --telemetry`) ***/
+
+/* Creates the tables telemetry and telemetry_refused when missing
+ * (outside a batch). */
+int lt_store_telemetry_init(struct lt_store *st);
+/* Stores (replaces) a mutant's sample; nothing when s->summary is NULL. */
+int lt_store_put_telemetry(struct lt_store *st, const char *mutant_id,
+                           const struct lt_telemetry_sample *s);
+/* Sets *summary (caller frees), or leaves it NULL when none is stored. */
+int lt_store_get_telemetry(struct lt_store *st, const char *mutant_id,
+                           char **summary);
+/* The refused system calls summed per operator, largest first: fn gets
+ * the operator, the call's name, the total count and how many mutants
+ * made it; a nonzero return stops the walk and is returned. */
+int lt_store_each_refusal(struct lt_store *st,
+                          int (*fn)(const char *op, const char *syscall,
+                                    long long total, long long mutants,
+                                    void *ud),
                           void *ud);
 
 #endif

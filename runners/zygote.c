@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/cov.h"
 #include "common/err.h"
 #include "common/xmalloc.h"
 #include "harness/wire.h"
@@ -462,6 +463,20 @@ static char *child_scratch;
 static uint64_t child_cpu_seconds;
 static uint64_t child_memory_bytes;
 
+/* Whether this process may still write the build tree's gcov counts:
+ * the zygote until it enters its file-system view (as another uid, in a
+ * mount namespace that does not show the build tree writable); never a
+ * child, which is sandboxed.  Only coverage builds look at it. */
+static int cov_writable = 1;
+
+/* The zygote's _exit() after its counts (coverage builds, see above). */
+static _Noreturn void zygote_exit(int code)
+{
+    if (cov_writable)
+        lt_cov_flush();
+    _exit(code);
+}
+
 static _Noreturn void die(const char *what, int code)
 {
     char line[512];
@@ -469,7 +484,7 @@ static _Noreturn void die(const char *what, int code)
                      lt_strerror(code));
     ssize_t ignored = write(2, line, (size_t)(n > 0 ? n : 0));
     (void)ignored;
-    _exit(3);
+    zygote_exit(3);
 }
 
 static void send_frame(int fd, struct lt_wire_writer *w)
@@ -760,6 +775,7 @@ static void close_quietly(int *fds, int n)
 static _Noreturn void run_child(PyObject *callback, PyObject *job_args,
                                 int res_fd, int out_fd)
 {
+    cov_writable = 0;
     close(engine_sock);
     engine_sock = -1;
     /* A sandboxed child must never reach the pre-import server, which
@@ -1007,6 +1023,7 @@ static void server_keep_ids(const uint8_t *payload, size_t len)
  * QUIT, or PDEATHSIG when the zygote is killed). */
 static PyObject *preimport_serve(int sock, pid_t zygote)
 {
+    cov_writable = 0;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != zygote)
         _exit(0);
@@ -1544,6 +1561,11 @@ _Noreturn void lt_zygote_main(int sock)
         _exit(3);
     }
     if (!no_view) {
+        /* The last moment the build tree is writable: coverage builds
+         * write what start-up ran; the rest of this zygote's counts are
+         * lost (it leaves from inside the view). */
+        lt_cov_flush();
+        cov_writable = 0;
         enter_view(args, nargs, paths, nsub, allow, nallow, sandbox_uid,
                    scratch_mb);
     } else {
@@ -1605,5 +1627,5 @@ _Noreturn void lt_zygote_main(int sock)
     }
     /* No Py_Finalize: nothing of ours needs it, and it could run user
      * atexit hooks. */
-    _exit(0);
+    zygote_exit(0);
 }

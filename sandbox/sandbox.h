@@ -61,6 +61,10 @@ unsigned lt_sandbox_probe(void);
  * lt_sandbox_enter() in this process.  Static buffer, not thread-safe. */
 const char *lt_sandbox_describe_missing(unsigned have);
 
+/* The name of system call `nr` of this machine's native ABI (a new
+ * string the caller frees), or NULL for a number it does not know. */
+char *lt_sandbox_syscall_name(int nr);
+
 /* Enters the sandbox in the calling, single-threaded child, in the fixed
  * order: own process group, PDEATHSIG, close fds, rlimits, chdir scratch,
  * netns, drop capabilities, no_new_privs, Landlock, seccomp last.

@@ -571,3 +571,9 @@ int lt__sbx_seccomp_available(void)
         return 0;
     return seccomp_api_get() >= 1;
 }
+
+/* Contract: see sandbox.h. */
+char *lt_sandbox_syscall_name(int nr)
+{
+    return seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+}

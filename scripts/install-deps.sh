@@ -8,6 +8,11 @@ packages=(
   libseccomp-dev libcap-dev libsqlite3-dev libpython3-dev libjansson-dev
   libcmocka-dev libtree-sitter-dev
   python3 python3-pytest sqlite3
+  # Line coverage of our own C code (make test, make coverage).
+  gcovr
+  # The --telemetry programs (LT_WITH_BPF): libbpf, and bpftool for
+  # vmlinux.h and the skeleton (clang is above).
+  libbpf-dev bpftool
   # The report tests (t07xx): schema validation and the HTML report
   # rendered in a real browser (driven by npm's playwright-core).
   python3-jsonschema chromium

@@ -97,6 +97,8 @@ static const char usage_score[] =
     "      --scratch-mb N     size of the tests' writable scratch (default\n"
     "                         512)\n"
     "      --no-fs-view       no private file-system view (Landlock only)\n"
+    "      --telemetry        record what each mutant's child tried: refused\n"
+    "                         system calls, signals (BPF; root or CAP_BPF)\n"
     "      --explain-sandbox  print what the tests can see and stop\n"
     "      --shard I/N        run only slice I of N (0 <= I < N) of the\n"
     "                         mutants, a fixed deal by mutant id; give each\n"
@@ -317,7 +319,7 @@ enum {
     OPT_MANIFEST, OPT_PATCHES, OPT_CSV, OPT_THRESHOLD, OPT_SIM_THRESHOLD,
     OPT_TIMEOUT, OPT_NO_MUTATION, OPT_MUTATION_GATE, OPT_PYTHON,
     OPT_DESELECT_FAILING, OPT_ALLOW_READ, OPT_SANDBOX_UID, OPT_SCRATCH_MB,
-    OPT_NO_FS_VIEW, OPT_EXPLAIN_SANDBOX, OPT_HTML, OPT_ELEMENTS_JS,
+    OPT_NO_FS_VIEW, OPT_TELEMETRY, OPT_EXPLAIN_SANDBOX, OPT_HTML, OPT_ELEMENTS_JS,
     OPT_SURVIVORS_IN, OPT_SURVIVORS_OUT, OPT_REASON, OPT_JUNIT_NO_COVERAGE,
     OPT_JUNIT_TIMEOUT, OPT_SHARD, OPT_FORCE, OPT_SHARDS, OPT_DIR,
     OPT_PARTITION, OPT_TIME, OPT_CPUS, OPT_SBATCH_ARG, OPT_SBATCH,
@@ -399,6 +401,7 @@ static int cmd_score(int argc, char **argv)
         {"sandbox-uid", required_argument, NULL, OPT_SANDBOX_UID},
         {"scratch-mb", required_argument, NULL, OPT_SCRATCH_MB},
         {"no-fs-view", no_argument, NULL, OPT_NO_FS_VIEW},
+        {"telemetry", no_argument, NULL, OPT_TELEMETRY},
         {"explain-sandbox", no_argument, NULL, OPT_EXPLAIN_SANDBOX},
         {"shard", required_argument, NULL, OPT_SHARD},
         {"config", required_argument, NULL, OPT_CONFIG},
@@ -561,6 +564,9 @@ static int cmd_score(int argc, char **argv)
             break;
         case OPT_NO_FS_VIEW:
             o.no_fs_view = 1;
+            break;
+        case OPT_TELEMETRY:
+            o.telemetry = 1;
             break;
         case OPT_EXPLAIN_SANDBOX:
             o.explain_sandbox = 1;
