@@ -288,11 +288,33 @@ def _describe(report):
     return lines[-1].strip()[:300]
 
 
+# The reports of the test being run: LitmusPlugin.pytest_runtest_protocol
+# puts them here; pytest_runtest_logreport collects them instead when
+# another plugin's protocol ran the test.
+_PROTOCOL = {"reports": None, "logged": None}
+
+
+def _run_protocol(item, nextitem):
+    """Runs one test through pytest_runtest_protocol, so that every
+    plugin's wrapper of the protocol applies as under `python -m pytest`:
+    the warnings plugin's filters (filterwarnings in the ini, -W, the
+    filterwarnings mark: warnings turned into errors fail the test),
+    pytest-timeout and the like.  Calling runtestprotocol directly would
+    skip them, and a mutant caught only by such a filter would survive."""
+    _PROTOCOL["reports"] = None
+    _PROTOCOL["logged"] = logged = []
+    try:
+        item.ihook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+    finally:
+        _PROTOCOL["logged"] = None
+    reports = _PROTOCOL["reports"]
+    return logged if reports is None else reports
+
+
 def run_tests(indices, stop_first, coverage=False, selected=None):
     """selected: the items for indices (a fresh child's own collection),
     None for a test that collection no longer produces: it is reported
     skipped, as plain pytest would not run it either."""
-    from _pytest.runner import runtestprotocol
     if selected is None:
         items = PYTEST_SESSION.items
         selected = [items[i] for i in indices]
@@ -313,7 +335,7 @@ def run_tests(indices, stop_first, coverage=False, selected=None):
         t0 = time.perf_counter_ns()
         if coverage:
             _litmus.trace_begin()
-        reports = runtestprotocol(item, log=False, nextitem=nxt)
+        reports = _run_protocol(item, nxt)
         if coverage:
             _litmus.trace_end(indices[k])
         dt = time.perf_counter_ns() - t0
@@ -473,6 +495,20 @@ class LitmusPlugin:
                 lines = []
             if lines:
                 rep.litmus_text = " ".join(lines[:2])[:300]
+
+    @_pytest_mod.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        # Inside the other plugins' wrappers (see _run_protocol); pytest's
+        # own implementation would also log the reports to the terminal.
+        from _pytest.runner import runtestprotocol
+        _PROTOCOL["reports"] = runtestprotocol(item, log=False,
+                                               nextitem=nextitem)
+        return True
+
+    def pytest_runtest_logreport(self, report):
+        logged = _PROTOCOL["logged"]
+        if logged is not None:
+            logged.append(report)
 
     @_pytest_mod.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session):
