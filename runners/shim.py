@@ -466,6 +466,31 @@ def _fast_failure_reports():
     nodes.Node._repr_failure_py = repr_failure_py
 
 
+def _prepare_hypothesis():
+    """Creates and registers hypothesis' global Random before the heap is
+    frozen, as hypothesis itself would on the first test.  With a fixed
+    --hypothesis-seed (litmus passes 0) hypothesis does that lazily, in
+    the first test, and register_random warns (HypothesisWarning) when
+    gc.get_referrers finds nothing holding the Random: after gc.freeze()
+    the module that holds it is invisible to get_referrers, so the warning
+    fired in every child, and a suite with `filterwarnings = error` failed
+    its hypothesis tests (hypothesis reported them Flaky) where
+    `python -m pytest` passes.  Called before _guard_snapshot."""
+    core = sys.modules.get("hypothesis.core")
+    if core is None or getattr(core, "_hypothesis_global_random", 0) is not None:
+        return
+    try:
+        import random
+        import warnings
+        from hypothesis.internal.entropy import register_random
+        core._hypothesis_global_random = random.Random()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            register_random(core._hypothesis_global_random)
+    except Exception:
+        pass
+
+
 class LitmusPlugin:
     def __init__(self):
         self.collect_errors = []
@@ -546,6 +571,7 @@ class LitmusPlugin:
                 _litmus.fail(problem)
                 return
         _fast_failure_reports()
+        _prepare_hypothesis()
         for subject in SUBJECTS:
             subject.index()
         _project_modules()  # classify every module before forking
@@ -805,6 +831,7 @@ def _fresh_run(plugin, session):
     selected = [by_id.get(ids[i]) if i < len(ids) else None
                 for i in indices]
     _fast_failure_reports()
+    _prepare_hypothesis()
     _litmus.applied(APPLY_OK, "fresh import")
     gc.collect()
     gc.freeze()
