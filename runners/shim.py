@@ -288,11 +288,33 @@ def _describe(report):
     return lines[-1].strip()[:300]
 
 
+# The reports of the test being run: LitmusPlugin.pytest_runtest_protocol
+# puts them here; pytest_runtest_logreport collects them instead when
+# another plugin's protocol ran the test.
+_PROTOCOL = {"reports": None, "logged": None}
+
+
+def _run_protocol(item, nextitem):
+    """Runs one test through pytest_runtest_protocol, so that every
+    plugin's wrapper of the protocol applies as under `python -m pytest`:
+    the warnings plugin's filters (filterwarnings in the ini, -W, the
+    filterwarnings mark: warnings turned into errors fail the test),
+    pytest-timeout and the like.  Calling runtestprotocol directly would
+    skip them, and a mutant caught only by such a filter would survive."""
+    _PROTOCOL["reports"] = None
+    _PROTOCOL["logged"] = logged = []
+    try:
+        item.ihook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+    finally:
+        _PROTOCOL["logged"] = None
+    reports = _PROTOCOL["reports"]
+    return logged if reports is None else reports
+
+
 def run_tests(indices, stop_first, coverage=False, selected=None):
     """selected: the items for indices (a fresh child's own collection),
     None for a test that collection no longer produces: it is reported
     skipped, as plain pytest would not run it either."""
-    from _pytest.runner import runtestprotocol
     if selected is None:
         items = PYTEST_SESSION.items
         selected = [items[i] for i in indices]
@@ -313,7 +335,7 @@ def run_tests(indices, stop_first, coverage=False, selected=None):
         t0 = time.perf_counter_ns()
         if coverage:
             _litmus.trace_begin()
-        reports = runtestprotocol(item, log=False, nextitem=nxt)
+        reports = _run_protocol(item, nxt)
         if coverage:
             _litmus.trace_end(indices[k])
         dt = time.perf_counter_ns() - t0
@@ -444,6 +466,31 @@ def _fast_failure_reports():
     nodes.Node._repr_failure_py = repr_failure_py
 
 
+def _prepare_hypothesis():
+    """Creates and registers hypothesis' global Random before the heap is
+    frozen, as hypothesis itself would on the first test.  With a fixed
+    --hypothesis-seed (litmus passes 0) hypothesis does that lazily, in
+    the first test, and register_random warns (HypothesisWarning) when
+    gc.get_referrers finds nothing holding the Random: after gc.freeze()
+    the module that holds it is invisible to get_referrers, so the warning
+    fired in every child, and a suite with `filterwarnings = error` failed
+    its hypothesis tests (hypothesis reported them Flaky) where
+    `python -m pytest` passes.  Called before _guard_snapshot."""
+    core = sys.modules.get("hypothesis.core")
+    if core is None or getattr(core, "_hypothesis_global_random", 0) is not None:
+        return
+    try:
+        import random
+        import warnings
+        from hypothesis.internal.entropy import register_random
+        core._hypothesis_global_random = random.Random()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            register_random(core._hypothesis_global_random)
+    except Exception:
+        pass
+
+
 class LitmusPlugin:
     def __init__(self):
         self.collect_errors = []
@@ -473,6 +520,20 @@ class LitmusPlugin:
                 lines = []
             if lines:
                 rep.litmus_text = " ".join(lines[:2])[:300]
+
+    @_pytest_mod.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        # Inside the other plugins' wrappers (see _run_protocol); pytest's
+        # own implementation would also log the reports to the terminal.
+        from _pytest.runner import runtestprotocol
+        _PROTOCOL["reports"] = runtestprotocol(item, log=False,
+                                               nextitem=nextitem)
+        return True
+
+    def pytest_runtest_logreport(self, report):
+        logged = _PROTOCOL["logged"]
+        if logged is not None:
+            logged.append(report)
 
     @_pytest_mod.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session):
@@ -510,6 +571,7 @@ class LitmusPlugin:
                 _litmus.fail(problem)
                 return
         _fast_failure_reports()
+        _prepare_hypothesis()
         for subject in SUBJECTS:
             subject.index()
         _project_modules()  # classify every module before forking
@@ -769,6 +831,7 @@ def _fresh_run(plugin, session):
     selected = [by_id.get(ids[i]) if i < len(ids) else None
                 for i in indices]
     _fast_failure_reports()
+    _prepare_hypothesis()
     _litmus.applied(APPLY_OK, "fresh import")
     gc.collect()
     gc.freeze()

@@ -847,6 +847,34 @@ static int read_run(const uint8_t *payload, size_t len, struct run_frame *q)
     return lt_wire_reader_done(&r) < 0 ? LT_EPROTO : 0;
 }
 
+/* Collection runs in the zygote, inside the view, where /tmp is not
+ * writable: tests that make temporary files at import time (a module-level
+ * tempfile, a plugin's cache directory) failed to collect with "No usable
+ * temporary directory".  The zygote's own temporary files go to a scratch
+ * directory of its own under the run's scratch, as a child's go to its
+ * own; the engine removes the run's scratch at the end. */
+static void zygote_tmpdir(void)
+{
+    char *dir = lt_sandbox_scratch_new(scratch_base);
+    if (!dir)
+        return;
+    PyObject *os = PyImport_ImportModule("os");
+    PyObject *environ = os ? PyObject_GetAttrString(os, "environ") : NULL;
+    PyObject *value = PyUnicode_DecodeFSDefault(dir);
+    if (environ && value)
+        PyMapping_SetItemString(environ, "TMPDIR", value);
+    PyObject *tempfile = PyImport_ImportModule("tempfile");
+    if (tempfile && value)
+        PyObject_SetAttrString(tempfile, "tempdir", value);
+    if (PyErr_Occurred())
+        PyErr_Clear();
+    Py_XDECREF(tempfile);
+    Py_XDECREF(value);
+    Py_XDECREF(environ);
+    Py_XDECREF(os);
+    free(dir);
+}
+
 /* The arguments of the shim's child_main for a decoded RUN (a new
  * reference); sets the child's limits and makes its scratch directory. */
 static PyObject *run_job_args(const struct run_frame *q)
@@ -1568,6 +1596,8 @@ _Noreturn void lt_zygote_main(int sock)
         cov_writable = 0;
         enter_view(args, nargs, paths, nsub, allow, nallow, sandbox_uid,
                    scratch_mb);
+        if (zygote_features & LT_SBX_FSVIEW)
+            zygote_tmpdir();
     } else {
         char note[] = "fs_view (turned off by --no-fs-view), identity (no "
                       "file-system view)";
