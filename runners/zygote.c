@@ -935,6 +935,8 @@ static void reap_and_report(int fd, uint64_t token, pid_t pid,
                             (uint64_t)ru.ru_stime.tv_usec);
     lt_wire_put_u64(&w, (uint64_t)(t1.tv_sec - t0->tv_sec) * 1000000000u +
                             (uint64_t)(t1.tv_nsec - t0->tv_nsec));
+    lt_wire_put_u64(&w, (uint64_t)ru.ru_minflt);
+    lt_wire_put_u64(&w, (uint64_t)ru.ru_majflt);
     send_frame(fd, &w);
 }
 

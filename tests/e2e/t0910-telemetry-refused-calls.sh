@@ -19,6 +19,9 @@ for call in socket kill; do
 done
 # os.fork() is one clone; whatever else the child clones is counted too.
 echo "$line" | grep -Eq "[:,] clone x[1-9][0-9]*(,|;)" || fail "no clone in: $line"
+# Page faults from the child's rusage: a Python child always has some.
+echo "$line" | grep -Eq "; page faults: [1-9][0-9]* minor, [0-9]+ major$" ||
+  fail "no page faults in: $line"
 # A mutant that never reaches the guard tried no socket.
 other=$(q "$DB" "SELECT m.id FROM mutants m JOIN telemetry t ON t.mutant_id = m.id WHERE m.line = 27 LIMIT 1")
 [ -n "$other" ] || fail "no telemetry stored for the mutants of line 27"

@@ -111,24 +111,24 @@ static void parse_ready(const uint8_t *p, size_t n)
         lt_wire_writer_free(&w);
 }
 
-/* EXITED: u64 token, u32 status, four u64 of resource usage. */
+/* EXITED: u64 token, u32 status, six u64 of resource usage. */
 static void parse_exited(const uint8_t *p, size_t n)
 {
     struct lt_wire_reader r;
     lt_wire_reader_init(&r, p, n);
     uint64_t token = lt_wire_get_u64(&r);
     uint32_t status = lt_wire_get_u32(&r);
-    uint64_t u[4];
-    for (int i = 0; i < 4; i++)
+    uint64_t u[6];
+    for (int i = 0; i < 6; i++)
         u[i] = lt_wire_get_u64(&r);
     if (lt_wire_reader_done(&r) == 0) {
-        if (n != 8 + 4 + 32)
+        if (n != 8 + 4 + 48)
             abort();
         struct lt_wire_writer w;
         lt_wire_writer_init(&w, LT_FRAME_EXITED);
         lt_wire_put_u64(&w, token);
         lt_wire_put_u32(&w, status);
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 6; i++)
             lt_wire_put_u64(&w, u[i]);
         check_same(&w, p, n);
     }
