@@ -184,6 +184,7 @@ static const char schema_sql[] =
 struct lt_store {
     sqlite3 *db;
     int lock_fd; /* flock(LOCK_EX) on "<path>.lock", -1 when not held */
+    char *lock_path; /* "<path>.lock" while held, else NULL */
     sqlite3_stmt *stmts[S__COUNT];
 };
 
@@ -380,13 +381,18 @@ static int sp_end(struct lt_store *st, int rc)
  * flock() locks belong to the open file description, so a second open in
  * this very process is refused as well, and the lock dies with the
  * process however it ends: there is no stale lock to clean up after
- * kill -9.  The lock file is never unlinked, because removing it would let
- * two processes lock two different inodes under one name. */
+ * kill -9.  lt_store_close() unlinks the lock file while it still holds
+ * the lock, so none is left beside the store; a process that opened the
+ * old file before the unlink and locks it afterwards would hold a lock on
+ * a name nobody else sees, so after locking we check that the name still
+ * leads to our inode, and start again when it does not. */
 static int take_lock(struct lt_store *st, const char *path, char **msg)
 {
     char *lock_path = xasprintf("%s.lock", path);
     int rc = 0;
-    int fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
+    int fd = -1, tries = 0;
+again:
+    fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
     if (fd < 0) {
         rc = -errno;
         *msg = xasprintf("cannot open lock file %s: %s", lock_path,
@@ -414,6 +420,18 @@ static int take_lock(struct lt_store *st, const char *path, char **msg)
             *msg = xasprintf("%s is in use by another litmus", path);
         goto out;
     }
+    struct stat held, named;
+    if (fstat(fd, &held) < 0 || stat(lock_path, &named) < 0 ||
+        held.st_dev != named.st_dev || held.st_ino != named.st_ino) {
+        /* Unlinked (or replaced) by the holder we raced with. */
+        close(fd);
+        fd = -1;
+        if (++tries < 100)
+            goto again;
+        rc = -EAGAIN;
+        *msg = xasprintf("cannot lock %s: it keeps being replaced", lock_path);
+        goto out;
+    }
     /* Write first, then cut: a reader racing with us sees our pid or the
      * old one followed by leftovers, never an empty file it cannot parse. */
     char pid_line[32];
@@ -423,7 +441,9 @@ static int take_lock(struct lt_store *st, const char *path, char **msg)
         lt_debug("store: cannot write pid to %s: %s", lock_path,
                  strerror(errno));
     st->lock_fd = fd;
+    st->lock_path = lock_path;
     fd = -1;
+    lock_path = NULL;
 out:
     if (fd >= 0)
         close(fd);
@@ -741,8 +761,14 @@ void lt_store_close(struct lt_store *st)
             sqlite3_finalize(st->stmts[i]);
         sqlite3_close_v2(st->db);
     }
-    if (st->lock_fd >= 0)
+    if (st->lock_fd >= 0) {
+        /* Unlink while we hold the lock: see take_lock(). */
+        if (st->lock_path && unlink(st->lock_path) < 0)
+            lt_debug("store: cannot remove %s: %s", st->lock_path,
+                     strerror(errno));
         close(st->lock_fd); /* releases the flock */
+    }
+    free(st->lock_path);
     free(st);
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cliopt.h"
 #include "common/log.h"
 #include "engine/engine.h"
 
@@ -14,6 +15,8 @@
 #define STR(x) STR_(x)
 
 int lt__cli_dataset(int argc, char **argv);
+extern const struct option lt__cli_dataset_longopts[];
+int lt__cli_dataset_option_in_mode(int val, enum lt_dataset_mode mode);
 
 static const char usage_dataset[] =
     "usage: litmus dataset MODE [INPUT...] [options]\n"
@@ -185,32 +188,43 @@ static unsigned option_modes(int c)
     return 0;
 }
 
-static int number(const char *opt, const char *s, long lo, long hi,
-                  long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) {
-        lt_error("%s: invalid value '%s' (%ld..%ld)", opt, s, lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
+const struct option lt__cli_dataset_longopts[] = {
+    {"out", required_argument, NULL, 'o'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"tests", required_argument, NULL, 't'},
+    {"db", required_argument, NULL, O_DB},
+    {"no-db", no_argument, NULL, O_NO_DB},
+    {"summary", required_argument, NULL, O_SUMMARY},
+    {"seed", required_argument, NULL, O_SEED},
+    {"timeout", required_argument, NULL, O_TIMEOUT},
+    {"timeout-factor", required_argument, NULL, O_FACTOR},
+    {"timeout-const", required_argument, NULL, O_CONST},
+    {"memory-mb", required_argument, NULL, O_MEMORY},
+    {"floor", no_argument, NULL, O_FLOOR},
+    {"progress", no_argument, NULL, O_PROGRESS},
+    {"no-progress", no_argument, NULL, O_NO_PROGRESS},
+    {"operators", required_argument, NULL, O_OPERATORS},
+    {"all", no_argument, NULL, O_ALL},
+    {"details", no_argument, NULL, O_DETAILS},
+    {"per-cell", required_argument, NULL, O_PER_CELL},
+    {"per-program", required_argument, NULL, O_PER_PROGRAM},
+    {"quarter", required_argument, NULL, O_QUARTER},
+    {"kinds", required_argument, NULL, O_KINDS},
+    {"ops", required_argument, NULL, O_OPS},
+    {"strength", required_argument, NULL, O_STRENGTH},
+    {"variants", required_argument, NULL, O_VARIANTS},
+    {"vocab", required_argument, NULL, O_VOCAB},
+    {"no-verify", no_argument, NULL, O_NO_VERIFY},
+    {"shard", required_argument, NULL, O_SHARD},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
 
-static int real(const char *opt, const char *s, double lo, double hi,
-                double *out)
+/* Whether option VAL (from the table above) belongs to MODE. */
+int lt__cli_dataset_option_in_mode(int val, enum lt_dataset_mode mode)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= lo && v <= hi)) {
-        lt_error("%s: invalid value '%s' (%g..%g)", opt, s, lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
+    unsigned ms = option_modes(val);
+    return !ms || (ms & (1u << mode));
 }
 
 static void mode_help(enum lt_dataset_mode m, FILE *f)
@@ -236,7 +250,7 @@ static int check_kinds(const char *list)
         for (int i = 0; kinds[i] && !ok; i++)
             ok = strlen(kinds[i]) == n && strncasecmp(kinds[i], s, n) == 0;
         if (!ok) {
-            lt_error("--kinds: unknown fault kind '%.*s' (kinds: OffByOne, "
+            lt_cli_usage_error("--kinds: unknown fault kind '%.*s' (kinds: OffByOne, "
                      "MisplacedReturn, BooleanLogic, OperatorSwap)", (int)n,
                      s);
             return -1;
@@ -254,7 +268,7 @@ static int check_ops(const char *list)
             continue;
         if (!strchr("dcvr", *s) || (s[1] && s[1] != ',' && s[1] != ' ' &&
                                     strchr(list, ','))) {
-            lt_error("--ops: '%s' is not a composition of d (dead code), c "
+            lt_cli_usage_error("--ops: '%s' is not a composition of d (dead code), c "
                      "(comments), v (renames), r (reordering), e.g. c,v,d",
                      list);
             return -1;
@@ -262,7 +276,7 @@ static int check_ops(const char *list)
         any = 1;
     }
     if (!any) {
-        lt_error("--ops: empty composition (e.g. c,v,d)");
+        lt_cli_usage_error("--ops: empty composition (e.g. c,v,d)");
         return -1;
     }
     return 0;
@@ -271,10 +285,9 @@ static int check_ops(const char *list)
 /* `litmus dataset ...` with argv[0] = "dataset". */
 int lt__cli_dataset(int argc, char **argv)
 {
-    if (argc < 2) {
-        fputs(usage_dataset, stderr);
-        return 2;
-    }
+    if (argc < 2)
+        return lt_cli_usage_error("no MODE given (select, typed, faults, "
+                                  "rewrite)");
     const char *mode = argv[1];
     if (strcmp(mode, "-h") == 0 || strcmp(mode, "--help") == 0 ||
         strcmp(mode, "help") == 0) {
@@ -291,59 +304,30 @@ int lt__cli_dataset(int argc, char **argv)
         }
     }
     if (!found) {
-        lt_error("unknown dataset mode '%s' (select, typed, faults, "
-                 "rewrite)", mode);
-        fputs(usage_dataset, stderr);
-        return 2;
+        return lt_cli_usage_error("unknown mode '%s' (select, typed, "
+                                  "faults, rewrite)", mode);
     }
-    static const struct option longopts[] = {
-        {"out", required_argument, NULL, 'o'},
-        {"jobs", required_argument, NULL, 'j'},
-        {"tests", required_argument, NULL, 't'},
-        {"db", required_argument, NULL, O_DB},
-        {"no-db", no_argument, NULL, O_NO_DB},
-        {"summary", required_argument, NULL, O_SUMMARY},
-        {"seed", required_argument, NULL, O_SEED},
-        {"timeout", required_argument, NULL, O_TIMEOUT},
-        {"timeout-factor", required_argument, NULL, O_FACTOR},
-        {"timeout-const", required_argument, NULL, O_CONST},
-        {"memory-mb", required_argument, NULL, O_MEMORY},
-        {"floor", no_argument, NULL, O_FLOOR},
-        {"progress", no_argument, NULL, O_PROGRESS},
-        {"no-progress", no_argument, NULL, O_NO_PROGRESS},
-        {"operators", required_argument, NULL, O_OPERATORS},
-        {"all", no_argument, NULL, O_ALL},
-        {"details", no_argument, NULL, O_DETAILS},
-        {"per-cell", required_argument, NULL, O_PER_CELL},
-        {"per-program", required_argument, NULL, O_PER_PROGRAM},
-        {"quarter", required_argument, NULL, O_QUARTER},
-        {"kinds", required_argument, NULL, O_KINDS},
-        {"ops", required_argument, NULL, O_OPS},
-        {"strength", required_argument, NULL, O_STRENGTH},
-        {"variants", required_argument, NULL, O_VARIANTS},
-        {"vocab", required_argument, NULL, O_VOCAB},
-        {"no-verify", no_argument, NULL, O_NO_VERIFY},
-        {"shard", required_argument, NULL, O_SHARD},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    char command[64];
+    snprintf(command, sizeof(command), "dataset %s", mode);
+    lt_cli_set_command(command);
     argc--;
     argv++;
-    optind = 1;
+    optind = 0;
     int c;
-    long lv;
+    long long lv;
     char *end;
-    while ((c = getopt_long(argc, argv, "o:j:t:h", longopts, NULL)) != -1) {
-        if (c == '?') {
-            mode_help(o.mode, stderr);
+    while ((c = lt_cli_getopt(argc, argv, "o:j:t:h",
+                            lt__cli_dataset_longopts)) != -1) {
+        if (c == '?')
             return 2;
-        }
-        unsigned ms = option_modes(c);
-        if (ms && !(ms & (1u << o.mode))) {
-            lt_error("%s is not an option of `litmus dataset %s` (see "
-                     "litmus dataset %s --help)", argv[optind - 1], mode,
-                     mode);
-            return 2;
+        if (!lt__cli_dataset_option_in_mode(c, o.mode)) {
+            const char *name = "?";
+            for (const struct option *lo = lt__cli_dataset_longopts;
+                 lo->name; lo++)
+                if (lo->val == c)
+                    name = lo->name;
+            return lt_cli_usage_error("--%s is not an option of this mode",
+                                      name);
         }
         switch (c) {
         case 'h':
@@ -353,7 +337,7 @@ int lt__cli_dataset(int argc, char **argv)
             o.out = optarg;
             break;
         case 'j':
-            if (number("--jobs", optarg, 1, 1024, &lv) < 0)
+            if (lt_cli_long("--jobs", optarg, 1, 1024, &lv) < 0)
                 return 2;
             o.jobs = (int)lv;
             break;
@@ -373,27 +357,24 @@ int lt__cli_dataset(int argc, char **argv)
             errno = 0;
             o.seed = strtoull(optarg, &end, 10);
             if (errno || end == optarg || *end || optarg[0] == '-') {
-                lt_error("--seed: invalid value '%s' (a non-negative "
-                         "integer)", optarg);
-                return 2;
+                return lt_cli_bad_value("--seed", optarg,
+                                        "a non-negative integer");
             }
             break;
         case O_TIMEOUT:
-            if (real("--timeout", optarg, 0.01, 86400, &o.timeout) < 0)
+            if (lt_cli_real("--timeout", optarg, 0.01, 86400, &o.timeout) < 0)
                 return 2;
             break;
         case O_FACTOR:
-            if (real("--timeout-factor", optarg, 1, 1000,
-                     &o.timeout_factor) < 0)
+            if (lt_cli_real("--timeout-factor", optarg, 1, 1000, &o.timeout_factor) < 0)
                 return 2;
             break;
         case O_CONST:
-            if (real("--timeout-const", optarg, 0.01, 3600,
-                     &o.timeout_const) < 0)
+            if (lt_cli_real("--timeout-const", optarg, 0.01, 3600, &o.timeout_const) < 0)
                 return 2;
             break;
         case O_MEMORY:
-            if (number("--memory-mb", optarg, 0, 1 << 20, &lv) < 0)
+            if (lt_cli_long("--memory-mb", optarg, 0, 1 << 20, &lv) < 0)
                 return 2;
             o.memory_mb = (unsigned long)lv;
             break;
@@ -416,19 +397,19 @@ int lt__cli_dataset(int argc, char **argv)
             o.details = 1;
             break;
         case O_PER_CELL:
-            if (number("--per-cell", optarg, 1, 10000, &lv) < 0)
+            if (lt_cli_long("--per-cell", optarg, 1, 10000, &lv) < 0)
                 return 2;
             o.per_cell = (int)lv;
             break;
         case O_PER_PROGRAM:
-            if (number("--per-program", optarg, 1, 10000, &lv) < 0)
+            if (lt_cli_long("--per-program", optarg, 1, 10000, &lv) < 0)
                 return 2;
             o.per_program = (int)lv;
             break;
         case O_QUARTER:
             if (strcmp(optarg, "all") == 0 && o.mode == LT_DS_FAULTS) {
                 o.quarter = -1;
-            } else if (number("--quarter", optarg, 1, 4, &lv) < 0) {
+            } else if (lt_cli_long("--quarter", optarg, 1, 4, &lv) < 0) {
                 return 2;
             } else {
                 o.quarter = (int)lv;
@@ -445,12 +426,12 @@ int lt__cli_dataset(int argc, char **argv)
             o.ops = optarg;
             break;
         case O_STRENGTH:
-            if (number("--strength", optarg, 1, 8, &lv) < 0)
+            if (lt_cli_long("--strength", optarg, 1, 8, &lv) < 0)
                 return 2;
             o.strength = (int)lv;
             break;
         case O_VARIANTS:
-            if (number("--variants", optarg, 1, 10000000, &lv) < 0)
+            if (lt_cli_long("--variants", optarg, 1, 10000000, &lv) < 0)
                 return 2;
             o.variants = (int)lv;
             break;
@@ -464,8 +445,7 @@ int lt__cli_dataset(int argc, char **argv)
             const char *why = NULL;
             if (lt_shard_parse(optarg, &o.shard_index, &o.shard_count,
                                &why) < 0) {
-                lt_error("--shard: invalid value '%s' (%s)", optarg, why);
-                return 2;
+                return lt_cli_bad_value("--shard", optarg, why);
             }
             break;
         }

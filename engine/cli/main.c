@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/cliopt.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "engine/engine.h"
@@ -18,14 +19,16 @@
 #include "engine/similarity/similarity.h"
 #endif
 
-#define VERSION "0.1.0"
 
 /* A number macro as a string literal, for the defaults in help texts. */
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
 /* engine/cli/dataset_cli.c */
+#define LT__CLI_DATASET_SHORTOPTS "o:j:t:h"
 int lt__cli_dataset(int argc, char **argv);
+extern const struct option lt__cli_dataset_longopts[];
+int lt__cli_dataset_option_in_mode(int val, enum lt_dataset_mode mode);
 
 static const char usage_main[] =
     "usage: litmus <command> [options]\n"
@@ -46,7 +49,11 @@ static const char usage_main[] =
     "  similarity  code similarity metrics (CodeBLEU, METEOR, ROUGE-L...)\n"
 #endif
     "\n"
-    "`litmus <command> --help` describes a command.\n"
+    "  completion  print a bash completion script (litmus completion bash)\n"
+    "\n"
+    "Options may come before or after operands, up to `--`.\n"
+    "`litmus <command> --help` describes a command; `litmus --version`\n"
+    "prints the version.\n"
     "exit codes: 0 ok, 1 gate failed, 2 usage or input error, 3 engine "
     "error,\n130 interrupted (run the same command again to resume)\n";
 
@@ -74,7 +81,7 @@ static const char usage_score[] =
     "      --write-survivors FILE  write the survivors to the baseline\n"
     "                         FILE (reasons already there are kept)\n"
     "      --fail-under S     exit 1 when the score is below S (0..1 or a\n"
-    "                         percentage such as 80%%)\n"
+    "                         percentage such as 80%)\n"
     "      --timeout-factor F per-mutant limit: F x baseline time of the\n"
     "                         tests run (default 5)\n"
     "      --timeout-const S  ... plus S seconds (default "
@@ -272,6 +279,13 @@ static const char usage_slurm[] =
     "                         commands instead of running them\n"
     "  -h, --help             this text\n";
 
+static const char usage_completion[] =
+    "usage: litmus completion bash\n"
+    "\n"
+    "Prints a bash completion script for litmus, e.g.\n"
+    "  source <(litmus completion bash)\n"
+    "or save it as ~/.local/share/bash-completion/completions/litmus.\n";
+
 static int parse_format(const char *s, enum lt_format *f)
 {
     if (strcmp(s, "text") == 0)
@@ -281,34 +295,6 @@ static int parse_format(const char *s, enum lt_format *f)
     else
         return -1;
     return 0;
-}
-
-static int parse_double(const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_int(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int bad_value(const char *opt, const char *val, const char *want)
-{
-    lt_error("%s: invalid value '%s' (%s)", opt, val, want);
-    return 2;
 }
 
 enum {
@@ -336,6 +322,98 @@ enum {
     {"junit-no-coverage", required_argument, NULL, OPT_JUNIT_NO_COVERAGE}, \
     {"junit-timeout", required_argument, NULL, OPT_JUNIT_TIMEOUT}
 
+static const struct option score_longopts[] = {
+    {"tests", required_argument, NULL, 't'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"db", required_argument, NULL, OPT_DB},
+    {"operators", required_argument, NULL, OPT_OPERATORS},
+    {"format", required_argument, NULL, 'f'},
+    {"fail-under", required_argument, NULL, OPT_FAIL_UNDER},
+    {"timeout-factor", required_argument, NULL, OPT_TIMEOUT_FACTOR},
+    {"timeout-const", required_argument, NULL, OPT_TIMEOUT_CONST},
+    {"baseline-timeout", required_argument, NULL, OPT_BASELINE_TIMEOUT},
+    {"memory-mb", required_argument, NULL, OPT_MEMORY},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
+    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+    {"full-matrix", no_argument, NULL, OPT_FULL_MATRIX},
+    {"baseline-runs", required_argument, NULL, OPT_BASELINE_RUNS},
+    {"python", required_argument, NULL, OPT_PYTHON},
+    {"deselect-failing", no_argument, NULL, OPT_DESELECT_FAILING},
+    {"allow-read", required_argument, NULL, OPT_ALLOW_READ},
+    {"sandbox-uid", required_argument, NULL, OPT_SANDBOX_UID},
+    {"scratch-mb", required_argument, NULL, OPT_SCRATCH_MB},
+    {"no-fs-view", no_argument, NULL, OPT_NO_FS_VIEW},
+    {"telemetry", no_argument, NULL, OPT_TELEMETRY},
+    {"explain-sandbox", no_argument, NULL, OPT_EXPLAIN_SANDBOX},
+    {"shard", required_argument, NULL, OPT_SHARD},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"no-config", no_argument, NULL, OPT_NO_CONFIG},
+    REPORT_LONGOPTS,
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static const struct option patches_longopts[] = {
+    {"buggy", required_argument, NULL, OPT_BUGGY},
+    {"tests", required_argument, NULL, 't'},
+    {"reference", required_argument, NULL, OPT_REFERENCE},
+    {"held-out", required_argument, NULL, OPT_HELD_OUT},
+    {"inputs", required_argument, NULL, OPT_INPUTS},
+    {"manifest", required_argument, NULL, OPT_MANIFEST},
+    {"patches", required_argument, NULL, OPT_PATCHES},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"format", required_argument, NULL, 'f'},
+    {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"similarity-threshold", required_argument, NULL, OPT_SIM_THRESHOLD},
+    {"mutation-gap-note", no_argument, NULL, OPT_MUTATION_GATE},
+    {"no-mutation", no_argument, NULL, OPT_NO_MUTATION},
+    {"jobs", required_argument, NULL, 'j'},
+    {"timeout-factor", required_argument, NULL, OPT_TIMEOUT_FACTOR},
+    {"timeout-const", required_argument, NULL, OPT_TIMEOUT_CONST},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"memory-mb", required_argument, NULL, OPT_MEMORY},
+    {"db", required_argument, NULL, OPT_DB},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
+    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+    {"shard", required_argument, NULL, OPT_SHARD},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static const struct option show_longopts[] = {
+    {"db", required_argument, NULL, OPT_DB},
+    {"format", required_argument, NULL, 'f'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static const struct option report_longopts[] = {
+    {"db", required_argument, NULL, OPT_DB},
+    {"format", required_argument, NULL, 'f'},
+    REPORT_LONGOPTS,
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static const struct option merge_longopts[] = {
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static const struct option slurm_longopts[] = {
+    {"shards", required_argument, NULL, OPT_SHARDS},
+    {"dir", required_argument, NULL, OPT_DIR},
+    {"partition", required_argument, NULL, OPT_PARTITION},
+    {"time", required_argument, NULL, OPT_TIME},
+    {"cpus-per-task", required_argument, NULL, OPT_CPUS},
+    {"sbatch-arg", required_argument, NULL, OPT_SBATCH_ARG},
+    {"sbatch", required_argument, NULL, OPT_SBATCH},
+    {"no-submit", no_argument, NULL, OPT_NO_SUBMIT},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 /* Handles option c when it is a report option: 1 handled, 0 not one,
  * -1 bad value (printed). */
 static int report_option(int c, const char *arg, struct lt_report_opts *ro)
@@ -355,7 +433,7 @@ static int report_option(int c, const char *arg, struct lt_report_opts *ro)
         return 1;
     case OPT_REASON:
         if (!*arg) {
-            bad_value("--reason", arg, "a non-empty sentence");
+            lt_cli_bad_value("--reason", arg, "a non-empty sentence");
             return -1;
         }
         ro->reason = arg;
@@ -365,7 +443,7 @@ static int report_option(int c, const char *arg, struct lt_report_opts *ro)
         if (lt_junit_policy_parse(arg, c == OPT_JUNIT_TIMEOUT
                                            ? &ro->junit_timeout
                                            : &ro->junit_no_coverage) < 0) {
-            bad_value(c == OPT_JUNIT_TIMEOUT ? "--junit-timeout"
+            lt_cli_bad_value(c == OPT_JUNIT_TIMEOUT ? "--junit-timeout"
                                              : "--junit-no-coverage",
                       arg, "ignore, skipped, error or failure");
             return -1;
@@ -380,36 +458,6 @@ static int cmd_score(int argc, char **argv)
 {
     struct lt_score_opts o;
     lt_score_opts_init(&o);
-    static const struct option longopts[] = {
-        {"tests", required_argument, NULL, 't'},
-        {"jobs", required_argument, NULL, 'j'},
-        {"db", required_argument, NULL, OPT_DB},
-        {"operators", required_argument, NULL, OPT_OPERATORS},
-        {"format", required_argument, NULL, 'f'},
-        {"fail-under", required_argument, NULL, OPT_FAIL_UNDER},
-        {"timeout-factor", required_argument, NULL, OPT_TIMEOUT_FACTOR},
-        {"timeout-const", required_argument, NULL, OPT_TIMEOUT_CONST},
-        {"baseline-timeout", required_argument, NULL, OPT_BASELINE_TIMEOUT},
-        {"memory-mb", required_argument, NULL, OPT_MEMORY},
-        {"progress", no_argument, NULL, OPT_PROGRESS},
-        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
-        {"full-matrix", no_argument, NULL, OPT_FULL_MATRIX},
-        {"baseline-runs", required_argument, NULL, OPT_BASELINE_RUNS},
-        {"python", required_argument, NULL, OPT_PYTHON},
-        {"deselect-failing", no_argument, NULL, OPT_DESELECT_FAILING},
-        {"allow-read", required_argument, NULL, OPT_ALLOW_READ},
-        {"sandbox-uid", required_argument, NULL, OPT_SANDBOX_UID},
-        {"scratch-mb", required_argument, NULL, OPT_SCRATCH_MB},
-        {"no-fs-view", no_argument, NULL, OPT_NO_FS_VIEW},
-        {"telemetry", no_argument, NULL, OPT_TELEMETRY},
-        {"explain-sandbox", no_argument, NULL, OPT_EXPLAIN_SANDBOX},
-        {"shard", required_argument, NULL, OPT_SHARD},
-        {"config", required_argument, NULL, OPT_CONFIG},
-        {"no-config", no_argument, NULL, OPT_NO_CONFIG},
-        REPORT_LONGOPTS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     /* Everything after `--` belongs to pytest; getopt sees only what
      * comes before it, and may permute options and PATHS freely there. */
     int split = 1;
@@ -446,10 +494,10 @@ static int cmd_score(int argc, char **argv)
     }
     int config_tests = o.n_tests > 0;
     int c;
-    long lv;
+    long long lv;
     double dv;
     int code = 0;
-    while ((c = getopt_long(argc, argv, "t:j:f:h", longopts, NULL)) != -1) {
+    while ((c = lt_cli_getopt(argc, argv, "t:j:f:h", score_longopts)) != -1) {
         switch (c) {
         case 't':
             tests[n_tests++] = optarg;
@@ -458,8 +506,8 @@ static int cmd_score(int argc, char **argv)
         case OPT_NO_CONFIG:
             break; /* handled above */
         case 'j':
-            if (parse_int(optarg, 1, 1024, &lv) < 0) {
-                code = bad_value("--jobs", optarg, "1..1024");
+            if (lt_cli_long("--jobs", optarg, 1, 1024, &lv) < 0) {
+                code = 2;
                 goto out;
             }
             o.jobs = (int)lv;
@@ -472,7 +520,7 @@ static int cmd_score(int argc, char **argv)
             break;
         case 'f':
             if (lt_format_parse(optarg, &o.format) < 0) {
-                code = bad_value("--format", optarg,
+                code = lt_cli_bad_value("--format", optarg,
                                  "text, json, stryker, junit, sarif or "
                                  "github");
                 goto out;
@@ -485,35 +533,39 @@ static int cmd_score(int argc, char **argv)
             int percent = n > 0 && buf[n - 1] == '%';
             if (percent)
                 buf[n - 1] = '\0';
-            if (parse_double(buf, 0, percent ? 100 : 1, &dv) < 0) {
-                code = bad_value("--fail-under", optarg,
-                                 "a fraction 0..1 or a percentage");
+            char *end;
+            errno = 0;
+            dv = strtod(buf, &end);
+            if (errno || end == buf || *end || !(dv >= 0) ||
+                dv > (percent ? 100 : 1)) {
+                code = lt_cli_bad_value("--fail-under", optarg,
+                                        "a fraction 0..1 or a percentage");
                 goto out;
             }
             o.fail_under = percent ? dv / 100.0 : dv;
             break;
         }
         case OPT_TIMEOUT_FACTOR:
-            if (parse_double(optarg, 1, 1000, &o.timeout_factor) < 0) {
-                code = bad_value("--timeout-factor", optarg, "1..1000");
+            if (lt_cli_real("--timeout-factor", optarg, 1, 1000, &o.timeout_factor) < 0) {
+                code = 2;
                 goto out;
             }
             break;
         case OPT_TIMEOUT_CONST:
-            if (parse_double(optarg, 0.01, 3600, &o.timeout_const) < 0) {
-                code = bad_value("--timeout-const", optarg, "0.01..3600");
+            if (lt_cli_real("--timeout-const", optarg, 0.01, 3600, &o.timeout_const) < 0) {
+                code = 2;
                 goto out;
             }
             break;
         case OPT_BASELINE_TIMEOUT:
-            if (parse_double(optarg, 1, 86400, &o.baseline_timeout) < 0) {
-                code = bad_value("--baseline-timeout", optarg, "1..86400");
+            if (lt_cli_real("--baseline-timeout", optarg, 1, 86400, &o.baseline_timeout) < 0) {
+                code = 2;
                 goto out;
             }
             break;
         case OPT_MEMORY:
-            if (parse_int(optarg, 0, 1 << 20, &lv) < 0) {
-                code = bad_value("--memory-mb", optarg, "0..1048576");
+            if (lt_cli_long("--memory-mb", optarg, 0, 1 << 20, &lv) < 0) {
+                code = 2;
                 goto out;
             }
             o.memory_mb = (unsigned long)lv;
@@ -528,8 +580,8 @@ static int cmd_score(int argc, char **argv)
             o.full_matrix = 1;
             break;
         case OPT_BASELINE_RUNS:
-            if (parse_int(optarg, 1, 100, &lv) < 0) {
-                code = bad_value("--baseline-runs", optarg, "1..100");
+            if (lt_cli_long("--baseline-runs", optarg, 1, 100, &lv) < 0) {
+                code = 2;
                 goto out;
             }
             o.baseline_runs = (int)lv;
@@ -549,15 +601,15 @@ static int cmd_score(int argc, char **argv)
             cli_allow[o.n_allow_read++] = optarg;
             break;
         case OPT_SANDBOX_UID:
-            if (parse_int(optarg, 1, 4294967294LL, &lv) < 0) {
-                code = bad_value("--sandbox-uid", optarg, "1..4294967294");
+            if (lt_cli_long("--sandbox-uid", optarg, 1, 4294967294LL, &lv) < 0) {
+                code = 2;
                 goto out;
             }
             o.sandbox_uid = (unsigned)lv;
             break;
         case OPT_SCRATCH_MB:
-            if (parse_int(optarg, 1, 65536, &lv) < 0) {
-                code = bad_value("--scratch-mb", optarg, "1..65536");
+            if (lt_cli_long("--scratch-mb", optarg, 1, 65536, &lv) < 0) {
+                code = 2;
                 goto out;
             }
             o.scratch_mb = (unsigned)lv;
@@ -575,7 +627,7 @@ static int cmd_score(int argc, char **argv)
             const char *why = NULL;
             if (lt_shard_parse(optarg, &o.shard_index, &o.shard_count,
                                &why) < 0) {
-                code = bad_value("--shard", optarg, why);
+                code = lt_cli_bad_value("--shard", optarg, why);
                 goto out;
             }
             break;
@@ -587,8 +639,6 @@ static int cmd_score(int argc, char **argv)
             int r = report_option(c, optarg, &o.report);
             if (r > 0)
                 break;
-            if (r == 0)
-                fputs(usage_score, stderr);
             code = 2;
             goto out;
         }
@@ -603,10 +653,9 @@ static int cmd_score(int argc, char **argv)
         o.n_pytest_args = (size_t)(full_argc - split - 1);
     }
     if (o.n_paths == 0) {
-        lt_error("no PATHS given: name the files or directories to mutate "
-                 "(or set paths in [tool.litmus])");
-        fputs(usage_score, stderr);
-        code = 2;
+        code = lt_cli_usage_error("no PATHS given: name the files or "
+                                  "directories to mutate (or set paths in "
+                                  "[tool.litmus])");
         goto out;
     }
     if (n_tests > 0 || !config_tests) {
@@ -625,40 +674,14 @@ static int cmd_patches(int argc, char **argv)
 {
     struct lt_patches_opts o;
     lt_patches_opts_init(&o);
-    static const struct option longopts[] = {
-        {"buggy", required_argument, NULL, OPT_BUGGY},
-        {"tests", required_argument, NULL, 't'},
-        {"reference", required_argument, NULL, OPT_REFERENCE},
-        {"held-out", required_argument, NULL, OPT_HELD_OUT},
-        {"inputs", required_argument, NULL, OPT_INPUTS},
-        {"manifest", required_argument, NULL, OPT_MANIFEST},
-        {"patches", required_argument, NULL, OPT_PATCHES},
-        {"csv", required_argument, NULL, OPT_CSV},
-        {"format", required_argument, NULL, 'f'},
-        {"threshold", required_argument, NULL, OPT_THRESHOLD},
-        {"similarity-threshold", required_argument, NULL, OPT_SIM_THRESHOLD},
-        {"mutation-gap-note", no_argument, NULL, OPT_MUTATION_GATE},
-        {"no-mutation", no_argument, NULL, OPT_NO_MUTATION},
-        {"jobs", required_argument, NULL, 'j'},
-        {"timeout-factor", required_argument, NULL, OPT_TIMEOUT_FACTOR},
-        {"timeout-const", required_argument, NULL, OPT_TIMEOUT_CONST},
-        {"timeout", required_argument, NULL, OPT_TIMEOUT},
-        {"memory-mb", required_argument, NULL, OPT_MEMORY},
-        {"db", required_argument, NULL, OPT_DB},
-        {"progress", no_argument, NULL, OPT_PROGRESS},
-        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
-        {"shard", required_argument, NULL, OPT_SHARD},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     int split = 1;
     while (split < argc && strcmp(argv[split], "--") != 0)
         split++;
     int full_argc = argc;
     argc = split;
     int c;
-    long lv;
-    while ((c = getopt_long(argc, argv, "t:j:f:h", longopts, NULL)) != -1) {
+    long long lv;
+    while ((c = lt_cli_getopt(argc, argv, "t:j:f:h", patches_longopts)) != -1) {
         switch (c) {
         case OPT_BUGGY:
             o.buggy = optarg;
@@ -686,15 +709,15 @@ static int cmd_patches(int argc, char **argv)
             break;
         case 'f':
             if (parse_format(optarg, &o.format) < 0)
-                return bad_value("--format", optarg, "text or json");
+                return lt_cli_bad_value("--format", optarg, "text or json");
             break;
         case OPT_THRESHOLD:
-            if (parse_double(optarg, 0, 1, &o.threshold) < 0)
-                return bad_value("--threshold", optarg, "0..1");
+            if (lt_cli_real("--threshold", optarg, 0, 1, &o.threshold) < 0)
+                return 2;
             break;
         case OPT_SIM_THRESHOLD:
-            if (parse_double(optarg, 0, 1, &o.sim_threshold) < 0)
-                return bad_value("--similarity-threshold", optarg, "0..1");
+            if (lt_cli_real("--similarity-threshold", optarg, 0, 1, &o.sim_threshold) < 0)
+                return 2;
             break;
         case OPT_MUTATION_GATE:
             o.mutation_gate = 0;
@@ -703,25 +726,25 @@ static int cmd_patches(int argc, char **argv)
             o.mutation = 0;
             break;
         case 'j':
-            if (parse_int(optarg, 1, 1024, &lv) < 0)
-                return bad_value("--jobs", optarg, "1..1024");
+            if (lt_cli_long("--jobs", optarg, 1, 1024, &lv) < 0)
+                return 2;
             o.jobs = (int)lv;
             break;
         case OPT_TIMEOUT_FACTOR:
-            if (parse_double(optarg, 1, 1000, &o.timeout_factor) < 0)
-                return bad_value("--timeout-factor", optarg, "1..1000");
+            if (lt_cli_real("--timeout-factor", optarg, 1, 1000, &o.timeout_factor) < 0)
+                return 2;
             break;
         case OPT_TIMEOUT_CONST:
-            if (parse_double(optarg, 0.01, 3600, &o.timeout_const) < 0)
-                return bad_value("--timeout-const", optarg, "0.01..3600");
+            if (lt_cli_real("--timeout-const", optarg, 0.01, 3600, &o.timeout_const) < 0)
+                return 2;
             break;
         case OPT_TIMEOUT:
-            if (parse_double(optarg, 0.1, 86400, &o.timeout) < 0)
-                return bad_value("--timeout", optarg, "0.1..86400");
+            if (lt_cli_real("--timeout", optarg, 0.1, 86400, &o.timeout) < 0)
+                return 2;
             break;
         case OPT_MEMORY:
-            if (parse_int(optarg, 0, 1 << 20, &lv) < 0)
-                return bad_value("--memory-mb", optarg, "0..1048576");
+            if (lt_cli_long("--memory-mb", optarg, 0, 1 << 20, &lv) < 0)
+                return 2;
             o.memory_mb = (unsigned long)lv;
             break;
         case OPT_DB:
@@ -737,21 +760,18 @@ static int cmd_patches(int argc, char **argv)
             const char *why = NULL;
             if (lt_shard_parse(optarg, &o.shard_index, &o.shard_count,
                                &why) < 0)
-                return bad_value("--shard", optarg, why);
+                return lt_cli_bad_value("--shard", optarg, why);
             break;
         }
         case 'h':
             fputs(usage_patches, stdout);
             return 0;
         default:
-            fputs(usage_patches, stderr);
             return 2;
         }
     }
     if (optind != argc) {
-        lt_error("patches takes no positional arguments ('%s'; see litmus "
-                 "patches --help)", argv[optind]);
-        return 2;
+        return lt_cli_usage_error("takes no operands ('%s')", argv[optind]);
     }
     if (split < full_argc) {
         o.pytest_args = argv + split + 1;
@@ -782,23 +802,9 @@ static int cmd_show_or_report(int argc, char **argv, int show)
     enum lt_format format = LT_FORMAT_TEXT;
     struct lt_report_opts ro;
     memset(&ro, 0, sizeof(ro));
-    static const struct option show_longopts[] = {
-        {"db", required_argument, NULL, OPT_DB},
-        {"format", required_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    static const struct option report_longopts[] = {
-        {"db", required_argument, NULL, OPT_DB},
-        {"format", required_argument, NULL, 'f'},
-        REPORT_LONGOPTS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     int c;
-    while ((c = getopt_long(argc, argv, "f:h",
-                            show ? show_longopts : report_longopts,
-                            NULL)) != -1) {
+    while ((c = lt_cli_getopt(argc, argv, "f:h",
+                              show ? show_longopts : report_longopts)) != -1) {
         switch (c) {
         case OPT_DB:
             db = optarg;
@@ -806,7 +812,7 @@ static int cmd_show_or_report(int argc, char **argv, int show)
         case 'f':
             if (show ? parse_format(optarg, &format) < 0
                      : lt_format_parse(optarg, &format) < 0)
-                return bad_value("--format", optarg,
+                return lt_cli_bad_value("--format", optarg,
                                  show ? "text or json"
                                       : "text, json, stryker, junit, sarif "
                                         "or github");
@@ -818,36 +824,27 @@ static int cmd_show_or_report(int argc, char **argv, int show)
             int r = show ? 0 : report_option(c, optarg, &ro);
             if (r > 0)
                 break;
-            if (r == 0)
-                fputs(show ? usage_show : usage_report, stderr);
             return 2;
         }
         }
     }
     if (show) {
         if (optind != argc - 1) {
-            lt_error("show takes exactly one MUTANT_ID");
-            fputs(usage_show, stderr);
-            return 2;
+            return lt_cli_usage_error("takes exactly one MUTANT_ID");
         }
         return lt_show(db, argv[optind], format);
     }
     if (optind != argc) {
-        lt_error("report takes no positional arguments");
-        return 2;
+        return lt_cli_usage_error("takes no operands ('%s')",
+                                  argv[optind]);
     }
     return lt_report(db, format, &ro);
 }
 
 static int cmd_merge(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"force", no_argument, NULL, OPT_FORCE},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     int force = 0, c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = lt_cli_getopt(argc, argv, "h", merge_longopts)) != -1) {
         switch (c) {
         case OPT_FORCE:
             force = 1;
@@ -856,14 +853,11 @@ static int cmd_merge(int argc, char **argv)
             fputs(usage_merge, stdout);
             return 0;
         default:
-            fputs(usage_merge, stderr);
             return 2;
         }
     }
     if (argc - optind < 2) {
-        lt_error("merge needs OUT.db and at least one IN.db");
-        fputs(usage_merge, stderr);
-        return 2;
+        return lt_cli_usage_error("needs OUT.db and at least one IN.db");
     }
     return lt_merge(argv[optind], argv + optind + 1,
                     (size_t)(argc - optind - 1), force);
@@ -871,30 +865,18 @@ static int cmd_merge(int argc, char **argv)
 
 static int cmd_slurm(int argc, char **argv, const char *exe)
 {
-    static const struct option longopts[] = {
-        {"shards", required_argument, NULL, OPT_SHARDS},
-        {"dir", required_argument, NULL, OPT_DIR},
-        {"partition", required_argument, NULL, OPT_PARTITION},
-        {"time", required_argument, NULL, OPT_TIME},
-        {"cpus-per-task", required_argument, NULL, OPT_CPUS},
-        {"sbatch-arg", required_argument, NULL, OPT_SBATCH_ARG},
-        {"sbatch", required_argument, NULL, OPT_SBATCH},
-        {"no-submit", no_argument, NULL, OPT_NO_SUBMIT},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     struct lt_slurm_opts o;
     lt_slurm_opts_init(&o);
     o.exe = exe;
     char **extra = xcalloc((size_t)argc + 1, sizeof(char *));
     int c, code = 2;
-    long lv;
+    long long lv;
     /* "+": stop at `score`; what follows is the score command's. */
-    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    while ((c = lt_cli_getopt(argc, argv, "+h", slurm_longopts)) != -1) {
         switch (c) {
         case OPT_SHARDS:
-            if (parse_int(optarg, 1, LT_SHARD_MAX, &lv) < 0) {
-                code = bad_value("--shards", optarg, "1..100000");
+            if (lt_cli_long("--shards", optarg, 1, LT_SHARD_MAX, &lv) < 0) {
+                code = 2;
                 goto out;
             }
             o.shards = (unsigned)lv;
@@ -909,8 +891,8 @@ static int cmd_slurm(int argc, char **argv, const char *exe)
             o.time = optarg;
             break;
         case OPT_CPUS:
-            if (parse_int(optarg, 1, 4096, &lv) < 0) {
-                code = bad_value("--cpus-per-task", optarg, "1..4096");
+            if (lt_cli_long("--cpus-per-task", optarg, 1, 4096, &lv) < 0) {
+                code = 2;
                 goto out;
             }
             o.cpus_per_task = (unsigned)lv;
@@ -929,19 +911,17 @@ static int cmd_slurm(int argc, char **argv, const char *exe)
             code = 0;
             goto out;
         default:
-            fputs(usage_slurm, stderr);
             goto out;
         }
     }
     o.sbatch_args = extra;
     if (optind >= argc || strcmp(argv[optind], "score") != 0) {
-        lt_error("litmus slurm runs `score`: litmus slurm --shards N "
-                 "[options] score PATHS...");
-        fputs(usage_slurm, stderr);
+        lt_cli_usage_error("runs `score`: litmus slurm --shards N "
+                           "[options] score PATHS...");
         goto out;
     }
     if (o.shards == 0) {
-        lt_error("--shards N is required");
+        lt_cli_usage_error("--shards N is required");
         goto out;
     }
     o.score_args = argv + optind + 1;
@@ -960,6 +940,217 @@ out:
     return code;
 }
 
+/* Runs `litmus show` and `litmus report`. */
+static int cmd_show(int argc, char **argv)
+{
+    return cmd_show_or_report(argc, argv, 1);
+}
+
+static int cmd_report(int argc, char **argv)
+{
+    return cmd_show_or_report(argc, argv, 0);
+}
+
+/* The path of this binary, for the zygotes and the Slurm scripts. */
+static char self_exe[PATH_MAX];
+
+static int cmd_slurm_self(int argc, char **argv)
+{
+    if (!self_exe[0]) {
+        lt_error("cannot find this program's path for the job scripts");
+        return 3;
+    }
+    return cmd_slurm(argc, argv, self_exe);
+}
+
+static int cmd_completion(int argc, char **argv);
+static int cmd_defaults(int argc, char **argv);
+
+/* The commands: name, option table (for the parser, the messages and the
+ * completion) and entry point.  `dataset` has one table for its modes. */
+static const struct command {
+    const char *name;
+    const char *shortopts;
+    const struct option *longopts;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"score", "t:j:f:h", score_longopts, cmd_score},
+    {"show", "f:h", show_longopts, cmd_show},
+    {"report", "f:h", report_longopts, cmd_report},
+    {"merge", "h", merge_longopts, cmd_merge},
+    {"slurm", "+h", slurm_longopts, cmd_slurm_self},
+    {"patches", "t:j:f:h", patches_longopts, cmd_patches},
+    {"dataset", LT__CLI_DATASET_SHORTOPTS, lt__cli_dataset_longopts,
+     lt__cli_dataset},
+#ifdef LT_HAVE_SIMILARITY
+    {"similarity", "h", NULL, lt_similarity_main},
+#endif
+    {"completion", "", NULL, cmd_completion},
+    {"__defaults", "", NULL, cmd_defaults},
+};
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct option *command_longopts(const struct command *c)
+{
+#ifdef LT_HAVE_SIMILARITY
+    if (strcmp(c->name, "similarity") == 0)
+        return lt_similarity_longopts();
+#endif
+    return c->longopts;
+}
+
+/* Prints the words completing an option of table LO (and the short options
+ * of SHORTOPTS), filtered by KEEP when not NULL. */
+static void print_option_words(FILE *f, const char *shortopts,
+                               const struct option *lo,
+                               int (*keep)(int val, unsigned mode),
+                               unsigned mode)
+{
+    const char *sep = "";
+    for (; lo && lo->name; lo++) {
+        if (keep && !keep(lo->val, mode))
+            continue;
+        fprintf(f, "%s--%s", sep, lo->name);
+        sep = " ";
+    }
+    for (const char *p = shortopts; *p; p++)
+        if (*p != '+' && *p != ':' && (!keep || keep(*p, mode)))
+            fprintf(f, " -%c", *p);
+}
+
+static int dataset_keep(int val, unsigned mode)
+{
+    return lt__cli_dataset_option_in_mode(val, (enum lt_dataset_mode)mode);
+}
+
+/* `litmus completion bash`: a bash completion script built from the
+ * option tables above. */
+static int cmd_completion(int argc, char **argv)
+{
+    if (argc == 2 && (strcmp(argv[1], "-h") == 0 ||
+                      strcmp(argv[1], "--help") == 0)) {
+        fputs(usage_completion, stdout);
+        return 0;
+    }
+    if (argc != 2 || strcmp(argv[1], "bash") != 0)
+        return lt_cli_usage_error("the only shell is bash: litmus "
+                                  "completion bash");
+    FILE *f = stdout;
+    fputs("# bash completion for litmus, written by `litmus completion "
+          "bash`.\n"
+          "# Load it with: source <(litmus completion bash)\n"
+          "_litmus() {\n"
+          "    local cur=${COMP_WORDS[COMP_CWORD]} cmd=${COMP_WORDS[1]} "
+          "words= i\n"
+          "    COMPREPLY=()\n"
+          "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+          "        words=\"--help --version",
+          f);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (commands[i].name[0] != '_')
+            fprintf(f, " %s", commands[i].name);
+    fputs("\"\n"
+          "        COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
+          "        return\n"
+          "    fi\n"
+          "    for ((i = 2; i < COMP_CWORD; i++)); do\n"
+          "        [ \"${COMP_WORDS[i]}\" = -- ] && return\n"
+          "    done\n"
+          "    case $cmd in\n",
+          f);
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        const struct command *c = &commands[i];
+        if (c->name[0] == '_')
+            continue;
+        if (strcmp(c->name, "dataset") == 0) {
+            fputs("    dataset)\n"
+                  "        if [ \"$COMP_CWORD\" -eq 2 ]; then\n"
+                  "            words=\"--help",
+                  f);
+            for (int m = LT_DS_SELECT; m <= LT_DS_REWRITE; m++)
+                fprintf(f, " %s",
+                        lt_dataset_mode_name((enum lt_dataset_mode)m));
+            fputs("\"\n        else\n            case ${COMP_WORDS[2]} in\n",
+                  f);
+            for (int m = LT_DS_SELECT; m <= LT_DS_REWRITE; m++) {
+                fprintf(f, "            %s) words=\"",
+                        lt_dataset_mode_name((enum lt_dataset_mode)m));
+                print_option_words(f, c->shortopts, command_longopts(c),
+                                   dataset_keep, (unsigned)m);
+                fputs("\" ;;\n", f);
+            }
+            fputs("            esac\n        fi ;;\n", f);
+            continue;
+        }
+        if (strcmp(c->name, "completion") == 0) {
+            fputs("    completion) words=\"bash --help\" ;;\n", f);
+            continue;
+        }
+        fprintf(f, "    %s) words=\"", c->name);
+        print_option_words(f, c->shortopts, command_longopts(c), NULL, 0);
+        fputs("\" ;;\n", f);
+    }
+    fputs("    esac\n"
+          "    if [[ $cur == -* || $cmd == completion || "
+          "($cmd == dataset && $COMP_CWORD -eq 2) ]]; then\n"
+          "        COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
+          "    else\n"
+          "        COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+          "    fi\n"
+          "}\n"
+          "complete -o default -F _litmus litmus\n",
+          f);
+    return fflush(f) == 0 ? 0 : 3;
+}
+
+/* `litmus __defaults` (hidden): the defaults the engine fills in, one
+ * "command option value" a line, for the test that checks the help
+ * texts against them. */
+static int cmd_defaults(int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 1)
+        return lt_cli_usage_error("takes no arguments");
+    struct lt_score_opts s;
+    lt_score_opts_init(&s);
+    printf("score db %s\n", s.db);
+    printf("score operators %s\n", s.operators);
+    printf("score timeout-factor %g\n", s.timeout_factor);
+    printf("score timeout-const %g\n", s.timeout_const);
+    printf("score baseline-timeout %g\n", s.baseline_timeout);
+    printf("score baseline-runs %d\n", s.baseline_runs);
+    printf("score memory-mb %lu\n", s.memory_mb);
+    printf("score sandbox-uid %u\n", s.sandbox_uid ? s.sandbox_uid : 65534);
+    printf("score scratch-mb %u\n", s.scratch_mb ? s.scratch_mb : 512);
+    struct lt_patches_opts p;
+    lt_patches_opts_init(&p);
+    printf("patches db %s\n", p.db);
+    printf("patches threshold %g\n", p.threshold);
+    printf("patches similarity-threshold %g\n", p.sim_threshold);
+    printf("patches timeout-factor %g\n", p.timeout_factor);
+    printf("patches timeout-const %g\n", p.timeout_const);
+    printf("patches timeout %g\n", p.timeout);
+    printf("patches memory-mb %lu\n", p.memory_mb);
+    struct lt_dataset_opts d;
+    lt_dataset_opts_init(&d);
+    printf("dataset db %s\n", d.db);
+    printf("dataset seed %llu\n", d.seed);
+    printf("dataset timeout %g\n", d.timeout);
+    printf("dataset timeout-factor %g\n", d.timeout_factor);
+    printf("dataset timeout-const %g\n", d.timeout_const);
+    printf("dataset memory-mb %lu\n", d.memory_mb);
+    printf("dataset per-cell %d\n", d.per_cell);
+    printf("dataset per-program %d\n", d.per_program);
+    printf("dataset strength %d\n", d.strength);
+    printf("dataset variants %d\n", d.variants);
+    printf("dataset ops %s\n", d.ops);
+    struct lt_slurm_opts u;
+    lt_slurm_opts_init(&u);
+    printf("slurm dir %s\n", u.dir);
+    printf("slurm sbatch %s\n", u.sbatch);
+    return fflush(stdout) == 0 ? 0 : 3;
+}
+
 int main(int argc, char **argv)
 {
     /* Closed standard fds would be reused by sockets and pipes, and a
@@ -968,56 +1159,42 @@ int main(int argc, char **argv)
         if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
             return 3;
     if (argc >= 3 && strcmp(argv[1], "__zygote") == 0) {
-        long fd;
-        if (parse_int(argv[2], 3, INT_MAX, &fd) < 0)
+        char *end;
+        errno = 0;
+        long fd = strtol(argv[2], &end, 10);
+        if (errno || end == argv[2] || *end || fd < 3 || fd > INT_MAX)
             return 3;
         lt_zygote_main((int)fd);
     }
-    if (argc < 2) {
-        fputs(usage_main, stderr);
-        return 2;
-    }
+    if (argc < 2)
+        return lt_cli_usage_error("no command given");
     const char *cmd = argv[1];
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
         strcmp(cmd, "help") == 0) {
         fputs(usage_main, stdout);
         return 0;
     }
-    if (strcmp(cmd, "--version") == 0) {
-        printf("litmus %s\n", VERSION);
-        return 0;
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+        printf("litmus %s\n", LT_VERSION);
+        return fflush(stdout) == 0 ? 0 : 3;
     }
     /* The zygotes are this very binary, re-executed. */
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
     if (n > 0) {
-        self[n] = '\0';
-        lt_engine_set_exe(xstrdup(self));
+        self_exe[n] = '\0';
+        lt_engine_set_exe(xstrdup(self_exe));
+    } else {
+        self_exe[0] = '\0';
     }
-    if (strcmp(cmd, "score") == 0)
-        return cmd_score(argc - 1, argv + 1);
-    if (strcmp(cmd, "show") == 0)
-        return cmd_show_or_report(argc - 1, argv + 1, 1);
-    if (strcmp(cmd, "report") == 0)
-        return cmd_show_or_report(argc - 1, argv + 1, 0);
-    if (strcmp(cmd, "patches") == 0)
-        return cmd_patches(argc - 1, argv + 1);
-    if (strcmp(cmd, "merge") == 0)
-        return cmd_merge(argc - 1, argv + 1);
-    if (strcmp(cmd, "slurm") == 0) {
-        if (n <= 0) {
-            lt_error("cannot find this program's path for the job scripts");
-            return 3;
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        if (strcmp(cmd, commands[i].name) == 0) {
+            lt_cli_set_command(commands[i].name);
+            optind = 0;
+            return commands[i].run(argc - 1, argv + 1);
         }
-        return cmd_slurm(argc - 1, argv + 1, self);
     }
-    if (strcmp(cmd, "dataset") == 0)
-        return lt__cli_dataset(argc - 1, argv + 1);
-#ifdef LT_HAVE_SIMILARITY
-    if (strcmp(cmd, "similarity") == 0)
-        return lt_similarity_main(argc - 1, argv + 1);
-#endif
-    lt_error("unknown command '%s'", cmd);
-    fputs(usage_main, stderr);
-    return 2;
+    if (cmd[0] == '-')
+        return lt_cli_usage_error("unknown option '%s' (options follow the "
+                                  "command)", cmd);
+    return lt_cli_usage_error("unknown command '%s'", cmd);
 }

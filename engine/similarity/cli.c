@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "common/cliopt.h"
 #include "common/err.h"
 #include "common/xmalloc.h"
 
@@ -53,18 +54,6 @@ static const char usage_text[] =
     "reference implementations: docs/similarity.md.\n"
     "\n"
     "Exit status: 0 done, 2 usage or input error, 3 engine error.\n";
-
-__attribute__((format(printf, 1, 2))) static int
-usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "litmus similarity: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, " (see --help)\n");
-    va_end(ap);
-    return EXIT_USAGE;
-}
 
 static int read_file(const char *path, char **out, size_t *len)
 {
@@ -317,41 +306,48 @@ static int run_pairs(struct lt_sim *s, const char *path, bool json,
 
 /*** Entry ***/
 
+enum {
+    O_METRIC = 256,
+    O_LANG,
+    O_TOKENS,
+    O_FORMAT,
+    O_PAIRS,
+    O_WEIGHTS,
+    O_COMPAT,
+    O_DUMP,
+};
+static const struct option longopts[] = {
+    {"metric", required_argument, NULL, O_METRIC},
+    {"lang", required_argument, NULL, O_LANG},
+    {"tokens", required_argument, NULL, O_TOKENS},
+    {"format", required_argument, NULL, O_FORMAT},
+    {"pairs", required_argument, NULL, O_PAIRS},
+    {"codebleu-weights", required_argument, NULL, O_WEIGHTS},
+    {"dataflow-compat", no_argument, NULL, O_COMPAT},
+    {"dump-tokens", required_argument, NULL, O_DUMP},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+
+/* The option table of `litmus similarity`, for shell completion. */
+const struct option *lt_similarity_longopts(void)
+{
+    return longopts;
+}
+
 /* `litmus similarity`: parses argv (argv[0] is "similarity"), runs, and
  * returns the exit status: 0, 2 for usage or input errors, 3 for engine
  * errors. */
 int lt_similarity_main(int argc, char **argv)
 {
-    enum {
-        O_METRIC = 256,
-        O_LANG,
-        O_TOKENS,
-        O_FORMAT,
-        O_PAIRS,
-        O_WEIGHTS,
-        O_COMPAT,
-        O_DUMP,
-    };
-    static const struct option longopts[] = {
-        {"metric", required_argument, NULL, O_METRIC},
-        {"lang", required_argument, NULL, O_LANG},
-        {"tokens", required_argument, NULL, O_TOKENS},
-        {"format", required_argument, NULL, O_FORMAT},
-        {"pairs", required_argument, NULL, O_PAIRS},
-        {"codebleu-weights", required_argument, NULL, O_WEIGHTS},
-        {"dataflow-compat", no_argument, NULL, O_COMPAT},
-        {"dump-tokens", required_argument, NULL, O_DUMP},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
     struct lt_sim_options o;
     lt_sim_options_init(&o);
     unsigned metrics = 0;
     bool json = false;
     const char *pairs = NULL, *dump = NULL;
     optind = 0; /* re-entrant: reset getopt (GNU: full re-init) */
-    opterr = 0;
+    lt_cli_set_command("similarity");
     int ch;
-    while ((ch = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    while ((ch = lt_cli_getopt(argc, argv, "h", longopts)) != -1) {
         switch (ch) {
         case O_METRIC: {
             const char *p = optarg;
@@ -359,7 +355,7 @@ int lt_similarity_main(int argc, char **argv)
                 size_t n = strcspn(p, ",");
                 unsigned bit = metric_bit(p, n);
                 if (!bit)
-                    return usage_error("unknown metric '%s'", optarg);
+                    return lt_cli_usage_error("unknown metric '%s'", optarg);
                 metrics |= bit;
                 p += n;
                 if (*p == ',')
@@ -373,7 +369,7 @@ int lt_similarity_main(int argc, char **argv)
             else if (strcmp(optarg, "java") == 0)
                 o.lang = LT_SIM_JAVA;
             else
-                return usage_error("unknown language '%s'", optarg);
+                return lt_cli_usage_error("unknown language '%s'", optarg);
             break;
         case O_TOKENS:
             if (strcmp(optarg, "code") == 0)
@@ -381,7 +377,7 @@ int lt_similarity_main(int argc, char **argv)
             else if (strcmp(optarg, "words") == 0)
                 o.tokens = LT_SIM_TOKENS_WORDS;
             else
-                return usage_error("unknown token mode '%s'", optarg);
+                return lt_cli_usage_error("unknown token mode '%s'", optarg);
             break;
         case O_FORMAT:
             if (strcmp(optarg, "json") == 0)
@@ -389,14 +385,14 @@ int lt_similarity_main(int argc, char **argv)
             else if (strcmp(optarg, "text") == 0)
                 json = false;
             else
-                return usage_error("unknown format '%s'", optarg);
+                return lt_cli_usage_error("unknown format '%s'", optarg);
             break;
         case O_PAIRS:
             pairs = optarg;
             break;
         case O_WEIGHTS:
             if (parse_weights(optarg, o.codebleu_weights) < 0)
-                return usage_error("bad --codebleu-weights '%s': want four "
+                return lt_cli_usage_error("bad --codebleu-weights '%s': want four "
                                    "non-negative numbers A,B,C,D",
                                    optarg);
             break;
@@ -410,10 +406,7 @@ int lt_similarity_main(int argc, char **argv)
             fputs(usage_text, stdout);
             return EXIT_OK;
         default:
-            return usage_error("bad option '%s'",
-                               optind > 0 && optind <= argc
-                                   ? argv[optind - 1]
-                                   : "?");
+            return EXIT_USAGE;
         }
     }
     if (metrics)
@@ -422,7 +415,7 @@ int lt_similarity_main(int argc, char **argv)
 
     if (dump) {
         if (nargs || pairs)
-            return usage_error("%s", "--dump-tokens takes no other input");
+            return lt_cli_usage_error("%s", "--dump-tokens takes no other input");
         char *text;
         size_t len;
         int rc = read_file(dump, &text, &len);
@@ -438,9 +431,9 @@ int lt_similarity_main(int argc, char **argv)
         return EXIT_OK;
     }
     if (pairs && nargs)
-        return usage_error("%s", "give --pairs or two files, not both");
+        return lt_cli_usage_error("%s", "give --pairs or two files, not both");
     if (!pairs && nargs != 2)
-        return usage_error("%s", "need CANDIDATE and REFERENCE files");
+        return lt_cli_usage_error("%s", "need CANDIDATE and REFERENCE files");
 
     struct lt_sim *s = NULL;
     int rc = lt_sim_new(&o, &s);

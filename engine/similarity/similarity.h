@@ -98,4 +98,8 @@ char *lt_sim_dump_tokens(const char *text, size_t len, enum lt_sim_lang lang,
  * usage or input errors, 3 for engine errors. */
 int lt_similarity_main(int argc, char **argv);
 
+/* The long options of `litmus similarity` (for shell completion). */
+struct option;
+const struct option *lt_similarity_longopts(void);
+
 #endif

@@ -46,7 +46,13 @@ printf '{"gcd": ' > "$WORK/m3.json"
 check_bad "manifest not JSON" "m3.json:1: not valid JSON" --manifest "$WORK/m3.json" --patches "$G/patches"
 printf '[1, 2]\n{"x": 1}\n' > "$WORK/inputs.jsonl"
 check_bad "bad inputs line" "inputs.jsonl: input 2" --buggy "$G/gcd.py" --tests "$G/test_gcd.py" --reference "$G/reference/gcd.py" --inputs "$WORK/inputs.jsonl" --patches "$G/patches"
-check_bad "bad option value" "--threshold" --buggy "$G/gcd.py" --tests "$G/test_gcd.py" --patches "$G/patches" --threshold 2
+# A bad option value is a usage error: two lines, no database.
+rm -f "$WORK/bad.db"*
+run_litmus patches --db "$WORK/bad.db" --no-progress --buggy "$G/gcd.py" --tests "$G/test_gcd.py" --patches "$G/patches" --threshold 2
+expect_eq "$RC" 2 "bad option value: exit code"
+expect_eq "$(cat "$WORK/err")" "litmus patches: --threshold: invalid value '2' (0..1)
+Try 'litmus patches --help'." "bad option value: message"
+[ ! -e "$WORK/bad.db" ] || fail "bad option value: database written"
 
 # A reference fix that fails its own tests (the buggy file as its own
 # fix) is an input error, named as such.

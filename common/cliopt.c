@@ -1,0 +1,113 @@
+/* The command-line conventions of common/cliopt.h.
+ * SPDX-License-Identifier: MIT */
+#include "common/cliopt.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *command = "";
+
+void lt_cli_set_command(const char *name)
+{
+    command = name ? name : "";
+}
+
+const char *lt_cli_command(void)
+{
+    return command;
+}
+
+int lt_cli_usage_error(const char *fmt, ...)
+{
+    const char *sp = *command ? " " : "";
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "litmus%s%s: ", sp, command);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nTry 'litmus%s%s --help'.\n", sp, command);
+    va_end(ap);
+    return LT_CLI_USAGE;
+}
+
+int lt_cli_bad_value(const char *opt, const char *s, const char *want)
+{
+    return lt_cli_usage_error("%s: invalid value '%s' (%s)", opt, s, want);
+}
+
+int lt_cli_getopt(int argc, char **argv, const char *shortopts,
+                  const struct option *longopts)
+{
+    /* A leading ':' (after '+' or '-') makes getopt quiet and tell a
+     * missing value (':') from an unknown option ('?'). */
+    char spec[64];
+    const char *rest = shortopts;
+    size_t k = 0;
+    if (*rest == '+' || *rest == '-')
+        spec[k++] = *rest++;
+    spec[k++] = ':';
+    snprintf(spec + k, sizeof(spec) - k, "%s", rest);
+    opterr = 0;
+    int c = getopt_long(argc, argv, spec, longopts, NULL);
+    if (c != '?' && c != ':')
+        return c;
+    const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+    int is_long = strncmp(arg, "--", 2) == 0;
+    if (c == ':') {
+        if (is_long)
+            lt_cli_usage_error("option '%.*s' needs a value",
+                               (int)strcspn(arg, "="), arg);
+        else
+            lt_cli_usage_error("option '-%c' needs a value", optopt);
+    } else if (is_long) {
+        lt_cli_usage_error("unknown option '%.*s'", (int)strcspn(arg, "="),
+                           arg);
+    } else if (optopt) {
+        lt_cli_usage_error("unknown option '-%c'", optopt);
+    } else {
+        lt_cli_usage_error("unknown option '%s'", arg);
+    }
+    return '?';
+}
+
+int lt_cli_long(const char *opt, const char *s, long long lo, long long hi,
+                long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) {
+        char want[64];
+        snprintf(want, sizeof(want), "%lld..%lld", lo, hi);
+        lt_cli_bad_value(opt, s, want);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int lt_cli_real(const char *opt, const char *s, double lo, double hi,
+                double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+        char want[64];
+        snprintf(want, sizeof(want), "%g..%g", lo, hi);
+        lt_cli_bad_value(opt, s, want);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int lt_cli_split(int argc, char **argv)
+{
+    int i = 1;
+    while (i < argc && strcmp(argv[i], "--") != 0)
+        i++;
+    return i;
+}
