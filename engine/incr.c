@@ -308,28 +308,12 @@ out:
 
 /*** Reuse keys ***/
 
-/* Appends line l (1-based) of src, without its end, and a NUL; a line
- * outside the source appends the NUL alone. */
-static void add_line(struct lt_sha256 *h, const char *src, size_t len,
-                     long l)
+/* Hashes src[from:to] and a NUL. */
+static void add_span(struct lt_sha256 *h, const char *src, size_t from,
+                     size_t to)
 {
-    long cur = 1;
-    size_t i = 0;
-    while (cur < l && i < len) {
-        const char *nl = memchr(src + i, '\n', len - i);
-        if (!nl) {
-            i = len;
-            break;
-        }
-        i = (size_t)(nl - src) + 1;
-        cur++;
-    }
-    if (l >= 1 && cur == l && i < len) {
-        size_t e = i;
-        while (e < len && src[e] != '\n')
-            e++;
-        lt_sha256_update(h, src + i, e - i);
-    }
+    if (to > from)
+        lt_sha256_update(h, src + from, to - from);
     lt_sha256_update(h, "", 1);
 }
 
@@ -359,9 +343,28 @@ void lt__reuse_key(const struct lt_mutant *m, const char *rel,
     int k = snprintf(num, sizeof(num), "%d %d %d %u", m->col,
                      m->end_line - m->line, m->end_col, occurrence);
     lt_sha256_update(&h, num, (size_t)k + 1);
-    /* The mutated lines and one line of context on either side. */
-    for (long l = (long)m->line - 1; l <= (long)m->end_line + 1; l++)
-        add_line(&h, src, len, l);
+    /* The mutated lines and one line of context on either side, found
+     * from the mutant's byte span (no scan from the top of the file). */
+    size_t s0 = m->start < len ? m->start : len, e0 = m->end;
+    if (e0 > len)
+        e0 = len;
+    while (s0 > 0 && src[s0 - 1] != '\n')
+        s0--;
+    while (e0 < len && src[e0] != '\n')
+        e0++;
+    size_t ps = s0, pe = s0;
+    if (s0 > 0) {
+        pe = s0 - 1;
+        ps = pe;
+        while (ps > 0 && src[ps - 1] != '\n')
+            ps--;
+    }
+    size_t ns = e0 < len ? e0 + 1 : len, ne = ns;
+    while (ne < len && src[ne] != '\n')
+        ne++;
+    add_span(&h, src, ps, pe);
+    add_span(&h, src, s0, e0);
+    add_span(&h, src, ns, ne);
     lt_sha256_final(&h, d);
     hex(d, out);
 }

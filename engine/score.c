@@ -1146,36 +1146,52 @@ static void old_set_free(struct old_set *os)
 
 /* The reuse key of every mutant of the plan (64 hex chars each, in one
  * array the caller frees): the occurrence number tells apart mutants
- * that agree on everything else (the same line twice in a file). */
+ * that agree on everything else (the same line twice in a file), counted
+ * in source order. */
+static char (*sort_keys)[65]; /* qsort has no context argument */
+
+static int cmp_key_index(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = strcmp(sort_keys[x], sort_keys[y]);
+    return c ? c : (x > y) - (x < y);
+}
+
 static char (*plan_keys(const struct lt_plan *plan, const char *cwd))[65]
 {
     size_t nm = plan->mutants.count;
+    char (*k0)[65] = xcalloc(nm + 1, sizeof(*k0));
     char (*keys)[65] = xcalloc(nm + 1, sizeof(*keys));
+    size_t *order = xcalloc(nm + 1, sizeof(size_t));
     size_t cl = cwd ? strlen(cwd) : 0;
-    for (size_t i = 0; i < nm; i++) {
-        const struct lt_mutant *m = &plan->mutants.items[i];
-        const struct lt_plan_file *f = &plan->files[plan->mutant_file[i]];
-        const char *rel = f->path;
-        if (cl && strncmp(rel, cwd, cl) == 0 && rel[cl] == '/')
-            rel += cl + 1;
-        char k0[65];
-        lt__reuse_key(m, rel, f->source, f->len, 0, k0);
-        /* Earlier mutants of the same file with the same first key: a
-         * file's mutants are few, so counting back is cheap enough. */
-        unsigned occ = 0;
-        for (size_t k = i; k-- > 0 &&
-                           plan->mutant_file[k] == plan->mutant_file[i];) {
-            const struct lt_mutant *p = &plan->mutants.items[k];
-            if (strcmp(p->op, m->op) || strcmp(p->replacement,
-                                               m->replacement) ||
-                strcmp(p->original, m->original))
+    for (size_t pass = 0; pass < 2; pass++) {
+        for (size_t n = 0; n < nm; n++) {
+            size_t i = pass ? order[n] : n;
+            const struct lt_mutant *m = &plan->mutants.items[i];
+            const struct lt_plan_file *f =
+                &plan->files[plan->mutant_file[i]];
+            const char *rel = f->path;
+            if (cl && strncmp(rel, cwd, cl) == 0 && rel[cl] == '/')
+                rel += cl + 1;
+            if (!pass) {
+                lt__reuse_key(m, rel, f->source, f->len, 0, k0[i]);
+                order[n] = n;
                 continue;
-            char kk[65];
-            lt__reuse_key(p, rel, f->source, f->len, 0, kk);
-            occ += strcmp(kk, k0) == 0;
+            }
+            /* order[] groups equal first keys, in source order. */
+            unsigned occ = 0;
+            for (size_t k = n; k-- > 0 && strcmp(k0[order[k]], k0[i]) == 0;)
+                occ++;
+            lt__reuse_key(m, rel, f->source, f->len, occ, keys[i]);
         }
-        lt__reuse_key(m, rel, f->source, f->len, occ, keys[i]);
+        if (!pass) {
+            sort_keys = k0;
+            qsort(order, nm, sizeof(size_t), cmp_key_index);
+            sort_keys = NULL;
+        }
     }
+    free(order);
+    free(k0);
     return keys;
 }
 
