@@ -1494,7 +1494,10 @@ int lt_score(const struct lt_score_opts *o)
      * is resumed as it was.  Shards keep to resuming. */
     if (!o->shard_count) {
         char *complete = NULL;
-        if (stored && lt_store_get_meta(st, "complete", &complete) == 0 &&
+        /* --explain-sandbox stops before the baseline: it must not drop
+         * a finished run's results. */
+        if (stored && !o->explain_sandbox &&
+            lt_store_get_meta(st, "complete", &complete) == 0 &&
             complete && strcmp(complete, "1") == 0)
             incremental = 1;
         free(complete);
@@ -1507,8 +1510,13 @@ int lt_score(const struct lt_score_opts *o)
             exit_code = lt__store_write_failed(st, o->db, rc);
             goto out;
         }
+        /* A finished store without reuse keys (merged shards, or one
+         * written before them) is resumed as before: dropping its
+         * results would run everything again. */
         if (old.n)
             qsort(old.v, old.n, sizeof(*old.v), cmp_old);
+        else
+            incremental = 0;
     }
     free(stored);
 
