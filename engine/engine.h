@@ -171,8 +171,8 @@ void lt_score_opts_init(struct lt_score_opts *o);
  * timeout-factor, timeout-const, baseline-timeout, baseline-runs,
  * memory-mb, full-matrix, pytest-args, python, deselect-failing,
  * allow-read, sandbox-uid, scratch-mb, exclude, exclude-operators).
- *  0, or a negative code with a
- * one-line *err (caller frees) for unreadable TOML or a bad key or value. */
+ * 0, or a negative code with a one-line *err (caller frees) for
+ * unreadable TOML or a bad key or value. */
 int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
                                  char **err);
 
