@@ -98,6 +98,25 @@ int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
         } else if (key_is(key, "tests")) {
             if (string_list(v, &o->tests, &o->n_tests) < 0)
                 rc = -1;
+        } else if (key_is(key, "exclude")) {
+            if (string_list(v, &o->exclude, &o->n_exclude) < 0)
+                rc = -1;
+        } else if (key_is(key, "exclude-operators")) {
+            if (string_list(v, &o->exclude_ops, &o->n_exclude_ops) < 0)
+                rc = -1;
+            for (size_t i = 0; rc == 0 && i < o->n_exclude_ops; i++) {
+                /* The operator part must name an operator. */
+                const char *e = o->exclude_ops[i];
+                size_t n = strcspn(e, ":");
+                int known = 0;
+                /* Operator names only: the first two entries are sets. */
+                for (const char *const *k = lt_operator_sets() + 2; *k;
+                     k++)
+                    if (strlen(*k) == n && strncmp(*k, e, n) == 0)
+                        known = 1;
+                if (!known || (e[n] == ':' && e[n + 1] == '\0'))
+                    rc = -1;
+            }
         } else if (key_is(key, "pytest-args")) {
             if (string_list(v, &o->pytest_args, &o->n_pytest_args) < 0)
                 rc = -1;

@@ -106,6 +106,15 @@ struct lt_score_opts {
     struct lt_report_opts report; /* HTML, survivor baseline, JUnit */
     unsigned shard_index;  /* --shard I/N: this process runs slice I ... */
     unsigned shard_count;  /* ... of N (docs/scale.md); 0: the whole run */
+    char **exclude;        /* globs of subject files never mutated */
+    size_t n_exclude;
+    char **exclude_ops;    /* "OP" (everywhere) or "OP:GLOB" (in files
+                              matching GLOB): operators switched off */
+    size_t n_exclude_ops;
+    const char *since;     /* git revision: mutate only lines changed
+                              since it (docs/incremental.md); NULL: all */
+    int rerun_survivors;   /* --rerun survivors: reuse every earlier
+                              verdict but survived and no_coverage */
     int debug;
 };
 
@@ -161,8 +170,9 @@ void lt_score_opts_init(struct lt_score_opts *o);
  * long options: paths, tests, jobs, db, operators, format, fail-under,
  * timeout-factor, timeout-const, baseline-timeout, baseline-runs,
  * memory-mb, full-matrix, pytest-args, python, deselect-failing,
- * allow-read, sandbox-uid, scratch-mb).  0, or a negative code with a
- * one-line *err (caller frees) for unreadable TOML or a bad key or value. */
+ * allow-read, sandbox-uid, scratch-mb, exclude, exclude-operators).
+ * 0, or a negative code with a one-line *err (caller frees) for
+ * unreadable TOML or a bad key or value. */
 int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
                                  char **err);
 

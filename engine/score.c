@@ -25,6 +25,7 @@
 #include "common/log.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
+#include "engine/incr.h"
 #include "engine/internal.h"
 #include "engine/pool.h"
 #include "engine/pyenv.h"
@@ -249,6 +250,30 @@ static int plan_files(const struct lt_score_opts *o, struct lt_plan *plan)
             files[u++] = files[i];
     }
     n = u;
+    /* [tool.litmus] exclude: globs over the path relative to the working
+     * directory. */
+    if (o->n_exclude) {
+        char *cwd = getcwd(NULL, 0);
+        size_t cl = cwd ? strlen(cwd) : 0;
+        u = 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *rel = files[i];
+            if (cl && strncmp(rel, cwd, cl) == 0 && rel[cl] == '/')
+                rel += cl + 1;
+            if (lt__path_excluded(rel, o->exclude, o->n_exclude))
+                free(files[i]);
+            else
+                files[u++] = files[i];
+        }
+        n = u;
+        free(cwd);
+        if (n == 0) {
+            lt_error("every Python source file is excluded by "
+                     "[tool.litmus] exclude");
+            rc = LT_EUSAGE;
+            goto out;
+        }
+    }
 
     plan->files = xcalloc(n, sizeof(*plan->files));
     for (size_t i = 0; i < n; i++) {
@@ -278,7 +303,8 @@ out:
 
 /* Generates the mutants of every file of the plan, in file order.  0 or a
  * negative code after printing why. */
-static int plan_mutants(const struct lt_score_opts *o, struct lt_plan *plan)
+static int plan_mutants(const struct lt_score_opts *o, struct lt_plan *plan,
+                        const struct lt_lines *since)
 {
     int rc = lt_operators_init();
     if (rc < 0) {
@@ -305,6 +331,20 @@ static int plan_mutants(const struct lt_score_opts *o, struct lt_plan *plan)
             goto out;
         }
         free(msg);
+        /* Excluded operators and, with --since, unchanged lines: those
+         * mutants are not generated at all. */
+        size_t kept = 0;
+        for (size_t k = 0; k < ml.count; k++) {
+            struct lt_mutant *m = &ml.items[k];
+            if (lt__op_excluded(m->op, rel, o->exclude_ops,
+                                o->n_exclude_ops) ||
+                (since && !lt__changed_touch(&since[i], m->line,
+                                           m->end_line)))
+                lt_mutant_clear(m);
+            else
+                ml.items[kept++] = *m;
+        }
+        ml.count = kept;
         size_t base = plan->mutants.count;
         plan->mutants.items = xrealloc(plan->mutants.items,
                                        (base + ml.count) *
@@ -1055,6 +1095,134 @@ static double run_cpu_seconds(const struct pool *pool)
     return s;
 }
 
+/*** Incremental runs ***/
+
+/* A verdict of the earlier run, found again by its reuse key. */
+struct old_verdict {
+    char key[65];
+    char sig[65];
+    struct lt_result r;
+};
+
+struct old_set {
+    struct old_verdict *v;
+    size_t n, cap;
+};
+
+static int collect_old(const char *id, const char *key, const char *tests,
+                       const struct lt_result *r, void *ud)
+{
+    struct old_set *os = ud;
+    (void)id;
+    if (strlen(key) != 64 || strlen(tests) != 64)
+        return 0;
+    if (os->n == os->cap) {
+        os->cap = os->cap ? os->cap * 2 : 64;
+        os->v = xrealloc(os->v, os->cap * sizeof(*os->v));
+    }
+    struct old_verdict *o = &os->v[os->n++];
+    memcpy(o->key, key, 65);
+    memcpy(o->sig, tests, 65);
+    o->r = *r;
+    o->r.killed_by = r->killed_by ? xstrdup(r->killed_by) : NULL;
+    o->r.detail = r->detail ? xstrdup(r->detail) : NULL;
+    o->r.output = r->output ? xstrdup(r->output) : NULL;
+    return 0;
+}
+
+static int cmp_old(const void *a, const void *b)
+{
+    return strcmp(((const struct old_verdict *)a)->key,
+                  ((const struct old_verdict *)b)->key);
+}
+
+static void old_set_free(struct old_set *os)
+{
+    for (size_t i = 0; i < os->n; i++)
+        lt_result_clear(&os->v[i].r);
+    free(os->v);
+    memset(os, 0, sizeof(*os));
+}
+
+/* The reuse key of every mutant of the plan (64 hex chars each, in one
+ * array the caller frees): the occurrence number tells apart mutants
+ * that agree on everything else (the same line twice in a file), counted
+ * in source order. */
+static char (*sort_keys)[65]; /* qsort has no context argument */
+
+static int cmp_key_index(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = strcmp(sort_keys[x], sort_keys[y]);
+    return c ? c : (x > y) - (x < y);
+}
+
+static char (*plan_keys(const struct lt_plan *plan, const char *cwd))[65]
+{
+    size_t nm = plan->mutants.count;
+    char (*k0)[65] = xcalloc(nm + 1, sizeof(*k0));
+    char (*keys)[65] = xcalloc(nm + 1, sizeof(*keys));
+    size_t *order = xcalloc(nm + 1, sizeof(size_t));
+    size_t cl = cwd ? strlen(cwd) : 0;
+    for (size_t pass = 0; pass < 2; pass++) {
+        for (size_t n = 0; n < nm; n++) {
+            size_t i = pass ? order[n] : n;
+            const struct lt_mutant *m = &plan->mutants.items[i];
+            const struct lt_plan_file *f =
+                &plan->files[plan->mutant_file[i]];
+            const char *rel = f->path;
+            if (cl && strncmp(rel, cwd, cl) == 0 && rel[cl] == '/')
+                rel += cl + 1;
+            if (!pass) {
+                lt__reuse_key(m, rel, f->source, f->len, 0, k0[i]);
+                order[n] = n;
+                continue;
+            }
+            /* order[] groups equal first keys, in source order. */
+            unsigned occ = 0;
+            for (size_t k = n; k-- > 0 && strcmp(k0[order[k]], k0[i]) == 0;)
+                occ++;
+            lt__reuse_key(m, rel, f->source, f->len, occ, keys[i]);
+        }
+        if (!pass) {
+            sort_keys = k0;
+            qsort(order, nm, sizeof(size_t), cmp_key_index);
+            sort_keys = NULL;
+        }
+    }
+    free(order);
+    free(k0);
+    return keys;
+}
+
+/* The hash of a test's file (the node id up to "::", relative to the
+ * working directory), cached in *cache; "-" when it cannot be read. */
+struct file_hash {
+    char *path;
+    char sha[65];
+};
+
+static const char *test_file_sha(const char *nodeid, struct file_hash **cache,
+                                 size_t *n)
+{
+    size_t len = strcspn(nodeid, ":");
+    for (size_t i = 0; i < *n; i++)
+        if (strlen((*cache)[i].path) == len &&
+            strncmp((*cache)[i].path, nodeid, len) == 0)
+            return (*cache)[i].sha;
+    *cache = xrealloc(*cache, (*n + 1) * sizeof(**cache));
+    struct file_hash *h = &(*cache)[(*n)++];
+    h->path = xstrndup(nodeid, len);
+    char *src = NULL;
+    size_t sl = 0;
+    if (lt_read_file(h->path, &src, &sl) == 0)
+        lt_sha256_hex(src, sl, h->sha);
+    else
+        strcpy(h->sha, "-");
+    free(src);
+    return h->sha;
+}
+
 static int put_verdict(struct lt_store *st, const struct lt_mutant *m,
                        enum lt_verdict v, const char *detail)
 {
@@ -1094,6 +1262,10 @@ int lt_score(const struct lt_score_opts *o)
     FILE *run_log = NULL;
     int in_tx = 0;
     struct lt_telemetry *tm = NULL;
+    struct lt_lines *since = NULL;
+    struct old_set old = {0};
+    int incremental = 0;
+    char (*rkeys)[65] = NULL;
 
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
@@ -1107,6 +1279,18 @@ int lt_score(const struct lt_score_opts *o)
     if (rc < 0) {
         exit_code = 2;
         goto out;
+    }
+    if (o->since) {
+        /* git runs here, in the engine, before any runner exists. */
+        char **paths = xcalloc(plan.n_files + 1, sizeof(char *));
+        for (size_t i = 0; i < plan.n_files; i++)
+            paths[i] = plan.files[i].path;
+        rc = lt__since_lines(o->since, paths, plan.n_files, &since);
+        free(paths);
+        if (rc < 0) {
+            exit_code = 2;
+            goto out;
+        }
     }
 
     cwd = getcwd(NULL, 0);
@@ -1179,7 +1363,7 @@ int lt_score(const struct lt_score_opts *o)
             goto out;
         }
     }
-    rc = plan_mutants(o, &plan);
+    rc = plan_mutants(o, &plan, since);
     if (rc < 0) {
         exit_code = (rc == LT_EPYTHON) ? 3 : 2;
         goto out;
@@ -1265,6 +1449,11 @@ int lt_score(const struct lt_score_opts *o)
                   o->full_matrix);
     lt_buf_printf(&fp, "python=%s\npath=%s\n", pyenv.python,
                   pyenv.path_prefix ? pyenv.path_prefix : "");
+    /* Exclusions decide the mutant set; absent, the text is as before. */
+    for (size_t i = 0; i < o->n_exclude; i++)
+        lt_buf_printf(&fp, "exclude=%s\n", o->exclude[i]);
+    for (size_t i = 0; i < o->n_exclude_ops; i++)
+        lt_buf_printf(&fp, "exclude-operators=%s\n", o->exclude_ops[i]);
     char *stored = NULL;
     rc = lt_store_get_meta(st, "settings", &stored);
     if (rc == 0 && stored && strcmp(stored, fp.data) != 0) {
@@ -1299,6 +1488,36 @@ int lt_score(const struct lt_score_opts *o)
         }
         free(stored_shard);
     }
+    /* A finished earlier run of the same settings: its verdicts are
+     * reused where mutant, tests and test files are unchanged, and the
+     * rest of it is forgotten (docs/incremental.md).  An unfinished one
+     * is resumed as it was.  Shards keep to resuming. */
+    if (!o->shard_count) {
+        char *complete = NULL;
+        /* --explain-sandbox stops before the baseline: it must not drop
+         * a finished run's results. */
+        if (stored && !o->explain_sandbox &&
+            lt_store_get_meta(st, "complete", &complete) == 0 &&
+            complete && strcmp(complete, "1") == 0)
+            incremental = 1;
+        free(complete);
+        rc = lt_store_reuse_init(st);
+        if (rc == 0 && incremental)
+            rc = lt_store_each_reuse(st, collect_old, &old);
+        if (rc < 0) {
+            free(stored);
+            lt_buf_free(&fp);
+            exit_code = lt__store_write_failed(st, o->db, rc);
+            goto out;
+        }
+        /* A finished store without reuse keys (merged shards, or one
+         * written before them) is resumed as before: dropping its
+         * results would run everything again. */
+        if (old.n)
+            qsort(old.v, old.n, sizeof(*old.v), cmp_old);
+        else
+            incremental = 0;
+    }
     free(stored);
 
     rc = lt_store_begin(st);
@@ -1310,6 +1529,8 @@ int lt_score(const struct lt_score_opts *o)
     /* Set again once every mutant of the run (or shard) has a result. */
     if (rc == 0)
         rc = lt_store_set_meta(st, "complete", "0");
+    if (rc == 0 && incremental)
+        rc = lt_store_clear_run(st);
     lt_buf_free(&fp);
     for (size_t i = 0; rc == 0 && i < plan.n_files; i++) {
         int changed = 0;
@@ -1504,6 +1725,71 @@ int lt_score(const struct lt_score_opts *o)
     }
     free(has_result);
     has_result = NULL;
+
+    /* Earlier verdicts of unchanged mutants (docs/incremental.md): the
+     * key finds the mutant, the signature of the tests it runs (their
+     * node ids and their files' hashes) must match too, except under
+     * --rerun survivors, which reruns only what survived. */
+    size_t n_reused = 0;
+    if (!o->shard_count) {
+        rkeys = plan_keys(&plan, cwd);
+        struct file_hash *fh = NULL;
+        size_t n_fh = 0, kept = 0;
+        rc = lt_store_begin(st);
+        for (size_t q = 0; q < n_queue && rc == 0; q++) {
+            size_t i = queue[q];
+            const struct lt_mutant *m = &plan.mutants.items[i];
+            uint32_t *sel = NULL;
+            size_t n = select_tests(&pool, &base, m, plan.mutant_file[i],
+                                    mp[i].a.structural, &sel);
+            char **ids = xcalloc(n + 1, sizeof(char *));
+            const char **shas = xcalloc(n + 1, sizeof(char *));
+            for (size_t k = 0; k < n; k++)
+                ids[k] = pool.test_ids[sel[k]];
+            qsort(ids, n, sizeof(char *), cmp_str);
+            for (size_t k = 0; k < n; k++)
+                shas[k] = test_file_sha(ids[k], &fh, &n_fh);
+            char sig[65];
+            lt__tests_sig(ids, shas, n, sig);
+            free(ids);
+            free(shas);
+            free(sel);
+            rc = lt_store_put_reuse_key(st, m->id, rkeys[i], sig);
+            struct old_verdict probe, *hit = NULL;
+            memcpy(probe.key, rkeys[i], 65);
+            if (old.n)
+                hit = bsearch(&probe, old.v, old.n, sizeof(*old.v), cmp_old);
+            int reuse = 0;
+            if (hit && o->rerun_survivors)
+                reuse = hit->r.verdict != LT_VERDICT_SURVIVED &&
+                        hit->r.verdict != LT_VERDICT_NO_COVERAGE;
+            else if (hit)
+                reuse = strcmp(hit->sig, sig) == 0;
+            if (rc == 0 && reuse) {
+                struct lt_result r = hit->r;
+                memcpy(r.mutant_id, m->id, 17);
+                rc = lt_store_put_result(st, &r);
+                n_reused++;
+            } else {
+                queue[kept++] = i;
+            }
+        }
+        for (size_t k = 0; k < n_fh; k++)
+            free(fh[k].path);
+        free(fh);
+        if (rc == 0)
+            n_queue = kept;
+        if (rc == 0)
+            rc = lt_store_commit(st);
+        if (rc < 0) {
+            exit_code = lt__store_write_failed(st, o->db, rc);
+            goto out;
+        }
+        if (incremental)
+            fprintf(stderr,
+                    "litmus: reused %zu verdicts of an earlier run; "
+                    "%zu mutants to run\n", n_reused, n_queue);
+    }
 
     struct progress prog = {.on = o->progress, .total = n_queue,
                             .start = lt__now()};
@@ -1840,8 +2126,9 @@ int lt_score(const struct lt_score_opts *o)
             "run_startup_s", "run_mutants_s", "run_baseline_s",
             "run_mutants_run", "run_timeout_rechecks",
             "run_zygote_peak_rss_kb", "run_engine_peak_rss_kb", "run_jobs",
-            "run_wall_s", "run_cpu_s", "run_tasks", "complete"};
-        char v[12][64];
+            "run_wall_s", "run_cpu_s", "run_tasks", "run_reused",
+            "complete"};
+        char v[13][64];
         snprintf(v[0], sizeof(v[0]), "%.6f", t_ready - t_start);
         snprintf(v[1], sizeof(v[1]), "%.6f", t_end - t_baseline);
         snprintf(v[2], sizeof(v[2]), "%.6f", t_baseline - t_ready);
@@ -1856,7 +2143,8 @@ int lt_score(const struct lt_score_opts *o)
         snprintf(v[8], sizeof(v[8]), "%.6f", t_end - t_start);
         snprintf(v[9], sizeof(v[9]), "%.6f", run_cpu_seconds(&pool));
         snprintf(v[10], sizeof(v[10]), "%zu", n_owned);
-        snprintf(v[11], sizeof(v[11]), "1");
+        snprintf(v[11], sizeof(v[11]), "%zu", n_reused);
+        snprintf(v[12], sizeof(v[12]), "1");
         rc = lt_store_begin(st);
         for (size_t k = 0; rc == 0 && k < sizeof(keys) / sizeof(*keys); k++)
             rc = lt_store_set_meta(st, keys[k], v[k]);
@@ -1875,6 +2163,9 @@ int lt_score(const struct lt_score_opts *o)
 out:
     if (run_log)
         fclose(run_log);
+    lt__changed_free(since, plan.n_files);
+    old_set_free(&old);
+    free(rkeys);
     if (in_tx)
         lt_store_commit(st);
     for (int i = 0; i < pool.n; i++)

@@ -1689,3 +1689,100 @@ int lt_store_each_refusal(struct lt_store *st,
     sqlite3_finalize(s);
     return rc;
 }
+
+/*** Incremental runs ***/
+
+/* Per mutant of a run, the key that finds it again in a later, changed
+ * tree (its file, operator, replacement and the text around it) and the
+ * signature of the tests that cover it (docs/incremental.md).  Created on
+ * first use, the schema version unchanged. */
+static const char reuse_schema_sql[] =
+    "CREATE TABLE IF NOT EXISTS reuse_keys(mutant_id TEXT PRIMARY KEY,"
+    " key TEXT NOT NULL, tests TEXT NOT NULL);";
+
+/* Creates the reuse table when it is missing.  Must be called outside a
+ * batch.  0 or a negative code. */
+int lt_store_reuse_init(struct lt_store *st)
+{
+    return create_tables(st, reuse_schema_sql, "create the reuse table");
+}
+
+/* Stores (or replaces) the reuse key and test signature of mutant_id.
+ * 0 or a negative code. */
+int lt_store_put_reuse_key(struct lt_store *st, const char *mutant_id,
+                           const char *key, const char *tests)
+{
+    sqlite3_stmt *s = NULL;
+    int r = sqlite3_prepare_v2(st->db,
+                               "INSERT OR REPLACE INTO reuse_keys(mutant_id,"
+                               " key, tests) VALUES (?1, ?2, ?3)",
+                               -1, &s, NULL);
+    if (r != SQLITE_OK)
+        return fail(st, r, "put reuse key");
+    bind_text(s, 1, mutant_id);
+    bind_text(s, 2, key);
+    bind_text(s, 3, tests);
+    r = sqlite3_step(s);
+    sqlite3_finalize(s);
+    return r == SQLITE_DONE ? 0 : fail(st, r, "put reuse key");
+}
+
+/* Calls fn(mutant_id, key, tests, result, ud) for every stored reuse key
+ * whose mutant has a result (borrowed; valid during the call); stops and
+ * returns fn's value when it is non-zero.  0 or a negative code. */
+int lt_store_each_reuse(struct lt_store *st, lt_store_reuse_fn fn, void *ud)
+{
+    sqlite3_stmt *s = NULL;
+    int r = sqlite3_prepare_v2(
+        st->db,
+        "SELECT k.mutant_id, k.key, k.tests, r.verdict, r.killed_by,"
+        " r.detail, r.output, r.duration_ms, r.peak_rss_kb, r.tests_run"
+        " FROM reuse_keys k JOIN results r ON r.mutant_id = k.mutant_id"
+        " ORDER BY k.mutant_id",
+        -1, &s, NULL);
+    if (r != SQLITE_OK)
+        return fail(st, r, "each reuse key");
+    int rc = 0;
+    for (;;) {
+        r = sqlite3_step(s);
+        if (r == SQLITE_DONE)
+            break;
+        if (r != SQLITE_ROW) {
+            rc = fail(st, r, "each reuse key");
+            break;
+        }
+        struct lt_result res;
+        memset(&res, 0, sizeof(res));
+        const char *id = (const char *)sqlite3_column_text(s, 0);
+        const char *v = (const char *)sqlite3_column_text(s, 3);
+        res.verdict = v ? lt_verdict_from_name(v) : LT_VERDICT_PENDING;
+        if (!id || strlen(id) != 16 || res.verdict == LT_VERDICT_PENDING)
+            continue; /* not ours to reuse: run the mutant again */
+        memcpy(res.mutant_id, id, 17);
+        /* Borrowed column text: cast away const for the struct only. */
+        res.killed_by = (char *)sqlite3_column_text(s, 4);
+        res.detail = (char *)sqlite3_column_text(s, 5);
+        res.output = (char *)sqlite3_column_text(s, 6);
+        res.duration_ms = sqlite3_column_double(s, 7);
+        res.peak_rss_kb = (long)sqlite3_column_int64(s, 8);
+        res.tests_run = sqlite3_column_int(s, 9);
+        const char *key = (const char *)sqlite3_column_text(s, 1);
+        const char *tests = (const char *)sqlite3_column_text(s, 2);
+        if ((rc = fn(id, key ? key : "", tests ? tests : "", &res, ud)) != 0)
+            break;
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Forgets the mutants, results and reuse keys of the stored run (files,
+ * tests and meta stay), so that a new run over a changed tree stores only
+ * its own mutants.  Inside a batch or on its own.  0 or a negative code. */
+int lt_store_clear_run(struct lt_store *st)
+{
+    int r = sqlite3_exec(st->db,
+                         "DELETE FROM results; DELETE FROM mutants;"
+                         " DELETE FROM reuse_keys;",
+                         NULL, NULL, NULL);
+    return r == SQLITE_OK ? 0 : fail(st, r, "clear the stored run");
+}

@@ -188,4 +188,17 @@ int lt_store_each_refusal(struct lt_store *st,
                                     void *ud),
                           void *ud);
 
+/*** Incremental runs (engine/store.c; docs/incremental.md) ***/
+
+int lt_store_reuse_init(struct lt_store *st);
+int lt_store_put_reuse_key(struct lt_store *st, const char *mutant_id,
+                           const char *key, const char *tests);
+/* Per stored reuse key whose mutant has a result; r's strings are
+ * borrowed, valid during the call. */
+typedef int (*lt_store_reuse_fn)(const char *mutant_id, const char *key,
+                                 const char *tests,
+                                 const struct lt_result *r, void *ud);
+int lt_store_each_reuse(struct lt_store *st, lt_store_reuse_fn fn, void *ud);
+int lt_store_clear_run(struct lt_store *st);
+
 #endif

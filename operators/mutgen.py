@@ -399,10 +399,21 @@ class Gen:
         while pos >= 0:
             self.line_starts.append(pos + 1)
             pos = data.find(b'\n', pos + 1)
+        # Lines never mutated: a '# pragma: no mutate' comment on the line
+        # (mutmut's spelling), and every line from '# pragma: no mutate:
+        # start' to '# pragma: no mutate: end' (both included; a block left
+        # open runs to the end of the file).
         self.pragma = set()
+        in_block = False
         for i, ln in enumerate(self.text.split('\n')):
-            if '# pragma:' in ln and 'no mutate' in ln.partition('# pragma:')[2]:
+            tail = ln.partition('# pragma:')[2] if '# pragma:' in ln else None
+            mark = tail.replace(' ', '') if tail is not None else ''
+            if mark.startswith('nomutate:start'):
+                in_block = True
+            if in_block or (tail is not None and 'no mutate' in tail):
                 self.pragma.add(i)
+            if mark.startswith('nomutate:end'):
+                in_block = False
         self.out = []
         self.seq = 0
 

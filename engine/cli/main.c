@@ -111,6 +111,10 @@ static const char usage_score[] =
     "                         mutants, a fixed deal by mutant id; give each\n"
     "                         shard its own --db, then `litmus merge`\n"
     "                         (docs/scale.md)\n"
+    "      --since REV        mutate only lines changed since git revision\n"
+    "                         REV (docs/incremental.md)\n"
+    "      --rerun survivors  reuse every earlier verdict of this --db but\n"
+    "                         survived and no_coverage ones\n"
     "      --memory-mb N      address-space limit of a child (default "
     "2048,\n"
     "                         0 for none)\n"
@@ -309,7 +313,7 @@ enum {
     OPT_SURVIVORS_IN, OPT_SURVIVORS_OUT, OPT_REASON, OPT_JUNIT_NO_COVERAGE,
     OPT_JUNIT_TIMEOUT, OPT_SHARD, OPT_FORCE, OPT_SHARDS, OPT_DIR,
     OPT_PARTITION, OPT_TIME, OPT_CPUS, OPT_SBATCH_ARG, OPT_SBATCH,
-    OPT_NO_SUBMIT,
+    OPT_NO_SUBMIT, OPT_SINCE, OPT_RERUN,
 };
 
 /* The report options `score` and `report` share. */
@@ -346,6 +350,8 @@ static const struct option score_longopts[] = {
     {"telemetry", no_argument, NULL, OPT_TELEMETRY},
     {"explain-sandbox", no_argument, NULL, OPT_EXPLAIN_SANDBOX},
     {"shard", required_argument, NULL, OPT_SHARD},
+    {"since", required_argument, NULL, OPT_SINCE},
+    {"rerun", required_argument, NULL, OPT_RERUN},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"no-config", no_argument, NULL, OPT_NO_CONFIG},
     REPORT_LONGOPTS,
@@ -505,6 +511,16 @@ static int cmd_score(int argc, char **argv)
         case OPT_CONFIG:
         case OPT_NO_CONFIG:
             break; /* handled above */
+        case OPT_SINCE:
+            o.since = optarg;
+            break;
+        case OPT_RERUN:
+            if (strcmp(optarg, "survivors") != 0) {
+                code = lt_cli_bad_value("--rerun", optarg, "survivors");
+                goto out;
+            }
+            o.rerun_survivors = 1;
+            break;
         case 'j':
             if (lt_cli_long("--jobs", optarg, 1, 1024, &lv) < 0) {
                 code = 2;
