@@ -42,11 +42,7 @@ void lt_dataset_opts_init(struct lt_dataset_opts *o)
     o->timeout = 5.0;
     o->timeout_factor = 5.0;
     o->timeout_const = LT_DATASET_TIMEOUT_CONST;
-#ifdef LT_SANITIZED
-    o->memory_mb = 0;
-#else
-    o->memory_mb = 2048;
-#endif
+    o->memory_mb = LT_MEMORY_MB_DEFAULT;
     o->progress = -1;
 }
 

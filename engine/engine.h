@@ -31,6 +31,17 @@ enum lt_exit lt_exit_from_error(int rc);
 #define LT_PATCHES_TIMEOUT_CONST 1.0
 #define LT_DATASET_TIMEOUT_CONST 0.1
 
+/* The --memory-mb default of every job (RLIMIT_AS of a child), and its
+ * text for the help: none in sanitizer builds, whose shadow memory
+ * reserves terabytes of address space. */
+#ifdef LT_SANITIZED
+#define LT_MEMORY_MB_DEFAULT 0
+#define LT_MEMORY_MB_DEFAULT_TEXT "0"
+#else
+#define LT_MEMORY_MB_DEFAULT 2048
+#define LT_MEMORY_MB_DEFAULT_TEXT "2048"
+#endif
+
 enum lt_format {
     LT_FORMAT_TEXT,
     LT_FORMAT_JSON,    /* litmus.score/1 */

@@ -58,11 +58,7 @@ void lt_patches_opts_init(struct lt_patches_opts *o)
     o->timeout = 15.0;
     o->mutation = 1;
     o->mutation_gate = 1;
-#ifdef LT_SANITIZED
-    o->memory_mb = 0;
-#else
-    o->memory_mb = 2048;
-#endif
+    o->memory_mb = LT_MEMORY_MB_DEFAULT;
     o->progress = -1;
 }
 

@@ -411,9 +411,10 @@ static json_t *mutant_json(const struct lt__rdata *d, size_t i)
     json_object_set_new(o, "id", json_string(m->id));
     json_object_set_new(o, "file", lt__jstr(d->files[x->file].display));
     json_object_set_new(o, "line", json_integer(m->line));
-    json_object_set_new(o, "col", json_integer(m->col));
+    /* 1-based columns, as in the text report and Stryker's. */
+    json_object_set_new(o, "col", json_integer(m->col + 1));
     json_object_set_new(o, "end_line", json_integer(m->end_line));
-    json_object_set_new(o, "end_col", json_integer(m->end_col));
+    json_object_set_new(o, "end_col", json_integer(m->end_col + 1));
     json_object_set_new(o, "operator", lt__jstr(m->op));
     json_object_set_new(o, "category",
                         json_string(lt_category_name(m->category)));
@@ -453,7 +454,7 @@ static json_t *summary_json(const struct lt_summary *s, int duplicates)
 static void write_json(const struct lt__rdata *d, FILE *out)
 {
     json_t *root = json_object();
-    json_object_set_new(root, "schema", json_string("litmus.score/1"));
+    json_object_set_new(root, "schema", json_string("litmus.score/2"));
     json_object_set_new(root, "summary", summary_json(&d->sum, d->duplicates));
     json_t *mutants = json_array();
     for (size_t i = 0; i < d->n_mutants; i++)
@@ -681,8 +682,10 @@ static char *mutant_diff(const struct lt_mutant *m, const char *src,
     int new_n = count_lines(src + cs, ls - cs) + count_lines(mut.data, mut.len) +
                 count_lines(src + le, ce - le);
     struct lt_buf b = LT_BUF_INIT;
-    lt_buf_printf(&b, "--- a/%s\n+++ b/%s\n@@ -%d,%d +%d,%d @@\n", name,
-                  name, first, old_n, first, new_n);
+    /* An absolute path keeps one slash after a/ and b/. */
+    const char *sep = name[0] == '/' ? "" : "/";
+    lt_buf_printf(&b, "--- a%s%s\n+++ b%s%s\n@@ -%d,%d +%d,%d @@\n", sep,
+                  name, sep, name, first, old_n, first, new_n);
     prefixed(&b, ' ', src + cs, ls - cs);
     prefixed(&b, '-', src + ls, le - ls);
     prefixed(&b, '+', mut.data, mut.len);
@@ -748,7 +751,7 @@ int lt_show(const char *db, const char *id, enum lt_format format)
         json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:s, s:s, "
                               "s:s, s:s}",
                               "id", m.id, "file", name, "line", m.line,
-                              "col", m.col, "operator", m.op, "category",
+                              "col", m.col + 1, "operator", m.op, "category",
                               lt_category_name(m.category), "original",
                               m.original, "replacement", m.replacement,
                               "status", verdict, "diff", diff);

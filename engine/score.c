@@ -64,11 +64,7 @@ void lt_score_opts_init(struct lt_score_opts *o)
     o->timeout_factor = 5.0;
     o->timeout_const = LT_SCORE_TIMEOUT_CONST;
     o->baseline_timeout = 300.0;
-#ifdef LT_SANITIZED
-    o->memory_mb = 0; /* ASan reserves terabytes of address space */
-#else
-    o->memory_mb = 2048;
-#endif
+    o->memory_mb = LT_MEMORY_MB_DEFAULT;
     o->progress = -1;
     o->baseline_runs = 2;
 }

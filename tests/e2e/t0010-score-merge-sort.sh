@@ -21,7 +21,7 @@ expect_eq "$RC" 0 "json exit code"
 /usr/bin/python3 - "$WORK/out" "$total" "$killed" <<'PY' || fail "bad JSON report"
 import json, sys
 doc = json.load(open(sys.argv[1]))
-assert doc["schema"] == "litmus.score/1", doc["schema"]
+assert doc["schema"] == "litmus.score/2", doc["schema"]
 s = doc["summary"]
 for k in ("mutants", "killed", "survived", "timeout", "crashed", "memory",
           "no_coverage", "equivalent", "invalid", "error", "score"):

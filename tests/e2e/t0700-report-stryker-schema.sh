@@ -53,7 +53,7 @@ for m in f["mutants"]:
     if s["line"] == e["line"]:
         text = lines[s["line"] - 1][s["column"] - 1:e["column"] - 1]
         assert text == o["original"], (m, o)
-    assert s["line"] == o["line"] and s["column"] == o["col"] + 1
+    assert s["line"] == o["line"] and s["column"] == o["col"]
     assert m["mutatorName"] == o["operator"]
     assert m["replacement"] == o["replacement"]
     assert m["status"] == {"killed": "Killed", "timeout": "Timeout",

@@ -41,8 +41,8 @@ for r in run["results"]:
     loc = r["locations"][0]["physicalLocation"]
     assert loc["artifactLocation"] == {"uri": "bench/corpus/merge_sort/merge_sort.py", "uriBaseId": "SRCROOT"}, loc
     reg = loc["region"]
-    assert reg["startLine"] == m["line"] and reg["startColumn"] == m["col"] + 1, (reg, m)
-    assert reg["endLine"] == m["end_line"] and reg["endColumn"] == m["end_col"] + 1, (reg, m)
+    assert reg["startLine"] == m["line"] and reg["startColumn"] == m["col"], (reg, m)
+    assert reg["endLine"] == m["end_line"] and reg["endColumn"] == m["end_col"], (reg, m)
     assert reg["snippet"]["text"] == m["original"]
 assert set(got) == set(want), (set(got), set(want))
 s = [r for r in run["results"] if r["level"] == "warning"]

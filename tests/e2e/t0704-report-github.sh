@@ -29,7 +29,7 @@ for l in lines[:-1]:
     seen.add(mid)
     assert kind == ("warning" if mu["status"] == "survived" else "notice")
     assert file == "bench/corpus/merge_sort/merge_sort.py"
-    assert (int(line), int(col), int(eline), int(ecol)) == (mu["line"], mu["col"] + 1, mu["end_line"], mu["end_col"] + 1)
+    assert (int(line), int(col), int(eline), int(ecol)) == (mu["line"], mu["col"], mu["end_line"], mu["end_col"])
     assert "%0A--- a/bench/corpus/merge_sort/merge_sort.py%0A" in msg, msg
     assert re.search(r"%(?!0A|0D|25)", msg) is None, msg
     if kind == "warning":

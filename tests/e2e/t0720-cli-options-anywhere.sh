@@ -47,4 +47,12 @@ printf '{"id": "p", "function_name": "f", "code": "def f(a, b):\\n    return a +
 run_litmus dataset select rec.jsonl --no-db --no-progress -j 1 -o sel.jsonl
 expect_eq "$RC" 0 "dataset select INPUT --options ($(cat "$WORK/err"))"
 [ -s sel.jsonl ] || fail "dataset select wrote nothing"
+# `show` from another directory: the diff's paths keep one slash after a/.
+sdb=$WORK/show.db
+"$LITMUS" score "$CORPUS/merge_sort" --tests "$CORPUS/merge_sort" --db "$sdb" --no-progress >/dev/null 2>&1 ||
+  fail "score for show failed"
+id=$(q "$sdb" "SELECT mutant_id FROM results LIMIT 1")
+(cd / && "$LITMUS" show "$id" --db "$sdb" --format json) >"$WORK/show.json" || fail "show from / failed"
+grep -q 'a//\|b//' "$WORK/show.json" && fail "doubled slash in the diff: $(head -c 300 "$WORK/show.json")"
+grep -q '"col": [1-9]' "$WORK/show.json" || fail "show's column is not 1-based: $(head -c 300 "$WORK/show.json")"
 exit 0
