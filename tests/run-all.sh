@@ -95,6 +95,17 @@ for i in "${!names[@]}"; do
   total_fail=$((total_fail + f))
 done
 wait
+# The sanitizer build also counts lines: its per-module table, checked
+# against the floors in .ci/coverage-floor, is one more check.
+if [ -n "$asan" ] && [ -x scripts/coverage-report.sh ]; then
+  echo
+  echo "line coverage (tests under ASan+UBSan, $asan):"
+  if scripts/coverage-report.sh "$asan" --floor .ci/coverage-floor; then
+    total_pass=$((total_pass + 1))
+  else
+    total_fail=$((total_fail + 1))
+  fi
+fi
 echo
 echo "wall time: $(( $(date +%s) - start )) s"
 echo "$total_pass passed, $total_fail failed"
