@@ -100,6 +100,9 @@ void lt_telemetry_unwatch(struct lt_telemetry *t, pid_t zygote)
     bpf_map__delete_elem(t->skel->maps.roots, &key, sizeof(key), 0);
 }
 
+/* System calls named in a summary, the most frequent first. */
+#define LT_TOP_CALLS 6
+
 static int by_count(const void *a, const void *b)
 {
     const struct lt_telemetry_refusal *x = a, *y = b;
@@ -165,6 +168,35 @@ int lt_telemetry_take(struct lt_telemetry *t, pid_t pid,
         any_sig = 1;
     }
     lt_buf_printf(&b, "; syscalls: %llu", (unsigned long long)total);
+    /* The most frequent calls by name, so a reader sees what the child
+     * spent its calls on. */
+    struct lt_telemetry_refusal top[LT_TOP_CALLS];
+    size_t nt = 0;
+    for (int i = 0; i < LT_TM_NSYSCALLS; i++) {
+        if (!st->calls[i])
+            continue;
+        size_t at = nt < LT_TOP_CALLS ? nt++ : LT_TOP_CALLS;
+        if (at == LT_TOP_CALLS) {
+            if (st->calls[i] <= top[LT_TOP_CALLS - 1].count)
+                continue;
+            at = LT_TOP_CALLS - 1;
+        }
+        top[at].count = st->calls[i];
+        snprintf(top[at].name, sizeof(top[at].name), "%d", i);
+        for (; at > 0 && top[at - 1].count < top[at].count; at--) {
+            struct lt_telemetry_refusal tmp = top[at - 1];
+            top[at - 1] = top[at];
+            top[at] = tmp;
+        }
+    }
+    for (size_t i = 0; i < nt; i++) {
+        char *name = lt_sandbox_syscall_name(atoi(top[i].name));
+        lt_buf_printf(&b, "%s%s x%u", i ? ", " : " (", name ? name : top[i].name,
+                      top[i].count);
+        free(name);
+    }
+    if (nt)
+        lt_buf_puts(&b, ")");
     s->summary = lt_buf_steal(&b);
     free(st);
     return 0;
