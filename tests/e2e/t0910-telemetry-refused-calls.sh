@@ -19,6 +19,9 @@ for call in socket kill; do
 done
 # os.fork() is one clone; whatever else the child clones is counted too.
 echo "$line" | grep -Eq "[:,] clone x[1-9][0-9]*(,|;)" || fail "no clone in: $line"
+# The most frequent calls are named with their counts.
+echo "$line" | grep -Eq "; syscalls: [1-9][0-9]* \([a-z_0-9]+ x[1-9][0-9]*(, [a-z_0-9]+ x[1-9][0-9]*)*\)" ||
+  fail "no calls by name in: $line"
 # Page faults from the child's rusage: a Python child always has some.
 echo "$line" | grep -Eq "; page faults: [1-9][0-9]* minor, [0-9]+ major$" ||
   fail "no page faults in: $line"
