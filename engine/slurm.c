@@ -229,7 +229,7 @@ int lt_slurm(const struct lt_slurm_opts *o)
     }
 
     /* Which shards still have work: those without a complete store. */
-    size_t n_todo = 0;
+    size_t n_unfinished = 0;
     for (unsigned i = 0; i < o->shards; i++) {
         char *db = xasprintf("%s/shard-%u.db", dir, i);
         int state = shard_state(db, i, o->shards);
@@ -237,8 +237,8 @@ int lt_slurm(const struct lt_slurm_opts *o)
         if (state < 0)
             goto out;
         if (state == 0) {
-            lt_buf_printf(&list, "%s%u", n_todo ? "," : "", i);
-            n_todo++;
+            lt_buf_printf(&list, "%s%u", n_unfinished ? "," : "", i);
+            n_unfinished++;
         }
     }
 
@@ -318,18 +318,18 @@ int lt_slurm(const struct lt_slurm_opts *o)
     unlink(old);
     free(old);
 
-    char *array = xasprintf("--array=%s", n_todo ? list.data : "");
+    char *array = xasprintf("--array=%s", n_unfinished ? list.data : "");
     if (o->no_submit) {
-        if (n_todo)
+        if (n_unfinished)
             printf("%s --parsable %s %s\n", o->sbatch, array, shard_sh);
         printf("%s --parsable %s%s\n", o->sbatch,
-               n_todo ? "--dependency=afterok:JOBID " : "", merge_sh);
+               n_unfinished ? "--dependency=afterok:JOBID " : "", merge_sh);
         free(array);
         code = LT_EXIT_OK;
         goto out;
     }
     long shard_job = 0, merge_job = 0;
-    if (n_todo) {
+    if (n_unfinished) {
         char *argv[] = {(char *)o->sbatch, "--parsable", array, shard_sh,
                         NULL};
         if (submit(argv, &shard_job) < 0) {
@@ -341,7 +341,7 @@ int lt_slurm(const struct lt_slurm_opts *o)
     free(array);
     char *dep = xasprintf("--dependency=afterok:%ld", shard_job);
     char *margv[] = {(char *)o->sbatch, "--parsable", dep, merge_sh, NULL};
-    if (!n_todo) { /* every shard is complete: only the merge is left */
+    if (!n_unfinished) { /* every shard is complete: only the merge is left */
         margv[2] = merge_sh;
         margv[3] = NULL;
     }
@@ -355,13 +355,13 @@ int lt_slurm(const struct lt_slurm_opts *o)
         code = LT_EXIT_ENGINE;
         goto out;
     }
-    if (n_todo)
+    if (n_unfinished)
         printf("submitted shards %s of %u as array job %ld\n", list.data,
                o->shards, shard_job);
     else
         printf("every shard of %u is complete\n", o->shards);
     printf("submitted the merge as job %ld%s\n", merge_job,
-           n_todo ? " (after the shards)" : "");
+           n_unfinished ? " (after the shards)" : "");
     printf("results: %s/merged.db, report: %s/report.txt\n", dir, dir);
     code = LT_EXIT_OK;
 out:
