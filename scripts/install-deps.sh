@@ -8,6 +8,10 @@ packages=(
   libseccomp-dev libcap-dev libsqlite3-dev libpython3-dev libjansson-dev
   libcmocka-dev libtree-sitter-dev
   python3 python3-pytest sqlite3
+  # The project-shape tests (t04xx): venvs with pip and setuptools for
+  # editable installs, and the plugins a real suite brings.
+  python3-venv python3-pip python3-setuptools python3-hypothesis
+  python3-pytest-cov python3-pytest-xdist
   # Line coverage of our own C code (make test, make coverage).
   gcovr
   # The --telemetry programs (LT_WITH_BPF): libbpf, and bpftool for
