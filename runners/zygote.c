@@ -980,6 +980,22 @@ static int relay_fresh(const uint8_t *payload, size_t len, int *fds,
     return 0;
 }
 
+
+/* fork() with CPython's hooks: the interpreter's locks are taken before
+ * and reset in the child, released in the parent.  errno is fork's. */
+static pid_t py_fork(void)
+{
+    PyOS_BeforeFork();
+    pid_t pid = fork();
+    int saved = errno;
+    if (pid == 0)
+        PyOS_AfterFork_Child();
+    else
+        PyOS_AfterFork_Parent();
+    errno = saved;
+    return pid;
+}
+
 static PyObject *handle_run(PyObject *callback, const uint8_t *payload,
                             size_t len, int *fds, int nfds)
 {
@@ -1002,14 +1018,10 @@ static PyObject *handle_run(PyObject *callback, const uint8_t *payload,
 
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    PyOS_BeforeFork();
-    pid_t pid = fork();
-    if (pid == 0) {
-        PyOS_AfterFork_Child();
+    pid_t pid = py_fork();
+    if (pid == 0)
         run_child(callback, job_args, fds[0], fds[1]);
-    }
     int fork_errno = errno;
-    PyOS_AfterFork_Parent();
     Py_DECREF(job_args);
     close_quietly(fds, nfds);
     send_started(engine_sock, q.token, pid, fork_errno);
@@ -1094,10 +1106,8 @@ static PyObject *preimport_serve(int sock, pid_t zygote)
             _exit(3);
         struct timespec t0;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        PyOS_BeforeFork();
-        pid_t pid = fork();
+        pid_t pid = py_fork();
         if (pid == 0) {
-            PyOS_AfterFork_Child();
             /* Die with the server (which dies with the zygote); the
              * sandbox arms this again and checks the parent. */
             prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -1113,7 +1123,6 @@ static PyObject *preimport_serve(int sock, pid_t zygote)
             return job_args;
         }
         int fork_errno = errno;
-        PyOS_AfterFork_Parent();
         Py_DECREF(job_args);
         close_quietly(fds, nfds);
         free(payload);
@@ -1136,14 +1145,11 @@ static PyObject *py_preimport_fork(PyObject *self, PyObject *args)
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
         Py_RETURN_NONE;
     pid_t zygote = getpid();
-    PyOS_BeforeFork();
-    pid_t pid = fork();
+    pid_t pid = py_fork();
     if (pid == 0) {
-        PyOS_AfterFork_Child();
         close(sv[0]);
         return preimport_serve(sv[1], zygote);
     }
-    PyOS_AfterFork_Parent();
     close(sv[1]);
     if (pid < 0) {
         close(sv[0]);

@@ -26,9 +26,14 @@ program = b"".join([
     insn(BPF_RET_K, 0, 0, RET_ALLOW),
 ])
 filt = ctypes.create_string_buffer(program)
-# struct sock_fprog { unsigned short len; struct sock_filter *filter; }
-fprog = struct.pack("HxxxxxxP", len(program) // 8, ctypes.addressof(filt))
-fprog_buf = ctypes.create_string_buffer(fprog)
+
+
+class SockFprog(ctypes.Structure):
+    """struct sock_fprog { unsigned short len; struct sock_filter *filter; }"""
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+fprog_buf = SockFprog(len(program) // 8, ctypes.addressof(filt))
 libc = ctypes.CDLL(None, use_errno=True)
 libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
 if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
