@@ -101,7 +101,7 @@ struct lt_score_opts {
     int baseline_runs;     /* baseline repetitions to find flaky tests */
     const char *python;    /* interpreter whose environment the tests run
                               in; NULL: the active venv, ./.venv, ./venv
-                              or the system's (engine/pyenv.h) */
+                              or the system's (engine/core/pyenv.h) */
     int deselect_failing;  /* drop tests failing on the original code
                               (listed) instead of stopping with exit 2 */
     char **allow_read;     /* more paths the tests may read */

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "common/err.h"
-#include "engine/pool.h"
+#include "engine/core/pool.h"
 #include "harness/wire.h"
 
 static void send_import_lines(int fd, uint64_t ns, uint32_t count,

@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "engine/engine.h"
-#include "engine/patches_internal.h"
-#include "engine/select.h"
+#include "engine/jobs/patches/patches_internal.h"
+#include "engine/core/select.h"
 
 /*** Selection ***/
 

@@ -21,8 +21,8 @@
 #include <sqlite3.h>
 
 #include "common/err.h"
-#include "engine/store.h"
-#include "engine/verdict.h"
+#include "engine/core/store.h"
+#include "engine/core/verdict.h"
 
 /*** Fixture: a fresh directory per test ***/
 

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "engine/verdict.h"
+#include "engine/core/verdict.h"
 
 /* Each row overrides fields of CLEAN on purpose: that is the table's
  * point, so the compiler's warning about it is off here. */

@@ -18,8 +18,8 @@
 #include <jansson.h>
 
 #include "common/xmalloc.h"
-#include "engine/internal.h"
-#include "engine/pool.h"
+#include "engine/core/internal.h"
+#include "engine/core/pool.h"
 #include "runners/runner.h"
 
 #define UNTRUSTED_LAYER1 (LT_RUN_UNTRUSTED | LT_RUN_GUARD_EACH | \

@@ -1,0 +1,781 @@
+/* The zygote pool: see pool.h.  SPDX-License-Identifier: MIT */
+#include "engine/core/pool.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/err.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "engine/core/internal.h"
+#include "sandbox/sandbox.h"
+
+volatile sig_atomic_t lt__interrupted;
+
+void lt__job_reset(struct job *j)
+{
+    free(j->tests);
+    lt_wire_decoder_free(&j->dec);
+    lt_buf_free(&j->output);
+    free(j->apply_text);
+    free(j->seen);
+    free(j->fail_text);
+    if (j->fail_texts) {
+        for (size_t i = 0; i < j->n_tests; i++)
+            free(j->fail_texts[i]);
+        free(j->fail_texts);
+    }
+    free(j->test_ns);
+    free(j->test_cpu_ns);
+    free(j->test_outcome);
+    free(j->test_budget_ns);
+    if (j->cov) {
+        size_t n = j->n_cov ? j->n_cov : j->n_tests;
+        for (size_t i = 0; i < n; i++)
+            free(j->cov[i].pairs);
+        free(j->cov);
+    }
+    free(j->tamper);
+    for (size_t i = 0; i < j->n_calls; i++)
+        free(j->calls[i]);
+    free(j->calls);
+    for (size_t i = 0; i < j->n_records; i++)
+        free(j->records[i]);
+    free(j->records);
+    lt_telemetry_sample_clear(&j->tm);
+    if (j->result_fd >= 0)
+        close(j->result_fd);
+    if (j->out_fd >= 0)
+        close(j->out_fd);
+    if (j->pidfd >= 0)
+        close(j->pidfd);
+    memset(j, 0, sizeof(*j));
+    j->result_fd = j->out_fd = j->pidfd = -1;
+}
+
+#define STARTUP_TIMEOUT 600.0 /* s for a zygote to import and collect */
+
+/* Keeps the IMPORT_LINES of the first zygote that sends them (they are
+ * the same for every zygote).  Hostile input: count capped by the payload
+ * and by LT_MAX_IMPORT_LINES, subject indices checked.  0 or LT_EPROTO. */
+static int keep_import_lines(struct pool *pool, const uint8_t *payload,
+                             size_t len)
+{
+    struct lt_wire_reader r;
+    lt_wire_reader_init(&r, payload, len);
+    uint64_t ns = lt_wire_get_u64(&r);
+    uint32_t count = lt_wire_get_u32(&r);
+    if (r.bad || count > r.left / 8 || count > LT_MAX_IMPORT_LINES)
+        return LT_EPROTO;
+    uint32_t *pairs = xmalloc(((size_t)count * 2 + 1) * sizeof(uint32_t));
+    for (uint32_t k = 0; k < 2 * count; k += 2) {
+        pairs[k] = lt_wire_get_u32(&r);
+        pairs[k + 1] = lt_wire_get_u32(&r);
+        if (pairs[k] >= pool->cfg.n_subjects)
+            r.bad = 1;
+    }
+    if (lt_wire_reader_done(&r) < 0 || ns > (uint64_t)(STARTUP_TIMEOUT * 1e9)) {
+        free(pairs);
+        return LT_EPROTO;
+    }
+    if (pool->have_import) {
+        free(pairs);
+        return 0;
+    }
+    pool->import_pairs = pairs;
+    pool->n_import = count;
+    pool->import_s = (double)ns / 1e9;
+    pool->have_import = 1;
+    return 0;
+}
+
+int lt__read_ready(struct pool *pool, struct zygote *z, char **failmsg)
+{
+    uint8_t *payload = NULL;
+    size_t len = 0;
+    /* Wait interruptibly: a signal or a hung collection must not leave
+     * litmus blocked in a read. */
+    double until = lt__now() + STARTUP_TIMEOUT;
+    int type;
+again:
+    for (;;) {
+        struct pollfd pf = {z->sock, POLLIN, 0};
+        int n = poll(&pf, 1, 200);
+        if (lt__interrupted) {
+            *failmsg = xstrdup("interrupted; run the same command again to resume");
+            return LT_EINTERNAL;
+        }
+        if (n > 0)
+            break;
+        if (lt__now() > until) {
+            *failmsg = xstrdup("a runner did not finish collecting the "
+                               "tests in time");
+            return LT_EINTERNAL;
+        }
+    }
+    type = lt_wire_recv(z->sock, LT_WIRE_MAX_FRAME, &payload, &len, NULL,
+                        NULL);
+    if (type == LT_FRAME_IMPORT_LINES) {
+        int krc = keep_import_lines(pool, payload, len);
+        free(payload);
+        payload = NULL;
+        if (krc < 0) {
+            *failmsg = xstrdup("malformed import coverage from a zygote");
+            return krc;
+        }
+        goto again;
+    }
+    struct lt_wire_reader r;
+    lt_wire_reader_init(&r, payload, len);
+    int rc = 0;
+    if (type == LT_FRAME_VIEW) {
+        /* Before READY: what the zygote's file-system view holds. */
+        (void)lt_wire_get_u32(&r);
+        char *missing = lt_wire_get_strdup(&r);
+        char *desc = lt_wire_get_strdup(&r);
+        rc = lt_wire_reader_done(&r);
+        free(payload);
+        if (rc < 0 || !missing || !desc) {
+            free(missing);
+            free(desc);
+            *failmsg = xstrdup("malformed frame from a zygote");
+            return rc < 0 ? rc : LT_EPROTO;
+        }
+        lt_debug("zygote %d: view missing: %s; view:\n%s", (int)z->pid,
+                 missing ? missing : "?", desc ? desc : "?");
+        if (!pool->view && !pool->view_missing) {
+            pool->view_missing = *missing ? missing : NULL;
+            pool->view = *desc ? desc : NULL;
+            if (!*missing)
+                free(missing);
+            if (!*desc)
+                free(desc);
+        } else {
+            free(missing);
+            free(desc);
+        }
+        return lt__read_ready(pool, z, failmsg);
+    }
+    if (type == LT_FRAME_FAILED) {
+        *failmsg = lt_wire_get_strdup(&r);
+        rc = LT_ENOTESTS;
+    } else if (type == LT_FRAME_READY) {
+        unsigned features = lt_wire_get_u32(&r);
+        uint32_t n = lt_wire_get_u32(&r);
+        if (r.bad || n > 1000000) {
+            rc = LT_EPROTO;
+        } else if (!pool->test_ids) {
+            pool->features = features;
+            pool->test_ids = xcalloc(n + 1, sizeof(char *));
+            pool->n_tests = n;
+            for (uint32_t i = 0; i < n; i++)
+                pool->test_ids[i] = lt_wire_get_strdup(&r);
+            rc = lt_wire_reader_done(&r);
+        } else {
+            /* Every zygote must have collected the same tests. */
+            for (uint32_t i = 0; i < n && rc == 0; i++) {
+                char *id = lt_wire_get_strdup(&r);
+                if (!id || n != pool->n_tests ||
+                    strcmp(id, pool->test_ids[i]) != 0)
+                    rc = LT_EPROTO;
+                free(id);
+            }
+            if (rc == 0)
+                rc = lt_wire_reader_done(&r);
+            if (rc < 0)
+                *failmsg = xstrdup("zygotes collected different tests "
+                                   "(is the collection order random?)");
+        }
+    } else {
+        rc = type < 0 ? type : LT_EPROTO;
+        *failmsg = xstrdup(type == 0 ? "the zygote exited during start-up"
+                                     : "malformed frame from a zygote");
+    }
+    free(payload);
+    if (rc == 0)
+        z->ready = 1;
+    return rc;
+}
+
+/* Contract: see pool.h. */
+void lt__warn_degraded(const struct pool *pool, unsigned have)
+{
+    unsigned view_bits = LT_SBX_FSVIEW | LT_SBX_IDENTITY;
+    if (!(LT_SBX_ALL & ~have))
+        return;
+    const char *rest = lt_sandbox_describe_missing(have | view_bits);
+    const char *view = (have & view_bits) == view_bits ? NULL
+                       : pool->view_missing ? pool->view_missing
+                       : "fs_view (not in force)";
+    lt_warn("sandbox degraded: %s%s%s", rest, *rest && view ? ", " : "",
+            view ? view : "");
+}
+
+int lt__zygote_start(struct pool *pool, struct zygote *z)
+{
+    memset(z, 0, sizeof(*z));
+    z->sock = -1;
+    z->job.result_fd = z->job.out_fd = z->job.pidfd = -1;
+    z->tm = pool->tm;
+    int rc = lt_zygote_spawn(&pool->cfg, &z->pid, &z->sock);
+    /* The zygote has not forked yet: it is still reading INIT. */
+    if (rc == 0)
+        lt_telemetry_watch(z->tm, z->pid);
+    return rc;
+}
+
+void lt__zygote_stop(struct zygote *z)
+{
+    if (z->sock >= 0) {
+        lt_zygote_send_quit(z->sock);
+        close(z->sock);
+        z->sock = -1;
+    }
+    if (z->pid > 0) {
+        kill(z->pid, SIGKILL);
+        while (waitpid(z->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        lt_telemetry_unwatch(z->tm, z->pid);
+        z->pid = 0;
+    }
+    lt__job_reset(&z->job);
+}
+
+/* Starts a job on an idle zygote: pipes, RUN frame, deadline. */
+int lt__job_start(struct zygote *z, struct job *spec, uint64_t token,
+                     const struct lt_run_request *req_in, double timeout)
+{
+    int res[2] = {-1, -1}, out[2] = {-1, -1};
+    if (pipe2(res, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
+        int rc = -errno;
+        for (int i = 0; i < 2; i++) {
+            if (res[i] >= 0)
+                close(res[i]);
+            if (out[i] >= 0)
+                close(out[i]);
+        }
+        return rc;
+    }
+    struct lt_run_request req = *req_in;
+    req.token = token;
+    int rc = lt_zygote_send_run(z->sock, &req, res[1], out[1]);
+    close(res[1]);
+    close(out[1]);
+    if (rc < 0) {
+        close(res[0]);
+        close(out[0]);
+        return rc;
+    }
+    fcntl(res[0], F_SETFL, O_NONBLOCK);
+    fcntl(out[0], F_SETFL, O_NONBLOCK);
+    struct job *j = &z->job;
+    *j = *spec;
+    j->active = 1;
+    j->result_fd = res[0];
+    j->out_fd = out[0];
+    j->pidfd = -1;
+    j->apply_status = -1;
+    j->current = -1;
+    j->fail_test = -1;
+    j->probe_index = -1;
+    j->cpu_base_ns = -1;
+    j->test_cpu_base_ns = -1;
+    lt_wire_decoder_init(&j->dec, j->is_baseline ? LT_WIRE_MAX_FRAME
+                                                 : LT_WIRE_MAX_CHILD_FRAME);
+    j->started_at = lt__now();
+    j->deadline = j->started_at + timeout;
+    return 0;
+}
+
+void lt__job_kill(struct job *j)
+{
+    if (j->pid > 0 && !j->got_exited)
+        lt_sandbox_kill(j->pid, j->pidfd);
+    j->killed_by_us = 1;
+}
+
+/* Reads a non-blocking pipe until it would block, handing each chunk to
+ * sink; sets *eof at end of file or on a read error. */
+static void drain(struct job *j, int fd, int *eof,
+                  void (*sink)(struct job *, const void *, size_t))
+{
+    uint8_t chunk[8192];
+    for (;;) {
+        ssize_t k = read(fd, chunk, sizeof(chunk));
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno != EAGAIN)
+                *eof = 1;
+            return;
+        }
+        if (k == 0) {
+            *eof = 1;
+            return;
+        }
+        sink(j, chunk, (size_t)k);
+    }
+}
+
+/* Reads the child's result frames; anything malformed marks the job as a
+ * protocol error and kills the child.  Nothing here is trusted beyond
+ * what the engine checks. */
+static void feed_decoder(struct job *j, const void *p, size_t n)
+{
+    lt_wire_decoder_feed(&j->dec, p, n);
+}
+
+void lt__job_read_results(struct pool *pool, struct job *j)
+{
+    drain(j, j->result_fd, &j->result_eof, feed_decoder);
+    int type;
+    const uint8_t *payload;
+    size_t len;
+    int rc;
+    while ((rc = lt_wire_decoder_pop(&j->dec, &type, &payload, &len)) > 0) {
+        struct lt_wire_reader r;
+        lt_wire_reader_init(&r, payload, len);
+        if (j->ended) {
+            j->protocol_error = 1; /* nothing may follow END */
+            break;
+        }
+        switch (type) {
+        case LT_FRAME_APPLIED:
+            if (j->apply_status >= 0) {
+                j->protocol_error = 1;
+                break;
+            }
+            j->apply_status = lt_wire_get_u8(&r);
+            j->apply_text = lt_wire_get_strdup(&r);
+            break;
+        case LT_FRAME_SANDBOXED:
+            j->sandbox = lt_wire_get_u32(&r);
+            j->sandboxed = 1;
+            if (j->sandbox_wall_s > 0 &&
+                lt__now() + j->sandbox_wall_s > j->deadline)
+                j->deadline = lt__now() + j->sandbox_wall_s;
+            if (j->pid > 0)
+                j->cpu_base_ns = lt__proc_cpu_ns(j->pid);
+            break;
+        case LT_FRAME_TEST_START: {
+            uint32_t idx = lt_wire_get_u32(&r);
+            if (!j->sandboxed || idx >= pool->n_tests || j->current >= 0) {
+                j->protocol_error = 1;
+                break;
+            }
+            j->current = (int)idx;
+            j->test_cpu_base_ns = j->pid > 0 ? lt__proc_cpu_ns(j->pid) : -1;
+            break;
+        }
+        case LT_FRAME_TEST_RESULT: {
+            uint32_t idx = lt_wire_get_u32(&r);
+            uint8_t outcome = lt_wire_get_u8(&r);
+            uint64_t ns = lt_wire_get_u64(&r);
+            uint64_t cpu_ns = lt_wire_get_u64(&r);
+            char *text = lt_wire_get_strdup(&r);
+            if (r.bad || idx >= pool->n_tests || (int)idx != j->current ||
+                j->seen[idx] || outcome > LT_TEST_MEMORY) {
+                free(text);
+                j->protocol_error = 1;
+                break;
+            }
+            j->seen[idx] = 1;
+            j->current = -1;
+            j->n_results++;
+            j->test_ns[idx] = (double)ns;
+            j->test_cpu_ns[idx] = (double)cpu_ns;
+            j->test_outcome[idx] = outcome;
+            if ((outcome == LT_TEST_FAILED || outcome == LT_TEST_MEMORY) &&
+                j->fail_texts && idx < j->n_tests && !j->fail_texts[idx])
+                j->fail_texts[idx] = xstrdup(text ? text : "");
+            if ((outcome == LT_TEST_FAILED || outcome == LT_TEST_MEMORY) &&
+                j->fail_test < 0) {
+                j->fail_test = (int)idx;
+                j->fail_outcome = outcome;
+                j->fail_text = text;
+                text = NULL;
+            }
+            free(text);
+            break;
+        }
+        case LT_FRAME_COVERAGE: {
+            uint32_t idx = lt_wire_get_u32(&r);
+            uint64_t events = lt_wire_get_u64(&r);
+            uint32_t count = lt_wire_get_u32(&r);
+            if (!j->cov || r.bad ||
+                idx >= (j->n_cov ? j->n_cov : j->n_tests) ||
+                (int)idx != j->current || count > r.left / 8 ||
+                j->cov[idx].pairs) {
+                j->protocol_error = 1;
+                break;
+            }
+            uint32_t *pairs = xmalloc(((size_t)count * 2 + 1) *
+                                      sizeof(uint32_t));
+            for (uint32_t k = 0; k < count; k++) {
+                pairs[2 * k] = lt_wire_get_u32(&r);
+                pairs[2 * k + 1] = lt_wire_get_u32(&r);
+                if (pairs[2 * k] >= (j->n_files ? j->n_files
+                                                 : pool->cfg.n_subjects))
+                    j->protocol_error = 1;
+            }
+            j->cov[idx].pairs = pairs;
+            j->cov[idx].n = count;
+            j->cov[idx].line_events = events;
+            break;
+        }
+        case LT_FRAME_END:
+            j->ended = 1;
+            break;
+        case LT_FRAME_TAMPER: {
+            char *what = lt_wire_get_strdup(&r);
+            if (!j->tamper)
+                j->tamper = what ? what : xstrdup("unreadable report");
+            else
+                free(what);
+            break;
+        }
+        case LT_FRAME_CALL: {
+            char *blob = lt_wire_get_strdup(&r);
+            if (!blob) {
+                j->protocol_error = 1;
+                break;
+            }
+            if (j->n_calls >= LT_MAX_CALLS) {
+                free(blob);
+                break;
+            }
+            if (j->n_calls == j->cap_calls) {
+                j->cap_calls = j->cap_calls ? j->cap_calls * 2 : 64;
+                j->calls = xrealloc(j->calls,
+                                    j->cap_calls * sizeof(*j->calls));
+            }
+            j->calls[j->n_calls++] = blob;
+            break;
+        }
+        case LT_FRAME_PROBE:
+            j->probe_index = (long)lt_wire_get_u32(&r);
+            j->probe_phase = lt_wire_get_u8(&r);
+            break;
+        case LT_FRAME_RECORD: {
+            char *text = lt_wire_get_strdup(&r);
+            if (!text || j->n_records >= LT_MAX_RECORDS) {
+                free(text);
+                j->protocol_error = 1;
+                break;
+            }
+            if (j->n_records == j->cap_records) {
+                j->cap_records = j->cap_records ? j->cap_records * 2 : 64;
+                j->records = xrealloc(j->records,
+                                      j->cap_records * sizeof(*j->records));
+            }
+            j->records[j->n_records++] = text;
+            break;
+        }
+        default:
+            j->protocol_error = 1;
+            break;
+        }
+        if (lt_wire_reader_done(&r) < 0)
+            j->protocol_error = 1;
+        if (j->protocol_error)
+            break;
+    }
+    if (rc < 0)
+        j->protocol_error = 1;
+    if (j->protocol_error) {
+        lt__job_kill(j);
+        j->result_eof = 1;
+    }
+}
+
+/* Keeps the first LT_OUTPUT_KEEP bytes of a child's output and kills it
+ * once it has written more than LT_OUTPUT_CAP. */
+static void keep_output(struct job *j, const void *p, size_t n)
+{
+    if (j->output.len < LT_OUTPUT_KEEP) {
+        size_t room = LT_OUTPUT_KEEP - j->output.len;
+        lt_buf_append(&j->output, p, n < room ? n : room);
+    }
+    j->output_total += n;
+    if (j->output_total > LT_OUTPUT_CAP && !j->output_overflow) {
+        j->output_overflow = 1;
+        lt__job_kill(j);
+    }
+}
+
+void lt__job_read_output(struct job *j)
+{
+    drain(j, j->out_fd, &j->out_eof, keep_output);
+}
+
+/* Reads one frame from a zygote: STARTED or EXITED of its current job.
+ * Returns < 0 when the zygote is gone or misbehaves. */
+int lt__zygote_read(struct zygote *z)
+{
+    uint8_t *payload = NULL;
+    size_t len = 0;
+    int type = lt_wire_recv(z->sock, 4096, &payload, &len, NULL, NULL);
+    struct lt_wire_reader r;
+    lt_wire_reader_init(&r, payload, len);
+    int rc = 0;
+    struct job *j = &z->job;
+    if (type == LT_FRAME_STARTED && j->active && !j->got_started) {
+        (void)lt_wire_get_u64(&r);
+        uint32_t pid = lt_wire_get_u32(&r);
+        uint32_t err = lt_wire_get_u32(&r);
+        rc = lt_wire_reader_done(&r);
+        j->got_started = 1;
+        if (pid > 0 && pid <= INT_MAX) {
+            j->pid = (pid_t)pid;
+            int fd = lt_sandbox_pidfd_open(j->pid);
+            j->pidfd = fd >= 0 ? fd : -1;
+        } else {
+            lt_warn("a zygote could not fork: %s", strerror((int)err));
+        }
+    } else if (type == LT_FRAME_EXITED && j->active && j->got_started) {
+        (void)lt_wire_get_u64(&r);
+        j->wait_status = (int)lt_wire_get_u32(&r);
+        j->maxrss_kb = (long)lt_wire_get_u64(&r);
+        (void)lt_wire_get_u64(&r);
+        (void)lt_wire_get_u64(&r);
+        j->child_ns = (double)lt_wire_get_u64(&r);
+        uint64_t minflt = lt_wire_get_u64(&r);
+        uint64_t majflt = lt_wire_get_u64(&r);
+        rc = lt_wire_reader_done(&r);
+        j->got_exited = 1;
+        j->exited_at = lt__now();
+        /* Reaped: its counts are complete, and its pid may be reused. */
+        if (j->pid > 0) {
+            lt_telemetry_sample_clear(&j->tm);
+            lt_telemetry_take(z->tm, j->pid, &j->tm);
+            /* Page faults come from the child's rusage, which the zygote
+             * reaped: cheaper than a tracepoint per fault. */
+            if (rc == 0 && j->tm.summary) {
+                char *with = xasprintf("%s; page faults: %llu minor, %llu "
+                                       "major", j->tm.summary,
+                                       (unsigned long long)minflt,
+                                       (unsigned long long)majflt);
+                free(j->tm.summary);
+                j->tm.summary = with;
+            }
+        }
+    } else {
+        rc = type <= 0 ? (type == 0 ? -EPIPE : type) : LT_EPROTO;
+    }
+    free(payload);
+    return rc;
+}
+
+#define EXIT_GRACE 0.25 /* s to drain the pipes after the child exited */
+
+/* A child that exited but whose pipes stay open (something it left behind
+ * holds them) gets a short grace period; then its pipes count as closed. */
+void lt__job_expire_pipes(struct job *j, double now)
+{
+    if (j->active && j->got_exited && now - j->exited_at > EXIT_GRACE) {
+        j->result_eof = 1;
+        j->out_eof = 1;
+    }
+}
+
+int lt__job_done(const struct job *j)
+{
+    return j->active && j->got_exited && j->result_eof && j->out_eof;
+}
+
+/* When the job next needs attention without any fd becoming ready. */
+double lt__job_wakeup(const struct job *j)
+{
+    if (!j->active)
+        return 1e300;
+    if (j->got_exited)
+        return j->exited_at + EXIT_GRACE;
+    if (!j->timed_out)
+        return j->deadline;
+    return 1e300;
+}
+
+/* RLIMIT_CPU is whole seconds: a backstop above the engine's own, finer
+ * CPU check. */
+uint64_t lt__cpu_limit_for(double seconds)
+{
+    return (uint64_t)ceil(seconds) + 1;
+}
+
+/* CPU time (user + system) of a live process in ns, from /proc; -1 when
+ * it cannot be read (the process is gone). */
+double lt__proc_cpu_ns(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    /* Fields after the command name, which may hold spaces and parens. */
+    char *p = strrchr(buf, ')');
+    if (!p)
+        return -1;
+    unsigned long utime = 0, stime = 0;
+    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+               &utime, &stime) != 2)
+        return -1;
+    static long ticks;
+    if (!ticks)
+        ticks = sysconf(_SC_CLK_TCK);
+    return (double)(utime + stime) * 1e9 / (double)ticks;
+}
+
+
+void lt__job_alloc(struct job *spec, size_t nt, int with_coverage)
+{
+    spec->seen = xcalloc(nt + 1, 1);
+    spec->test_ns = xcalloc(nt + 1, sizeof(double));
+    spec->test_cpu_ns = xcalloc(nt + 1, sizeof(double));
+    spec->test_outcome = xcalloc(nt + 1, 1);
+    if (with_coverage) {
+        spec->cov = xcalloc(nt + 1, sizeof(struct cov_list));
+        spec->n_cov = nt;
+    }
+}
+
+int lt__pool_open(struct pool *pool, const struct lt_runner_config *cfg,
+                  int n, char **failmsg)
+{
+    memset(pool, 0, sizeof(*pool));
+    pool->cfg = *cfg;
+    pool->n = n;
+    pool->z = xcalloc((size_t)n, sizeof(struct zygote));
+    for (int i = 0; i < n; i++) {
+        pool->z[i].sock = -1;
+        pool->z[i].job.result_fd = pool->z[i].job.out_fd = -1;
+        pool->z[i].job.pidfd = -1;
+    }
+    /* Start them all, then wait: they import and collect in parallel. */
+    for (int i = 0; i < n; i++) {
+        int rc = lt__zygote_start(pool, &pool->z[i]);
+        if (rc < 0) {
+            *failmsg = xasprintf("cannot start a runner: %s",
+                                 lt_strerror(rc));
+            return rc;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        int rc = lt__read_ready(pool, &pool->z[i], failmsg);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+void lt__pool_close(struct pool *pool)
+{
+    for (int i = 0; i < pool->n; i++)
+        lt__zygote_stop(&pool->z[i]);
+    free(pool->z);
+    for (size_t i = 0; pool->test_ids && i < pool->n_tests; i++)
+        free(pool->test_ids[i]);
+    free(pool->test_ids);
+    free(pool->import_pairs);
+    memset(pool, 0, sizeof(*pool));
+}
+
+int lt__pool_step(struct pool *pool, double max_wait)
+{
+    int nz = pool->n;
+    struct pollfd *pf = xcalloc((size_t)nz * 3 + 1, sizeof(*pf));
+    double now = lt__now();
+    double soonest = now + max_wait;
+    int any_active = 0;
+    for (int i = 0; i < nz; i++) {
+        struct zygote *z = &pool->z[i];
+        struct job *j = &z->job;
+        pf[3 * i] = (struct pollfd){
+            z->dead || z->sock < 0 || j->got_exited ? -1 : z->sock, POLLIN,
+            0};
+        pf[3 * i + 1] = (struct pollfd){
+            j->active && !j->result_eof ? j->result_fd : -1, POLLIN, 0};
+        pf[3 * i + 2] = (struct pollfd){
+            j->active && !j->out_eof ? j->out_fd : -1, POLLIN, 0};
+        if (lt__job_wakeup(j) < soonest)
+            soonest = lt__job_wakeup(j);
+        any_active |= j->active && j->pid > 0 && !j->got_exited &&
+                      j->cpu_budget_ns > 0;
+    }
+    /* CPU budgets are checked by sampling every 20 ms. */
+    if (any_active && soonest > now + 0.02)
+        soonest = now + 0.02;
+    double wait = soonest - now;
+    int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
+    int n = poll(pf, (nfds_t)nz * 3, ms);
+    if (n < 0) {
+        int rc = -errno;
+        free(pf);
+        return rc == -EINTR ? 0 : rc;
+    }
+    now = lt__now();
+    for (int i = 0; i < nz; i++) {
+        struct zygote *z = &pool->z[i];
+        struct job *j = &z->job;
+        if (pf[3 * i].revents && !z->dead && lt__zygote_read(z) < 0)
+            z->dead = 1;
+        if (pf[3 * i + 1].revents)
+            lt__job_read_results(pool, j);
+        if (pf[3 * i + 2].revents)
+            lt__job_read_output(j);
+        lt__job_check_limits(j, now);
+        lt__job_expire_pipes(j, now);
+    }
+    free(pf);
+    return 0;
+}
+
+/* Contract: see pool.h.  Before SANDBOXED only the wall deadline counts:
+ * a mutant that loops while being applied still meets it.  When the pid
+ * came after SANDBOXED (the zygote's STARTED frame and the child's pipe
+ * are read in either order), the base is read at the first check, which
+ * can only give the tests more time, never less. */
+int lt__job_check_limits(struct job *j, double now)
+{
+    if (!j->active || j->timed_out || j->got_exited)
+        return 0;
+    int over = now >= j->deadline;
+    if (!over && j->pid > 0 && j->cpu_budget_ns > 0 && j->sandboxed) {
+        double cpu = lt__proc_cpu_ns(j->pid);
+        if (cpu >= 0) {
+            if (j->cpu_base_ns < 0)
+                j->cpu_base_ns = cpu;
+            over = j->cpu_over = cpu - j->cpu_base_ns > j->cpu_budget_ns;
+            /* A test that loops is caught on its own budget, without
+             * waiting for the budget of every test selected after it. */
+            double tb = j->test_budget_ns && j->current >= 0
+                            ? j->test_budget_ns[j->current]
+                            : 0;
+            if (!over && tb > 0) {
+                if (j->test_cpu_base_ns < 0)
+                    j->test_cpu_base_ns = cpu;
+                if (cpu - j->test_cpu_base_ns > tb) {
+                    over = j->cpu_over = 1;
+                    j->test_over_ns = tb;
+                }
+            }
+        }
+    }
+    if (!over)
+        return 0;
+    j->timed_out = 1;
+    lt__job_kill(j);
+    return 1;
+}

@@ -1,0 +1,187 @@
+/* The zygote pool shared by the engine's jobs (score, patches, dataset):
+ * starting and restarting zygotes, one child job per zygote, reading the
+ * child's frames as hostile input, deadlines and CPU budgets.  Internal
+ * to engine/.  SPDX-License-Identifier: MIT */
+#ifndef LT_ENGINE_POOL_H
+#define LT_ENGINE_POOL_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/buf.h"
+#include "engine/core/telemetry.h"
+#include "harness/wire.h"
+#include "runners/runner.h"
+
+#define LT_OUTPUT_KEEP (16u << 10) /* bytes of child output kept */
+#define LT_OUTPUT_CAP (1u << 20)   /* more than this and the child is killed */
+#define LT_MAX_CALLS 5000          /* captured calls kept per job */
+#define LT_MAX_RECORDS 100000      /* RECORD frames kept per job */
+#define LT_MAX_IMPORT_LINES (1u << 22) /* IMPORT_LINES pairs accepted */
+
+/* Set by the engine's signal handlers; polled by long waits. */
+extern volatile sig_atomic_t lt__interrupted;
+
+/* (subject, line) pairs one test executed in the baseline. */
+struct cov_list {
+    uint32_t *pairs;
+    size_t n;
+    uint64_t line_events; /* all lines the test executed, any file */
+};
+
+struct job {
+    int active;
+    int is_baseline;
+    size_t mutant;           /* index in the plan (mutant jobs) */
+    uint32_t *tests;         /* tests to run, in order */
+    size_t n_tests;
+    int attempts;
+
+    int result_fd, out_fd;
+    pid_t pid;
+    int pidfd;
+    struct lt_wire_decoder dec;
+    struct lt_buf output;
+    size_t output_total;
+    int result_eof, out_eof, got_exited, got_started;
+
+    int apply_status;        /* -1 until APPLIED */
+    char *apply_text;
+    unsigned sandbox;        /* features, once SANDBOXED */
+    int sandboxed;
+    int ended;
+    int protocol_error;
+    int current;             /* test started without a result, or -1 */
+    int n_results;
+    unsigned char *seen;     /* per test index: results received */
+    int fail_test;           /* first failing test, or -1 */
+    int fail_outcome;
+    char *fail_text;
+    char **fail_texts;       /* per test index, when the job's owner
+                                allocated it (the baseline): why each
+                                failing test failed */
+    double *test_ns;         /* per test index: wall time */
+    double *test_cpu_ns;     /* per test index: CPU time */
+    unsigned char *test_outcome;
+    struct cov_list *cov;    /* per test index: lines executed */
+    size_t n_cov;            /* entries of cov (0: n_tests) */
+    size_t n_files;          /* bound for subject indices in coverage */
+    int recheck;             /* a timeout being confirmed alone */
+    double cpu_budget_ns;    /* CPU time allowed, checked from /proc */
+    int cpu_over;            /* killed for using more than that */
+    double *test_budget_ns;  /* per test index: CPU time that test alone
+                                may use, from its TEST_START; NULL or 0:
+                                only the job's budget applies */
+    double test_cpu_base_ns; /* the child's CPU time when the current test
+                                started; -1 until read */
+    double test_over_ns;     /* > 0: killed for exceeding this budget of
+                                one test */
+    double cpu_base_ns;      /* the child's CPU time when SANDBOXED came:
+                                the budget counts from there, so applying
+                                the change and entering the sandbox do not
+                                eat into the tests' time; -1 until then */
+
+    double started_at, deadline;
+    double sandbox_wall_s;   /* > 0 (fresh runs): at SANDBOXED the wall
+                                deadline becomes at least now + this, so
+                                the child's own import and collection do
+                                not eat the tests' time */
+    double exited_at;        /* when EXITED arrived */
+    int timed_out, output_overflow, killed_by_us;
+    int wait_status;
+    long maxrss_kb;
+    double child_ns;
+    struct lt_telemetry_sample tm; /* what the child did (--telemetry),
+                                      taken at EXITED */
+
+    /* Untrusted runs (patches) and call evaluation (differential testing,
+     * datasets): what the child's guards and harness reported. */
+    char *tamper;            /* first TAMPER frame's text, or NULL */
+    char **calls;            /* CALL frames: captured calls, base64 */
+    size_t n_calls, cap_calls;
+    char **records;          /* RECORD frames: JSON texts */
+    size_t n_records, cap_records;
+    long probe_index;        /* last PROBE: input index, or -1 */
+    int probe_phase;         /* 0 reference, 1 candidate */
+    void *owner;             /* the job's owner's data; not freed here */
+};
+
+struct zygote {
+    pid_t pid;
+    int sock;
+    struct lt_telemetry *tm; /* the pool's, or NULL */
+    int ready;
+    int dead;
+    struct job job;
+};
+
+struct pool {
+    struct zygote *z;
+    int n;
+    struct lt_telemetry *tm; /* --telemetry: not owned; NULL when off */
+    struct lt_runner_config cfg;
+    char **test_ids;
+    size_t n_tests;
+    unsigned features;
+    char *view_missing;      /* why the file-system view is missing, or
+                                NULL (from the first zygote's VIEW) */
+    char *view;              /* the view's description, or NULL */
+    /* IMPORT_LINES of the first zygote that sent one: (subject, line)
+     * pairs executed while the subjects and tests were imported and
+     * collected (subject below cfg.n_subjects; lines unchecked), and how
+     * long that took from the first subject import on. */
+    uint32_t *import_pairs;
+    size_t n_import;
+    int have_import;
+    double import_s;
+};
+
+
+void lt__job_reset(struct job *j);
+/* Warns once what the sandbox lacks when `have` (a child's features) is
+ * not everything: the kernel's reasons, and the zygote's for the
+ * file-system view. */
+void lt__warn_degraded(const struct pool *pool, unsigned have);
+/* Waits for READY (or FAILED) from a freshly spawned zygote. */
+int lt__read_ready(struct pool *pool, struct zygote *z, char **failmsg);
+int lt__zygote_start(struct pool *pool, struct zygote *z);
+void lt__zygote_stop(struct zygote *z);
+/* Starts a job on an idle zygote: pipes, RUN frame, wall deadline. */
+int lt__job_start(struct zygote *z, struct job *spec, uint64_t token,
+                  const struct lt_run_request *req, double timeout);
+void lt__job_kill(struct job *j);
+void lt__job_read_results(struct pool *pool, struct job *j);
+void lt__job_read_output(struct job *j);
+/* STARTED or EXITED of the zygote's job; < 0 when the zygote is gone. */
+int lt__zygote_read(struct zygote *z);
+/* Kills the job when it is past its wall deadline or has used more than
+ * its CPU budget since it entered the sandbox; 1 when it was killed now,
+ * else 0. */
+int lt__job_check_limits(struct job *j, double now);
+void lt__job_expire_pipes(struct job *j, double now);
+int lt__job_done(const struct job *j);
+double lt__job_wakeup(const struct job *j);
+/* RLIMIT_CPU for a budget: whole seconds, a backstop above the engine's
+ * finer check. */
+uint64_t lt__cpu_limit_for(double seconds);
+/* CPU time of a live process in ns from /proc, -1 if gone. */
+double lt__proc_cpu_ns(pid_t pid);
+
+/* Allocates the per-test arrays of a job spec for a pool of nt tests. */
+void lt__job_alloc(struct job *spec, size_t nt, int with_coverage);
+
+/* Starts n zygotes for cfg and waits for them to be ready.  0, or a
+ * negative code with *failmsg (caller frees). */
+int lt__pool_open(struct pool *pool, const struct lt_runner_config *cfg,
+                  int n, char **failmsg);
+void lt__pool_close(struct pool *pool);
+
+/* One round of the event loop over every zygote: waits at most max_wait
+ * seconds for any fd, reads frames, enforces wall deadlines and CPU
+ * budgets.  A zygote that died is marked dead (its job stays active for
+ * the caller to retry).  0, or -errno from poll. */
+int lt__pool_step(struct pool *pool, double max_wait);
+
+#endif

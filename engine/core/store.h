@@ -1,0 +1,204 @@
+/* The SQLite store: WAL, batched transactions, idempotent writes keyed by
+ * mutant id, a schema version, and a lock so that a second litmus on the
+ * same database refuses to start.  SPDX-License-Identifier: MIT */
+#ifndef LT_ENGINE_STORE_H
+#define LT_ENGINE_STORE_H
+
+#include <stddef.h>
+
+#include "engine/core/telemetry.h"
+#include "engine/core/verdict.h"
+#include "operators/operators.h"
+
+struct lt_store;
+
+/* Opens or creates the database at `path`.  Refuses with LT_ELOCKED when
+ * another process holds it (flock on "<path>.lock", held until close),
+ * LT_ECORRUPT when the file is not an SQLite database or not litmus',
+ * LT_ESCHEMA when written by another schema version.  *errmsg (caller
+ * frees) gets a one-line explanation on failure. */
+int lt_store_open(const char *path, struct lt_store **out, char **errmsg);
+void lt_store_close(struct lt_store *st); /* accepts NULL */
+
+/* One transaction per batch of writes. */
+int lt_store_begin(struct lt_store *st);
+int lt_store_commit(struct lt_store *st);
+/* Drops the open batch (close does the same for an uncommitted batch). */
+int lt_store_rollback(struct lt_store *st);
+
+/* SQLite's message for the last failed call on st; never NULL, valid
+ * until the next call on st. */
+const char *lt_store_errmsg(struct lt_store *st);
+
+/* Settings of the run that made the database (paths, tests, operators,
+ * pytest args) as a canonical string.  Returns 0 and *out NULL when unset. */
+int lt_store_get_meta(struct lt_store *st, const char *key, char **out);
+int lt_store_set_meta(struct lt_store *st, const char *key, const char *val);
+
+/* Records a source file and its content hash.  If the path was stored
+ * with another hash, its mutants and their results are deleted first
+ * (the file changed: old results mean nothing).  *changed set to 1 then. */
+int lt_store_put_file(struct lt_store *st, const char *path,
+                      const char *sha256_hex, const char *source, size_t len,
+                      int *changed);
+/* The stored source of a file (caller frees); LT_ENOTFOUND if absent. */
+int lt_store_get_file(struct lt_store *st, const char *path, char **source,
+                      size_t *len);
+
+/* fn per stored file in path order (borrowed strings); stops and
+ * returns fn's value when it is non-zero. */
+typedef int (*lt_store_file_fn)(const char *path, const char *sha256_hex,
+                                void *ud);
+int lt_store_each_file(struct lt_store *st, lt_store_file_fn fn, void *ud);
+
+/* INSERT OR IGNORE by id. */
+int lt_store_put_mutant(struct lt_store *st, const struct lt_mutant *m);
+/* First result wins: a result already stored for the id is kept. */
+int lt_store_put_result(struct lt_store *st, const struct lt_result *r);
+/* 1 if a result is stored for id, 0 if not, negative on error. */
+int lt_store_has_result(struct lt_store *st, const char *id);
+
+/* A mutant by id or unique id prefix (>= 4 chars); *has_result tells if r
+ * was filled.  LT_ENOTFOUND, or LT_EUSAGE for an ambiguous prefix.
+ * The strings in m and r are heap copies: free them with
+ * lt_store_mutant_free_fields(m) and lt_result_clear(r). */
+int lt_store_get_mutant(struct lt_store *st, const char *id_or_prefix,
+                        struct lt_mutant *m, struct lt_result *r,
+                        int *has_result);
+
+/* Calls fn for every mutant in (file, start, id) order with its result
+ * (r NULL when none); stops and returns fn's value if it is non-zero.
+ * m, r and their strings belong to the store and live only during the
+ * call: copy what you keep, free nothing. */
+typedef int (*lt_store_each_fn)(const struct lt_mutant *m,
+                                const struct lt_result *r, void *ud);
+int lt_store_each(struct lt_store *st, lt_store_each_fn fn, void *ud);
+
+/* Baseline of one collected test. */
+struct lt_test_record {
+    int index;
+    const char *nodeid;
+    double baseline_ms;
+    const char *outcome; /* "passed", "skipped", "flaky" */
+    const char *coverage; /* lines it runs: "FILE:1-4,9\n..." or NULL */
+};
+/* Replaces the stored test list. */
+int lt_store_put_tests(struct lt_store *st, const struct lt_test_record *t,
+                       size_t n);
+
+/* Calls fn per stored test in index order (borrowed strings, valid during
+ * the call); stops and returns fn's value when it is non-zero. */
+typedef int (*lt_store_test_fn)(const struct lt_test_record *t, void *ud);
+int lt_store_each_test(struct lt_store *st, lt_store_test_fn fn, void *ud);
+
+/* Counts every stored result into s. */
+int lt_store_summary(struct lt_store *st, struct lt_summary *s);
+
+/* Frees the strings of a mutant filled by lt_store_get_mutant and zeroes
+ * it (the same as lt_mutant_clear, without linking the operators). */
+void lt_store_mutant_free_fields(struct lt_mutant *m);
+
+/*** Patch triage (`litmus patches`) ***/
+
+/* Creates the tables patch_runs, candidate_results and candidate_mutants
+ * when missing (outside a batch).  The mutation tables are untouched. */
+int lt_store_patches_init(struct lt_store *st);
+
+/* One layer's JSON result for a candidate text (program = the program's
+ * fingerprint, text_sha = SHA-256 of the text).  Put replaces; get sets
+ * *json (caller frees) or leaves it NULL when nothing is stored. */
+int lt_store_put_candidate_result(struct lt_store *st, const char *program,
+                                  const char *text_sha, const char *layer,
+                                  const char *json);
+int lt_store_get_candidate_result(struct lt_store *st, const char *program,
+                                  const char *text_sha, const char *layer,
+                                  char **json);
+
+/* The verdict of one mutant of a candidate text. */
+struct lt_candidate_mutant {
+    const char *program, *text_sha, *mutant_id;
+    const char *verdict;   /* lt_verdict_name() */
+    const char *killed_by; /* or NULL */
+    const char *detail;    /* or NULL */
+    double duration_ms;
+};
+/* First verdict wins. */
+int lt_store_put_candidate_mutant(struct lt_store *st,
+                                  const struct lt_candidate_mutant *m);
+/* fn per stored mutant of (program, text_sha); borrowed strings. */
+typedef int (*lt_store_cmut_fn)(const struct lt_candidate_mutant *m,
+                                void *ud);
+int lt_store_each_candidate_mutant(struct lt_store *st, const char *program,
+                                   const char *text_sha,
+                                   lt_store_cmut_fn fn, void *ud);
+
+/* One triaged patch: its verdict and evidence (JSON object text). */
+struct lt_patch_run {
+    long long seq;          /* input order */
+    const char *program, *run_id;
+    const char *unit;       /* the program's fingerprint */
+    const char *text_sha;
+    const char *verdict, *reason, *detail;
+    const char *evidence;
+    double duration_ms;
+};
+int lt_store_clear_patch_runs(struct lt_store *st);
+/* Copies the candidate results and candidate mutants of the litmus
+ * database at path into st (first stored wins; outside a batch). */
+int lt_store_absorb_patches(struct lt_store *st, const char *path);
+int lt_store_put_patch_run(struct lt_store *st, const struct lt_patch_run *p);
+/* fn per patch row in seq order; borrowed strings. */
+typedef int (*lt_store_patch_run_fn)(const struct lt_patch_run *p, void *ud);
+int lt_store_each_patch_run(struct lt_store *st, lt_store_patch_run_fn fn,
+                            void *ud);
+
+/*** Datasets (`litmus dataset`) ***/
+
+/* Creates the table dataset_runs when missing (outside a batch). */
+int lt_store_dataset_init(struct lt_store *st);
+/* The JSON result of a run by its key: put keeps the first one stored;
+ * get sets *json (caller frees) or leaves it NULL when none is stored. */
+int lt_store_put_dataset(struct lt_store *st, const char *key,
+                         const char *json);
+int lt_store_get_dataset(struct lt_store *st, const char *key, char **json);
+/* fn(key, json, ud) per stored run in key order (borrowed strings); stops
+ * and returns fn's value when it is non-zero.  0 without the table. */
+typedef int (*lt_store_dataset_fn)(const char *key, const char *json,
+                                   void *ud);
+int lt_store_each_dataset(struct lt_store *st, lt_store_dataset_fn fn,
+                          void *ud);
+
+/*** Telemetry (`litmus score --telemetry`) ***/
+
+/* Creates the tables telemetry and telemetry_refused when missing
+ * (outside a batch). */
+int lt_store_telemetry_init(struct lt_store *st);
+/* Stores (replaces) a mutant's sample; nothing when s->summary is NULL. */
+int lt_store_put_telemetry(struct lt_store *st, const char *mutant_id,
+                           const struct lt_telemetry_sample *s);
+/* Sets *summary (caller frees), or leaves it NULL when none is stored. */
+int lt_store_get_telemetry(struct lt_store *st, const char *mutant_id,
+                           char **summary);
+/* The refused system calls summed per operator, largest first: fn gets
+ * the operator, the call's name, the total count and how many mutants
+ * made it; a nonzero return stops the walk and is returned. */
+int lt_store_each_refusal(struct lt_store *st,
+                          int (*fn)(const char *op, const char *syscall,
+                                    long long total, long long mutants,
+                                    void *ud),
+                          void *ud);
+
+/*** Incremental runs (engine/core/store.c; docs/incremental.md) ***/
+
+int lt_store_reuse_init(struct lt_store *st);
+int lt_store_put_reuse_key(struct lt_store *st, const char *mutant_id,
+                           const char *key, const char *tests);
+/* Per stored reuse key whose mutant has a result; r's strings are
+ * borrowed, valid during the call. */
+typedef int (*lt_store_reuse_fn)(const char *mutant_id, const char *key,
+                                 const char *tests,
+                                 const struct lt_result *r, void *ud);
+int lt_store_each_reuse(struct lt_store *st, lt_store_reuse_fn fn, void *ud);
+int lt_store_clear_run(struct lt_store *st);
+
+#endif

@@ -1,0 +1,1180 @@
+/* `litmus dataset`: reads the input records (JSON Lines, or program
+ * files), hands each program to its mode (select, typed, faults,
+ * rewrite), runs the executor until every item is verified, writes the
+ * output records in input order and the summary.  Also the helpers the
+ * modes share: JSON output with shortest floats, seeded shuffles, unified
+ * diffs, the bridge to the generators, and the comparison of a run with
+ * its reference.  SPDX-License-Identifier: MIT */
+#include "engine/jobs/dataset/dataset_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/sha256.h"
+#include "common/xmalloc.h"
+#include "engine/core/internal.h"
+#include "operators/operators.h"
+
+void lt_dataset_opts_init(struct lt_dataset_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->db = ".litmus-dataset.db";
+    o->operators = "algo1";
+    o->ops = "c,v,d";
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    o->jobs = n > 0 ? (int)n : 1;
+    o->per_cell = 1;
+    o->per_program = 1;
+    o->strength = 1;
+    o->variants = 1;
+    o->verify = 1;
+    o->timeout = 5.0;
+    o->timeout_factor = 5.0;
+    o->timeout_const = LT_DATASET_TIMEOUT_CONST;
+    o->memory_mb = LT_MEMORY_MB_DEFAULT;
+    o->progress = -1;
+}
+
+const char *lt_dataset_mode_name(enum lt_dataset_mode m)
+{
+    static const char *const names[] = {"select", "typed", "faults",
+                                        "rewrite"};
+    return (unsigned)m < 4 ? names[m] : "?";
+}
+
+/*** Helpers ***/
+
+int lt__ds_count_lines(const char *s, size_t len)
+{
+    if (len == 0)
+        return 0;
+    int n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += s[i] == '\n';
+    return s[len - 1] == '\n' ? n : n + 1;
+}
+
+char *lt__ds_id_text(const json_t *id)
+{
+    if (json_is_string(id))
+        return xstrdup(json_string_value(id));
+    if (json_is_integer(id))
+        return xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(id));
+    return xstrdup("?");
+}
+
+/* FNV-1a: a stable hash of a text, for seeds. */
+uint64_t lt__ds_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+/* splitmix64's finaliser. */
+uint64_t lt__ds_mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* Fisher-Yates with splitmix64 draws: the same permutation for the same
+ * seed on every platform. */
+void lt__ds_shuffle(size_t *v, size_t n, uint64_t seed)
+{
+    uint64_t s = seed;
+    for (size_t i = n; i > 1; i--) {
+        s = lt__ds_mix(s);
+        size_t k = (size_t)(s % i);
+        size_t tmp = v[i - 1];
+        v[i - 1] = v[k];
+        v[k] = tmp;
+    }
+}
+
+/* Shortest text that reads back as the same double, with a '.' or an
+ * exponent so that it stays a float (Python's repr does the same). */
+void lt__ds_dump_real(double d, struct lt_buf *b)
+{
+    char s[40];
+    for (int p = 15; p <= 17; p++) {
+        snprintf(s, sizeof(s), "%.*g", p, d);
+        if (strtod(s, NULL) == d)
+            break;
+    }
+    lt_buf_puts(b, s);
+    if (!strpbrk(s, ".eEn"))
+        lt_buf_puts(b, ".0");
+}
+
+void lt__ds_dump_str(const char *s, size_t n, struct lt_buf *b)
+{
+    lt_buf_append(b, "\"", 1);
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        lt_buf_append(b, s + run, i - run);
+        run = i + 1;
+        switch (c) {
+        case '"': lt_buf_puts(b, "\\\""); break;
+        case '\\': lt_buf_puts(b, "\\\\"); break;
+        case '\n': lt_buf_puts(b, "\\n"); break;
+        case '\r': lt_buf_puts(b, "\\r"); break;
+        case '\t': lt_buf_puts(b, "\\t"); break;
+        case '\b': lt_buf_puts(b, "\\b"); break;
+        case '\f': lt_buf_puts(b, "\\f"); break;
+        default: lt_buf_printf(b, "\\u%04x", c); break;
+        }
+    }
+    lt_buf_append(b, s + run, n - run);
+    lt_buf_append(b, "\"", 1);
+}
+
+/* Compact JSON in insertion order, floats as short as they round-trip
+ * (jansson prints 0.1 as 0.10000000000000001). */
+void lt__ds_dump(const json_t *v, struct lt_buf *b)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        const char *k;
+        json_t *x;
+        int first = 1;
+        lt_buf_append(b, "{", 1);
+        json_object_foreach((json_t *)v, k, x) {
+            if (!first)
+                lt_buf_append(b, ", ", 2);
+            first = 0;
+            lt__ds_dump_str(k, strlen(k), b);
+            lt_buf_append(b, ": ", 2);
+            lt__ds_dump(x, b);
+        }
+        lt_buf_append(b, "}", 1);
+        break;
+    }
+    case JSON_ARRAY: {
+        lt_buf_append(b, "[", 1);
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            if (i)
+                lt_buf_append(b, ", ", 2);
+            lt__ds_dump(json_array_get(v, i), b);
+        }
+        lt_buf_append(b, "]", 1);
+        break;
+    }
+    case JSON_STRING:
+        lt__ds_dump_str(json_string_value(v), json_string_length(v), b);
+        break;
+    case JSON_INTEGER:
+        lt_buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        break;
+    case JSON_REAL:
+        lt__ds_dump_real(json_real_value(v), b);
+        break;
+    case JSON_TRUE:
+        lt_buf_puts(b, "true");
+        break;
+    case JSON_FALSE:
+        lt_buf_puts(b, "false");
+        break;
+    case JSON_NULL:
+    default:
+        lt_buf_puts(b, "null");
+        break;
+    }
+}
+
+struct line {
+    const char *p;
+    size_t n; /* with its newline, if any */
+};
+
+static struct line *split_lines(const char *s, size_t *n_out)
+{
+    size_t len = strlen(s), n = 0, cap = 16;
+    struct line *v = xmalloc(cap * sizeof(*v));
+    size_t i = 0;
+    while (i < len) {
+        const char *nl = memchr(s + i, '\n', len - i);
+        size_t end = nl ? (size_t)(nl - s) + 1 : len;
+        if (n == cap) {
+            cap *= 2;
+            v = xrealloc(v, cap * sizeof(*v));
+        }
+        v[n++] = (struct line){s + i, end - i};
+        i = end;
+    }
+    *n_out = n;
+    return v;
+}
+
+static int line_eq(const struct line *a, const struct line *b)
+{
+    return a->n == b->n && memcmp(a->p, b->p, a->n) == 0;
+}
+
+static void diff_line(struct lt_buf *d, char tag, const struct line *l)
+{
+    lt_buf_append(d, &tag, 1);
+    lt_buf_append(d, l->p, l->n);
+    if (l->n == 0 || l->p[l->n - 1] != '\n')
+        lt_buf_puts(d, "\n\\ No newline at end of file\n");
+}
+
+/* A unified diff (3 lines of context) of a and b as one hunk around the
+ * lines that differ; "" when they are equal.  Caller frees. */
+char *lt__ds_udiff(const char *a, const char *b, const char *name)
+{
+    size_t na, nb;
+    struct line *la = split_lines(a, &na), *lb = split_lines(b, &nb);
+    size_t p = 0;
+    while (p < na && p < nb && line_eq(&la[p], &lb[p]))
+        p++;
+    size_t s = 0;
+    while (s < na - p && s < nb - p &&
+           line_eq(&la[na - 1 - s], &lb[nb - 1 - s]))
+        s++;
+    struct lt_buf d = LT_BUF_INIT;
+    if (p == na && p == nb) {
+        free(la);
+        free(lb);
+        return xstrdup("");
+    }
+    size_t start = p > 3 ? p - 3 : 0;
+    size_t ea = na - s + 3 < na ? na - s + 3 : na;
+    size_t eb = nb - s + 3 < nb ? nb - s + 3 : nb;
+    lt_buf_printf(&d, "--- a/%s\n+++ b/%s\n", name, name);
+    size_t ca = ea - start, cb = eb - start;
+    lt_buf_printf(&d, "@@ -%zu,%zu +%zu,%zu @@\n", ca ? start + 1 : start,
+                  ca, cb ? start + 1 : start, cb);
+    for (size_t i = start; i < p; i++)
+        diff_line(&d, ' ', &la[i]);
+    for (size_t i = p; i < na - s; i++)
+        diff_line(&d, '-', &la[i]);
+    for (size_t i = p; i < nb - s; i++)
+        diff_line(&d, '+', &lb[i]);
+    for (size_t i = na - s; i < ea; i++)
+        diff_line(&d, ' ', &la[i]);
+    free(la);
+    free(lb);
+    return lt_buf_steal(&d);
+}
+
+/* Calls a generator of operators/dataset.py; args is consumed.  The
+ * answer, or NULL with *rc (LT_EUSAGE: the generator rejects the input)
+ * and *err (caller frees). */
+json_t *lt__ds_call(struct ds_run *r, const char *fn, json_t *args,
+                    const char *where)
+{
+    (void)r;
+    (void)where;
+    char *a = json_dumps(args, JSON_COMPACT);
+    json_decref(args);
+    char *out = NULL, *err = NULL;
+    size_t len = 0;
+    int rc = a ? lt_dataset_call(fn, a, &out, &len, &err) : LT_EUSAGE;
+    free(a);
+    json_t *res = NULL;
+    if (rc == 0) {
+        json_error_t je;
+        size_t jl = strlen(out);
+        res = json_loadb(out, jl, JSON_DECODE_ANY, &je);
+        if (!res)
+            err = xasprintf("the %s generator answered bad JSON: %s", fn,
+                            je.text);
+        /* Texts after the JSON (see lt_dataset_call): the sources of the
+         * array's items, in order. */
+        const char *p = out + jl;
+        for (size_t i = 0; res && p < out + len; i++) {
+            const char *t = p + 1;
+            const char *e = memchr(t, '\0', (size_t)(out + len - t));
+            size_t n = e ? (size_t)(e - t) : (size_t)(out + len - t);
+            json_t *item = json_array_get(res, i);
+            if (!json_is_object(item)) {
+                json_decref(res);
+                res = NULL;
+                err = xasprintf("the %s generator answered more texts than "
+                                "items", fn);
+                break;
+            }
+            /* Valid UTF-8: Python encoded it. */
+            json_object_set_new(item, "source", json_stringn_nocheck(t, n));
+            p = t + n;
+        }
+    }
+    free(out);
+    if (!res) {
+        r->call_rc = rc == 0 ? LT_EPYTHON : rc;
+        free(r->call_err);
+        r->call_err = err ? err : xstrdup("the generator failed");
+        return NULL;
+    }
+    free(err);
+    return res;
+}
+
+/*** Comparing runs ***/
+
+static json_t *case_outcome(const json_t *c)
+{
+    json_t *o = json_deep_copy(c);
+    json_object_del(o, "lines");
+    return o;
+}
+
+/* A reference case that answers: not a timeout, not a bad input. */
+int lt__ds_case_usable(const json_t *c)
+{
+    const char *s = json_string_value(json_object_get(c, "status"));
+    return s && strcmp(s, "timeout") != 0 && strcmp(s, "error") != 0;
+}
+
+static int same_case(const json_t *a, const json_t *b)
+{
+    const char *sa = json_string_value(json_object_get(a, "status"));
+    const char *sb = json_string_value(json_object_get(b, "status"));
+    if (!sa || !sb || strcmp(sa, sb) != 0)
+        return 0;
+    static const char *const keys[] = {"repr", "type", "exception"};
+    if (strcmp(sa, "ok") == 0) {
+        for (int i = 0; i < 2; i++)
+            if (!json_equal(json_object_get(a, keys[i]),
+                            json_object_get(b, keys[i])))
+                return 0;
+        return 1;
+    }
+    if (strcmp(sa, "raised") == 0)
+        return json_equal(json_object_get(a, "exception"),
+                          json_object_get(b, "exception"));
+    return 1;
+}
+
+/* See dataset_internal.h. */
+int lt__ds_compare(const struct ds_task *ref, const struct ds_task *t,
+                   json_t **witness)
+{
+    *witness = NULL;
+    const json_t *rr = ref->result, *tr = t->result;
+    const char *st = json_string_value(json_object_get(tr, "status"));
+    if (!st || strcmp(st, "error") == 0 || strcmp(st, "invalid") == 0)
+        return -1;
+    if (t->kind == TK_CASES) {
+        if (strcmp(st, "ok") != 0) {
+            *witness = json_pack("{s:s}", "status", st);
+            const json_t *e = json_object_get(tr, "error");
+            if (e)
+                json_object_set(*witness, "error", (json_t *)e);
+            return 1;
+        }
+        const json_t *rc = json_object_get(rr, "cases");
+        const json_t *tc = json_object_get(tr, "cases");
+        size_t k = 0;
+        for (size_t i = 0; i < json_array_size(rc); i++) {
+            const json_t *a = json_array_get(rc, i);
+            if (!lt__ds_case_usable(a))
+                continue; /* no reference on this input: not run */
+            const json_t *b = json_array_get(tc, k++);
+            if (!b || !same_case(a, b)) {
+                *witness = json_pack(
+                    "{s:O, s:o, s:o}", "input",
+                    json_array_get(ref->calls, i), "original",
+                    case_outcome(a), "variant",
+                    b ? case_outcome(b) : json_null());
+                return 1;
+            }
+        }
+        return 0;
+    }
+    const char *ro = json_string_value(json_object_get(rr, "outcomes"));
+    const char *to = json_string_value(json_object_get(tr, "outcomes"));
+    int ref_disk = json_is_true(json_object_get(rr, "disk"));
+    if (strcmp(st, "equivalent") == 0)
+        return ref_disk ? 0 : -1;
+    if (strcmp(st, "passed") == 0 || strcmp(st, "failed") == 0) {
+        if (!ro || !to || strlen(ro) != strlen(to))
+            return -1;
+        for (size_t i = 0; to[i]; i++) {
+            if (to[i] == '-' || to[i] == ro[i])
+                continue;
+            *witness = json_pack("{s:s, s:s#, s:s#}", "test",
+                                 lt__ds_test_id(t->lane, (long)i),
+                                 "original", ro + i, 1, "variant", to + i, 1);
+            const json_t *m = json_object_get(tr, "message");
+            if (m && json_is_string(json_object_get(tr, "test")) &&
+                strcmp(json_string_value(json_object_get(tr, "test")),
+                       lt__ds_test_id(t->lane, (long)i)) == 0)
+                json_object_set(*witness, "message", (json_t *)m);
+            return 1;
+        }
+        return 0;
+    }
+    /* timeout, crashed, raised, tamper: the run went wrong where the
+     * reference did not. */
+    *witness = json_pack("{s:s}", "status", st);
+    const json_t *x = json_object_get(tr, "test");
+    if (x)
+        json_object_set(*witness, "test", (json_t *)x);
+    x = json_object_get(tr, "error");
+    if (x)
+        json_object_set(*witness, "error", (json_t *)x);
+    return 1;
+}
+
+/*** Statistics ***/
+
+static void count_in(json_t *o, const char *key, size_t n)
+{
+    if (!key)
+        return;
+    json_int_t v = json_integer_value(json_object_get(o, key));
+    json_object_set_new(o, key, json_integer(v + (json_int_t)n));
+}
+
+void lt__ds_drop(struct ds_run *r, const char *reason, size_t n)
+{
+    count_in(r->s.dropped, reason, n);
+}
+
+void lt__ds_count(struct ds_run *r, int which, const char *key, size_t n)
+{
+    json_t *o = which == 0 ? r->s.by_op : which == 1 ? r->s.by_cat
+                                                    : r->s.by_loc;
+    if (n)
+        count_in(o, key, n);
+}
+
+void lt__ds_count_item(struct ds_run *r, const char *op, const char *cat,
+                       const char *loc)
+{
+    count_in(r->s.by_op, op, 1);
+    count_in(r->s.by_cat, cat, 1);
+    count_in(r->s.by_loc, loc, 1);
+}
+
+/*** Output ***/
+
+static void emit(struct ds_run *r, struct ds_prog *p)
+{
+    if (p->raw.len && fwrite(p->raw.data, 1, p->raw.len, r->out) !=
+                          p->raw.len && !r->fatal) {
+        lt_error("cannot write the output: %s", strerror(errno));
+        r->fatal = LT_EXIT_ENGINE;
+    }
+    p->raw.len = 0;
+    struct lt_buf b = LT_BUF_INIT;
+    for (size_t i = 0; i < json_array_size(p->items); i++) {
+        lt__ds_dump(json_array_get(p->items, i), &b);
+        lt_buf_append(&b, "\n", 1);
+    }
+    if (b.len && fwrite(b.data, 1, b.len, r->out) != b.len && !r->fatal) {
+        lt_error("cannot write the output: %s", strerror(errno));
+        r->fatal = LT_EXIT_ENGINE;
+    }
+    r->s.emitted += json_array_size(p->items);
+    lt_buf_free(&b);
+    json_decref(p->items);
+    p->items = NULL;
+}
+
+/* Writes the items a program has so far when every program before it is
+ * written (streaming); otherwise they wait in p->items. */
+void lt__ds_emit_now(struct ds_run *r, struct ds_prog *p)
+{
+    if (r->next_emit == p->index)
+        emit(r, p);
+}
+
+/* A program's items are final: writes them, and those of every program
+ * after it that is done too, in input order. */
+void lt__ds_prog_done(struct ds_run *r, struct ds_prog *p)
+{
+    p->done = 1;
+    while (r->next_emit < r->n_progs && r->progs[r->next_emit].done)
+        emit(r, &r->progs[r->next_emit++]);
+}
+
+/*** Input ***/
+
+static int bad_record(const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int bad_record(const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    lt_error("%s: %s", where, s ? s : "bad record");
+    free(s);
+    return 2;
+}
+
+/* Checks that every string of the array calls is one Python expression
+ * (a call such as "f(1, 2)"), by parsing them in the generator (nothing
+ * runs).  0, or an exit code after one error line naming the record: 2
+ * for a bad input, 3 when the generator failed. */
+int lt__ds_check_calls(struct ds_run *r, const char *where, const char *id,
+                       json_t *calls)
+{
+    json_t *res = lt__ds_call(r, "check_calls",
+                              json_pack("{s:O}", "calls", calls), where);
+    if (!json_is_array(res)) {
+        lt_error("%s: id %s: cannot check the inputs: %s", where, id,
+                 r->call_err ? r->call_err : "no answer");
+        json_decref(res);
+        return 3;
+    }
+    int code = 0;
+    for (size_t i = 0; i < json_array_size(res) && !code; i++) {
+        const json_t *m = json_array_get(res, i);
+        if (!json_is_string(m))
+            continue;
+        const char *call = json_string_value(json_array_get(calls, i));
+        lt_error("%s: id %s: input '%.200s%s' is not a Python expression "
+                 "(a call such as f(1, 2)): %s",
+                 where, id, call ? call : "?",
+                 call && strlen(call) > 200 ? "..." : "",
+                 json_string_value(m));
+        code = LT_EXIT_USAGE;
+    }
+    json_decref(res);
+    return code;
+}
+
+/* A path from a record: absolute, or relative to the input file's
+ * folder; made absolute (it must exist). */
+static char *resolve(const char *base_dir, const char *p, int *err)
+{
+    char *joined = p[0] == '/' || !base_dir ? xstrdup(p)
+                                            : xasprintf("%s/%s", base_dir, p);
+    char *real = realpath(joined, NULL);
+    *err = real ? 0 : errno;
+    free(joined);
+    return real;
+}
+
+static int valid_utf8(const char *s, size_t n)
+{
+    json_t *j = json_stringn(s, n);
+    int ok = j != NULL;
+    json_decref(j);
+    return ok && memchr(s, '\0', n) == NULL;
+}
+
+/* Fills a program from its record.  2 (after a one-line error naming the
+ * record) when the record is unusable. */
+static int prog_from_record(struct ds_run *r, struct ds_prog *p,
+                            const char *base_dir)
+{
+    const struct lt_dataset_opts *o = r->o;
+    json_t *rec = p->rec;
+    json_t *id = json_object_get(rec, "id");
+    if (id && !json_is_string(id) && !json_is_integer(id))
+        return bad_record(p->where, "\"id\" must be a string or an integer");
+    if (!id) {
+        if (o->mode == LT_DS_SELECT)
+            return bad_record(p->where, "missing \"id\"");
+        json_object_set_new(rec, "id", json_integer((json_int_t)p->index + 1));
+        id = json_object_get(rec, "id");
+    }
+    p->id = id;
+    p->id_str = lt__ds_id_text(id);
+    json_t *code = json_object_get(rec, "code");
+    json_t *path = json_object_get(rec, "path");
+    json_t *tests = json_object_get(rec, "tests");
+    json_t *inputs = json_object_get(rec, "inputs");
+    if (code && !json_is_string(code))
+        return bad_record(p->where, "\"code\" must be a string");
+    if (path && !json_is_string(path))
+        return bad_record(p->where, "\"path\" must be a string");
+    if (tests && !json_is_string(tests))
+        return bad_record(p->where, "\"tests\" must be a path (a string)");
+    if (inputs) {
+        if (!json_is_array(inputs))
+            return bad_record(p->where, "\"inputs\" must be an array of "
+                              "call expressions");
+        for (size_t i = 0; i < json_array_size(inputs); i++)
+            if (!json_is_string(json_array_get(inputs, i)))
+                return bad_record(p->where, "\"inputs\"[%zu] must be a call "
+                                  "expression (a string)", i);
+        int c = lt__ds_check_calls(r, p->where, p->id_str, inputs);
+        if (c)
+            return c;
+        p->inputs = inputs;
+    }
+    if (path) {
+        int e;
+        p->path = resolve(base_dir, json_string_value(path), &e);
+        if (!p->path)
+            return bad_record(p->where, "path %s: %s",
+                              json_string_value(path), strerror(e));
+    }
+    if (code) {
+        p->code = xstrndup(json_string_value(code), json_string_length(code));
+        p->len = json_string_length(code);
+        p->untrusted = 1;
+        if (memchr(p->code, '\0', p->len))
+            return bad_record(p->where, "\"code\" contains a NUL character");
+    } else if (p->path) {
+        int rc = lt_read_file(p->path, &p->code, &p->len);
+        if (rc < 0)
+            return bad_record(p->where, "%s: %s", p->path, lt_strerror(rc));
+        if (!valid_utf8(p->code, p->len))
+            return bad_record(p->where, "%s: not UTF-8 text", p->path);
+    } else {
+        return bad_record(p->where, "no \"code\" (or \"path\" of the "
+                          "program file)");
+    }
+    if (o->mode == LT_DS_SELECT)
+        return 0;
+    const char *tpath = tests ? json_string_value(tests) : o->tests;
+    if (tpath && (inputs == NULL || tests)) {
+        if (!p->path)
+            return bad_record(p->where, "tests need the program's file: add "
+                              "\"path\" (the module the tests import)");
+        int e;
+        p->tests = resolve(tests ? base_dir : NULL, tpath, &e);
+        if (!p->tests)
+            return bad_record(p->where, "tests %s: %s", tpath, strerror(e));
+    }
+    if (!p->tests && !p->inputs && o->verify)
+        return bad_record(p->where, "nothing to verify with: give \"tests\" "
+                          "(or --tests) or \"inputs\" (call expressions)");
+    if (o->vocab && o->mode == LT_DS_REWRITE)
+        p->untrusted = 1;
+    if (p->tests && o->verify) {
+        char *err = NULL;
+        p->lane = lt__ds_lane_tests(r, p->path, p->tests, &err);
+        if (!p->lane) {
+            int c = bad_record(p->where, "%s", err);
+            free(err);
+            return c;
+        }
+    } else if (p->inputs && o->verify) {
+        p->lane = lt__ds_lane_bare(r);
+    }
+    return 0;
+}
+
+static int cmp_prog_id(const void *a, const void *b)
+{
+    const struct ds_prog *x = *(struct ds_prog *const *)a;
+    const struct ds_prog *y = *(struct ds_prog *const *)b;
+    int c = strcmp(x->id_str, y->id_str);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+static void add_prog(struct ds_run *r, size_t *cap)
+{
+    if (r->n_progs == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        r->progs = xrealloc(r->progs, *cap * sizeof(*r->progs));
+    }
+    memset(&r->progs[r->n_progs], 0, sizeof(struct ds_prog));
+    r->progs[r->n_progs].index = r->n_progs;
+    r->progs[r->n_progs].base_ms = -1;
+    r->n_progs++;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+/* Reads every input (JSON Lines files, "-" for stdin, or .py program
+ * files) into r->progs.  0, or 2 after a one-line error. */
+static int load_inputs(struct ds_run *r)
+{
+    const struct lt_dataset_opts *o = r->o;
+    size_t cap = 0;
+    char *const stdin_only[] = {"-"};
+    char *const *inputs = o->n_inputs ? o->inputs : stdin_only;
+    size_t n_inputs = o->n_inputs ? o->n_inputs : 1;
+    for (size_t f = 0; f < n_inputs; f++) {
+        const char *name = inputs[f];
+        if (ends_with(name, ".py")) {
+            if (o->mode == LT_DS_SELECT)
+                return bad_record(name, "select reads JSON Lines records "
+                                  "{id, function_name, code, input, "
+                                  "output}, not program files");
+            add_prog(r, &cap);
+            struct ds_prog *p = &r->progs[r->n_progs - 1];
+            p->where = xstrdup(name);
+            const char *base = strrchr(name, '/');
+            base = base ? base + 1 : name;
+            p->rec = json_pack("{s:s%, s:s}", "id", base, strlen(base) - 3,
+                               "path", name);
+            int rc = prog_from_record(r, p, NULL);
+            if (rc)
+                return rc;
+            continue;
+        }
+        FILE *in = strcmp(name, "-") == 0 ? stdin : fopen(name, "r");
+        if (!in) {
+            lt_error("%s: %s", name, strerror(errno));
+            return 2;
+        }
+        char *dir = NULL;
+        if (in != stdin) {
+            char *real = realpath(name, NULL);
+            char *slash = real ? strrchr(real, '/') : NULL;
+            dir = slash ? xstrndup(real, (size_t)(slash - real)) : NULL;
+            if (dir && !*dir) {
+                free(dir);
+                dir = xstrdup("/");
+            }
+            free(real);
+        }
+        char *line = NULL;
+        size_t lcap = 0;
+        ssize_t n;
+        long lineno = 0;
+        int rc = 0;
+        while (rc == 0 && (n = getline(&line, &lcap, in)) >= 0) {
+            lineno++;
+            size_t k = (size_t)n;
+            while (k > 0 && (line[k - 1] == '\n' || line[k - 1] == '\r' ||
+                             line[k - 1] == ' ' || line[k - 1] == '\t'))
+                k--;
+            size_t s = 0;
+            while (s < k && (line[s] == ' ' || line[s] == '\t'))
+                s++;
+            if (s == k)
+                continue;
+            char *where = xasprintf("%s:%ld", in == stdin ? "<stdin>" : name,
+                                    lineno);
+            json_error_t je;
+            json_t *rec = json_loadb(line + s, k - s, JSON_REJECT_DUPLICATES,
+                                     &je);
+            if (!json_is_object(rec)) {
+                rc = bad_record(where, "not a JSON object%s%s",
+                                rec ? "" : ": ", rec ? "" : je.text);
+                json_decref(rec);
+                free(where);
+                break;
+            }
+            add_prog(r, &cap);
+            struct ds_prog *p = &r->progs[r->n_progs - 1];
+            p->where = where;
+            p->rec = rec;
+            rc = prog_from_record(r, p, dir);
+        }
+        if (rc == 0 && ferror(in)) {
+            lt_error("%s: %s", name, strerror(errno));
+            rc = 2;
+        }
+        free(line);
+        free(dir);
+        if (in != stdin)
+            fclose(in);
+        if (rc)
+            return rc;
+    }
+    /* Ids name the items: they must be unique. */
+    struct ds_prog **by_id = xmalloc((r->n_progs + 1) * sizeof(*by_id));
+    for (size_t i = 0; i < r->n_progs; i++)
+        by_id[i] = &r->progs[i];
+    qsort(by_id, r->n_progs, sizeof(*by_id), cmp_prog_id);
+    for (size_t i = 1; i < r->n_progs; i++) {
+        if (strcmp(by_id[i]->id_str, by_id[i - 1]->id_str) == 0) {
+            int c = bad_record(by_id[i]->where, "duplicate id %s (also at "
+                               "%s)", by_id[i]->id_str, by_id[i - 1]->where);
+            free(by_id);
+            return c;
+        }
+    }
+    free(by_id);
+    return 0;
+}
+
+/*** The run ***/
+
+struct ds_mode {
+    int (*prepare)(struct ds_run *r, struct ds_prog *p);
+    void (*start)(struct ds_run *r, struct ds_prog *p);
+    void (*free)(struct ds_prog *p);
+};
+
+static void rewrite_free(struct ds_prog *p)
+{
+    lt__ds_rewrite_free(NULL, p);
+}
+
+static const struct ds_mode modes[] = {
+    [LT_DS_SELECT] = {lt__ds_select_prepare, lt__ds_select_start,
+                      lt__ds_select_free},
+    [LT_DS_TYPED] = {lt__ds_typed_prepare, lt__ds_variants_start,
+                     lt__ds_variants_free},
+    [LT_DS_FAULTS] = {lt__ds_faults_prepare, lt__ds_variants_start,
+                      lt__ds_variants_free},
+    [LT_DS_REWRITE] = {lt__ds_rewrite_prepare, lt__ds_rewrite_start,
+                       rewrite_free},
+};
+
+static void on_signal(int sig)
+{
+    lt__interrupted = sig;
+}
+
+static json_t *summary_json(struct ds_run *r, double wall)
+{
+    const struct lt_dataset_opts *o = r->o;
+    double exec = r->t_last_job > r->t_first_job
+                      ? r->t_last_job - r->t_first_job
+                      : 0;
+    json_t *s = json_object();
+    json_object_set_new(s, "mode", json_string(lt_dataset_mode_name(o->mode)));
+    json_object_set_new(s, "seed", json_integer((json_int_t)o->seed));
+    json_object_set_new(s, "programs", json_integer((json_int_t)r->n_progs));
+    json_object_set_new(s, "programs_skipped",
+                        json_integer((json_int_t)r->s.programs_skipped));
+    json_object_set_new(s, "items", json_integer((json_int_t)r->s.emitted));
+    json_object_set_new(s, "candidates",
+                        json_integer((json_int_t)r->s.candidates));
+    json_object_set_new(s, "verified",
+                        json_integer((json_int_t)r->s.verified));
+    json_object_set(s, "dropped", r->s.dropped);
+    json_object_set(s, "by_operator", r->s.by_op);
+    json_object_set(s, "by_category", r->s.by_cat);
+    json_object_set(s, "by_location", r->s.by_loc);
+    json_object_set_new(s, "runs", json_integer((json_int_t)r->s.jobs_run));
+    json_object_set_new(s, "cached",
+                        json_integer((json_int_t)r->s.cache_hits));
+    json_object_set_new(s, "retries", json_integer((json_int_t)r->s.retries));
+    json_object_set_new(s, "engine_errors",
+                        json_integer((json_int_t)r->s.engine_errors));
+    json_object_set_new(s, "jobs", json_integer(o->jobs));
+    json_object_set_new(s, "wall_s", json_real(wall));
+    json_object_set_new(s, "prepare_s", json_real(r->t_prepared - r->t_start));
+    json_object_set_new(s, "runs_s", json_real(exec));
+    json_object_set_new(s, "items_per_s",
+                        json_real(wall > 0 ? (double)r->s.emitted / wall : 0));
+    json_object_set_new(s, "runs_per_s",
+                        json_real(exec > 0 ? (double)r->s.jobs_run / exec
+                                           : 0));
+    return s;
+}
+
+static void counts_text(struct lt_buf *b, const char *title, json_t *o)
+{
+    if (json_object_size(o) == 0)
+        return;
+    const char *k;
+    json_t *v;
+    int first = 1;
+    lt_buf_printf(b, "\n  %s:", title);
+    json_object_foreach(o, k, v) {
+        lt_buf_printf(b, "%s %s %" JSON_INTEGER_FORMAT, first ? "" : ",", k,
+                      json_integer_value(v));
+        first = 0;
+    }
+}
+
+static void summary_text(struct ds_run *r, json_t *s)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    lt_buf_printf(&b, "litmus dataset %s: %zu program%s (%zu skipped), %zu "
+                  "items, %zu verified of %zu candidates; %zu runs (%zu "
+                  "cached) in %.2f s, %.1f items/s",
+                  lt_dataset_mode_name(r->o->mode), r->n_progs,
+                  r->n_progs == 1 ? "" : "s",
+                  r->s.programs_skipped, r->s.emitted, r->s.verified,
+                  r->s.candidates, r->s.jobs_run, r->s.cache_hits,
+                  json_real_value(json_object_get(s, "wall_s")),
+                  json_real_value(json_object_get(s, "items_per_s")));
+    counts_text(&b, "dropped", r->s.dropped);
+    counts_text(&b, "by operator", r->s.by_op);
+    counts_text(&b, "by category", r->s.by_cat);
+    counts_text(&b, "by location", r->s.by_loc);
+    const json_t *fl = json_object_get(s, "floor");
+    if (fl) {
+        lt_buf_printf(&b, "\n  floor: %zu runs x %.2f ms fork + %.3f s "
+                      "in-process (+ %.3f s timeouts) = %.3f s over %d "
+                      "jobs; runs took %.3f s: %.2fx the floor",
+                      (size_t)json_integer_value(json_object_get(fl, "runs")),
+                      json_real_value(json_object_get(fl, "fork_ms")),
+                      json_real_value(json_object_get(fl, "inproc_s")),
+                      json_real_value(json_object_get(fl, "timeouts_s")),
+                      json_real_value(json_object_get(fl, "floor_s")),
+                      r->o->jobs,
+                      json_real_value(json_object_get(fl, "runs_s")),
+                      json_real_value(json_object_get(fl, "ratio")));
+    }
+    lt_buf_puts(&b, "\n");
+    fputs(b.data, stderr);
+    lt_buf_free(&b);
+}
+
+static void prog_free(const struct lt_dataset_opts *o, struct ds_prog *p)
+{
+    if (p->m)
+        modes[o->mode].free(p);
+    free(p->where);
+    json_decref(p->rec);
+    free(p->id_str);
+    free(p->code);
+    free(p->path);
+    free(p->tests);
+    json_decref(p->items);
+    lt_buf_free(&p->raw);
+}
+
+/*** Shards ***/
+
+/* The run's plan as a string: the mode, every option that decides an
+ * item, and a hash of every program's id and text (before the deal), so
+ * that `litmus merge` can tell the shards of one run from others. */
+static char *plan_fingerprint(const struct ds_run *r)
+{
+    const struct lt_dataset_opts *o = r->o;
+    struct lt_sha256 h;
+    uint8_t d[32];
+    char hex[65];
+    lt_sha256_init(&h);
+    for (size_t i = 0; i < r->n_progs; i++) {
+        const struct ds_prog *p = &r->progs[i];
+        lt_sha256_update(&h, p->id_str, strlen(p->id_str) + 1);
+        lt_sha256_update(&h, p->code ? p->code : "", p->code ? p->len : 0);
+        lt_sha256_update(&h, "", 1);
+        lt_sha256_update(&h, p->tests ? p->tests : "",
+                         p->tests ? strlen(p->tests) + 1 : 1);
+    }
+    lt_sha256_final(&h, d);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    struct lt_buf b = LT_BUF_INIT;
+    lt_buf_printf(&b, "mode=%s\nseed=%llu\nprograms=%zu\nprograms_sha256=%s\n",
+                  lt_dataset_mode_name(o->mode), o->seed, r->n_progs, hex);
+    lt_buf_printf(&b, "operators=%s\nall=%d\ndetails=%d\nper_cell=%d\n"
+                      "per_program=%d\nquarter=%d\nkinds=%s\nops=%s\n"
+                      "strength=%d\nvariants=%d\nvocab=%s\nverify=%d\n"
+                      "tests=%s\n",
+                  o->operators ? o->operators : "", o->all, o->details,
+                  o->per_cell, o->per_program, o->quarter,
+                  o->kinds ? o->kinds : "", o->ops ? o->ops : "",
+                  o->strength, o->variants, o->vocab ? o->vocab : "",
+                  o->verify, o->tests ? o->tests : "");
+    return lt_buf_steal(&b);
+}
+
+/* Keeps the programs dealt to shard index/count and frees the others.
+ * The deal: programs sorted by id, round-robin, so shards differ by at
+ * most one program and the same input always deals the same way.  The
+ * kept ones stay in input order (their output order). */
+static void shard_programs(struct ds_run *r, unsigned index, unsigned count)
+{
+    struct ds_prog **by_id = xmalloc((r->n_progs + 1) * sizeof(*by_id));
+    unsigned char *keep = xcalloc(r->n_progs + 1, 1);
+    for (size_t i = 0; i < r->n_progs; i++)
+        by_id[i] = &r->progs[i];
+    qsort(by_id, r->n_progs, sizeof(*by_id), cmp_prog_id);
+    for (size_t k = 0; k < r->n_progs; k++)
+        keep[by_id[k]->index] = k % count == index;
+    free(by_id);
+    size_t w = 0;
+    for (size_t i = 0; i < r->n_progs; i++) {
+        if (!keep[i]) {
+            prog_free(r->o, &r->progs[i]);
+            continue;
+        }
+        if (w != i)
+            r->progs[w] = r->progs[i];
+        r->progs[w].index = w;
+        w++;
+    }
+    r->n_progs = w;
+    free(keep);
+}
+
+/* Contract: see engine.h. */
+int lt_dataset(const struct lt_dataset_opts *o)
+{
+    struct ds_run r;
+    memset(&r, 0, sizeof(r));
+    r.o = o;
+    r.s.dropped = json_object();
+    r.s.by_op = json_object();
+    r.s.by_cat = json_object();
+    r.s.by_loc = json_object();
+    r.s.floor_cases = json_array();
+    r.t_start = lt__now();
+    int code = 0;
+    char *tmp_out = NULL;
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    if (o->vocab) {
+        json_error_t je;
+        r.vocab = json_load_file(o->vocab, JSON_REJECT_DUPLICATES, &je);
+        if (!json_is_object(r.vocab)) {
+            lt_error("%s:%d: the vocabulary must be a JSON object {\"names\", "
+                     "\"comments\", \"dead_code\"}%s%s", o->vocab, je.line,
+                     r.vocab ? "" : ": ", r.vocab ? "" : je.text);
+            code = LT_EXIT_USAGE;
+            goto out;
+        }
+    }
+    if (lt_operators_init() < 0) {
+        lt_error("cannot start the embedded Python for the generators");
+        code = LT_EXIT_ENGINE;
+        goto out;
+    }
+    code = load_inputs(&r);
+    if (code)
+        goto out;
+    char *plan = plan_fingerprint(&r);
+    char shard[48] = "";
+    if (o->shard_count) {
+        snprintf(shard, sizeof(shard), "%u/%u", o->shard_index,
+                 o->shard_count);
+        shard_programs(&r, o->shard_index, o->shard_count);
+    }
+    for (size_t i = 0; i < r.n_progs && !code; i++)
+        code = modes[o->mode].prepare(&r, &r.progs[i]);
+    if (code)
+        goto out;
+    r.t_prepared = lt__now();
+
+    if (o->out && strcmp(o->out, "-") != 0) {
+        tmp_out = xasprintf("%s.tmp", o->out);
+        r.out = fopen(tmp_out, "w");
+        if (!r.out) {
+            lt_error("%s: %s", o->out, strerror(errno));
+            code = LT_EXIT_USAGE;
+            goto out;
+        }
+    } else {
+        r.out = stdout;
+    }
+    if (o->db && o->verify) {
+        char *msg = NULL;
+        int rc = lt_store_open(o->db, &r.st, &msg);
+        if (rc == 0)
+            rc = lt_store_dataset_init(r.st);
+        if (rc < 0) {
+            lt_error("%s: %s", o->db, msg ? msg : lt_strerror(rc));
+            free(msg);
+            free(plan);
+            code = lt_exit_from_error(rc);
+            goto out;
+        }
+        /* A shard's store holds that shard's runs: used as another
+         * shard, the merge would take it for that one.  (Runs are keyed
+         * by content, so a store of the whole run may serve a shard.) */
+        char *was = NULL;
+        rc = lt_store_get_meta(r.st, "dataset_shard", &was);
+        if (rc == 0 && was && strcmp(was, shard) != 0) {
+            lt_error("%s holds %s%s, not %s%s; use another --db", o->db,
+                     *was ? "dataset shard " : "the whole run", was,
+                     *shard ? "shard " : "the whole run", shard);
+            free(was);
+            free(plan);
+            code = LT_EXIT_USAGE;
+            goto out;
+        }
+        free(was);
+        if (rc == 0 && *shard)
+            rc = lt_store_set_meta(r.st, "dataset_shard", shard);
+        if (rc == 0)
+            rc = lt_store_set_meta(r.st, "dataset_settings", plan);
+        if (rc == 0)
+            rc = lt_store_set_meta(r.st, "dataset_complete", "0");
+        if (rc < 0) {
+            lt_error("%s: %s", o->db, lt_store_errmsg(r.st));
+            free(plan);
+            code = LT_EXIT_ENGINE;
+            goto out;
+        }
+    }
+    free(plan);
+    r.progress = o->progress < 0 ? isatty(2) : o->progress;
+    r.last_commit = lt__now();
+    for (size_t i = 0; i < r.n_progs && !r.fatal; i++)
+        modes[o->mode].start(&r, &r.progs[i]);
+    code = lt__ds_loop(&r);
+    if (code == 0 && r.next_emit < r.n_progs) {
+        lt_error("internal error: %zu programs were never finished",
+                 r.n_progs - r.next_emit);
+        code = LT_EXIT_ENGINE;
+    }
+    double wall = lt__now() - r.t_start;
+    json_t *summary = summary_json(&r, wall);
+    if (code == 0 && o->floor)
+        code = lt__ds_floor(&r, summary);
+    if (code == 0) {
+        summary_text(&r, summary);
+        if (o->summary) {
+            struct lt_buf b = LT_BUF_INIT;
+            lt__ds_dump(summary, &b);
+            lt_buf_puts(&b, "\n");
+            FILE *f = fopen(o->summary, "w");
+            if (!f || fwrite(b.data, 1, b.len, f) != b.len) {
+                lt_error("%s: %s", o->summary, strerror(errno));
+                code = LT_EXIT_USAGE;
+            }
+            if (f)
+                fclose(f);
+            lt_buf_free(&b);
+        }
+    }
+    json_decref(summary);
+    if (code == 0 && r.st &&
+        lt_store_set_meta(r.st, "dataset_complete", "1") < 0) {
+        lt_error("%s: %s", o->db, lt_store_errmsg(r.st));
+        code = LT_EXIT_ENGINE;
+    }
+out:
+    lt__ds_exec_close(&r);
+    if (r.out && r.out != stdout) {
+        int bad = fclose(r.out) != 0;
+        if (code == 0 && bad) {
+            lt_error("%s: %s", o->out, strerror(errno));
+            code = LT_EXIT_ENGINE;
+        }
+        if (code == 0 && rename(tmp_out, o->out) < 0) {
+            lt_error("%s: %s", o->out, strerror(errno));
+            code = LT_EXIT_ENGINE;
+        }
+        if (code != 0)
+            unlink(tmp_out);
+    } else if (r.out) {
+        fflush(stdout);
+    }
+    free(tmp_out);
+    lt_store_close(r.st);
+    for (size_t i = 0; i < r.n_progs; i++)
+        prog_free(o, &r.progs[i]);
+    free(r.progs);
+    json_decref(r.vocab);
+    json_decref(r.s.dropped);
+    json_decref(r.s.by_op);
+    json_decref(r.s.by_cat);
+    json_decref(r.s.by_loc);
+    json_decref(r.s.floor_cases);
+    free(r.call_err);
+    return code;
+}

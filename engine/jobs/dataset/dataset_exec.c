@@ -1,0 +1,1345 @@
+/* The executor of `litmus dataset`: lanes of zygotes (the bare lane for
+ * call evaluation, one pytest lane per program verified by its tests)
+ * sharing the --jobs budget, a FIFO of tasks per lane, one event loop
+ * over every lane, the decoding of each child's evidence (hostile input)
+ * into a small JSON result, and a content-addressed cache of those
+ * results in the store so that a rerun skips what an interrupted one
+ * finished.  SPDX-License-Identifier: MIT */
+#include "engine/jobs/dataset/dataset_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/err.h"
+#include "common/log.h"
+#include "common/sha256.h"
+#include "common/xmalloc.h"
+#include "engine/core/internal.h"
+#include "harness/wire.h"
+#include "sandbox/sandbox.h"
+
+#define BATCH_RESULTS 256
+#define BATCH_SECONDS 0.5
+#define MAX_REPR 4096          /* longer texts from a child: malformed */
+#define MAX_LINES 1000000      /* line numbers a child may report */
+
+/*** Lanes ***/
+
+static char *engine_exe(void)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0)
+        return xstrdup("/proc/self/exe");
+    self[n] = '\0';
+    return xstrdup(self);
+}
+
+static struct ds_lane *lane_new(struct ds_run *r)
+{
+    struct ds_lane *l = xcalloc(1, sizeof(*l));
+    int n = r->o->jobs < 1 ? 1 : r->o->jobs;
+    l->pool.n = n;
+    l->pool.z = xcalloc((size_t)n, sizeof(struct zygote));
+    for (int i = 0; i < n; i++) {
+        l->pool.z[i].sock = -1;
+        l->pool.z[i].job.result_fd = l->pool.z[i].job.out_fd = -1;
+        l->pool.z[i].job.pidfd = -1;
+    }
+    l->zst = xcalloc((size_t)n, 1);
+    l->base_cpu_ms = -1;
+    r->lanes = xrealloc(r->lanes, (r->n_lanes + 1) * sizeof(*r->lanes));
+    r->lanes[r->n_lanes++] = l;
+    return l;
+}
+
+static int ensure_scratch(struct ds_run *r)
+{
+    if (r->scratch)
+        return 0;
+    r->scratch = lt_sandbox_scratch_new(NULL);
+    if (!r->scratch) {
+        int e = errno;
+        lt_error("cannot create a scratch directory: %s", strerror(e));
+        return -e;
+    }
+    return 0;
+}
+
+/* The lane of call-evaluation jobs: bare zygotes (no pytest, no subject).
+ * Created on first use. */
+struct ds_lane *lt__ds_lane_bare(struct ds_run *r)
+{
+    if (r->bare)
+        return r->bare;
+    struct ds_lane *l = lane_new(r);
+    l->bare = 1;
+    l->key = xstrdup("bare");
+    l->cwd = getcwd(NULL, 0);
+    if (!l->cwd)
+        l->cwd = xstrdup("/");
+    r->bare = l;
+    return l;
+}
+
+/* The pytest lane of a program file and its tests (absolute paths), shared
+ * by every record naming the same pair.  NULL with *err (caller frees)
+ * when the program file cannot be read. */
+struct ds_lane *lt__ds_lane_tests(struct ds_run *r, const char *path,
+                                  const char *tests, char **err)
+{
+    for (size_t i = 0; i < r->n_lanes; i++) {
+        struct ds_lane *l = r->lanes[i];
+        if (!l->bare && strcmp(l->path, path) == 0 &&
+            strcmp(l->tests, tests) == 0)
+            return l;
+    }
+    char *src = NULL;
+    size_t len = 0;
+    int rc = lt_read_file(path, &src, &len);
+    if (rc < 0) {
+        *err = xasprintf("%s: %s", path, lt_strerror(rc));
+        return NULL;
+    }
+    struct ds_lane *l = lane_new(r);
+    l->path = xstrdup(path);
+    l->tests = xstrdup(tests);
+    l->source = src;
+    l->len = len;
+    char *slash = strrchr(l->path, '/');
+    l->cwd = slash && slash != l->path ? xstrndup(l->path,
+                                                  (size_t)(slash - l->path))
+                                       : xstrdup("/");
+    char sha[65];
+    lt_sha256_hex(src, len, sha);
+    l->key = xasprintf("%s\n%s\n%s", path, tests, sha);
+    l->args[0] = l->tests;
+    l->subject = (struct lt_subject){l->path, l->source, l->len};
+    return l;
+}
+
+static void lane_free(struct ds_lane *l)
+{
+    for (int k = 0; k < l->pool.n; k++)
+        if (l->zst[k] != ZS_OFF)
+            lt__zygote_stop(&l->pool.z[k]);
+    free(l->pool.z);
+    free((char *)l->pool.cfg.exe);
+    for (size_t i = 0; l->pool.test_ids && i < l->pool.n_tests; i++)
+        free(l->pool.test_ids[i]);
+    free(l->pool.test_ids);
+    free(l->zst);
+    free(l->key);
+    free(l->path);
+    free(l->source);
+    free(l->tests);
+    free(l->cwd);
+    for (size_t i = l->qhead; i < l->qlen; i++)
+        lt__ds_task_free(l->queue[i]);
+    free(l->queue);
+    free(l->fail_msg);
+    free(l);
+}
+
+const char *lt__ds_test_id(const struct ds_lane *l, long idx)
+{
+    if (idx < 0 || !l->pool.test_ids || (size_t)idx >= l->pool.n_tests)
+        return "?";
+    return l->pool.test_ids[idx];
+}
+
+/*** Tasks ***/
+
+struct ds_task *lt__ds_task_new(enum ds_task_kind kind, struct ds_lane *l,
+                                const char *source, size_t len)
+{
+    struct ds_task *t = xcalloc(1, sizeof(*t));
+    t->kind = kind;
+    t->lane = l;
+    t->source = xstrndup(source ? source : "", source ? len : 0);
+    t->len = source ? len : 0;
+    t->call_timeout = 1.0;
+    t->budget_s = 10.0;
+    return t;
+}
+
+void lt__ds_task_free(struct ds_task *t)
+{
+    if (!t)
+        return;
+    free(t->source);
+    json_decref(t->calls);
+    free(t->tests);
+    json_decref(t->result);
+    free(t);
+}
+
+/* Cache key: what decides the evidence of a run, and nothing that varies
+ * from run to run (time limits are left out, so that a rerun finds what
+ * an interrupted run stored). */
+static void task_key(struct ds_task *t)
+{
+    struct lt_sha256 s;
+    uint8_t d[32];
+    lt_sha256_init(&s);
+    char head[128];
+    snprintf(head, sizeof(head), "dataset/1\n%d\n%d\n%d\n%d\n", (int)t->kind,
+             t->untrusted, t->trace, t->stop_first);
+    lt_sha256_update(&s, head, strlen(head));
+    lt_sha256_update(&s, t->lane->key, strlen(t->lane->key) + 1);
+    if (t->calls) {
+        char *c = json_dumps(t->calls, JSON_COMPACT);
+        lt_sha256_update(&s, c, strlen(c) + 1);
+        free(c);
+    }
+    if (t->tests) {
+        for (size_t i = 0; i < t->n_tests; i++) {
+            char num[16];
+            int n = snprintf(num, sizeof(num), "%u,", t->tests[i]);
+            lt_sha256_update(&s, num, (size_t)n);
+        }
+    }
+    lt_sha256_update(&s, "\n", 1);
+    lt_sha256_update(&s, t->source, t->len);
+    lt_sha256_final(&s, d);
+    static const char hex[] = "0123456789abcdef";
+    for (int i = 0; i < 32; i++) {
+        t->key[2 * i] = hex[d[i] >> 4];
+        t->key[2 * i + 1] = hex[d[i] & 15];
+    }
+    t->key[64] = '\0';
+}
+
+static void ready_push(struct ds_run *r, struct ds_task *t)
+{
+    t->next_ready = NULL;
+    if (r->ready_tail)
+        r->ready_tail->next_ready = t;
+    else
+        r->ready = t;
+    r->ready_tail = t;
+}
+
+static void lane_push(struct ds_lane *l, struct ds_task *t, int front)
+{
+    if (front && l->qhead > 0) {
+        l->queue[--l->qhead] = t;
+        return;
+    }
+    if (l->qlen == l->qcap) {
+        /* Compact before growing. */
+        if (l->qhead > 0) {
+            memmove(l->queue, l->queue + l->qhead,
+                    (l->qlen - l->qhead) * sizeof(*l->queue));
+            l->qlen -= l->qhead;
+            l->qhead = 0;
+        }
+        if (l->qlen == l->qcap) {
+            l->qcap = l->qcap ? l->qcap * 2 : 64;
+            l->queue = xrealloc(l->queue, l->qcap * sizeof(*l->queue));
+        }
+    }
+    if (front) {
+        memmove(l->queue + l->qhead + 1, l->queue + l->qhead,
+                (l->qlen - l->qhead) * sizeof(*l->queue));
+        l->queue[l->qhead] = t;
+        l->qlen++;
+        return;
+    }
+    l->queue[l->qlen++] = t;
+}
+
+static size_t lane_queued(const struct ds_lane *l)
+{
+    return l->qlen - l->qhead;
+}
+
+/* Hands a task to the executor.  Its callback runs from lt__ds_loop once
+ * the result is known (from the store, or from a run); the callback owns
+ * the task then. */
+void lt__ds_submit(struct ds_run *r, struct ds_task *t)
+{
+    task_key(t);
+    r->outstanding++;
+    r->tasks_total++;
+    if (r->st && !t->nocache) {
+        char *json = NULL;
+        if (lt_store_get_dataset(r->st, t->key, &json) == 0 && json) {
+            json_t *res = json_loads(json, 0, NULL);
+            free(json);
+            if (json_is_object(res)) {
+                t->result = res;
+                t->cached = 1;
+                r->s.cache_hits++;
+                ready_push(r, t);
+                return;
+            }
+            json_decref(res);
+        }
+    }
+    if (t->lane->failed) {
+        t->result = json_pack("{s:s, s:s}", "status", "error", "error",
+                              t->lane->fail_msg ? t->lane->fail_msg
+                                                : "the runner failed");
+        ready_push(r, t);
+        return;
+    }
+    lane_push(t->lane, t, 0);
+}
+
+/*** Evidence ***/
+
+static json_t *err_result(const char *status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static json_t *err_result(const char *status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    json_t *o = json_pack("{s:s, s:s}", "status", status, "error",
+                          s ? s : "");
+    free(s);
+    return o;
+}
+
+/* Masks the addresses CPython puts in default reprs ("<C object at
+ * 0x7f3a...>"): they change from run to run and are not behaviour, so
+ * "at 0x7f3a12" becomes "at 0x".  Returns a new string. */
+static char *mask_addresses(const char *s)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    const char *p = s;
+    for (;;) {
+        const char *at = strstr(p, " at 0x");
+        if (!at)
+            break;
+        const char *e = at + 6;
+        while ((*e >= '0' && *e <= '9') || (*e >= 'a' && *e <= 'f') ||
+               (*e >= 'A' && *e <= 'F'))
+            e++;
+        lt_buf_append(&b, p, (size_t)(at + 6 - p));
+        p = e;
+    }
+    lt_buf_puts(&b, p);
+    return lt_buf_steal(&b);
+}
+
+static json_t *masked(const char *s)
+{
+    char *m = mask_addresses(s);
+    json_t *v = json_string(m);
+    free(m);
+    return v ? v : json_string("");
+}
+
+/* A string field of a record no longer than MAX_REPR, or NULL. */
+static const char *rec_str(const json_t *rec, const char *key)
+{
+    const json_t *v = json_object_get(rec, key);
+    if (!json_is_string(v) || json_string_length(v) > MAX_REPR)
+        return NULL;
+    return json_string_value(v);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    json_int_t x = *(const json_int_t *)a, y = *(const json_int_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* One "case" record of a child, checked field by field; NULL when it is
+ * malformed.  The result keeps only what the engine uses. */
+static json_t *check_case(const json_t *rec, int want_lines, int max_line,
+                          double *work_ms)
+{
+    const char *status = rec_str(rec, "status");
+    if (!status)
+        return NULL;
+    json_t *c = json_object();
+    if (strcmp(status, "ok") == 0) {
+        const char *repr = rec_str(rec, "repr");
+        const char *type = rec_str(rec, "type_name");
+        if (!repr || !type)
+            goto bad;
+        json_object_set_new(c, "status", json_string("ok"));
+        json_object_set_new(c, "repr", masked(repr));
+        json_object_set_new(c, "type", json_string(type));
+        json_t *v = json_object_get(rec, "json");
+        char *txt = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+        if (txt && strlen(txt) <= MAX_REPR + 16 && !json_is_null(v))
+            json_object_set(c, "json", v);
+        free(txt);
+    } else if (strcmp(status, "raised") == 0) {
+        const char *exc = rec_str(rec, "exception");
+        const char *repr = rec_str(rec, "repr");
+        if (!exc)
+            goto bad;
+        json_object_set_new(c, "status", json_string("raised"));
+        json_object_set_new(c, "exception", json_string(exc));
+        json_object_set_new(c, "repr", masked(repr ? repr : ""));
+    } else if (strcmp(status, "timeout") == 0) {
+        json_object_set_new(c, "status", json_string("timeout"));
+    } else if (strcmp(status, "error") == 0) {
+        const char *e = rec_str(rec, "error");
+        json_object_set_new(c, "status", json_string("error"));
+        json_object_set_new(c, "error", json_string(e ? e : "bad input"));
+    } else {
+        goto bad;
+    }
+    /* The CPU times of the call and of the module's load, when given:
+     * numbers from 0 to an hour, else the record is refused.  They vary
+     * from run to run, so they stay out of the case, whose fields can end
+     * up in datasets; *work_ms gets the larger, or -1. */
+    static const char *const times[] = {"cpu_ms", "load_cpu_ms"};
+    *work_ms = -1;
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *x = json_object_get(rec, times[i]);
+        if (!x)
+            continue;
+        if (!json_is_number(x) || json_number_value(x) < 0 ||
+            json_number_value(x) > 3600e3)
+            goto bad;
+        if (json_number_value(x) > *work_ms)
+            *work_ms = json_number_value(x);
+    }
+    if (want_lines) {
+        const json_t *lines = json_object_get(rec, "lines");
+        if (!json_is_array(lines) || json_array_size(lines) > MAX_LINES)
+            goto bad;
+        size_t n = json_array_size(lines);
+        json_int_t *v = xmalloc((n + 1) * sizeof(json_int_t));
+        for (size_t i = 0; i < n; i++) {
+            const json_t *x = json_array_get(lines, i);
+            if (!json_is_integer(x) || json_integer_value(x) < 1 ||
+                json_integer_value(x) > max_line) {
+                free(v);
+                goto bad;
+            }
+            v[i] = json_integer_value(x);
+        }
+        qsort(v, n, sizeof(*v), cmp_int);
+        json_t *arr = json_array();
+        for (size_t i = 0; i < n; i++)
+            if (i == 0 || v[i] != v[i - 1])
+                json_array_append_new(arr, json_integer(v[i]));
+        free(v);
+        json_object_set_new(c, "lines", arr);
+    }
+    return c;
+bad:
+    json_decref(c);
+    return NULL;
+}
+
+/* The result of a call-evaluation job from the child's frames. */
+static json_t *cases_result(const struct ds_task *t, const struct job *j)
+{
+    int st = j->wait_status;
+    if (j->timed_out || (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU))
+        return json_pack("{s:s}", "status", "timeout");
+    if (j->output_overflow)
+        return err_result("crashed", "output limit of %u bytes exceeded",
+                          LT_OUTPUT_CAP);
+    if (j->protocol_error)
+        return err_result("error", "malformed frames from the child");
+    if (!j->sandboxed)
+        return err_result("error", "the child ended before its sandbox "
+                          "was in place (status 0x%x)", st);
+    size_t n = json_array_size(t->calls);
+    int max_line = t->max_line ? t->max_line
+                               : lt__ds_count_lines(t->source, t->len) + 1;
+    json_t **cases = xcalloc(n + 1, sizeof(json_t *));
+    double *work_ms = xcalloc(n + 1, sizeof(double));
+    json_t *out = NULL;
+    const char *load_error = NULL;
+    json_t *load_rec = NULL;
+    for (size_t i = 0; i < j->n_records && !out; i++) {
+        json_t *rec = json_loads(j->records[i], JSON_REJECT_DUPLICATES, NULL);
+        const char *type = rec_str(rec, "type");
+        if (!json_is_object(rec) || !type) {
+            out = err_result("error", "malformed record from the child");
+        } else if (strcmp(type, "load_error") == 0 && !load_rec && i == 0) {
+            load_error = rec_str(rec, "error");
+            load_rec = rec;
+            rec = NULL;
+        } else if (strcmp(type, "case") == 0 && !load_rec) {
+            const json_t *ix = json_object_get(rec, "index");
+            json_int_t k = json_is_integer(ix) ? json_integer_value(ix) : -1;
+            json_t *c = k >= 0 && (size_t)k < n && !cases[k]
+                            ? check_case(rec, t->trace, max_line,
+                                         &work_ms[k])
+                            : NULL;
+            if (!c)
+                out = err_result("error", "malformed case record from the "
+                                 "child");
+            else
+                cases[k] = c;
+        } else {
+            out = err_result("error", "unexpected record from the child");
+        }
+        json_decref(rec);
+    }
+    int clean = j->ended && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    if (!out && load_rec) {
+        out = clean ? json_pack("{s:s, s:s}", "status", "load_error", "error",
+                                load_error ? load_error : "")
+                    : NULL;
+    }
+    if (!out) {
+        size_t got = 0;
+        for (size_t i = 0; i < n; i++)
+            got += cases[i] != NULL;
+        if (clean && got == n) {
+            json_t *arr = json_array();
+            json_t *work = json_array();
+            for (size_t i = 0; i < n; i++) {
+                json_array_append_new(arr, cases[i]);
+                cases[i] = NULL;
+                json_array_append_new(work, json_real(work_ms[i]));
+            }
+            /* work_ms: per case, the CPU time of the call or the load,
+             * whichever is larger (-1: not reported). */
+            out = json_pack("{s:s, s:o, s:o}", "status", "ok", "cases", arr,
+                            "work_ms", work);
+        } else if (WIFSIGNALED(st)) {
+            out = err_result("crashed", "killed by signal %d (%s)",
+                             WTERMSIG(st), strsignal(WTERMSIG(st)));
+        } else {
+            /* exit() in the program, or a child that left early. */
+            out = err_result("crashed", "the process exited with status %d "
+                             "after %zu of %zu calls",
+                             WIFEXITED(st) ? WEXITSTATUS(st) : -1, got, n);
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        json_decref(cases[i]);
+    free(cases);
+    free(work_ms);
+    json_decref(load_rec);
+    return out;
+}
+
+/* The dataset's status name of a decision: its records and the stores of
+ * earlier runs use these names (docs/verdicts.md, "Jobs"). */
+static const char *status_of(const struct lt_decision *d)
+{
+    static const struct {
+        const char *reason, *status;
+    } names[] = {
+        {"syntax", "invalid"},         {"equivalent", "equivalent"},
+        {"import", "raised"},          {"tamper", "tamper"},
+        {"test_failed", "failed"},     {"test_memory", "failed"},
+        {"test_cpu_limit", "timeout"}, {"cpu_limit", "timeout"},
+        {"wall_limit", "timeout"},     {"cpu_rlimit", "timeout"},
+        {"output_limit", "crashed"},   {"protocol", "error"},
+        {"no_sandbox", "error"},       {"no_apply", "error"},
+        {"signal", "crashed"},         {"exit_early", "crashed"},
+        {"passed", "passed"},
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+        if (strcmp(d->reason, names[i].reason) == 0)
+            return names[i].status;
+    return "error";
+}
+
+/* The result of a test job: status passed / failed / timeout / crashed /
+ * raised / invalid / equivalent / error, the outcome of every test that
+ * ran ("outcomes": one letter per collected test: P passed, F failed,
+ * S skipped, M memory, '-' not run), the first failing test. */
+static json_t *tests_result(const struct ds_task *t, const struct job *j)
+{
+    const struct ds_lane *l = t->lane;
+    json_t *o = json_object();
+    size_t nt = l->pool.n_tests;
+    char *oc = xmalloc(nt + 1);
+    double test_ms = 0;
+    for (size_t i = 0; i < nt; i++) {
+        static const char letters[] = "PFSM";
+        oc[i] = j->seen && j->seen[i] && j->test_outcome[i] < 4
+                    ? letters[j->test_outcome[i]]
+                    : '-';
+        if (j->seen && j->seen[i])
+            test_ms += j->test_ns[i] / 1e6;
+    }
+    oc[nt] = '\0';
+    json_object_set_new(o, "outcomes", json_string(oc));
+    json_object_set_new(o, "tests_ms", json_real(test_ms));
+    free(oc);
+    /* The one rule of every job decides; the records keep the dataset's
+     * status names (docs/verdicts.md maps each reason onto one). */
+    struct lt_evidence ev;
+    struct lt_decision d;
+    lt__job_evidence(&l->pool, j, &ev);
+    ev.need_all = !t->stop_first;
+    lt_verdict_decide(&ev, &d);
+    lt__evidence_clear(&ev);
+    const char *status = status_of(&d);
+    json_object_set_new(o, "verdict",
+                        json_string(lt_verdict_name(d.verdict)));
+    json_object_set_new(o, "reason", json_string(d.reason));
+    /* "error": why a run gave no test outcomes (the guard's own words
+     * for tamper); failures carry "message", limits nothing. */
+    if (j->tamper && strcmp(d.reason, "tamper") == 0)
+        json_object_set_new(o, "error", json_string(j->tamper));
+    else if (d.detail && (d.verdict == LT_VERDICT_INVALID ||
+                          d.verdict == LT_VERDICT_ERROR ||
+                          d.verdict == LT_VERDICT_CRASHED ||
+                          strcmp(d.reason, "import") == 0 ||
+                          strcmp(d.reason, "exit_early") == 0))
+        json_object_set_new(o, "error", json_string(d.detail));
+    free(d.detail);
+    free(d.killed_by);
+    json_object_set_new(o, "status", json_string(status));
+    long ft = j->fail_test >= 0 ? j->fail_test : j->current;
+    if (ft >= 0 && strcmp(status, "passed") != 0) {
+        json_object_set_new(o, "test", json_string(lt__ds_test_id(l, ft)));
+        if (j->fail_test >= 0 && j->fail_text)
+            json_object_set_new(o, "message", masked(j->fail_text));
+    }
+    double cpu_ms = 0;
+    for (size_t i = 0; i < nt; i++)
+        if (j->seen && j->seen[i])
+            cpu_ms += j->test_cpu_ns[i] / 1e6;
+    json_object_set_new(o, "cpu_ms", json_real(cpu_ms));
+    return o;
+}
+
+/*** Scheduling ***/
+
+static int start_job(struct ds_run *r, struct ds_lane *l, int zi,
+                     struct ds_task *t)
+{
+    const struct lt_dataset_opts *o = r->o;
+    struct zygote *z = &l->pool.z[zi];
+    struct job spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.result_fd = spec.out_fd = spec.pidfd = -1;
+    struct lt_run_request req = {
+        .mode = LT_RUN_MUTANT, .subject = 0, .start = 0, .end = 0,
+        .replacement = "",
+        .memory_bytes = (uint64_t)o->memory_mb << 20};
+    char *extra = NULL;
+    size_t nt = l->pool.n_tests;
+    if (t->kind == TK_CASES) {
+        json_t *job = json_pack(
+            "{s:s, s:s, s:s, s:s%, s:O, s:b, s:f}", "kind", "cases", "path",
+            "litmus_case.py", "module", "litmus_case", "source", t->source,
+            t->len, "calls", t->calls ? t->calls : json_array(), "trace",
+            t->trace, "call_timeout", t->call_timeout);
+        if (!job)
+            return LT_EUSAGE; /* not UTF-8: checked on input already */
+        extra = json_dumps(job, JSON_COMPACT);
+        json_decref(job);
+        req.mode = LT_RUN_CALLS;
+        req.extra = extra;
+        req.flags = LT_RUN_UNTRUSTED;
+        lt__job_alloc(&spec, nt, 0);
+        spec.n_files = 1;
+    } else {
+        int base = t->kind == TK_BASELINE;
+        lt__job_alloc(&spec, nt, base);
+        spec.is_baseline = base;
+        spec.n_files = 1;
+        if (t->tests) {
+            spec.tests = xmalloc((t->n_tests + 1) * sizeof(uint32_t));
+            for (size_t i = 0; i < t->n_tests; i++)
+                spec.tests[i] = t->tests[i] < nt ? t->tests[i] : 0;
+            spec.n_tests = t->n_tests;
+        } else {
+            spec.tests = xmalloc((nt + 1) * sizeof(uint32_t));
+            for (size_t i = 0; i < nt; i++)
+                spec.tests[i] = (uint32_t)i;
+            spec.n_tests = nt;
+        }
+        req.mode = base ? LT_RUN_BASELINE : LT_RUN_MUTANT;
+        req.end = base ? 0 : l->len;
+        req.replacement = base ? "" : t->source;
+        req.stop_first = t->stop_first;
+        req.flags = t->untrusted && !base ? LT_RUN_UNTRUSTED : 0;
+    }
+    req.tests = spec.tests;
+    req.n_tests = spec.n_tests;
+    req.cpu_seconds = lt__cpu_limit_for(t->budget_s);
+    spec.cpu_budget_ns = t->budget_s * 1e9;
+    spec.owner = t;
+    int rc = lt__job_start(z, &spec, ++r->token, &req, 3 * t->budget_s + 1);
+    free(extra);
+    if (rc < 0) {
+        lt__job_reset(&spec);
+        return rc;
+    }
+    l->running++;
+    if (!r->t_first_job)
+        r->t_first_job = lt__now();
+    return 0;
+}
+
+static void zygote_off(struct ds_run *r, struct ds_lane *l, int k)
+{
+    lt__zygote_stop(&l->pool.z[k]);
+    l->zst[k] = ZS_OFF;
+    l->live--;
+    r->live--;
+}
+
+static int zygote_on(struct ds_run *r, struct ds_lane *l)
+{
+    for (int k = 0; k < l->pool.n; k++) {
+        if (l->zst[k] != ZS_OFF)
+            continue;
+        if (!l->pool.cfg.exe) {
+            if (ensure_scratch(r) < 0)
+                return -1;
+            l->pool.cfg = (struct lt_runner_config){
+                .exe = engine_exe(), .cwd = l->cwd,
+                .scratch_base = r->scratch,
+                .pytest_args = l->bare ? NULL : l->args,
+                .n_pytest_args = l->bare ? 0 : 1,
+                .subjects = l->bare ? NULL : &l->subject,
+                .n_subjects = l->bare ? 0 : 1, .debug = r->o->debug,
+                .bare = l->bare};
+        }
+        int rc = lt__zygote_start(&l->pool, &l->pool.z[k]);
+        if (rc < 0) {
+            lt_error("cannot start a runner: %s", lt_strerror(rc));
+            r->fatal = LT_EXIT_ENGINE;
+            return -1;
+        }
+        l->zst[k] = ZS_STARTING;
+        l->live++;
+        r->live++;
+        return 0;
+    }
+    return -1;
+}
+
+/* Every queued task of a lane that cannot start ends in error. */
+static void lane_fail(struct ds_run *r, struct ds_lane *l, const char *msg)
+{
+    if (!l->failed) {
+        l->failed = 1;
+        l->fail_msg = xstrdup(msg);
+    }
+    while (lane_queued(l) > 0) {
+        struct ds_task *t = l->queue[l->qhead++];
+        t->result = json_pack("{s:s, s:s}", "status", "error", "error",
+                              l->fail_msg);
+        ready_push(r, t);
+    }
+    for (int k = 0; k < l->pool.n; k++)
+        if (l->zst[k] != ZS_OFF && !l->pool.z[k].job.active)
+            zygote_off(r, l, k);
+}
+
+static void zygote_ready(struct ds_run *r, struct ds_lane *l, int k)
+{
+    char *fail = NULL;
+    int rc = lt__read_ready(&l->pool, &l->pool.z[k], &fail);
+    if (rc < 0) {
+        char *msg = xasprintf("%s%s%s", l->bare ? "the call-evaluation "
+                                                  "runner failed to start"
+                                                : "the tests of ",
+                              l->bare ? "" : l->path,
+                              l->bare ? "" : " cannot be collected");
+        char *full = xasprintf("%s: %s", msg, fail ? fail : lt_strerror(rc));
+        zygote_off(r, l, k);
+        if (l->bare || lt__interrupted) {
+            lt_error("%s", full);
+            r->fatal = LT_EXIT_ENGINE;
+        } else {
+            lane_fail(r, l, full);
+        }
+        free(msg);
+        free(full);
+        free(fail);
+        return;
+    }
+    free(fail);
+    l->zst[k] = ZS_READY;
+    if (!l->bare && l->pool.n_tests == 0) {
+        char *msg = xasprintf("no tests collected from %s", l->tests);
+        zygote_off(r, l, k);
+        lane_fail(r, l, msg);
+        free(msg);
+    }
+}
+
+/* Hands queued tasks to idle zygotes, then zygote slots to the lanes with
+ * work: each lane gets up to as many zygotes as it has work, a lane with
+ * nothing queued gives its idle zygotes up to one that waits. */
+static void schedule(struct ds_run *r)
+{
+    for (size_t li = 0; li < r->n_lanes && !r->fatal; li++) {
+        struct ds_lane *l = r->lanes[li];
+        for (int k = 0; k < l->pool.n && lane_queued(l) > 0; k++) {
+            struct zygote *z = &l->pool.z[k];
+            if (l->zst[k] != ZS_READY || z->job.active || z->dead)
+                continue;
+            struct ds_task *t = l->queue[l->qhead++];
+            int rc = start_job(r, l, k, t);
+            if (rc == LT_EUSAGE) {
+                t->result = err_result("error", "the job cannot be encoded");
+                ready_push(r, t);
+            } else if (rc < 0) {
+                z->dead = 1;
+                lane_push(l, t, 1);
+            }
+        }
+    }
+    int budget = r->o->jobs < 1 ? 1 : r->o->jobs;
+    /* One zygote for every lane that waits first, then more for lanes
+     * with more work than zygotes. */
+    for (int pass = 0; pass < 2 && !r->fatal; pass++) {
+        for (size_t li = 0; li < r->n_lanes && !r->fatal; li++) {
+            struct ds_lane *l = r->lanes[li];
+            size_t q = lane_queued(l);
+            if (q == 0 || l->failed)
+                continue;
+            size_t want = pass == 0 ? 1 : q + (size_t)l->running;
+            if (want > (size_t)budget)
+                want = (size_t)budget;
+            while ((size_t)l->live < want) {
+                if (r->live >= budget) {
+                    /* Take an idle zygote of a lane with nothing queued. */
+                    int freed = 0;
+                    for (size_t oi = 0; oi < r->n_lanes && !freed; oi++) {
+                        struct ds_lane *ol = r->lanes[oi];
+                        if (ol == l || lane_queued(ol) > 0)
+                            continue;
+                        for (int k = 0; k < ol->pool.n && !freed; k++) {
+                            if (ol->zst[k] == ZS_OFF ||
+                                ol->pool.z[k].job.active)
+                                continue;
+                            zygote_off(r, ol, k);
+                            freed = 1;
+                        }
+                    }
+                    if (!freed)
+                        break;
+                }
+                if (zygote_on(r, l) < 0)
+                    break;
+            }
+        }
+    }
+}
+
+/* A write to the store failed: the run stops, and the first cause is
+ * reported once when the loop ends (lt__store_write_failed). */
+static void store_failed(struct ds_run *r, int rc)
+{
+    if (r->store_rc == 0)
+        r->store_rc = rc;
+    r->fatal = LT_EXIT_ENGINE;
+}
+
+static void flush_store(struct ds_run *r, int force)
+{
+    /* After a failed write the open batch is rolled back at the end. */
+    if (!r->st || !r->in_tx || r->store_rc)
+        return;
+    if (!force && r->pending_writes < BATCH_RESULTS &&
+        lt__now() - r->last_commit < BATCH_SECONDS)
+        return;
+    int rc = lt_store_commit(r->st);
+    r->in_tx = 0;
+    r->pending_writes = 0;
+    r->last_commit = lt__now();
+    if (rc < 0)
+        store_failed(r, rc);
+}
+
+static void store_result(struct ds_run *r, struct ds_task *t)
+{
+    if (!r->st || t->nocache)
+        return;
+    const char *status = json_string_value(json_object_get(t->result,
+                                                           "status"));
+    if (!status || strcmp(status, "error") == 0)
+        return; /* engine failures are never kept */
+    if (r->store_rc)
+        return;
+    if (!r->in_tx) {
+        int rc = lt_store_begin(r->st);
+        if (rc < 0) {
+            store_failed(r, rc);
+            return;
+        }
+        r->in_tx = 1;
+    }
+    char *json = json_dumps(t->result, JSON_COMPACT);
+    int rc = lt_store_put_dataset(r->st, t->key, json);
+    if (rc < 0)
+        store_failed(r, rc);
+    free(json);
+    r->pending_writes++;
+}
+
+/* --floor: what this run's work would cost at least.  Runs that hit a
+ * limit are charged their wall time; the others count one runner job and
+ * their in-process work (call evaluation: run again later, all in one
+ * child; tests: the test time the child measured). */
+static void floor_account(struct ds_run *r, struct ds_task *t,
+                          const json_t *res)
+{
+    const char *st = json_string_value(json_object_get(res, "status"));
+    int limited = st && strcmp(st, "timeout") == 0;
+    const json_t *cases = json_object_get(res, "cases");
+    for (size_t i = 0; i < json_array_size(cases); i++) {
+        const char *cs = json_string_value(
+            json_object_get(json_array_get(cases, i), "status"));
+        limited |= cs && strcmp(cs, "timeout") == 0;
+    }
+    if (limited) {
+        r->s.floor_timeout_ms += t->wall_ms;
+        return;
+    }
+    if (t->kind == TK_CASES) {
+        r->s.floor_runs_cases++;
+        r->s.floor_trace |= t->trace;
+        json_array_append_new(r->s.floor_cases,
+                              json_pack("[s%, O]", t->source, t->len,
+                                        t->calls));
+        return;
+    }
+    r->s.floor_runs_tests++;
+    r->s.floor_tests_ms += json_real_value(json_object_get(res, "tests_ms"));
+    t->lane->ran_tests = 1;
+}
+
+static void job_finished(struct ds_run *r, struct ds_lane *l, int k)
+{
+    struct zygote *z = &l->pool.z[k];
+    struct job *j = &z->job;
+    struct ds_task *t = j->owner;
+    l->running--;
+    if (j->sandboxed && !r->sandbox_checked) {
+        r->sandbox_checked = 1;
+        r->sandbox = j->sandbox;
+        lt__warn_degraded(&l->pool, j->sandbox);
+    }
+    t->wall_ms = (lt__now() - j->started_at) * 1000.0;
+    json_t *res = t->kind == TK_CASES ? cases_result(t, j)
+                                      : tests_result(t, j);
+    if (t->kind == TK_CASES && j->child_ns > 0)
+        json_object_set_new(res, "child_ms", json_real(j->child_ns / 1e6));
+    lt__job_reset(j);
+    r->s.jobs_run++;
+    r->t_last_job = lt__now();
+    const char *status = json_string_value(json_object_get(res, "status"));
+    if (status && strcmp(status, "error") == 0 && !t->retried) {
+        /* The engine's own failure: once more, then it stands. */
+        t->retried = 1;
+        r->s.retries++;
+        json_decref(res);
+        lane_push(l, t, 1);
+        return;
+    }
+    if (status && strcmp(status, "error") == 0)
+        r->s.engine_errors++;
+    if (r->o->floor && !t->nocache)
+        floor_account(r, t, res);
+    t->result = res;
+    store_result(r, t);
+    ready_push(r, t);
+}
+
+/* A zygote died (its child with it): the task runs once more elsewhere. */
+static void zygote_died(struct ds_run *r, struct ds_lane *l, int k)
+{
+    struct job *j = &l->pool.z[k].job;
+    struct ds_task *t = j->active ? j->owner : NULL;
+    if (t)
+        l->running--;
+    zygote_off(r, l, k);
+    if (!t)
+        return;
+    if (!t->retried) {
+        t->retried = 1;
+        r->s.retries++;
+        lane_push(l, t, 1);
+    } else {
+        r->s.engine_errors++;
+        t->result = err_result("error", "the runner died twice");
+        ready_push(r, t);
+    }
+}
+
+/* One round over every lane: waits at most max_wait s for any fd, reads
+ * frames, enforces deadlines and CPU budgets, finishes jobs. */
+static int step(struct ds_run *r, double max_wait)
+{
+    size_t nfd = 0;
+    for (size_t li = 0; li < r->n_lanes; li++)
+        nfd += (size_t)r->lanes[li]->pool.n * 3;
+    struct pollfd *pf = xcalloc(nfd + 1, sizeof(*pf));
+    double now = lt__now(), soonest = now + max_wait;
+    int sample = 0;
+    size_t i = 0;
+    for (size_t li = 0; li < r->n_lanes; li++) {
+        struct ds_lane *l = r->lanes[li];
+        for (int k = 0; k < l->pool.n; k++, i += 3) {
+            struct zygote *z = &l->pool.z[k];
+            struct job *j = &z->job;
+            int on = l->zst[k] != ZS_OFF && !z->dead && z->sock >= 0;
+            pf[i] = (struct pollfd){on && !j->got_exited ? z->sock : -1,
+                                    POLLIN, 0};
+            pf[i + 1] = (struct pollfd){
+                j->active && !j->result_eof ? j->result_fd : -1, POLLIN, 0};
+            pf[i + 2] = (struct pollfd){
+                j->active && !j->out_eof ? j->out_fd : -1, POLLIN, 0};
+            if (lt__job_wakeup(j) < soonest)
+                soonest = lt__job_wakeup(j);
+            sample |= j->active && j->pid > 0 && !j->got_exited &&
+                      j->cpu_budget_ns > 0;
+        }
+    }
+    /* CPU budgets are checked by sampling every 20 ms. */
+    if (sample && soonest > now + 0.02)
+        soonest = now + 0.02;
+    double wait = soonest - now;
+    int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
+    int n = poll(pf, (nfds_t)nfd, ms);
+    if (n < 0) {
+        int e = errno;
+        free(pf);
+        return e == EINTR ? 0 : -e;
+    }
+    now = lt__now();
+    i = 0;
+    for (size_t li = 0; li < r->n_lanes; li++) {
+        struct ds_lane *l = r->lanes[li];
+        for (int k = 0; k < l->pool.n; k++, i += 3) {
+            struct zygote *z = &l->pool.z[k];
+            struct job *j = &z->job;
+            if (l->zst[k] == ZS_STARTING) {
+                if (pf[i].revents)
+                    zygote_ready(r, l, k);
+                continue;
+            }
+            if (l->zst[k] == ZS_OFF)
+                continue;
+            if (pf[i].revents && !z->dead && lt__zygote_read(z) < 0)
+                z->dead = 1;
+            if (pf[i + 1].revents)
+                lt__job_read_results(&l->pool, j);
+            if (pf[i + 2].revents)
+                lt__job_read_output(j);
+            lt__job_check_limits(j, now);
+            lt__job_expire_pipes(j, now);
+            if (z->dead) {
+                zygote_died(r, l, k);
+                continue;
+            }
+            if (lt__job_done(j))
+                job_finished(r, l, k);
+        }
+    }
+    free(pf);
+    return 0;
+}
+
+static void show_progress(struct ds_run *r, int force)
+{
+    if (!r->progress)
+        return;
+    double now = lt__now();
+    if (!force && now - r->last_progress < 0.2)
+        return;
+    r->last_progress = now;
+    double el = now - r->t_start;
+    fprintf(stderr, "\r\033[K[%zu/%zu programs] %zu runs (%zu cached), "
+            "%.1f runs/s, %zu items",
+            r->next_emit, r->n_progs, r->s.jobs_run, r->s.cache_hits,
+            el > 0 ? (double)r->s.jobs_run / el : 0.0, r->s.emitted);
+    fflush(stderr);
+}
+
+/* Runs until every submitted task is done and its callback ran (callbacks
+ * may submit more).  0, or an exit code: 3 when every runner died or a
+ * write to the store failed (the committed work is kept), 130 when
+ * interrupted. */
+int lt__ds_loop(struct ds_run *r)
+{
+    while (!r->fatal) {
+        while (r->ready && !r->fatal) {
+            struct ds_task *t = r->ready;
+            r->ready = t->next_ready;
+            if (!r->ready)
+                r->ready_tail = NULL;
+            r->outstanding--;
+            r->tasks_done++;
+            t->done(r, t);
+        }
+        if (r->fatal)
+            break;
+        if (lt__interrupted) {
+            flush_store(r, 1);
+            if (r->store_rc)
+                break;
+            return lt__exit_interrupted();
+        }
+        if (r->outstanding == 0)
+            break;
+        schedule(r);
+        if (r->fatal)
+            break;
+        if (r->ready)
+            continue;
+        int rc = step(r, 0.5);
+        if (rc < 0) {
+            lt_error("poll: %s", strerror(-rc));
+            r->fatal = LT_EXIT_ENGINE;
+            break;
+        }
+        flush_store(r, 0);
+        show_progress(r, 0);
+    }
+    flush_store(r, 1);
+    if (r->progress) {
+        show_progress(r, 1);
+        fputc('\n', stderr);
+    }
+    if (r->store_rc) {
+        r->in_tx = 0;
+        return lt__store_write_failed(r->st, r->o->db, r->store_rc);
+    }
+    return r->fatal;
+}
+
+void lt__ds_exec_close(struct ds_run *r)
+{
+    flush_store(r, 1);
+    for (size_t i = 0; i < r->n_lanes; i++)
+        lane_free(r->lanes[i]);
+    free(r->lanes);
+    r->lanes = NULL;
+    r->n_lanes = 0;
+    r->bare = NULL;
+    while (r->ready) {
+        struct ds_task *t = r->ready;
+        r->ready = t->next_ready;
+        lt__ds_task_free(t);
+    }
+    r->ready_tail = NULL;
+    if (r->scratch) {
+        lt_sandbox_scratch_remove(r->scratch);
+        free(r->scratch);
+        r->scratch = NULL;
+    }
+}
+
+/*** The floor (--floor) ***/
+
+/* The child that evaluates every call-evaluation item of the run, one
+ * after another: the in-process part of the floor.  Each item's program
+ * is compiled under the same file name as in its own run, so the line
+ * tracer does the same work. */
+static const char floor_py[] =
+    "import json as _json\n"
+    "_ITEMS = %s\n"
+    "def _force(v):\n"
+    "    if hasattr(type(v), '__next__') and hasattr(type(v), '__iter__'):\n"
+    "        return list(v)\n"
+    "    return v\n"
+    "def run(k):\n"
+    "    src, calls = _ITEMS[k]\n"
+    "    g = {'__name__': 'litmus_case', '__file__': 'litmus_case.py'}\n"
+    "    try:\n"
+    "        exec(compile(src, 'litmus_case.py', 'exec', dont_inherit=True),"
+    " g)\n"
+    "    except BaseException as exc:\n"
+    "        return type(exc).__name__\n"
+    "    out = []\n"
+    "    for expr in calls:\n"
+    "        try:\n"
+    "            v = _force(eval(compile(expr, '<input>', 'eval',\n"
+    "                                    dont_inherit=True), g))\n"
+    "            out.append((repr(v)[:2000], type(v).__name__))\n"
+    "            try:\n"
+    "                _json.dumps(v)\n"
+    "            except Exception:\n"
+    "                pass\n"
+    "        except Exception as exc:\n"
+    "            out.append((type(exc).__name__, repr(exc)[:2000]))\n"
+    "    return len(_json.dumps(out))\n";
+
+static void sync_cb(struct ds_run *r, struct ds_task *t)
+{
+    r->sync_done = t;
+}
+
+/* Runs one task to its end, outside the cache; the caller frees it. */
+static struct ds_task *run_sync(struct ds_run *r, struct ds_task *t)
+{
+    t->nocache = 1;
+    t->done = sync_cb;
+    r->sync_done = NULL;
+    lt__ds_submit(r, t);
+    if (lt__ds_loop(r) != 0 || !r->sync_done) {
+        return NULL;
+    }
+    return r->sync_done;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median wall time of a trivial job (an empty program, no calls) on a
+ * lane, run one at a time: what the runner costs per item, fork to
+ * reaped child.  *child_ms gets the child's own median time. */
+static double trivial_ms(struct ds_run *r, struct ds_lane *l, int n,
+                         double *child_ms)
+{
+    double *w = xcalloc((size_t)n, sizeof(double));
+    double *c = xcalloc((size_t)n, sizeof(double));
+    int got = 0;
+    for (int i = 0; i < n + 2; i++) {
+        struct ds_task *t = lt__ds_task_new(TK_CASES, l, "", 0);
+        t->calls = json_array();
+        t->untrusted = 1;
+        t->budget_s = 10;
+        struct ds_task *d = run_sync(r, t);
+        if (!d)
+            break;
+        /* The first two warm the zygote up. */
+        if (i >= 2 && got < n) {
+            w[got] = d->wall_ms;
+            c[got++] = json_real_value(json_object_get(d->result,
+                                                       "child_ms"));
+        }
+        lt__ds_task_free(d);
+    }
+    qsort(w, (size_t)got, sizeof(double), cmp_double);
+    qsort(c, (size_t)got, sizeof(double), cmp_double);
+    double m = got ? w[got / 2] : 0;
+    *child_ms = got ? c[got / 2] : 0;
+    free(w);
+    free(c);
+    return m;
+}
+
+/* See dataset_internal.h: measures the floor of the run's work after it
+ * and adds {"floor": ...} to the summary.  0, or an exit code. */
+int lt__ds_floor(struct ds_run *r, json_t *summary)
+{
+    const struct lt_dataset_opts *o = r->o;
+    int saved_progress = r->progress;
+    r->progress = 0;
+    double runs_s = r->t_last_job > r->t_first_job
+                        ? r->t_last_job - r->t_first_job
+                        : 0;
+    double fork_cases = 0, fork_tests = 0, child_trivial = 0, c2 = 0;
+    double inproc_cases_ms = 0;
+    size_t one_child_items = 0;
+    if (r->s.floor_runs_cases) {
+        struct ds_lane *l = lt__ds_lane_bare(r);
+        fork_cases = trivial_ms(r, l, 30, &child_trivial);
+        /* Every item in one child, in chunks a RUN frame can carry. */
+        size_t n = json_array_size(r->s.floor_cases);
+        size_t i = 0;
+        while (i < n && !r->fatal) {
+            json_t *chunk = json_array();
+            size_t bytes = 0;
+            while (i < n &&
+                   (bytes < (4u << 20) || json_array_size(chunk) == 0)) {
+                json_t *it = json_array_get(r->s.floor_cases, i++);
+                bytes += json_string_length(json_array_get(it, 0)) + 64;
+                json_array_append(chunk, it);
+            }
+            char *lit = json_dumps(chunk, JSON_COMPACT);
+            char *src = xasprintf(floor_py, lit);
+            free(lit);
+            struct ds_task *t = lt__ds_task_new(TK_CASES, l, src, strlen(src));
+            free(src);
+            t->calls = json_array();
+            for (size_t k = 0; k < json_array_size(chunk); k++) {
+                char call[32];
+                snprintf(call, sizeof(call), "run(%zu)", k);
+                json_array_append_new(t->calls, json_string(call));
+            }
+            one_child_items += json_array_size(chunk);
+            json_decref(chunk);
+            t->trace = r->s.floor_trace;
+            t->max_line = MAX_LINES; /* the items' own line numbers */
+            t->untrusted = 1;
+            t->call_timeout = 600;
+            t->budget_s = 3600;
+            struct ds_task *d = run_sync(r, t);
+            if (!d) {
+                lt__ds_task_free(t);
+                break;
+            }
+            const char *st = json_string_value(json_object_get(d->result,
+                                                               "status"));
+            if (!st || strcmp(st, "ok") != 0)
+                lt_warn("--floor: the one-child run ended with %s",
+                        st ? st : "?");
+            inproc_cases_ms += json_real_value(json_object_get(d->result,
+                                                               "child_ms")) -
+                               child_trivial;
+            lt__ds_task_free(d);
+        }
+    }
+    size_t measured = 0;
+    for (size_t i = 0; i < r->n_lanes && measured < 3 && !r->fatal; i++) {
+        struct ds_lane *l = r->lanes[i];
+        if (!l->ran_tests || l->failed)
+            continue;
+        fork_tests += trivial_ms(r, l, 20, &c2);
+        measured++;
+    }
+    if (measured)
+        fork_tests /= (double)measured;
+    r->progress = saved_progress;
+    if (r->fatal)
+        return r->fatal;
+    int jobs = o->jobs < 1 ? 1 : o->jobs;
+    size_t runs = r->s.floor_runs_cases + r->s.floor_runs_tests;
+    double inproc_s = (inproc_cases_ms + r->s.floor_tests_ms) / 1000.0;
+    double fork_s = ((double)r->s.floor_runs_cases * fork_cases +
+                     (double)r->s.floor_runs_tests * fork_tests) /
+                    1000.0;
+    double floor_s = (fork_s + inproc_s) / jobs;
+    double timeouts_s = r->s.floor_timeout_ms / 1000.0;
+    double floor_to = floor_s + timeouts_s / jobs;
+    json_t *f = json_object();
+    json_object_set_new(f, "runs", json_integer((json_int_t)runs));
+    json_object_set_new(f, "runs_cases",
+                        json_integer((json_int_t)r->s.floor_runs_cases));
+    json_object_set_new(f, "runs_tests",
+                        json_integer((json_int_t)r->s.floor_runs_tests));
+    json_object_set_new(f, "fork_ms", json_real(r->s.floor_runs_cases
+                                                    ? fork_cases
+                                                    : fork_tests));
+    json_object_set_new(f, "fork_cases_ms", json_real(fork_cases));
+    json_object_set_new(f, "fork_tests_ms", json_real(fork_tests));
+    json_object_set_new(f, "one_child_items",
+                        json_integer((json_int_t)one_child_items));
+    json_object_set_new(f, "inproc_s", json_real(inproc_s));
+    json_object_set_new(f, "timeouts_s", json_real(timeouts_s));
+    json_object_set_new(f, "floor_s", json_real(floor_s));
+    json_object_set_new(f, "floor_with_timeouts_s", json_real(floor_to));
+    json_object_set_new(f, "runs_s", json_real(runs_s));
+    json_object_set_new(f, "ratio", json_real(floor_s > 0 ? runs_s / floor_s
+                                                          : 0));
+    json_object_set_new(f, "ratio_with_timeouts",
+                        json_real(floor_to > 0 ? runs_s / floor_to : 0));
+    json_object_set_new(summary, "floor", f);
+    return 0;
+}

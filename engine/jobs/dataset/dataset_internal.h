@@ -1,0 +1,232 @@
+/* Shared by the files of `litmus dataset`: the programs read from the
+ * input, the executor that runs call-evaluation and test jobs on zygote
+ * pools (with a content-addressed cache in the store), and the entry
+ * points of the four modes.  Internal to engine/.
+ * SPDX-License-Identifier: MIT */
+#ifndef LT_ENGINE_DATASET_INTERNAL_H
+#define LT_ENGINE_DATASET_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "common/buf.h"
+#include "engine/engine.h"
+#include "engine/core/pool.h"
+#include "engine/core/store.h"
+
+struct ds_run;
+struct ds_task;
+
+/*** Lanes: one zygote pool per kind of zygote ***/
+
+/* A lane is the zygotes of one configuration: the bare lane (call
+ * evaluation, no pytest) or one program's pytest lane (its file as the
+ * subject, its tests collected).  Zygotes start and stop per slot as the
+ * work moves between lanes; all lanes share the --jobs budget. */
+enum ds_zstate { ZS_OFF = 0, ZS_STARTING, ZS_READY };
+
+struct ds_lane {
+    struct pool pool;        /* pool.n = the budget; slots may be off */
+    unsigned char *zst;      /* per slot: enum ds_zstate */
+    int bare;
+    char *key;               /* fingerprint: cache keys of its runs */
+    char *path, *source;     /* pytest lanes: the program file on disk */
+    size_t len;
+    char *tests, *cwd;
+    char *args[2];
+    struct lt_subject subject;
+    struct ds_task **queue;  /* FIFO of tasks waiting for a zygote */
+    size_t qhead, qlen, qcap;
+    int running, live;       /* jobs running; zygotes starting or ready */
+    int failed;              /* could not start: its tasks end in error */
+    char *fail_msg;
+    int ran_tests;           /* --floor: test runs went here */
+    double base_cpu_ms;      /* the baseline's test CPU time, or -1 */
+};
+
+/*** Tasks ***/
+
+enum ds_task_kind {
+    TK_CASES,    /* evaluate call expressions on a program text */
+    TK_TESTS,    /* the lane's tests on a program text (whole file) */
+    TK_BASELINE, /* the lane's tests on the program as on disk */
+};
+
+typedef void (*ds_done_fn)(struct ds_run *r, struct ds_task *t);
+
+struct ds_task {
+    enum ds_task_kind kind;
+    struct ds_lane *lane;
+    char *source;            /* program text (owned) */
+    size_t len;
+    json_t *calls;           /* TK_CASES: array of expression strings */
+    double call_timeout;     /* TK_CASES: per call, seconds */
+    int trace;               /* TK_CASES: executed lines per call */
+    int max_line;            /* TK_CASES: largest line a child may report
+                                (0: the source's line count) */
+    int untrusted;           /* user-supplied text: LT_RUN_UNTRUSTED */
+    int stop_first;          /* TK_TESTS: stop at the first failure */
+    uint32_t *tests;         /* TK_TESTS: test indices (NULL: all) */
+    size_t n_tests;
+    double budget_s;         /* CPU budget; wall is 3x + 1 s */
+    char key[65];            /* cache key */
+    json_t *result;          /* set when done (owned) */
+    int cached;              /* the result came from the store */
+    int nocache;             /* neither looked up nor stored (--floor) */
+    int retried;
+    double wall_ms;          /* of the run, 0 when cached */
+    ds_done_fn done;
+    void *owner;
+    long tag;
+    struct ds_task *next_ready;
+};
+
+/*** The run ***/
+
+struct ds_prog;
+
+struct ds_stats {
+    json_t *dropped;         /* reason -> count */
+    json_t *by_op, *by_cat, *by_loc; /* emitted items */
+    size_t programs, programs_skipped;
+    size_t emitted, verified, candidates;
+    size_t jobs_run, cache_hits, retries, engine_errors;
+    /* --floor: what the same work costs at least */
+    size_t floor_runs_cases, floor_runs_tests;
+    double floor_tests_ms;   /* in-process test time of the test runs */
+    double floor_timeout_ms; /* wall time of runs that hit a limit */
+    json_t *floor_cases;     /* [[source, calls]] to run in one child */
+    int floor_trace;
+};
+
+struct ds_run {
+    const struct lt_dataset_opts *o;
+    struct ds_lane **lanes;
+    size_t n_lanes;
+    struct ds_lane *bare;
+    int live;                /* zygotes starting or ready, all lanes */
+    char *scratch;
+    uint64_t token;
+    struct lt_store *st;
+    int in_tx, pending_writes;
+    double last_commit;
+    size_t outstanding;      /* tasks submitted and not yet done */
+    struct ds_task *ready, *ready_tail; /* done, callback not yet run */
+    int fatal;               /* exit code to stop with, or 0 */
+    int store_rc;            /* first failed write to the store, or 0 */
+    unsigned sandbox;        /* features, from the first sandboxed job */
+    int sandbox_checked;
+
+    struct ds_prog *progs;
+    size_t n_progs, next_emit;
+    FILE *out;
+    size_t tasks_done, tasks_total;
+    double t_start, t_prepared, t_exec, t_first_job, t_last_job;
+    double last_progress;
+    int progress;
+    struct ds_stats s;
+    json_t *vocab;           /* rewrite --vocab, parsed */
+    struct ds_task *sync_done; /* --floor: the task run_sync waits for */
+    int call_rc;             /* last failed lt__ds_call: code, message */
+    char *call_err;
+};
+
+/*** Programs (input records) ***/
+
+struct ds_prog {
+    size_t index;            /* input order */
+    char *where;             /* "FILE:LINE" for messages */
+    json_t *rec;             /* the input record */
+    json_t *id;              /* the id as given (string or integer) */
+    char *id_str;
+    char *code;              /* program text */
+    size_t len;
+    char *path;              /* absolute program file, or NULL */
+    char *tests;             /* absolute tests path, or NULL */
+    json_t *inputs;          /* call expressions, or NULL */
+    int untrusted;           /* code from the record, not from a file */
+    struct ds_lane *lane;    /* verification runs go here */
+    ds_done_fn ref_done;     /* gets the reference run */
+    double base_ms;          /* rewrite of a faulty program: the child time
+                                of its fault-free original, -1 unknown */
+    int done;
+    json_t *items;           /* output records, in order */
+    struct lt_buf raw;       /* ... or already written as JSON Lines */
+    void *m;                 /* the mode's state */
+};
+
+/* dataset.c */
+char *lt__ds_id_text(const json_t *id);
+void lt__ds_drop(struct ds_run *r, const char *reason, size_t n);
+void lt__ds_count_item(struct ds_run *r, const char *op, const char *cat,
+                       const char *loc);
+void lt__ds_prog_done(struct ds_run *r, struct ds_prog *p);
+void lt__ds_emit_now(struct ds_run *r, struct ds_prog *p);
+void lt__ds_dump(const json_t *v, struct lt_buf *b);
+void lt__ds_dump_str(const char *s, size_t n, struct lt_buf *b);
+void lt__ds_dump_real(double d, struct lt_buf *b);
+/* Adds n to a summary count: which 0 by operator, 1 by category, 2 by
+ * location; nothing for n == 0. */
+void lt__ds_count(struct ds_run *r, int which, const char *key, size_t n);
+uint64_t lt__ds_hash(const char *s);
+uint64_t lt__ds_mix(uint64_t x);
+void lt__ds_shuffle(size_t *v, size_t n, uint64_t seed);
+char *lt__ds_udiff(const char *a, const char *b, const char *name);
+/* Calls a generator of operators/dataset.py (lt_dataset_call); args is
+ * consumed.  The answer, or NULL with r->call_rc (LT_EUSAGE: the generator
+ * rejects the input) and r->call_err set. */
+json_t *lt__ds_call(struct ds_run *r, const char *fn, json_t *args,
+                    const char *where);
+int lt__ds_count_lines(const char *s, size_t len);
+/* Parses every call expression of the array calls; 0, or an exit code
+ * (2: one is not an expression) after one error line. */
+int lt__ds_check_calls(struct ds_run *r, const char *where, const char *id,
+                       json_t *calls);
+
+/* dataset_exec.c */
+struct ds_lane *lt__ds_lane_bare(struct ds_run *r);
+struct ds_lane *lt__ds_lane_tests(struct ds_run *r, const char *path,
+                                  const char *tests, char **err);
+struct ds_task *lt__ds_task_new(enum ds_task_kind kind, struct ds_lane *l,
+                                const char *source, size_t len);
+void lt__ds_task_free(struct ds_task *t);
+void lt__ds_submit(struct ds_run *r, struct ds_task *t);
+int lt__ds_loop(struct ds_run *r);
+void lt__ds_exec_close(struct ds_run *r);
+const char *lt__ds_test_id(const struct ds_lane *l, long idx);
+int lt__ds_floor(struct ds_run *r, json_t *summary);
+
+int lt__ds_case_usable(const json_t *c);
+
+/* The verdict of a run on a program text against a reference run of the
+ * same program: behaviour changed (1), the same (0), or unknown (-1, the
+ * run failed for the engine's own reasons).  *witness (new reference, or
+ * NULL) says where it changed. */
+int lt__ds_compare(const struct ds_task *ref, const struct ds_task *t,
+                   json_t **witness);
+
+/* Modes: prepare runs for every program before anything executes (the
+ * generators; 0, or an exit code after a one-line error naming the
+ * record); start submits the program's first tasks; free releases the
+ * mode's state of a program (p->m), done or not. */
+int lt__ds_select_prepare(struct ds_run *r, struct ds_prog *p);
+void lt__ds_select_start(struct ds_run *r, struct ds_prog *p);
+void lt__ds_select_free(struct ds_prog *p);
+int lt__ds_typed_prepare(struct ds_run *r, struct ds_prog *p);
+int lt__ds_faults_prepare(struct ds_run *r, struct ds_prog *p);
+void lt__ds_variants_start(struct ds_run *r, struct ds_prog *p);
+void lt__ds_variants_free(struct ds_prog *p);
+int lt__ds_rewrite_prepare(struct ds_run *r, struct ds_prog *p);
+void lt__ds_rewrite_start(struct ds_run *r, struct ds_prog *p);
+void lt__ds_rewrite_free(struct ds_run *r, struct ds_prog *p);
+
+/* A run of a variant text of p checked against the reference ref. */
+struct ds_task *lt__ds_variant_task(struct ds_run *r, struct ds_prog *p,
+                                    const struct ds_task *ref,
+                                    const char *text, size_t len,
+                                    int whole_suite);
+
+#endif

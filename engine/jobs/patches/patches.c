@@ -1,0 +1,2564 @@
+/* `litmus patches`: triage of candidate patches as correct, overfitting,
+ * memorized or invalid (docs/patches.md).  This file reads the inputs
+ * (manifest, patches, inputs), groups program entries into units that
+ * share a zygote pool and a cache, plans every child run a text still
+ * needs, and runs them all from one event loop over the units' pools.
+ * SPDX-License-Identifier: MIT */
+#include "engine/engine.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/sha256.h"
+#include "common/xmalloc.h"
+#include "engine/core/internal.h"
+#include "engine/jobs/patches/patches_internal.h"
+#include "sandbox/sandbox.h"
+
+#ifdef LT_HAVE_SIMILARITY
+#include "engine/similarity/similarity.h"
+#endif
+
+#define REF_TIMEOUT 300.0     /* s for a reference run */
+#define DIFF_TIMEOUT 300.0    /* s for a differential job */
+#define MUT_CONST 0.25        /* s added to a mutant's CPU budget */
+#define CALL_CONST 0.25       /* s added to a differential call's limit */
+#define ZYGOTE_TIMEOUT 300.0  /* s for a zygote to collect the tests */
+#define BATCH_SECONDS 0.5
+#define MAX_INPUTS_JSON (2u << 20)
+#define MAX_EXTRA (7u << 20)  /* a RUN frame holds at most 8 MiB */
+
+void lt_patches_opts_init(struct lt_patches_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->db = ".litmus-patches.db";
+    o->format = LT_FORMAT_TEXT;
+    o->threshold = 0.60;
+    o->sim_threshold = 0.95;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    o->jobs = n > 0 ? (int)n : 1;
+    o->timeout_factor = 5.0;
+    o->timeout_const = LT_PATCHES_TIMEOUT_CONST;
+    o->timeout = 15.0;
+    o->mutation = 1;
+    o->mutation_gate = 1;
+    o->memory_mb = LT_MEMORY_MB_DEFAULT;
+    o->progress = -1;
+}
+
+/*** The run's state ***/
+
+struct run {
+    const struct lt_patches_opts *o;
+    struct lt_store *st;
+    struct pprog *progs;
+    size_t n_progs;
+    struct patch *patches;
+    size_t n_patches, cap_patches;
+    struct unit **units;
+    size_t n_units;
+    int jobs;
+    char *exe;
+    char *scratch;
+    int fatal;          /* exit code that stops the run, or 0 */
+    int store_rc;       /* first failed write to the store, or 0 */
+    int in_tx;
+    double last_commit;
+    int pending_writes;
+    uint64_t token;
+    FILE *run_log;
+    size_t decided, n_texts;
+    int progress;
+    double t_start, last_progress;
+    size_t zygotes_started, jobs_started[T_MUT + 1];
+    int sandbox_checked;
+};
+
+static void on_signal(int sig)
+{
+    lt__interrupted = sig;
+}
+
+/* A write to the store failed: the run stops, and the first cause is
+ * reported once at the end (lt__store_write_failed). */
+static void store_failed(struct run *r, int rc)
+{
+    if (r->store_rc == 0)
+        r->store_rc = rc;
+    r->fatal = LT_EXIT_ENGINE;
+}
+
+/*** Reading inputs ***/
+
+/* The absolute, resolved path of `path` taken relative to `base` (NULL:
+ * the working directory); NULL with an error printed when it does not
+ * exist.  what names it in the message. */
+static char *resolve(const char *base, const char *path, const char *what,
+                     const char *ctx, int want_dir)
+{
+    char *joined = base && path[0] != '/' ? xasprintf("%s/%s", base, path)
+                                          : xstrdup(path);
+    char *real = realpath(joined, NULL);
+    struct stat sb;
+    if (!real || stat(real, &sb) < 0) {
+        lt_error("%s%s%s %s: %s", ctx ? ctx : "", ctx ? ": " : "", what,
+                 joined, strerror(errno));
+        free(joined);
+        free(real);
+        return NULL;
+    }
+    if (want_dir == 0 && !S_ISREG(sb.st_mode)) {
+        lt_error("%s%s%s %s is not a file", ctx ? ctx : "", ctx ? ": " : "",
+                 what, joined);
+        free(joined);
+        free(real);
+        return NULL;
+    }
+    free(joined);
+    return real;
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup(".");
+    if (slash == path)
+        return xstrdup("/");
+    return xstrndup(path, (size_t)(slash - path));
+}
+
+/* The file name without directory and ".py". */
+static char *stem_of(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    if (n > 3 && strcmp(b + n - 3, ".py") == 0)
+        n -= 3;
+    return xstrndup(b, n);
+}
+
+/* A line [b, e) (without its newline) that is a markdown fence: up to
+ * three spaces, then ``` or more backticks.  Returns the number of
+ * backticks (0: not a fence) and sets *info to the rest of the line,
+ * trimmed, and *info_len to its length. */
+static size_t fence_line(const char *b, const char *e, const char **info,
+                         size_t *info_len)
+{
+    const char *p = b;
+    while (p < e && p - b < 3 && *p == ' ')
+        p++;
+    const char *q = p;
+    while (q < e && *q == '`')
+        q++;
+    size_t ticks = (size_t)(q - p);
+    if (ticks < 3)
+        return 0;
+    while (q < e && (*q == ' ' || *q == '\t'))
+        q++;
+    const char *z = e;
+    while (z > q && (z[-1] == ' ' || z[-1] == '\t' || z[-1] == '\r'))
+        z--;
+    if (memchr(q, '`', (size_t)(z - q)))
+        return 0; /* ```x``` on one line: inline code, not a fence */
+    *info = q;
+    *info_len = (size_t)(z - q);
+    return ticks;
+}
+
+/* An info string that names Python, or none. */
+static int python_info(const char *s, size_t n)
+{
+    static const char *const names[] = {"", "python", "python3", "py",
+                                        "py3", "pycon", NULL};
+    size_t w = 0;
+    while (w < n && s[w] != ' ' && s[w] != '\t' && s[w] != '{')
+        w++;
+    for (int i = 0; names[i]; i++)
+        if (strlen(names[i]) == w && strncasecmp(s, names[i], w) == 0)
+            return 1;
+    return 0;
+}
+
+/* Strips a markdown code fence (docs/patches.md, "Inputs").  The opening
+ * fence is the first non-blank line when it is a fence (any info
+ * string), or else the first line that is a fence naming Python or
+ * nothing (```python, ```py, ```): an answer with prose around its code
+ * (blocks in other languages are skipped whole).
+ * The patch is the text after that line up to the next line made of
+ * backticks alone, at least as many as the opening ones (so ``` inside a
+ * string of the code does not end it), or up to the end when the fence
+ * is never closed.  Text without such a fence is kept as it is.  Returns
+ * a heap copy (NUL-terminated; the caller frees) and its length. */
+char *lt__strip_fence(const char *s, size_t n, size_t *out_len)
+{
+    size_t start = (size_t)-1, ticks = 0;
+    int first = 1;
+    for (size_t i = 0; i < n && start == (size_t)-1;) {
+        size_t e = i;
+        while (e < n && s[e] != '\n')
+            e++;
+        const char *info = NULL;
+        size_t il = 0;
+        size_t t = fence_line(s + i, s + e, &info, &il);
+        int blank = 1;
+        for (size_t k = i; k < e && blank; k++)
+            blank = s[k] == ' ' || s[k] == '\t' || s[k] == '\r';
+        if (t && (first || python_info(info, il))) {
+            start = e < n ? e + 1 : n;
+            ticks = t;
+        } else if (t) {
+            /* A block in another language: skip it, so that its
+             * closing fence is not taken for an opening one. */
+            i = e + 1;
+            while (i < n) {
+                e = i;
+                while (e < n && s[e] != '\n')
+                    e++;
+                size_t c = fence_line(s + i, s + e, &info, &il);
+                if (c >= t && il == 0)
+                    break;
+                i = e + 1;
+            }
+        }
+        if (!blank)
+            first = 0;
+        i = e + 1;
+    }
+    size_t end = n;
+    if (start != (size_t)-1) {
+        for (size_t i = start; i < n;) {
+            size_t e = i;
+            while (e < n && s[e] != '\n')
+                e++;
+            const char *info = NULL;
+            size_t il = 0;
+            size_t t = fence_line(s + i, s + e, &info, &il);
+            if (t >= ticks && il == 0) {
+                end = i;
+                break;
+            }
+            i = e + 1;
+        }
+    } else {
+        start = 0;
+    }
+    *out_len = end - start;
+    char *c = xmalloc(end - start + 1);
+    memcpy(c, s + start, end - start);
+    c[end - start] = '\0';
+    return c;
+}
+
+static struct pprog *find_prog(struct run *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_progs; i++)
+        if (strcmp(r->progs[i].name, name) == 0)
+            return &r->progs[i];
+    return NULL;
+}
+
+static int add_patch(struct run *r, struct pprog *p, const char *run_id,
+                     const char *raw, size_t raw_len, const char *origin,
+                     long line)
+{
+    for (size_t i = 0; i < r->n_patches; i++)
+        if (r->patches[i].prog == p &&
+            strcmp(r->patches[i].run_id, run_id) == 0) {
+            if (line)
+                lt_error("%s:%ld: run_id '%s' of program '%s' appears twice",
+                         origin, line, run_id, p->name);
+            else
+                lt_error("%s: run_id '%s' of program '%s' appears twice",
+                         origin, run_id, p->name);
+            return -1;
+        }
+    if (r->n_patches == r->cap_patches) {
+        r->cap_patches = r->cap_patches ? r->cap_patches * 2 : 64;
+        r->patches = xrealloc(r->patches,
+                              r->cap_patches * sizeof(*r->patches));
+    }
+    struct patch *pa = &r->patches[r->n_patches];
+    memset(pa, 0, sizeof(*pa));
+    pa->seq = (long long)r->n_patches;
+    pa->prog = p;
+    pa->run_id = xstrdup(run_id);
+    pa->text = lt__strip_fence(raw, raw_len, &pa->len);
+    lt_sha256_hex(pa->text, pa->len, pa->sha);
+    pa->origin = origin;
+    pa->line = line;
+    p->n_patches++;
+    r->n_patches++;
+    return 0;
+}
+
+/* A JSON Lines file of {"program", "run_id", "patch_text"}. */
+static int read_jsonl(struct run *r, const char *path)
+{
+    char *data = NULL;
+    size_t len = 0;
+    int rc = lt_read_file(path, &data, &len);
+    if (rc < 0) {
+        lt_error("%s: %s", path, lt_strerror(rc));
+        return -1;
+    }
+    long line = 0;
+    size_t i = 0;
+    int bad = 0;
+    while (i < len && !bad) {
+        size_t e = i;
+        while (e < len && data[e] != '\n')
+            e++;
+        line++;
+        size_t k = i;
+        while (k < e && (data[k] == ' ' || data[k] == '\t' || data[k] == '\r'))
+            k++;
+        if (k < e) {
+            json_error_t err;
+            json_t *o = json_loadb(data + i, e - i, JSON_REJECT_DUPLICATES,
+                                   &err);
+            const char *prog = lt__pe_str(o, "program");
+            const char *run_id = lt__pe_str(o, "run_id");
+            json_t *text = o ? json_object_get(o, "patch_text") : NULL;
+            json_t *jp = o ? json_object_get(o, "program") : NULL;
+            if (!o) {
+                lt_error("%s:%ld: not valid JSON: %s", path, line, err.text);
+                bad = 1;
+            } else if (!json_is_object(o)) {
+                lt_error("%s:%ld: expected a JSON object with program, "
+                         "run_id and patch_text", path, line);
+                bad = 1;
+            } else if (!run_id || !*run_id) {
+                lt_error("%s:%ld: \"run_id\" must be a non-empty string",
+                         path, line);
+                bad = 1;
+            } else if (!json_is_string(text)) {
+                lt_error("%s:%ld: \"patch_text\" must be a string", path,
+                         line);
+                bad = 1;
+            } else if (jp && !json_is_string(jp)) {
+                lt_error("%s:%ld: \"program\" must be a string", path, line);
+                bad = 1;
+            } else {
+                struct pprog *p = NULL;
+                if (prog)
+                    p = find_prog(r, prog);
+                else if (r->n_progs == 1)
+                    p = &r->progs[0];
+                if (!p && !prog) {
+                    lt_error("%s:%ld: \"program\" is missing (the manifest "
+                             "names several programs)", path, line);
+                    bad = 1;
+                } else if (!p) {
+                    lt_error("%s:%ld: program '%s' is not %s", path, line,
+                             prog,
+                             r->o->manifest ? "in the manifest"
+                                            : "the program given with "
+                                              "--buggy (use --manifest for "
+                                              "several programs)");
+                    bad = 1;
+                } else if (add_patch(r, p, run_id, json_string_value(text),
+                                     json_string_length(text), path,
+                                     line) < 0) {
+                    bad = 1;
+                }
+            }
+            json_decref(o);
+        }
+        i = e + 1;
+    }
+    free(data);
+    return bad ? -1 : 0;
+}
+
+/* Every *.py of dir, in natural order, as patches of p. */
+static int read_dir(struct run *r, struct pprog *p, const char *dir)
+{
+    struct dirent **ents = NULL;
+    int n = scandir(dir, &ents, NULL, versionsort);
+    if (n < 0) {
+        lt_error("%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name = ents[i]->d_name;
+        size_t len = strlen(name);
+        if (rc == 0 && name[0] != '.' && len > 3 &&
+            strcmp(name + len - 3, ".py") == 0) {
+            char *path = xasprintf("%s/%s", dir, name);
+            struct stat sb;
+            if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+                char *data = NULL;
+                size_t dl = 0;
+                int e = lt_read_file(path, &data, &dl);
+                if (e < 0) {
+                    lt_error("%s: %s", path, lt_strerror(e));
+                    rc = -1;
+                } else {
+                    char *id = stem_of(name);
+                    rc = add_patch(r, p, id, data, dl, dir, 0);
+                    free(id);
+                }
+                free(data);
+            }
+            free(path);
+        }
+        free(ents[i]);
+    }
+    free(ents);
+    return rc;
+}
+
+static int read_patches(struct run *r)
+{
+    const char *path = r->o->patches;
+    struct stat sb;
+    if (stat(path, &sb) < 0) {
+        lt_error("--patches %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(sb.st_mode)) {
+        if (!r->o->manifest)
+            return read_dir(r, &r->progs[0], path);
+        int found = 0;
+        for (size_t i = 0; i < r->n_progs; i++) {
+            char *d = xasprintf("%s/%s", path, r->progs[i].name);
+            struct stat ds;
+            if (stat(d, &ds) == 0 && S_ISDIR(ds.st_mode)) {
+                found = 1;
+                if (read_dir(r, &r->progs[i], d) < 0) {
+                    free(d);
+                    return -1;
+                }
+            }
+            free(d);
+        }
+        if (!found) {
+            lt_error("--patches %s: no folder named after a program of the "
+                     "manifest (expected %s/<program>/<run_id>.py)", path,
+                     path);
+            return -1;
+        }
+        return 0;
+    }
+    return read_jsonl(r, path);
+}
+
+static void prog_free(struct pprog *p)
+{
+    free(p->name);
+    free(p->buggy);
+    free(p->tests);
+    free(p->reference);
+    free(p->held_out);
+    free(p->inputs);
+    free(p->function);
+}
+
+/* The programs: the manifest's entries, or the single --buggy one. */
+static int read_programs(struct run *r)
+{
+    const struct lt_patches_opts *o = r->o;
+    if (!o->manifest) {
+        r->progs = xcalloc(1, sizeof(*r->progs));
+        r->n_progs = 1;
+        struct pprog *p = &r->progs[0];
+        p->buggy = resolve(NULL, o->buggy, "--buggy", NULL, 0);
+        p->tests = p->buggy ? resolve(NULL, o->tests, "--tests", NULL, 1)
+                            : NULL;
+        if (!p->buggy || !p->tests)
+            return -1;
+        if (o->reference &&
+            !(p->reference = resolve(NULL, o->reference, "--reference",
+                                     NULL, 0)))
+            return -1;
+        if (o->held_out &&
+            !(p->held_out = resolve(NULL, o->held_out, "--held-out", NULL,
+                                    1)))
+            return -1;
+        if (o->inputs &&
+            !(p->inputs = resolve(NULL, o->inputs, "--inputs", NULL, 0)))
+            return -1;
+        p->name = stem_of(p->buggy);
+        return 0;
+    }
+    json_error_t err;
+    json_t *m = json_load_file(o->manifest, JSON_REJECT_DUPLICATES, &err);
+    if (!m) {
+        lt_error("%s:%d: not valid JSON: %s", o->manifest, err.line,
+                 err.text);
+        return -1;
+    }
+    if (!json_is_object(m) || json_object_size(m) == 0) {
+        lt_error("%s: expected an object {program: {\"buggy\", \"tests\", "
+                 "\"reference\"}}", o->manifest);
+        json_decref(m);
+        return -1;
+    }
+    char *base = NULL;
+    {
+        char *real = realpath(o->manifest, NULL);
+        base = dir_of(real ? real : o->manifest);
+        free(real);
+    }
+    r->progs = xcalloc(json_object_size(m), sizeof(*r->progs));
+    const char *name;
+    json_t *e;
+    int rc = 0;
+    json_object_foreach(m, name, e) {
+        struct pprog *p = &r->progs[r->n_progs++];
+        p->name = xstrdup(name);
+        char *ctx = xasprintf("%s: program '%s'", o->manifest, name);
+        const char *buggy = lt__pe_str(e, "buggy");
+        const char *tests = lt__pe_str(e, "tests");
+        if (!*name || strchr(name, '/') || strchr(name, '\n')) {
+            lt_error("%s: bad program name", ctx);
+            rc = -1;
+        } else if (!json_is_object(e) || !buggy || !tests) {
+            lt_error("%s: needs \"buggy\" and \"tests\" paths", ctx);
+            rc = -1;
+        } else {
+            static const char *const keys[] = {"reference", "held_out",
+                                               "inputs", "function"};
+            for (size_t k = 0; k < 4; k++) {
+                json_t *v = json_object_get(e, keys[k]);
+                if (v && !json_is_string(v) && !json_is_null(v)) {
+                    lt_error("%s: \"%s\" must be a string", ctx, keys[k]);
+                    rc = -1;
+                }
+            }
+            if (rc == 0) {
+                const char *ref = lt__pe_str(e, "reference");
+                const char *held = lt__pe_str(e, "held_out");
+                const char *inputs = lt__pe_str(e, "inputs");
+                const char *fn = lt__pe_str(e, "function");
+                if (!(p->buggy = resolve(base, buggy, "buggy file", ctx, 0)) ||
+                    !(p->tests = resolve(base, tests, "tests", ctx, 1)) ||
+                    (ref && !(p->reference = resolve(base, ref, "reference",
+                                                     ctx, 0))) ||
+                    (held && !(p->held_out = resolve(base, held, "held-out "
+                                                     "tests", ctx, 1))) ||
+                    (inputs && !(p->inputs = resolve(base, inputs, "inputs",
+                                                     ctx, 0))))
+                    rc = -1;
+                if (fn)
+                    p->function = xstrdup(fn);
+            }
+        }
+        free(ctx);
+        if (rc < 0)
+            break;
+    }
+    free(base);
+    json_decref(m);
+    return rc;
+}
+
+/* Extra inputs for the differential job: a .json file holds one array
+ * of inputs, anything else is JSON Lines (one input a line).  An input
+ * is an array of positional arguments or {"function", "args",
+ * "kwargs"}.  Returns the normalised array or NULL after an error. */
+static json_t *read_inputs(const char *path, const char *function)
+{
+    char *data = NULL;
+    size_t len = 0;
+    int rc = lt_read_file(path, &data, &len);
+    if (rc < 0) {
+        lt_error("%s: %s", path, lt_strerror(rc));
+        return NULL;
+    }
+    json_t *items = json_array();
+    json_t *out = json_array();
+    size_t n = strlen(path);
+    int bad = 0;
+    if (n > 5 && strcmp(path + n - 5, ".json") == 0) {
+        json_error_t err;
+        json_t *doc = json_loadb(data, len, 0, &err);
+        if (!json_is_array(doc)) {
+            lt_error("%s:%d: expected a JSON array of inputs%s%s", path,
+                     doc ? 1 : err.line, doc ? "" : ": ",
+                     doc ? "" : err.text);
+            bad = 1;
+        } else {
+            size_t i;
+            json_t *v;
+            json_array_foreach(doc, i, v) json_array_append(items, v);
+        }
+        json_decref(doc);
+    } else {
+        long line = 0;
+        size_t i = 0;
+        while (i < len && !bad) {
+            size_t e = i;
+            while (e < len && data[e] != '\n')
+                e++;
+            line++;
+            size_t k = i;
+            while (k < e && (data[k] == ' ' || data[k] == '\t' ||
+                             data[k] == '\r'))
+                k++;
+            if (k < e) {
+                json_error_t err;
+                json_t *v = json_loadb(data + i, e - i, 0, &err);
+                if (!v) {
+                    lt_error("%s:%ld: not valid JSON: %s", path, line,
+                             err.text);
+                    bad = 1;
+                } else {
+                    json_array_append_new(items, v);
+                }
+            }
+            i = e + 1;
+        }
+    }
+    size_t i;
+    json_t *v;
+    json_array_foreach(items, i, v) {
+        if (bad)
+            break;
+        json_t *in = json_object();
+        if (json_is_array(v)) {
+            json_object_set_new(in, "function", function
+                                                    ? json_string(function)
+                                                    : json_null());
+            json_object_set(in, "args", v);
+            json_object_set_new(in, "kwargs", json_object());
+        } else if (json_is_object(v)) {
+            json_t *fn = json_object_get(v, "function");
+            json_t *args = json_object_get(v, "args");
+            json_t *kw = json_object_get(v, "kwargs");
+            size_t known = (fn != NULL) + (args != NULL) + (kw != NULL);
+            if ((fn && !json_is_string(fn) && !json_is_null(fn)) ||
+                (args && !json_is_array(args)) || (kw && !json_is_object(kw)) ||
+                known != json_object_size(v)) {
+                lt_error("%s: input %zu: expected {\"function\": a string, "
+                         "\"args\": an array, \"kwargs\": an object}",
+                         path, i + 1);
+                bad = 1;
+            }
+            json_object_set_new(in, "function",
+                                json_is_string(fn) ? json_incref(fn)
+                                : function ? json_string(function)
+                                           : json_null());
+            json_object_set_new(in, "args", args ? json_incref(args)
+                                                 : json_array());
+            json_object_set_new(in, "kwargs", kw ? json_incref(kw)
+                                                 : json_object());
+        } else {
+            lt_error("%s: input %zu: expected an array of arguments or an "
+                     "object", path, i + 1);
+            bad = 1;
+        }
+        json_array_append_new(out, in);
+    }
+    json_decref(items);
+    free(data);
+    if (!bad) {
+        char *dump = json_dumps(out, JSON_COMPACT);
+        if (dump && strlen(dump) > MAX_INPUTS_JSON) {
+            lt_error("%s: more than %u bytes of inputs", path,
+                     MAX_INPUTS_JSON);
+            bad = 1;
+        }
+        free(dump);
+    }
+    if (bad) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
+}
+
+/*** Units: programs that share a pool and a cache ***/
+
+/* Hashes the regular files of a folder (recursive up to depth levels),
+ * names and contents, into s: results stay valid only while the tests
+ * and the data they load stay the same. */
+static void hash_tree(struct lt_sha256 *s, const char *dir, int depth)
+{
+    struct dirent **ents = NULL;
+    int n = scandir(dir, &ents, NULL, alphasort);
+    for (int i = 0; i < n; i++) {
+        const char *name = ents[i]->d_name;
+        if (name[0] != '.' && strcmp(name, "__pycache__") != 0) {
+            char *p = xasprintf("%s/%s", dir, name);
+            struct stat sb;
+            if (lstat(p, &sb) == 0 && S_ISREG(sb.st_mode)) {
+                lt_sha256_update(s, name, strlen(name) + 1);
+                if (sb.st_size <= (8 << 20)) {
+                    char *data = NULL;
+                    size_t len = 0;
+                    if (lt_read_file(p, &data, &len) == 0)
+                        lt_sha256_update(s, data, len);
+                    free(data);
+                } else {
+                    char sig[64];
+                    snprintf(sig, sizeof(sig), "%lld:%lld",
+                             (long long)sb.st_size,
+                             (long long)sb.st_mtime);
+                    lt_sha256_update(s, sig, strlen(sig));
+                }
+            } else if (depth > 0 && lstat(p, &sb) == 0 &&
+                       S_ISDIR(sb.st_mode)) {
+                lt_sha256_update(s, name, strlen(name) + 1);
+                hash_tree(s, p, depth - 1);
+            }
+            free(p);
+        }
+        free(ents[i]);
+    }
+    free(ents);
+}
+
+static void hash_str(struct lt_sha256 *s, const char *v)
+{
+    v = v ? v : "-";
+    lt_sha256_update(s, v, strlen(v) + 1);
+}
+
+/* Hashes the tests of a path: a file's folder (not recursive), or a
+ * directory's tree. */
+static void hash_tests(struct lt_sha256 *s, const char *path)
+{
+    struct stat sb;
+    hash_str(s, path);
+    if (!path || stat(path, &sb) < 0)
+        return;
+    if (S_ISDIR(sb.st_mode)) {
+        hash_tree(s, path, 4);
+    } else {
+        char *d = dir_of(path);
+        hash_tree(s, d, 0);
+        free(d);
+    }
+}
+
+static struct ptext *text_of(struct unit *u, const char *text, size_t len,
+                             const char *sha)
+{
+    for (size_t i = 0; i < u->n_texts; i++)
+        if (strcmp(u->texts[i]->sha, sha) == 0)
+            return u->texts[i];
+    struct ptext *t = xcalloc(1, sizeof(*t));
+    memcpy(t->sha, sha, 65);
+    t->text = xmalloc(len + 1);
+    memcpy(t->text, text, len);
+    t->text[len] = '\0';
+    t->len = len;
+    u->texts = xrealloc(u->texts, (u->n_texts + 1) * sizeof(*u->texts));
+    u->texts[u->n_texts++] = t;
+    return t;
+}
+
+static void text_free(struct ptext *t)
+{
+    free(t->text);
+    json_decref(t->l1);
+    json_decref(t->held);
+    json_decref(t->diff);
+    json_decref(t->mut);
+    json_decref(t->sim);
+    if (t->an) {
+        for (size_t i = 0; i < t->ml.count; i++)
+            free(t->an[i].detail);
+    }
+    lt_mutant_list_free(&t->ml);
+    free(t->an);
+    free(t->dup_of);
+    free(t->mv);
+    free(t);
+}
+
+static void unit_free(struct unit *u)
+{
+    for (int k = 0; u->pool.z && k < u->pool.n; k++)
+        lt__zygote_stop(&u->pool.z[k]);
+    free(u->pool.z);
+    for (size_t i = 0; u->pool.test_ids && i < u->pool.n_tests; i++)
+        free(u->pool.test_ids[i]);
+    free(u->pool.test_ids);
+    free(u->zst);
+    free(u->z_started);
+    free(u->buggy_src);
+    free(u->module);
+    free(u->cwd);
+    free(u->args);
+    json_decref(u->inputs);
+    json_decref(u->ref_main);
+    json_decref(u->ref_held);
+    json_decref(u->ref_json);
+    for (size_t i = 0; i < u->n_texts; i++)
+        text_free(u->texts[i]);
+    free(u->texts);
+    free(u->main_tests);
+    free(u->held_tests);
+    for (int q = 0; q < 4; q++) {
+        for (size_t i = u->qhead[q]; i < u->qn[q]; i++)
+            free(u->q[q][i]);
+        free(u->q[q]);
+    }
+    free(u);
+}
+
+static int load_layer(struct run *r, struct unit *u, struct ptext *t,
+                      const char *layer, json_t **out)
+{
+    char *s = NULL;
+    int rc = lt_store_get_candidate_result(r->st, u->key, t->sha, layer, &s);
+    if (rc < 0)
+        return rc;
+    if (s) {
+        json_t *v = json_loads(s, 0, NULL);
+        if (json_is_object(v))
+            *out = v;
+        else
+            json_decref(v);
+    }
+    free(s);
+    return 0;
+}
+
+static int store_layer(struct run *r, struct unit *u, const char *sha,
+                       const char *layer, json_t *v)
+{
+    char *s = json_dumps(v, JSON_COMPACT);
+    int rc = lt_store_put_candidate_result(r->st, u->key, sha, layer, s);
+    free(s);
+    if (rc < 0)
+        store_failed(r, rc);
+    r->pending_writes++;
+    return rc;
+}
+
+/* Builds the unit of program p (or finds the one it shares). */
+static int unit_for(struct run *r, struct pprog *p)
+{
+    const struct lt_patches_opts *o = r->o;
+    char *src = NULL, *ref = NULL;
+    size_t len = 0, ref_len = 0;
+    int rc = lt_read_file(p->buggy, &src, &len);
+    if (rc < 0) {
+        lt_error("%s: %s", p->buggy, lt_strerror(rc));
+        return -1;
+    }
+    if (memchr(src, '\0', len)) {
+        lt_error("%s: holds a NUL byte; not Python source", p->buggy);
+        free(src);
+        return -1;
+    }
+    if (p->reference) {
+        rc = lt_read_file(p->reference, &ref, &ref_len);
+        if (rc < 0 || memchr(ref, '\0', ref_len)) {
+            lt_error("%s: %s", p->reference,
+                     rc < 0 ? lt_strerror(rc) : "holds a NUL byte");
+            free(src);
+            free(ref);
+            return -1;
+        }
+    }
+    json_t *inputs = NULL;
+    if (p->inputs && !(inputs = read_inputs(p->inputs, p->function))) {
+        free(src);
+        free(ref);
+        return -1;
+    }
+    struct lt_sha256 s;
+    char hex[65];
+    lt_sha256_init(&s);
+    hash_str(&s, "litmus-patches/1");
+    hash_str(&s, p->buggy);
+    lt_sha256_hex(src, len, hex);
+    hash_str(&s, hex);
+    hash_tests(&s, p->tests);
+    hash_tests(&s, p->held_out);
+    if (ref) {
+        lt_sha256_hex(ref, ref_len, hex);
+        hash_str(&s, hex);
+    } else {
+        hash_str(&s, NULL);
+    }
+    if (inputs) {
+        char *dump = json_dumps(inputs, JSON_COMPACT);
+        hash_str(&s, dump);
+        free(dump);
+    } else {
+        hash_str(&s, NULL);
+    }
+    for (size_t i = 0; i < o->n_pytest_args; i++)
+        hash_str(&s, o->pytest_args[i]);
+    char set[160];
+    snprintf(set, sizeof(set), "%.6g %.6g %.6g %lu", o->timeout_factor,
+             o->timeout_const, p->reference ? 0.0 : o->timeout,
+             o->memory_mb);
+    hash_str(&s, set);
+    uint8_t dig[32];
+    lt_sha256_final(&s, dig);
+    char key[17];
+    for (int i = 0; i < 8; i++)
+        snprintf(key + 2 * i, 3, "%02x", dig[i]);
+
+    for (size_t i = 0; i < r->n_units; i++)
+        if (strcmp(r->units[i]->key, key) == 0) {
+            p->unit = r->units[i];
+            free(src);
+            free(ref);
+            json_decref(inputs);
+            return 0;
+        }
+    struct unit *u = xcalloc(1, sizeof(*u));
+    memcpy(u->key, key, 17);
+    u->p0 = p;
+    u->buggy_src = src;
+    u->buggy_len = len;
+    u->buggy_lines = 1;
+    for (size_t i = 0; i < len; i++)
+        u->buggy_lines += src[i] == '\n';
+    u->module = stem_of(p->buggy);
+    struct stat sb;
+    u->cwd = stat(p->tests, &sb) == 0 && S_ISDIR(sb.st_mode)
+                 ? xstrdup(p->tests)
+                 : dir_of(p->tests);
+    u->args = xcalloc(o->n_pytest_args + 3, sizeof(char *));
+    u->args[u->n_args++] = p->tests;
+    if (p->held_out)
+        u->args[u->n_args++] = p->held_out;
+    for (size_t i = 0; i < o->n_pytest_args; i++)
+        u->args[u->n_args++] = o->pytest_args[i];
+    u->subject = (struct lt_subject){p->buggy, u->buggy_src, u->buggy_len};
+    u->inputs = inputs ? inputs : json_array();
+    if (ref) {
+        char sha[65];
+        lt_sha256_hex(ref, ref_len, sha);
+        u->ref = text_of(u, ref, ref_len, sha);
+        u->ref->is_ref = 1;
+        free(ref);
+    }
+    u->zst = xcalloc((size_t)r->jobs, sizeof(*u->zst));
+    u->z_started = xcalloc((size_t)r->jobs, sizeof(double));
+    u->pool.z = xcalloc((size_t)r->jobs, sizeof(struct zygote));
+    u->pool.n = r->jobs;
+    for (int k = 0; k < r->jobs; k++) {
+        u->pool.z[k].sock = -1;
+        u->pool.z[k].job.result_fd = u->pool.z[k].job.out_fd = -1;
+        u->pool.z[k].job.pidfd = -1;
+    }
+    r->units = xrealloc(r->units, (r->n_units + 1) * sizeof(*r->units));
+    r->units[r->n_units++] = u;
+    p->unit = u;
+    return 0;
+}
+
+/*** Planning: what each text still needs ***/
+
+static int l1_passed(const struct ptext *t)
+{
+    const char *s = lt__pe_str(t->l1, "status");
+    return s && strcmp(s, "pass") == 0;
+}
+
+/* Loads what the store knows of a unit's texts and says whether any run
+ * is still needed. */
+static int plan_unit(struct run *r, struct unit *u)
+{
+    const struct lt_patches_opts *o = r->o;
+    int rc = 0;
+    if (u->ref)
+        rc = load_layer(r, u, u->ref, "ref", &u->ref_json);
+    for (size_t i = 0; rc == 0 && i < u->n_texts; i++) {
+        struct ptext *t = u->texts[i];
+        if (t->is_cand) {
+            rc = load_layer(r, u, t, "l1", &t->l1);
+            if (rc == 0)
+                rc = load_layer(r, u, t, "held", &t->held);
+            if (rc == 0)
+                rc = load_layer(r, u, t, "diff", &t->diff);
+            if (rc == 0)
+                rc = load_layer(r, u, t, "sim", &t->sim);
+        }
+        if (rc == 0 && o->mutation)
+            rc = load_layer(r, u, t, "mut", &t->mut);
+        if (rc == 0 && t->is_cand && !t->l1) {
+            /* Texts that are never run. */
+            if (t->len > LT_PATCH_MAX_TEXT) {
+                t->l1 = json_pack("{s:s, s:s, s:f, s:i, s:i}", "status",
+                                  "too_large", "detail",
+                                  "the patch text is larger than 4 MiB; "
+                                  "not run", "duration_ms", 0.0,
+                                  "tests_total", 0, "tests_passed", 0);
+            } else if (memchr(t->text, '\0', t->len)) {
+                t->l1 = json_pack("{s:s, s:s, s:f, s:i, s:i}", "status",
+                                  "syntax", "detail",
+                                  "SyntaxError: source code cannot contain "
+                                  "null bytes", "duration_ms", 0.0,
+                                  "tests_total", 0, "tests_passed", 0);
+            }
+        }
+    }
+    if (rc < 0) {
+        lt_error("%s: %s", o->db, lt_strerror(rc));
+        return rc;
+    }
+    int work = u->ref && !u->ref_json;
+    for (size_t i = 0; i < u->n_texts && !work; i++) {
+        struct ptext *t = u->texts[i];
+        if (t->is_cand) {
+            if (!t->l1)
+                work = 1;
+            else if (l1_passed(t) &&
+                     ((u->ref && !t->diff) || (u->p0->held_out && !t->held) ||
+                      (o->mutation && !t->mut)))
+                work = 1;
+        }
+        if (t->is_ref && o->mutation && !t->mut)
+            work = 1;
+    }
+    u->pending_work = work;
+    return 0;
+}
+
+/*** Work queues ***/
+
+static size_t queued(const struct unit *u)
+{
+    size_t n = 0;
+    for (int q = 0; q < 4; q++)
+        n += u->qn[q] - u->qhead[q];
+    return n;
+}
+
+static void push(struct unit *u, struct ptask *t, int front)
+{
+    int q = t->kind == T_REF_MAIN || t->kind == T_REF_HELD ? 0
+            : t->kind == T_L1                               ? 1
+            : t->kind == T_MUT                              ? 3
+                                                            : 2;
+    if (front && u->qhead[q] > 0) {
+        u->q[q][--u->qhead[q]] = t;
+        return;
+    }
+    if (u->qn[q] == u->qcap[q]) {
+        /* Compact before growing. */
+        if (u->qhead[q] > 0) {
+            memmove(u->q[q], u->q[q] + u->qhead[q],
+                    (u->qn[q] - u->qhead[q]) * sizeof(*u->q[q]));
+            u->qn[q] -= u->qhead[q];
+            u->qhead[q] = 0;
+        }
+        if (u->qn[q] == u->qcap[q]) {
+            u->qcap[q] = u->qcap[q] ? u->qcap[q] * 2 : 16;
+            u->q[q] = xrealloc(u->q[q], u->qcap[q] * sizeof(*u->q[q]));
+        }
+    }
+    u->q[q][u->qn[q]++] = t;
+    if (front && u->qn[q] - u->qhead[q] > 1) {
+        struct ptask *x = u->q[q][u->qn[q] - 1];
+        memmove(u->q[q] + u->qhead[q] + 1, u->q[q] + u->qhead[q],
+                (u->qn[q] - 1 - u->qhead[q]) * sizeof(*u->q[q]));
+        u->q[q][u->qhead[q]] = x;
+    }
+}
+
+static struct ptask *pop(struct unit *u)
+{
+    for (int q = 0; q < 4; q++)
+        if (u->qhead[q] < u->qn[q])
+            return u->q[q][u->qhead[q]++];
+    return NULL;
+}
+
+static struct ptask *task_new(struct unit *u, enum ptask_kind kind,
+                              struct ptext *t)
+{
+    struct ptask *k = xcalloc(1, sizeof(*k));
+    k->kind = kind;
+    k->u = u;
+    k->t = t;
+    k->probe_index = -1;
+    return k;
+}
+
+/*** Mutation of a text ***/
+
+static const json_t *cov_of(const struct unit *u, const struct ptext *t)
+{
+    if (t->is_ref && u->ref_json)
+        return json_object_get(u->ref_json, "cov");
+    return t->l1 ? json_object_get(t->l1, "cov") : NULL;
+}
+
+static int line_in(const json_t *lines, int lo, int hi)
+{
+    size_t a = 0, b = json_array_size(lines);
+    while (a < b) {
+        size_t m = (a + b) / 2;
+        json_int_t v = json_integer_value(json_array_get(lines, m));
+        if (v < lo)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a < json_array_size(lines) &&
+           json_integer_value(json_array_get(lines, a)) <= hi;
+}
+
+static const json_t *sort_events;
+
+static int cmp_events(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    json_int_t ex = json_integer_value(json_array_get(sort_events, x));
+    json_int_t ey = json_integer_value(json_array_get(sort_events, y));
+    if (ex != ey)
+        return ex < ey ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* The main tests (as positions in u->main_tests) a mutant runs: those
+ * whose coverage on the text includes its lines, cheapest first. */
+static size_t select_tests(const struct unit *u, const json_t *cov,
+                           const struct lt_mutant *m, int structural,
+                           uint32_t **out)
+{
+    const json_t *lines = json_object_get(cov, "lines");
+    uint32_t *sel = xmalloc((u->n_main + 1) * sizeof(uint32_t));
+    size_t n = 0;
+    /* The tracer sees lines up to the buggy file's length only. */
+    int all = structural || (size_t)m->end_line > u->buggy_lines;
+    for (size_t k = 0; k < u->n_main; k++) {
+        const json_t *ls = json_array_get(lines, k);
+        if (all ? json_array_size(ls) > 0 || structural
+                : line_in(ls, m->line, m->end_line))
+            sel[n++] = (uint32_t)k;
+    }
+    sort_events = json_object_get(cov, "events");
+    qsort(sel, n, sizeof(uint32_t), cmp_events);
+    *out = sel;
+    return n;
+}
+
+struct stored_mut {
+    struct ptext *t;
+    double ms;
+};
+
+static int load_mutant(const struct lt_candidate_mutant *m, void *ud)
+{
+    struct stored_mut *sm = ud;
+    struct ptext *t = sm->t;
+    for (size_t i = 0; i < t->ml.count; i++)
+        if (strcmp(t->ml.items[i].id, m->mutant_id) == 0) {
+            enum lt_verdict v = lt_verdict_from_name(m->verdict);
+            if (v != LT_VERDICT_PENDING) {
+                t->mv[i] = (unsigned char)v;
+                sm->ms += m->duration_ms;
+            }
+            break;
+        }
+    return 0;
+}
+
+static void put_mutant(struct run *r, struct unit *u, struct ptext *t,
+                       size_t i, enum lt_verdict v, const char *killed_by,
+                       const char *detail, double ms)
+{
+    t->mv[i] = (unsigned char)v;
+    struct lt_candidate_mutant cm = {u->key, t->sha, t->ml.items[i].id,
+                                     lt_verdict_name(v), killed_by, detail,
+                                     ms};
+    int rc = lt_store_put_candidate_mutant(r->st, &cm);
+    if (rc < 0)
+        store_failed(r, rc);
+    r->pending_writes++;
+}
+
+/* Texts with the same code as t take its mutation result. */
+static void share_mutation(struct run *r, struct unit *u, struct ptext *t)
+{
+    for (size_t i = 0; i < u->n_texts; i++) {
+        struct ptext *w = u->texts[i];
+        if (w->twin != t || w->mut)
+            continue;
+        w->mut = json_deep_copy(t->mut);
+        json_object_set_new(w->mut, "shared_with", json_string(t->sha));
+        json_object_set_new(w->mut, "duration_ms", json_real(0));
+        store_layer(r, u, w->sha, "mut", w->mut);
+    }
+}
+
+static void finish_mutation(struct run *r, struct unit *u, struct ptext *t)
+{
+    struct lt_summary s;
+    memset(&s, 0, sizeof(s));
+    for (size_t i = 0; i < t->ml.count; i++)
+        lt_summary_add(&s, (enum lt_verdict)t->mv[i]);
+    double score = lt_summary_score(&s);
+    json_t *counts = json_object();
+    for (int v = LT_VERDICT_KILLED; v < LT_VERDICT__COUNT; v++)
+        json_object_set_new(counts, lt_verdict_name((enum lt_verdict)v),
+                            json_integer(s.counts[v]));
+    int detected = s.counts[LT_VERDICT_KILLED] + s.counts[LT_VERDICT_TIMEOUT] +
+                   s.counts[LT_VERDICT_CRASHED] + s.counts[LT_VERDICT_MEMORY];
+    int valid = detected + s.counts[LT_VERDICT_SURVIVED] +
+                s.counts[LT_VERDICT_NO_COVERAGE];
+    json_decref(t->mut);
+    t->mut = json_object();
+    json_object_set_new(t->mut, "status", json_string("done"));
+    json_object_set_new(t->mut, "score", score < 0 ? json_null()
+                                                   : json_real(score));
+    json_object_set_new(t->mut, "detected", json_integer(detected));
+    json_object_set_new(t->mut, "valid", json_integer(valid));
+    json_object_set_new(t->mut, "mutants",
+                        json_integer((json_int_t)t->ml.count));
+    json_object_set_new(t->mut, "counts", counts);
+    json_object_set_new(t->mut, "duration_ms", json_real(t->mut_ms));
+    store_layer(r, u, t->sha, "mut", t->mut);
+    share_mutation(r, u, t);
+}
+
+static void mutation_error(struct run *r, struct unit *u, struct ptext *t,
+                           const char *why)
+{
+    json_decref(t->mut);
+    t->mut = json_pack("{s:s, s:s, s:n, s:f}", "status", "error", "detail",
+                       why, "score", "duration_ms", 0.0);
+    store_layer(r, u, t->sha, "mut", t->mut);
+    share_mutation(r, u, t);
+}
+
+/* Generates the mutants of a text, drops the equivalent and invalid
+ * ones, restores the verdicts already stored and queues the rest. */
+static void start_mutation(struct run *r, struct unit *u, struct ptext *t)
+{
+    t->mut_started = 1;
+    /* The same tokens and the same syntax tree as the reference: the same
+     * code, hence the same mutants with the same fates. */
+    if (!t->is_ref && u->ref && t->sim &&
+        lt__pe_num(t->sim, "token", 0) >= 1.0 &&
+        lt__pe_num(t->sim, "ast", 0) >= 1.0) {
+        t->twin = u->ref;
+        if (u->ref->mut)
+            share_mutation(r, u, u->ref);
+        return;
+    }
+    const json_t *cov = cov_of(u, t);
+    const json_t *lines = cov ? json_object_get(cov, "lines") : NULL;
+    if (!cov || json_array_size(lines) != u->n_main) {
+        mutation_error(r, u, t, "no coverage of the tests on this text "
+                       "(stored results of other tests? use a new --db)");
+        return;
+    }
+    char *name = xasprintf("candidate-%.16s.py", t->sha);
+    char *msg = NULL;
+    int rc = lt_operators_generate(name, t->text, t->len, "mutmut", &t->ml,
+                                   &msg);
+    free(name);
+    if (rc < 0) {
+        char *why = xasprintf("cannot generate mutants: %s",
+                              msg ? msg : lt_strerror(rc));
+        mutation_error(r, u, t, why);
+        free(why);
+        free(msg);
+        return;
+    }
+    free(msg);
+    size_t n = t->ml.count;
+    t->an = xcalloc(n + 1, sizeof(*t->an));
+    t->dup_of = xcalloc(n + 1, sizeof(long));
+    t->mv = xcalloc(n + 1, 1);
+    if (n) {
+        struct lt_change *ch = xcalloc(n, sizeof(*ch));
+        for (size_t i = 0; i < n; i++)
+            ch[i] = (struct lt_change){t->ml.items[i].start,
+                                       t->ml.items[i].end,
+                                       t->ml.items[i].replacement};
+        rc = lt_runner_analyse(u->p0->buggy, t->text, t->len, ch, n, t->an);
+        free(ch);
+        if (rc < 0) {
+            mutation_error(r, u, t, "cannot compile the mutants");
+            return;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        t->dup_of[i] = -1;
+        if (t->an[i].status != LT_CHANGE_OK)
+            continue;
+        for (size_t k = 0; k < i; k++)
+            if (t->an[k].status == LT_CHANGE_OK && t->dup_of[k] < 0 &&
+                strcmp(t->an[k].fingerprint, t->an[i].fingerprint) == 0) {
+                t->dup_of[i] = (long)k;
+                break;
+            }
+    }
+    struct stored_mut sm = {t, 0};
+    rc = lt_store_each_candidate_mutant(r->st, u->key, t->sha, load_mutant,
+                                        &sm);
+    if (rc < 0) {
+        lt_error("%s: %s", r->o->db, lt_strerror(rc));
+        r->fatal = LT_EXIT_ENGINE;
+        return;
+    }
+    t->mut_ms = sm.ms;
+    for (size_t i = 0; i < n; i++) {
+        if (t->mv[i])
+            continue;
+        const struct lt_mutant *m = &t->ml.items[i];
+        if (t->an[i].status == LT_CHANGE_EQUIVALENT) {
+            put_mutant(r, u, t, i, LT_VERDICT_EQUIVALENT, NULL,
+                       "compiles to the candidate's code objects", 0);
+        } else if (t->an[i].status != LT_CHANGE_OK) {
+            put_mutant(r, u, t, i, LT_VERDICT_INVALID, NULL,
+                       t->an[i].detail, 0);
+        } else if (t->dup_of[i] >= 0) {
+            long d = t->dup_of[i];
+            if (t->mv[d])
+                put_mutant(r, u, t, i, (enum lt_verdict)t->mv[d], NULL,
+                           "same code as another mutant", 0);
+        } else {
+            uint32_t *sel = NULL;
+            size_t k = select_tests(u, cov, m, t->an[i].structural, &sel);
+            free(sel);
+            if (k == 0) {
+                put_mutant(r, u, t, i, LT_VERDICT_NO_COVERAGE, NULL,
+                           "no test executes its lines", 0);
+            } else {
+                struct ptask *task = task_new(u, T_MUT, t);
+                task->mi = i;
+                push(u, task, 0);
+                t->mut_left++;
+            }
+        }
+    }
+    /* Duplicates whose representative was already decided. */
+    for (size_t i = 0; i < n; i++)
+        if (!t->mv[i] && t->dup_of[i] >= 0 && t->mv[t->dup_of[i]])
+            put_mutant(r, u, t, i, (enum lt_verdict)t->mv[t->dup_of[i]],
+                       NULL, "same code as another mutant", 0);
+    if (t->mut_left == 0)
+        finish_mutation(r, u, t);
+}
+
+/*** Advancing a unit ***/
+
+static void compute_sim(struct run *r, struct unit *u, struct ptext *t)
+{
+#ifdef LT_HAVE_SIMILARITY
+    const char *s = lt__pe_str(t->l1, "status");
+    if (!u->ref || t->sim || !s || strcmp(s, "syntax") == 0 ||
+        strcmp(s, "too_large") == 0)
+        return;
+    double tok = lt_sim_token_levenshtein(t->text, t->len, u->ref->text,
+                                          u->ref->len, LT_SIM_PYTHON);
+    double ast = lt_sim_tree_edit(t->text, t->len, u->ref->text, u->ref->len,
+                                  LT_SIM_PYTHON);
+    if (tok < 0 || ast < 0)
+        return;
+    /* Rounded so that a stored value and a fresh one print alike. */
+    t->sim = json_pack("{s:f, s:f}", "token", round(tok * 1e6) / 1e6, "ast",
+                       round(ast * 1e6) / 1e6);
+    store_layer(r, u, t->sha, "sim", t->sim);
+#else
+    (void)r;
+    (void)u;
+    (void)t;
+#endif
+}
+
+static void advance(struct run *r, struct unit *u)
+{
+    const struct lt_patches_opts *o = r->o;
+    if (!u->have_tests || r->fatal)
+        return;
+    if (u->ref && !u->ref_json) {
+        if (!u->q_ref) {
+            push(u, task_new(u, T_REF_MAIN, u->ref), 0);
+            if (u->n_held)
+                push(u, task_new(u, T_REF_HELD, u->ref), 0);
+            u->q_ref = 1;
+        }
+        return; /* budgets and captured calls come from it */
+    }
+    for (size_t i = 0; i < u->n_texts; i++) {
+        struct ptext *t = u->texts[i];
+        if (t->is_ref && o->mutation && !t->mut && !t->mut_started)
+            start_mutation(r, u, t);
+        if (!t->is_cand)
+            continue;
+        if (!t->l1 && !t->q_l1) {
+            push(u, task_new(u, T_L1, t), 0);
+            t->q_l1 = 1;
+        }
+        if (!l1_passed(t))
+            continue;
+        if (u->ref && !t->diff && !t->q_diff) {
+            push(u, task_new(u, T_DIFF, t), 0);
+            t->q_diff = 1;
+        }
+        if (u->n_held && !t->held && !t->q_held) {
+            push(u, task_new(u, T_HELD, t), 0);
+            t->q_held = 1;
+        }
+        compute_sim(r, u, t);
+        if (o->mutation && !t->mut && !t->mut_started)
+            start_mutation(r, u, t);
+    }
+}
+
+/*** Finishing a unit: similarity, verdicts ***/
+
+static void progress_show(struct run *r, int force);
+
+static void finish_unit(struct run *r, struct unit *u)
+{
+    for (size_t i = 0; i < u->n_texts; i++)
+        if (u->texts[i]->is_cand)
+            compute_sim(r, u, u->texts[i]);
+    for (size_t i = 0; i < r->n_patches; i++) {
+        struct patch *p = &r->patches[i];
+        if (p->prog->unit != u)
+            continue;
+        struct pverdict v;
+        lt__pe_decide(r->o, u, p->pt, u->ref, &v);
+        json_object_set_new(v.evidence, "program", json_string(p->prog->name));
+        json_object_set_new(v.evidence, "run_id", json_string(p->run_id));
+        char *ev = json_dumps(v.evidence, JSON_COMPACT);
+        struct lt_patch_run pr = {p->seq, p->prog->name, p->run_id, u->key,
+                                  p->sha, v.verdict, v.reason, v.detail, ev,
+                                  v.duration_ms};
+        int rc = lt_store_put_patch_run(r->st, &pr);
+        if (rc < 0)
+            store_failed(r, rc);
+        r->pending_writes++;
+        r->decided++;
+        free(ev);
+        free(v.detail);
+        json_decref(v.evidence);
+    }
+    for (int k = 0; k < u->pool.n; k++) {
+        if (u->zst[k] != Z_OFF) {
+            lt__zygote_stop(&u->pool.z[k]);
+            u->zst[k] = Z_OFF;
+        }
+    }
+    u->n_alive = 0;
+    u->state = U_DONE;
+    progress_show(r, 0);
+}
+
+/*** Starting jobs ***/
+
+static const char *kind_name(enum ptask_kind k)
+{
+    static const char *const n[] = {"ref", "ref_held", "l1", "held", "diff",
+                                    "mutant"};
+    return n[k];
+}
+
+/* Sets the per-test arrays of a job over the listed main or held-out
+ * positions. */
+static void spec_tests(struct unit *u, struct job *spec, const uint32_t *idx,
+                       size_t n, int cov)
+{
+    lt__job_alloc(spec, u->pool.n_tests, cov);
+    spec->n_files = 1;
+    spec->tests = xmalloc((n + 1) * sizeof(uint32_t));
+    memcpy(spec->tests, idx, n * sizeof(uint32_t));
+    spec->n_tests = n;
+}
+
+static double ref_cpu_s(const struct unit *u, int held)
+{
+    const json_t *part = held ? json_object_get(u->ref_json, "held")
+                              : u->ref_json;
+    return lt__pe_num(part, "cpu_ms_total", 0) / 1000.0;
+}
+
+/* The JSON job of a differential run (runners/runner.h, LT_RUN_CALLS). */
+static char *diff_extra(struct unit *u, struct ptext *t, double call_timeout)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "kind", json_string("diff"));
+    json_object_set_new(o, "module", json_string(u->module));
+    json_object_set_new(o, "path", json_string(u->p0->buggy));
+    json_object_set_new(o, "reference", json_stringn(u->ref->text,
+                                                     u->ref->len));
+    json_object_set_new(o, "candidate", json_stringn(t->text, t->len));
+    json_t *calls = json_object_get(u->ref_json, "calls");
+    json_t *orig = json_object_get(u->ref_json, "origins");
+    json_object_set_new(o, "captured", calls ? json_incref(calls)
+                                             : json_array());
+    json_object_set_new(o, "captured_origin", orig ? json_incref(orig)
+                                                   : json_array());
+    json_object_set(o, "inputs", u->inputs);
+    json_object_set_new(o, "derive", json_true());
+    json_object_set_new(o, "call_timeout", json_real(call_timeout));
+    json_object_set_new(o, "max_inputs", json_integer(3000));
+    /* json_stringn refuses invalid UTF-8: such texts fail layer 1. */
+    char *s = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return s;
+}
+
+/* Hands a task to an idle, ready zygote.  0, or a negative code when the
+ * zygote could not take it. */
+static int start_task(struct run *r, struct unit *u, int zi, struct ptask *k)
+{
+    const struct lt_patches_opts *o = r->o;
+    struct zygote *z = &u->pool.z[zi];
+    struct job spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.result_fd = spec.out_fd = spec.pidfd = -1;
+    struct lt_run_request req = {.mode = LT_RUN_MUTANT, .subject = 0,
+                                 .start = 0, .end = u->buggy_len,
+                                 .memory_bytes = (uint64_t)o->memory_mb << 20};
+    double cpu = 0, wall = 0;
+    char *repl = NULL, *extra = NULL;
+    const char *mid = "";
+    switch (k->kind) {
+    case T_REF_MAIN:
+    case T_REF_HELD: {
+        int held = k->kind == T_REF_HELD;
+        spec_tests(u, &spec, held ? u->held_tests : u->main_tests,
+                   held ? u->n_held : u->n_main, !held);
+        req.replacement = k->t->text;
+        req.flags = held ? LT_PF_REF_HELD : LT_PF_REF_MAIN;
+        cpu = REF_TIMEOUT;
+        wall = REF_TIMEOUT;
+        break;
+    }
+    case T_L1:
+    case T_HELD: {
+        int held = k->kind == T_HELD;
+        spec_tests(u, &spec, held ? u->held_tests : u->main_tests,
+                   held ? u->n_held : u->n_main, !held);
+        req.replacement = k->t->text;
+        req.flags = held ? LT_PF_HELD : LT_PF_L1;
+        cpu = u->ref ? o->timeout_factor * ref_cpu_s(u, held) +
+                           o->timeout_const
+                     : o->timeout;
+        wall = 3 * cpu + 1;
+        break;
+    }
+    case T_DIFF: {
+        lt__job_alloc(&spec, u->pool.n_tests, 0);
+        spec.n_files = 1;
+        double max_ms = lt__pe_num(u->ref_json, "max_test_cpu_ms", 0);
+        k->call_timeout = CALL_CONST + o->timeout_factor * max_ms / 1000.0;
+        extra = diff_extra(u, k->t, k->call_timeout);
+        if (!extra || strlen(extra) > MAX_EXTRA) {
+            free(extra);
+            lt__job_reset(&spec);
+            return LT_EUSAGE;
+        }
+        req.mode = LT_RUN_CALLS;
+        req.start = req.end = 0;
+        req.replacement = "";
+        req.extra = extra;
+        req.flags = LT_PF_DIFF;
+        cpu = 0; /* no engine CPU budget: the probe watchdog and the
+                    runner's per-call limit stop stuck calls */
+        wall = DIFF_TIMEOUT;
+        k->probe_index = -1;
+        k->probe_at = lt__now();
+        break;
+    }
+    case T_MUT: {
+        struct ptext *t = k->t;
+        const struct lt_mutant *m = &t->ml.items[k->mi];
+        const json_t *cov = cov_of(u, t);
+        uint32_t *sel = NULL;
+        size_t n = select_tests(u, cov, m, t->an[k->mi].structural, &sel);
+        const json_t *cpus = json_object_get(cov, "cpu_ms");
+        double ms = 0;
+        for (size_t i = 0; i < n; i++) {
+            ms += json_number_value(json_array_get(cpus, sel[i]));
+            sel[i] = u->main_tests[sel[i]];
+        }
+        spec_tests(u, &spec, sel, n, 0);
+        free(sel);
+        size_t len = 0;
+        repl = lt_mutant_apply(m, t->text, t->len, &len);
+        req.replacement = repl;
+        req.flags = LT_PF_MUT;
+        req.stop_first = 1;
+        cpu = o->timeout_factor * ms / 1000.0 + MUT_CONST;
+        wall = 3 * cpu + 1;
+        mid = m->id;
+        break;
+    }
+    }
+    req.tests = spec.tests;
+    req.n_tests = spec.n_tests;
+    req.cpu_seconds = lt__cpu_limit_for(cpu > 0 ? cpu : DIFF_TIMEOUT);
+    spec.cpu_budget_ns = cpu * 1e9;
+    spec.owner = k;
+    int rc = lt__job_start(z, &spec, r->token++, &req, wall);
+    free(repl);
+    free(extra);
+    if (rc < 0) {
+        lt__job_reset(&spec);
+        return rc;
+    }
+    u->running++;
+    r->jobs_started[k->kind]++;
+    if (r->run_log) {
+        /* Test aid: which runs this process started. */
+        fprintf(r->run_log, "%s %s %.16s%s%s\n", u->key, kind_name(k->kind),
+                k->t->sha, *mid ? " " : "", mid);
+        fflush(r->run_log);
+    }
+    return 0;
+}
+
+/*** Finishing jobs ***/
+
+static int fail_input(struct run *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int fail_input(struct run *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    lt_error("%s", s ? s : "input error");
+    free(s);
+    if (!r->fatal)
+        r->fatal = LT_EXIT_USAGE;
+    return -1;
+}
+
+static unsigned char *ref_skipped_map(const struct unit *u)
+{
+    unsigned char *m = xcalloc(u->pool.n_tests + 1, 1);
+    const json_t *parts[2] = {u->ref_json,
+                              u->ref_json ? json_object_get(u->ref_json,
+                                                            "held")
+                                          : NULL};
+    for (int p = 0; p < 2; p++) {
+        const json_t *sk = parts[p] ? json_object_get(parts[p], "skipped_idx")
+                                    : NULL;
+        size_t i;
+        json_t *v;
+        json_array_foreach(sk, i, v) {
+            json_int_t x = json_integer_value(v);
+            if (x >= 0 && (size_t)x < u->pool.n_tests)
+                m[x] = 1;
+        }
+    }
+    return m;
+}
+
+static void ref_done(struct run *r, struct unit *u)
+{
+    if (!u->ref_main || (u->n_held && !u->ref_held))
+        return;
+    json_t *o = json_deep_copy(u->ref_main);
+    json_t *calls = json_array(), *origins = json_array();
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(u->ref_main, "calls"), i, v) {
+        json_array_append(calls, v);
+        json_array_append_new(origins, json_string("test"));
+    }
+    if (u->ref_held) {
+        json_array_foreach(json_object_get(u->ref_held, "calls"), i, v) {
+            json_array_append(calls, v);
+            json_array_append_new(origins, json_string("held_out"));
+        }
+        json_t *h = json_deep_copy(u->ref_held);
+        json_object_del(h, "calls");
+        json_object_set_new(o, "held", h);
+    }
+    json_object_set_new(o, "calls", calls);
+    json_object_set_new(o, "origins", origins);
+    u->ref_json = o;
+    store_layer(r, u, u->ref->sha, "ref", o);
+}
+
+/* Records what a finished job showed and queues what it unlocks.  A job
+ * whose evidence is an engine error runs once more. */
+static void job_finished(struct run *r, struct unit *u, struct job *j)
+{
+    struct ptask *k = j->owner;
+    struct ptext *t = k->t;
+    u->running--;
+    if (j->sandboxed && !r->sandbox_checked) {
+        /* Patches are untrusted code: say so when the kernel could not
+         * give the whole sandbox. */
+        r->sandbox_checked = 1;
+        lt__warn_degraded(&u->pool, j->sandbox);
+    }
+    switch (k->kind) {
+    case T_REF_MAIN:
+    case T_REF_HELD: {
+        int held = k->kind == T_REF_HELD;
+        char *why = NULL;
+        json_t *ev = lt__pe_reference(u, j, held, &why);
+        if (!ev) {
+            fail_input(r, "program '%s': the reference fix %s does not pass "
+                       "its own %stests: %s", u->p0->name, u->p0->reference,
+                       held ? "held-out " : "", why);
+            free(why);
+            break;
+        }
+        if (held)
+            u->ref_held = ev;
+        else
+            u->ref_main = ev;
+        ref_done(r, u);
+        break;
+    }
+    case T_L1:
+    case T_HELD: {
+        int held = k->kind == T_HELD;
+        unsigned char *sk = u->ref_json ? ref_skipped_map(u) : NULL;
+        json_t *ev = lt__pe_tests(u, j, held, sk);
+        free(sk);
+        if (!held && l1_passed(&(struct ptext){.l1 = ev}))
+            json_object_set_new(ev, "cov", lt__pe_coverage(u, j));
+        if (strcmp(lt__pe_str(ev, "status"), "error") == 0 && !k->retried) {
+            json_decref(ev);
+            k->retried = 1;
+            push(u, k, 1);
+            return;
+        }
+        if (held) {
+            t->held = ev;
+        } else {
+            json_object_set_new(ev, "tests_collected",
+                                json_integer((json_int_t)u->pool.n_tests));
+            t->l1 = ev;
+        }
+        store_layer(r, u, t->sha, held ? "held" : "l1", ev);
+        break;
+    }
+    case T_DIFF: {
+        json_t *ev = lt__pe_diff(j, k);
+        if (strcmp(lt__pe_str(ev, "status"), "error") == 0 && !k->retried) {
+            json_decref(ev);
+            k->retried = 1;
+            k->probe_stuck = 0;
+            push(u, k, 1);
+            return;
+        }
+        t->diff = ev;
+        store_layer(r, u, t->sha, "diff", ev);
+        break;
+    }
+    case T_MUT: {
+        char *detail = NULL, *killed_by = NULL;
+        enum lt_verdict v = lt__pe_mutant(&u->pool, j, &detail, &killed_by);
+        if (v == LT_VERDICT_ERROR && !k->retried) {
+            free(detail);
+            free(killed_by);
+            k->retried = 1;
+            push(u, k, 1);
+            return;
+        }
+        double ms = (lt__now() - j->started_at) * 1000.0;
+        if (j->exited_at > 0)
+            ms = (j->exited_at - j->started_at) * 1000.0;
+        t->mut_ms += ms;
+        put_mutant(r, u, t, k->mi, v, killed_by, detail, ms);
+        for (size_t i = 0; i < t->ml.count; i++)
+            if (t->dup_of[i] == (long)k->mi && !t->mv[i])
+                put_mutant(r, u, t, i, v, killed_by,
+                           "same code as another mutant", 0);
+        free(detail);
+        free(killed_by);
+        if (--t->mut_left == 0)
+            finish_mutation(r, u, t);
+        break;
+    }
+    }
+    free(k);
+    advance(r, u);
+}
+
+/* A zygote died with a job: the job runs once more elsewhere, or ends as
+ * an engine error. */
+static void job_lost(struct run *r, struct unit *u, struct job *j)
+{
+    struct ptask *k = j->owner;
+    u->running--;
+    if (!k->retried) {
+        k->retried = 1;
+        k->probe_stuck = 0;
+        push(u, k, 1);
+        return;
+    }
+    struct ptext *t = k->t;
+    switch (k->kind) {
+    case T_REF_MAIN:
+    case T_REF_HELD:
+        lt_error("program '%s': the runner died twice during the reference "
+                 "run", u->p0->name);
+        r->fatal = LT_EXIT_ENGINE;
+        break;
+    case T_L1:
+    case T_HELD:
+    case T_DIFF: {
+        json_t *ev = json_pack("{s:s, s:s, s:f}", "status", "error",
+                               "detail", "the runner died twice",
+                               "duration_ms", 0.0);
+        const char *layer = k->kind == T_L1     ? "l1"
+                            : k->kind == T_HELD ? "held"
+                                                : "diff";
+        if (k->kind == T_L1)
+            t->l1 = ev;
+        else if (k->kind == T_HELD)
+            t->held = ev;
+        else
+            t->diff = ev;
+        store_layer(r, u, t->sha, layer, ev);
+        break;
+    }
+    case T_MUT:
+        put_mutant(r, u, t, k->mi, LT_VERDICT_ERROR, NULL,
+                   "the runner died twice", 0);
+        if (--t->mut_left == 0)
+            finish_mutation(r, u, t);
+        break;
+    }
+    free(k);
+    advance(r, u);
+}
+
+/*** Zygotes ***/
+
+/* The test ids of the unit's pool, split into main and held-out tests
+ * by the file part of each node id. */
+static int setup_tests(struct run *r, struct unit *u)
+{
+    size_t nt = u->pool.n_tests;
+    u->main_tests = xcalloc(nt + 1, sizeof(uint32_t));
+    u->held_tests = xcalloc(nt + 1, sizeof(uint32_t));
+    char *held = u->p0->held_out;
+    size_t hl = held ? strlen(held) : 0;
+    for (size_t i = 0; i < nt; i++) {
+        int is_held = 0;
+        if (held) {
+            const char *id = u->pool.test_ids[i];
+            const char *sep = strstr(id, "::");
+            char *file = sep ? xstrndup(id, (size_t)(sep - id)) : xstrdup(id);
+            /* Node ids are relative to pytest's rootdir: try the working
+             * directory and its ancestors as that root. */
+            char *root = xstrdup(u->cwd);
+            for (;;) {
+                char *p = xasprintf("%s/%s", root, file);
+                char *real = realpath(p, NULL);
+                free(p);
+                if (real) {
+                    is_held = strcmp(real, held) == 0 ||
+                              (strncmp(real, held, hl) == 0 &&
+                               real[hl] == '/');
+                    free(real);
+                    break;
+                }
+                char *up = dir_of(root);
+                int top = strcmp(up, root) == 0;
+                free(root);
+                root = up;
+                if (top)
+                    break;
+            }
+            free(root);
+            free(file);
+        }
+        if (is_held)
+            u->held_tests[u->n_held++] = (uint32_t)i;
+        else
+            u->main_tests[u->n_main++] = (uint32_t)i;
+    }
+    if (u->n_main == 0)
+        return fail_input(r, "program '%s': no tests collected from %s",
+                          u->p0->name, u->p0->tests);
+    if (held && u->n_held == 0)
+        return fail_input(r, "program '%s': no held-out tests collected from "
+                          "%s", u->p0->name, held);
+    u->have_tests = 1;
+    return 0;
+}
+
+static void start_zygote(struct run *r, struct unit *u)
+{
+    for (int k = 0; k < u->pool.n; k++) {
+        if (u->zst[k] != Z_OFF)
+            continue;
+        if (!u->pool.cfg.exe) {
+            u->pool.cfg = (struct lt_runner_config){
+                .exe = r->exe, .cwd = u->cwd, .scratch_base = r->scratch,
+                .pytest_args = u->args, .n_pytest_args = u->n_args,
+                .subjects = &u->subject, .n_subjects = 1,
+                .debug = r->o->debug};
+        }
+        int rc = lt__zygote_start(&u->pool, &u->pool.z[k]);
+        if (rc < 0) {
+            lt_error("cannot start a runner: %s", lt_strerror(rc));
+            r->fatal = LT_EXIT_ENGINE;
+            return;
+        }
+        u->zst[k] = Z_STARTING;
+        u->z_started[k] = lt__now();
+        r->zygotes_started++;
+        if (r->run_log) {
+            fprintf(r->run_log, "%s zygote\n", u->key);
+            fflush(r->run_log);
+        }
+        u->n_alive++;
+        u->state = U_ACTIVE;
+        return;
+    }
+}
+
+static void zygote_ready(struct run *r, struct unit *u, int k)
+{
+    char *fail = NULL;
+    struct zygote *z = &u->pool.z[k];
+    int first = !u->pool.test_ids;
+    int rc = lt__read_ready(&u->pool, z, &fail);
+    if (rc < 0) {
+        if (rc == LT_ENOTESTS)
+            fail_input(r, "program '%s': the tests cannot be collected with "
+                       "the buggy file in place: %s", u->p0->name,
+                       fail ? fail : "");
+        else {
+            lt_error("program '%s': %s", u->p0->name,
+                     fail ? fail : lt_strerror(rc));
+            r->fatal = LT_EXIT_ENGINE;
+        }
+        free(fail);
+        return;
+    }
+    free(fail);
+    u->zst[k] = Z_READY;
+    if (first) {
+        if (u->pool.n_tests == 0) {
+            fail_input(r, "program '%s': no tests collected from %s",
+                       u->p0->name, u->p0->tests);
+            return;
+        }
+        if (setup_tests(r, u) == 0)
+            advance(r, u);
+    }
+}
+
+static void zygote_off(struct unit *u, int k)
+{
+    lt__zygote_stop(&u->pool.z[k]);
+    u->zst[k] = Z_OFF;
+    u->n_alive--;
+}
+
+/*** The event loop ***/
+
+static int total_alive(const struct run *r)
+{
+    int n = 0;
+    for (size_t i = 0; i < r->n_units; i++)
+        n += r->units[i]->n_alive;
+    return n;
+}
+
+/* Work a pending unit will have once its tests are known, roughly. */
+static size_t initial_work(const struct unit *u)
+{
+    size_t n = u->ref && !u->ref_json ? 1 : 0;
+    for (size_t i = 0; i < u->n_texts; i++)
+        n += u->texts[i]->is_cand && !u->texts[i]->l1;
+    return n ? n : 1;
+}
+
+/* Hands out tasks, then zygote slots: each unit gets up to as many
+ * zygotes as it has work; a unit with nothing queued gives up its idle
+ * zygotes to a unit that waits. */
+static void schedule(struct run *r)
+{
+    for (size_t ui = 0; ui < r->n_units && !r->fatal; ui++) {
+        struct unit *u = r->units[ui];
+        if (u->state != U_ACTIVE)
+            continue;
+        for (int k = 0; k < u->pool.n; k++) {
+            struct zygote *z = &u->pool.z[k];
+            if (u->zst[k] != Z_READY || z->job.active || z->dead)
+                continue;
+            struct ptask *t = pop(u);
+            if (!t)
+                break;
+            int rc = start_task(r, u, k, t);
+            if (rc == LT_EUSAGE) {
+                /* A job that cannot be expressed: an engine error. */
+                json_t *ev = json_pack("{s:s, s:s, s:f}", "status", "error",
+                                       "detail", "the differential job is "
+                                       "too large", "duration_ms", 0.0);
+                t->t->diff = ev;
+                store_layer(r, u, t->t->sha, "diff", ev);
+                free(t);
+                advance(r, u);
+                continue;
+            }
+            if (rc < 0) {
+                z->dead = 1;
+                push(u, t, 1);
+            }
+        }
+    }
+    int alive = total_alive(r);
+    /* First one zygote for every unit that waits, in order, so that the
+     * slots run several programs at once rather than start a second
+     * zygote (a pytest collection) for one; then more for the units
+     * with the most work. */
+    for (int pass = 0; pass < 2 && !r->fatal; pass++) {
+        for (size_t ui = 0; ui < r->n_units && !r->fatal; ui++) {
+            struct unit *u = r->units[ui];
+            if (u->state == U_DONE || !u->pending_work)
+                continue;
+            size_t work = u->have_tests ? queued(u) : initial_work(u);
+            if (work == 0)
+                continue;
+            size_t want = pass == 0 ? 1 : work + u->running;
+            if (want > (size_t)r->jobs)
+                want = (size_t)r->jobs;
+            size_t have = (size_t)u->n_alive;
+            while (have < want && alive < r->jobs && !r->fatal) {
+                start_zygote(r, u);
+                have++;
+                alive++;
+            }
+            if (pass == 1 || have >= want)
+                continue;
+            /* Every slot is taken: borrow an idle zygote of a unit that
+             * has nothing queued. */
+            for (size_t vi = 0; vi < r->n_units && have < want; vi++) {
+                struct unit *v = r->units[vi];
+                if (v == u || v->state != U_ACTIVE || queued(v) > 0)
+                    continue;
+                for (int k = 0; k < v->pool.n && have < want; k++) {
+                    if (v->zst[k] == Z_READY && !v->pool.z[k].job.active) {
+                        zygote_off(v, k);
+                        start_zygote(r, u);
+                        have++;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* One round: poll every zygote and job of the active units, read what
+ * arrived, enforce deadlines, CPU budgets and the probe watchdog. */
+static int step(struct run *r)
+{
+    size_t nfd = 0;
+    for (size_t ui = 0; ui < r->n_units; ui++)
+        if (r->units[ui]->state == U_ACTIVE)
+            nfd += (size_t)r->units[ui]->pool.n * 3;
+    struct pollfd *pf = xcalloc(nfd + 1, sizeof(*pf));
+    double now = lt__now(), soonest = now + 1.0;
+    int sample = 0;
+    size_t f = 0;
+    for (size_t ui = 0; ui < r->n_units; ui++) {
+        struct unit *u = r->units[ui];
+        if (u->state != U_ACTIVE)
+            continue;
+        for (int k = 0; k < u->pool.n; k++, f += 3) {
+            struct zygote *z = &u->pool.z[k];
+            struct job *j = &z->job;
+            pf[f] = pf[f + 1] = pf[f + 2] = (struct pollfd){-1, POLLIN, 0};
+            if (u->zst[k] == Z_STARTING) {
+                pf[f].fd = z->sock;
+                if (u->z_started[k] + ZYGOTE_TIMEOUT < soonest)
+                    soonest = u->z_started[k] + ZYGOTE_TIMEOUT;
+                continue;
+            }
+            if (u->zst[k] != Z_READY)
+                continue;
+            pf[f].fd = z->dead || z->sock < 0 || j->got_exited ? -1 : z->sock;
+            pf[f + 1].fd = j->active && !j->result_eof ? j->result_fd : -1;
+            pf[f + 2].fd = j->active && !j->out_eof ? j->out_fd : -1;
+            if (lt__job_wakeup(j) < soonest)
+                soonest = lt__job_wakeup(j);
+            if (j->active && j->pid > 0 && !j->got_exited) {
+                struct ptask *t = j->owner;
+                sample |= j->cpu_budget_ns > 0 || (t && t->kind == T_DIFF);
+            }
+        }
+    }
+    if (sample && soonest > now + 0.02)
+        soonest = now + 0.02;
+    double wait = soonest - now;
+    int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
+    int n = poll(pf, (nfds_t)nfd, ms);
+    if (n < 0 && errno != EINTR) {
+        int e = errno;
+        free(pf);
+        lt_error("poll: %s", strerror(e));
+        return -e;
+    }
+    now = lt__now();
+    f = 0;
+    for (size_t ui = 0; ui < r->n_units && !r->fatal; ui++) {
+        struct unit *u = r->units[ui];
+        if (u->state != U_ACTIVE)
+            continue;
+        for (int k = 0; k < u->pool.n && !r->fatal; k++, f += 3) {
+            struct zygote *z = &u->pool.z[k];
+            struct job *j = &z->job;
+            if (u->zst[k] == Z_STARTING) {
+                if (n > 0 && pf[f].revents)
+                    zygote_ready(r, u, k);
+                else if (now > u->z_started[k] + ZYGOTE_TIMEOUT) {
+                    lt_error("program '%s': a runner did not finish "
+                             "collecting the tests in %.0f s", u->p0->name,
+                             ZYGOTE_TIMEOUT);
+                    r->fatal = LT_EXIT_ENGINE;
+                }
+                continue;
+            }
+            if (u->zst[k] != Z_READY)
+                continue;
+            if (n > 0 && pf[f].revents && !z->dead && lt__zygote_read(z) < 0)
+                z->dead = 1;
+            if (n > 0 && pf[f + 1].revents)
+                lt__job_read_results(&u->pool, j);
+            if (n > 0 && pf[f + 2].revents)
+                lt__job_read_output(j);
+            if (j->active && !j->timed_out && !j->got_exited) {
+                struct ptask *t = j->owner;
+                /* Past its deadline or CPU budget: killed here. */
+                int killed = lt__job_check_limits(j, now);
+                if (!killed && t && t->kind == T_DIFF && !t->probe_stuck) {
+                    /* A call that makes no progress: the runner's own
+                     * per-call limit did not stop it. */
+                    if (j->probe_index != t->probe_index ||
+                        j->probe_phase != t->probe_phase) {
+                        t->probe_index = j->probe_index;
+                        t->probe_phase = j->probe_phase;
+                        t->probe_at = now;
+                    } else if (now - t->probe_at >
+                               3 * t->call_timeout + 2.0) {
+                        t->probe_stuck = 1;
+                        lt__job_kill(j);
+                    }
+                }
+            }
+            lt__job_expire_pipes(j, now);
+            if (z->dead) {
+                if (j->active)
+                    job_lost(r, u, j);
+                zygote_off(u, k);
+                continue;
+            }
+            if (lt__job_done(j)) {
+                job_finished(r, u, j);
+                lt__job_reset(j);
+            }
+        }
+    }
+    free(pf);
+    return 0;
+}
+
+static void progress_show(struct run *r, int force)
+{
+    if (!r->progress)
+        return;
+    double now = lt__now();
+    if (!force && now - r->last_progress < 0.2)
+        return;
+    r->last_progress = now;
+    fprintf(stderr, "\r\033[K[%zu/%zu patches] %.1f s", r->decided,
+            r->n_patches, now - r->t_start);
+    fflush(stderr);
+}
+
+static void maybe_commit(struct run *r, int force)
+{
+    /* After a failed write the open batch is rolled back at the end. */
+    if (!r->in_tx || r->store_rc)
+        return;
+    if (!force && r->pending_writes < 64 &&
+        lt__now() - r->last_commit < BATCH_SECONDS)
+        return;
+    if (r->pending_writes == 0 && !force) {
+        r->last_commit = lt__now();
+        return;
+    }
+    int rc = lt_store_commit(r->st);
+    r->in_tx = 0;
+    if (rc == 0 && !force) {
+        rc = lt_store_begin(r->st);
+        r->in_tx = rc == 0;
+    }
+    if (rc < 0)
+        store_failed(r, rc);
+    r->pending_writes = 0;
+    r->last_commit = lt__now();
+}
+
+static int all_done(const struct run *r)
+{
+    for (size_t i = 0; i < r->n_units; i++)
+        if (r->units[i]->state != U_DONE)
+            return 0;
+    return 1;
+}
+
+/* Finishes the units with nothing queued or running. */
+static void settle(struct run *r)
+{
+    for (size_t i = 0; i < r->n_units && !r->fatal; i++) {
+        struct unit *u = r->units[i];
+        if (u->state == U_DONE)
+            continue;
+        if (!u->pending_work ||
+            (u->have_tests && queued(u) == 0 && u->running == 0))
+            finish_unit(r, u);
+    }
+}
+
+/*** Entry point ***/
+
+static void remove_db_files(const char *db)
+{
+    static const char *const suffixes[] = {"", "-wal", "-shm", "-journal",
+                                           ".lock"};
+    for (size_t i = 0; i < sizeof(suffixes) / sizeof(*suffixes); i++) {
+        char *p = xasprintf("%s%s", db, suffixes[i]);
+        unlink(p);
+        free(p);
+    }
+}
+
+/*** Shards ***/
+
+static int cmp_patch_key(const void *a, const void *b)
+{
+    const struct patch *x = *(struct patch *const *)a;
+    const struct patch *y = *(struct patch *const *)b;
+    int c = strcmp(x->prog->name, y->prog->name);
+    return c ? c : strcmp(x->run_id, y->run_id);
+}
+
+/* The triage's plan as a string: the options that decide a verdict, each
+ * program's files, and a hash of every candidate (program, run id, text)
+ * before the deal, so that `litmus merge` can tell the shards of one
+ * triage from others (caller frees). */
+static char *patches_fingerprint(const struct run *r)
+{
+    const struct lt_patches_opts *o = r->o;
+    struct lt_sha256 h;
+    uint8_t d[32];
+    char hex[65];
+    lt_sha256_init(&h);
+    for (size_t i = 0; i < r->n_patches; i++) {
+        const struct patch *p = &r->patches[i];
+        lt_sha256_update(&h, p->prog->name, strlen(p->prog->name) + 1);
+        lt_sha256_update(&h, p->run_id, strlen(p->run_id) + 1);
+        lt_sha256_update(&h, p->sha, 65);
+    }
+    lt_sha256_final(&h, d);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    struct lt_buf b = LT_BUF_INIT;
+    lt_buf_printf(&b, "candidates=%zu\ncandidates_sha256=%s\n",
+                  r->n_patches, hex);
+    lt_buf_printf(&b, "threshold=%g\nsimilarity_threshold=%g\n"
+                      "mutation=%d\nmutation_gate=%d\ntimeout_factor=%g\n"
+                      "timeout_const=%g\ntimeout=%g\n",
+                  o->threshold, o->sim_threshold, o->mutation,
+                  o->mutation_gate, o->timeout_factor, o->timeout_const,
+                  o->timeout);
+    for (size_t i = 0; i < o->n_pytest_args; i++)
+        lt_buf_printf(&b, "arg=%s\n", o->pytest_args[i]);
+    for (size_t i = 0; i < r->n_progs; i++) {
+        const struct pprog *p = &r->progs[i];
+        lt_buf_printf(&b, "program=%s buggy=%s tests=%s reference=%s "
+                          "held_out=%s inputs=%s function=%s\n",
+                      p->name, p->buggy ? p->buggy : "",
+                      p->tests ? p->tests : "",
+                      p->reference ? p->reference : "",
+                      p->held_out ? p->held_out : "",
+                      p->inputs ? p->inputs : "",
+                      p->function ? p->function : "");
+    }
+    return lt_buf_steal(&b);
+}
+
+/* Keeps the candidates dealt to shard index/count: sorted by (program,
+ * run id), round-robin, so shards differ by at most one candidate.  The
+ * kept ones keep their input position (seq): the report's order. */
+static void shard_patches(struct run *r, unsigned index, unsigned count)
+{
+    struct patch **by_key = xmalloc((r->n_patches + 1) * sizeof(*by_key));
+    unsigned char *keep = xcalloc(r->n_patches + 1, 1);
+    for (size_t i = 0; i < r->n_patches; i++)
+        by_key[i] = &r->patches[i];
+    qsort(by_key, r->n_patches, sizeof(*by_key), cmp_patch_key);
+    for (size_t k = 0; k < r->n_patches; k++)
+        keep[by_key[k] - r->patches] = k % count == index;
+    free(by_key);
+    size_t w = 0;
+    for (size_t i = 0; i < r->n_patches; i++) {
+        if (!keep[i]) {
+            r->patches[i].prog->n_patches--;
+            free(r->patches[i].run_id);
+            free(r->patches[i].text);
+            continue;
+        }
+        r->patches[w++] = r->patches[i];
+    }
+    r->n_patches = w;
+    free(keep);
+}
+
+/* Contract: see engine.h. */
+int lt_patches(const struct lt_patches_opts *o)
+{
+    struct run r;
+    memset(&r, 0, sizeof(r));
+    r.o = o;
+    r.jobs = o->jobs < 1 ? 1 : o->jobs;
+    r.t_start = lt__now();
+    int code = LT_EXIT_ENGINE;
+    char *errmsg = NULL;
+    int db_existed = 1;
+    char *plan = NULL;
+    char shard[48] = "";
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    if (read_programs(&r) < 0 || read_patches(&r) < 0) {
+        code = LT_EXIT_USAGE;
+        goto out;
+    }
+    plan = patches_fingerprint(&r);
+    if (o->shard_count && r.n_patches) {
+        size_t all = r.n_patches;
+        snprintf(shard, sizeof(shard), "%u/%u", o->shard_index,
+                 o->shard_count);
+        shard_patches(&r, o->shard_index, o->shard_count);
+        if (r.n_patches == 0) {
+            lt_error("shard %s gets none of the %zu patches: use at most %zu "
+                     "shards", shard, all, all);
+            code = LT_EXIT_USAGE;
+            goto out;
+        }
+    }
+    if (r.n_patches == 0) {
+        lt_error("--patches %s: no patch found", o->patches);
+        code = LT_EXIT_USAGE;
+        goto out;
+    }
+    for (size_t i = 0; i < r.n_progs; i++)
+        if (r.progs[i].n_patches && unit_for(&r, &r.progs[i]) < 0) {
+            code = LT_EXIT_USAGE;
+            goto out;
+        }
+    for (size_t i = 0; i < r.n_patches; i++) {
+        struct patch *p = &r.patches[i];
+        p->pt = text_of(p->prog->unit, p->text, p->len, p->sha);
+        p->pt->is_cand = 1;
+    }
+    for (size_t i = 0; i < r.n_units; i++)
+        r.n_texts += r.units[i]->n_texts;
+
+    db_existed = access(o->db, F_OK) == 0;
+    int rc = lt_store_open(o->db, &r.st, &errmsg);
+    if (rc < 0) {
+        db_existed = 1;
+        lt_error("%s: %s", o->db, errmsg ? errmsg : lt_strerror(rc));
+        code = lt_exit_from_error(rc);
+        goto out;
+    }
+    rc = lt_store_patches_init(r.st);
+    if (rc == 0)
+        rc = lt_store_begin(r.st);
+    if (rc == 0)
+        rc = lt_store_clear_patch_runs(r.st);
+    if (rc == 0)
+        rc = lt_store_set_meta(r.st, "patches_schema", LT_PATCHES_SCHEMA);
+    /* A shard's store holds its candidates' results; used as another
+     * shard, `litmus merge` would take it for that one. */
+    char *was = NULL;
+    if (rc == 0)
+        rc = lt_store_get_meta(r.st, "patches_shard", &was);
+    if (rc == 0 && was && strcmp(was, shard) != 0) {
+        lt_error("%s holds %s%s, not %s%s; use another --db", o->db,
+                 *was ? "patches shard " : "the whole triage", was,
+                 *shard ? "shard " : "the whole triage", shard);
+        free(was);
+        lt_store_rollback(r.st);
+        code = LT_EXIT_USAGE;
+        goto out;
+    }
+    free(was);
+    if (rc == 0 && *shard)
+        rc = lt_store_set_meta(r.st, "patches_shard", shard);
+    if (rc == 0)
+        rc = lt_store_set_meta(r.st, "patches_settings", plan);
+    if (rc == 0)
+        rc = lt_store_set_meta(r.st, "patches_complete", "0");
+    if (rc == 0)
+        rc = lt_store_commit(r.st);
+    if (rc < 0) {
+        code = lt__store_write_failed(r.st, o->db, rc);
+        goto out;
+    }
+    for (size_t i = 0; i < r.n_units; i++)
+        if (plan_unit(&r, r.units[i]) < 0)
+            goto out;
+
+    int need_runs = 0;
+    for (size_t i = 0; i < r.n_units; i++)
+        need_runs |= r.units[i]->pending_work;
+    if (need_runs) {
+        if (o->mutation && lt_operators_init() < 0) {
+            lt_error("cannot start the embedded Python for the operators");
+            goto out;
+        }
+        char self[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+        if (n > 0) {
+            self[n] = '\0';
+            r.exe = xstrdup(self);
+        } else {
+            r.exe = xstrdup("/proc/self/exe");
+        }
+        r.scratch = lt_sandbox_scratch_new(NULL);
+        if (!r.scratch) {
+            lt_error("cannot create a scratch directory: %s", strerror(errno));
+            goto out;
+        }
+    }
+    const char *log_path = getenv("LITMUS_RUN_LOG");
+    r.run_log = log_path && *log_path ? fopen(log_path, "a") : NULL;
+    r.progress = o->progress < 0 ? isatty(2) : o->progress;
+
+    rc = lt_store_begin(r.st);
+    r.in_tx = rc == 0;
+    r.last_commit = lt__now();
+    settle(&r);
+    while (!r.fatal && !lt__interrupted && !all_done(&r)) {
+        schedule(&r);
+        if (r.fatal)
+            break;
+        if (step(&r) < 0) {
+            r.fatal = LT_EXIT_ENGINE;
+            break;
+        }
+        settle(&r);
+        maybe_commit(&r, 0);
+        progress_show(&r, 0);
+    }
+    if (r.in_tx && !r.store_rc) {
+        /* Figures of this run, for bench/patches_bench.sh. */
+        static const char *const keys[] = {
+            "patches_elapsed_s", "patches_zygotes", "patches_jobs",
+            "patches_mutant_jobs", "patches_texts"};
+        char v[5][64];
+        size_t jobs = 0;
+        for (int k = 0; k <= T_MUT; k++)
+            jobs += r.jobs_started[k];
+        snprintf(v[0], sizeof(v[0]), "%.3f", lt__now() - r.t_start);
+        snprintf(v[1], sizeof(v[1]), "%zu", r.zygotes_started);
+        snprintf(v[2], sizeof(v[2]), "%zu", jobs);
+        snprintf(v[3], sizeof(v[3]), "%zu", r.jobs_started[T_MUT]);
+        snprintf(v[4], sizeof(v[4]), "%zu", r.n_texts);
+        for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++) {
+            rc = lt_store_set_meta(r.st, keys[k], v[k]);
+            if (rc < 0) {
+                store_failed(&r, rc);
+                break;
+            }
+        }
+    }
+    maybe_commit(&r, 1);
+    {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        lt_debug("patches: %.2f s (engine CPU %.2f s), %zu zygotes, jobs: "
+                 "ref %zu, l1 %zu, held %zu, diff %zu, mutants %zu",
+                 lt__now() - r.t_start,
+                 (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                     (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
+                 r.zygotes_started,
+                 r.jobs_started[T_REF_MAIN] + r.jobs_started[T_REF_HELD],
+                 r.jobs_started[T_L1], r.jobs_started[T_HELD],
+                 r.jobs_started[T_DIFF], r.jobs_started[T_MUT]);
+    }
+    if (r.progress) {
+        progress_show(&r, 1);
+        fputc('\n', stderr);
+    }
+    if (r.store_rc) {
+        code = lt__store_write_failed(r.st, o->db, r.store_rc);
+        r.in_tx = 0;
+        goto out;
+    }
+    if (lt__interrupted && !r.fatal) {
+        code = lt__exit_interrupted();
+        goto out;
+    }
+    if (r.fatal) {
+        code = r.fatal;
+        goto out;
+    }
+    code = lt__patches_report(r.st, o, lt__now() - r.t_start, r.n_texts,
+                              stdout);
+    /* Every candidate has its verdict (exit 1 is the overfitting gate). */
+    if ((code == 0 || code == 1) && !r.in_tx &&
+        lt_store_set_meta(r.st, "patches_complete", "1") < 0) {
+        lt_error("%s: %s", o->db, lt_store_errmsg(r.st));
+        code = LT_EXIT_ENGINE;
+    }
+out:
+    free(plan);
+    if (r.run_log)
+        fclose(r.run_log);
+    for (size_t i = 0; i < r.n_units; i++)
+        unit_free(r.units[i]);
+    free(r.units);
+    if (r.scratch) {
+        lt_sandbox_scratch_remove(r.scratch);
+        free(r.scratch);
+    }
+    free(r.exe);
+    for (size_t i = 0; i < r.n_patches; i++) {
+        free(r.patches[i].run_id);
+        free(r.patches[i].text);
+    }
+    free(r.patches);
+    for (size_t i = 0; i < r.n_progs; i++)
+        prog_free(&r.progs[i]);
+    free(r.progs);
+    free(errmsg);
+    lt_store_close(r.st);
+    if (code == 2 && !db_existed)
+        remove_db_files(o->db);
+    return code;
+}

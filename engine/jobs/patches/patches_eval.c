@@ -1,0 +1,921 @@
+/* `litmus patches`: the evidence each kind of child run gives, read from
+ * the frames the pool collected (all of it hostile: a patch runs in that
+ * child), and the rules that turn a text's evidence into a verdict.
+ * SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "common/buf.h"
+#include "common/xmalloc.h"
+#include "engine/core/internal.h"
+#include "engine/jobs/patches/patches_internal.h"
+
+#define MAX_LISTED 200     /* failing test ids kept in the evidence */
+#define MAX_REPR 1000      /* characters of a repr kept */
+
+/*** JSON helpers ***/
+
+double lt__pe_num(const json_t *o, const char *key, double dflt)
+{
+    json_t *v = o ? json_object_get(o, key) : NULL;
+    return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+const char *lt__pe_str(const json_t *o, const char *key)
+{
+    json_t *v = o ? json_object_get(o, key) : NULL;
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* A heap string of at most max bytes of s, cut at a UTF-8 boundary. */
+static char *clip(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max)
+        return xstrdup(s);
+    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+        max--;
+    char *r = xmalloc(max + 4);
+    memcpy(r, s, max);
+    memcpy(r + max, "...", 4);
+    return r;
+}
+
+static json_t *jstr_clip(const char *s, size_t max)
+{
+    char *c = clip(s ? s : "", max);
+    json_t *v = json_string(c);
+    free(c);
+    /* json_string refuses invalid UTF-8: say so rather than drop it. */
+    return v ? v : json_string("(not UTF-8)");
+}
+
+static double job_ms(const struct job *j)
+{
+    double end = j->exited_at > 0 ? j->exited_at : lt__now();
+    return (end - j->started_at) * 1000.0;
+}
+
+static const char *test_name(const struct unit *u, long idx)
+{
+    if (idx < 0 || (size_t)idx >= u->pool.n_tests)
+        return "?";
+    return u->pool.test_ids[idx];
+}
+
+static json_t *status_obj(const char *status, const char *detail, double ms)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "status", json_string(status));
+    json_object_set_new(o, "detail", detail ? jstr_clip(detail, 2000)
+                                            : json_null());
+    json_object_set_new(o, "duration_ms", json_real(ms));
+    return o;
+}
+
+/*** Test runs: layer 1, held-out tests ***/
+
+/* Where a child stopped, for a message: "during test X", "while
+ * importing the patch" or "". */
+static char *where(const struct unit *u, const struct job *j)
+{
+    if (j->current >= 0)
+        return xasprintf(" during %s", test_name(u, j->current));
+    if (j->apply_status < 0)
+        return xstrdup(" while importing the patch");
+    return xstrdup("");
+}
+
+/* Evidence of a run of tests on a candidate: layer 1 (held = 0, reason
+ * fails_tests) or the held-out tests (held = 1, fails_held_out).  A pass
+ * needs positive evidence: applied, sandboxed, every listed test
+ * reported once and passed (or skipped where the reference skips it),
+ * END, exit status 0, no guard fired. */
+json_t *lt__pe_tests(const struct unit *u, const struct job *j, int held,
+                     const unsigned char *ref_skipped)
+{
+    int st = j->wait_status;
+    double ms = job_ms(j);
+    char *at = where(u, j);
+    json_t *o = NULL;
+
+    if (j->apply_status == LT_APPLY_INVALID) {
+        o = status_obj("syntax", j->apply_text ? j->apply_text : "", ms);
+        goto out;
+    }
+    if (j->tamper) {
+        o = status_obj("tamper", j->tamper, ms);
+        goto out;
+    }
+    if (j->apply_status == LT_APPLY_RAISED) {
+        const char *t = j->apply_text ? j->apply_text : "";
+        if (strncmp(t, "SystemExit", 10) == 0) {
+            char *d = xasprintf("SystemExit raised while importing the "
+                                "patch (%s)", t);
+            o = status_obj("tamper", d, ms);
+            free(d);
+        } else {
+            o = status_obj("import_error", t, ms);
+        }
+        goto out;
+    }
+    if (j->apply_status == LT_APPLY_EQUIVALENT) {
+        o = status_obj("unchanged", "the patch compiles to the same code "
+                       "as the buggy file", ms);
+        goto out;
+    }
+    if (j->protocol_error) {
+        o = status_obj("error", "malformed result frames from the child", ms);
+        goto out;
+    }
+    if (!j->sandboxed) {
+        char *d = WIFSIGNALED(st)
+                      ? xasprintf("the child died by signal %d before "
+                                  "entering the sandbox", WTERMSIG(st))
+                      : xasprintf("the child exited with status %d before "
+                                  "entering the sandbox",
+                                  WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+        o = status_obj("error", d, ms);
+        free(d);
+        goto out;
+    }
+    if (j->timed_out || (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU)) {
+        char *d;
+        if (j->cpu_over || !j->timed_out)
+            d = xasprintf("did not finish%s within the CPU budget of %.2f s",
+                          at, j->cpu_budget_ns / 1e9);
+        else
+            d = xasprintf("did not finish%s within the wall-clock limit of "
+                          "%.2f s", at, j->deadline - j->started_at);
+        o = status_obj("timeout", d, ms);
+        free(d);
+        goto out;
+    }
+    if (j->output_overflow) {
+        char *d = xasprintf("wrote more than %u bytes of output%s",
+                            LT_OUTPUT_CAP, at);
+        o = status_obj("crash", d, ms);
+        free(d);
+        goto out;
+    }
+    if (WIFSIGNALED(st)) {
+        char *d = xasprintf("killed by signal %d (%s)%s", WTERMSIG(st),
+                            strsignal(WTERMSIG(st)), at);
+        o = status_obj("crash", d, ms);
+        free(d);
+        goto out;
+    }
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && !j->ended) {
+        char *d = xasprintf("exited with status 0 before reporting every "
+                            "test%s", at);
+        o = status_obj("tamper", d, ms);
+        free(d);
+        goto out;
+    }
+    if (j->apply_status != LT_APPLY_OK) {
+        char *d = xasprintf("the child exited with status %d before the "
+                            "patch was applied",
+                            WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+        o = status_obj("error", d, ms);
+        free(d);
+        goto out;
+    }
+    if (!j->ended || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        char *d = xasprintf("the test process exited with status %d%s",
+                            WIFEXITED(st) ? WEXITSTATUS(st) : -1, at);
+        o = status_obj("crash", d, ms);
+        free(d);
+        goto out;
+    }
+
+    /* A clean end: count what every listed test did. */
+    json_t *failing = json_array(), *skipped = json_array();
+    size_t passed = 0, n_fail = 0, unseen = 0;
+    long first = -1;
+    for (size_t k = 0; k < j->n_tests; k++) {
+        uint32_t t = j->tests[k];
+        if (!j->seen[t]) {
+            unseen++;
+            continue;
+        }
+        int out = j->test_outcome[t];
+        if (out == LT_TEST_PASSED ||
+            (out == LT_TEST_SKIPPED && ref_skipped && ref_skipped[t])) {
+            passed++;
+            continue;
+        }
+        if (out == LT_TEST_SKIPPED)
+            json_array_append_new(skipped, json_string(test_name(u, t)));
+        n_fail++;
+        if (first < 0)
+            first = t;
+        if (json_array_size(failing) < MAX_LISTED)
+            json_array_append_new(failing, json_string(test_name(u, t)));
+    }
+    if (unseen || (size_t)j->n_results != j->n_tests || j->current >= 0) {
+        json_decref(failing);
+        json_decref(skipped);
+        o = status_obj("error", "the child did not report every test", ms);
+        goto out;
+    }
+    if (n_fail) {
+        const char *why = (int)first == j->fail_test && j->fail_text
+                              ? j->fail_text
+                              : j->test_outcome[first] == LT_TEST_SKIPPED
+                                    ? "skipped (a skip counts as a failure "
+                                      "where the reference does not skip)"
+                                    : "failed";
+        char *d = xasprintf("%zu of %zu %stests fail; first %s: %s", n_fail,
+                            j->n_tests, held ? "held-out " : "",
+                            test_name(u, first), why);
+        o = status_obj(held ? "fails_held_out" : "fails_tests", d, ms);
+        free(d);
+    } else {
+        o = status_obj("pass", NULL, ms);
+    }
+    json_object_set_new(o, "failing", failing);
+    json_object_set_new(o, "skipped", skipped);
+    json_object_set_new(o, "tests_passed", json_integer((json_int_t)passed));
+out:
+    json_object_set_new(o, "tests_total", json_integer((json_int_t)j->n_tests));
+    if (!json_object_get(o, "tests_passed")) {
+        /* Early ends: count the tests that did pass before it. */
+        size_t before = 0;
+        for (size_t k = 0; k < j->n_tests; k++)
+            before += j->seen[j->tests[k]] &&
+                      j->test_outcome[j->tests[k]] == LT_TEST_PASSED;
+        json_object_set_new(o, "tests_passed",
+                            json_integer((json_int_t)before));
+    }
+    free(at);
+    return o;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Per main test, in u->main_tests order: CPU ms, line events and the
+ * lines of the subject it executed (mutant selection and budgets). */
+json_t *lt__pe_coverage(const struct unit *u, const struct job *j)
+{
+    json_t *cpu = json_array(), *events = json_array(), *lines = json_array();
+    for (size_t k = 0; k < u->n_main; k++) {
+        uint32_t t = u->main_tests[k];
+        json_array_append_new(cpu, json_real(j->test_cpu_ns[t] / 1e6));
+        const struct cov_list *c = j->cov && t < j->n_cov ? &j->cov[t] : NULL;
+        json_array_append_new(events, json_integer(
+                                          c ? (json_int_t)c->line_events : 0));
+        json_t *ls = json_array();
+        if (c && c->n) {
+            uint32_t *tmp = xmalloc(c->n * sizeof(uint32_t));
+            size_t n = 0;
+            for (size_t i = 0; i < c->n; i++)
+                if (c->pairs[2 * i] == 0)
+                    tmp[n++] = c->pairs[2 * i + 1];
+            qsort(tmp, n, sizeof(uint32_t), cmp_u32);
+            for (size_t i = 0; i < n; i++)
+                if (i == 0 || tmp[i] != tmp[i - 1])
+                    json_array_append_new(ls, json_integer(tmp[i]));
+            free(tmp);
+        }
+        json_array_append_new(lines, ls);
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "cpu_ms", cpu);
+    json_object_set_new(o, "events", events);
+    json_object_set_new(o, "lines", lines);
+    return o;
+}
+
+/*** Reference runs ***/
+
+static int is_base64(const char *s)
+{
+    for (; *s; s++)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+              (*s >= '0' && *s <= '9') || *s == '+' || *s == '/' ||
+              *s == '=' || *s == '-' || *s == '_'))
+            return 0;
+    return 1;
+}
+
+#define MAX_CAPTURED_BYTES (4u << 20)
+
+/* Evidence of a run of the reference fix over the main (held = 0) or
+ * held-out tests: the tests must all pass (skips are allowed and
+ * recorded); the captured calls are kept for the differential jobs. */
+json_t *lt__pe_reference(const struct unit *u, const struct job *j,
+                         int held, char **why)
+{
+    json_t *t = lt__pe_tests(u, j, held, NULL);
+    const char *status = lt__pe_str(t, "status");
+    *why = NULL;
+    /* A skip on the reference is the suite's choice: allowed. */
+    int skips_only = status && (strcmp(status, "fails_tests") == 0 ||
+                                strcmp(status, "fails_held_out") == 0);
+    for (size_t k = 0; skips_only && k < j->n_tests; k++) {
+        uint32_t x = j->tests[k];
+        if (j->test_outcome[x] != LT_TEST_PASSED &&
+            j->test_outcome[x] != LT_TEST_SKIPPED)
+            skips_only = 0;
+    }
+    if (!status || (strcmp(status, "pass") != 0 && !skips_only)) {
+        const char *d = lt__pe_str(t, "detail");
+        if (status && strcmp(status, "unchanged") == 0)
+            *why = xstrdup("it compiles to the same code as the buggy file");
+        else
+            *why = xasprintf("%s%s%s", status ? status : "error",
+                             d ? ": " : "", d ? d : "");
+        json_decref(t);
+        return NULL;
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "status", json_string("pass"));
+    double cpu = 0, max_cpu = 0;
+    json_t *skipped = json_array();
+    for (size_t k = 0; k < j->n_tests; k++) {
+        uint32_t x = j->tests[k];
+        double c = j->test_cpu_ns[x] / 1e6;
+        cpu += c;
+        if (c > max_cpu)
+            max_cpu = c;
+        if (j->test_outcome[x] == LT_TEST_SKIPPED)
+            json_array_append_new(skipped, json_integer(x));
+    }
+    json_object_set_new(o, "cpu_ms_total", json_real(cpu));
+    json_object_set_new(o, "max_test_cpu_ms", json_real(max_cpu));
+    json_object_set_new(o, "skipped_idx", skipped);
+    json_object_set_new(o, "tests_total",
+                        json_integer((json_int_t)j->n_tests));
+    json_object_set_new(o, "duration_ms", json_real(job_ms(j)));
+    json_t *calls = json_array();
+    size_t bytes = 0, dropped = 0;
+    for (size_t i = 0; i < j->n_calls; i++) {
+        size_t n = strlen(j->calls[i]);
+        if (!is_base64(j->calls[i]) || bytes + n > MAX_CAPTURED_BYTES) {
+            dropped++;
+            continue;
+        }
+        bytes += n;
+        json_array_append_new(calls, json_string(j->calls[i]));
+    }
+    json_object_set_new(o, "calls", calls);
+    json_object_set_new(o, "calls_dropped", json_integer((json_int_t)dropped));
+    if (!held)
+        json_object_set_new(o, "cov", lt__pe_coverage(u, j));
+    json_decref(t);
+    return o;
+}
+
+/*** Differential runs ***/
+
+/* An outcome object of a witness: {"value", "repr", "type"},
+ * {"exception", "repr"} or {"timeout": true}; a clean copy or NULL. */
+static json_t *outcome_copy(const json_t *v)
+{
+    if (!json_is_object(v))
+        return NULL;
+    json_t *o = json_object();
+    json_t *x;
+    if ((x = json_object_get(v, "timeout")) && json_is_true(x)) {
+        json_object_set_new(o, "timeout", json_true());
+        return o;
+    }
+    const char *exc = lt__pe_str(v, "exception");
+    const char *repr = lt__pe_str(v, "repr");
+    const char *type = lt__pe_str(v, "type");
+    if (exc) {
+        json_object_set_new(o, "exception", jstr_clip(exc, 200));
+    } else if (type && json_object_get(v, "value")) {
+        json_t *val = json_object_get(v, "value");
+        char *dump = json_dumps(val, JSON_COMPACT | JSON_ENCODE_ANY);
+        /* Big values stay as their repr only. */
+        if (dump && strlen(dump) <= MAX_REPR)
+            json_object_set(o, "value", val);
+        else
+            json_object_set_new(o, "value", json_null());
+        free(dump);
+        json_object_set_new(o, "type", jstr_clip(type, 100));
+    } else {
+        json_decref(o);
+        return NULL;
+    }
+    if (repr)
+        json_object_set_new(o, "repr", jstr_clip(repr, MAX_REPR));
+    return o;
+}
+
+/* "6 (int)", "raises IndexError", "does not finish". */
+static void outcome_text(struct lt_buf *b, const json_t *o)
+{
+    const char *exc = lt__pe_str(o, "exception");
+    if (json_is_true(json_object_get(o, "timeout"))) {
+        lt_buf_puts(b, "does not finish");
+    } else if (exc) {
+        lt_buf_printf(b, "raises %s", exc);
+    } else {
+        const char *repr = lt__pe_str(o, "repr");
+        char *dump = NULL;
+        if (!repr)
+            dump = json_dumps(json_object_get(o, "value"),
+                              JSON_COMPACT | JSON_ENCODE_ANY);
+        lt_buf_printf(b, "%s (%s)", repr ? repr : dump ? dump : "?",
+                      lt__pe_str(o, "type") ? lt__pe_str(o, "type") : "?");
+        free(dump);
+    }
+}
+
+static const char *const origins[] = {"test", "held_out", "inputs",
+                                      "derived", NULL};
+
+/* A validated copy of a witness record with a one-line "text", or NULL
+ * when the record is malformed. */
+static json_t *witness_copy(const json_t *r)
+{
+    const char *origin = lt__pe_str(r, "origin");
+    json_t *fn = json_object_get(r, "function");
+    json_t *input = json_object_get(r, "input");
+    const char *repr = lt__pe_str(r, "input_repr");
+    int ok_origin = 0;
+    for (int i = 0; origin && origins[i]; i++)
+        ok_origin |= strcmp(origin, origins[i]) == 0;
+    if (!ok_origin || !(json_is_string(fn) || json_is_null(fn)) ||
+        !(json_is_array(input) || json_is_null(input) || !input) || !repr)
+        return NULL;
+    json_t *ref = outcome_copy(json_object_get(r, "reference"));
+    json_t *cand = outcome_copy(json_object_get(r, "candidate"));
+    if (!ref || !cand) {
+        json_decref(ref);
+        json_decref(cand);
+        return NULL;
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "origin", json_string(origin));
+    json_object_set_new(o, "function", json_is_string(fn)
+                                           ? jstr_clip(json_string_value(fn),
+                                                       200)
+                                           : json_null());
+    char *dump = input ? json_dumps(input, JSON_COMPACT) : NULL;
+    if (dump && strlen(dump) <= 4 * MAX_REPR)
+        json_object_set(o, "input", input);
+    else
+        json_object_set_new(o, "input", json_null());
+    free(dump);
+    json_object_set_new(o, "input_repr", jstr_clip(repr, MAX_REPR));
+    json_object_set_new(o, "reference", ref);
+    json_object_set_new(o, "candidate", cand);
+    struct lt_buf b = LT_BUF_INIT;
+    char *short_in = clip(repr, 200);
+    lt_buf_printf(&b, "%s%s%s (%s input): reference ",
+                  json_is_string(fn) ? json_string_value(fn) : "",
+                  json_is_string(fn) ? " on " : "input ", short_in, origin);
+    free(short_in);
+    outcome_text(&b, ref);
+    lt_buf_puts(&b, ", patch ");
+    outcome_text(&b, cand);
+    char *text = clip(b.data, 600);
+    json_object_set_new(o, "text", jstr_clip(text, 600));
+    free(text);
+    lt_buf_free(&b);
+    return o;
+}
+
+/* Evidence of a differential job (mode LT_RUN_CALLS).  A witness is
+ * evidence against the patch whatever happened after it; "same" needs
+ * the positive end: summary, END, exit 0, no guard fired. */
+json_t *lt__pe_diff(const struct job *j, const struct ptask *task)
+{
+    int st = j->wait_status;
+    double ms = job_ms(j);
+    json_t *witness = NULL, *summary = NULL;
+    int bad = 0;
+
+    if (j->tamper)
+        return status_obj("tamper", j->tamper, ms);
+    if (j->protocol_error)
+        return status_obj("error", "malformed result frames from the "
+                          "differential run", ms);
+    for (size_t i = 0; i < j->n_records && !bad; i++) {
+        json_error_t err;
+        json_t *r = json_loads(j->records[i], JSON_REJECT_DUPLICATES, &err);
+        const char *type = lt__pe_str(r, "type");
+        if (!json_is_object(r) || !type) {
+            bad = 1;
+        } else if (strcmp(type, "witness") == 0) {
+            if (!witness) {
+                witness = witness_copy(r);
+                bad = !witness;
+            }
+        } else if (strcmp(type, "summary") == 0) {
+            json_t *c = json_object_get(r, "compared");
+            json_t *s = json_object_get(r, "skipped");
+            json_t *by = json_object_get(r, "by_origin");
+            if (summary || !json_is_integer(c) || json_integer_value(c) < 0 ||
+                (s && (!json_is_integer(s) || json_integer_value(s) < 0)) ||
+                (by && !json_is_object(by))) {
+                bad = 1;
+            } else {
+                summary = json_object();
+                json_object_set(summary, "compared", c);
+                json_object_set_new(summary, "skipped",
+                                    json_integer(s ? json_integer_value(s)
+                                                   : 0));
+                json_t *bo = json_object();
+                const char *k;
+                json_t *v;
+                json_object_foreach(by, k, v) {
+                    for (int x = 0; origins[x]; x++)
+                        if (strcmp(k, origins[x]) == 0 &&
+                            json_is_integer(v) && json_integer_value(v) >= 0)
+                            json_object_set(bo, k, v);
+                }
+                json_object_set_new(summary, "by_origin", bo);
+            }
+        }
+        /* Other record types are not ours to judge: ignored. */
+        json_decref(r);
+    }
+    json_t *o = NULL;
+    if (bad) {
+        o = status_obj("error", "malformed record from the differential run",
+                       ms);
+    } else if (witness) {
+        o = status_obj("witness", lt__pe_str(witness, "text"), ms);
+        json_object_set(o, "witness", witness);
+    } else if (!j->sandboxed) {
+        o = status_obj("error", "the differential run ended before entering "
+                       "the sandbox", ms);
+    } else if (task->probe_stuck || j->timed_out) {
+        long idx = j->probe_index;
+        if (idx >= 0 && j->probe_phase == 1) {
+            char *d = xasprintf("input #%ld: the patch does not finish", idx);
+            json_t *w = json_object();
+            json_object_set_new(w, "origin", json_null());
+            json_object_set_new(w, "input_index", json_integer(idx));
+            json_object_set_new(w, "input", json_null());
+            json_object_set_new(w, "candidate", json_pack("{s:b}", "timeout",
+                                                          1));
+            json_object_set_new(w, "text", json_string(d));
+            o = status_obj("witness", d, ms);
+            json_object_set_new(o, "witness", w);
+            free(d);
+        } else {
+            char *d = idx >= 0
+                          ? xasprintf("the reference does not finish on input "
+                                      "#%ld; the inputs after it were not "
+                                      "compared", idx)
+                          : xasprintf("the differential run did not finish "
+                                      "within %.0f s",
+                                      j->deadline - j->started_at);
+            o = status_obj("inconclusive", d, ms);
+            free(d);
+        }
+    } else if (WIFSIGNALED(st)) {
+        if (j->probe_index >= 0 && j->probe_phase == 1) {
+            char *d = xasprintf("input #%ld: the patch crashes (signal %d) "
+                                "where the reference returns",
+                                j->probe_index, WTERMSIG(st));
+            json_t *w = json_object();
+            json_object_set_new(w, "origin", json_null());
+            json_object_set_new(w, "input_index",
+                                json_integer(j->probe_index));
+            json_object_set_new(w, "input", json_null());
+            json_object_set_new(w, "candidate",
+                                json_pack("{s:s}", "exception", "crash"));
+            json_object_set_new(w, "text", json_string(d));
+            o = status_obj("witness", d, ms);
+            json_object_set_new(o, "witness", w);
+            free(d);
+        } else {
+            char *d = xasprintf("the differential run died by signal %d",
+                                WTERMSIG(st));
+            o = status_obj("error", d, ms);
+            free(d);
+        }
+    } else if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && !j->ended) {
+        o = status_obj("tamper", "exited with status 0 before the "
+                       "differential run ended", ms);
+    } else if (!j->ended || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        char *d = xasprintf("the differential run exited with status %d",
+                            WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+        o = status_obj("error", d, ms);
+        free(d);
+    } else if (!summary) {
+        o = status_obj("inconclusive", "the runner sent no summary of the "
+                       "differential run", ms);
+    } else if (json_integer_value(json_object_get(summary, "compared")) == 0) {
+        o = status_obj("inconclusive", "no input could be compared", ms);
+    } else {
+        o = status_obj("same", NULL, ms);
+    }
+    if (summary) {
+        json_object_set(o, "compared", json_object_get(summary, "compared"));
+        json_object_set(o, "skipped", json_object_get(summary, "skipped"));
+        json_object_set(o, "by_origin", json_object_get(summary, "by_origin"));
+    }
+    json_decref(summary);
+    json_decref(witness);
+    return o;
+}
+
+/*** Mutant runs ***/
+
+/* The verdict of one mutant of a candidate text, decided by the one rule
+ * of every job (lt_verdict_decide): the guards' reports count as
+ * detections, the run noticed the change.  *detail and *killed_by are
+ * the caller's to free. */
+enum lt_verdict lt__pe_mutant(const struct pool *pool, const struct job *j,
+                              char **detail, char **killed_by)
+{
+    struct lt_evidence ev;
+    struct lt_decision d;
+    lt__job_evidence(pool, j, &ev);
+    lt_verdict_decide(&ev, &d);
+    lt__evidence_clear(&ev);
+    *detail = d.detail;
+    *killed_by = d.killed_by;
+    return d.verdict;
+}
+
+/*** The verdict of a patch ***/
+
+static double score_of(const json_t *mut)
+{
+    json_t *s = mut ? json_object_get(mut, "score") : NULL;
+    return json_is_number(s) ? json_number_value(s) : -1;
+}
+
+static void note(json_t *notes, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void note(json_t *notes, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    if (s)
+        json_array_append_new(notes, jstr_clip(s, 2000));
+    free(s);
+}
+
+static int status_is(const json_t *layer, const char *s)
+{
+    const char *x = lt__pe_str(layer, "status");
+    return x && strcmp(x, s) == 0;
+}
+
+/* Reasons of layer 1 that make a patch invalid. */
+static int invalid_reason(const char *s)
+{
+    static const char *const r[] = {"syntax", "tamper", "import_error",
+                                    "timeout", "crash", "fails_tests",
+                                    "unchanged", "too_large", NULL};
+    for (int i = 0; s && r[i]; i++)
+        if (strcmp(s, r[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static void set(struct pverdict *out, const char *verdict, const char *reason,
+                char *detail)
+{
+    out->verdict = verdict;
+    out->reason = reason;
+    out->detail = detail;
+}
+
+/* Decides the verdict of a patch whose text is t, from the evidence of
+ * every layer (docs/patches.md, "Verdicts"): invalid > overfitting >
+ * memorized > correct, and error when the engine could not decide. */
+void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
+                   const struct ptext *t, const struct ptext *ref,
+                   struct pverdict *out)
+{
+    json_t *ev = json_object();
+    json_t *notes = json_array();
+    int passing = 0;
+    memset(out, 0, sizeof(*out));
+    double thr = o->threshold;
+    double ms = lt__pe_num(t->l1, "duration_ms", 0) +
+                lt__pe_num(t->held, "duration_ms", 0) +
+                lt__pe_num(t->diff, "duration_ms", 0) +
+                lt__pe_num(t->mut, "duration_ms", 0);
+    double ps = score_of(t->mut);
+    double rs = ref ? score_of(ref->mut) : -1;
+
+    json_object_set_new(ev, "text_sha", json_string(t->sha));
+    json_object_set_new(ev, "tests_passed",
+                        json_integer((json_int_t)lt__pe_num(t->l1,
+                                                            "tests_passed",
+                                                            0)));
+    json_object_set_new(ev, "tests_total",
+                        json_integer((json_int_t)lt__pe_num(t->l1,
+                                                            "tests_total",
+                                                            0)));
+    json_t *failing = t->l1 ? json_object_get(t->l1, "failing") : NULL;
+    json_object_set_new(ev, "failing_tests",
+                        failing ? json_incref(failing) : json_array());
+    json_object_set_new(ev, "layer1", json_pack("{s:s?, s:s?}", "status",
+                                                lt__pe_str(t->l1, "status"),
+                                                "detail",
+                                                lt__pe_str(t->l1, "detail")));
+    json_object_set_new(ev, "mutation_score", ps >= 0 ? json_real(ps)
+                                                      : json_null());
+    json_object_set_new(ev, "reference_score", rs >= 0 ? json_real(rs)
+                                                       : json_null());
+    if (t->mut) {
+        json_t *m = json_deep_copy(t->mut);
+        json_object_del(m, "status");
+        json_object_set_new(ev, "mutation", m);
+    } else {
+        json_object_set_new(ev, "mutation", json_null());
+    }
+    if (ref && ref->mut) {
+        json_t *m = json_deep_copy(ref->mut);
+        json_object_del(m, "status");
+        json_object_set_new(ev, "reference_mutation", m);
+    }
+    if (t->diff) {
+        json_t *d = json_deep_copy(t->diff);
+        json_object_del(d, "witness");
+        json_object_set_new(ev, "differential", d);
+    } else {
+        json_object_set_new(ev, "differential", json_null());
+    }
+    json_t *w = t->diff ? json_object_get(t->diff, "witness") : NULL;
+    json_object_set_new(ev, "witness", w ? json_incref(w) : json_null());
+    json_object_set_new(ev, "held_out", t->held ? json_deep_copy(t->held)
+                                                : json_null());
+    json_object_set_new(ev, "token_similarity",
+                        t->sim && json_object_get(t->sim, "token")
+                            ? json_incref(json_object_get(t->sim, "token"))
+                            : json_null());
+    json_object_set_new(ev, "ast_similarity",
+                        t->sim && json_object_get(t->sim, "ast")
+                            ? json_incref(json_object_get(t->sim, "ast"))
+                            : json_null());
+    json_object_set_new(ev, "reference", json_boolean(ref != NULL));
+
+    const char *l1s = lt__pe_str(t->l1, "status");
+    const char *l1d = lt__pe_str(t->l1, "detail");
+    if (!t->l1 || !l1s) {
+        set(out, "error", "engine_error", xstrdup("layer 1 did not run"));
+        goto done;
+    }
+    if (strcmp(l1s, "pass") != 0) {
+        if (invalid_reason(l1s))
+            set(out, "invalid", strcmp(l1s, "too_large") == 0 ? "syntax"
+                                                               : l1s,
+                xstrdup(l1d ? l1d : l1s));
+        else
+            set(out, "error", "engine_error",
+                xasprintf("layer 1: %s", l1d ? l1d : l1s));
+        if (strcmp(l1s, "too_large") == 0)
+            out->reason = "too_large";
+        goto done;
+    }
+
+    /* Layer 2: a guard firing in any later run is tamper too. */
+    if (status_is(t->held, "tamper")) {
+        set(out, "invalid", "tamper",
+            xasprintf("held-out tests: %s", lt__pe_str(t->held, "detail")));
+        goto done;
+    }
+    if (status_is(t->diff, "tamper")) {
+        set(out, "invalid", "tamper",
+            xasprintf("differential run: %s", lt__pe_str(t->diff, "detail")));
+        goto done;
+    }
+    if (status_is(t->diff, "witness")) {
+        set(out, "overfitting", "differs_from_reference",
+            xstrdup(lt__pe_str(t->diff, "detail")
+                        ? lt__pe_str(t->diff, "detail")
+                        : "differs from the reference"));
+        goto done;
+    }
+    if (t->held && !status_is(t->held, "pass") &&
+        !status_is(t->held, "error")) {
+        set(out, "overfitting", "fails_held_out",
+            xasprintf("%s", lt__pe_str(t->held, "detail")
+                                ? lt__pe_str(t->held, "detail")
+                                : "fails held-out tests"));
+        goto done;
+    }
+    if (status_is(t->held, "error") || status_is(t->diff, "error")) {
+        set(out, "error", "engine_error",
+            xasprintf("%s: %s", status_is(t->held, "error")
+                                    ? "held-out tests"
+                                    : "differential run",
+                      lt__pe_str(status_is(t->held, "error") ? t->held
+                                                             : t->diff,
+                                 "detail")));
+        goto done;
+    }
+    if (status_is(t->diff, "inconclusive"))
+        note(notes, "differential testing was inconclusive: %s",
+             lt__pe_str(t->diff, "detail"));
+    if (status_is(t->mut, "error"))
+        note(notes, "no mutation score: %s", lt__pe_str(t->mut, "detail"));
+
+    /* Mutation scores. */
+    if (ref) {
+        if (ps >= 0 && rs >= 0 && ps + 1e-12 < thr && rs + 1e-12 >= thr) {
+            if (o->mutation_gate) {
+                set(out, "overfitting", "weak_where_reference_is_not",
+                    xasprintf("mutation score %.1f%% is below the threshold "
+                              "%.0f%% while the reference fix scores "
+                              "%.1f%%: the suite checks the patch less well "
+                              "than the reference",
+                              ps * 100, thr * 100, rs * 100));
+                goto done;
+            }
+            note(notes, "mutation score %.1f%% is below the threshold %.0f%% "
+                 "while the reference fix scores %.1f%%: the suite checks "
+                 "this patch less well than the reference (a note: the "
+                 "differential test decides)", ps * 100, thr * 100,
+                 rs * 100);
+        } else if (ps >= 0 && rs >= 0 && ps + 1e-12 < thr &&
+                   rs + 1e-12 < thr) {
+            note(notes, "suite is weak: the mutation score is below %.0f%% "
+                 "on the patch (%.1f%%) and on the reference fix (%.1f%%), "
+                 "which says nothing against the patch",
+                 thr * 100, ps * 100, rs * 100);
+        }
+    } else if (o->mutation) {
+        if (ps >= 0 && ps + 1e-12 < thr) {
+            set(out, "overfitting", "low_mutation_score",
+                xasprintf("mutation score %.1f%% is below the threshold "
+                          "%.0f%%; without a reference fix this is the "
+                          "research's rule (a low score may also mean a "
+                          "weak suite: give --reference to tell them "
+                          "apart)", ps * 100, thr * 100));
+            goto done;
+        }
+        if (ps < 0 && t->mut)
+            note(notes, "no valid mutant: the mutation score is undefined");
+        else if (ps >= 0)
+            note(notes, "no reference fix: layer 2 is the research's "
+                 "mutation-score rule alone (%.1f%% >= %.0f%%), without "
+                 "differential testing", ps * 100, thr * 100);
+    } else {
+        note(notes, "no reference fix and --no-mutation: only the tests "
+             "vouch for this patch");
+    }
+
+    /* Layer 3: similarity to the reference fix. */
+    if (ref && t->sim) {
+        double ts = lt__pe_num(t->sim, "token", -1);
+        double as = lt__pe_num(t->sim, "ast", -1);
+        if (ts + 1e-12 >= o->sim_threshold && as + 1e-12 >= o->sim_threshold) {
+            passing = 1;
+            set(out, "memorized", "identical_to_reference",
+                xasprintf("passes and is nearly identical to the reference "
+                          "fix: token similarity %.3f, AST similarity %.3f "
+                          "(threshold %.2f)", ts, as, o->sim_threshold));
+            goto done;
+        }
+    }
+    {
+        struct lt_buf b = LT_BUF_INIT;
+        lt_buf_printf(&b, "passes %lld tests",
+                      (long long)lt__pe_num(t->l1, "tests_passed", 0));
+        if (t->held)
+            lt_buf_printf(&b, " and %lld held-out tests",
+                          (long long)lt__pe_num(t->held, "tests_passed", 0));
+        if (status_is(t->diff, "same"))
+            lt_buf_printf(&b, "; agrees with the reference on %lld inputs",
+                          (long long)lt__pe_num(t->diff, "compared", 0));
+        if (ps >= 0)
+            lt_buf_printf(&b, "; mutation score %.1f%%", ps * 100);
+        if (rs >= 0)
+            lt_buf_printf(&b, " (reference %.1f%%)", rs * 100);
+        passing = 1;
+        set(out, "correct", "passes", lt_buf_steal(&b));
+    }
+done:
+    /* A passing verdict carries its caveats in the detail too. */
+    if (passing) {
+        struct lt_buf b = LT_BUF_INIT;
+        lt_buf_puts(&b, out->detail ? out->detail : "");
+        size_t i;
+        json_t *v;
+        json_array_foreach(notes, i, v)
+            lt_buf_printf(&b, "; %s", json_string_value(v));
+        free(out->detail);
+        out->detail = lt_buf_steal(&b);
+    }
+    json_object_set_new(ev, "notes", notes);
+    out->evidence = ev;
+    out->duration_ms = ms;
+    (void)u;
+    if (!isfinite(out->duration_ms))
+        out->duration_ms = 0;
+}

@@ -1,0 +1,177 @@
+/* Shared between the files of `litmus patches` (patches.c: inputs and the
+ * scheduler; patches_eval.c: evidence from runs and the verdict rules;
+ * patches_report.c: reports from the store).  Internal to engine/.
+ * SPDX-License-Identifier: MIT */
+#ifndef LT_ENGINE_PATCHES_INTERNAL_H
+#define LT_ENGINE_PATCHES_INTERNAL_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine/engine.h"
+#include "engine/core/pool.h"
+#include "engine/core/store.h"
+#include "engine/core/verdict.h"
+#include "operators/operators.h"
+#include "runners/runner.h"
+
+#define LT_PATCHES_SCHEMA "litmus.patches/1"
+#define LT_PATCH_MAX_TEXT (4u << 20)   /* larger patch texts are not run */
+
+/* Run flags of each kind of child (runners/runner.h). */
+#define LT_PF_REF_MAIN (LT_RUN_UNTRUSTED | LT_RUN_CAPTURE | LT_RUN_COVERAGE)
+#define LT_PF_REF_HELD (LT_RUN_UNTRUSTED | LT_RUN_CAPTURE)
+#define LT_PF_L1 (LT_RUN_UNTRUSTED | LT_RUN_COVERAGE | LT_RUN_GUARD_EACH | \
+                  LT_RUN_CHECK_EQ)
+#define LT_PF_HELD (LT_RUN_UNTRUSTED | LT_RUN_GUARD_EACH | LT_RUN_CHECK_EQ)
+#define LT_PF_DIFF (LT_RUN_UNTRUSTED | LT_RUN_CHECK_EQ)
+#define LT_PF_MUT LT_RUN_UNTRUSTED
+
+struct unit;
+
+/* patches.c: the patch text inside a markdown code fence of s[0..n)
+ * (docs/patches.md, "Inputs"); a heap copy, its length in *out_len. */
+char *lt__strip_fence(const char *s, size_t n, size_t *out_len);
+
+/* One program entry: from the manifest, or the single --buggy program. */
+struct pprog {
+    char *name;
+    char *buggy, *tests, *reference, *held_out, *inputs; /* absolute */
+    char *function;          /* manifest "function", or NULL */
+    struct unit *unit;
+    size_t n_patches;
+};
+
+/* A distinct text of a unit (a candidate, the reference fix, or both),
+ * with the evidence each layer produced, as stored. */
+struct ptext {
+    char sha[65];
+    char *text;
+    size_t len;
+    int is_ref, is_cand;
+    json_t *l1, *held, *diff, *mut, *sim; /* NULL until known */
+    int q_l1, q_held, q_diff, mut_started;  /* work handed out */
+    /* Mutation in progress. */
+    struct lt_mutant_list ml;
+    struct lt_change_analysis *an;
+    long *dup_of;            /* per mutant: representative, or -1 */
+    unsigned char *mv;       /* per mutant: enum lt_verdict, 0 = pending */
+    size_t mut_left;         /* mutants still running */
+    double mut_ms;           /* child time of the mutants run now */
+    struct ptext *twin;      /* same code as this text: shares its score */
+};
+
+/* Kinds of child job. */
+enum ptask_kind { T_REF_MAIN, T_REF_HELD, T_L1, T_HELD, T_DIFF, T_MUT };
+
+struct ptask {
+    enum ptask_kind kind;
+    struct unit *u;
+    struct ptext *t;
+    size_t mi;               /* T_MUT: mutant index in t->ml */
+    int retried;
+    long probe_index;        /* T_DIFF: last probe seen */
+    int probe_phase;
+    double probe_at;         /* when it was first seen */
+    int probe_stuck;         /* killed by the probe watchdog */
+    double call_timeout;     /* T_DIFF: seconds per call */
+};
+
+enum zstate { Z_OFF = 0, Z_STARTING, Z_READY };
+enum ustate { U_PENDING = 0, U_ACTIVE, U_DONE };
+
+/* A program's runnable identity: entries with the same files and
+ * settings share one unit, one pool and one cache. */
+struct unit {
+    char key[17];            /* fingerprint: the store's `program` */
+    struct pprog *p0;        /* the first entry, for names and paths */
+    enum ustate state;
+    char *buggy_src;
+    size_t buggy_len;
+    size_t buggy_lines;
+    char *module;            /* import name of the buggy file */
+    char *cwd;
+    char **args;
+    size_t n_args;
+    struct lt_subject subject;
+    json_t *inputs;          /* extra inputs for the differential job */
+    struct ptext *ref;       /* NULL without a reference fix */
+    json_t *ref_main, *ref_held; /* reference runs, until stored */
+    json_t *ref_json;        /* the stored "ref" layer */
+    int q_ref;
+    struct ptext **texts;
+    size_t n_texts;
+    /* The pool: one zygote slot per job; test ids once READY. */
+    struct pool pool;
+    enum zstate *zst;
+    double *z_started;
+    int n_alive;
+    int have_tests;
+    uint32_t *main_tests, *held_tests;
+    size_t n_main, n_held;
+    /* Work: four queues by priority (reference, layer 1, layer 2,
+     * mutants). */
+    struct ptask **q[4];
+    size_t qn[4], qhead[4], qcap[4];
+    size_t running;
+    int pending_work;        /* set while planning: something to run */
+};
+
+/* One patch of the input. */
+struct patch {
+    long long seq;
+    struct pprog *prog;
+    char *run_id;
+    char *text;
+    size_t len;
+    char sha[65];
+    struct ptext *pt;
+    const char *origin;      /* file name, for messages */
+    long line;               /* JSONL line, or 0 */
+};
+
+/*** patches_eval.c ***/
+
+/* Evidence of a layer-1 (held = 0) or held-out (held = 1) run. */
+json_t *lt__pe_tests(const struct unit *u, const struct job *j, int held,
+                     const unsigned char *ref_skipped);
+/* Evidence of a reference run; sets *why (caller frees) when the
+ * reference does not pass. */
+json_t *lt__pe_reference(const struct unit *u, const struct job *j,
+                         int held, char **why);
+/* Evidence of a differential job. */
+json_t *lt__pe_diff(const struct job *j, const struct ptask *t);
+/* Verdict of one mutant run; *detail and *killed_by heap or NULL. */
+enum lt_verdict lt__pe_mutant(const struct pool *pool, const struct job *j,
+                              char **detail, char **killed_by);
+/* Coverage part of a passing run: cpu_ms, events, lines per main test. */
+json_t *lt__pe_coverage(const struct unit *u, const struct job *j);
+
+/* The verdict of a patch from its text's evidence and its unit's
+ * reference evidence; fills the fields (heap strings, evidence object
+ * owned by the caller). */
+struct pverdict {
+    const char *verdict, *reason; /* static strings */
+    char *detail;
+    json_t *evidence;
+    double duration_ms;
+};
+void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
+                   const struct ptext *t, const struct ptext *ref,
+                   struct pverdict *out);
+
+/* Strict JSON helpers for stored and hostile JSON. */
+double lt__pe_num(const json_t *o, const char *key, double dflt);
+const char *lt__pe_str(const json_t *o, const char *key);
+
+/*** patches_report.c ***/
+
+/* Renders every stored patch row: text or JSON to out, CSV to csv_path
+ * when set.  Returns the exit code (0, 1 on an overfitting patch, 3 on
+ * an error verdict or a store failure). */
+int lt__patches_report(struct lt_store *st, const struct lt_patches_opts *o,
+                       double elapsed_s, size_t n_texts, FILE *out);
+
+#endif

@@ -1,0 +1,2212 @@
+/* `litmus score`: plans the mutants of the subject files, runs the
+ * baseline and every pending mutant on a pool of zygotes, decides each
+ * verdict from the evidence the child sent, and stores it.
+ * SPDX-License-Identifier: MIT */
+#include "engine/engine.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/sha256.h"
+#include "common/xmalloc.h"
+#include "engine/jobs/score/incr.h"
+#include "engine/core/internal.h"
+#include "engine/core/pool.h"
+#include "engine/core/pyenv.h"
+#include "engine/core/select.h"
+#include "engine/core/store.h"
+#include "engine/core/verdict.h"
+#include "harness/wire.h"
+#include "operators/operators.h"
+#include "runners/runner.h"
+#include "sandbox/sandbox.h"
+
+#define BATCH_RESULTS 64
+#define BATCH_SECONDS 0.5
+
+
+/* Bytes of precompiled swap payloads the engine keeps for one run: about
+ * 1 KB a mutant, so enough for tens of thousands of mutants and within the
+ * engine's memory target. */
+#define SWAP_BUDGET ((size_t)16 << 20)
+
+static const char *engine_exe = "/proc/self/exe";
+
+void lt_engine_set_exe(const char *path)
+{
+    engine_exe = path;
+}
+
+void lt_score_opts_init(struct lt_score_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->db = ".litmus.db";
+    o->operators = "mutmut";
+    o->jobs = 0; /* as many as cores, more when the tests mostly wait */
+    o->format = LT_FORMAT_TEXT;
+    o->fail_under = -1;
+    o->timeout_factor = 5.0;
+    o->timeout_const = LT_SCORE_TIMEOUT_CONST;
+    o->baseline_timeout = 300.0;
+    o->memory_mb = LT_MEMORY_MB_DEFAULT;
+    o->progress = -1;
+    o->baseline_runs = 2;
+}
+
+double lt__now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Peak resident set of a process (0: this one) in KiB, from VmHWM. */
+long lt__peak_rss_kb(pid_t pid)
+{
+    char path[64];
+    if (pid > 0)
+        snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    else
+        snprintf(path, sizeof(path), "/proc/self/status");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[256];
+    long kb = 0;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb;
+}
+
+
+static void on_signal(int sig)
+{
+    lt__interrupted = sig;
+}
+
+/*** Planning: subject files ***/
+
+static int is_test_file(const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(name, "test_", 5) == 0 || strcmp(name, "conftest.py") == 0 ||
+           (n > 8 && strcmp(name + n - 8, "_test.py") == 0);
+}
+
+static int add_tree(const char *path, char ***files, size_t *n, size_t *cap)
+{
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return -errno;
+    if (S_ISREG(st.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (!real)
+            return -errno;
+        if (*n == *cap) {
+            *cap = *cap ? *cap * 2 : 16;
+            *files = xrealloc(*files, *cap * sizeof(char *));
+        }
+        (*files)[(*n)++] = real;
+        return 0;
+    }
+    if (!S_ISDIR(st.st_mode))
+        return -EINVAL;
+    struct dirent **ents = NULL;
+    int cnt = scandir(path, &ents, NULL, alphasort);
+    if (cnt < 0)
+        return -errno;
+    int rc = 0;
+    for (int i = 0; i < cnt; i++) {
+        const char *name = ents[i]->d_name;
+        if (rc == 0 && name[0] != '.' && strcmp(name, "__pycache__") != 0) {
+            char *child = xasprintf("%s/%s", path, name);
+            struct stat cs;
+            if (lstat(child, &cs) == 0) {
+                size_t len = strlen(name);
+                if (S_ISDIR(cs.st_mode))
+                    rc = add_tree(child, files, n, cap);
+                else if (S_ISREG(cs.st_mode) && len > 3 &&
+                         strcmp(name + len - 3, ".py") == 0 &&
+                         !is_test_file(name))
+                    rc = add_tree(child, files, n, cap);
+            }
+            free(child);
+        }
+        free(ents[i]);
+    }
+    free(ents);
+    return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Strict UTF-8 check; returns the 1-based line of the first bad byte or 0
+ * when the text is valid. */
+static int bad_utf8_line(const unsigned char *s, size_t n)
+{
+    int line = 1;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c == '\n')
+            line++;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        int need;
+        unsigned cp;
+        if ((c & 0xE0) == 0xC0) {
+            need = 1;
+            cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            need = 2;
+            cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            need = 3;
+            cp = c & 0x07;
+        } else {
+            return line;
+        }
+        for (int k = 1; k <= need; k++) {
+            if (i + (size_t)k >= n || (s[i + k] & 0xC0) != 0x80)
+                return line;
+            cp = (cp << 6) | (s[i + k] & 0x3F);
+        }
+        if ((need == 1 && cp < 0x80) || (need == 2 && cp < 0x800) ||
+            (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+            (cp >= 0xD800 && cp <= 0xDFFF))
+            return line;
+        i += (size_t)need + 1;
+    }
+    return 0;
+}
+
+
+void lt__plan_free(struct lt_plan *p)
+{
+    for (size_t i = 0; i < p->n_files; i++) {
+        free(p->files[i].path);
+        free(p->files[i].source);
+    }
+    free(p->files);
+    lt_mutant_list_free(&p->mutants);
+    free(p->mutant_file);
+    memset(p, 0, sizeof(*p));
+}
+
+/* Finds, reads and checks every subject file (UTF-8, fingerprint); the
+ * mutants come later, from plan_mutants().  Errors are input errors
+ * (exit 2) with a one-line message already printed. */
+static int plan_files(const struct lt_score_opts *o, struct lt_plan *plan)
+{
+    char **files = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    for (size_t i = 0; i < o->n_paths; i++) {
+        rc = add_tree(o->paths[i], &files, &n, &cap);
+        if (rc < 0) {
+            lt_error("%s: %s", o->paths[i], lt_strerror(rc));
+            goto out;
+        }
+    }
+    if (n == 0) {
+        lt_error("no Python source files found in the given paths");
+        rc = LT_EUSAGE;
+        goto out;
+    }
+    qsort(files, n, sizeof(char *), cmp_str);
+    /* Drop duplicates (a file named twice, or inside a named dir). */
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (u > 0 && strcmp(files[u - 1], files[i]) == 0)
+            free(files[i]);
+        else
+            files[u++] = files[i];
+    }
+    n = u;
+    /* [tool.litmus] exclude: globs over the path relative to the working
+     * directory. */
+    if (o->n_exclude) {
+        char *cwd = getcwd(NULL, 0);
+        size_t cl = cwd ? strlen(cwd) : 0;
+        u = 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *rel = files[i];
+            if (cl && strncmp(rel, cwd, cl) == 0 && rel[cl] == '/')
+                rel += cl + 1;
+            if (lt__path_excluded(rel, o->exclude, o->n_exclude))
+                free(files[i]);
+            else
+                files[u++] = files[i];
+        }
+        n = u;
+        free(cwd);
+        if (n == 0) {
+            lt_error("every Python source file is excluded by "
+                     "[tool.litmus] exclude");
+            rc = LT_EUSAGE;
+            goto out;
+        }
+    }
+
+    plan->files = xcalloc(n, sizeof(*plan->files));
+    for (size_t i = 0; i < n; i++) {
+        struct lt_plan_file *f = &plan->files[plan->n_files++];
+        f->path = files[i];
+        files[i] = NULL;
+        rc = lt_read_file(f->path, &f->source, &f->len);
+        if (rc < 0) {
+            lt_error("%s: %s", f->path, lt_strerror(rc));
+            goto out;
+        }
+        int bad = bad_utf8_line((const unsigned char *)f->source, f->len);
+        if (bad) {
+            lt_error("%s:%d: not UTF-8 text; litmus reads Python source "
+                     "as UTF-8", f->path, bad);
+            rc = LT_EPARSE;
+            goto out;
+        }
+        lt_sha256_hex(f->source, f->len, f->sha);
+    }
+out:
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+    return rc;
+}
+
+/* Generates the mutants of every file of the plan, in file order.  0 or a
+ * negative code after printing why. */
+static int plan_mutants(const struct lt_score_opts *o, struct lt_plan *plan,
+                        const struct lt_lines *since)
+{
+    int rc = lt_operators_init();
+    if (rc < 0) {
+        lt_error("cannot start the embedded Python for the operators");
+        return rc;
+    }
+    char *cwd = getcwd(NULL, 0);
+    for (size_t i = 0; i < plan->n_files; i++) {
+        struct lt_plan_file *f = &plan->files[i];
+        struct lt_mutant_list ml = {0};
+        char *msg = NULL;
+        /* Ids hash the path relative to the working directory, so they
+         * stay the same when the project is checked out elsewhere; the
+         * store keeps the absolute path. */
+        const char *rel = f->path;
+        size_t cl = cwd ? strlen(cwd) : 0;
+        if (cl && strncmp(f->path, cwd, cl) == 0 && f->path[cl] == '/')
+            rel = f->path + cl + 1;
+        rc = lt_operators_generate(rel, f->source, f->len, o->operators,
+                                   &ml, &msg);
+        if (rc < 0) {
+            lt_error("%s", msg ? msg : lt_strerror(rc));
+            free(msg);
+            goto out;
+        }
+        free(msg);
+        /* Excluded operators and, with --since, unchanged lines: those
+         * mutants are not generated at all. */
+        size_t kept = 0;
+        for (size_t k = 0; k < ml.count; k++) {
+            struct lt_mutant *m = &ml.items[k];
+            if (lt__op_excluded(m->op, rel, o->exclude_ops,
+                                o->n_exclude_ops) ||
+                (since && !lt__changed_touch(&since[i], m->line,
+                                           m->end_line)))
+                lt_mutant_clear(m);
+            else
+                ml.items[kept++] = *m;
+        }
+        ml.count = kept;
+        size_t base = plan->mutants.count;
+        plan->mutants.items = xrealloc(plan->mutants.items,
+                                       (base + ml.count) *
+                                           sizeof(struct lt_mutant));
+        plan->mutant_file = xrealloc(plan->mutant_file,
+                                     (base + ml.count + 1) * sizeof(size_t));
+        for (size_t k = 0; k < ml.count; k++) {
+            if (rel != f->path) {
+                free(ml.items[k].file);
+                ml.items[k].file = xstrdup(f->path);
+            }
+            plan->mutants.items[base + k] = ml.items[k];
+            plan->mutant_file[base + k] = i;
+        }
+        plan->mutants.count += ml.count;
+        free(ml.items);
+    }
+out:
+    free(cwd);
+    return rc;
+}
+
+/*** Verdicts ***/
+
+/* Decides a mutant's verdict from the evidence of its run, by the one
+ * rule of every job (lt_verdict_decide), and records its figures. */
+static void decide(const struct pool *pool, const struct job *j,
+                   struct lt_result *res)
+{
+    res->duration_ms = (lt__now() - j->started_at) * 1000.0;
+    res->peak_rss_kb = j->maxrss_kb;
+    res->tests_run = j->n_results + (j->current >= 0);
+    if (j->output.len)
+        res->output = xstrndup(j->output.data, j->output.len);
+    struct lt_evidence ev;
+    struct lt_decision d;
+    lt__job_evidence(pool, j, &ev);
+    lt_verdict_decide(&ev, &d);
+    lt__evidence_clear(&ev);
+    res->verdict = d.verdict;
+    res->killed_by = d.killed_by;
+    res->detail = d.detail;
+}
+
+/*** Running ***/
+
+struct progress {
+    int on;
+    size_t done, total;
+    int killed, survived, other;
+    double start, last;
+};
+
+static void progress_show(struct progress *p, int force)
+{
+    if (!p->on)
+        return;
+    double now = lt__now();
+    if (!force && now - p->last < 0.1)
+        return;
+    p->last = now;
+    double el = now - p->start;
+    double rate = el > 0 ? (double)p->done / el : 0;
+    double eta = rate > 0 ? (double)(p->total - p->done) / rate : 0;
+    fprintf(stderr,
+            "\r\033[K[%zu/%zu] %.1f mutants/s, ETA %.0fs, killed %d, "
+            "survived %d, other %d",
+            p->done, p->total, rate, eta, p->killed, p->survived, p->other);
+    fflush(stderr);
+}
+
+/* What the baseline runs taught: per test times, outcome and coverage. */
+struct baseline {
+    double *wall_ms, *cpu_ms;  /* per test: slowest of the runs */
+    double *work;              /* per test: line events of the first run */
+    unsigned char *runnable;   /* passed in every run */
+    unsigned char *flaky;      /* passed in one run, not in another */
+    unsigned char *failing;    /* failed in the first run and left out
+                                  (--deselect-failing) */
+    unsigned char **file_reach; /* per subject file, per test: the test
+                                   executed a line of the file itself */
+    /* Per subject file, per line: the tests that executed it. */
+    struct line_tests {
+        uint32_t *tests;
+        size_t n, cap;
+    } **by_line;
+    size_t *n_lines;
+    size_t n_files;
+    /* Per subject file, per line: executed while the subjects and the
+     * tests were imported and collected, so covered by every test. */
+    unsigned char **at_import;
+};
+
+static void baseline_free(struct baseline *b, size_t n_tests)
+{
+    (void)n_tests;
+    for (size_t f = 0; b->by_line && f < b->n_files; f++) {
+        for (size_t l = 0; l <= b->n_lines[f]; l++)
+            free(b->by_line[f][l].tests);
+        free(b->by_line[f]);
+    }
+    free(b->by_line);
+    for (size_t f = 0; b->at_import && f < b->n_files; f++)
+        free(b->at_import[f]);
+    free(b->at_import);
+    free(b->n_lines);
+    free(b->wall_ms);
+    free(b->cpu_ms);
+    free(b->work);
+    free(b->runnable);
+    free(b->flaky);
+    free(b->failing);
+    for (size_t f = 0; b->file_reach && f < b->n_files; f++)
+        free(b->file_reach[f]);
+    free(b->file_reach);
+    memset(b, 0, sizeof(*b));
+}
+
+/*** How many children ***/
+
+static int online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* Children at once when --jobs is not given: one per core, or more when
+ * the baseline shows tests that mostly wait (sleep, I/O) rather than
+ * compute: cores / (CPU share of their wall time), at most 4 per core.
+ * On a machine busier than its cores a computing test's share shrinks
+ * too (it waits for a CPU), so the share is scaled back up by the load:
+ * only waiting that more children can overlap counts. */
+static int children_for(const struct baseline *b, size_t nt, int cores)
+{
+    double cpu = 0, wall = 0;
+    for (size_t i = 0; i < nt; i++) {
+        if (!b->runnable[i])
+            continue;
+        cpu += b->cpu_ms[i];
+        wall += b->wall_ms[i];
+    }
+    if (wall < 200.0) /* too little to tell */
+        return cores;
+    double share = cpu / wall, load = 0;
+    if (getloadavg(&load, 1) == 1 && load > cores)
+        share *= load / cores;
+    if (share > 0.5)
+        return cores;
+    double want = cores / (share < 0.1 ? 0.1 : share);
+    return want > 4.0 * cores ? 4 * cores : (int)want;
+}
+
+/* Starts zygotes up to `want`, side by side, and waits for them; one
+ * that does not start is left out.  Returns how many run now. */
+static int grow_pool(struct pool *pool, int want)
+{
+    int had = pool->n;
+    if (want <= had)
+        return had;
+    pool->z = xrealloc(pool->z, (size_t)want * sizeof(struct zygote));
+    int n = had;
+    for (int i = had; i < want; i++) {
+        if (lt__zygote_start(pool, &pool->z[n]) == 0)
+            n++;
+    }
+    int ready = had;
+    for (int i = had; i < n; i++) {
+        char *fail = NULL;
+        struct zygote z = pool->z[i];
+        if (lt__read_ready(pool, &z, &fail) == 0) {
+            pool->z[ready++] = z;
+        } else {
+            lt_debug("an extra runner did not start: %s",
+                     fail ? fail : "?");
+            lt__zygote_stop(&z);
+        }
+        free(fail);
+    }
+    pool->n = ready;
+    return ready;
+}
+
+/* Baseline runs that go side by side at most. */
+#define LT_BASELINE_MAX_PARALLEL 8
+
+static void line_add(struct line_tests *lt, uint32_t test)
+{
+    if (lt->n && lt->tests[lt->n - 1] == test)
+        return;
+    if (lt->n == lt->cap) {
+        lt->cap = lt->cap ? lt->cap * 2 : 4;
+        lt->tests = xrealloc(lt->tests, lt->cap * sizeof(uint32_t));
+    }
+    lt->tests[lt->n++] = test;
+}
+
+/* What a failing baseline test's exception suggests the sandbox refused,
+ * or "" (the sandbox answers EPERM to process creation, sockets and the
+ * like, and EACCES or EROFS to writes outside scratch). */
+static const char *sandbox_hint(const char *text)
+{
+    if (strstr(text, "Operation not permitted"))
+        return " (refused by the sandbox: no subprocesses, no network "
+               "sockets, no ptrace or mounts)";
+    if (strstr(text, "Permission denied") ||
+        strstr(text, "Read-only file system"))
+        return " (refused by the sandbox: only its scratch directory, the "
+               "temporary directory of the tests, is writable)";
+    if (strstr(text, "Network is unreachable") ||
+        strstr(text, "Name or service not known") ||
+        strstr(text, "Temporary failure in name resolution") ||
+        strstr(text, "Connection refused"))
+        return " (no network in the sandbox)";
+    return "";
+}
+
+/* Tests that fail on the original code: every one is listed with why.
+ * Without `deselect`, that stops the run (-1); with it they are left out
+ * of the run and recorded (0). */
+static int report_failing(const struct pool *pool, const struct job *j,
+                          int deselect, struct baseline *b)
+{
+    size_t n = 0, nt = pool->n_tests;
+    for (size_t i = 0; i < nt; i++)
+        n += j->test_outcome[i] == LT_TEST_FAILED ||
+             j->test_outcome[i] == LT_TEST_MEMORY;
+    if (deselect)
+        lt_warn("%zu test%s fail%s on the original code and %s left out "
+                "(--deselect-failing):", n, n == 1 ? "" : "s",
+                n == 1 ? "s" : "", n == 1 ? "is" : "are");
+    else
+        lt_error("%zu test%s fail%s on the original code:", n,
+                 n == 1 ? "" : "s", n == 1 ? "s" : "");
+    size_t shown = 0;
+    for (size_t i = 0; i < nt; i++) {
+        if (j->test_outcome[i] != LT_TEST_FAILED &&
+            j->test_outcome[i] != LT_TEST_MEMORY)
+            continue;
+        if (deselect)
+            b->failing[i] = 1;
+        if (shown++ >= 50)
+            continue;
+        const char *why = j->fail_texts && j->fail_texts[i]
+                              ? j->fail_texts[i] : "";
+        fprintf(stderr, "  %s: %s%s\n", pool->test_ids[i], why,
+                sandbox_hint(why));
+    }
+    if (shown > 50)
+        fprintf(stderr, "  ... and %zu more\n", shown - 50);
+    if (deselect)
+        return 0;
+    fprintf(stderr, "litmus: compare with `python -m pytest`; tests that "
+                    "need what the sandbox refuses can be left out with "
+                    "--deselect-failing (or -- --deselect ID)\n");
+    return -1;
+}
+
+/* Starts one baseline run on zygote z: every collected test, no
+ * mutation, with line coverage.  0, or an exit code after printing why. */
+static int baseline_start(struct pool *pool, struct zygote *z,
+                          const struct lt_plan *plan,
+                          const struct lt_score_opts *o)
+{
+    size_t nt = pool->n_tests;
+    struct job spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.is_baseline = 1;
+    spec.n_tests = nt;
+    spec.n_files = plan->n_files;
+    spec.tests = xcalloc(nt + 1, sizeof(uint32_t));
+    for (size_t i = 0; i < nt; i++)
+        spec.tests[i] = (uint32_t)i;
+    spec.seen = xcalloc(nt + 1, 1);
+    spec.test_ns = xcalloc(nt + 1, sizeof(double));
+    spec.test_cpu_ns = xcalloc(nt + 1, sizeof(double));
+    spec.test_outcome = xcalloc(nt + 1, 1);
+    spec.cov = xcalloc(nt + 1, sizeof(struct cov_list));
+    spec.fail_texts = xcalloc(nt + 1, sizeof(char *));
+    struct lt_run_request req = {
+        .mode = LT_RUN_BASELINE, .replacement = "", .tests = spec.tests,
+        .n_tests = spec.n_tests, .stop_first = 0,
+        .cpu_seconds = lt__cpu_limit_for(o->baseline_timeout),
+        .memory_bytes = (uint64_t)o->memory_mb << 20};
+    int rc = lt__job_start(z, &spec, 0, &req, o->baseline_timeout);
+    if (rc < 0) {
+        lt_error("cannot start the baseline: %s", lt_strerror(rc));
+        return 3;
+    }
+    return 0;
+}
+
+/* Waits until the baseline jobs of zygotes z[0..n) are done, reading
+ * their frames and enforcing the wall deadline.  0, or an exit code. */
+static int baseline_wait(struct pool *pool, struct zygote **z, int n)
+{
+    struct pollfd pf[3 * LT_BASELINE_MAX_PARALLEL];
+    for (;;) {
+        int pending = 0;
+        double wake = lt__now() + 1.0;
+        for (int k = 0; k < n; k++) {
+            struct job *j = &z[k]->job;
+            int done = lt__job_done(j);
+            pending += !done;
+            pf[3 * k] = (struct pollfd){
+                done || j->got_exited ? -1 : z[k]->sock, POLLIN, 0};
+            pf[3 * k + 1] = (struct pollfd){
+                done || j->result_eof ? -1 : j->result_fd, POLLIN, 0};
+            pf[3 * k + 2] = (struct pollfd){
+                done || j->out_eof ? -1 : j->out_fd, POLLIN, 0};
+            if (!done && lt__job_wakeup(j) < wake)
+                wake = lt__job_wakeup(j);
+        }
+        if (!pending)
+            return 0;
+        double wait = wake - lt__now();
+        int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
+        int r = poll(pf, (nfds_t)(3 * n), ms);
+        if (r < 0 && errno == EINTR) {
+            if (lt__interrupted)
+                return 130;
+            continue;
+        }
+        double now = lt__now();
+        for (int k = 0; k < n; k++) {
+            struct job *j = &z[k]->job;
+            if (lt__job_done(j))
+                continue;
+            if (pf[3 * k].revents && !j->got_exited &&
+                lt__zygote_read(z[k]) < 0) {
+                lt_error("the runner died during the baseline");
+                return 3;
+            }
+            if (pf[3 * k + 1].revents)
+                lt__job_read_results(pool, j);
+            if (pf[3 * k + 2].revents)
+                lt__job_read_output(j);
+            if (now >= j->deadline && !j->timed_out && !j->got_exited) {
+                j->timed_out = 1;
+                lt__job_kill(j);
+            }
+            lt__job_expire_pipes(j, now);
+        }
+    }
+}
+
+/* Takes in one finished baseline run (run 0 decides which tests are
+ * runnable; later ones find the flaky).  0, or an exit code after
+ * printing why. */
+static int baseline_finish(struct pool *pool, struct zygote *z,
+                           const struct lt_score_opts *o, int run,
+                           struct baseline *b)
+{
+    size_t nt = pool->n_tests;
+    struct job *j = &z->job;
+    if (j->timed_out) {
+        lt_error("the baseline did not finish within %.0f s (test %s); "
+                 "raise --baseline-timeout",
+                 o->baseline_timeout,
+                 j->current >= 0 ? pool->test_ids[j->current] : "?");
+        return 2;
+    }
+    if (j->fail_test >= 0 && run == 0 &&
+        report_failing(pool, j, o->deselect_failing, b) < 0) {
+        lt__job_reset(j);
+        return 2;
+    }
+    if (!j->ended || j->protocol_error || !WIFEXITED(j->wait_status) ||
+        WEXITSTATUS(j->wait_status) != 0 || (size_t)j->n_results != nt) {
+        const char *out = j->output.len ? j->output.data : "";
+        const char *tail = out + (strlen(out) > 600 ? strlen(out) - 600 : 0);
+        lt_error("the baseline run did not complete (status 0x%x%s%s)%s%s",
+                 j->wait_status, j->current >= 0 ? ", during " : "",
+                 j->current >= 0 ? pool->test_ids[j->current] : "",
+                 *tail ? "; output: " : "", tail);
+        return j->sandboxed ? 2 : 3;
+    }
+    pool->features = j->sandbox;
+    for (size_t i = 0; i < nt; i++) {
+        int passed = j->test_outcome[i] == LT_TEST_PASSED;
+        int skipped = j->test_outcome[i] == LT_TEST_SKIPPED;
+        if (run == 0) {
+            b->runnable[i] = (unsigned char)passed;
+        } else if (b->runnable[i] != passed && !skipped) {
+            b->flaky[i] = 1;
+            b->runnable[i] = 0;
+        }
+        double wall = j->test_ns[i] / 1e6, cpu = j->test_cpu_ns[i] / 1e6;
+        if (wall > b->wall_ms[i])
+            b->wall_ms[i] = wall;
+        if (cpu > b->cpu_ms[i])
+            b->cpu_ms[i] = cpu;
+        if (run == 0)
+            b->work[i] = (double)j->cov[i].line_events;
+        for (size_t k = 0; k < j->cov[i].n; k++) {
+            uint32_t f = j->cov[i].pairs[2 * k];
+            uint32_t line = j->cov[i].pairs[2 * k + 1];
+            if (f < b->n_files && line <= b->n_lines[f])
+                line_add(&b->by_line[f][line], (uint32_t)i);
+        }
+    }
+    lt__job_reset(j);
+    return 0;
+}
+
+static int run_baseline(struct pool *pool, const struct lt_plan *plan,
+                        const struct lt_score_opts *o, struct baseline *b)
+{
+    size_t nt = pool->n_tests;
+    b->wall_ms = xcalloc(nt + 1, sizeof(double));
+    b->cpu_ms = xcalloc(nt + 1, sizeof(double));
+    b->work = xcalloc(nt + 1, sizeof(double));
+    b->runnable = xcalloc(nt + 1, 1);
+    b->flaky = xcalloc(nt + 1, 1);
+    b->failing = xcalloc(nt + 1, 1);
+    b->n_files = plan->n_files;
+    b->by_line = xcalloc(plan->n_files + 1, sizeof(*b->by_line));
+    b->n_lines = xcalloc(plan->n_files + 1, sizeof(size_t));
+    for (size_t f = 0; f < plan->n_files; f++) {
+        size_t lines = 1;
+        for (size_t k = 0; k < plan->files[f].len; k++)
+            lines += plan->files[f].source[k] == '\n';
+        b->n_lines[f] = lines;
+        b->by_line[f] = xcalloc(lines + 1, sizeof(struct line_tests));
+    }
+    /* Import-time lines (the zygote's IMPORT_LINES, hostile input: lines
+     * outside a file are dropped) count for every collected test. */
+    b->at_import = xcalloc(plan->n_files + 1, sizeof(*b->at_import));
+    for (size_t f = 0; f < plan->n_files; f++)
+        b->at_import[f] = xcalloc(b->n_lines[f] + 1, 1);
+    for (size_t k = 0; k < pool->n_import; k++) {
+        uint32_t f = pool->import_pairs[2 * k];
+        uint32_t line = pool->import_pairs[2 * k + 1];
+        if (f < b->n_files && line <= b->n_lines[f])
+            b->at_import[f][line] = 1;
+    }
+    /* The runs go side by side on as many zygotes as there are (a slow
+     * test is paid once on the critical path, not once per run), and are
+     * taken in in order. */
+    for (int first = 0; first < o->baseline_runs;) {
+        int n = o->baseline_runs - first;
+        if (n > pool->n)
+            n = pool->n;
+        if (n > LT_BASELINE_MAX_PARALLEL)
+            n = LT_BASELINE_MAX_PARALLEL;
+        struct zygote *zs[LT_BASELINE_MAX_PARALLEL];
+        int rc = 0, started = 0;
+        for (int k = 0; k < n && rc == 0; k++) {
+            zs[k] = &pool->z[k];
+            rc = baseline_start(pool, zs[k], plan, o);
+            started += rc == 0;
+        }
+        if (rc == 0)
+            rc = baseline_wait(pool, zs, started);
+        for (int k = 0; k < started; k++) {
+            if (rc == 0)
+                rc = baseline_finish(pool, zs[k], o, first + k, b);
+            else
+                lt__job_kill(&zs[k]->job);
+        }
+        if (rc)
+            return rc;
+        first += n;
+    }
+    b->file_reach = xcalloc(plan->n_files + 1, sizeof(unsigned char *));
+    for (size_t f = 0; f < plan->n_files; f++) {
+        b->file_reach[f] = xcalloc(nt + 1, 1);
+        for (size_t l = 0; l <= b->n_lines[f]; l++)
+            for (size_t k = 0; k < b->by_line[f][l].n; k++)
+                b->file_reach[f][b->by_line[f][l].tests[k]] = 1;
+    }
+    size_t usable = 0;
+    for (size_t i = 0; i < nt; i++) {
+        usable += b->runnable[i];
+        if (b->flaky[i])
+            lt_warn("test %s is flaky (its outcome changed between "
+                    "baseline runs); it is left out of selection",
+                    pool->test_ids[i]);
+    }
+    if (usable == 0) {
+        lt_error("no test passes reliably on the original code");
+        return 2;
+    }
+    return 0;
+}
+
+/* Coverage of one subject file of the baseline, for lt__select_tests. */
+struct file_cover {
+    const struct baseline *b;
+    size_t file;
+};
+
+static size_t line_cover(const void *ctx, long line, const uint32_t **tests)
+{
+    const struct file_cover *fc = ctx;
+    if (line < 0 || (size_t)line > fc->b->n_lines[fc->file])
+        return 0;
+    const struct line_tests *lt = &fc->b->by_line[fc->file][line];
+    *tests = lt->tests;
+    return lt->n;
+}
+
+/* The order of a mutant that runs every test (module or class-body code,
+ * import-time lines): first the tests that executed lines of the
+ * mutant's file themselves, then the others, each group cheapest first.
+ * A module constant's mutant then meets its killer among the tests of
+ * its module instead of after every cheaper test of other modules.  It
+ * depends on the baseline alone, so the reported killer does not depend
+ * on --jobs or on which mutants finished first. */
+static void file_tests_first(uint32_t *tests, size_t n,
+                             const unsigned char *reach)
+{
+    uint32_t *rest = xmalloc((n + 1) * sizeof(uint32_t));
+    size_t w = 0, nr = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (reach[tests[i]])
+            tests[w++] = tests[i];
+        else
+            rest[nr++] = tests[i];
+    }
+    memcpy(tests + w, rest, nr * sizeof(uint32_t));
+    free(rest);
+}
+
+/* 1 when a line of the mutant ran while the tests were imported and
+ * collected: every test depends on it, and swapping code after the
+ * import would miss what it did then, so it runs on a fresh import. */
+static int runs_at_import(const struct baseline *b, const struct lt_mutant *m,
+                          size_t file)
+{
+    for (int l = m->line; b->at_import && l <= m->end_line; l++)
+        if (l >= 0 && (size_t)l <= b->n_lines[file] && b->at_import[file][l])
+            return 1;
+    return 0;
+}
+
+/* The tests a mutant runs: those covering its lines (every runnable test
+ * for a change to module or class-body code, or to a line that runs at
+ * import), fastest first.  Returns the count; *out is the caller's to
+ * free. */
+static size_t select_tests(const struct pool *pool, const struct baseline *b,
+                           const struct lt_mutant *m, size_t file,
+                           int structural, uint32_t **out)
+{
+    struct file_cover fc = {b, file};
+    struct lt__selection sel = {pool->n_tests, b->runnable, b->work,
+                                line_cover, &fc};
+    int wide = structural || runs_at_import(b, m, file);
+    size_t n = lt__select_tests(&sel, m->line, m->end_line, wide, out);
+    if (wide && b->file_reach)
+        file_tests_first(*out, n, b->file_reach[file]);
+    return n;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Order of a timeout re-check: every other selected test in collection
+ * order, then the test that timed out.  A failing test then wins over a
+ * looping one whatever order the first run met them in, and the timeout
+ * itself is confirmed alone. */
+static void recheck_order(uint32_t *tests, size_t n, int timed_out)
+{
+    size_t k = 0;
+    int found = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((int)tests[i] == timed_out)
+            found = 1;
+        else
+            tests[k++] = tests[i];
+    }
+    qsort(tests, k, sizeof(uint32_t), cmp_u32);
+    if (found)
+        tests[k++] = (uint32_t)timed_out;
+}
+
+static int flush_batch(struct lt_store *st, int *pending, double *last)
+{
+    if (*pending == 0)
+        return 0;
+    int rc = lt_store_commit(st);
+    if (rc == 0)
+        rc = lt_store_begin(st);
+    *pending = 0;
+    *last = lt__now();
+    return rc;
+}
+
+/* Encodes a baseline's coverage of one test for the store:
+ * "FILE:1-4,9\n" per subject file it touched. */
+static char *coverage_text(const struct baseline *b, const struct lt_plan *plan,
+                           uint32_t test)
+{
+    struct lt_buf t = LT_BUF_INIT;
+    for (size_t f = 0; f < b->n_files; f++) {
+        int first = 1;
+        long run_start = -1, prev = -1;
+        for (size_t l = 1; l <= b->n_lines[f]; l++) {
+            const struct line_tests *lt = &b->by_line[f][l];
+            int hit = 0;
+            for (size_t k = 0; k < lt->n && !hit; k++)
+                hit = lt->tests[k] == test;
+            if (hit && prev == (long)l - 1 && run_start >= 0) {
+                prev = (long)l;
+                continue;
+            }
+            if (run_start >= 0) {
+                if (prev > run_start)
+                    lt_buf_printf(&t, "-%ld", prev);
+                run_start = -1;
+            }
+            if (hit) {
+                if (first)
+                    lt_buf_printf(&t, "%s:", plan->files[f].path);
+                lt_buf_printf(&t, "%s%zu", first ? "" : ",", l);
+                first = 0;
+                run_start = prev = (long)l;
+            }
+        }
+        if (run_start >= 0 && prev > run_start)
+            lt_buf_printf(&t, "-%ld", prev);
+        if (!first)
+            lt_buf_puts(&t, "\n");
+    }
+    return t.len ? lt_buf_steal(&t) : (lt_buf_free(&t), NULL);
+}
+
+/* Per mutant, what planning decided before anything runs. */
+struct mplan {
+    struct lt_change_analysis a;
+    long dup_of;      /* representative with the same code, or -1 */
+};
+
+/*** Shards ***/
+
+/* Contract: see engine.h.  Digits only: no sign, no spaces, nothing
+ * after N, so that a typo cannot select another slice. */
+int lt_shard_parse(const char *s, unsigned *index, unsigned *count,
+                   const char **why)
+{
+    char *end;
+    *why = "expected I/N with 0 <= I < N, e.g. 0/4";
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long i = strtoul(s, &end, 10);
+    if (errno || *end != '/' || end[1] < '0' || end[1] > '9')
+        return -1;
+    unsigned long n = strtoul(end + 1, &end, 10);
+    if (errno || *end)
+        return -1;
+    if (n == 0 || n > LT_SHARD_MAX) {
+        *why = "N must be 1.." "100000";
+        return -1;
+    }
+    if (i >= n) {
+        *why = "I counts from 0 and must be below N (shards 0/N..N-1/N)";
+        return -1;
+    }
+    *index = (unsigned)i;
+    *count = (unsigned)n;
+    return 0;
+}
+
+struct unit {
+    const char *id;
+    size_t mutant;
+    int runs; /* 1: goes to a runner; 0: decided without a run */
+};
+
+static int cmp_unit(const void *a, const void *b)
+{
+    const struct unit *x = a, *y = b;
+    if (x->runs != y->runs)
+        return x->runs ? -1 : 1;
+    return strcmp(x->id, y->id);
+}
+
+/* Which mutants shard index/count owns (owned[i] = 1), from the plan
+ * alone, so that every shard computes the same partition with no
+ * coordination.  The unit of work is a representative mutant with its
+ * duplicates (they share its run and verdict, so they must share its
+ * shard).  The units that run go round-robin in the order of their ids,
+ * then those decided without a run (equivalent, invalid) continue the
+ * round: ids are hashes, so this is a fixed pseudo-random deal whose
+ * shards differ by at most one run.  Per-mutant costs (the covering
+ * tests) are only known after the baseline, which every shard runs for
+ * itself, so the deal balances counts, not seconds (docs/scale.md).
+ * Returns the number of mutants owned. */
+static size_t shard_owned(const struct lt_plan *plan, const struct mplan *mp,
+                          unsigned index, unsigned count,
+                          unsigned char *owned)
+{
+    size_t nm = plan->mutants.count, nu = 0, n_owned = 0;
+    struct unit *u = xcalloc(nm + 1, sizeof(*u));
+    for (size_t i = 0; i < nm; i++)
+        if (mp[i].dup_of < 0)
+            u[nu++] = (struct unit){plan->mutants.items[i].id, i,
+                                    mp[i].a.status == LT_CHANGE_OK};
+    qsort(u, nu, sizeof(*u), cmp_unit);
+    for (size_t k = 0; k < nu; k++)
+        owned[u[k].mutant] = count == 0 || k % count == index;
+    for (size_t i = 0; i < nm; i++) {
+        if (mp[i].dup_of >= 0)
+            owned[i] = owned[mp[i].dup_of];
+        n_owned += owned[i];
+    }
+    free(u);
+    return n_owned;
+}
+
+/* CPU seconds of this run so far: the engine, the processes it reaped,
+ * and each live zygote with the children it reaped (the mutants' runs),
+ * read from /proc because the zygotes are reaped only at the end. */
+static double run_cpu_seconds(const struct pool *pool)
+{
+    struct rusage ru;
+    double s = 0;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        s += ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+             ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+    if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
+        s += ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+             ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+    long hz = sysconf(_SC_CLK_TCK);
+    for (int i = 0; hz > 0 && i < pool->n; i++) {
+        if (pool->z[i].pid <= 0)
+            continue;
+        char path[64], buf[1024];
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int)pool->z[i].pid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+        fclose(f);
+        buf[n] = '\0';
+        /* Fields 14-17 (utime stime cutime cstime) follow the command
+         * name, which may hold spaces: count from its closing paren. */
+        char *p = strrchr(buf, ')');
+        unsigned long long t[4] = {0};
+        if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+                               "%*u %llu %llu %llu %llu",
+                        &t[0], &t[1], &t[2], &t[3]) == 4)
+            s += (double)(t[0] + t[1] + t[2] + t[3]) / (double)hz;
+    }
+    return s;
+}
+
+/*** Incremental runs ***/
+
+/* A verdict of the earlier run, found again by its reuse key. */
+struct old_verdict {
+    char key[65];
+    char sig[65];
+    struct lt_result r;
+};
+
+struct old_set {
+    struct old_verdict *v;
+    size_t n, cap;
+};
+
+static int collect_old(const char *id, const char *key, const char *tests,
+                       const struct lt_result *r, void *ud)
+{
+    struct old_set *os = ud;
+    (void)id;
+    if (strlen(key) != 64 || strlen(tests) != 64)
+        return 0;
+    if (os->n == os->cap) {
+        os->cap = os->cap ? os->cap * 2 : 64;
+        os->v = xrealloc(os->v, os->cap * sizeof(*os->v));
+    }
+    struct old_verdict *o = &os->v[os->n++];
+    memcpy(o->key, key, 65);
+    memcpy(o->sig, tests, 65);
+    o->r = *r;
+    o->r.killed_by = r->killed_by ? xstrdup(r->killed_by) : NULL;
+    o->r.detail = r->detail ? xstrdup(r->detail) : NULL;
+    o->r.output = r->output ? xstrdup(r->output) : NULL;
+    return 0;
+}
+
+static int cmp_old(const void *a, const void *b)
+{
+    return strcmp(((const struct old_verdict *)a)->key,
+                  ((const struct old_verdict *)b)->key);
+}
+
+static void old_set_free(struct old_set *os)
+{
+    for (size_t i = 0; i < os->n; i++)
+        lt_result_clear(&os->v[i].r);
+    free(os->v);
+    memset(os, 0, sizeof(*os));
+}
+
+/* The reuse key of every mutant of the plan (64 hex chars each, in one
+ * array the caller frees): the occurrence number tells apart mutants
+ * that agree on everything else (the same line twice in a file), counted
+ * in source order. */
+static char (*sort_keys)[65]; /* qsort has no context argument */
+
+static int cmp_key_index(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = strcmp(sort_keys[x], sort_keys[y]);
+    return c ? c : (x > y) - (x < y);
+}
+
+static char (*plan_keys(const struct lt_plan *plan, const char *cwd))[65]
+{
+    size_t nm = plan->mutants.count;
+    char (*k0)[65] = xcalloc(nm + 1, sizeof(*k0));
+    char (*keys)[65] = xcalloc(nm + 1, sizeof(*keys));
+    size_t *order = xcalloc(nm + 1, sizeof(size_t));
+    size_t cl = cwd ? strlen(cwd) : 0;
+    for (size_t pass = 0; pass < 2; pass++) {
+        for (size_t n = 0; n < nm; n++) {
+            size_t i = pass ? order[n] : n;
+            const struct lt_mutant *m = &plan->mutants.items[i];
+            const struct lt_plan_file *f =
+                &plan->files[plan->mutant_file[i]];
+            const char *rel = f->path;
+            if (cl && strncmp(rel, cwd, cl) == 0 && rel[cl] == '/')
+                rel += cl + 1;
+            if (!pass) {
+                lt__reuse_key(m, rel, f->source, f->len, 0, k0[i]);
+                order[n] = n;
+                continue;
+            }
+            /* order[] groups equal first keys, in source order. */
+            unsigned occ = 0;
+            for (size_t k = n; k-- > 0 && strcmp(k0[order[k]], k0[i]) == 0;)
+                occ++;
+            lt__reuse_key(m, rel, f->source, f->len, occ, keys[i]);
+        }
+        if (!pass) {
+            sort_keys = k0;
+            qsort(order, nm, sizeof(size_t), cmp_key_index);
+            sort_keys = NULL;
+        }
+    }
+    free(order);
+    free(k0);
+    return keys;
+}
+
+/* The hash of a test's file (the node id up to "::", relative to the
+ * working directory), cached in *cache; "-" when it cannot be read. */
+struct file_hash {
+    char *path;
+    char sha[65];
+};
+
+static const char *test_file_sha(const char *nodeid, struct file_hash **cache,
+                                 size_t *n)
+{
+    size_t len = strcspn(nodeid, ":");
+    for (size_t i = 0; i < *n; i++)
+        if (strlen((*cache)[i].path) == len &&
+            strncmp((*cache)[i].path, nodeid, len) == 0)
+            return (*cache)[i].sha;
+    *cache = xrealloc(*cache, (*n + 1) * sizeof(**cache));
+    struct file_hash *h = &(*cache)[(*n)++];
+    h->path = xstrndup(nodeid, len);
+    char *src = NULL;
+    size_t sl = 0;
+    if (lt_read_file(h->path, &src, &sl) == 0)
+        lt_sha256_hex(src, sl, h->sha);
+    else
+        strcpy(h->sha, "-");
+    free(src);
+    return h->sha;
+}
+
+static int put_verdict(struct lt_store *st, const struct lt_mutant *m,
+                       enum lt_verdict v, const char *detail)
+{
+    struct lt_result res;
+    memset(&res, 0, sizeof(res));
+    memcpy(res.mutant_id, m->id, 17);
+    res.verdict = v;
+    res.detail = detail ? xstrdup(detail) : NULL;
+    int rc = lt_store_put_result(st, &res);
+    lt_result_clear(&res);
+    return rc;
+}
+
+/* Contract: see engine.h. */
+int lt_score(const struct lt_score_opts *o)
+{
+    int exit_code = 3;
+    int db_existed = 1;
+    struct lt_plan plan = {0};
+    struct lt_store *st = NULL;
+    struct pool pool = {0};
+    struct baseline base = {0};
+    struct lt_pyenv pyenv = {0};
+    struct mplan *mp = NULL;
+    char *scratch = NULL;
+    char *cwd = NULL;
+    char **args = NULL;
+    struct lt_subject *subjects = NULL;
+    size_t *queue = NULL;
+    char *errmsg = NULL;
+    unsigned char *retried = NULL;
+    unsigned char *owned = NULL;
+    unsigned char *rechecked = NULL;
+    int *timed_out_test = NULL;
+    size_t *rechecks = NULL;
+    size_t n_rechecks = 0;
+    FILE *run_log = NULL;
+    int in_tx = 0;
+    struct lt_telemetry *tm = NULL;
+    struct lt_lines *since = NULL;
+    struct old_set old = {0};
+    int incremental = 0;
+    char (*rkeys)[65] = NULL;
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    double t_start = lt__now();
+    int rc = plan_files(o, &plan);
+    if (rc < 0) {
+        exit_code = 2;
+        goto out;
+    }
+    if (o->since) {
+        /* git runs here, in the engine, before any runner exists. */
+        char **paths = xcalloc(plan.n_files + 1, sizeof(char *));
+        for (size_t i = 0; i < plan.n_files; i++)
+            paths[i] = plan.files[i].path;
+        rc = lt__since_lines(o->since, paths, plan.n_files, &since);
+        free(paths);
+        if (rc < 0) {
+            exit_code = 2;
+            goto out;
+        }
+    }
+
+    cwd = getcwd(NULL, 0);
+    {
+        char **paths = xcalloc(plan.n_files + 1, sizeof(char *));
+        for (size_t i = 0; i < plan.n_files; i++)
+            paths[i] = plan.files[i].path;
+        char *perr = NULL;
+        rc = lt_pyenv_resolve(o->python, cwd ? cwd : ".", paths,
+                              plan.n_files, &pyenv, &perr);
+        free(paths);
+        if (rc < 0) {
+            lt_error("%s", perr ? perr : lt_strerror(rc));
+            free(perr);
+            exit_code = 2;
+            goto out;
+        }
+    }
+    scratch = lt_sandbox_scratch_new(NULL);
+    if (!scratch) {
+        lt_error("cannot create a scratch directory: %s", strerror(errno));
+        goto out;
+    }
+
+    size_t nargs = o->n_tests + o->n_pytest_args;
+    args = xcalloc(nargs + 1, sizeof(char *));
+    for (size_t i = 0; i < o->n_tests; i++)
+        args[i] = o->tests[i];
+    for (size_t i = 0; i < o->n_pytest_args; i++)
+        args[o->n_tests + i] = o->pytest_args[i];
+    subjects = xcalloc(plan.n_files, sizeof(*subjects));
+    for (size_t i = 0; i < plan.n_files; i++)
+        subjects[i] = (struct lt_subject){plan.files[i].path,
+                                          plan.files[i].source,
+                                          plan.files[i].len};
+    pool.cfg = (struct lt_runner_config){
+        .exe = engine_exe, .cwd = cwd, .scratch_base = scratch,
+        .pytest_args = args, .n_pytest_args = nargs,
+        .subjects = subjects, .n_subjects = plan.n_files,
+        .debug = o->debug, .python = pyenv.python,
+        .path_prefix = pyenv.path_prefix, .no_view = o->no_fs_view,
+        .allow_read = o->allow_read, .n_allow_read = o->n_allow_read,
+        .sandbox_uid = o->sandbox_uid, .scratch_mb = o->scratch_mb};
+
+    /* Before the first zygote: it must be watched before it forks. */
+    if (o->telemetry) {
+        const char *why = NULL;
+        if (lt_telemetry_open(&tm, &why) < 0)
+            lt_warn("--telemetry: off for this run: %s", why);
+    }
+    pool.tm = tm;
+
+    int want = o->jobs > 0 ? o->jobs : online_cores();
+    pool.n = want;
+    pool.z = xcalloc((size_t)want, sizeof(struct zygote));
+    for (int i = 0; i < want; i++) {
+        pool.z[i].job.result_fd = pool.z[i].job.out_fd = -1;
+        pool.z[i].job.pidfd = -1;
+        pool.z[i].sock = -1;
+    }
+    /* Start every zygote now, before the mutants are generated, analysed
+     * and stored: they import and collect in parallel with that work,
+     * which is the engine's alone.  Extra ones stop once the number of
+     * mutants to run is known. */
+    for (int i = 0; i < want; i++) {
+        rc = lt__zygote_start(&pool, &pool.z[i]);
+        if (rc < 0) {
+            lt_error("cannot start a runner: %s", lt_strerror(rc));
+            exit_code = 3;
+            goto out;
+        }
+    }
+    rc = plan_mutants(o, &plan, since);
+    if (rc < 0) {
+        exit_code = (rc == LT_EPYTHON) ? 3 : 2;
+        goto out;
+    }
+    size_t nm = plan.mutants.count;
+
+    /* Trivial compiler equivalence: compile every mutant once here, so
+     * equivalent and invalid ones never run and duplicates run once. */
+    mp = xcalloc(nm + 1, sizeof(*mp));
+    /* The analysis also keeps, for mutants that only change functions,
+     * the compiled code objects, so that no child compiles the module
+     * again.  Bounded: past the budget children compile for themselves. */
+    size_t swap_budget = SWAP_BUDGET;
+    for (size_t f = 0, i = 0; f < plan.n_files; f++) {
+        size_t first = i;
+        while (i < nm && plan.mutant_file[i] == f)
+            i++;
+        size_t cnt = i - first;
+        if (!cnt)
+            continue;
+        struct lt_change *ch = xcalloc(cnt, sizeof(*ch));
+        struct lt_change_analysis *an = xcalloc(cnt, sizeof(*an));
+        for (size_t k = 0; k < cnt; k++) {
+            const struct lt_mutant *m = &plan.mutants.items[first + k];
+            ch[k] = (struct lt_change){m->start, m->end, m->replacement};
+        }
+        rc = lt_runner_analyse_swaps(plan.files[f].path,
+                                     plan.files[f].source, plan.files[f].len,
+                                     ch, cnt, an, &swap_budget);
+        for (size_t k = 0; k < cnt; k++)
+            mp[first + k].a = an[k];
+        free(ch);
+        free(an);
+        if (rc < 0) {
+            lt_error("cannot compile the mutants of %s", plan.files[f].path);
+            goto out;
+        }
+    }
+    for (size_t i = 0; i < nm; i++) {
+        mp[i].dup_of = -1;
+        if (mp[i].a.status != LT_CHANGE_OK)
+            continue;
+        /* Quadratic only within a file's few identical fingerprints. */
+        for (size_t k = i; k-- > 0;) {
+            if (plan.mutant_file[k] != plan.mutant_file[i])
+                break;
+            if (mp[k].a.status == LT_CHANGE_OK && mp[k].dup_of < 0 &&
+                strcmp(mp[k].a.fingerprint, mp[i].a.fingerprint) == 0) {
+                mp[i].dup_of = (long)k;
+                break;
+            }
+        }
+    }
+
+    /* The mutants this process runs: all of them, or its shard's. */
+    owned = xcalloc(nm + 1, 1);
+    size_t n_owned = shard_owned(&plan, mp, o->shard_index, o->shard_count,
+                                 owned);
+
+    db_existed = access(o->db, F_OK) == 0;
+    rc = lt_store_open(o->db, &st, &errmsg);
+    if (rc < 0) {
+        db_existed = 1; /* not ours to remove */
+        lt_error("%s: %s", o->db, errmsg ? errmsg : lt_strerror(rc));
+        exit_code = lt_exit_from_error(rc);
+        goto out;
+    }
+    if (tm && (rc = lt_store_telemetry_init(st)) < 0) {
+        exit_code = lt_exit_from_error(rc);
+        goto out;
+    }
+    /* The settings that decide the mutant set and the verdicts.  Resuming
+     * with other settings would mix two runs. */
+    struct lt_buf fp = LT_BUF_INIT;
+    lt_buf_printf(&fp, "operators=%s\n", o->operators);
+    for (size_t i = 0; i < plan.n_files; i++)
+        lt_buf_printf(&fp, "file=%s\n", plan.files[i].path);
+    for (size_t i = 0; i < o->n_tests; i++)
+        lt_buf_printf(&fp, "tests=%s\n", o->tests[i]);
+    for (size_t i = 0; i < o->n_pytest_args; i++)
+        lt_buf_printf(&fp, "arg=%s\n", o->pytest_args[i]);
+    lt_buf_printf(&fp, "cwd=%s\nfull_matrix=%d\n", cwd ? cwd : "",
+                  o->full_matrix);
+    lt_buf_printf(&fp, "python=%s\npath=%s\n", pyenv.python,
+                  pyenv.path_prefix ? pyenv.path_prefix : "");
+    /* Exclusions decide the mutant set; absent, the text is as before. */
+    for (size_t i = 0; i < o->n_exclude; i++)
+        lt_buf_printf(&fp, "exclude=%s\n", o->exclude[i]);
+    for (size_t i = 0; i < o->n_exclude_ops; i++)
+        lt_buf_printf(&fp, "exclude-operators=%s\n", o->exclude_ops[i]);
+    char *stored = NULL;
+    rc = lt_store_get_meta(st, "settings", &stored);
+    if (rc == 0 && stored && strcmp(stored, fp.data) != 0) {
+        lt_error("%s holds a run with other settings; use another --db or "
+                 "delete it", o->db);
+        free(stored);
+        lt_buf_free(&fp);
+        exit_code = 2;
+        goto out;
+    }
+    /* A shard's store holds that shard's results only: resuming it as
+     * another shard, or as the whole run, would leave holes or overlaps
+     * that the merge could not tell from real ones. */
+    char shard[48] = "";
+    if (o->shard_count)
+        snprintf(shard, sizeof(shard), "%u/%u", o->shard_index,
+                 o->shard_count);
+    if (stored) {
+        char *stored_shard = NULL;
+        rc = lt_store_get_meta(st, "shard", &stored_shard);
+        const char *was = stored_shard ? stored_shard : "";
+        if (rc == 0 && strcmp(was, shard) != 0) {
+            lt_error("%s holds %s%s%s, not %s%s; use another --db",
+                     o->db, *was ? "shard " : "the whole run", was,
+                     *was ? " of this run" : "",
+                     *shard ? "shard " : "the whole run", shard);
+            free(stored_shard);
+            free(stored);
+            lt_buf_free(&fp);
+            exit_code = 2;
+            goto out;
+        }
+        free(stored_shard);
+    }
+    /* A finished earlier run of the same settings: its verdicts are
+     * reused where mutant, tests and test files are unchanged, and the
+     * rest of it is forgotten (docs/incremental.md).  An unfinished one
+     * is resumed as it was.  Shards keep to resuming. */
+    if (!o->shard_count) {
+        char *complete = NULL;
+        /* --explain-sandbox stops before the baseline: it must not drop
+         * a finished run's results. */
+        if (stored && !o->explain_sandbox &&
+            lt_store_get_meta(st, "complete", &complete) == 0 &&
+            complete && strcmp(complete, "1") == 0)
+            incremental = 1;
+        free(complete);
+        rc = lt_store_reuse_init(st);
+        if (rc == 0 && incremental)
+            rc = lt_store_each_reuse(st, collect_old, &old);
+        if (rc < 0) {
+            free(stored);
+            lt_buf_free(&fp);
+            exit_code = lt__store_write_failed(st, o->db, rc);
+            goto out;
+        }
+        /* A finished store without reuse keys (merged shards, or one
+         * written before them) is resumed as before: dropping its
+         * results would run everything again. */
+        if (old.n)
+            qsort(old.v, old.n, sizeof(*old.v), cmp_old);
+        else
+            incremental = 0;
+    }
+    free(stored);
+
+    rc = lt_store_begin(st);
+    in_tx = rc == 0;
+    if (rc == 0)
+        rc = lt_store_set_meta(st, "settings", fp.data);
+    if (rc == 0 && *shard)
+        rc = lt_store_set_meta(st, "shard", shard);
+    /* Set again once every mutant of the run (or shard) has a result. */
+    if (rc == 0)
+        rc = lt_store_set_meta(st, "complete", "0");
+    if (rc == 0 && incremental)
+        rc = lt_store_clear_run(st);
+    lt_buf_free(&fp);
+    for (size_t i = 0; rc == 0 && i < plan.n_files; i++) {
+        int changed = 0;
+        rc = lt_store_put_file(st, plan.files[i].path, plan.files[i].sha,
+                               plan.files[i].source, plan.files[i].len,
+                               &changed);
+    }
+    for (size_t i = 0; rc == 0 && i < nm; i++)
+        rc = lt_store_put_mutant(st, &plan.mutants.items[i]);
+    if (rc == 0)
+        rc = lt_store_commit(st);
+    in_tx = 0;
+    if (rc < 0) {
+        exit_code = lt__store_write_failed(st, o->db, rc);
+        goto out;
+    }
+
+    /* Mutants still to run; the ones with a stored result are done. */
+    queue = xcalloc(nm + 1, sizeof(size_t));
+    retried = xcalloc(nm + 1, 1);
+    rechecked = xcalloc(nm + 1, 1);
+    timed_out_test = xcalloc(nm + 1, sizeof(int));
+    rechecks = xcalloc(nm + 1, sizeof(size_t));
+    unsigned char *has_result = xcalloc(nm + 1, 1);
+    size_t n_queue = 0, n_pending = 0;
+    for (size_t i = 0; i < nm; i++) {
+        int has = lt_store_has_result(st, plan.mutants.items[i].id);
+        if (has < 0) {
+            lt_error("%s: %s", o->db, lt_strerror(has));
+            free(has_result);
+            goto out;
+        }
+        /* Another shard's mutants count as done here. */
+        has_result[i] = (unsigned char)(has || !owned[i]);
+        if (has_result[i])
+            continue;
+        n_pending++;
+        /* Runnable and not a duplicate: it goes to a runner. */
+        if (mp[i].a.status == LT_CHANGE_OK && mp[i].dup_of < 0)
+            queue[n_queue++] = i;
+    }
+    /* Verdicts that need no run: equivalent and invalid mutants. */
+    rc = lt_store_begin(st);
+    for (size_t i = 0; rc == 0 && i < nm; i++) {
+        if (has_result[i] || mp[i].a.status == LT_CHANGE_OK)
+            continue;
+        const struct lt_mutant *m = &plan.mutants.items[i];
+        if (mp[i].a.status == LT_CHANGE_EQUIVALENT)
+            rc = put_verdict(st, m, LT_VERDICT_EQUIVALENT,
+                             "compiles to the original code objects");
+        else
+            rc = put_verdict(st, m, LT_VERDICT_INVALID, mp[i].a.detail);
+        has_result[i] = 1;
+    }
+    if (rc == 0)
+        rc = lt_store_commit(st);
+    if (rc < 0) {
+        free(has_result);
+        exit_code = lt__store_write_failed(st, o->db, rc);
+        goto out;
+    }
+
+    /* The zygotes were started before the analysis; as many as there are
+     * mutants to run are enough (one for the baseline when none is). */
+    {
+        int need = n_queue > 0 ? (int)n_queue : 1;
+        while (pool.n > need)
+            lt__zygote_stop(&pool.z[--pool.n]);
+    }
+    for (int i = 0; i < pool.n; i++) {
+        char *fail = NULL;
+        rc = lt__read_ready(&pool, &pool.z[i], &fail);
+        if (rc < 0) {
+            lt_error("%s", fail ? fail : lt_strerror(rc));
+            free(fail);
+            free(has_result);
+            exit_code = rc == LT_ENOTESTS ? 2 : (lt__interrupted ? 130 : 3);
+            goto out;
+        }
+    }
+    if (o->explain_sandbox) {
+        /* What the tests see, as the first zygote built it. */
+        printf("interpreter: %s (%s, Python %s)\n", pyenv.python, pyenv.how,
+               pyenv.version);
+        if (pyenv.path_prefix)
+            printf("first on sys.path after the working directory: %s\n",
+                   pyenv.path_prefix);
+        if (pool.view)
+            fputs(pool.view, stdout);
+        /* The children's own steps, as this kernel would give them. */
+        const char *rest = lt_sandbox_describe_missing(
+            lt_sandbox_probe() | pool.features | LT_SBX_FSVIEW |
+            LT_SBX_IDENTITY);
+        printf("degraded: %s%s%s\n", *rest ? rest : "",
+               *rest && pool.view_missing ? ", " : "",
+               pool.view_missing ? pool.view_missing
+                                 : (*rest ? "" : "nothing"));
+        free(has_result);
+        exit_code = 0;
+        goto out;
+    }
+    if (pool.n_tests == 0) {
+        lt_error("no tests collected");
+        free(has_result);
+        exit_code = 2;
+        goto out;
+    }
+
+    double t_ready = lt__now();
+    int brc = run_baseline(&pool, &plan, o, &base);
+    double t_baseline = lt__now();
+    if (brc != 0) {
+        free(has_result);
+        exit_code = brc;
+        goto out;
+    }
+    lt__warn_degraded(&pool, pool.features);
+    if (o->jobs <= 0 && n_queue > (size_t)pool.n) {
+        int more = children_for(&base, pool.n_tests, online_cores());
+        if ((size_t)more > n_queue)
+            more = (int)n_queue;
+        if (more > pool.n) {
+            int got = grow_pool(&pool, more);
+            lt_debug("the tests mostly wait: %d children", got);
+        }
+    }
+    {
+        rc = lt_store_begin(st);
+        struct lt_test_record *recs = xcalloc(pool.n_tests,
+                                              sizeof(*recs));
+        char **cov = xcalloc(pool.n_tests + 1, sizeof(char *));
+        for (size_t i = 0; i < pool.n_tests; i++) {
+            cov[i] = coverage_text(&base, &plan, (uint32_t)i);
+            recs[i] = (struct lt_test_record){
+                (int)i, pool.test_ids[i], base.wall_ms[i],
+                base.flaky[i] ? "flaky"
+                : base.failing[i] ? "failing"
+                              : base.runnable[i] ? "passed" : "skipped",
+                cov[i]};
+        }
+        if (rc == 0)
+            rc = lt_store_put_tests(st, recs, pool.n_tests);
+        char feat[32];
+        snprintf(feat, sizeof(feat), "%u", pool.features);
+        if (rc == 0)
+            rc = lt_store_set_meta(st, "sandbox_features", feat);
+        if (rc == 0)
+            rc = lt_store_set_meta(st, "sandbox_view",
+                                   pool.view ? pool.view
+                                   : pool.view_missing ? pool.view_missing
+                                   : "");
+        if (rc == 0)
+            rc = lt_store_commit(st);
+        for (size_t i = 0; i < pool.n_tests; i++)
+            free(cov[i]);
+        free(cov);
+        free(recs);
+        if (rc < 0) {
+            free(has_result);
+            lt_error("%s: %s", o->db, lt_strerror(rc));
+            goto out;
+        }
+    }
+
+    /* No test reaches these: no_coverage without a run. */
+    {
+        size_t kept = 0;
+        rc = lt_store_begin(st);
+        for (size_t q = 0; q < n_queue && rc == 0; q++) {
+            size_t i = queue[q];
+            const struct lt_mutant *m = &plan.mutants.items[i];
+            uint32_t *sel = NULL;
+            size_t n = select_tests(&pool, &base, m, plan.mutant_file[i],
+                                    mp[i].a.structural, &sel);
+            free(sel);
+            if (n == 0) {
+                rc = put_verdict(st, m, LT_VERDICT_NO_COVERAGE,
+                                 "no test executes its lines");
+                has_result[i] = 1;
+            } else {
+                queue[kept++] = i;
+            }
+        }
+        n_queue = kept;
+        if (rc == 0)
+            rc = lt_store_commit(st);
+        if (rc < 0) {
+            free(has_result);
+            lt_error("%s: %s", o->db, lt_strerror(rc));
+            goto out;
+        }
+    }
+    free(has_result);
+    has_result = NULL;
+
+    /* Earlier verdicts of unchanged mutants (docs/incremental.md): the
+     * key finds the mutant, the signature of the tests it runs (their
+     * node ids and their files' hashes) must match too, except under
+     * --rerun survivors, which reruns only what survived. */
+    size_t n_reused = 0;
+    if (!o->shard_count) {
+        rkeys = plan_keys(&plan, cwd);
+        struct file_hash *fh = NULL;
+        size_t n_fh = 0, kept = 0;
+        rc = lt_store_begin(st);
+        for (size_t q = 0; q < n_queue && rc == 0; q++) {
+            size_t i = queue[q];
+            const struct lt_mutant *m = &plan.mutants.items[i];
+            uint32_t *sel = NULL;
+            size_t n = select_tests(&pool, &base, m, plan.mutant_file[i],
+                                    mp[i].a.structural, &sel);
+            char **ids = xcalloc(n + 1, sizeof(char *));
+            const char **shas = xcalloc(n + 1, sizeof(char *));
+            for (size_t k = 0; k < n; k++)
+                ids[k] = pool.test_ids[sel[k]];
+            qsort(ids, n, sizeof(char *), cmp_str);
+            for (size_t k = 0; k < n; k++)
+                shas[k] = test_file_sha(ids[k], &fh, &n_fh);
+            char sig[65];
+            lt__tests_sig(ids, shas, n, sig);
+            free(ids);
+            free(shas);
+            free(sel);
+            rc = lt_store_put_reuse_key(st, m->id, rkeys[i], sig);
+            struct old_verdict probe, *hit = NULL;
+            memcpy(probe.key, rkeys[i], 65);
+            if (old.n)
+                hit = bsearch(&probe, old.v, old.n, sizeof(*old.v), cmp_old);
+            int reuse = 0;
+            if (hit && o->rerun_survivors)
+                reuse = hit->r.verdict != LT_VERDICT_SURVIVED &&
+                        hit->r.verdict != LT_VERDICT_NO_COVERAGE;
+            else if (hit)
+                reuse = strcmp(hit->sig, sig) == 0;
+            if (rc == 0 && reuse) {
+                struct lt_result r = hit->r;
+                memcpy(r.mutant_id, m->id, 17);
+                rc = lt_store_put_result(st, &r);
+                n_reused++;
+            } else {
+                queue[kept++] = i;
+            }
+        }
+        for (size_t k = 0; k < n_fh; k++)
+            free(fh[k].path);
+        free(fh);
+        if (rc == 0)
+            n_queue = kept;
+        if (rc == 0)
+            rc = lt_store_commit(st);
+        if (rc < 0) {
+            exit_code = lt__store_write_failed(st, o->db, rc);
+            goto out;
+        }
+        if (incremental)
+            fprintf(stderr,
+                    "litmus: reused %zu verdicts of an earlier run; "
+                    "%zu mutants to run\n", n_reused, n_queue);
+    }
+
+    struct progress prog = {.on = o->progress, .total = n_queue,
+                            .start = lt__now()};
+    if (prog.on < 0)
+        prog.on = isatty(2);
+    size_t next = 0, done = 0, next_recheck = 0;
+    int pending = 0;
+    double last_commit = lt__now();
+    rc = lt_store_begin(st);
+    in_tx = rc == 0;
+    uint64_t token = 1;
+    /* Bench aid (bench/fresh_bench.sh): LITMUS_FRESH=0 applies module- and
+     * class-level mutants by re-execution, the mechanism fresh imports
+     * replaced, so that the two can be timed on the same mutants. */
+    const char *fresh_env = getenv("LITMUS_FRESH");
+    int fresh_off = fresh_env && strcmp(fresh_env, "0") == 0;
+    const char *run_log_path = getenv("LITMUS_RUN_LOG");
+    run_log = run_log_path && *run_log_path ? fopen(run_log_path, "a")
+                                            : NULL;
+    /* The first failed write to the store stops the run: what was
+     * committed stays, and the rerun runs the rest. */
+    int store_rc = 0;
+    while (!lt__interrupted && store_rc == 0) {
+        int busy = 0;
+        for (int i = 0; i < pool.n; i++)
+            busy += pool.z[i].job.active;
+        if (done >= n_queue && next_recheck >= n_rechecks && busy == 0)
+            break;
+        /* Timeouts are confirmed one at a time, with every other runner
+         * idle, so that machine load cannot fake them. */
+        int recheck_phase = next >= n_queue && next_recheck < n_rechecks;
+        for (int i = 0; i < pool.n; i++) {
+            struct zygote *z = &pool.z[i];
+            if (z->job.active || z->dead)
+                continue;
+            size_t mi;
+            int is_recheck = 0;
+            if (next < n_queue) {
+                mi = queue[next];
+            } else if (recheck_phase && busy == 0) {
+                mi = rechecks[next_recheck];
+                is_recheck = 1;
+            } else {
+                break;
+            }
+            const struct lt_mutant *m = &plan.mutants.items[mi];
+            struct job spec;
+            memset(&spec, 0, sizeof(spec));
+            spec.mutant = mi;
+            spec.recheck = is_recheck;
+            spec.n_tests = select_tests(&pool, &base, m, plan.mutant_file[mi],
+                                        mp[mi].a.structural, &spec.tests);
+            if (is_recheck)
+                recheck_order(spec.tests, spec.n_tests, timed_out_test[mi]);
+            double wall_ms = 0, cpu_ms = 0;
+            for (size_t k = 0; k < spec.n_tests; k++) {
+                wall_ms += base.wall_ms[spec.tests[k]];
+                cpu_ms += base.cpu_ms[spec.tests[k]];
+            }
+            /* The budget is CPU time, which machine load does not
+             * stretch; wall time is a looser backstop for sleepers. */
+            double cpu_budget = o->timeout_factor * cpu_ms / 1000.0 +
+                                o->timeout_const;
+            double wall_budget = 3.0 * (o->timeout_factor * wall_ms / 1000.0 +
+                                        o->timeout_const);
+            spec.cpu_budget_ns = cpu_budget * 1e9;
+            /* A fresh run imports and collects again before its tests:
+             * its wall deadline allows for that, then restarts at
+             * SANDBOXED (its CPU budget counts from there anyway). */
+            int fresh = mp[mi].a.structural ||
+                        runs_at_import(&base, m, plan.mutant_file[mi]);
+            double timeout = wall_budget;
+            if (fresh) {
+                spec.sandbox_wall_s = wall_budget;
+                timeout += 3.0 * (o->timeout_factor * pool.import_s +
+                                  o->timeout_const);
+            }
+            /* Each test also has a budget of its own, from its own
+             * baseline time: a looping test is stopped after about
+             * factor x its time + the constant, not after the budget of
+             * all the tests selected with it. */
+            spec.test_budget_ns = xcalloc(pool.n_tests + 1, sizeof(double));
+            for (size_t k = 0; k < spec.n_tests; k++)
+                spec.test_budget_ns[spec.tests[k]] =
+                    (o->timeout_factor * base.cpu_ms[spec.tests[k]] / 1000.0 +
+                     o->timeout_const) * 1e9;
+            spec.seen = xcalloc(pool.n_tests + 1, 1);
+            spec.test_ns = xcalloc(pool.n_tests + 1, sizeof(double));
+            spec.test_cpu_ns = xcalloc(pool.n_tests + 1, sizeof(double));
+            spec.test_outcome = xcalloc(pool.n_tests + 1, 1);
+            struct lt_run_request req = {
+                .mode = LT_RUN_MUTANT,
+                .subject = (uint32_t)plan.mutant_file[mi],
+                .start = m->start, .end = m->end,
+                .replacement = m->replacement, .tests = spec.tests,
+                .n_tests = spec.n_tests, .stop_first = !o->full_matrix,
+                .cpu_seconds = lt__cpu_limit_for(cpu_budget),
+                .memory_bytes = (uint64_t)o->memory_mb << 20,
+                .flags = fresh && !fresh_off ? LT_RUN_FRESH : 0,
+                .swap = fresh ? NULL : mp[mi].a.swap,
+                .swap_len = fresh ? 0 : mp[mi].a.swap_len};
+            rc = lt__job_start(z, &spec, token++, &req, timeout);
+            if (rc < 0) {
+                free(spec.tests);
+                free(spec.seen);
+                free(spec.test_ns);
+                free(spec.test_cpu_ns);
+                free(spec.test_outcome);
+                free(spec.test_budget_ns);
+                z->dead = 1;
+                continue;
+            }
+            busy++;
+            if (is_recheck) {
+                next_recheck++;
+            } else {
+                next++;
+            }
+            if (run_log) {
+                /* Test aid: which mutants this process started. */
+                fprintf(run_log, "%s%s\n", m->id, is_recheck ? " recheck" : "");
+                fflush(run_log);
+            }
+            if (is_recheck)
+                break;
+        }
+
+        struct pollfd *pf = xcalloc((size_t)pool.n * 3, sizeof(*pf));
+        double soonest = lt__now() + 1.0;
+        int any_active = 0;
+        for (int i = 0; i < pool.n; i++) {
+            struct zygote *z = &pool.z[i];
+            struct job *j = &z->job;
+            pf[3 * i] = (struct pollfd){
+                z->dead || j->got_exited ? -1 : z->sock, POLLIN, 0};
+            pf[3 * i + 1] = (struct pollfd){
+                j->active && !j->result_eof ? j->result_fd : -1, POLLIN, 0};
+            pf[3 * i + 2] = (struct pollfd){
+                j->active && !j->out_eof ? j->out_fd : -1, POLLIN, 0};
+            if (lt__job_wakeup(j) < soonest)
+                soonest = lt__job_wakeup(j);
+            any_active |= j->active && j->pid > 0 && !j->got_exited;
+        }
+        /* Sample CPU time of running children every 20 ms. */
+        if (any_active && soonest > lt__now() + 0.02)
+            soonest = lt__now() + 0.02;
+        double wait = soonest - lt__now();
+        int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
+        int n = poll(pf, (nfds_t)pool.n * 3, ms);
+        if (n < 0 && errno != EINTR) {
+            free(pf);
+            lt_error("poll: %s", strerror(errno));
+            break;
+        }
+        double now = lt__now();
+        for (int i = 0; i < pool.n && n >= 0; i++) {
+            struct zygote *z = &pool.z[i];
+            struct job *j = &z->job;
+            if (pf[3 * i].revents && !z->dead) {
+                if (lt__zygote_read(z) < 0) {
+                    /* The zygote died: its child dies with it (PDEATHSIG).
+                     * Retry the mutant once on a fresh zygote. */
+                    z->dead = 1;
+                }
+            }
+            if (pf[3 * i + 1].revents)
+                lt__job_read_results(&pool, j);
+            if (pf[3 * i + 2].revents)
+                lt__job_read_output(j);
+            lt__job_check_limits(j, now);
+            lt__job_expire_pipes(j, now);
+            if (z->dead) {
+                size_t mut = j->mutant;
+                int was_active = j->active;
+                int was_recheck = j->recheck;
+                lt__zygote_stop(z);
+                char *fail = NULL;
+                if (lt__zygote_start(&pool, z) == 0 &&
+                    lt__read_ready(&pool, z, &fail) == 0) {
+                    z->dead = 0;
+                } else {
+                    lt_warn("cannot restart a runner: %s",
+                            fail ? fail : "start-up failed");
+                    z->dead = 1;
+                }
+                free(fail);
+                if (was_active) {
+                    if (!retried[mut] && !z->dead) {
+                        /* Run it again: the slot before the cursor was
+                         * handed out already. */
+                        retried[mut] = 1;
+                        if (was_recheck)
+                            rechecks[--next_recheck] = mut;
+                        else
+                            queue[--next] = mut;
+                    } else {
+                        rc = put_verdict(st, &plan.mutants.items[mut],
+                                         LT_VERDICT_ERROR,
+                                         "the runner died twice");
+                        if (rc < 0 && store_rc == 0)
+                            store_rc = rc;
+                        pending++;
+                        if (!was_recheck)
+                            done++;
+                        prog.done++;
+                        prog.other++;
+                    }
+                }
+                continue;
+            }
+            if (lt__job_done(j)) {
+                struct lt_result res;
+                memset(&res, 0, sizeof(res));
+                memcpy(res.mutant_id, plan.mutants.items[j->mutant].id, 17);
+                decide(&pool, j, &res);
+                if (res.verdict == LT_VERDICT_TIMEOUT && !j->recheck &&
+                    !rechecked[j->mutant]) {
+                    /* Confirm alone before recording a timeout. */
+                    rechecked[j->mutant] = 1;
+                    timed_out_test[j->mutant] = j->current;
+                    rechecks[n_rechecks++] = j->mutant;
+                    lt_result_clear(&res);
+                    lt__job_reset(j);
+                    done++;
+                    continue;
+                }
+                rc = lt_store_put_result(st, &res);
+                if (rc == 0 && tm)
+                    rc = lt_store_put_telemetry(st, res.mutant_id, &j->tm);
+                if (rc < 0 && store_rc == 0)
+                    store_rc = rc;
+                /* Duplicates share the representative's verdict. */
+                for (size_t k = j->mutant + 1; k < nm; k++) {
+                    if (mp[k].dup_of != (long)j->mutant)
+                        continue;
+                    struct lt_result dup = res;
+                    memcpy(dup.mutant_id, plan.mutants.items[k].id, 17);
+                    char *d = xasprintf("same code as mutant %s%s%s",
+                                        plan.mutants.items[j->mutant].id,
+                                        res.detail ? "; " : "",
+                                        res.detail ? res.detail : "");
+                    dup.detail = d;
+                    rc = lt_store_put_result(st, &dup);
+                    if (rc < 0 && store_rc == 0)
+                        store_rc = rc;
+                    free(d);
+                }
+                if (res.verdict == LT_VERDICT_SURVIVED)
+                    prog.survived++;
+                else if (lt_verdict_is_detected(res.verdict))
+                    prog.killed++;
+                else
+                    prog.other++;
+                lt_result_clear(&res);
+                if (!j->recheck)
+                    done++;
+                lt__job_reset(j);
+                pending++;
+                prog.done++;
+            }
+        }
+        free(pf);
+        int alive = 0;
+        for (int i = 0; i < pool.n; i++)
+            alive += !pool.z[i].dead;
+        if (!alive) {
+            lt_error("every runner died; stopping");
+            break;
+        }
+        if (store_rc == 0 &&
+            (pending >= BATCH_RESULTS ||
+             (pending > 0 && lt__now() - last_commit > BATCH_SECONDS)))
+            store_rc = flush_batch(st, &pending, &last_commit);
+        progress_show(&prog, 0);
+    }
+    if (in_tx && store_rc == 0)
+        store_rc = lt_store_commit(st);
+    if (prog.on) {
+        progress_show(&prog, 1);
+        fputc('\n', stderr);
+    }
+    if (store_rc < 0) {
+        exit_code = lt__store_write_failed(st, o->db, store_rc);
+        in_tx = 0;
+        goto out;
+    }
+    in_tx = 0;
+    if (lt__interrupted) {
+        exit_code = lt__exit_interrupted();
+        goto out;
+    }
+    if (done < n_queue || next_recheck < n_rechecks) {
+        exit_code = 3;
+        goto out;
+    }
+    /* Duplicates of mutants finished by an earlier, interrupted run. */
+    rc = lt_store_begin(st);
+    for (size_t i = 0; rc == 0 && i < nm; i++) {
+        if (mp[i].dup_of < 0 || !owned[i] || lt_store_has_result(st,
+                                                   plan.mutants.items[i].id))
+            continue;
+        struct lt_mutant rm;
+        struct lt_result rr;
+        int has = 0;
+        memset(&rm, 0, sizeof(rm));
+        memset(&rr, 0, sizeof(rr));
+        if (lt_store_get_mutant(st, plan.mutants.items[mp[i].dup_of].id, &rm,
+                                &rr, &has) == 0 && has) {
+            memcpy(rr.mutant_id, plan.mutants.items[i].id, 17);
+            char *d = xasprintf("same code as mutant %s", rm.id);
+            free(rr.detail);
+            rr.detail = d;
+            rc = lt_store_put_result(st, &rr);
+        }
+        lt_mutant_clear(&rm);
+        lt_result_clear(&rr);
+    }
+    if (rc == 0)
+        rc = lt_store_commit(st);
+    if (rc < 0) {
+        exit_code = lt__store_write_failed(st, o->db, rc);
+        goto out;
+    }
+    {
+        /* Figures of this run, for `make bench` and the curious. */
+        double t_end = lt__now();
+        long zyg_rss = 0;
+        for (int i = 0; i < pool.n; i++) {
+            long kb = lt__peak_rss_kb(pool.z[i].pid);
+            if (kb > zyg_rss)
+                zyg_rss = kb;
+        }
+        static const char *const keys[] = {
+            "run_startup_s", "run_mutants_s", "run_baseline_s",
+            "run_mutants_run", "run_timeout_rechecks",
+            "run_zygote_peak_rss_kb", "run_engine_peak_rss_kb", "run_jobs",
+            "run_wall_s", "run_cpu_s", "run_tasks", "run_reused",
+            "complete"};
+        char v[13][64];
+        snprintf(v[0], sizeof(v[0]), "%.6f", t_ready - t_start);
+        snprintf(v[1], sizeof(v[1]), "%.6f", t_end - t_baseline);
+        snprintf(v[2], sizeof(v[2]), "%.6f", t_baseline - t_ready);
+        snprintf(v[3], sizeof(v[3]), "%zu", n_queue);
+        snprintf(v[4], sizeof(v[4]), "%zu", n_rechecks);
+        snprintf(v[5], sizeof(v[5]), "%ld", zyg_rss);
+        snprintf(v[6], sizeof(v[6]), "%ld", lt__peak_rss_kb(0));
+        snprintf(v[7], sizeof(v[7]), "%d", pool.n);
+        /* Throughput figures (`litmus report`, docs/scale.md): wall and
+         * CPU seconds of this process and its runners, and its tasks
+         * (every mutant it owns, run or decided without a run). */
+        snprintf(v[8], sizeof(v[8]), "%.6f", t_end - t_start);
+        snprintf(v[9], sizeof(v[9]), "%.6f", run_cpu_seconds(&pool));
+        snprintf(v[10], sizeof(v[10]), "%zu", n_owned);
+        snprintf(v[11], sizeof(v[11]), "%zu", n_reused);
+        snprintf(v[12], sizeof(v[12]), "1");
+        rc = lt_store_begin(st);
+        for (size_t k = 0; rc == 0 && k < sizeof(keys) / sizeof(*keys); k++)
+            rc = lt_store_set_meta(st, keys[k], v[k]);
+        /* Only figures: a failure here loses no result, but the next
+         * write would fail the same way, so say so now. */
+        if (rc == 0)
+            rc = lt_store_commit(st);
+        if (rc < 0) {
+            exit_code = lt__store_write_failed(st, o->db, rc);
+            goto out;
+        }
+    }
+    (void)n_pending;
+    exit_code = lt__report_score(st, &plan, o->format, o->fail_under,
+                                 pool.features, stdout, &o->report);
+out:
+    if (run_log)
+        fclose(run_log);
+    lt__changed_free(since, plan.n_files);
+    old_set_free(&old);
+    free(rkeys);
+    if (in_tx)
+        lt_store_commit(st);
+    for (int i = 0; i < pool.n; i++)
+        lt__zygote_stop(&pool.z[i]);
+    free(pool.z);
+    lt_telemetry_close(tm);
+    for (size_t i = 0; i < pool.n_tests; i++)
+        free(pool.test_ids[i]);
+    baseline_free(&base, pool.n_tests);
+    free(pool.test_ids);
+    free(pool.view);
+    free(pool.view_missing);
+    free(pool.import_pairs);
+    if (scratch) {
+        lt_sandbox_scratch_remove(scratch);
+        free(scratch);
+    }
+    free(args);
+    free(subjects);
+    free(queue);
+    free(retried);
+    free(owned);
+    free(rechecked);
+    free(timed_out_test);
+    free(rechecks);
+    free(errmsg);
+    free(cwd);
+    lt_pyenv_clear(&pyenv);
+    if (mp) {
+        for (size_t i = 0; i < plan.mutants.count; i++) {
+            free(mp[i].a.detail);
+            free(mp[i].a.swap);
+        }
+        free(mp);
+    }
+    lt_store_close(st);
+    if (exit_code == 2 && !db_existed) {
+        static const char *const suffixes[] = {"", "-wal", "-shm", "-journal",
+                                               ".lock"};
+        for (size_t i = 0; i < sizeof(suffixes) / sizeof(*suffixes); i++) {
+            char *p = xasprintf("%s%s", o->db, suffixes[i]);
+            unlink(p);
+            free(p);
+        }
+    }
+    lt__plan_free(&plan);
+    return exit_code;
+}

@@ -1,0 +1,884 @@
+/* Reports rendered from the store: the one load of a run every format
+ * renders, the score summary (text or litmus JSON), one mutant's diff and
+ * verdict (`litmus show`), and `litmus report`.  The other formats live
+ * in report_stryker.c and report_ci.c (docs/reports.md).
+ * SPDX-License-Identifier: MIT */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "engine/core/internal.h"
+#include "engine/report/report_internal.h"
+#include "sandbox/sandbox.h"
+
+/* A path relative to the working directory when it lies below it. */
+static const char *display_path(const char *path, const char *cwd)
+{
+    size_t n = cwd ? strlen(cwd) : 0;
+    if (n && strncmp(path, cwd, n) == 0 && path[n] == '/')
+        return path + n + 1;
+    return path;
+}
+
+/* One line of text for a terminal or a message: newlines and tabs shown
+ * escaped, at most about max bytes then "..." (caller frees). */
+char *lt__one_line(const char *s, size_t max)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    for (size_t i = 0; s[i] && b.len < max; i++) {
+        if (s[i] == '\n')
+            lt_buf_puts(&b, "\\n");
+        else if (s[i] == '\t')
+            lt_buf_puts(&b, "\\t");
+        else
+            lt_buf_append(&b, &s[i], 1);
+    }
+    if (strlen(s) > max)
+        lt_buf_puts(&b, "...");
+    return lt_buf_steal(&b);
+}
+
+/*** Loading a stored run ***/
+
+static void copy_mutant(struct lt_mutant *dst, const struct lt_mutant *m)
+{
+    *dst = *m;
+    dst->file = xstrdup(m->file);
+    dst->op = xstrdup(m->op ? m->op : "");
+    dst->original = xstrdup(m->original ? m->original : "");
+    dst->replacement = xstrdup(m->replacement ? m->replacement : "");
+}
+
+static void copy_result(struct lt_result *dst, const struct lt_result *r)
+{
+    *dst = *r;
+    dst->killed_by = r->killed_by ? xstrdup(r->killed_by) : NULL;
+    dst->detail = r->detail ? xstrdup(r->detail) : NULL;
+    dst->output = NULL; /* no report shows it */
+}
+
+struct load {
+    struct lt__rdata *d;
+    size_t cap_m, cap_f;
+};
+
+static int load_mutant(const struct lt_mutant *m, const struct lt_result *r,
+                       void *ud)
+{
+    struct load *l = ud;
+    struct lt__rdata *d = l->d;
+    if (d->n_files == 0 || strcmp(d->files[d->n_files - 1].path, m->file)) {
+        if (d->n_files == l->cap_f) {
+            l->cap_f = l->cap_f ? 2 * l->cap_f : 16;
+            d->files = xrealloc(d->files, l->cap_f * sizeof(*d->files));
+        }
+        struct lt__rfile *f = &d->files[d->n_files++];
+        memset(f, 0, sizeof(*f));
+        f->path = xstrdup(m->file);
+    }
+    if (d->n_mutants == l->cap_m) {
+        l->cap_m = l->cap_m ? 2 * l->cap_m : 256;
+        d->mutants = xrealloc(d->mutants, l->cap_m * sizeof(*d->mutants));
+    }
+    struct lt__rmutant *x = &d->mutants[d->n_mutants++];
+    memset(x, 0, sizeof(*x));
+    copy_mutant(&x->m, m);
+    x->file = d->n_files - 1;
+    if (r) {
+        copy_result(&x->r, r);
+        x->has_result = 1;
+    } else {
+        x->r.verdict = LT_VERDICT_PENDING;
+    }
+    lt_summary_add(&d->sum, x->r.verdict);
+    if (r && r->detail && strncmp(r->detail, "same code as mutant ", 20) == 0)
+        d->duplicates++;
+    return 0;
+}
+
+static int load_test(const struct lt_test_record *t, void *ud)
+{
+    struct lt__rdata *d = ud;
+    d->tests = xrealloc(d->tests, (d->n_tests + 1) * sizeof(*d->tests));
+    struct lt__rtest *x = &d->tests[d->n_tests++];
+    x->nodeid = xstrdup(t->nodeid);
+    x->baseline_ms = t->baseline_ms;
+    x->outcome = t->outcome ? xstrdup(t->outcome) : NULL;
+    x->coverage = t->coverage ? xstrdup(t->coverage) : NULL;
+    return 0;
+}
+
+/* UTF-16 code units from byte offset `from` to `to` of s (Stryker's
+ * elements index JavaScript strings; SARIF counts the same by default). */
+static int utf16_units(const char *s, size_t from, size_t to)
+{
+    int n = 0;
+    for (size_t i = from; i < to; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x80 || (c >= 0xc0 && c < 0xf0))
+            n++;
+        else if (c >= 0xf0)
+            n += 2;
+    }
+    return n;
+}
+
+/* 1-based line and UTF-16 column of byte offset at. */
+static void position(const char *s, size_t at, int *line, int *col)
+{
+    int l = 1;
+    size_t ls = 0;
+    for (size_t i = 0; i < at; i++)
+        if (s[i] == '\n')
+            l++, ls = i + 1;
+    *line = l;
+    *col = 1 + utf16_units(s, ls, at);
+}
+
+static void locate(struct lt__rdata *d, struct lt__rmutant *x)
+{
+    const struct lt__rfile *f = &d->files[x->file];
+    const struct lt_mutant *m = &x->m;
+    if (f->source && m->start <= m->end && m->end <= f->len) {
+        position(f->source, m->start, &x->loc.line, &x->loc.col);
+        position(f->source, m->end, &x->loc.end_line, &x->loc.end_col);
+        return;
+    }
+    x->loc.line = m->line > 0 ? m->line : 1;
+    x->loc.col = m->col + 1 > 0 ? m->col + 1 : 1;
+    x->loc.end_line = m->end_line >= x->loc.line ? m->end_line : x->loc.line;
+    x->loc.end_col = m->end_col + 1 > 0 ? m->end_col + 1 : 1;
+}
+
+/* The git work tree holding dir (the nearest parent with a .git entry),
+ * else dir itself (caller frees). */
+static char *find_repo_root(const char *dir)
+{
+    char *p = xstrdup(dir);
+    size_t n = strlen(p);
+    while (n > 0) {
+        char *git = xasprintf("%.*s/.git", (int)n, p);
+        int found = access(git, F_OK) == 0;
+        free(git);
+        if (found) {
+            p[n] = '\0';
+            return p;
+        }
+        while (n > 0 && p[n - 1] != '/')
+            n--;
+        if (n > 0)
+            n--; /* the slash */
+    }
+    free(p);
+    return xstrdup(dir);
+}
+
+static double meta_seconds(struct lt_store *st, const char *key)
+{
+    char *v = NULL;
+    double s = -1;
+    if (lt_store_get_meta(st, key, &v) == 0 && v)
+        s = strtod(v, NULL);
+    free(v);
+    return s;
+}
+
+static void index_coverage(struct lt__rdata *d); /* below */
+
+int lt__rdata_load(struct lt_store *st, struct lt__rdata *d)
+{
+    memset(d, 0, sizeof(*d));
+    d->cwd = getcwd(NULL, 0);
+    if (!d->cwd)
+        d->cwd = xstrdup(".");
+    d->repo_root = find_repo_root(d->cwd);
+    struct load l = {d, 0, 0};
+    int rc = lt_store_each(st, load_mutant, &l);
+    if (rc < 0)
+        return rc;
+    rc = lt_store_each_test(st, load_test, d);
+    if (rc < 0)
+        return rc;
+    size_t rl = strlen(d->repo_root);
+    for (size_t i = 0; i < d->n_files; i++) {
+        struct lt__rfile *f = &d->files[i];
+        f->display = display_path(f->path, d->cwd);
+        if (strncmp(f->path, d->repo_root, rl) == 0 &&
+                 f->path[rl] == '/')
+            f->repo_path = xstrdup(f->path + rl + 1);
+        if (lt_store_get_file(st, f->path, &f->source, &f->len) < 0)
+            f->source = NULL;
+    }
+    for (size_t i = 0; i < d->n_mutants; i++)
+        locate(d, &d->mutants[i]);
+    index_coverage(d);
+    d->setup_s = meta_seconds(st, "run_startup_s");
+    d->baseline_s = meta_seconds(st, "run_baseline_s");
+    d->mutants_s = meta_seconds(st, "run_mutants_s");
+    if (lt_store_get_meta(st, "settings", &d->settings) < 0)
+        d->settings = NULL;
+    return 0;
+}
+
+void lt__rdata_free(struct lt__rdata *d)
+{
+    for (size_t i = 0; i < d->n_mutants; i++) {
+        lt_mutant_clear(&d->mutants[i].m);
+        lt_result_clear(&d->mutants[i].r);
+    }
+    free(d->mutants);
+    for (size_t i = 0; i < d->n_files; i++) {
+        free(d->files[i].path);
+        free(d->files[i].repo_path);
+        free(d->files[i].source);
+        free(d->files[i].cov);
+    }
+    free(d->files);
+    for (size_t i = 0; i < d->n_tests; i++) {
+        free(d->tests[i].nodeid);
+        free(d->tests[i].outcome);
+        free(d->tests[i].coverage);
+    }
+    free(d->tests);
+    free(d->cwd);
+    free(d->repo_root);
+    free(d->settings);
+    memset(d, 0, sizeof(*d));
+}
+
+int lt__is_survivor(enum lt_verdict v)
+{
+    return v == LT_VERDICT_SURVIVED || v == LT_VERDICT_NO_COVERAGE;
+}
+
+/*** Coverage ***/
+
+static int cmp_cov(const void *a, const void *b)
+{
+    const struct lt__cov *x = a, *y = b;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->test < y->test ? -1 : x->test > y->test;
+}
+
+/* Indexes every test's stored coverage ("FILE:1-4,9\n...") by file, as
+ * (line, test) pairs sorted by line, so that the tests reaching a mutant
+ * are a binary search away whatever the size of the suite. */
+static void index_coverage(struct lt__rdata *d)
+{
+    size_t *cap = xcalloc(d->n_files ? d->n_files : 1, sizeof(*cap));
+    for (size_t t = 0; t < d->n_tests; t++) {
+        const char *p = d->tests[t].coverage;
+        if (!p)
+            continue;
+        d->any_coverage = 1;
+        while (*p) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            const char *colon = memchr(p, ':', n);
+            /* The file part may hold ':'; the ranges never do. */
+            for (const char *c = colon; c && c < p + n;
+                 c = memchr(c + 1, ':', (size_t)(p + n - c - 1)))
+                colon = c;
+            struct lt__rfile *f = NULL;
+            for (size_t k = 0; colon && k < d->n_files && !f; k++)
+                if (strlen(d->files[k].path) == (size_t)(colon - p) &&
+                    strncmp(d->files[k].path, p, (size_t)(colon - p)) == 0)
+                    f = &d->files[k];
+            const char *q = colon ? colon + 1 : p + n, *e = p + n;
+            while (f && q < e) {
+                char *end;
+                long lo = strtol(q, &end, 10), hi = lo;
+                if (end == q)
+                    break;
+                if (*end == '-')
+                    hi = strtol(end + 1, &end, 10);
+                for (long l = lo; l <= hi && l - lo < 1000000; l++) {
+                    size_t k = (size_t)(f - d->files);
+                    if (f->n_cov == cap[k]) {
+                        cap[k] = cap[k] ? 2 * cap[k] : 256;
+                        f->cov = xrealloc(f->cov, cap[k] * sizeof(*f->cov));
+                    }
+                    f->cov[f->n_cov].line = l;
+                    f->cov[f->n_cov++].test = t;
+                }
+                q = *end == ',' ? end + 1 : e;
+            }
+            p += n + (nl != NULL);
+        }
+    }
+    for (size_t k = 0; k < d->n_files; k++)
+        if (d->files[k].n_cov)
+            qsort(d->files[k].cov, d->files[k].n_cov, sizeof(struct lt__cov),
+                  cmp_cov);
+    free(cap);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+long lt__covering_tests(const struct lt__rdata *d, size_t i, size_t **idx)
+{
+    const struct lt__rmutant *x = &d->mutants[i];
+    const struct lt__rfile *f = &d->files[x->file];
+    long lo = x->m.line, hi = x->m.end_line > lo ? x->m.end_line : lo;
+    *idx = NULL;
+    if (!d->any_coverage)
+        return -1;
+    size_t a = 0, b = f->n_cov;
+    while (a < b) { /* first pair with line >= lo */
+        size_t mid = a + (b - a) / 2;
+        if (f->cov[mid].line < lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    size_t n = 0;
+    for (size_t k = a; k < f->n_cov && f->cov[k].line <= hi; k++) {
+        *idx = xrealloc(*idx, (n + 1) * sizeof(**idx));
+        (*idx)[n++] = f->cov[k].test;
+    }
+    if (n > 1) {
+        qsort(*idx, n, sizeof(**idx), cmp_size);
+        size_t u = 1;
+        for (size_t k = 1; k < n; k++)
+            if ((*idx)[k] != (*idx)[u - 1])
+                (*idx)[u++] = (*idx)[k];
+        n = u;
+    }
+    return (long)n;
+}
+
+char *lt__utf8_clean(const char *s)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p;
+        size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3
+                 : (c >> 3) == 30 ? 4 : 0;
+        size_t k = 1;
+        while (n > 1 && k < n && (p[k] & 0xc0) == 0x80)
+            k++;
+        /* Overlong forms and surrogates are refused as jansson does. */
+        unsigned long cp = 0;
+        if (n > 1 && k == n) {
+            cp = c & (0x7f >> n);
+            for (size_t j = 1; j < n; j++)
+                cp = (cp << 6) | (p[j] & 0x3f);
+        }
+        int ok = n == 1 ||
+                 (n > 1 && k == n &&
+                  cp >= (n == 2 ? 0x80UL : n == 3 ? 0x800UL : 0x10000UL) &&
+                  cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff));
+        if (ok) {
+            lt_buf_append(&b, p, n);
+            p += n;
+        } else {
+            lt_buf_puts(&b, "\xef\xbf\xbd");
+            p++;
+        }
+    }
+    if (!b.data)
+        return xstrdup("");
+    return lt_buf_steal(&b);
+}
+
+/*** Text and litmus JSON ***/
+
+json_t *lt__jstr(const char *s)
+{
+    char *c = lt__utf8_clean(s ? s : "");
+    json_t *j = json_string(c);
+    free(c);
+    return j;
+}
+
+static json_t *mutant_json(const struct lt__rdata *d, size_t i)
+{
+    const struct lt__rmutant *x = &d->mutants[i];
+    const struct lt_mutant *m = &x->m;
+    const struct lt_result *r = x->has_result ? &x->r : NULL;
+    json_t *o = json_object();
+    json_object_set_new(o, "id", json_string(m->id));
+    json_object_set_new(o, "file", lt__jstr(d->files[x->file].display));
+    json_object_set_new(o, "line", json_integer(m->line));
+    /* 1-based columns, as in the text report and Stryker's. */
+    json_object_set_new(o, "col", json_integer(m->col + 1));
+    json_object_set_new(o, "end_line", json_integer(m->end_line));
+    json_object_set_new(o, "end_col", json_integer(m->end_col + 1));
+    json_object_set_new(o, "operator", lt__jstr(m->op));
+    json_object_set_new(o, "category",
+                        json_string(lt_category_name(m->category)));
+    json_object_set_new(o, "original", lt__jstr(m->original));
+    json_object_set_new(o, "replacement", lt__jstr(m->replacement));
+    json_object_set_new(o, "status",
+                        json_string(lt_verdict_name(x->r.verdict)));
+    json_object_set_new(o, "killed_by",
+                        r && r->killed_by ? lt__jstr(r->killed_by)
+                                          : json_null());
+    json_object_set_new(o, "duration_ms",
+                        r ? json_real(r->duration_ms) : json_null());
+    if (r && r->detail && *r->detail)
+        json_object_set_new(o, "detail", lt__jstr(r->detail));
+    return o;
+}
+
+static json_t *summary_json(const struct lt_summary *s, int duplicates)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "mutants", json_integer(s->total));
+    for (int v = LT_VERDICT_KILLED; v < LT_VERDICT__COUNT; v++)
+        json_object_set_new(o, lt_verdict_name((enum lt_verdict)v),
+                            json_integer(s->counts[v]));
+    double score = lt_summary_score(s);
+    json_object_set_new(o, "score", score < 0 ? json_null()
+                                              : json_real(score));
+    if (s->counts[LT_VERDICT_PENDING])
+        json_object_set_new(o, "pending",
+                            json_integer(s->counts[LT_VERDICT_PENDING]));
+    /* Mutants that compiled to the same code as another and shared its
+     * run (their verdicts are counted above too). */
+    json_object_set_new(o, "duplicates", json_integer(duplicates));
+    return o;
+}
+
+static void write_json(const struct lt__rdata *d, FILE *out)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "schema", json_string("litmus.score/2"));
+    json_object_set_new(root, "summary", summary_json(&d->sum, d->duplicates));
+    json_t *mutants = json_array();
+    for (size_t i = 0; i < d->n_mutants; i++)
+        json_array_append_new(mutants, mutant_json(d, i));
+    json_object_set_new(root, "mutants", mutants);
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fprintf(out, "%s\n", text);
+    free(text);
+    json_decref(root);
+}
+
+static void write_text(const struct lt__rdata *d, FILE *out)
+{
+    const struct lt_summary *s = &d->sum;
+    double score = lt_summary_score(s);
+    fprintf(out, "%d mutants in %zu file%s\n", s->total, d->n_files,
+            d->n_files == 1 ? "" : "s");
+    fprintf(out, "  killed %d, timeout %d, crashed %d, memory %d, "
+                 "survived %d, no_coverage %d, equivalent %d, "
+                 "invalid %d, error %d",
+            s->counts[LT_VERDICT_KILLED], s->counts[LT_VERDICT_TIMEOUT],
+            s->counts[LT_VERDICT_CRASHED], s->counts[LT_VERDICT_MEMORY],
+            s->counts[LT_VERDICT_SURVIVED], s->counts[LT_VERDICT_NO_COVERAGE],
+            s->counts[LT_VERDICT_EQUIVALENT], s->counts[LT_VERDICT_INVALID],
+            s->counts[LT_VERDICT_ERROR]);
+    if (s->counts[LT_VERDICT_PENDING])
+        fprintf(out, ", not run yet %d", s->counts[LT_VERDICT_PENDING]);
+    fputc('\n', out);
+    if (d->duplicates || s->counts[LT_VERDICT_EQUIVALENT])
+        fprintf(out, "  not run: %d equivalent to the original, %d "
+                     "duplicates of another mutant (verdict shared)\n",
+                s->counts[LT_VERDICT_EQUIVALENT], d->duplicates);
+    int detected = s->counts[LT_VERDICT_KILLED] +
+                   s->counts[LT_VERDICT_TIMEOUT] +
+                   s->counts[LT_VERDICT_CRASHED] + s->counts[LT_VERDICT_MEMORY];
+    int valid = detected + s->counts[LT_VERDICT_SURVIVED] +
+                s->counts[LT_VERDICT_NO_COVERAGE];
+    if (score >= 0)
+        fprintf(out, "mutation score: %.1f%% (%d detected of %d valid)\n",
+                score * 100.0, detected, valid);
+    else
+        fprintf(out, "mutation score: n/a (no valid mutant)\n");
+    int n_survivors = 0;
+    for (size_t i = 0; i < d->n_mutants; i++)
+        n_survivors += lt__is_survivor(d->mutants[i].r.verdict);
+    if (!n_survivors)
+        return;
+    fprintf(out, "\nsurviving mutants (%d):\n", n_survivors);
+    for (size_t i = 0; i < d->n_mutants; i++) {
+        const struct lt__rmutant *x = &d->mutants[i];
+        if (!lt__is_survivor(x->r.verdict))
+            continue;
+        char *orig = lt__one_line(x->m.original, 40);
+        char *repl = lt__one_line(x->m.replacement, 40);
+        fprintf(out, "  %s  %s:%d:%d  %-12s %s -> %s%s\n", x->m.id,
+                d->files[x->file].display, x->m.line, x->m.col + 1, x->m.op,
+                orig, *repl ? repl : "(removed)",
+                x->r.verdict == LT_VERDICT_NO_COVERAGE ? "  [no coverage]"
+                                                      : "");
+        free(orig);
+        free(repl);
+    }
+    fprintf(out, "\n`litmus show ID` prints a mutant's diff.\n");
+}
+
+int lt_format_parse(const char *name, enum lt_format *f)
+{
+    static const char *const names[] = {"text", "json", "stryker",
+                                        "junit", "sarif", "github"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+        if (strcmp(name, names[i]) == 0) {
+            *f = (enum lt_format)i;
+            return 0;
+        }
+    return -1;
+}
+
+int lt_junit_policy_parse(const char *name, enum lt_junit_policy *p)
+{
+    static const char *const names[] = {"ignore", "skipped", "error",
+                                        "failure"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+        if (strcmp(name, names[i]) == 0) {
+            *p = (enum lt_junit_policy)(LT_JUNIT_IGNORE + (int)i);
+            return 0;
+        }
+    return -1;
+}
+
+/* Renders the stored run in one format to out, then the extras of ro:
+ * the HTML report, the survivor baseline written, the gate.  Returns the
+ * exit code: 1 when the score is below fail_under or a survivor is not
+ * in the baseline, 2 for a bad baseline or HTML prerequisite, 3 when the
+ * store cannot be read. */
+int lt__report_score(struct lt_store *st, const struct lt_plan *plan,
+                     enum lt_format format, double fail_under,
+                     unsigned sandbox_features, FILE *out,
+                     const struct lt_report_opts *ro)
+{
+    (void)plan;
+    (void)sandbox_features;
+    static const struct lt_report_opts none;
+    if (!ro)
+        ro = &none;
+    struct lt__rdata d;
+    int rc = lt__rdata_load(st, &d);
+    if (rc < 0) {
+        lt_error("cannot read the results: %s", lt_strerror(rc));
+        lt__rdata_free(&d);
+        return 3;
+    }
+    double score = lt_summary_score(&d.sum);
+    int exit_code = 0;
+    /* The HTML report first: when its prerequisites are missing, the
+     * error is all that is printed. */
+    if (ro->html && lt__write_html(&d, fail_under, ro) < 0) {
+        lt__rdata_free(&d);
+        return 2;
+    }
+    if (fail_under >= 0 && (score < 0 || score + 1e-12 < fail_under))
+        exit_code = 1;
+    switch (format) {
+    case LT_FORMAT_TEXT:
+        write_text(&d, out);
+        if (exit_code == 1)
+            fprintf(out, "score %.1f%% is below --fail-under %.1f%%\n",
+                    score < 0 ? 0.0 : score * 100.0, fail_under * 100.0);
+        break;
+    case LT_FORMAT_JSON:
+        write_json(&d, out);
+        break;
+    case LT_FORMAT_STRYKER:
+        rc = lt__write_stryker(&d, fail_under, out);
+        break;
+    case LT_FORMAT_JUNIT:
+        rc = lt__write_junit(&d, ro, out);
+        break;
+    case LT_FORMAT_SARIF:
+        rc = lt__write_sarif(&d, out);
+        break;
+    case LT_FORMAT_GITHUB:
+        rc = lt__write_github(&d, out);
+        break;
+    }
+    if (format != LT_FORMAT_TEXT && exit_code == 1)
+        lt_error("score %.1f%% is below --fail-under %.1f%%",
+                 score < 0 ? 0.0 : score * 100.0, fail_under * 100.0);
+    if (rc < 0)
+        exit_code = 3;
+    if (exit_code < 2 && ro->survivors_out &&
+        lt__survivors_write(&d, ro->survivors_out, ro->reason) != 0)
+        exit_code = 2;
+    if (exit_code < 2 && ro->survivors_in) {
+        int g = lt__survivors_gate(&d, ro->survivors_in);
+        if (g > exit_code)
+            exit_code = g;
+    }
+    lt__rdata_free(&d);
+    return exit_code;
+}
+
+/* Start of the line holding offset `at`. */
+static size_t line_start(const char *s, size_t at)
+{
+    while (at > 0 && s[at - 1] != '\n')
+        at--;
+    return at;
+}
+
+/* One past the newline ending the line holding offset `at`. */
+static size_t line_end(const char *s, size_t len, size_t at)
+{
+    while (at < len && s[at] != '\n')
+        at++;
+    return at < len ? at + 1 : at;
+}
+
+static int count_lines(const char *s, size_t n)
+{
+    int lines = 0;
+    for (size_t i = 0; i < n; i++)
+        lines += s[i] == '\n';
+    if (n && s[n - 1] != '\n')
+        lines++;
+    return lines;
+}
+
+static void prefixed(struct lt_buf *b, char sign, const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t e = i;
+        while (e < n && s[e] != '\n')
+            e++;
+        lt_buf_append(b, &sign, 1);
+        lt_buf_append(b, s + i, e - i);
+        lt_buf_puts(b, "\n");
+        i = e + 1;
+    }
+}
+
+/* A unified diff of one mutant with three lines of context (caller
+ * frees). */
+static char *mutant_diff(const struct lt_mutant *m, const char *src,
+                         size_t len, const char *name)
+{
+    if (m->end > len || m->start > m->end)
+        return xstrdup("(the stored source does not match the mutant)\n");
+    size_t ls = line_start(src, m->start);
+    size_t le = line_end(src, len, m->end > m->start ? m->end - 1 : m->end);
+    if (le < m->end)
+        le = m->end;
+    size_t cs = ls;
+    for (int k = 0; k < 3 && cs > 0; k++)
+        cs = line_start(src, cs - 1);
+    size_t ce = le;
+    for (int k = 0; k < 3 && ce < len; k++)
+        ce = line_end(src, len, ce);
+    int first = 1 + count_lines(src, cs) - (cs && src[cs - 1] != '\n');
+    struct lt_buf mut = LT_BUF_INIT;
+    lt_buf_append(&mut, src + ls, m->start - ls);
+    lt_buf_puts(&mut, m->replacement);
+    lt_buf_append(&mut, src + m->end, le - m->end);
+    int old_n = count_lines(src + cs, ce - cs);
+    int new_n = count_lines(src + cs, ls - cs) + count_lines(mut.data, mut.len) +
+                count_lines(src + le, ce - le);
+    struct lt_buf b = LT_BUF_INIT;
+    /* An absolute path keeps one slash after a/ and b/. */
+    const char *sep = name[0] == '/' ? "" : "/";
+    lt_buf_printf(&b, "--- a%s%s\n+++ b%s%s\n@@ -%d,%d +%d,%d @@\n", sep,
+                  name, sep, name, first, old_n, first, new_n);
+    prefixed(&b, ' ', src + cs, ls - cs);
+    prefixed(&b, '-', src + ls, le - ls);
+    prefixed(&b, '+', mut.data, mut.len);
+    prefixed(&b, ' ', src + le, ce - le);
+    lt_buf_free(&mut);
+    return lt_buf_steal(&b);
+}
+
+char *lt__rmutant_diff(const struct lt__rdata *d, size_t i)
+{
+    const struct lt__rmutant *x = &d->mutants[i];
+    const struct lt__rfile *f = &d->files[x->file];
+    if (!f->source)
+        return xstrdup("(source not stored)\n");
+    return mutant_diff(&x->m, f->source, f->len, f->display);
+}
+
+static void mutant_free_fields(struct lt_mutant *m)
+{
+    lt_mutant_clear(m);
+}
+
+int lt_show(const char *db, const char *id, enum lt_format format)
+{
+    struct lt_store *st = NULL;
+    char *errmsg = NULL;
+    if (access(db, F_OK) != 0) {
+        lt_error("%s: no such database; run `litmus score` first", db);
+        return 2;
+    }
+    int rc = lt_store_open(db, &st, &errmsg);
+    if (rc < 0) {
+        lt_error("%s: %s", db, errmsg ? errmsg : lt_strerror(rc));
+        free(errmsg);
+        return 2;
+    }
+    struct lt_mutant m;
+    struct lt_result r;
+    memset(&m, 0, sizeof(m));
+    memset(&r, 0, sizeof(r));
+    int has = 0;
+    rc = lt_store_get_mutant(st, id, &m, &r, &has);
+    if (rc < 0) {
+        lt_error("%s: %s", id,
+                 rc == LT_EUSAGE ? "ambiguous id prefix; give more characters"
+                 : rc == LT_ENOTFOUND ? "no such mutant in the database"
+                                      : lt_strerror(rc));
+        lt_store_close(st);
+        return 2;
+    }
+    char *src = NULL;
+    size_t len = 0;
+    rc = lt_store_get_file(st, m.file, &src, &len);
+    char *cwd = getcwd(NULL, 0);
+    const char *name = display_path(m.file, cwd);
+    char *diff = rc == 0 ? mutant_diff(&m, src, len, name)
+                         : xstrdup("(source not stored)\n");
+    const char *verdict = has ? lt_verdict_name(r.verdict) : "pending";
+    char *telemetry = NULL;
+    if (lt_store_get_telemetry(st, m.id, &telemetry) < 0)
+        telemetry = NULL;
+    if (format == LT_FORMAT_JSON) {
+        json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:s, s:s, "
+                              "s:s, s:s}",
+                              "id", m.id, "file", name, "line", m.line,
+                              "col", m.col + 1, "operator", m.op, "category",
+                              lt_category_name(m.category), "original",
+                              m.original, "replacement", m.replacement,
+                              "status", verdict, "diff", diff);
+        json_object_set_new(o, "killed_by", has && r.killed_by
+                                                ? json_string(r.killed_by)
+                                                : json_null());
+        json_object_set_new(o, "detail", has && r.detail
+                                             ? json_string(r.detail)
+                                             : json_null());
+        json_object_set_new(o, "duration_ms",
+                            has ? json_real(r.duration_ms) : json_null());
+        json_object_set_new(o, "telemetry", telemetry ? json_string(telemetry)
+                                                      : json_null());
+        char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        printf("%s\n", text);
+        free(text);
+        json_decref(o);
+    } else {
+        printf("mutant %s  %s:%d:%d  %s (%s)\n", m.id, name, m.line,
+               m.col + 1, m.op, lt_category_name(m.category));
+        printf("verdict: %s", verdict);
+        if (has && r.killed_by)
+            printf(", killed by %s", r.killed_by);
+        if (has)
+            printf(" (%.1f ms)", r.duration_ms);
+        printf("\n");
+        if (has && r.detail && *r.detail)
+            printf("detail: %s\n", r.detail);
+        if (telemetry)
+            printf("telemetry: %s\n", telemetry);
+        printf("\n%s", diff);
+    }
+    free(telemetry);
+    free(diff);
+    free(cwd);
+    free(src);
+    mutant_free_fields(&m);
+    lt_result_clear(&r);
+    lt_store_close(st);
+    return 0;
+}
+
+/* One line of the throughput table. */
+static void throughput_line(FILE *out, const char *who, double wall,
+                            double cpu, long tasks)
+{
+    fprintf(out, "  %-12s wall %9.2f s  CPU %9.2f s  %7ld tasks", who, wall,
+            cpu, tasks);
+    if (wall > 0)
+        fprintf(out, "  %8.1f tasks/s", (double)tasks / wall);
+    if (cpu > 0)
+        fprintf(out, "  %8.1f tasks/CPU-s", (double)tasks / cpu);
+    fputc('\n', out);
+}
+
+/* The run's throughput, for sizing a cluster allocation (docs/scale.md):
+ * one line per shard of a merged store, then the totals (wall: the
+ * longest shard, as they run side by side; CPU and tasks: the sums).
+ * Nothing for a store written before these figures were kept. */
+static void write_throughput(struct lt_store *st, FILE *out)
+{
+    double wall = meta_seconds(st, "run_wall_s");
+    double cpu = meta_seconds(st, "run_cpu_s");
+    double tasks = meta_seconds(st, "run_tasks");
+    char *shards = NULL;
+    if (wall < 0 || cpu < 0 || tasks < 0)
+        return;
+    fprintf(out, "\nthroughput:\n");
+    if (lt_store_get_meta(st, "shards", &shards) == 0 && shards) {
+        for (char *line = strtok(shards, "\n"); line;
+             line = strtok(NULL, "\n")) {
+            char who[48];
+            double w, c;
+            long t;
+            if (sscanf(line, "%31s %lf %lf %ld", who + 6, &w, &c, &t) != 4)
+                continue;
+            memcpy(who, "shard ", 6);
+            throughput_line(out, who, w, c, t);
+        }
+    }
+    free(shards);
+    char *shard = NULL;
+    if (lt_store_get_meta(st, "shard", &shard) == 0 && shard) {
+        char who[48];
+        snprintf(who, sizeof(who), "shard %s", shard);
+        throughput_line(out, who, wall, cpu, (long)tasks);
+    } else {
+        throughput_line(out, "total", wall, cpu, (long)tasks);
+    }
+    free(shard);
+}
+
+/* One line of the text report's refused-call summary (--telemetry). */
+static int print_refusal(const char *op, const char *syscall,
+                         long long total, long long mutants, void *ud)
+{
+    int *first = ud;
+    if (*first)
+        printf("\nrefused system calls by operator (--telemetry):\n");
+    *first = 0;
+    printf("  %-24s %-16s x%lld in %lld mutant%s\n", op ? op : "?",
+           syscall ? syscall : "?", total, mutants, mutants == 1 ? "" : "s");
+    return 0;
+}
+
+int lt_report(const char *db, enum lt_format format,
+              const struct lt_report_opts *ro)
+{
+    struct lt_store *st = NULL;
+    char *errmsg = NULL;
+    if (access(db, F_OK) != 0) {
+        lt_error("%s: no such database; run `litmus score` first", db);
+        return 2;
+    }
+    int rc = lt_store_open(db, &st, &errmsg);
+    if (rc < 0) {
+        lt_error("%s: %s", db, errmsg ? errmsg : lt_strerror(rc));
+        free(errmsg);
+        return 2;
+    }
+    int code = lt__report_score(st, NULL, format, -1, 0, stdout, ro);
+    if (format == LT_FORMAT_TEXT) {
+        int first = 1;
+        lt_store_each_refusal(st, print_refusal, &first);
+    }
+    if (format == LT_FORMAT_TEXT && code != 2 && code != 3)
+        write_throughput(st, stdout);
+    lt_store_close(st);
+    return code;
+}
