@@ -31,6 +31,10 @@ void lt__plan_free(struct lt_plan *p);
 /* Peak resident set of a process (0: this one) in KiB. */
 long lt__peak_rss_kb(pid_t pid);
 
+/* The engine's executable, which zygotes run (lt_engine_set_exe;
+ * engine/core/exec.c). */
+const char *lt__engine_exe(void);
+
 /* Monotonic seconds. */
 double lt__now(void);
 

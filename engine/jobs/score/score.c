@@ -46,12 +46,6 @@
  * engine's memory target. */
 #define SWAP_BUDGET ((size_t)16 << 20)
 
-static const char *engine_exe = "/proc/self/exe";
-
-void lt_engine_set_exe(const char *path)
-{
-    engine_exe = path;
-}
 
 void lt_score_opts_init(struct lt_score_opts *o)
 {
@@ -1323,7 +1317,7 @@ int lt_score(const struct lt_score_opts *o)
                                           plan.files[i].source,
                                           plan.files[i].len};
     pool.cfg = (struct lt_runner_config){
-        .exe = engine_exe, .cwd = cwd, .scratch_base = scratch,
+        .exe = lt__engine_exe(), .cwd = cwd, .scratch_base = scratch,
         .pytest_args = args, .n_pytest_args = nargs,
         .subjects = subjects, .n_subjects = plan.n_files,
         .debug = o->debug, .python = pyenv.python,

@@ -1,0 +1,636 @@
+/* The one executor: see exec.h.  SPDX-License-Identifier: MIT */
+#include "engine/core/exec.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "engine/core/internal.h"
+#include "engine/core/store.h"
+
+#define BATCH_WRITES 256
+#define BATCH_SECONDS 0.5
+#define CPU_SAMPLE_S 0.02 /* CPU budgets are checked this often */
+
+static const char *engine_exe = "/proc/self/exe";
+
+void lt_engine_set_exe(const char *path)
+{
+    engine_exe = path;
+}
+
+const char *lt__engine_exe(void)
+{
+    return engine_exe;
+}
+
+void lt_exec_init(struct lt_exec *ex, int jobs)
+{
+    memset(ex, 0, sizeof(*ex));
+    ex->jobs = jobs < 1 ? 1 : jobs;
+    ex->batch = BATCH_WRITES;
+    ex->batch_s = BATCH_SECONDS;
+    ex->last_commit = lt__now();
+}
+
+void lt_exec_fail(struct lt_exec *ex, int code)
+{
+    if (!ex->fatal)
+        ex->fatal = code;
+}
+
+/*** Lanes and their slots ***/
+
+static void slots_grow(struct lt_lane *l, int n)
+{
+    if (n <= l->pool.n)
+        return;
+    l->pool.z = xrealloc(l->pool.z, (size_t)n * sizeof(struct zygote));
+    l->slot = xrealloc(l->slot, (size_t)n);
+    l->slot_since = xrealloc(l->slot_since, (size_t)n * sizeof(double));
+    for (int k = l->pool.n; k < n; k++) {
+        memset(&l->pool.z[k], 0, sizeof(struct zygote));
+        l->pool.z[k].sock = -1;
+        l->pool.z[k].job.result_fd = l->pool.z[k].job.out_fd = -1;
+        l->pool.z[k].job.pidfd = -1;
+        l->slot[k] = LT_SLOT_OFF;
+        l->slot_since[k] = 0;
+    }
+    l->pool.n = n;
+}
+
+struct lt_lane *lt_exec_lane(struct lt_exec *ex,
+                             const struct lt_runner_config *cfg,
+                             const struct lt_lane_ops *ops, void *owner)
+{
+    struct lt_lane *l = xcalloc(1, sizeof(*l));
+    l->pool.cfg = *cfg;
+    if (!l->pool.cfg.exe)
+        l->pool.cfg.exe = engine_exe;
+    l->ops = ops;
+    l->owner = owner;
+    slots_grow(l, ex->jobs);
+    ex->lanes = xrealloc(ex->lanes, (ex->n_lanes + 1) * sizeof(*ex->lanes));
+    ex->lanes[ex->n_lanes++] = l;
+    return l;
+}
+
+void lt_exec_set_jobs(struct lt_exec *ex, int jobs)
+{
+    ex->jobs = jobs < 1 ? 1 : jobs;
+    for (size_t i = 0; i < ex->n_lanes; i++)
+        slots_grow(ex->lanes[i], ex->jobs);
+}
+
+static void slot_off(struct lt_exec *ex, struct lt_lane *l, int k)
+{
+    if (l->slot[k] == LT_SLOT_OFF)
+        return;
+    lt__zygote_stop(&l->pool.z[k]);
+    l->pool.z[k].dead = 0;
+    l->slot[k] = LT_SLOT_OFF;
+    l->live--;
+    ex->live--;
+}
+
+/* Starts a zygote in a free slot of the lane; it imports and collects
+ * while the loop goes on.  0, 1 when no slot is free, or a negative code
+ * after stopping the run. */
+static int slot_on(struct lt_exec *ex, struct lt_lane *l)
+{
+    for (int k = 0; k < l->pool.n; k++) {
+        if (l->slot[k] != LT_SLOT_OFF)
+            continue;
+        int rc = lt__zygote_start(&l->pool, &l->pool.z[k]);
+        if (rc < 0) {
+            lt_error("cannot start a runner: %s", lt_strerror(rc));
+            lt_exec_fail(ex, LT_EXIT_ENGINE);
+            return rc;
+        }
+        l->slot[k] = LT_SLOT_STARTING;
+        l->slot_since[k] = lt__now();
+        l->live++;
+        ex->live++;
+        return 0;
+    }
+    return 1;
+}
+
+int lt_exec_warm(struct lt_exec *ex, struct lt_lane *l, int n)
+{
+    while (l->live < n && l->live < l->pool.n) {
+        int rc = slot_on(ex, l);
+        if (rc != 0)
+            return rc < 0 ? rc : 0;
+    }
+    return 0;
+}
+
+void lt_exec_trim(struct lt_exec *ex, struct lt_lane *l, int n)
+{
+    for (int k = l->pool.n; k-- > 0 && l->live > n;)
+        if (l->slot[k] != LT_SLOT_OFF && !l->pool.z[k].job.active)
+            slot_off(ex, l, k);
+}
+
+static void task_lost(struct lt_exec *ex, struct lt_task *t, const char *why)
+{
+    ex->outstanding--;
+    t->ops->lost(ex, t, why);
+}
+
+static struct lt_task *queue_pop(struct lt_lane *l)
+{
+    struct lt_task *t = l->qhead;
+    if (!t)
+        return NULL;
+    l->qhead = t->next;
+    if (!l->qhead)
+        l->qtail = NULL;
+    t->next = NULL;
+    l->queued--;
+    return t;
+}
+
+static void queue_push(struct lt_lane *l, struct lt_task *t, int front)
+{
+    t->next = NULL;
+    if (front) {
+        t->next = l->qhead;
+        l->qhead = t;
+        if (!l->qtail)
+            l->qtail = t;
+    } else {
+        if (l->qtail)
+            l->qtail->next = t;
+        else
+            l->qhead = t;
+        l->qtail = t;
+    }
+    l->queued++;
+}
+
+/* Takes a given task out of the lane's queue (a policy's pick). */
+static void queue_remove(struct lt_lane *l, struct lt_task *t)
+{
+    struct lt_task **pp = &l->qhead, *prev = NULL;
+    while (*pp && *pp != t) {
+        prev = *pp;
+        pp = &(*pp)->next;
+    }
+    if (!*pp)
+        return;
+    *pp = t->next;
+    if (l->qtail == t)
+        l->qtail = prev;
+    t->next = NULL;
+    l->queued--;
+}
+
+size_t lt_exec_queued(const struct lt_lane *l)
+{
+    return l->queued;
+}
+
+/* Every queued task of a lane that cannot start is lost. */
+static void lane_fail(struct lt_exec *ex, struct lt_lane *l, const char *msg)
+{
+    if (!l->failed) {
+        l->failed = 1;
+        l->fail_msg = xstrdup(msg);
+    }
+    for (int k = 0; k < l->pool.n; k++)
+        if (!l->pool.z[k].job.active)
+            slot_off(ex, l, k);
+    struct lt_task *t;
+    while ((t = queue_pop(l)) != NULL)
+        task_lost(ex, t, l->fail_msg);
+}
+
+static void start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
+                         const char *msg)
+{
+    if (l->ops && l->ops->start_failed)
+        l->ops->start_failed(ex, l, rc, msg);
+    else
+        lane_fail(ex, l, msg);
+}
+
+/* Reads READY (or FAILED) of slot k's zygote. */
+static void slot_ready(struct lt_exec *ex, struct lt_lane *l, int k)
+{
+    char *fail = NULL;
+    int rc = lt__read_ready(&l->pool, &l->pool.z[k], &fail);
+    if (rc < 0) {
+        slot_off(ex, l, k);
+        start_failed(ex, l, rc, fail ? fail : lt_strerror(rc));
+        free(fail);
+        return;
+    }
+    free(fail);
+    l->slot[k] = LT_SLOT_READY;
+    int first = !l->ready_once;
+    l->ready_once = 1;
+    if (l->ops && l->ops->ready) {
+        char *why = NULL;
+        if (l->ops->ready(ex, l, first, &why) < 0) {
+            slot_off(ex, l, k);
+            if (!ex->fatal)
+                lane_fail(ex, l, why ? why : "the runner cannot be used");
+        }
+        free(why);
+    }
+}
+
+int lt_exec_wait_ready(struct lt_exec *ex, struct lt_lane *l)
+{
+    for (int k = 0; k < l->pool.n && !ex->fatal; k++)
+        if (l->slot[k] == LT_SLOT_STARTING)
+            slot_ready(ex, l, k);
+    return ex->fatal;
+}
+
+/*** Tasks ***/
+
+void lt_exec_submit(struct lt_exec *ex, struct lt_task *t)
+{
+    ex->outstanding++;
+    queue_push(t->lane, t, 0);
+}
+
+void lt_exec_retry(struct lt_exec *ex, struct lt_task *t)
+{
+    t->retried = 1;
+    ex->outstanding++;
+    queue_push(t->lane, t, 1);
+}
+
+/* Starts task t on slot k's idle zygote.  0, or a negative code when the
+ * zygote refused it. */
+static int task_start(struct lt_exec *ex, struct lt_lane *l, int k,
+                      struct lt_task *t)
+{
+    struct lt_launch la;
+    memset(&la, 0, sizeof(la));
+    la.spec.result_fd = la.spec.out_fd = la.spec.pidfd = -1;
+    la.req.replacement = "";
+    int rc = t->ops->prepare(ex, t, &la);
+    if (rc == 0) {
+        la.req.tests = la.spec.tests;
+        la.req.n_tests = la.spec.n_tests;
+        la.spec.owner = t;
+        rc = lt__job_start(&l->pool.z[k], &la.spec, ++ex->token, &la.req,
+                           la.wall);
+    }
+    for (size_t i = 0; i < sizeof(la.owned) / sizeof(*la.owned); i++)
+        free(la.owned[i]);
+    if (rc < 0) {
+        lt__job_reset(&la.spec);
+        return rc;
+    }
+    l->running++;
+    ex->running++;
+    if (t->exclusive)
+        ex->exclusive = 1;
+    return 0;
+}
+
+static struct lt_task *lane_next(struct lt_lane *l)
+{
+    if (l->ops && l->ops->next) {
+        struct lt_task *t = l->ops->next(l);
+        if (t)
+            queue_remove(l, t);
+        return t;
+    }
+    return queue_pop(l);
+}
+
+/* Hands queued tasks to idle zygotes. */
+static void hand_out(struct lt_exec *ex)
+{
+    for (size_t li = 0; li < ex->n_lanes && !ex->fatal; li++) {
+        struct lt_lane *l = ex->lanes[li];
+        if (l->failed) {
+            lane_fail(ex, l, l->fail_msg);
+            continue;
+        }
+        for (int k = 0; k < l->pool.n && l->queued > 0; k++) {
+            struct zygote *z = &l->pool.z[k];
+            if (ex->exclusive)
+                return;
+            if (l->slot[k] != LT_SLOT_READY || z->job.active || z->dead)
+                continue;
+            struct lt_task *t = lane_next(l);
+            if (t->exclusive && ex->running > 0) {
+                /* It waits for the others to end; nothing starts now. */
+                queue_push(l, t, 1);
+                return;
+            }
+            int rc = task_start(ex, l, k, t);
+            if (rc == LT_EUSAGE) {
+                task_lost(ex, t, "the job cannot be encoded");
+            } else if (rc < 0) {
+                z->dead = 1;
+                queue_push(l, t, 1);
+            }
+        }
+    }
+}
+
+static size_t lane_work(const struct lt_lane *l)
+{
+    return l->ops && l->ops->work ? l->ops->work(l) : l->queued;
+}
+
+/* Shares the zygote slots among the lanes with work: one zygote for
+ * every lane that waits first, then more for lanes with more work than
+ * zygotes, up to the budget; a lane with nothing queued gives its idle
+ * zygotes up to a lane that waits. */
+static void share_slots(struct lt_exec *ex)
+{
+    for (int pass = 0; pass < 2 && !ex->fatal; pass++) {
+        for (size_t li = 0; li < ex->n_lanes && !ex->fatal; li++) {
+            struct lt_lane *l = ex->lanes[li];
+            size_t work = lane_work(l);
+            if (work == 0 || l->failed)
+                continue;
+            size_t want = pass == 0 ? 1 : work + (size_t)l->running;
+            if (want > (size_t)ex->jobs)
+                want = (size_t)ex->jobs;
+            while ((size_t)l->live < want && !ex->fatal) {
+                if (ex->live >= ex->jobs) {
+                    int freed = 0;
+                    for (size_t oi = 0; oi < ex->n_lanes && !freed; oi++) {
+                        struct lt_lane *ol = ex->lanes[oi];
+                        if (ol == l || lane_work(ol) > 0)
+                            continue;
+                        for (int k = 0; k < ol->pool.n && !freed; k++) {
+                            if (ol->slot[k] == LT_SLOT_OFF ||
+                                ol->pool.z[k].job.active)
+                                continue;
+                            slot_off(ex, ol, k);
+                            freed = 1;
+                        }
+                    }
+                    if (!freed)
+                        break;
+                }
+                if (slot_on(ex, l) != 0)
+                    break;
+            }
+        }
+    }
+}
+
+/*** The event loop ***/
+
+static void job_ended(struct lt_exec *ex, struct lt_lane *l,
+                      struct lt_task *t)
+{
+    l->running--;
+    ex->running--;
+    if (t->exclusive)
+        ex->exclusive = 0;
+}
+
+static void job_finished(struct lt_exec *ex, struct lt_lane *l, int k)
+{
+    struct job *j = &l->pool.z[k].job;
+    struct lt_task *t = j->owner;
+    job_ended(ex, l, t);
+    if (j->sandboxed && !ex->sandbox_checked) {
+        ex->sandbox_checked = 1;
+        ex->sandbox = j->sandbox;
+        lt__warn_degraded(&l->pool, j->sandbox);
+    }
+    ex->outstanding--;
+    t->ops->finished(ex, t, j);
+    lt__job_reset(j);
+}
+
+/* Slot k's zygote died (its child with it): the task runs once more on
+ * another zygote, or is lost. */
+static void slot_died(struct lt_exec *ex, struct lt_lane *l, int k)
+{
+    struct job *j = &l->pool.z[k].job;
+    struct lt_task *t = j->active ? j->owner : NULL;
+    lt__job_reset(j);
+    slot_off(ex, l, k);
+    if (!t)
+        return;
+    job_ended(ex, l, t);
+    if (!t->retried) {
+        t->retried = 1;
+        queue_push(l, t, 1);
+    } else {
+        task_lost(ex, t, "the runner died twice");
+    }
+}
+
+/* One round over every lane: waits at most max_wait s for any fd, reads
+ * frames, enforces deadlines, CPU budgets and watchdogs, finishes jobs.
+ * 0, or -errno of poll. */
+static int step(struct lt_exec *ex, double max_wait)
+{
+    size_t n_lanes = ex->n_lanes, nfd = 0;
+    for (size_t li = 0; li < n_lanes; li++)
+        nfd += (size_t)ex->lanes[li]->pool.n * 3;
+    struct pollfd *pf = xcalloc(nfd + 1, sizeof(*pf));
+    double now = lt__now(), soonest = now + max_wait;
+    int sample = 0;
+    size_t f = 0;
+    for (size_t li = 0; li < n_lanes; li++) {
+        struct lt_lane *l = ex->lanes[li];
+        double limit = l->start_timeout;
+        for (int k = 0; k < l->pool.n; k++, f += 3) {
+            struct zygote *z = &l->pool.z[k];
+            struct job *j = &z->job;
+            pf[f] = pf[f + 1] = pf[f + 2] = (struct pollfd){-1, POLLIN, 0};
+            if (l->slot[k] == LT_SLOT_STARTING) {
+                pf[f].fd = z->sock;
+                if (limit > 0 && l->slot_since[k] + limit < soonest)
+                    soonest = l->slot_since[k] + limit;
+                continue;
+            }
+            if (l->slot[k] != LT_SLOT_READY)
+                continue;
+            pf[f].fd = z->dead || z->sock < 0 || j->got_exited ? -1 : z->sock;
+            pf[f + 1].fd = j->active && !j->result_eof ? j->result_fd : -1;
+            pf[f + 2].fd = j->active && !j->out_eof ? j->out_fd : -1;
+            if (lt__job_wakeup(j) < soonest)
+                soonest = lt__job_wakeup(j);
+            if (j->active && j->pid > 0 && !j->got_exited) {
+                struct lt_task *t = j->owner;
+                sample |= j->cpu_budget_ns > 0 || (t && t->ops->watch);
+            }
+        }
+    }
+    if (sample && soonest > now + CPU_SAMPLE_S)
+        soonest = now + CPU_SAMPLE_S;
+    double wait = soonest - now;
+    int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
+    int n = poll(pf, (nfds_t)nfd, ms);
+    if (n < 0) {
+        int e = errno;
+        free(pf);
+        return e == EINTR ? 0 : -e;
+    }
+    now = lt__now();
+    f = 0;
+    for (size_t li = 0; li < n_lanes && !ex->fatal; li++) {
+        struct lt_lane *l = ex->lanes[li];
+        for (int k = 0; k < l->pool.n && !ex->fatal; k++, f += 3) {
+            struct zygote *z = &l->pool.z[k];
+            struct job *j = &z->job;
+            if (l->slot[k] == LT_SLOT_STARTING) {
+                if (n > 0 && pf[f].revents) {
+                    slot_ready(ex, l, k);
+                } else if (l->start_timeout > 0 &&
+                           now > l->slot_since[k] + l->start_timeout) {
+                    char *msg = xasprintf("a runner did not finish "
+                                          "collecting the tests in %.0f s",
+                                          l->start_timeout);
+                    slot_off(ex, l, k);
+                    start_failed(ex, l, -ETIMEDOUT, msg);
+                    free(msg);
+                }
+                continue;
+            }
+            if (l->slot[k] != LT_SLOT_READY)
+                continue;
+            if (n > 0 && pf[f].revents && !z->dead && lt__zygote_read(z) < 0)
+                z->dead = 1;
+            if (n > 0 && pf[f + 1].revents)
+                lt__job_read_results(&l->pool, j);
+            if (n > 0 && pf[f + 2].revents)
+                lt__job_read_output(j);
+            int killed = lt__job_check_limits(j, now);
+            if (!killed && j->active && !j->timed_out && !j->got_exited) {
+                struct lt_task *t = j->owner;
+                if (t && t->ops->watch)
+                    t->ops->watch(ex, t, j, now);
+            }
+            lt__job_expire_pipes(j, now);
+            if (z->dead)
+                slot_died(ex, l, k);
+            else if (lt__job_done(j))
+                job_finished(ex, l, k);
+        }
+    }
+    free(pf);
+    return 0;
+}
+
+int lt_exec_run(struct lt_exec *ex)
+{
+    for (;;) {
+        size_t waiting = ex->idle ? ex->idle(ex) : 0;
+        if (ex->fatal || lt__interrupted)
+            break;
+        if (ex->outstanding == 0 && waiting == 0)
+            break;
+        hand_out(ex);
+        share_slots(ex);
+        if (ex->fatal)
+            break;
+        if (ex->outstanding == 0)
+            continue; /* every task was lost: their callbacks may add */
+        int rc = step(ex, 0.5);
+        if (rc < 0) {
+            lt_error("poll: %s", strerror(-rc));
+            lt_exec_fail(ex, LT_EXIT_ENGINE);
+            break;
+        }
+        lt_exec_commit(ex, 0);
+        if (ex->progress)
+            ex->progress(ex, 0);
+    }
+    lt_exec_commit(ex, 1);
+    if (ex->progress)
+        ex->progress(ex, 1);
+    if (ex->store_rc) {
+        ex->in_tx = 0;
+        return lt__store_write_failed(ex->st, ex->db, ex->store_rc);
+    }
+    if (ex->fatal)
+        return ex->fatal;
+    if (lt__interrupted)
+        return lt__exit_interrupted();
+    return 0;
+}
+
+/*** The store ***/
+
+int lt_exec_write(struct lt_exec *ex)
+{
+    if (ex->store_rc)
+        return ex->store_rc;
+    if (!ex->in_tx) {
+        int rc = lt_store_begin(ex->st);
+        if (rc < 0) {
+            lt_exec_wrote(ex, rc);
+            return rc;
+        }
+        ex->in_tx = 1;
+    }
+    return 0;
+}
+
+void lt_exec_wrote(struct lt_exec *ex, int rc)
+{
+    ex->pending++;
+    if (rc < 0 && ex->store_rc == 0) {
+        ex->store_rc = rc;
+        lt_exec_fail(ex, LT_EXIT_ENGINE);
+    }
+}
+
+void lt_exec_commit(struct lt_exec *ex, int force)
+{
+    /* After a failed write the open batch is rolled back at the end. */
+    if (!ex->st || !ex->in_tx || ex->store_rc)
+        return;
+    if (!force && ex->pending < ex->batch &&
+        lt__now() - ex->last_commit < ex->batch_s)
+        return;
+    int rc = lt_store_commit(ex->st);
+    ex->in_tx = 0;
+    ex->pending = 0;
+    ex->last_commit = lt__now();
+    if (rc < 0) {
+        ex->pending = 0;
+        lt_exec_wrote(ex, rc);
+    }
+}
+
+void lt_exec_close(struct lt_exec *ex)
+{
+    lt_exec_commit(ex, 1);
+    for (size_t i = 0; i < ex->n_lanes; i++) {
+        struct lt_lane *l = ex->lanes[i];
+        for (int k = 0; k < l->pool.n; k++) {
+            lt__job_reset(&l->pool.z[k].job);
+            if (l->slot[k] != LT_SLOT_OFF)
+                lt__zygote_stop(&l->pool.z[k]);
+        }
+        free(l->pool.z);
+        for (size_t t = 0; l->pool.test_ids && t < l->pool.n_tests; t++)
+            free(l->pool.test_ids[t]);
+        free(l->pool.test_ids);
+        free(l->pool.view);
+        free(l->pool.view_missing);
+        free(l->pool.import_pairs);
+        free(l->slot);
+        free(l->slot_since);
+        free(l->fail_msg);
+        free(l);
+    }
+    free(ex->lanes);
+    memset(ex, 0, sizeof(*ex));
+}

@@ -1,0 +1,195 @@
+/* The one executor of the engine's jobs (score, patches, dataset).
+ *
+ * A lane is the zygotes of one runner configuration (one pytest
+ * collection, or the bare call-evaluation runner); a task is one child
+ * job on one of them.  The executor owns everything between "this task
+ * should run" and "here is what its child reported": the zygote slots of
+ * every lane under one --jobs budget, starting and restarting zygotes,
+ * handing tasks to idle zygotes, the event loop over every child (frames,
+ * wall deadlines, CPU budgets), one retry of a task whose runner died,
+ * batched store commits, progress and interruption.  Jobs say what a task
+ * runs (prepare) and what its result means (finished, lost); the policy
+ * of which task goes next and how many children run at once is theirs to
+ * change (lt_lane_ops.next, lt_exec_set_jobs).
+ *
+ * Callbacks run inside lt_exec_run() and may submit tasks and add lanes.
+ * Internal to engine/.  SPDX-License-Identifier: MIT */
+#ifndef LT_ENGINE_CORE_EXEC_H
+#define LT_ENGINE_CORE_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/core/pool.h"
+
+struct lt_exec;
+struct lt_lane;
+struct lt_task;
+struct lt_store;
+
+/* What one task's child is asked to run.  prepare() fills spec (the tests
+ * and per-test arrays, budgets; owner is set by the executor), req and
+ * wall; strings it allocates for req go in owned[] and are freed once
+ * the job started. */
+struct lt_launch {
+    struct job spec;
+    struct lt_run_request req;
+    double wall;             /* wall deadline, seconds from the start */
+    char *owned[2];
+};
+
+struct lt_task_ops {
+    /* 0; LT_EUSAGE: the job cannot be expressed (the task is lost with
+     * that reason, no child runs); another negative code: the zygote
+     * refused it (the task waits for another). */
+    int (*prepare)(struct lt_exec *ex, struct lt_task *t,
+                   struct lt_launch *l);
+    /* The child ended (done, killed, or past a limit): j holds what it
+     * reported.  The task is the callback's again: it may free it, or
+     * hand it back with lt_exec_retry(). */
+    void (*finished)(struct lt_exec *ex, struct lt_task *t, struct job *j);
+    /* The task cannot run: its runner died twice, its job cannot be
+     * expressed, or its lane cannot start.  why says which. */
+    void (*lost)(struct lt_exec *ex, struct lt_task *t, const char *why);
+    /* Optional: called every round while the child runs, after the
+     * executor's own limit checks (watchdogs of a job kind). */
+    void (*watch)(struct lt_exec *ex, struct lt_task *t, struct job *j,
+                  double now);
+};
+
+struct lt_task {
+    const struct lt_task_ops *ops;
+    struct lt_lane *lane;
+    void *owner;             /* the job's data; the executor never reads it */
+    int retried;             /* ran once more after an engine failure */
+    int exclusive;           /* runs alone: starts when no child runs, and
+                                nothing starts beside it (timeouts
+                                confirmed without machine load) */
+    struct lt_task *next;    /* the executor's queue link */
+};
+
+/* Slot states of a lane's zygotes. */
+enum lt_slot_state { LT_SLOT_OFF = 0, LT_SLOT_STARTING, LT_SLOT_READY };
+
+struct lt_lane_ops {
+    /* A zygote of the lane became ready; first: the lane's first (its test
+     * ids are known now).  0, or < 0 after reporting why (the lane fails
+     * and its tasks are lost with *why, or the run stops when the
+     * callback set the executor's fatal code). */
+    int (*ready)(struct lt_exec *ex, struct lt_lane *l, int first,
+                 char **why);
+    /* A zygote of the lane could not start or collect (rc, message).
+     * NULL: the lane fails, its tasks are lost with the message.  The
+     * callback may instead stop the run (lt_exec_fail). */
+    void (*start_failed)(struct lt_exec *ex, struct lt_lane *l, int rc,
+                         const char *msg);
+    /* Tasks the lane will have, for sharing the zygote slots; NULL: the
+     * tasks queued.  A lane may ask for a zygote before it has tasks
+     * (its first collection tells what it will run). */
+    size_t (*work)(const struct lt_lane *l);
+    /* Which queued task goes next; NULL: first in, first out (tasks
+     * handed back go first). */
+    struct lt_task *(*next)(struct lt_lane *l);
+};
+
+struct lt_lane {
+    struct pool pool;        /* pool.n: slots; zygotes start per slot */
+    unsigned char *slot;     /* per slot: enum lt_slot_state */
+    double *slot_since;      /* per slot: when the zygote was started */
+    const struct lt_lane_ops *ops;
+    void *owner;
+    struct lt_task *qhead, *qtail; /* tasks waiting for a zygote */
+    size_t queued;
+    int running;             /* children running */
+    int live;                /* zygotes starting or ready */
+    int ready_once;          /* a zygote was ready once */
+    int failed;              /* cannot start: its tasks are lost */
+    char *fail_msg;
+    double start_timeout;    /* s for a zygote to collect; 0: the pool's */
+};
+
+struct lt_exec {
+    struct lt_lane **lanes;
+    size_t n_lanes;
+    int jobs;                /* children at once, every lane together */
+    int live;                /* zygotes starting or ready, every lane */
+    int running;             /* children running, every lane */
+    int exclusive;           /* an exclusive task runs */
+    size_t outstanding;      /* tasks submitted, not yet finished or lost */
+    uint64_t token;
+    int fatal;               /* exit code the run stops with, or 0 */
+
+    /* Results go to the store in batches: one transaction at a time,
+     * committed after `batch` writes or `batch_s` seconds. */
+    struct lt_store *st;
+    const char *db;          /* its path, for messages */
+    int in_tx, pending;
+    double last_commit;
+    int batch;
+    double batch_s;
+    int store_rc;            /* first failed write, or 0 */
+
+    /* The first sandboxed child's features; a degraded sandbox is said
+     * once per run. */
+    unsigned sandbox;
+    int sandbox_checked;
+
+    /* Optional hooks of the job: idle() runs before every scheduling
+     * round (deferred callbacks, finishing groups of tasks) and returns
+     * how much it still waits for; progress() shows the job's progress
+     * (force: the last time). */
+    size_t (*idle)(struct lt_exec *ex);
+    void (*progress)(struct lt_exec *ex, int force);
+    void *owner;
+};
+
+/* An executor of `jobs` children at once (at least 1). */
+void lt_exec_init(struct lt_exec *ex, int jobs);
+/* Stops every zygote and frees the lanes; commits an open batch. */
+void lt_exec_close(struct lt_exec *ex);
+
+/* A lane for cfg (copied; its strings must outlive the executor), with
+ * as many slots as the budget.  Zygotes start when tasks wait. */
+struct lt_lane *lt_exec_lane(struct lt_exec *ex,
+                             const struct lt_runner_config *cfg,
+                             const struct lt_lane_ops *ops, void *owner);
+/* Starts up to n zygotes of the lane now, side by side (they import and
+ * collect while the job does other work).  0, or a negative code after
+ * stopping the run (fatal). */
+int lt_exec_warm(struct lt_exec *ex, struct lt_lane *l, int n);
+/* Waits until every zygote the lane started is ready or failed. 0, or
+ * the run's fatal code. */
+int lt_exec_wait_ready(struct lt_exec *ex, struct lt_lane *l);
+/* Stops the lane's idle zygotes above n. */
+void lt_exec_trim(struct lt_exec *ex, struct lt_lane *l, int n);
+/* Changes the budget of children at once (the slots of every lane grow
+ * with it); not from inside a callback. */
+void lt_exec_set_jobs(struct lt_exec *ex, int jobs);
+
+/* Queues a task on its lane (t->lane); lt_exec_retry() queues it first,
+ * marked retried. */
+void lt_exec_submit(struct lt_exec *ex, struct lt_task *t);
+void lt_exec_retry(struct lt_exec *ex, struct lt_task *t);
+
+/* Runs until no task is outstanding and idle() waits for nothing, the run
+ * stops (fatal), or it is interrupted.  Returns 0, or an exit code:
+ * LT_EXIT_ENGINE (a runner could not start, a write to the store failed:
+ * what was committed stays), LT_EXIT_INTERRUPTED. */
+int lt_exec_run(struct lt_exec *ex);
+
+/* Stops the run with this exit code (the first one stands). */
+void lt_exec_fail(struct lt_exec *ex, int code);
+
+/* The store writes of a task: lt_exec_write() opens the batch's
+ * transaction if none is open (0 or a negative code, after which the run
+ * stops); lt_exec_wrote() records the outcome of a write (rc < 0 stops
+ * the run, the first failure is reported when it ends). */
+int lt_exec_write(struct lt_exec *ex);
+void lt_exec_wrote(struct lt_exec *ex, int rc);
+/* Commits the open batch now (force) or when it is due. */
+void lt_exec_commit(struct lt_exec *ex, int force);
+
+/* Children and zygotes of a lane, for the jobs' figures. */
+size_t lt_exec_queued(const struct lt_lane *l);
+
+#endif
