@@ -198,7 +198,8 @@ size_t lt_exec_queued(const struct lt_lane *l)
 }
 
 /* Every queued task of a lane that cannot start is lost. */
-static void lane_fail(struct lt_exec *ex, struct lt_lane *l, const char *msg)
+void lt_exec_lane_fail(struct lt_exec *ex, struct lt_lane *l,
+                       const char *msg)
 {
     if (!l->failed) {
         l->failed = 1;
@@ -218,7 +219,7 @@ static void start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
     if (l->ops && l->ops->start_failed)
         l->ops->start_failed(ex, l, rc, msg);
     else
-        lane_fail(ex, l, msg);
+        lt_exec_lane_fail(ex, l, msg);
 }
 
 /* Reads READY (or FAILED) of slot k's zygote. */
@@ -241,7 +242,7 @@ static void slot_ready(struct lt_exec *ex, struct lt_lane *l, int k)
         if (l->ops->ready(ex, l, first, &why) < 0) {
             slot_off(ex, l, k);
             if (!ex->fatal)
-                lane_fail(ex, l, why ? why : "the runner cannot be used");
+                lt_exec_lane_fail(ex, l, why ? why : "the runner cannot be used");
         }
         free(why);
     }
@@ -317,7 +318,7 @@ static void hand_out(struct lt_exec *ex)
     for (size_t li = 0; li < ex->n_lanes && !ex->fatal; li++) {
         struct lt_lane *l = ex->lanes[li];
         if (l->failed) {
-            lane_fail(ex, l, l->fail_msg);
+            lt_exec_lane_fail(ex, l, l->fail_msg);
             continue;
         }
         for (int k = 0; k < l->pool.n && l->queued > 0; k++) {
@@ -427,6 +428,7 @@ static void slot_died(struct lt_exec *ex, struct lt_lane *l, int k)
     job_ended(ex, l, t);
     if (!t->retried) {
         t->retried = 1;
+        ex->retries++;
         queue_push(l, t, 1);
     } else {
         task_lost(ex, t, "the runner died twice");

@@ -117,6 +117,7 @@ struct lt_exec {
     int exclusive;           /* an exclusive task runs */
     size_t outstanding;      /* tasks submitted, not yet finished or lost */
     uint64_t token;
+    size_t retries;          /* tasks run again after their runner died */
     int fatal;               /* exit code the run stops with, or 0 */
 
     /* Results go to the store in batches: one transaction at a time,
@@ -160,6 +161,10 @@ int lt_exec_warm(struct lt_exec *ex, struct lt_lane *l, int n);
 /* Waits until every zygote the lane started is ready or failed. 0, or
  * the run's fatal code. */
 int lt_exec_wait_ready(struct lt_exec *ex, struct lt_lane *l);
+/* The lane cannot run anything: its queued tasks, and those submitted
+ * later, are lost with msg. */
+void lt_exec_lane_fail(struct lt_exec *ex, struct lt_lane *l,
+                       const char *msg);
 /* Stops the lane's idle zygotes above n. */
 void lt_exec_trim(struct lt_exec *ex, struct lt_lane *l, int n);
 /* Changes the budget of children at once (the slots of every lane grow

@@ -473,9 +473,9 @@ void lt__ds_count_item(struct ds_run *r, const char *op, const char *cat,
 static void emit(struct ds_run *r, struct ds_prog *p)
 {
     if (p->raw.len && fwrite(p->raw.data, 1, p->raw.len, r->out) !=
-                          p->raw.len && !r->fatal) {
+                          p->raw.len && !r->ex.fatal) {
         lt_error("cannot write the output: %s", strerror(errno));
-        r->fatal = LT_EXIT_ENGINE;
+        lt_exec_fail(&r->ex, LT_EXIT_ENGINE);
     }
     p->raw.len = 0;
     struct lt_buf b = LT_BUF_INIT;
@@ -483,9 +483,9 @@ static void emit(struct ds_run *r, struct ds_prog *p)
         lt__ds_dump(json_array_get(p->items, i), &b);
         lt_buf_append(&b, "\n", 1);
     }
-    if (b.len && fwrite(b.data, 1, b.len, r->out) != b.len && !r->fatal) {
+    if (b.len && fwrite(b.data, 1, b.len, r->out) != b.len && !r->ex.fatal) {
         lt_error("cannot write the output: %s", strerror(errno));
-        r->fatal = LT_EXIT_ENGINE;
+        lt_exec_fail(&r->ex, LT_EXIT_ENGINE);
     }
     r->s.emitted += json_array_size(p->items);
     lt_buf_free(&b);
@@ -859,7 +859,9 @@ static json_t *summary_json(struct ds_run *r, double wall)
     json_object_set_new(s, "runs", json_integer((json_int_t)r->s.jobs_run));
     json_object_set_new(s, "cached",
                         json_integer((json_int_t)r->s.cache_hits));
-    json_object_set_new(s, "retries", json_integer((json_int_t)r->s.retries));
+    json_object_set_new(s, "retries",
+                        json_integer((json_int_t)(r->s.retries +
+                                                  r->ex.retries)));
     json_object_set_new(s, "engine_errors",
                         json_integer((json_int_t)r->s.engine_errors));
     json_object_set_new(s, "jobs", json_integer(o->jobs));
@@ -1010,6 +1012,7 @@ int lt_dataset(const struct lt_dataset_opts *o)
 {
     struct ds_run r;
     memset(&r, 0, sizeof(r));
+    lt_exec_init(&r.ex, o->jobs);
     r.o = o;
     r.s.dropped = json_object();
     r.s.by_op = json_object();
@@ -1112,8 +1115,7 @@ int lt_dataset(const struct lt_dataset_opts *o)
     }
     free(plan);
     r.progress = o->progress < 0 ? isatty(2) : o->progress;
-    r.last_commit = lt__now();
-    for (size_t i = 0; i < r.n_progs && !r.fatal; i++)
+    for (size_t i = 0; i < r.n_progs && !r.ex.fatal; i++)
         modes[o->mode].start(&r, &r.progs[i]);
     code = lt__ds_loop(&r);
     if (code == 0 && r.next_emit < r.n_progs) {

@@ -27,40 +27,13 @@
 #include "harness/wire.h"
 #include "sandbox/sandbox.h"
 
-#define BATCH_RESULTS 256
-#define BATCH_SECONDS 0.5
 #define MAX_REPR 4096          /* longer texts from a child: malformed */
 #define MAX_LINES 1000000      /* line numbers a child may report */
 
 /*** Lanes ***/
 
-static char *engine_exe(void)
-{
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    if (n <= 0)
-        return xstrdup("/proc/self/exe");
-    self[n] = '\0';
-    return xstrdup(self);
-}
-
-static struct ds_lane *lane_new(struct ds_run *r)
-{
-    struct ds_lane *l = xcalloc(1, sizeof(*l));
-    int n = r->o->jobs < 1 ? 1 : r->o->jobs;
-    l->pool.n = n;
-    l->pool.z = xcalloc((size_t)n, sizeof(struct zygote));
-    for (int i = 0; i < n; i++) {
-        l->pool.z[i].sock = -1;
-        l->pool.z[i].job.result_fd = l->pool.z[i].job.out_fd = -1;
-        l->pool.z[i].job.pidfd = -1;
-    }
-    l->zst = xcalloc((size_t)n, 1);
-    l->base_cpu_ms = -1;
-    r->lanes = xrealloc(r->lanes, (r->n_lanes + 1) * sizeof(*r->lanes));
-    r->lanes[r->n_lanes++] = l;
-    return l;
-}
+static const struct lt_lane_ops lane_ops;
+static const struct lt_task_ops task_ops;
 
 static int ensure_scratch(struct ds_run *r)
 {
@@ -75,18 +48,54 @@ static int ensure_scratch(struct ds_run *r)
     return 0;
 }
 
+/* Registers a lane whose fields are set with the executor.  NULL when no
+ * scratch directory can be made (the run stops). */
+static struct ds_lane *lane_add(struct ds_run *r, struct ds_lane *l)
+{
+    if (ensure_scratch(r) < 0) {
+        lt_exec_fail(&r->ex, LT_EXIT_ENGINE);
+        return NULL;
+    }
+    l->base_cpu_ms = -1;
+    struct lt_runner_config cfg = {
+        .cwd = l->cwd, .scratch_base = r->scratch,
+        .pytest_args = l->bare ? NULL : l->args,
+        .n_pytest_args = l->bare ? 0 : 1,
+        .subjects = l->bare ? NULL : &l->subject,
+        .n_subjects = l->bare ? 0 : 1, .debug = r->o->debug,
+        .bare = l->bare};
+    l->xl = lt_exec_lane(&r->ex, &cfg, &lane_ops, l);
+    r->lanes = xrealloc(r->lanes, (r->n_lanes + 1) * sizeof(*r->lanes));
+    r->lanes[r->n_lanes++] = l;
+    return l;
+}
+
+static void lane_free(struct ds_lane *l)
+{
+    free(l->key);
+    free(l->path);
+    free(l->source);
+    free(l->tests);
+    free(l->cwd);
+    free(l);
+}
+
 /* The lane of call-evaluation jobs: bare zygotes (no pytest, no subject).
- * Created on first use. */
+ * Created on first use; NULL when the run cannot go on. */
 struct ds_lane *lt__ds_lane_bare(struct ds_run *r)
 {
     if (r->bare)
         return r->bare;
-    struct ds_lane *l = lane_new(r);
+    struct ds_lane *l = xcalloc(1, sizeof(*l));
     l->bare = 1;
     l->key = xstrdup("bare");
     l->cwd = getcwd(NULL, 0);
     if (!l->cwd)
         l->cwd = xstrdup("/");
+    if (!lane_add(r, l)) {
+        lane_free(l);
+        return NULL;
+    }
     r->bare = l;
     return l;
 }
@@ -110,7 +119,7 @@ struct ds_lane *lt__ds_lane_tests(struct ds_run *r, const char *path,
         *err = xasprintf("%s: %s", path, lt_strerror(rc));
         return NULL;
     }
-    struct ds_lane *l = lane_new(r);
+    struct ds_lane *l = xcalloc(1, sizeof(*l));
     l->path = xstrdup(path);
     l->tests = xstrdup(tests);
     l->source = src;
@@ -124,37 +133,20 @@ struct ds_lane *lt__ds_lane_tests(struct ds_run *r, const char *path,
     l->key = xasprintf("%s\n%s\n%s", path, tests, sha);
     l->args[0] = l->tests;
     l->subject = (struct lt_subject){l->path, l->source, l->len};
+    if (!lane_add(r, l)) {
+        lane_free(l);
+        *err = xstrdup("cannot create a scratch directory");
+        return NULL;
+    }
     return l;
-}
-
-static void lane_free(struct ds_lane *l)
-{
-    for (int k = 0; k < l->pool.n; k++)
-        if (l->zst[k] != ZS_OFF)
-            lt__zygote_stop(&l->pool.z[k]);
-    free(l->pool.z);
-    free((char *)l->pool.cfg.exe);
-    for (size_t i = 0; l->pool.test_ids && i < l->pool.n_tests; i++)
-        free(l->pool.test_ids[i]);
-    free(l->pool.test_ids);
-    free(l->zst);
-    free(l->key);
-    free(l->path);
-    free(l->source);
-    free(l->tests);
-    free(l->cwd);
-    for (size_t i = l->qhead; i < l->qlen; i++)
-        lt__ds_task_free(l->queue[i]);
-    free(l->queue);
-    free(l->fail_msg);
-    free(l);
 }
 
 const char *lt__ds_test_id(const struct ds_lane *l, long idx)
 {
-    if (idx < 0 || !l->pool.test_ids || (size_t)idx >= l->pool.n_tests)
+    const struct pool *p = &l->xl->pool;
+    if (idx < 0 || !p->test_ids || (size_t)idx >= p->n_tests)
         return "?";
-    return l->pool.test_ids[idx];
+    return p->test_ids[idx];
 }
 
 /*** Tasks ***/
@@ -165,6 +157,9 @@ struct ds_task *lt__ds_task_new(enum ds_task_kind kind, struct ds_lane *l,
     struct ds_task *t = xcalloc(1, sizeof(*t));
     t->kind = kind;
     t->lane = l;
+    t->xt.ops = &task_ops;
+    t->xt.lane = l->xl;
+    t->xt.owner = t;
     t->source = xstrndup(source ? source : "", source ? len : 0);
     t->len = source ? len : 0;
     t->call_timeout = 1.0;
@@ -219,6 +214,8 @@ static void task_key(struct ds_task *t)
     t->key[64] = '\0';
 }
 
+/* Callbacks run from the executor's idle hook, outside its rounds, so
+ * that they may submit, add lanes and run synchronous tasks freely. */
 static void ready_push(struct ds_run *r, struct ds_task *t)
 {
     t->next_ready = NULL;
@@ -227,40 +224,6 @@ static void ready_push(struct ds_run *r, struct ds_task *t)
     else
         r->ready = t;
     r->ready_tail = t;
-}
-
-static void lane_push(struct ds_lane *l, struct ds_task *t, int front)
-{
-    if (front && l->qhead > 0) {
-        l->queue[--l->qhead] = t;
-        return;
-    }
-    if (l->qlen == l->qcap) {
-        /* Compact before growing. */
-        if (l->qhead > 0) {
-            memmove(l->queue, l->queue + l->qhead,
-                    (l->qlen - l->qhead) * sizeof(*l->queue));
-            l->qlen -= l->qhead;
-            l->qhead = 0;
-        }
-        if (l->qlen == l->qcap) {
-            l->qcap = l->qcap ? l->qcap * 2 : 64;
-            l->queue = xrealloc(l->queue, l->qcap * sizeof(*l->queue));
-        }
-    }
-    if (front) {
-        memmove(l->queue + l->qhead + 1, l->queue + l->qhead,
-                (l->qlen - l->qhead) * sizeof(*l->queue));
-        l->queue[l->qhead] = t;
-        l->qlen++;
-        return;
-    }
-    l->queue[l->qlen++] = t;
-}
-
-static size_t lane_queued(const struct ds_lane *l)
-{
-    return l->qlen - l->qhead;
 }
 
 /* Hands a task to the executor.  Its callback runs from lt__ds_loop once
@@ -286,14 +249,7 @@ void lt__ds_submit(struct ds_run *r, struct ds_task *t)
             json_decref(res);
         }
     }
-    if (t->lane->failed) {
-        t->result = json_pack("{s:s, s:s}", "status", "error", "error",
-                              t->lane->fail_msg ? t->lane->fail_msg
-                                                : "the runner failed");
-        ready_push(r, t);
-        return;
-    }
-    lane_push(t->lane, t, 0);
+    lt_exec_submit(&r->ex, &t->xt);
 }
 
 /*** Evidence ***/
@@ -562,7 +518,7 @@ static json_t *tests_result(const struct ds_task *t, const struct job *j)
 {
     const struct ds_lane *l = t->lane;
     json_t *o = json_object();
-    size_t nt = l->pool.n_tests;
+    size_t nt = l->xl->pool.n_tests;
     char *oc = xmalloc(nt + 1);
     double test_ms = 0;
     for (size_t i = 0; i < nt; i++) {
@@ -581,7 +537,7 @@ static json_t *tests_result(const struct ds_task *t, const struct job *j)
      * status names (docs/verdicts.md maps each reason onto one). */
     struct lt_evidence ev;
     struct lt_decision d;
-    lt__job_evidence(&l->pool, j, &ev);
+    lt__job_evidence(&l->xl->pool, j, &ev);
     ev.need_all = !t->stop_first;
     lt_verdict_decide(&ev, &d);
     lt__evidence_clear(&ev);
@@ -616,22 +572,21 @@ static json_t *tests_result(const struct ds_task *t, const struct job *j)
     return o;
 }
 
-/*** Scheduling ***/
+/*** Running ***/
 
-static int start_job(struct ds_run *r, struct ds_lane *l, int zi,
-                     struct ds_task *t)
+static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
+                        struct lt_launch *la)
 {
+    struct ds_run *r = ex->owner;
+    struct ds_task *t = xt->owner;
+    struct ds_lane *l = t->lane;
     const struct lt_dataset_opts *o = r->o;
-    struct zygote *z = &l->pool.z[zi];
-    struct job spec;
-    memset(&spec, 0, sizeof(spec));
-    spec.result_fd = spec.out_fd = spec.pidfd = -1;
-    struct lt_run_request req = {
-        .mode = LT_RUN_MUTANT, .subject = 0, .start = 0, .end = 0,
-        .replacement = "",
+    struct job *spec = &la->spec;
+    struct lt_run_request *req = &la->req;
+    *req = (struct lt_run_request){
+        .mode = LT_RUN_MUTANT, .replacement = "",
         .memory_bytes = (uint64_t)o->memory_mb << 20};
-    char *extra = NULL;
-    size_t nt = l->pool.n_tests;
+    size_t nt = l->xl->pool.n_tests;
     if (t->kind == TK_CASES) {
         json_t *job = json_pack(
             "{s:s, s:s, s:s, s:s%, s:O, s:b, s:f}", "kind", "cases", "path",
@@ -640,225 +595,41 @@ static int start_job(struct ds_run *r, struct ds_lane *l, int zi,
             t->trace, "call_timeout", t->call_timeout);
         if (!job)
             return LT_EUSAGE; /* not UTF-8: checked on input already */
-        extra = json_dumps(job, JSON_COMPACT);
+        la->owned[0] = json_dumps(job, JSON_COMPACT);
         json_decref(job);
-        req.mode = LT_RUN_CALLS;
-        req.extra = extra;
-        req.flags = LT_RUN_UNTRUSTED;
-        lt__job_alloc(&spec, nt, 0);
-        spec.n_files = 1;
+        req->mode = LT_RUN_CALLS;
+        req->extra = la->owned[0];
+        req->flags = LT_RUN_UNTRUSTED;
+        lt__job_alloc(spec, nt, 0);
+        spec->n_files = 1;
     } else {
         int base = t->kind == TK_BASELINE;
-        lt__job_alloc(&spec, nt, base);
-        spec.is_baseline = base;
-        spec.n_files = 1;
+        lt__job_alloc(spec, nt, base);
+        spec->is_baseline = base;
+        spec->n_files = 1;
         if (t->tests) {
-            spec.tests = xmalloc((t->n_tests + 1) * sizeof(uint32_t));
+            spec->tests = xmalloc((t->n_tests + 1) * sizeof(uint32_t));
             for (size_t i = 0; i < t->n_tests; i++)
-                spec.tests[i] = t->tests[i] < nt ? t->tests[i] : 0;
-            spec.n_tests = t->n_tests;
+                spec->tests[i] = t->tests[i] < nt ? t->tests[i] : 0;
+            spec->n_tests = t->n_tests;
         } else {
-            spec.tests = xmalloc((nt + 1) * sizeof(uint32_t));
+            spec->tests = xmalloc((nt + 1) * sizeof(uint32_t));
             for (size_t i = 0; i < nt; i++)
-                spec.tests[i] = (uint32_t)i;
-            spec.n_tests = nt;
+                spec->tests[i] = (uint32_t)i;
+            spec->n_tests = nt;
         }
-        req.mode = base ? LT_RUN_BASELINE : LT_RUN_MUTANT;
-        req.end = base ? 0 : l->len;
-        req.replacement = base ? "" : t->source;
-        req.stop_first = t->stop_first;
-        req.flags = t->untrusted && !base ? LT_RUN_UNTRUSTED : 0;
+        req->mode = base ? LT_RUN_BASELINE : LT_RUN_MUTANT;
+        req->end = base ? 0 : l->len;
+        req->replacement = base ? "" : t->source;
+        req->stop_first = t->stop_first;
+        req->flags = t->untrusted && !base ? LT_RUN_UNTRUSTED : 0;
     }
-    req.tests = spec.tests;
-    req.n_tests = spec.n_tests;
-    req.cpu_seconds = lt__cpu_limit_for(t->budget_s);
-    spec.cpu_budget_ns = t->budget_s * 1e9;
-    spec.owner = t;
-    int rc = lt__job_start(z, &spec, ++r->token, &req, 3 * t->budget_s + 1);
-    free(extra);
-    if (rc < 0) {
-        lt__job_reset(&spec);
-        return rc;
-    }
-    l->running++;
+    req->cpu_seconds = lt__cpu_limit_for(t->budget_s);
+    spec->cpu_budget_ns = t->budget_s * 1e9;
+    la->wall = 3 * t->budget_s + 1;
     if (!r->t_first_job)
         r->t_first_job = lt__now();
     return 0;
-}
-
-static void zygote_off(struct ds_run *r, struct ds_lane *l, int k)
-{
-    lt__zygote_stop(&l->pool.z[k]);
-    l->zst[k] = ZS_OFF;
-    l->live--;
-    r->live--;
-}
-
-static int zygote_on(struct ds_run *r, struct ds_lane *l)
-{
-    for (int k = 0; k < l->pool.n; k++) {
-        if (l->zst[k] != ZS_OFF)
-            continue;
-        if (!l->pool.cfg.exe) {
-            if (ensure_scratch(r) < 0)
-                return -1;
-            l->pool.cfg = (struct lt_runner_config){
-                .exe = engine_exe(), .cwd = l->cwd,
-                .scratch_base = r->scratch,
-                .pytest_args = l->bare ? NULL : l->args,
-                .n_pytest_args = l->bare ? 0 : 1,
-                .subjects = l->bare ? NULL : &l->subject,
-                .n_subjects = l->bare ? 0 : 1, .debug = r->o->debug,
-                .bare = l->bare};
-        }
-        int rc = lt__zygote_start(&l->pool, &l->pool.z[k]);
-        if (rc < 0) {
-            lt_error("cannot start a runner: %s", lt_strerror(rc));
-            r->fatal = LT_EXIT_ENGINE;
-            return -1;
-        }
-        l->zst[k] = ZS_STARTING;
-        l->live++;
-        r->live++;
-        return 0;
-    }
-    return -1;
-}
-
-/* Every queued task of a lane that cannot start ends in error. */
-static void lane_fail(struct ds_run *r, struct ds_lane *l, const char *msg)
-{
-    if (!l->failed) {
-        l->failed = 1;
-        l->fail_msg = xstrdup(msg);
-    }
-    while (lane_queued(l) > 0) {
-        struct ds_task *t = l->queue[l->qhead++];
-        t->result = json_pack("{s:s, s:s}", "status", "error", "error",
-                              l->fail_msg);
-        ready_push(r, t);
-    }
-    for (int k = 0; k < l->pool.n; k++)
-        if (l->zst[k] != ZS_OFF && !l->pool.z[k].job.active)
-            zygote_off(r, l, k);
-}
-
-static void zygote_ready(struct ds_run *r, struct ds_lane *l, int k)
-{
-    char *fail = NULL;
-    int rc = lt__read_ready(&l->pool, &l->pool.z[k], &fail);
-    if (rc < 0) {
-        char *msg = xasprintf("%s%s%s", l->bare ? "the call-evaluation "
-                                                  "runner failed to start"
-                                                : "the tests of ",
-                              l->bare ? "" : l->path,
-                              l->bare ? "" : " cannot be collected");
-        char *full = xasprintf("%s: %s", msg, fail ? fail : lt_strerror(rc));
-        zygote_off(r, l, k);
-        if (l->bare || lt__interrupted) {
-            lt_error("%s", full);
-            r->fatal = LT_EXIT_ENGINE;
-        } else {
-            lane_fail(r, l, full);
-        }
-        free(msg);
-        free(full);
-        free(fail);
-        return;
-    }
-    free(fail);
-    l->zst[k] = ZS_READY;
-    if (!l->bare && l->pool.n_tests == 0) {
-        char *msg = xasprintf("no tests collected from %s", l->tests);
-        zygote_off(r, l, k);
-        lane_fail(r, l, msg);
-        free(msg);
-    }
-}
-
-/* Hands queued tasks to idle zygotes, then zygote slots to the lanes with
- * work: each lane gets up to as many zygotes as it has work, a lane with
- * nothing queued gives its idle zygotes up to one that waits. */
-static void schedule(struct ds_run *r)
-{
-    for (size_t li = 0; li < r->n_lanes && !r->fatal; li++) {
-        struct ds_lane *l = r->lanes[li];
-        for (int k = 0; k < l->pool.n && lane_queued(l) > 0; k++) {
-            struct zygote *z = &l->pool.z[k];
-            if (l->zst[k] != ZS_READY || z->job.active || z->dead)
-                continue;
-            struct ds_task *t = l->queue[l->qhead++];
-            int rc = start_job(r, l, k, t);
-            if (rc == LT_EUSAGE) {
-                t->result = err_result("error", "the job cannot be encoded");
-                ready_push(r, t);
-            } else if (rc < 0) {
-                z->dead = 1;
-                lane_push(l, t, 1);
-            }
-        }
-    }
-    int budget = r->o->jobs < 1 ? 1 : r->o->jobs;
-    /* One zygote for every lane that waits first, then more for lanes
-     * with more work than zygotes. */
-    for (int pass = 0; pass < 2 && !r->fatal; pass++) {
-        for (size_t li = 0; li < r->n_lanes && !r->fatal; li++) {
-            struct ds_lane *l = r->lanes[li];
-            size_t q = lane_queued(l);
-            if (q == 0 || l->failed)
-                continue;
-            size_t want = pass == 0 ? 1 : q + (size_t)l->running;
-            if (want > (size_t)budget)
-                want = (size_t)budget;
-            while ((size_t)l->live < want) {
-                if (r->live >= budget) {
-                    /* Take an idle zygote of a lane with nothing queued. */
-                    int freed = 0;
-                    for (size_t oi = 0; oi < r->n_lanes && !freed; oi++) {
-                        struct ds_lane *ol = r->lanes[oi];
-                        if (ol == l || lane_queued(ol) > 0)
-                            continue;
-                        for (int k = 0; k < ol->pool.n && !freed; k++) {
-                            if (ol->zst[k] == ZS_OFF ||
-                                ol->pool.z[k].job.active)
-                                continue;
-                            zygote_off(r, ol, k);
-                            freed = 1;
-                        }
-                    }
-                    if (!freed)
-                        break;
-                }
-                if (zygote_on(r, l) < 0)
-                    break;
-            }
-        }
-    }
-}
-
-/* A write to the store failed: the run stops, and the first cause is
- * reported once when the loop ends (lt__store_write_failed). */
-static void store_failed(struct ds_run *r, int rc)
-{
-    if (r->store_rc == 0)
-        r->store_rc = rc;
-    r->fatal = LT_EXIT_ENGINE;
-}
-
-static void flush_store(struct ds_run *r, int force)
-{
-    /* After a failed write the open batch is rolled back at the end. */
-    if (!r->st || !r->in_tx || r->store_rc)
-        return;
-    if (!force && r->pending_writes < BATCH_RESULTS &&
-        lt__now() - r->last_commit < BATCH_SECONDS)
-        return;
-    int rc = lt_store_commit(r->st);
-    r->in_tx = 0;
-    r->pending_writes = 0;
-    r->last_commit = lt__now();
-    if (rc < 0)
-        store_failed(r, rc);
 }
 
 static void store_result(struct ds_run *r, struct ds_task *t)
@@ -869,22 +640,11 @@ static void store_result(struct ds_run *r, struct ds_task *t)
                                                            "status"));
     if (!status || strcmp(status, "error") == 0)
         return; /* engine failures are never kept */
-    if (r->store_rc)
+    if (lt_exec_write(&r->ex) < 0)
         return;
-    if (!r->in_tx) {
-        int rc = lt_store_begin(r->st);
-        if (rc < 0) {
-            store_failed(r, rc);
-            return;
-        }
-        r->in_tx = 1;
-    }
     char *json = json_dumps(t->result, JSON_COMPACT);
-    int rc = lt_store_put_dataset(r->st, t->key, json);
-    if (rc < 0)
-        store_failed(r, rc);
+    lt_exec_wrote(&r->ex, lt_store_put_dataset(r->st, t->key, json));
     free(json);
-    r->pending_writes++;
 }
 
 /* --floor: what this run's work would cost at least.  Runs that hit a
@@ -919,32 +679,24 @@ static void floor_account(struct ds_run *r, struct ds_task *t,
     t->lane->ran_tests = 1;
 }
 
-static void job_finished(struct ds_run *r, struct ds_lane *l, int k)
+static void task_finished(struct lt_exec *ex, struct lt_task *xt,
+                          struct job *j)
 {
-    struct zygote *z = &l->pool.z[k];
-    struct job *j = &z->job;
-    struct ds_task *t = j->owner;
-    l->running--;
-    if (j->sandboxed && !r->sandbox_checked) {
-        r->sandbox_checked = 1;
-        r->sandbox = j->sandbox;
-        lt__warn_degraded(&l->pool, j->sandbox);
-    }
+    struct ds_run *r = ex->owner;
+    struct ds_task *t = xt->owner;
     t->wall_ms = (lt__now() - j->started_at) * 1000.0;
     json_t *res = t->kind == TK_CASES ? cases_result(t, j)
                                       : tests_result(t, j);
     if (t->kind == TK_CASES && j->child_ns > 0)
         json_object_set_new(res, "child_ms", json_real(j->child_ns / 1e6));
-    lt__job_reset(j);
     r->s.jobs_run++;
     r->t_last_job = lt__now();
     const char *status = json_string_value(json_object_get(res, "status"));
-    if (status && strcmp(status, "error") == 0 && !t->retried) {
+    if (status && strcmp(status, "error") == 0 && !xt->retried) {
         /* The engine's own failure: once more, then it stands. */
-        t->retried = 1;
         r->s.retries++;
         json_decref(res);
-        lane_push(l, t, 1);
+        lt_exec_retry(ex, xt);
         return;
     }
     if (status && strcmp(status, "error") == 0)
@@ -956,103 +708,76 @@ static void job_finished(struct ds_run *r, struct ds_lane *l, int k)
     ready_push(r, t);
 }
 
-/* A zygote died (its child with it): the task runs once more elsewhere. */
-static void zygote_died(struct ds_run *r, struct ds_lane *l, int k)
+/* The task cannot run (its runner died twice, its job cannot be encoded,
+ * its lane cannot start): it ends in error. */
+static void task_lost(struct lt_exec *ex, struct lt_task *xt, const char *why)
 {
-    struct job *j = &l->pool.z[k].job;
-    struct ds_task *t = j->active ? j->owner : NULL;
-    if (t)
-        l->running--;
-    zygote_off(r, l, k);
-    if (!t)
-        return;
-    if (!t->retried) {
-        t->retried = 1;
-        r->s.retries++;
-        lane_push(l, t, 1);
-    } else {
+    struct ds_run *r = ex->owner;
+    struct ds_task *t = xt->owner;
+    if (!xt->lane->failed)
         r->s.engine_errors++;
-        t->result = err_result("error", "the runner died twice");
-        ready_push(r, t);
-    }
+    t->result = err_result("error", "%s", why);
+    ready_push(r, t);
 }
 
-/* One round over every lane: waits at most max_wait s for any fd, reads
- * frames, enforces deadlines and CPU budgets, finishes jobs. */
-static int step(struct ds_run *r, double max_wait)
+static const struct lt_task_ops task_ops = {
+    .prepare = task_prepare, .finished = task_finished, .lost = task_lost};
+
+/* A pytest lane whose tests cannot be collected fails: its tasks end in
+ * error.  The call-evaluation runner failing stops the run. */
+static void lane_start_failed(struct lt_exec *ex, struct lt_lane *xl, int rc,
+                              const char *why)
 {
-    size_t nfd = 0;
-    for (size_t li = 0; li < r->n_lanes; li++)
-        nfd += (size_t)r->lanes[li]->pool.n * 3;
-    struct pollfd *pf = xcalloc(nfd + 1, sizeof(*pf));
-    double now = lt__now(), soonest = now + max_wait;
-    int sample = 0;
-    size_t i = 0;
-    for (size_t li = 0; li < r->n_lanes; li++) {
-        struct ds_lane *l = r->lanes[li];
-        for (int k = 0; k < l->pool.n; k++, i += 3) {
-            struct zygote *z = &l->pool.z[k];
-            struct job *j = &z->job;
-            int on = l->zst[k] != ZS_OFF && !z->dead && z->sock >= 0;
-            pf[i] = (struct pollfd){on && !j->got_exited ? z->sock : -1,
-                                    POLLIN, 0};
-            pf[i + 1] = (struct pollfd){
-                j->active && !j->result_eof ? j->result_fd : -1, POLLIN, 0};
-            pf[i + 2] = (struct pollfd){
-                j->active && !j->out_eof ? j->out_fd : -1, POLLIN, 0};
-            if (lt__job_wakeup(j) < soonest)
-                soonest = lt__job_wakeup(j);
-            sample |= j->active && j->pid > 0 && !j->got_exited &&
-                      j->cpu_budget_ns > 0;
-        }
+    struct ds_lane *l = xl->owner;
+    (void)rc;
+    char *msg = l->bare ? xasprintf("the call-evaluation runner failed to "
+                                    "start: %s", why)
+                        : xasprintf("the tests of %s cannot be collected: "
+                                    "%s", l->path, why);
+    if (l->bare || lt__interrupted) {
+        lt_error("%s", msg);
+        lt_exec_fail(ex, LT_EXIT_ENGINE);
+    } else {
+        lt_exec_lane_fail(ex, xl, msg);
     }
-    /* CPU budgets are checked by sampling every 20 ms. */
-    if (sample && soonest > now + 0.02)
-        soonest = now + 0.02;
-    double wait = soonest - now;
-    int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
-    int n = poll(pf, (nfds_t)nfd, ms);
-    if (n < 0) {
-        int e = errno;
-        free(pf);
-        return e == EINTR ? 0 : -e;
+    free(msg);
+}
+
+static int lane_ready(struct lt_exec *ex, struct lt_lane *xl, int first,
+                      char **why)
+{
+    struct ds_lane *l = xl->owner;
+    (void)ex;
+    (void)first;
+    if (!l->bare && xl->pool.n_tests == 0) {
+        *why = xasprintf("no tests collected from %s", l->tests);
+        return -1;
     }
-    now = lt__now();
-    i = 0;
-    for (size_t li = 0; li < r->n_lanes; li++) {
-        struct ds_lane *l = r->lanes[li];
-        for (int k = 0; k < l->pool.n; k++, i += 3) {
-            struct zygote *z = &l->pool.z[k];
-            struct job *j = &z->job;
-            if (l->zst[k] == ZS_STARTING) {
-                if (pf[i].revents)
-                    zygote_ready(r, l, k);
-                continue;
-            }
-            if (l->zst[k] == ZS_OFF)
-                continue;
-            if (pf[i].revents && !z->dead && lt__zygote_read(z) < 0)
-                z->dead = 1;
-            if (pf[i + 1].revents)
-                lt__job_read_results(&l->pool, j);
-            if (pf[i + 2].revents)
-                lt__job_read_output(j);
-            lt__job_check_limits(j, now);
-            lt__job_expire_pipes(j, now);
-            if (z->dead) {
-                zygote_died(r, l, k);
-                continue;
-            }
-            if (lt__job_done(j))
-                job_finished(r, l, k);
-        }
-    }
-    free(pf);
     return 0;
 }
 
-static void show_progress(struct ds_run *r, int force)
+static const struct lt_lane_ops lane_ops = {
+    .ready = lane_ready, .start_failed = lane_start_failed};
+
+/* Runs the callbacks of finished tasks (they may submit more). */
+static size_t run_callbacks(struct lt_exec *ex)
 {
+    struct ds_run *r = ex->owner;
+    while (r->ready && !ex->fatal) {
+        struct ds_task *t = r->ready;
+        r->ready = t->next_ready;
+        if (!r->ready)
+            r->ready_tail = NULL;
+        r->outstanding--;
+        r->tasks_done++;
+        t->done(r, t);
+    }
+    return 0;
+}
+
+static void show_progress(struct lt_exec *ex, int force)
+{
+    struct ds_run *r = ex->owner;
     if (!r->progress)
         return;
     double now = lt__now();
@@ -1064,6 +789,8 @@ static void show_progress(struct ds_run *r, int force)
             "%.1f runs/s, %zu items",
             r->next_emit, r->n_progs, r->s.jobs_run, r->s.cache_hits,
             el > 0 ? (double)r->s.jobs_run / el : 0.0, r->s.emitted);
+    if (force)
+        fputc('\n', stderr);
     fflush(stderr);
 }
 
@@ -1073,55 +800,17 @@ static void show_progress(struct ds_run *r, int force)
  * interrupted. */
 int lt__ds_loop(struct ds_run *r)
 {
-    while (!r->fatal) {
-        while (r->ready && !r->fatal) {
-            struct ds_task *t = r->ready;
-            r->ready = t->next_ready;
-            if (!r->ready)
-                r->ready_tail = NULL;
-            r->outstanding--;
-            r->tasks_done++;
-            t->done(r, t);
-        }
-        if (r->fatal)
-            break;
-        if (lt__interrupted) {
-            flush_store(r, 1);
-            if (r->store_rc)
-                break;
-            return lt__exit_interrupted();
-        }
-        if (r->outstanding == 0)
-            break;
-        schedule(r);
-        if (r->fatal)
-            break;
-        if (r->ready)
-            continue;
-        int rc = step(r, 0.5);
-        if (rc < 0) {
-            lt_error("poll: %s", strerror(-rc));
-            r->fatal = LT_EXIT_ENGINE;
-            break;
-        }
-        flush_store(r, 0);
-        show_progress(r, 0);
-    }
-    flush_store(r, 1);
-    if (r->progress) {
-        show_progress(r, 1);
-        fputc('\n', stderr);
-    }
-    if (r->store_rc) {
-        r->in_tx = 0;
-        return lt__store_write_failed(r->st, r->o->db, r->store_rc);
-    }
-    return r->fatal;
+    r->ex.owner = r;
+    r->ex.st = r->st;
+    r->ex.db = r->o->db;
+    r->ex.idle = run_callbacks;
+    r->ex.progress = show_progress;
+    return lt_exec_run(&r->ex);
 }
 
 void lt__ds_exec_close(struct ds_run *r)
 {
-    flush_store(r, 1);
+    lt_exec_close(&r->ex);
     for (size_t i = 0; i < r->n_lanes; i++)
         lane_free(r->lanes[i]);
     free(r->lanes);
@@ -1253,7 +942,7 @@ int lt__ds_floor(struct ds_run *r, json_t *summary)
         /* Every item in one child, in chunks a RUN frame can carry. */
         size_t n = json_array_size(r->s.floor_cases);
         size_t i = 0;
-        while (i < n && !r->fatal) {
+        while (i < n && !r->ex.fatal) {
             json_t *chunk = json_array();
             size_t bytes = 0;
             while (i < n &&
@@ -1297,9 +986,9 @@ int lt__ds_floor(struct ds_run *r, json_t *summary)
         }
     }
     size_t measured = 0;
-    for (size_t i = 0; i < r->n_lanes && measured < 3 && !r->fatal; i++) {
+    for (size_t i = 0; i < r->n_lanes && measured < 3 && !r->ex.fatal; i++) {
         struct ds_lane *l = r->lanes[i];
-        if (!l->ran_tests || l->failed)
+        if (!l->ran_tests || l->xl->failed)
             continue;
         fork_tests += trivial_ms(r, l, 20, &c2);
         measured++;
@@ -1307,8 +996,8 @@ int lt__ds_floor(struct ds_run *r, json_t *summary)
     if (measured)
         fork_tests /= (double)measured;
     r->progress = saved_progress;
-    if (r->fatal)
-        return r->fatal;
+    if (r->ex.fatal)
+        return r->ex.fatal;
     int jobs = o->jobs < 1 ? 1 : o->jobs;
     size_t runs = r->s.floor_runs_cases + r->s.floor_runs_tests;
     double inproc_s = (inproc_cases_ms + r->s.floor_tests_ms) / 1000.0;

@@ -14,23 +14,22 @@
 
 #include "common/buf.h"
 #include "engine/engine.h"
+#include "engine/core/exec.h"
 #include "engine/core/pool.h"
 #include "engine/core/store.h"
 
 struct ds_run;
 struct ds_task;
 
-/*** Lanes: one zygote pool per kind of zygote ***/
+/*** Lanes: one kind of zygote each ***/
 
 /* A lane is the zygotes of one configuration: the bare lane (call
  * evaluation, no pytest) or one program's pytest lane (its file as the
- * subject, its tests collected).  Zygotes start and stop per slot as the
- * work moves between lanes; all lanes share the --jobs budget. */
-enum ds_zstate { ZS_OFF = 0, ZS_STARTING, ZS_READY };
-
+ * subject, its tests collected).  The executor (engine/core/exec.h)
+ * starts and stops them per slot as the work moves between lanes; all
+ * lanes share the --jobs budget. */
 struct ds_lane {
-    struct pool pool;        /* pool.n = the budget; slots may be off */
-    unsigned char *zst;      /* per slot: enum ds_zstate */
+    struct lt_lane *xl;      /* the executor's lane: zygotes, queue */
     int bare;
     char *key;               /* fingerprint: cache keys of its runs */
     char *path, *source;     /* pytest lanes: the program file on disk */
@@ -38,11 +37,6 @@ struct ds_lane {
     char *tests, *cwd;
     char *args[2];
     struct lt_subject subject;
-    struct ds_task **queue;  /* FIFO of tasks waiting for a zygote */
-    size_t qhead, qlen, qcap;
-    int running, live;       /* jobs running; zygotes starting or ready */
-    int failed;              /* could not start: its tasks end in error */
-    char *fail_msg;
     int ran_tests;           /* --floor: test runs went here */
     double base_cpu_ms;      /* the baseline's test CPU time, or -1 */
 };
@@ -58,6 +52,7 @@ enum ds_task_kind {
 typedef void (*ds_done_fn)(struct ds_run *r, struct ds_task *t);
 
 struct ds_task {
+    struct lt_task xt;       /* the executor's part (xt.owner: this) */
     enum ds_task_kind kind;
     struct ds_lane *lane;
     char *source;            /* program text (owned) */
@@ -76,7 +71,6 @@ struct ds_task {
     json_t *result;          /* set when done (owned) */
     int cached;              /* the result came from the store */
     int nocache;             /* neither looked up nor stored (--floor) */
-    int retried;
     double wall_ms;          /* of the run, 0 when cached */
     ds_done_fn done;
     void *owner;
@@ -104,21 +98,14 @@ struct ds_stats {
 
 struct ds_run {
     const struct lt_dataset_opts *o;
+    struct lt_exec ex;       /* runs every task (engine/core/exec.h) */
     struct ds_lane **lanes;
     size_t n_lanes;
     struct ds_lane *bare;
-    int live;                /* zygotes starting or ready, all lanes */
     char *scratch;
-    uint64_t token;
     struct lt_store *st;
-    int in_tx, pending_writes;
-    double last_commit;
     size_t outstanding;      /* tasks submitted and not yet done */
     struct ds_task *ready, *ready_tail; /* done, callback not yet run */
-    int fatal;               /* exit code to stop with, or 0 */
-    int store_rc;            /* first failed write to the store, or 0 */
-    unsigned sandbox;        /* features, from the first sandboxed job */
-    int sandbox_checked;
 
     struct ds_prog *progs;
     size_t n_progs, next_emit;

@@ -1025,13 +1025,13 @@ static void rw_ref_done(struct ds_run *r, struct ds_task *t)
 static void rw_stream(struct ds_run *r, struct ds_prog *p)
 {
     struct rw *w = p->m;
-    for (size_t k0 = 0; k0 < w->n && !r->fatal; k0 += STREAM_CHUNK) {
+    for (size_t k0 = 0; k0 < w->n && !r->ex.fatal; k0 += STREAM_CHUNK) {
         size_t k1 = k0 + STREAM_CHUNK < w->n ? k0 + STREAM_CHUNK : w->n;
         int rc = rw_generate(r, p, k0, k1);
         if (rc == 1)
             break;
         if (rc) {
-            r->fatal = rc;
+            lt_exec_fail(&r->ex, rc);
             break;
         }
         for (size_t k = k0; k < k1; k++)
