@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +26,7 @@
 #include "common/xmalloc.h"
 #include "engine/jobs/score/incr.h"
 #include "engine/core/internal.h"
+#include "engine/core/exec.h"
 #include "engine/core/pool.h"
 #include "engine/core/pyenv.h"
 #include "engine/core/select.h"
@@ -487,39 +487,6 @@ static int children_for(const struct baseline *b, size_t nt, int cores)
     return want > 4.0 * cores ? 4 * cores : (int)want;
 }
 
-/* Starts zygotes up to `want`, side by side, and waits for them; one
- * that does not start is left out.  Returns how many run now. */
-static int grow_pool(struct pool *pool, int want)
-{
-    int had = pool->n;
-    if (want <= had)
-        return had;
-    pool->z = xrealloc(pool->z, (size_t)want * sizeof(struct zygote));
-    int n = had;
-    for (int i = had; i < want; i++) {
-        if (lt__zygote_start(pool, &pool->z[n]) == 0)
-            n++;
-    }
-    int ready = had;
-    for (int i = had; i < n; i++) {
-        char *fail = NULL;
-        struct zygote z = pool->z[i];
-        if (lt__read_ready(pool, &z, &fail) == 0) {
-            pool->z[ready++] = z;
-        } else {
-            lt_debug("an extra runner did not start: %s",
-                     fail ? fail : "?");
-            lt__zygote_stop(&z);
-        }
-        free(fail);
-    }
-    pool->n = ready;
-    return ready;
-}
-
-/* Baseline runs that go side by side at most. */
-#define LT_BASELINE_MAX_PARALLEL 8
-
 static void line_add(struct line_tests *lt, uint32_t test)
 {
     if (lt->n && lt->tests[lt->n - 1] == test)
@@ -592,103 +559,71 @@ static int report_failing(const struct pool *pool, const struct job *j,
     return -1;
 }
 
-/* Starts one baseline run on zygote z: every collected test, no
- * mutation, with line coverage.  0, or an exit code after printing why. */
-static int baseline_start(struct pool *pool, struct zygote *z,
-                          const struct lt_plan *plan,
-                          const struct lt_score_opts *o)
+/* A baseline run as a task of the executor: every collected test, no
+ * mutation, with line coverage.  Its job is kept whole until every run
+ * has ended, then taken in in order. */
+struct baseline_task {
+    struct lt_task xt;
+    const struct lt_score_opts *o;
+    size_t n_files;
+    struct job job;          /* the finished run, taken from the executor */
+    int ended;
+};
+
+static int baseline_prepare(struct lt_exec *ex, struct lt_task *xt,
+                            struct lt_launch *la)
 {
-    size_t nt = pool->n_tests;
-    struct job spec;
-    memset(&spec, 0, sizeof(spec));
-    spec.is_baseline = 1;
-    spec.n_tests = nt;
-    spec.n_files = plan->n_files;
-    spec.tests = xcalloc(nt + 1, sizeof(uint32_t));
+    struct baseline_task *bt = xt->owner;
+    size_t nt = xt->lane->pool.n_tests;
+    (void)ex;
+    lt__job_alloc(&la->spec, nt, 1);
+    la->spec.is_baseline = 1;
+    la->spec.n_tests = nt;
+    la->spec.n_files = bt->n_files;
+    la->spec.tests = xcalloc(nt + 1, sizeof(uint32_t));
     for (size_t i = 0; i < nt; i++)
-        spec.tests[i] = (uint32_t)i;
-    spec.seen = xcalloc(nt + 1, 1);
-    spec.test_ns = xcalloc(nt + 1, sizeof(double));
-    spec.test_cpu_ns = xcalloc(nt + 1, sizeof(double));
-    spec.test_outcome = xcalloc(nt + 1, 1);
-    spec.cov = xcalloc(nt + 1, sizeof(struct cov_list));
-    spec.fail_texts = xcalloc(nt + 1, sizeof(char *));
-    struct lt_run_request req = {
-        .mode = LT_RUN_BASELINE, .replacement = "", .tests = spec.tests,
-        .n_tests = spec.n_tests, .stop_first = 0,
-        .cpu_seconds = lt__cpu_limit_for(o->baseline_timeout),
-        .memory_bytes = (uint64_t)o->memory_mb << 20};
-    int rc = lt__job_start(z, &spec, 0, &req, o->baseline_timeout);
-    if (rc < 0) {
-        lt_error("cannot start the baseline: %s", lt_strerror(rc));
-        return 3;
-    }
+        la->spec.tests[i] = (uint32_t)i;
+    la->spec.fail_texts = xcalloc(nt + 1, sizeof(char *));
+    la->req = (struct lt_run_request){
+        .mode = LT_RUN_BASELINE, .replacement = "",
+        .cpu_seconds = lt__cpu_limit_for(bt->o->baseline_timeout),
+        .memory_bytes = (uint64_t)bt->o->memory_mb << 20};
+    la->wall = bt->o->baseline_timeout;
     return 0;
 }
 
-/* Waits until the baseline jobs of zygotes z[0..n) are done, reading
- * their frames and enforcing the wall deadline.  0, or an exit code. */
-static int baseline_wait(struct pool *pool, struct zygote **z, int n)
+static void baseline_finished(struct lt_exec *ex, struct lt_task *xt,
+                              struct job *j)
 {
-    struct pollfd pf[3 * LT_BASELINE_MAX_PARALLEL];
-    for (;;) {
-        int pending = 0;
-        double wake = lt__now() + 1.0;
-        for (int k = 0; k < n; k++) {
-            struct job *j = &z[k]->job;
-            int done = lt__job_done(j);
-            pending += !done;
-            pf[3 * k] = (struct pollfd){
-                done || j->got_exited ? -1 : z[k]->sock, POLLIN, 0};
-            pf[3 * k + 1] = (struct pollfd){
-                done || j->result_eof ? -1 : j->result_fd, POLLIN, 0};
-            pf[3 * k + 2] = (struct pollfd){
-                done || j->out_eof ? -1 : j->out_fd, POLLIN, 0};
-            if (!done && lt__job_wakeup(j) < wake)
-                wake = lt__job_wakeup(j);
-        }
-        if (!pending)
-            return 0;
-        double wait = wake - lt__now();
-        int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
-        int r = poll(pf, (nfds_t)(3 * n), ms);
-        if (r < 0 && errno == EINTR) {
-            if (lt__interrupted)
-                return 130;
-            continue;
-        }
-        double now = lt__now();
-        for (int k = 0; k < n; k++) {
-            struct job *j = &z[k]->job;
-            if (lt__job_done(j))
-                continue;
-            if (pf[3 * k].revents && !j->got_exited &&
-                lt__zygote_read(z[k]) < 0) {
-                lt_error("the runner died during the baseline");
-                return 3;
-            }
-            if (pf[3 * k + 1].revents)
-                lt__job_read_results(pool, j);
-            if (pf[3 * k + 2].revents)
-                lt__job_read_output(j);
-            if (now >= j->deadline && !j->timed_out && !j->got_exited) {
-                j->timed_out = 1;
-                lt__job_kill(j);
-            }
-            lt__job_expire_pipes(j, now);
-        }
-    }
+    struct baseline_task *bt = xt->owner;
+    (void)ex;
+    /* The executor resets j after this: the run moves here. */
+    bt->job = *j;
+    memset(j, 0, sizeof(*j));
+    j->result_fd = j->out_fd = j->pidfd = -1;
+    bt->ended = 1;
 }
+
+static void baseline_lost(struct lt_exec *ex, struct lt_task *xt,
+                          const char *why)
+{
+    (void)xt;
+    lt_error("the baseline run did not complete: %s", why);
+    lt_exec_fail(ex, LT_EXIT_ENGINE);
+}
+
+static const struct lt_task_ops baseline_ops = {
+    .prepare = baseline_prepare, .finished = baseline_finished,
+    .lost = baseline_lost};
 
 /* Takes in one finished baseline run (run 0 decides which tests are
  * runnable; later ones find the flaky).  0, or an exit code after
  * printing why. */
-static int baseline_finish(struct pool *pool, struct zygote *z,
+static int baseline_finish(struct pool *pool, struct job *j,
                            const struct lt_score_opts *o, int run,
                            struct baseline *b)
 {
     size_t nt = pool->n_tests;
-    struct job *j = &z->job;
     if (j->timed_out) {
         lt_error("the baseline did not finish within %.0f s (test %s); "
                  "raise --baseline-timeout",
@@ -739,9 +674,11 @@ static int baseline_finish(struct pool *pool, struct zygote *z,
     return 0;
 }
 
-static int run_baseline(struct pool *pool, const struct lt_plan *plan,
+static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
+                        const struct lt_plan *plan,
                         const struct lt_score_opts *o, struct baseline *b)
 {
+    struct pool *pool = &lane->pool;
     size_t nt = pool->n_tests;
     b->wall_ms = xcalloc(nt + 1, sizeof(double));
     b->cpu_ms = xcalloc(nt + 1, sizeof(double));
@@ -773,31 +710,27 @@ static int run_baseline(struct pool *pool, const struct lt_plan *plan,
     /* The runs go side by side on as many zygotes as there are (a slow
      * test is paid once on the critical path, not once per run), and are
      * taken in in order. */
-    for (int first = 0; first < o->baseline_runs;) {
-        int n = o->baseline_runs - first;
-        if (n > pool->n)
-            n = pool->n;
-        if (n > LT_BASELINE_MAX_PARALLEL)
-            n = LT_BASELINE_MAX_PARALLEL;
-        struct zygote *zs[LT_BASELINE_MAX_PARALLEL];
-        int rc = 0, started = 0;
-        for (int k = 0; k < n && rc == 0; k++) {
-            zs[k] = &pool->z[k];
-            rc = baseline_start(pool, zs[k], plan, o);
-            started += rc == 0;
-        }
-        if (rc == 0)
-            rc = baseline_wait(pool, zs, started);
-        for (int k = 0; k < started; k++) {
-            if (rc == 0)
-                rc = baseline_finish(pool, zs[k], o, first + k, b);
-            else
-                lt__job_kill(&zs[k]->job);
-        }
-        if (rc)
-            return rc;
-        first += n;
+    int runs = o->baseline_runs;
+    struct baseline_task *bt = xcalloc((size_t)runs + 1, sizeof(*bt));
+    for (int k = 0; k < runs; k++) {
+        bt[k].xt = (struct lt_task){.ops = &baseline_ops, .lane = lane,
+                                    .owner = &bt[k]};
+        bt[k].o = o;
+        bt[k].n_files = plan->n_files;
+        bt[k].job.result_fd = bt[k].job.out_fd = bt[k].job.pidfd = -1;
+        lt_exec_submit(ex, &bt[k].xt);
     }
+    int rc = lt_exec_run(ex);
+    for (int k = 0; k < runs; k++) {
+        if (rc == 0 && !bt[k].ended)
+            rc = LT_EXIT_ENGINE;
+        if (rc == 0)
+            rc = baseline_finish(pool, &bt[k].job, o, k, b);
+        lt__job_reset(&bt[k].job);
+    }
+    free(bt);
+    if (rc)
+        return rc;
     b->file_reach = xcalloc(plan->n_files + 1, sizeof(unsigned char *));
     for (size_t f = 0; f < plan->n_files; f++) {
         b->file_reach[f] = xcalloc(nt + 1, 1);
@@ -911,18 +844,6 @@ static void recheck_order(uint32_t *tests, size_t n, int timed_out)
     qsort(tests, k, sizeof(uint32_t), cmp_u32);
     if (found)
         tests[k++] = (uint32_t)timed_out;
-}
-
-static int flush_batch(struct lt_store *st, int *pending, double *last)
-{
-    if (*pending == 0)
-        return 0;
-    int rc = lt_store_commit(st);
-    if (rc == 0)
-        rc = lt_store_begin(st);
-    *pending = 0;
-    *last = lt__now();
-    return rc;
 }
 
 /* Encodes a baseline's coverage of one test for the store:
@@ -1226,6 +1147,221 @@ static int put_verdict(struct lt_store *st, const struct lt_mutant *m,
     return rc;
 }
 
+/*** Running the mutants ***/
+
+/* What the mutants' callbacks share. */
+struct mrun {
+    const struct lt_score_opts *o;
+    const struct lt_plan *plan;
+    const struct mplan *mp;
+    const struct baseline *base;
+    struct lt_store *st;
+    struct lt_telemetry *tm;
+    struct progress prog;
+    unsigned char *rechecked;  /* per mutant: its timeout is confirmed */
+    int *timed_out_test;       /* per mutant: the test that timed out */
+    size_t n_rechecks;
+    size_t finished;           /* tasks with a verdict or a recheck */
+    int fresh_off;             /* LITMUS_FRESH=0 (bench aid) */
+    FILE *run_log;             /* LITMUS_RUN_LOG (test aid) */
+};
+
+/* One run of a mutant: its first, or the confirmation of a timeout,
+ * which runs alone (exclusive) so that machine load cannot fake it. */
+struct mtask {
+    struct lt_task xt;
+    struct mrun *mr;
+    size_t mi;
+};
+
+static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
+                          struct lt_launch *la)
+{
+    struct mtask *t = xt->owner;
+    struct mrun *mr = t->mr;
+    const struct lt_score_opts *o = mr->o;
+    const struct baseline *base = mr->base;
+    const struct pool *pool = &xt->lane->pool;
+    size_t mi = t->mi;
+    const struct lt_mutant *m = &mr->plan->mutants.items[mi];
+    struct job *spec = &la->spec;
+    (void)ex;
+    spec->mutant = mi;
+    spec->recheck = xt->exclusive;
+    spec->n_tests = select_tests(pool, base, m, mr->plan->mutant_file[mi],
+                                 mr->mp[mi].a.structural, &spec->tests);
+    if (xt->exclusive)
+        recheck_order(spec->tests, spec->n_tests, mr->timed_out_test[mi]);
+    double wall_ms = 0, cpu_ms = 0;
+    for (size_t k = 0; k < spec->n_tests; k++) {
+        wall_ms += base->wall_ms[spec->tests[k]];
+        cpu_ms += base->cpu_ms[spec->tests[k]];
+    }
+    /* The budget is CPU time, which machine load does not stretch; wall
+     * time is a looser backstop for sleepers. */
+    double cpu_budget = o->timeout_factor * cpu_ms / 1000.0 +
+                        o->timeout_const;
+    double wall_budget = 3.0 * (o->timeout_factor * wall_ms / 1000.0 +
+                                o->timeout_const);
+    spec->cpu_budget_ns = cpu_budget * 1e9;
+    /* A fresh run imports and collects again before its tests: its wall
+     * deadline allows for that, then restarts at SANDBOXED (its CPU
+     * budget counts from there anyway). */
+    int fresh = mr->mp[mi].a.structural ||
+                runs_at_import(base, m, mr->plan->mutant_file[mi]);
+    la->wall = wall_budget;
+    if (fresh) {
+        spec->sandbox_wall_s = wall_budget;
+        la->wall += 3.0 * (o->timeout_factor * pool->import_s +
+                           o->timeout_const);
+    }
+    /* Each test also has a budget of its own, from its own baseline
+     * time: a looping test is stopped after about factor x its time +
+     * the constant, not after the budget of all the tests selected with
+     * it. */
+    size_t nt = pool->n_tests;
+    lt__job_alloc(spec, nt, 0);
+    spec->test_budget_ns = xcalloc(nt + 1, sizeof(double));
+    for (size_t k = 0; k < spec->n_tests; k++)
+        spec->test_budget_ns[spec->tests[k]] =
+            (o->timeout_factor * base->cpu_ms[spec->tests[k]] / 1000.0 +
+             o->timeout_const) * 1e9;
+    la->req = (struct lt_run_request){
+        .mode = LT_RUN_MUTANT,
+        .subject = (uint32_t)mr->plan->mutant_file[mi],
+        .start = m->start, .end = m->end, .replacement = m->replacement,
+        .stop_first = !o->full_matrix,
+        .cpu_seconds = lt__cpu_limit_for(cpu_budget),
+        .memory_bytes = (uint64_t)o->memory_mb << 20,
+        .flags = fresh && !mr->fresh_off ? LT_RUN_FRESH : 0,
+        .swap = fresh ? NULL : mr->mp[mi].a.swap,
+        .swap_len = fresh ? 0 : mr->mp[mi].a.swap_len};
+    if (mr->run_log) {
+        /* Test aid: which mutants this process started. */
+        fprintf(mr->run_log, "%s%s\n", m->id,
+                xt->exclusive ? " recheck" : "");
+        fflush(mr->run_log);
+    }
+    return 0;
+}
+
+static void count_verdict(struct mrun *mr, enum lt_verdict v)
+{
+    if (v == LT_VERDICT_SURVIVED)
+        mr->prog.survived++;
+    else if (lt_verdict_is_detected(v))
+        mr->prog.killed++;
+    else
+        mr->prog.other++;
+    mr->prog.done++;
+}
+
+/* Stores a mutant's result, and the same for its duplicates. */
+static void put_result(struct lt_exec *ex, struct mrun *mr, size_t mi,
+                       struct lt_result *res, const struct job *j)
+{
+    size_t nm = mr->plan->mutants.count;
+    if (lt_exec_write(ex) < 0)
+        return;
+    int rc = lt_store_put_result(mr->st, res);
+    if (rc == 0 && mr->tm && j)
+        rc = lt_store_put_telemetry(mr->st, res->mutant_id, &j->tm);
+    lt_exec_wrote(ex, rc);
+    /* Duplicates share the representative's verdict. */
+    for (size_t k = mi + 1; k < nm && rc == 0; k++) {
+        if (mr->mp[k].dup_of != (long)mi)
+            continue;
+        struct lt_result dup = *res;
+        memcpy(dup.mutant_id, mr->plan->mutants.items[k].id, 17);
+        char *d = xasprintf("same code as mutant %s%s%s",
+                            mr->plan->mutants.items[mi].id,
+                            res->detail ? "; " : "",
+                            res->detail ? res->detail : "");
+        dup.detail = d;
+        rc = lt_store_put_result(mr->st, &dup);
+        lt_exec_wrote(ex, rc);
+        free(d);
+    }
+    count_verdict(mr, res->verdict);
+}
+
+static void mutant_finished(struct lt_exec *ex, struct lt_task *xt,
+                            struct job *j)
+{
+    struct mtask *t = xt->owner;
+    struct mrun *mr = t->mr;
+    size_t mi = t->mi;
+    struct lt_result res;
+    memset(&res, 0, sizeof(res));
+    memcpy(res.mutant_id, mr->plan->mutants.items[mi].id, 17);
+    decide(&xt->lane->pool, j, &res);
+    mr->finished++;
+    if (res.verdict == LT_VERDICT_TIMEOUT && !xt->exclusive &&
+        !mr->rechecked[mi]) {
+        /* Confirmed alone, after every other mutant, before a timeout is
+         * recorded. */
+        mr->rechecked[mi] = 1;
+        mr->timed_out_test[mi] = j->current;
+        mr->n_rechecks++;
+        xt->exclusive = 1;
+        xt->retried = 0;
+        lt_exec_submit(ex, xt);
+        lt_result_clear(&res);
+        return;
+    }
+    put_result(ex, mr, mi, &res, j);
+    lt_result_clear(&res);
+}
+
+static void mutant_lost(struct lt_exec *ex, struct lt_task *xt,
+                        const char *why)
+{
+    struct mtask *t = xt->owner;
+    struct mrun *mr = t->mr;
+    struct lt_result res;
+    memset(&res, 0, sizeof(res));
+    memcpy(res.mutant_id, mr->plan->mutants.items[t->mi].id, 17);
+    res.verdict = LT_VERDICT_ERROR;
+    res.detail = xstrdup(why);
+    mr->finished++;
+    put_result(ex, mr, t->mi, &res, NULL);
+    lt_result_clear(&res);
+}
+
+static const struct lt_task_ops mutant_ops = {
+    .prepare = mutant_prepare, .finished = mutant_finished,
+    .lost = mutant_lost};
+
+static void mutants_progress(struct lt_exec *ex, int force)
+{
+    struct mrun *mr = ex->owner;
+    if (!mr)
+        return;
+    progress_show(&mr->prog, force);
+    if (force && mr->prog.on)
+        fputc('\n', stderr);
+}
+
+/* A zygote that cannot start or collect: before the first is ready, the
+ * run cannot go on; later, the run goes on with the zygotes it has. */
+static void score_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
+                               const char *msg)
+{
+    if (l->ready_once && l->live > 0 && !lt__interrupted) {
+        lt_debug("a runner did not start: %s; going on with %d", msg,
+                 l->live);
+        lt_exec_set_jobs(ex, l->live);
+        return;
+    }
+    lt_error("%s", msg);
+    lt_exec_fail(ex, rc == LT_ENOTESTS ? LT_EXIT_USAGE
+                     : lt__interrupted ? LT_EXIT_INTERRUPTED
+                                       : LT_EXIT_ENGINE);
+}
+
+static const struct lt_lane_ops score_lane_ops = {
+    .start_failed = score_start_failed};
+
 /* Contract: see engine.h. */
 int lt_score(const struct lt_score_opts *o)
 {
@@ -1233,7 +1369,11 @@ int lt_score(const struct lt_score_opts *o)
     int db_existed = 1;
     struct lt_plan plan = {0};
     struct lt_store *st = NULL;
-    struct pool pool = {0};
+    struct lt_exec ex;
+    struct lt_lane *lane = NULL;
+    struct pool *pool = NULL;
+    struct mrun mr;
+    struct mtask *mt = NULL;
     struct baseline base = {0};
     struct lt_pyenv pyenv = {0};
     struct mplan *mp = NULL;
@@ -1243,13 +1383,7 @@ int lt_score(const struct lt_score_opts *o)
     struct lt_subject *subjects = NULL;
     size_t *queue = NULL;
     char *errmsg = NULL;
-    unsigned char *retried = NULL;
     unsigned char *owned = NULL;
-    unsigned char *rechecked = NULL;
-    int *timed_out_test = NULL;
-    size_t *rechecks = NULL;
-    size_t n_rechecks = 0;
-    FILE *run_log = NULL;
     int in_tx = 0;
     struct lt_telemetry *tm = NULL;
     struct lt_lines *since = NULL;
@@ -1263,6 +1397,8 @@ int lt_score(const struct lt_score_opts *o)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    memset(&mr, 0, sizeof(mr));
+    lt_exec_init(&ex, o->jobs > 0 ? o->jobs : online_cores());
 
     double t_start = lt__now();
     int rc = plan_files(o, &plan);
@@ -1316,7 +1452,7 @@ int lt_score(const struct lt_score_opts *o)
         subjects[i] = (struct lt_subject){plan.files[i].path,
                                           plan.files[i].source,
                                           plan.files[i].len};
-    pool.cfg = (struct lt_runner_config){
+    struct lt_runner_config cfg = {
         .exe = lt__engine_exe(), .cwd = cwd, .scratch_base = scratch,
         .pytest_args = args, .n_pytest_args = nargs,
         .subjects = subjects, .n_subjects = plan.n_files,
@@ -1331,27 +1467,16 @@ int lt_score(const struct lt_score_opts *o)
         if (lt_telemetry_open(&tm, &why) < 0)
             lt_warn("--telemetry: off for this run: %s", why);
     }
-    pool.tm = tm;
-
-    int want = o->jobs > 0 ? o->jobs : online_cores();
-    pool.n = want;
-    pool.z = xcalloc((size_t)want, sizeof(struct zygote));
-    for (int i = 0; i < want; i++) {
-        pool.z[i].job.result_fd = pool.z[i].job.out_fd = -1;
-        pool.z[i].job.pidfd = -1;
-        pool.z[i].sock = -1;
-    }
+    lane = lt_exec_lane(&ex, &cfg, &score_lane_ops, NULL);
+    pool = &lane->pool;
+    pool->tm = tm;
     /* Start every zygote now, before the mutants are generated, analysed
      * and stored: they import and collect in parallel with that work,
      * which is the engine's alone.  Extra ones stop once the number of
      * mutants to run is known. */
-    for (int i = 0; i < want; i++) {
-        rc = lt__zygote_start(&pool, &pool.z[i]);
-        if (rc < 0) {
-            lt_error("cannot start a runner: %s", lt_strerror(rc));
-            exit_code = 3;
-            goto out;
-        }
+    if (lt_exec_warm(&ex, lane, ex.jobs) < 0) {
+        exit_code = LT_EXIT_ENGINE;
+        goto out;
     }
     rc = plan_mutants(o, &plan, since);
     if (rc < 0) {
@@ -1540,10 +1665,6 @@ int lt_score(const struct lt_score_opts *o)
 
     /* Mutants still to run; the ones with a stored result are done. */
     queue = xcalloc(nm + 1, sizeof(size_t));
-    retried = xcalloc(nm + 1, 1);
-    rechecked = xcalloc(nm + 1, 1);
-    timed_out_test = xcalloc(nm + 1, sizeof(int));
-    rechecks = xcalloc(nm + 1, sizeof(size_t));
     unsigned char *has_result = xcalloc(nm + 1, 1);
     size_t n_queue = 0, n_pending = 0;
     for (size_t i = 0; i < nm; i++) {
@@ -1585,21 +1706,11 @@ int lt_score(const struct lt_score_opts *o)
 
     /* The zygotes were started before the analysis; as many as there are
      * mutants to run are enough (one for the baseline when none is). */
-    {
-        int need = n_queue > 0 ? (int)n_queue : 1;
-        while (pool.n > need)
-            lt__zygote_stop(&pool.z[--pool.n]);
-    }
-    for (int i = 0; i < pool.n; i++) {
-        char *fail = NULL;
-        rc = lt__read_ready(&pool, &pool.z[i], &fail);
-        if (rc < 0) {
-            lt_error("%s", fail ? fail : lt_strerror(rc));
-            free(fail);
-            free(has_result);
-            exit_code = rc == LT_ENOTESTS ? 2 : (lt__interrupted ? 130 : 3);
-            goto out;
-        }
+    lt_exec_trim(&ex, lane, n_queue > 0 ? (int)n_queue : 1);
+    if (lt_exec_wait_ready(&ex, lane) != 0) {
+        free(has_result);
+        exit_code = ex.fatal;
+        goto out;
     }
     if (o->explain_sandbox) {
         /* What the tests see, as the first zygote built it. */
@@ -1608,21 +1719,21 @@ int lt_score(const struct lt_score_opts *o)
         if (pyenv.path_prefix)
             printf("first on sys.path after the working directory: %s\n",
                    pyenv.path_prefix);
-        if (pool.view)
-            fputs(pool.view, stdout);
+        if (pool->view)
+            fputs(pool->view, stdout);
         /* The children's own steps, as this kernel would give them. */
         const char *rest = lt_sandbox_describe_missing(
-            lt_sandbox_probe() | pool.features | LT_SBX_FSVIEW |
+            lt_sandbox_probe() | pool->features | LT_SBX_FSVIEW |
             LT_SBX_IDENTITY);
         printf("degraded: %s%s%s\n", *rest ? rest : "",
-               *rest && pool.view_missing ? ", " : "",
-               pool.view_missing ? pool.view_missing
+               *rest && pool->view_missing ? ", " : "",
+               pool->view_missing ? pool->view_missing
                                  : (*rest ? "" : "nothing"));
         free(has_result);
         exit_code = 0;
         goto out;
     }
-    if (pool.n_tests == 0) {
+    if (pool->n_tests == 0) {
         lt_error("no tests collected");
         free(has_result);
         exit_code = 2;
@@ -1630,51 +1741,51 @@ int lt_score(const struct lt_score_opts *o)
     }
 
     double t_ready = lt__now();
-    int brc = run_baseline(&pool, &plan, o, &base);
+    int brc = run_baseline(&ex, lane, &plan, o, &base);
     double t_baseline = lt__now();
     if (brc != 0) {
         free(has_result);
         exit_code = brc;
         goto out;
     }
-    lt__warn_degraded(&pool, pool.features);
-    if (o->jobs <= 0 && n_queue > (size_t)pool.n) {
-        int more = children_for(&base, pool.n_tests, online_cores());
+    lt__warn_degraded(pool, pool->features);
+    if (o->jobs <= 0 && n_queue > (size_t)ex.jobs) {
+        int more = children_for(&base, pool->n_tests, online_cores());
         if ((size_t)more > n_queue)
             more = (int)n_queue;
-        if (more > pool.n) {
-            int got = grow_pool(&pool, more);
-            lt_debug("the tests mostly wait: %d children", got);
+        if (more > ex.jobs) {
+            lt_exec_set_jobs(&ex, more);
+            lt_debug("the tests mostly wait: %d children", more);
         }
     }
     {
         rc = lt_store_begin(st);
-        struct lt_test_record *recs = xcalloc(pool.n_tests,
+        struct lt_test_record *recs = xcalloc(pool->n_tests,
                                               sizeof(*recs));
-        char **cov = xcalloc(pool.n_tests + 1, sizeof(char *));
-        for (size_t i = 0; i < pool.n_tests; i++) {
+        char **cov = xcalloc(pool->n_tests + 1, sizeof(char *));
+        for (size_t i = 0; i < pool->n_tests; i++) {
             cov[i] = coverage_text(&base, &plan, (uint32_t)i);
             recs[i] = (struct lt_test_record){
-                (int)i, pool.test_ids[i], base.wall_ms[i],
+                (int)i, pool->test_ids[i], base.wall_ms[i],
                 base.flaky[i] ? "flaky"
                 : base.failing[i] ? "failing"
                               : base.runnable[i] ? "passed" : "skipped",
                 cov[i]};
         }
         if (rc == 0)
-            rc = lt_store_put_tests(st, recs, pool.n_tests);
+            rc = lt_store_put_tests(st, recs, pool->n_tests);
         char feat[32];
-        snprintf(feat, sizeof(feat), "%u", pool.features);
+        snprintf(feat, sizeof(feat), "%u", pool->features);
         if (rc == 0)
             rc = lt_store_set_meta(st, "sandbox_features", feat);
         if (rc == 0)
             rc = lt_store_set_meta(st, "sandbox_view",
-                                   pool.view ? pool.view
-                                   : pool.view_missing ? pool.view_missing
+                                   pool->view ? pool->view
+                                   : pool->view_missing ? pool->view_missing
                                    : "");
         if (rc == 0)
             rc = lt_store_commit(st);
-        for (size_t i = 0; i < pool.n_tests; i++)
+        for (size_t i = 0; i < pool->n_tests; i++)
             free(cov[i]);
         free(cov);
         free(recs);
@@ -1693,7 +1804,7 @@ int lt_score(const struct lt_score_opts *o)
             size_t i = queue[q];
             const struct lt_mutant *m = &plan.mutants.items[i];
             uint32_t *sel = NULL;
-            size_t n = select_tests(&pool, &base, m, plan.mutant_file[i],
+            size_t n = select_tests(pool, &base, m, plan.mutant_file[i],
                                     mp[i].a.structural, &sel);
             free(sel);
             if (n == 0) {
@@ -1730,12 +1841,12 @@ int lt_score(const struct lt_score_opts *o)
             size_t i = queue[q];
             const struct lt_mutant *m = &plan.mutants.items[i];
             uint32_t *sel = NULL;
-            size_t n = select_tests(&pool, &base, m, plan.mutant_file[i],
+            size_t n = select_tests(pool, &base, m, plan.mutant_file[i],
                                     mp[i].a.structural, &sel);
             char **ids = xcalloc(n + 1, sizeof(char *));
             const char **shas = xcalloc(n + 1, sizeof(char *));
             for (size_t k = 0; k < n; k++)
-                ids[k] = pool.test_ids[sel[k]];
+                ids[k] = pool->test_ids[sel[k]];
             qsort(ids, n, sizeof(char *), cmp_str);
             for (size_t k = 0; k < n; k++)
                 shas[k] = test_file_sha(ids[k], &fh, &n_fh);
@@ -1781,298 +1892,46 @@ int lt_score(const struct lt_score_opts *o)
                     "%zu mutants to run\n", n_reused, n_queue);
     }
 
-    struct progress prog = {.on = o->progress, .total = n_queue,
-                            .start = lt__now()};
-    if (prog.on < 0)
-        prog.on = isatty(2);
-    size_t next = 0, done = 0, next_recheck = 0;
-    int pending = 0;
-    double last_commit = lt__now();
-    rc = lt_store_begin(st);
-    in_tx = rc == 0;
-    uint64_t token = 1;
+    mr = (struct mrun){
+        .o = o, .plan = &plan, .mp = mp, .base = &base, .st = st, .tm = tm,
+        .prog = {.on = o->progress, .total = n_queue, .start = lt__now()},
+        .rechecked = xcalloc(nm + 1, 1),
+        .timed_out_test = xcalloc(nm + 1, sizeof(int))};
+    if (mr.prog.on < 0)
+        mr.prog.on = isatty(2);
     /* Bench aid (bench/fresh_bench.sh): LITMUS_FRESH=0 applies module- and
      * class-level mutants by re-execution, the mechanism fresh imports
      * replaced, so that the two can be timed on the same mutants. */
     const char *fresh_env = getenv("LITMUS_FRESH");
-    int fresh_off = fresh_env && strcmp(fresh_env, "0") == 0;
+    mr.fresh_off = fresh_env && strcmp(fresh_env, "0") == 0;
     const char *run_log_path = getenv("LITMUS_RUN_LOG");
-    run_log = run_log_path && *run_log_path ? fopen(run_log_path, "a")
-                                            : NULL;
+    mr.run_log = run_log_path && *run_log_path ? fopen(run_log_path, "a")
+                                               : NULL;
+    mt = xcalloc(n_queue + 1, sizeof(*mt));
+    for (size_t q = 0; q < n_queue; q++) {
+        mt[q] = (struct mtask){.mr = &mr, .mi = queue[q]};
+        mt[q].xt = (struct lt_task){.ops = &mutant_ops, .lane = lane,
+                                    .owner = &mt[q]};
+        lt_exec_submit(&ex, &mt[q].xt);
+    }
     /* The first failed write to the store stops the run: what was
      * committed stays, and the rerun runs the rest. */
-    int store_rc = 0;
-    while (!lt__interrupted && store_rc == 0) {
-        int busy = 0;
-        for (int i = 0; i < pool.n; i++)
-            busy += pool.z[i].job.active;
-        if (done >= n_queue && next_recheck >= n_rechecks && busy == 0)
-            break;
-        /* Timeouts are confirmed one at a time, with every other runner
-         * idle, so that machine load cannot fake them. */
-        int recheck_phase = next >= n_queue && next_recheck < n_rechecks;
-        for (int i = 0; i < pool.n; i++) {
-            struct zygote *z = &pool.z[i];
-            if (z->job.active || z->dead)
-                continue;
-            size_t mi;
-            int is_recheck = 0;
-            if (next < n_queue) {
-                mi = queue[next];
-            } else if (recheck_phase && busy == 0) {
-                mi = rechecks[next_recheck];
-                is_recheck = 1;
-            } else {
-                break;
-            }
-            const struct lt_mutant *m = &plan.mutants.items[mi];
-            struct job spec;
-            memset(&spec, 0, sizeof(spec));
-            spec.mutant = mi;
-            spec.recheck = is_recheck;
-            spec.n_tests = select_tests(&pool, &base, m, plan.mutant_file[mi],
-                                        mp[mi].a.structural, &spec.tests);
-            if (is_recheck)
-                recheck_order(spec.tests, spec.n_tests, timed_out_test[mi]);
-            double wall_ms = 0, cpu_ms = 0;
-            for (size_t k = 0; k < spec.n_tests; k++) {
-                wall_ms += base.wall_ms[spec.tests[k]];
-                cpu_ms += base.cpu_ms[spec.tests[k]];
-            }
-            /* The budget is CPU time, which machine load does not
-             * stretch; wall time is a looser backstop for sleepers. */
-            double cpu_budget = o->timeout_factor * cpu_ms / 1000.0 +
-                                o->timeout_const;
-            double wall_budget = 3.0 * (o->timeout_factor * wall_ms / 1000.0 +
-                                        o->timeout_const);
-            spec.cpu_budget_ns = cpu_budget * 1e9;
-            /* A fresh run imports and collects again before its tests:
-             * its wall deadline allows for that, then restarts at
-             * SANDBOXED (its CPU budget counts from there anyway). */
-            int fresh = mp[mi].a.structural ||
-                        runs_at_import(&base, m, plan.mutant_file[mi]);
-            double timeout = wall_budget;
-            if (fresh) {
-                spec.sandbox_wall_s = wall_budget;
-                timeout += 3.0 * (o->timeout_factor * pool.import_s +
-                                  o->timeout_const);
-            }
-            /* Each test also has a budget of its own, from its own
-             * baseline time: a looping test is stopped after about
-             * factor x its time + the constant, not after the budget of
-             * all the tests selected with it. */
-            spec.test_budget_ns = xcalloc(pool.n_tests + 1, sizeof(double));
-            for (size_t k = 0; k < spec.n_tests; k++)
-                spec.test_budget_ns[spec.tests[k]] =
-                    (o->timeout_factor * base.cpu_ms[spec.tests[k]] / 1000.0 +
-                     o->timeout_const) * 1e9;
-            spec.seen = xcalloc(pool.n_tests + 1, 1);
-            spec.test_ns = xcalloc(pool.n_tests + 1, sizeof(double));
-            spec.test_cpu_ns = xcalloc(pool.n_tests + 1, sizeof(double));
-            spec.test_outcome = xcalloc(pool.n_tests + 1, 1);
-            struct lt_run_request req = {
-                .mode = LT_RUN_MUTANT,
-                .subject = (uint32_t)plan.mutant_file[mi],
-                .start = m->start, .end = m->end,
-                .replacement = m->replacement, .tests = spec.tests,
-                .n_tests = spec.n_tests, .stop_first = !o->full_matrix,
-                .cpu_seconds = lt__cpu_limit_for(cpu_budget),
-                .memory_bytes = (uint64_t)o->memory_mb << 20,
-                .flags = fresh && !fresh_off ? LT_RUN_FRESH : 0,
-                .swap = fresh ? NULL : mp[mi].a.swap,
-                .swap_len = fresh ? 0 : mp[mi].a.swap_len};
-            rc = lt__job_start(z, &spec, token++, &req, timeout);
-            if (rc < 0) {
-                free(spec.tests);
-                free(spec.seen);
-                free(spec.test_ns);
-                free(spec.test_cpu_ns);
-                free(spec.test_outcome);
-                free(spec.test_budget_ns);
-                z->dead = 1;
-                continue;
-            }
-            busy++;
-            if (is_recheck) {
-                next_recheck++;
-            } else {
-                next++;
-            }
-            if (run_log) {
-                /* Test aid: which mutants this process started. */
-                fprintf(run_log, "%s%s\n", m->id, is_recheck ? " recheck" : "");
-                fflush(run_log);
-            }
-            if (is_recheck)
-                break;
-        }
-
-        struct pollfd *pf = xcalloc((size_t)pool.n * 3, sizeof(*pf));
-        double soonest = lt__now() + 1.0;
-        int any_active = 0;
-        for (int i = 0; i < pool.n; i++) {
-            struct zygote *z = &pool.z[i];
-            struct job *j = &z->job;
-            pf[3 * i] = (struct pollfd){
-                z->dead || j->got_exited ? -1 : z->sock, POLLIN, 0};
-            pf[3 * i + 1] = (struct pollfd){
-                j->active && !j->result_eof ? j->result_fd : -1, POLLIN, 0};
-            pf[3 * i + 2] = (struct pollfd){
-                j->active && !j->out_eof ? j->out_fd : -1, POLLIN, 0};
-            if (lt__job_wakeup(j) < soonest)
-                soonest = lt__job_wakeup(j);
-            any_active |= j->active && j->pid > 0 && !j->got_exited;
-        }
-        /* Sample CPU time of running children every 20 ms. */
-        if (any_active && soonest > lt__now() + 0.02)
-            soonest = lt__now() + 0.02;
-        double wait = soonest - lt__now();
-        int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
-        int n = poll(pf, (nfds_t)pool.n * 3, ms);
-        if (n < 0 && errno != EINTR) {
-            free(pf);
-            lt_error("poll: %s", strerror(errno));
-            break;
-        }
-        double now = lt__now();
-        for (int i = 0; i < pool.n && n >= 0; i++) {
-            struct zygote *z = &pool.z[i];
-            struct job *j = &z->job;
-            if (pf[3 * i].revents && !z->dead) {
-                if (lt__zygote_read(z) < 0) {
-                    /* The zygote died: its child dies with it (PDEATHSIG).
-                     * Retry the mutant once on a fresh zygote. */
-                    z->dead = 1;
-                }
-            }
-            if (pf[3 * i + 1].revents)
-                lt__job_read_results(&pool, j);
-            if (pf[3 * i + 2].revents)
-                lt__job_read_output(j);
-            lt__job_check_limits(j, now);
-            lt__job_expire_pipes(j, now);
-            if (z->dead) {
-                size_t mut = j->mutant;
-                int was_active = j->active;
-                int was_recheck = j->recheck;
-                lt__zygote_stop(z);
-                char *fail = NULL;
-                if (lt__zygote_start(&pool, z) == 0 &&
-                    lt__read_ready(&pool, z, &fail) == 0) {
-                    z->dead = 0;
-                } else {
-                    lt_warn("cannot restart a runner: %s",
-                            fail ? fail : "start-up failed");
-                    z->dead = 1;
-                }
-                free(fail);
-                if (was_active) {
-                    if (!retried[mut] && !z->dead) {
-                        /* Run it again: the slot before the cursor was
-                         * handed out already. */
-                        retried[mut] = 1;
-                        if (was_recheck)
-                            rechecks[--next_recheck] = mut;
-                        else
-                            queue[--next] = mut;
-                    } else {
-                        rc = put_verdict(st, &plan.mutants.items[mut],
-                                         LT_VERDICT_ERROR,
-                                         "the runner died twice");
-                        if (rc < 0 && store_rc == 0)
-                            store_rc = rc;
-                        pending++;
-                        if (!was_recheck)
-                            done++;
-                        prog.done++;
-                        prog.other++;
-                    }
-                }
-                continue;
-            }
-            if (lt__job_done(j)) {
-                struct lt_result res;
-                memset(&res, 0, sizeof(res));
-                memcpy(res.mutant_id, plan.mutants.items[j->mutant].id, 17);
-                decide(&pool, j, &res);
-                if (res.verdict == LT_VERDICT_TIMEOUT && !j->recheck &&
-                    !rechecked[j->mutant]) {
-                    /* Confirm alone before recording a timeout. */
-                    rechecked[j->mutant] = 1;
-                    timed_out_test[j->mutant] = j->current;
-                    rechecks[n_rechecks++] = j->mutant;
-                    lt_result_clear(&res);
-                    lt__job_reset(j);
-                    done++;
-                    continue;
-                }
-                rc = lt_store_put_result(st, &res);
-                if (rc == 0 && tm)
-                    rc = lt_store_put_telemetry(st, res.mutant_id, &j->tm);
-                if (rc < 0 && store_rc == 0)
-                    store_rc = rc;
-                /* Duplicates share the representative's verdict. */
-                for (size_t k = j->mutant + 1; k < nm; k++) {
-                    if (mp[k].dup_of != (long)j->mutant)
-                        continue;
-                    struct lt_result dup = res;
-                    memcpy(dup.mutant_id, plan.mutants.items[k].id, 17);
-                    char *d = xasprintf("same code as mutant %s%s%s",
-                                        plan.mutants.items[j->mutant].id,
-                                        res.detail ? "; " : "",
-                                        res.detail ? res.detail : "");
-                    dup.detail = d;
-                    rc = lt_store_put_result(st, &dup);
-                    if (rc < 0 && store_rc == 0)
-                        store_rc = rc;
-                    free(d);
-                }
-                if (res.verdict == LT_VERDICT_SURVIVED)
-                    prog.survived++;
-                else if (lt_verdict_is_detected(res.verdict))
-                    prog.killed++;
-                else
-                    prog.other++;
-                lt_result_clear(&res);
-                if (!j->recheck)
-                    done++;
-                lt__job_reset(j);
-                pending++;
-                prog.done++;
-            }
-        }
-        free(pf);
-        int alive = 0;
-        for (int i = 0; i < pool.n; i++)
-            alive += !pool.z[i].dead;
-        if (!alive) {
-            lt_error("every runner died; stopping");
-            break;
-        }
-        if (store_rc == 0 &&
-            (pending >= BATCH_RESULTS ||
-             (pending > 0 && lt__now() - last_commit > BATCH_SECONDS)))
-            store_rc = flush_batch(st, &pending, &last_commit);
-        progress_show(&prog, 0);
-    }
-    if (in_tx && store_rc == 0)
-        store_rc = lt_store_commit(st);
-    if (prog.on) {
-        progress_show(&prog, 1);
-        fputc('\n', stderr);
-    }
-    if (store_rc < 0) {
-        exit_code = lt__store_write_failed(st, o->db, store_rc);
-        in_tx = 0;
+    ex.st = st;
+    ex.db = o->db;
+    ex.batch = BATCH_RESULTS;
+    ex.batch_s = BATCH_SECONDS;
+    ex.owner = &mr;
+    ex.progress = mutants_progress;
+    rc = lt_exec_run(&ex);
+    ex.progress = NULL;
+    if (rc != 0) {
+        exit_code = rc;
         goto out;
     }
-    in_tx = 0;
-    if (lt__interrupted) {
-        exit_code = lt__exit_interrupted();
-        goto out;
-    }
-    if (done < n_queue || next_recheck < n_rechecks) {
-        exit_code = 3;
+    if (mr.finished < n_queue + mr.n_rechecks) {
+        lt_error("internal error: %zu mutants were never finished",
+                 n_queue + mr.n_rechecks - mr.finished);
+        exit_code = LT_EXIT_ENGINE;
         goto out;
     }
     /* Duplicates of mutants finished by an earlier, interrupted run. */
@@ -2107,8 +1966,10 @@ int lt_score(const struct lt_score_opts *o)
         /* Figures of this run, for `make bench` and the curious. */
         double t_end = lt__now();
         long zyg_rss = 0;
-        for (int i = 0; i < pool.n; i++) {
-            long kb = lt__peak_rss_kb(pool.z[i].pid);
+        int used = 0;
+        for (int i = 0; i < pool->n; i++) {
+            used += lane->slot_since[i] > 0;
+            long kb = lt__peak_rss_kb(pool->z[i].pid);
             if (kb > zyg_rss)
                 zyg_rss = kb;
         }
@@ -2123,15 +1984,15 @@ int lt_score(const struct lt_score_opts *o)
         snprintf(v[1], sizeof(v[1]), "%.6f", t_end - t_baseline);
         snprintf(v[2], sizeof(v[2]), "%.6f", t_baseline - t_ready);
         snprintf(v[3], sizeof(v[3]), "%zu", n_queue);
-        snprintf(v[4], sizeof(v[4]), "%zu", n_rechecks);
+        snprintf(v[4], sizeof(v[4]), "%zu", mr.n_rechecks);
         snprintf(v[5], sizeof(v[5]), "%ld", zyg_rss);
         snprintf(v[6], sizeof(v[6]), "%ld", lt__peak_rss_kb(0));
-        snprintf(v[7], sizeof(v[7]), "%d", pool.n);
+        snprintf(v[7], sizeof(v[7]), "%d", used);
         /* Throughput figures (`litmus report`, docs/scale.md): wall and
          * CPU seconds of this process and its runners, and its tasks
          * (every mutant it owns, run or decided without a run). */
         snprintf(v[8], sizeof(v[8]), "%.6f", t_end - t_start);
-        snprintf(v[9], sizeof(v[9]), "%.6f", run_cpu_seconds(&pool));
+        snprintf(v[9], sizeof(v[9]), "%.6f", run_cpu_seconds(pool));
         snprintf(v[10], sizeof(v[10]), "%zu", n_owned);
         snprintf(v[11], sizeof(v[11]), "%zu", n_reused);
         snprintf(v[12], sizeof(v[12]), "1");
@@ -2149,26 +2010,18 @@ int lt_score(const struct lt_score_opts *o)
     }
     (void)n_pending;
     exit_code = lt__report_score(st, &plan, o->format, o->fail_under,
-                                 pool.features, stdout, &o->report);
+                                 pool->features, stdout, &o->report);
 out:
-    if (run_log)
-        fclose(run_log);
+    if (mr.run_log)
+        fclose(mr.run_log);
     lt__changed_free(since, plan.n_files);
     old_set_free(&old);
     free(rkeys);
     if (in_tx)
         lt_store_commit(st);
-    for (int i = 0; i < pool.n; i++)
-        lt__zygote_stop(&pool.z[i]);
-    free(pool.z);
+    baseline_free(&base, 0);
+    lt_exec_close(&ex);
     lt_telemetry_close(tm);
-    for (size_t i = 0; i < pool.n_tests; i++)
-        free(pool.test_ids[i]);
-    baseline_free(&base, pool.n_tests);
-    free(pool.test_ids);
-    free(pool.view);
-    free(pool.view_missing);
-    free(pool.import_pairs);
     if (scratch) {
         lt_sandbox_scratch_remove(scratch);
         free(scratch);
@@ -2176,11 +2029,10 @@ out:
     free(args);
     free(subjects);
     free(queue);
-    free(retried);
     free(owned);
-    free(rechecked);
-    free(timed_out_test);
-    free(rechecks);
+    free(mr.rechecked);
+    free(mr.timed_out_test);
+    free(mt);
     free(errmsg);
     free(cwd);
     lt_pyenv_clear(&pyenv);
