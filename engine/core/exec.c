@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,21 @@ const char *lt__engine_exe(void)
     return engine_exe;
 }
 
+static void on_signal(int sig)
+{
+    lt__interrupted = sig;
+}
+
 void lt_exec_init(struct lt_exec *ex, int jobs)
 {
+    /* SIGINT and SIGTERM end the run after its last batch is committed;
+     * a zygote that died must not kill the engine when told to quit. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
     memset(ex, 0, sizeof(*ex));
     ex->jobs = jobs < 1 ? 1 : jobs;
     ex->batch = BATCH_WRITES;

@@ -144,7 +144,9 @@ struct lt_exec {
     void *owner;
 };
 
-/* An executor of `jobs` children at once (at least 1). */
+/* An executor of `jobs` children at once (at least 1).  From here on
+ * SIGINT and SIGTERM interrupt the run (lt__interrupted) and SIGPIPE is
+ * ignored. */
 void lt_exec_init(struct lt_exec *ex, int jobs);
 /* Stops every zygote and frees the lanes; commits an open batch. */
 void lt_exec_close(struct lt_exec *ex);

@@ -1,4 +1,5 @@
-/* The zygote pool shared by the engine's jobs (score, patches, dataset):
+/* The zygotes of one runner configuration and their child jobs, under
+ * the executor (engine/core/exec.h):
  * starting and restarting zygotes, one child job per zygote, reading the
  * child's frames as hostile input, deadlines and CPU budgets.  Internal
  * to engine/.  SPDX-License-Identifier: MIT */
@@ -171,17 +172,5 @@ double lt__proc_cpu_ns(pid_t pid);
 
 /* Allocates the per-test arrays of a job spec for a pool of nt tests. */
 void lt__job_alloc(struct job *spec, size_t nt, int with_coverage);
-
-/* Starts n zygotes for cfg and waits for them to be ready.  0, or a
- * negative code with *failmsg (caller frees). */
-int lt__pool_open(struct pool *pool, const struct lt_runner_config *cfg,
-                  int n, char **failmsg);
-void lt__pool_close(struct pool *pool);
-
-/* One round of the event loop over every zygote: waits at most max_wait
- * seconds for any fd, reads frames, enforces wall deadlines and CPU
- * budgets.  A zygote that died is marked dead (its job stays active for
- * the caller to retry).  0, or -errno from poll. */
-int lt__pool_step(struct pool *pool, double max_wait);
 
 #endif

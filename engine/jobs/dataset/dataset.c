@@ -830,11 +830,6 @@ static const struct ds_mode modes[] = {
                        rewrite_free},
 };
 
-static void on_signal(int sig)
-{
-    lt__interrupted = sig;
-}
-
 static json_t *summary_json(struct ds_run *r, double wall)
 {
     const struct lt_dataset_opts *o = r->o;
@@ -1022,13 +1017,6 @@ int lt_dataset(const struct lt_dataset_opts *o)
     r.t_start = lt__now();
     int code = 0;
     char *tmp_out = NULL;
-
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
 
     if (o->vocab) {
         json_error_t je;

@@ -27,6 +27,7 @@
 #include "engine/jobs/score/incr.h"
 #include "engine/core/internal.h"
 #include "engine/core/exec.h"
+#include "engine/core/mutate.h"
 #include "engine/core/pool.h"
 #include "engine/core/pyenv.h"
 #include "engine/core/select.h"
@@ -88,12 +89,6 @@ long lt__peak_rss_kb(pid_t pid)
             break;
     fclose(f);
     return kb;
-}
-
-
-static void on_signal(int sig)
-{
-    lt__interrupted = sig;
 }
 
 /*** Planning: subject files ***/
@@ -1391,12 +1386,6 @@ int lt_score(const struct lt_score_opts *o)
     int incremental = 0;
     char (*rkeys)[65] = NULL;
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
     memset(&mr, 0, sizeof(mr));
     lt_exec_init(&ex, o->jobs > 0 ? o->jobs : online_cores());
 
@@ -1499,37 +1488,21 @@ int lt_score(const struct lt_score_opts *o)
         size_t cnt = i - first;
         if (!cnt)
             continue;
-        struct lt_change *ch = xcalloc(cnt, sizeof(*ch));
         struct lt_change_analysis *an = xcalloc(cnt, sizeof(*an));
+        long *dup = xcalloc(cnt, sizeof(*dup));
+        rc = lt__mutants_analyse(plan.files[f].path, plan.files[f].source,
+                                 plan.files[f].len,
+                                 &plan.mutants.items[first], cnt,
+                                 &swap_budget, an, dup);
         for (size_t k = 0; k < cnt; k++) {
-            const struct lt_mutant *m = &plan.mutants.items[first + k];
-            ch[k] = (struct lt_change){m->start, m->end, m->replacement};
-        }
-        rc = lt_runner_analyse_swaps(plan.files[f].path,
-                                     plan.files[f].source, plan.files[f].len,
-                                     ch, cnt, an, &swap_budget);
-        for (size_t k = 0; k < cnt; k++)
             mp[first + k].a = an[k];
-        free(ch);
+            mp[first + k].dup_of = dup[k] < 0 ? -1 : (long)first + dup[k];
+        }
         free(an);
+        free(dup);
         if (rc < 0) {
             lt_error("cannot compile the mutants of %s", plan.files[f].path);
             goto out;
-        }
-    }
-    for (size_t i = 0; i < nm; i++) {
-        mp[i].dup_of = -1;
-        if (mp[i].a.status != LT_CHANGE_OK)
-            continue;
-        /* Quadratic only within a file's few identical fingerprints. */
-        for (size_t k = i; k-- > 0;) {
-            if (plan.mutant_file[k] != plan.mutant_file[i])
-                break;
-            if (mp[k].a.status == LT_CHANGE_OK && mp[k].dup_of < 0 &&
-                strcmp(mp[k].a.fingerprint, mp[i].a.fingerprint) == 0) {
-                mp[i].dup_of = (long)k;
-                break;
-            }
         }
     }
 
@@ -1748,7 +1721,7 @@ int lt_score(const struct lt_score_opts *o)
         exit_code = brc;
         goto out;
     }
-    lt__warn_degraded(pool, pool->features);
+    /* (A degraded sandbox was said at the first baseline run's end.) */
     if (o->jobs <= 0 && n_queue > (size_t)ex.jobs) {
         int more = children_for(&base, pool->n_tests, online_cores());
         if ((size_t)more > n_queue)
@@ -2036,13 +2009,9 @@ out:
     free(errmsg);
     free(cwd);
     lt_pyenv_clear(&pyenv);
-    if (mp) {
-        for (size_t i = 0; i < plan.mutants.count; i++) {
-            free(mp[i].a.detail);
-            free(mp[i].a.swap);
-        }
-        free(mp);
-    }
+    for (size_t i = 0; mp && i < plan.mutants.count; i++)
+        lt__mutants_clear(&mp[i].a, 1);
+    free(mp);
     lt_store_close(st);
     if (exit_code == 2 && !db_existed) {
         static const char *const suffixes[] = {"", "-wal", "-shm", "-journal",

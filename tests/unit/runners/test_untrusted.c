@@ -19,6 +19,7 @@
 
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
+#include "engine/core/exec.h"
 #include "engine/core/pool.h"
 #include "runners/runner.h"
 
@@ -43,12 +44,19 @@ static char *slurp(const char *path, size_t *len)
 }
 
 struct program {
-    struct pool pool;
+    struct lt_exec ex;
+    struct lt_lane *lane;
     char *dir, *buggy_path, *buggy;
     size_t buggy_len;
     char scratch[64];
     struct lt_subject subject;
     char *args[2];
+    /* The job of run(): what it asks, and the finished run. */
+    int mode;
+    const char *text, *extra;
+    unsigned flags;
+    double timeout;
+    struct job job;
 };
 
 static void program_open(struct program *p, const char *name)
@@ -66,16 +74,17 @@ static void program_open(struct program *p, const char *name)
         .exe = LT_TEST_LITMUS, .cwd = p->dir, .scratch_base = p->scratch,
         .pytest_args = p->args, .n_pytest_args = 1,
         .subjects = &p->subject, .n_subjects = 1};
-    char *fail = NULL;
-    int rc = lt__pool_open(&p->pool, &cfg, 1, &fail);
-    if (rc < 0)
-        fprintf(stderr, "pool: %s\n", fail ? fail : "?");
-    assert_int_equal(rc, 0);
+    lt_exec_init(&p->ex, 1);
+    p->ex.owner = p;
+    p->lane = lt_exec_lane(&p->ex, &cfg, NULL, p);
+    assert_int_equal(lt_exec_warm(&p->ex, p->lane, 1), 0);
+    assert_int_equal(lt_exec_wait_ready(&p->ex, p->lane), 0);
+    assert_int_equal(p->lane->live, 1);
 }
 
 static void program_close(struct program *p)
 {
-    lt__pool_close(&p->pool);
+    lt_exec_close(&p->ex);
     rmdir(p->scratch);
     free(p->dir);
     free(p->buggy_path);
@@ -83,32 +92,63 @@ static void program_close(struct program *p)
     free(p->args[0]);
 }
 
-/* Runs one job to its end on the program's zygote; the caller reads
- * p->pool.z[0].job and resets it. */
+static int run_prepare(struct lt_exec *ex, struct lt_task *t,
+                       struct lt_launch *la)
+{
+    struct program *p = ex->owner;
+    size_t nt = t->lane->pool.n_tests;
+    (void)t;
+    la->spec.n_tests = nt;
+    la->spec.tests = xcalloc(nt + 1, sizeof(uint32_t));
+    for (size_t i = 0; i < nt; i++)
+        la->spec.tests[i] = (uint32_t)i;
+    lt__job_alloc(&la->spec, nt, (p->flags & LT_RUN_COVERAGE) != 0);
+    la->req = (struct lt_run_request){
+        .mode = (enum lt_run_mode)p->mode, .start = 0, .end = p->buggy_len,
+        .replacement = p->text ? p->text : "", .stop_first = 0,
+        .cpu_seconds = 30, .memory_bytes = 0, .flags = p->flags,
+        .extra = p->extra};
+    la->wall = p->timeout;
+    return 0;
+}
+
+static void run_finished(struct lt_exec *ex, struct lt_task *t,
+                         struct job *j)
+{
+    struct program *p = ex->owner;
+    (void)t;
+    p->job = *j; /* the executor resets j next */
+    memset(j, 0, sizeof(*j));
+    j->result_fd = j->out_fd = j->pidfd = -1;
+}
+
+static void run_lost(struct lt_exec *ex, struct lt_task *t, const char *why)
+{
+    (void)ex;
+    (void)t;
+    fail_msg("the job was lost: %s", why);
+}
+
+static const struct lt_task_ops run_ops = {
+    .prepare = run_prepare, .finished = run_finished, .lost = run_lost};
+
+/* Runs one job to its end on the program's zygote; the caller reads the
+ * returned job and resets it. */
 static struct job *run(struct program *p, int mode, const char *text,
                        unsigned flags, const char *extra, double timeout)
 {
-    struct pool *pool = &p->pool;
-    size_t nt = pool->n_tests;
-    struct job spec;
-    memset(&spec, 0, sizeof(spec));
-    spec.n_tests = nt;
-    spec.tests = xcalloc(nt + 1, sizeof(uint32_t));
-    for (size_t i = 0; i < nt; i++)
-        spec.tests[i] = (uint32_t)i;
-    lt__job_alloc(&spec, nt, (flags & LT_RUN_COVERAGE) != 0);
-    struct lt_run_request req = {
-        .mode = (enum lt_run_mode)mode, .start = 0, .end = p->buggy_len,
-        .replacement = text ? text : "", .tests = spec.tests,
-        .n_tests = nt, .stop_first = 0, .cpu_seconds = 30,
-        .memory_bytes = 0, .flags = flags, .extra = extra};
-    assert_int_equal(lt__job_start(&pool->z[0], &spec, 1, &req, timeout), 0);
-    struct job *j = &pool->z[0].job;
-    while (!lt__job_done(j)) {
-        assert_int_equal(lt__pool_step(pool, 0.5), 0);
-        assert_false(pool->z[0].dead);
-    }
-    return j;
+    p->mode = mode;
+    p->text = text;
+    p->flags = flags;
+    p->extra = extra;
+    p->timeout = timeout;
+    memset(&p->job, 0, sizeof(p->job));
+    p->job.result_fd = p->job.out_fd = p->job.pidfd = -1;
+    struct lt_task t = {.ops = &run_ops, .lane = p->lane, .owner = p};
+    lt_exec_submit(&p->ex, &t);
+    assert_int_equal(lt_exec_run(&p->ex), 0);
+    assert_int_equal(p->ex.retries, 0);
+    return &p->job;
 }
 
 static int passed_all(const struct job *j)
