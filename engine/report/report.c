@@ -564,18 +564,18 @@ int lt__report_score(struct lt_store *st, const struct lt_plan *plan,
     if (rc < 0) {
         lt_error("cannot read the results: %s", lt_strerror(rc));
         lt__rdata_free(&d);
-        return 3;
+        return LT_EXIT_ENGINE;
     }
     double score = lt_summary_score(&d.sum);
-    int exit_code = 0;
+    int exit_code = LT_EXIT_OK;
     /* The HTML report first: when its prerequisites are missing, the
      * error is all that is printed. */
     if (ro->html && lt__write_html(&d, fail_under, ro) < 0) {
         lt__rdata_free(&d);
-        return 2;
+        return LT_EXIT_USAGE;
     }
     if (fail_under >= 0 && (score < 0 || score + 1e-12 < fail_under))
-        exit_code = 1;
+        exit_code = LT_EXIT_GATE;
     switch (format) {
     case LT_FORMAT_TEXT:
         write_text(&d, out);
@@ -603,10 +603,10 @@ int lt__report_score(struct lt_store *st, const struct lt_plan *plan,
         lt_error("score %.1f%% is below --fail-under %.1f%%",
                  score < 0 ? 0.0 : score * 100.0, fail_under * 100.0);
     if (rc < 0)
-        exit_code = 3;
+        exit_code = LT_EXIT_ENGINE;
     if (exit_code < 2 && ro->survivors_out &&
         lt__survivors_write(&d, ro->survivors_out, ro->reason) != 0)
-        exit_code = 2;
+        exit_code = LT_EXIT_USAGE;
     if (exit_code < 2 && ro->survivors_in) {
         int g = lt__survivors_gate(&d, ro->survivors_in);
         if (g > exit_code)
@@ -714,13 +714,13 @@ int lt_show(const char *db, const char *id, enum lt_format format)
     char *errmsg = NULL;
     if (access(db, F_OK) != 0) {
         lt_error("%s: no such database; run `litmus score` first", db);
-        return 2;
+        return LT_EXIT_USAGE;
     }
     int rc = lt_store_open(db, &st, &errmsg);
     if (rc < 0) {
         lt_error("%s: %s", db, errmsg ? errmsg : lt_strerror(rc));
         free(errmsg);
-        return 2;
+        return LT_EXIT_USAGE;
     }
     struct lt_mutant m;
     struct lt_result r;
@@ -734,7 +734,7 @@ int lt_show(const char *db, const char *id, enum lt_format format)
                  : rc == LT_ENOTFOUND ? "no such mutant in the database"
                                       : lt_strerror(rc));
         lt_store_close(st);
-        return 2;
+        return LT_EXIT_USAGE;
     }
     char *src = NULL;
     size_t len = 0;
@@ -864,13 +864,13 @@ int lt_report(const char *db, enum lt_format format,
     char *errmsg = NULL;
     if (access(db, F_OK) != 0) {
         lt_error("%s: no such database; run `litmus score` first", db);
-        return 2;
+        return LT_EXIT_USAGE;
     }
     int rc = lt_store_open(db, &st, &errmsg);
     if (rc < 0) {
         lt_error("%s: %s", db, errmsg ? errmsg : lt_strerror(rc));
         free(errmsg);
-        return 2;
+        return LT_EXIT_USAGE;
     }
     int code = lt__report_score(st, NULL, format, -1, 0, stdout, ro);
     if (format == LT_FORMAT_TEXT) {

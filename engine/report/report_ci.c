@@ -433,7 +433,7 @@ static int load_baseline(const char *path, json_t **reasons)
     *reasons = NULL;
     if (!root) {
         lt_error("%s:%d: %s", path, err.line, err.text);
-        return 2;
+        return LT_EXIT_USAGE;
     }
     const char *schema = json_string_value(json_object_get(root, "schema"));
     json_t *list = json_object_get(root, "survivors");
@@ -443,7 +443,7 @@ static int load_baseline(const char *path, json_t **reasons)
                  "\"survivors\": [...]}; docs/reports.md)", path,
                  BASELINE_SCHEMA);
         json_decref(root);
-        return 2;
+        return LT_EXIT_USAGE;
     }
     json_t *out = json_object();
     size_t i;
@@ -469,7 +469,7 @@ static int load_baseline(const char *path, json_t **reasons)
 bad:
     json_decref(out);
     json_decref(root);
-    return 2;
+    return LT_EXIT_USAGE;
 }
 
 int lt__survivors_gate(const struct lt__rdata *d, const char *path)
@@ -524,7 +524,7 @@ int lt__survivors_write(const struct lt__rdata *d, const char *path,
 {
     json_t *old = NULL;
     if (access(path, F_OK) == 0 && load_baseline(path, &old) != 0)
-        return 2;
+        return LT_EXIT_USAGE;
     if (!reason)
         reason = "accepted when the baseline was written; not reviewed";
     json_t *list = json_array();
@@ -558,7 +558,7 @@ int lt__survivors_write(const struct lt__rdata *d, const char *path,
                  strerror(errno));
         unlink(tmp);
         free(tmp);
-        return 2;
+        return LT_EXIT_USAGE;
     }
     free(tmp);
     fprintf(stderr, "litmus: wrote %zu survivor%s to %s\n", n,

@@ -524,7 +524,7 @@ static int bad_record(const char *where, const char *fmt, ...)
     va_end(ap);
     lt_error("%s: %s", where, s ? s : "bad record");
     free(s);
-    return 2;
+    return LT_EXIT_USAGE;
 }
 
 /* Checks that every string of the array calls is one Python expression
@@ -540,7 +540,7 @@ int lt__ds_check_calls(struct ds_run *r, const char *where, const char *id,
         lt_error("%s: id %s: cannot check the inputs: %s", where, id,
                  r->call_err ? r->call_err : "no answer");
         json_decref(res);
-        return 3;
+        return LT_EXIT_ENGINE;
     }
     int code = 0;
     for (size_t i = 0; i < json_array_size(res) && !code; i++) {
@@ -731,7 +731,7 @@ static int load_inputs(struct ds_run *r)
         FILE *in = strcmp(name, "-") == 0 ? stdin : fopen(name, "r");
         if (!in) {
             lt_error("%s: %s", name, strerror(errno));
-            return 2;
+            return LT_EXIT_USAGE;
         }
         char *dir = NULL;
         if (in != stdin) {

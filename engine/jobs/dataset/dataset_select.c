@@ -155,17 +155,17 @@ int lt__ds_select_prepare(struct ds_run *r, struct ds_prog *p)
     if (fn && !json_is_null(fn) &&
         (!json_is_string(fn) || !is_ident(json_string_value(fn)))) {
         lt_error("%s: \"function_name\" must be a function name", p->where);
-        return 2;
+        return LT_EXIT_USAGE;
     }
     if (!input || json_is_null(input)) {
         lt_error("%s: missing \"input\" (a call expression such as "
                  "\"f(1, 2)\")", p->where);
-        return 2;
+        return LT_EXIT_USAGE;
     }
     if (!json_is_string(input) && !json_is_string(fn)) {
         lt_error("%s: an \"input\" that is not a call expression needs "
                  "\"function_name\"", p->where);
-        return 2;
+        return LT_EXIT_USAGE;
     }
     struct sel *s = xcalloc(1, sizeof(*s));
     p->m = s;

@@ -740,11 +740,11 @@ static int rw_generate(struct ds_run *r, struct ds_prog *p, size_t k0,
             lt_error("%s: id %s: the rewrite generator answered %zu variants "
                      "for %zu seeds", p->where, p->id_str,
                      json_array_size(w->gen), k1 - k0);
-            return 3;
+            return LT_EXIT_ENGINE;
         }
         if (r->call_rc != LT_EUSAGE) {
             lt_error("%s: id %s: %s", p->where, p->id_str, r->call_err);
-            return 3;
+            return LT_EXIT_ENGINE;
         }
         lt_warn("%s: id %s: %s; skipped", p->where, p->id_str, r->call_err);
         json_decref(w->gen);
@@ -789,11 +789,11 @@ int lt__ds_rewrite_prepare(struct ds_run *r, struct ds_prog *p)
          json_integer_value(fl) > lt__ds_count_lines(p->code, p->len))) {
         lt_error("%s: \"fault_line\" must be a line of the code (1..%d)",
                  p->where, lt__ds_count_lines(p->code, p->len));
-        return 2;
+        return LT_EXIT_USAGE;
     }
     if (clean && !json_is_string(clean)) {
         lt_error("%s: \"original_code\" must be a string", p->where);
-        return 2;
+        return LT_EXIT_USAGE;
     }
     int fault = json_is_integer(fl) ? (int)json_integer_value(fl) : 0;
     if (fault && clean) {
@@ -802,7 +802,7 @@ int lt__ds_rewrite_prepare(struct ds_run *r, struct ds_prog *p)
             lt_error("%s: id %s: line %d is not the only line where the code "
                      "differs from \"original_code\"%s", p->where, p->id_str,
                      fault, d < 0 ? " (they differ on several lines)" : "");
-            return 2;
+            return LT_EXIT_USAGE;
         }
     }
     /* The analysis alone: a source that does not parse or a bad

@@ -624,12 +624,12 @@ static int baseline_finish(struct pool *pool, struct job *j,
                  "raise --baseline-timeout",
                  o->baseline_timeout,
                  j->current >= 0 ? pool->test_ids[j->current] : "?");
-        return 2;
+        return LT_EXIT_USAGE;
     }
     if (j->fail_test >= 0 && run == 0 &&
         report_failing(pool, j, o->deselect_failing, b) < 0) {
         lt__job_reset(j);
-        return 2;
+        return LT_EXIT_USAGE;
     }
     if (!j->ended || j->protocol_error || !WIFEXITED(j->wait_status) ||
         WEXITSTATUS(j->wait_status) != 0 || (size_t)j->n_results != nt) {
@@ -743,7 +743,7 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
     }
     if (usable == 0) {
         lt_error("no test passes reliably on the original code");
-        return 2;
+        return LT_EXIT_USAGE;
     }
     return 0;
 }
@@ -1360,7 +1360,7 @@ static const struct lt_lane_ops score_lane_ops = {
 /* Contract: see engine.h. */
 int lt_score(const struct lt_score_opts *o)
 {
-    int exit_code = 3;
+    int exit_code = LT_EXIT_ENGINE;
     int db_existed = 1;
     struct lt_plan plan = {0};
     struct lt_store *st = NULL;
@@ -1392,7 +1392,7 @@ int lt_score(const struct lt_score_opts *o)
     double t_start = lt__now();
     int rc = plan_files(o, &plan);
     if (rc < 0) {
-        exit_code = 2;
+        exit_code = LT_EXIT_USAGE;
         goto out;
     }
     if (o->since) {
@@ -1403,7 +1403,7 @@ int lt_score(const struct lt_score_opts *o)
         rc = lt__since_lines(o->since, paths, plan.n_files, &since);
         free(paths);
         if (rc < 0) {
-            exit_code = 2;
+            exit_code = LT_EXIT_USAGE;
             goto out;
         }
     }
@@ -1420,7 +1420,7 @@ int lt_score(const struct lt_score_opts *o)
         if (rc < 0) {
             lt_error("%s", perr ? perr : lt_strerror(rc));
             free(perr);
-            exit_code = 2;
+            exit_code = LT_EXIT_USAGE;
             goto out;
         }
     }
@@ -1549,7 +1549,7 @@ int lt_score(const struct lt_score_opts *o)
                  "delete it", o->db);
         free(stored);
         lt_buf_free(&fp);
-        exit_code = 2;
+        exit_code = LT_EXIT_USAGE;
         goto out;
     }
     /* A shard's store holds that shard's results only: resuming it as
@@ -1571,7 +1571,7 @@ int lt_score(const struct lt_score_opts *o)
             free(stored_shard);
             free(stored);
             lt_buf_free(&fp);
-            exit_code = 2;
+            exit_code = LT_EXIT_USAGE;
             goto out;
         }
         free(stored_shard);
@@ -1703,13 +1703,13 @@ int lt_score(const struct lt_score_opts *o)
                pool->view_missing ? pool->view_missing
                                  : (*rest ? "" : "nothing"));
         free(has_result);
-        exit_code = 0;
+        exit_code = LT_EXIT_OK;
         goto out;
     }
     if (pool->n_tests == 0) {
         lt_error("no tests collected");
         free(has_result);
-        exit_code = 2;
+        exit_code = LT_EXIT_USAGE;
         goto out;
     }
 
