@@ -1155,8 +1155,9 @@ struct mrun {
     struct progress prog;
     unsigned char *rechecked;  /* per mutant: its timeout is confirmed */
     int *timed_out_test;       /* per mutant: the test that timed out */
-    size_t n_rechecks;
-    size_t finished;           /* tasks with a verdict or a recheck */
+    size_t n_rechecks;         /* wall-clock timeouts run again alone */
+    size_t n_rests;            /* CPU timeouts whose other tests ran */
+    size_t finished;           /* runs that ended */
     int fresh_off;             /* LITMUS_FRESH=0 (bench aid) */
     FILE *run_log;             /* LITMUS_RUN_LOG (test aid) */
 };
@@ -1167,6 +1168,12 @@ struct mtask {
     struct lt_task xt;
     struct mrun *mr;
     size_t mi;
+    /* The rest of a run stopped for CPU time: the selected tests it never
+     * reached, in collection order, and its result, which stands unless
+     * one of them fails. */
+    uint32_t *rest;
+    size_t n_rest;
+    struct lt_result stopped;
 };
 
 static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
@@ -1183,8 +1190,15 @@ static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
     (void)ex;
     spec->mutant = mi;
     spec->recheck = xt->exclusive;
-    spec->n_tests = select_tests(pool, base, m, mr->plan->mutant_file[mi],
-                                 mr->mp[mi].a.structural, &spec->tests);
+    if (t->rest) {
+        spec->tests = xmalloc((t->n_rest + 1) * sizeof(uint32_t));
+        memcpy(spec->tests, t->rest, t->n_rest * sizeof(uint32_t));
+        spec->n_tests = t->n_rest;
+    } else {
+        spec->n_tests = select_tests(pool, base, m,
+                                     mr->plan->mutant_file[mi],
+                                     mr->mp[mi].a.structural, &spec->tests);
+    }
     if (xt->exclusive)
         recheck_order(spec->tests, spec->n_tests, mr->timed_out_test[mi]);
     double wall_ms = 0, cpu_ms = 0;
@@ -1234,7 +1248,7 @@ static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
     if (mr->run_log) {
         /* Test aid: which mutants this process started. */
         fprintf(mr->run_log, "%s%s\n", m->id,
-                xt->exclusive ? " recheck" : "");
+                xt->exclusive ? " recheck" : t->rest ? " rest" : "");
         fflush(mr->run_log);
     }
     return 0;
@@ -1291,10 +1305,55 @@ static void mutant_finished(struct lt_exec *ex, struct lt_task *xt,
     memcpy(res.mutant_id, mr->plan->mutants.items[mi].id, 17);
     decide(&xt->lane->pool, j, &res);
     mr->finished++;
-    if (res.verdict == LT_VERDICT_TIMEOUT && !xt->exclusive &&
+    if (t->rest) {
+        /* The rest of a run stopped for CPU time: a failing test wins
+         * over the looping one, else the timeout stands. */
+        free(t->rest);
+        t->rest = NULL;
+        if (res.verdict == LT_VERDICT_SURVIVED) {
+            lt_result_clear(&res);
+            res = t->stopped;
+            memset(&t->stopped, 0, sizeof(t->stopped));
+        }
+        lt_result_clear(&t->stopped);
+        put_result(ex, mr, mi, &res, j);
+        lt_result_clear(&res);
+        return;
+    }
+    /* A timeout must not depend on the order the tests ran in: a mutant
+     * that a selected test kills is killed, whichever test looped first.
+     * A child stopped for CPU time (of one test, or of the run) used more
+     * than its budget of CPU, which machine load does not stretch: the
+     * selected tests it never reached run now, in collection order, and
+     * the timeout stands unless one fails.  A child stopped at the
+     * wall-clock limit may only have waited for a CPU: it runs again
+     * alone, after every other mutant, every other test first. */
+    int by_cpu = j->cpu_over || j->test_over_ns > 0 ||
+                 (WIFSIGNALED(j->wait_status) &&
+                  WTERMSIG(j->wait_status) == SIGXCPU);
+    if (res.verdict == LT_VERDICT_TIMEOUT && by_cpu && !xt->exclusive &&
         !mr->rechecked[mi]) {
-        /* Confirmed alone, after every other mutant, before a timeout is
-         * recorded. */
+        mr->rechecked[mi] = 1;
+        t->rest = xmalloc((j->n_tests + 1) * sizeof(uint32_t));
+        t->n_rest = 0;
+        for (size_t k = 0; k < j->n_tests; k++) {
+            uint32_t ti = j->tests[k];
+            if ((int)ti != j->current && !(j->seen && j->seen[ti]))
+                t->rest[t->n_rest++] = ti;
+        }
+        if (t->n_rest > 0) {
+            qsort(t->rest, t->n_rest, sizeof(uint32_t), cmp_u32);
+            t->stopped = res;
+            mr->n_rests++;
+            xt->retried = 0;
+            lt_exec_submit(ex, xt);
+            return;
+        }
+        free(t->rest);
+        t->rest = NULL;
+    }
+    if (res.verdict == LT_VERDICT_TIMEOUT && !by_cpu && !xt->exclusive &&
+        !mr->rechecked[mi]) {
         mr->rechecked[mi] = 1;
         mr->timed_out_test[mi] = j->current;
         mr->n_rechecks++;
@@ -1318,6 +1377,9 @@ static void mutant_lost(struct lt_exec *ex, struct lt_task *xt,
     memcpy(res.mutant_id, mr->plan->mutants.items[t->mi].id, 17);
     res.verdict = LT_VERDICT_ERROR;
     res.detail = xstrdup(why);
+    free(t->rest);
+    t->rest = NULL;
+    lt_result_clear(&t->stopped);
     mr->finished++;
     put_result(ex, mr, t->mi, &res, NULL);
     lt_result_clear(&res);
@@ -1901,9 +1963,9 @@ int lt_score(const struct lt_score_opts *o)
         exit_code = rc;
         goto out;
     }
-    if (mr.finished < n_queue + mr.n_rechecks) {
-        lt_error("internal error: %zu mutants were never finished",
-                 n_queue + mr.n_rechecks - mr.finished);
+    if (mr.finished < n_queue + mr.n_rechecks + mr.n_rests) {
+        lt_error("internal error: %zu mutant runs were never finished",
+                 n_queue + mr.n_rechecks + mr.n_rests - mr.finished);
         exit_code = LT_EXIT_ENGINE;
         goto out;
     }
