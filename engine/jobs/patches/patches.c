@@ -769,6 +769,26 @@ static void text_free(struct ptext *t)
     free(t);
 }
 
+/* The tasks of a run that stopped early: queued on the unit's lane, or
+ * running on one of its zygotes (before lt_exec_close). */
+static void unit_free_tasks(struct unit *u)
+{
+    if (!u->lane)
+        return;
+    for (struct lt_task *t = u->lane->qhead, *next; t; t = next) {
+        next = t->next;
+        free(t->owner);
+    }
+    u->lane->qhead = u->lane->qtail = NULL;
+    for (int k = 0; k < u->lane->pool.n; k++) {
+        struct job *j = &u->lane->pool.z[k].job;
+        if (j->active && j->owner) {
+            free(((struct lt_task *)j->owner)->owner);
+            j->owner = NULL;
+        }
+    }
+}
+
 /* After lt_exec_close (the lane's pool uses the unit's strings). */
 static void unit_free(struct unit *u)
 {
@@ -2309,6 +2329,8 @@ out:
     free(plan);
     if (r.run_log)
         fclose(r.run_log);
+    for (size_t i = 0; i < r.n_units; i++)
+        unit_free_tasks(r.units[i]);
     lt_exec_close(&r.ex); /* stops the zygotes */
     for (size_t i = 0; i < r.n_units; i++)
         unit_free(r.units[i]);

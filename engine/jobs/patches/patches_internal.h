@@ -1,8 +1,7 @@
 /* Shared between the files of `litmus patches` (patches.c: inputs, units
  * and their tasks on the executor; patches_eval.c: evidence from runs and
- * the verdict rules;
- * patches_report.c: reports from the store).  Internal to engine/.
- * SPDX-License-Identifier: MIT */
+ * the verdict rules; patches_report.c: reports from the store).  Internal
+ * to engine/.  SPDX-License-Identifier: MIT */
 #ifndef LT_ENGINE_PATCHES_INTERNAL_H
 #define LT_ENGINE_PATCHES_INTERNAL_H
 
