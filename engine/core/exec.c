@@ -130,6 +130,8 @@ static int slot_on(struct lt_exec *ex, struct lt_lane *l)
         l->slot_since[k] = lt__now();
         l->live++;
         ex->live++;
+        if (l->ops && l->ops->started)
+            l->ops->started(ex, l, NULL);
         return 0;
     }
     return 1;
@@ -312,6 +314,8 @@ static int task_start(struct lt_exec *ex, struct lt_lane *l, int k,
     ex->running++;
     if (t->exclusive)
         ex->exclusive = 1;
+    if (l->ops && l->ops->started)
+        l->ops->started(ex, l, t);
     return 0;
 }
 
@@ -543,6 +547,17 @@ static int step(struct lt_exec *ex, double max_wait)
     return 0;
 }
 
+/* A zygote is starting: a lane waits for its collection to know its
+ * tasks. */
+static int starting(const struct lt_exec *ex)
+{
+    for (size_t li = 0; li < ex->n_lanes; li++)
+        for (int k = 0; k < ex->lanes[li]->pool.n; k++)
+            if (ex->lanes[li]->slot[k] == LT_SLOT_STARTING)
+                return 1;
+    return 0;
+}
+
 int lt_exec_run(struct lt_exec *ex)
 {
     for (;;) {
@@ -555,7 +570,7 @@ int lt_exec_run(struct lt_exec *ex)
         share_slots(ex);
         if (ex->fatal)
             break;
-        if (ex->outstanding == 0)
+        if (ex->outstanding == 0 && !starting(ex))
             continue; /* every task was lost: their callbacks may add */
         int rc = step(ex, 0.5);
         if (rc < 0) {

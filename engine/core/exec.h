@@ -90,6 +90,10 @@ struct lt_lane_ops {
     /* Which queued task goes next; NULL: first in, first out (tasks
      * handed back go first). */
     struct lt_task *(*next)(struct lt_lane *l);
+    /* Optional: a zygote of the lane started (t NULL), or task t's child
+     * did (the job's figures and logs). */
+    void (*started)(struct lt_exec *ex, struct lt_lane *l,
+                    struct lt_task *t);
 };
 
 struct lt_lane {
@@ -179,7 +183,9 @@ void lt_exec_submit(struct lt_exec *ex, struct lt_task *t);
 void lt_exec_retry(struct lt_exec *ex, struct lt_task *t);
 
 /* Runs until no task is outstanding and idle() waits for nothing, the run
- * stops (fatal), or it is interrupted.  Returns 0, or an exit code:
+ * stops (fatal), or it is interrupted; zygotes that start are waited on
+ * even while no task is outstanding (a lane's first collection may be
+ * what tells its tasks).  Returns 0, or an exit code:
  * LT_EXIT_ENGINE (a runner could not start, a write to the store failed:
  * what was committed stays), LT_EXIT_INTERRUPTED. */
 int lt_exec_run(struct lt_exec *ex);

@@ -2,16 +2,15 @@
  * memorized or invalid (docs/patches.md).  This file reads the inputs
  * (manifest, patches, inputs), groups program entries into units that
  * share a zygote pool and a cache, plans every child run a text still
- * needs, and runs them all from one event loop over the units' pools.
+ * needs, and runs them as tasks of the engine's executor (one lane of
+ * zygotes per unit, engine/core/exec.h).
  * SPDX-License-Identifier: MIT */
 #include "engine/engine.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +39,7 @@
 #define MUT_CONST 0.25        /* s added to a mutant's CPU budget */
 #define CALL_CONST 0.25       /* s added to a differential call's limit */
 #define ZYGOTE_TIMEOUT 300.0  /* s for a zygote to collect the tests */
-#define BATCH_SECONDS 0.5
+#define BATCH_WRITES 64       /* store writes committed together */
 #define MAX_INPUTS_JSON (2u << 20)
 #define MAX_EXTRA (7u << 20)  /* a RUN frame holds at most 8 MiB */
 
@@ -73,35 +72,18 @@ struct run {
     size_t n_patches, cap_patches;
     struct unit **units;
     size_t n_units;
-    int jobs;
-    char *exe;
+    struct lt_exec ex;  /* its fatal code stops the run */
     char *scratch;
-    int fatal;          /* exit code that stops the run, or 0 */
-    int store_rc;       /* first failed write to the store, or 0 */
-    int in_tx;
-    double last_commit;
-    int pending_writes;
-    uint64_t token;
     FILE *run_log;
     size_t decided, n_texts;
     int progress;
     double t_start, last_progress;
     size_t zygotes_started, jobs_started[T_MUT + 1];
-    int sandbox_checked;
 };
 
 static void on_signal(int sig)
 {
     lt__interrupted = sig;
-}
-
-/* A write to the store failed: the run stops, and the first cause is
- * reported once at the end (lt__store_write_failed). */
-static void store_failed(struct run *r, int rc)
-{
-    if (r->store_rc == 0)
-        r->store_rc = rc;
-    r->fatal = LT_EXIT_ENGINE;
 }
 
 /*** Reading inputs ***/
@@ -787,16 +769,29 @@ static void text_free(struct ptext *t)
     free(t);
 }
 
+/* The tasks of a run that stopped early: queued on the unit's lane, or
+ * running on one of its zygotes (before lt_exec_close). */
+static void unit_free_tasks(struct unit *u)
+{
+    if (!u->lane)
+        return;
+    for (struct lt_task *t = u->lane->qhead, *next; t; t = next) {
+        next = t->next;
+        free(t->owner);
+    }
+    u->lane->qhead = u->lane->qtail = NULL;
+    for (int k = 0; k < u->lane->pool.n; k++) {
+        struct job *j = &u->lane->pool.z[k].job;
+        if (j->active && j->owner) {
+            free(((struct lt_task *)j->owner)->owner);
+            j->owner = NULL;
+        }
+    }
+}
+
+/* After lt_exec_close (the lane's pool uses the unit's strings). */
 static void unit_free(struct unit *u)
 {
-    for (int k = 0; u->pool.z && k < u->pool.n; k++)
-        lt__zygote_stop(&u->pool.z[k]);
-    free(u->pool.z);
-    for (size_t i = 0; u->pool.test_ids && i < u->pool.n_tests; i++)
-        free(u->pool.test_ids[i]);
-    free(u->pool.test_ids);
-    free(u->zst);
-    free(u->z_started);
     free(u->buggy_src);
     free(u->module);
     free(u->cwd);
@@ -810,11 +805,6 @@ static void unit_free(struct unit *u)
     free(u->texts);
     free(u->main_tests);
     free(u->held_tests);
-    for (int q = 0; q < 4; q++) {
-        for (size_t i = u->qhead[q]; i < u->qn[q]; i++)
-            free(u->q[q][i]);
-        free(u->q[q]);
-    }
     free(u);
 }
 
@@ -836,16 +826,17 @@ static int load_layer(struct run *r, struct unit *u, struct ptext *t,
     return 0;
 }
 
-static int store_layer(struct run *r, struct unit *u, const char *sha,
-                       const char *layer, json_t *v)
+/* The store writes of the run go through the executor's batches; the
+ * first failure stops the run (reported when it ends). */
+static void store_layer(struct run *r, struct unit *u, const char *sha,
+                        const char *layer, json_t *v)
 {
+    if (lt_exec_write(&r->ex) < 0)
+        return;
     char *s = json_dumps(v, JSON_COMPACT);
-    int rc = lt_store_put_candidate_result(r->st, u->key, sha, layer, s);
+    lt_exec_wrote(&r->ex, lt_store_put_candidate_result(r->st, u->key, sha,
+                                                        layer, s));
     free(s);
-    if (rc < 0)
-        store_failed(r, rc);
-    r->pending_writes++;
-    return rc;
 }
 
 /* Builds the unit of program p (or finds the one it shares). */
@@ -951,15 +942,6 @@ static int unit_for(struct run *r, struct pprog *p)
         u->ref->is_ref = 1;
         free(ref);
     }
-    u->zst = xcalloc((size_t)r->jobs, sizeof(*u->zst));
-    u->z_started = xcalloc((size_t)r->jobs, sizeof(double));
-    u->pool.z = xcalloc((size_t)r->jobs, sizeof(struct zygote));
-    u->pool.n = r->jobs;
-    for (int k = 0; k < r->jobs; k++) {
-        u->pool.z[k].sock = -1;
-        u->pool.z[k].job.result_fd = u->pool.z[k].job.out_fd = -1;
-        u->pool.z[k].job.pidfd = -1;
-    }
     r->units = xrealloc(r->units, (r->n_units + 1) * sizeof(*r->units));
     r->units[r->n_units++] = u;
     p->unit = u;
@@ -1034,60 +1016,81 @@ static int plan_unit(struct run *r, struct unit *u)
     return 0;
 }
 
-/*** Work queues ***/
+/*** Tasks: what a unit queues on its lane ***/
 
-static size_t queued(const struct unit *u)
+static const struct lt_task_ops task_ops, diff_ops;
+
+/* The priority of a kind of task: the reference runs first (budgets and
+ * captured calls come from them), then layer 1, layer 2, the mutants. */
+static int kind_class(enum ptask_kind kind)
 {
-    size_t n = 0;
-    for (int q = 0; q < 4; q++)
-        n += u->qn[q] - u->qhead[q];
-    return n;
+    return kind == T_REF_MAIN || kind == T_REF_HELD ? 0
+           : kind == T_L1                          ? 1
+           : kind == T_MUT                         ? 3
+                                                   : 2;
 }
 
-static void push(struct unit *u, struct ptask *t, int front)
+/* Queues a task on its unit's lane; a retry goes first among its kind. */
+static void submit(struct run *r, struct ptask *k, int retry)
 {
-    int q = t->kind == T_REF_MAIN || t->kind == T_REF_HELD ? 0
-            : t->kind == T_L1                               ? 1
-            : t->kind == T_MUT                              ? 3
-                                                            : 2;
-    if (front && u->qhead[q] > 0) {
-        u->q[q][--u->qhead[q]] = t;
-        return;
-    }
-    if (u->qn[q] == u->qcap[q]) {
-        /* Compact before growing. */
-        if (u->qhead[q] > 0) {
-            memmove(u->q[q], u->q[q] + u->qhead[q],
-                    (u->qn[q] - u->qhead[q]) * sizeof(*u->q[q]));
-            u->qn[q] -= u->qhead[q];
-            u->qhead[q] = 0;
-        }
-        if (u->qn[q] == u->qcap[q]) {
-            u->qcap[q] = u->qcap[q] ? u->qcap[q] * 2 : 16;
-            u->q[q] = xrealloc(u->q[q], u->qcap[q] * sizeof(*u->q[q]));
-        }
-    }
-    u->q[q][u->qn[q]++] = t;
-    if (front && u->qn[q] - u->qhead[q] > 1) {
-        struct ptask *x = u->q[q][u->qn[q] - 1];
-        memmove(u->q[q] + u->qhead[q] + 1, u->q[q] + u->qhead[q],
-                (u->qn[q] - 1 - u->qhead[q]) * sizeof(*u->q[q]));
-        u->q[q][u->qhead[q]] = x;
+    k->in_q = 1;
+    k->u->nq[kind_class(k->kind)]++;
+    if (retry)
+        lt_exec_retry(&r->ex, &k->task);
+    else
+        lt_exec_submit(&r->ex, &k->task);
+}
+
+/* A queued task left the lane's queue. */
+static void unqueued(struct ptask *k)
+{
+    if (k->in_q) {
+        k->in_q = 0;
+        k->u->nq[kind_class(k->kind)]--;
     }
 }
 
-static struct ptask *pop(struct unit *u)
+/* The lane's next task: the first queued of the highest priority.  Tasks
+ * handed back come before the others in the queue: retries, and tasks
+ * the executor queued again itself (their zygote died or refused them;
+ * not counted in nq until seen here). */
+static struct lt_task *unit_next(struct lt_lane *l)
 {
-    for (int q = 0; q < 4; q++)
-        if (u->qhead[q] < u->qn[q])
-            return u->q[q][u->qhead[q]++];
-    return NULL;
+    struct unit *u = l->owner;
+    int want = 0;
+    while (want < 4 && u->nq[want] == 0)
+        want++;
+    struct lt_task *best = NULL;
+    int best_c = 4;
+    for (struct lt_task *t = l->qhead; t; t = t->next) {
+        struct ptask *k = t->owner;
+        int c = kind_class(k->kind);
+        int handed_back = t->retried || !k->in_q;
+        if (!k->in_q) {
+            k->in_q = 1;
+            u->nq[c]++;
+            if (c < want)
+                want = c;
+        }
+        if (!best || c < best_c) {
+            best = t;
+            best_c = c;
+        }
+        if (!handed_back && best_c <= want)
+            break;
+    }
+    if (best)
+        unqueued(best->owner);
+    return best;
 }
 
 static struct ptask *task_new(struct unit *u, enum ptask_kind kind,
                               struct ptext *t)
 {
     struct ptask *k = xcalloc(1, sizeof(*k));
+    k->task.ops = kind == T_DIFF ? &diff_ops : &task_ops;
+    k->task.lane = u->lane;
+    k->task.owner = k;
     k->kind = kind;
     k->u = u;
     k->t = t;
@@ -1183,10 +1186,8 @@ static void put_mutant(struct run *r, struct unit *u, struct ptext *t,
     struct lt_candidate_mutant cm = {u->key, t->sha, t->ml.items[i].id,
                                      lt_verdict_name(v), killed_by, detail,
                                      ms};
-    int rc = lt_store_put_candidate_mutant(r->st, &cm);
-    if (rc < 0)
-        store_failed(r, rc);
-    r->pending_writes++;
+    if (lt_exec_write(&r->ex) == 0)
+        lt_exec_wrote(&r->ex, lt_store_put_candidate_mutant(r->st, &cm));
 }
 
 /* Texts with the same code as t take its mutation result. */
@@ -1312,7 +1313,7 @@ static void start_mutation(struct run *r, struct unit *u, struct ptext *t)
                                         &sm);
     if (rc < 0) {
         lt_error("%s: %s", r->o->db, lt_strerror(rc));
-        r->fatal = LT_EXIT_ENGINE;
+        lt_exec_fail(&r->ex, LT_EXIT_ENGINE);
         return;
     }
     t->mut_ms = sm.ms;
@@ -1341,7 +1342,7 @@ static void start_mutation(struct run *r, struct unit *u, struct ptext *t)
             } else {
                 struct ptask *task = task_new(u, T_MUT, t);
                 task->mi = i;
-                push(u, task, 0);
+                submit(r, task, 0);
                 t->mut_left++;
             }
         }
@@ -1384,13 +1385,13 @@ static void compute_sim(struct run *r, struct unit *u, struct ptext *t)
 static void advance(struct run *r, struct unit *u)
 {
     const struct lt_patches_opts *o = r->o;
-    if (!u->have_tests || r->fatal)
+    if (!u->have_tests || r->ex.fatal)
         return;
     if (u->ref && !u->ref_json) {
         if (!u->q_ref) {
-            push(u, task_new(u, T_REF_MAIN, u->ref), 0);
+            submit(r, task_new(u, T_REF_MAIN, u->ref), 0);
             if (u->n_held)
-                push(u, task_new(u, T_REF_HELD, u->ref), 0);
+                submit(r, task_new(u, T_REF_HELD, u->ref), 0);
             u->q_ref = 1;
         }
         return; /* budgets and captured calls come from it */
@@ -1402,17 +1403,17 @@ static void advance(struct run *r, struct unit *u)
         if (!t->is_cand)
             continue;
         if (!t->l1 && !t->q_l1) {
-            push(u, task_new(u, T_L1, t), 0);
+            submit(r, task_new(u, T_L1, t), 0);
             t->q_l1 = 1;
         }
         if (!l1_passed(t))
             continue;
         if (u->ref && !t->diff && !t->q_diff) {
-            push(u, task_new(u, T_DIFF, t), 0);
+            submit(r, task_new(u, T_DIFF, t), 0);
             t->q_diff = 1;
         }
         if (u->n_held && !t->held && !t->q_held) {
-            push(u, task_new(u, T_HELD, t), 0);
+            submit(r, task_new(u, T_HELD, t), 0);
             t->q_held = 1;
         }
         compute_sim(r, u, t);
@@ -1442,23 +1443,15 @@ static void finish_unit(struct run *r, struct unit *u)
         struct lt_patch_run pr = {p->seq, p->prog->name, p->run_id, u->key,
                                   p->sha, v.verdict, v.reason, v.detail, ev,
                                   v.duration_ms};
-        int rc = lt_store_put_patch_run(r->st, &pr);
-        if (rc < 0)
-            store_failed(r, rc);
-        r->pending_writes++;
+        if (lt_exec_write(&r->ex) == 0)
+            lt_exec_wrote(&r->ex, lt_store_put_patch_run(r->st, &pr));
         r->decided++;
         free(ev);
         free(v.detail);
         json_decref(v.evidence);
     }
-    for (int k = 0; k < u->pool.n; k++) {
-        if (u->zst[k] != Z_OFF) {
-            lt__zygote_stop(&u->pool.z[k]);
-            u->zst[k] = Z_OFF;
-        }
-    }
-    u->n_alive = 0;
-    u->state = U_DONE;
+    lt_exec_trim(&r->ex, u->lane, 0);
+    u->done = 1;
     progress_show(r, 0);
 }
 
@@ -1476,7 +1469,7 @@ static const char *kind_name(enum ptask_kind k)
 static void spec_tests(struct unit *u, struct job *spec, const uint32_t *idx,
                        size_t n, int cov)
 {
-    lt__job_alloc(spec, u->pool.n_tests, cov);
+    lt__job_alloc(spec, u->lane->pool.n_tests, cov);
     spec->n_files = 1;
     spec->tests = xmalloc((n + 1) * sizeof(uint32_t));
     memcpy(spec->tests, idx, n * sizeof(uint32_t));
@@ -1516,29 +1509,31 @@ static char *diff_extra(struct unit *u, struct ptext *t, double call_timeout)
     return s;
 }
 
-/* Hands a task to an idle, ready zygote.  0, or a negative code when the
- * zygote could not take it. */
-static int start_task(struct run *r, struct unit *u, int zi, struct ptask *k)
+/* What a task's child runs (the task's prepare op).  0, or LT_EUSAGE
+ * when the differential job is too large to send. */
+static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
+                        struct lt_launch *la)
 {
+    struct run *r = ex->owner;
+    struct ptask *k = xt->owner;
+    struct unit *u = k->u;
     const struct lt_patches_opts *o = r->o;
-    struct zygote *z = &u->pool.z[zi];
-    struct job spec;
-    memset(&spec, 0, sizeof(spec));
-    spec.result_fd = spec.out_fd = spec.pidfd = -1;
-    struct lt_run_request req = {.mode = LT_RUN_MUTANT, .subject = 0,
-                                 .start = 0, .end = u->buggy_len,
-                                 .memory_bytes = (uint64_t)o->memory_mb << 20};
+    struct job *spec = &la->spec;
+    struct lt_run_request *req = &la->req;
+    req->mode = LT_RUN_MUTANT;
+    req->subject = 0;
+    req->start = 0;
+    req->end = u->buggy_len;
+    req->memory_bytes = (uint64_t)o->memory_mb << 20;
     double cpu = 0, wall = 0;
-    char *repl = NULL, *extra = NULL;
-    const char *mid = "";
     switch (k->kind) {
     case T_REF_MAIN:
     case T_REF_HELD: {
         int held = k->kind == T_REF_HELD;
-        spec_tests(u, &spec, held ? u->held_tests : u->main_tests,
+        spec_tests(u, spec, held ? u->held_tests : u->main_tests,
                    held ? u->n_held : u->n_main, !held);
-        req.replacement = k->t->text;
-        req.flags = held ? LT_PF_REF_HELD : LT_PF_REF_MAIN;
+        req->replacement = k->t->text;
+        req->flags = held ? LT_PF_REF_HELD : LT_PF_REF_MAIN;
         cpu = REF_TIMEOUT;
         wall = REF_TIMEOUT;
         break;
@@ -1546,10 +1541,10 @@ static int start_task(struct run *r, struct unit *u, int zi, struct ptask *k)
     case T_L1:
     case T_HELD: {
         int held = k->kind == T_HELD;
-        spec_tests(u, &spec, held ? u->held_tests : u->main_tests,
+        spec_tests(u, spec, held ? u->held_tests : u->main_tests,
                    held ? u->n_held : u->n_main, !held);
-        req.replacement = k->t->text;
-        req.flags = held ? LT_PF_HELD : LT_PF_L1;
+        req->replacement = k->t->text;
+        req->flags = held ? LT_PF_HELD : LT_PF_L1;
         cpu = u->ref ? o->timeout_factor * ref_cpu_s(u, held) +
                            o->timeout_const
                      : o->timeout;
@@ -1557,26 +1552,24 @@ static int start_task(struct run *r, struct unit *u, int zi, struct ptask *k)
         break;
     }
     case T_DIFF: {
-        lt__job_alloc(&spec, u->pool.n_tests, 0);
-        spec.n_files = 1;
+        lt__job_alloc(spec, u->lane->pool.n_tests, 0);
+        spec->n_files = 1;
         double max_ms = lt__pe_num(u->ref_json, "max_test_cpu_ms", 0);
         k->call_timeout = CALL_CONST + o->timeout_factor * max_ms / 1000.0;
-        extra = diff_extra(u, k->t, k->call_timeout);
-        if (!extra || strlen(extra) > MAX_EXTRA) {
-            free(extra);
-            lt__job_reset(&spec);
-            return LT_EUSAGE;
-        }
-        req.mode = LT_RUN_CALLS;
-        req.start = req.end = 0;
-        req.replacement = "";
-        req.extra = extra;
-        req.flags = LT_PF_DIFF;
+        char *extra = la->owned[1] = diff_extra(u, k->t, k->call_timeout);
+        if (!extra || strlen(extra) > MAX_EXTRA)
+            return LT_EUSAGE; /* lost: "the job cannot be encoded" */
+        req->mode = LT_RUN_CALLS;
+        req->start = req->end = 0;
+        req->replacement = "";
+        req->extra = extra;
+        req->flags = LT_PF_DIFF;
         cpu = 0; /* no engine CPU budget: the probe watchdog and the
                     runner's per-call limit stop stuck calls */
         wall = DIFF_TIMEOUT;
         k->probe_index = -1;
         k->probe_at = lt__now();
+        k->probe_stuck = 0;
         break;
     }
     case T_MUT: {
@@ -1591,40 +1584,47 @@ static int start_task(struct run *r, struct unit *u, int zi, struct ptask *k)
             ms += json_number_value(json_array_get(cpus, sel[i]));
             sel[i] = u->main_tests[sel[i]];
         }
-        spec_tests(u, &spec, sel, n, 0);
+        spec_tests(u, spec, sel, n, 0);
         free(sel);
         size_t len = 0;
-        repl = lt_mutant_apply(m, t->text, t->len, &len);
-        req.replacement = repl;
-        req.flags = LT_PF_MUT;
-        req.stop_first = 1;
+        req->replacement = la->owned[0] = lt_mutant_apply(m, t->text, t->len,
+                                                          &len);
+        req->flags = LT_PF_MUT;
+        req->stop_first = 1;
         cpu = o->timeout_factor * ms / 1000.0 + MUT_CONST;
         wall = 3 * cpu + 1;
-        mid = m->id;
         break;
     }
     }
-    req.tests = spec.tests;
-    req.n_tests = spec.n_tests;
-    req.cpu_seconds = lt__cpu_limit_for(cpu > 0 ? cpu : DIFF_TIMEOUT);
-    spec.cpu_budget_ns = cpu * 1e9;
-    spec.owner = k;
-    int rc = lt__job_start(z, &spec, r->token++, &req, wall);
-    free(repl);
-    free(extra);
-    if (rc < 0) {
-        lt__job_reset(&spec);
-        return rc;
-    }
-    u->running++;
-    r->jobs_started[k->kind]++;
-    if (r->run_log) {
-        /* Test aid: which runs this process started. */
+    req->cpu_seconds = lt__cpu_limit_for(cpu > 0 ? cpu : DIFF_TIMEOUT);
+    spec->cpu_budget_ns = cpu * 1e9;
+    la->wall = wall;
+    return 0;
+}
+
+/* A zygote of a unit started (t NULL), or task t's child did (the lane's
+ * started op): the run's figures and its log. */
+static void unit_started(struct lt_exec *ex, struct lt_lane *l,
+                         struct lt_task *xt)
+{
+    struct run *r = ex->owner;
+    struct unit *u = l->owner;
+    struct ptask *k = xt ? xt->owner : NULL;
+    if (k)
+        r->jobs_started[k->kind]++;
+    else
+        r->zygotes_started++;
+    if (!r->run_log)
+        return;
+    /* Test aid: which zygotes and runs this process started. */
+    if (!k) {
+        fprintf(r->run_log, "%s zygote\n", u->key);
+    } else {
+        const char *mid = k->kind == T_MUT ? k->t->ml.items[k->mi].id : "";
         fprintf(r->run_log, "%s %s %.16s%s%s\n", u->key, kind_name(k->kind),
                 k->t->sha, *mid ? " " : "", mid);
-        fflush(r->run_log);
     }
-    return 0;
+    fflush(r->run_log);
 }
 
 /*** Finishing jobs ***/
@@ -1641,14 +1641,13 @@ static int fail_input(struct run *r, const char *fmt, ...)
     va_end(ap);
     lt_error("%s", s ? s : "input error");
     free(s);
-    if (!r->fatal)
-        r->fatal = LT_EXIT_USAGE;
+    lt_exec_fail(&r->ex, LT_EXIT_USAGE);
     return -1;
 }
 
 static unsigned char *ref_skipped_map(const struct unit *u)
 {
-    unsigned char *m = xcalloc(u->pool.n_tests + 1, 1);
+    unsigned char *m = xcalloc(u->lane->pool.n_tests + 1, 1);
     const json_t *parts[2] = {u->ref_json,
                               u->ref_json ? json_object_get(u->ref_json,
                                                             "held")
@@ -1660,7 +1659,7 @@ static unsigned char *ref_skipped_map(const struct unit *u)
         json_t *v;
         json_array_foreach(sk, i, v) {
             json_int_t x = json_integer_value(v);
-            if (x >= 0 && (size_t)x < u->pool.n_tests)
+            if (x >= 0 && (size_t)x < u->lane->pool.n_tests)
                 m[x] = 1;
         }
     }
@@ -1694,19 +1693,17 @@ static void ref_done(struct run *r, struct unit *u)
     store_layer(r, u, u->ref->sha, "ref", o);
 }
 
-/* Records what a finished job showed and queues what it unlocks.  A job
- * whose evidence is an engine error runs once more. */
-static void job_finished(struct run *r, struct unit *u, struct job *j)
+/* Records what a finished job showed and queues what it unlocks (the
+ * task's finished op; the executor said once when the kernel could not
+ * give the whole sandbox).  A job whose evidence is an engine error runs
+ * once more. */
+static void task_finished(struct lt_exec *ex, struct lt_task *xt,
+                          struct job *j)
 {
-    struct ptask *k = j->owner;
+    struct run *r = ex->owner;
+    struct ptask *k = xt->owner;
+    struct unit *u = k->u;
     struct ptext *t = k->t;
-    u->running--;
-    if (j->sandboxed && !r->sandbox_checked) {
-        /* Patches are untrusted code: say so when the kernel could not
-         * give the whole sandbox. */
-        r->sandbox_checked = 1;
-        lt__warn_degraded(&u->pool, j->sandbox);
-    }
     switch (k->kind) {
     case T_REF_MAIN:
     case T_REF_HELD: {
@@ -1735,17 +1732,18 @@ static void job_finished(struct run *r, struct unit *u, struct job *j)
         free(sk);
         if (!held && l1_passed(&(struct ptext){.l1 = ev}))
             json_object_set_new(ev, "cov", lt__pe_coverage(u, j));
-        if (strcmp(lt__pe_str(ev, "status"), "error") == 0 && !k->retried) {
+        if (strcmp(lt__pe_str(ev, "status"), "error") == 0 &&
+            !k->task.retried) {
             json_decref(ev);
-            k->retried = 1;
-            push(u, k, 1);
+            submit(r, k, 1);
             return;
         }
         if (held) {
             t->held = ev;
         } else {
             json_object_set_new(ev, "tests_collected",
-                                json_integer((json_int_t)u->pool.n_tests));
+                                json_integer((json_int_t)
+                                                 u->lane->pool.n_tests));
             t->l1 = ev;
         }
         store_layer(r, u, t->sha, held ? "held" : "l1", ev);
@@ -1753,11 +1751,10 @@ static void job_finished(struct run *r, struct unit *u, struct job *j)
     }
     case T_DIFF: {
         json_t *ev = lt__pe_diff(j, k);
-        if (strcmp(lt__pe_str(ev, "status"), "error") == 0 && !k->retried) {
+        if (strcmp(lt__pe_str(ev, "status"), "error") == 0 &&
+            !k->task.retried) {
             json_decref(ev);
-            k->retried = 1;
-            k->probe_stuck = 0;
-            push(u, k, 1);
+            submit(r, k, 1);
             return;
         }
         t->diff = ev;
@@ -1766,12 +1763,12 @@ static void job_finished(struct run *r, struct unit *u, struct job *j)
     }
     case T_MUT: {
         char *detail = NULL, *killed_by = NULL;
-        enum lt_verdict v = lt__pe_mutant(&u->pool, j, &detail, &killed_by);
-        if (v == LT_VERDICT_ERROR && !k->retried) {
+        enum lt_verdict v = lt__pe_mutant(&u->lane->pool, j, &detail,
+                                          &killed_by);
+        if (v == LT_VERDICT_ERROR && !k->task.retried) {
             free(detail);
             free(killed_by);
-            k->retried = 1;
-            push(u, k, 1);
+            submit(r, k, 1);
             return;
         }
         double ms = (lt__now() - j->started_at) * 1000.0;
@@ -1794,32 +1791,35 @@ static void job_finished(struct run *r, struct unit *u, struct job *j)
     advance(r, u);
 }
 
-/* A zygote died with a job: the job runs once more elsewhere, or ends as
- * an engine error. */
-static void job_lost(struct run *r, struct unit *u, struct job *j)
+/* A task that cannot run (the task's lost op): its zygote died with it
+ * twice (the executor ran it once more after the first death), or its
+ * differential job is too large to send; an engine error. */
+static void task_lost(struct lt_exec *ex, struct lt_task *xt,
+                      const char *why)
 {
-    struct ptask *k = j->owner;
-    u->running--;
-    if (!k->retried) {
-        k->retried = 1;
-        k->probe_stuck = 0;
-        push(u, k, 1);
-        return;
-    }
+    struct run *r = ex->owner;
+    struct ptask *k = xt->owner;
+    struct unit *u = k->u;
     struct ptext *t = k->t;
+    unqueued(k);
+    if (strcmp(why, "the job cannot be encoded") == 0 && k->kind == T_DIFF)
+        why = "the differential job is too large";
     switch (k->kind) {
     case T_REF_MAIN:
     case T_REF_HELD:
-        lt_error("program '%s': the runner died twice during the reference "
-                 "run", u->p0->name);
-        r->fatal = LT_EXIT_ENGINE;
+        if (strcmp(why, "the runner died twice") == 0)
+            lt_error("program '%s': the runner died twice during the "
+                     "reference run", u->p0->name);
+        else
+            lt_error("program '%s': the reference run: %s", u->p0->name,
+                     why);
+        lt_exec_fail(ex, LT_EXIT_ENGINE);
         break;
     case T_L1:
     case T_HELD:
     case T_DIFF: {
         json_t *ev = json_pack("{s:s, s:s, s:f}", "status", "error",
-                               "detail", "the runner died twice",
-                               "duration_ms", 0.0);
+                               "detail", why, "duration_ms", 0.0);
         const char *layer = k->kind == T_L1     ? "l1"
                             : k->kind == T_HELD ? "held"
                                                 : "diff";
@@ -1833,8 +1833,7 @@ static void job_lost(struct run *r, struct unit *u, struct job *j)
         break;
     }
     case T_MUT:
-        put_mutant(r, u, t, k->mi, LT_VERDICT_ERROR, NULL,
-                   "the runner died twice", 0);
+        put_mutant(r, u, t, k->mi, LT_VERDICT_ERROR, NULL, why, 0);
         if (--t->mut_left == 0)
             finish_mutation(r, u, t);
         break;
@@ -1843,13 +1842,13 @@ static void job_lost(struct run *r, struct unit *u, struct job *j)
     advance(r, u);
 }
 
-/*** Zygotes ***/
+/*** A unit's tests ***/
 
 /* The test ids of the unit's pool, split into main and held-out tests
  * by the file part of each node id. */
 static int setup_tests(struct run *r, struct unit *u)
 {
-    size_t nt = u->pool.n_tests;
+    size_t nt = u->lane->pool.n_tests;
     u->main_tests = xcalloc(nt + 1, sizeof(uint32_t));
     u->held_tests = xcalloc(nt + 1, sizeof(uint32_t));
     char *held = u->p0->held_out;
@@ -1857,7 +1856,7 @@ static int setup_tests(struct run *r, struct unit *u)
     for (size_t i = 0; i < nt; i++) {
         int is_held = 0;
         if (held) {
-            const char *id = u->pool.test_ids[i];
+            const char *id = u->lane->pool.test_ids[i];
             const char *sep = strstr(id, "::");
             char *file = sep ? xstrndup(id, (size_t)(sep - id)) : xstrdup(id);
             /* Node ids are relative to pytest's rootdir: try the working
@@ -1899,85 +1898,7 @@ static int setup_tests(struct run *r, struct unit *u)
     return 0;
 }
 
-static void start_zygote(struct run *r, struct unit *u)
-{
-    for (int k = 0; k < u->pool.n; k++) {
-        if (u->zst[k] != Z_OFF)
-            continue;
-        if (!u->pool.cfg.exe) {
-            u->pool.cfg = (struct lt_runner_config){
-                .exe = r->exe, .cwd = u->cwd, .scratch_base = r->scratch,
-                .pytest_args = u->args, .n_pytest_args = u->n_args,
-                .subjects = &u->subject, .n_subjects = 1,
-                .debug = r->o->debug};
-        }
-        int rc = lt__zygote_start(&u->pool, &u->pool.z[k]);
-        if (rc < 0) {
-            lt_error("cannot start a runner: %s", lt_strerror(rc));
-            r->fatal = LT_EXIT_ENGINE;
-            return;
-        }
-        u->zst[k] = Z_STARTING;
-        u->z_started[k] = lt__now();
-        r->zygotes_started++;
-        if (r->run_log) {
-            fprintf(r->run_log, "%s zygote\n", u->key);
-            fflush(r->run_log);
-        }
-        u->n_alive++;
-        u->state = U_ACTIVE;
-        return;
-    }
-}
-
-static void zygote_ready(struct run *r, struct unit *u, int k)
-{
-    char *fail = NULL;
-    struct zygote *z = &u->pool.z[k];
-    int first = !u->pool.test_ids;
-    int rc = lt__read_ready(&u->pool, z, &fail);
-    if (rc < 0) {
-        if (rc == LT_ENOTESTS)
-            fail_input(r, "program '%s': the tests cannot be collected with "
-                       "the buggy file in place: %s", u->p0->name,
-                       fail ? fail : "");
-        else {
-            lt_error("program '%s': %s", u->p0->name,
-                     fail ? fail : lt_strerror(rc));
-            r->fatal = LT_EXIT_ENGINE;
-        }
-        free(fail);
-        return;
-    }
-    free(fail);
-    u->zst[k] = Z_READY;
-    if (first) {
-        if (u->pool.n_tests == 0) {
-            fail_input(r, "program '%s': no tests collected from %s",
-                       u->p0->name, u->p0->tests);
-            return;
-        }
-        if (setup_tests(r, u) == 0)
-            advance(r, u);
-    }
-}
-
-static void zygote_off(struct unit *u, int k)
-{
-    lt__zygote_stop(&u->pool.z[k]);
-    u->zst[k] = Z_OFF;
-    u->n_alive--;
-}
-
-/*** The event loop ***/
-
-static int total_alive(const struct run *r)
-{
-    int n = 0;
-    for (size_t i = 0; i < r->n_units; i++)
-        n += r->units[i]->n_alive;
-    return n;
-}
+/*** The unit's lane ***/
 
 /* Work a pending unit will have once its tests are known, roughly. */
 static size_t initial_work(const struct unit *u)
@@ -1988,195 +1909,98 @@ static size_t initial_work(const struct unit *u)
     return n ? n : 1;
 }
 
-/* Hands out tasks, then zygote slots: each unit gets up to as many
- * zygotes as it has work; a unit with nothing queued gives up its idle
- * zygotes to a unit that waits. */
-static void schedule(struct run *r)
+/* A zygote of the unit is ready (the lane's ready op); the first one's
+ * tests are the unit's, and its first tasks follow from them. */
+static int unit_ready(struct lt_exec *ex, struct lt_lane *l, int first,
+                      char **why)
 {
-    for (size_t ui = 0; ui < r->n_units && !r->fatal; ui++) {
-        struct unit *u = r->units[ui];
-        if (u->state != U_ACTIVE)
-            continue;
-        for (int k = 0; k < u->pool.n; k++) {
-            struct zygote *z = &u->pool.z[k];
-            if (u->zst[k] != Z_READY || z->job.active || z->dead)
-                continue;
-            struct ptask *t = pop(u);
-            if (!t)
-                break;
-            int rc = start_task(r, u, k, t);
-            if (rc == LT_EUSAGE) {
-                /* A job that cannot be expressed: an engine error. */
-                json_t *ev = json_pack("{s:s, s:s, s:f}", "status", "error",
-                                       "detail", "the differential job is "
-                                       "too large", "duration_ms", 0.0);
-                t->t->diff = ev;
-                store_layer(r, u, t->t->sha, "diff", ev);
-                free(t);
-                advance(r, u);
-                continue;
-            }
-            if (rc < 0) {
-                z->dead = 1;
-                push(u, t, 1);
-            }
-        }
+    struct run *r = ex->owner;
+    struct unit *u = l->owner;
+    (void)why; /* every failure stops the run */
+    if (!first)
+        return 0;
+    if (l->pool.n_tests == 0)
+        return fail_input(r, "program '%s': no tests collected from %s",
+                          u->p0->name, u->p0->tests);
+    if (setup_tests(r, u) < 0)
+        return -1;
+    advance(r, u);
+    return 0;
+}
+
+/* A zygote of the unit could not start or collect the tests (the lane's
+ * start_failed op): the run stops. */
+static void unit_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
+                              const char *msg)
+{
+    struct run *r = ex->owner;
+    struct unit *u = l->owner;
+    if (rc == LT_ENOTESTS) {
+        /* A FAILED frame without a readable message says nothing more
+         * (the executor would name the code). */
+        fail_input(r, "program '%s': the tests cannot be collected with "
+                   "the buggy file in place: %s", u->p0->name,
+                   strcmp(msg, lt_strerror(rc)) == 0 ? "" : msg);
+        return;
     }
-    int alive = total_alive(r);
-    /* First one zygote for every unit that waits, in order, so that the
-     * slots run several programs at once rather than start a second
-     * zygote (a pytest collection) for one; then more for the units
-     * with the most work. */
-    for (int pass = 0; pass < 2 && !r->fatal; pass++) {
-        for (size_t ui = 0; ui < r->n_units && !r->fatal; ui++) {
-            struct unit *u = r->units[ui];
-            if (u->state == U_DONE || !u->pending_work)
-                continue;
-            size_t work = u->have_tests ? queued(u) : initial_work(u);
-            if (work == 0)
-                continue;
-            size_t want = pass == 0 ? 1 : work + u->running;
-            if (want > (size_t)r->jobs)
-                want = (size_t)r->jobs;
-            size_t have = (size_t)u->n_alive;
-            while (have < want && alive < r->jobs && !r->fatal) {
-                start_zygote(r, u);
-                have++;
-                alive++;
-            }
-            if (pass == 1 || have >= want)
-                continue;
-            /* Every slot is taken: borrow an idle zygote of a unit that
-             * has nothing queued. */
-            for (size_t vi = 0; vi < r->n_units && have < want; vi++) {
-                struct unit *v = r->units[vi];
-                if (v == u || v->state != U_ACTIVE || queued(v) > 0)
-                    continue;
-                for (int k = 0; k < v->pool.n && have < want; k++) {
-                    if (v->zst[k] == Z_READY && !v->pool.z[k].job.active) {
-                        zygote_off(v, k);
-                        start_zygote(r, u);
-                        have++;
-                    }
-                }
-            }
-        }
+    lt_error("program '%s': %s", u->p0->name, msg);
+    lt_exec_fail(ex, LT_EXIT_ENGINE);
+}
+
+/* The tasks the unit will have, for sharing the zygote slots (the lane's
+ * work op): what it queued once its tests are known, before that an
+ * estimate; none once it is done or when it needs no run. */
+static size_t unit_work(const struct lt_lane *l)
+{
+    const struct unit *u = l->owner;
+    if (u->done || !u->pending_work)
+        return 0;
+    return u->have_tests ? lt_exec_queued(l) : initial_work(u);
+}
+
+/* The probe watchdog of a differential job (its task's watch op): a call
+ * that makes no progress, which the runner's own per-call limit did not
+ * stop, is killed. */
+static void diff_watch(struct lt_exec *ex, struct lt_task *xt, struct job *j,
+                       double now)
+{
+    struct ptask *t = xt->owner;
+    (void)ex;
+    if (t->probe_stuck)
+        return;
+    if (j->probe_index != t->probe_index ||
+        j->probe_phase != t->probe_phase) {
+        t->probe_index = j->probe_index;
+        t->probe_phase = j->probe_phase;
+        t->probe_at = now;
+    } else if (now - t->probe_at > 3 * t->call_timeout + 2.0) {
+        t->probe_stuck = 1;
+        lt__job_kill(j);
     }
 }
 
-/* One round: poll every zygote and job of the active units, read what
- * arrived, enforce deadlines, CPU budgets and the probe watchdog. */
-static int step(struct run *r)
+static const struct lt_task_ops task_ops = {
+    .prepare = task_prepare, .finished = task_finished, .lost = task_lost};
+static const struct lt_task_ops diff_ops = {
+    .prepare = task_prepare, .finished = task_finished, .lost = task_lost,
+    .watch = diff_watch};
+static const struct lt_lane_ops lane_ops = {
+    .ready = unit_ready, .start_failed = unit_start_failed,
+    .work = unit_work, .next = unit_next, .started = unit_started};
+
+/* The unit's lane: its zygotes run pytest on its tests with its buggy
+ * file as the subject. */
+static void unit_lane(struct run *r, struct unit *u)
 {
-    size_t nfd = 0;
-    for (size_t ui = 0; ui < r->n_units; ui++)
-        if (r->units[ui]->state == U_ACTIVE)
-            nfd += (size_t)r->units[ui]->pool.n * 3;
-    struct pollfd *pf = xcalloc(nfd + 1, sizeof(*pf));
-    double now = lt__now(), soonest = now + 1.0;
-    int sample = 0;
-    size_t f = 0;
-    for (size_t ui = 0; ui < r->n_units; ui++) {
-        struct unit *u = r->units[ui];
-        if (u->state != U_ACTIVE)
-            continue;
-        for (int k = 0; k < u->pool.n; k++, f += 3) {
-            struct zygote *z = &u->pool.z[k];
-            struct job *j = &z->job;
-            pf[f] = pf[f + 1] = pf[f + 2] = (struct pollfd){-1, POLLIN, 0};
-            if (u->zst[k] == Z_STARTING) {
-                pf[f].fd = z->sock;
-                if (u->z_started[k] + ZYGOTE_TIMEOUT < soonest)
-                    soonest = u->z_started[k] + ZYGOTE_TIMEOUT;
-                continue;
-            }
-            if (u->zst[k] != Z_READY)
-                continue;
-            pf[f].fd = z->dead || z->sock < 0 || j->got_exited ? -1 : z->sock;
-            pf[f + 1].fd = j->active && !j->result_eof ? j->result_fd : -1;
-            pf[f + 2].fd = j->active && !j->out_eof ? j->out_fd : -1;
-            if (lt__job_wakeup(j) < soonest)
-                soonest = lt__job_wakeup(j);
-            if (j->active && j->pid > 0 && !j->got_exited) {
-                struct ptask *t = j->owner;
-                sample |= j->cpu_budget_ns > 0 || (t && t->kind == T_DIFF);
-            }
-        }
-    }
-    if (sample && soonest > now + 0.02)
-        soonest = now + 0.02;
-    double wait = soonest - now;
-    int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
-    int n = poll(pf, (nfds_t)nfd, ms);
-    if (n < 0 && errno != EINTR) {
-        int e = errno;
-        free(pf);
-        lt_error("poll: %s", strerror(e));
-        return -e;
-    }
-    now = lt__now();
-    f = 0;
-    for (size_t ui = 0; ui < r->n_units && !r->fatal; ui++) {
-        struct unit *u = r->units[ui];
-        if (u->state != U_ACTIVE)
-            continue;
-        for (int k = 0; k < u->pool.n && !r->fatal; k++, f += 3) {
-            struct zygote *z = &u->pool.z[k];
-            struct job *j = &z->job;
-            if (u->zst[k] == Z_STARTING) {
-                if (n > 0 && pf[f].revents)
-                    zygote_ready(r, u, k);
-                else if (now > u->z_started[k] + ZYGOTE_TIMEOUT) {
-                    lt_error("program '%s': a runner did not finish "
-                             "collecting the tests in %.0f s", u->p0->name,
-                             ZYGOTE_TIMEOUT);
-                    r->fatal = LT_EXIT_ENGINE;
-                }
-                continue;
-            }
-            if (u->zst[k] != Z_READY)
-                continue;
-            if (n > 0 && pf[f].revents && !z->dead && lt__zygote_read(z) < 0)
-                z->dead = 1;
-            if (n > 0 && pf[f + 1].revents)
-                lt__job_read_results(&u->pool, j);
-            if (n > 0 && pf[f + 2].revents)
-                lt__job_read_output(j);
-            if (j->active && !j->timed_out && !j->got_exited) {
-                struct ptask *t = j->owner;
-                /* Past its deadline or CPU budget: killed here. */
-                int killed = lt__job_check_limits(j, now);
-                if (!killed && t && t->kind == T_DIFF && !t->probe_stuck) {
-                    /* A call that makes no progress: the runner's own
-                     * per-call limit did not stop it. */
-                    if (j->probe_index != t->probe_index ||
-                        j->probe_phase != t->probe_phase) {
-                        t->probe_index = j->probe_index;
-                        t->probe_phase = j->probe_phase;
-                        t->probe_at = now;
-                    } else if (now - t->probe_at >
-                               3 * t->call_timeout + 2.0) {
-                        t->probe_stuck = 1;
-                        lt__job_kill(j);
-                    }
-                }
-            }
-            lt__job_expire_pipes(j, now);
-            if (z->dead) {
-                if (j->active)
-                    job_lost(r, u, j);
-                zygote_off(u, k);
-                continue;
-            }
-            if (lt__job_done(j)) {
-                job_finished(r, u, j);
-                lt__job_reset(j);
-            }
-        }
-    }
-    free(pf);
-    return 0;
+    struct lt_runner_config cfg = {
+        .exe = lt__engine_exe(), .cwd = u->cwd, .scratch_base = r->scratch,
+        .pytest_args = u->args, .n_pytest_args = u->n_args,
+        .subjects = &u->subject, .n_subjects = 1, .debug = r->o->debug};
+    u->lane = lt_exec_lane(&r->ex, &cfg, &lane_ops, u);
+    u->lane->start_timeout = ZYGOTE_TIMEOUT;
 }
+
+/*** The run's hooks ***/
 
 static void progress_show(struct run *r, int force)
 {
@@ -2191,49 +2015,80 @@ static void progress_show(struct run *r, int force)
     fflush(stderr);
 }
 
-static void maybe_commit(struct run *r, int force)
+/* Finishes the units with nothing queued or running (the executor's
+ * idle hook).  Returns how many units wait for their first zygote: no
+ * task of theirs is outstanding before it collected their tests. */
+static size_t settle(struct lt_exec *ex)
 {
-    /* After a failed write the open batch is rolled back at the end. */
-    if (!r->in_tx || r->store_rc)
-        return;
-    if (!force && r->pending_writes < 64 &&
-        lt__now() - r->last_commit < BATCH_SECONDS)
-        return;
-    if (r->pending_writes == 0 && !force) {
-        r->last_commit = lt__now();
-        return;
-    }
-    int rc = lt_store_commit(r->st);
-    r->in_tx = 0;
-    if (rc == 0 && !force) {
-        rc = lt_store_begin(r->st);
-        r->in_tx = rc == 0;
-    }
-    if (rc < 0)
-        store_failed(r, rc);
-    r->pending_writes = 0;
-    r->last_commit = lt__now();
-}
-
-static int all_done(const struct run *r)
-{
-    for (size_t i = 0; i < r->n_units; i++)
-        if (r->units[i]->state != U_DONE)
-            return 0;
-    return 1;
-}
-
-/* Finishes the units with nothing queued or running. */
-static void settle(struct run *r)
-{
-    for (size_t i = 0; i < r->n_units && !r->fatal; i++) {
+    struct run *r = ex->owner;
+    size_t waiting = 0;
+    for (size_t i = 0; i < r->n_units && !ex->fatal; i++) {
         struct unit *u = r->units[i];
-        if (u->state == U_DONE)
+        if (u->done)
             continue;
         if (!u->pending_work ||
-            (u->have_tests && queued(u) == 0 && u->running == 0))
+            (u->have_tests && lt_exec_queued(u->lane) == 0 &&
+             u->lane->running == 0))
             finish_unit(r, u);
+        else if (!u->have_tests)
+            waiting++;
     }
+    return waiting;
+}
+
+/* The end of the run, after the executor's last commit: the run's
+ * figures in the store (for bench/patches_bench.sh), then the last
+ * progress line.  The executor then reports a failed write. */
+static void run_end(struct run *r)
+{
+    if (!r->ex.store_rc && lt_exec_write(&r->ex) == 0) {
+        static const char *const keys[] = {
+            "patches_elapsed_s", "patches_zygotes", "patches_jobs",
+            "patches_mutant_jobs", "patches_texts"};
+        char v[5][64];
+        size_t jobs = 0;
+        for (int k = 0; k <= T_MUT; k++)
+            jobs += r->jobs_started[k];
+        snprintf(v[0], sizeof(v[0]), "%.3f", lt__now() - r->t_start);
+        snprintf(v[1], sizeof(v[1]), "%zu", r->zygotes_started);
+        snprintf(v[2], sizeof(v[2]), "%zu", jobs);
+        snprintf(v[3], sizeof(v[3]), "%zu", r->jobs_started[T_MUT]);
+        snprintf(v[4], sizeof(v[4]), "%zu", r->n_texts);
+        for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++) {
+            int rc = lt_store_set_meta(r->st, keys[k], v[k]);
+            lt_exec_wrote(&r->ex, rc);
+            if (rc < 0)
+                break;
+        }
+    }
+    lt_exec_commit(&r->ex, 1);
+    {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        lt_debug("patches: %.2f s (engine CPU %.2f s), %zu zygotes, jobs: "
+                 "ref %zu, l1 %zu, held %zu, diff %zu, mutants %zu",
+                 lt__now() - r->t_start,
+                 (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                     (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
+                 r->zygotes_started,
+                 r->jobs_started[T_REF_MAIN] + r->jobs_started[T_REF_HELD],
+                 r->jobs_started[T_L1], r->jobs_started[T_HELD],
+                 r->jobs_started[T_DIFF], r->jobs_started[T_MUT]);
+    }
+    if (r->progress) {
+        progress_show(r, 1);
+        fputc('\n', stderr);
+    }
+}
+
+/* The executor's progress hook; its last call (force) ends the run. */
+static void run_progress(struct lt_exec *ex, int force)
+{
+    struct run *r = ex->owner;
+    if (force)
+        run_end(r);
+    else
+        progress_show(r, 0);
 }
 
 /*** Entry point ***/
@@ -2337,7 +2192,8 @@ int lt_patches(const struct lt_patches_opts *o)
     struct run r;
     memset(&r, 0, sizeof(r));
     r.o = o;
-    r.jobs = o->jobs < 1 ? 1 : o->jobs;
+    lt_exec_init(&r.ex, o->jobs);
+    r.ex.owner = &r;
     r.t_start = lt__now();
     int code = LT_EXIT_ENGINE;
     char *errmsg = NULL;
@@ -2441,14 +2297,6 @@ int lt_patches(const struct lt_patches_opts *o)
             lt_error("cannot start the embedded Python for the operators");
             goto out;
         }
-        char self[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-        if (n > 0) {
-            self[n] = '\0';
-            r.exe = xstrdup(self);
-        } else {
-            r.exe = xstrdup("/proc/self/exe");
-        }
         r.scratch = lt_sandbox_scratch_new(NULL);
         if (!r.scratch) {
             lt_error("cannot create a scratch directory: %s", strerror(errno));
@@ -2459,79 +2307,20 @@ int lt_patches(const struct lt_patches_opts *o)
     r.run_log = log_path && *log_path ? fopen(log_path, "a") : NULL;
     r.progress = o->progress < 0 ? isatty(2) : o->progress;
 
-    rc = lt_store_begin(r.st);
-    r.in_tx = rc == 0;
-    r.last_commit = lt__now();
-    settle(&r);
-    while (!r.fatal && !lt__interrupted && !all_done(&r)) {
-        schedule(&r);
-        if (r.fatal)
-            break;
-        if (step(&r) < 0) {
-            r.fatal = LT_EXIT_ENGINE;
-            break;
-        }
-        settle(&r);
-        maybe_commit(&r, 0);
-        progress_show(&r, 0);
-    }
-    if (r.in_tx && !r.store_rc) {
-        /* Figures of this run, for bench/patches_bench.sh. */
-        static const char *const keys[] = {
-            "patches_elapsed_s", "patches_zygotes", "patches_jobs",
-            "patches_mutant_jobs", "patches_texts"};
-        char v[5][64];
-        size_t jobs = 0;
-        for (int k = 0; k <= T_MUT; k++)
-            jobs += r.jobs_started[k];
-        snprintf(v[0], sizeof(v[0]), "%.3f", lt__now() - r.t_start);
-        snprintf(v[1], sizeof(v[1]), "%zu", r.zygotes_started);
-        snprintf(v[2], sizeof(v[2]), "%zu", jobs);
-        snprintf(v[3], sizeof(v[3]), "%zu", r.jobs_started[T_MUT]);
-        snprintf(v[4], sizeof(v[4]), "%zu", r.n_texts);
-        for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++) {
-            rc = lt_store_set_meta(r.st, keys[k], v[k]);
-            if (rc < 0) {
-                store_failed(&r, rc);
-                break;
-            }
-        }
-    }
-    maybe_commit(&r, 1);
-    {
-        struct rusage ru;
-        getrusage(RUSAGE_SELF, &ru);
-        lt_debug("patches: %.2f s (engine CPU %.2f s), %zu zygotes, jobs: "
-                 "ref %zu, l1 %zu, held %zu, diff %zu, mutants %zu",
-                 lt__now() - r.t_start,
-                 (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-                     (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
-                 r.zygotes_started,
-                 r.jobs_started[T_REF_MAIN] + r.jobs_started[T_REF_HELD],
-                 r.jobs_started[T_L1], r.jobs_started[T_HELD],
-                 r.jobs_started[T_DIFF], r.jobs_started[T_MUT]);
-    }
-    if (r.progress) {
-        progress_show(&r, 1);
-        fputc('\n', stderr);
-    }
-    if (r.store_rc) {
-        code = lt__store_write_failed(r.st, o->db, r.store_rc);
-        r.in_tx = 0;
+    for (size_t i = 0; i < r.n_units; i++)
+        unit_lane(&r, r.units[i]);
+    r.ex.st = r.st;
+    r.ex.db = o->db;
+    r.ex.batch = BATCH_WRITES;
+    r.ex.idle = settle;
+    r.ex.progress = run_progress;
+    code = lt_exec_run(&r.ex);
+    if (code != 0)
         goto out;
-    }
-    if (lt__interrupted && !r.fatal) {
-        code = lt__exit_interrupted();
-        goto out;
-    }
-    if (r.fatal) {
-        code = r.fatal;
-        goto out;
-    }
     code = lt__patches_report(r.st, o, lt__now() - r.t_start, r.n_texts,
                               stdout);
     /* Every candidate has its verdict (exit 1 is the overfitting gate). */
-    if ((code == 0 || code == 1) && !r.in_tx &&
+    if ((code == 0 || code == 1) &&
         lt_store_set_meta(r.st, "patches_complete", "1") < 0) {
         lt_error("%s: %s", o->db, lt_store_errmsg(r.st));
         code = LT_EXIT_ENGINE;
@@ -2541,13 +2330,15 @@ out:
     if (r.run_log)
         fclose(r.run_log);
     for (size_t i = 0; i < r.n_units; i++)
+        unit_free_tasks(r.units[i]);
+    lt_exec_close(&r.ex); /* stops the zygotes */
+    for (size_t i = 0; i < r.n_units; i++)
         unit_free(r.units[i]);
     free(r.units);
     if (r.scratch) {
         lt_sandbox_scratch_remove(r.scratch);
         free(r.scratch);
     }
-    free(r.exe);
     for (size_t i = 0; i < r.n_patches; i++) {
         free(r.patches[i].run_id);
         free(r.patches[i].text);

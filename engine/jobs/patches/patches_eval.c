@@ -61,9 +61,9 @@ static double job_ms(const struct job *j)
 
 static const char *test_name(const struct unit *u, long idx)
 {
-    if (idx < 0 || (size_t)idx >= u->pool.n_tests)
+    if (idx < 0 || (size_t)idx >= u->lane->pool.n_tests)
         return "?";
-    return u->pool.test_ids[idx];
+    return u->lane->pool.test_ids[idx];
 }
 
 static json_t *status_obj(const char *status, const char *detail, double ms)

@@ -1,7 +1,7 @@
-/* Shared between the files of `litmus patches` (patches.c: inputs and the
- * scheduler; patches_eval.c: evidence from runs and the verdict rules;
- * patches_report.c: reports from the store).  Internal to engine/.
- * SPDX-License-Identifier: MIT */
+/* Shared between the files of `litmus patches` (patches.c: inputs, units
+ * and their tasks on the executor; patches_eval.c: evidence from runs and
+ * the verdict rules; patches_report.c: reports from the store).  Internal
+ * to engine/.  SPDX-License-Identifier: MIT */
 #ifndef LT_ENGINE_PATCHES_INTERNAL_H
 #define LT_ENGINE_PATCHES_INTERNAL_H
 
@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "engine/engine.h"
+#include "engine/core/exec.h"
 #include "engine/core/pool.h"
 #include "engine/core/store.h"
 #include "engine/core/verdict.h"
@@ -66,12 +67,14 @@ struct ptext {
 /* Kinds of child job. */
 enum ptask_kind { T_REF_MAIN, T_REF_HELD, T_L1, T_HELD, T_DIFF, T_MUT };
 
+/* One child job of a unit: an executor task (task.owner is the ptask). */
 struct ptask {
+    struct lt_task task;
     enum ptask_kind kind;
     struct unit *u;
     struct ptext *t;
     size_t mi;               /* T_MUT: mutant index in t->ml */
-    int retried;
+    int in_q;                /* counted in its unit's nq[] */
     long probe_index;        /* T_DIFF: last probe seen */
     int probe_phase;
     double probe_at;         /* when it was first seen */
@@ -79,15 +82,12 @@ struct ptask {
     double call_timeout;     /* T_DIFF: seconds per call */
 };
 
-enum zstate { Z_OFF = 0, Z_STARTING, Z_READY };
-enum ustate { U_PENDING = 0, U_ACTIVE, U_DONE };
-
 /* A program's runnable identity: entries with the same files and
  * settings share one unit, one pool and one cache. */
 struct unit {
     char key[17];            /* fingerprint: the store's `program` */
     struct pprog *p0;        /* the first entry, for names and paths */
-    enum ustate state;
+    int done;                /* its verdicts are stored */
     char *buggy_src;
     size_t buggy_len;
     size_t buggy_lines;
@@ -103,19 +103,15 @@ struct unit {
     int q_ref;
     struct ptext **texts;
     size_t n_texts;
-    /* The pool: one zygote slot per job; test ids once READY. */
-    struct pool pool;
-    enum zstate *zst;
-    double *z_started;
-    int n_alive;
+    /* Its executor lane: the zygotes, their pool (test ids once a zygote
+     * is ready), the queued and running tasks. */
+    struct lt_lane *lane;
     int have_tests;
     uint32_t *main_tests, *held_tests;
     size_t n_main, n_held;
-    /* Work: four queues by priority (reference, layer 1, layer 2,
-     * mutants). */
-    struct ptask **q[4];
-    size_t qn[4], qhead[4], qcap[4];
-    size_t running;
+    /* Queued tasks by priority (reference, layer 1, layer 2, mutants):
+     * the lane's next task is the first of the highest. */
+    size_t nq[4];
     int pending_work;        /* set while planning: something to run */
 };
 
