@@ -81,11 +81,6 @@ struct run {
     size_t zygotes_started, jobs_started[T_MUT + 1];
 };
 
-static void on_signal(int sig)
-{
-    lt__interrupted = sig;
-}
-
 /*** Reading inputs ***/
 
 /* The absolute, resolved path of `path` taken relative to `base` (NULL:
@@ -2201,12 +2196,6 @@ int lt_patches(const struct lt_patches_opts *o)
     char *plan = NULL;
     char shard[48] = "";
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
 
     if (read_programs(&r) < 0 || read_patches(&r) < 0) {
         code = LT_EXIT_USAGE;

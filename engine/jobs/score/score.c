@@ -1245,12 +1245,6 @@ static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
         .flags = fresh && !mr->fresh_off ? LT_RUN_FRESH : 0,
         .swap = fresh ? NULL : mr->mp[mi].a.swap,
         .swap_len = fresh ? 0 : mr->mp[mi].a.swap_len};
-    if (mr->run_log) {
-        /* Test aid: which mutants this process started. */
-        fprintf(mr->run_log, "%s%s\n", m->id,
-                xt->exclusive ? " recheck" : t->rest ? " rest" : "");
-        fflush(mr->run_log);
-    }
     return 0;
 }
 
@@ -1416,8 +1410,22 @@ static void score_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
                                        : LT_EXIT_ENGINE);
 }
 
+/* Test aid (LITMUS_RUN_LOG): which mutants this process started. */
+static void score_started(struct lt_exec *ex, struct lt_lane *l,
+                          struct lt_task *xt)
+{
+    struct mrun *mr = ex->owner;
+    (void)l;
+    if (!xt || xt->ops != &mutant_ops || !mr || !mr->run_log)
+        return;
+    struct mtask *t = xt->owner;
+    fprintf(mr->run_log, "%s%s\n", mr->plan->mutants.items[t->mi].id,
+            xt->exclusive ? " recheck" : t->rest ? " rest" : "");
+    fflush(mr->run_log);
+}
+
 static const struct lt_lane_ops score_lane_ops = {
-    .start_failed = score_start_failed};
+    .start_failed = score_start_failed, .started = score_started};
 
 /* Contract: see engine.h. */
 int lt_score(const struct lt_score_opts *o)
