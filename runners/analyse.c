@@ -105,6 +105,36 @@ out:
     return rc;
 }
 
+int lt_runner_code_fingerprint(const char *path, const char *source,
+                               size_t len, char out[17])
+{
+    out[0] = '\0';
+    if (!Py_IsInitialized())
+        return LT_EPYTHON;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int rc = LT_EPYTHON;
+    PyObject *res = NULL;
+    PyObject *mod = lt__codediff_module();
+    PyObject *src = mod ? PyUnicode_DecodeUTF8(source, (Py_ssize_t)len,
+                                               "surrogateescape")
+                        : NULL;
+    if (src)
+        res = PyObject_CallMethod(mod, "code_fingerprint", "(sN)", path, src);
+    const char *fp = res ? PyUnicode_AsUTF8(res) : NULL;
+    if (fp) {
+        snprintf(out, 17, "%s", fp);
+        rc = 0;
+    }
+    if (rc < 0 && PyErr_Occurred()) {
+        if (lt_log_get_level() >= LT_LOG_DEBUG)
+            PyErr_Print();
+        PyErr_Clear();
+    }
+    Py_XDECREF(res);
+    PyGILState_Release(g);
+    return rc;
+}
+
 int lt_runner_read_pyproject(const char *path, char **json, char **err)
 {
     *json = NULL;

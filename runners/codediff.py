@@ -57,7 +57,7 @@ def _frame_equal(a, b):
             and a.co_flags == b.co_flags)
 
 
-def _instructions(code):
+def _instructions(code, key=_const_key):
     """The bytecode with constants resolved to their values: constants
     the code never loads (left in the table by constant folding or dead
     code) then make no difference."""
@@ -65,7 +65,7 @@ def _instructions(code):
     out = []
     for ins in dis.get_instructions(code):
         if ins.opcode in dis.hasconst:
-            out.append((ins.opcode, _const_key(ins.argval)))
+            out.append((ins.opcode, key(ins.argval)))
         else:
             out.append((ins.opcode, ins.arg))
     return tuple(out)
@@ -128,6 +128,42 @@ def fingerprint(changed):
     for path in sorted(changed, key=repr):
         h.update(repr(path).encode())
         h.update(_shallow_repr(changed[path]).encode())
+    return h.hexdigest()[:16]
+
+
+def _free_const_key(value):
+    # As _const_key, with nested code named by its qualified name alone:
+    # no source position at all.
+    if isinstance(value, types.CodeType):
+        return ("code", value.co_qualname)
+    if isinstance(value, tuple):
+        return ("tuple", tuple(_free_const_key(v) for v in value))
+    if isinstance(value, frozenset):
+        return ("frozenset", frozenset(_free_const_key(v) for v in value))
+    return _const_key(value)
+
+
+def code_fingerprint(path, source):
+    """A digest of everything `source` compiles to, source positions left
+    out: texts that differ only in comments, blank lines or layout get the
+    same one.  "" when it does not compile."""
+    raw = source.encode("utf-8", "surrogateescape")
+    try:
+        top = compile(raw, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, OverflowError, MemoryError,
+            RecursionError):
+        return ""
+    h = hashlib.sha256()
+    stack = [top]
+    while stack:
+        code = stack.pop()
+        h.update(repr((code.co_qualname,
+                       _instructions(code, _free_const_key), code.co_names,
+                       code.co_varnames, code.co_freevars, code.co_cellvars,
+                       code.co_argcount, code.co_posonlyargcount,
+                       code.co_kwonlyargcount, code.co_flags,
+                       code.co_exceptiontable)).encode())
+        stack.extend(reversed(_code_children(code)))
     return h.hexdigest()[:16]
 
 

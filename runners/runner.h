@@ -161,6 +161,13 @@ int lt_runner_analyse_swaps(const char *path, const char *source,
                             size_t n, struct lt_change_analysis *out,
                             size_t *swap_budget);
 
+/* A digest of the code `source` compiles to (as file `path`), source
+ * positions left out: texts that differ only in comments or layout get
+ * the same one.  out is "" when the text does not compile.  0, or
+ * LT_EPYTHON (embedded interpreter not initialised or failing). */
+int lt_runner_code_fingerprint(const char *path, const char *source,
+                               size_t len, char out[17]);
+
 /* Reads `path` as TOML (CPython's tomllib, in the calling process's
  * embedded interpreter, which must be initialised) and returns the table
  * [tool.litmus] as JSON text in *json (caller frees; "{}" when the file

@@ -27,6 +27,8 @@
 #include "common/sha256.h"
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
+#include "engine/core/mutate.h"
+#include "engine/core/select.h"
 #include "engine/jobs/patches/patches_internal.h"
 #include "sandbox/sandbox.h"
 
@@ -745,6 +747,8 @@ static struct ptext *text_of(struct unit *u, const char *text, size_t len,
     return t;
 }
 
+static void line_index_free(struct lt__line_index *x);
+
 static void text_free(struct ptext *t)
 {
     free(t->text);
@@ -753,10 +757,8 @@ static void text_free(struct ptext *t)
     json_decref(t->diff);
     json_decref(t->mut);
     json_decref(t->sim);
-    if (t->an) {
-        for (size_t i = 0; i < t->ml.count; i++)
-            free(t->an[i].detail);
-    }
+    lt__mutants_clear(t->an, t->ml.count);
+    line_index_free(t->lines_idx);
     lt_mutant_list_free(&t->ml);
     free(t->an);
     free(t->dup_of);
@@ -1102,54 +1104,95 @@ static const json_t *cov_of(const struct unit *u, const struct ptext *t)
     return t->l1 ? json_object_get(t->l1, "cov") : NULL;
 }
 
-static int line_in(const json_t *lines, int lo, int hi)
+/* Per line of the buggy file, the main tests that executed it; per
+ * test, its cost (line events) and whether it executed anything. */
+struct lt__line_index {
+    struct lt_u32s {
+        uint32_t *v;
+        size_t n, cap;
+    } *by_line;
+    size_t n_lines;
+    double *work;
+    unsigned char *all, *covered;
+};
+
+static void line_index_free(struct lt__line_index *x)
 {
-    size_t a = 0, b = json_array_size(lines);
-    while (a < b) {
-        size_t m = (a + b) / 2;
-        json_int_t v = json_integer_value(json_array_get(lines, m));
-        if (v < lo)
-            a = m + 1;
-        else
-            b = m;
-    }
-    return a < json_array_size(lines) &&
-           json_integer_value(json_array_get(lines, a)) <= hi;
+    if (!x)
+        return;
+    for (size_t l = 0; l <= x->n_lines; l++)
+        free(x->by_line[l].v);
+    free(x->by_line);
+    free(x->work);
+    free(x->all);
+    free(x->covered);
+    free(x);
 }
 
-static const json_t *sort_events;
-
-static int cmp_events(const void *a, const void *b)
+/* Coverage reported by a child is hostile input: lines outside the
+ * buggy file are dropped (the tracer sees its lines only). */
+static struct lt__line_index *line_index(const struct unit *u,
+                                         const json_t *cov)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    json_int_t ex = json_integer_value(json_array_get(sort_events, x));
-    json_int_t ey = json_integer_value(json_array_get(sort_events, y));
-    if (ex != ey)
-        return ex < ey ? -1 : 1;
-    return x < y ? -1 : x > y;
-}
-
-/* The main tests (as positions in u->main_tests) a mutant runs: those
- * whose coverage on the text includes its lines, cheapest first. */
-static size_t select_tests(const struct unit *u, const json_t *cov,
-                           const struct lt_mutant *m, int structural,
-                           uint32_t **out)
-{
+    struct lt__line_index *x = xcalloc(1, sizeof(*x));
+    size_t nt = u->n_main;
+    x->n_lines = u->buggy_lines;
+    x->by_line = xcalloc(x->n_lines + 1, sizeof(*x->by_line));
+    x->work = xcalloc(nt + 1, sizeof(double));
+    x->all = xcalloc(nt + 1, 1);
+    x->covered = xcalloc(nt + 1, 1);
     const json_t *lines = json_object_get(cov, "lines");
-    uint32_t *sel = xmalloc((u->n_main + 1) * sizeof(uint32_t));
-    size_t n = 0;
-    /* The tracer sees lines up to the buggy file's length only. */
-    int all = structural || (size_t)m->end_line > u->buggy_lines;
-    for (size_t k = 0; k < u->n_main; k++) {
+    const json_t *events = json_object_get(cov, "events");
+    for (size_t k = 0; k < nt; k++) {
+        x->all[k] = 1;
+        x->work[k] = (double)json_integer_value(json_array_get(events, k));
         const json_t *ls = json_array_get(lines, k);
-        if (all ? json_array_size(ls) > 0 || structural
-                : line_in(ls, m->line, m->end_line))
-            sel[n++] = (uint32_t)k;
+        x->covered[k] = json_array_size(ls) > 0;
+        size_t i;
+        const json_t *v;
+        json_array_foreach(ls, i, v) {
+            json_int_t line = json_integer_value(v);
+            if (line < 0 || (size_t)line > x->n_lines)
+                continue;
+            struct lt_u32s *t = &x->by_line[line];
+            if (t->n && t->v[t->n - 1] == (uint32_t)k)
+                continue;
+            if (t->n == t->cap) {
+                t->cap = t->cap ? 2 * t->cap : 4;
+                t->v = xrealloc(t->v, t->cap * sizeof(uint32_t));
+            }
+            t->v[t->n++] = (uint32_t)k;
+        }
     }
-    sort_events = json_object_get(cov, "events");
-    qsort(sel, n, sizeof(uint32_t), cmp_events);
-    *out = sel;
-    return n;
+    return x;
+}
+
+static size_t index_cover(const void *ctx, long line, const uint32_t **tests)
+{
+    const struct lt__line_index *x = ctx;
+    if (line < 0 || (size_t)line > x->n_lines)
+        return 0;
+    *tests = x->by_line[line].v;
+    return x->by_line[line].n;
+}
+
+/* The main tests (as positions in u->main_tests) a mutant of text t runs,
+ * by the shared rule (lt__select_tests): those that executed its lines,
+ * cheapest first; every test for a structural change; every test that
+ * executed anything for a change beyond the buggy file's lines, which
+ * the tracer does not see. */
+static size_t select_tests(const struct unit *u, struct ptext *t,
+                           const json_t *cov, const struct lt_mutant *m,
+                           int structural, uint32_t **out)
+{
+    if (!t->lines_idx)
+        t->lines_idx = line_index(u, cov);
+    struct lt__line_index *x = t->lines_idx;
+    int beyond = !structural && (size_t)m->end_line > u->buggy_lines;
+    struct lt__selection sel = {u->n_main, beyond ? x->covered : x->all,
+                                x->work, index_cover, x};
+    return lt__select_tests(&sel, m->line, m->end_line,
+                            structural || beyond, out);
 }
 
 struct stored_mut {
@@ -1210,10 +1253,11 @@ static void finish_mutation(struct run *r, struct unit *u, struct ptext *t)
     for (int v = LT_VERDICT_KILLED; v < LT_VERDICT__COUNT; v++)
         json_object_set_new(counts, lt_verdict_name((enum lt_verdict)v),
                             json_integer(s.counts[v]));
-    int detected = s.counts[LT_VERDICT_KILLED] + s.counts[LT_VERDICT_TIMEOUT] +
-                   s.counts[LT_VERDICT_CRASHED] + s.counts[LT_VERDICT_MEMORY];
-    int valid = detected + s.counts[LT_VERDICT_SURVIVED] +
-                s.counts[LT_VERDICT_NO_COVERAGE];
+    int detected = 0, valid = 0;
+    for (int v = 0; v < LT_VERDICT__COUNT; v++) {
+        detected += lt_verdict_is_detected((enum lt_verdict)v) * s.counts[v];
+        valid += lt_verdict_is_valid((enum lt_verdict)v) * s.counts[v];
+    }
     json_decref(t->mut);
     t->mut = json_object();
     json_object_set_new(t->mut, "status", json_string("done"));
@@ -1246,9 +1290,10 @@ static void start_mutation(struct run *r, struct unit *u, struct ptext *t)
     t->mut_started = 1;
     /* The same tokens and the same syntax tree as the reference: the same
      * code, hence the same mutants with the same fates. */
-    if (!t->is_ref && u->ref && t->sim &&
-        lt__pe_num(t->sim, "token", 0) >= 1.0 &&
-        lt__pe_num(t->sim, "ast", 0) >= 1.0) {
+    if (!t->is_ref && u->ref &&
+        ((t->code[0] && strcmp(t->code, u->ref->code) == 0) ||
+         (t->sim && lt__pe_num(t->sim, "token", 0) >= 1.0 &&
+          lt__pe_num(t->sim, "ast", 0) >= 1.0))) {
         t->twin = u->ref;
         if (u->ref->mut)
             share_mutation(r, u, u->ref);
@@ -1279,29 +1324,11 @@ static void start_mutation(struct run *r, struct unit *u, struct ptext *t)
     t->an = xcalloc(n + 1, sizeof(*t->an));
     t->dup_of = xcalloc(n + 1, sizeof(long));
     t->mv = xcalloc(n + 1, 1);
-    if (n) {
-        struct lt_change *ch = xcalloc(n, sizeof(*ch));
-        for (size_t i = 0; i < n; i++)
-            ch[i] = (struct lt_change){t->ml.items[i].start,
-                                       t->ml.items[i].end,
-                                       t->ml.items[i].replacement};
-        rc = lt_runner_analyse(u->p0->buggy, t->text, t->len, ch, n, t->an);
-        free(ch);
-        if (rc < 0) {
-            mutation_error(r, u, t, "cannot compile the mutants");
-            return;
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        t->dup_of[i] = -1;
-        if (t->an[i].status != LT_CHANGE_OK)
-            continue;
-        for (size_t k = 0; k < i; k++)
-            if (t->an[k].status == LT_CHANGE_OK && t->dup_of[k] < 0 &&
-                strcmp(t->an[k].fingerprint, t->an[i].fingerprint) == 0) {
-                t->dup_of[i] = (long)k;
-                break;
-            }
+    rc = lt__mutants_analyse(u->p0->buggy, t->text, t->len, t->ml.items, n,
+                             NULL, t->an, t->dup_of);
+    if (rc < 0) {
+        mutation_error(r, u, t, "cannot compile the mutants");
+        return;
     }
     struct stored_mut sm = {t, 0};
     rc = lt_store_each_candidate_mutant(r->st, u->key, t->sha, load_mutant,
@@ -1329,7 +1356,7 @@ static void start_mutation(struct run *r, struct unit *u, struct ptext *t)
                            "same code as another mutant", 0);
         } else {
             uint32_t *sel = NULL;
-            size_t k = select_tests(u, cov, m, t->an[i].structural, &sel);
+            size_t k = select_tests(u, t, cov, m, t->an[i].structural, &sel);
             free(sel);
             if (k == 0) {
                 put_mutant(r, u, t, i, LT_VERDICT_NO_COVERAGE, NULL,
@@ -1377,6 +1404,27 @@ static void compute_sim(struct run *r, struct unit *u, struct ptext *t)
 #endif
 }
 
+/* A candidate text that compiles to the same code as an earlier one
+ * takes that one's runs as they come: its tests, held-out tests,
+ * differential results and mutation score (its similarity to the
+ * reference, and so its verdict, stay its own). */
+static void share_layers(struct run *r, struct unit *u, struct ptext *t)
+{
+    static const char *const names[] = {"l1", "held", "diff", "mut"};
+    struct ptext *s = t->same;
+    json_t **mine[] = {&t->l1, &t->held, &t->diff, &t->mut};
+    json_t *const theirs[] = {s->l1, s->held, s->diff, s->mut};
+    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+        if (*mine[i] || !theirs[i])
+            continue;
+        *mine[i] = json_deep_copy(theirs[i]);
+        json_object_set_new(*mine[i], "shared_with", json_string(s->sha));
+        store_layer(r, u, t->sha, names[i], *mine[i]);
+    }
+    t->q_l1 = t->q_held = t->q_diff = 1;
+    t->mut_started = 1;
+}
+
 static void advance(struct run *r, struct unit *u)
 {
     const struct lt_patches_opts *o = r->o;
@@ -1397,6 +1445,12 @@ static void advance(struct run *r, struct unit *u)
             start_mutation(r, u, t);
         if (!t->is_cand)
             continue;
+        if (t->same) {
+            share_layers(r, u, t);
+            if (l1_passed(t))
+                compute_sim(r, u, t);
+            continue;
+        }
         if (!t->l1 && !t->q_l1) {
             submit(r, task_new(u, T_L1, t), 0);
             t->q_l1 = 1;
@@ -1423,9 +1477,12 @@ static void progress_show(struct run *r, int force);
 
 static void finish_unit(struct run *r, struct unit *u)
 {
-    for (size_t i = 0; i < u->n_texts; i++)
+    for (size_t i = 0; i < u->n_texts; i++) {
+        if (u->texts[i]->same)
+            share_layers(r, u, u->texts[i]);
         if (u->texts[i]->is_cand)
             compute_sim(r, u, u->texts[i]);
+    }
     for (size_t i = 0; i < r->n_patches; i++) {
         struct patch *p = &r->patches[i];
         if (p->prog->unit != u)
@@ -1572,7 +1629,7 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
         const struct lt_mutant *m = &t->ml.items[k->mi];
         const json_t *cov = cov_of(u, t);
         uint32_t *sel = NULL;
-        size_t n = select_tests(u, cov, m, t->an[k->mi].structural, &sel);
+        size_t n = select_tests(u, t, cov, m, t->an[k->mi].structural, &sel);
         const json_t *cpus = json_object_get(cov, "cpu_ms");
         double ms = 0;
         for (size_t i = 0; i < n; i++) {
@@ -2086,6 +2143,35 @@ static void run_progress(struct lt_exec *ex, int force)
         progress_show(r, 0);
 }
 
+/*** Texts that compile alike ***/
+
+/* Fingerprints the code of the unit's candidate texts and of its
+ * reference (comments and layout left out), and points each candidate to
+ * the first earlier candidate with the same code: it is never run, and
+ * takes that one's results.  A text whose results are stored already
+ * keeps them. */
+static void share_by_code(struct unit *u)
+{
+    for (size_t i = 0; i < u->n_texts; i++) {
+        struct ptext *t = u->texts[i];
+        if ((!t->is_cand && !t->is_ref) || t->len > LT_PATCH_MAX_TEXT ||
+            memchr(t->text, '\0', t->len))
+            continue;
+        if (lt_runner_code_fingerprint(u->p0->buggy, t->text, t->len,
+                                       t->code) < 0)
+            t->code[0] = '\0';
+        if (!t->is_cand || !t->code[0] || t->l1)
+            continue;
+        for (size_t k = 0; k < i; k++) {
+            struct ptext *o = u->texts[k];
+            if (o->is_cand && !o->same && strcmp(o->code, t->code) == 0) {
+                t->same = o;
+                break;
+            }
+        }
+    }
+}
+
 /*** Entry point ***/
 
 static void remove_db_files(const char *db)
@@ -2282,10 +2368,14 @@ int lt_patches(const struct lt_patches_opts *o)
     for (size_t i = 0; i < r.n_units; i++)
         need_runs |= r.units[i]->pending_work;
     if (need_runs) {
-        if (o->mutation && lt_operators_init() < 0) {
+        /* The embedded interpreter compiles the texts (code sharing) and
+         * the mutants. */
+        if (lt_operators_init() < 0) {
             lt_error("cannot start the embedded Python for the operators");
             goto out;
         }
+        for (size_t i = 0; i < r.n_units; i++)
+            share_by_code(r.units[i]);
         r.scratch = lt_sandbox_scratch_new(NULL);
         if (!r.scratch) {
             lt_error("cannot create a scratch directory: %s", strerror(errno));

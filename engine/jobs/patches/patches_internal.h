@@ -47,6 +47,8 @@ struct pprog {
 
 /* A distinct text of a unit (a candidate, the reference fix, or both),
  * with the evidence each layer produced, as stored. */
+struct lt__line_index;
+
 struct ptext {
     char sha[65];
     char *text;
@@ -62,6 +64,12 @@ struct ptext {
     size_t mut_left;         /* mutants still running */
     double mut_ms;           /* child time of the mutants run now */
     struct ptext *twin;      /* same code as this text: shares its score */
+    char code[17];           /* lt_runner_code_fingerprint, "" unknown */
+    struct ptext *same;      /* an earlier candidate text that compiles to
+                                the same code: every run is its */
+    /* Its tests' coverage for selection (select.h), built once: per line
+     * of the buggy file, the main tests (positions) that executed it. */
+    struct lt__line_index *lines_idx;
 };
 
 /* Kinds of child job. */

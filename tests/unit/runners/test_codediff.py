@@ -112,3 +112,23 @@ def test_budget_bounds_the_payloads():
     assert limited[1][4] == b'' and limited[2][4] == b''
     assert all(r[:4] == f[:4] for r, f in zip(limited, full))
     assert all(r[4] == b'' for r in analyse(*chs, budget=0))
+
+
+def test_code_fingerprint_ignores_comments_and_layout():
+    base = "def f(x):\n    return x + 1\n\n\nclass C:\n    def g(self):\n        return f(2)\n"
+    noisy = ("# a patch with a comment\n\n"
+             "def f(x):  # inline note\n\n    return x + 1\n\n\n"
+             "class C:\n    def g(self):\n        # why\n        return f(2)\n")
+    a = codediff.code_fingerprint("a.py", base)
+    assert a and a == codediff.code_fingerprint("b.py", noisy)
+
+
+def test_code_fingerprint_sees_changes_and_syntax_errors():
+    base = "def f(x):\n    return x + 1\n"
+    assert (codediff.code_fingerprint("a.py", base)
+            != codediff.code_fingerprint("a.py", base.replace("+ 1", "+ 2")))
+    assert (codediff.code_fingerprint("a.py", base)
+            != codediff.code_fingerprint("a.py", base.replace("x", "y")))
+    assert (codediff.code_fingerprint("a.py", "def f():\n    return 1\n")
+            != codediff.code_fingerprint("a.py", "def g():\n    return 1\n"))
+    assert codediff.code_fingerprint("a.py", "def f(:\n") == ""
