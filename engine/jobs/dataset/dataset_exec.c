@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,7 +250,55 @@ void lt__ds_submit(struct ds_run *r, struct ds_task *t)
             json_decref(res);
         }
     }
+    /* A run already done or running in this process (identical variants
+     * of a program, the same input twice) is not run again. */
+    if (!t->nocache) {
+        if (!r->memo) {
+            r->memo = json_object();
+            r->leaders = json_object();
+        }
+        json_t *res = json_object_get(r->memo, t->key);
+        if (res) {
+            t->result = json_deep_copy(res);
+            t->cached = 1;
+            r->s.cache_hits++;
+            ready_push(r, t);
+            return;
+        }
+        json_t *lead = json_object_get(r->leaders, t->key);
+        if (lead) {
+            struct ds_task *l = (struct ds_task *)(intptr_t)
+                json_integer_value(lead);
+            t->followers = l->followers;
+            l->followers = t;
+            return;
+        }
+        json_object_set_new(r->leaders, t->key,
+                            json_integer((json_int_t)(intptr_t)t));
+    }
     lt_exec_submit(&r->ex, &t->xt);
+}
+
+/* The result of a run is known: the tasks that waited for the same run
+ * get a copy, and later ones find it. */
+static void result_known(struct ds_run *r, struct ds_task *t)
+{
+    if (t->nocache || !r->leaders)
+        return;
+    json_object_del(r->leaders, t->key);
+    const char *status = json_string_value(json_object_get(t->result,
+                                                           "status"));
+    if (status && strcmp(status, "error") != 0)
+        json_object_set_new(r->memo, t->key, json_deep_copy(t->result));
+    while (t->followers) {
+        struct ds_task *f = t->followers;
+        t->followers = f->followers;
+        f->followers = NULL;
+        f->result = json_deep_copy(t->result);
+        f->cached = 1;
+        r->s.cache_hits++;
+        ready_push(r, f);
+    }
 }
 
 /*** Evidence ***/
@@ -705,6 +754,7 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
         floor_account(r, t, res);
     t->result = res;
     store_result(r, t);
+    result_known(r, t);
     ready_push(r, t);
 }
 
@@ -717,6 +767,7 @@ static void task_lost(struct lt_exec *ex, struct lt_task *xt, const char *why)
     if (!xt->lane->failed)
         r->s.engine_errors++;
     t->result = err_result("error", "%s", why);
+    result_known(r, t);
     ready_push(r, t);
 }
 
@@ -811,6 +862,9 @@ int lt__ds_loop(struct ds_run *r)
 void lt__ds_exec_close(struct ds_run *r)
 {
     lt_exec_close(&r->ex);
+    json_decref(r->memo);
+    json_decref(r->leaders);
+    r->memo = r->leaders = NULL;
     for (size_t i = 0; i < r->n_lanes; i++)
         lane_free(r->lanes[i]);
     free(r->lanes);

@@ -76,6 +76,8 @@ struct ds_task {
     void *owner;
     long tag;
     struct ds_task *next_ready;
+    struct ds_task *followers; /* the same run submitted while this one
+                                  runs: they get a copy of its result */
 };
 
 /*** The run ***/
@@ -106,6 +108,8 @@ struct ds_run {
     struct lt_store *st;
     size_t outstanding;      /* tasks submitted and not yet done */
     struct ds_task *ready, *ready_tail; /* done, callback not yet run */
+    json_t *memo;            /* cache key -> result of this process's runs */
+    json_t *leaders;         /* cache key -> the task running it (address) */
 
     struct ds_prog *progs;
     size_t n_progs, next_emit;
