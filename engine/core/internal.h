@@ -35,6 +35,15 @@ long lt__peak_rss_kb(pid_t pid);
  * engine/core/exec.c). */
 const char *lt__engine_exe(void);
 
+/* Deals the n items at base (each `size` bytes) to shard index/count:
+ * sorted by cmp, which compares pointers to items (as qsort over an
+ * array of pointers passes them), then round-robin, so shards differ by
+ * at most one item and the same input always deals the same way.
+ * keep[i] becomes 1 for the items of shard index (engine/core/shard.c). */
+void lt__shard_deal(const void *base, size_t n, size_t size,
+                    int (*cmp)(const void *, const void *), unsigned index,
+                    unsigned count, unsigned char *keep);
+
 /* Monotonic seconds. */
 double lt__now(void);
 

@@ -979,14 +979,9 @@ static char *plan_fingerprint(const struct ds_run *r)
  * kept ones stay in input order (their output order). */
 static void shard_programs(struct ds_run *r, unsigned index, unsigned count)
 {
-    struct ds_prog **by_id = xmalloc((r->n_progs + 1) * sizeof(*by_id));
     unsigned char *keep = xcalloc(r->n_progs + 1, 1);
-    for (size_t i = 0; i < r->n_progs; i++)
-        by_id[i] = &r->progs[i];
-    qsort(by_id, r->n_progs, sizeof(*by_id), cmp_prog_id);
-    for (size_t k = 0; k < r->n_progs; k++)
-        keep[by_id[k]->index] = k % count == index;
-    free(by_id);
+    lt__shard_deal(r->progs, r->n_progs, sizeof(*r->progs), cmp_prog_id,
+                   index, count, keep);
     size_t w = 0;
     for (size_t i = 0; i < r->n_progs; i++) {
         if (!keep[i]) {

@@ -2245,14 +2245,9 @@ static char *patches_fingerprint(const struct run *r)
  * kept ones keep their input position (seq): the report's order. */
 static void shard_patches(struct run *r, unsigned index, unsigned count)
 {
-    struct patch **by_key = xmalloc((r->n_patches + 1) * sizeof(*by_key));
     unsigned char *keep = xcalloc(r->n_patches + 1, 1);
-    for (size_t i = 0; i < r->n_patches; i++)
-        by_key[i] = &r->patches[i];
-    qsort(by_key, r->n_patches, sizeof(*by_key), cmp_patch_key);
-    for (size_t k = 0; k < r->n_patches; k++)
-        keep[by_key[k] - r->patches] = k % count == index;
-    free(by_key);
+    lt__shard_deal(r->patches, r->n_patches, sizeof(*r->patches),
+                   cmp_patch_key, index, count, keep);
     size_t w = 0;
     for (size_t i = 0; i < r->n_patches; i++) {
         if (!keep[i]) {

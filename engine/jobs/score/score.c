@@ -888,35 +888,6 @@ struct mplan {
 
 /*** Shards ***/
 
-/* Contract: see engine.h.  Digits only: no sign, no spaces, nothing
- * after N, so that a typo cannot select another slice. */
-int lt_shard_parse(const char *s, unsigned *index, unsigned *count,
-                   const char **why)
-{
-    char *end;
-    *why = "expected I/N with 0 <= I < N, e.g. 0/4";
-    if (!s || *s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    unsigned long i = strtoul(s, &end, 10);
-    if (errno || *end != '/' || end[1] < '0' || end[1] > '9')
-        return -1;
-    unsigned long n = strtoul(end + 1, &end, 10);
-    if (errno || *end)
-        return -1;
-    if (n == 0 || n > LT_SHARD_MAX) {
-        *why = "N must be 1.." "100000";
-        return -1;
-    }
-    if (i >= n) {
-        *why = "I counts from 0 and must be below N (shards 0/N..N-1/N)";
-        return -1;
-    }
-    *index = (unsigned)i;
-    *count = (unsigned)n;
-    return 0;
-}
-
 struct unit {
     const char *id;
     size_t mutant;
