@@ -3,6 +3,7 @@
  * kill -9 loses nothing that was committed and records nothing twice.
  * SPDX-License-Identifier: MIT */
 #include "engine/core/store.h"
+#include "operators/operators.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -8,7 +8,7 @@
 
 #include "engine/core/telemetry.h"
 #include "engine/core/verdict.h"
-#include "operators/operators.h"
+struct lt_mutant; /* operators/operators.h */
 
 struct lt_store;
 

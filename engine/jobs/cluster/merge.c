@@ -16,6 +16,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "engine/core/store.h"
+#include "operators/operators.h"
 
 /*** Reading the inputs ***/
 

@@ -22,6 +22,7 @@
 
 #include "common/err.h"
 #include "engine/core/store.h"
+#include "operators/operators.h"
 #include "engine/core/verdict.h"
 
 /*** Fixture: a fresh directory per test ***/
