@@ -14,9 +14,13 @@ For each: litmus's whole run (wall), mutants, wall per mutant; the
 comparator (what mutmut 2.5.1 does: a fresh `python -m pytest -x` on a
 copy with the mutant applied) on a sample of BENCH_SAMPLE mutants (default
 12), its wall per mutant; the ratio; litmus's baseline time; and the
-floor (the selected tests' baseline time over the children, which an
-I/O-bound suite must spend whatever the engine).  Ratios, not absolute
-times: the machines are shared and noisy.
+bound of any tool that runs each mutant's tests in 2 children (what
+mutmut 3 does, in-process, with 2 children): the test time the verdicts
+need (a killed mutant: its killing test; any other: every test litmus
+ran for it, at the suite's mean test time) over 2.  An I/O-bound suite
+must spend that time whatever the engine; litmus beats it only by
+running more children.  Ratios, not absolute times: the machines are
+shared and noisy.
 Environment: BENCH_SAMPLE=N, BENCH_JOBS=N (litmus --jobs), BENCH_PYTHON.
 """
 
@@ -159,8 +163,18 @@ def figures(db):
     n = con.execute("SELECT count(*) FROM results WHERE verdict NOT IN "
                     "('equivalent', 'invalid')").fetchone()[0]
     meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+    times = dict(con.execute("SELECT nodeid, baseline_ms FROM tests "
+                             "WHERE outcome = 'passed'").fetchall())
+    mean = sum(times.values()) / len(times) if times else 0.0
+    need = 0.0
+    for verdict, killer, ran in con.execute(
+            "SELECT verdict, killed_by, tests_run FROM results"):
+        if verdict == "killed" and killer in times:
+            need += times[killer]
+        elif verdict not in ("equivalent", "invalid", "no_coverage"):
+            need += (ran or 0) * mean
     con.close()
-    return n, meta
+    return n, meta, need / 2.0 / 1000.0
 
 
 def main():
@@ -178,16 +192,20 @@ def main():
             paths, tests = WORKLOADS[name](root)
             db = os.path.join(tmp, "run.db")
             wall = run_litmus(litmus, root, paths, tests, db)
-            n, meta = figures(db)
+            n, meta, bound2 = figures(db)
             walls, agree, k = comparator(root, tests, db, sample)
             per = wall / n if n else 0.0
             cper = sum(walls) / len(walls) if walls else 0.0
+            bper = bound2 / n if n else 0.0
             print("%-8s litmus %.1f s for %d mutants (%.0f ms/mutant; "
-                  "baseline %s s, %s children); comparator %.0f ms/mutant over %d; "
-                  "ratio %.1fx; verdicts agree %d/%d"
+                  "baseline %s s, %s children); comparator %.0f ms/mutant "
+                  "over %d; ratio %.1fx; verdicts agree %d/%d; "
+                  "2-children bound %.0f ms/mutant (litmus %.1fx faster)"
                   % (name, wall, n, 1000 * per,
-                     "%.2f" % float(meta.get("run_baseline_s", "nan")), meta.get("run_jobs", "?"), 1000 * cper, len(walls),
-                     cper / per if per else 0.0, agree, k), flush=True)
+                     "%.2f" % float(meta.get("run_baseline_s", "nan")),
+                     meta.get("run_jobs", "?"), 1000 * cper, len(walls),
+                     cper / per if per else 0.0, agree, k, 1000 * bper,
+                     bper / per if per else 0.0), flush=True)
 
 
 if __name__ == "__main__":

@@ -9,9 +9,14 @@ for dir in "$CORPUS"/*/; do
   [ "$p" = projects ] && continue
   args=("$dir" --tests "$dir")
   [ "$p" = quix_gcd ] && args=("$dir/correct_programs/gcd.py" --tests "$dir/test_gcd.py" -- --correct)
+  # Both side by side: each run is under the other's load, which the
+  # verdicts must not feel either.
   for j in 1 2; do
-    (cd "$dir" && "$LITMUS" score --db "$WORK/$p-$j.db" --no-progress -j $j "${args[@]}" >/dev/null 2>"$WORK/$p-$j.err") ||
-      fail "$p -j $j: $(cat "$WORK/$p-$j.err")"
+    (cd "$dir" && "$LITMUS" score --db "$WORK/$p-$j.db" --no-progress -j $j "${args[@]}" >/dev/null 2>"$WORK/$p-$j.err"; echo $? >"$WORK/$p-$j.rc") &
+  done
+  wait
+  for j in 1 2; do
+    [ "$(cat "$WORK/$p-$j.rc")" = 0 ] || fail "$p -j $j: $(cat "$WORK/$p-$j.err")"
   done
   a=$(q "$WORK/$p-1.db" "SELECT mutant_id || ' ' || verdict FROM results ORDER BY 1")
   b=$(q "$WORK/$p-2.db" "SELECT mutant_id || ' ' || verdict FROM results ORDER BY 1")

@@ -456,13 +456,31 @@ static int online_cores(void)
     return n > 0 ? (int)n : 1;
 }
 
+/* Kilobytes of memory available for new processes (MemAvailable), or -1. */
+static long mem_available_kb(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return -1;
+    char line[128];
+    long kb = -1;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb;
+}
+
 /* Children at once when --jobs is not given: one per core, or more when
  * the baseline shows tests that mostly wait (sleep, I/O) rather than
- * compute: cores / (CPU share of their wall time), at most 4 per core.
- * On a machine busier than its cores a computing test's share shrinks
- * too (it waits for a CPU), so the share is scaled back up by the load:
- * only waiting that more children can overlap counts. */
-static int children_for(const struct baseline *b, size_t nt, int cores)
+ * compute: cores / (CPU share of their wall time), at most 8 per core,
+ * and no more zygotes (of zygote_kb each) than a quarter of the memory
+ * available holds.  On a machine busier than its cores a computing
+ * test's share shrinks too (it waits for a CPU), so the share is scaled
+ * back up by the load: only waiting that more children can overlap
+ * counts. */
+static int children_for(const struct baseline *b, size_t nt, int cores,
+                        long zygote_kb)
 {
     double cpu = 0, wall = 0;
     for (size_t i = 0; i < nt; i++) {
@@ -478,8 +496,13 @@ static int children_for(const struct baseline *b, size_t nt, int cores)
         share *= load / cores;
     if (share > 0.5)
         return cores;
-    double want = cores / (share < 0.1 ? 0.1 : share);
-    return want > 4.0 * cores ? 4 * cores : (int)want;
+    double want = cores / (share < 0.05 ? 0.05 : share);
+    if (want > 8.0 * cores)
+        want = 8.0 * cores;
+    long avail = mem_available_kb();
+    if (avail > 0 && zygote_kb > 0 && want > (double)avail / 4 / zygote_kb)
+        want = (double)avail / 4 / zygote_kb;
+    return want < cores ? cores : (int)want;
 }
 
 static void line_add(struct line_tests *lt, uint32_t test)
@@ -1114,6 +1137,21 @@ static int put_verdict(struct lt_store *st, const struct lt_mutant *m,
 }
 
 /*** Running the mutants ***/
+
+/* A mutant's expected cost: its selected tests' baseline wall time. */
+struct by_cost {
+    double ms;
+    size_t pos;      /* position in the plan's order: ties keep it */
+    size_t mutant;
+};
+
+static int cmp_by_cost(const void *a, const void *b)
+{
+    const struct by_cost *x = a, *y = b;
+    if (x->ms != y->ms)
+        return x->ms > y->ms ? -1 : 1;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
 
 /* What the mutants' callbacks share. */
 struct mrun {
@@ -1764,7 +1802,15 @@ int lt_score(const struct lt_score_opts *o)
     }
     /* (A degraded sandbox was said at the first baseline run's end.) */
     if (o->jobs <= 0 && n_queue > (size_t)ex.jobs) {
-        int more = children_for(&base, pool->n_tests, online_cores());
+        long zygote_kb = 0;
+        for (int i = 0; i < pool->n; i++) {
+            long kb = pool->z[i].pid > 0 ? lt__peak_rss_kb(pool->z[i].pid)
+                                         : 0;
+            if (kb > zygote_kb)
+                zygote_kb = kb;
+        }
+        int more = children_for(&base, pool->n_tests, online_cores(),
+                                zygote_kb);
         if ((size_t)more > n_queue)
             more = (int)n_queue;
         if (more > ex.jobs) {
@@ -1921,6 +1967,29 @@ int lt_score(const struct lt_score_opts *o)
     const char *run_log_path = getenv("LITMUS_RUN_LOG");
     mr.run_log = run_log_path && *run_log_path ? fopen(run_log_path, "a")
                                                : NULL;
+    /* Longest first: the mutants whose selected tests take longest start
+     * first, so that the last ones to end are short and the children end
+     * together (what a mutant costs, not its verdict, depends on the
+     * order). */
+    {
+        struct by_cost *bc = xcalloc(n_queue + 1, sizeof(*bc));
+        for (size_t q = 0; q < n_queue; q++) {
+            size_t i = queue[q];
+            uint32_t *sel = NULL;
+            size_t n = select_tests(pool, &base, &plan.mutants.items[i],
+                                    plan.mutant_file[i], mp[i].a.structural,
+                                    &sel);
+            double ms = 0;
+            for (size_t k = 0; k < n; k++)
+                ms += base.wall_ms[sel[k]];
+            free(sel);
+            bc[q] = (struct by_cost){ms, q, i};
+        }
+        qsort(bc, n_queue, sizeof(*bc), cmp_by_cost);
+        for (size_t q = 0; q < n_queue; q++)
+            queue[q] = bc[q].mutant;
+        free(bc);
+    }
     mt = xcalloc(n_queue + 1, sizeof(*mt));
     for (size_t q = 0; q < n_queue; q++) {
         mt[q] = (struct mtask){.mr = &mr, .mi = queue[q]};
