@@ -7,6 +7,7 @@ process-per-mutant comparator in the same run.  Standard library only.
 Workloads, generated into a temporary directory (never committed):
   iopkg    a 6-module package whose 60 tests each wait 30 ms (I/O-bound),
            with module-level constants and __init__.py imports;
+  iopkg9   the same shape with 9 modules and 135 tests of 50 ms each;
   slowrec  a small program with one slow test (exponential recursion,
            about 1.5 s) among fast ones.
 
@@ -41,15 +42,15 @@ def write(path, text):
         f.write(text)
 
 
-def make_iopkg(root):
-    """A package whose tests wait on I/O (sleep), 1-4 tests per function,
-    module-level constants used by the functions."""
-    modules = ["pricing", "stock", "orders", "ship", "tax", "report"]
+def make_iopkg(root, modules=("pricing", "stock", "orders", "ship", "tax",
+                               "report"), wait=0.03, inputs=(3, 30)):
+    """A package whose tests wait on I/O (sleep), a test per function and
+    input, module-level constants used by the functions."""
     init = "".join("from .%s import *  # noqa\n" % m for m in modules)
     write(os.path.join(root, "shop", "__init__.py"),
           "VERSION = (1, 4)\n" + init)
     tests = ["import time\n\nimport shop\n\n\n"
-             "def wait():\n    time.sleep(0.03)\n\n\n"]
+             "def wait():\n    time.sleep(%g)\n\n\n" % wait]
     for k, m in enumerate(modules):
         src = ["LIMIT_%d = %d\nRATE_%d = %d\nNAMES_%d = [\n" % (k, 10 + k, k,
                                                              3 + k, k)]
@@ -68,8 +69,7 @@ def make_iopkg(root):
                 "    return total + len(NAMES_%d)\n\n\n" % (m, j, k, k, k))
         write(os.path.join(root, "shop", m + ".py"), "".join(src))
         for j in range(5):
-            for t in range(2):
-                x = (3, 30)[t]
+            for t, x in enumerate(inputs):
                 tests.append(
                     "def test_%s_f%d_%d():\n    wait()\n"
                     "    assert shop.%s_f%d(%d, 2) == %r\n\n\n"
@@ -109,7 +109,16 @@ def make_slowrec(root):
     return ["fibs.py"], ["test_fibs.py"]
 
 
-WORKLOADS = {"iopkg": make_iopkg, "slowrec": make_slowrec}
+def make_iopkg9(root):
+    """The shape of issue 14's I/O-bound package: 9 modules, 135 tests
+    that each wait 50 ms, three per function."""
+    return make_iopkg(root, ("pricing", "stock", "orders", "ship", "tax",
+                             "report", "users", "audit", "promo"),
+                      0.05, (3, 30, 7))
+
+
+WORKLOADS = {"iopkg": make_iopkg, "iopkg9": make_iopkg9,
+             "slowrec": make_slowrec}
 
 
 def run_litmus(litmus, root, paths, tests, db):
