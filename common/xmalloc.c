@@ -53,6 +53,14 @@ char *xstrndup(const char *s, size_t n)
     return p;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+    char *out = NULL;
+    if (vasprintf(&out, fmt, ap) < 0)
+        oom();
+    return out;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
     va_list ap;

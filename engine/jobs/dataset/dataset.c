@@ -518,9 +518,7 @@ static int bad_record(const char *where, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    char *s = xvasprintf(fmt, ap);
     va_end(ap);
     lt_error("%s: %s", where, s ? s : "bad record");
     free(s);

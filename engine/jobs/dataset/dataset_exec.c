@@ -309,9 +309,7 @@ static json_t *err_result(const char *status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    char *s = xvasprintf(fmt, ap);
     va_end(ap);
     json_t *o = json_pack("{s:s, s:s}", "status", status, "error",
                           s ? s : "");

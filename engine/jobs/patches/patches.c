@@ -1687,9 +1687,7 @@ static int fail_input(struct run *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    char *s = xvasprintf(fmt, ap);
     va_end(ap);
     lt_error("%s", s ? s : "input error");
     free(s);

@@ -657,9 +657,7 @@ static void note(json_t *notes, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    char *s = xvasprintf(fmt, ap);
     va_end(ap);
     if (s)
         json_array_append_new(notes, jstr_clip(s, 2000));
