@@ -258,7 +258,8 @@ static void slot_ready(struct lt_exec *ex, struct lt_lane *l, int k)
         if (l->ops->ready(ex, l, first, &why) < 0) {
             slot_off(ex, l, k);
             if (!ex->fatal)
-                lt_exec_lane_fail(ex, l, why ? why : "the runner cannot be used");
+                lt_exec_lane_fail(ex, l,
+                                  why ? why : "the runner cannot be used");
         }
         free(why);
     }

@@ -202,7 +202,7 @@ void lt_exec_wrote(struct lt_exec *ex, int rc);
 /* Commits the open batch now (force) or when it is due. */
 void lt_exec_commit(struct lt_exec *ex, int force);
 
-/* Children and zygotes of a lane, for the jobs' figures. */
+/* Tasks queued on a lane (not yet handed to a zygote). */
 size_t lt_exec_queued(const struct lt_lane *l);
 
 #endif
