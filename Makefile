@@ -59,9 +59,14 @@ unit: build
 e2e: build
 	@tests/e2e/run.sh $(BUILD)/litmus
 
+# The corpus against the floor and a process-per-mutant comparator, fresh
+# imports, the field workloads (I/O-bound packages, a slow test) and the
+# 200-patch triage with repeated patches.
 bench: build
 	@bench/run.sh $(BUILD)/litmus
 	@bench/fresh_bench.sh $(BUILD)/litmus
+	@/usr/bin/python3 bench/workloads.py $(BUILD)/litmus
+	@bench/patches_bench.sh $(BUILD)/litmus --duplicates
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(COV_BUILD)
