@@ -1,5 +1,5 @@
 # A database on a file system that fills up in the middle of a run: litmus
-# score, then litmus patches, must stop with exit 3 and say that what was
+# score, litmus patches, then litmus dataset, must stop with exit 3 and say that what was
 # committed is kept and that the same command resumes it; with space
 # again, the same command finishes with the verdicts of an uninterrupted
 # run.
@@ -105,4 +105,33 @@ key = lambda d: sorted((p["run_id"], p["verdict"], p["reason"]) for p in d["patc
 assert key(a) == key(b), (key(a), key(b))
 PY
 fi
+
+# The same for litmus dataset: the disk fills once its settings are
+# stored, so the first batch of results cannot be committed.
+IN=$FIXTURES/dataset/programs.jsonl
+dargs=(dataset faults "$IN" --quarter all --seed 5 -j 1 --no-progress)
+"$LITMUS" "${dargs[@]}" --db "$WORK/dref.db" -o "$WORK/dref.jsonl" 2>/dev/null ||
+  fail "dataset reference run failed"
+rm -f "$mnt/fill" "$mnt"/*.db*
+"$LITMUS" "${dargs[@]}" --db "$mnt/d.db" -o "$WORK/d.jsonl" 2>"$WORK/derr" &
+pid=$!
+for _ in $(seq 1 3000); do
+  [ -n "$(q "$mnt/d.db" "SELECT value FROM meta WHERE key = 'dataset_complete'" 2>/dev/null)" ] && break
+  kill -0 $pid 2>/dev/null || break
+  sleep 0.01
+done
+kill -0 $pid 2>/dev/null || { wait $pid; fail "dataset ended (exit $?) before the disk filled up"; }
+dd if=/dev/zero of="$mnt/fill" bs=64k 2>/dev/null
+wait $pid
+RC=$?
+no_leftovers
+cat "$WORK/derr" >&2
+expect_eq "$RC" 3 "dataset: exit code on a full disk (stderr: $(tr '\n' ' ' <"$WORK/derr"))"
+grep -q "No space left on device" "$WORK/derr" || fail "dataset: no cause in the message: $(cat "$WORK/derr")"
+grep -q "kept" "$WORK/derr" && grep -q "same command" "$WORK/derr" ||
+  fail "dataset: the message does not say the work is kept and how to resume"
+rm -f "$mnt/fill"
+run_litmus "${dargs[@]}" --db "$mnt/d.db" -o "$WORK/d.jsonl"
+expect_eq "$RC" 0 "dataset: resumed run (stderr: $(tr '\n' ' ' <"$WORK/err"))"
+cmp -s "$WORK/dref.jsonl" "$WORK/d.jsonl" || fail "dataset: records differ from an uninterrupted run"
 exit 0
