@@ -479,19 +479,12 @@ static long mem_available_kb(void)
  * test's share shrinks too (it waits for a CPU), so the share is scaled
  * back up by the load: only waiting that more children can overlap
  * counts. */
-static int children_for(const struct baseline *b, size_t nt, int cores,
-                        long zygote_kb)
+static int children_for_share(double cpu_ms, double wall_ms, int cores,
+                              long zygote_kb)
 {
-    double cpu = 0, wall = 0;
-    for (size_t i = 0; i < nt; i++) {
-        if (!b->runnable[i])
-            continue;
-        cpu += b->cpu_ms[i];
-        wall += b->wall_ms[i];
-    }
-    if (wall < 200.0) /* too little to tell */
+    if (wall_ms < 200.0) /* too little to tell */
         return cores;
-    double share = cpu / wall, load = 0;
+    double share = cpu_ms / wall_ms, load = 0;
     if (getloadavg(&load, 1) == 1 && load > cores)
         share *= load / cores;
     if (share > 0.5)
@@ -504,6 +497,43 @@ static int children_for(const struct baseline *b, size_t nt, int cores,
         want = (double)avail / 4 / zygote_kb;
     return want < cores ? cores : (int)want;
 }
+
+static int children_for(const struct baseline *b, size_t nt, int cores,
+                        long zygote_kb)
+{
+    double cpu = 0, wall = 0;
+    for (size_t i = 0; i < nt; i++) {
+        if (!b->runnable[i])
+            continue;
+        cpu += b->cpu_ms[i];
+        wall += b->wall_ms[i];
+    }
+    return children_for_share(cpu, wall, cores, zygote_kb);
+}
+
+/* The largest peak RSS of the lane's zygotes, in KiB. */
+static long zygote_peak_kb(const struct pool *pool)
+{
+    long max = 0;
+    for (int i = 0; i < pool->n; i++) {
+        long kb = pool->z[i].pid > 0 ? lt__peak_rss_kb(pool->z[i].pid) : 0;
+        if (kb > max)
+            max = kb;
+    }
+    return max;
+}
+
+/* Children the mutants will want, judged early, while the first baseline
+ * run goes on: when its tests mostly wait, the extra zygotes start then
+ * (on a CPU the waiting leaves idle) instead of after the baseline, when
+ * the mutants need the CPU.  The count is settled after the baseline. */
+struct early_jobs {
+    int on;                  /* no --jobs, more mutants than children */
+    int cap;                 /* mutants to run */
+    double t0, cpu0;         /* first look at the child, after SANDBOXED */
+    int want;                /* > 0: grow to this; -1: judged, no growth */
+    int applied;
+};
 
 static void line_add(struct line_tests *lt, uint32_t test)
 {
@@ -582,6 +612,7 @@ static int report_failing(const struct pool *pool, const struct job *j,
  * has ended, then taken in in order. */
 struct baseline_task {
     struct lt_task xt;
+    struct early_jobs *early; /* the first run's child is watched */
     const struct lt_score_opts *o;
     size_t n_files;
     struct job job;          /* the finished run, taken from the executor */
@@ -630,9 +661,51 @@ static void baseline_lost(struct lt_exec *ex, struct lt_task *xt,
     lt_exec_fail(ex, LT_EXIT_ENGINE);
 }
 
+/* Half a second into the first run's tests, their CPU share of the wall
+ * time says whether the mutants will want more children. */
+static void baseline_watch(struct lt_exec *ex, struct lt_task *xt,
+                           struct job *j, double now)
+{
+    struct baseline_task *bt = xt->owner;
+    struct early_jobs *e = bt->early;
+    if (!e || !e->on || e->want || !j->sandboxed || j->pid <= 0)
+        return;
+    double cpu = lt__proc_cpu_ns(j->pid);
+    if (cpu < 0)
+        return;
+    if (e->t0 == 0) {
+        e->t0 = now;
+        e->cpu0 = cpu;
+        return;
+    }
+    if (now - e->t0 < 0.5)
+        return;
+    int want = children_for_share((cpu - e->cpu0) / 1e6,
+                                  (now - e->t0) * 1e3, online_cores(),
+                                  zygote_peak_kb(&xt->lane->pool));
+    if (want > e->cap)
+        want = e->cap;
+    e->want = want > ex->jobs ? want : -1;
+}
+
 static const struct lt_task_ops baseline_ops = {
     .prepare = baseline_prepare, .finished = baseline_finished,
-    .lost = baseline_lost};
+    .lost = baseline_lost, .watch = baseline_watch};
+
+/* The executor's idle hook during the baseline: starts the zygotes the
+ * early judgement asked for (outside the executor's rounds). */
+static size_t baseline_idle(struct lt_exec *ex)
+{
+    struct early_jobs *e = ex->owner;
+    if (e && e->want > ex->jobs && !e->applied) {
+        e->applied = 1;
+        struct lt_lane *l = ex->lanes[0];
+        lt_exec_set_jobs(ex, e->want);
+        lt_exec_warm(ex, l, e->want);
+        lt_debug("the baseline's tests mostly wait: %d children", e->want);
+    }
+    return 0;
+}
 
 /* Takes in one finished baseline run (run 0 decides which tests are
  * runnable; later ones find the flaky).  0, or an exit code after
@@ -694,7 +767,8 @@ static int baseline_finish(struct pool *pool, struct job *j,
 
 static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
                         const struct lt_plan *plan,
-                        const struct lt_score_opts *o, struct baseline *b)
+                        const struct lt_score_opts *o, struct baseline *b,
+                        struct early_jobs *early)
 {
     struct pool *pool = &lane->pool;
     size_t nt = pool->n_tests;
@@ -734,11 +808,16 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
         bt[k].xt = (struct lt_task){.ops = &baseline_ops, .lane = lane,
                                     .owner = &bt[k]};
         bt[k].o = o;
+        bt[k].early = k == 0 ? early : NULL;
         bt[k].n_files = plan->n_files;
         bt[k].job.result_fd = bt[k].job.out_fd = bt[k].job.pidfd = -1;
         lt_exec_submit(ex, &bt[k].xt);
     }
+    ex->owner = early;
+    ex->idle = baseline_idle;
     int rc = lt_exec_run(ex);
+    ex->idle = NULL;
+    ex->owner = NULL;
     for (int k = 0; k < runs; k++) {
         if (rc == 0 && !bt[k].ended)
             rc = LT_EXIT_ENGINE;
@@ -1793,7 +1872,10 @@ int lt_score(const struct lt_score_opts *o)
     }
 
     double t_ready = lt__now();
-    int brc = run_baseline(&ex, lane, &plan, o, &base);
+    struct early_jobs early = {
+        .on = o->jobs <= 0 && n_queue > (size_t)ex.jobs,
+        .cap = n_queue > INT_MAX ? INT_MAX : (int)n_queue};
+    int brc = run_baseline(&ex, lane, &plan, o, &base, &early);
     double t_baseline = lt__now();
     if (brc != 0) {
         free(has_result);
@@ -1801,21 +1883,18 @@ int lt_score(const struct lt_score_opts *o)
         goto out;
     }
     /* (A degraded sandbox was said at the first baseline run's end.) */
-    if (o->jobs <= 0 && n_queue > (size_t)ex.jobs) {
-        long zygote_kb = 0;
-        for (int i = 0; i < pool->n; i++) {
-            long kb = pool->z[i].pid > 0 ? lt__peak_rss_kb(pool->z[i].pid)
-                                         : 0;
-            if (kb > zygote_kb)
-                zygote_kb = kb;
-        }
+    /* The number of children, settled on the whole baseline (the early
+     * judgement may have started zygotes already: extra ones stop). */
+    if (o->jobs <= 0 && n_queue > (size_t)online_cores()) {
         int more = children_for(&base, pool->n_tests, online_cores(),
-                                zygote_kb);
+                                zygote_peak_kb(pool));
         if ((size_t)more > n_queue)
             more = (int)n_queue;
-        if (more > ex.jobs) {
+        if (more != ex.jobs) {
             lt_exec_set_jobs(&ex, more);
-            lt_debug("the tests mostly wait: %d children", more);
+            lt_exec_trim(&ex, lane, more);
+            lt_debug("the tests %s: %d children",
+                     more > online_cores() ? "mostly wait" : "compute", more);
         }
     }
     {
