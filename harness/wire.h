@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lt_py_constants.h" /* generated: the Python's own values */
+
 /* A frame is: u32 little-endian length N of what follows, u8 type, then
  * N-1 bytes of payload.  Payload fields are u8, u32, u64 (little-endian)
  * and strings (u32 length + bytes, no NUL). */
@@ -52,12 +54,15 @@ enum lt_test_outcome {
     LT_TEST_MEMORY = 3, /* failed with MemoryError */
 };
 
-/* How applying a mutant went (LT_FRAME_APPLIED). */
+/* How applying a mutant went (LT_FRAME_APPLIED), as runners/shim.py
+ * reports it. */
 enum lt_apply_status {
-    LT_APPLY_OK = 0,
-    LT_APPLY_INVALID = 1,    /* the mutated source does not compile */
-    LT_APPLY_RAISED = 2,     /* module-level code raised on re-execution */
-    LT_APPLY_EQUIVALENT = 3, /* compiles to the original's code objects */
+    LT_APPLY_OK = LT_PY_SHIM_APPLY_OK,
+    LT_APPLY_INVALID = LT_PY_SHIM_APPLY_INVALID, /* does not compile */
+    LT_APPLY_RAISED = LT_PY_SHIM_APPLY_RAISED,   /* module-level code raised
+                                                    on re-execution */
+    LT_APPLY_EQUIVALENT = LT_PY_SHIM_APPLY_EQUIVALENT, /* the original's
+                                                          code objects */
 };
 
 /*** Encoding ***/

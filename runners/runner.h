@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "lt_py_constants.h" /* generated: the Python's own values */
+
 struct lt_subject {
     const char *path;   /* absolute path */
     const char *source; /* UTF-8 text as litmus read it */
@@ -123,10 +125,12 @@ _Noreturn void lt_zygote_main(int sock);
 
 /*** Planning help: what a mutant changes, decided in the engine ***/
 
+/* As runners/codediff.py answers them. */
 enum lt_change_status {
-    LT_CHANGE_OK = 0,
-    LT_CHANGE_INVALID = 1,    /* does not compile */
-    LT_CHANGE_EQUIVALENT = 3, /* same code objects as the original */
+    LT_CHANGE_OK = LT_PY_CODEDIFF_OK,
+    LT_CHANGE_INVALID = LT_PY_CODEDIFF_INVALID,       /* does not compile */
+    LT_CHANGE_EQUIVALENT = LT_PY_CODEDIFF_EQUIVALENT, /* same code objects
+                                                         as the original */
 };
 
 struct lt_change {

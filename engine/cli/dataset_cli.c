@@ -9,6 +9,7 @@
 #include "common/cliopt.h"
 #include "common/log.h"
 #include "engine/engine.h"
+#include "lt_py_constants.h" /* generated: FAULT_KINDS */
 
 /* A number macro as a string literal, for the defaults in help texts. */
 #define STR_(x) #x
@@ -238,8 +239,8 @@ static void mode_help(enum lt_dataset_mode m, FILE *f)
     fputs(usage_common, f);
 }
 
-static const char *const kinds[] = {"OffByOne", "MisplacedReturn",
-                                    "BooleanLogic", "OperatorSwap", NULL};
+/* The fault kinds of operators/ds_common.py (FAULT_KINDS). */
+static const char *const kinds[] = {LT_PY_DS_FAULT_KINDS, NULL};
 
 static int check_kinds(const char *list)
 {

@@ -18,7 +18,8 @@
 
 #define LT_OUTPUT_KEEP (16u << 10) /* bytes of child output kept */
 #define LT_OUTPUT_CAP (1u << 20)   /* more than this and the child is killed */
-#define LT_MAX_CALLS 5000          /* captured calls kept per job */
+#define LT_MAX_CALLS LT_PY_CALLS_CAPTURE_MAX /* captured calls kept per
+                                                job (calls.py stops there) */
 #define LT_MAX_RECORDS 100000      /* RECORD frames kept per job */
 #define LT_MAX_IMPORT_LINES (1u << 22) /* IMPORT_LINES pairs accepted */
 
