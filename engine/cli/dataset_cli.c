@@ -252,9 +252,12 @@ static int check_kinds(const char *list)
         for (int i = 0; kinds[i] && !ok; i++)
             ok = strlen(kinds[i]) == n && strncasecmp(kinds[i], s, n) == 0;
         if (!ok) {
-            lt_cli_usage_error("--kinds: unknown fault kind '%.*s' (kinds: OffByOne, "
-                     "MisplacedReturn, BooleanLogic, OperatorSwap)", (int)n,
-                     s);
+            char known[256] = "";
+            for (int i = 0; kinds[i]; i++)
+                snprintf(known + strlen(known), sizeof(known) - strlen(known),
+                         "%s%s", i ? ", " : "", kinds[i]);
+            lt_cli_usage_error("--kinds: unknown fault kind '%.*s' (kinds: %s)",
+                               (int)n, s, known);
             return -1;
         }
         s += n + (e != NULL);
