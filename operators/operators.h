@@ -5,6 +5,9 @@
 #define LT_OPERATORS_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "lt_py_constants.h" /* generated: the Python's own values */
 
 enum lt_category {
     LT_CATEGORY_STATEMENT = 0,
@@ -87,5 +90,62 @@ const char *const *lt_operator_sets(void);
  * generator fails. */
 int lt_dataset_call(const char *fn, const char *args, char **out,
                     size_t *out_len, char **errmsg);
+
+/*** What a mutant changes: compiled once in the engine's interpreter
+ * (runners/codediff.py, the same comparison the zygotes use) ***/
+
+/* As runners/codediff.py answers them. */
+enum lt_change_status {
+    LT_CHANGE_OK = LT_PY_CODEDIFF_OK,
+    LT_CHANGE_INVALID = LT_PY_CODEDIFF_INVALID,       /* does not compile */
+    LT_CHANGE_EQUIVALENT = LT_PY_CODEDIFF_EQUIVALENT, /* same code objects
+                                                         as the original */
+};
+
+struct lt_change {
+    uint64_t start, end;      /* byte span replaced */
+    const char *replacement;
+};
+
+struct lt_change_analysis {
+    enum lt_change_status status;
+    int structural;          /* a module or class body changed: re-import */
+    char fingerprint[17];    /* equal for changes that compile alike */
+    char *detail;            /* compile error for INVALID, else NULL */
+    uint8_t *swap;           /* OK and not structural: the changed function
+                                code objects, marshalled, for the child to
+                                swap in without compiling; NULL when not
+                                asked for or over the budget */
+    size_t swap_len;
+};
+
+/* Compiles every change of `source` (in the calling process's embedded
+ * interpreter, which must be initialised) and compares it with the
+ * original, positions ignored.  Fills out[0..n).  0 or LT_EPYTHON. */
+int lt_analyse(const char *path, const char *source, size_t len,
+                      const struct lt_change *changes, size_t n,
+                      struct lt_change_analysis *out);
+
+/* The same, and swap payloads for OK changes that need no re-execution
+ * while their total stays within *swap_budget bytes (which it lowers).
+ * The caller frees out[i].detail and out[i].swap. */
+int lt_analyse_swaps(const char *path, const char *source, size_t len,
+                     const struct lt_change *changes,
+                            size_t n, struct lt_change_analysis *out,
+                            size_t *swap_budget);
+
+/* A digest of the code `source` compiles to (as file `path`), source
+ * positions left out: texts that differ only in comments or layout get
+ * the same one.  out is "" when the text does not compile.  0, or
+ * LT_EPYTHON (embedded interpreter not initialised or failing). */
+int lt_code_fingerprint(const char *path, const char *source,
+                               size_t len, char out[17]);
+
+/* Reads `path` as TOML (CPython's tomllib, in the calling process's
+ * embedded interpreter, which must be initialised) and returns the table
+ * [tool.litmus] as JSON text in *json (caller frees; "{}" when the file
+ * has no such table).  LT_EPARSE with a one-line *err (caller frees) when
+ * the file is not valid TOML; -errno when it cannot be read. */
+int lt_read_pyproject(const char *path, char **json, char **err);
 
 #endif

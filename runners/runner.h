@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "lt_py_constants.h" /* generated: the Python's own values */
 
 struct lt_subject {
     const char *path;   /* absolute path */
@@ -122,61 +121,5 @@ int lt_zygote_send_quit(int sock);
 /* Entry point of the zygote process (`litmus __zygote FD`); never
  * returns. */
 _Noreturn void lt_zygote_main(int sock);
-
-/*** Planning help: what a mutant changes, decided in the engine ***/
-
-/* As runners/codediff.py answers them. */
-enum lt_change_status {
-    LT_CHANGE_OK = LT_PY_CODEDIFF_OK,
-    LT_CHANGE_INVALID = LT_PY_CODEDIFF_INVALID,       /* does not compile */
-    LT_CHANGE_EQUIVALENT = LT_PY_CODEDIFF_EQUIVALENT, /* same code objects
-                                                         as the original */
-};
-
-struct lt_change {
-    uint64_t start, end;      /* byte span replaced */
-    const char *replacement;
-};
-
-struct lt_change_analysis {
-    enum lt_change_status status;
-    int structural;          /* a module or class body changed: re-import */
-    char fingerprint[17];    /* equal for changes that compile alike */
-    char *detail;            /* compile error for INVALID, else NULL */
-    uint8_t *swap;           /* OK and not structural: the changed function
-                                code objects, marshalled, for the child to
-                                swap in without compiling; NULL when not
-                                asked for or over the budget */
-    size_t swap_len;
-};
-
-/* Compiles every change of `source` (in the calling process's embedded
- * interpreter, which must be initialised) and compares it with the
- * original, positions ignored.  Fills out[0..n).  0 or LT_EPYTHON. */
-int lt_runner_analyse(const char *path, const char *source, size_t len,
-                      const struct lt_change *changes, size_t n,
-                      struct lt_change_analysis *out);
-
-/* The same, and swap payloads for OK changes that need no re-execution
- * while their total stays within *swap_budget bytes (which it lowers).
- * The caller frees out[i].detail and out[i].swap. */
-int lt_runner_analyse_swaps(const char *path, const char *source,
-                            size_t len, const struct lt_change *changes,
-                            size_t n, struct lt_change_analysis *out,
-                            size_t *swap_budget);
-
-/* A digest of the code `source` compiles to (as file `path`), source
- * positions left out: texts that differ only in comments or layout get
- * the same one.  out is "" when the text does not compile.  0, or
- * LT_EPYTHON (embedded interpreter not initialised or failing). */
-int lt_runner_code_fingerprint(const char *path, const char *source,
-                               size_t len, char out[17]);
-
-/* Reads `path` as TOML (CPython's tomllib, in the calling process's
- * embedded interpreter, which must be initialised) and returns the table
- * [tool.litmus] as JSON text in *json (caller frees; "{}" when the file
- * has no such table).  LT_EPARSE with a one-line *err (caller frees) when
- * the file is not valid TOML; -errno when it cannot be read. */
-int lt_runner_read_pyproject(const char *path, char **json, char **err);
 
 #endif

@@ -74,7 +74,7 @@ int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
         return rc;
     }
     char *text = NULL;
-    rc = lt_runner_read_pyproject(path, &text, err);
+    rc = lt_read_pyproject(path, &text, err);
     if (rc < 0) {
         if (!*err)
             *err = xasprintf("%s: %s", path, lt_strerror(rc));

@@ -20,9 +20,9 @@ int lt__mutants_analyse(const char *path, const char *text, size_t len,
         ch[i] = (struct lt_change){items[i].start, items[i].end,
                                    items[i].replacement};
     int rc = swap_budget
-                 ? lt_runner_analyse_swaps(path, text, len, ch, n, an,
+                 ? lt_analyse_swaps(path, text, len, ch, n, an,
                                            swap_budget)
-                 : lt_runner_analyse(path, text, len, ch, n, an);
+                 : lt_analyse(path, text, len, ch, n, an);
     free(ch);
     if (rc < 0)
         return rc;

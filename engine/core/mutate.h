@@ -10,7 +10,6 @@
 #include <stddef.h>
 
 #include "operators/operators.h"
-#include "runners/runner.h"
 
 /* Analyses the n mutants of `text` (as file `path`) into an[] and sets
  * dup_of[i] to the earliest runnable mutant that compiles to the same

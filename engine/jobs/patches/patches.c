@@ -2155,7 +2155,7 @@ static void share_by_code(struct unit *u)
         if ((!t->is_cand && !t->is_ref) || t->len > LT_PATCH_MAX_TEXT ||
             memchr(t->text, '\0', t->len))
             continue;
-        if (lt_runner_code_fingerprint(u->p0->buggy, t->text, t->len,
+        if (lt_code_fingerprint(u->p0->buggy, t->text, t->len,
                                        t->code) < 0)
             t->code[0] = '\0';
         if (!t->is_cand || !t->code[0] || t->l1)

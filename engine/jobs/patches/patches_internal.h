@@ -64,7 +64,7 @@ struct ptext {
     size_t mut_left;         /* mutants still running */
     double mut_ms;           /* child time of the mutants run now */
     struct ptext *twin;      /* same code as this text: shares its score */
-    char code[17];           /* lt_runner_code_fingerprint, "" unknown */
+    char code[17];           /* lt_code_fingerprint, "" unknown */
     struct ptext *same;      /* an earlier candidate text that compiles to
                                 the same code: every run is its */
     /* Its tests' coverage for selection (select.h), built once: per line

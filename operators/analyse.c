@@ -1,10 +1,13 @@
 /* Trivial compiler equivalence in the engine: compiles each mutant once
  * and tells equivalent, invalid, structural and duplicate changes apart
- * before anything runs.  SPDX-License-Identifier: MIT */
+ * before anything runs; code fingerprints of whole texts; the settings
+ * file.  All in the engine's embedded interpreter, with the same
+ * comparison module as the zygotes (runners/codediff.py, embedded here
+ * too).  SPDX-License-Identifier: MIT */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "runners/runner.h"
+#include "operators/operators.h"
 
 #include <errno.h>
 #include <string.h>
@@ -12,20 +15,19 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "runners/internal.h"
 
-extern const char lt_codediff_py[];
-extern const size_t lt_codediff_py_len;
+extern const char lt_ops_codediff_py[];
+extern const size_t lt_ops_codediff_py_len;
 
-/* Imports the embedded comparison module once per process.  Returns a
- * borrowed reference or NULL with a Python error set. */
-PyObject *lt__codediff_module(void)
+/* Imports the embedded comparison module once.  Returns a borrowed
+ * reference or NULL with a Python error set. */
+static PyObject *codediff_module(void)
 {
     static PyObject *mod;
     if (mod)
         return mod;
-    PyObject *code = Py_CompileString(lt_codediff_py, "<litmus codediff>",
-                                      Py_file_input);
+    PyObject *code = Py_CompileString(lt_ops_codediff_py,
+                                      "<litmus codediff>", Py_file_input);
     if (!code)
         return NULL;
     mod = PyImport_ExecCodeModule("litmus_codediff", code);
@@ -33,15 +35,15 @@ PyObject *lt__codediff_module(void)
     return mod;
 }
 
-int lt_runner_analyse(const char *path, const char *source, size_t len,
+int lt_analyse(const char *path, const char *source, size_t len,
                       const struct lt_change *changes, size_t n,
                       struct lt_change_analysis *out)
 {
     size_t none = 0;
-    return lt_runner_analyse_swaps(path, source, len, changes, n, out, &none);
+    return lt_analyse_swaps(path, source, len, changes, n, out, &none);
 }
 
-int lt_runner_analyse_swaps(const char *path, const char *source,
+int lt_analyse_swaps(const char *path, const char *source,
                             size_t len, const struct lt_change *changes,
                             size_t n, struct lt_change_analysis *out,
                             size_t *swap_budget)
@@ -51,7 +53,7 @@ int lt_runner_analyse_swaps(const char *path, const char *source,
     PyGILState_STATE g = PyGILState_Ensure();
     int rc = LT_EPYTHON;
     PyObject *list = NULL, *res = NULL;
-    PyObject *mod = lt__codediff_module();
+    PyObject *mod = codediff_module();
     if (!mod)
         goto out;
     list = PyList_New((Py_ssize_t)n);
@@ -105,7 +107,7 @@ out:
     return rc;
 }
 
-int lt_runner_code_fingerprint(const char *path, const char *source,
+int lt_code_fingerprint(const char *path, const char *source,
                                size_t len, char out[17])
 {
     out[0] = '\0';
@@ -114,7 +116,7 @@ int lt_runner_code_fingerprint(const char *path, const char *source,
     PyGILState_STATE g = PyGILState_Ensure();
     int rc = LT_EPYTHON;
     PyObject *res = NULL;
-    PyObject *mod = lt__codediff_module();
+    PyObject *mod = codediff_module();
     PyObject *src = mod ? PyUnicode_DecodeUTF8(source, (Py_ssize_t)len,
                                                "surrogateescape")
                         : NULL;
@@ -135,7 +137,7 @@ int lt_runner_code_fingerprint(const char *path, const char *source,
     return rc;
 }
 
-int lt_runner_read_pyproject(const char *path, char **json, char **err)
+int lt_read_pyproject(const char *path, char **json, char **err)
 {
     *json = NULL;
     *err = NULL;
