@@ -250,15 +250,15 @@ class _Src:
         # f-strings (positions there are unreliable in 3.11), annotations
         # or the __main__ block.
         nodes = []
-        todo = [(self.tree, None)]
-        while todo:
-            node, parent = todo.pop()
+        pending = [(self.tree, None)]
+        while pending:
+            node, parent = pending.pop()
             nodes.append((node, parent))
             if isinstance(node, ast.JoinedStr):
                 continue
             for child in ast.iter_child_nodes(node):
                 if id(child) not in skip:
-                    todo.append((child, node))
+                    pending.append((child, node))
         nodes.sort(key=lambda np: (getattr(np[0], 'lineno', 0),
                                    getattr(np[0], 'col_offset', 0)))
         self.nodes = nodes
@@ -356,13 +356,13 @@ def _split_bom(source):
 def _own_nodes(stmt):
     """Nodes of a statement that belong to its scope (not nested
     functions, classes, lambdas or comprehensions)."""
-    todo = [stmt]
-    while todo:
-        node = todo.pop()
+    pending = [stmt]
+    while pending:
+        node = pending.pop()
         yield node
         for child in ast.iter_child_nodes(node):
             if not isinstance(child, _SCOPES):
-                todo.append(child)
+                pending.append(child)
 
 
 # Everything above, for `from ds_common import *` in the generators.

@@ -248,9 +248,9 @@ class _Faults:
         locals_ = set(params)
         stmts = []          # simple statements of fn, nested defs excluded
         returns_value = False
-        todo = list(fn.body)
-        while todo:
-            s = todo.pop()
+        pending = list(fn.body)
+        while pending:
+            s = pending.pop()
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef,
                               ast.ClassDef)):
                 locals_.add(s.name)
@@ -267,11 +267,11 @@ class _Faults:
                 stmts.append(s)
             else:
                 for field in ('body', 'orelse', 'finalbody'):
-                    todo.extend(getattr(s, field, ()) or ())
+                    pending.extend(getattr(s, field, ()) or ())
                 for h in getattr(s, 'handlers', ()) or ():
-                    todo.extend(h.body)
+                    pending.extend(h.body)
                 for c in getattr(s, 'cases', ()) or ():
-                    todo.extend(c.body)
+                    pending.extend(c.body)
         last = fn.body[-1]
         value = None
         if isinstance(last, ast.Return) and last.value is not None:

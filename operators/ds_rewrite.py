@@ -351,12 +351,12 @@ class Rewriter:
                 name_toks.setdefault(t.string, []).append(i)
         cands = []
         claimed = set()
-        todo = [top] if top is not None else []
+        pending = [top] if top is not None else []
         order = []
-        while todo:
-            tab = todo.pop(0)
+        while pending:
+            tab = pending.pop(0)
             order.append(tab)
-            todo[0:0] = list(tab.get_children())
+            pending[0:0] = list(tab.get_children())
         for tab in order:
             if tab.get_type() != 'function':
                 continue
@@ -413,11 +413,11 @@ class Rewriter:
             if nm and (nm not in binding or n.lineno < binding[nm]):
                 binding[nm] = n.lineno
         descendants = []
-        todo = list(tab.get_children())
-        while todo:
-            d = todo.pop()
+        pending = list(tab.get_children())
+        while pending:
+            d = pending.pop()
             descendants.append(d)
-            todo.extend(d.get_children())
+            pending.extend(d.get_children())
         res = []
         for sym in tab.get_symbols():
             name = sym.get_name()

@@ -646,11 +646,10 @@ void lt_exec_close(struct lt_exec *ex)
     lt_exec_commit(ex, 1);
     for (size_t i = 0; i < ex->n_lanes; i++) {
         struct lt_lane *l = ex->lanes[i];
-        for (int k = 0; k < l->pool.n; k++) {
-            lt__job_reset(&l->pool.z[k].job);
+        /* Stopping a zygote resets its job; an off slot holds none. */
+        for (int k = 0; k < l->pool.n; k++)
             if (l->slot[k] != LT_SLOT_OFF)
                 lt__zygote_stop(&l->pool.z[k]);
-        }
         free(l->pool.z);
         for (size_t t = 0; l->pool.test_ids && t < l->pool.n_tests; t++)
             free(l->pool.test_ids[t]);

@@ -26,8 +26,9 @@ int lt__mutants_analyse(const char *path, const char *text, size_t len,
     free(ch);
     if (rc < 0)
         return rc;
-    /* Quadratic only within the few mutants of one fingerprint: each is
-     * compared with the representatives before it, newest first. */
+    /* Each runnable mutant is compared with the representatives before
+     * it, newest first: at worst quadratic in the mutants of one text,
+     * strcmp of 16 characters each. */
     for (size_t i = 0; i < n; i++) {
         if (an[i].status != LT_CHANGE_OK)
             continue;

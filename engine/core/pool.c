@@ -61,6 +61,13 @@ void lt__job_reset(struct job *j)
     j->result_fd = j->out_fd = j->pidfd = -1;
 }
 
+void lt__job_move(struct job *dst, struct job *src)
+{
+    *dst = *src;
+    memset(src, 0, sizeof(*src));
+    src->result_fd = src->out_fd = src->pidfd = -1;
+}
+
 #define STARTUP_TIMEOUT 600.0 /* s for a zygote to import and collect */
 
 /* Keeps the IMPORT_LINES of the first zygote that sends them (they are

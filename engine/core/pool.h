@@ -142,6 +142,9 @@ struct pool {
 
 
 void lt__job_reset(struct job *j);
+/* Moves a finished job out of its zygote slot into *dst (the caller's to
+ * reset), leaving *src empty, so a job outlives the executor's reset. */
+void lt__job_move(struct job *dst, struct job *src);
 /* Warns once what the sandbox lacks when `have` (a child's features) is
  * not everything: the kernel's reasons, and the zygote's for the
  * file-system view. */

@@ -647,9 +647,7 @@ static void baseline_finished(struct lt_exec *ex, struct lt_task *xt,
     struct baseline_task *bt = xt->owner;
     (void)ex;
     /* The executor resets j after this: the run moves here. */
-    bt->job = *j;
-    memset(j, 0, sizeof(*j));
-    j->result_fd = j->out_fd = j->pidfd = -1;
+    lt__job_move(&bt->job, j);
     bt->ended = 1;
 }
 

@@ -117,9 +117,7 @@ static void run_finished(struct lt_exec *ex, struct lt_task *t,
 {
     struct program *p = ex->owner;
     (void)t;
-    p->job = *j; /* the executor resets j next */
-    memset(j, 0, sizeof(*j));
-    j->result_fd = j->out_fd = j->pidfd = -1;
+    lt__job_move(&p->job, j); /* the executor resets j next */
 }
 
 static void run_lost(struct lt_exec *ex, struct lt_task *t, const char *why)
