@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test of the project: unit tests (ctest) and end-to-end tests on the
-# normal build, the same under ASan+UBSan, and the wire-decoder fuzzer.
+# normal build and under ASan+UBSan, and the wire-decoder fuzzer.
 # The suites are independent, so they run side by side (at most
 # LT_TEST_PARALLEL at once, default: the number of cores); each one's log
 # is printed whole, in the order below, once it is done.  Ends with one
@@ -41,18 +41,21 @@ unit() { # dir timeout [ctest options]
 
 names=() cmds=()
 add() { names+=("$1"); cmds+=("$2"); }
-# The untrusted runs of the patch corpus through real zygotes take a
-# minute and exercise the same C paths in both builds: they run under the
-# sanitizers only (the patches e2e tests run them on this build too).
+# With a sanitizer build, each test runs on one build: the C paths under
+# the sanitizers (which also count coverage), the Python side and the
+# larger inputs on the release build (tests/e2e/run.sh says which).  The
+# untrusted runs of the patch corpus through real zygotes take a minute
+# and run under the sanitizers only; the pytest suites of the embedded
+# Python (label "python") do not depend on the build and run once.
+# The two longest suites start first.
 if [ -n "$asan" ]; then
+  add "end-to-end tests ($build)" "LT_E2E_PART=release tests/e2e/run.sh '$build/litmus'; count=e2e"
+  add "end-to-end tests under ASan+UBSan ($asan)" "asan_env; LT_SANITIZED=1 tests/e2e/run.sh '$asan/litmus'; count=e2e"
   add "unit tests ($build)" "unit '$build' 300 -E unit_runners_untrusted; count=ctest"
+  add "unit tests under ASan+UBSan ($asan)" "asan_env; unit '$asan' 600 -LE python; count=ctest"
 else
   add "unit tests ($build)" "unit '$build' 300; count=ctest"
-fi
-add "end-to-end tests ($build)" "tests/e2e/run.sh '$build/litmus'; count=e2e"
-if [ -n "$asan" ]; then
-  add "unit tests under ASan+UBSan ($asan)" "asan_env; unit '$asan' 600; count=ctest"
-  add "end-to-end tests under ASan+UBSan ($asan)" "asan_env; LT_SANITIZED=1 tests/e2e/run.sh '$asan/litmus'; count=e2e"
+  add "end-to-end tests ($build)" "tests/e2e/run.sh '$build/litmus'; count=e2e"
 fi
 if command -v clang >/dev/null 2>&1; then
   add "fuzzing the wire decoder (20 s)" "tests/fuzz/run.sh 20; count=rc"

@@ -87,3 +87,36 @@ score_against_pytest() {
   ORACLE_TIMEOUT=${ORACLE_TIMEOUT:-20} /usr/bin/python3 "$REPO/tests/e2e/lib_oracle.py" "$DB" "$WORK/$name" \
     >"$WORK/oracle" 2>&1 || fail "verdicts differ from plain pytest: $(cat "$WORK/oracle")"
 }
+
+# The corpus programs whose whole suite scores a folder (quix_gcd scores
+# one file with a flag), for the -j 1 = -j 2 tests.
+corpus_score_args() { # program -> ARGS
+  local dir=$CORPUS/$1
+  ARGS=("$dir" --tests "$dir")
+  [ "$1" = quix_gcd ] && ARGS=("$dir/correct_programs/gcd.py" --tests "$dir/test_gcd.py" -- --correct)
+  return 0
+}
+
+# Scores a corpus program at -j 1 and -j 2 side by side (each run under
+# the other's load, which the verdicts must not feel either) into
+# $WORK/<program>-1.db and -2.db; fails if a run fails, or if the
+# verdicts differ.
+jobs_pair() { # program
+  local p=$1 j a b
+  corpus_score_args "$p"
+  for j in 1 2; do
+    (cd "$CORPUS/$p" && "$LITMUS" score --db "$WORK/$p-$j.db" --no-progress -j $j "${ARGS[@]}" >/dev/null 2>"$WORK/$p-$j.err"; echo $? >"$WORK/$p-$j.rc") &
+  done
+  wait
+  for j in 1 2; do
+    [ "$(cat "$WORK/$p-$j.rc")" = 0 ] || fail "$p -j $j: $(cat "$WORK/$p-$j.err")"
+  done
+  a=$(q "$WORK/$p-1.db" "SELECT mutant_id || ' ' || verdict FROM results ORDER BY 1")
+  b=$(q "$WORK/$p-2.db" "SELECT mutant_id || ' ' || verdict FROM results ORDER BY 1")
+  [ -n "$a" ] || fail "$p: no results"
+  [ "$a" = "$b" ] || fail "verdicts differ between -j 1 and -j 2 on $p: $(diff <(echo "$a") <(echo "$b") | grep '^[<>]' | head -4 | tr '\n' ' ')"
+}
+
+# The corpus programs of the ground-truth test (t0549): the eight written
+# for module- and class-level mechanisms and older ones with such code.
+GROUNDTRUTH_PROGRAMS="cache_info version_order codec_registry shapes_pkg word_stats cli_options quantities settings_chain grade_report bank_account lru_cache linalg dfs"
