@@ -22,11 +22,17 @@ enum lt_frame_type {
     LT_FRAME_INIT = 1,       /* settings, subject files and their sources */
     LT_FRAME_RUN = 2,        /* run one job; carries result and output fds */
     LT_FRAME_QUIT = 3,
+    LT_FRAME_CLONE = 4,      /* an idle ready zygote forks a copy of
+                                itself (u32 scratch instance); carries
+                                the copy's socket to litmus.  Also from
+                                a zygote to its pre-import server. */
     /* zygote -> litmus */
     LT_FRAME_READY = 10,     /* collected test ids */
     LT_FRAME_FAILED = 11,    /* collection or start-up failed: message */
     LT_FRAME_STARTED = 12,   /* child pid */
     LT_FRAME_EXITED = 13,    /* wait status and resource usage */
+    LT_FRAME_CLONED = 16,    /* a copy's first frame: u32 its pid; it is
+                                ready (its tests are its origin's) */
     LT_FRAME_VIEW = 15,      /* before READY: the file-system view (u32
                                 features, why it is missing or "", the
                                 view's description) */

@@ -48,6 +48,11 @@ struct lt_runner_config {
 
 #define LT_RUNNER_SANDBOX_UID 65534 /* nobody */
 #define LT_RUNNER_SCRATCH_MB 512
+/* Scratch tmpfs instances in a zygote's file-system view: the zygote
+ * uses instance 0, each copy forked from it (lt_zygote_send_clone) one
+ * of the others, so that every child still has a scratch of its own
+ * size to itself. */
+#define LT_RUNNER_SCRATCH_SLOTS 16
 
 /* The interpreter litmus embeds, and the one a zygote takes when no other
  * is named. */
@@ -117,6 +122,14 @@ struct lt_run_request {
 int lt_zygote_send_run(int sock, const struct lt_run_request *req,
                        int result_fd, int output_fd);
 int lt_zygote_send_quit(int sock);
+/* Asks an idle, ready zygote to fork a copy of itself: the copy has the
+ * same interpreter, imports and collected tests (no start-up cost), its
+ * own pre-import server and scratch instance `instance` (below
+ * LT_RUNNER_SCRATCH_SLOTS, unused by the rest of the zygote's family),
+ * and dies with the zygote.  *clone_sock: the engine's end of the copy's
+ * socket (CLOEXEC); the copy's first frame on it is CLONED (its pid), or
+ * FAILED.  0 or a negative code. */
+int lt_zygote_send_clone(int sock, uint32_t instance, int *clone_sock);
 
 /* Entry point of the zygote process (`litmus __zygote FD`); never
  * returns. */

@@ -138,6 +138,27 @@ int lt_zygote_send_quit(int sock)
     return rc;
 }
 
+/* Contract: see runner.h. */
+int lt_zygote_send_clone(int sock, uint32_t instance, int *clone_sock)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+        return -errno;
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_CLONE);
+    lt_wire_put_u32(&w, instance);
+    lt_wire_finish(&w);
+    int rc = lt_wire_send(sock, &w, &sv[1], 1);
+    lt_wire_writer_free(&w);
+    close(sv[1]);
+    if (rc < 0) {
+        close(sv[0]);
+        return rc;
+    }
+    *clone_sock = sv[0];
+    return 0;
+}
+
 /*** Zygote state ***/
 
 static int engine_sock = -1;    /* zygote: to the engine */
@@ -149,7 +170,10 @@ static struct lt_wire_writer view_note; /* VIEW frame, sent before READY */
 static int view_note_ready;
 static unsigned zygote_features; /* what the zygote itself set up */
 static char *run_cwd;
-static char *scratch_base;
+static char *scratch_base;      /* where this process's children's scratch
+                                   directories are made */
+static char *scratch_root;      /* the view's scratch path (INIT's) */
+static unsigned scratch_instances = 1; /* tmpfs instances below it */
 
 /* Fresh imports (docs/design.md, "Module and class-level mutants"): the
  * zygote's pre-import server, forked while the first subject was being
@@ -1056,6 +1080,72 @@ static void server_keep_ids(const uint8_t *payload, size_t len)
     Py_XSETREF(fresh_ids, ids);
 }
 
+/*** Copies of a ready zygote ***/
+
+/* Children of this process make their scratch directories in instance i
+ * of the view's scratch (without a view, in the one scratch path). */
+static void use_scratch_instance(uint32_t i)
+{
+    if (scratch_instances <= 1)
+        return;
+    free(scratch_base);
+    scratch_base = xasprintf("%s/%u", scratch_root, (unsigned)i);
+}
+
+/* A CLONE frame: the scratch instance, and one fd (the copy's socket). */
+static int read_clone(const uint8_t *payload, size_t len, int nfds,
+                      uint32_t *instance)
+{
+    struct lt_wire_reader r;
+    lt_wire_reader_init(&r, payload, len);
+    *instance = lt_wire_get_u32(&r);
+    if (nfds != 1 || lt_wire_reader_done(&r) < 0)
+        return -1;
+    if (scratch_instances > 1 &&
+        (*instance == 0 || *instance >= scratch_instances))
+        return -1;
+    return 0;
+}
+
+/* Children of ours that ended unwaited: copies of this zygote or server
+ * (a job's child is always waited for before the next frame is read). */
+static void reap_copies(void)
+{
+    while (waitpid(-1, NULL, WNOHANG) > 0)
+        ;
+}
+
+/* The pre-import server's half of a CLONE: a copy of the server that
+ * serves the copy of its zygote on the socket passed, and says CLONED
+ * there first.  The copy dies with this server (and so with the original
+ * zygote), and ends at EOF when the zygote's copy ends.  *sock becomes
+ * the copy's socket in the copy; the original keeps its own. */
+static void server_clone(const uint8_t *payload, size_t len, int *fds,
+                         int nfds, int *sock)
+{
+    uint32_t instance;
+    if (read_clone(payload, len, nfds, &instance) < 0)
+        _exit(3);
+    pid_t parent = getpid();
+    pid_t pid = py_fork();
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(0);
+        close(*sock);
+        *sock = fds[0];
+        zygote_pid = getpid();
+        use_scratch_instance(instance);
+        struct lt_wire_writer w;
+        lt_wire_writer_init(&w, LT_FRAME_CLONED);
+        lt_wire_put_u32(&w, (uint32_t)getpid());
+        send_frame(*sock, &w);
+        return;
+    }
+    /* A failed fork: the zygote's copy sees EOF and says FAILED. */
+    close(fds[0]);
+}
+
 /* The server's loop, in the process forked inside the first import of a
  * subject.  It runs nothing of the project: it waits for the zygote's
  * frames, forks a child per RUN and reports STARTED and EXITED back.  It
@@ -1092,6 +1182,12 @@ static PyObject *preimport_serve(int sock, pid_t zygote)
                                 &nfds);
         if (type <= 0 || type == LT_FRAME_QUIT)
             _exit(0);
+        reap_copies();
+        if (type == LT_FRAME_CLONE) {
+            server_clone(payload, len, fds, nfds, &sock);
+            free(payload);
+            continue;
+        }
         if (type == LT_FRAME_READY && nfds == 0) {
             server_keep_ids(payload, len);
             free(payload);
@@ -1190,6 +1286,74 @@ static PyObject *py_fresh_abort(PyObject *self, PyObject *args)
     fresh_abort(msg);
 }
 
+/* CLONE: forks a copy of this ready zygote that serves the socket
+ * passed, with its own scratch instance and, when this zygote has a
+ * pre-import server, its own copy of that server.  The copy says CLONED
+ * (or FAILED when the server could not be copied: its fresh runs would
+ * otherwise fall back to re-execution and differ from this zygote's) and
+ * goes on in the serve loop; so does this zygote.  The copy dies with
+ * this zygote. */
+static void handle_clone(const uint8_t *payload, size_t len, int *fds,
+                         int nfds)
+{
+    uint32_t instance;
+    if (read_clone(payload, len, nfds, &instance) < 0) {
+        close_quietly(fds, nfds);
+        die("malformed CLONE frame", LT_EPROTO);
+    }
+    int server = -1;
+    if (preimport_sock >= 0) {
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0) {
+            struct lt_wire_writer w;
+            lt_wire_writer_init(&w, LT_FRAME_CLONE);
+            lt_wire_put_u32(&w, instance);
+            lt_wire_finish(&w);
+            int rc = lt_wire_send(preimport_sock, &w, &sv[1], 1);
+            lt_wire_writer_free(&w);
+            close(sv[1]);
+            if (rc < 0)
+                close(sv[0]);
+            else
+                server = sv[0];
+        }
+    }
+    pid_t parent = getpid();
+    pid_t pid = py_fork();
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(0);
+        close(engine_sock);
+        engine_sock = fds[0];
+        zygote_pid = getpid();
+        use_scratch_instance(instance);
+        if (preimport_sock >= 0) {
+            close(preimport_sock);
+            preimport_sock = server;
+            uint8_t *p = NULL;
+            size_t n = 0;
+            int type = server < 0 ? -1
+                                  : lt_wire_recv(server, 64, &p, &n, NULL,
+                                                 NULL);
+            free(p);
+            if (type != LT_FRAME_CLONED) {
+                send_failed("the pre-import server could not be copied");
+                zygote_exit(3);
+            }
+        }
+        struct lt_wire_writer w;
+        lt_wire_writer_init(&w, LT_FRAME_CLONED);
+        lt_wire_put_u32(&w, (uint32_t)getpid());
+        send_frame(engine_sock, &w);
+        return;
+    }
+    /* A failed fork: the engine sees EOF on the copy's socket. */
+    close(fds[0]);
+    if (server >= 0)
+        close(server);
+}
+
 /* The fork server: RUN frames until QUIT or EOF.  Returns None. */
 static PyObject *py_serve(PyObject *self, PyObject *args)
 {
@@ -1207,6 +1371,12 @@ static PyObject *py_serve(PyObject *self, PyObject *args)
             free(payload);
             close_quietly(fds, nfds);
             Py_RETURN_NONE;
+        }
+        reap_copies();
+        if (type == LT_FRAME_CLONE) {
+            handle_clone(payload, len, fds, nfds);
+            free(payload);
+            continue;
         }
         if (type != LT_FRAME_RUN) {
             free(payload);
@@ -1472,7 +1642,8 @@ static void enter_view(char **args, uint32_t nargs, char **subjects,
         .root_dir = scratch_base, .ro_paths = (const char *const *)ro,
         .n_ro_paths = n, .scratch_dir = scratch_base,
         .scratch_bytes = (unsigned long long)scratch_mb << 20,
-        .scratch_inodes = 16384, .uid = (uid_t)uid, .gid = (gid_t)uid};
+        .scratch_inodes = 16384, .scratch_instances = LT_RUNNER_SCRATCH_SLOTS,
+        .uid = (uid_t)uid, .gid = (gid_t)uid};
     unsigned got = 0;
     char err[256];
     char *desc = NULL;
@@ -1487,6 +1658,10 @@ static void enter_view(char **args, uint32_t nargs, char **subjects,
         zygote_features &= ~(unsigned)(LT_SBX_FSVIEW | LT_SBX_IDENTITY);
     } else {
         zygote_features |= got;
+        if (got & LT_SBX_FSVIEW) {
+            scratch_instances = LT_RUNNER_SCRATCH_SLOTS;
+            use_scratch_instance(0);
+        }
     }
     /* Not dumpable: no child reads the zygote's memory or environment
      * through /proc, whatever uid it runs as. */
@@ -1532,6 +1707,7 @@ _Noreturn void lt_zygote_main(int sock)
     lt_wire_reader_init(&r, payload, len);
     run_cwd = lt_wire_get_strdup(&r);
     scratch_base = lt_wire_get_strdup(&r);
+    scratch_root = scratch_base ? xstrdup(scratch_base) : NULL;
     int debug = lt_wire_get_u8(&r);
     int bare = lt_wire_get_u8(&r);
     char *python = lt_wire_get_strdup(&r);

@@ -99,6 +99,11 @@ struct lt_view_opts {
     const char *scratch_dir;     /* absolute: a fresh tmpfs here is the
                                     only writable place */
     unsigned long long scratch_bytes, scratch_inodes; /* its caps */
+    unsigned scratch_instances;  /* > 1: that many such tmpfs, each with
+                                    those caps, at scratch_dir/0, /1, ...
+                                    (one per process forking children
+                                    from this view); 0 or 1: one, at
+                                    scratch_dir */
     uid_t uid;                   /* identity when started as root */
     gid_t gid;
 };
@@ -107,7 +112,7 @@ struct lt_view_opts {
  * not root) whose root is a read-only tmpfs holding read-only binds of
  * the system's software, a few files of /etc, /dev/null and its kind,
  * /proc, and o->ro_paths; a generated /etc/passwd; a capped tmpfs at
- * o->scratch_dir; then, when started as root, becomes o->uid/o->gid (which
+ * o->scratch_dir (or several below it); then, when started as root, becomes o->uid/o->gid (which
  * clears PR_SET_PDEATHSIG: the caller re-arms it).  The working directory
  * is "/" afterwards.  Call single-threaded.  0 and *got = the features
  * now in force (LT_SBX_FSVIEW, LT_SBX_IDENTITY), or a negative code with

@@ -345,19 +345,27 @@ int lt_sandbox_view_enter(const struct lt_view_opts *o, unsigned *got,
      * scratch path the children's directories are made in, owned by the
      * identity they run as.  /tmp is an empty read-only directory around
      * it. */
-    if ((rc = make_dirs(root, o->scratch_dir, 0755)) < 0)
-        goto out;
-    snprintf(path, sizeof(path), "%s%s", root, o->scratch_dir);
     char opts[128];
     snprintf(opts, sizeof(opts), "mode=0700,uid=%u,gid=%u,size=%llu,"
              "nr_inodes=%llu", (unsigned)uid, (unsigned)gid,
              (unsigned long long)o->scratch_bytes,
              (unsigned long long)o->scratch_inodes);
-    if (mount("litmus-scratch", path, "tmpfs", MS_NOSUID | MS_NODEV,
-              opts) < 0) {
-        rc = -errno;
-        snprintf(err, errlen, "scratch tmpfs: %s", strerror(errno));
-        goto out;
+    unsigned instances = o->scratch_instances > 1 ? o->scratch_instances : 1;
+    for (unsigned i = 0; i < instances; i++) {
+        char where[PATH_MAX];
+        if (instances == 1)
+            snprintf(where, sizeof(where), "%s", o->scratch_dir);
+        else
+            snprintf(where, sizeof(where), "%s/%u", o->scratch_dir, i);
+        if ((rc = make_dirs(root, where, 0755)) < 0)
+            goto out;
+        snprintf(path, sizeof(path), "%s%s", root, where);
+        if (mount("litmus-scratch", path, "tmpfs", MS_NOSUID | MS_NODEV,
+                  opts) < 0) {
+            rc = -errno;
+            snprintf(err, errlen, "scratch tmpfs: %s", strerror(errno));
+            goto out;
+        }
     }
     if ((rc = make_dirs(root, "/tmp", 0755)) < 0)
         goto out;

@@ -88,6 +88,8 @@ struct lt_lane *lt_exec_lane(struct lt_exec *ex,
         l->pool.cfg.exe = engine_exe;
     l->ops = ops;
     l->owner = owner;
+    /* Every zygote started anew: for comparing (bench/copies_bench.sh). */
+    l->no_copies = getenv("LITMUS_NO_COPIES") != NULL;
     slots_grow(l, ex->jobs);
     ex->lanes = xrealloc(ex->lanes, (ex->n_lanes + 1) * sizeof(*ex->lanes));
     ex->lanes[ex->n_lanes++] = l;
@@ -101,30 +103,128 @@ void lt_exec_set_jobs(struct lt_exec *ex, int jobs)
         slots_grow(ex->lanes[i], ex->jobs);
 }
 
+static void slot_died(struct lt_exec *ex, struct lt_lane *l, int k);
+
+/* The spawned zygote whose view slot k's zygote shares (k itself when it
+ * was spawned). */
+static int family_root(const struct lt_lane *l, int k)
+{
+    while (l->pool.z[k].copy_of)
+        k = l->pool.z[k].copy_of - 1;
+    return k;
+}
+
 static void slot_off(struct lt_exec *ex, struct lt_lane *l, int k)
 {
     if (l->slot[k] == LT_SLOT_OFF)
         return;
-    lt__zygote_stop(&l->pool.z[k]);
-    l->pool.z[k].dead = 0;
+    struct zygote *z = &l->pool.z[k];
+    /* Its copies die with it: they stop first, and a busy copy's task
+     * runs again elsewhere. */
+    for (int c = 0; c < l->pool.n && z->copies > 0; c++) {
+        if (c == k || l->slot[c] == LT_SLOT_OFF ||
+            l->pool.z[c].copy_of != k + 1)
+            continue;
+        if (l->pool.z[c].job.active)
+            slot_died(ex, l, c);
+        else
+            slot_off(ex, l, c);
+    }
+    if (z->copy_of) {
+        struct zygote *from = &l->pool.z[z->copy_of - 1];
+        struct zygote *root = &l->pool.z[family_root(l, k)];
+        from->copies--;
+        root->instances_used &= ~(UINT32_C(1) << z->instance);
+    }
+    lt__zygote_stop(z);
+    z->dead = 0;
+    z->copy_of = 0;
+    z->copies = 0;
     l->slot[k] = LT_SLOT_OFF;
     l->live--;
     ex->live--;
 }
 
-/* Starts a zygote in a free slot of the lane; it imports and collects
- * while the loop goes on.  0, 1 when no slot is free, or a negative code
- * after stopping the run. */
+/* Slot k's zygote can be stopped without stopping a child: it is idle,
+ * and no copy of it lives. */
+static int stoppable(const struct lt_lane *l, int k)
+{
+    return l->slot[k] != LT_SLOT_OFF && !l->pool.z[k].job.active &&
+           l->pool.z[k].copies == 0;
+}
+
+/* An idle ready zygote of the lane to copy, with a scratch instance free
+ * in its family (its number in *instance), or -1.  Spawned zygotes go
+ * first, so that few copies hang on copies. */
+static int copy_source(const struct lt_lane *l, unsigned *instance)
+{
+    if (l->no_copies)
+        return -1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < l->pool.n; k++) {
+            const struct zygote *z = &l->pool.z[k];
+            if (l->slot[k] != LT_SLOT_READY || z->job.active || z->dead ||
+                (pass == 0 && z->copy_of))
+                continue;
+            uint32_t used = l->pool.z[family_root(l, k)].instances_used | 1u;
+            for (unsigned i = 1; i < LT_RUNNER_SCRATCH_SLOTS; i++) {
+                if (!(used & (UINT32_C(1) << i))) {
+                    *instance = i;
+                    return k;
+                }
+            }
+        }
+    }
+    return -1;
+}
+
+/* A spawned zygote of the lane is still starting and none is ready: a
+ * new zygote waits for it, to be a copy. */
+static int first_starting(const struct lt_lane *l)
+{
+    if (l->no_copies)
+        return 0;
+    int starting = 0;
+    for (int k = 0; k < l->pool.n; k++) {
+        if (l->slot[k] == LT_SLOT_READY)
+            return 0;
+        if (l->slot[k] == LT_SLOT_STARTING && !l->pool.z[k].copy_of)
+            starting = 1;
+    }
+    return starting;
+}
+
+/* Starts a zygote in a free slot of the lane: a copy of an idle ready one
+ * when there is one (a fork), else a new one, which imports and collects
+ * while the loop goes on.  0, 1 when no slot is free or the new zygote
+ * is to wait for the first to be ready, or a negative code after
+ * stopping the run. */
 static int slot_on(struct lt_exec *ex, struct lt_lane *l)
 {
     for (int k = 0; k < l->pool.n; k++) {
         if (l->slot[k] != LT_SLOT_OFF)
             continue;
-        int rc = lt__zygote_start(&l->pool, &l->pool.z[k]);
-        if (rc < 0) {
-            lt_error("cannot start a runner: %s", lt_strerror(rc));
-            lt_exec_fail(ex, LT_EXIT_ENGINE);
-            return rc;
+        unsigned instance = 0;
+        int from = copy_source(l, &instance);
+        int rc = 1;
+        if (from >= 0) {
+            rc = lt__zygote_clone(&l->pool, &l->pool.z[from], from, instance,
+                                  &l->pool.z[k]);
+            if (rc == 0)
+                l->pool.z[family_root(l, k)].instances_used |=
+                    UINT32_C(1) << instance;
+            else
+                l->no_copies = 1;
+        } else if (first_starting(l)) {
+            return 1;
+        }
+        if (rc != 0) {
+            rc = lt__zygote_start(&l->pool, &l->pool.z[k]);
+            if (rc < 0) {
+                lt_error("cannot start a runner: %s", lt_strerror(rc));
+                lt_exec_fail(ex, LT_EXIT_ENGINE);
+                return rc;
+            }
         }
         l->slot[k] = LT_SLOT_STARTING;
         l->slot_since[k] = lt__now();
@@ -139,6 +239,8 @@ static int slot_on(struct lt_exec *ex, struct lt_lane *l)
 
 int lt_exec_warm(struct lt_exec *ex, struct lt_lane *l, int n)
 {
+    if (n > l->warm)
+        l->warm = n;
     while (l->live < n && l->live < l->pool.n) {
         int rc = slot_on(ex, l);
         if (rc != 0)
@@ -149,9 +251,14 @@ int lt_exec_warm(struct lt_exec *ex, struct lt_lane *l, int n)
 
 void lt_exec_trim(struct lt_exec *ex, struct lt_lane *l, int n)
 {
-    for (int k = l->pool.n; k-- > 0 && l->live > n;)
-        if (l->slot[k] != LT_SLOT_OFF && !l->pool.z[k].job.active)
-            slot_off(ex, l, k);
+    if (n < l->warm)
+        l->warm = n;
+    /* Twice: a zygote whose copies stop in the first pass may stop in the
+     * second. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = l->pool.n; k-- > 0 && l->live > n;)
+            if (stoppable(l, k))
+                slot_off(ex, l, k);
 }
 
 static void task_lost(struct lt_exec *ex, struct lt_task *t, const char *why)
@@ -238,11 +345,27 @@ static void start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
         lt_exec_lane_fail(ex, l, msg);
 }
 
+/* A copy that could not start: the lane spawns its zygotes from now on
+ * (a copy fails only when forking or the pre-import server does). */
+static void copy_failed(struct lt_exec *ex, struct lt_lane *l, int k,
+                        const char *why)
+{
+    lt_debug("a copy of a zygote failed (%s); new zygotes from now on",
+             why);
+    slot_off(ex, l, k);
+    l->no_copies = 1;
+}
+
 /* Reads READY (or FAILED) of slot k's zygote. */
 static void slot_ready(struct lt_exec *ex, struct lt_lane *l, int k)
 {
     char *fail = NULL;
     int rc = lt__read_ready(&l->pool, &l->pool.z[k], &fail);
+    if (rc < 0 && l->pool.z[k].copy_of) {
+        copy_failed(ex, l, k, fail ? fail : lt_strerror(rc));
+        free(fail);
+        return;
+    }
     if (rc < 0) {
         slot_off(ex, l, k);
         start_failed(ex, l, rc, fail ? fail : lt_strerror(rc));
@@ -255,14 +378,20 @@ static void slot_ready(struct lt_exec *ex, struct lt_lane *l, int k)
     l->ready_once = 1;
     if (l->ops && l->ops->ready) {
         char *why = NULL;
-        if (l->ops->ready(ex, l, first, &why) < 0) {
+        int rc_ready = l->ops->ready(ex, l, first, &why);
+        if (rc_ready < 0) {
             slot_off(ex, l, k);
             if (!ex->fatal)
                 lt_exec_lane_fail(ex, l,
                                   why ? why : "the runner cannot be used");
         }
         free(why);
+        if (rc_ready < 0)
+            return;
     }
+    /* The zygotes asked for ahead of time that waited for this one. */
+    if (l->live < l->warm && !ex->fatal)
+        lt_exec_warm(ex, l, l->warm);
 }
 
 int lt_exec_wait_ready(struct lt_exec *ex, struct lt_lane *l)
@@ -391,8 +520,7 @@ static void share_slots(struct lt_exec *ex)
                         if (ol == l || lane_work(ol) > 0)
                             continue;
                         for (int k = 0; k < ol->pool.n && !freed; k++) {
-                            if (ol->slot[k] == LT_SLOT_OFF ||
-                                ol->pool.z[k].job.active)
+                            if (!stoppable(ol, k))
                                 continue;
                             slot_off(ex, ol, k);
                             freed = 1;
@@ -517,8 +645,12 @@ static int step(struct lt_exec *ex, double max_wait)
                     char *msg = xasprintf("a runner did not finish "
                                           "collecting the tests in %.0f s",
                                           l->start_timeout);
-                    slot_off(ex, l, k);
-                    start_failed(ex, l, -ETIMEDOUT, msg);
+                    if (z->copy_of) {
+                        copy_failed(ex, l, k, msg);
+                    } else {
+                        slot_off(ex, l, k);
+                        start_failed(ex, l, -ETIMEDOUT, msg);
+                    }
                     free(msg);
                 }
                 continue;
@@ -567,8 +699,10 @@ int lt_exec_run(struct lt_exec *ex)
             break;
         if (ex->outstanding == 0 && waiting == 0)
             break;
-        hand_out(ex);
+        /* Slots first: an idle ready zygote is copied before it takes a
+         * task (the copy is made before the task's RUN is read). */
         share_slots(ex);
+        hand_out(ex);
         if (ex->fatal)
             break;
         if (ex->outstanding == 0 && !starting(ex))

@@ -107,6 +107,9 @@ struct lt_lane {
     int running;             /* children running */
     int live;                /* zygotes starting or ready */
     int ready_once;          /* a zygote was ready once */
+    int warm;                /* zygotes asked for by lt_exec_warm: made
+                                as copies once the first is ready */
+    int no_copies;           /* a copy failed: new zygotes only */
     int failed;              /* cannot start: its tasks are lost */
     char *fail_msg;
     double start_timeout;    /* s for a zygote to collect; 0: the pool's */
@@ -160,9 +163,11 @@ void lt_exec_close(struct lt_exec *ex);
 struct lt_lane *lt_exec_lane(struct lt_exec *ex,
                              const struct lt_runner_config *cfg,
                              const struct lt_lane_ops *ops, void *owner);
-/* Starts up to n zygotes of the lane now, side by side (they import and
- * collect while the job does other work).  0, or a negative code after
- * stopping the run (fatal). */
+/* Starts up to n zygotes of the lane ahead of time (they import and
+ * collect while the job does other work): copies of an idle ready one
+ * when the lane has one, else the first zygote now and the rest as its
+ * copies once it is ready.  0, or a negative code after stopping the run
+ * (fatal). */
 int lt_exec_warm(struct lt_exec *ex, struct lt_lane *l, int n);
 /* Waits until every zygote the lane started is ready or failed. 0, or
  * the run's fatal code. */

@@ -174,7 +174,19 @@ again:
     if (type == LT_FRAME_FAILED) {
         *failmsg = lt_wire_get_strdup(&r);
         rc = LT_ENOTESTS;
-    } else if (type == LT_FRAME_READY) {
+    } else if (type == LT_FRAME_CLONED && z->copy_of) {
+        /* A copy: its tests are its origin's, already checked. */
+        uint32_t pid = lt_wire_get_u32(&r);
+        rc = lt_wire_reader_done(&r);
+        if (rc == 0 && (pid <= 1 || pid > INT32_MAX))
+            rc = LT_EPROTO;
+        if (rc == 0) {
+            z->pid = (pid_t)pid;
+            lt_telemetry_watch(z->tm, z->pid);
+        } else {
+            *failmsg = xstrdup("malformed frame from a zygote");
+        }
+    } else if (type == LT_FRAME_READY && !z->copy_of) {
         unsigned features = lt_wire_get_u32(&r);
         uint32_t n = lt_wire_get_u32(&r);
         if (r.bad || n > 1000000) {
@@ -237,6 +249,23 @@ int lt__zygote_start(struct pool *pool, struct zygote *z)
     if (rc == 0)
         lt_telemetry_watch(z->tm, z->pid);
     return rc;
+}
+
+int lt__zygote_clone(struct pool *pool, struct zygote *from, int from_slot,
+                     unsigned instance, struct zygote *z)
+{
+    int sock;
+    int rc = lt_zygote_send_clone(from->sock, instance, &sock);
+    if (rc < 0)
+        return rc;
+    memset(z, 0, sizeof(*z));
+    z->sock = sock;
+    z->copy_of = from_slot + 1;
+    z->instance = instance;
+    z->job.result_fd = z->job.out_fd = z->job.pidfd = -1;
+    z->tm = pool->tm;
+    from->copies++;
+    return 0;
 }
 
 void lt__zygote_stop(struct zygote *z)

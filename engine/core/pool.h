@@ -111,11 +111,19 @@ struct job {
 };
 
 struct zygote {
-    pid_t pid;
+    pid_t pid;               /* 0 while a copy has not said CLONED */
     int sock;
     struct lt_telemetry *tm; /* the pool's, or NULL */
     int ready;
     int dead;
+    /* Copies (lt_zygote_send_clone): a copy dies with the zygote it was
+     * forked from, and uses a scratch instance of that family's view. */
+    int copy_of;             /* 1 + the slot of the zygote it was forked
+                                from; 0: spawned */
+    int copies;              /* live zygotes forked from this one */
+    unsigned instance;       /* scratch instance (0: a spawned zygote) */
+    uint32_t instances_used; /* a spawned zygote: bit i, instance i is
+                                taken in its family */
     struct job job;
 };
 
@@ -152,6 +160,10 @@ void lt__warn_degraded(const struct pool *pool, unsigned have);
 /* Waits for READY (or FAILED) from a freshly spawned zygote. */
 int lt__read_ready(struct pool *pool, struct zygote *z, char **failmsg);
 int lt__zygote_start(struct pool *pool, struct zygote *z);
+/* Starts *z as a copy of the idle, ready zygote *from (in slot from_slot)
+ * with scratch instance `instance`; it says CLONED (lt__read_ready). */
+int lt__zygote_clone(struct pool *pool, struct zygote *from, int from_slot,
+                     unsigned instance, struct zygote *z);
 void lt__zygote_stop(struct zygote *z);
 /* Starts a job on an idle zygote: pipes, RUN frame, wall deadline. */
 int lt__job_start(struct zygote *z, struct job *spec, uint64_t token,

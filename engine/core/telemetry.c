@@ -90,6 +90,9 @@ void lt_telemetry_watch(struct lt_telemetry *t, pid_t zygote)
     __u8 one = 1;
     bpf_map__update_elem(t->skel->maps.roots, &key, sizeof(key), &one,
                          sizeof(one), BPF_ANY);
+    /* A copy of a zygote was counted as its child when it was forked: a
+     * zygote's own calls are nobody's job. */
+    bpf_map__delete_elem(t->skel->maps.kids, &key, sizeof(key), 0);
 }
 
 void lt_telemetry_unwatch(struct lt_telemetry *t, pid_t zygote)

@@ -2,8 +2,8 @@
  * of the litmus binary on a tiny generated project: the budget of
  * children at once, exclusive tasks, one retry after a runner died and
  * the loss after a second death, a lane that cannot start, slots moving
- * between lanes, a job's own order of tasks, and a failed store write
- * stopping the run.  SPDX-License-Identifier: MIT */
+ * between lanes, a job's own order of tasks, a failed store write
+ * stopping the run, and zygotes made as copies of a ready one.  SPDX-License-Identifier: MIT */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -353,6 +353,88 @@ static void test_store_failure_stops(void **state)
     project_free(&p);
 }
 
+/* Slots of the lane whose zygote was spawned, and those that are
+ * copies; every live zygote has a pid of its own. */
+static void count_zygotes(const struct lt_lane *l, int *spawned,
+                          int *copies)
+{
+    *spawned = *copies = 0;
+    for (int k = 0; k < l->pool.n; k++) {
+        if (l->slot[k] == LT_SLOT_OFF)
+            continue;
+        assert_true(l->pool.z[k].pid > 0);
+        for (int o = 0; o < k; o++)
+            if (l->slot[o] != LT_SLOT_OFF)
+                assert_true(l->pool.z[o].pid != l->pool.z[k].pid);
+        if (l->pool.z[k].copy_of)
+            (*copies)++;
+        else
+            (*spawned)++;
+    }
+}
+
+/* One zygote is started, the others are its copies (forked when it is
+ * ready, each with its own pid and scratch instance); a copy runs tasks
+ * like the original; the copies die with it and their tasks run again;
+ * trimming stops copies before the zygote they came from. */
+static void test_copies(void **state)
+{
+    (void)state;
+    struct project p;
+    project_make(&p, "test_calc.py", 0.05);
+    struct lt_exec ex;
+    lt_exec_init(&ex, 3);
+    struct lt_runner_config cfg = project_cfg(&p);
+    cfg.no_view = 0; /* copies take scratch instances of the view */
+    struct lt_lane *l = lt_exec_lane(&ex, &cfg, NULL, NULL);
+    assert_int_equal(lt_exec_warm(&ex, l, 3), 0);
+    assert_int_equal(l->live, 1); /* the others wait to be copies */
+    assert_int_equal(lt_exec_wait_ready(&ex, l), 0);
+    assert_int_equal(l->live, 3);
+    struct seen s = {0};
+    struct ttask t[MAX_TASKS];
+    submit_n(&ex, l, t, 0, 6, &s, &ops);
+    assert_int_equal(lt_exec_run(&ex), 0);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(s.finished[i], 1);
+    assert_int_equal(s.max_running, 3);
+    int spawned, copies;
+    count_zygotes(l, &spawned, &copies);
+    assert_int_equal(spawned, 1);
+    assert_int_equal(copies, 2);
+    uint32_t used = 0;
+    for (int k = 0; k < l->pool.n; k++)
+        if (l->slot[k] != LT_SLOT_OFF && l->pool.z[k].copy_of) {
+            unsigned i = l->pool.z[k].instance;
+            assert_true(i > 0 && i < LT_RUNNER_SCRATCH_SLOTS);
+            assert_false(used & (UINT32_C(1) << i));
+            used |= UINT32_C(1) << i;
+        }
+
+    /* The original dies: so do its copies; the tasks of the next round
+     * run on new zygotes. */
+    for (int k = 0; k < l->pool.n; k++)
+        if (l->slot[k] != LT_SLOT_OFF && !l->pool.z[k].copy_of)
+            kill(l->pool.z[k].pid, SIGKILL);
+    s = (struct seen){0};
+    submit_n(&ex, l, t, 6, 4, &s, &ops);
+    assert_int_equal(lt_exec_run(&ex), 0);
+    for (int i = 6; i < 10; i++)
+        assert_int_equal(s.finished[i], 1);
+    count_zygotes(l, &spawned, &copies);
+    assert_int_equal(spawned + copies, l->live);
+    assert_true(spawned >= 1);
+
+    /* Trimming to one keeps a spawned zygote. */
+    lt_exec_trim(&ex, l, 1);
+    assert_int_equal(l->live, 1);
+    count_zygotes(l, &spawned, &copies);
+    assert_int_equal(spawned, 1);
+    assert_int_equal(copies, 0);
+    lt_exec_close(&ex);
+    project_free(&p);
+}
+
 int main(void)
 {
     lt_engine_set_exe(LT_TEST_LITMUS);
@@ -362,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_lane_failure_and_sharing),
         cmocka_unit_test(test_policy_order),
         cmocka_unit_test(test_store_failure_stops),
+        cmocka_unit_test(test_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
