@@ -467,17 +467,24 @@ def _fast_failure_reports():
 
 
 def _prepare_hypothesis():
-    """Creates and registers hypothesis' global Random before the heap is
-    frozen, as hypothesis itself would on the first test.  With a fixed
-    --hypothesis-seed (litmus passes 0) hypothesis does that lazily, in
-    the first test, and register_random warns (HypothesisWarning) when
+    """When the tests use hypothesis: fixes its seed to 0 (as
+    --hypothesis-seed=0 would, unless the user gave one: a verdict must
+    not depend on the run), and creates and registers its global Random
+    before the heap is frozen, as hypothesis itself would on the first
+    test.  With a fixed seed hypothesis does that lazily, in the first
+    test, and register_random warns (HypothesisWarning) when
     gc.get_referrers finds nothing holding the Random: after gc.freeze()
     the module that holds it is invisible to get_referrers, so the warning
     fired in every child, and a suite with `filterwarnings = error` failed
     its hypothesis tests (hypothesis reported them Flaky) where
     `python -m pytest` passes.  Called before _guard_snapshot."""
     core = sys.modules.get("hypothesis.core")
-    if core is None or getattr(core, "_hypothesis_global_random", 0) is not None:
+    if core is None:
+        return
+    if not _USER_HYPOTHESIS_SEED and getattr(core, "global_force_seed",
+                                             0) is None:
+        core.global_force_seed = 0
+    if getattr(core, "_hypothesis_global_random", 0) is not None:
         return
     try:
         import random
@@ -674,10 +681,14 @@ def _neutralising_args(args):
     """Arguments appended after the user's (so they win over addopts) that
     keep plugins from doing litmus's job or breaking it: coverage (litmus
     traces lines itself), distribution (litmus is the runner), random
-    order (every zygote must collect the same order), and a fixed
-    hypothesis seed (a verdict must not depend on the run)."""
+    order (every zygote must collect the same order).  Hypothesis' seed
+    is fixed after collection (_prepare_hypothesis): passing
+    --hypothesis-seed would make its plugin import hypothesis in every
+    zygote, used or not (a tenth of a second)."""
+    global _USER_HYPOTHESIS_SEED
     plugins = _installed_plugins()
     joined = " ".join(args)
+    _USER_HYPOTHESIS_SEED = "--hypothesis-seed" in joined
     extra = []
     if "pytest_cov" in plugins and "no:pytest_cov" not in joined:
         extra.append("--no-cov")
@@ -685,10 +696,10 @@ def _neutralising_args(args):
         extra += ["-n", "0"]
     if "pytest_randomly" in plugins:
         extra += ["-p", "no:randomly"]
-    if "_hypothesis_pytestplugin" in plugins and \
-            "--hypothesis-seed" not in joined:
-        extra.append("--hypothesis-seed=0")
     return extra
+
+
+_USER_HYPOTHESIS_SEED = False
 
 
 def _cache_reads_only():
