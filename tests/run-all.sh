@@ -2,7 +2,9 @@
 # Every test of the project: unit tests (ctest) and end-to-end tests on the
 # normal build and under ASan+UBSan, and the wire-decoder fuzzer.
 # The suites are independent, so they run side by side (at most
-# LT_TEST_PARALLEL at once, default: the number of cores); each one's log
+# LT_TEST_PARALLEL at once, default: the number of cores plus one, so
+# that the short suites run beside the two long ones instead of after
+# them); each one's log
 # is printed whole, in the order below, once it is done.  Ends with one
 # line "N passed, N failed".
 #
@@ -10,8 +12,11 @@
 set -u
 build=${1:-build}
 asan=${2:-}
-slots=${LT_TEST_PARALLEL:-$(nproc 2>/dev/null || echo 2)}
+slots=${LT_TEST_PARALLEL:-$(( $(nproc 2>/dev/null || echo 2) + 1 ))}
 ctest_jobs=${LT_CTEST_JOBS:-2}
+# Tests of one end-to-end suite at once: more than the cores, since many
+# wait (timeouts, sleeps, start-up) and the suites share the machine.
+export LT_E2E_JOBS=${LT_E2E_JOBS:-3}
 out=$(mktemp -d "${TMPDIR:-/tmp}/litmus-run-all-XXXXXX")
 trap 'rm -rf "$out"' EXIT
 
@@ -68,11 +73,13 @@ asan_env() {
 
 # Runs suite i: its command's output to the log, then its count.
 run_suite() {
-  local i=$1 log=$out/$1.log cmd kind
+  local i=$1 log=$out/$1.log cmd kind t0
   cmd=${cmds[$i]%; count=*}
   kind=${cmds[$i]##*; count=}
+  t0=$(date +%s)
   ( eval "$cmd" ) >"$log" 2>&1
   local rc=$?
+  echo "$(( $(date +%s) - start )) s after the start, $(( $(date +%s) - t0 )) s long" >"$out/$i.time"
   case $kind in
     ctest) count_ctest "$log" "$out/$i.count" ;;
     e2e) count_e2e "$log" "$out/$i.count" ;;
@@ -96,7 +103,7 @@ done
 total_pass=0 total_fail=0
 for i in "${!names[@]}"; do
   while [ ! -e "$out/$i.done" ]; do sleep 1; done
-  echo "== ${names[$i]}"
+  echo "== ${names[$i]} (ended $(cat "$out/$i.time"))"
   cat "$out/$i.log"
   if [ -s "$out/$i.count" ]; then
     read -r p f <"$out/$i.count"

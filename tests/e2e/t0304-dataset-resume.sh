@@ -2,7 +2,10 @@
 # again: it finishes from the store with exactly the output of an
 # uninterrupted run, and leaves no process behind.
 . "$(dirname "$0")/lib.sh"
-IN=$FIXTURES/dataset/select.jsonl
+# Eight of the selection fixture's programs (about 500 runs): resuming does
+# not depend on the input's size, and t0300 runs all twenty.
+IN=$WORK/select8.jsonl
+head -n 8 "$FIXTURES/dataset/select.jsonl" >"$IN"
 
 "$LITMUS" dataset select "$IN" --seed 1 -j 2 --no-progress --no-db \
   -o "$WORK/whole.jsonl" 2>"$WORK/err" || fail "uninterrupted run: $(cat "$WORK/err")"
