@@ -1107,6 +1107,15 @@ static int read_clone(const uint8_t *payload, size_t len, int nfds,
     return 0;
 }
 
+/* A copy's first frame: its pid. */
+static void send_cloned(int fd)
+{
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_CLONED);
+    lt_wire_put_u32(&w, (uint32_t)getpid());
+    send_frame(fd, &w);
+}
+
 /* Children of ours that ended unwaited: copies of this zygote or server
  * (a job's child is always waited for before the next frame is read). */
 static void reap_copies(void)
@@ -1136,10 +1145,7 @@ static void server_clone(const uint8_t *payload, size_t len, int *fds,
         *sock = fds[0];
         zygote_pid = getpid();
         use_scratch_instance(instance);
-        struct lt_wire_writer w;
-        lt_wire_writer_init(&w, LT_FRAME_CLONED);
-        lt_wire_put_u32(&w, (uint32_t)getpid());
-        send_frame(*sock, &w);
+        send_cloned(*sock);
         return;
     }
     /* A failed fork: the zygote's copy sees EOF and says FAILED. */
@@ -1301,23 +1307,11 @@ static void handle_clone(const uint8_t *payload, size_t len, int *fds,
         close_quietly(fds, nfds);
         die("malformed CLONE frame", LT_EPROTO);
     }
+    /* The server is asked as the engine asks a zygote. */
     int server = -1;
-    if (preimport_sock >= 0) {
-        int sv[2];
-        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0) {
-            struct lt_wire_writer w;
-            lt_wire_writer_init(&w, LT_FRAME_CLONE);
-            lt_wire_put_u32(&w, instance);
-            lt_wire_finish(&w);
-            int rc = lt_wire_send(preimport_sock, &w, &sv[1], 1);
-            lt_wire_writer_free(&w);
-            close(sv[1]);
-            if (rc < 0)
-                close(sv[0]);
-            else
-                server = sv[0];
-        }
-    }
+    if (preimport_sock >= 0 &&
+        lt_zygote_send_clone(preimport_sock, instance, &server) < 0)
+        server = -1;
     pid_t parent = getpid();
     pid_t pid = py_fork();
     if (pid == 0) {
@@ -1342,10 +1336,7 @@ static void handle_clone(const uint8_t *payload, size_t len, int *fds,
                 zygote_exit(3);
             }
         }
-        struct lt_wire_writer w;
-        lt_wire_writer_init(&w, LT_FRAME_CLONED);
-        lt_wire_put_u32(&w, (uint32_t)getpid());
-        send_frame(engine_sock, &w);
+        send_cloned(engine_sock);
         return;
     }
     /* A failed fork: the engine sees EOF on the copy's socket. */

@@ -2,9 +2,7 @@
 # Every test of the project: unit tests (ctest) and end-to-end tests on the
 # normal build and under ASan+UBSan, and the wire-decoder fuzzer.
 # The suites are independent, so they run side by side (at most
-# LT_TEST_PARALLEL at once, default: the number of cores plus one, so
-# that the short suites run beside the two long ones instead of after
-# them); each one's log
+# LT_TEST_PARALLEL at once, default: the number of cores); each one's log
 # is printed whole, in the order below, once it is done.  Ends with one
 # line "N passed, N failed".
 #
@@ -12,7 +10,7 @@
 set -u
 build=${1:-build}
 asan=${2:-}
-slots=${LT_TEST_PARALLEL:-$(( $(nproc 2>/dev/null || echo 2) + 1 ))}
+slots=${LT_TEST_PARALLEL:-$(nproc 2>/dev/null || echo 2)}
 ctest_jobs=${LT_CTEST_JOBS:-2}
 # Tests of one end-to-end suite at once: more than the cores, since many
 # wait (timeouts, sleeps, start-up) and the suites share the machine.
