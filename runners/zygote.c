@@ -1116,6 +1116,28 @@ static void send_cloned(int fd)
     send_frame(fd, &w);
 }
 
+/* Forks a copy of this process that serves `copy_sock` in place of
+ * *sock, dies with this process, and makes its children's scratch in
+ * scratch instance `instance`.  0 in the copy; in this process the
+ * copy's pid (or -1), with copy_sock closed. */
+static pid_t fork_copy(int *sock, int copy_sock, uint32_t instance)
+{
+    pid_t parent = getpid();
+    pid_t pid = py_fork();
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(0);
+        close(*sock);
+        *sock = copy_sock;
+        zygote_pid = getpid();
+        use_scratch_instance(instance);
+        return 0;
+    }
+    close(copy_sock);
+    return pid;
+}
+
 /* Children of ours that ended unwaited: copies of this zygote or server
  * (a job's child is always waited for before the next frame is read). */
 static void reap_copies(void)
@@ -1135,21 +1157,9 @@ static void server_clone(const uint8_t *payload, size_t len, int *fds,
     uint32_t instance;
     if (read_clone(payload, len, nfds, &instance) < 0)
         _exit(3);
-    pid_t parent = getpid();
-    pid_t pid = py_fork();
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
-            _exit(0);
-        close(*sock);
-        *sock = fds[0];
-        zygote_pid = getpid();
-        use_scratch_instance(instance);
-        send_cloned(*sock);
-        return;
-    }
     /* A failed fork: the zygote's copy sees EOF and says FAILED. */
-    close(fds[0]);
+    if (fork_copy(sock, fds[0], instance) == 0)
+        send_cloned(*sock);
 }
 
 /* The server's loop, in the process forked inside the first import of a
@@ -1312,16 +1322,7 @@ static void handle_clone(const uint8_t *payload, size_t len, int *fds,
     if (preimport_sock >= 0 &&
         lt_zygote_send_clone(preimport_sock, instance, &server) < 0)
         server = -1;
-    pid_t parent = getpid();
-    pid_t pid = py_fork();
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
-            _exit(0);
-        close(engine_sock);
-        engine_sock = fds[0];
-        zygote_pid = getpid();
-        use_scratch_instance(instance);
+    if (fork_copy(&engine_sock, fds[0], instance) == 0) {
         if (preimport_sock >= 0) {
             close(preimport_sock);
             preimport_sock = server;
@@ -1340,7 +1341,6 @@ static void handle_clone(const uint8_t *payload, size_t len, int *fds,
         return;
     }
     /* A failed fork: the engine sees EOF on the copy's socket. */
-    close(fds[0]);
     if (server >= 0)
         close(server);
 }
