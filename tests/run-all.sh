@@ -14,7 +14,7 @@ slots=${LT_TEST_PARALLEL:-$(nproc 2>/dev/null || echo 2)}
 ctest_jobs=${LT_CTEST_JOBS:-2}
 # Tests of one end-to-end suite at once: more than the cores, since many
 # wait (timeouts, sleeps, start-up) and the suites share the machine.
-export LT_E2E_JOBS=${LT_E2E_JOBS:-4}
+export LT_E2E_JOBS=${LT_E2E_JOBS:-3}
 out=$(mktemp -d "${TMPDIR:-/tmp}/litmus-run-all-XXXXXX")
 trap 'rm -rf "$out"' EXIT
 

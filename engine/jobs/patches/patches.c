@@ -1621,6 +1621,7 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
         wall = DIFF_TIMEOUT;
         k->probe_index = -1;
         k->probe_at = lt__now();
+        k->probe_cpu_ns = -1;
         k->probe_stuck = 0;
         break;
     }
@@ -2010,7 +2011,11 @@ static size_t unit_work(const struct lt_lane *l)
 
 /* The probe watchdog of a differential job (its task's watch op): a call
  * that makes no progress, which the runner's own per-call limit did not
- * stop, is killed. */
+ * stop, is killed.  No progress is CPU time, which load does not
+ * stretch: a child starved of the CPU on a busy machine must not make
+ * the reference look stuck (the comparison would be inconclusive and an
+ * overfitting patch pass).  A call that sleeps uses no CPU: the wall
+ * clock catches it, later. */
 static void diff_watch(struct lt_exec *ex, struct lt_task *xt, struct job *j,
                        double now)
 {
@@ -2018,12 +2023,20 @@ static void diff_watch(struct lt_exec *ex, struct lt_task *xt, struct job *j,
     (void)ex;
     if (t->probe_stuck)
         return;
+    double cpu = j->pid > 0 ? lt__proc_cpu_ns(j->pid) : -1;
     if (j->probe_index != t->probe_index ||
         j->probe_phase != t->probe_phase) {
         t->probe_index = j->probe_index;
         t->probe_phase = j->probe_phase;
         t->probe_at = now;
-    } else if (now - t->probe_at > 3 * t->call_timeout + 2.0) {
+        t->probe_cpu_ns = cpu;
+        return;
+    }
+    if (t->probe_cpu_ns < 0) /* the first reading of this probe */
+        t->probe_cpu_ns = cpu;
+    double limit = 3 * t->call_timeout + 2.0;
+    if ((cpu >= 0 && cpu - t->probe_cpu_ns > limit * 1e9) ||
+        now - t->probe_at > 3 * limit + 10.0) {
         t->probe_stuck = 1;
         lt__job_kill(j);
     }

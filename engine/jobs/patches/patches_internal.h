@@ -86,6 +86,7 @@ struct ptask {
     long probe_index;        /* T_DIFF: last probe seen */
     int probe_phase;
     double probe_at;         /* when it was first seen */
+    double probe_cpu_ns;     /* the child's CPU time then, or -1 */
     int probe_stuck;         /* killed by the probe watchdog */
     double call_timeout;     /* T_DIFF: seconds per call */
 };
