@@ -513,6 +513,10 @@ static void share_slots(struct lt_exec *ex)
             if (want > (size_t)ex->jobs)
                 want = (size_t)ex->jobs;
             while ((size_t)l->live < want && !ex->fatal) {
+                /* The lane's first zygote is starting: the next one will
+                 * be its copy, and needs no slot freed before then. */
+                if (first_starting(l))
+                    break;
                 if (ex->live >= ex->jobs) {
                     int freed = 0;
                     for (size_t oi = 0; oi < ex->n_lanes && !freed; oi++) {
