@@ -6,6 +6,9 @@ memory: pytest must fail; survived, no_coverage, equivalent: it must pass).
 usage: lib_oracle.py DB PROJECT_DIR [--print-verdicts]
 ORACLE_TIMEOUT (seconds, default 20): a pytest run longer than that counts
 as failing, as litmus's timeout counts as detected.
+ORACLE_PLUGINS=1: pytest loads the installed plugins (entry points), for a
+project whose tests need one (hypothesis); by default it loads none, which
+halves its start-up.
 Prints one line per disagreement and a summary; exit 1 on any."""
 import os
 import shutil
@@ -42,6 +45,8 @@ def main():
             with open(os.path.join(copy, rel), "wb") as f:
                 f.write(src[:start] + repl.encode() + src[end:])
             env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+            if os.environ.get("ORACLE_PLUGINS") != "1":
+                env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
             try:
                 rc = subprocess.run(
                     ["/usr/bin/python3", "-m", "pytest", "-q",

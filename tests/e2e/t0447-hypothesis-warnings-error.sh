@@ -41,6 +41,6 @@ run_litmus score clamp.py --tests test_clamp.py --db "$WORK/a.db" --no-progress
 expect_eq "$RC" 0 "exit code ($(cat "$WORK/err"))"
 expect_eq "$(q "$WORK/a.db" "SELECT group_concat(outcome, ',') FROM (SELECT outcome FROM tests ORDER BY idx)")" \
   "passed,passed" "baseline outcomes"
-/usr/bin/python3 "$REPO/tests/e2e/lib_oracle.py" "$WORK/a.db" "$proj" >"$WORK/oracle" 2>&1 ||
+ORACLE_PLUGINS=1 /usr/bin/python3 "$REPO/tests/e2e/lib_oracle.py" "$WORK/a.db" "$proj" >"$WORK/oracle" 2>&1 ||
   fail "verdicts differ from plain pytest: $(cat "$WORK/oracle")"
 no_leftovers
