@@ -120,3 +120,26 @@ jobs_pair() { # program
 # The corpus programs of the ground-truth test (t0549): the eight written
 # for module- and class-level mechanisms and older ones with such code.
 GROUNDTRUTH_PROGRAMS="cache_info version_order codec_registry shapes_pkg word_stats cli_options quantities settings_chain grade_report bank_account lru_cache linalg dfs"
+
+# Writes to OUT the records of the dataset fixture whose ids are given,
+# their paths made absolute (OUT may live anywhere): for tests whose
+# check does not need all five programs.  Each program's choices depend
+# on the seed and that program alone.
+dataset_subset() { # out id...
+  local out=$1; shift
+  /usr/bin/python3 - "$FIXTURES/dataset/programs.jsonl" "$out" "$@" <<'PY' ||
+import json, os, sys
+src, out, keep = sys.argv[1], sys.argv[2], sys.argv[3:]
+base = os.path.dirname(os.path.abspath(src))
+with open(out, "w") as f:
+    for line in open(src):
+        r = json.loads(line)
+        if r["id"] in keep:
+            for k in ("path", "tests"):
+                if k in r:
+                    r[k] = os.path.normpath(os.path.join(base, r[k]))
+            f.write(json.dumps(r) + "\n")
+PY
+    fail "dataset_subset: cannot write $out"
+  [ "$(wc -l <"$out")" = $# ] || fail "dataset_subset: not every id of '$*' is in the fixture"
+}

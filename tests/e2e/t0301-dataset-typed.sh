@@ -70,22 +70,13 @@ PY
 # the seed and that program alone, so these runs take two of the
 # programs (one verified by its tests, one by its inputs): their records
 # must be exactly those of the whole run.
-/usr/bin/python3 - "$IN" "$WORK/two.jsonl" "$WORK/typed.jsonl" "$WORK/two-ref.jsonl" <<'PY'
-import json, os, sys
-src, two, whole, ref = sys.argv[1:]
-keep = ("bitcount", "fast_power")
-base = os.path.dirname(os.path.abspath(src))
-with open(two, "w") as out:
-    for line in open(src):
-        r = json.loads(line)
-        if r["id"] in keep:
-            for k in ("path", "tests"):
-                if k in r:
-                    r[k] = os.path.normpath(os.path.join(base, r[k]))
-            out.write(json.dumps(r) + "\n")
+dataset_subset "$WORK/two.jsonl" bitcount fast_power
+/usr/bin/python3 - "$WORK/typed.jsonl" "$WORK/two-ref.jsonl" <<'PY'
+import json, sys
+whole, ref = sys.argv[1:]
 with open(ref, "w") as out:
     out.writelines(l for l in open(whole)
-                   if json.loads(l)["original_id"] in keep)
+                   if json.loads(l)["original_id"] in ("bitcount", "fast_power"))
 PY
 [ -s "$WORK/two-ref.jsonl" ] || fail "no records of bitcount and fast_power"
 run_litmus dataset typed "$WORK/two.jsonl" --per-cell 2 --seed 3 -j 2 --no-progress \

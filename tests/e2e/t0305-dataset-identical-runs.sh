@@ -3,11 +3,11 @@
 # original program (and of any fault drawn alike) repeat the first id's.
 # Faults are drawn per id, so the rest differ.
 . "$(dirname "$0")/lib.sh"
-IN=$FIXTURES/dataset/programs.jsonl
-dir=$(dirname "$IN")
-# The same records again under other ids, paths kept relative to the
-# fixture folder.
-/usr/bin/python3 - "$IN" "$dir/twice-$$.jsonl" <<'PY'
+# Two of the fixture's programs (one checked by its tests, one by its
+# inputs), then the same records again under other ids.
+dataset_subset "$WORK/two.jsonl" bitcount fast_power
+IN=$WORK/two.jsonl
+/usr/bin/python3 - "$IN" "$WORK/twice.in.jsonl" <<'PY'
 import json, sys
 src, dst = sys.argv[1], sys.argv[2]
 rows = [json.loads(l) for l in open(src) if l.strip()]
@@ -17,11 +17,10 @@ with open(dst, "w") as f:
     for r in rows:
         f.write(json.dumps(dict(r, id="again_" + r["id"])) + "\n")
 PY
-trap 'rm -f "$dir/twice-$$.jsonl"' EXIT
 run_litmus dataset faults "$IN" --quarter all --seed 3 -j 2 --no-progress \
   --no-db --summary "$WORK/once.json" -o "$WORK/once.jsonl"
 expect_eq "$RC" 0 "once: exit code"
-run_litmus dataset faults "$dir/twice-$$.jsonl" --quarter all --seed 3 -j 2 \
+run_litmus dataset faults "$WORK/twice.in.jsonl" --quarter all --seed 3 -j 2 \
   --no-progress --no-db --summary "$WORK/twice.json" -o "$WORK/twice.jsonl"
 expect_eq "$RC" 0 "twice: exit code"
 /usr/bin/python3 - "$WORK" <<'PY' || fail "identical runs were not shared"
