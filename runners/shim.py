@@ -45,26 +45,12 @@ class Subject:
         self.modules = []
         self.functions = {}  # key path -> [function objects]
 
-    def index(self):
-        """Finds the live module(s) and function objects built from this
-        file.  Done once in the zygote so that no child pays for it."""
+    def find_modules(self):
+        """The live module(s) built from this file."""
         real = _realpath(self.path)
         self.modules = [m for m in list(sys.modules.values())
                         if isinstance(getattr(m, "__file__", None), str)
                         and _realpath(m.__file__) == real]
-        if not self.modules:
-            return
-        by_code = {}
-        self._walk(self.code, (), by_code)
-        for obj in gc.get_objects():
-            if isinstance(obj, types.FunctionType):
-                code = obj.__code__
-                if code.co_filename != self.path and \
-                        _realpath(code.co_filename) != real:
-                    continue
-                key = by_code.get((code.co_qualname, code.co_firstlineno))
-                if key is not None:
-                    self.functions.setdefault(key, []).append(obj)
 
     def _walk(self, code, path, by_code):
         for key, child in _keyed_children(code).items():
@@ -78,6 +64,41 @@ class Subject:
 
 SUBJECTS = []
 PYTEST_SESSION = None
+
+
+def _index_subjects():
+    """Finds each subject's live module(s) and the function objects built
+    from it.  Done once in the zygote so that no child pays for it, in one
+    walk of the heap for every subject: a walk per subject made a project
+    of many files slow to start."""
+    by_real = {}  # real path -> (subject, {(qualname, line): key path})
+    for subject in SUBJECTS:
+        subject.find_modules()
+        if subject.modules:
+            by_code = {}
+            subject._walk(subject.code, (), by_code)
+            by_real[_realpath(subject.path)] = (subject, by_code)
+    if not by_real:
+        return
+    of_file = {}  # co_filename -> entry of by_real, or None
+    function = types.FunctionType
+    for obj in gc.get_objects():
+        if type(obj) is not function and not isinstance(obj, function):
+            continue
+        code = obj.__code__
+        filename = code.co_filename
+        entry = of_file.get(filename, _UNSEEN)
+        if entry is _UNSEEN:
+            entry = of_file[filename] = by_real.get(_realpath(filename))
+        if entry is None:
+            continue
+        subject, by_code = entry
+        key = by_code.get((code.co_qualname, code.co_firstlineno))
+        if key is not None:
+            subject.functions.setdefault(key, []).append(obj)
+
+
+_UNSEEN = object()
 
 
 _LIBRARY_DIRS = None
@@ -579,8 +600,7 @@ class LitmusPlugin:
                 return
         _fast_failure_reports()
         _prepare_hypothesis()
-        for subject in SUBJECTS:
-            subject.index()
+        _index_subjects()
         _project_modules()  # classify every module before forking
         _guard_snapshot()
         # Everything shared by the children happens before this point;
