@@ -80,25 +80,17 @@ def _index_subjects():
             by_real[_realpath(subject.path)] = (subject, by_code)
     if not by_real:
         return
-    of_file = {}  # co_filename -> entry of by_real, or None
-    function = types.FunctionType
-    for obj in gc.get_objects():
-        if type(obj) is not function and not isinstance(obj, function):
-            continue
-        code = obj.__code__
-        filename = code.co_filename
-        entry = of_file.get(filename, _UNSEEN)
-        if entry is _UNSEEN:
-            entry = of_file[filename] = by_real.get(_realpath(filename))
+    for filename, functions in _litmus.functions_by_file(
+            gc.get_objects()).items():
+        entry = by_real.get(_realpath(filename))
         if entry is None:
             continue
         subject, by_code = entry
-        key = by_code.get((code.co_qualname, code.co_firstlineno))
-        if key is not None:
-            subject.functions.setdefault(key, []).append(obj)
-
-
-_UNSEEN = object()
+        for obj in functions:
+            code = obj.__code__
+            key = by_code.get((code.co_qualname, code.co_firstlineno))
+            if key is not None:
+                subject.functions.setdefault(key, []).append(obj)
 
 
 _LIBRARY_DIRS = None

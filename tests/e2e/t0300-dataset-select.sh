@@ -92,8 +92,9 @@ assert s["runs"] == 0 and s["cached"] > 500, s' "$WORK/sum2.json" ||
   fail "rerun ran again"
 
 # --all: every valid mutant, most similar first; the first one is the
-# mutant select chose.  Through stdin, without a store.
-run_litmus dataset select --all --details --no-db -j 2 --no-progress \
+# mutant select chose.  Through stdin, its runs from the store of the
+# first run (t0304 runs select without a store).
+run_litmus dataset select --all --details --db "$WORK/a.db" -j 2 --no-progress \
   < "$IN"
 expect_eq "$RC" 0 "--all: exit code"
 /usr/bin/python3 - "$WORK/out" "$WORK/first.jsonl" <<'PY' || fail "--all"
