@@ -63,7 +63,12 @@ run_one() { # name
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   if [ -n "$cg" ]; then
     cpu=$(( $(cat "$cg/cpuacct.usage") / 1000000 ))
-    rmdir "$cg" 2>/dev/null
+    # Processes a test killed may still be exiting (zygotes die with
+    # their litmus): the group goes once they are gone.
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+      rmdir "$cg" 2>/dev/null && break
+      sleep 0.2
+    done
   else
     # `times`' second line: the children's user and system time, "XmY.ZZZs".
     cpu=$(awk 'NR == 2 {
