@@ -47,14 +47,15 @@ add() { names+=("$1"); cmds+=("$2"); }
 # With a sanitizer build, each test runs on one build: the C paths under
 # the sanitizers (which also count coverage), the Python side and the
 # larger inputs on the release build (tests/e2e/run.sh says which).  The
-# untrusted runs of the patch corpus through real zygotes take a minute
-# and run under the sanitizers only; the pytest suites of the embedded
-# Python (label "python") do not depend on the build and run once.
+# unit tests of the C code run under the sanitizers (which also count
+# their coverage); the pytest suites of the embedded Python (label
+# "python") do not depend on the build and run once, on the release
+# build.  `make unit` runs every unit test on the release build.
 # The two longest suites start first.
 if [ -n "$asan" ]; then
   add "end-to-end tests ($build)" "LT_E2E_PART=release tests/e2e/run.sh '$build/litmus'; count=e2e"
   add "end-to-end tests under ASan+UBSan ($asan)" "asan_env; LT_SANITIZED=1 tests/e2e/run.sh '$asan/litmus'; count=e2e"
-  add "unit tests ($build)" "unit '$build' 300 -E unit_runners_untrusted; count=ctest"
+  add "unit tests of the embedded Python ($build)" "unit '$build' 300 -L python; count=ctest"
   add "unit tests under ASan+UBSan ($asan)" "asan_env; unit '$asan' 600 -LE python; count=ctest"
 else
   add "unit tests ($build)" "unit '$build' 300; count=ctest"
