@@ -52,6 +52,13 @@ class Subject:
                         if isinstance(getattr(m, "__file__", None), str)
                         and _realpath(m.__file__) == real]
 
+    def code_keys(self):
+        """{(qualname, first line): key path} of the file's function code
+        objects, to recognise the live functions built from them."""
+        by_code = {}
+        self._walk(self.code, (), by_code)
+        return by_code
+
     def _walk(self, code, path, by_code):
         for key, child in _keyed_children(code).items():
             p = path + (key,)
@@ -75,9 +82,7 @@ def _index_subjects():
     for subject in SUBJECTS:
         subject.find_modules()
         if subject.modules:
-            by_code = {}
-            subject._walk(subject.code, (), by_code)
-            by_real[_realpath(subject.path)] = (subject, by_code)
+            by_real[_realpath(subject.path)] = (subject, subject.code_keys())
     if not by_real:
         return
     for filename, functions in _litmus.functions_by_file(

@@ -57,7 +57,7 @@ run_one() { # name
   ( [ -n "$cg" ] && echo $BASHPID >"$cg/cgroup.procs"
     bash "$dir/$name.sh" >"$out/$name.log" 2>&1
     rc=$?
-    times >"$out/$name.cpu"
+    [ -n "$cg" ] || times >"$out/$name.cpu"
     exit $rc )
   rc=$?
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
