@@ -207,6 +207,8 @@ struct lt_patches_opts {
     const char *reference;   /* ... the reference fix, or NULL */
     const char *held_out;    /* ... held-out tests, or NULL */
     const char *inputs;      /* ... extra inputs (JSONL or .json), or NULL */
+    const char *precondition; /* ... a Python file defining
+                                 litmus_precondition(*args), or NULL */
     const char *manifest;    /* many programs: JSON manifest, or NULL */
     const char *patches;     /* directory or JSONL of candidates */
     const char *csv;         /* write the CSV report here, or NULL */
@@ -218,6 +220,10 @@ struct lt_patches_opts {
     double timeout_factor;   /* x the reference's CPU time (5) */
     double timeout_const;    /* + this many seconds */
     double timeout;          /* per run without a reference (15 s) */
+    double diff_budget;      /* CPU seconds of generated and derived
+                                inputs per differential run (10) */
+    double slower_factor;    /* a patch this many times slower than the
+                                reference is overfitting (0: a note) */
     int mutation;            /* layer 2 mutation scores (1) */
     int mutation_gate;       /* with a reference: a patch scoring below
                                 the threshold where the reference does

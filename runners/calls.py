@@ -15,6 +15,7 @@ import time
 import types
 
 import _litmus
+import litmus_inputs
 
 REPR_MAX = 2000
 
@@ -190,71 +191,25 @@ def same(a, b, depth=0):
         return False
 
 
-def _materialise(status, value):
-    """Generators are consumed under the same timer as the call."""
-    return status, value
-
-
-# --- derived inputs ------------------------------------------------------
-
-def _variants(v, depth=0):
-    """Simple variations of one argument that keep its type: integers +-1
-    and boundaries, sequences shortened, extended, reordered or emptied,
-    and the same one level down (an element of a list, a value of a
-    dict: a graph's neighbour list reordered, say)."""
-    t = type(v)
-    out = []
-    if t is int:
-        out = [v + 1, v - 1, 0, 1, -1]
-    elif t is float:
-        out = [v + 1.0, v - 1.0, 0.0, -v]
-    elif t is str:
-        out = [v[:-1], v[1:], v + v[-1], v[::-1], ""] if v else ["a"]
-    elif t in (list, tuple):
-        items = list(v)
-        cand = []
-        if items:
-            cand += [items[:-1], items[1:], items + [items[-1]],
-                     items[::-1], items[1:] + items[:1], []]
-            if all(type(x) is int for x in items):
-                cand.append(items + [max(items) + 1])
-                cand.append(items + [min(items) - 1])
-                cand.append(sorted(items))
-            if depth == 0:
-                for i, x in enumerate(items[:10]):
-                    for nx in _variants(x, depth + 1)[:6]:
-                        cand.append(items[:i] + [nx] + items[i + 1:])
-        out = [t(c) for c in cand]
-    elif t is dict:
-        if v:
-            keys = list(v)
-            out = [{}, {k: v[k] for k in reversed(keys)}]
-            if depth == 0:
-                for k in keys[:20]:
-                    for nx in _variants(v[k], depth + 1)[:6]:
-                        d = dict(v)
-                        d[k] = nx
-                        out.append(d)
-    elif t in (set, frozenset):
-        out = [t()] if v else []
-    return [x for x in out if not (type(x) is type(v) and _quiet_eq(x, v))]
-
-
-def _quiet_eq(a, b):
-    try:
-        return a == b and list(a) == list(b) if type(a) is dict else a == b
-    except Exception:
-        return False
-
-
-def derive(args):
-    """Argument tuples that differ from args in one position."""
-    for i, a in enumerate(args):
-        for nv in _variants(a):
-            yield args[:i] + (nv,) + args[i + 1:]
-
-
 # --- differential testing ------------------------------------------------
+#
+# A candidate is compared with the reference fix on the inputs the tests
+# gave (captured calls), the held-out tests' and the user's inputs, then
+# on inputs derived from them by type and shape (one change at a time,
+# other combinations of the objects the tests built) and on inputs that
+# hypothesis generates from the same shapes, every derived input inside
+# the contract the tests' inputs show (litmus_inputs.Contract).  The
+# first difference is shrunk to a minimal input and sent as the witness.
+
+WITNESS_SHRINK_S = 2.0   # CPU seconds spent shrinking a witness at most
+SLOW_NOTE_FACTOR = 10.0  # a patch this much slower than the reference...
+SLOW_NOTE_MIN_S = 0.02   # ... on a call of at least this long is noted
+
+
+class _Disagree(Exception):
+    """Raised inside the hypothesis test on a difference, so that
+    hypothesis shrinks the input."""
+
 
 def _load(source, path, name):
     mod = types.ModuleType(name)
@@ -271,14 +226,245 @@ def _pickle_key(args, kwargs):
         return repr((args, kwargs)).encode()
 
 
+def _hypothesis():
+    """hypothesis, imported before any candidate code runs; (module,
+    strategies, None) or (None, None, why).  A venv without it takes the
+    copy of the interpreter's own dist-packages where there is one."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            import hypothesis
+            import hypothesis.strategies as st
+            return hypothesis, st, None
+        except Exception as exc:
+            why = "%s: %s" % (type(exc).__name__, exc)
+        extra = [p for p in ("/usr/lib/python3/dist-packages",)
+                 if p not in sys.path]
+        sys.path.extend(extra)
+        try:
+            import hypothesis
+            import hypothesis.strategies as st
+            return hypothesis, st, None
+        except Exception:
+            return None, None, why
+        finally:
+            for p in extra:
+                sys.path.remove(p)
+
+
+def _module_snapshot(prefix):
+    """The functions and classes of the modules named prefix*: compared
+    after the candidate ran, so that a candidate that replaces a part of
+    the generator is caught (the zygote's guards pin only what it
+    imported itself).  Other module attributes are caches that change."""
+    snap = {}
+    for name, mod in list(sys.modules.items()):
+        if mod is not None and (name == prefix or
+                                name.startswith(prefix + ".")):
+            d = getattr(mod, "__dict__", None)
+            if isinstance(d, dict):
+                snap[name] = (d, {k: v for k, v in d.items()
+                                  if isinstance(v, (types.FunctionType,
+                                                    type))})
+    return snap
+
+
+def _snapshot_changed(snap):
+    for name, (d, kept) in snap.items():
+        for k, v in kept.items():
+            if d.get(k, _MISSING) is not v:
+                return "%s.%s" % (name, k)
+    return None
+
+
+_MISSING = object()
+
+
+def _describe(args, kwargs):
+    """The input as a reader checks it: plain values as repr, the program's
+    objects as numbered nodes with their attributes (a graph once)."""
+    nodes = litmus_inputs.reachable_objects((args, kwargs))
+    if not nodes:
+        return _short_repr(args if not kwargs else (args, kwargs))
+    names = {id(n): "#%d" % (i + 1) for i, n in enumerate(nodes)}
+
+    def r(v, depth=0):
+        if id(v) in names:
+            return names[id(v)]
+        if depth > 6:
+            return "..."
+        if type(v) in (list, tuple):
+            inner = ", ".join(r(x, depth + 1) for x in list(v)[:20])
+            return "[%s]" % inner if type(v) is list else "(%s)" % inner
+        if type(v) is dict:
+            return "{%s}" % ", ".join("%s: %s" % (r(k, depth + 1),
+                                                  r(x, depth + 1))
+                                      for k, x in list(v.items())[:20])
+        return _short_repr(v)[:80]
+    call = ", ".join([r(a) for a in args] +
+                     ["%s=%s" % (k, r(v)) for k, v in kwargs.items()])
+    graph = "; ".join("%s %s(%s)" % (names[id(n)], type(n).__name__,
+                                      ", ".join("%s=%s" % (k, r(x))
+                                                for k, x in
+                                                list(vars(n).items())[:8]))
+                      for n in nodes[:24])
+    return _short_repr_text("(%s) where %s" % (call, graph))
+
+
+def _short_repr_text(s):
+    return s if len(s) <= REPR_MAX else s[:REPR_MAX] + "..."
+
+
+class _Compare:
+    """Calls the reference and the candidate on one input under CPU
+    limits and judges the two outcomes."""
+
+    def __init__(self, ref, cand, job):
+        self.ref, self.cand = ref, cand
+        self.call_limit = float(job.get("call_timeout", 1.0))
+        self.factor = float(job.get("timeout_factor", 5.0))
+        self.const = float(job.get("timeout_const", 1.0))
+        self.own_s = float(job.get("candidate_test_ms", 0)) / 1000.0
+        self.gen_ref_limit = self.call_limit
+        self.index = 0
+        self.slow = None        # (ratio, input, ref s, cand s)
+        self.max_given_s = 0.0  # the reference's slowest given input
+
+    def _call(self, fn, args, kwargs, limit):
+        a, k = copy.deepcopy((args, kwargs))
+        self.index += 1
+        t0 = time.process_time()
+        st, v = _timed(lambda: _force(fn(*a, **k)), limit)
+        return st, v, time.process_time() - t0, a
+
+    def judge(self, fname, args, kwargs, origin):
+        """None when the two agree (or the input is outside the
+        reference's domain: "skip"), else a witness dict."""
+        rf, cf = getattr(self.ref, fname, None), getattr(self.cand, fname,
+                                                           None)
+        if not callable(rf):
+            return "skip"
+        given = origin in ("test", "held_out", "inputs")
+        _litmus.probe(self.index, 0)
+        rlimit = self.call_limit if given else self.gen_ref_limit
+        try:
+            rs, rv, rt, ra = self._call(rf, args, kwargs, rlimit)
+        except Exception:
+            return "skip"   # arguments that cannot be copied
+        if given:
+            self.max_given_s = max(self.max_given_s, rt)
+        if rs == "timeout" or (not given and rs != "ok"):
+            return "skip"   # outside the reference's domain
+        if not callable(cf):
+            return self._witness(origin, fname, args, kwargs, rs, rv, "raise",
+                                 AttributeError("no function %s" % fname))
+        # The candidate's limit: well above the reference's time on this
+        # input and the candidate's own slowest test, so that "does not
+        # finish" cannot disagree with the tests.
+        climit = min(max(self.call_limit, self.factor * self.own_s),
+                     max(self.factor * rt + self.const,
+                         self.factor * self.own_s))
+        _litmus.probe(self.index, 1)
+        cs, cv, ct, ca = self._call(cf, args, kwargs, climit)
+        if cs == "timeout":
+            _litmus.probe(self.index, 1)
+            cs, cv, ct, ca = self._call(cf, args, kwargs, climit)  # confirm
+        if rs == cs == "ok":
+            if _litmus.equal_to_anything(cv):
+                _litmus.tamper("returned a %s that compares equal to "
+                               "anything" % type(cv).__name__)
+            if not same(rv, cv):
+                return self._witness(origin, fname, args, kwargs, rs, rv,
+                                     cs, cv)
+            # An argument the reference changes in place is part of its
+            # result (in-place algorithms).
+            if not same(ra, args) and not same(ra, ca):
+                return self._witness(origin, fname, args, kwargs, rs, rv,
+                                     cs, cv, after=(ra, ca))
+            if ct >= SLOW_NOTE_MIN_S and ct > SLOW_NOTE_FACTOR * max(rt,
+                                                                   1e-3):
+                ratio = ct / max(rt, 1e-3)
+                if self.slow is None or ratio > self.slow[0]:
+                    self.slow = (ratio, _describe(args, kwargs), rt, ct)
+            return None
+        if rs == cs == "raise":
+            if type(rv).__name__ == type(cv).__name__:
+                return None
+        return self._witness(origin, fname, args, kwargs, rs, rv, cs, cv)
+
+    @staticmethod
+    def _witness(origin, fname, args, kwargs, rs, rv, cs, cv, after=None):
+        w = {"type": "witness", "origin": origin, "function": fname,
+             "input": _as_json(list(args)) if not kwargs else None,
+             "input_repr": _describe(args, kwargs),
+             "reference": _outcome(rs, rv), "candidate": _outcome(cs, cv),
+             "timeout": cs == "timeout",
+             "_args": args, "_kwargs": kwargs}
+        if after is not None:
+            w["arguments_after"] = {"reference": _short_repr(after[0]),
+                                    "candidate": _short_repr(after[1])}
+        return w
+
+
+class _Function:
+    """One function of the program as the tests call it: the inputs they
+    gave, the shapes and contract of those inputs, the constants of the
+    code and the tests."""
+
+    def __init__(self, name, bases, consts, user_pre):
+        self.name = name
+        self.bases = bases          # [(origin, args, kwargs)]
+        n = max((len(a) for _, a, _ in bases), default=0)
+        self.shapes = [litmus_inputs.Shape() for _ in range(n)]
+        for _, args, _ in bases:
+            for i, a in enumerate(args):
+                self.shapes[i].add(a)
+        self.consts = set(consts)
+        for sh in self.shapes:
+            d = sh.kinds.get("int")
+            if d:
+                self.consts |= {v for v in d["values"] if abs(v) < 10 ** 6}
+        self.contract = litmus_inputs.Contract(
+            self.shapes, [a for _, a, _ in bases], user_pre)
+
+
+def _user_precondition(job, fname):
+    pre = job.get("_precondition_module")
+    if pre is None:
+        return None
+    fn = getattr(pre, "litmus_precondition_" + fname, None) or \
+        getattr(pre, "litmus_precondition", None)
+    return fn if callable(fn) else None
+
+
 def diff_main(job):
     path, name = job["path"], job.get("module") or "subject"
-    limit = float(job.get("call_timeout", 1.0))
-    max_inputs = int(job.get("max_inputs", 3000))
-    ref = _load(job["reference"], path, name)
-    cand = _load(job["candidate"], path, name)
+    budget = float(job.get("budget", 10.0))
+    max_inputs = int(job.get("max_inputs", 20000))
+    t_start = time.process_time()
 
-    inputs = []  # (origin, function, args, kwargs)
+    def spent():
+        return time.process_time() - t_start
+
+    hyp, st, hyp_missing = (None, None, "turned off") \
+        if not job.get("generate", True) else _hypothesis()
+    watched = _module_snapshot("hypothesis") if hyp else {}
+    watched.update(_module_snapshot("litmus_inputs"))
+    if job.get("precondition"):
+        job["_precondition_module"] = _load(job["precondition"],
+                                            "<litmus_precondition>",
+                                            "litmus_precondition")
+    ref = _load(job["reference"], path, name)
+    consts = set()
+    for v in vars(ref).values():
+        if isinstance(v, types.FunctionType) and \
+                v.__code__.co_filename == path:
+            litmus_inputs.constants_of(v.__code__, consts)
+    cand = _load(job["candidate"], path, name)
+    cmp = _Compare(ref, cand, job)
+
+    given = []  # (origin, function, args, kwargs)
     counts = {}
     for blob, origin in zip(job.get("captured", []),
                             job.get("captured_origin", [])):
@@ -286,7 +472,7 @@ def diff_main(job):
             fname, args, kwargs = pickle.loads(base64.b64decode(blob))
         except Exception:
             continue
-        inputs.append((origin, fname, tuple(args), dict(kwargs)))
+        given.append((origin, fname, tuple(args), dict(kwargs)))
         counts[fname] = counts.get(fname, 0) + 1
     default_fn = max(counts, key=lambda k: (counts[k], k)) if counts else None
     if default_fn is None:
@@ -298,71 +484,271 @@ def diff_main(job):
         fname = item.get("function") or default_fn
         if fname is None:
             continue
-        inputs.append(("inputs", fname, tuple(item.get("args", [])),
-                       dict(item.get("kwargs") or {})))
-    if job.get("derive", True):
-        base = [x for x in inputs]
-        for origin, fname, args, kwargs in base:
-            for dargs in derive(args):
-                inputs.append(("derived", fname, dargs, kwargs))
+        given.append(("inputs", fname, tuple(item.get("args", [])),
+                      dict(item.get("kwargs") or {})))
+    functions = {}
+    for origin, fname, args, kwargs in given:
+        functions.setdefault(fname, []).append((origin, args, kwargs))
+    functions = {f: _Function(f, b, consts, _user_precondition(job, f))
+                 for f, b in functions.items()}
 
-    seen = set()
-    compared = skipped = 0
-    by_origin = {}
-    for index, (origin, fname, args, kwargs) in enumerate(inputs):
-        if compared + skipped >= max_inputs:
-            break
+    judged = {}  # input -> its witness, or None
+    state = {"compared": 0, "skipped": 0, "outside": 0, "by_origin": {},
+             "witness": None, "outside_witness": None}
+
+    def try_input(origin, fname, args, kwargs, check_contract=True):
+        """Compares one input; True when a witness ends the search."""
+        if state["compared"] + state["skipped"] >= max_inputs:
+            return False
         key = (fname, _pickle_key(args, kwargs))
-        if key in seen:
-            continue
-        seen.add(key)
-        rf, cf = getattr(ref, fname, None), getattr(cand, fname, None)
-        if not callable(rf):
-            skipped += 1
-            continue
-        try:
-            a1, k1 = copy.deepcopy((args, kwargs))
-            a2, k2 = copy.deepcopy((args, kwargs))
-        except Exception:
-            skipped += 1
-            continue
-        _litmus.probe(index, 0)
-        rs, rv = _timed(lambda: _force(rf(*a1, **k1)), limit)
-        if origin == "derived" and rs != "ok":
-            skipped += 1  # outside the reference's domain
-            continue
-        if rs == "timeout":
-            skipped += 1
-            continue
-        _litmus.probe(index, 1)
-        if not callable(cf):
-            cs, cv = "raise", AttributeError("no function %s" % fname)
-        else:
-            cs, cv = _timed(lambda: _force(cf(*a2, **k2)), limit)
-        compared += 1
-        by_origin[origin] = by_origin.get(origin, 0) + 1
-        if rs == cs == "ok":
-            if _litmus.equal_to_anything(cv):
-                _litmus.tamper("returned a %s that compares equal to "
-                               "anything" % type(cv).__name__)
-            agree = same(rv, cv)
-        elif rs == cs == "raise":
-            agree = type(rv).__name__ == type(cv).__name__
-        else:
-            agree = False
-        if not agree:
-            _litmus.record(json.dumps({
-                "type": "witness", "origin": origin, "function": fname,
-                "index": index,
-                "input": _as_json(list(args)) if not kwargs else None,
-                "input_repr": _short_repr(args if not kwargs
-                                          else (args, kwargs)),
-                "reference": _outcome(rs, rv),
-                "candidate": _outcome(cs, cv)}))
+        if key in judged:
+            # The same input again (hypothesis replays its minimal
+            # example): the same answer, without running it twice.
+            if judged[key] is None:
+                return False
+            state["witness"] = judged[key]
+            return True
+        judged[key] = None
+        fn = functions.get(fname)
+        if check_contract and fn is not None and \
+                not fn.contract.ok(args, kwargs):
+            state["outside"] += 1
+            if state["outside_witness"] is None and \
+                    spent() < 0.5 * budget:
+                w = cmp.judge(fname, args, kwargs, origin)
+                if isinstance(w, dict):
+                    state["outside_witness"] = w
+            return False
+        w = cmp.judge(fname, args, kwargs, origin)
+        if w == "skip":
+            state["skipped"] += 1
+            return False
+        state["compared"] += 1
+        state["by_origin"][origin] = state["by_origin"].get(origin, 0) + 1
+        if w is not None:
+            judged[key] = w
+            state["witness"] = w
+            return True
+        return False
+
+    # 1. The inputs the tests, the held-out tests and the user gave: no
+    # budget, they are the suite's own.
+    for origin, fname, args, kwargs in given:
+        if try_input(origin, fname, args, kwargs, check_contract=False):
             break
-    _litmus.record(json.dumps({"type": "summary", "compared": compared,
-                               "skipped": skipped, "by_origin": by_origin,
-                               "inputs": len(inputs)}))
+    # Generated inputs may cost the reference at most a few times its
+    # slowest given call: an exponential program stays in the range the
+    # tests exercise.
+    cmp.gen_ref_limit = min(cmp.call_limit, max(0.1, 3.0 * cmp.max_given_s))
+
+    # 2. Values one change away, other combinations of the tests' objects.
+    if state["witness"] is None and job.get("derive", True):
+        for fn in functions.values():
+            for origin, args, kwargs in fn.bases:
+                for dargs in litmus_inputs.object_inputs(args, fn.contract):
+                    if spent() > 0.6 * budget or \
+                            try_input("objects", fn.name, dargs, kwargs):
+                        break
+                if state["witness"] is not None or spent() > 0.6 * budget:
+                    break
+                for dargs in litmus_inputs.derive(args, fn.shapes,
+                                                  fn.consts):
+                    if spent() > 0.6 * budget or \
+                            try_input("derived", fn.name, dargs, kwargs):
+                        break
+                if state["witness"] is not None or spent() > 0.6 * budget:
+                    break
+            if state["witness"] is not None:
+                break
+
+    # 3. Inputs hypothesis generates from the same shapes, shrunk by it.
+    gen_note = None
+    if state["witness"] is None and hyp is not None and \
+            job.get("derive", True):
+        gen_note = _generate(hyp, st, functions, try_input, state,
+                             lambda: spent() > 0.9 * budget,
+                             int(job.get("max_examples", 300)))
+    elif hyp is None and job.get("derive", True):
+        gen_note = "hypothesis is not importable (%s): no generated " \
+                   "inputs" % hyp_missing
+
+    w = state["witness"]
+    if w is not None and not w.get("shrunk") and not w["timeout"] and \
+            w["origin"] not in ("test", "held_out", "inputs"):
+        w = _shrink(cmp, functions, w, t_limit=spent() + WITNESS_SHRINK_S,
+                    spent=spent)
+    changed = _snapshot_changed(watched)
+    if changed:
+        _litmus.tamper("changed %s, a part of litmus's input generator"
+                       % changed)
+    if w is not None:
+        fn = functions.get(w["function"])
+        w["contract"] = fn.contract.describe() if fn else []
+        _send_witness(w)
+    elif state["outside_witness"] is not None:
+        ow = state["outside_witness"]
+        fn = functions.get(ow["function"])
+        _litmus.record(json.dumps({
+            "type": "outside_contract", "function": ow["function"],
+            "input_repr": ow["input_repr"],
+            "reference": ow["reference"], "candidate": ow["candidate"],
+            "contract": fn.contract.describe() if fn else []}))
+    if cmp.slow is not None:
+        ratio, where, rt, ct = cmp.slow
+        _litmus.record(json.dumps({
+            "type": "slower", "ratio": round(ratio, 1), "input_repr": where,
+            "reference_ms": round(rt * 1000, 3),
+            "candidate_ms": round(ct * 1000, 3)}))
+    _litmus.record(json.dumps({
+        "type": "summary", "compared": state["compared"],
+        "skipped": state["skipped"], "outside_contract": state["outside"],
+        "by_origin": state["by_origin"], "inputs": len(judged),
+        "cpu_s": round(spent(), 3), "budget_s": budget,
+        "contracts": {f: fn.contract.describe()
+                      for f, fn in sorted(functions.items())},
+        "generator": ("hypothesis %s" % hyp.__version__) if hyp else None,
+        "note": gen_note}))
+
+
+def _send_witness(w):
+    rec = {k: v for k, v in w.items() if not k.startswith("_")}
+    _litmus.record(json.dumps(rec))
+
+
+def _generate(hyp, st, functions, try_input, state, out_of_time,
+              max_examples):
+    """Random inputs of the tests' shapes, per function; the first
+    difference is shrunk by hypothesis.  Returns a note or None."""
+    import warnings
+    notes = []
+    for fn in functions.values():
+        if state["witness"] is not None or out_of_time():
+            break
+        args_st = _args_strategy(st, fn)
+        if args_st is None:
+            notes.append("%s: no generator for its argument types" % fn.name)
+            continue
+        found = []
+        check = _checker(fn, found, try_input, state, out_of_time)
+        settings = hyp.settings(
+            max_examples=max_examples, database=None, deadline=None,
+            derandomize=True, suppress_health_check=list(hyp.HealthCheck),
+            phases=(hyp.Phase.generate, hyp.Phase.shrink),
+            report_multiple_bugs=False, verbosity=hyp.Verbosity.quiet,
+            print_blob=False)
+        test = settings(hyp.given(args_st)(check))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                test()
+            except _Disagree:
+                pass
+            except Exception as exc:
+                notes.append("%s: the generator stopped (%s)"
+                             % (fn.name, type(exc).__name__))
+        if found:
+            w = found[-1]
+            w["shrunk"] = not w["timeout"]
+            state["witness"] = w
+    return "; ".join(notes) or None
+
+
+def _checker(fn, found, try_input, state, out_of_time):
+    """The body of the hypothesis test of fn: compares one drawn input;
+    a difference is kept in found and raised, so that hypothesis shrinks
+    it (a patch that does not finish is kept and ends the search: each
+    try of it costs its whole limit)."""
+    def check(drawn):
+        if out_of_time() or (found and found[-1]["timeout"]):
+            return
+        args, kwargs = drawn
+        args = fn.contract.repair(args)
+        if args is None:
+            return
+        before = state["witness"]
+        state["witness"] = None
+        hit = try_input("generated", fn.name, args, kwargs)
+        w = state["witness"]
+        state["witness"] = before
+        if hit and w is not None:
+            found.append(w)
+            if not w["timeout"]:
+                raise _Disagree()
+    return check
+
+
+def _args_strategy(st, fn):
+    """(args, kwargs) drawn for fn: each base input's kwargs and objects,
+    every other place from its shape under the contract's rules."""
+    per_base = []
+    for _, args, kwargs in fn.bases:
+        places = []
+        for i, a in enumerate(args):
+            if litmus_inputs._user_object(a) or i >= len(fn.shapes):
+                nodes = [n for n in litmus_inputs.reachable_objects(args)
+                         if type(n) is type(a)] or [a]
+                places.append(("obj", nodes))
+                continue
+            rules = litmus_inputs.place_rules(fn.contract, i)
+            s = litmus_inputs.strategy(st, fn.shapes[i], fn.consts,
+                                       nonneg=rules.get("nonneg", False),
+                                       elem_rules=rules)
+            if s is None:
+                places.append(("fixed", a))
+            else:
+                places.append(("gen", s))
+        per_base.append((args, kwargs, places))
+    if not per_base or all(all(k != "gen" for k, _ in p)
+                           for _, _, p in per_base):
+        if not any(k == "obj" for _, _, p in per_base for k, _ in p):
+            return None
+
+    def build(i):
+        args, kwargs, places = per_base[i]
+        if any(k == "obj" for k, _ in places):
+            # Objects of one graph: pick indices, copy the graph, then
+            # take the copies' objects.
+            idx = [st.integers(0, len(v) - 1) if k == "obj" else st.just(0)
+                   for k, v in places]
+            gens = [v if k == "gen" else st.just(None) for k, v in places]
+
+            def assemble(choice, args=args, kwargs=kwargs, places=places):
+                ix, vals = choice
+                memo = {}
+                new = list(copy.deepcopy(args, memo))
+                for j, (k, v) in enumerate(places):
+                    if k == "obj":
+                        new[j] = memo.get(id(v[ix[j]]), v[ix[j]])
+                    elif k == "gen":
+                        new[j] = vals[j]
+                return tuple(new), kwargs
+            return st.tuples(st.tuples(*idx), st.tuples(*gens)).map(assemble)
+        parts = [v if k == "gen" else st.just(v) for k, v in places]
+        return st.tuples(*parts).map(lambda a, kwargs=kwargs: (a, kwargs))
+    return st.integers(0, len(per_base) - 1).flatmap(build)
+
+
+def _shrink(cmp, functions, w, t_limit, spent):
+    """A witness found by one change: simpler inputs tried one step at a
+    time while they stay inside the contract and still differ."""
+    fname, args, kwargs = w["function"], w["_args"], w["_kwargs"]
+    fn = functions.get(fname)
+    best = w
+    improved = True
+    while improved and spent() < t_limit:
+        improved = False
+        for cand in litmus_inputs.smaller(best["_args"]):
+            if spent() >= t_limit:
+                break
+            if fn is not None and not fn.contract.ok(cand, kwargs):
+                continue
+            r = cmp.judge(fname, cand, kwargs, w["origin"])
+            if isinstance(r, dict) and not r["timeout"]:
+                best = r
+                improved = True
+                break
+    best["shrunk"] = True
+    return best
 
 
 def _force(v):

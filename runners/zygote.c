@@ -34,6 +34,8 @@ extern const char lt_shim_py[];
 extern const size_t lt_shim_py_len;
 extern const char lt_calls_py[];
 extern const size_t lt_calls_py_len;
+extern const char lt_inputs_py[];
+extern const size_t lt_inputs_py_len;
 
 /*** Engine side: spawning and commands ***/
 
@@ -540,6 +542,18 @@ static _Noreturn void fresh_abort(const char *msg)
     lt_wire_writer_init(&w, LT_FRAME_END);
     send_frame(result_fd, &w);
     _exit(0);
+}
+
+/* Compiles one of the runner's embedded Python sources and imports it
+ * as a module under name; 1, or 0 with the Python error set. */
+static int embedded_module(const char *source, const char *file,
+                           const char *name)
+{
+    PyObject *code = Py_CompileString(source, file, Py_file_input);
+    PyObject *mod = code ? PyImport_ExecCodeModule(name, code) : NULL;
+    Py_XDECREF(code);
+    Py_XDECREF(mod);
+    return mod != NULL;
 }
 
 static void send_failed(const char *msg)
@@ -1833,18 +1847,13 @@ _Noreturn void lt_zygote_main(int sock)
         send_failed("the code comparison module failed to load");
         _exit(3);
     }
-    PyObject *calls_code = Py_CompileString(lt_calls_py, "<litmus calls>",
-                                            Py_file_input);
-    PyObject *calls = calls_code ? PyImport_ExecCodeModule("litmus_calls",
-                                                           calls_code)
-                                 : NULL;
-    Py_XDECREF(calls_code);
-    if (!calls) {
+    /* litmus_inputs first: litmus_calls imports it. */
+    if (!embedded_module(lt_inputs_py, "<litmus inputs>", "litmus_inputs") ||
+        !embedded_module(lt_calls_py, "<litmus calls>", "litmus_calls")) {
         PyErr_Print();
         send_failed("the call evaluation module failed to load");
         _exit(3);
     }
-    Py_DECREF(calls);
     PyObject *code = Py_CompileString(lt_shim_py, "<litmus shim>",
                                       Py_file_input);
     PyObject *mod = code ? PyImport_ExecCodeModule("litmus_shim", code)

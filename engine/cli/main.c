@@ -197,9 +197,14 @@ static const char usage_patches[] =
     "      --inputs F         extra inputs for differential testing: JSON\n"
     "                         Lines (an array of arguments or {\"function\",\n"
     "                         \"args\", \"kwargs\"} a line), or a .json array\n"
+    "      --precondition F   a Python file defining litmus_precondition(\n"
+    "                         *args, **kwargs) (or litmus_precondition_<fn>):\n"
+    "                         true for the inputs the program is meant for;\n"
+    "                         replaces the contract inferred from the tests\n"
     "      --manifest M       many programs: {program: {\"buggy\", \"tests\",\n"
     "                         \"reference\", \"held_out\", \"inputs\",\n"
-    "                         \"function\"}}, paths relative to M\n"
+    "                         \"function\", \"precondition\"}}, paths\n"
+    "                         relative to M\n"
     "      --patches P        a directory of <run_id>.py (with a manifest:\n"
     "                         <program>/<run_id>.py), or JSON Lines of\n"
     "                         {\"program\", \"run_id\", \"patch_text\"};\n"
@@ -214,6 +219,13 @@ static const char usage_patches[] =
     "                         overfitting (weak_where_reference_is_not);\n"
     "                         with this option it is only a note\n"
     "      --no-mutation      skip the mutation scores\n"
+    "      --diff-budget S    CPU seconds per patch for derived and generated\n"
+    "                         differential inputs (default 10; the tests'\n"
+    "                         own inputs are always compared)\n"
+    "      --slower-is-overfitting X  a patch X or more times slower than\n"
+    "                         the reference on an input, with the same\n"
+    "                         result, is overfitting (reason slower); by\n"
+    "                         default that is a note on a correct verdict\n"
     "  -j, --jobs N           parallel runners (default: number of cores)\n"
     "      --timeout-factor X limit of a run: X x the reference's CPU time\n"
     "                         for the same tests (default 5)\n"
@@ -314,7 +326,8 @@ enum {
     OPT_SURVIVORS_IN, OPT_SURVIVORS_OUT, OPT_REASON, OPT_JUNIT_NO_COVERAGE,
     OPT_JUNIT_TIMEOUT, OPT_SHARD, OPT_FORCE, OPT_SHARDS, OPT_DIR,
     OPT_PARTITION, OPT_TIME, OPT_CPUS, OPT_SBATCH_ARG, OPT_SBATCH,
-    OPT_NO_SUBMIT, OPT_SINCE, OPT_RERUN,
+    OPT_NO_SUBMIT, OPT_SINCE, OPT_RERUN, OPT_PRECONDITION, OPT_DIFF_BUDGET,
+    OPT_SLOWER,
 };
 
 /* The report options `score` and `report` share. */
@@ -366,6 +379,9 @@ static const struct option patches_longopts[] = {
     {"reference", required_argument, NULL, OPT_REFERENCE},
     {"held-out", required_argument, NULL, OPT_HELD_OUT},
     {"inputs", required_argument, NULL, OPT_INPUTS},
+    {"precondition", required_argument, NULL, OPT_PRECONDITION},
+    {"diff-budget", required_argument, NULL, OPT_DIFF_BUDGET},
+    {"slower-is-overfitting", required_argument, NULL, OPT_SLOWER},
     {"manifest", required_argument, NULL, OPT_MANIFEST},
     {"patches", required_argument, NULL, OPT_PATCHES},
     {"csv", required_argument, NULL, OPT_CSV},
@@ -715,6 +731,19 @@ static int cmd_patches(int argc, char **argv)
         case OPT_INPUTS:
             o.inputs = optarg;
             break;
+        case OPT_PRECONDITION:
+            o.precondition = optarg;
+            break;
+        case OPT_DIFF_BUDGET:
+            if (lt_cli_real("--diff-budget", optarg, 0, 86400,
+                            &o.diff_budget) < 0)
+                return 2;
+            break;
+        case OPT_SLOWER:
+            if (lt_cli_real("--slower-is-overfitting", optarg, 1, 1e9,
+                            &o.slower_factor) < 0)
+                return 2;
+            break;
         case OPT_MANIFEST:
             o.manifest = optarg;
             break;
@@ -799,9 +828,11 @@ static int cmd_patches(int argc, char **argv)
         return 2;
     }
     if (o.manifest) {
-        if (o.buggy || o.tests || o.reference || o.held_out || o.inputs) {
+        if (o.buggy || o.tests || o.reference || o.held_out || o.inputs ||
+            o.precondition) {
             lt_error("--manifest names every program's files: drop --buggy, "
-                     "--tests, --reference, --held-out and --inputs");
+                     "--tests, --reference, --held-out, --inputs and "
+                     "--precondition");
             return 2;
         }
     } else if (!o.buggy || !o.tests) {

@@ -57,6 +57,7 @@ void lt_patches_opts_init(struct lt_patches_opts *o)
     o->timeout_factor = 5.0;
     o->timeout_const = LT_PATCHES_TIMEOUT_CONST;
     o->timeout = 15.0;
+    o->diff_budget = 10.0;
     o->mutation = 1;
     o->mutation_gate = 1;
     o->memory_mb = LT_MEMORY_MB_DEFAULT;
@@ -449,6 +450,7 @@ static void prog_free(struct pprog *p)
     free(p->reference);
     free(p->held_out);
     free(p->inputs);
+    free(p->precondition);
     free(p->function);
 }
 
@@ -475,6 +477,10 @@ static int read_programs(struct run *r)
             return -1;
         if (o->inputs &&
             !(p->inputs = resolve(NULL, o->inputs, "--inputs", NULL, 0)))
+            return -1;
+        if (o->precondition &&
+            !(p->precondition = resolve(NULL, o->precondition,
+                                        "--precondition", NULL, 0)))
             return -1;
         p->name = stem_of(p->buggy);
         return 0;
@@ -516,8 +522,9 @@ static int read_programs(struct run *r)
             rc = -1;
         } else {
             static const char *const keys[] = {"reference", "held_out",
-                                               "inputs", "function"};
-            for (size_t k = 0; k < 4; k++) {
+                                               "inputs", "function",
+                                               "precondition"};
+            for (size_t k = 0; k < 5; k++) {
                 json_t *v = json_object_get(e, keys[k]);
                 if (v && !json_is_string(v) && !json_is_null(v)) {
                     lt_error("%s: \"%s\" must be a string", ctx, keys[k]);
@@ -529,6 +536,7 @@ static int read_programs(struct run *r)
                 const char *held = lt__pe_str(e, "held_out");
                 const char *inputs = lt__pe_str(e, "inputs");
                 const char *fn = lt__pe_str(e, "function");
+                const char *pre = lt__pe_str(e, "precondition");
                 if (!(p->buggy = resolve(base, buggy, "buggy file", ctx, 0)) ||
                     !(p->tests = resolve(base, tests, "tests", ctx, 1)) ||
                     (ref && !(p->reference = resolve(base, ref, "reference",
@@ -536,7 +544,10 @@ static int read_programs(struct run *r)
                     (held && !(p->held_out = resolve(base, held, "held-out "
                                                      "tests", ctx, 1))) ||
                     (inputs && !(p->inputs = resolve(base, inputs, "inputs",
-                                                     ctx, 0))))
+                                                     ctx, 0))) ||
+                    (pre && !(p->precondition = resolve(base, pre,
+                                                        "precondition", ctx,
+                                                        0))))
                     rc = -1;
                 if (fn)
                     p->function = xstrdup(fn);
@@ -794,6 +805,7 @@ static void unit_free(struct unit *u)
     free(u->cwd);
     free(u->args);
     json_decref(u->inputs);
+    free(u->precondition);
     json_decref(u->ref_main);
     json_decref(u->ref_held);
     json_decref(u->ref_json);
@@ -836,6 +848,43 @@ static void store_layer(struct run *r, struct unit *u, const char *sha,
     free(s);
 }
 
+
+/* The user's precondition file (--precondition, manifest
+ * "precondition"): Python source that defines litmus_precondition(*args,
+ * **kwargs), or litmus_precondition_<function> for one function.  Its text,
+ * or NULL after an error: unreadable, a NUL byte, or source that does not
+ * compile (checked here, so that the error is the user's, before any
+ * run). */
+static char *read_precondition(const char *path)
+{
+    char *src = NULL;
+    size_t len = 0;
+    int rc = lt_read_file(path, &src, &len);
+    if (rc < 0 || memchr(src, '\0', len)) {
+        lt_error("%s: %s", path, rc < 0 ? lt_strerror(rc)
+                                        : "holds a NUL byte");
+        free(src);
+        return NULL;
+    }
+    char fp[17];
+    if (lt_operators_init() < 0 ||
+        lt_code_fingerprint(path, src, len, fp) < 0) {
+        lt_error("cannot start the embedded Python to read %s", path);
+        free(src);
+        return NULL;
+    }
+    if (!fp[0]) {
+        lt_error("%s: the precondition file does not compile", path);
+        free(src);
+        return NULL;
+    }
+    if (!strstr(src, "litmus_precondition")) {
+        lt_error("%s: defines no litmus_precondition function", path);
+        free(src);
+        return NULL;
+    }
+    return src;
+}
 /* Builds the unit of program p (or finds the one it shares). */
 static int unit_for(struct run *r, struct pprog *p)
 {
@@ -863,7 +912,10 @@ static int unit_for(struct run *r, struct pprog *p)
         }
     }
     json_t *inputs = NULL;
-    if (p->inputs && !(inputs = read_inputs(p->inputs, p->function))) {
+    char *pre = NULL;
+    if ((p->inputs && !(inputs = read_inputs(p->inputs, p->function))) ||
+        (p->precondition && !(pre = read_precondition(p->precondition)))) {
+        json_decref(inputs);
         free(src);
         free(ref);
         return -1;
@@ -871,7 +923,8 @@ static int unit_for(struct run *r, struct pprog *p)
     struct lt_sha256 s;
     char hex[65];
     lt_sha256_init(&s);
-    hash_str(&s, "litmus-patches/1");
+    /* 2: the differential layer's inputs, contract and timing rules. */
+    hash_str(&s, "litmus-patches/2");
     hash_str(&s, p->buggy);
     lt_sha256_hex(src, len, hex);
     hash_str(&s, hex);
@@ -892,10 +945,12 @@ static int unit_for(struct run *r, struct pprog *p)
     }
     for (size_t i = 0; i < o->n_pytest_args; i++)
         hash_str(&s, o->pytest_args[i]);
-    char set[160];
-    snprintf(set, sizeof(set), "%.6g %.6g %.6g %lu", o->timeout_factor,
-             o->timeout_const, p->reference ? 0.0 : o->timeout,
-             o->memory_mb);
+    hash_str(&s, pre);
+    char set[200];
+    snprintf(set, sizeof(set), "%.6g %.6g %.6g %lu %.6g %.6g",
+             o->timeout_factor, o->timeout_const,
+             p->reference ? 0.0 : o->timeout, o->memory_mb, o->diff_budget,
+             o->slower_factor);
     hash_str(&s, set);
     uint8_t dig[32];
     lt_sha256_final(&s, dig);
@@ -908,6 +963,7 @@ static int unit_for(struct run *r, struct pprog *p)
             p->unit = r->units[i];
             free(src);
             free(ref);
+            free(pre);
             json_decref(inputs);
             return 0;
         }
@@ -932,6 +988,7 @@ static int unit_for(struct run *r, struct pprog *p)
         u->args[u->n_args++] = o->pytest_args[i];
     u->subject = (struct lt_subject){p->buggy, u->buggy_src, u->buggy_len};
     u->inputs = inputs ? inputs : json_array();
+    u->precondition = pre;
     if (ref) {
         char sha[65];
         lt_sha256_hex(ref, ref_len, sha);
@@ -1535,8 +1592,23 @@ static double ref_cpu_s(const struct unit *u, int held)
     return lt__pe_num(part, "cpu_ms_total", 0) / 1000.0;
 }
 
-/* The JSON job of a differential run (runners/runner.h, LT_RUN_CALLS). */
-static char *diff_extra(struct unit *u, struct ptext *t, double call_timeout)
+/* The CPU ms of the slowest main test of a text's layer-1 run. */
+static double slowest_test_ms(const struct unit *u, const struct ptext *t)
+{
+    const json_t *cpus = json_object_get(cov_of(u, t), "cpu_ms");
+    double max = 0;
+    size_t i;
+    const json_t *v;
+    json_array_foreach(cpus, i, v)
+        if (json_number_value(v) > max)
+            max = json_number_value(v);
+    return max;
+}
+
+/* The JSON job of a differential run (runners/runner.h, LT_RUN_CALLS;
+ * runners/calls.py, diff_main, reads it). */
+static char *diff_extra(const struct lt_patches_opts *opts, struct unit *u,
+                        struct ptext *t, double call_timeout)
 {
     json_t *o = json_object();
     json_object_set_new(o, "kind", json_string("diff"));
@@ -1554,7 +1626,15 @@ static char *diff_extra(struct unit *u, struct ptext *t, double call_timeout)
     json_object_set(o, "inputs", u->inputs);
     json_object_set_new(o, "derive", json_true());
     json_object_set_new(o, "call_timeout", json_real(call_timeout));
-    json_object_set_new(o, "max_inputs", json_integer(3000));
+    json_object_set_new(o, "timeout_factor", json_real(opts->timeout_factor));
+    json_object_set_new(o, "timeout_const", json_real(opts->timeout_const));
+    json_object_set_new(o, "candidate_test_ms",
+                        json_real(slowest_test_ms(u, t)));
+    json_object_set_new(o, "budget", json_real(opts->diff_budget));
+    if (u->precondition)
+        json_object_set_new(o, "precondition",
+                            json_string(u->precondition));
+    json_object_set_new(o, "max_inputs", json_integer(20000));
     /* json_stringn refuses invalid UTF-8: such texts fail layer 1. */
     char *s = json_dumps(o, JSON_COMPACT);
     json_decref(o);
@@ -1606,9 +1686,15 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     case T_DIFF: {
         lt__job_alloc(spec, u->lane->pool.n_tests, 0);
         spec->n_files = 1;
+        /* A call's limit: well above the slowest test of the reference
+         * and of the candidate (a call the tests make cannot be slower
+         * than the test that makes it). */
         double max_ms = lt__pe_num(u->ref_json, "max_test_cpu_ms", 0);
-        k->call_timeout = CALL_CONST + o->timeout_factor * max_ms / 1000.0;
-        char *extra = la->owned[1] = diff_extra(u, k->t, k->call_timeout);
+        double own_ms = slowest_test_ms(u, k->t);
+        k->call_timeout = CALL_CONST + o->timeout_factor *
+                                           (max_ms > own_ms ? max_ms : own_ms) /
+                                           1000.0;
+        char *extra = la->owned[1] = diff_extra(o, u, k->t, k->call_timeout);
         if (!extra || strlen(extra) > MAX_EXTRA)
             return LT_EUSAGE; /* lost: "the job cannot be encoded" */
         req->mode = LT_RUN_CALLS;

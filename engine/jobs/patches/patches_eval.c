@@ -431,8 +431,28 @@ static void outcome_text(struct lt_buf *b, const json_t *o)
     }
 }
 
+/* Where a compared input came from (runners/calls.py): the tests, the
+ * held-out tests, --inputs, one change from one of those, another
+ * combination of the objects a test built, or hypothesis. */
 static const char *const origins[] = {"test", "held_out", "inputs",
-                                      "derived", NULL};
+                                      "derived", "objects", "generated",
+                                      NULL};
+
+/* A list of at most 32 short strings (a contract's rules), clipped; an
+ * empty list for anything else. */
+static json_t *strings_copy(const json_t *v)
+{
+    json_t *out = json_array();
+    size_t i;
+    const json_t *x;
+    json_array_foreach(v, i, x) {
+        if (i >= 32)
+            break;
+        if (json_is_string(x))
+            json_array_append_new(out, jstr_clip(json_string_value(x), 200));
+    }
+    return out;
+}
 
 /* A validated copy of a witness record with a one-line "text", or NULL
  * when the record is malformed. */
@@ -470,6 +490,19 @@ static json_t *witness_copy(const json_t *r)
     json_object_set_new(o, "input_repr", jstr_clip(repr, MAX_REPR));
     json_object_set_new(o, "reference", ref);
     json_object_set_new(o, "candidate", cand);
+    json_object_set_new(o, "contract",
+                        strings_copy(json_object_get(r, "contract")));
+    json_object_set_new(o, "shrunk",
+                        json_boolean(json_is_true(json_object_get(r,
+                                                                  "shrunk"))));
+    const json_t *after = json_object_get(r, "arguments_after");
+    const char *ra = lt__pe_str(after, "reference");
+    const char *ca = lt__pe_str(after, "candidate");
+    if (ra && ca)
+        json_object_set_new(o, "arguments_after",
+                            json_pack("{s:o, s:o}", "reference",
+                                      jstr_clip(ra, MAX_REPR), "candidate",
+                                      jstr_clip(ca, MAX_REPR)));
     struct lt_buf b = LT_BUF_INIT;
     char *short_in = clip(repr, 200);
     lt_buf_printf(&b, "%s%s%s (%s input): reference ",
@@ -479,10 +512,102 @@ static json_t *witness_copy(const json_t *r)
     outcome_text(&b, ref);
     lt_buf_puts(&b, ", patch ");
     outcome_text(&b, cand);
+    if (ra && ca) {
+        char *r1 = clip(ra, 100), *c1 = clip(ca, 100);
+        lt_buf_printf(&b, "; the arguments after the call: reference %s, "
+                      "patch %s", r1, c1);
+        free(r1);
+        free(c1);
+    }
     char *text = clip(b.data, 600);
     json_object_set_new(o, "text", jstr_clip(text, 600));
     free(text);
     lt_buf_free(&b);
+    return o;
+}
+
+/* The summary's other fields, validated: inputs outside the contract,
+ * CPU spent and budget, the contract per function, the generator and
+ * its note. */
+static void summary_extras(json_t *summary, const json_t *r)
+{
+    const json_t *v;
+    if ((v = json_object_get(r, "outside_contract")) && json_is_integer(v) &&
+        json_integer_value(v) >= 0)
+        json_object_set(summary, "outside_contract", (json_t *)v);
+    if ((v = json_object_get(r, "inputs")) && json_is_integer(v) &&
+        json_integer_value(v) >= 0)
+        json_object_set(summary, "inputs", (json_t *)v);
+    static const char *const nums[] = {"cpu_s", "budget_s"};
+    for (int i = 0; i < 2; i++)
+        if ((v = json_object_get(r, nums[i])) && json_is_number(v) &&
+            json_number_value(v) >= 0 && json_number_value(v) < 1e9)
+            json_object_set_new(summary, nums[i],
+                                json_real(json_number_value(v)));
+    const char *g = lt__pe_str(r, "generator");
+    json_object_set_new(summary, "generator", g ? jstr_clip(g, 100)
+                                                : json_null());
+    const char *n = lt__pe_str(r, "note");
+    if (n)
+        json_object_set_new(summary, "generator_note", jstr_clip(n, 600));
+    json_t *contracts = json_object();
+    const char *k;
+    json_object_foreach((json_t *)json_object_get(r, "contracts"), k, v) {
+        if (json_object_size(contracts) >= 16)
+            break;
+        json_object_set_new(contracts, k, strings_copy(v));
+    }
+    json_object_set_new(summary, "contracts", contracts);
+}
+
+/* A "slower" record: the candidate's largest slow-down on an input where
+ * both agree, or NULL when malformed. */
+static json_t *slower_copy(const json_t *r)
+{
+    const json_t *ratio = json_object_get(r, "ratio");
+    const json_t *rms = json_object_get(r, "reference_ms");
+    const json_t *cms = json_object_get(r, "candidate_ms");
+    const char *in = lt__pe_str(r, "input_repr");
+    if (!json_is_number(ratio) || !json_is_number(rms) ||
+        !json_is_number(cms) || !in || !(json_number_value(ratio) >= 0) ||
+        json_number_value(ratio) > 1e12)
+        return NULL;
+    return json_pack("{s:f, s:f, s:f, s:o}", "ratio",
+                     json_number_value(ratio), "reference_ms",
+                     json_number_value(rms), "candidate_ms",
+                     json_number_value(cms), "input_repr",
+                     jstr_clip(in, MAX_REPR));
+}
+
+/* An "outside_contract" record: a difference found only on an input the
+ * tests' contract excludes (never a witness), or NULL when malformed. */
+static json_t *outside_copy(const json_t *r)
+{
+    const char *in = lt__pe_str(r, "input_repr");
+    json_t *ref = outcome_copy(json_object_get(r, "reference"));
+    json_t *cand = outcome_copy(json_object_get(r, "candidate"));
+    if (!in || !ref || !cand) {
+        json_decref(ref);
+        json_decref(cand);
+        return NULL;
+    }
+    const char *fn = lt__pe_str(r, "function");
+    struct lt_buf b = LT_BUF_INIT;
+    char *short_in = clip(in, 200);
+    lt_buf_printf(&b, "%s%s%s: reference ", fn ? fn : "", fn ? " on " : "",
+                  short_in);
+    free(short_in);
+    outcome_text(&b, ref);
+    lt_buf_puts(&b, ", patch ");
+    outcome_text(&b, cand);
+    char *text = clip(b.data, 600);
+    lt_buf_free(&b);
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "input_repr",
+                          jstr_clip(in, MAX_REPR), "reference", ref,
+                          "candidate", cand, "contract",
+                          strings_copy(json_object_get(r, "contract")),
+                          "text", jstr_clip(text, 600));
+    free(text);
     return o;
 }
 
@@ -493,7 +618,7 @@ json_t *lt__pe_diff(const struct job *j, const struct ptask *task)
 {
     int st = j->wait_status;
     double ms = job_ms(j);
-    json_t *witness = NULL, *summary = NULL;
+    json_t *witness = NULL, *summary = NULL, *slower = NULL, *outside = NULL;
     int bad = 0;
 
     if (j->tamper)
@@ -536,7 +661,14 @@ json_t *lt__pe_diff(const struct job *j, const struct ptask *task)
                             json_object_set(bo, k, v);
                 }
                 json_object_set_new(summary, "by_origin", bo);
+                summary_extras(summary, r);
             }
+        } else if (strcmp(type, "slower") == 0 && !slower) {
+            slower = slower_copy(r);
+            bad = !slower;
+        } else if (strcmp(type, "outside_contract") == 0 && !outside) {
+            outside = outside_copy(r);
+            bad = !outside;
         }
         /* Other record types are not ours to judge: ignored. */
         json_decref(r);
@@ -614,13 +746,16 @@ json_t *lt__pe_diff(const struct job *j, const struct ptask *task)
     } else {
         o = status_obj("same", NULL, ms);
     }
-    if (summary) {
-        json_object_set(o, "compared", json_object_get(summary, "compared"));
-        json_object_set(o, "skipped", json_object_get(summary, "skipped"));
-        json_object_set(o, "by_origin", json_object_get(summary, "by_origin"));
-    }
+    if (summary)
+        json_object_update(o, summary);
+    if (slower && !bad)
+        json_object_set(o, "slower", slower);
+    if (outside && !bad && !witness)
+        json_object_set(o, "outside_contract_difference", outside);
     json_decref(summary);
     json_decref(witness);
+    json_decref(slower);
+    json_decref(outside);
     return o;
 }
 
@@ -690,6 +825,53 @@ static void set(struct pverdict *out, const char *verdict, const char *reason,
     out->detail = detail;
 }
 
+
+/* What the differential run adds to a verdict besides its witness: a
+ * patch much slower than the reference with equal results (overfitting,
+ * reason "slower", at --slower-is-overfitting FACTOR and above; else a
+ * note), a difference found only outside the tests' contract (a note:
+ * never grounds for overfitting), and a generator that could not run.
+ * 1 when it decided the verdict. */
+static int diff_notes(const struct lt_patches_opts *o, const json_t *diff,
+                      json_t *notes, struct pverdict *out)
+{
+    const json_t *slow = json_object_get(diff, "slower");
+    if (slow) {
+        double ratio = lt__pe_num(slow, "ratio", 0);
+        char *in = clip(lt__pe_str(slow, "input_repr"), 200);
+        char *what = xasprintf("%.0fx the reference's CPU time on %s "
+                               "(%.1f ms against %.1f ms) with the same "
+                               "result", ratio, in,
+                               lt__pe_num(slow, "candidate_ms", 0),
+                               lt__pe_num(slow, "reference_ms", 0));
+        free(in);
+        if (o->slower_factor > 0 && ratio + 1e-9 >= o->slower_factor) {
+            set(out, "overfitting", "slower",
+                xasprintf("slower: the patch takes %s (--slower-is-"
+                          "overfitting %.3g)", what, o->slower_factor));
+            free(what);
+            return 1;
+        }
+        note(notes, "slower: the patch takes %s", what);
+        free(what);
+    }
+    const json_t *outside = json_object_get(diff, "outside_contract_difference");
+    if (outside) {
+        struct lt_buf b = LT_BUF_INIT;
+        size_t i;
+        const json_t *v;
+        json_array_foreach(json_object_get(outside, "contract"), i, v)
+            lt_buf_printf(&b, "%s%s", i ? ", " : "", json_string_value(v));
+        note(notes, "differs from the reference only outside the contract "
+             "the tests show (%s): %s", b.data ? b.data : "",
+             lt__pe_str(outside, "text"));
+        lt_buf_free(&b);
+    }
+    const char *gen = lt__pe_str(diff, "generator_note");
+    if (gen)
+        note(notes, "input generation: %s", gen);
+    return 0;
+}
 /* Decides the verdict of a patch whose text is t, from the evidence of
  * every layer (docs/patches.md, "Verdicts"): invalid > overfitting >
  * memorized > correct, and error when the engine could not decide. */
@@ -820,6 +1002,8 @@ void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
     if (status_is(t->diff, "inconclusive"))
         note(notes, "differential testing was inconclusive: %s",
              lt__pe_str(t->diff, "detail"));
+    if (t->diff && diff_notes(o, t->diff, notes, out))
+        goto done;
     if (status_is(t->mut, "error"))
         note(notes, "no mutation score: %s", lt__pe_str(t->mut, "detail"));
 

@@ -40,6 +40,7 @@ char *lt__strip_fence(const char *s, size_t n, size_t *out_len);
 struct pprog {
     char *name;
     char *buggy, *tests, *reference, *held_out, *inputs; /* absolute */
+    char *precondition;      /* the user's precondition file, or NULL */
     char *function;          /* manifest "function", or NULL */
     struct unit *unit;
     size_t n_patches;
@@ -106,6 +107,7 @@ struct unit {
     size_t n_args;
     struct lt_subject subject;
     json_t *inputs;          /* extra inputs for the differential job */
+    char *precondition;      /* the user's precondition source, or NULL */
     struct ptext *ref;       /* NULL without a reference fix */
     json_t *ref_main, *ref_held; /* reference runs, until stored */
     json_t *ref_json;        /* the stored "ref" layer */

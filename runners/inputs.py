@@ -1,0 +1,758 @@
+# Differential inputs of `litmus patches`: what the tests' inputs show
+# (their shapes and the contract they respect), inputs derived from them
+# one change at a time, other combinations of the objects they built, and
+# hypothesis strategies of the same shapes.  Imported by litmus_calls in
+# the zygote, before any candidate runs; pure functions of the inputs, no
+# I/O.  SPDX-License-Identifier: MIT
+import copy
+import inspect
+import math
+
+MAX_OBJECTS = 64        # objects of one input's graph that are recombined
+MAX_PAIRS = 400         # object combinations tried per input
+MAX_LIST_GEN = 12       # longest generated container
+MAX_CONSTANTS = 12      # program and test constants tried per integer
+_BUILTIN_MODULES = ("builtins", "collections", "datetime", "decimal",
+                    "fractions", "enum")
+
+
+def _user_object(v):
+    """An instance of a class of the program or its tests (a graph node, a
+    linked-list cell): compared and recombined by its attributes."""
+    t = type(v)
+    return hasattr(v, "__dict__") and not isinstance(v, type) and \
+        not callable(v) and t.__module__ not in _BUILTIN_MODULES
+
+
+# --- shapes --------------------------------------------------------------
+
+class Shape:
+    """What the values seen at one place (an argument, the elements of a
+    list argument, ...) have in common, by type."""
+
+    def __init__(self):
+        self.kinds = {}     # kind -> details
+        self.count = 0
+
+    def add(self, v, depth=0):
+        self.count += 1
+        t = type(v)
+        if v is None:
+            self.kinds.setdefault("none", {})
+        elif t is bool:
+            self.kinds.setdefault("bool", {})
+        elif t in (int, float):
+            d = self.kinds.setdefault(t.__name__, {"values": set(),
+                                                   "min": v, "max": v})
+            if len(d["values"]) < 64:
+                d["values"].add(v)
+            if v == v:
+                d["min"], d["max"] = min(d["min"], v), max(d["max"], v)
+        elif t is str:
+            d = self.kinds.setdefault("str", {"alphabet": set(), "maxlen": 0,
+                                              "minlen": len(v)})
+            d["alphabet"].update(v[:200])
+            d["maxlen"] = max(d["maxlen"], len(v))
+            d["minlen"] = min(d["minlen"], len(v))
+        elif t in (list, tuple, set, frozenset) and depth < 6:
+            d = self.kinds.setdefault(t.__name__, {
+                "elem": Shape(), "minlen": len(v), "maxlen": 0,
+                "distinct": True, "sorted": True, "pairs": 0, "long": 0})
+            d["minlen"] = min(d["minlen"], len(v))
+            d["maxlen"] = max(d["maxlen"], len(v))
+            items = list(v)
+            for x in items[:200]:
+                d["elem"].add(x, depth + 1)
+            if t in (list, tuple) and len(items) >= 2:
+                d["pairs"] += len(items) * (len(items) - 1) // 2
+                d["long"] += len(items) >= 3
+                try:
+                    if len(set(items)) != len(items):
+                        d["distinct"] = False
+                except TypeError:
+                    d["distinct"] = False
+                try:
+                    if any(b < a for a, b in zip(items, items[1:])):
+                        d["sorted"] = False
+                except TypeError:
+                    d["sorted"] = False
+        elif t is dict and depth < 6:
+            d = self.kinds.setdefault("dict", {"key": Shape(), "val": Shape(),
+                                               "minlen": len(v), "maxlen": 0})
+            d["minlen"] = min(d["minlen"], len(v))
+            d["maxlen"] = max(d["maxlen"], len(v))
+            for k, x in list(v.items())[:200]:
+                d["key"].add(k, depth + 1)
+                d["val"].add(x, depth + 1)
+        elif _user_object(v):
+            self.kinds.setdefault("object", {"classes": set()})[
+                "classes"].add(t)
+        else:
+            self.kinds.setdefault("opaque", {})
+
+
+def _int_like(shape):
+    return set(shape.kinds) <= {"int", "float"} and shape.kinds
+
+
+# --- the contract --------------------------------------------------------
+
+class Contract:
+    """Preconditions that every test input of a function satisfies, kept
+    for every derived input: the sign of numbers, distinct or sorted
+    elements, non-empty containers, an integer that indexes a list, graphs
+    without cycles.  Each is inferred only when the tests give enough
+    instances of it that it is unlikely to be chance.  A user's
+    precondition (a function) replaces the inferred rules."""
+
+    def __init__(self, shapes, samples, user=None):
+        self.rules = []     # (description, predicate on the args tuple)
+        self.user = user
+        if user is not None:
+            self.rules.append(("the user's litmus_precondition", None))
+            return
+        for i, sh in enumerate(shapes):
+            self._place("argument %d" % (i + 1), sh, lambda a, i=i: a[i], 0)
+        self._relations(shapes, samples)
+        self._acyclic(shapes, samples)
+
+    def _place(self, name, sh, get, depth):
+        if sh.count < 2 or depth > 2:
+            return
+        kinds = sh.kinds
+        # The sign of a number argument (a count, an index, a size); the
+        # elements of a list of small positive test numbers are mostly so
+        # by chance, and a negative or zero element is a case the program
+        # must handle.
+        if _int_like(sh) and depth == 0 and sh.count >= 3:
+            lo = min(d["min"] for d in kinds.values())
+            if lo >= 0:
+                self._add("%s >= 0" % name, get,
+                          lambda v: not _is_num(v) or v >= 0)
+        for k in ("list", "tuple"):
+            d = kinds.get(k)
+            if not d or len(kinds) > 1:
+                continue
+            if d["distinct"] and d["pairs"] >= 10 and d["long"] >= 2:
+                self._add("%s has distinct elements" % name, get,
+                          _distinct_ok)
+            if d["sorted"] and d["long"] >= 2:
+                self._add("%s is sorted" % name, get, _sorted_ok)
+            if d["minlen"] >= 1 and sh.count >= 3:
+                self._add("%s is not empty" % name, get,
+                          lambda v: not isinstance(v, (list, tuple)) or
+                          len(v) > 0)
+            self._place("the elements of " + name, d["elem"],
+                        _each(get), depth + 1)
+        d = kinds.get("dict")
+        if d and len(kinds) == 1:
+            if d["minlen"] >= 1 and sh.count >= 3:
+                self._add("%s is not empty" % name, get,
+                          lambda v: not isinstance(v, dict) or len(v) > 0)
+            self._place("the values of " + name, d["val"],
+                        _each(get, values=True), depth + 1)
+
+    def _add(self, text, get, ok):
+        def pred(args):
+            try:
+                vs = get(args)
+            except Exception:
+                return True
+            if isinstance(vs, _Each):
+                return all(ok(v) for v in vs.items)
+            return ok(vs)
+        self.rules.append((text, pred))
+
+    def _relations(self, shapes, samples):
+        """An integer that indexes a list or string argument in every
+        test (kth(arr, k) with 0 <= k < len(arr))."""
+        for p, sp in enumerate(shapes):
+            if set(sp.kinds) != {"int"} or sp.count < 2:
+                continue
+            for q, sq in enumerate(shapes):
+                if q == p or not (set(sq.kinds) & {"list", "tuple", "str"}):
+                    continue
+                pairs = [(s[p], s[q]) for s in samples
+                         if len(s) > max(p, q) and type(s[p]) is int and
+                         hasattr(s[q], "__len__")]
+                if len(pairs) < 2:
+                    continue
+                if all(0 <= v < len(c) for v, c in pairs):
+                    self.rules.append((
+                        "0 <= argument %d < len(argument %d)" % (p + 1, q + 1),
+                        lambda a, p=p, q=q: _index_ok(a, p, q, 0)))
+                elif all(0 <= v <= len(c) for v, c in pairs):
+                    self.rules.append((
+                        "0 <= argument %d <= len(argument %d)" % (p + 1, q + 1),
+                        lambda a, p=p, q=q: _index_ok(a, p, q, 1)))
+
+    def _acyclic(self, shapes, samples):
+        if not any("object" in sh.kinds or _holds_objects(sh)
+                   for sh in shapes):
+            return
+        if samples and all(not _has_cycle(s) for s in samples):
+            self.rules.append(("the objects form no cycle",
+                               lambda a: not _has_cycle(a)))
+
+    def ok(self, args, kwargs=None):
+        if self.user is not None:
+            try:
+                return bool(self.user(*args, **(kwargs or {})))
+            except Exception:
+                return False
+        for _, pred in self.rules:
+            try:
+                if not pred(args):
+                    return False
+            except Exception:
+                return False
+        return True
+
+    def describe(self):
+        return [text for text, _ in self.rules]
+
+    def repair(self, args):
+        """Generated arguments brought inside the index relations (k %
+        len(arr)); None when they cannot be."""
+        if self.user is not None:
+            return args
+        args = list(args)
+        for text, _ in self.rules:
+            if not text.startswith("0 <= argument "):
+                continue
+            parts = text.split()
+            p, q = int(parts[3]) - 1, int(parts[-1].rstrip(")")) - 1
+            if p >= len(args) or q >= len(args) or \
+                    not hasattr(args[q], "__len__"):
+                return None
+            n = len(args[q]) + (1 if "<=" in text[14:] else 0)
+            if n <= 0 or type(args[p]) is not int:
+                return None
+            args[p] %= n
+        return tuple(args)
+
+
+class _Each:
+    def __init__(self, items):
+        self.items = items
+
+
+def _each(get, values=False):
+    def g(args):
+        v = get(args)
+        if isinstance(v, _Each):
+            out = []
+            for x in v.items:
+                out.extend(_items(x, values))
+            return _Each(out)
+        return _Each(_items(v, values))
+    return g
+
+
+def _items(v, values):
+    if values and isinstance(v, dict):
+        return list(v.values())
+    if isinstance(v, (list, tuple)):
+        return list(v)
+    return []
+
+
+def _is_num(v):
+    return type(v) in (int, float)
+
+
+def _distinct_ok(v):
+    if not isinstance(v, (list, tuple)):
+        return True
+    try:
+        return len(set(v)) == len(v)
+    except TypeError:
+        return True
+
+
+def _sorted_ok(v):
+    if not isinstance(v, (list, tuple)):
+        return True
+    try:
+        return all(a <= b for a, b in zip(v, v[1:]))
+    except TypeError:
+        return True
+
+
+def _index_ok(a, p, q, end):
+    if len(a) <= max(p, q):
+        return True
+    v, c = a[p], a[q]
+    if type(v) is not int or not hasattr(c, "__len__"):
+        return True
+    return 0 <= v < len(c) + end
+
+
+def _holds_objects(sh, depth=0):
+    if depth > 4:
+        return False
+    for k, d in sh.kinds.items():
+        if k == "object":
+            return True
+        for sub in ("elem", "key", "val"):
+            if sub in d and _holds_objects(d[sub], depth + 1):
+                return True
+    return False
+
+
+# --- object graphs -------------------------------------------------------
+
+def _children(v):
+    """The values one step inside v: a container's items, an object's
+    attributes."""
+    if isinstance(v, dict):
+        return list(v.keys()) + list(v.values())
+    if isinstance(v, (list, tuple, set, frozenset)):
+        return list(v)
+    if _user_object(v):
+        try:
+            return list(vars(v).values())
+        except TypeError:
+            return []
+    return []
+
+
+def reachable_objects(root, limit=MAX_OBJECTS):
+    """The user objects reachable from root, in breadth-first order."""
+    seen, out, queue = set(), [], [root]
+    steps = 0
+    while queue and len(out) < limit and steps < 20000:
+        steps += 1
+        v = queue.pop(0)
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if _user_object(v):
+            out.append(v)
+        queue.extend(_children(v))
+    return out
+
+
+def _has_cycle(root):
+    """Whether a path of object references leads from an object back to
+    itself (containers in between count as part of the path)."""
+    state = {}
+    stack = [(root, iter(_children(root)))]
+    state[id(root)] = 1
+    steps = 0
+    while stack and steps < 50000:
+        steps += 1
+        v, it = stack[-1]
+        nxt = next(it, _END)
+        if nxt is _END:
+            state[id(v)] = 2
+            stack.pop()
+            continue
+        if not (_user_object(nxt) or isinstance(
+                nxt, (list, tuple, dict, set, frozenset))):
+            continue
+        s = state.get(id(nxt))
+        if s == 1 and _user_object(nxt):
+            return True
+        if s is None:
+            state[id(nxt)] = 1
+            stack.append((nxt, iter(_children(nxt))))
+    return False
+
+
+_END = object()
+
+
+def object_inputs(args, contract):
+    """Other inputs over the objects a test built: every combination of
+    the objects of the same classes reachable from the arguments in the
+    argument places that hold objects (every start/goal pair of a test's
+    graph, a sub-list of a linked list), new objects built through the
+    class's constructor from recombined attribute values, and, where the
+    contract allows cycles, an object reference turned back into a
+    cycle.  Each input is a fresh deep copy: the test's graph is never
+    changed."""
+    places = [i for i, a in enumerate(args) if _user_object(a)]
+    if not places:
+        return
+    nodes = reachable_objects(args)
+    by_class = {}
+    for n in nodes:
+        by_class.setdefault(type(n), []).append(n)
+    choices = [by_class.get(type(args[i]), [args[i]]) for i in places]
+    count = 0
+    for combo in _product(choices):
+        if count >= MAX_PAIRS:
+            break
+        if all(c is args[i] for c, i in zip(combo, places)):
+            continue
+        memo = {}
+        new = copy.deepcopy(args, memo)
+        new = list(new)
+        for c, i in zip(combo, places):
+            new[i] = memo.get(id(c), c)
+        count += 1
+        yield tuple(new)
+    # Recombined objects: a copy of an object whose object-valued
+    # attribute points to another object of the graph (a new head for a
+    # list, a new edge); a cycle where the contract allows one.
+    for i in places:
+        group = by_class.get(type(args[i]), [])[:12]
+        for a in group:
+            for field, val in _object_fields(a):
+                for b in group:
+                    if count >= 2 * MAX_PAIRS:
+                        return
+                    memo = {}
+                    new = list(copy.deepcopy(args, memo))
+                    ca, cb = memo.get(id(a), a), memo.get(id(b), b)
+                    made = _rebuilt(ca, field, cb, val)
+                    if made is None:
+                        continue
+                    new[i] = made
+                    count += 1
+                    yield tuple(new)
+                    if a is not b and not any(
+                            t == "the objects form no cycle"
+                            for t in contract.describe()):
+                        memo = {}
+                        new = list(copy.deepcopy(args, memo))
+                        ca, cb = memo.get(id(a), a), memo.get(id(b), b)
+                        if _link(ca, field, cb):
+                            count += 1
+                            yield tuple(new)
+
+
+def _product(choices):
+    if not choices:
+        yield ()
+        return
+    for head in choices[0]:
+        for rest in _product(choices[1:]):
+            yield (head,) + rest
+
+
+def _object_fields(obj):
+    """Attributes of obj that hold an object of its class, None, or a list
+    of such objects (successor, next, children)."""
+    try:
+        items = list(vars(obj).items())
+    except TypeError:
+        return []
+    out = []
+    for k, v in items:
+        if v is None or type(v) is type(obj):
+            out.append((k, "one"))
+        elif isinstance(v, list) and all(type(x) is type(obj) for x in v):
+            out.append((k, "many"))
+    return out
+
+
+def _rebuilt(obj, field, target, how):
+    """A new object of obj's class, built through its constructor when its
+    parameters are attribute names, with field pointing at target."""
+    cls = type(obj)
+    attrs = dict(vars(obj))
+    attrs[field] = target if how == "one" else [target]
+    try:
+        params = [p for p in inspect.signature(cls).parameters.values()
+                  if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        if params and all(p.name in attrs or p.default is not p.empty
+                          for p in params):
+            new = cls(**{p.name: attrs[p.name] for p in params
+                         if p.name in attrs})
+            for k, v in attrs.items():
+                if getattr(new, k, _END) is not v:
+                    setattr(new, k, v)
+            return new
+    except Exception:
+        pass
+    try:
+        new = copy.copy(obj)
+        setattr(new, field, attrs[field])
+        return new
+    except Exception:
+        return None
+
+
+def _link(obj, field, target):
+    """Points obj's field at target (a back edge: a cycle when target
+    reaches obj)."""
+    try:
+        cur = getattr(obj, field)
+        if isinstance(cur, list):
+            cur.append(target)
+        else:
+            setattr(obj, field, target)
+        return True
+    except Exception:
+        return False
+
+
+# --- values one change away ----------------------------------------------
+
+def constants_of(code, out=None, depth=0):
+    """The int constants of a code object and the code nested in it."""
+    out = set() if out is None else out
+    if depth > 20:
+        return out
+    for c in code.co_consts:
+        if type(c) is int and abs(c) < 10 ** 9:
+            out.add(c)
+        elif hasattr(c, "co_consts"):
+            constants_of(c, out, depth + 1)
+    return out
+
+
+def variants(v, shape, consts, depth=0):
+    """Values of v's type one change away from v: numbers at boundaries
+    and the constants the code and tests compare against, containers
+    emptied, shortened, extended, reordered, with repeated elements, with
+    zero or None as an element, the same one level down."""
+    t = type(v)
+    out = []
+    if t is bool:
+        out = [not v]
+    elif t is int:
+        out = [v + 1, v - 1, 0, 1, -1, -v, 2 * v, v // 2]
+        near = sorted(consts, key=lambda c: (abs(c - v), c))[:MAX_CONSTANTS]
+        out += near + [c + 1 for c in near[:4]] + [c - 1 for c in near[:4]]
+    elif t is float:
+        out = [v + 1.0, v - 1.0, 0.0, -v, v / 2, v * 2, 1.0]
+    elif t is str:
+        alphabet = sorted(shape.kinds.get("str", {}).get("alphabet", ())
+                          if shape else ()) or ["a"]
+        out = ["", " ", v[:-1], v[1:], v[::-1], v + v[-1:], v * 2,
+               v + " ", " " + v, alphabet[0], v.upper(), v.lower()]
+        for i in range(min(len(v), 4)):
+            for ch in alphabet[:3]:
+                if ch != v[i]:
+                    out.append(v[:i] + ch + v[i + 1:])
+    elif t in (list, tuple):
+        items = list(v)
+        cand = [[]]
+        if items:
+            cand += [items[:-1], items[1:], items + items[-1:],
+                     items[:1] + items, items[::-1], items[1:] + items[:1]]
+            try:
+                cand += [sorted(items), sorted(items, reverse=True)]
+            except TypeError:
+                pass
+            for i in range(min(len(items) - 1, 6)):
+                sw = list(items)
+                sw[i], sw[i + 1] = sw[i + 1], sw[i]
+                cand.append(sw)
+            for i in range(min(len(items), 6)):
+                cand.append(items[:i] + items[i + 1:])
+            for i in range(min(len(items), 3)):
+                cand.append(items[:i + 1] + items[i:])
+            ints = [x for x in items if type(x) is int]
+            if ints and len(ints) == len(items):
+                cand += [items + [max(ints) + 1], [min(ints) - 1] + items,
+                         items + [0], [0] + items]
+            elem = shape.kinds.get(t.__name__, {}).get("elem") \
+                if shape else None
+            if elem is not None and (len(elem.kinds) > 1 or
+                                     "none" in elem.kinds or
+                                     "list" in elem.kinds):
+                cand += [items + [None], [None] + items,
+                         items[:1] + [None] + items[1:]]
+            if depth < 2:
+                for i, x in enumerate(items[:8]):
+                    for nx in variants(x, elem, consts, depth + 1)[:8]:
+                        cand.append(items[:i] + [nx] + items[i + 1:])
+        else:
+            elem = shape.kinds.get(t.__name__, {}).get("elem") \
+                if shape else None
+            cand += [[x] for x in _seeds(elem)]
+        out = [t(c) for c in cand]
+    elif t is dict:
+        keys = list(v)
+        out = [{}]
+        if keys:
+            out.append({k: v[k] for k in reversed(keys)})
+            for k in keys[:8]:
+                out.append({x: v[x] for x in keys if x != k})
+            if depth < 2:
+                vshape = shape.kinds.get("dict", {}).get("val") \
+                    if shape else None
+                for k in keys[:12]:
+                    for nx in variants(v[k], vshape, consts, depth + 1)[:6]:
+                        d = dict(v)
+                        d[k] = nx
+                        out.append(d)
+    elif t in (set, frozenset):
+        out = [t()] + [t(x for x in v if x != y) for y in list(v)[:6]]
+    return [x for x in out if not _same_value(x, v)]
+
+
+def _seeds(shape):
+    """A few small values of a shape: what goes in an empty container."""
+    if shape is None:
+        return [0]
+    out = []
+    for k, d in shape.kinds.items():
+        if k in ("int", "float"):
+            out += sorted(d["values"], key=abs)[:2] + [0]
+        elif k == "str":
+            out += sorted(d["alphabet"])[:2]
+        elif k == "none":
+            out.append(None)
+        elif k == "bool":
+            out += [True, False]
+    return out[:4]
+
+
+def _same_value(a, b):
+    try:
+        return type(a) is type(b) and a == b and \
+            (type(a) is not dict or list(a) == list(b))
+    except Exception:
+        return False
+
+
+def derive(args, shapes, consts):
+    """Argument tuples that differ from args in one place."""
+    for i, a in enumerate(args):
+        sh = shapes[i] if i < len(shapes) else None
+        for nv in variants(a, sh, consts):
+            yield args[:i] + (nv,) + args[i + 1:]
+
+
+# --- shrinking -----------------------------------------------------------
+
+def smaller(args):
+    """Argument tuples one step simpler than args: an element or a
+    character removed, a number moved towards zero, a container emptied."""
+    for i, a in enumerate(args):
+        for s in _smaller_value(a):
+            yield args[:i] + (s,) + args[i + 1:]
+
+
+def _smaller_value(v, depth=0):
+    t = type(v)
+    if t is bool:
+        return [False] if v else []
+    if t is int:
+        if v == 0:
+            return []
+        out = [0, v // 2 if v > 0 else -((-v) // 2), v - 1 if v > 0 else v + 1]
+        return [x for x in dict.fromkeys(out) if abs(x) < abs(v)]
+    if t is float:
+        return [x for x in (0.0, float(int(v))) if abs(x) < abs(v)]
+    if t is str:
+        out = [""] if v else []
+        out += [v[:i] + v[i + 1:] for i in range(min(len(v), 24))]
+        return out
+    if t in (list, tuple):
+        items = list(v)
+        out = [[]] if items else []
+        if len(items) > 2:
+            out += [items[:len(items) // 2], items[len(items) // 2:]]
+        out += [items[:i] + items[i + 1:] for i in range(min(len(items), 24))]
+        if depth < 2:
+            for i, x in enumerate(items[:12]):
+                for s in _smaller_value(x, depth + 1)[:3]:
+                    out.append(items[:i] + [s] + items[i + 1:])
+        return [t(x) for x in out]
+    if t is dict:
+        return [{k: x for k, x in v.items() if k != drop}
+                for drop in list(v)[:24]]
+    return []
+
+
+# --- hypothesis strategies -----------------------------------------------
+
+def strategy(st, shape, consts, depth=0, nonneg=False, elem_rules=None):
+    """A hypothesis strategy for values of a shape, or None when the shape
+    holds objects or values litmus cannot build."""
+    if shape is None or not shape.kinds:
+        return None
+    parts = []
+    kinds = shape.kinds
+    for k, d in kinds.items():
+        if k == "int":
+            m = max(10, 2 * max(abs(d["min"]), abs(d["max"])))
+            m = min(m, 10 ** 6)
+            lo = 0 if nonneg else -m
+            ints = st.integers(lo, m)
+            near = sorted(c for c in consts | d["values"] | {0, 1, -1}
+                          if c >= lo and abs(c) <= 10 ** 9)
+            parts.append(st.one_of(st.sampled_from(near), ints)
+                         if near else ints)
+        elif k == "float":
+            m = max(10.0, 2 * max(abs(d["min"]), abs(d["max"])))
+            parts.append(st.floats(0.0 if nonneg else -m, m,
+                                   allow_nan=False, allow_infinity=False))
+        elif k == "bool":
+            parts.append(st.booleans())
+        elif k == "none":
+            parts.append(st.none())
+        elif k == "str":
+            alphabet = sorted(d["alphabet"] | {" "}) if d["alphabet"] \
+                else ["a", "b", " "]
+            parts.append(st.text(alphabet=st.sampled_from(alphabet),
+                                 max_size=max(3, d["maxlen"])))
+        elif k in ("list", "tuple", "set", "frozenset") and depth < 4:
+            rules = elem_rules or {}
+            elem = strategy(st, d["elem"], consts, depth + 1,
+                            nonneg=rules.get("elem_nonneg", False))
+            if elem is None:
+                if d["maxlen"] == 0:
+                    elem = st.integers(-3, 3)
+                else:
+                    return None
+            if len(d["elem"].kinds) > 1 and "none" not in d["elem"].kinds:
+                elem = st.one_of(elem, st.none())
+            size = min(MAX_LIST_GEN, max(d["maxlen"] + 2, 4))
+            lo = 1 if rules.get("nonempty") else 0
+            if k in ("set", "frozenset"):
+                s = st.sets(elem, min_size=lo, max_size=size)
+                parts.append(s if k == "set" else s.map(frozenset))
+                continue
+            s = st.lists(elem, min_size=lo, max_size=size,
+                         unique=bool(rules.get("distinct")))
+            if rules.get("sorted"):
+                s = s.map(_sorted_or_same)
+            parts.append(s if k == "list" else s.map(tuple))
+        elif k == "dict" and depth < 4:
+            key = strategy(st, d["key"], consts, depth + 1)
+            val = strategy(st, d["val"], consts, depth + 1)
+            if key is None or val is None:
+                return None
+            parts.append(st.dictionaries(key, val, max_size=min(
+                MAX_LIST_GEN, max(d["maxlen"] + 2, 4))))
+        else:
+            return None
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else st.one_of(*parts)
+
+
+def _sorted_or_same(xs):
+    try:
+        return sorted(xs)
+    except TypeError:
+        return xs
+
+
+def place_rules(contract, i):
+    """The contract's rules about argument i+1, as strategy options."""
+    name = "argument %d" % (i + 1)
+    rules = {}
+    for text in contract.describe():
+        if text == name + " >= 0":
+            rules["nonneg"] = True
+        elif text == name + " has distinct elements":
+            rules["distinct"] = True
+        elif text == name + " is sorted":
+            rules["sorted"] = True
+        elif text == name + " is not empty":
+            rules["nonempty"] = True
+        elif text == "the elements of %s >= 0" % name:
+            rules["elem_nonneg"] = True
+    return rules
+
+
+def finite(v):
+    return not (type(v) is float and not math.isfinite(v))
