@@ -621,12 +621,22 @@ def derive(args, shapes, consts):
 
 # --- shrinking -----------------------------------------------------------
 
-def smaller(args):
+def smaller(args, shapes=()):
     """Argument tuples one step simpler than args: an element or a
-    character removed, a number moved towards zero, a container emptied."""
+    character removed, a number moved towards zero, a container emptied.
+    A number argument never goes below the smallest value the tests gave
+    it (pegs 1 to 3 stay pegs: a witness a reader accepts)."""
     for i, a in enumerate(args):
+        floor = None
+        if i < len(shapes) and type(a) is int:
+            d = shapes[i].kinds.get("int")
+            if d and d["min"] > 0:
+                floor = d["min"]
         for s in _smaller_value(a):
-            yield args[:i] + (s,) + args[i + 1:]
+            if floor is None or s >= floor or s >= a:
+                yield args[:i] + (s,) + args[i + 1:]
+        if floor is not None and a > floor:
+            yield args[:i] + (floor,) + args[i + 1:]
 
 
 def _smaller_value(v, depth=0):
@@ -663,9 +673,12 @@ def _smaller_value(v, depth=0):
 
 # --- hypothesis strategies -----------------------------------------------
 
-def strategy(st, shape, consts, depth=0, nonneg=False, elem_rules=None):
+def strategy(st, shape, consts, depth=0, nonneg=False, elem_rules=None,
+             floor=None):
     """A hypothesis strategy for values of a shape, or None when the shape
-    holds objects or values litmus cannot build."""
+    holds objects or values litmus cannot build.  Integers start at floor
+    when given (the smallest positive value the tests gave a number
+    argument: hypothesis then shrinks towards it, not past it)."""
     if shape is None or not shape.kinds:
         return None
     parts = []
@@ -674,8 +687,8 @@ def strategy(st, shape, consts, depth=0, nonneg=False, elem_rules=None):
         if k == "int":
             m = max(10, 2 * max(abs(d["min"]), abs(d["max"])))
             m = min(m, 10 ** 6)
-            lo = 0 if nonneg else -m
-            ints = st.integers(lo, m)
+            lo = floor if floor is not None else 0 if nonneg else -m
+            ints = st.integers(lo, max(m, lo))
             near = sorted(c for c in consts | d["values"] | {0, 1, -1}
                           if c >= lo and abs(c) <= 10 ** 9)
             parts.append(st.one_of(st.sampled_from(near), ints)
@@ -752,6 +765,15 @@ def place_rules(contract, i):
         elif text == "the elements of %s >= 0" % name:
             rules["elem_nonneg"] = True
     return rules
+
+
+def floor_of(shape):
+    """The smallest value the tests gave a number argument, when it is
+    positive; else None."""
+    d = shape.kinds.get("int") if shape is not None else None
+    if d and set(shape.kinds) == {"int"} and d["min"] > 0:
+        return d["min"]
+    return None
 
 
 def finite(v):

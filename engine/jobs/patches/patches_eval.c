@@ -1072,9 +1072,11 @@ void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
         if (t->held)
             lt_buf_printf(&b, " and %lld held-out tests",
                           (long long)lt__pe_num(t->held, "tests_passed", 0));
-        if (status_is(t->diff, "same"))
+        if (status_is(t->diff, "same") && lt__pe_num(t->diff, "compared", 0))
             lt_buf_printf(&b, "; agrees with the reference on %lld inputs",
                           (long long)lt__pe_num(t->diff, "compared", 0));
+        else if (status_is(t->diff, "same"))
+            lt_buf_printf(&b, "; %s", lt__pe_str(t->diff, "detail"));
         if (ps >= 0)
             lt_buf_printf(&b, "; mutation score %.1f%%", ps * 100);
         if (rs >= 0)
