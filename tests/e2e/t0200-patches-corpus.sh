@@ -22,7 +22,10 @@ assert doc["schema"] == "litmus.patches/1", doc["schema"]
 rows = list(csv.reader(open(cpath)))
 header = ["program", "run_id", "verdict", "reason", "tests_passed",
           "tests_total", "mutation_score", "reference_score", "witness",
-          "token_similarity", "ast_similarity", "duration_ms"]
+          "token_similarity", "ast_similarity", "duration_ms",
+          "compared_test", "compared_held_out", "compared_inputs",
+          "compared_derived", "compared_objects", "compared_generated",
+          "outside_contract"]
 assert rows[0] == header, rows[0]
 assert all(len(r) == len(header) for r in rows), "CSV rows of another width"
 by_csv = {(r[0], r[1]): dict(zip(header, r)) for r in rows[1:]}

@@ -171,9 +171,15 @@ static int write_csv(const struct rows *rs, const char *path)
         lt_error("--csv %s: %s", path, strerror(errno));
         return -1;
     }
+    /* Inputs compared per origin (docs/patches.md, "The layers"). */
+    static const char *const by[] = {"test", "held_out", "inputs",
+                                     "derived", "objects", "generated"};
     fputs("program,run_id,verdict,reason,tests_passed,tests_total,"
           "mutation_score,reference_score,witness,token_similarity,"
-          "ast_similarity,duration_ms\n", f);
+          "ast_similarity,duration_ms", f);
+    for (size_t k = 0; k < sizeof(by) / sizeof(*by); k++)
+        fprintf(f, ",compared_%s", by[k]);
+    fputs(",outside_contract\n", f);
     for (size_t i = 0; i < rs->n; i++) {
         const struct row *r = &rs->v[i];
         csv_field(f, r->program, 0);
@@ -193,7 +199,12 @@ static int write_csv(const struct rows *rs, const char *path)
         csv_num(f, r->ev, "ast_similarity", 0);
         char ms[32];
         snprintf(ms, sizeof(ms), "%.1f", r->duration_ms);
-        csv_field(f, ms, 1);
+        csv_field(f, ms, 0);
+        const json_t *d = json_object_get(r->ev, "differential");
+        const json_t *bo = json_object_get(d, "by_origin");
+        for (size_t k = 0; k < sizeof(by) / sizeof(*by); k++)
+            csv_num(f, bo, by[k], 0);
+        csv_num(f, d, "outside_contract", 1);
     }
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
@@ -319,6 +330,25 @@ struct reason_count {
     int n;
 };
 
+
+/* Under an overfitting patch's line: the contract its witness input
+ * satisfies (the rules inferred from the tests, or the user's), so that a
+ * reader sees the input is one the program is meant for. */
+static void witness_contract(FILE *out, const json_t *ev)
+{
+    const json_t *w = json_object_get(ev, "witness");
+    const json_t *c = json_object_get(w, "contract");
+    if (!json_is_array(c))
+        return;
+    fprintf(out, "      inside the tests' contract: ");
+    size_t i;
+    const json_t *v;
+    json_array_foreach(c, i, v)
+        fprintf(out, "%s%.200s", i ? ", " : "", json_string_value(v));
+    fprintf(out, "%s%s\n", json_array_size(c) ? "" : "no rule inferred",
+            json_is_true(json_object_get(w, "shrunk"))
+                ? "; the input is shrunk to a minimal one" : "");
+}
 static void write_text(const struct rows *rs, const struct prog_sum *ps,
                        size_t np, const struct prog_sum *all,
                        double elapsed, size_t n_texts, FILE *out)
@@ -363,6 +393,7 @@ static void write_text(const struct rows *rs, const struct prog_sum *ps,
                 continue;
             fprintf(out, "  %s %s: %s: %.300s\n", r->program, r->run_id,
                     r->reason, r->detail ? r->detail : "");
+            witness_contract(out, r->ev);
         }
     }
     if (all->counts[4]) {
