@@ -253,6 +253,12 @@ def _hypothesis():
                 sys.path.remove(p)
 
 
+def preload_generator():
+    """Imports hypothesis in the zygote, before its guards pin the
+    framework, so that no differential child pays for the import."""
+    _hypothesis()
+
+
 def _module_snapshot(prefix):
     """The functions and classes of the modules named prefix*: compared
     after the candidate ran, so that a candidate that replaces a part of

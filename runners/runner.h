@@ -27,6 +27,10 @@ struct lt_runner_config {
     int debug;                 /* keep the zygote's stderr */
     int bare;                  /* no pytest: a zygote for call evaluation
                                   (LT_RUN_CALLS) only */
+    int preload_generator;     /* import the differential input generator
+                                  (hypothesis) before the guards pin the
+                                  framework: its children run
+                                  differential jobs */
     const char *python;        /* the interpreter whose environment the
                                   zygote takes (a venv's bin/python: its
                                   site-packages and .pth files); NULL:

@@ -435,6 +435,9 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
               coverage=(mode == 0 or bool(flags & F_COVERAGE)))
 
 
+PRELOAD_GENERATOR = False
+
+
 def _guard_snapshot():
     """Pins the framework in C before any child runs a candidate: every
     module but the subjects (pytest, the shim, builtins, test modules),
@@ -597,6 +600,10 @@ class LitmusPlugin:
                 return
         _fast_failure_reports()
         _prepare_hypothesis()
+        if PRELOAD_GENERATOR:
+            # Imported here, once, and pinned by the guards with the rest
+            # of the framework (not in each differential child).
+            litmus_calls.preload_generator()
         _index_subjects()
         _project_modules()  # classify every module before forking
         _guard_snapshot()
@@ -869,9 +876,14 @@ def _fresh_run(plugin, session):
     _litmus.fresh_end()
 
 
-def main(args, subjects, bare=0):
+def main(args, subjects, flags=0):
+    """The zygote's life: flags bit 0, a bare zygote (call evaluation, no
+    tests); bit 1, preload the differential input generator."""
+    global PRELOAD_GENERATOR
     import pytest
     sys.dont_write_bytecode = True
+    bare = flags & 1
+    PRELOAD_GENERATOR = bool(flags & 2)
     if bare:
         # Call evaluation only: no tests to collect.
         _guard_snapshot()

@@ -2155,7 +2155,8 @@ static void unit_lane(struct run *r, struct unit *u)
     struct lt_runner_config cfg = {
         .exe = lt__engine_exe(), .cwd = u->cwd, .scratch_base = r->scratch,
         .pytest_args = u->args, .n_pytest_args = u->n_args,
-        .subjects = &u->subject, .n_subjects = 1, .debug = r->o->debug};
+        .subjects = &u->subject, .n_subjects = 1, .debug = r->o->debug,
+        .preload_generator = u->ref != NULL};
     u->lane = lt_exec_lane(&r->ex, &cfg, &lane_ops, u);
     u->lane->start_timeout = ZYGOTE_TIMEOUT;
 }
