@@ -203,7 +203,7 @@ def same(a, b, depth=0):
 
 WITNESS_SHRINK_S = 2.0   # CPU seconds spent shrinking a witness at most
 SLOW_NOTE_FACTOR = 10.0  # a patch this much slower than the reference...
-SLOW_NOTE_MIN_S = 0.02   # ... on a call of at least this long is noted
+SLOW_NOTE_MIN_S = 0.005  # ... on a call of at least this long is noted
 
 
 class _Disagree(Exception):
@@ -389,8 +389,8 @@ class _Compare:
                 return self._witness(origin, fname, args, kwargs, rs, rv,
                                      cs, cv, after=(ra, ca))
             if ct >= SLOW_NOTE_MIN_S and ct > SLOW_NOTE_FACTOR * max(rt,
-                                                                   1e-3):
-                ratio = ct / max(rt, 1e-3)
+                                                                   1e-4):
+                ratio = ct / max(rt, 1e-4)
                 if self.slow is None or ratio > self.slow[0]:
                     self.slow = (ratio, _describe(args, kwargs), rt, ct)
             return None
@@ -418,7 +418,7 @@ class _Function:
     gave, the shapes and contract of those inputs, the constants of the
     code and the tests."""
 
-    def __init__(self, name, bases, consts, user_pre):
+    def __init__(self, name, bases, consts, user_pre, doc):
         self.name = name
         self.bases = bases          # [(origin, args, kwargs)]
         n = max((len(a) for _, a, _ in bases), default=0)
@@ -432,7 +432,7 @@ class _Function:
             if d:
                 self.consts |= {v for v in d["values"] if abs(v) < 10 ** 6}
         self.contract = litmus_inputs.Contract(
-            self.shapes, [a for _, a, _ in bases], user_pre)
+            self.shapes, [a for _, a, _ in bases], user_pre, doc)
         # Number arguments the tests never made equal (hanoi's start and
         # end pegs): shrinking does not make them equal.
         samples = [a for _, a, _ in bases]
@@ -448,6 +448,15 @@ class _Function:
     def shrink_ok(self, args):
         return self.contract.ok(args) and all(
             len(args) <= q or args[p] != args[q] for p, q in self.never_equal)
+
+
+def _documentation(mod, fname):
+    """A function's name and docstring, and its module's docstring: where
+    a program states its contract."""
+    fn = getattr(mod, fname, None)
+    return " ".join(x for x in (fname, getattr(fn, "__doc__", None),
+                                getattr(mod, "__doc__", None))
+                    if isinstance(x, str))
 
 
 def _user_precondition(job, fname):
@@ -510,7 +519,8 @@ def diff_main(job):
     functions = {}
     for origin, fname, args, kwargs in given:
         functions.setdefault(fname, []).append((origin, args, kwargs))
-    functions = {f: _Function(f, b, consts, _user_precondition(job, f))
+    functions = {f: _Function(f, b, consts, _user_precondition(job, f),
+                              _documentation(ref, f))
                  for f, b in functions.items()}
 
     judged = {}  # input -> its witness, or None

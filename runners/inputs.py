@@ -105,9 +105,18 @@ class Contract:
     instances of it that it is unlikely to be chance.  A user's
     precondition (a function) replaces the inferred rules."""
 
-    def __init__(self, shapes, samples, user=None):
+    def __init__(self, shapes, samples, user=None, doc=""):
         self.rules = []     # (description, predicate on the args tuple)
         self.user = user
+        # What the function's name and docstring say: test lists are often
+        # distinct or sorted by chance ([1, 2, 3]), so those two rules also
+        # need the documentation to speak of them.
+        doc = doc.lower()
+        self.says_distinct = any(w in doc for w in (
+            "unique", "distinct", "permutation", "duplicate"))
+        self.says_sorted = any(w in doc for w in (
+            "sorted", "ascending", "increasing order", "nondecreasing",
+            "non-decreasing"))
         if user is not None:
             self.rules.append(("the user's litmus_precondition", None))
             return
@@ -133,10 +142,12 @@ class Contract:
             d = kinds.get(k)
             if not d or len(kinds) > 1:
                 continue
-            if d["distinct"] and d["pairs"] >= 10 and d["long"] >= 2:
+            if d["distinct"] and d["long"] >= 2 and (
+                    (d["pairs"] >= 10 and self.says_distinct) or
+                    d["pairs"] >= 45):
                 self._add("%s has distinct elements" % name, get,
                           _distinct_ok)
-            if d["sorted"] and d["long"] >= 2:
+            if d["sorted"] and d["long"] >= 2 and self.says_sorted:
                 self._add("%s is sorted" % name, get, _sorted_ok)
             if d["minlen"] >= 1 and sh.count >= 3:
                 self._add("%s is not empty" % name, get,

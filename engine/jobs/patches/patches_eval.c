@@ -840,7 +840,7 @@ static int diff_notes(const struct lt_patches_opts *o, const json_t *diff,
         double ratio = lt__pe_num(slow, "ratio", 0);
         char *in = clip(lt__pe_str(slow, "input_repr"), 200);
         char *what = xasprintf("%.0fx the reference's CPU time on %s "
-                               "(%.1f ms against %.1f ms) with the same "
+                               "(%.1f ms against %.3g ms) with the same "
                                "result", ratio, in,
                                lt__pe_num(slow, "candidate_ms", 0),
                                lt__pe_num(slow, "reference_ms", 0));
