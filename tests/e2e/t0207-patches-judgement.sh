@@ -83,4 +83,43 @@ p = json.load(open(sys.argv[1]))["patches"][0]
 assert (p["verdict"], p["reason"]) == ("overfitting", "slower"), (p["verdict"], p["reason"], p["detail"])
 assert "slower-is-overfitting 5" in p["detail"], p["detail"]
 PY
+
+# A user's precondition replaces the inferred contract: one that admits
+# repeated elements makes the rewrite that differs on them overfitting.
+P=$WORK/pre
+mkdir -p "$P/candidates"
+cp -r "$F/perm" "$P/perm"
+cp "$F/candidates/perm/correct_distinct.py" "$P/candidates/"
+cat > "$P/pre.py" <<'PRE'
+def litmus_precondition_next_perm(perm):
+    return isinstance(perm, list) and all(type(x) is int for x in perm)
+PRE
+run_litmus patches --buggy "$P/perm/perm.py" --tests "$P/perm/test_perm.py" \
+  --reference "$P/perm/reference/perm.py" --patches "$P/candidates" \
+  --precondition "$P/pre.py" --no-mutation --db "$WORK/c.db" --format json \
+  --no-progress -j 2
+expect_eq "$RC" 1 "exit code with a precondition admitting repeated elements"
+/usr/bin/python3 - "$WORK/out" <<'PY' || fail "the precondition was not used"
+import json, sys
+p = json.load(open(sys.argv[1]))["patches"][0]
+assert (p["verdict"], p["reason"]) == ("overfitting", "differs_from_reference"), p
+w = p["witness"]
+assert w["contract"] == ["the user's litmus_precondition"], w
+assert len(set(w["input"][0])) < len(w["input"][0]), w
+PY
+# A precondition that does not compile, or defines nothing, is refused.
+printf 'def litmus_precondition(x:\n' > "$P/bad.py"
+run_litmus patches --buggy "$P/perm/perm.py" --tests "$P/perm/test_perm.py" \
+  --reference "$P/perm/reference/perm.py" --patches "$P/candidates" \
+  --precondition "$P/bad.py" --db "$WORK/d.db" --no-progress
+expect_eq "$RC" 2 "exit code for a precondition that does not compile"
+grep -q "bad.py: the precondition file does not compile" "$WORK/err" ||
+  fail "no message for the bad precondition: $(cat "$WORK/err")"
+printf 'def check(x):\n    return True\n' > "$P/none.py"
+run_litmus patches --buggy "$P/perm/perm.py" --tests "$P/perm/test_perm.py" \
+  --reference "$P/perm/reference/perm.py" --patches "$P/candidates" \
+  --precondition "$P/none.py" --db "$WORK/e.db" --no-progress
+expect_eq "$RC" 2 "exit code for a precondition file without the function"
+grep -q "defines no litmus_precondition" "$WORK/err" ||
+  fail "no message for the missing function: $(cat "$WORK/err")"
 echo "ok"
