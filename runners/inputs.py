@@ -50,8 +50,9 @@ class Shape:
                 d["min"], d["max"] = min(d["min"], v), max(d["max"], v)
         elif t is str:
             d = self.kinds.setdefault("str", {"alphabet": set(), "maxlen": 0,
-                                              "minlen": len(v)})
+                                              "minlen": len(v), "chars": 0})
             d["alphabet"].update(v[:200])
+            d["chars"] += len(v)
             d["maxlen"] = max(d["maxlen"], len(v))
             d["minlen"] = min(d["minlen"], len(v))
         elif t in (list, tuple, set, frozenset) and depth < 6:
@@ -138,6 +139,15 @@ class Contract:
             if lo >= 0:
                 self._add("%s >= 0" % name, get,
                           lambda v: not _is_num(v) or v >= 0)
+        d = kinds.get("str")
+        if d and len(kinds) == 1 and depth == 0 and d["chars"] >= 8 and \
+                1 <= len(d["alphabet"]) <= 4:
+            # A string over a few symbols ("()", "01"): the symbols are
+            # the language, a space or a letter is not an input.
+            alphabet = frozenset(d["alphabet"])
+            self._add("%s uses only the characters %s" % (
+                name, "".join(sorted(alphabet))), get,
+                lambda v: not isinstance(v, str) or set(v) <= alphabet)
         for k in ("list", "tuple"):
             d = kinds.get(k)
             if not d or len(kinds) > 1:
@@ -713,8 +723,9 @@ def strategy(st, shape, consts, depth=0, nonneg=False, elem_rules=None,
         elif k == "none":
             parts.append(st.none())
         elif k == "str":
-            alphabet = sorted(d["alphabet"] | {" "}) if d["alphabet"] \
-                else ["a", "b", " "]
+            alphabet = sorted(d["alphabet"] | ({" "} if len(d["alphabet"]) > 4
+                                               else set())) \
+                if d["alphabet"] else ["a", "b", " "]
             parts.append(st.text(alphabet=st.sampled_from(alphabet),
                                  max_size=max(3, d["maxlen"])))
         elif k in ("list", "tuple", "set", "frozenset") and depth < 4:
