@@ -572,9 +572,11 @@ def diff_main(job):
         if try_input(origin, fname, args, kwargs, check_contract=False):
             break
     # Generated inputs may cost the reference at most a few times its
-    # slowest given call: an exponential program stays in the range the
-    # tests exercise.
-    cmp.gen_ref_limit = min(cmp.call_limit, max(0.1, 3.0 * cmp.max_given_s))
+    # slowest given call, and a fifth of the budget: an exponential
+    # program stays in the range the tests exercise, and one input cannot
+    # spend the whole budget.
+    cmp.gen_ref_limit = min(cmp.call_limit, max(0.1, 3.0 * cmp.max_given_s),
+                            max(0.1, 0.2 * budget))
 
     # 2. Values one change away, other combinations of the tests' objects.
     if state["witness"] is None and job.get("derive", True):
