@@ -228,6 +228,8 @@ struct lt_patches_opts {
     int mutation_gate;       /* with a reference: a patch scoring below
                                 the threshold where the reference does
                                 not is overfitting (1; 0: only a note) */
+    double mutation_budget;  /* estimated CPU seconds of mutant runs per
+                                text (30); over it, a sample; 0: all */
     unsigned long memory_mb; /* RLIMIT_AS of a child; 0 = none */
     char **pytest_args;      /* after `--` */
     size_t n_pytest_args;
@@ -239,8 +241,8 @@ struct lt_patches_opts {
 
 /* Fills defaults: thresholds 0.60 and 0.95, jobs = cores, db
  * ".litmus-patches.db", text, factor 5, constant LT_PATCHES_TIMEOUT_CONST,
- * timeout 15 s, mutation and the mutation gate on, 2048 MB (0 in sanitizer
- * builds), progress auto. */
+ * timeout 15 s, mutation and the mutation gate on, a mutation budget of
+ * 30 s, 2048 MB (0 in sanitizer builds), progress auto. */
 void lt_patches_opts_init(struct lt_patches_opts *o);
 
 /* `litmus patches`: triages every candidate patch, resuming from the

@@ -219,6 +219,10 @@ static const char usage_patches[] =
     "                         overfitting (weak_where_reference_is_not);\n"
     "                         with this option it is only a note\n"
     "      --no-mutation      skip the mutation scores\n"
+    "      --mutation-budget S  estimated CPU seconds of mutant runs per\n"
+    "                         patch and for the reference (default 30);\n"
+    "                         over it, a sample of the mutants runs and\n"
+    "                         the score comes with a 95% interval; 0: all\n"
     "      --diff-budget S    CPU seconds per patch for derived and generated\n"
     "                         differential inputs (default 10; the tests'\n"
     "                         own inputs are always compared)\n"
@@ -327,7 +331,7 @@ enum {
     OPT_JUNIT_TIMEOUT, OPT_SHARD, OPT_FORCE, OPT_SHARDS, OPT_DIR,
     OPT_PARTITION, OPT_TIME, OPT_CPUS, OPT_SBATCH_ARG, OPT_SBATCH,
     OPT_NO_SUBMIT, OPT_SINCE, OPT_RERUN, OPT_PRECONDITION, OPT_DIFF_BUDGET,
-    OPT_SLOWER,
+    OPT_SLOWER, OPT_MUTATION_BUDGET,
 };
 
 /* The report options `score` and `report` share. */
@@ -390,6 +394,7 @@ static const struct option patches_longopts[] = {
     {"similarity-threshold", required_argument, NULL, OPT_SIM_THRESHOLD},
     {"mutation-gap-note", no_argument, NULL, OPT_MUTATION_GATE},
     {"no-mutation", no_argument, NULL, OPT_NO_MUTATION},
+    {"mutation-budget", required_argument, NULL, OPT_MUTATION_BUDGET},
     {"jobs", required_argument, NULL, 'j'},
     {"timeout-factor", required_argument, NULL, OPT_TIMEOUT_FACTOR},
     {"timeout-const", required_argument, NULL, OPT_TIMEOUT_CONST},
@@ -770,6 +775,11 @@ static int cmd_patches(int argc, char **argv)
             break;
         case OPT_NO_MUTATION:
             o.mutation = 0;
+            break;
+        case OPT_MUTATION_BUDGET:
+            if (lt_cli_real("--mutation-budget", optarg, 0, 86400,
+                            &o.mutation_budget) < 0)
+                return 2;
             break;
         case 'j':
             if (lt_cli_long("--jobs", optarg, 1, 1024, &lv) < 0)
@@ -1178,6 +1188,7 @@ static int cmd_defaults(int argc, char **argv)
     printf("patches timeout-factor %g\n", p.timeout_factor);
     printf("patches timeout-const %g\n", p.timeout_const);
     printf("patches timeout %g\n", p.timeout);
+    printf("patches mutation-budget %g\n", p.mutation_budget);
     printf("patches memory-mb %lu\n", p.memory_mb);
     struct lt_dataset_opts d;
     lt_dataset_opts_init(&d);

@@ -60,6 +60,7 @@ void lt_patches_opts_init(struct lt_patches_opts *o)
     o->diff_budget = 10.0;
     o->mutation = 1;
     o->mutation_gate = 1;
+    o->mutation_budget = 30.0;
     o->memory_mb = LT_MEMORY_MB_DEFAULT;
     o->progress = -1;
 }

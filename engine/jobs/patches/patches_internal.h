@@ -49,6 +49,7 @@ struct pprog {
 /* A distinct text of a unit (a candidate, the reference fix, or both),
  * with the evidence each layer produced, as stored. */
 struct lt__line_index;
+struct lt__mut_sample;
 
 struct ptext {
     char sha[65];
@@ -71,6 +72,8 @@ struct ptext {
     /* Its tests' coverage for selection (select.h), built once: per line
      * of the buggy file, the main tests (positions) that executed it. */
     struct lt__line_index *lines_idx;
+    /* Its mutants' sample under --mutation-budget (patches.c). */
+    struct lt__mut_sample *samp;
 };
 
 /* Kinds of child job. */
@@ -172,6 +175,29 @@ void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
 /* Strict JSON helpers for stored and hostile JSON. */
 double lt__pe_num(const json_t *o, const char *key, double dflt);
 const char *lt__pe_str(const json_t *o, const char *key);
+
+/*** patches_sample.c ***/
+
+/* A sample smaller than this says almost nothing: it is the least run. */
+#define LT_PS_MIN_SAMPLE 4
+
+/* Largest size of the grid 1, 2, 3, 4, 6, 8, 12, 16, 24, ... at most x;
+ * 0 below 1. */
+size_t lt__ps_grid_floor(double x);
+/* Shuffles idx[0..n) in an order that depends on the hex digest sha
+ * alone. */
+void lt__ps_shuffle(const char *sha, size_t *idx, size_t n);
+/* The first sample size for members costing cost[0..n) in sample order. */
+size_t lt__ps_first(const double *cost, size_t n, double budget);
+/* The sample size once the first k members ran at a model cost of spent
+ * (estimated: est). */
+size_t lt__ps_extend(size_t k, size_t n, double spent, double est,
+                     double budget);
+/* The 95% Wilson score interval of d/v. */
+void lt__ps_wilson(double d, double v, double *lo, double *hi);
+/* The score of a sampled text and its 95% interval; -1 when undefined. */
+double lt__ps_score(double d, double v, double n, double pop, double dk,
+                    double vk, double *lo, double *hi);
 
 /*** patches_report.c ***/
 
