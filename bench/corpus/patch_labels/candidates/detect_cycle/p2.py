@@ -1,0 +1,14 @@
+def detect_cycle(head):
+    """Whether the linked list that starts at head runs into a cycle.
+
+    head: a Node (node.py), or None for the empty list. Following
+    .successor from head either ends at None (no cycle) or comes back to a
+    node seen before (a cycle; it may close on any node, not only head).
+    Nodes are compared by identity. Returns True or False.
+    """
+    node = head
+    while node is not None:
+        node = node.successor
+        if node is head:
+            return True
+    return False

@@ -1,0 +1,17 @@
+def detect_cycle(head):
+    """Whether the linked list that starts at head runs into a cycle.
+
+    head: a Node (node.py), or None for the empty list. Following
+    .successor from head either ends at None (no cycle) or comes back to a
+    node seen before (a cycle; it may close on any node, not only head).
+    Nodes are compared by identity. Returns True or False.
+    """
+    if head is None:
+        return False
+    slow, fast = head, head.successor
+    while slow is not fast:
+        if fast is None or fast.successor is None:
+            return False
+        slow = slow.successor
+        fast = fast.successor.successor
+    return True

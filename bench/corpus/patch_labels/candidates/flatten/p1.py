@@ -1,0 +1,16 @@
+def flatten(arr):
+    """Generate the non-list items of a nested list, left to right.
+
+    arr: a list whose elements are lists (nested to any depth) or non-list
+    values of any type (numbers, strings, None, tuples, ...). Every non-list
+    value is yielded as it is; lists (only lists) are walked into.
+    """
+    stack = [iter(arr)]
+    while stack:
+        for item in stack[-1]:
+            if isinstance(item, list):
+                stack.append(iter(item))
+                break
+            yield item
+        else:
+            stack.pop()

@@ -1,0 +1,14 @@
+def is_subsequence(needle, haystack):
+    """Whether needle can be made from haystack by deleting characters
+    (the remaining ones keep their order).
+
+    needle, haystack: strings, possibly empty. "" is a subsequence of every
+    string, "" included; a non-empty needle is never a subsequence of "".
+    Returns True or False.
+    """
+    i = j = 0
+    while i < len(needle) and j < len(haystack):
+        if needle[i] == haystack[j]:
+            i += 1
+        j += 1
+    return i == len(needle)

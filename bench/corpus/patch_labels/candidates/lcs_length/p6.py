@@ -1,0 +1,8 @@
+def lcs_length(a, b):
+    """The length of a longest common subsequence of the strings a and b
+    (characters of a, in order, not necessarily adjacent, that also occur
+    in that order in b). Characters are compared exactly (case matters).
+
+    a, b: strings, possibly empty.
+    """
+    return len(set(a) & set(b))

@@ -1,0 +1,7 @@
+def merge_sort(arr):
+    """A new list holding the items of arr in non-decreasing order.
+
+    arr: a list of ints of any size and sign, repeats allowed, possibly
+    empty. It is not modified.
+    """
+    return sorted(arr)

@@ -1,0 +1,16 @@
+def next_permutation(perm):
+    """The permutation of perm's elements that comes next in lexicographic order.
+
+    perm: a list of unique ints (it is not modified).
+    Returns a new list, or None when perm is already the last permutation
+    (its elements in decreasing order; this includes [] and one-element lists).
+    """
+    result = list(perm)
+    pivot = len(result) - 2
+    while pivot >= 0 and result[pivot] > result[pivot + 1]:
+        pivot -= 1
+    if pivot < 0:
+        return None
+    result[pivot], result[-1] = result[-1], result[pivot]
+    result[pivot + 1:] = result[:pivot:-1]
+    return result

@@ -1,0 +1,22 @@
+def reachable(startnode, goalnode):
+    """Whether goalnode can be reached from startnode by following
+    successor edges. A node always reaches itself.
+
+    startnode, goalnode: Node objects (node.py). The graph may have cycles,
+    and values need not be unique: nodes are compared by identity.
+    Returns True or False.
+    """
+    visited = set()
+
+    def search(node):
+        if node is goalnode:
+            return True
+        if node in visited:
+            return False
+        visited.add(node)
+        for nxt in node.successors:
+            if search(nxt):
+                return True
+        return False
+
+    return search(startnode)

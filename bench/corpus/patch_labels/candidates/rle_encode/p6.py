@@ -1,0 +1,13 @@
+import re
+
+
+def rle_encode(text):
+    """Run-length encoding of text: every maximal run of k copies of one
+    character c becomes str(k) + c, and the pieces are joined in order,
+    so "aaab" gives "3a1b".
+
+    text: a string of any characters (newlines and digits included),
+    possibly empty; the encoding of "" is "".
+    """
+    return re.sub(r"(.)\1*", lambda m: "%d%s" % (len(m.group(0)), m.group(1)),
+                  text, flags=re.DOTALL)

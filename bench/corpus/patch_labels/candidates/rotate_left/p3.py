@@ -1,0 +1,15 @@
+from collections import deque
+
+
+def rotate_left(arr, k):
+    """Rotate arr left by k places, in place: the item at index i moves to
+    index (i - k) mod len(arr). Returns None.
+
+    arr: a list of ints, possibly empty (then nothing happens).
+    k: a non-negative int; it may be larger than len(arr).
+    """
+    if not arr:
+        return
+    items = deque(arr)
+    items.rotate(-(k % len(items)))
+    arr[:] = items

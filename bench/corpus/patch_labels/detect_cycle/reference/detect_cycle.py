@@ -1,0 +1,15 @@
+def detect_cycle(head):
+    """Whether the linked list that starts at head runs into a cycle.
+
+    head: a Node (node.py), or None for the empty list. Following
+    .successor from head either ends at None (no cycle) or comes back to a
+    node seen before (a cycle; it may close on any node, not only head).
+    Nodes are compared by identity. Returns True or False.
+    """
+    tortoise = hare = head
+    while hare is not None and hare.successor is not None:
+        tortoise = tortoise.successor
+        hare = hare.successor.successor
+        if tortoise is hare:
+            return True
+    return False
