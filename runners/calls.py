@@ -340,6 +340,9 @@ class _Compare:
         self.index = 0
         self.slow = None        # (ratio, input, ref s, cand s)
         self.max_given_s = 0.0  # the reference's slowest given input
+        self.max_given_size = 0  # the largest given input
+        self.too_big = None     # the smallest larger input that timed out
+        self.last_ref_s = 0.0   # the reference's time on the last input
 
     def _call(self, fn, args, kwargs, limit):
         a, k = copy.deepcopy((args, kwargs))
@@ -356,14 +359,24 @@ class _Compare:
         if not callable(rf):
             return "skip"
         given = origin in ("test", "held_out", "inputs")
+        size = litmus_inputs.size_of(args)
+        if not given and self.too_big is not None and size >= self.too_big:
+            return "skip"   # larger than an input the reference cannot do
         _litmus.probe(self.index, 0)
         rlimit = self.call_limit if given else self.gen_ref_limit
         try:
             rs, rv, rt, ra = self._call(rf, args, kwargs, rlimit)
         except Exception:
             return "skip"   # arguments that cannot be copied
+        self.last_ref_s = rt
         if given:
             self.max_given_s = max(self.max_given_s, rt)
+            self.max_given_size = max(self.max_given_size, size)
+        elif rs == "timeout" and size > self.max_given_size:
+            # An exponential program: inputs this large are out of reach,
+            # and trying each would spend the budget on timeouts.
+            self.too_big = size if self.too_big is None else \
+                min(self.too_big, size)
         if rs == "timeout" or (not given and rs != "ok"):
             return "skip"   # outside the reference's domain
         if not callable(cf):
@@ -568,9 +581,12 @@ def diff_main(job):
 
     # 1. The inputs the tests, the held-out tests and the user gave: no
     # budget, they are the suite's own.
+    cost = {}  # given input -> the reference's CPU time on it
     for origin, fname, args, kwargs in given:
+        cmp.last_ref_s = 0.0
         if try_input(origin, fname, args, kwargs, check_contract=False):
             break
+        cost[id(args)] = cmp.last_ref_s
     # Generated inputs may cost the reference at most a few times its
     # slowest given call, and a fifth of the budget: an exponential
     # program stays in the range the tests exercise, and one input cannot
@@ -581,7 +597,10 @@ def diff_main(job):
     # 2. Values one change away, other combinations of the tests' objects.
     if state["witness"] is None and job.get("derive", True):
         for fn in functions.values():
-            for origin, args, kwargs in fn.bases:
+            # The cheapest given inputs first: more of their variants fit
+            # in the budget of a slow program.
+            for origin, args, kwargs in sorted(
+                    fn.bases, key=lambda b: cost.get(id(b[1]), 0.0)):
                 for dargs in litmus_inputs.object_inputs(args, fn.contract):
                     if spent() > 0.6 * budget or \
                             try_input("objects", fn.name, dargs, kwargs):
@@ -699,9 +718,6 @@ def _checker(fn, found, try_input, state, out_of_time):
         if out_of_time() or (found and found[-1]["timeout"]):
             return
         args, kwargs = drawn
-        args = fn.contract.repair(args)
-        if args is None:
-            return
         before = state["witness"]
         state["witness"] = None
         hit = try_input("generated", fn.name, args, kwargs)

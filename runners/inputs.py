@@ -12,6 +12,9 @@ MAX_OBJECTS = 64        # objects of one input's graph that are recombined
 MAX_PAIRS = 400         # object combinations tried per input
 MAX_LIST_GEN = 12       # longest generated container
 MAX_CONSTANTS = 12      # program and test constants tried per integer
+# Large magnitudes where fixed-size arithmetic and floats go wrong: the
+# largest 32-bit int, beyond a double's exact integers, a huge square - 1.
+LARGE = [2 ** 31 - 1, 2 ** 53 + 1, 10 ** 18 - 1]
 _BUILTIN_MODULES = ("builtins", "collections", "datetime", "decimal",
                     "fractions", "enum")
 
@@ -101,7 +104,7 @@ def _int_like(shape):
 class Contract:
     """Preconditions that every test input of a function satisfies, kept
     for every derived input: the sign of numbers, distinct or sorted
-    elements, non-empty containers, an integer that indexes a list, graphs
+    elements, non-empty containers, the symbols of a string, graphs
     without cycles.  Each is inferred only when the tests give enough
     instances of it that it is unlikely to be chance.  A user's
     precondition (a function) replaces the inferred rules."""
@@ -118,12 +121,13 @@ class Contract:
         self.says_sorted = any(w in doc for w in (
             "sorted", "ascending", "increasing order", "nondecreasing",
             "non-decreasing"))
+        self.says_nonempty = any(w in doc for w in (
+            "non-empty", "nonempty", "not empty", "at least one"))
         if user is not None:
             self.rules.append(("the user's litmus_precondition", None))
             return
         for i, sh in enumerate(shapes):
             self._place("argument %d" % (i + 1), sh, lambda a, i=i: a[i], 0)
-        self._relations(shapes, samples)
         self._acyclic(shapes, samples)
 
     def _place(self, name, sh, get, depth):
@@ -159,7 +163,7 @@ class Contract:
                           _distinct_ok)
             if d["sorted"] and d["long"] >= 2 and self.says_sorted:
                 self._add("%s is sorted" % name, get, _sorted_ok)
-            if d["minlen"] >= 1 and sh.count >= 3:
+            if d["minlen"] >= 1 and sh.count >= 3 and self.says_nonempty:
                 self._add("%s is not empty" % name, get,
                           lambda v: not isinstance(v, (list, tuple)) or
                           len(v) > 0)
@@ -167,7 +171,7 @@ class Contract:
                         _each(get), depth + 1)
         d = kinds.get("dict")
         if d and len(kinds) == 1:
-            if d["minlen"] >= 1 and sh.count >= 3:
+            if d["minlen"] >= 1 and sh.count >= 3 and self.says_nonempty:
                 self._add("%s is not empty" % name, get,
                           lambda v: not isinstance(v, dict) or len(v) > 0)
             self._place("the values of " + name, d["val"],
@@ -183,29 +187,6 @@ class Contract:
                 return all(ok(v) for v in vs.items)
             return ok(vs)
         self.rules.append((text, pred))
-
-    def _relations(self, shapes, samples):
-        """An integer that indexes a list or string argument in every
-        test (kth(arr, k) with 0 <= k < len(arr))."""
-        for p, sp in enumerate(shapes):
-            if set(sp.kinds) != {"int"} or sp.count < 2:
-                continue
-            for q, sq in enumerate(shapes):
-                if q == p or not (set(sq.kinds) & {"list", "tuple", "str"}):
-                    continue
-                pairs = [(s[p], s[q]) for s in samples
-                         if len(s) > max(p, q) and type(s[p]) is int and
-                         hasattr(s[q], "__len__")]
-                if len(pairs) < 2:
-                    continue
-                if all(0 <= v < len(c) for v, c in pairs):
-                    self.rules.append((
-                        "0 <= argument %d < len(argument %d)" % (p + 1, q + 1),
-                        lambda a, p=p, q=q: _index_ok(a, p, q, 0)))
-                elif all(0 <= v <= len(c) for v, c in pairs):
-                    self.rules.append((
-                        "0 <= argument %d <= len(argument %d)" % (p + 1, q + 1),
-                        lambda a, p=p, q=q: _index_ok(a, p, q, 1)))
 
     def _acyclic(self, shapes, samples):
         if not any("object" in sh.kinds or _holds_objects(sh)
@@ -231,26 +212,6 @@ class Contract:
 
     def describe(self):
         return [text for text, _ in self.rules]
-
-    def repair(self, args):
-        """Generated arguments brought inside the index relations (k %
-        len(arr)); None when they cannot be."""
-        if self.user is not None:
-            return args
-        args = list(args)
-        for text, _ in self.rules:
-            if not text.startswith("0 <= argument "):
-                continue
-            parts = text.split()
-            p, q = int(parts[3]) - 1, int(parts[-1].rstrip(")")) - 1
-            if p >= len(args) or q >= len(args) or \
-                    not hasattr(args[q], "__len__"):
-                return None
-            n = len(args[q]) + (1 if "<=" in text[14:] else 0)
-            if n <= 0 or type(args[p]) is not int:
-                return None
-            args[p] %= n
-        return tuple(args)
 
 
 class _Each:
@@ -298,15 +259,6 @@ def _sorted_ok(v):
         return all(a <= b for a, b in zip(v, v[1:]))
     except TypeError:
         return True
-
-
-def _index_ok(a, p, q, end):
-    if len(a) <= max(p, q):
-        return True
-    v, c = a[p], a[q]
-    if type(v) is not int or not hasattr(c, "__len__"):
-        return True
-    return 0 <= v < len(c) + end
 
 
 def _holds_objects(sh, depth=0):
@@ -535,7 +487,8 @@ def variants(v, shape, consts, depth=0):
     if t is bool:
         out = [not v]
     elif t is int:
-        out = [v + 1, v - 1, 0, 1, -1, -v, 2 * v, v // 2]
+        out = [v + 1, v - 1, 0, 1, -1, -v, 2 * v, v // 2, 10 * v]
+        out += LARGE if depth == 0 else LARGE[:1] + [v + 10 ** 6]
         near = sorted(consts, key=lambda c: (abs(c - v), c))[:MAX_CONSTANTS]
         out += near + [c + 1 for c in near[:4]] + [c - 1 for c in near[:4]]
     elif t is float:
@@ -544,7 +497,9 @@ def variants(v, shape, consts, depth=0):
         alphabet = sorted(shape.kinds.get("str", {}).get("alphabet", ())
                           if shape else ()) or ["a"]
         out = ["", " ", v[:-1], v[1:], v[::-1], v + v[-1:], v * 2,
-               v + " ", " " + v, alphabet[0], v.upper(), v.lower()]
+               v + " ", " " + v, alphabet[0], v.upper(), v.lower(),
+               v + "\n", "\n" + v, v[:1] + "\n" + v[1:], "\t" + v,
+               v + v[-1:] * 11, v[:1] * 12 + v[1:]]
         for i in range(min(len(v), 4)):
             for ch in alphabet[:3]:
                 if ch != v[i]:
@@ -576,8 +531,15 @@ def variants(v, shape, consts, depth=0):
             if elem is not None and (len(elem.kinds) > 1 or
                                      "none" in elem.kinds or
                                      "list" in elem.kinds):
+                # Heterogeneous or nested: None, and the other iterables
+                # (a string, a tuple) as elements.
                 cand += [items + [None], [None] + items,
-                         items[:1] + [None] + items[1:]]
+                         items[:1] + [None] + items[1:],
+                         items + ["ab"], items + [tuple(items[:2])]]
+            if elem is not None and "list" in elem.kinds:
+                # One level deeper.
+                cand += [[items], items[:1] + [items[1:]],
+                         [[x] for x in items]]
             if depth < 2:
                 for i, x in enumerate(items[:8]):
                     for nx in variants(x, elem, consts, depth + 1)[:8]:
@@ -633,11 +595,43 @@ def _same_value(a, b):
 
 
 def derive(args, shapes, consts):
-    """Argument tuples that differ from args in one place."""
+    """Argument tuples that differ from args in one place, then those
+    that relate two arguments of one type: swapped, equal, one the
+    other reversed (edit_distance(s, s), a string and its mirror)."""
     for i, a in enumerate(args):
         sh = shapes[i] if i < len(shapes) else None
         for nv in variants(a, sh, consts):
             yield args[:i] + (nv,) + args[i + 1:]
+    for i, a in enumerate(args):
+        for j in range(i + 1, len(args)):
+            b = args[j]
+            if type(a) is not type(b) or _user_object(a):
+                continue
+            out = [(b, a), (a, a), (b, b)]
+            if type(a) in (str, list, tuple):
+                out += [(a, a[::-1]), (b[::-1], b)]
+            for x, y in out:
+                new = list(args)
+                new[i], new[j] = x, y
+                yield tuple(new)
+
+
+def size_of(v, depth=0):
+    """How large an input is: the lengths of its strings and containers,
+    the magnitudes of its integers, added up."""
+    if depth > 8:
+        return 0
+    t = type(v)
+    if t is int:
+        return abs(v)
+    if t in (str, bytes):
+        return len(v)
+    if t in (list, tuple, set, frozenset):
+        return len(v) + sum(size_of(x, depth + 1) for x in list(v)[:1000])
+    if t is dict:
+        return len(v) + sum(size_of(x, depth + 1)
+                            for x in list(v.values())[:1000])
+    return 0
 
 
 # --- shrinking -----------------------------------------------------------
