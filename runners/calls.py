@@ -338,7 +338,7 @@ class _Compare:
         self.own_s = float(job.get("candidate_test_ms", 0)) / 1000.0
         self.gen_ref_limit = self.call_limit
         self.index = 0
-        self.slow = None        # (ratio, input, ref s, cand s)
+        self.slow = None        # (ratio, input, ref s, cand s, finished)
         self.max_given_s = 0.0  # the reference's slowest given input
         self.max_given_size = 0  # the largest given input
         self.too_big = None     # the smallest larger input that timed out
@@ -393,6 +393,14 @@ class _Compare:
         if cs == "timeout":
             _litmus.probe(self.index, 1)
             cs, cv, ct, ca = self._call(cf, args, kwargs, climit)  # confirm
+        if cs == "timeout" and not given and size > self.max_given_size:
+            # Larger than every input of the tests: a patch that is only
+            # slower (exponential where the reference is not) cannot be
+            # told from one that hangs; it is noted, not a witness.
+            ratio = ct / max(rt, 1e-4)
+            if self.slow is None or ratio > self.slow[0]:
+                self.slow = (ratio, _describe(args, kwargs), rt, ct, False)
+            return None
         if rs == cs == "ok":
             if _litmus.equal_to_anything(cv):
                 _litmus.tamper("returned a %s that compares equal to "
@@ -400,16 +408,18 @@ class _Compare:
             if not same(rv, cv):
                 return self._witness(origin, fname, args, kwargs, rs, rv,
                                      cs, cv)
-            # An argument the reference changes in place is part of its
-            # result (in-place algorithms).
-            if not same(ra, args) and not same(ra, ca):
+            # The arguments after the call are a part of the result: an
+            # in-place algorithm's, and a patch's that changes what the
+            # reference leaves alone (the caller's list).
+            if not same(ra, ca):
                 return self._witness(origin, fname, args, kwargs, rs, rv,
                                      cs, cv, after=(ra, ca))
             if ct >= SLOW_NOTE_MIN_S and ct > SLOW_NOTE_FACTOR * max(rt,
                                                                    1e-4):
                 ratio = ct / max(rt, 1e-4)
                 if self.slow is None or ratio > self.slow[0]:
-                    self.slow = (ratio, _describe(args, kwargs), rt, ct)
+                    self.slow = (ratio, _describe(args, kwargs), rt, ct,
+                                 True)
             return None
         if rs == cs == "raise":
             if type(rv).__name__ == type(cv).__name__:
@@ -595,7 +605,8 @@ def diff_main(job):
                             max(0.1, 0.2 * budget))
 
     # 2. Values one change away, other combinations of the tests' objects.
-    if state["witness"] is None and job.get("derive", True):
+    derive = job.get("derive", True) and budget > 0
+    if state["witness"] is None and derive:
         for fn in functions.values():
             # The cheapest given inputs first: more of their variants fit
             # in the budget of a slow program.
@@ -619,12 +630,11 @@ def diff_main(job):
 
     # 3. Inputs hypothesis generates from the same shapes, shrunk by it.
     gen_note = None
-    if state["witness"] is None and hyp is not None and \
-            job.get("derive", True):
+    if state["witness"] is None and hyp is not None and derive:
         gen_note = _generate(hyp, st, functions, try_input, state,
                              lambda: spent() > 0.9 * budget,
                              int(job.get("max_examples", 300)))
-    elif hyp is None and job.get("derive", True):
+    elif hyp is None and derive:
         gen_note = "hypothesis is not importable (%s): no generated " \
                    "inputs" % hyp_missing
 
@@ -648,11 +658,13 @@ def diff_main(job):
             "type": "outside_contract", "function": ow["function"],
             "input_repr": ow["input_repr"],
             "reference": ow["reference"], "candidate": ow["candidate"],
+            "arguments_after": ow.get("arguments_after"),
             "contract": fn.contract.describe() if fn else []}))
     if cmp.slow is not None:
-        ratio, where, rt, ct = cmp.slow
+        ratio, where, rt, ct, finished = cmp.slow
         _litmus.record(json.dumps({
             "type": "slower", "ratio": round(ratio, 1), "input_repr": where,
+            "finished": finished,
             "reference_ms": round(rt * 1000, 3),
             "candidate_ms": round(ct * 1000, 3)}))
     _litmus.record(json.dumps({

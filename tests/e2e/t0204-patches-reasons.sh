@@ -20,7 +20,9 @@ want() { # RUN VERDICT REASON
 }
 
 # 1. inc: the reference scores 100%; a patch padded with code the tests
-# cannot see scores far below the threshold.
+# cannot see scores far below the threshold.  The gap decides only where
+# differential testing is thin (here --diff-budget 0: the tests' inputs
+# alone); where many derived inputs agree, it is a note.
 D=$WORK/inc
 mkdir -p "$D/p"
 printf 'def inc(x):\n    return x - 1\n' > "$D/inc.py"
@@ -37,7 +39,7 @@ cp "$D/inc.py" "$D/p/same.py"
 printf 'import no_such_module_here\n\n\ndef inc(x):\n    return x + 1\n' > "$D/p/noimport.py"
 run_litmus patches --buggy "$D/inc.py" --tests "$D/test_inc.py" \
   --reference "$D/ref.py" --patches "$D/p" --db "$WORK/inc.db" \
-  --format json --no-progress -j 2
+  --format json --no-progress -j 2 --diff-budget 0
 expect_eq "$RC" 1 "inc: exit code ($(cat "$WORK/err"))"
 verdicts "$WORK/out" > "$WORK/v"
 want weak overfitting weak_where_reference_is_not
@@ -56,11 +58,19 @@ PY
 # found no difference, so the patch is correct.
 run_litmus patches --buggy "$D/inc.py" --tests "$D/test_inc.py" \
   --reference "$D/ref.py" --patches "$D/p" --db "$WORK/inc.db" \
-  --format json --no-progress -j 2 --mutation-gap-note
+  --format json --no-progress -j 2 --mutation-gap-note --diff-budget 0
 verdicts "$WORK/out" > "$WORK/v"
 want weak correct passes
 grep -q 'the suite checks this patch less well than the reference' "$WORK/out" ||
   fail "--mutation-gap-note: no note"
+# The default budget: derived and generated inputs agree, the gap is a note.
+run_litmus patches --buggy "$D/inc.py" --tests "$D/test_inc.py" \
+  --reference "$D/ref.py" --patches "$D/p" --db "$WORK/inc2.db" \
+  --format json --no-progress -j 2
+verdicts "$WORK/out" > "$WORK/v"
+want weak correct passes
+grep -q 'the suite checks this patch less well than the reference' "$WORK/out" ||
+  fail "default budget: no note of the mutation gap"
 
 # 2. g: one test, a weak suite for the reference too; the restructured
 # patch is correct, and the weak suite is said, not held against it.
