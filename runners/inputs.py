@@ -353,6 +353,7 @@ def object_inputs(args, contract):
     for n in nodes:
         by_class.setdefault(type(n), []).append(n)
     choices = [by_class.get(type(args[i]), [args[i]]) for i in places]
+    cycles = "the objects form no cycle" not in contract.describe()
     count = 0
     for combo in _product(choices):
         if count >= MAX_PAIRS:
@@ -385,15 +386,22 @@ def object_inputs(args, contract):
                     new[i] = made
                     count += 1
                     yield tuple(new)
-                    if a is not b and not any(
-                            t == "the objects form no cycle"
-                            for t in contract.describe()):
+                    if a is not b and cycles:
                         memo = {}
                         new = list(copy.deepcopy(args, memo))
                         ca, cb = memo.get(id(a), a), memo.get(id(b), b)
                         if _link(ca, field, cb):
                             count += 1
                             yield tuple(new)
+    # Chains built from scratch: longer than the tests', values repeated.
+    for i in places:
+        for field, how in _object_fields(args[i]):
+            if how != "one":
+                continue
+            for head in _chains(args[i], field, nodes, cycles):
+                new = list(args)
+                new[i] = head
+                yield tuple(new)
 
 
 def _product(choices):
@@ -424,9 +432,16 @@ def _object_fields(obj):
 def _rebuilt(obj, field, target, how):
     """A new object of obj's class, built through its constructor when its
     parameters are attribute names, with field pointing at target."""
-    cls = type(obj)
     attrs = dict(vars(obj))
     attrs[field] = target if how == "one" else [target]
+    return _construct(obj, attrs, field)
+
+
+def _construct(obj, attrs, field):
+    """An object of obj's class with the attributes attrs: through the
+    class's constructor when its parameters are attribute names, else a
+    copy of obj with field set."""
+    cls = type(obj)
     try:
         params = [p for p in inspect.signature(cls).parameters.values()
                   if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
@@ -442,10 +457,50 @@ def _rebuilt(obj, field, target, how):
         pass
     try:
         new = copy.copy(obj)
-        setattr(new, field, attrs[field])
+        for k, v in attrs.items():
+            setattr(new, k, v)
         return new
     except Exception:
         return None
+
+
+CHAIN_LENGTHS = (4, 60)
+
+
+def _chains(obj, field, nodes, cycles):
+    """Linked chains of obj's class through field, as long as no test's
+    (past a step limit) and with the node values of the tests repeated
+    (a value seen twice is not a cycle), ending in None or, where cycles
+    are allowed, turned back to the first or the middle node."""
+    plain = [k for k, v in vars(obj).items()
+             if k != field and not _user_object(v) and
+             not isinstance(v, (list, dict, set, tuple))]
+    values = {k: [] for k in plain}
+    for n in nodes:
+        if type(n) is type(obj):
+            for k in plain:
+                v = getattr(n, k, None)
+                if v not in values[k]:
+                    values[k].append(v)
+    for length in CHAIN_LENGTHS:
+        for back in ((None, 0, length // 2) if cycles else (None,)):
+            chain, nxt = [], None
+            for i in reversed(range(length)):
+                attrs = dict(vars(obj))
+                attrs[field] = nxt
+                for k in plain:
+                    if values[k]:
+                        attrs[k] = values[k][i % max(1, min(len(values[k]),
+                                                           3))]
+                node = _construct(obj, attrs, field)
+                if node is None:
+                    return
+                chain.append(node)
+                nxt = node
+            chain.reverse()
+            if back is not None:
+                setattr(chain[-1], field, chain[back])
+            yield chain[0]
 
 
 def _link(obj, field, target):
