@@ -60,6 +60,8 @@ def _jsonable(v, depth=0):
     """The value as JSON data when it is plain data, else raises."""
     if depth > 20:
         raise ValueError("too deep")
+    if type(v) is int and abs(v) >= 2 ** 63:
+        raise ValueError("beyond a 64-bit integer")  # the engine's JSON
     if v is None or type(v) in (bool, int, str):
         return v
     if type(v) is float:
@@ -445,7 +447,7 @@ class _Function:
     gave, the shapes and contract of those inputs, the constants of the
     code and the tests."""
 
-    def __init__(self, name, bases, consts, user_pre, doc):
+    def __init__(self, name, bases, consts, user_pre, doc, params):
         self.name = name
         self.bases = bases          # [(origin, args, kwargs)]
         n = max((len(a) for _, a, _ in bases), default=0)
@@ -459,7 +461,10 @@ class _Function:
             if d:
                 self.consts |= {v for v in d["values"] if abs(v) < 10 ** 6}
         self.contract = litmus_inputs.Contract(
-            self.shapes, [a for _, a, _ in bases], user_pre, doc)
+            self.shapes, [a for _, a, _ in bases], user_pre, doc, params)
+        # A documented bound is a boundary value to try (90 in "0 <= n <=
+        # 90"), and so is the value next to it.
+        self.consts |= {b for _, _, b in self.contract.documented}
         # Number arguments the tests never made equal (hanoi's start and
         # end pegs): shrinking does not make them equal.
         samples = [a for _, a, _ in bases]
@@ -484,6 +489,15 @@ def _documentation(mod, fname):
     return " ".join(x for x in (fname, getattr(fn, "__doc__", None),
                                 getattr(mod, "__doc__", None))
                     if isinstance(x, str))
+
+
+def _parameters(mod, fname):
+    """The positional parameter names of a function of the reference."""
+    fn = getattr(mod, fname, None)
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return ()
+    return code.co_varnames[:code.co_argcount]
 
 
 def _user_precondition(job, fname):
@@ -547,7 +561,7 @@ def diff_main(job):
     for origin, fname, args, kwargs in given:
         functions.setdefault(fname, []).append((origin, args, kwargs))
     functions = {f: _Function(f, b, consts, _user_precondition(job, f),
-                              _documentation(ref, f))
+                              _documentation(ref, f), _parameters(ref, f))
                  for f, b in functions.items()}
 
     judged = {}  # input -> its witness, or None

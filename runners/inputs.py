@@ -109,9 +109,10 @@ class Contract:
     instances of it that it is unlikely to be chance.  A user's
     precondition (a function) replaces the inferred rules."""
 
-    def __init__(self, shapes, samples, user=None, doc=""):
+    def __init__(self, shapes, samples, user=None, doc="", params=()):
         self.rules = []     # (description, predicate on the args tuple)
         self.user = user
+        documented = self.documented = _documented_bounds(doc, params)
         # What the function's name and docstring say: test lists are often
         # distinct or sorted by chance ([1, 2, 3]), so those two rules also
         # need the documentation to speak of them.
@@ -128,6 +129,11 @@ class Contract:
             return
         for i, sh in enumerate(shapes):
             self._place("argument %d" % (i + 1), sh, lambda a, i=i: a[i], 0)
+        for i, op, bound in documented:
+            self.rules.append((
+                "argument %d %s %d (documented)" % (i + 1, op, bound),
+                lambda a, i=i, op=op, bound=bound: len(a) <= i or
+                not _is_num(a[i]) or _OPS[op](a[i], bound)))
         self._acyclic(shapes, samples)
 
     def _place(self, name, sh, get, depth):
@@ -212,6 +218,29 @@ class Contract:
 
     def describe(self):
         return [text for text, _ in self.rules]
+
+
+_OPS = {"<=": lambda a, b: a <= b, "<": lambda a, b: a < b,
+        ">=": lambda a, b: a >= b, ">": lambda a, b: a > b}
+_FLIP = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
+
+
+def _documented_bounds(doc, params):
+    """Bounds of number parameters that the docstring writes out:
+    "0 <= n <= 90", "k >= 1", "n < 100".  [(index, op, bound)]."""
+    import re
+    text = doc.replace("\u2264", "<=").replace("\u2265", ">=")
+    out = []
+    for i, name in enumerate(params):
+        n = re.escape(name)
+        for m in re.finditer(r"(-?\d+)\s*(<=|<)\s*%s\s*(<=|<)\s*(-?\d+)"
+                             % n, text):
+            out.append((i, _FLIP[m.group(2)], int(m.group(1))))
+            out.append((i, m.group(3), int(m.group(4))))
+        for m in re.finditer(r"(?<![\w.])%s\s*(<=|>=|<|>)\s*(-?\d+)" % n,
+                             text):
+            out.append((i, m.group(1), int(m.group(2))))
+    return list(dict.fromkeys(out))
 
 
 class _Each:
@@ -542,8 +571,12 @@ def variants(v, shape, consts, depth=0):
     if t is bool:
         out = [not v]
     elif t is int:
-        out = [v + 1, v - 1, 0, 1, -1, -v, 2 * v, v // 2, 10 * v]
-        out += LARGE if depth == 0 else LARGE[:1] + [v + 10 ** 6]
+        if depth == 0:
+            out = [v + 1, v - 1, 0, 1, -1, -v, 2 * v, v // 2, 10 * v] + LARGE
+        else:
+            # An element: the first few count most (each element gets a
+            # handful), so zero, the neighbours and a large value first.
+            out = [0, v + 1, v - 1, -v, v + 10 ** 6, LARGE[0], -1, 2 * v]
         near = sorted(consts, key=lambda c: (abs(c - v), c))[:MAX_CONSTANTS]
         out += near + [c + 1 for c in near[:4]] + [c - 1 for c in near[:4]]
     elif t is float:
