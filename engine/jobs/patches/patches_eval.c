@@ -786,6 +786,35 @@ static double score_of(const json_t *mut)
     return json_is_number(s) ? json_number_value(s) : -1;
 }
 
+/* A score from a sample of the mutants (--mutation-budget) has a 95%
+ * interval; the bounds of any other score are the score itself. */
+static int score_sampled(const json_t *mut)
+{
+    return mut && json_is_true(json_object_get(mut, "sampled")) &&
+           score_of(mut) >= 0;
+}
+
+static double score_bound(const json_t *mut, const char *key)
+{
+    double x = score_of(mut);
+    return score_sampled(mut) ? lt__pe_num(mut, key, x) : x;
+}
+
+/* "sampled k of n mutants, 95% interval a-b%" for a sampled score, in
+ * parentheses after a space (paren) or after a comma; "" otherwise.
+ * Heap string. */
+static char *sample_text(const json_t *mut, int paren)
+{
+    if (!score_sampled(mut))
+        return xstrdup("");
+    return xasprintf("%ssampled %lld of %lld mutants, 95%% interval "
+                     "%.1f-%.1f%%%s", paren ? " (" : ", ",
+                     (long long)lt__pe_num(mut, "mutants_run", 0),
+                     (long long)lt__pe_num(mut, "mutants_total", 0),
+                     score_bound(mut, "score_low") * 100,
+                     score_bound(mut, "score_high") * 100, paren ? ")" : "");
+}
+
 static void note(json_t *notes, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void note(json_t *notes, const char *fmt, ...)
@@ -890,6 +919,8 @@ void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
                 lt__pe_num(t->mut, "duration_ms", 0);
     double ps = score_of(t->mut);
     double rs = ref ? score_of(ref->mut) : -1;
+    char *ps_s = sample_text(t->mut, 1);
+    char *rs_s = sample_text(ref ? ref->mut : NULL, 0);
 
     json_object_set_new(ev, "text_sha", json_string(t->sha));
     json_object_set_new(ev, "tests_passed",
@@ -1007,23 +1038,34 @@ void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
     if (status_is(t->mut, "error"))
         note(notes, "no mutation score: %s", lt__pe_str(t->mut, "detail"));
 
-    /* Mutation scores. */
+    /* Mutation scores.  A sampled score blames the patch only with 95%
+     * confidence: the patch's interval wholly below the threshold, the
+     * reference's wholly at or above it. */
     if (ref) {
-        if (ps >= 0 && rs >= 0 && ps + 1e-12 < thr && rs + 1e-12 >= thr) {
+        int sure = score_bound(t->mut, "score_high") + 1e-12 < thr &&
+                   score_bound(ref->mut, "score_low") + 1e-12 >= thr;
+        if (ps >= 0 && rs >= 0 && ps + 1e-12 < thr && rs + 1e-12 >= thr &&
+            !sure) {
+            note(notes, "mutation score %.1f%%%s is below the threshold "
+                 "%.0f%% while the reference fix scores %.1f%%%s, but the "
+                 "samples do not show it with 95%% confidence (a note)",
+                 ps * 100, ps_s, thr * 100, rs * 100, rs_s);
+        } else if (ps >= 0 && rs >= 0 && ps + 1e-12 < thr &&
+                   rs + 1e-12 >= thr) {
             if (o->mutation_gate) {
                 set(out, "overfitting", "weak_where_reference_is_not",
-                    xasprintf("mutation score %.1f%% is below the threshold "
-                              "%.0f%% while the reference fix scores "
-                              "%.1f%%: the suite checks the patch less well "
-                              "than the reference",
-                              ps * 100, thr * 100, rs * 100));
+                    xasprintf("mutation score %.1f%%%s is below the "
+                              "threshold %.0f%% while the reference fix "
+                              "scores %.1f%%%s: the suite checks the patch "
+                              "less well than the reference",
+                              ps * 100, ps_s, thr * 100, rs * 100, rs_s));
                 goto done;
             }
-            note(notes, "mutation score %.1f%% is below the threshold %.0f%% "
-                 "while the reference fix scores %.1f%%: the suite checks "
-                 "this patch less well than the reference (a note: the "
-                 "differential test decides)", ps * 100, thr * 100,
-                 rs * 100);
+            note(notes, "mutation score %.1f%%%s is below the threshold "
+                 "%.0f%% while the reference fix scores %.1f%%%s: the suite "
+                 "checks this patch less well than the reference (a note: "
+                 "the differential test decides)", ps * 100, ps_s,
+                 thr * 100, rs * 100, rs_s);
         } else if (ps >= 0 && rs >= 0 && ps + 1e-12 < thr &&
                    rs + 1e-12 < thr) {
             note(notes, "suite is weak: the mutation score is below %.0f%% "
@@ -1032,16 +1074,22 @@ void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
                  thr * 100, ps * 100, rs * 100);
         }
     } else if (o->mutation) {
-        if (ps >= 0 && ps + 1e-12 < thr) {
+        if (ps >= 0 && ps + 1e-12 < thr &&
+            score_bound(t->mut, "score_high") + 1e-12 < thr) {
             set(out, "overfitting", "low_mutation_score",
-                xasprintf("mutation score %.1f%% is below the threshold "
+                xasprintf("mutation score %.1f%%%s is below the threshold "
                           "%.0f%%; without a reference fix this is the "
                           "research's rule (a low score may also mean a "
                           "weak suite: give --reference to tell them "
-                          "apart)", ps * 100, thr * 100));
+                          "apart)", ps * 100, ps_s, thr * 100));
             goto done;
         }
-        if (ps < 0 && t->mut)
+        if (ps >= 0 && ps + 1e-12 < thr)
+            note(notes, "mutation score %.1f%%%s is below the threshold "
+                 "%.0f%%, but the sample does not show it with 95%% "
+                 "confidence: no reference fix, and no verdict from the "
+                 "mutation score (a note)", ps * 100, ps_s, thr * 100);
+        else if (ps < 0 && t->mut)
             note(notes, "no valid mutant: the mutation score is undefined");
         else if (ps >= 0)
             note(notes, "no reference fix: layer 2 is the research's "
@@ -1078,13 +1126,19 @@ void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
         else if (status_is(t->diff, "same"))
             lt_buf_printf(&b, "; %s", lt__pe_str(t->diff, "detail"));
         if (ps >= 0)
-            lt_buf_printf(&b, "; mutation score %.1f%%", ps * 100);
+            lt_buf_printf(&b, "; mutation score %.1f%%%s", ps * 100, ps_s);
         if (rs >= 0)
-            lt_buf_printf(&b, " (reference %.1f%%)", rs * 100);
+            lt_buf_printf(&b, " (reference %.1f%%%s)", rs * 100, rs_s);
         passing = 1;
         set(out, "correct", "passes", lt_buf_steal(&b));
     }
 done:
+    /* A sampled score is stated with its sample wherever the verdict
+     * does not already. */
+    if (*ps_s && !strstr(out->detail ? out->detail : "", ps_s))
+        note(notes, "mutation score %.1f%%%s", ps * 100, ps_s);
+    free(ps_s);
+    free(rs_s);
     /* A passing verdict carries its caveats in the detail too. */
     if (passing) {
         struct lt_buf b = LT_BUF_INIT;

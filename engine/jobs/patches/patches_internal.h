@@ -64,7 +64,6 @@ struct ptext {
     long *dup_of;            /* per mutant: representative, or -1 */
     unsigned char *mv;       /* per mutant: enum lt_verdict, 0 = pending */
     size_t mut_left;         /* mutants still running */
-    double mut_ms;           /* child time of the mutants run now */
     struct ptext *twin;      /* same code as this text: shares its score */
     char code[17];           /* lt_code_fingerprint, "" unknown */
     struct ptext *same;      /* an earlier candidate text that compiles to

@@ -238,6 +238,8 @@ static void write_json(const struct rows *rs, const struct prog_sum *ps,
         o->timeout_factor, "timeout_const", o->timeout_const, "timeout",
         o->timeout, "mutation", o->mutation, "mutation_gate",
         o->mutation_gate));
+    json_object_set_new(json_object_get(root, "settings"), "mutation_budget",
+                        json_real(o->mutation_budget));
     json_t *arr = json_array();
     for (size_t i = 0; i < rs->n; i++) {
         const struct row *r = &rs->v[i];
