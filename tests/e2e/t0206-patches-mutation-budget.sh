@@ -68,7 +68,7 @@ triage() { # db budget
   run_litmus patches --buggy "$P/edit.py" --tests "$P/test_edit.py" \
     --reference "$P/ref/edit.py" --patches "$P/patches" --db "$1" \
     --format json --no-progress --jobs 2 --mutation-budget "$2" \
-    --diff-budget 1
+    --diff-budget 0.3
   expect_eq "$RC" 0 "exit code ($1, budget $2): $(tail -3 "$WORK/err")"
   cp "$WORK/out" "$1-$2.json"
 }
