@@ -584,8 +584,10 @@ def variants(v, shape, consts, depth=0):
     elif t is str:
         alphabet = sorted(shape.kinds.get("str", {}).get("alphabet", ())
                           if shape else ()) or ["a"]
-        out = ["", " ", v[:-1], v[1:], v[::-1], v + v[-1:], v * 2,
-               v + " ", " " + v, alphabet[0], v.upper(), v.lower(),
+        # What changes the content first (empty, the other case, the
+        # mirror, blanks), then the length.
+        out = ["", v.upper(), v.lower(), v[::-1], " " + v, v[:-1], v[1:],
+               v + v[-1:], " ", v * 2, v + " ", alphabet[0],
                v + "\n", "\n" + v, v[:1] + "\n" + v[1:], "\t" + v,
                v + v[-1:] * 11, v[:1] * 12 + v[1:]]
         for i in range(min(len(v), 4)):
@@ -683,13 +685,17 @@ def _same_value(a, b):
 
 
 def derive(args, shapes, consts):
-    """Argument tuples that differ from args in one place, then those
-    that relate two arguments of one type: swapped, equal, one the
-    other reversed (edit_distance(s, s), a string and its mirror)."""
+    """Argument tuples that relate two arguments of one type (swapped,
+    equal, one the other reversed: edit_distance(s, s), a string and its
+    mirror), then those that differ from args in one place."""
+    yield from _related(args)
     for i, a in enumerate(args):
         sh = shapes[i] if i < len(shapes) else None
         for nv in variants(a, sh, consts):
             yield args[:i] + (nv,) + args[i + 1:]
+
+
+def _related(args):
     for i, a in enumerate(args):
         for j in range(i + 1, len(args)):
             b = args[j]
@@ -805,8 +811,13 @@ def strategy(st, shape, consts, depth=0, nonneg=False, elem_rules=None,
         elif k == "none":
             parts.append(st.none())
         elif k == "str":
-            alphabet = sorted(d["alphabet"] | ({" "} if len(d["alphabet"]) > 4
-                                               else set())) \
+            # Text (more than a few symbols): a space and the other case
+            # of a few letters too.
+            extra = set()
+            if len(d["alphabet"]) > 4:
+                extra = {" "} | {c.swapcase() for c in
+                                 sorted(d["alphabet"])[:3] if c.isalpha()}
+            alphabet = sorted(d["alphabet"] | extra) \
                 if d["alphabet"] else ["a", "b", " "]
             parts.append(st.text(alphabet=st.sampled_from(alphabet),
                                  max_size=max(3, d["maxlen"])))
