@@ -538,8 +538,8 @@ static void summary_extras(json_t *summary, const json_t *r)
     if ((v = json_object_get(r, "inputs")) && json_is_integer(v) &&
         json_integer_value(v) >= 0)
         json_object_set(summary, "inputs", (json_t *)v);
-    static const char *const nums[] = {"cpu_s", "budget_s"};
-    for (int i = 0; i < 2; i++)
+    static const char *const nums[] = {"cpu_s", "given_cpu_s", "budget_s"};
+    for (int i = 0; i < 3; i++)
         if ((v = json_object_get(r, nums[i])) && json_is_number(v) &&
             json_number_value(v) >= 0 && json_number_value(v) < 1e9)
             json_object_set_new(summary, nums[i],
@@ -572,11 +572,12 @@ static json_t *slower_copy(const json_t *r)
         !json_is_number(cms) || !in || !(json_number_value(ratio) >= 0) ||
         json_number_value(ratio) > 1e12)
         return NULL;
-    return json_pack("{s:f, s:f, s:f, s:o}", "ratio",
+    return json_pack("{s:f, s:f, s:f, s:o, s:b}", "ratio",
                      json_number_value(ratio), "reference_ms",
                      json_number_value(rms), "candidate_ms",
                      json_number_value(cms), "input_repr",
-                     jstr_clip(in, MAX_REPR));
+                     jstr_clip(in, MAX_REPR), "finished",
+                     !json_is_false(json_object_get(r, "finished")));
 }
 
 /* An "outside_contract" record: a difference found only on an input the
@@ -600,6 +601,16 @@ static json_t *outside_copy(const json_t *r)
     outcome_text(&b, ref);
     lt_buf_puts(&b, ", patch ");
     outcome_text(&b, cand);
+    const json_t *after = json_object_get(r, "arguments_after");
+    const char *ra = lt__pe_str(after, "reference");
+    const char *ca = lt__pe_str(after, "candidate");
+    if (ra && ca) {
+        char *r1 = clip(ra, 100), *c1 = clip(ca, 100);
+        lt_buf_printf(&b, "; the arguments after the call: reference %s, "
+                      "patch %s", r1, c1);
+        free(r1);
+        free(c1);
+    }
     char *text = clip(b.data, 600);
     lt_buf_free(&b);
     json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "input_repr",
@@ -855,6 +866,23 @@ static void set(struct pverdict *out, const char *verdict, const char *reason,
 }
 
 
+/* Whether differential testing gave thin evidence: fewer than
+ * THIN_DIFF inputs compared beyond the tests' own (derived, object and
+ * generated ones), or no differential run.  Only then does a mutation
+ * score below the reference's decide a verdict: where many more inputs
+ * agree with the reference, the gap is the suite's, a note. */
+#define THIN_DIFF 10
+
+static int diff_thin(const json_t *diff)
+{
+    const json_t *by = json_object_get(diff, "by_origin");
+    static const char *const beyond[] = {"derived", "objects", "generated"};
+    double n = 0;
+    for (int i = 0; i < 3; i++)
+        n += lt__pe_num(by, beyond[i], 0);
+    return !status_is(diff, "same") || n < THIN_DIFF;
+}
+
 /* What the differential run adds to a verdict besides its witness: a
  * patch much slower than the reference with equal results (overfitting,
  * reason "slower", at --slower-is-overfitting FACTOR and above; else a
@@ -868,11 +896,17 @@ static int diff_notes(const struct lt_patches_opts *o, const json_t *diff,
     if (slow) {
         double ratio = lt__pe_num(slow, "ratio", 0);
         char *in = clip(lt__pe_str(slow, "input_repr"), 200);
-        char *what = xasprintf("%.0fx the reference's CPU time on %s "
-                               "(%.1f ms against %.3g ms) with the same "
-                               "result", ratio, in,
-                               lt__pe_num(slow, "candidate_ms", 0),
-                               lt__pe_num(slow, "reference_ms", 0));
+        int finished = !json_is_false(json_object_get(slow, "finished"));
+        char *what = finished
+            ? xasprintf("%.0fx the reference's CPU time on %s (%.1f ms "
+                        "against %.3g ms) with the same result", ratio, in,
+                        lt__pe_num(slow, "candidate_ms", 0),
+                        lt__pe_num(slow, "reference_ms", 0))
+            : xasprintf("more than %.0fx the reference's CPU time on %s, "
+                        "larger than every input of the tests (it did not "
+                        "finish in %.1f ms; the reference takes %.3g ms)",
+                        ratio, in, lt__pe_num(slow, "candidate_ms", 0),
+                        lt__pe_num(slow, "reference_ms", 0));
         free(in);
         if (o->slower_factor > 0 && ratio + 1e-9 >= o->slower_factor) {
             set(out, "overfitting", "slower",
@@ -1052,7 +1086,7 @@ void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
                  ps * 100, ps_s, thr * 100, rs * 100, rs_s);
         } else if (ps >= 0 && rs >= 0 && ps + 1e-12 < thr &&
                    rs + 1e-12 >= thr) {
-            if (o->mutation_gate) {
+            if (o->mutation_gate && diff_thin(t->diff)) {
                 set(out, "overfitting", "weak_where_reference_is_not",
                     xasprintf("mutation score %.1f%%%s is below the "
                               "threshold %.0f%% while the reference fix "
