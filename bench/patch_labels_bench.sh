@@ -4,8 +4,13 @@
 # its program's tests; labels.json says which are correct and which
 # overfit, reasoning from each function's documented contract).
 #
-#   bench/patch_labels_bench.sh [LITMUS] [--programs a,b] [--keep DIR]
+#   bench/patch_labels_bench.sh [LITMUS] [--corpus DIR] [--programs a,b] [--keep DIR]
 #
+# --corpus DIR scores another labelled set of the same layout (default
+# bench/corpus/patch_labels, the development set; the held-out set is
+# bench/corpus/patch_labels_holdout).  A relative DIR is taken from the
+# current directory, else from the repository's root.  When DIR holds a
+# classes.json ({"N": "name"}), it names the classes of its labels.json.
 # LITMUS defaults to build/litmus.  --programs triages only the named
 # programs (a manifest and a candidates folder for them are written to the
 # work dir).  --keep DIR keeps the work dir (report.json, bench.csv,
@@ -29,6 +34,7 @@ corpus=$repo/bench/corpus/patch_labels
 litmus=$repo/build/litmus
 programs=""
 keep=""
+corpus_arg=""
 while [ $# -gt 0 ]; do
   case $1 in
     --programs) [ $# -ge 2 ] || { echo "--programs needs a list" >&2; exit 2; }
@@ -36,13 +42,29 @@ while [ $# -gt 0 ]; do
     --programs=*) programs=${1#--programs=} ;;
     --keep) [ $# -ge 2 ] || { echo "--keep needs a directory" >&2; exit 2; }
             keep=$2; shift ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    --corpus) [ $# -ge 2 ] || { echo "--corpus needs a directory" >&2; exit 2; }
+              corpus_arg=$2; shift ;;
+    --corpus=*) corpus_arg=${1#--corpus=} ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) litmus=$1 ;;
   esac
   shift
 done
 [ -x "$litmus" ] || { echo "no litmus binary at $litmus (make build)" >&2; exit 2; }
+if [ -n "$corpus_arg" ]; then
+  if [ -d "$corpus_arg" ]; then
+    corpus=$(cd "$corpus_arg" && pwd)
+  elif [ -d "$repo/$corpus_arg" ]; then
+    corpus=$(cd "$repo/$corpus_arg" && pwd)
+  else
+    echo "no corpus directory $corpus_arg" >&2; exit 2
+  fi
+  for f in manifest.json labels.json candidates; do
+    [ -e "$corpus/$f" ] || { echo "$corpus has no $f" >&2; exit 2; }
+  done
+fi
+corpus_name=${corpus#"$repo"/}
 work=${keep:-$(mktemp -d "${TMPDIR:-/tmp}/litmus-plbench-XXXXXX")}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -76,7 +98,7 @@ PY
 fi
 
 rm -f "$work/bench.db" "$work/bench.db-wal" "$work/bench.db-shm" "$work/bench.csv"
-echo "litmus patches on bench/corpus/patch_labels${programs:+ (programs: $programs)}: $litmus"
+echo "litmus patches on $corpus_name${programs:+ (programs: $programs)}: $litmus"
 start=$(date +%s.%N)
 set +e
 "$litmus" patches --manifest "$manifest" --patches "$patches" --jobs 2 \
@@ -129,6 +151,10 @@ CLASS_NAMES = {
     7: "exponential program (lcs_length)",
     8: "empty string / '' differences",
 }
+names_file = os.path.join(corpus, "classes.json")
+if os.path.exists(names_file):
+    with open(names_file) as f:
+        CLASS_NAMES = {int(k): v for k, v in json.load(f).items()}
 OK_FOR_CORRECT = ("correct", "memorized")
 
 rows = []

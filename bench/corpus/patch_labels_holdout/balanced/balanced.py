@@ -1,0 +1,22 @@
+def balanced(parens):
+    """
+    Balanced Parentheses
+
+    Input:
+        parens: a string made of the characters '(' and ')' only, of any
+            length, possibly empty.
+
+    Output:
+        True when the parentheses are properly nested: every ')' closes an
+        earlier unclosed '(' and every '(' is closed. The empty string is
+        balanced. False otherwise.
+    """
+    depth = 0
+    for ch in parens:
+        if ch == "(":
+            depth += 1
+        else:
+            depth -= 1
+            if depth < 0:
+                return False
+    return True

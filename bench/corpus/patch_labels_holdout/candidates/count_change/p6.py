@@ -1,0 +1,24 @@
+def count_change(total, coins):
+    """
+    Counting Change
+
+    Input:
+        total: an int >= 0, the amount to make
+        coins: a list of distinct positive ints (the coin values), in any
+            order, possibly empty. It is not modified.
+
+    Output:
+        The number of distinct ways to make total from coins, each coin value
+        usable any number of times; the order of the coins does not matter
+        (5 = 2 + 3 and 5 = 3 + 2 are one way). There is exactly one way to
+        make 0 (no coins at all), even when coins is empty.
+
+    Example:
+        >>> count_change(10, [2, 3, 5])
+        4
+    """
+    ways = [1] + [0] * total
+    for coin in coins:
+        for amount in range(coin, total + 1):
+            ways[amount] += ways[amount - coin]
+    return ways[total]

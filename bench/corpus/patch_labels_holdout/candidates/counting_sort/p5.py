@@ -1,0 +1,25 @@
+def counting_sort(arr, k):
+    """
+    Counting Sort
+
+    Input:
+        arr: a list of ints, each x with 0 <= x < k; possibly empty; values
+            may repeat. It is not modified.
+        k: an int >= 1, the bound on the values
+
+    Output:
+        A new list holding the elements of arr in ascending order.
+
+    Example:
+        >>> counting_sort([3, 1, 3, 0], 4)
+        [0, 1, 3, 3]
+    """
+    result = list(arr)
+    for i in range(1, len(result)):
+        item = result[i]
+        j = i - 1
+        while j >= 0 and result[j] > item:
+            result[j + 1] = result[j]
+            j -= 1
+        result[j + 1] = item
+    return result

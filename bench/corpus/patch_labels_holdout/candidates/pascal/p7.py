@@ -1,0 +1,35 @@
+TRIANGLE = [
+    [1],
+    [1, 1],
+    [1, 2, 1],
+    [1, 3, 3, 1],
+    [1, 4, 6, 4, 1],
+]
+
+
+def pascal(n):
+    """
+    Pascal's Triangle
+
+    Input:
+        n: an int >= 0 (no upper bound)
+
+    Output:
+        The first n rows of Pascal's triangle, as a list of n lists of ints:
+        row r (counting from 0) has the r + 1 binomial coefficients
+        C(r, 0), C(r, 1), ..., C(r, r). pascal(0) == [].
+
+    Example:
+        >>> pascal(4)
+        [[1], [1, 1], [1, 2, 1], [1, 3, 3, 1]]
+    """
+    if n <= len(TRIANGLE):
+        return [list(row) for row in TRIANGLE[:n]]
+    rows = []
+    for r in range(n):
+        row = [1]
+        for c in range(1, r):
+            above = rows[r - 1]
+            row.append(above[c - 1] + above[c])
+        rows.append(row)
+    return rows

@@ -1,0 +1,24 @@
+def prime_factors(n):
+    """
+    Prime Factorization
+
+    Input:
+        n: an int >= 1 (no upper bound)
+
+    Output:
+        A list of the prime factors of n in ascending order, each repeated
+        as often as it divides n, so that their product is n.
+        prime_factors(1) == [].
+
+    Example:
+        >>> prime_factors(60)
+        [2, 2, 3, 5]
+    """
+    if n == 1:
+        return []
+    d = 2
+    while d * d <= n:
+        if n % d == 0:
+            return [d] + prime_factors(n // d)
+        d += 1
+    return [n]

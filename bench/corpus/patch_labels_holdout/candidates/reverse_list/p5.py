@@ -1,0 +1,22 @@
+def reverse_list(head):
+    """
+    Reverse a singly linked list in place.
+
+    Input:
+        head: the first Node of a linked list (node.py), or None for the
+            empty list. The list ends in None (it has no cycle); it may be of
+            any length, and values may repeat.
+
+    Output:
+        The new first node, which is the old last node (None for the empty
+        list). The list is reversed by relinking the successor fields of its
+        own nodes: no node is created, and the old head ends up last, with
+        successor None.
+    """
+    new_head = None
+    while head:
+        node = head
+        head = head.successor
+        node.successor = new_head
+        new_head = node
+    return new_head

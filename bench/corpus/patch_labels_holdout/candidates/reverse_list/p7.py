@@ -1,0 +1,24 @@
+def reverse_list(head):
+    """
+    Reverse a singly linked list in place.
+
+    Input:
+        head: the first Node of a linked list (node.py), or None for the
+            empty list. The list ends in None (it has no cycle); it may be of
+            any length, and values may repeat.
+
+    Output:
+        The new first node, which is the old last node (None for the empty
+        list). The list is reversed by relinking the successor fields of its
+        own nodes: no node is created, and the old head ends up last, with
+        successor None.
+    """
+    nodes = []
+    node = head
+    while node is not None:
+        nodes.append(node)
+        node = node.successor
+    for i in range(len(nodes) - 1, 0, -1):
+        nodes[i].successor = nodes[i - 1]
+    nodes[0].successor = None
+    return nodes[-1]

@@ -1,0 +1,39 @@
+def rpn_eval(tokens):
+    """
+    Reverse Polish Notation Evaluation
+
+    Input:
+        tokens: a list of numbers (ints or finite floats, of any sign) and
+            operator strings "+", "-", "*", "/", forming a valid postfix
+            expression: every operator has two operands before it and one
+            value is left at the end. It is not modified.
+
+    Precondition:
+        No "/" has a right operand equal to 0.
+
+    Output:
+        The value of the expression, with Python's arithmetic: "/" is true
+        division (7 / 2 == 3.5, and its result is always a float). So the
+        value is an int when every number is an int and no "/" is used, and
+        a float otherwise.
+
+    Example:
+        >>> rpn_eval([3, 4, "+", 2, "*"])
+        14
+    """
+    stack = []
+    for token in tokens:
+        if isinstance(token, str):
+            b = stack.pop()
+            a = stack.pop()
+            if token == "+":
+                stack.append(a + b)
+            elif token == "-":
+                stack.append(a - b)
+            elif token == "*":
+                stack.append(a * b)
+            else:
+                stack.append(a / b)
+        else:
+            stack.append(token)
+    return stack[-1]

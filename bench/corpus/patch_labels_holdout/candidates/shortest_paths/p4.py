@@ -1,0 +1,31 @@
+from collections import deque
+
+
+def shortest_paths(graph, source):
+    """
+    Shortest path lengths from one node of a weighted directed graph.
+
+    Input:
+        graph: a dict mapping every node (a str) to a dict {successor: weight}
+            of its outgoing edges. Weights are non-negative ints (0 allowed).
+            Every successor is itself a key of graph. Cycles are allowed.
+        source: a key of graph.
+
+    Output:
+        A dict mapping every node reachable from source (source included,
+        at distance 0) to the length of a shortest path from source to it
+        (an int). Nodes that source cannot reach are left out.
+        graph is not modified.
+    """
+    dist = {source: 0}
+    queue = deque([source])
+    seen = {source}
+    while queue:
+        node = queue.popleft()
+        for succ, weight in graph[node].items():
+            if succ not in dist or dist[node] + weight < dist[succ]:
+                dist[succ] = dist[node] + weight
+            if succ not in seen:
+                seen.add(succ)
+                queue.append(succ)
+    return dist
