@@ -65,8 +65,8 @@ def corpus_programs():
     wanted = os.environ.get("BENCH_PROGRAMS", "").split()
     allp = sorted(p for p in os.listdir(CORPUS)
                   if os.path.isdir(os.path.join(CORPUS, p)) and not p.startswith((".", "_"))
-                  and p not in ("patches",   # the patch-triage corpus
-                                "projects"))  # project shapes (e2e t04xx)
+                  and not p.startswith("patch")  # patch-triage corpora
+                  and p != "projects")  # project shapes (e2e t04xx)
     if not wanted:
         return allp
     bad = [p for p in wanted if p not in allp]

@@ -390,12 +390,16 @@ class _Compare:
         climit = min(max(self.call_limit, self.factor * self.own_s),
                      max(self.factor * rt + self.const,
                          self.factor * self.own_s))
-        _litmus.probe(self.index, 1)
+        # Phase 1: the patch is being called; 2: on an input larger than
+        # every given one, where not finishing is only "slower" (the
+        # engine's watchdog, which sees the phase, judges the same way).
+        larger = not given and size > self.max_given_size
+        _litmus.probe(self.index, 2 if larger else 1)
         cs, cv, ct, ca = self._call(cf, args, kwargs, climit)
         if cs == "timeout":
-            _litmus.probe(self.index, 1)
+            _litmus.probe(self.index, 2 if larger else 1)
             cs, cv, ct, ca = self._call(cf, args, kwargs, climit)  # confirm
-        if cs == "timeout" and not given and size > self.max_given_size:
+        if cs == "timeout" and larger:
             # Larger than every input of the tests: a patch that is only
             # slower (exponential where the reference is not) cannot be
             # told from one that hangs; it is noted, not a witness.

@@ -39,10 +39,10 @@ run() {  # run NAME EXPECT(pass|fail) EXTRA_ARGS...
 
 for dir in "$CORPUS"/*/; do
     name=$(basename "$dir")
-    # patches/ is the patch-triage corpus, checked by its own check.py;
-    # projects/ holds project shapes, each needing its own set-up (see
-    # projects/README.md and tests/e2e/t04*-shape-*.sh).
-    [ "$name" = patches ] && continue
+    # patches/ and patch_labels*/ are the patch-triage corpora, checked by
+    # their own check.py; projects/ holds project shapes, each needing its
+    # own set-up (see projects/README.md and tests/e2e/t04*-shape-*.sh).
+    case $name in patch*) continue ;; esac
     [ "$name" = projects ] && continue
     if [ "$name" = quix_gcd ]; then
         run quix_gcd pass --correct

@@ -4,7 +4,9 @@
 . "$(dirname "$0")/lib.sh"
 for dir in "$CORPUS"/*/; do
   p=$(basename "$dir")
-  case " patches projects $GROUNDTRUTH_PROGRAMS " in *" $p "*) continue ;; esac
+  # patch*: the patch-triage corpora (litmus patches, t02xx).
+  case $p in patch*) continue ;; esac
+  case " projects $GROUNDTRUTH_PROGRAMS " in *" $p "*) continue ;; esac
   jobs_pair "$p"
 done
 exit 0

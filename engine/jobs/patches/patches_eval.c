@@ -708,6 +708,15 @@ json_t *lt__pe_diff(const struct job *j, const struct ptask *task)
             o = status_obj("witness", d, ms);
             json_object_set_new(o, "witness", w);
             free(d);
+        } else if (idx >= 0 && j->probe_phase == 2) {
+            /* An input larger than every test input: slower, maybe, not
+             * a hang the tests could have seen. */
+            char *d = xasprintf("the patch does not finish on input #%ld, "
+                                "larger than every input of the tests (not "
+                                "a witness); the inputs after it were not "
+                                "compared", idx);
+            o = status_obj("inconclusive", d, ms);
+            free(d);
         } else {
             char *d = idx >= 0
                           ? xasprintf("the reference does not finish on input "
@@ -734,6 +743,14 @@ json_t *lt__pe_diff(const struct job *j, const struct ptask *task)
             json_object_set_new(w, "text", json_string(d));
             o = status_obj("witness", d, ms);
             json_object_set_new(o, "witness", w);
+            free(d);
+        } else if (j->probe_index >= 0 && j->probe_phase == 2) {
+            char *d = xasprintf("the patch crashes (signal %d) on input "
+                                "#%ld, larger than every input of the "
+                                "tests (not a witness); the inputs after it "
+                                "were not compared", WTERMSIG(st),
+                                j->probe_index);
+            o = status_obj("inconclusive", d, ms);
             free(d);
         } else {
             char *d = xasprintf("the differential run died by signal %d",
