@@ -113,6 +113,7 @@ class Contract:
         self.rules = []     # (description, predicate on the args tuple)
         self.user = user
         documented = self.documented = _documented_bounds(doc, params)
+        raw_doc = doc
         # What the function's name and docstring say: test lists are often
         # distinct or sorted by chance ([1, 2, 3]), so those two rules also
         # need the documentation to speak of them.
@@ -124,16 +125,27 @@ class Contract:
             "non-decreasing"))
         self.says_nonempty = any(w in doc for w in (
             "non-empty", "nonempty", "not empty", "at least one"))
+        # A sign the documentation gives holds for the numbers inside
+        # containers too (weights, coins, counts), where the tests agree.
+        self.says_positive = "positive" in doc
+        self.says_sign = self.says_positive or any(w in doc for w in (
+            "non-negative", "nonnegative", "not negative", "natural number",
+            ">= 0"))
         if user is not None:
             self.rules.append(("the user's litmus_precondition", None))
             return
+        for text, pred in _documented_preconditions(raw_doc, params):
+            if all(pred(a) for a in samples):
+                self.rules.append(("documented precondition: " + text, pred))
         for i, sh in enumerate(shapes):
             self._place("argument %d" % (i + 1), sh, lambda a, i=i: a[i], 0)
         for i, op, bound in documented:
-            self.rules.append((
-                "argument %d %s %d (documented)" % (i + 1, op, bound),
-                lambda a, i=i, op=op, bound=bound: len(a) <= i or
-                not _is_num(a[i]) or _OPS[op](a[i], bound)))
+            pred = (lambda a, i=i, op=op, bound=bound: len(a) <= i or
+                    not _is_num(a[i]) or _OPS[op](a[i], bound))
+            # A bound the tests themselves break is not the contract.
+            if all(pred(a) for a in samples):
+                self.rules.append(("argument %d %s %d (documented)"
+                                   % (i + 1, op, bound), pred))
         self._acyclic(shapes, samples)
 
     def _place(self, name, sh, get, depth):
@@ -144,9 +156,13 @@ class Contract:
         # elements of a list of small positive test numbers are mostly so
         # by chance, and a negative or zero element is a case the program
         # must handle.
-        if _int_like(sh) and depth == 0 and sh.count >= 3:
+        if _int_like(sh) and (depth == 0 or self.says_sign) and \
+                sh.count >= 3:
             lo = min(d["min"] for d in kinds.values())
-            if lo >= 0:
+            if lo > 0 and self.says_positive:
+                self._add("%s > 0" % name, get,
+                          lambda v: not _is_num(v) or v > 0)
+            elif lo >= 0:
                 self._add("%s >= 0" % name, get,
                           lambda v: not _is_num(v) or v >= 0)
         d = kinds.get("str")
@@ -227,7 +243,8 @@ _FLIP = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
 
 def _documented_bounds(doc, params):
     """Bounds of number parameters that the docstring writes out:
-    "0 <= n <= 90", "k >= 1", "n < 100".  [(index, op, bound)]."""
+    "0 <= n <= 90", "k >= 1", "n: an int >= 1", "n is at least 2".
+    [(index, op, bound)]."""
     import re
     text = doc.replace("\u2264", "<=").replace("\u2265", ">=")
     out = []
@@ -237,10 +254,55 @@ def _documented_bounds(doc, params):
                              % n, text):
             out.append((i, _FLIP[m.group(2)], int(m.group(1))))
             out.append((i, m.group(3), int(m.group(4))))
-        for m in re.finditer(r"(?<![\w.])%s\s*(<=|>=|<|>)\s*(-?\d+)" % n,
-                             text):
+        # The name, then a few words of the same clause, then the bound.
+        for m in re.finditer(r"(?<![\w.])(?<!\w[(\[])%s\b(?![(\[.])"
+                             r"[^.;\n()=<>]{0,25}?(<=|>=|<|>)\s*(-?\d+)"
+                             r"(?!\w)(?!\.\d)" % n, text):
             out.append((i, m.group(1), int(m.group(2))))
+        for m in re.finditer(r"(?<![\w.])(?<!\w[(\[])%s\b[^.;\n()]{0,25}?\bat "
+                             r"(least|most) (-?\d+)(?!\w)(?!\.\d)" % n, text):
+            out.append((i, ">=" if m.group(1) == "least" else "<=",
+                        int(m.group(2))))
     return list(dict.fromkeys(out))
+
+
+_SAFE_BUILTINS = {k: __builtins__[k] if isinstance(__builtins__, dict)
+                  else getattr(__builtins__, k) for k in (
+                      "abs", "all", "any", "bool", "dict", "enumerate",
+                      "float", "frozenset", "int", "isinstance", "len",
+                      "list", "max", "min", "range", "set", "sorted", "str",
+                      "sum", "tuple", "zip")}
+
+
+def _documented_preconditions(doc, params):
+    """The docstring's "Precondition: <Python expression>" lines (as
+    QuixBugs-style programs write them: all(x > 0 for x in coins)), each
+    as a predicate on the arguments; prose that is no expression is
+    passed over.  [(text, predicate)]."""
+    import re
+    out = []
+    for m in re.finditer(r"(?im)^\s*pre-?conditions?\s*:\s*(.+)$", doc):
+        text = m.group(1).strip().rstrip(".")
+        if not text or len(text) > 300:
+            continue
+        try:
+            code = compile(text, "<precondition>", "eval",
+                           dont_inherit=True)
+        except (SyntaxError, ValueError):
+            continue
+        names = set(code.co_names)
+        if not names & set(params):
+            continue    # an expression of none of the arguments
+
+        def pred(args, code=code):
+            env = dict(zip(params, args))
+            try:
+                return bool(eval(code, {"__builtins__": _SAFE_BUILTINS},
+                                 env))
+            except Exception:
+                return False
+        out.append((text, pred))
+    return out
 
 
 class _Each:
@@ -422,6 +484,15 @@ def object_inputs(args, contract):
                         if _link(ca, field, cb):
                             count += 1
                             yield tuple(new)
+    # None where an object goes, when the class ends its links with None
+    # (the empty linked list).
+    for i in places:
+        if any(how == "one" and getattr(n, f, 0) is None
+               for n in by_class.get(type(args[i]), [])
+               for f, how in _object_fields(n)):
+            new = list(args)
+            new[i] = None
+            yield tuple(new)
     # Chains built from scratch: longer than the tests', values repeated.
     for i in places:
         for field, how in _object_fields(args[i]):
