@@ -7,6 +7,7 @@
 import copy
 import inspect
 import math
+import re
 
 MAX_OBJECTS = 64        # objects of one input's graph that are recombined
 MAX_PAIRS = 400         # object combinations tried per input
@@ -53,9 +54,13 @@ class Shape:
                 d["min"], d["max"] = min(d["min"], v), max(d["max"], v)
         elif t is str:
             d = self.kinds.setdefault("str", {"alphabet": set(), "maxlen": 0,
-                                              "minlen": len(v), "chars": 0})
+                                              "minlen": len(v), "chars": 0,
+                                              "words": set(), "n": 0})
             d["alphabet"].update(v[:200])
             d["chars"] += len(v)
+            d["n"] += 1
+            if len(d["words"]) <= 16:
+                d["words"].add(v[:40])
             d["maxlen"] = max(d["maxlen"], len(v))
             d["minlen"] = min(d["minlen"], len(v))
         elif t in (list, tuple, set, frozenset) and depth < 6:
@@ -130,7 +135,7 @@ class Contract:
         self.says_positive = "positive" in doc
         self.says_sign = self.says_positive or any(w in doc for w in (
             "non-negative", "nonnegative", "not negative", "natural number",
-            ">= 0"))
+            ">= 0")) or re.search(r"\b0\s*(<=|<)\s*[a-z_]\w*", doc) is not None
         if user is not None:
             self.rules.append(("the user's litmus_precondition", None))
             return
@@ -166,7 +171,15 @@ class Contract:
                 self._add("%s >= 0" % name, get,
                           lambda v: not _is_num(v) or v >= 0)
         d = kinds.get("str")
-        if d and len(kinds) == 1 and depth == 0 and d["chars"] >= 8 and \
+        if d and depth <= 1 and len(d["words"]) <= 6 and \
+                d["n"] >= 3 * len(d["words"]):
+            # A few strings, each used again and again (operators, modes,
+            # commands): an enumeration, the other strings are no input.
+            words = frozenset(d["words"])
+            self._add("the strings of %s are one of %s" % (
+                name, ", ".join(repr(w) for w in sorted(words))), get,
+                lambda v: not isinstance(v, str) or v in words)
+        elif d and len(kinds) == 1 and depth == 0 and d["chars"] >= 8 and \
                 1 <= len(d["alphabet"]) <= 4:
             # A string over a few symbols ("()", "01"): the symbols are
             # the language, a space or a letter is not an input.
@@ -245,7 +258,6 @@ def _documented_bounds(doc, params):
     """Bounds of number parameters that the docstring writes out:
     "0 <= n <= 90", "k >= 1", "n: an int >= 1", "n is at least 2".
     [(index, op, bound)]."""
-    import re
     text = doc.replace("\u2264", "<=").replace("\u2265", ">=")
     out = []
     for i, name in enumerate(params):
@@ -279,7 +291,6 @@ def _documented_preconditions(doc, params):
     QuixBugs-style programs write them: all(x > 0 for x in coins)), each
     as a predicate on the arguments; prose that is no expression is
     passed over.  [(text, predicate)]."""
-    import re
     out = []
     for m in re.finditer(r"(?im)^\s*pre-?conditions?\s*:\s*(.+)$", doc):
         text = m.group(1).strip().rstrip(".")
