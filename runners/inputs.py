@@ -775,12 +775,28 @@ def _same_value(a, b):
 def derive(args, shapes, consts):
     """Argument tuples that relate two arguments of one type (swapped,
     equal, one the other reversed: edit_distance(s, s), a string and its
-    mirror), then those that differ from args in one place."""
-    yield from _related(args)
+    mirror) and those that differ from args in one place, taken in turn:
+    a budget cut short still sees both kinds."""
+    yield from _alternate(_related(args), _one_change(args, shapes, consts))
+
+
+def _one_change(args, shapes, consts):
     for i, a in enumerate(args):
         sh = shapes[i] if i < len(shapes) else None
         for nv in variants(a, sh, consts):
             yield args[:i] + (nv,) + args[i + 1:]
+
+
+def _alternate(*streams):
+    """The items of the streams, one of each in turn."""
+    live = list(streams)
+    while live:
+        for s in list(live):
+            item = next(s, _END)
+            if item is _END:
+                live.remove(s)
+            else:
+                yield item
 
 
 def _related(args):
@@ -789,9 +805,12 @@ def _related(args):
             b = args[j]
             if type(a) is not type(b) or _user_object(a):
                 continue
-            out = [(b, a), (a, a), (b, b)]
+            out = [(a, a)]
             if type(a) in (str, list, tuple):
-                out += [(a, a[::-1]), (b[::-1], b)]
+                out.append((a, a[::-1]))
+            out += [(b, a), (b, b)]
+            if type(a) in (str, list, tuple):
+                out.append((b[::-1], b))
             for x, y in out:
                 new = list(args)
                 new[i], new[j] = x, y
