@@ -475,7 +475,7 @@ def object_inputs(args, contract):
     for i in places:
         group = by_class.get(type(args[i]), [])[:12]
         for a in group:
-            for field, val in _object_fields(a):
+            for field, val in _object_fields(a, group):
                 for b in group:
                     if count >= 2 * MAX_PAIRS:
                         return
@@ -500,13 +500,14 @@ def object_inputs(args, contract):
     for i in places:
         if any(how == "one" and getattr(n, f, 0) is None
                for n in by_class.get(type(args[i]), [])
-               for f, how in _object_fields(n)):
+               for f, how in _object_fields(n, by_class.get(type(n), []))):
             new = list(args)
             new[i] = None
             yield tuple(new)
     # Chains built from scratch: longer than the tests', values repeated.
     for i in places:
-        for field, how in _object_fields(args[i]):
+        for field, how in _object_fields(
+                args[i], by_class.get(type(args[i]), [])):
             if how != "one":
                 continue
             for head in _chains(args[i], field, nodes, cycles):
@@ -524,18 +525,33 @@ def _product(choices):
             yield (head,) + rest
 
 
-def _object_fields(obj):
-    """Attributes of obj that hold an object of its class, None, or a list
-    of such objects (successor, next, children)."""
+def _object_fields(obj, group=()):
+    """Attributes of obj that link to objects of its class: one object or
+    None (successor, next), or a list of them (children).  An attribute
+    that is None or an empty list here is a link only where some object of
+    the group holds an object of the class in it (a value of None is no
+    link)."""
     try:
         items = list(vars(obj).items())
     except TypeError:
         return []
+    cls = type(obj)
+
+    def linked(k, many):
+        for n in list(group) + [obj]:
+            v = getattr(n, k, None)
+            if many and isinstance(v, list) and any(type(x) is cls
+                                                    for x in v):
+                return True
+            if not many and type(v) is cls:
+                return True
+        return False
     out = []
     for k, v in items:
-        if v is None or type(v) is type(obj):
+        if type(v) is cls or (v is None and linked(k, False)):
             out.append((k, "one"))
-        elif isinstance(v, list) and all(type(x) is type(obj) for x in v):
+        elif isinstance(v, list) and all(type(x) is cls for x in v) and \
+                (v or linked(k, True)):
             out.append((k, "many"))
     return out
 

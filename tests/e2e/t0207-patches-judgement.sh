@@ -14,7 +14,7 @@ F=$REPO/tests/fixtures/patch_judgement
   skip "python3-hypothesis is not installed"
 run_litmus patches --manifest "$F/manifest.json" --patches "$F/candidates" \
   --db "$WORK/a.db" --csv "$WORK/a.csv" --format json --no-progress -j 2 \
-  --no-mutation
+  --no-mutation --diff-budget 3
 expect_eq "$RC" 1 "exit code (overfitting patches present)"
 cp "$WORK/out" "$WORK/a.json"
 /usr/bin/python3 - "$F/expected.json" "$WORK/a.json" "$WORK/a.csv" <<'PY' || fail "verdicts or evidence differ"
@@ -76,7 +76,7 @@ json.dump({"squares": {k: sys.argv[2] + "/" + v for k, v in m["squares"].items()
 ' "$F/manifest.json" "$F" "$WORK/slow/manifest.json"
 run_litmus patches --manifest "$WORK/slow/manifest.json" --patches "$WORK/slow" \
   --db "$WORK/b.db" --format json --no-progress -j 2 --no-mutation \
-  --slower-is-overfitting 5
+  --diff-budget 2 --slower-is-overfitting 5
 expect_eq "$RC" 1 "exit code with --slower-is-overfitting"
 /usr/bin/python3 - "$WORK/out" <<'PY' || fail "slow patch not overfitting"
 import json, sys
