@@ -217,6 +217,15 @@ class _Disagree(Exception):
     hypothesis shrinks the input."""
 
 
+class _Enough(BaseException):
+    """Ends the hypothesis test at once, without shrinking (hypothesis
+    lets a BaseException that is no Exception through)."""
+
+
+REPEATS_ENOUGH = 40  # generated inputs already compared, in a row
+OUTSIDE_TRIED = 4    # inputs outside the contract run for the note
+
+
 def _load(source, path, name):
     mod = types.ModuleType(name)
     mod.__file__ = path
@@ -570,6 +579,7 @@ def diff_main(job):
 
     judged = {}  # input -> its witness, or None
     state = {"compared": 0, "skipped": 0, "outside": 0, "by_origin": {},
+             "judged": 0,
              "witness": None, "outside_witness": None}
 
     def try_input(origin, fname, args, kwargs, check_contract=True):
@@ -585,11 +595,15 @@ def diff_main(job):
             state["witness"] = judged[key]
             return True
         judged[key] = None
+        state["judged"] += 1
         fn = functions.get(fname)
         if check_contract and fn is not None and \
                 not fn.contract.ok(args, kwargs):
             state["outside"] += 1
+            # A few are run, for the note (not many: on inputs outside
+            # its contract a reference often loops until its limit).
             if state["outside_witness"] is None and \
+                    state["outside"] <= OUTSIDE_TRIED and \
                     spent() < 0.5 * budget:
                 w = cmp.judge(fname, args, kwargs, origin)
                 if isinstance(w, dict):
@@ -736,7 +750,7 @@ def _generate(hyp, st, functions, try_input, state, out_of_time,
             warnings.simplefilter("ignore")
             try:
                 test()
-            except _Disagree:
+            except (_Disagree, _Enough):
                 pass
             except Exception as exc:
                 notes.append("%s: the generator stopped (%s)"
@@ -753,11 +767,14 @@ def _checker(fn, found, try_input, state, out_of_time):
     a difference is kept in found and raised, so that hypothesis shrinks
     it (a patch that does not finish is kept and ends the search: each
     try of it costs its whole limit)."""
+    repeats = [0]
+
     def check(drawn):
         if out_of_time() or (found and found[-1]["timeout"]):
             return
         args, kwargs = drawn
         before = state["witness"]
+        seen = state["judged"]
         state["witness"] = None
         hit = try_input("generated", fn.name, args, kwargs)
         w = state["witness"]
@@ -766,6 +783,11 @@ def _checker(fn, found, try_input, state, out_of_time):
             found.append(w)
             if not w["timeout"]:
                 raise _Disagree()
+        # A small input space: hypothesis keeps drawing inputs already
+        # compared; enough of them in a row end the search early.
+        repeats[0] = repeats[0] + 1 if state["judged"] == seen else 0
+        if repeats[0] >= REPEATS_ENOUGH and not found:
+            raise _Enough()
     return check
 
 
@@ -817,8 +839,15 @@ def _args_strategy(st, fn):
                 return tuple(new), kwargs
             return st.tuples(st.tuples(*idx), st.tuples(*gens)).map(assemble)
         parts = [v if k == "gen" else st.just(v) for k, v in places]
-        return st.tuples(*parts).map(lambda a, kwargs=kwargs: (a, kwargs))
-    return st.integers(0, len(per_base) - 1).flatmap(build)
+
+        # Named, not a lambda: hypothesis describes a lambda by reading
+        # and parsing its source, on every draw.
+        def with_kwargs(a, kwargs=kwargs):
+            return a, kwargs
+        return st.tuples(*parts).map(with_kwargs)
+    # Built once per given input (a flatmap would build them on every
+    # draw); hypothesis shrinks towards the first.
+    return st.one_of(*[build(i) for i in range(len(per_base))])
 
 
 def _shrink(cmp, functions, w, t_limit, spent):
