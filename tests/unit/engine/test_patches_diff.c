@@ -18,6 +18,7 @@
 
 #include "engine/engine.h"
 #include "engine/jobs/patches/patches_internal.h"
+#include "patch_verdicts.h"
 
 #define SHA_A "3e927b0c5d1f44a6b8e2a9f0c1d2e3f40123456789abcdef0123456789abcdef"
 
@@ -171,25 +172,6 @@ static void decide(json_t *diff, json_t *mut, json_t *ref_mut,
     json_decref(t.diff);
     json_decref(t.mut);
     json_decref(ref.mut);
-}
-
-static void expect_verdict(const struct pverdict *v, const char *verdict,
-                           const char *reason, const char *in_text)
-{
-    char *notes = json_dumps(json_object_get(v->evidence, "notes"), 0);
-    if (strcmp(v->verdict, verdict) != 0 || strcmp(v->reason, reason) != 0)
-        fail_msg("verdict %s/%s (%s), expected %s/%s", v->verdict, v->reason,
-                 v->detail, verdict, reason);
-    if (in_text && !strstr(v->detail, in_text) && !strstr(notes, in_text))
-        fail_msg("\"%s\" is in neither the detail (%s) nor the notes (%s)",
-                 in_text, v->detail, notes);
-    free(notes);
-}
-
-static void clear(struct pverdict *v)
-{
-    free(v->detail);
-    json_decref(v->evidence);
 }
 
 static json_t *same_with(json_t *extra)
