@@ -51,9 +51,11 @@ def _short_repr(v):
     except BaseException as exc:  # a hostile __repr__
         r = "<unrepresentable %s: %s>" % (type(v).__name__,
                                           type(exc).__name__)
-    if len(r) > REPR_MAX:
-        r = r[:REPR_MAX] + "..."
-    return r
+    return _clip(r)
+
+
+def _clip(text):
+    return text if len(text) <= REPR_MAX else text[:REPR_MAX] + "..."
 
 
 def _jsonable(v, depth=0):
@@ -330,11 +332,7 @@ def _describe(args, kwargs):
                                                 for k, x in
                                                 list(vars(n).items())[:8]))
                       for n in nodes[:24])
-    return _short_repr_text("(%s) where %s" % (call, graph))
-
-
-def _short_repr_text(s):
-    return s if len(s) <= REPR_MAX else s[:REPR_MAX] + "..."
+    return _clip("(%s) where %s" % (call, graph))
 
 
 class _Compare:
@@ -488,9 +486,10 @@ class _Function:
                         for x, y in pairs):
                     self.never_equal.append((p, q))
 
-    def shrink_ok(self, args):
-        return self.contract.ok(args) and all(
-            len(args) <= q or args[p] != args[q] for p, q in self.never_equal)
+    def apart(self, args):
+        """Whether the arguments the tests kept apart still are."""
+        return all(len(args) <= q or args[p] != args[q]
+                   for p, q in self.never_equal)
 
 
 def _documentation(mod, fname):
@@ -864,7 +863,7 @@ def _shrink(cmp, functions, w, t_limit, spent):
             if spent() >= t_limit:
                 break
             if fn is not None and not (fn.contract.ok(cand, kwargs) and
-                                       fn.shrink_ok(cand)):
+                                       fn.apart(cand)):
                 continue
             r = cmp.judge(fname, cand, kwargs, w["origin"])
             if isinstance(r, dict) and not r["timeout"]:

@@ -1012,7 +1012,3 @@ def floor_of(shape):
     if d and set(shape.kinds) == {"int"} and d["min"] > 0:
         return d["min"]
     return None
-
-
-def finite(v):
-    return not (type(v) is float and not math.isfinite(v))

@@ -454,6 +454,19 @@ static json_t *strings_copy(const json_t *v)
     return out;
 }
 
+/* "; the arguments after the call: reference ..., patch ..." when a
+ * record gives both (an in-place difference). */
+static void after_text(struct lt_buf *b, const char *ra, const char *ca)
+{
+    if (!ra || !ca)
+        return;
+    char *r1 = clip(ra, 100), *c1 = clip(ca, 100);
+    lt_buf_printf(b, "; the arguments after the call: reference %s, "
+                  "patch %s", r1, c1);
+    free(r1);
+    free(c1);
+}
+
 /* A validated copy of a witness record with a one-line "text", or NULL
  * when the record is malformed. */
 static json_t *witness_copy(const json_t *r)
@@ -512,13 +525,7 @@ static json_t *witness_copy(const json_t *r)
     outcome_text(&b, ref);
     lt_buf_puts(&b, ", patch ");
     outcome_text(&b, cand);
-    if (ra && ca) {
-        char *r1 = clip(ra, 100), *c1 = clip(ca, 100);
-        lt_buf_printf(&b, "; the arguments after the call: reference %s, "
-                      "patch %s", r1, c1);
-        free(r1);
-        free(c1);
-    }
+    after_text(&b, ra, ca);
     char *text = clip(b.data, 600);
     json_object_set_new(o, "text", jstr_clip(text, 600));
     free(text);
@@ -602,15 +609,8 @@ static json_t *outside_copy(const json_t *r)
     lt_buf_puts(&b, ", patch ");
     outcome_text(&b, cand);
     const json_t *after = json_object_get(r, "arguments_after");
-    const char *ra = lt__pe_str(after, "reference");
-    const char *ca = lt__pe_str(after, "candidate");
-    if (ra && ca) {
-        char *r1 = clip(ra, 100), *c1 = clip(ca, 100);
-        lt_buf_printf(&b, "; the arguments after the call: reference %s, "
-                      "patch %s", r1, c1);
-        free(r1);
-        free(c1);
-    }
+    after_text(&b, lt__pe_str(after, "reference"),
+               lt__pe_str(after, "candidate"));
     char *text = clip(b.data, 600);
     lt_buf_free(&b);
     json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "input_repr",
