@@ -70,7 +70,10 @@ static const char usage_common[] =
     LT_MEMORY_MB_DEFAULT_TEXT ")\n"
     "      --floor            after the run, measure the runners' floor for\n"
     "                         the same work (benchmarks)\n"
-    "      --progress / --no-progress  progress line (default: on a TTY)\n"
+    "      --progress / --no-progress  progress on stderr with the time\n"
+    "                         left (default: a live line on a terminal, a\n"
+    "                         plain line every 30 s otherwise; --progress:\n"
+    "                         the live line anywhere)\n"
     "  -h, --help             this text\n";
 
 static const char usage_programs[] =

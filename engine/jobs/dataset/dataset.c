@@ -1095,7 +1095,7 @@ int lt_dataset(const struct lt_dataset_opts *o)
         }
     }
     free(plan);
-    r.progress = o->progress < 0 ? isatty(2) : o->progress;
+    lt__progress_init(&r.prog, o->progress, "programs");
     for (size_t i = 0; i < r.n_progs && !r.ex.fatal; i++)
         modes[o->mode].start(&r, &r.progs[i]);
     code = lt__ds_loop(&r);

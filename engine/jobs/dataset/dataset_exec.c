@@ -827,20 +827,12 @@ static size_t run_callbacks(struct lt_exec *ex)
 static void show_progress(struct lt_exec *ex, int force)
 {
     struct ds_run *r = ex->owner;
-    if (!r->progress)
-        return;
-    double now = lt__now();
-    if (!force && now - r->last_progress < 0.2)
-        return;
-    r->last_progress = now;
-    double el = now - r->t_start;
-    fprintf(stderr, "\r\033[K[%zu/%zu programs] %zu runs (%zu cached), "
-            "%.1f runs/s, %zu items",
-            r->next_emit, r->n_progs, r->s.jobs_run, r->s.cache_hits,
-            el > 0 ? (double)r->s.jobs_run / el : 0.0, r->s.emitted);
-    if (force)
-        fputc('\n', stderr);
-    fflush(stderr);
+    double el = lt__now() - r->prog.start;
+    lt__progress_show(&r->prog, force, r->next_emit, r->n_progs,
+                      "%zu runs (%zu cached), %.1f runs/s, %zu items",
+                      r->s.jobs_run, r->s.cache_hits,
+                      el > 0 ? (double)r->s.jobs_run / el : 0.0,
+                      r->s.emitted);
 }
 
 /* Runs until every submitted task is done and its callback ran (callbacks
@@ -980,8 +972,8 @@ static double trivial_ms(struct ds_run *r, struct ds_lane *l, int n,
 int lt__ds_floor(struct ds_run *r, json_t *summary)
 {
     const struct lt_dataset_opts *o = r->o;
-    int saved_progress = r->progress;
-    r->progress = 0;
+    enum lt_progress_mode saved_progress = r->prog.mode;
+    r->prog.mode = LT_PROGRESS_OFF;
     double runs_s = r->t_last_job > r->t_first_job
                         ? r->t_last_job - r->t_first_job
                         : 0;
@@ -1047,7 +1039,7 @@ int lt__ds_floor(struct ds_run *r, json_t *summary)
     }
     if (measured)
         fork_tests /= (double)measured;
-    r->progress = saved_progress;
+    r->prog.mode = saved_progress;
     if (r->ex.fatal)
         return r->ex.fatal;
     int jobs = o->jobs < 1 ? 1 : o->jobs;

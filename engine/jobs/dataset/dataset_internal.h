@@ -16,6 +16,7 @@
 #include "engine/engine.h"
 #include "engine/core/exec.h"
 #include "engine/core/pool.h"
+#include "engine/core/progress.h"
 #include "engine/core/store.h"
 
 struct ds_run;
@@ -116,8 +117,7 @@ struct ds_run {
     FILE *out;
     size_t tasks_done, tasks_total;
     double t_start, t_prepared, t_exec, t_first_job, t_last_job;
-    double last_progress;
-    int progress;
+    struct lt_progress prog; /* programs done of n_progs */
     struct ds_stats s;
     json_t *vocab;           /* rewrite --vocab, parsed */
     struct ds_task *sync_done; /* --floor: the task run_sync waits for */

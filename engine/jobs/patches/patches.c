@@ -28,6 +28,7 @@
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
 #include "engine/core/mutate.h"
+#include "engine/core/progress.h"
 #include "engine/core/select.h"
 #include "engine/jobs/patches/patches_internal.h"
 #include "sandbox/sandbox.h"
@@ -80,8 +81,8 @@ struct run {
     char *scratch;
     FILE *run_log;
     size_t decided, n_texts;
-    int progress;
-    double t_start, last_progress;
+    struct lt_progress prog;
+    double t_start;
     size_t zygotes_started, jobs_started[T_MUT + 1];
 };
 
@@ -2629,15 +2630,7 @@ static void unit_lane(struct run *r, struct unit *u)
 
 static void progress_show(struct run *r, int force)
 {
-    if (!r->progress)
-        return;
-    double now = lt__now();
-    if (!force && now - r->last_progress < 0.2)
-        return;
-    r->last_progress = now;
-    fprintf(stderr, "\r\033[K[%zu/%zu patches] %.1f s", r->decided,
-            r->n_patches, now - r->t_start);
-    fflush(stderr);
+    lt__progress_show(&r->prog, force, r->decided, r->n_patches, NULL);
 }
 
 /* Finishes the units with nothing queued or running (the executor's
@@ -2700,10 +2693,7 @@ static void run_end(struct run *r)
                  r->jobs_started[T_L1], r->jobs_started[T_HELD],
                  r->jobs_started[T_DIFF], r->jobs_started[T_MUT]);
     }
-    if (r->progress) {
-        progress_show(r, 1);
-        fputc('\n', stderr);
-    }
+    progress_show(r, 1);
 }
 
 /* The executor's progress hook; its last call (force) ends the run. */
@@ -2957,7 +2947,7 @@ int lt_patches(const struct lt_patches_opts *o)
     }
     const char *log_path = getenv("LITMUS_RUN_LOG");
     r.run_log = log_path && *log_path ? fopen(log_path, "a") : NULL;
-    r.progress = o->progress < 0 ? isatty(2) : o->progress;
+    lt__progress_init(&r.prog, o->progress, "patches");
 
     for (size_t i = 0; i < r.n_units; i++)
         unit_lane(&r, r.units[i]);

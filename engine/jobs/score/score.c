@@ -29,6 +29,7 @@
 #include "engine/core/exec.h"
 #include "engine/core/mutate.h"
 #include "engine/core/pool.h"
+#include "engine/core/progress.h"
 #include "engine/core/pyenv.h"
 #include "engine/core/select.h"
 #include "engine/core/store.h"
@@ -376,29 +377,18 @@ static void decide(const struct pool *pool, const struct job *j,
 
 /*** Running ***/
 
+/* The mutants' tally for the progress line. */
 struct progress {
-    int on;
+    struct lt_progress show;
     size_t done, total;
     int killed, survived, other;
-    double start, last;
 };
 
 static void progress_show(struct progress *p, int force)
 {
-    if (!p->on)
-        return;
-    double now = lt__now();
-    if (!force && now - p->last < 0.1)
-        return;
-    p->last = now;
-    double el = now - p->start;
-    double rate = el > 0 ? (double)p->done / el : 0;
-    double eta = rate > 0 ? (double)(p->total - p->done) / rate : 0;
-    fprintf(stderr,
-            "\r\033[K[%zu/%zu] %.1f mutants/s, ETA %.0fs, killed %d, "
-            "survived %d, other %d",
-            p->done, p->total, rate, eta, p->killed, p->survived, p->other);
-    fflush(stderr);
+    lt__progress_show(&p->show, force, p->done, p->total,
+                      "%d killed, %d survived, %d other", p->killed,
+                      p->survived, p->other);
 }
 
 /* What the baseline runs taught: per test times, outcome and coverage. */
@@ -1475,8 +1465,6 @@ static void mutants_progress(struct lt_exec *ex, int force)
     if (!mr)
         return;
     progress_show(&mr->prog, force);
-    if (force && mr->prog.on)
-        fputc('\n', stderr);
 }
 
 /* A zygote that cannot start or collect: before the first is ready, the
@@ -2031,11 +2019,10 @@ int lt_score(const struct lt_score_opts *o)
 
     mr = (struct mrun){
         .o = o, .plan = &plan, .mp = mp, .base = &base, .st = st, .tm = tm,
-        .prog = {.on = o->progress, .total = n_queue, .start = lt__now()},
+        .prog = {.total = n_queue},
         .rechecked = xcalloc(nm + 1, 1),
         .timed_out_test = xcalloc(nm + 1, sizeof(int))};
-    if (mr.prog.on < 0)
-        mr.prog.on = isatty(2);
+    lt__progress_init(&mr.prog.show, o->progress, "mutants");
     /* Bench aid (bench/fresh_bench.sh): LITMUS_FRESH=0 applies module- and
      * class-level mutants by re-execution, the mechanism fresh imports
      * replaced, so that the two can be timed on the same mutants. */
