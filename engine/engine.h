@@ -87,6 +87,8 @@ struct lt_score_opts {
     size_t n_tests;
     char **pytest_args;    /* after `--` */
     size_t n_pytest_args;
+    int runner;            /* enum lt_test_runner (runners/runner.h):
+                              pytest (0, the default), unittest, doctest */
     const char *db;        /* database path */
     const char *operators; /* set name or list */
     int jobs;              /* parallel zygotes */
@@ -177,10 +179,14 @@ int lt_slurm(const struct lt_slurm_opts *o);
  * 2 baseline runs. */
 void lt_score_opts_init(struct lt_score_opts *o);
 
+/* "pytest", "unittest", "doctest": 0 and *runner set (enum
+ * lt_test_runner), or -1 for another name. */
+int lt_test_runner_parse(const char *name, int *runner);
+
 /* Fills *o from the [tool.litmus] table of a pyproject.toml (keys as the
  * long options: paths, tests, jobs, db, operators, format, fail-under,
  * timeout-factor, timeout-const, baseline-timeout, baseline-runs,
- * memory-mb, full-matrix, pytest-args, python, deselect-failing,
+ * memory-mb, full-matrix, pytest-args, runner, python, deselect-failing,
  * allow-read, sandbox-uid, scratch-mb, exclude, exclude-operators).
  * 0, or a negative code with a one-line *err (caller frees) for
  * unreadable TOML or a bad key or value. */

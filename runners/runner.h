@@ -31,6 +31,8 @@ struct lt_runner_config {
                                   (hypothesis) before the guards pin the
                                   framework: its children run
                                   differential jobs */
+    int runner;                /* enum lt_test_runner: what collects and
+                                  runs the tests */
     const char *python;        /* the interpreter whose environment the
                                   zygote takes (a venv's bin/python: its
                                   site-packages and .pth files); NULL:
@@ -48,6 +50,14 @@ struct lt_runner_config {
                                   as root; 0: LT_RUNNER_SANDBOX_UID */
     unsigned scratch_mb;       /* size of the writable scratch; 0: the
                                   default LT_RUNNER_SCRATCH_MB */
+};
+
+/* What collects and runs the tests (--runner; docs/environment.md): the
+ * zygote hands it to the shim's main() in bits 2-3 of its flags. */
+enum lt_test_runner {
+    LT_TEST_RUNNER_PYTEST = 0,   /* pytest in-process (the default) */
+    LT_TEST_RUNNER_UNITTEST = 1, /* as `python -m unittest discover` */
+    LT_TEST_RUNNER_DOCTEST = 2,  /* as `python -m doctest FILE` */
 };
 
 #define LT_RUNNER_SANDBOX_UID 65534 /* nobody */

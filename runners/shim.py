@@ -334,7 +334,7 @@ def run_tests(indices, stop_first, coverage=False, selected=None):
     None for a test that collection no longer produces: it is reported
     skipped, as plain pytest would not run it either."""
     if selected is None:
-        items = PYTEST_SESSION.items
+        items = RUNNER.items
         selected = [items[i] for i in indices]
     if None in selected:
         for k, item in enumerate(selected):
@@ -353,21 +353,10 @@ def run_tests(indices, stop_first, coverage=False, selected=None):
         t0 = time.perf_counter_ns()
         if coverage:
             _litmus.trace_begin()
-        reports = _run_protocol(item, nxt)
+        outcome, text = RUNNER.run(item, nxt)
         if coverage:
             _litmus.trace_end(indices[k])
         dt = time.perf_counter_ns() - t0
-        outcome, text = PASSED, ""
-        for rep in reports:
-            if rep.failed:
-                outcome = MEMORY if getattr(rep, "litmus_memory", False) \
-                    else FAILED
-                text = _describe(rep)
-                break
-            if rep.when == "call" and rep.skipped:
-                outcome = SKIPPED
-            elif rep.when == "setup" and rep.skipped:
-                outcome = SKIPPED
         _litmus.test_result(indices[k], outcome, dt, text)
         if outcome in (FAILED, MEMORY) and stop_first:
             return
@@ -519,18 +508,36 @@ def _prepare_hypothesis():
         pass
 
 
+def _hookimpl(**opts):
+    """pytest.hookimpl(**opts), applied by _mark_hooks when pytest runs:
+    the shim loads without importing pytest, which the unittest and
+    doctest runners need not have."""
+    def mark(f):
+        f.litmus_hookimpl = opts
+        return f
+    return mark
+
+
+def _mark_hooks(cls, pytest):
+    for f in list(vars(cls).values()):
+        opts = getattr(f, "litmus_hookimpl", None)
+        if opts is not None:
+            pytest.hookimpl(**opts)(f)
+
+
 class LitmusPlugin:
     def __init__(self):
         self.collect_errors = []
+        self.collect_error_files = []
 
     def pytest_collectreport(self, report):
         if report.failed:
             self.collect_errors.append(
                 "%s: %s" % (report.nodeid or "<collection>", _describe(report)))
+            if report.nodeid:
+                self.collect_error_files.append(report.nodeid.split("::")[0])
 
-    import pytest as _pytest_mod
-
-    @_pytest_mod.hookimpl(hookwrapper=True)
+    @_hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
         outcome = yield
         rep = outcome.get_result()
@@ -549,7 +556,7 @@ class LitmusPlugin:
             if lines:
                 rep.litmus_text = " ".join(lines[:2])[:300]
 
-    @_pytest_mod.hookimpl(tryfirst=True)
+    @_hookimpl(tryfirst=True)
     def pytest_runtest_protocol(self, item, nextitem):
         # Inside the other plugins' wrappers (see _run_protocol); pytest's
         # own implementation would also log the reports to the terminal.
@@ -563,56 +570,23 @@ class LitmusPlugin:
         if logged is not None:
             logged.append(report)
 
-    @_pytest_mod.hookimpl(tryfirst=True)
+    @_hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session):
         try:
             self._serve(session)
         except BaseException as exc:
-            # Whatever shape pytest's session has, a failure here is ours:
-            # name the exception and where it came from, not an
-            # INTERNALERROR.
-            import traceback
-            where = traceback.extract_tb(exc.__traceback__)[-1:]
-            at = " at %s:%d" % (where[0].filename, where[0].lineno) \
-                if where else ""
-            _litmus.fail("the runner shim failed (a litmus bug): %s: %s%s"
-                         % (type(exc).__name__, exc, at))
+            # Whatever shape pytest's session has, a failure here is ours,
+            # not an INTERNALERROR.
+            _shim_failed(exc)
         return True
 
     def _serve(self, session):
         global PYTEST_SESSION
         PYTEST_SESSION = session
-        if FRESH_JOB is not None:
-            _fresh_run(self, session)  # never returns
-        _FRESH_FINDER.remove()
-        if self.collect_errors or session.testsfailed:
-            _litmus.fail("collection failed: " + "; ".join(
-                self.collect_errors or ["%d errors" % session.testsfailed]))
-            return
-        items = getattr(session, "items", None)
-        if not items:
-            _litmus.fail("no tests collected")
-            return
-        for subject in SUBJECTS:
-            problem = _shadowed(subject)
-            if problem:
-                _litmus.fail(problem)
-                return
-        _fast_failure_reports()
-        _prepare_hypothesis()
-        if PRELOAD_GENERATOR:
-            # Imported here, once, and pinned by the guards with the rest
-            # of the framework (not in each differential child).
-            litmus_calls.preload_generator()
-        _index_subjects()
-        _project_modules()  # classify every module before forking
-        _guard_snapshot()
-        # Everything shared by the children happens before this point;
-        # freeze the heap so forks do not copy it on the next collection.
-        gc.collect()
-        gc.freeze()
-        _litmus.ready([item.nodeid for item in items])
-        _litmus.serve(child_main)
+        errors = self.collect_errors or (
+            ["%d errors" % session.testsfailed] if session.testsfailed
+            else [])
+        _serve_tests(PytestRunner(session, self.collect_error_files), errors)
 
 
 def _import_names(path):
@@ -746,6 +720,559 @@ def _cache_reads_only():
     cacheprovider.Cache.mkdir = mkdir
 
 
+### Runners: how the tests are collected and run (--runner)
+#
+# One runner object per zygote: `items` (its collected tests, in order),
+# `ids()` (their names, as the engine stores them), `prepare()` (once
+# after collection, before the heap is frozen) and `run(item, nextitem)`
+# -> (outcome, text).  run_tests, child_main and the fresh children go
+# through it alone, so that every runner gets the same coverage,
+# selection, timeouts and verdicts.
+
+RUNNER = None  # this zygote's runner, set once the tests are collected
+RUNNER_PYTEST, RUNNER_UNITTEST, RUNNER_DOCTEST = 0, 1, 2  # runner.h
+
+
+def _unique_ids(names):
+    """Test names made unique: a name met again (unittest's load_tests
+    may add one test method several times, with other arguments) gets
+    "#2", "#3"... so that every id maps to one test, in the zygote and in
+    a fresh child alike."""
+    seen = {}
+    ids = []
+    for name in names:
+        n = seen.get(name, 0) + 1
+        seen[name] = n
+        ids.append(name if n == 1 else "%s#%d" % (name, n))
+    return ids
+
+
+def _exception_text(exc_type, exc):
+    """An exception in a line or two, as litmus stores it."""
+    import traceback
+    try:
+        text = "".join(traceback.format_exception_only(exc_type, exc))
+    except Exception:
+        text = exc_type.__name__
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    return " ".join(lines[:2])[:300] if lines else exc_type.__name__
+
+
+class _ArgumentError(Exception):
+    pass
+
+
+def _argument_parser(prog):
+    """An argparse parser that raises instead of printing and exiting."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            raise _ArgumentError("%s: %s" % (prog, message))
+    return Parser(prog=prog, add_help=False)
+
+
+class PytestRunner:
+    """pytest in-process: the session's items, each run through
+    pytest_runtest_protocol with every plugin's wrappers."""
+
+    def __init__(self, session, error_files=()):
+        self.session = session
+        self.items = list(getattr(session, "items", None) or ())
+        self.error_files = list(error_files)
+
+    def ids(self):
+        return [item.nodeid for item in self.items]
+
+    def prepare(self):
+        _fast_failure_reports()
+
+    def hint(self):
+        """After a failed collection: a suggestion when the suite looks
+        like a unittest one (no pytest settings, the files that failed
+        import unittest), which pytest often cannot collect (helpers
+        named Test*, imports that rely on unittest's discovery putting the
+        start directory on the path)."""
+        config = getattr(self.session, "config", None)
+        if config is None or getattr(config, "inipath", None) is not None:
+            return ""
+        root = str(getattr(config, "rootpath", "") or os.getcwd())
+        for name in self.error_files:
+            path = os.path.join(root, name)
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    text = f.read(200000)
+            except OSError:
+                continue
+            if "import unittest" in text or "from unittest" in text:
+                return ("; the tests look like a unittest suite and pytest "
+                        "has no settings here: if `python -m unittest "
+                        "discover` runs them, pass --runner unittest")
+        return ""
+
+    def run(self, item, nextitem):
+        reports = _run_protocol(item, nextitem)
+        outcome, text = PASSED, ""
+        for rep in reports:
+            if rep.failed:
+                outcome = MEMORY if getattr(rep, "litmus_memory", False) \
+                    else FAILED
+                text = _describe(rep)
+                break
+            if rep.when == "call" and rep.skipped:
+                outcome = SKIPPED
+            elif rep.when == "setup" and rep.skipped:
+                outcome = SKIPPED
+        return outcome, text
+
+
+def _unittest_args(args):
+    """The tests `python -m unittest` would run for litmus's test
+    arguments (--tests, then those after `--`): (start directories,
+    names, pattern, top-level directory, -k patterns).  Options as
+    `python -m unittest discover` takes them (-s, -p, -t, -k; -v, -q,
+    -f, -c, -b and --locals are accepted and change nothing here).  A
+    positional argument that is a directory is a start directory; after
+    the word `discover`, positionals are start, pattern and top-level
+    directory, as unittest reads them; any other positional names tests
+    as `python -m unittest NAME` does (a module, a class, a method, or a
+    .py file).  Nothing named: discovery from ".", as
+    `python -m unittest` with no arguments."""
+    parser = _argument_parser("--runner unittest")
+    parser.add_argument("-s", "--start-directory", action="append",
+                        default=[])
+    parser.add_argument("-p", "--pattern")
+    parser.add_argument("-t", "--top-level-directory")
+    parser.add_argument("-k", action="append", default=[])
+    for flag in (("-v", "--verbose"), ("-q", "--quiet"), ("--locals",),
+                 ("-f", "--failfast"), ("-c", "--catch"), ("-b", "--buffer")):
+        parser.add_argument(*flag, action="store_true")
+    parser.add_argument("rest", nargs="*")
+    opts = parser.parse_intermixed_args(args)
+    starts = list(opts.start_directory)
+    names = []
+    pattern, top = opts.pattern, opts.top_level_directory
+    after_discover = None
+    for arg in opts.rest:
+        if arg == "discover" and after_discover is None:
+            after_discover = []
+        elif after_discover is not None:
+            after_discover.append(arg)
+        elif os.path.isdir(arg):
+            starts.append(arg)
+        else:
+            names.append(arg)
+    if after_discover:
+        if len(after_discover) > 3:
+            raise _ArgumentError("--runner unittest: discover takes at most "
+                                 "START, PATTERN and TOP, not %r"
+                                 % after_discover[3])
+        starts.append(after_discover[0])
+        if len(after_discover) > 1:
+            pattern = after_discover[1]
+        if len(after_discover) > 2:
+            top = after_discover[2]
+    if not starts and not names:
+        starts = ["."]
+    name_patterns = [p if "*" in p else "*%s*" % p for p in opts.k]
+    return starts, names, pattern or "test*.py", top, name_patterns
+
+
+def _flatten(suite):
+    """The test cases of a suite, depth first, in order."""
+    import unittest
+    for test in suite:
+        if isinstance(test, unittest.BaseTestSuite):
+            yield from _flatten(test)
+        else:
+            yield test
+
+
+class _ModuleMark:
+    """Stands for a test class whose tear-down has run while its module
+    stays set up: unittest's suite compares the previous test's class and
+    module to decide which fixtures to run."""
+
+    def __init__(self, module):
+        self.__module__ = module
+
+
+class UnittestRunner:
+    """`python -m unittest`: discovery as `python -m unittest discover`
+    does it (start directory, pattern, top-level directory, the
+    load_tests protocol), or the tests named as `python -m unittest NAME`
+    loads them.  Suites are flattened to their test cases; each case runs
+    on its own, inside the class and module fixtures (setUpModule,
+    setUpClass and their tear-downs) that unittest's TestSuite runs around
+    it: a fixture is set up in the window of the first test that needs it
+    and torn down in the window of the last one before another class (or
+    module) comes, as pytest does with nextitem, so its lines count in
+    those tests' coverage and its failure is theirs."""
+
+    def __init__(self, args):
+        (self.starts, self.names, self.pattern, self.top,
+         self.name_patterns) = _unittest_args(args)
+        self.items = []
+        self.errors = []
+        self._suite = None
+        self._result = None
+        self._fixture_fates = {}  # class or module name -> (outcome, text)
+        self._marks = {}
+
+    def _loader(self):
+        import unittest
+        loader = unittest.TestLoader()
+        if self.name_patterns:
+            loader.testNamePatterns = self.name_patterns
+        return loader
+
+    def collect(self):
+        import unittest
+        from unittest.loader import _FailedTest
+        from unittest.main import _convert_names
+        suites = []
+        for start in self.starts:
+            loader = self._loader()
+            try:
+                suites.append(loader.discover(start, self.pattern, self.top))
+            except Exception as exc:  # not a directory, not importable
+                self.errors.append("%s: %s" % (start, _exception_text(
+                    type(exc), exc)))
+        if self.names:
+            loader = self._loader()
+            try:
+                suites.append(loader.loadTestsFromNames(
+                    _convert_names(self.names)))
+            except Exception as exc:
+                self.errors.append("%s: %s" % (" ".join(self.names),
+                                               _exception_text(type(exc),
+                                                               exc)))
+        for suite in suites:
+            for test in _flatten(suite):
+                if isinstance(test, _FailedTest):
+                    # An import error, or a name that is not there: unittest
+                    # would report it as an error of the run.
+                    exc = getattr(test, "_exception", None)
+                    lines = [l for l in str(exc).splitlines() if l.strip()]
+                    self.errors.append("%s: %s" % (
+                        test._testMethodName,
+                        lines[-1].strip()[:300] if lines else
+                        type(exc).__name__))
+                elif isinstance(test, unittest.TestCase) or callable(test):
+                    self.items.append(test)
+
+    def ids(self):
+        return _unique_ids([test.id() for test in self.items])
+
+    def prepare(self):
+        pass
+
+    def hint(self):
+        return ""
+
+    def _start(self):
+        import unittest
+
+        class Result(unittest.TestResult):
+            """What a window's fixtures and test reported: the first
+            failure wins over skips; nothing is formatted but the
+            exception's line."""
+
+            fate = None
+
+            def _failed(self, test, err, what=FAILED):
+                exc_type, exc = err[0], err[1]
+                if UNTRUSTED and issubclass(exc_type, (SystemExit,
+                                                       KeyboardInterrupt)):
+                    _litmus.tamper("raised %s in %s" % (exc_type.__name__,
+                                                        test))
+                if issubclass(exc_type, MemoryError):
+                    what = MEMORY
+                text = _exception_text(exc_type, exc)
+                if not isinstance(test, unittest.TestCase):
+                    text = "%s: %s" % (test, text)  # setUpClass (m.C): ...
+                if self.fate is None or self.fate[0] not in (FAILED, MEMORY):
+                    self.fate = (what, text)
+
+            def addError(self, test, err):
+                self._failed(test, err)
+
+            def addFailure(self, test, err):
+                self._failed(test, err)
+
+            def addSubTest(self, test, subtest, err):
+                if err is not None:
+                    self._failed(subtest, err)
+
+            def addSkip(self, test, reason):
+                if self.fate is None:
+                    self.fate = (SKIPPED, str(reason)[:300])
+
+            def addExpectedFailure(self, test, err):
+                if self.fate is None:
+                    self.fate = (SKIPPED, "expected failure")
+
+            def addUnexpectedSuccess(self, test):
+                # `python -m unittest` fails the run for it.
+                self.fate = (FAILED, "unexpected success")
+
+        self._suite = unittest.TestSuite()
+        self._result = Result()
+
+    def run(self, test, nextitem):
+        if self._result is None:
+            self._start()
+        suite, result = self._suite, self._result
+        result.fate = None
+        cls = test.__class__
+        try:
+            suite._handleModuleFixture(test, result)
+            suite._handleClassSetUp(test, result)
+            result._previousTestClass = cls
+            module_failed = result._moduleSetUpFailed
+            if module_failed or getattr(cls, "_classSetupFailed", False):
+                # Not run, as in a TestSuite: its fixture failed, in this
+                # window or an earlier one.
+                key = cls.__module__ if module_failed else cls
+                if result.fate is not None:
+                    self._fixture_fates[key] = result.fate
+                else:
+                    result.fate = self._fixture_fates.get(
+                        key, (SKIPPED, "its fixture failed"))
+            else:
+                test(result)
+            next_cls = nextitem.__class__ if nextitem is not None else None
+            if next_cls is not cls:
+                suite._tearDownPreviousClass(nextitem, result)
+                if next_cls is None or next_cls.__module__ != cls.__module__:
+                    suite._handleModuleTearDown(result)
+                    result._previousTestClass = None
+                else:
+                    mark = self._marks.get(cls.__module__)
+                    if mark is None:
+                        mark = self._marks[cls.__module__] = \
+                            _ModuleMark(cls.__module__)
+                    result._previousTestClass = mark
+        except KeyboardInterrupt as exc:  # unittest lets it through
+            result._failed(test, (type(exc), exc, exc.__traceback__))
+        return result.fate or (PASSED, "")
+
+
+def _doctest_args(args):
+    """(option flags, files) for --runner doctest from litmus's test
+    arguments, as `python -m doctest` takes them: -o FLAG (repeatable),
+    -f (FAIL_FAST), -v (accepted); positionals are more files whose
+    doctests run: modules (.py) or text files."""
+    import doctest
+    parser = _argument_parser("--runner doctest")
+    parser.add_argument("-o", "--option", action="append", default=[])
+    parser.add_argument("-f", "--fail-fast", action="store_true")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("files", nargs="*")
+    opts = parser.parse_intermixed_args(args)
+    flags = 0
+    for name in opts.option:
+        if name not in doctest.OPTIONFLAGS_BY_NAME:
+            raise _ArgumentError("--runner doctest: -o %s: not a doctest "
+                                 "option flag" % name)
+        flags |= doctest.OPTIONFLAGS_BY_NAME[name]
+    if opts.fail_fast:
+        flags |= doctest.FAIL_FAST
+    return flags, opts.files
+
+
+def _import_file(path):
+    """The module of a .py file: under the name the import path gives it,
+    else as `python -m doctest FILE` imports it (its directory first on
+    the path, by its base name)."""
+    import importlib
+    real = _realpath(path)
+    for name in _import_names(path):
+        mod = importlib.import_module(name)
+        f = getattr(mod, "__file__", None)
+        if isinstance(f, str) and _realpath(f) == real:
+            return mod
+    directory, base = os.path.split(os.path.abspath(path))
+    sys.path.insert(0, directory)
+    try:
+        return importlib.import_module(base[:-3])
+    finally:
+        sys.path.remove(directory)
+
+
+def _doctest_text(out):
+    """The first failure of a doctest's report in a line: the example,
+    what was expected and what it gave, each traceback cut to its last
+    line (the exception)."""
+    kept = []
+    traceback_depth = None
+    for line in "".join(out).splitlines():
+        text = line.strip()
+        if not text or line.startswith(("*****", "File ")):
+            continue
+        depth = len(line) - len(line.lstrip())
+        if traceback_depth is not None:
+            if depth > traceback_depth:
+                continue  # a frame of the traceback
+            traceback_depth = None
+        if text == "Traceback (most recent call last):":
+            traceback_depth = depth
+            continue
+        if text == "Failed example:" and kept:
+            break  # the next failure
+        kept.append(text)
+    return " ".join(kept)[:300]
+
+
+class DoctestRunner:
+    """`python -m doctest`: the doctests of every subject module and of
+    the files given, one test per docstring (doctest.DocTestFinder's
+    tests, named as doctest names them: module, module.function,
+    module.Class.method), run with a fresh copy of the module's globals
+    each time, as doctest.testmod gives them."""
+
+    def __init__(self, args):
+        self.flags, self.files = _doctest_args(args)
+        self.items = []  # (DocTest, module or None for a text file)
+        self.errors = []
+
+    def collect(self):
+        import doctest
+        finder = doctest.DocTestFinder()
+        parser = doctest.DocTestParser()
+        seen = set()
+        for path in [s.path for s in SUBJECTS] + list(self.files):
+            real = _realpath(path)
+            if real in seen:
+                continue
+            seen.add(real)
+            try:
+                if path.endswith(".py"):
+                    module = _import_file(path)
+                    tests = [(t, module) for t in
+                             finder.find(module, module.__name__)]
+                else:
+                    with open(path, encoding="utf-8") as f:
+                        text = f.read()
+                    tests = [(parser.get_doctest(
+                        text, {}, os.path.basename(path), path, 0), None)]
+            except Exception as exc:
+                self.errors.append("%s: %s" % (path, _exception_text(
+                    type(exc), exc)))
+                continue
+            self.items.extend((t, m) for t, m in tests if t.examples)
+
+    def ids(self):
+        return _unique_ids([test.name for test, _ in self.items])
+
+    def prepare(self):
+        pass
+
+    def hint(self):
+        return ""
+
+    def run(self, item, nextitem):
+        import doctest
+
+        class Runner(doctest.DocTestRunner):
+            memory = False
+
+            def report_unexpected_exception(self, out, test, example,
+                                            exc_info):
+                if issubclass(exc_info[0], MemoryError):
+                    self.memory = True
+                super().report_unexpected_exception(out, test, example,
+                                                    exc_info)
+
+        test, module = item
+        test.globs = dict(module.__dict__) if module is not None \
+            else {"__name__": "__main__"}
+        runner = Runner(verbose=False, optionflags=self.flags)
+        out = []
+        try:
+            res = runner.run(test, out=out.append, clear_globs=True)
+        except KeyboardInterrupt:
+            return FAILED, "KeyboardInterrupt"
+        if res.failed:
+            return (MEMORY if runner.memory else FAILED), _doctest_text(out)
+        if not res.attempted:
+            return SKIPPED, "every example skipped"
+        return PASSED, ""
+
+
+def _serve_tests(runner, errors):
+    """The zygote once its runner has collected: checks, the snapshot of
+    the framework, READY with the test ids, then the fork server.  In a
+    fresh child, runs its job instead (never returns)."""
+    global RUNNER
+    RUNNER = runner
+    if FRESH_JOB is not None:
+        _fresh_run(runner, errors)  # never returns
+    _FRESH_FINDER.remove()
+    if errors:
+        _litmus.fail("collection failed: " + "; ".join(errors)
+                     + runner.hint())
+        return
+    if not runner.items:
+        _litmus.fail("no tests collected" + runner.hint())
+        return
+    for subject in SUBJECTS:
+        problem = _shadowed(subject)
+        if problem:
+            _litmus.fail(problem)
+            return
+    runner.prepare()
+    _prepare_hypothesis()
+    if PRELOAD_GENERATOR:
+        # Imported here, once, and pinned by the guards with the rest
+        # of the framework (not in each differential child).
+        litmus_calls.preload_generator()
+    _index_subjects()
+    _project_modules()  # classify every module before forking
+    _guard_snapshot()
+    # Everything shared by the children happens before this point;
+    # freeze the heap so forks do not copy it on the next collection.
+    gc.collect()
+    gc.freeze()
+    _litmus.ready(runner.ids())
+    _litmus.serve(child_main)
+
+
+def _shim_failed(exc):
+    """A failure of the shim itself: named with where it was raised, as a
+    litmus bug, never as the framework's internal error."""
+    import traceback
+    where = traceback.extract_tb(exc.__traceback__)[-1:]
+    at = " at %s:%d" % (where[0].filename, where[0].lineno) if where else ""
+    _litmus.fail("the runner shim failed (a litmus bug): %s: %s%s"
+                 % (type(exc).__name__, exc, at))
+
+
+def _main_without_pytest(kind, args):
+    """The zygote's life under --runner unittest or doctest: collect (the
+    output of imports goes nowhere, as pytest's chatter), then serve as
+    under pytest."""
+    import io
+    try:
+        runner = (UnittestRunner if kind == RUNNER_UNITTEST
+                  else DoctestRunner)(args)
+    except _ArgumentError as exc:
+        _litmus.fail(str(exc))
+        return
+    chatter = io.StringIO()
+    sys.stdout = sys.stderr = chatter
+    try:
+        runner.collect()
+    except BaseException as exc:  # SystemExit from a test module's import
+        runner.errors.append("collection: " + _exception_text(type(exc), exc))
+    finally:
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    try:
+        _serve_tests(runner, runner.errors)
+    except BaseException as exc:
+        _shim_failed(exc)
+
+
 ### Fresh imports: module- and class-level mutants (docs/design.md)
 
 FRESH_JOB = None  # in a child of the pre-import server: its job
@@ -851,21 +1378,20 @@ def _fresh_child_begin(job):
     _install_loader_patch(subject.path, code)
 
 
-def _fresh_run(plugin, session):
+def _fresh_run(runner, errors):
     """A fresh child after its own collection: map the engine's test
-    indices to its items by node id, then run them as child_main does."""
+    indices to its tests by id, then run them as child_main does."""
     indices, stop_first, scratch = FRESH_JOB[5:8]
     sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-    if plugin.collect_errors or session.testsfailed:
-        _litmus.fresh_abort("collection failed: " + "; ".join(
-            plugin.collect_errors or ["%d errors" % session.testsfailed]))
-    if not session.items:
+    if errors:
+        _litmus.fresh_abort("collection failed: " + "; ".join(errors))
+    if not runner.items:
         _litmus.fresh_abort("no tests collected")
-    by_id = {item.nodeid: item for item in session.items}
+    by_id = dict(zip(runner.ids(), runner.items))
     ids = _litmus.fresh_ids()
     selected = [by_id.get(ids[i]) if i < len(ids) else None
                 for i in indices]
-    _fast_failure_reports()
+    runner.prepare()
     _prepare_hypothesis()
     _litmus.applied(APPLY_OK, "fresh import")
     gc.collect()
@@ -878,9 +1404,12 @@ def _fresh_run(plugin, session):
 
 def main(args, subjects, flags=0):
     """The zygote's life: flags bit 0, a bare zygote (call evaluation, no
-    tests); bit 1, preload the differential input generator."""
+    tests); bit 1, preload the differential input generator; bits 2-3,
+    the runner (RUNNER_PYTEST, RUNNER_UNITTEST, RUNNER_DOCTEST)."""
     global PRELOAD_GENERATOR
-    import pytest
+    kind = (flags >> 2) & 3
+    if kind == RUNNER_PYTEST:
+        import pytest
     sys.dont_write_bytecode = True
     bare = flags & 1
     PRELOAD_GENERATOR = bool(flags & 2)
@@ -899,6 +1428,10 @@ def main(args, subjects, flags=0):
             _litmus.fail("%s does not compile: %s" % (path, exc))
             return
     _fresh_setup()
+    if kind != RUNNER_PYTEST:
+        _main_without_pytest(kind, args)
+        return
+    _mark_hooks(LitmusPlugin, pytest)
     plugin = LitmusPlugin()
     # Native tracebacks cost half as much per failing test as pytest's
     # long ones; litmus keeps only the exception line anyway.  A --tb in

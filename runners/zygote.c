@@ -70,7 +70,8 @@ int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
     lt_wire_put_cstr(&w, cfg->scratch_base);
     lt_wire_put_u8(&w, (uint8_t)(cfg->debug != 0));
     lt_wire_put_u8(&w, (uint8_t)((cfg->bare != 0) |
-                                 (cfg->preload_generator != 0) << 1));
+                                 (cfg->preload_generator != 0) << 1 |
+                                 (cfg->runner & 3) << 2));
     lt_wire_put_cstr(&w, cfg->python ? cfg->python : LT_RUNNER_DEFAULT_PYTHON);
     lt_wire_put_cstr(&w, cfg->path_prefix ? cfg->path_prefix : "");
     lt_wire_put_u8(&w, (uint8_t)(cfg->no_view != 0));
@@ -1761,7 +1762,8 @@ _Noreturn void lt_zygote_main(int sock)
     scratch_base = lt_wire_get_strdup(&r);
     scratch_root = scratch_base ? xstrdup(scratch_base) : NULL;
     int debug = lt_wire_get_u8(&r);
-    int bare = lt_wire_get_u8(&r); /* bit 0 bare, bit 1 preload (shim.main) */
+    /* bit 0 bare, bit 1 preload, bits 2-3 the runner (shim.main) */
+    int bare = lt_wire_get_u8(&r);
     char *python = lt_wire_get_strdup(&r);
     char *path_prefix = lt_wire_get_strdup(&r);
     int no_view = lt_wire_get_u8(&r);

@@ -68,6 +68,10 @@ static const char usage_score[] =
     "options:\n"
     "  -t, --tests T          test file or directory given to pytest\n"
     "                         (repeatable; default: pytest's own discovery)\n"
+    "      --runner R         pytest (default); unittest: discovery as\n"
+    "                         `python -m unittest discover` (T is a start\n"
+    "                         directory or a test name); doctest: the\n"
+    "                         doctests of the mutated modules (and of T)\n"
     "  -j, --jobs N           parallel runners (default: number of cores,\n"
     "                         up to 4 per core when the tests mostly wait)\n"
     "      --db FILE          results database (default: .litmus.db)\n"
@@ -129,12 +133,14 @@ static const char usage_score[] =
     "      --no-config        ignore pyproject.toml\n"
     "  -h, --help             this text\n"
     "\n"
-    "Arguments after `--` go to pytest, e.g. `-- --correct -k sort`.\n"
+    "Arguments after `--` go to pytest, e.g. `-- --correct -k sort`; with\n"
+    "--runner unittest, to unittest's discovery (`-- discover -s tests -p\n"
+    "'*_test.py'`); with --runner doctest, to doctest (`-- -o ELLIPSIS`).\n"
     "[tool.litmus] keys are the long options (paths, tests, jobs, db,\n"
     "operators, format, fail-under, timeout-factor, timeout-const,\n"
     "baseline-timeout, baseline-runs, memory-mb, full-matrix, pytest-args,\n"
-    "python, deselect-failing, allow-read, sandbox-uid, scratch-mb); the\n"
-    "command line overrides them.\n"
+    "runner, python, deselect-failing, allow-read, sandbox-uid,\n"
+    "scratch-mb); the command line overrides them.\n"
     "\n"
     "The tests run as `python -m pytest` would run them in this directory:\n"
     "with that interpreter's packages, PYTHONPATH, this directory first on\n"
@@ -337,7 +343,7 @@ enum {
     OPT_JUNIT_TIMEOUT, OPT_SHARD, OPT_FORCE, OPT_SHARDS, OPT_DIR,
     OPT_PARTITION, OPT_TIME, OPT_CPUS, OPT_SBATCH_ARG, OPT_SBATCH,
     OPT_NO_SUBMIT, OPT_SINCE, OPT_RERUN, OPT_PRECONDITION, OPT_DIFF_BUDGET,
-    OPT_SLOWER, OPT_MUTATION_BUDGET,
+    OPT_SLOWER, OPT_MUTATION_BUDGET, OPT_RUNNER,
 };
 
 /* The report options `score` and `report` share. */
@@ -366,6 +372,7 @@ static const struct option score_longopts[] = {
     {"full-matrix", no_argument, NULL, OPT_FULL_MATRIX},
     {"baseline-runs", required_argument, NULL, OPT_BASELINE_RUNS},
     {"python", required_argument, NULL, OPT_PYTHON},
+    {"runner", required_argument, NULL, OPT_RUNNER},
     {"deselect-failing", no_argument, NULL, OPT_DESELECT_FAILING},
     {"allow-read", required_argument, NULL, OPT_ALLOW_READ},
     {"sandbox-uid", required_argument, NULL, OPT_SANDBOX_UID},
@@ -632,6 +639,13 @@ static int cmd_score(int argc, char **argv)
             break;
         case OPT_PYTHON:
             o.python = optarg;
+            break;
+        case OPT_RUNNER:
+            if (lt_test_runner_parse(optarg, &o.runner) < 0) {
+                code = lt_cli_bad_value("--runner", optarg,
+                                        "pytest, unittest or doctest");
+                goto out;
+            }
             break;
         case OPT_DESELECT_FAILING:
             o.deselect_failing = 1;

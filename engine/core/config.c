@@ -62,6 +62,22 @@ static int number(json_t *v, double lo, double hi, double *out)
     return 0;
 }
 
+/* Contract: see engine.h. */
+int lt_test_runner_parse(const char *name, int *runner)
+{
+    static const char *const names[] = {
+        [LT_TEST_RUNNER_PYTEST] = "pytest",
+        [LT_TEST_RUNNER_UNITTEST] = "unittest",
+        [LT_TEST_RUNNER_DOCTEST] = "doctest",
+    };
+    for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+        if (strcmp(name, names[i]) == 0) {
+            *runner = i;
+            return 0;
+        }
+    return -1;
+}
+
 /* Contract: see engine.h.  Strings set in *o are heap copies that live as
  * long as the process (the options are read once). */
 int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
@@ -119,6 +135,10 @@ int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
             }
         } else if (key_is(key, "pytest-args")) {
             if (string_list(v, &o->pytest_args, &o->n_pytest_args) < 0)
+                rc = -1;
+        } else if (key_is(key, "runner")) {
+            const char *s = json_string_value(v);
+            if (!s || lt_test_runner_parse(s, &o->runner) < 0)
                 rc = -1;
         } else if (key_is(key, "operators")) {
             char **list;

@@ -296,7 +296,7 @@ static int located_in(json_t *locs, const char *dir)
 /* Contract: see pyenv.h. */
 int lt_pyenv_resolve(const char *named, const char *cwd,
                      char *const *subjects, size_t n_subjects,
-                     struct lt_pyenv *env, char **err)
+                     int need_pytest, struct lt_pyenv *env, char **err)
 {
     memset(env, 0, sizeof(*env));
     *err = NULL;
@@ -377,7 +377,7 @@ int lt_pyenv_resolve(const char *named, const char *cwd,
         rc = LT_EUSAGE;
         goto out;
     }
-    if (!json_is_true(json_object_get(root, "pytest"))) {
+    if (need_pytest && !json_is_true(json_object_get(root, "pytest"))) {
         *err = xasprintf(
             "%s (%s) cannot import pytest: install pytest there, or make "
             "the venv with --system-site-packages to use the system's",

@@ -20,12 +20,13 @@ struct lt_pyenv {
  * `named` one (--python or [tool.litmus] python; a venv directory names
  * its bin/python), else $VIRTUAL_ENV's, else ./.venv or ./venv, else the
  * embedded interpreter's own.  Runs it once to check that it is of the
- * embedded major.minor and build and can import pytest, and to ask where
- * the subjects under ./src would be imported from.  0, or a negative code
+ * embedded major.minor and build and can import pytest (when need_pytest:
+ * the unittest and doctest runners do without), and to ask where the
+ * subjects under ./src would be imported from.  0, or a negative code
  * with a one-line *err (caller frees) for an input error (exit 2). */
 int lt_pyenv_resolve(const char *named, const char *cwd,
                      char *const *subjects, size_t n_subjects,
-                     struct lt_pyenv *env, char **err);
+                     int need_pytest, struct lt_pyenv *env, char **err);
 void lt_pyenv_clear(struct lt_pyenv *env);
 
 #endif

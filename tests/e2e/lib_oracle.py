@@ -9,6 +9,8 @@ as failing, as litmus's timeout counts as detected.
 ORACLE_PLUGINS=1: pytest loads the installed plugins (entry points), for a
 project whose tests need one (hypothesis); by default it loads none, which
 halves its start-up.
+ORACLE_CMD: the command run in the copy instead of pytest (split on
+spaces), e.g. "python3 -m unittest discover tests" for --runner unittest.
 Prints one line per disagreement and a summary; exit 1 on any."""
 import os
 import shutil
@@ -47,10 +49,12 @@ def main():
             env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
             if os.environ.get("ORACLE_PLUGINS") != "1":
                 env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+            cmd = os.environ.get("ORACLE_CMD", "").split() or \
+                ["/usr/bin/python3", "-m", "pytest", "-q",
+                 "-p", "no:cacheprovider"]
             try:
                 rc = subprocess.run(
-                    ["/usr/bin/python3", "-m", "pytest", "-q",
-                     "-p", "no:cacheprovider"], cwd=copy, env=env,
+                    cmd, cwd=copy, env=env,
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                     timeout=float(os.environ.get("ORACLE_TIMEOUT", "20"))
                 ).returncode
@@ -60,7 +64,7 @@ def main():
             agree = (verdict in DETECTED and rc != 0) or \
                 (verdict in PASSING and rc == 0)
             if show or not agree:
-                print("%s %s:%d %s %r: litmus %s, pytest exit %d" % (
+                print("%s %s:%d %s %r: litmus %s, oracle exit %d" % (
                     "ok      " if agree else "DISAGREE", rel, line, op, repl,
                     verdict, rc))
             bad += not agree

@@ -1559,7 +1559,9 @@ int lt_score(const struct lt_score_opts *o)
             paths[i] = plan.files[i].path;
         char *perr = NULL;
         rc = lt_pyenv_resolve(o->python, cwd ? cwd : ".", paths,
-                              plan.n_files, &pyenv, &perr);
+                              plan.n_files,
+                              o->runner == LT_TEST_RUNNER_PYTEST, &pyenv,
+                              &perr);
         free(paths);
         if (rc < 0) {
             lt_error("%s", perr ? perr : lt_strerror(rc));
@@ -1592,7 +1594,8 @@ int lt_score(const struct lt_score_opts *o)
         .debug = o->debug, .python = pyenv.python,
         .path_prefix = pyenv.path_prefix, .no_view = o->no_fs_view,
         .allow_read = o->allow_read, .n_allow_read = o->n_allow_read,
-        .sandbox_uid = o->sandbox_uid, .scratch_mb = o->scratch_mb};
+        .sandbox_uid = o->sandbox_uid, .scratch_mb = o->scratch_mb,
+        .runner = o->runner};
 
     /* Before the first zygote: it must be watched before it forks. */
     if (o->telemetry) {
@@ -1679,6 +1682,10 @@ int lt_score(const struct lt_score_opts *o)
         lt_buf_printf(&fp, "arg=%s\n", o->pytest_args[i]);
     lt_buf_printf(&fp, "cwd=%s\nfull_matrix=%d\n", cwd ? cwd : "",
                   o->full_matrix);
+    /* Another runner collects other tests; pytest's leaves the text as
+     * before, so that older stores resume. */
+    if (o->runner != LT_TEST_RUNNER_PYTEST)
+        lt_buf_printf(&fp, "runner=%d\n", o->runner);
     lt_buf_printf(&fp, "python=%s\npath=%s\n", pyenv.python,
                   pyenv.path_prefix ? pyenv.path_prefix : "");
     /* Exclusions decide the mutant set; absent, the text is as before. */

@@ -1,0 +1,1 @@
+"""A small shop's stock and prices."""
