@@ -108,6 +108,9 @@ struct lt_score_opts {
                               (listed) instead of stopping with exit 2 */
     char **allow_read;     /* more paths the tests may read */
     size_t n_allow_read;
+    char **pass_env;       /* environment variables the tests see besides
+                              the default ones (runners/runner.h) */
+    size_t n_pass_env;
     unsigned sandbox_uid;  /* children's uid when run as root; 0: nobody */
     unsigned scratch_mb;   /* size of the writable scratch; 0: 512 */
     int no_fs_view;        /* the tests see the host's file system

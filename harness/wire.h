@@ -50,6 +50,18 @@ enum lt_frame_type {
     LT_FRAME_CALL = 27,      /* a captured call into the subject (base64) */
     LT_FRAME_PROBE = 28,     /* u32 input index, u8 phase: about to call */
     LT_FRAME_RECORD = 29,    /* one JSON record of a call evaluation */
+    LT_FRAME_NEEDS = 30,     /* baseline, before a TEST_RESULT: u32 test,
+                                u8 LT_NEEDS_* bits: what the test used
+                                that only process mode allows */
+    LT_FRAME_WORKER = 31,    /* process mode, first: u32 host pid of the
+                                worker that runs the tests (a child of
+                                the child), whose CPU counts */
+};
+
+/* What a test needed (LT_FRAME_NEEDS). */
+enum lt_test_needs {
+    LT_NEEDS_PROCESSES = 1, /* it started a process */
+    LT_NEEDS_NETWORK = 2,   /* it opened a non-unix socket or connected */
 };
 
 /* Outcome of one test in a child. */

@@ -46,6 +46,11 @@ struct lt_runner_config {
                                   file system through Landlock only) */
     char *const *allow_read;   /* more paths the tests may read */
     size_t n_allow_read;
+    char *const *pass_env;     /* names of environment variables the
+                                  tests see besides PATH, HOME, TMPDIR,
+                                  LANG, LANGUAGE, LC_*, TZ, VIRTUAL_ENV,
+                                  PYTHON* and PYTEST_* */
+    size_t n_pass_env;
     unsigned sandbox_uid;      /* identity of the children when litmus runs
                                   as root; 0: LT_RUNNER_SANDBOX_UID */
     unsigned scratch_mb;       /* size of the writable scratch; 0: the
@@ -110,6 +115,11 @@ enum lt_run_flags {
      * collects the tests anew; without a server the zygote re-executes
      * the module as for any mutant.  See docs/design.md. */
     LT_RUN_FRESH = 32,
+    /* The tests may start processes and use loopback sockets: the child
+     * runs them in process mode (sandbox.h, lt_sandbox_enter_processes),
+     * a mutant's file bound over the subject so that every process it
+     * starts sees the mutant.  A baseline with it reports NEEDS frames. */
+    LT_RUN_PROCESSES = 64,
 };
 
 /* One job for a zygote: apply a change to a subject (mode mutant), enter

@@ -14,7 +14,8 @@ import _litmus
 PASSED, FAILED, SKIPPED, MEMORY = 0, 1, 2, 3
 APPLY_OK, APPLY_INVALID, APPLY_RAISED, APPLY_EQUIVALENT = 0, 1, 2, 3
 # Run flags, mirrored from runners/runner.h.
-F_UNTRUSTED, F_COVERAGE, F_CAPTURE = 1, 2, 4
+F_UNTRUSTED, F_COVERAGE, F_CAPTURE, F_PROCESSES = 1, 2, 4, 64
+NEEDS_PROCESSES, NEEDS_NETWORK = 1, 2
 UNTRUSTED = False  # set in a child running a candidate
 
 import litmus_calls
@@ -329,7 +330,79 @@ def _run_protocol(item, nextitem):
     return logged if reports is None else reports
 
 
-def run_tests(indices, stop_first, coverage=False, selected=None):
+def _sandbox_args(flags, scratch, index=None, start=0, end=0,
+                  replacement=None):
+    """The arguments of _litmus.enter_sandbox for a run: process mode when
+    the engine asks for it, with the mutated file (when there is one)
+    written to scratch, to be bound over the subject for every process the
+    tests start."""
+    if not flags & F_PROCESSES:
+        return ()
+    if replacement is None:
+        return (1,)
+    subject = SUBJECTS[index]
+    raw = subject.source.encode("utf-8")
+    new_raw = raw[:start] + replacement.encode("utf-8") + raw[end:]
+    where = os.path.join(scratch, ".litmus-mutant")
+    os.makedirs(where, exist_ok=True)
+    path = os.path.join(where, os.path.basename(subject.path))
+    with open(path, "wb") as f:
+        f.write(new_raw)
+    return (1, path, subject.path)
+
+
+class _NeedsWatch:
+    """Baseline in process mode: what each test used that a plain child
+    refuses (a process, a socket other than a unix one, a connect), so that
+    only the mutants whose tests need it pay for process mode.  A process
+    shows as an audit event, as a child this worker reaped (its page
+    faults count in RUSAGE_CHILDREN), or as one still listed in the
+    worker's own /proc (it is pid 1 of its namespace)."""
+
+    _SPAWN = frozenset(("subprocess.Popen", "os.system", "os.fork",
+                        "os.forkpty", "os.posix_spawn", "os.exec",
+                        "os.spawn", "pty.spawn"))
+
+    def __init__(self):
+        import resource
+        import socket
+        self._resource = resource
+        self._unix = socket.AF_UNIX
+        self.bits = 0
+        sys.addaudithook(self._hook)
+
+    def _hook(self, event, args):
+        if event == "socket.__new__":
+            if len(args) > 1 and args[1] != self._unix:
+                self.bits |= NEEDS_NETWORK
+        elif event == "socket.connect":
+            self.bits |= NEEDS_NETWORK
+        elif event in self._SPAWN:
+            self.bits |= NEEDS_PROCESSES
+
+    def _reaped(self):
+        ru = self._resource.getrusage(self._resource.RUSAGE_CHILDREN)
+        return ru.ru_minflt + ru.ru_majflt + ru.ru_nvcsw
+
+    def begin(self):
+        self.bits = 0
+        self._before = self._reaped()
+
+    def end(self):
+        bits = self.bits
+        if self._reaped() != self._before:
+            bits |= NEEDS_PROCESSES
+        elif os.getpid() == 1:
+            try:
+                if any(n.isdigit() and n != "1" for n in os.listdir("/proc")):
+                    bits |= NEEDS_PROCESSES
+            except OSError:
+                pass
+        return bits
+
+
+def run_tests(indices, stop_first, coverage=False, selected=None,
+              watch_needs=False):
     """selected: the items for indices (a fresh child's own collection),
     None for a test that collection no longer produces: it is reported
     skipped, as plain pytest would not run it either."""
@@ -347,15 +420,22 @@ def run_tests(indices, stop_first, coverage=False, selected=None):
     if coverage:
         import threading
         threading.settrace(_litmus.thread_trace_hook)
+    needs = _NeedsWatch() if watch_needs else None
     for k, item in enumerate(selected):
         nxt = selected[k + 1] if k + 1 < len(selected) else None
         _litmus.test_start(indices[k])
+        if needs is not None:
+            needs.begin()
         t0 = time.perf_counter_ns()
         if coverage:
             _litmus.trace_begin()
         outcome, text = RUNNER.run(item, nxt)
         if coverage:
             _litmus.trace_end(indices[k])
+        if needs is not None:
+            bits = needs.end()
+            if bits:
+                _litmus.test_needs(indices[k], bits)
         dt = time.perf_counter_ns() - t0
         _litmus.test_result(indices[k], outcome, dt, text)
         if outcome in (FAILED, MEMORY) and stop_first:
@@ -366,6 +446,7 @@ def _child_setup(scratch):
     # Temporary files of the tests go to the child's scratch directory.
     import tempfile
     os.environ["TMPDIR"] = scratch
+    os.environ["HOME"] = scratch
     tempfile.tempdir = scratch
     # Hypothesis keeps its example database under the working directory,
     # which is read-only here: the child's goes to scratch.
@@ -414,14 +495,19 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
     else:
         _litmus.applied(APPLY_OK, "baseline")
     if not untrusted:
-        _litmus.enter_sandbox()
+        if mode == 1:
+            _litmus.enter_sandbox(*_sandbox_args(flags, scratch, index, start,
+                                                 end, replacement))
+        else:
+            _litmus.enter_sandbox(*_sandbox_args(flags, scratch))
         _child_setup(scratch)
     if flags & F_CAPTURE:
         subject = SUBJECTS[index]
         litmus_calls.install_capture(subject.path, subject.modules,
                                      _project_modules())
     run_tests(indices, stop_first,
-              coverage=(mode == 0 or bool(flags & F_COVERAGE)))
+              coverage=(mode == 0 or bool(flags & F_COVERAGE)),
+              watch_needs=(mode == 0 and bool(flags & F_PROCESSES)))
 
 
 PRELOAD_GENERATOR = False
@@ -1396,7 +1482,9 @@ def _fresh_run(runner, errors):
     _litmus.applied(APPLY_OK, "fresh import")
     gc.collect()
     gc.freeze()
-    _litmus.enter_sandbox()
+    index, start, end, replacement = FRESH_JOB[1:5]
+    _litmus.enter_sandbox(*_sandbox_args(FRESH_JOB[8], scratch, index, start,
+                                         end, replacement))
     _child_setup(scratch)
     run_tests(indices, stop_first, selected=selected)
     _litmus.fresh_end()

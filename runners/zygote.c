@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,6 +40,47 @@ extern const size_t lt_inputs_py_len;
 
 /*** Engine side: spawning and commands ***/
 
+/* Whether the variable `entry` ("NAME=value") goes to the zygote: what
+ * Python, pytest and the tests' locale need, and what --pass-env names.
+ * Everything else (CI tokens, cloud keys) stays with litmus: the tests,
+ * mutants and candidate patches never see it. */
+static int env_passes(const char *entry, const struct lt_runner_config *cfg)
+{
+    static const char *const names[] = {"PATH", "HOME", "TMPDIR", "LANG",
+                                        "LANGUAGE", "TZ", "VIRTUAL_ENV"};
+    static const char *const prefixes[] = {"LC_", "PYTHON", "PYTEST_"};
+    size_t len = strcspn(entry, "=");
+    if (entry[len] != '=')
+        return 0;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strlen(names[i]) == len && strncmp(entry, names[i], len) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+        if (strncmp(entry, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    for (size_t i = 0; i < cfg->n_pass_env; i++)
+        if (strlen(cfg->pass_env[i]) == len &&
+            strncmp(entry, cfg->pass_env[i], len) == 0)
+            return 1;
+    return 0;
+}
+
+/* The zygote's environment (a NULL-terminated array of pointers into
+ * environ; the caller frees the array only). */
+static char **zygote_env(const struct lt_runner_config *cfg)
+{
+    extern char **environ;
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = xcalloc(n + 1, sizeof(char *));
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (env_passes(environ[i], cfg))
+            env[k++] = environ[i];
+    return env;
+}
+
 /* Contract: see runner.h.  The zygote's end of the socketpair becomes fd 3
  * of the new process; everything else of ours is close-on-exec. */
 int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
@@ -47,9 +89,11 @@ int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
         return -errno;
+    char **env = zygote_env(cfg);
     pid_t p = fork();
     if (p < 0) {
         int rc = -errno;
+        free(env);
         close(sv[0]);
         close(sv[1]);
         return rc;
@@ -59,9 +103,10 @@ int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
         if (sv[1] == 3 ? fcntl(3, F_SETFD, 0) < 0 : dup2(sv[1], 3) < 0)
             _exit(127);
         char *argv[] = {"litmus-zygote", "__zygote", "3", NULL};
-        execv(cfg->exe, argv);
+        execve(cfg->exe, argv, env);
         _exit(127);
     }
+    free(env);
     close(sv[1]);
 
     struct lt_wire_writer w;
@@ -674,8 +719,73 @@ static PyObject *py_applied(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static void closefrom_all(void)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0)
+        return;
+#endif
+    for (int fd = 3; fd < 1024; fd++)
+        close(fd);
+}
+
+/* Process mode, in the child before the sandbox: the namespaces and
+ * the worker.  The waiter (this process, seen by the engine) reports the
+ * worker's pid and ends as the worker does; the worker waits for that
+ * report, so its own frames come after it.  Returns 1 in the worker, 0
+ * where process mode could not be had (the plain sandbox follows). */
+static int enter_process_mode(struct lt_sandbox_opts *o, const char *bind_src,
+                              const char *bind_dst)
+{
+    static const char *binds[3];
+    binds[0] = bind_src;
+    binds[1] = bind_dst;
+    binds[2] = NULL;
+    o->binds = bind_src && bind_dst ? binds : NULL;
+    o->private_view = (zygote_features & LT_SBX_FSVIEW) != 0;
+    int gate[2];
+    if (pipe2(gate, O_CLOEXEC) < 0)
+        die("pipe", -errno);
+    pid_t worker = lt_sandbox_enter_processes(o);
+    if (worker > 0) {
+        close(gate[0]);
+        struct lt_wire_writer w;
+        lt_wire_writer_init(&w, LT_FRAME_WORKER);
+        lt_wire_put_u32(&w, (uint32_t)worker);
+        send_frame(result_fd, &w);
+        close(gate[1]);
+        /* The waiter holds nothing of the zygote's: no socket, no pipe
+         * whose end it could keep open. */
+        for (int fd = 0; fd < 3; fd++)
+            close(fd);
+        closefrom_all();
+        lt_sandbox_wait_worker(worker);
+    }
+    if (worker < 0 && getpid() == 1)
+        die("cannot set up process mode", worker); /* half-built worker */
+    if (worker < 0) {
+        close(gate[0]);
+        close(gate[1]);
+        return 0;
+    }
+    close(gate[1]);
+    char byte;
+    while (read(gate[0], &byte, 1) < 0 && errno == EINTR)
+        ;
+    close(gate[0]);
+    o->processes = 1;
+    return 1;
+}
+
+/* _litmus.enter_sandbox(processes=0, bind_src=None, bind_dst=None):
+ * processes asks for process mode, with bind_src (the mutant's text)
+ * bound over bind_dst (the subject file). */
 static PyObject *py_enter_sandbox(PyObject *self, PyObject *args)
 {
+    int processes = 0;
+    const char *bind_src = NULL, *bind_dst = NULL;
+    if (!PyArg_ParseTuple(args, "|izz", &processes, &bind_src, &bind_dst))
+        return NULL;
     struct lt_sandbox_opts o;
     lt_sandbox_opts_init(&o);
     o.scratch_dir = child_scratch;
@@ -690,6 +800,8 @@ static PyObject *py_enter_sandbox(PyObject *self, PyObject *args)
     o.keep_fds[0] = result_fd;
     o.keep_fds[1] = -1;
     o.parent_pid = zygote_pid;
+    if (processes)
+        enter_process_mode(&o, bind_src, bind_dst);
     unsigned got = 0;
     int rc = lt_sandbox_enter(&o, &got);
     if (rc < 0)
@@ -737,6 +849,19 @@ static PyObject *py_test_result(PyObject *self, PyObject *args)
     lt_wire_put_u64(&w, dur_ns);
     lt_wire_put_u64(&w, cpu_now_ns() - test_cpu_start);
     lt_wire_put_str(&w, text, strnlen(text, 1000));
+    send_frame(result_fd, &w);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_test_needs(PyObject *self, PyObject *args)
+{
+    unsigned int idx, bits;
+    if (!PyArg_ParseTuple(args, "II", &idx, &bits))
+        return NULL;
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_NEEDS);
+    lt_wire_put_u32(&w, idx);
+    lt_wire_put_u8(&w, (uint8_t)bits);
     send_frame(result_fd, &w);
     Py_RETURN_NONE;
 }
@@ -901,8 +1026,19 @@ static void zygote_tmpdir(void)
     PyObject *os = PyImport_ImportModule("os");
     PyObject *environ = os ? PyObject_GetAttrString(os, "environ") : NULL;
     PyObject *value = PyUnicode_DecodeFSDefault(dir);
-    if (environ && value)
+    if (environ && value) {
         PyMapping_SetItemString(environ, "TMPDIR", value);
+        /* The tests' home is scratch too, and hypothesis keeps its
+         * example database there: its default, under the read-only
+         * working directory, would make it warn at collection, which a
+         * suite with `filterwarnings = error` turns into errors. */
+        PyMapping_SetItemString(environ, "HOME", value);
+        PyObject *db = PyUnicode_FromFormat("%U/.hypothesis", value);
+        if (db)
+            PyMapping_SetItemString(environ, "HYPOTHESIS_STORAGE_DIRECTORY",
+                                    db);
+        Py_XDECREF(db);
+    }
     PyObject *tempfile = PyImport_ImportModule("tempfile");
     if (tempfile && value)
         PyObject_SetAttrString(tempfile, "tempdir", value);
@@ -1447,7 +1583,9 @@ static PyMethodDef litmus_methods[] = {
     {"fail", py_fail, METH_VARARGS, "Report a start-up failure."},
     {"serve", py_serve, METH_VARARGS, "Run the fork server loop."},
     {"applied", py_applied, METH_VARARGS, "Report how applying went."},
-    {"enter_sandbox", py_enter_sandbox, METH_NOARGS, "Enter the sandbox."},
+    {"enter_sandbox", py_enter_sandbox, METH_VARARGS, "Enter the sandbox."},
+    {"test_needs", py_test_needs, METH_VARARGS,
+     "What a baseline test used that only process mode allows."},
     {"test_start", py_test_start, METH_VARARGS, "A test starts."},
     {"test_result", py_test_result, METH_VARARGS, "A test ended."},
     {"trace_begin", py_trace_begin, METH_NOARGS, "Start line coverage."},

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 /* Number of feature bits in enum lt_sandbox_feature. */
-#define LT__SBX_NFEATURES 8
+#define LT__SBX_NFEATURES 9
 
 /* Records why `feature` (one bit) is missing, for
  * lt_sandbox_describe_missing(); printf-style, truncated to fit. */

@@ -169,9 +169,11 @@ int lt__sbx_landlock(const struct lt_sandbox_opts *opts)
 
     struct ll_ruleset_attr attr = {.handled_access_fs = fs_handled(abi)};
     size_t size = sizeof(attr.handled_access_fs);
-    if (abi >= 4) {
+    if (abi >= 4 && !opts->processes) {
         /* TCP bind and connect handled with no rule allowing any port:
-         * no TCP at all, even if seccomp or the netns are missing. */
+         * no TCP at all, even if seccomp or the netns are missing.  (In
+         * process mode the worker's network namespace has loopback only,
+         * and its tests' servers listen there.) */
         attr.handled_access_net = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
         size = offsetof(struct ll_ruleset_attr, scoped);
     }
@@ -204,6 +206,9 @@ int lt__sbx_landlock(const struct lt_sandbox_opts *opts)
                       handled);
     if (rc == 0)
         rc = add_path(ruleset, opts->scratch_dir, handled, handled);
+    /* Process mode: the worker's own /dev/shm (multiprocessing's locks). */
+    if (rc == 0 && opts->processes)
+        rc = add_path(ruleset, "/dev/shm", handled, handled);
     if (rc == 0 && syscall(SYS_landlock_restrict_self, ruleset, 0) < 0) {
         rc = -errno;
         lt__sbx_note(LT_SBX_LANDLOCK, "restrict_self: %s", strerror(errno));

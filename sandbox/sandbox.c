@@ -34,7 +34,7 @@
 
 static const char *const feature_names[LT__SBX_NFEATURES] = {
     "rlimits", "caps", "no_new_privs", "landlock", "netns", "seccomp",
-    "fs_view", "identity",
+    "fs_view", "identity", "processes",
 };
 
 /* Why each feature is missing, filled by the probe or by enter.  Plain
@@ -72,6 +72,10 @@ const char *lt_sandbox_describe_missing(unsigned have)
     out[0] = '\0';
     for (int i = 0; i < LT__SBX_NFEATURES; i++) {
         if (have & (1u << i))
+            continue;
+        /* Process mode is asked for by some children only: missing only
+         * where one tried and failed. */
+        if ((1u << i) == LT_SBX_PROCESSES && !notes[i][0])
             continue;
         const char *why = notes[i][0] ? notes[i] : "not in force";
         int n = snprintf(out + len, sizeof(out) - len, "%s%s (%s)",
@@ -198,10 +202,17 @@ static int apply_rlimits(const struct lt_sandbox_opts *opts)
         if (rc < 0)
             return rc;
     }
-    /* RLIMIT_NPROC counts every process of the real uid, not ours, so no
-     * value bounds one child; seccomp is what stops process creation.
-     * Without threads it is still a second wall, for non-root users. */
-    if (!opts->allow_threads) {
+    /* RLIMIT_NPROC counts the processes of our uid in our user
+     * namespace: in process mode, the worker's own, so the cap bounds its
+     * tree (a fork bomb meets EAGAIN).  Elsewhere it would count every
+     * process of the real uid, and seccomp is what stops process
+     * creation; without threads it is still a second wall. */
+    if (opts->processes) {
+        rlim_t n = opts->max_processes ? opts->max_processes : 128;
+        rc = set_limit(RLIMIT_NPROC, n, n);
+        if (rc < 0)
+            return rc;
+    } else if (!opts->allow_threads) {
         rc = set_limit(RLIMIT_NPROC, 0, 0);
         if (rc < 0)
             return rc;
@@ -314,8 +325,12 @@ int lt_sandbox_enter(const struct lt_sandbox_opts *opts, unsigned *got)
      *    on as an orphan nobody watches. */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
         return -errno;
+    /* The worker of process mode leads its pid namespace: its parent,
+     * the waiter, is outside it (getppid() = 0) and checked the zygote. */
     pid_t ppid = getppid();
-    if (opts->parent_pid > 0 ? ppid != opts->parent_pid : ppid == 1)
+    if (opts->processes ? getpid() != 1
+                        : opts->parent_pid > 0 ? ppid != opts->parent_pid
+                                               : ppid == 1)
         return -ESRCH;
 
     /* 3. No terminal or pipe input: a test that reads stdin sees EOF. */
@@ -340,7 +355,9 @@ int lt_sandbox_enter(const struct lt_sandbox_opts *opts, unsigned *got)
 
     /* 7. A network namespace of our own, with not even loopback up.  Needs
      *    CAP_SYS_ADMIN, so it must precede the capability drop. */
-    if (opts->use_netns) {
+    if (opts->processes) {
+        have |= LT_SBX_NETNS; /* made by lt_sandbox_enter_processes() */
+    } else if (opts->use_netns) {
         rc = unshare(CLONE_NEWNET) == 0 ? 0 : -errno;
         rc = step(opts, LT_SBX_NETNS, rc, &have);
         if (rc < 0)
@@ -379,6 +396,8 @@ int lt_sandbox_enter(const struct lt_sandbox_opts *opts, unsigned *got)
     if (rc < 0)
         return rc;
 
+    if (opts->processes)
+        have |= LT_SBX_PROCESSES;
     *got = have;
     return 0;
 }
@@ -387,7 +406,8 @@ int lt_sandbox_enter(const struct lt_sandbox_opts *opts, unsigned *got)
 
 /* Contract: see sandbox.h.  Through a pidfd the signal cannot reach a
  * recycled pid.  The pidfd path signals only the process: the sandbox lets
- * the child create no other process, so its group holds nobody else. */
+ * a plain child create no other process, and in process mode the child is
+ * a waiter whose death kills its worker's whole pid namespace. */
 int lt_sandbox_kill(pid_t pid, int pidfd)
 {
     if (pidfd >= 0) {

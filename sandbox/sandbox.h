@@ -21,6 +21,11 @@ enum lt_sandbox_feature {
     LT_SBX_FSVIEW = 1u << 6,     /* private read-only file-system view */
     LT_SBX_IDENTITY = 1u << 7,   /* not root: an identity owning nothing
                                     on the host */
+    /* Process mode (lt_sandbox_enter_processes): the child leads user,
+     * pid, mount and network namespaces of its own, so its tests may
+     * start processes and use loopback sockets.  Not part of
+     * LT_SBX_ALL: only children that ask for it have it. */
+    LT_SBX_PROCESSES = 1u << 8,
 };
 
 /* Every feature a fully confined child has. */
@@ -43,6 +48,22 @@ struct lt_sandbox_opts {
     pid_t parent_pid;            /* expected getppid() after PDEATHSIG is
                                     armed; 0 = only refuse to run when
                                     orphaned (reparented to pid 1) */
+    /* Process mode: set in the worker that lt_sandbox_enter_processes()
+     * returned 0 in.  The filter then lets it fork and exec, open
+     * AF_INET/AF_INET6 sockets (its network namespace has only
+     * loopback) and signal its own descendants (its pid namespace holds
+     * nothing else); RLIMIT_NPROC, counted in its own user namespace,
+     * caps its processes at max_processes. */
+    int processes;
+    unsigned max_processes;      /* 0: 128 */
+    const char *const *binds;    /* process mode: NULL-terminated pairs
+                                    (file, target): each file bound
+                                    read-only over its target in the
+                                    worker's own mount namespace */
+    int private_view;            /* the process lives in a view
+                                    (lt_sandbox_view_enter) that shows no
+                                    host socket: process mode may then
+                                    connect() to unix sockets */
 };
 
 /* Fills opts with defaults: 1 GiB memory (0 = none in sanitizer builds),
@@ -78,6 +99,23 @@ int lt_sandbox_enter(const struct lt_sandbox_opts *opts, unsigned *got);
  * that lt_sandbox_enter() in each child is cheap.  Optional: without it
  * each enter compiles everything.  0 or a negative code. */
 int lt_sandbox_prepare(const struct lt_sandbox_opts *opts);
+
+/* Process mode, called in a forked child before lt_sandbox_enter():
+ * unshares user, pid, mount and network namespaces and forks the worker,
+ * the init of the new pid namespace, which mounts a /proc of its own,
+ * binds opts->binds, and brings loopback up.  Returns the worker's pid
+ * (> 0) in the caller, which must then report it and call
+ * lt_sandbox_wait_worker(); 0 in the worker, which goes on with
+ * lt_sandbox_enter() (opts->processes set); a negative code when the
+ * namespaces could not be made (still in the caller: it may go on in
+ * the plain sandbox) or, in the worker, a half-built one (it must
+ * _exit).  The reason is in lt_sandbox_describe_missing(). */
+pid_t lt_sandbox_enter_processes(const struct lt_sandbox_opts *opts);
+
+/* The waiter's end: waits for the worker and ends the same way (its exit
+ * code, or death by its signal).  Killing the waiter kills the worker
+ * (PDEATHSIG) and with it every process of its namespace. */
+_Noreturn void lt_sandbox_wait_worker(pid_t worker);
 
 /* Kills a child from outside with SIGKILL, race-free through a pidfd
  * when `pidfd` >= 0, else by pid and process group.  A target that is

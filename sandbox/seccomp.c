@@ -49,113 +49,121 @@ struct deny {
     int generic_nr;
     int err;
     const char *why;
+    int lifted;   /* LIFT_*: when process mode lets the call through */
 };
+
+/* Process mode (opts->processes) lifts some denials: the worker's pid,
+ * network and user namespaces already keep what they guard inside. */
+enum { LIFT_NEVER, LIFT_PROCESSES, LIFT_PRIVATE_VIEW };
 
 static const struct deny denied[] = {
     /* Process creation.  A mutant must not leave processes behind that
      * outlive the run, nor run other programs. */
-    {"fork", 0, EPERM, "no new processes"},
-    {"vfork", 0, EPERM, "no new processes"},
-    {"execve", 0, EPERM, "no other programs"},
-    {"execveat", 0, EPERM, "no other programs"},
+    {"fork", 0, EPERM, "no new processes", LIFT_PROCESSES},
+    {"vfork", 0, EPERM, "no new processes", LIFT_PROCESSES},
+    {"execve", 0, EPERM, "no other programs", LIFT_PROCESSES},
+    {"execveat", 0, EPERM, "no other programs", LIFT_PROCESSES},
     /* clone3 passes its flags in memory seccomp cannot read, so we cannot
      * tell a thread from a process.  ENOSYS makes glibc fall back to
      * clone(), whose flags the rules below inspect. */
-    {"clone3", GENERIC(435), ENOSYS, "flags unreadable; glibc falls back"},
+    {"clone3", GENERIC(435), ENOSYS, "flags unreadable; glibc falls back", LIFT_NEVER},
 
     /* Other processes' memory, fds and kernel state. */
-    {"ptrace", 0, EPERM, "no debugging of other processes"},
-    {"process_vm_readv", 0, EPERM, "no reading another process's memory"},
-    {"process_vm_writev", 0, EPERM, "no writing another process's memory"},
-    {"kcmp", 0, EPERM, "no probing another process's kernel objects"},
-    {"pidfd_getfd", GENERIC(438), EPERM, "no stealing the zygote's fds"},
-    {"process_madvise", GENERIC(440), EPERM, "no advising others' memory"},
-    {"process_mrelease", GENERIC(448), EPERM, "no reaping others' memory"},
+    {"ptrace", 0, EPERM, "no debugging of other processes", LIFT_NEVER},
+    {"process_vm_readv", 0, EPERM, "no reading another process's memory", LIFT_NEVER},
+    {"process_vm_writev", 0, EPERM, "no writing another process's memory", LIFT_NEVER},
+    {"kcmp", 0, EPERM, "no probing another process's kernel objects", LIFT_NEVER},
+    {"pidfd_getfd", GENERIC(438), EPERM, "no stealing the zygote's fds", LIFT_NEVER},
+    {"process_madvise", GENERIC(440), EPERM, "no advising others' memory", LIFT_NEVER},
+    {"process_mrelease", GENERIC(448), EPERM, "no reaping others' memory", LIFT_NEVER},
     /* A pidfd hides its target from seccomp; kill() covers the self case. */
-    {"pidfd_send_signal", GENERIC(424), EPERM, "target not checkable"},
+    {"pidfd_send_signal", GENERIC(424), EPERM, "target not checkable", LIFT_NEVER},
 
     /* Mounts and namespaces: a changed view of the filesystem or a new
      * user namespace is where most container escapes start. */
-    {"mount", 0, EPERM, "no mounts"},
-    {"umount", 0, EPERM, "no unmounts"},
-    {"umount2", 0, EPERM, "no unmounts"},
-    {"pivot_root", 0, EPERM, "no new root"},
-    {"chroot", 0, EPERM, "no new root"},
-    {"open_tree", GENERIC(428), EPERM, "new mount API"},
-    {"open_tree_attr", GENERIC(467), EPERM, "new mount API"},
-    {"move_mount", GENERIC(429), EPERM, "new mount API"},
-    {"fsopen", GENERIC(430), EPERM, "new mount API"},
-    {"fsconfig", GENERIC(431), EPERM, "new mount API"},
-    {"fsmount", GENERIC(432), EPERM, "new mount API"},
-    {"fspick", GENERIC(433), EPERM, "new mount API"},
-    {"mount_setattr", GENERIC(442), EPERM, "new mount API"},
-    {"unshare", 0, EPERM, "no new namespaces (user ns = new caps)"},
-    {"setns", 0, EPERM, "no joining other namespaces"},
+    {"mount", 0, EPERM, "no mounts", LIFT_NEVER},
+    {"umount", 0, EPERM, "no unmounts", LIFT_NEVER},
+    {"umount2", 0, EPERM, "no unmounts", LIFT_NEVER},
+    {"pivot_root", 0, EPERM, "no new root", LIFT_NEVER},
+    {"chroot", 0, EPERM, "no new root", LIFT_NEVER},
+    {"open_tree", GENERIC(428), EPERM, "new mount API", LIFT_NEVER},
+    {"open_tree_attr", GENERIC(467), EPERM, "new mount API", LIFT_NEVER},
+    {"move_mount", GENERIC(429), EPERM, "new mount API", LIFT_NEVER},
+    {"fsopen", GENERIC(430), EPERM, "new mount API", LIFT_NEVER},
+    {"fsconfig", GENERIC(431), EPERM, "new mount API", LIFT_NEVER},
+    {"fsmount", GENERIC(432), EPERM, "new mount API", LIFT_NEVER},
+    {"fspick", GENERIC(433), EPERM, "new mount API", LIFT_NEVER},
+    {"mount_setattr", GENERIC(442), EPERM, "new mount API", LIFT_NEVER},
+    {"unshare", 0, EPERM, "no new namespaces (user ns = new caps)", LIFT_NEVER},
+    {"setns", 0, EPERM, "no joining other namespaces", LIFT_NEVER},
 
     /* Large kernel attack surface that no unit test needs. */
-    {"bpf", 0, EPERM, "kernel attack surface"},
-    {"perf_event_open", 0, EPERM, "kernel attack surface, side channels"},
-    {"userfaultfd", 0, EPERM, "stalls the kernel at will (exploit aid)"},
-    {"io_uring_setup", GENERIC(425), EPERM, "bypasses seccomp per op"},
-    {"io_uring_enter", GENERIC(426), EPERM, "bypasses seccomp per op"},
-    {"io_uring_register", GENERIC(427), EPERM, "bypasses seccomp per op"},
-    {"keyctl", 0, EPERM, "kernel keyrings are shared with the user"},
-    {"add_key", 0, EPERM, "kernel keyrings are shared with the user"},
-    {"request_key", 0, EPERM, "kernel keyrings are shared with the user"},
+    {"bpf", 0, EPERM, "kernel attack surface", LIFT_NEVER},
+    {"perf_event_open", 0, EPERM, "kernel attack surface, side channels", LIFT_NEVER},
+    {"userfaultfd", 0, EPERM, "stalls the kernel at will (exploit aid)", LIFT_NEVER},
+    {"io_uring_setup", GENERIC(425), EPERM, "bypasses seccomp per op", LIFT_NEVER},
+    {"io_uring_enter", GENERIC(426), EPERM, "bypasses seccomp per op", LIFT_NEVER},
+    {"io_uring_register", GENERIC(427), EPERM, "bypasses seccomp per op", LIFT_NEVER},
+    {"keyctl", 0, EPERM, "kernel keyrings are shared with the user", LIFT_NEVER},
+    {"add_key", 0, EPERM, "kernel keyrings are shared with the user", LIFT_NEVER},
+    {"request_key", 0, EPERM, "kernel keyrings are shared with the user", LIFT_NEVER},
 
     /* Host-wide state.  Most need a capability we dropped; denying them
      * here as well keeps the sandbox whole when the drop degraded. */
-    {"kexec_load", 0, EPERM, "host-wide: new kernel"},
-    {"kexec_file_load", 0, EPERM, "host-wide: new kernel"},
-    {"init_module", 0, EPERM, "host-wide: kernel modules"},
-    {"finit_module", 0, EPERM, "host-wide: kernel modules"},
-    {"delete_module", 0, EPERM, "host-wide: kernel modules"},
-    {"reboot", 0, EPERM, "host-wide"},
-    {"swapon", 0, EPERM, "host-wide"},
-    {"swapoff", 0, EPERM, "host-wide"},
-    {"acct", 0, EPERM, "host-wide"},
-    {"quotactl", 0, EPERM, "host-wide"},
-    {"quotactl_fd", GENERIC(443), EPERM, "host-wide"},
-    {"syslog", 0, EPERM, "kernel log: addresses leak"},
-    {"clock_settime", 0, EPERM, "host-wide clock"},
-    {"clock_adjtime", 0, EPERM, "host-wide clock"},
-    {"settimeofday", 0, EPERM, "host-wide clock"},
-    {"adjtimex", 0, EPERM, "host-wide clock"},
-    {"sethostname", 0, EPERM, "host-wide: UTS namespace is shared"},
-    {"setdomainname", 0, EPERM, "host-wide: UTS namespace is shared"},
-    {"vhangup", 0, EPERM, "hangs up the terminal"},
-    {"iopl", 0, EPERM, "raw I/O ports"},
-    {"ioperm", 0, EPERM, "raw I/O ports"},
-    {"lookup_dcookie", 0, EPERM, "obsolete profiling interface"},
-    {"uselib", 0, EPERM, "obsolete loader path"},
-    {"_sysctl", 0, EPERM, "obsolete sysctl interface"},
-    {"nfsservctl", 0, EPERM, "obsolete"},
-    {"fanotify_init", 0, EPERM, "watching the host's files"},
-    {"name_to_handle_at", 0, EPERM, "file handles bypass path checks"},
-    {"open_by_handle_at", 0, EPERM, "file handles bypass Landlock"},
-    {"personality", 0, EPERM, "READ_IMPLIES_EXEC, ASLR off"},
+    {"kexec_load", 0, EPERM, "host-wide: new kernel", LIFT_NEVER},
+    {"kexec_file_load", 0, EPERM, "host-wide: new kernel", LIFT_NEVER},
+    {"init_module", 0, EPERM, "host-wide: kernel modules", LIFT_NEVER},
+    {"finit_module", 0, EPERM, "host-wide: kernel modules", LIFT_NEVER},
+    {"delete_module", 0, EPERM, "host-wide: kernel modules", LIFT_NEVER},
+    {"reboot", 0, EPERM, "host-wide", LIFT_NEVER},
+    {"swapon", 0, EPERM, "host-wide", LIFT_NEVER},
+    {"swapoff", 0, EPERM, "host-wide", LIFT_NEVER},
+    {"acct", 0, EPERM, "host-wide", LIFT_NEVER},
+    {"quotactl", 0, EPERM, "host-wide", LIFT_NEVER},
+    {"quotactl_fd", GENERIC(443), EPERM, "host-wide", LIFT_NEVER},
+    {"syslog", 0, EPERM, "kernel log: addresses leak", LIFT_NEVER},
+    {"clock_settime", 0, EPERM, "host-wide clock", LIFT_NEVER},
+    {"clock_adjtime", 0, EPERM, "host-wide clock", LIFT_NEVER},
+    {"settimeofday", 0, EPERM, "host-wide clock", LIFT_NEVER},
+    {"adjtimex", 0, EPERM, "host-wide clock", LIFT_NEVER},
+    {"sethostname", 0, EPERM, "host-wide: UTS namespace is shared", LIFT_NEVER},
+    {"setdomainname", 0, EPERM, "host-wide: UTS namespace is shared", LIFT_NEVER},
+    {"vhangup", 0, EPERM, "hangs up the terminal", LIFT_NEVER},
+    {"iopl", 0, EPERM, "raw I/O ports", LIFT_NEVER},
+    {"ioperm", 0, EPERM, "raw I/O ports", LIFT_NEVER},
+    {"lookup_dcookie", 0, EPERM, "obsolete profiling interface", LIFT_NEVER},
+    {"uselib", 0, EPERM, "obsolete loader path", LIFT_NEVER},
+    {"_sysctl", 0, EPERM, "obsolete sysctl interface", LIFT_NEVER},
+    {"nfsservctl", 0, EPERM, "obsolete", LIFT_NEVER},
+    {"fanotify_init", 0, EPERM, "watching the host's files", LIFT_NEVER},
+    {"name_to_handle_at", 0, EPERM, "file handles bypass path checks", LIFT_NEVER},
+    {"open_by_handle_at", 0, EPERM, "file handles bypass Landlock", LIFT_NEVER},
+    {"personality", 0, EPERM, "READ_IMPLIES_EXEC, ASLR off", LIFT_NEVER},
 
     /* Identity.  The child keeps the zygote's uid; changing it would let
      * it reach files or processes of another user. */
-    {"setuid", 0, EPERM, "no identity change"},
-    {"setgid", 0, EPERM, "no identity change"},
-    {"setreuid", 0, EPERM, "no identity change"},
-    {"setregid", 0, EPERM, "no identity change"},
-    {"setresuid", 0, EPERM, "no identity change"},
-    {"setresgid", 0, EPERM, "no identity change"},
-    {"setfsuid", 0, EPERM, "no identity change"},
-    {"setfsgid", 0, EPERM, "no identity change"},
-    {"setgroups", 0, EPERM, "no identity change"},
+    {"setuid", 0, EPERM, "no identity change", LIFT_NEVER},
+    {"setgid", 0, EPERM, "no identity change", LIFT_NEVER},
+    {"setreuid", 0, EPERM, "no identity change", LIFT_NEVER},
+    {"setregid", 0, EPERM, "no identity change", LIFT_NEVER},
+    {"setresuid", 0, EPERM, "no identity change", LIFT_NEVER},
+    {"setresgid", 0, EPERM, "no identity change", LIFT_NEVER},
+    {"setfsuid", 0, EPERM, "no identity change", LIFT_NEVER},
+    {"setfsgid", 0, EPERM, "no identity change", LIFT_NEVER},
+    {"setgroups", 0, EPERM, "no identity change", LIFT_NEVER},
 
     /* The process group we made is what the engine kills; leaving it, or
      * joining the zygote's, would dodge a group kill. */
-    {"setpgid", 0, EPERM, "stay in our own process group"},
-    {"setsid", 0, EPERM, "stay in our own process group"},
+    {"setpgid", 0, EPERM, "stay in our own process group", LIFT_PROCESSES},
+    {"setsid", 0, EPERM, "stay in our own process group", LIFT_PROCESSES},
 
     /* connect() reaches pathname unix sockets of host daemons (docker,
      * systemd, D-Bus) that trust uid 0; Landlock does not cover it.
-     * socketpair() needs no connect(). */
-    {"connect", 0, EPERM, "no reaching host daemons"},
+     * socketpair() needs no connect().  In process mode inside a view
+     * (which shows no host socket) and a network namespace of its own
+     * (where abstract names live), connect() reaches only the tests'
+     * own servers. */
+    {"connect", 0, EPERM, "no reaching host daemons", LIFT_PRIVATE_VIEW},
 };
 
 /* The native syscall number of `name`, or -1 when this architecture or
@@ -244,26 +252,84 @@ static int add_pid_rules(scmp_filter_ctx ctx, uint64_t self)
     return rc;
 }
 
+/* Sockets: AF_UNIX only, so nothing reaches a network even when the
+ * netns or Landlock is missing.  socket(AF_UNIX) stays for code that
+ * merely creates one; connect() is denied. */
+static int add_socket_rules(scmp_filter_ctx ctx)
+{
+    int rc = deny1(ctx, "socket", arg_cmp(0, SCMP_CMP_NE, AF_UNIX, 0));
+    if (rc == 0)
+        rc = deny1(ctx, "socketpair", arg_cmp(0, SCMP_CMP_NE, AF_UNIX, 0));
+    /* Unix datagram sockets can sendto()/sendmsg() any pathname socket
+     * (journald, syslog) without connect(); stream and seqpacket ones
+     * ignore or refuse a destination, so only datagrams are denied. */
+    if (rc == 0)
+        rc = deny1(ctx, "socket",
+                   arg_cmp(1, SCMP_CMP_MASKED_EQ, TYPE_MASK, SOCK_DGRAM));
+    if (rc == 0)
+        rc = deny1(ctx, "socketpair",
+                   arg_cmp(1, SCMP_CMP_MASKED_EQ, TYPE_MASK, SOCK_DGRAM));
+    return rc;
+}
+
+/* Process mode: AF_UNIX, AF_INET and AF_INET6, whose only interface is
+ * the worker's own loopback; no other family (netlink, packet, vsock...).
+ * "Not in {1, 2, 10}" is cut into comparisons of the low 32 bits the
+ * kernel reads: 0, 3, 4-7, 8-9, and above 10. */
+static int add_process_socket_rules(scmp_filter_ctx ctx,
+                                    const struct lt_sandbox_opts *opts)
+{
+    static const char *const calls[] = {"socket", "socketpair"};
+    static const struct {
+        uint64_t mask, value;
+    } others[] = {{LO32, 0}, {LO32, 3}, {LO32 & ~3ull, 4}, {LO32 & ~1ull, 8}};
+    int rc = 0;
+    for (size_t c = 0; c < 2 && rc == 0; c++) {
+        rc = deny1(ctx, calls[c], arg_cmp(0, SCMP_CMP_GT, AF_INET6, 0));
+        for (size_t k = 0; k < 4 && rc == 0; k++)
+            rc = deny1(ctx, calls[c], arg_cmp(0, SCMP_CMP_MASKED_EQ,
+                                              others[k].mask,
+                                              others[k].value));
+        /* Unix datagrams reach pathname sockets without connect(): only
+         * inside a view that shows none of the host's. */
+        if (rc == 0 && !opts->private_view) {
+            struct scmp_arg_cmp dgram[2] = {
+                arg_cmp(0, SCMP_CMP_MASKED_EQ, LO32, AF_UNIX),
+                arg_cmp(1, SCMP_CMP_MASKED_EQ, TYPE_MASK, SOCK_DGRAM)};
+            rc = add(ctx, DENY, calls[c], 0, 2, dgram);
+        }
+    }
+    return rc;
+}
+
 /* Every rule that does not depend on who we are. */
 static int add_rules(scmp_filter_ctx ctx, const struct lt_sandbox_opts *opts)
 {
     int rc = 0;
 
+    int procs = opts->processes != 0;
     for (size_t i = 0; i < sizeof(denied) / sizeof(denied[0]) && rc == 0;
-         i++)
+         i++) {
+        if ((denied[i].lifted == LIFT_PROCESSES && procs) ||
+            (denied[i].lifted == LIFT_PRIVATE_VIEW && procs &&
+             opts->private_view))
+            continue;
         rc = add(ctx, SCMP_ACT_ERRNO((uint32_t)denied[i].err),
                  denied[i].name, denied[i].generic_nr, 0, NULL);
+    }
     if (rc < 0)
         return rc;
 
     /* clone(): a thread shares our address space and thread group, so it
-     * is no new process; anything without CLONE_THREAD is one. */
-    if (!opts->allow_threads) {
+     * is no new process; anything without CLONE_THREAD is one (allowed in
+     * process mode). */
+    if (!opts->allow_threads && !procs) {
         rc = add(ctx, DENY, "clone", 0, 0, NULL);
     } else {
-        rc = deny1(ctx, "clone",
-                   arg_cmp(CLONE_FLAGS_ARG, SCMP_CMP_MASKED_EQ, CLONE_THREAD,
-                            0));
+        if (!procs)
+            rc = deny1(ctx, "clone",
+                       arg_cmp(CLONE_FLAGS_ARG, SCMP_CMP_MASKED_EQ,
+                                CLONE_THREAD, 0));
         /* Namespaces are for processes, and a new one is what unshare()
          * is denied for; refuse them even on a thread. */
         static const uint64_t ns_flags[] = {
@@ -280,21 +346,10 @@ static int add_rules(scmp_filter_ctx ctx, const struct lt_sandbox_opts *opts)
     if (rc < 0)
         return rc;
 
-    /* Sockets: AF_UNIX only, so nothing reaches a network even when the
-     * netns or Landlock is missing.  socket(AF_UNIX) stays for code that
-     * merely creates one; connect() is denied above. */
-    rc = deny1(ctx, "socket", arg_cmp(0, SCMP_CMP_NE, AF_UNIX, 0));
-    if (rc == 0)
-        rc = deny1(ctx, "socketpair", arg_cmp(0, SCMP_CMP_NE, AF_UNIX, 0));
-    /* Unix datagram sockets can sendto()/sendmsg() any pathname socket
-     * (journald, syslog) without connect(); stream and seqpacket ones
-     * ignore or refuse a destination, so only datagrams are denied. */
-    if (rc == 0)
-        rc = deny1(ctx, "socket",
-                   arg_cmp(1, SCMP_CMP_MASKED_EQ, TYPE_MASK, SOCK_DGRAM));
-    if (rc == 0)
-        rc = deny1(ctx, "socketpair",
-                   arg_cmp(1, SCMP_CMP_MASKED_EQ, TYPE_MASK, SOCK_DGRAM));
+    if (procs)
+        rc = add_process_socket_rules(ctx, opts);
+    else
+        rc = add_socket_rules(ctx);
     if (rc < 0)
         return rc;
 
@@ -505,7 +560,8 @@ int lt__sbx_seccomp_prepare(const struct lt_sandbox_opts *opts)
 
 int lt__sbx_seccomp(const struct lt_sandbox_opts *opts)
 {
-    if (prepared && prepared_threads == (opts->allow_threads != 0)) {
+    if (prepared && prepared_threads == (opts->allow_threads != 0) &&
+        !opts->processes) {
         struct sock_fprog prog = {.len = prepared_len, .filter = prepared};
         if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0) {
             int rc = -errno;
@@ -548,7 +604,9 @@ int lt__sbx_seccomp(const struct lt_sandbox_opts *opts)
     if (rc < 0)
         goto out;
     rc = add_rules(ctx, opts);
-    if (rc == 0)
+    /* In process mode the pid namespace holds only the worker's own
+     * tree: its signals reach nothing else. */
+    if (rc == 0 && !opts->processes)
         rc = add_pid_rules(ctx, (uint64_t)getpid());
     if (rc < 0)
         goto out;

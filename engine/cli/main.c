@@ -103,6 +103,12 @@ static const char usage_score[] =
     "      --allow-read PATH  let the tests read PATH too (repeatable; the\n"
     "                         sandbox shows them only the project, the\n"
     "                         interpreter's paths and system libraries)\n"
+    "      --pass-env NAME    let the tests see environment variable NAME\n"
+    "                         (repeatable; they see only PATH, HOME, TMPDIR,\n"
+    "                         LANG, LC_*, TZ, PYTHON* and PYTEST_* besides)\n"
+    "      --pass-env NAME    let the tests see environment variable NAME\n"
+    "                         (repeatable; they see only PATH, HOME, TMPDIR,\n"
+    "                         LANG, LC_*, TZ, PYTHON* and PYTEST_* besides)\n"
     "      --sandbox-uid N    uid of the tests when litmus runs as root\n"
     "                         (default 65534, nobody)\n"
     "      --scratch-mb N     size of the tests' writable scratch (default\n"
@@ -139,7 +145,7 @@ static const char usage_score[] =
     "[tool.litmus] keys are the long options (paths, tests, jobs, db,\n"
     "operators, format, fail-under, timeout-factor, timeout-const,\n"
     "baseline-timeout, baseline-runs, memory-mb, full-matrix, pytest-args,\n"
-    "runner, python, deselect-failing, allow-read, sandbox-uid,\n"
+    "runner, python, deselect-failing, allow-read, pass-env, sandbox-uid,\n"
     "scratch-mb); the command line overrides them.\n"
     "\n"
     "The tests run as `python -m pytest` would run them in this directory:\n"
@@ -337,7 +343,8 @@ enum {
     OPT_NO_CONFIG, OPT_BUGGY, OPT_REFERENCE, OPT_HELD_OUT, OPT_INPUTS,
     OPT_MANIFEST, OPT_PATCHES, OPT_CSV, OPT_THRESHOLD, OPT_SIM_THRESHOLD,
     OPT_TIMEOUT, OPT_NO_MUTATION, OPT_MUTATION_GATE, OPT_PYTHON,
-    OPT_DESELECT_FAILING, OPT_ALLOW_READ, OPT_SANDBOX_UID, OPT_SCRATCH_MB,
+    OPT_DESELECT_FAILING, OPT_ALLOW_READ, OPT_PASS_ENV, OPT_SANDBOX_UID,
+    OPT_SCRATCH_MB,
     OPT_NO_FS_VIEW, OPT_TELEMETRY, OPT_EXPLAIN_SANDBOX, OPT_HTML, OPT_ELEMENTS_JS,
     OPT_SURVIVORS_IN, OPT_SURVIVORS_OUT, OPT_REASON, OPT_JUNIT_NO_COVERAGE,
     OPT_JUNIT_TIMEOUT, OPT_SHARD, OPT_FORCE, OPT_SHARDS, OPT_DIR,
@@ -375,6 +382,7 @@ static const struct option score_longopts[] = {
     {"runner", required_argument, NULL, OPT_RUNNER},
     {"deselect-failing", no_argument, NULL, OPT_DESELECT_FAILING},
     {"allow-read", required_argument, NULL, OPT_ALLOW_READ},
+    {"pass-env", required_argument, NULL, OPT_PASS_ENV},
     {"sandbox-uid", required_argument, NULL, OPT_SANDBOX_UID},
     {"scratch-mb", required_argument, NULL, OPT_SCRATCH_MB},
     {"no-fs-view", no_argument, NULL, OPT_NO_FS_VIEW},
@@ -509,6 +517,7 @@ static int cmd_score(int argc, char **argv)
     char **tests = xcalloc((size_t)full_argc + 1, sizeof(char *));
     size_t n_tests = 0;
     char **cli_allow = NULL; /* --allow-read replaces the config's list */
+    char **cli_env = NULL;   /* --pass-env likewise */
 
     /* Settings from [tool.litmus] come first; options override them.  A
      * first pass only looks for --config and --no-config. */
@@ -658,6 +667,20 @@ static int cmd_score(int argc, char **argv)
             }
             cli_allow[o.n_allow_read++] = optarg;
             break;
+        case OPT_PASS_ENV:
+            if (!*optarg || strchr(optarg, '=')) {
+                lt_error("--pass-env: give a variable's name, not '%s'",
+                         optarg);
+                code = 2;
+                goto out;
+            }
+            if (!cli_env) {
+                cli_env = xcalloc((size_t)full_argc + 1, sizeof(char *));
+                o.pass_env = cli_env;
+                o.n_pass_env = 0;
+            }
+            cli_env[o.n_pass_env++] = optarg;
+            break;
         case OPT_SANDBOX_UID:
             if (lt_cli_long("--sandbox-uid", optarg, 1, 4294967294LL, &lv) < 0) {
                 code = 2;
@@ -724,6 +747,7 @@ static int cmd_score(int argc, char **argv)
     code = lt_score(&o);
 out:
     free(cli_allow);
+    free(cli_env);
     free(tests);
     return code;
 }

@@ -218,20 +218,11 @@ int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
             else
                 o->python = xstrdup(json_string_value(v));
         } else if (key_is(key, "allow-read")) {
-            size_t i, n = json_is_array(v) ? json_array_size(v) : 0;
-            json_t *e;
-            if (!json_is_array(v))
+            if (string_list(v, &o->allow_read, &o->n_allow_read) < 0)
                 rc = -1;
-            o->allow_read = xcalloc(n + 1, sizeof(char *));
-            o->n_allow_read = 0;
-            json_array_foreach(v, i, e) {
-                if (!json_is_string(e)) {
-                    rc = -1;
-                    break;
-                }
-                o->allow_read[o->n_allow_read++] =
-                    xstrdup(json_string_value(e));
-            }
+        } else if (key_is(key, "pass-env")) {
+            if (string_list(v, &o->pass_env, &o->n_pass_env) < 0)
+                rc = -1;
         } else if (key_is(key, "sandbox-uid")) {
             if (!json_is_integer(v) || json_integer_value(v) < 1 ||
                 json_integer_value(v) > 4294967294LL)

@@ -37,6 +37,7 @@ void lt__job_reset(struct job *j)
     free(j->test_cpu_ns);
     free(j->test_outcome);
     free(j->test_budget_ns);
+    free(j->test_needs);
     if (j->cov) {
         size_t n = j->n_cov ? j->n_cov : j->n_tests;
         for (size_t i = 0; i < n; i++)
@@ -399,8 +400,34 @@ void lt__job_read_results(struct pool *pool, struct job *j)
                 lt__now() + j->sandbox_wall_s > j->deadline)
                 j->deadline = lt__now() + j->sandbox_wall_s;
             if (j->pid > 0)
-                j->cpu_base_ns = lt__proc_cpu_ns(j->pid);
+                j->cpu_base_ns = lt__job_cpu_ns(j);
             break;
+        case LT_FRAME_WORKER: {
+            /* Only first, and only a child of the child: what the engine
+             * then reads the CPU time of. */
+            uint32_t w = lt_wire_get_u32(&r);
+            if (r.bad || j->worker || j->sandboxed ||
+                w == 0 || w > INT32_MAX || j->pid <= 0 ||
+                lt__proc_parent((pid_t)w) != j->pid) {
+                j->protocol_error = 1;
+                break;
+            }
+            j->worker = (pid_t)w;
+            break;
+        }
+        case LT_FRAME_NEEDS: {
+            uint32_t idx = lt_wire_get_u32(&r);
+            uint8_t bits = lt_wire_get_u8(&r);
+            if (r.bad || idx >= pool->n_tests || (int)idx != j->current) {
+                j->protocol_error = 1;
+                break;
+            }
+            if (!j->test_needs)
+                j->test_needs = xcalloc(pool->n_tests + 1, 1);
+            j->test_needs[idx] |= bits & (LT_NEEDS_PROCESSES |
+                                          LT_NEEDS_NETWORK);
+            break;
+        }
         case LT_FRAME_TEST_START: {
             uint32_t idx = lt_wire_get_u32(&r);
             if (!j->sandboxed || idx >= pool->n_tests || j->current >= 0) {
@@ -408,7 +435,7 @@ void lt__job_read_results(struct pool *pool, struct job *j)
                 break;
             }
             j->current = (int)idx;
-            j->test_cpu_base_ns = j->pid > 0 ? lt__proc_cpu_ns(j->pid) : -1;
+            j->test_cpu_base_ns = j->pid > 0 ? lt__job_cpu_ns(j) : -1;
             break;
         }
         case LT_FRAME_TEST_RESULT: {
@@ -664,14 +691,44 @@ double lt__proc_cpu_ns(pid_t pid)
     char *p = strrchr(buf, ')');
     if (!p)
         return -1;
+    /* Its own time and that of the children it waited for (a process
+     * mode worker's subprocesses). */
     unsigned long utime = 0, stime = 0;
-    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
-               &utime, &stime) != 2)
+    long cutime = 0, cstime = 0;
+    if (sscanf(p + 2,
+               "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %ld %ld",
+               &utime, &stime, &cutime, &cstime) != 4)
         return -1;
     static long ticks;
     if (!ticks)
         ticks = sysconf(_SC_CLK_TCK);
-    return (double)(utime + stime) * 1e9 / (double)ticks;
+    return (double)(utime + stime + (unsigned long)(cutime + cstime)) *
+           1e9 / (double)ticks;
+}
+
+double lt__job_cpu_ns(const struct job *j)
+{
+    return lt__proc_cpu_ns(j->worker > 0 ? j->worker : j->pid);
+}
+
+/* The parent pid of `pid` from /proc, or -1. */
+pid_t lt__proc_parent(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    int ppid = -1;
+    if (!p || sscanf(p + 2, "%*c %d", &ppid) != 1)
+        return -1;
+    return (pid_t)ppid;
 }
 
 
@@ -698,7 +755,7 @@ int lt__job_check_limits(struct job *j, double now)
         return 0;
     int over = now >= j->deadline;
     if (!over && j->pid > 0 && j->cpu_budget_ns > 0 && j->sandboxed) {
-        double cpu = lt__proc_cpu_ns(j->pid);
+        double cpu = lt__job_cpu_ns(j);
         if (cpu >= 0) {
             if (j->cpu_base_ns < 0)
                 j->cpu_base_ns = cpu;

@@ -44,6 +44,10 @@ struct job {
     int result_fd, out_fd;
     pid_t pid;
     int pidfd;
+    pid_t worker;            /* process mode: the child's worker (WORKER
+                                frame), which runs the tests; 0: none */
+    unsigned char *test_needs; /* per test index: LT_NEEDS_* bits from
+                                  NEEDS frames (baseline); NULL: none */
     struct lt_wire_decoder dec;
     struct lt_buf output;
     size_t output_total;
@@ -185,6 +189,10 @@ double lt__job_wakeup(const struct job *j);
 uint64_t lt__cpu_limit_for(double seconds);
 /* CPU time of a live process in ns from /proc, -1 if gone. */
 double lt__proc_cpu_ns(pid_t pid);
+/* The CPU time of the process running a job's tests (its worker in
+ * process mode, with the children it reaped), or -1. */
+double lt__job_cpu_ns(const struct job *j);
+pid_t lt__proc_parent(pid_t pid);
 
 /* Allocates the per-test arrays of a job spec for a pool of nt tests. */
 void lt__job_alloc(struct job *spec, size_t nt, int with_coverage);

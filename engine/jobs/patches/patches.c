@@ -2585,7 +2585,7 @@ static void diff_watch(struct lt_exec *ex, struct lt_task *xt, struct job *j,
     (void)ex;
     if (t->probe_stuck)
         return;
-    double cpu = j->pid > 0 ? lt__proc_cpu_ns(j->pid) : -1;
+    double cpu = j->pid > 0 ? lt__job_cpu_ns(j) : -1;
     if (j->probe_index != t->probe_index ||
         j->probe_phase != t->probe_phase) {
         t->probe_index = j->probe_index;

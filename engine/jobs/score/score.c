@@ -396,6 +396,9 @@ struct baseline {
     double *wall_ms, *cpu_ms;  /* per test: slowest of the runs */
     double *work;              /* per test: line events of the first run */
     unsigned char *runnable;   /* passed in every run */
+    unsigned char *needs;      /* LT_NEEDS_* bits any run reported: the
+                                  mutants that select the test run in
+                                  process mode */
     unsigned char *flaky;      /* passed in one run, not in another */
     unsigned char *failing;    /* failed in the first run and left out
                                   (--deselect-failing) */
@@ -430,6 +433,7 @@ static void baseline_free(struct baseline *b, size_t n_tests)
     free(b->cpu_ms);
     free(b->work);
     free(b->runnable);
+    free(b->needs);
     free(b->flaky);
     free(b->failing);
     for (size_t f = 0; b->file_reach && f < b->n_files; f++)
@@ -626,7 +630,10 @@ static int baseline_prepare(struct lt_exec *ex, struct lt_task *xt,
     la->req = (struct lt_run_request){
         .mode = LT_RUN_BASELINE, .replacement = "",
         .cpu_seconds = lt__cpu_limit_for(bt->o->baseline_timeout),
-        .memory_bytes = (uint64_t)bt->o->memory_mb << 20};
+        .memory_bytes = (uint64_t)bt->o->memory_mb << 20,
+        /* Process mode, so that tests that start processes or serve on
+         * localhost pass as under pytest, and say so (NEEDS). */
+        .flags = LT_RUN_PROCESSES};
     la->wall = bt->o->baseline_timeout;
     return 0;
 }
@@ -658,7 +665,7 @@ static void baseline_watch(struct lt_exec *ex, struct lt_task *xt,
     struct early_jobs *e = bt->early;
     if (!e || !e->on || e->want || !j->sandboxed || j->pid <= 0)
         return;
-    double cpu = lt__proc_cpu_ns(j->pid);
+    double cpu = lt__job_cpu_ns(j);
     if (cpu < 0)
         return;
     if (e->t0 == 0) {
@@ -725,8 +732,14 @@ static int baseline_finish(struct pool *pool, struct job *j,
                  *tail ? "; output: " : "", tail);
         return j->sandboxed ? 2 : 3;
     }
-    pool->features = j->sandbox;
+    pool->features = j->sandbox & ~(unsigned)LT_SBX_PROCESSES;
+    if (run == 0 && !(j->sandbox & LT_SBX_PROCESSES))
+        lt_warn("the tests cannot start processes or use loopback sockets "
+                "here: this machine refused the namespaces of process mode "
+                "(user, pid, mount, network); such tests fail");
     for (size_t i = 0; i < nt; i++) {
+        if (j->test_needs)
+            b->needs[i] |= j->test_needs[i];
         int passed = j->test_outcome[i] == LT_TEST_PASSED;
         int skipped = j->test_outcome[i] == LT_TEST_SKIPPED;
         if (run == 0) {
@@ -764,6 +777,7 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
     b->cpu_ms = xcalloc(nt + 1, sizeof(double));
     b->work = xcalloc(nt + 1, sizeof(double));
     b->runnable = xcalloc(nt + 1, 1);
+    b->needs = xcalloc(nt + 1, 1);
     b->flaky = xcalloc(nt + 1, 1);
     b->failing = xcalloc(nt + 1, 1);
     b->n_files = plan->n_files;
@@ -888,6 +902,41 @@ static int runs_at_import(const struct baseline *b, const struct lt_mutant *m,
     return 0;
 }
 
+static const double *sort_cost; /* for by_cost(): baseline wall times */
+
+static int by_cost(const void *a, const void *b)
+{
+    double x = sort_cost[*(const uint32_t *)a];
+    double y = sort_cost[*(const uint32_t *)b];
+    return (x > y) - (x < y);
+}
+
+/* The lines a process started by a test ran are not in its coverage: a
+ * runnable test that started processes may reach any line, so it joins
+ * every mutant's selection after the covering tests, cheapest first. */
+static size_t add_process_tests(const struct pool *pool,
+                                const struct baseline *b, uint32_t **out,
+                                size_t n)
+{
+    size_t nt = pool->n_tests, extra = 0;
+    for (size_t i = 0; i < nt; i++)
+        extra += b->runnable[i] && (b->needs[i] & LT_NEEDS_PROCESSES);
+    if (!extra)
+        return n;
+    unsigned char *have = xcalloc(nt + 1, 1);
+    for (size_t k = 0; k < n; k++)
+        have[(*out)[k]] = 1;
+    *out = xrealloc(*out, (n + extra + 1) * sizeof(uint32_t));
+    size_t first = n;
+    for (size_t i = 0; i < nt; i++)
+        if (b->runnable[i] && (b->needs[i] & LT_NEEDS_PROCESSES) && !have[i])
+            (*out)[n++] = (uint32_t)i;
+    free(have);
+    sort_cost = b->wall_ms;
+    qsort(*out + first, n - first, sizeof(uint32_t), by_cost);
+    return n;
+}
+
 /* The tests a mutant runs: those covering its lines (every runnable test
  * for a change to module or class-body code, or to a line that runs at
  * import), fastest first.  Returns the count; *out is the caller's to
@@ -903,7 +952,7 @@ static size_t select_tests(const struct pool *pool, const struct baseline *b,
     size_t n = lt__select_tests(&sel, m->line, m->end_line, wide, out);
     if (wide && b->file_reach)
         file_tests_first(*out, n, b->file_reach[file]);
-    return n;
+    return wide ? n : add_process_tests(pool, b, out, n);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -1311,6 +1360,10 @@ static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
         spec->test_budget_ns[spec->tests[k]] =
             (o->timeout_factor * base->cpu_ms[spec->tests[k]] / 1000.0 +
              o->timeout_const) * 1e9;
+    uint32_t flags = fresh && !mr->fresh_off ? LT_RUN_FRESH : 0;
+    for (size_t k = 0; k < spec->n_tests; k++)
+        if (base->needs[spec->tests[k]])
+            flags |= LT_RUN_PROCESSES;
     la->req = (struct lt_run_request){
         .mode = LT_RUN_MUTANT,
         .subject = (uint32_t)mr->plan->mutant_file[mi],
@@ -1318,7 +1371,7 @@ static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
         .stop_first = !o->full_matrix,
         .cpu_seconds = lt__cpu_limit_for(cpu_budget),
         .memory_bytes = (uint64_t)o->memory_mb << 20,
-        .flags = fresh && !mr->fresh_off ? LT_RUN_FRESH : 0,
+        .flags = flags,
         .swap = fresh ? NULL : mr->mp[mi].a.swap,
         .swap_len = fresh ? 0 : mr->mp[mi].a.swap_len};
     return 0;
@@ -1594,6 +1647,7 @@ int lt_score(const struct lt_score_opts *o)
         .debug = o->debug, .python = pyenv.python,
         .path_prefix = pyenv.path_prefix, .no_view = o->no_fs_view,
         .allow_read = o->allow_read, .n_allow_read = o->n_allow_read,
+        .pass_env = o->pass_env, .n_pass_env = o->n_pass_env,
         .sandbox_uid = o->sandbox_uid, .scratch_mb = o->scratch_mb,
         .runner = o->runner};
 

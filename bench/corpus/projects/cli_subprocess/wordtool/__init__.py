@@ -1,0 +1,1 @@
+"""Counts words and lines of text: a small command-line tool."""
