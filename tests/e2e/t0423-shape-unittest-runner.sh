@@ -60,6 +60,24 @@ n=$(q "$db" "SELECT count(*) FROM results
 ORACLE_CMD="/usr/bin/python3 -m unittest discover tests" \
   /usr/bin/python3 "$REPO/tests/e2e/lib_oracle.py" "$db" "$P" \
   >"$WORK/oracle" 2>&1 || fail "verdicts differ from plain unittest: $(cat "$WORK/oracle")"
-echo "$killed killed; $(tail -n 1 "$WORK/oracle")"
+
+# 5. Reuse knows the tests' files from their names: the same command again
+# reuses every verdict; after an edit of tests/test_pricing.py only the
+# mutants that its tests run are run again.
+again() {
+  (cd "$P" && "$LITMUS" score inventory --runner unittest --no-progress \
+     -- discover tests) >/dev/null 2>"$WORK/again.err" ||
+    fail "litmus again: $(cat "$WORK/again.err")"
+  grep -o 'reused [0-9]* verdicts of an earlier run; [0-9]* mutants to run' \
+    "$WORK/again.err"
+}
+total=$(q "$db" "SELECT count(*) FROM results")
+expect_eq "$(again)" "reused $total verdicts of an earlier run; 0 mutants to run" "unchanged tree"
+echo "# edited" >>"$P/tests/test_pricing.py"
+pricing=$(q "$db" "SELECT count(*) FROM mutants WHERE file LIKE '%/pricing.py'")
+rerun=$(again | sed 's/.*; \([0-9]*\) mutants to run/\1/')
+[ "$rerun" -ge "$pricing" ] && [ "$rerun" -lt "$total" ] ||
+  fail "after editing test_pricing.py: $rerun of $total mutants ran ($pricing in pricing.py)"
+echo "$killed killed; $(tail -n 1 "$WORK/oracle"); $rerun run again after a test edit"
 no_leftovers
 exit 0

@@ -1211,17 +1211,64 @@ static char (*plan_keys(const struct lt_plan *plan, const char *cwd))[65]
     return keys;
 }
 
-/* The hash of a test's file (the node id up to "::", relative to the
- * working directory), cached in *cache; "-" when it cannot be read. */
+/* The hash of a test's file, cached in *cache by the part of the test id
+ * that names the file; "-" when it cannot be read.  A pytest node id
+ * names it up to "::", relative to the working directory.  A unittest or
+ * doctest name (module.Class.test_method, module.function, file.txt) has
+ * no "::": its file is the longest dotted prefix that is a module, from
+ * the working directory or from a directory among the test arguments
+ * (unittest's start directories), else the name itself.  The hash is
+ * returned from a heap string of its own, which stays valid while the
+ * cache grows (the caller keeps a mutant's hashes side by side). */
 struct file_hash {
-    char *path;
-    char sha[65];
+    char *path;  /* the cache key: the id's file part */
+    char *sha;
 };
 
-static const char *test_file_sha(const char *nodeid, struct file_hash **cache,
+static char *dotted_test_file(const struct lt_score_opts *o, const char *key)
+{
+    size_t nb = o->n_tests + o->n_pytest_args;
+    for (size_t len = strlen(key); len > 0; len--) {
+        if (len < strlen(key) && key[len] != '.')
+            continue;
+        char *mod = xstrndup(key, len);
+        for (char *p = mod; *p; p++)
+            if (*p == '.')
+                *p = '/';
+        for (size_t b = 0; b <= nb; b++) {
+            const char *base = b == 0 ? "."
+                               : b <= o->n_tests ? o->tests[b - 1]
+                                                 : o->pytest_args[b - 1 -
+                                                                  o->n_tests];
+            struct stat sb;
+            if (b > 0 && (stat(base, &sb) < 0 || !S_ISDIR(sb.st_mode)))
+                continue;
+            for (int init = 0; init < 2; init++) {
+                char *path = xasprintf("%s/%s%s", base, mod,
+                                       init ? "/__init__.py" : ".py");
+                if (access(path, R_OK) == 0) {
+                    free(mod);
+                    return path;
+                }
+                free(path);
+            }
+        }
+        free(mod);
+    }
+    return xstrdup(key);
+}
+
+static const char *test_file_sha(const struct lt_score_opts *o,
+                                 const char *nodeid, struct file_hash **cache,
                                  size_t *n)
 {
     size_t len = strcspn(nodeid, ":");
+    /* A dotted name of three parts or more (module.Class.test) shares its
+     * file with the names of its class: the key drops the last part. */
+    int dotted = nodeid[len] == '\0' && !strchr(nodeid, '/');
+    const char *last = dotted ? strrchr(nodeid, '.') : NULL;
+    if (last && memchr(nodeid, '.', (size_t)(last - nodeid)))
+        len = (size_t)(last - nodeid);
     for (size_t i = 0; i < *n; i++)
         if (strlen((*cache)[i].path) == len &&
             strncmp((*cache)[i].path, nodeid, len) == 0)
@@ -1229,13 +1276,16 @@ static const char *test_file_sha(const char *nodeid, struct file_hash **cache,
     *cache = xrealloc(*cache, (*n + 1) * sizeof(**cache));
     struct file_hash *h = &(*cache)[(*n)++];
     h->path = xstrndup(nodeid, len);
+    char *file = dotted ? dotted_test_file(o, h->path) : xstrdup(h->path);
     char *src = NULL;
     size_t sl = 0;
-    if (lt_read_file(h->path, &src, &sl) == 0)
+    h->sha = xcalloc(65, 1);
+    if (lt_read_file(file, &src, &sl) == 0)
         lt_sha256_hex(src, sl, h->sha);
     else
         strcpy(h->sha, "-");
     free(src);
+    free(file);
     return h->sha;
 }
 
@@ -2035,7 +2085,7 @@ int lt_score(const struct lt_score_opts *o)
                 ids[k] = pool->test_ids[sel[k]];
             qsort(ids, n, sizeof(char *), cmp_str);
             for (size_t k = 0; k < n; k++)
-                shas[k] = test_file_sha(ids[k], &fh, &n_fh);
+                shas[k] = test_file_sha(o, ids[k], &fh, &n_fh);
             char sig[65];
             lt__tests_sig(ids, shas, n, sig);
             free(ids);
@@ -2061,8 +2111,10 @@ int lt_score(const struct lt_score_opts *o)
                 queue[kept++] = i;
             }
         }
-        for (size_t k = 0; k < n_fh; k++)
+        for (size_t k = 0; k < n_fh; k++) {
             free(fh[k].path);
+            free(fh[k].sha);
+        }
         free(fh);
         if (rc == 0)
             n_queue = kept;
