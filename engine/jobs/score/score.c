@@ -595,9 +595,16 @@ static int report_failing(const struct pool *pool, const struct job *j,
         fprintf(stderr, "  ... and %zu more\n", shown - 50);
     if (deselect)
         return 0;
-    fprintf(stderr, "litmus: compare with `python -m pytest`; tests that "
-                    "need what the sandbox refuses can be left out with "
-                    "--deselect-failing (or -- --deselect ID)\n");
+    if (pool->cfg.runner == LT_TEST_RUNNER_PYTEST)
+        fprintf(stderr, "litmus: compare with `python -m pytest`; tests that "
+                        "need what the sandbox refuses can be left out with "
+                        "--deselect-failing (or -- --deselect ID)\n");
+    else
+        fprintf(stderr, "litmus: compare with `python -m %s`; tests that "
+                        "need what the sandbox refuses can be left out with "
+                        "--deselect-failing\n",
+                pool->cfg.runner == LT_TEST_RUNNER_UNITTEST ? "unittest"
+                                                            : "doctest");
     return -1;
 }
 
