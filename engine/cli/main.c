@@ -1,12 +1,16 @@
 /* The litmus command line: options, subcommands, exit codes.
  * SPDX-License-Identifier: MIT */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/cliopt.h"
@@ -1254,6 +1258,42 @@ static int cmd_defaults(int argc, char **argv)
     return fflush(stdout) == 0 ? 0 : 3;
 }
 
+/* At exit: waits up to a second for the processes re-parented to us
+ * (they die with their zygote), then kills and reaps what is left, so no
+ * defunct or stray process of the run stays on the host. */
+static void reap_orphans(void)
+{
+    for (int round = 0; round < 100; round++) {
+        pid_t r = waitpid(-1, NULL, WNOHANG);
+        if (r < 0 && errno == ECHILD)
+            return;
+        if (r <= 0)
+            usleep(10000);
+    }
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char path[300], buf[512];
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "re");
+        if (!f)
+            continue;
+        size_t k = fread(buf, 1, sizeof(buf) - 1, f);
+        fclose(f);
+        buf[k] = '\0';
+        char *p = strrchr(buf, ')');
+        int ppid = 0;
+        if (p && sscanf(p + 2, "%*c %d", &ppid) == 1 && ppid == getpid())
+            kill((pid_t)atoi(e->d_name), SIGKILL);
+    }
+    if (d)
+        closedir(d);
+    while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+        ;
+}
+
 int main(int argc, char **argv)
 {
     /* Closed standard fds would be reused by sockets and pipes, and a
@@ -1281,6 +1321,11 @@ int main(int argc, char **argv)
         printf("litmus %s\n", LT_VERSION);
         return fflush(stdout) == 0 ? 0 : 3;
     }
+    /* Processes of ours that outlive their parent (a zygote's pre-import
+     * server or copies, when the zygote is stopped) come back to us
+     * instead of to the host's init, and are reaped before we leave. */
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+        atexit(reap_orphans);
     /* The zygotes are this very binary, re-executed. */
     ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
     if (n > 0) {

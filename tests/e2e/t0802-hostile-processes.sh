@@ -1,0 +1,155 @@
+# Process mode under attack: tests that start processes (so the baseline
+# gives their mutants process mode) and, from those processes, try a fork
+# bomb, a daemon that outlives its parent, writes outside scratch, a
+# secret outside the view, a non-loopback address, kill(-1, SIGKILL), and
+# the caller's secret environment.  Each test asserts the attempt failed,
+# so a leak is a failing baseline test; the host is compared before and
+# after; a control run under plain pytest shows the dangers are real.
+. "$(dirname "$0")/lib.sh"
+proj=$WORK/proj
+mkdir -p "$proj" "$WORK/outside"
+secret=$WORK/outside/secret.txt
+echo "the host's secret" > "$secret"
+chmod 644 "$secret"
+marker=litmus-daemon-$$-$RANDOM
+cat > "$proj/shapes.py" <<'PY'
+def area(w, h):
+    return w * h
+PY
+cat > "$proj/test_hostile_procs.py" <<PY
+import os
+import subprocess
+import sys
+
+from shapes import area
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def py(code, timeout=60):
+    return subprocess.run([sys.executable, "-c", code], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_area_through_a_process():
+    done = py("from shapes import area; print(area(2, 3))")
+    assert done.stdout.strip() == "6", done.stderr
+    assert area(2, 3) == 6
+
+
+def test_fork_bomb_meets_the_cap():
+    done = py('''
+import os, sys
+n = 0
+try:
+    while n < 100000:
+        if os.fork() == 0:
+            os.closerange(0, 3)
+            import signal, time
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            time.sleep(30); os._exit(0)
+        n += 1
+except OSError as e:
+    print("refused", n, e.errno, flush=True)
+# Reap the bomb, so that the next tests of this child have processes left.
+import signal
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+os.killpg(0, signal.SIGTERM)
+while True:
+    try:
+        os.wait()
+    except ChildProcessError:
+        break
+''')
+    out = done.stdout.split()
+    assert out and out[0] == "refused" and int(out[1]) < 1000, done
+
+
+def test_daemon_is_started():
+    # Double fork: the grandchild outlives its parent; it must not outlive
+    # the run.
+    done = py('''
+import os, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.closerange(0, 3)
+        time.sleep(300)  # $marker
+        os._exit(0)
+    os._exit(0)
+print("started")
+''')
+    assert done.stdout.strip() == "started", done
+
+
+def test_write_outside_scratch_fails():
+    target = os.path.join(HERE, "shapes.py")
+    done = subprocess.run(["sh", "-c", "echo '# changed' >> " + target],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode != 0
+
+
+def test_secret_outside_the_view_is_absent():
+    done = subprocess.run(["cat", "$secret"], capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode != 0 and "secret" not in done.stdout
+
+
+def test_no_route_beyond_loopback():
+    done = py('''
+import socket
+s = socket.socket()
+s.settimeout(3)
+try:
+    s.connect(("192.0.2.1", 80))
+    print("connected")
+except OSError as e:
+    print("refused", e.errno)
+''')
+    assert done.stdout.startswith("refused"), done
+
+
+def test_kill_everything_reaches_only_the_tree():
+    done = py("import os, signal; os.kill(-1, signal.SIGKILL); print('alive')")
+    # kill(-1) spares the caller and init: the test (the init of its pid
+    # namespace) goes on, and nothing outside the namespace was reached
+    # (the run completes).
+    assert done.stdout.strip() == "alive", done
+
+
+def test_environment_secret_is_absent():
+    done = subprocess.run(["sh", "-c", "echo \$LITMUS_TEST_SECRET; env"],
+                          capture_output=True, text=True, timeout=30)
+    assert "hunter2" not in done.stdout
+    for path in ("/proc/self/environ", "/proc/1/environ"):
+        try:
+            with open(path, "rb") as f:
+                assert b"hunter2" not in f.read()
+        except OSError:
+            pass
+PY
+snapshot() { (cd "$proj" && find . -path ./__pycache__ -prune -o -path ./.pytest_cache -prune -o -printf '%p %m %T@ %s\n' | sort
+   sha256sum shapes.py test_hostile_procs.py); stat -c '%a %Y %s' "$secret"; }
+before=$(snapshot)
+cd "$proj"
+export LITMUS_TEST_SECRET=hunter2
+run_litmus score shapes.py --tests test_hostile_procs.py --db "$WORK/h.db" --no-progress
+expect_eq "$RC" 0 "hostile suite: exit code ($(tail -5 "$WORK/err"))"
+expect_eq "$(q "$WORK/h.db" "SELECT count(*) FROM tests WHERE outcome != 'passed'")" 0 "every hostile test passed (each attempt failed)"
+expect_eq "$(verdict_at "$WORK/h.db" shapes.py 2)" killed "the honest mutant"
+sleep 0.5
+after=$(snapshot)
+[ "$before" = "$after" ] || fail "the host changed: $(diff <(echo "$before") <(echo "$after"))"
+left=$(ps -eo pid=,stat=,args= | grep -F "$marker" | grep -v grep || true)
+[ -z "$left" ] || fail "the daemon outlived the run: $left"
+zombies=$(ps -eo ppid=,stat=,args= | awk '$1 == 1 && $2 ~ /^Z/' | grep -E 'litmus|python' || true)
+[ -z "$zombies" ] || fail "defunct processes left: $zombies"
+no_leftovers
+# Control: under plain pytest the same tests meet the dangers (the secret
+# is readable, the environment leaks), so the assertions above can fail.
+/usr/bin/python3 -m pytest -q -p no:cacheprovider test_hostile_procs.py \
+  -k "secret" >"$WORK/control" 2>&1 && fail "control: plain pytest saw no danger"
+grep -q "test_secret_outside_the_view_is_absent" "$WORK/control" || fail "control: the secret was not readable?"
+grep -q "test_environment_secret_is_absent" "$WORK/control" || fail "control: the environment did not leak?"
+pkill -f "$marker" 2>/dev/null || true
+exit 0
