@@ -1054,7 +1054,11 @@ class UnittestRunner:
         pass
 
     def hint(self):
-        return ""
+        if self.items or not self.starts:
+            return ""
+        return " (unittest's discovery from %s, pattern %r%s)" % (
+            ", ".join(self.starts), self.pattern,
+            ", top-level directory %s" % self.top if self.top else "")
 
     def _start(self):
         import unittest
@@ -1255,7 +1259,8 @@ class DoctestRunner:
         pass
 
     def hint(self):
-        return ""
+        return "" if self.items else \
+            " (no docstring of the mutated modules or given files has examples)"
 
     def run(self, item, nextitem):
         import doctest
