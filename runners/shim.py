@@ -1013,7 +1013,6 @@ class UnittestRunner:
         return loader
 
     def collect(self):
-        import unittest
         from unittest.loader import _FailedTest
         from unittest.main import _convert_names
         suites = []
@@ -1044,11 +1043,12 @@ class UnittestRunner:
                         test._testMethodName,
                         lines[-1].strip()[:300] if lines else
                         type(exc).__name__))
-                elif isinstance(test, unittest.TestCase) or callable(test):
+                elif callable(test):  # a TestCase, or what a suite holds
                     self.items.append(test)
 
     def ids(self):
-        return _unique_ids([test.id() for test in self.items])
+        return _unique_ids([test.id() if hasattr(test, "id") else str(test)
+                            for test in self.items])
 
     def prepare(self):
         pass
