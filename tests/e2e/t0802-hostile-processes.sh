@@ -130,6 +130,8 @@ def test_environment_secret_is_absent():
 PY
 snapshot() { (cd "$proj" && find . -path ./__pycache__ -prune -o -path ./.pytest_cache -prune -o -printf '%p %m %T@ %s\n' | sort
    sha256sum shapes.py test_hostile_procs.py); stat -c '%a %Y %s' "$secret"; }
+zombies() { ps -eo pid=,ppid=,stat=,args= | awk '$2 == 1 && $3 ~ /^Z/' | grep -E 'litmus|python' | sort; }
+zombies_before=$(zombies)
 before=$(snapshot)
 cd "$proj"
 export LITMUS_TEST_SECRET=hunter2
@@ -142,8 +144,8 @@ after=$(snapshot)
 [ "$before" = "$after" ] || fail "the host changed: $(diff <(echo "$before") <(echo "$after"))"
 left=$(ps -eo pid=,stat=,args= | grep -F "$marker" | grep -v grep || true)
 [ -z "$left" ] || fail "the daemon outlived the run: $left"
-zombies=$(ps -eo ppid=,stat=,args= | awk '$1 == 1 && $2 ~ /^Z/' | grep -E 'litmus|python' || true)
-[ -z "$zombies" ] || fail "defunct processes left: $zombies"
+new_zombies=$(comm -13 <(echo "$zombies_before") <(zombies) | grep . || true)
+[ -z "$new_zombies" ] || fail "defunct processes left: $new_zombies"
 no_leftovers
 # Control: under plain pytest the same tests meet the dangers (the secret
 # is readable, the environment leaks), so the assertions above can fail.

@@ -546,8 +546,8 @@ static void line_add(struct line_tests *lt, uint32_t test)
 static const char *sandbox_hint(const char *text)
 {
     if (strstr(text, "Operation not permitted"))
-        return " (refused by the sandbox: no subprocesses, no network "
-               "sockets, no ptrace or mounts)";
+        return " (refused by the sandbox: no network beyond loopback, no "
+               "ptrace, mounts or namespaces)";
     if (strstr(text, "Permission denied") ||
         strstr(text, "Read-only file system"))
         return " (refused by the sandbox: only its scratch directory, the "
@@ -742,8 +742,9 @@ static int baseline_finish(struct pool *pool, struct job *j,
     pool->features = j->sandbox & ~(unsigned)LT_SBX_PROCESSES;
     if (run == 0 && !(j->sandbox & LT_SBX_PROCESSES))
         lt_warn("the tests cannot start processes or use loopback sockets "
-                "here: this machine refused the namespaces of process mode "
-                "(user, pid, mount, network); such tests fail");
+                "in this run: process mode needs user, pid, mount and "
+                "network namespaces and the sandbox's own uid (see "
+                "docs/threat-model.md); such tests fail");
     for (size_t i = 0; i < nt; i++) {
         if (j->test_needs)
             b->needs[i] |= j->test_needs[i];
