@@ -403,12 +403,15 @@ void lt__job_read_results(struct pool *pool, struct job *j)
                 j->cpu_base_ns = lt__job_cpu_ns(j);
             break;
         case LT_FRAME_WORKER: {
-            /* Only first, and only a child of the child: what the engine
-             * then reads the CPU time of. */
+            /* Only once, before SANDBOXED, and only a child of the child
+             * (sent by the waiter before the worker runs anything): what
+             * the engine then reads the CPU time of. */
             uint32_t w = lt_wire_get_u32(&r);
-            if (r.bad || j->worker || j->sandboxed ||
-                w == 0 || w > INT32_MAX || j->pid <= 0 ||
-                lt__proc_parent((pid_t)w) != j->pid) {
+            pid_t parent = w > 0 && w <= INT32_MAX
+                               ? lt__proc_parent((pid_t)w) : 0;
+            /* -1: the worker is gone already (a short run, read late). */
+            if (r.bad || j->worker || j->sandboxed || parent == 0 ||
+                j->pid <= 0 || (parent != j->pid && parent != -1)) {
                 j->protocol_error = 1;
                 break;
             }

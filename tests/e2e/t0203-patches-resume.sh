@@ -30,9 +30,9 @@ total=$(stored_count "$WORK/ref.db")
 [ "${total:-0}" -gt 20 ] || fail "the uninterrupted run stored only ${total:-0} results"
 # Kills paced by what the store holds, not by the clock (a loaded machine
 # makes any delay wrong): each run is killed once it has added about a
-# sixth of the work, until about half is stored. The final run always has
+# quarter of the work, until two fifths are stored. The final run always has
 # work left, whatever the machine's speed.
-step=$((total / 6)); goal=$((total / 2))
+step=$((total / 4)); goal=$((total * 2 / 5))
 for attempt in 1 2 3 4 5 6; do
   before=$(stored_count "$db")
   "$LITMUS" "${args[@]}" --db "$db" >/dev/null 2>&1 &

@@ -7,7 +7,7 @@
 shape_copy localhost_server
 shape_score score linecalc --tests tests --no-progress
 shape_check no-note /usr/bin/python3 tests
-ORACLE_EVERY=3 ORACLE_TIMEOUT=10 /usr/bin/python3 \
+ORACLE_EVERY=5 ORACLE_TIMEOUT=10 /usr/bin/python3 \
   "$REPO/tests/e2e/lib_oracle.py" "$P/.litmus.db" "$P" >"$WORK/oracle" 2>&1 ||
   fail "verdicts differ from plain pytest: $(cat "$WORK/oracle")"
 cat "$WORK/oracle"
