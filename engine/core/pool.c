@@ -409,9 +409,11 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             uint32_t w = lt_wire_get_u32(&r);
             pid_t parent = w > 0 && w <= INT32_MAX
                                ? lt__proc_parent((pid_t)w) : 0;
-            /* -1: the worker is gone already (a short run, read late). */
+            /* -1: the worker is gone already (a short run, read late);
+             * the child's own pid may not be known yet either (STARTED
+             * comes on the zygote's socket, which may be read later). */
             if (r.bad || j->worker || j->sandboxed || parent == 0 ||
-                j->pid <= 0 || (parent != j->pid && parent != -1)) {
+                (j->pid > 0 && parent != j->pid && parent != -1)) {
                 j->protocol_error = 1;
                 break;
             }

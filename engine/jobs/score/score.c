@@ -733,8 +733,12 @@ static int baseline_finish(struct pool *pool, struct job *j,
         WEXITSTATUS(j->wait_status) != 0 || (size_t)j->n_results != nt) {
         const char *out = j->output.len ? j->output.data : "";
         const char *tail = out + (strlen(out) > 600 ? strlen(out) - 600 : 0);
-        lt_error("the baseline run did not complete (status 0x%x%s%s)%s%s",
-                 j->wait_status, j->current >= 0 ? ", during " : "",
+        char counts[96];
+        snprintf(counts, sizeof(counts), ", %d of %zu results%s%s",
+                 j->n_results, nt, j->protocol_error ? ", bad frames" : "",
+                 j->ended ? "" : ", no end");
+        lt_error("the baseline run did not complete (status 0x%x%s%s%s)%s%s",
+                 j->wait_status, counts, j->current >= 0 ? ", during " : "",
                  j->current >= 0 ? pool->test_ids[j->current] : "",
                  *tail ? "; output: " : "", tail);
         return j->sandboxed ? 2 : 3;
