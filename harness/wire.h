@@ -62,6 +62,10 @@ enum lt_frame_type {
 enum lt_test_needs {
     LT_NEEDS_PROCESSES = 1, /* it started a process */
     LT_NEEDS_NETWORK = 2,   /* it opened a non-unix socket or connected */
+    LT_NEEDS_UNTRACED = 4,  /* subject code may have run in a process of
+                               its own whose lines were not traced (a
+                               fork, an isolated interpreter, one that
+                               ended without reporting) */
 };
 
 /* Outcome of one test in a child. */

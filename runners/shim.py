@@ -15,7 +15,7 @@ PASSED, FAILED, SKIPPED, MEMORY = 0, 1, 2, 3
 APPLY_OK, APPLY_INVALID, APPLY_RAISED, APPLY_EQUIVALENT = 0, 1, 2, 3
 # Run flags, mirrored from runners/runner.h.
 F_UNTRUSTED, F_COVERAGE, F_CAPTURE, F_PROCESSES = 1, 2, 4, 64
-NEEDS_PROCESSES, NEEDS_NETWORK = 1, 2
+NEEDS_PROCESSES, NEEDS_NETWORK, NEEDS_UNTRACED = 1, 2, 4
 UNTRUSTED = False  # set in a child running a candidate
 
 import litmus_calls
@@ -351,25 +351,118 @@ def _sandbox_args(flags, scratch, index=None, start=0, end=0,
     return (1, path, subject.path)
 
 
+# Written into a process-mode baseline's scratch as sitecustomize.py, first
+# on PYTHONPATH: every Python process the tests start records the lines of
+# the subjects it runs, for the test that started it.  "PID.start" when it
+# starts (and in a forked child), "PID.lines" when it ends normally; a
+# start without lines (os._exit, a kill) makes the test's reach unknown.
+_SUBPROCESS_COVER = """\
+def _litmus_cover():
+    import os, sys
+    out = os.environ.get("LITMUS_COVER_OUT")
+    files = os.environ.get("LITMUS_COVER_FILES")
+    if not out or not files:
+        return
+    wanted = frozenset(files.split(os.pathsep))
+    seen, hits = {}, {}
+
+    def subject(filename):
+        name = seen.get(filename)
+        if name is None:
+            real = os.path.realpath(filename)
+            name = seen[filename] = real if real in wanted else ""
+        return name
+
+    def local(frame, event, arg):
+        if event == "line":
+            hits.setdefault(subject(frame.f_code.co_filename),
+                            set()).add(frame.f_lineno)
+        return local
+
+    def call(frame, event, arg):
+        return local if subject(frame.f_code.co_filename) else None
+
+    def mark(kind):
+        try:
+            with open(os.path.join(out, "%d.%s" % (os.getpid(), kind)),
+                      "w") as f:
+                for name, lines in hits.items():
+                    f.write("%s\\t%s\\n" % (name, ",".join(map(str, lines))))
+        except OSError:
+            pass
+
+    def forked():
+        hits.clear()
+        mark("start")
+
+    import atexit, threading
+    mark("start")
+    atexit.register(mark, "lines")
+    os.register_at_fork(after_in_child=forked)
+    threading.settrace(call)
+    sys.settrace(call)
+
+
+try:
+    _litmus_cover()
+finally:
+    del _litmus_cover
+
+# The project's own sitecustomize, if one is further on the path.
+import os as _os, sys as _sys
+_here = _os.path.dirname(_os.path.abspath(__file__))
+_sys.path[:] = [p for p in _sys.path if _os.path.abspath(p or ".") != _here]
+del _sys.modules["sitecustomize"]
+try:
+    import sitecustomize  # noqa: F401
+except ImportError:
+    pass
+"""
+
+
 class _NeedsWatch:
     """Baseline in process mode: what each test used that a plain child
     refuses (a process, a socket other than a unix one, a connect), so that
     only the mutants whose tests need it pay for process mode.  A process
     shows as an audit event, as a child this worker reaped (its page
     faults count in RUSAGE_CHILDREN), or as one still listed in the
-    worker's own /proc (it is pid 1 of its namespace)."""
+    worker's own /proc (it is pid 1 of its namespace).  The Python
+    processes the tests start report the subjects' lines they run
+    (_SUBPROCESS_COVER), which join the test's coverage; a test that ran
+    subject code where it could not be traced is marked NEEDS_UNTRACED."""
 
     _SPAWN = frozenset(("subprocess.Popen", "os.system", "os.fork",
                         "os.forkpty", "os.posix_spawn", "os.exec",
                         "os.spawn", "pty.spawn"))
+    _ISOLATING = frozenset(("-I", "-E", "-S"))
 
-    def __init__(self):
+    def __init__(self, scratch):
         import resource
         import socket
         self._resource = resource
         self._unix = socket.AF_UNIX
         self.bits = 0
+        self._index = {_realpath(sub.path): i
+                       for i, sub in enumerate(SUBJECTS)}
+        self._python = os.path.realpath(sys.executable)
+        here = os.path.join(scratch, ".litmus-cover")
+        self._out = os.path.join(here, "out")
+        os.makedirs(self._out, exist_ok=True)
+        with open(os.path.join(here, "sitecustomize.py"), "w") as f:
+            f.write(_SUBPROCESS_COVER)
+        old = os.environ.get("PYTHONPATH")
+        os.environ["PYTHONPATH"] = here + (os.pathsep + old if old else "")
+        os.environ["LITMUS_COVER_OUT"] = self._out
+        os.environ["LITMUS_COVER_FILES"] = os.pathsep.join(self._index)
         sys.addaudithook(self._hook)
+
+    def _is_python(self, program):
+        if not isinstance(program, (str, bytes, os.PathLike)):
+            return False
+        program = os.fsdecode(program)
+        name = os.path.basename(program)
+        return name.startswith("python") or \
+            os.path.realpath(program) == self._python
 
     def _hook(self, event, args):
         if event == "socket.__new__":
@@ -379,6 +472,26 @@ class _NeedsWatch:
             self.bits |= NEEDS_NETWORK
         elif event in self._SPAWN:
             self.bits |= NEEDS_PROCESSES
+            # A copy of this process runs on untraced.
+            if event in ("os.fork", "os.forkpty"):
+                self.bits |= NEEDS_UNTRACED
+            elif event == "subprocess.Popen" and len(args) >= 4:
+                self._check_popen(*args[:4])
+
+    def _check_popen(self, executable, argv, cwd, env):
+        """An interpreter that will not read our sitecustomize: isolated,
+        without site, or given an environment without our variables."""
+        try:
+            argv = [argv] if isinstance(argv, (str, bytes)) else list(argv)
+        except TypeError:
+            return
+        if not (self._is_python(executable) or
+                (argv and self._is_python(argv[0]))):
+            return
+        if self._ISOLATING.intersection(a for a in argv[1:]
+                                        if isinstance(a, str)) or \
+                (env is not None and "LITMUS_COVER_OUT" not in env):
+            self.bits |= NEEDS_UNTRACED
 
     def _reaped(self):
         ru = self._resource.getrusage(self._resource.RUSAGE_CHILDREN)
@@ -388,7 +501,37 @@ class _NeedsWatch:
         self.bits = 0
         self._before = self._reaped()
 
+    def _collect(self):
+        """Adds what the test's processes reported to its coverage; True
+        when one of them started and did not report."""
+        try:
+            names = os.listdir(self._out)
+        except OSError:
+            return False
+        started = {n[:-6] for n in names if n.endswith(".start")}
+        for n in names:
+            if not n.endswith(".lines"):
+                continue
+            started.discard(n[:-6])
+            try:
+                with open(os.path.join(self._out, n)) as f:
+                    for row in f:
+                        path, _, lines = row.rstrip("\n").partition("\t")
+                        i = self._index.get(path)
+                        if i is not None and lines:
+                            _litmus.cover_add(
+                                i, [int(x) for x in lines.split(",")])
+            except (OSError, ValueError):
+                started.add(n)
+        for n in names:
+            try:
+                os.unlink(os.path.join(self._out, n))
+            except OSError:
+                pass
+        return bool(started)
+
     def end(self):
+        """Called while the test is still being traced."""
         bits = self.bits
         if self._reaped() != self._before:
             bits |= NEEDS_PROCESSES
@@ -398,11 +541,13 @@ class _NeedsWatch:
                     bits |= NEEDS_PROCESSES
             except OSError:
                 pass
+        if self._collect():
+            bits |= NEEDS_UNTRACED
         return bits
 
 
 def run_tests(indices, stop_first, coverage=False, selected=None,
-              watch_needs=False):
+              watch_needs=None):
     """selected: the items for indices (a fresh child's own collection),
     None for a test that collection no longer produces: it is reported
     skipped, as plain pytest would not run it either."""
@@ -420,7 +565,7 @@ def run_tests(indices, stop_first, coverage=False, selected=None,
     if coverage:
         import threading
         threading.settrace(_litmus.thread_trace_hook)
-    needs = _NeedsWatch() if watch_needs else None
+    needs = _NeedsWatch(watch_needs) if watch_needs else None
     for k, item in enumerate(selected):
         nxt = selected[k + 1] if k + 1 < len(selected) else None
         _litmus.test_start(indices[k])
@@ -430,12 +575,12 @@ def run_tests(indices, stop_first, coverage=False, selected=None,
         if coverage:
             _litmus.trace_begin()
         outcome, text = RUNNER.run(item, nxt)
-        if coverage:
-            _litmus.trace_end(indices[k])
         if needs is not None:
             bits = needs.end()
             if bits:
                 _litmus.test_needs(indices[k], bits)
+        if coverage:
+            _litmus.trace_end(indices[k])
         dt = time.perf_counter_ns() - t0
         _litmus.test_result(indices[k], outcome, dt, text)
         if outcome in (FAILED, MEMORY) and stop_first:
@@ -507,7 +652,8 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
                                      _project_modules())
     run_tests(indices, stop_first,
               coverage=(mode == 0 or bool(flags & F_COVERAGE)),
-              watch_needs=(mode == 0 and bool(flags & F_PROCESSES)))
+              watch_needs=scratch if mode == 0 and flags & F_PROCESSES
+              else None)
 
 
 PRELOAD_GENERATOR = False

@@ -372,6 +372,29 @@ static void cov_expand_units(void)
     }
 }
 
+/* _litmus.cover_add(index, [line, ...]): lines of subject `index` that
+ * the current test executed elsewhere than under the tracer (in a
+ * process it started); they join its coverage.  Lines outside the file
+ * are dropped. */
+static PyObject *py_cover_add(PyObject *self, PyObject *args)
+{
+    unsigned int idx;
+    PyObject *list;
+    if (!PyArg_ParseTuple(args, "IO!", &idx, &PyList_Type, &list))
+        return NULL;
+    if (idx >= n_cov_files)
+        Py_RETURN_NONE;
+    struct cov_file *f = &cov_files[idx];
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(list); k++) {
+        long line = PyLong_AsLong(PyList_GET_ITEM(list, k));
+        if (line == -1 && PyErr_Occurred())
+            return NULL;
+        if (line >= 1 && (unsigned long)line <= f->n_lines)
+            f->hit[line] = 1;
+    }
+    Py_RETURN_NONE;
+}
+
 /* _litmus.set_units(index, [(first, last), ...]): the multi-line
  * statements of a subject (from the shim's ast walk).  Units outside the
  * file are dropped. */
@@ -1611,6 +1634,8 @@ static PyMethodDef litmus_methods[] = {
     {"send_call", py_send_call, METH_VARARGS, "Send a captured call."},
     {"record", py_record, METH_VARARGS, "Send a JSON record."},
     {"probe", py_probe, METH_VARARGS, "About to evaluate input i."},
+    {"cover_add", py_cover_add, METH_VARARGS,
+     "Lines a test's own processes executed."},
     {"set_units", py_set_units, METH_VARARGS,
      "Multi-line statements of a subject, for coverage."},
     {"preimport_fork", py_preimport_fork, METH_NOARGS,

@@ -430,7 +430,8 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             if (!j->test_needs)
                 j->test_needs = xcalloc(pool->n_tests + 1, 1);
             j->test_needs[idx] |= bits & (LT_NEEDS_PROCESSES |
-                                          LT_NEEDS_NETWORK);
+                                          LT_NEEDS_NETWORK |
+                                          LT_NEEDS_UNTRACED);
             break;
         }
         case LT_FRAME_TEST_START: {

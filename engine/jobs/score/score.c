@@ -923,8 +923,10 @@ static int by_cost(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The lines a process started by a test ran are not in its coverage: a
- * runnable test that started processes may reach any line, so it joins
+/* The lines that Python processes started by a test ran are in its
+ * coverage (the baseline traces them too), but not those of a forked
+ * copy of the test's process, nor of an interpreter that ran isolated or
+ * ended without reporting: such a test may reach any line, so it joins
  * every mutant's selection after the covering tests, cheapest first. */
 static size_t add_process_tests(const struct pool *pool,
                                 const struct baseline *b, uint32_t **out,
@@ -932,7 +934,7 @@ static size_t add_process_tests(const struct pool *pool,
 {
     size_t nt = pool->n_tests, extra = 0;
     for (size_t i = 0; i < nt; i++)
-        extra += b->runnable[i] && (b->needs[i] & LT_NEEDS_PROCESSES);
+        extra += b->runnable[i] && (b->needs[i] & LT_NEEDS_UNTRACED);
     if (!extra)
         return n;
     unsigned char *have = xcalloc(nt + 1, 1);
@@ -941,7 +943,7 @@ static size_t add_process_tests(const struct pool *pool,
     *out = xrealloc(*out, (n + extra + 1) * sizeof(uint32_t));
     size_t first = n;
     for (size_t i = 0; i < nt; i++)
-        if (b->runnable[i] && (b->needs[i] & LT_NEEDS_PROCESSES) && !have[i])
+        if (b->runnable[i] && (b->needs[i] & LT_NEEDS_UNTRACED) && !have[i])
             (*out)[n++] = (uint32_t)i;
     free(have);
     sort_cost = b->wall_ms;

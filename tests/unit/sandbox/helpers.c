@@ -169,5 +169,7 @@ int main(void)
     failed += _cmocka_run_group_tests("fs", fs_tests, fs_ntests, NULL, NULL);
     failed += _cmocka_run_group_tests("limits", limits_tests, limits_ntests,
                                       NULL, NULL);
+    failed += _cmocka_run_group_tests("procs", procs_tests, procs_ntests,
+                                      NULL, NULL);
     return failed ? 1 : 0;
 }

@@ -94,5 +94,7 @@ extern const struct CMUnitTest fs_tests[];
 extern const size_t fs_ntests;
 extern const struct CMUnitTest limits_tests[];
 extern const size_t limits_ntests;
+extern const struct CMUnitTest procs_tests[];
+extern const size_t procs_ntests;
 
 #endif
