@@ -1992,6 +1992,12 @@ _Noreturn void lt_zygote_main(int sock)
         fprintf(stderr, "litmus-zygote: no prepared seccomp filter; each "
                         "child compiles its own\n");
 
+    /* The processes the tests start import from the same places: the
+     * engine's prefix (PYTHONPATH's entries made absolute, and an src/
+     * root it added) becomes their PYTHONPATH.  The embedded interpreter
+     * itself starts isolated and ignores it. */
+    if (path_prefix[0])
+        setenv("PYTHONPATH", path_prefix, 1);
     start_python(python);
     if (put_on_path(run_cwd, path_prefix) < 0) {
         PyErr_Print();
