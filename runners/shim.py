@@ -447,13 +447,20 @@ class _NeedsWatch:
         self._python = os.path.realpath(sys.executable)
         here = os.path.join(scratch, ".litmus-cover")
         self._out = os.path.join(here, "out")
-        os.makedirs(self._out, exist_ok=True)
-        with open(os.path.join(here, "sitecustomize.py"), "w") as f:
-            f.write(_SUBPROCESS_COVER)
-        old = os.environ.get("PYTHONPATH")
-        os.environ["PYTHONPATH"] = here + (os.pathsep + old if old else "")
-        os.environ["LITMUS_COVER_OUT"] = self._out
-        os.environ["LITMUS_COVER_FILES"] = os.pathsep.join(self._index)
+        try:
+            os.makedirs(self._out, exist_ok=True)
+            with open(os.path.join(here, "sitecustomize.py"), "w") as f:
+                f.write(_SUBPROCESS_COVER)
+        except OSError:
+            # No usable scratch (a degraded sandbox): every process a
+            # test starts then counts as untraced.
+            self._out = None
+        if self._out:
+            old = os.environ.get("PYTHONPATH")
+            os.environ["PYTHONPATH"] = here + (os.pathsep + old if old
+                                               else "")
+            os.environ["LITMUS_COVER_OUT"] = self._out
+            os.environ["LITMUS_COVER_FILES"] = os.pathsep.join(self._index)
         sys.addaudithook(self._hook)
 
     def _is_python(self, program):
@@ -504,6 +511,8 @@ class _NeedsWatch:
     def _collect(self):
         """Adds what the test's processes reported to its coverage; True
         when one of them started and did not report."""
+        if self._out is None:
+            return bool(self.bits & NEEDS_PROCESSES)
         try:
             names = os.listdir(self._out)
         except OSError:

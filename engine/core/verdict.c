@@ -135,9 +135,12 @@ static char *failure_detail(const struct lt_evidence *ev)
 
 /* Decides a run's verdict from its evidence.  The rules, first match wins
  * (docs/verdicts.md explains each):
- *   1. applying decides alone: invalid, equivalent, killed at import;
+ *   1. a change that does not compile is invalid;
  *   2. a guard report (tamper) is a detection, whatever the tests said:
- *      a child that tampered cannot be believed about its tests;
+ *      a child that tampered cannot be believed about its tests; an
+ *      untrusted change that raised SystemExit or KeyboardInterrupt at
+ *      import tampered too;
+ *   2b. applying decides alone: equivalent, killed at import;
  *   3. a failing test kills (memory when it failed with MemoryError),
  *      unless the job needs every outcome (then rule 9 decides);
  *   4. the engine's limits: one test's CPU budget, the run's CPU budget,
@@ -145,7 +148,8 @@ static char *failure_detail(const struct lt_evidence *ev)
  *   5. more output than the cap: crashed;
  *   6. malformed frames: error (never a kill);
  *   7. ended before entering the sandbox: error;
- *   8. a signal after that: crashed; no APPLIED report: error;
+ *   8. a signal after that: crashed; an untrusted change's clean exit
+ *      before END: tamper (it faked an end); no APPLIED report: error;
  *   9. a pass needs positive evidence: END, exit 0, no test pending and
  *      every selected test reported once; else the child left early: a
  *      behaviour change, killed.
@@ -155,11 +159,25 @@ void lt_verdict_decide(const struct lt_evidence *ev, struct lt_decision *d)
 {
     const char *cur = ev->current_test;
     memset(d, 0, sizeof(*d));
-    switch (ev->apply) {
-    case LT_EV_APPLY_INVALID:
+    if (ev->apply == LT_EV_APPLY_INVALID) {
         set(d, LT_VERDICT_INVALID, "syntax", NULL,
             xstrdup(ev->apply_text ? ev->apply_text : ""));
         return;
+    }
+    if (ev->tamper) {
+        set(d, LT_VERDICT_KILLED, "tamper", cur,
+            xasprintf("guard: %s", ev->tamper));
+        return;
+    }
+    const char *raised = ev->apply_text ? ev->apply_text : "";
+    if (ev->untrusted && ev->apply == LT_EV_APPLY_RAISED &&
+        (strncmp(raised, "SystemExit", 10) == 0 ||
+         strncmp(raised, "KeyboardInterrupt", 17) == 0)) {
+        set(d, LT_VERDICT_KILLED, "tamper", NULL,
+            xasprintf("raised %s while being imported", raised));
+        return;
+    }
+    switch (ev->apply) {
     case LT_EV_APPLY_EQUIVALENT:
         set(d, LT_VERDICT_EQUIVALENT, "equivalent", NULL,
             xstrdup("compiles to the original code objects"));
@@ -170,11 +188,6 @@ void lt_verdict_decide(const struct lt_evidence *ev, struct lt_decision *d)
         return;
     default:
         break;
-    }
-    if (ev->tamper) {
-        set(d, LT_VERDICT_KILLED, "tamper", cur,
-            xasprintf("guard: %s", ev->tamper));
-        return;
     }
     if (ev->fail_test && !ev->need_all) {
         set(d, ev->fail_memory ? LT_VERDICT_MEMORY : LT_VERDICT_KILLED,
@@ -224,6 +237,11 @@ void lt_verdict_decide(const struct lt_evidence *ev, struct lt_decision *d)
         set(d, LT_VERDICT_CRASHED, "signal", cur,
             xasprintf("killed by signal %d (%s)", ev->signal,
                       strsignal(ev->signal)));
+        return;
+    }
+    if (ev->untrusted && ev->exit_code == 0 && !ev->ended) {
+        set(d, LT_VERDICT_KILLED, "tamper", cur,
+            xstrdup("exited with status 0 before reporting every test"));
         return;
     }
     if (ev->apply != LT_EV_APPLY_OK) {

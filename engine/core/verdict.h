@@ -63,6 +63,10 @@ struct lt_evidence {
     size_t n_also_failed;
     int need_all;              /* the job needs every test's outcome: a
                                   failure decides only a complete run */
+    int untrusted;             /* a candidate patch: raising SystemExit
+                                  or KeyboardInterrupt at import, or a
+                                  clean exit before END, fakes an end
+                                  (tamper) */
     int exit_code;             /* exit status, or -1 when signalled */
     int signal;                /* terminating signal, or 0 */
     int timed_out;             /* the engine killed it at a limit ... */

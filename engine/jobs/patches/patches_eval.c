@@ -89,118 +89,98 @@ static char *where(const struct unit *u, const struct job *j)
     return xstrdup("");
 }
 
+/* The status of a candidate's test run that did not end cleanly, from
+ * the shared decision: the patch vocabulary (syntax, tamper,
+ * import_error, unchanged, timeout, crash, error) and its details.
+ * Returns a new status object. */
+static json_t *early_status(const struct unit *u, const struct job *j,
+                            const struct lt_decision *d, double ms)
+{
+    int st = j->wait_status;
+    int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    char *at = where(u, j);
+    const char *r = d->reason;
+    char *detail = NULL;
+    const char *status = "error";
+    if (d->verdict == LT_VERDICT_INVALID) {
+        status = "syntax";
+        detail = xstrdup(j->apply_text ? j->apply_text : "");
+    } else if (d->verdict == LT_VERDICT_EQUIVALENT) {
+        status = "unchanged";
+        detail = xstrdup("the patch compiles to the same code as the buggy "
+                         "file");
+    } else if (strcmp(r, "tamper") == 0) {
+        status = "tamper";
+        detail = j->tamper ? xstrdup(j->tamper)
+                 : j->apply_status == LT_APPLY_RAISED
+                     ? xasprintf("SystemExit raised while importing the "
+                                 "patch (%s)",
+                                 j->apply_text ? j->apply_text : "")
+                     : xasprintf("exited with status 0 before reporting "
+                                 "every test%s", at);
+    } else if (strcmp(r, "import") == 0) {
+        status = "import_error";
+        detail = xstrdup(j->apply_text ? j->apply_text : "");
+    } else if (d->verdict == LT_VERDICT_TIMEOUT) {
+        status = "timeout";
+        detail = strcmp(r, "wall_limit") == 0
+                     ? xasprintf("did not finish%s within the wall-clock "
+                                 "limit of %.2f s",
+                                 at, j->deadline - j->started_at)
+                     : xasprintf("did not finish%s within the CPU budget of "
+                                 "%.2f s", at, j->cpu_budget_ns / 1e9);
+    } else if (strcmp(r, "output_limit") == 0) {
+        status = "crash";
+        detail = xasprintf("wrote more than %u bytes of output%s",
+                           LT_OUTPUT_CAP, at);
+    } else if (strcmp(r, "signal") == 0) {
+        status = "crash";
+        detail = xasprintf("killed by signal %d (%s)%s", WTERMSIG(st),
+                           strsignal(WTERMSIG(st)), at);
+    } else if (strcmp(r, "protocol") == 0) {
+        detail = xstrdup("malformed result frames from the child");
+    } else if (strcmp(r, "no_sandbox") == 0) {
+        detail = WIFSIGNALED(st)
+                     ? xasprintf("the child died by signal %d before "
+                                 "entering the sandbox", WTERMSIG(st))
+                     : xasprintf("the child exited with status %d before "
+                                 "entering the sandbox", code);
+    } else if (strcmp(r, "no_apply") == 0) {
+        detail = xasprintf("the child exited with status %d before the "
+                           "patch was applied", code);
+    } else if (j->ended && code == 0) {
+        /* exit_early after END: a result is missing or doubled. */
+        detail = xstrdup("the child did not report every test");
+    } else {
+        status = "crash";
+        detail = xasprintf("the test process exited with status %d%s", code,
+                           at);
+    }
+    json_t *o = status_obj(status, detail, ms);
+    free(detail);
+    free(at);
+    return o;
+}
+
 /* Evidence of a run of tests on a candidate: layer 1 (held = 0, reason
- * fails_tests) or the held-out tests (held = 1, fails_held_out).  A pass
- * needs positive evidence: applied, sandboxed, every listed test
- * reported once and passed (or skipped where the reference skips it),
- * END, exit status 0, no guard fired. */
+ * fails_tests) or the held-out tests (held = 1, fails_held_out).  The
+ * verdict is the shared rule's (lt_verdict_decide) for an untrusted run
+ * that needs every test's outcome; what is the patches' own is which
+ * outcome fails a test: a skip counts as a failure where the reference
+ * (ref_skipped) does not skip.  A pass needs positive evidence: applied,
+ * sandboxed, every listed test reported once and passed, END, exit
+ * status 0, no guard fired. */
 json_t *lt__pe_tests(const struct unit *u, const struct job *j, int held,
                      const unsigned char *ref_skipped)
 {
-    int st = j->wait_status;
     double ms = job_ms(j);
-    char *at = where(u, j);
-    json_t *o = NULL;
-
-    if (j->apply_status == LT_APPLY_INVALID) {
-        o = status_obj("syntax", j->apply_text ? j->apply_text : "", ms);
-        goto out;
-    }
-    if (j->tamper) {
-        o = status_obj("tamper", j->tamper, ms);
-        goto out;
-    }
-    if (j->apply_status == LT_APPLY_RAISED) {
-        const char *t = j->apply_text ? j->apply_text : "";
-        if (strncmp(t, "SystemExit", 10) == 0) {
-            char *d = xasprintf("SystemExit raised while importing the "
-                                "patch (%s)", t);
-            o = status_obj("tamper", d, ms);
-            free(d);
-        } else {
-            o = status_obj("import_error", t, ms);
-        }
-        goto out;
-    }
-    if (j->apply_status == LT_APPLY_EQUIVALENT) {
-        o = status_obj("unchanged", "the patch compiles to the same code "
-                       "as the buggy file", ms);
-        goto out;
-    }
-    if (j->protocol_error) {
-        o = status_obj("error", "malformed result frames from the child", ms);
-        goto out;
-    }
-    if (!j->sandboxed) {
-        char *d = WIFSIGNALED(st)
-                      ? xasprintf("the child died by signal %d before "
-                                  "entering the sandbox", WTERMSIG(st))
-                      : xasprintf("the child exited with status %d before "
-                                  "entering the sandbox",
-                                  WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-        o = status_obj("error", d, ms);
-        free(d);
-        goto out;
-    }
-    if (j->timed_out || (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU)) {
-        char *d;
-        if (j->cpu_over || !j->timed_out)
-            d = xasprintf("did not finish%s within the CPU budget of %.2f s",
-                          at, j->cpu_budget_ns / 1e9);
-        else
-            d = xasprintf("did not finish%s within the wall-clock limit of "
-                          "%.2f s", at, j->deadline - j->started_at);
-        o = status_obj("timeout", d, ms);
-        free(d);
-        goto out;
-    }
-    if (j->output_overflow) {
-        char *d = xasprintf("wrote more than %u bytes of output%s",
-                            LT_OUTPUT_CAP, at);
-        o = status_obj("crash", d, ms);
-        free(d);
-        goto out;
-    }
-    if (WIFSIGNALED(st)) {
-        char *d = xasprintf("killed by signal %d (%s)%s", WTERMSIG(st),
-                            strsignal(WTERMSIG(st)), at);
-        o = status_obj("crash", d, ms);
-        free(d);
-        goto out;
-    }
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && !j->ended) {
-        char *d = xasprintf("exited with status 0 before reporting every "
-                            "test%s", at);
-        o = status_obj("tamper", d, ms);
-        free(d);
-        goto out;
-    }
-    if (j->apply_status != LT_APPLY_OK) {
-        char *d = xasprintf("the child exited with status %d before the "
-                            "patch was applied",
-                            WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-        o = status_obj("error", d, ms);
-        free(d);
-        goto out;
-    }
-    if (!j->ended || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        char *d = xasprintf("the test process exited with status %d%s",
-                            WIFEXITED(st) ? WEXITSTATUS(st) : -1, at);
-        o = status_obj("crash", d, ms);
-        free(d);
-        goto out;
-    }
-
-    /* A clean end: count what every listed test did. */
     json_t *failing = json_array(), *skipped = json_array();
-    size_t passed = 0, n_fail = 0, unseen = 0;
+    size_t passed = 0, n_fail = 0;
     long first = -1;
-    for (size_t k = 0; k < j->n_tests; k++) {
+    for (size_t k = 0; j->seen && j->test_outcome && k < j->n_tests; k++) {
         uint32_t t = j->tests[k];
-        if (!j->seen[t]) {
-            unseen++;
+        if (!j->seen[t])
             continue;
-        }
         int out = j->test_outcome[t];
         if (out == LT_TEST_PASSED ||
             (out == LT_TEST_SKIPPED && ref_skipped && ref_skipped[t])) {
@@ -215,42 +195,57 @@ json_t *lt__pe_tests(const struct unit *u, const struct job *j, int held,
         if (json_array_size(failing) < MAX_LISTED)
             json_array_append_new(failing, json_string(test_name(u, t)));
     }
-    if (unseen || (size_t)j->n_results != j->n_tests || j->current >= 0) {
+
+    struct lt_evidence ev;
+    struct lt_decision d;
+    lt__job_evidence(&u->lane->pool, j, &ev);
+    ev.untrusted = 1;
+    ev.need_all = 1;
+    ev.fail_test = first >= 0 ? test_name(u, first) : NULL;
+    ev.fail_memory = first >= 0 && j->test_outcome[first] == LT_TEST_MEMORY;
+    lt_verdict_decide(&ev, &d);
+    lt__evidence_clear(&ev);
+
+    json_t *o;
+    int complete = d.verdict == LT_VERDICT_SURVIVED ||
+                   strcmp(d.reason, "test_failed") == 0 ||
+                   strcmp(d.reason, "test_memory") == 0;
+    if (!complete) {
         json_decref(failing);
         json_decref(skipped);
-        o = status_obj("error", "the child did not report every test", ms);
-        goto out;
-    }
-    if (n_fail) {
+        o = early_status(u, j, &d, ms);
+        /* Early ends: count the tests that did pass before it. */
+        size_t before = 0;
+        for (size_t k = 0; j->seen && j->test_outcome && k < j->n_tests;
+             k++)
+            before += j->seen[j->tests[k]] &&
+                      j->test_outcome[j->tests[k]] == LT_TEST_PASSED;
+        json_object_set_new(o, "tests_passed",
+                            json_integer((json_int_t)before));
+    } else if (n_fail) {
         const char *why = (int)first == j->fail_test && j->fail_text
                               ? j->fail_text
                               : j->test_outcome[first] == LT_TEST_SKIPPED
                                     ? "skipped (a skip counts as a failure "
                                       "where the reference does not skip)"
                                     : "failed";
-        char *d = xasprintf("%zu of %zu %stests fail; first %s: %s", n_fail,
-                            j->n_tests, held ? "held-out " : "",
-                            test_name(u, first), why);
-        o = status_obj(held ? "fails_held_out" : "fails_tests", d, ms);
-        free(d);
+        char *detail = xasprintf("%zu of %zu %stests fail; first %s: %s",
+                                 n_fail, j->n_tests, held ? "held-out " : "",
+                                 test_name(u, first), why);
+        o = status_obj(held ? "fails_held_out" : "fails_tests", detail, ms);
+        free(detail);
     } else {
         o = status_obj("pass", NULL, ms);
     }
-    json_object_set_new(o, "failing", failing);
-    json_object_set_new(o, "skipped", skipped);
-    json_object_set_new(o, "tests_passed", json_integer((json_int_t)passed));
-out:
-    json_object_set_new(o, "tests_total", json_integer((json_int_t)j->n_tests));
-    if (!json_object_get(o, "tests_passed")) {
-        /* Early ends: count the tests that did pass before it. */
-        size_t before = 0;
-        for (size_t k = 0; k < j->n_tests; k++)
-            before += j->seen[j->tests[k]] &&
-                      j->test_outcome[j->tests[k]] == LT_TEST_PASSED;
+    if (complete) {
+        json_object_set_new(o, "failing", failing);
+        json_object_set_new(o, "skipped", skipped);
         json_object_set_new(o, "tests_passed",
-                            json_integer((json_int_t)before));
+                            json_integer((json_int_t)passed));
     }
-    free(at);
+    json_object_set_new(o, "tests_total", json_integer((json_int_t)j->n_tests));
+    free(d.killed_by);
+    free(d.detail);
     return o;
 }
 
