@@ -5,11 +5,11 @@
 P=$CORPUS/patches
 grep -qs calls_main "$REPO/runners/shim.py" || [ -f "$REPO/runners/calls.py" ] ||
   skip "the runner side of litmus patches has not landed"
-# Three programs of the corpus and their patches.
+# Two programs of the corpus and their patches.
 /usr/bin/python3 - "$P" "$WORK" <<'PY'
 import json, os, sys
 corpus, work = sys.argv[1:]
-keep = ["gcd", "kth", "quicksort"]
+keep = ["gcd", "quicksort"]
 m = json.load(open(os.path.join(corpus, "manifest.json")))
 out = {k: {f: os.path.join(corpus, v) if f != "function" else v
            for f, v in m[k].items()} for k in keep}
