@@ -629,7 +629,13 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
     untrusted = bool(flags & F_UNTRUSTED) or mode == 2
     if untrusted:
         UNTRUSTED = True
-        _litmus.enter_sandbox()
+        # The candidate's text is only written to scratch here (for the
+        # processes its tests start): it runs after the sandbox.
+        if mode == 1:
+            _litmus.enter_sandbox(*_sandbox_args(flags, scratch, index, start,
+                                                 end, replacement))
+        else:
+            _litmus.enter_sandbox()
         _child_setup(scratch)
         _litmus.arm(flags)
     if mode == 2:

@@ -21,14 +21,18 @@
 #define LT_PATCHES_SCHEMA "litmus.patches/1"
 #define LT_PATCH_MAX_TEXT (4u << 20)   /* larger patch texts are not run */
 
-/* Run flags of each kind of child (runners/runner.h). */
-#define LT_PF_REF_MAIN (LT_RUN_UNTRUSTED | LT_RUN_CAPTURE | LT_RUN_COVERAGE)
-#define LT_PF_REF_HELD (LT_RUN_UNTRUSTED | LT_RUN_CAPTURE)
-#define LT_PF_L1 (LT_RUN_UNTRUSTED | LT_RUN_COVERAGE | LT_RUN_GUARD_EACH | \
+/* Run flags of each kind of child (runners/runner.h).  Every run of the
+ * tests is in process mode: a candidate's tests may start processes
+ * (its command line) or serve on loopback, and those see the candidate
+ * bound over the buggy file. */
+#define LT_PF_TESTS (LT_RUN_UNTRUSTED | LT_RUN_PROCESSES)
+#define LT_PF_REF_MAIN (LT_PF_TESTS | LT_RUN_CAPTURE | LT_RUN_COVERAGE)
+#define LT_PF_REF_HELD (LT_PF_TESTS | LT_RUN_CAPTURE)
+#define LT_PF_L1 (LT_PF_TESTS | LT_RUN_COVERAGE | LT_RUN_GUARD_EACH | \
                   LT_RUN_CHECK_EQ)
-#define LT_PF_HELD (LT_RUN_UNTRUSTED | LT_RUN_GUARD_EACH | LT_RUN_CHECK_EQ)
+#define LT_PF_HELD (LT_PF_TESTS | LT_RUN_GUARD_EACH | LT_RUN_CHECK_EQ)
 #define LT_PF_DIFF (LT_RUN_UNTRUSTED | LT_RUN_CHECK_EQ)
-#define LT_PF_MUT LT_RUN_UNTRUSTED
+#define LT_PF_MUT LT_PF_TESTS
 
 struct unit;
 
