@@ -555,8 +555,16 @@ class _NeedsWatch:
         return bits
 
 
+def _needs_watch(mode, flags, scratch):
+    """The watch of what the tests need, for a run in process mode that
+    traces coverage (the baseline, a candidate's layer 1), else None."""
+    if flags & F_PROCESSES and (mode == 0 or flags & F_COVERAGE):
+        return _NeedsWatch(scratch)
+    return None
+
+
 def run_tests(indices, stop_first, coverage=False, selected=None,
-              watch_needs=None):
+              needs=None):
     """selected: the items for indices (a fresh child's own collection),
     None for a test that collection no longer produces: it is reported
     skipped, as plain pytest would not run it either."""
@@ -574,7 +582,6 @@ def run_tests(indices, stop_first, coverage=False, selected=None,
     if coverage:
         import threading
         threading.settrace(_litmus.thread_trace_hook)
-    needs = _NeedsWatch(watch_needs) if watch_needs else None
     for k, item in enumerate(selected):
         nxt = selected[k + 1] if k + 1 < len(selected) else None
         _litmus.test_start(indices[k])
@@ -637,6 +644,8 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
         else:
             _litmus.enter_sandbox()
         _child_setup(scratch)
+        # Before the guards: the watch writes its sitecustomize.py.
+        needs = _needs_watch(mode, flags, scratch)
         _litmus.arm(flags)
     if mode == 2:
         _litmus.applied(APPLY_OK, "calls")
@@ -661,14 +670,14 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
         else:
             _litmus.enter_sandbox(*_sandbox_args(flags, scratch))
         _child_setup(scratch)
+        needs = _needs_watch(mode, flags, scratch)
     if flags & F_CAPTURE:
         subject = SUBJECTS[index]
         litmus_calls.install_capture(subject.path, subject.modules,
                                      _project_modules())
     run_tests(indices, stop_first,
               coverage=(mode == 0 or bool(flags & F_COVERAGE)),
-              watch_needs=scratch if mode == 0 and flags & F_PROCESSES
-              else None)
+              needs=needs)
 
 
 PRELOAD_GENERATOR = False

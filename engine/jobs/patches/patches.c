@@ -2035,6 +2035,15 @@ static double ref_cpu_s(const struct unit *u, int held)
 }
 
 /* The CPU ms of the slowest main test of a text's layer-1 run. */
+/* The flags of a mutant run of text t: process mode when its layer 1
+ * saw a test start a process or open a network socket. */
+static uint32_t mut_flags(const struct ptext *t)
+{
+    const json_t *l1 = t->same ? t->same->l1 : t->l1;
+    return LT_PF_MUT | (l1 && json_is_true(json_object_get(l1, "processes"))
+                            ? LT_RUN_PROCESSES : 0);
+}
+
 static double slowest_test_ms(const struct unit *u, const struct ptext *t)
 {
     const json_t *cpus = json_object_get(cov_of(u, t), "cpu_ms");
@@ -2160,7 +2169,7 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
              * limit is layer 1's, which tracing made longer. */
             spec_tests(u, spec, u->main_tests, u->n_main, 0);
             req->replacement = t->text;
-            req->flags = LT_PF_MUT;
+            req->flags = mut_flags(t);
             const json_t *cpus = json_object_get(cov_of(u, t), "cpu_ms");
             double sum = 0;
             for (size_t i = 0; i < u->n_main; i++)
@@ -2193,7 +2202,7 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
         size_t len = 0;
         req->replacement = la->owned[0] = lt_mutant_apply(m, t->text, t->len,
                                                           &len);
-        req->flags = LT_PF_MUT;
+        req->flags = mut_flags(t);
         req->stop_first = 1;
         cpu = o->timeout_factor * sum + MUT_CONST;
         wall = 3 * cpu + 1;
@@ -2336,6 +2345,11 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
         free(sk);
         if (!held && l1_passed(&(struct ptext){.l1 = ev}))
             json_object_set_new(ev, "cov", lt__pe_coverage(u, j));
+        for (size_t i = 0; !held && j->test_needs && i < j->n_tests; i++)
+            if (j->test_needs[j->tests[i]]) {
+                json_object_set_new(ev, "processes", json_true());
+                break;
+            }
         if (strcmp(lt__pe_str(ev, "status"), "error") == 0 &&
             !k->task.retried) {
             json_decref(ev);

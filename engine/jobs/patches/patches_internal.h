@@ -21,10 +21,12 @@
 #define LT_PATCHES_SCHEMA "litmus.patches/1"
 #define LT_PATCH_MAX_TEXT (4u << 20)   /* larger patch texts are not run */
 
-/* Run flags of each kind of child (runners/runner.h).  Every run of the
- * tests is in process mode: a candidate's tests may start processes
- * (its command line) or serve on loopback, and those see the candidate
- * bound over the buggy file. */
+/* Run flags of each kind of child (runners/runner.h).  The runs of a
+ * text's tests are in process mode: its tests may start processes (its
+ * command line) or serve on loopback, and those see the text bound over
+ * the buggy file.  Layer 1 reports whether any test did ("processes" in
+ * its evidence); the many mutant runs of a text pay for process mode only
+ * then. */
 #define LT_PF_TESTS (LT_RUN_UNTRUSTED | LT_RUN_PROCESSES)
 #define LT_PF_REF_MAIN (LT_PF_TESTS | LT_RUN_CAPTURE | LT_RUN_COVERAGE)
 #define LT_PF_REF_HELD (LT_PF_TESTS | LT_RUN_CAPTURE)
@@ -32,7 +34,7 @@
                   LT_RUN_CHECK_EQ)
 #define LT_PF_HELD (LT_PF_TESTS | LT_RUN_GUARD_EACH | LT_RUN_CHECK_EQ)
 #define LT_PF_DIFF (LT_RUN_UNTRUSTED | LT_RUN_CHECK_EQ)
-#define LT_PF_MUT LT_PF_TESTS
+#define LT_PF_MUT LT_RUN_UNTRUSTED /* | LT_RUN_PROCESSES, see above */
 
 struct unit;
 
