@@ -426,7 +426,7 @@ class _NeedsWatch:
     only the mutants whose tests need it pay for process mode.  A process
     shows as an audit event, as a child this worker reaped (its page
     faults count in RUSAGE_CHILDREN), or as one still listed in the
-    worker's own /proc (it is pid 1 of its namespace).  The Python
+    worker's own /proc (its namespace holds only its init and it).  The Python
     processes the tests start report the subjects' lines they run
     (_SUBPROCESS_COVER), which join the test's coverage; a test that ran
     subject code where it could not be traced is marked NEEDS_UNTRACED."""
@@ -544,9 +544,12 @@ class _NeedsWatch:
         bits = self.bits
         if self._reaped() != self._before:
             bits |= NEEDS_PROCESSES
-        elif os.getpid() == 1:
+        elif os.getppid() == 1:
+            # Process mode: the namespace holds its init (1) and us.
+            ours = ("1", str(os.getpid()))
             try:
-                if any(n.isdigit() and n != "1" for n in os.listdir("/proc")):
+                if any(n.isdigit() and n not in ours
+                       for n in os.listdir("/proc")):
                     bits |= NEEDS_PROCESSES
             except OSError:
                 pass

@@ -789,12 +789,6 @@ static int enter_process_mode(struct lt_sandbox_opts *o, const char *bind_src,
         closefrom_all();
         lt_sandbox_wait_worker(worker);
     }
-    if (worker < 0 && getpid() == 1) { /* a half-built worker */
-        char why[400];
-        snprintf(why, sizeof(why), "cannot set up process mode (%s)",
-                 lt_sandbox_describe_missing(LT_SBX_ALL));
-        die(why, worker);
-    }
     if (worker < 0) {
         close(gate[0]);
         close(gate[1]);

@@ -1,8 +1,14 @@
 /* Process mode: a child whose tests start processes or serve on
- * localhost gets namespaces of its own (user, pid, mount, network) and
- * becomes the init of its pid namespace, so that every descendant stays
- * inside its isolation and dies with it.  The process the engine watches
- * stays outside as a waiter that relays the worker's end.
+ * localhost gets namespaces of its own (user, pid, mount, network), so
+ * that every descendant stays inside its isolation and dies with it.
+ * Three processes:
+ *   waiter (outside, the process the engine watches)
+ *     `-- init (pid 1 of the new pid namespace: reaps every orphan, so
+ *         none stays a zombie counted against the process cap)
+ *           `-- worker (pid 2: runs the tests, an ordinary process)
+ * The worker tells the waiter its pid (translated by the kernel into
+ * the waiter's namespace through SCM_CREDENTIALS), the init then the
+ * worker's wait status; the waiter ends the same way.
  * SPDX-License-Identifier: MIT */
 #include "sandbox/sandbox.h"
 
@@ -91,9 +97,53 @@ static int worker_mounts(const struct lt_sandbox_opts *opts)
     return 0;
 }
 
+/* The waiter's side: the init's pid and its report socket. */
+static pid_t init_pid = -1;
+static int report_fd = -1;
+
+/* Closes every fd but `keep`. */
+static void close_all_but(int keep)
+{
+    for (int fd = 0; fd < keep; fd++)
+        close(fd);
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, (unsigned)keep + 1, ~0u, 0u) == 0)
+        return;
+#endif
+    for (int fd = keep + 1; fd < 4096; fd++)
+        close(fd);
+}
+
+/* The init's life after set-up: reaps everything, and when the worker
+ * ends, sends its wait status and exits (which ends every process of the
+ * namespace). */
+static _Noreturn void init_main(int fd, pid_t worker)
+{
+    close_all_but(fd);
+    for (;;) {
+        int st = 0;
+        pid_t r = wait(&st);
+        if (r == worker) {
+            ssize_t n = send(fd, &st, sizeof(st), MSG_NOSIGNAL);
+            (void)n;
+            _exit(0);
+        }
+        if (r < 0 && errno == ECHILD)
+            _exit(125);
+    }
+}
+
 /* Contract: see sandbox.h. */
 pid_t lt_sandbox_enter_processes(const struct lt_sandbox_opts *opts)
 {
+    int sp[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0) {
+        int e = errno;
+        lt__sbx_note(LT_SBX_PROCESSES, "socketpair: %s", strerror(e));
+        return -e;
+    }
+    int on = 1;
+    setsockopt(sp[0], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on));
     /* A user namespace of our own gives the capabilities the others
      * need, whoever we are; its uid stays unmapped (the view's /proc is
      * read-only, so no map can be written), which changes nothing on
@@ -103,20 +153,58 @@ pid_t lt_sandbox_enter_processes(const struct lt_sandbox_opts *opts)
         int e = errno;
         lt__sbx_note(LT_SBX_PROCESSES, "unshare(user, pid, mount, net): %s",
                      strerror(e));
+        close(sp[0]);
+        close(sp[1]);
         return -e;
     }
-    pid_t worker = fork();
-    if (worker < 0) {
+    pid_t init = fork();
+    if (init < 0) {
         int e = errno;
         lt__sbx_note(LT_SBX_PROCESSES, "fork: %s", strerror(e));
+        close(sp[0]);
+        close(sp[1]);
         return -e;
     }
-    if (worker > 0)
-        return worker;
+    if (init > 0) {
+        /* The waiter: the worker's pid, as the kernel translated it, or
+         * the init's reason for failing. */
+        close(sp[1]);
+        init_pid = init;
+        report_fd = sp[0];
+        char buf[200];
+        struct ucred cred = {0};
+        char cbuf[CMSG_SPACE(sizeof(cred))];
+        struct iovec iov = {.iov_base = buf, .iov_len = sizeof(buf) - 1};
+        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
+                             .msg_control = cbuf,
+                             .msg_controllen = sizeof(cbuf)};
+        ssize_t n;
+        do {
+            n = recvmsg(sp[0], &msg, 0);
+        } while (n < 0 && errno == EINTR);
+        struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&msg) : NULL;
+        if (c && c->cmsg_level == SOL_SOCKET &&
+            c->cmsg_type == SCM_CREDENTIALS && buf[0] == 'W') {
+            memcpy(&cred, CMSG_DATA(c), sizeof(cred));
+            if (cred.pid > 0)
+                return cred.pid;
+        }
+        buf[n > 0 ? n : 0] = '\0';
+        lt__sbx_note(LT_SBX_PROCESSES, "%s",
+                     n > 1 && buf[0] == 'E' ? buf + 1
+                                            : "the namespace's init failed");
+        kill(init, SIGKILL);
+        while (waitpid(init, NULL, 0) < 0 && errno == EINTR)
+            ;
+        close(sp[0]);
+        init_pid = report_fd = -1;
+        return -EIO;
+    }
 
-    /* The worker: pid 1 of the new namespace.  It dies with the waiter
+    /* The init: pid 1 of the new namespace.  It dies with the waiter
      * (whose pid it cannot see), and every process of the namespace dies
      * with it. */
+    close(sp[0]);
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
         _exit(127);
     int rc = worker_mounts(opts);
@@ -125,23 +213,53 @@ pid_t lt_sandbox_enter_processes(const struct lt_sandbox_opts *opts)
         if (rc < 0)
             lt__sbx_note(LT_SBX_PROCESSES, "loopback up: %s", strerror(-rc));
     }
-    if (rc < 0)
-        return rc; /* the caller must _exit: half-built */
+    pid_t worker = rc == 0 ? fork() : -1;
+    if (rc == 0 && worker < 0)
+        lt__sbx_note(LT_SBX_PROCESSES, "fork: %s", strerror(errno));
+    if (worker < 0) {
+        char why[200];
+        snprintf(why, sizeof(why), "E%s",
+                 lt_sandbox_describe_missing(LT_SBX_ALL));
+        ssize_t n = send(sp[1], why, strlen(why), MSG_NOSIGNAL);
+        (void)n;
+        _exit(127);
+    }
+    if (worker > 0)
+        init_main(sp[1], worker);
+    /* The worker: dies with the init.  Its first message carries its
+     * pid to the waiter: the kernel attaches the sender's credentials
+     * (SO_PASSCRED), translated into the receiver's pid namespace.  (The
+     * init cannot send them for it: its uid is unmapped, so explicit
+     * credentials are refused.) */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != 1)
+        _exit(127);
+    if (send(sp[1], "W", 1, MSG_NOSIGNAL) != 1)
+        _exit(127);
+    close(sp[1]);
     return 0;
 }
 
 /* Contract: see sandbox.h. */
 _Noreturn void lt_sandbox_wait_worker(pid_t worker)
 {
-    /* Hold nothing of the zygote's: the worker speaks for us. */
-    int status = 0;
+    (void)worker; /* the init reports on it */
+    /* The worker's wait status from the init; none if the init died. */
+    int status = 0, have = 0;
+    ssize_t n;
+    do {
+        n = recv(report_fd, &status, sizeof(status), 0);
+    } while (n < 0 && errno == EINTR);
+    have = n == (ssize_t)sizeof(status);
+    int init_status = 0;
     for (;;) {
-        pid_t r = waitpid(worker, &status, 0);
-        if (r == worker)
+        pid_t r = waitpid(init_pid, &init_status, 0);
+        if (r == init_pid)
             break;
         if (r < 0 && errno != EINTR)
             _exit(125);
     }
+    if (!have)
+        status = init_status;
     if (WIFEXITED(status))
         _exit(WEXITSTATUS(status));
     int sig = WIFSIGNALED(status) ? WTERMSIG(status) : SIGKILL;

@@ -325,10 +325,10 @@ int lt_sandbox_enter(const struct lt_sandbox_opts *opts, unsigned *got)
      *    on as an orphan nobody watches. */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
         return -errno;
-    /* The worker of process mode leads its pid namespace: its parent,
-     * the waiter, is outside it (getppid() = 0) and checked the zygote. */
+    /* The worker of process mode is the child of its pid namespace's
+     * init (the waiter outside checked the zygote). */
     pid_t ppid = getppid();
-    if (opts->processes ? getpid() != 1
+    if (opts->processes ? ppid != 1
                         : opts->parent_pid > 0 ? ppid != opts->parent_pid
                                                : ppid == 1)
         return -ESRCH;

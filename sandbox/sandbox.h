@@ -52,8 +52,8 @@ struct lt_sandbox_opts {
      * returned 0 in.  The filter then lets it fork and exec, open
      * AF_INET/AF_INET6 sockets (its network namespace has only
      * loopback) and signal its own descendants (its pid namespace holds
-     * nothing else); RLIMIT_NPROC, counted in its own user namespace,
-     * caps its processes at max_processes. */
+     * nothing else but its init); RLIMIT_NPROC, counted in its own user
+     * namespace, caps its processes at max_processes. */
     int processes;
     unsigned max_processes;      /* 0: 128 */
     const char *const *binds;    /* process mode: NULL-terminated pairs
@@ -101,20 +101,22 @@ int lt_sandbox_enter(const struct lt_sandbox_opts *opts, unsigned *got);
 int lt_sandbox_prepare(const struct lt_sandbox_opts *opts);
 
 /* Process mode, called in a forked child before lt_sandbox_enter():
- * unshares user, pid, mount and network namespaces and forks the worker,
- * the init of the new pid namespace, which mounts a /proc of its own,
- * binds opts->binds, and brings loopback up.  Returns the worker's pid
- * (> 0) in the caller, which must then report it and call
+ * unshares user, pid, mount and network namespaces and forks the init of
+ * the new pid namespace, which mounts a /proc of its own, binds
+ * opts->binds, brings loopback up, forks the worker (pid 2) and reaps
+ * every process of the namespace.  Returns the worker's pid as the
+ * caller sees it (> 0) in the caller, which must then report it and call
  * lt_sandbox_wait_worker(); 0 in the worker, which goes on with
- * lt_sandbox_enter() (opts->processes set); a negative code when the
- * namespaces could not be made (still in the caller: it may go on in
- * the plain sandbox) or, in the worker, a half-built one (it must
- * _exit).  The reason is in lt_sandbox_describe_missing(). */
+ * lt_sandbox_enter() (opts->processes set); a negative code in the
+ * caller when the namespaces or the init's set-up failed (it may go on
+ * in the plain sandbox).  The reason is in
+ * lt_sandbox_describe_missing(). */
 pid_t lt_sandbox_enter_processes(const struct lt_sandbox_opts *opts);
 
-/* The waiter's end: waits for the worker and ends the same way (its exit
- * code, or death by its signal).  Killing the waiter kills the worker
- * (PDEATHSIG) and with it every process of its namespace. */
+/* The waiter's end: waits for the worker's end (the init reports it)
+ * and ends the same way (its exit code, or death by its signal).
+ * Killing the waiter kills the init (PDEATHSIG) and with it every
+ * process of its namespace. */
 _Noreturn void lt_sandbox_wait_worker(pid_t worker);
 
 /* Kills a child from outside with SIGKILL, race-free through a pidfd

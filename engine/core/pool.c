@@ -403,17 +403,20 @@ void lt__job_read_results(struct pool *pool, struct job *j)
                 j->cpu_base_ns = lt__job_cpu_ns(j);
             break;
         case LT_FRAME_WORKER: {
-            /* Only once, before SANDBOXED, and only a child of the child
-             * (sent by the waiter before the worker runs anything): what
-             * the engine then reads the CPU time of. */
+            /* Only once, before SANDBOXED, and only a grandchild of the
+             * child (sent by the waiter before the worker runs anything):
+             * what the engine then reads the CPU time of. */
             uint32_t w = lt_wire_get_u32(&r);
             pid_t parent = w > 0 && w <= INT32_MAX
                                ? lt__proc_parent((pid_t)w) : 0;
-            /* -1: the worker is gone already (a short run, read late);
+            /* Its parent is the namespace's init, a child of the child.
+             * -1: the worker is gone already (a short run, read late);
              * the child's own pid may not be known yet either (STARTED
              * comes on the zygote's socket, which may be read later). */
+            pid_t grand = parent > 0 ? lt__proc_parent(parent) : -1;
             if (r.bad || j->worker || j->sandboxed || parent == 0 ||
-                (j->pid > 0 && parent != j->pid && parent != -1)) {
+                (j->pid > 0 && parent != -1 && grand != -1 &&
+                 grand != j->pid)) {
                 j->protocol_error = 1;
                 break;
             }

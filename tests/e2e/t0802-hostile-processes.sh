@@ -13,7 +13,13 @@ echo "the host's secret" > "$secret"
 chmod 644 "$secret"
 marker=litmus-daemon-$$-$RANDOM
 cat > "$proj/shapes.py" <<'PY'
+import os
+import signal
+
+
 def area(w, h):
+    if False:  # HOSTILE: kill(-1, SIGKILL) from a process the tests start
+        os.kill(-1, signal.SIGKILL)
     return w * h
 PY
 cat > "$proj/test_hostile_procs.py" <<PY
@@ -26,9 +32,9 @@ from shapes import area
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def py(code, timeout=60):
+def py(code, timeout=60, **kw):
     return subprocess.run([sys.executable, "-c", code], capture_output=True,
-                          text=True, timeout=timeout)
+                          text=True, timeout=timeout, **kw)
 
 
 def test_area_through_a_process():
@@ -60,7 +66,7 @@ while True:
         os.wait()
     except ChildProcessError:
         break
-''')
+''', start_new_session=True)  # its killpg reaches only the bomb
     out = done.stdout.split()
     assert out and out[0] == "refused" and int(out[1]) < 1000, done
 
@@ -109,14 +115,6 @@ except OSError as e:
     assert done.stdout.startswith("refused"), done
 
 
-def test_kill_everything_reaches_only_the_tree():
-    done = py("import os, signal; os.kill(-1, signal.SIGKILL); print('alive')")
-    # kill(-1) spares the caller and init: the test (the init of its pid
-    # namespace) goes on, and nothing outside the namespace was reached
-    # (the run completes).
-    assert done.stdout.strip() == "alive", done
-
-
 def test_environment_secret_is_absent():
     done = subprocess.run(["sh", "-c", "echo \$LITMUS_TEST_SECRET; env"],
                           capture_output=True, text=True, timeout=30)
@@ -133,6 +131,18 @@ snapshot() { (cd "$proj" && find . -path ./__pycache__ -prune -o -path ./.pytest
 before=$(snapshot)
 cd "$proj"
 export LITMUS_TEST_SECRET=hunter2
+# A sentinel of the sandbox's uid outside it: kill(-1) in a child must not
+# reach it (as a plain kill(-1) by that uid would: the control below).  A
+# uid of this test's own, so that the control reaches nothing of other
+# tests running beside it.
+sentinel=""
+uidargs=()
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  suid=$((61000 + $$ % 500))
+  uidargs=(--sandbox-uid "$suid")
+  setpriv --reuid "$suid" --regid "$suid" --clear-groups sleep 300 &
+  sentinel=$!
+fi
 # litmus runs under a child subreaper: whatever it leaves behind comes back
 # to the wrapper, which lists it (other tests beside this one cannot
 # blur the count, as a look at the host's defunct processes would).
@@ -155,11 +165,18 @@ open(sys.argv[1] + ".left", "w").write("\n".join(left))
 sys.exit(rc)
 PY
 /usr/bin/python3 "$WORK/subreaper.py" "$WORK/out" "$WORK/err" \
-  "$LITMUS" score shapes.py --tests test_hostile_procs.py --db "$WORK/h.db" --no-progress
+  "$LITMUS" score shapes.py --tests test_hostile_procs.py --db "$WORK/h.db" --no-progress "${uidargs[@]}"
 RC=$?
 expect_eq "$RC" 0 "hostile suite: exit code ($(tail -5 "$WORK/err"))"
 expect_eq "$(q "$WORK/h.db" "SELECT count(*) FROM tests WHERE outcome != 'passed'")" 0 "every hostile test passed (each attempt failed)"
-expect_eq "$(verdict_at "$WORK/h.db" shapes.py 2)" killed "the honest mutant"
+expect_eq "$(verdict_at "$WORK/h.db" shapes.py 8)" killed "the honest mutant"
+# The False -> True mutant sends kill(-1, SIGKILL) from the process the
+# test starts: it ends the child's own tree, and nothing else (the
+# sentinel, a process of the sandbox's uid outside it, lives on).
+expect_one_of "$(verdict_at "$WORK/h.db" shapes.py 6 keyword True)" killed crashed
+if [ -n "$sentinel" ]; then
+  kill -0 "$sentinel" 2>/dev/null || fail "kill(-1) reached a process outside the sandbox"
+fi
 sleep 0.5
 after=$(snapshot)
 [ "$before" = "$after" ] || fail "the host changed: $(diff <(echo "$before") <(echo "$after"))"
@@ -173,5 +190,14 @@ no_leftovers
   -k "secret" >"$WORK/control" 2>&1 && fail "control: plain pytest saw no danger"
 grep -q "test_secret_outside_the_view_is_absent" "$WORK/control" || fail "control: the secret was not readable?"
 grep -q "test_environment_secret_is_absent" "$WORK/control" || fail "control: the environment did not leak?"
+if [ -n "$sentinel" ]; then
+  # Control: the same kill(-1) by that uid outside the sandbox reaches
+  # the sentinel.
+  setpriv --reuid "$suid" --regid "$suid" --clear-groups /usr/bin/python3 -c \
+    'import os, signal; os.kill(-1, signal.SIGKILL)' 2>/dev/null
+  sleep 0.2
+  kill -0 "$sentinel" 2>/dev/null && fail "control: kill(-1) as uid $suid did not reach the sentinel"
+  wait "$sentinel" 2>/dev/null
+fi
 pkill -f "$marker" 2>/dev/null || true
 exit 0

@@ -62,8 +62,9 @@ static int worker_checks(const struct procs_arg *arg, unsigned got,
                          int capped)
 {
     CHECK(got & LT_SBX_PROCESSES, "features 0x%x", got);
-    CHECK(getpid() == 1, "pid %d", (int)getpid());
-    CHECK(count_proc_pids() == 1, "/proc lists %d processes",
+    CHECK(getpid() == 2 && getppid() == 1, "pid %d, parent %d",
+          (int)getpid(), (int)getppid());
+    CHECK(count_proc_pids() == 2, "/proc lists %d processes",
           count_proc_pids());
     char buf[64] = {0};
     int fd = open(arg->target, O_RDONLY);
@@ -169,13 +170,10 @@ static void process_mode(int as_root)
                 lt_cov_flush(); /* the waiter ends with _exit() */
             lt_sandbox_wait_worker(w);
         }
-        if (w < 0 && getpid() != 1) {
+        if (w < 0) {
             child_fail(0, "SKIP %s", lt_sandbox_describe_missing(LT_SBX_ALL));
             _exit(77);
         }
-        if (w < 0)
-            _exit(child_fail(__LINE__, "worker set-up: %s",
-                             lt_sandbox_describe_missing(LT_SBX_ALL)));
         if (flush)
             lt_cov_flush(); /* the worker ends with _exit() */
         o.processes = 1;
@@ -236,11 +234,13 @@ static pid_t spawn_process_mode(struct lt_sandbox_opts *o,
         become_nobody(o, NULL);
         pid_t w = lt_sandbox_enter_processes(o);
         if (w > 0) {
+            if (fd >= 0 && write(fd, &w, sizeof(w)) != sizeof(w))
+                _exit(1);
             close(fd); /* only the worker holds it */
             lt_sandbox_wait_worker(w);
         }
         if (w < 0)
-            _exit(getpid() == 1 ? 1 : 77);
+            _exit(77);
         worker(fd);
         _exit(0);
     }
@@ -282,7 +282,20 @@ static void t_waiter(void **state)
     assert_int_equal(pipe(p), 0);
     child = spawn_process_mode(&o, wait_forever, p[1]);
     close(p[1]);
-    usleep(100000);
+    /* The pid the waiter was given is the worker's, seen from here, and
+     * 2 in its own namespace. */
+    pid_t w = 0;
+    assert_int_equal(read(p[0], &w, sizeof(w)), sizeof(w));
+    char path[64], line[256], want[64];
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)w);
+    snprintf(want, sizeof(want), "NSpid:\t%d\t2\n", (int)w);
+    FILE *sf = fopen(path, "r");
+    int found = 0;
+    while (sf && fgets(line, sizeof(line), sf))
+        found |= strcmp(line, want) == 0;
+    if (sf)
+        fclose(sf);
+    assert_true(found);
     assert_int_equal(lt_sandbox_kill(child, -1), 0);
     assert_int_equal(waitpid(child, &st, 0), child);
     assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
