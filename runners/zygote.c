@@ -742,16 +742,6 @@ static PyObject *py_applied(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-static void closefrom_all(void)
-{
-#ifdef SYS_close_range
-    if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0)
-        return;
-#endif
-    for (int fd = 3; fd < 1024; fd++)
-        close(fd);
-}
-
 /* Process mode, in the child before the sandbox: the namespaces and
  * the worker.  The waiter (this process, seen by the engine) reports the
  * worker's pid and ends as the worker does; the worker waits for that
@@ -782,12 +772,7 @@ static int enter_process_mode(struct lt_sandbox_opts *o, const char *bind_src,
         lt_wire_put_u32(&w, (uint32_t)worker);
         send_frame(result_fd, &w);
         close(gate[1]);
-        /* The waiter holds nothing of the zygote's: no socket, no pipe
-         * whose end it could keep open. */
-        for (int fd = 0; fd < 3; fd++)
-            close(fd);
-        closefrom_all();
-        lt_sandbox_wait_worker(worker);
+        lt_sandbox_wait_worker(worker); /* closes everything else */
     }
     if (worker < 0) {
         close(gate[0]);

@@ -243,6 +243,10 @@ pid_t lt_sandbox_enter_processes(const struct lt_sandbox_opts *opts)
 _Noreturn void lt_sandbox_wait_worker(pid_t worker)
 {
     (void)worker; /* the init reports on it */
+    /* The waiter holds nothing but the init's report: no socket or pipe
+     * of its parent's whose end it could keep open. */
+    if (report_fd >= 0)
+        close_all_but(report_fd);
     /* The worker's wait status from the init; none if the init died. */
     int status = 0, have = 0;
     ssize_t n;

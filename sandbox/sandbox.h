@@ -113,8 +113,9 @@ int lt_sandbox_prepare(const struct lt_sandbox_opts *opts);
  * lt_sandbox_describe_missing(). */
 pid_t lt_sandbox_enter_processes(const struct lt_sandbox_opts *opts);
 
-/* The waiter's end: waits for the worker's end (the init reports it)
- * and ends the same way (its exit code, or death by its signal).
+/* The waiter's end: closes every fd it holds, waits for the worker's
+ * end (the init reports it) and ends the same way (its exit code, or
+ * death by its signal).
  * Killing the waiter kills the init (PDEATHSIG) and with it every
  * process of its namespace. */
 _Noreturn void lt_sandbox_wait_worker(pid_t worker);

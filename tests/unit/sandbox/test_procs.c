@@ -253,6 +253,13 @@ static void exit_42(int fd)
     _exit(42);
 }
 
+static void die_by_abort(int fd)
+{
+    (void)fd;
+    signal(SIGABRT, SIG_DFL);
+    abort();
+}
+
 static void wait_forever(int fd)
 {
     (void)fd;
@@ -277,6 +284,11 @@ static void t_waiter(void **state)
     }
     assert_true(WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 42);
+    /* A crash stays a crash: the waiter dies of the worker's signal. */
+    child = spawn_process_mode(&o, die_by_abort, -1);
+    assert_int_equal(waitpid(child, &st, 0), child);
+    assert_true(WIFSIGNALED(st));
+    assert_int_equal(WTERMSIG(st), SIGABRT);
 
     int p[2];
     assert_int_equal(pipe(p), 0);
