@@ -58,7 +58,8 @@ static void expect_sel(long line, long end, int structural,
         snprintf(gs + strlen(gs), sizeof(gs) - strlen(gs), " %u", got[i]);
     for (size_t i = 0; i < n_want; i++)
         snprintf(ws + strlen(ws), sizeof(ws) - strlen(ws), " %u", want[i]);
-    if (n != n_want || (n && memcmp(got, want, n * sizeof(*got)) != 0))
+    if (n != n_want ||
+        (n && want && memcmp(got, want, n * sizeof(*got)) != 0))
         fail_msg("lines %ld-%ld%s: selected [%s ], expected [%s ]", line,
                  end, structural ? " structural" : "", gs, ws);
     free(got);
