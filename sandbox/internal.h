@@ -48,6 +48,10 @@ int lt__sbx_seccomp(const struct lt_sandbox_opts *opts);
  * lt__sbx_seccomp() in this process and its forks.  0 or negative. */
 int lt__sbx_seccomp_prepare(const struct lt_sandbox_opts *opts);
 
+/* Closes fds lo..hi (close_range, or one by one on old kernels); 0 or a
+ * negative code. */
+int lt__sbx_close_range(unsigned lo, unsigned hi);
+
 /* Whether the kernel accepts seccomp filters with SECCOMP_RET_ERRNO. */
 int lt__sbx_seccomp_available(void);
 

@@ -104,14 +104,9 @@ static int report_fd = -1;
 /* Closes every fd but `keep`. */
 static void close_all_but(int keep)
 {
-    for (int fd = 0; fd < keep; fd++)
-        close(fd);
-#ifdef SYS_close_range
-    if (syscall(SYS_close_range, (unsigned)keep + 1, ~0u, 0u) == 0)
-        return;
-#endif
-    for (int fd = keep + 1; fd < 4096; fd++)
-        close(fd);
+    if (keep > 0)
+        lt__sbx_close_range(0, (unsigned)keep - 1);
+    lt__sbx_close_range((unsigned)keep + 1, ~0u);
 }
 
 /* The init's life after set-up: reaps everything, and when the worker

@@ -226,7 +226,7 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int close_range_compat(unsigned lo, unsigned hi)
+int lt__sbx_close_range(unsigned lo, unsigned hi)
 {
     if (lo > hi)
         return 0;
@@ -260,12 +260,12 @@ static int close_fds(const struct lt_sandbox_opts *opts)
 
     unsigned lo = 3;
     for (size_t i = 0; i < n; i++) {
-        int rc = close_range_compat(lo, (unsigned)keep[i] - 1);
+        int rc = lt__sbx_close_range(lo, (unsigned)keep[i] - 1);
         if (rc < 0)
             return rc;
         lo = (unsigned)keep[i] + 1;
     }
-    return close_range_compat(lo, ~0u);
+    return lt__sbx_close_range(lo, ~0u);
 }
 
 static int stdin_devnull(void)

@@ -62,7 +62,7 @@ else
   add "end-to-end tests ($build)" "tests/e2e/run.sh '$build/litmus'; count=e2e"
 fi
 if command -v clang >/dev/null 2>&1; then
-  add "fuzzing the wire decoder (12 s)" "tests/fuzz/run.sh 12; count=rc"
+  add "fuzzing the wire decoder (8 s)" "tests/fuzz/run.sh 8; count=rc"
 fi
 
 asan_env() {

@@ -684,28 +684,35 @@ uint64_t lt__cpu_limit_for(double seconds)
 
 /* CPU time (user + system) of a live process in ns, from /proc; -1 when
  * it cannot be read (the process is gone). */
-double lt__proc_cpu_ns(pid_t pid)
+/* The fields of /proc/PID/stat after the command name (which may hold
+ * spaces and parens), in buf; NULL when the process is gone. */
+static const char *proc_stat_fields(pid_t pid, char *buf, size_t len)
 {
-    char path[64], buf[1024];
+    char path[64];
     snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+        return NULL;
+    ssize_t n = read(fd, buf, len - 1);
     close(fd);
     if (n <= 0)
-        return -1;
+        return NULL;
     buf[n] = '\0';
-    /* Fields after the command name, which may hold spaces and parens. */
     char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' ? p + 2 : NULL;
+}
+
+double lt__proc_cpu_ns(pid_t pid)
+{
+    char buf[1024];
+    const char *p = proc_stat_fields(pid, buf, sizeof(buf));
     if (!p)
         return -1;
     /* Its own time and that of the children it waited for (a process
      * mode worker's subprocesses). */
     unsigned long utime = 0, stime = 0;
     long cutime = 0, cstime = 0;
-    if (sscanf(p + 2,
-               "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %ld %ld",
+    if (sscanf(p, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %ld %ld",
                &utime, &stime, &cutime, &cstime) != 4)
         return -1;
     static long ticks;
@@ -723,19 +730,10 @@ double lt__job_cpu_ns(const struct job *j)
 /* The parent pid of `pid` from /proc, or -1. */
 pid_t lt__proc_parent(pid_t pid)
 {
-    char path[64], buf[1024];
-    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    char *p = strrchr(buf, ')');
+    char buf[1024];
+    const char *p = proc_stat_fields(pid, buf, sizeof(buf));
     int ppid = -1;
-    if (!p || sscanf(p + 2, "%*c %d", &ppid) != 1)
+    if (!p || sscanf(p, "%*c %d", &ppid) != 1)
         return -1;
     return (pid_t)ppid;
 }
