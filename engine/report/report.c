@@ -13,6 +13,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
+#include "engine/report/report.h"
 #include "engine/report/report_internal.h"
 #include "sandbox/sandbox.h"
 
@@ -544,18 +545,11 @@ int lt_junit_policy_parse(const char *name, enum lt_junit_policy *p)
     return -1;
 }
 
-/* Renders the stored run in one format to out, then the extras of ro:
- * the HTML report, the survivor baseline written, the gate.  Returns the
- * exit code: 1 when the score is below fail_under or a survivor is not
- * in the baseline, 2 for a bad baseline or HTML prerequisite, 3 when the
- * store cannot be read. */
-int lt__report_score(struct lt_store *st, const struct lt_plan *plan,
-                     enum lt_format format, double fail_under,
-                     unsigned sandbox_features, FILE *out,
+/* Contract: see report.h. */
+int lt__report_score(struct lt_store *st, enum lt_format format,
+                     double fail_under, FILE *out,
                      const struct lt_report_opts *ro)
 {
-    (void)plan;
-    (void)sandbox_features;
     static const struct lt_report_opts none;
     if (!ro)
         ro = &none;
@@ -872,7 +866,7 @@ int lt_report(const char *db, enum lt_format format,
         free(errmsg);
         return LT_EXIT_USAGE;
     }
-    int code = lt__report_score(st, NULL, format, -1, 0, stdout, ro);
+    int code = lt__report_score(st, format, -1, stdout, ro);
     if (format == LT_FORMAT_TEXT) {
         int first = 1;
         lt_store_each_refusal(st, print_refusal, &first);

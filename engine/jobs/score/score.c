@@ -25,6 +25,7 @@
 #include "common/sha256.h"
 #include "common/xmalloc.h"
 #include "engine/jobs/score/incr.h"
+#include "engine/jobs/score/score_internal.h"
 #include "engine/core/internal.h"
 #include "engine/core/exec.h"
 #include "engine/core/mutate.h"
@@ -34,6 +35,7 @@
 #include "engine/core/select.h"
 #include "engine/core/store.h"
 #include "engine/core/verdict.h"
+#include "engine/report/report.h"
 #include "harness/wire.h"
 #include "operators/operators.h"
 #include "runners/runner.h"
@@ -63,33 +65,6 @@ void lt_score_opts_init(struct lt_score_opts *o)
     o->memory_mb = LT_MEMORY_MB_DEFAULT;
     o->progress = -1;
     o->baseline_runs = 2;
-}
-
-double lt__now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Peak resident set of a process (0: this one) in KiB, from VmHWM. */
-long lt__peak_rss_kb(pid_t pid)
-{
-    char path[64];
-    if (pid > 0)
-        snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-    else
-        snprintf(path, sizeof(path), "/proc/self/status");
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    char line[256];
-    long kb = 0;
-    while (fgets(line, sizeof(line), f))
-        if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
-            break;
-    fclose(f);
-    return kb;
 }
 
 /*** Planning: subject files ***/
@@ -2283,8 +2258,8 @@ int lt_score(const struct lt_score_opts *o)
         }
     }
     (void)n_pending;
-    exit_code = lt__report_score(st, &plan, o->format, o->fail_under,
-                                 pool->features, stdout, &o->report);
+    exit_code = lt__report_score(st, o->format, o->fail_under, stdout,
+                                 &o->report);
 out:
     if (mr.run_log)
         fclose(mr.run_log);
