@@ -27,6 +27,7 @@
 #include "common/err.h"
 #include "common/xmalloc.h"
 #include "harness/wire.h"
+#include "runners/frames.h"
 #include "runners/guard.h"
 #include "runners/internal.h"
 #include "sandbox/sandbox.h"
@@ -110,32 +111,7 @@ int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
     close(sv[1]);
 
     struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_INIT);
-    lt_wire_put_cstr(&w, cfg->cwd);
-    lt_wire_put_cstr(&w, cfg->scratch_base);
-    lt_wire_put_u8(&w, (uint8_t)(cfg->debug != 0));
-    lt_wire_put_u8(&w, (uint8_t)((cfg->bare != 0) |
-                                 (cfg->preload_generator != 0) << 1 |
-                                 (cfg->runner & 3) << 2));
-    lt_wire_put_cstr(&w, cfg->python ? cfg->python : LT_RUNNER_DEFAULT_PYTHON);
-    lt_wire_put_cstr(&w, cfg->path_prefix ? cfg->path_prefix : "");
-    lt_wire_put_u8(&w, (uint8_t)(cfg->no_view != 0));
-    lt_wire_put_u32(&w, cfg->sandbox_uid ? cfg->sandbox_uid
-                                         : LT_RUNNER_SANDBOX_UID);
-    lt_wire_put_u32(&w, cfg->scratch_mb ? cfg->scratch_mb
-                                        : LT_RUNNER_SCRATCH_MB);
-    lt_wire_put_u32(&w, (uint32_t)cfg->n_allow_read);
-    for (size_t i = 0; i < cfg->n_allow_read; i++)
-        lt_wire_put_cstr(&w, cfg->allow_read[i]);
-    lt_wire_put_u32(&w, (uint32_t)cfg->n_pytest_args);
-    for (size_t i = 0; i < cfg->n_pytest_args; i++)
-        lt_wire_put_cstr(&w, cfg->pytest_args[i]);
-    lt_wire_put_u32(&w, (uint32_t)cfg->n_subjects);
-    for (size_t i = 0; i < cfg->n_subjects; i++) {
-        lt_wire_put_cstr(&w, cfg->subjects[i].path);
-        lt_wire_put_str(&w, cfg->subjects[i].source, cfg->subjects[i].len);
-    }
-    lt_wire_finish(&w);
+    lt_init_frame_encode(&w, cfg);
     int rc = lt_wire_send(sv[0], &w, NULL, 0);
     lt_wire_writer_free(&w);
     if (rc < 0) {
@@ -153,24 +129,7 @@ int lt_zygote_send_run(int sock, const struct lt_run_request *req,
                        int result_fd, int output_fd)
 {
     struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_RUN);
-    lt_wire_put_u64(&w, req->token);
-    lt_wire_put_u8(&w, (uint8_t)req->mode);
-    lt_wire_put_u32(&w, req->subject);
-    lt_wire_put_u64(&w, req->start);
-    lt_wire_put_u64(&w, req->end);
-    lt_wire_put_cstr(&w, req->replacement);
-    lt_wire_put_u32(&w, (uint32_t)req->n_tests);
-    for (size_t i = 0; i < req->n_tests; i++)
-        lt_wire_put_u32(&w, req->tests[i]);
-    lt_wire_put_u8(&w, (uint8_t)(req->stop_first != 0));
-    lt_wire_put_u64(&w, req->cpu_seconds);
-    lt_wire_put_u64(&w, req->memory_bytes);
-    lt_wire_put_u32(&w, req->flags);
-    lt_wire_put_cstr(&w, req->extra ? req->extra : "");
-    lt_wire_put_str(&w, req->swap ? (const char *)req->swap : "",
-                    req->swap ? req->swap_len : 0);
-    lt_wire_finish(&w);
+    lt_run_frame_encode(&w, req);
     int fds[2] = {result_fd, output_fd};
     int rc = lt_wire_send(sock, &w, fds, 2);
     lt_wire_writer_free(&w);
@@ -979,50 +938,6 @@ static _Noreturn void run_child(PyObject *callback, PyObject *job_args,
     _exit(0);
 }
 
-/* A RUN frame's fields; strings point into its payload. */
-struct run_frame {
-    uint64_t token;
-    int mode;
-    uint32_t subject;
-    uint64_t start, end;
-    const char *repl;
-    size_t repl_len;
-    uint32_t n_tests;
-    struct lt_wire_reader tests; /* positioned at the test indices */
-    int stop_first;
-    uint64_t cpu_seconds, memory_bytes;
-    uint32_t flags;
-    const char *extra, *swap;
-    size_t extra_len, swap_len;
-};
-
-/* Decodes a RUN payload (from the engine, or relayed by the zygote).
- * 0 or LT_EPROTO. */
-static int read_run(const uint8_t *payload, size_t len, struct run_frame *q)
-{
-    struct lt_wire_reader r;
-    lt_wire_reader_init(&r, payload, len);
-    q->token = lt_wire_get_u64(&r);
-    q->mode = lt_wire_get_u8(&r);
-    q->subject = lt_wire_get_u32(&r);
-    q->start = lt_wire_get_u64(&r);
-    q->end = lt_wire_get_u64(&r);
-    q->repl = lt_wire_get_str(&r, &q->repl_len);
-    q->n_tests = lt_wire_get_u32(&r);
-    if (r.bad || q->n_tests > r.left / 4)
-        return LT_EPROTO;
-    q->tests = r;
-    for (uint32_t i = 0; i < q->n_tests; i++)
-        (void)lt_wire_get_u32(&r);
-    q->stop_first = lt_wire_get_u8(&r);
-    q->cpu_seconds = lt_wire_get_u64(&r);
-    q->memory_bytes = lt_wire_get_u64(&r);
-    q->flags = lt_wire_get_u32(&r);
-    q->extra = lt_wire_get_str(&r, &q->extra_len);
-    q->swap = lt_wire_get_str(&r, &q->swap_len);
-    return lt_wire_reader_done(&r) < 0 ? LT_EPROTO : 0;
-}
-
 /* Collection runs in the zygote, inside the view, where /tmp is not
  * writable: tests that make temporary files at import time (a module-level
  * tempfile, a plugin's cache directory) failed to collect with "No usable
@@ -1064,14 +979,14 @@ static void zygote_tmpdir(void)
 
 /* The arguments of the shim's child_main for a decoded RUN (a new
  * reference); sets the child's limits and makes its scratch directory. */
-static PyObject *run_job_args(const struct run_frame *q)
+static PyObject *run_job_args(const struct lt_run_frame *q)
 {
-    struct lt_wire_reader t = q->tests;
     PyObject *tests = PyList_New(q->n_tests);
     if (!tests)
         return NULL;
     for (uint32_t i = 0; i < q->n_tests; i++)
-        PyList_SET_ITEM(tests, i, PyLong_FromUnsignedLong(lt_wire_get_u32(&t)));
+        PyList_SET_ITEM(tests, i,
+                        PyLong_FromUnsignedLong(lt_run_frame_test(q, i)));
     child_cpu_seconds = q->cpu_seconds;
     child_memory_bytes = q->memory_bytes;
     free(child_scratch);
@@ -1186,8 +1101,8 @@ static pid_t py_fork(void)
 static PyObject *handle_run(PyObject *callback, const uint8_t *payload,
                             size_t len, int *fds, int nfds)
 {
-    struct run_frame q;
-    if (nfds != 2 || read_run(payload, len, &q) < 0) {
+    struct lt_run_frame q;
+    if (nfds != 2 || lt_run_frame_decode(payload, len, &q) < 0) {
         close_quietly(fds, nfds);
         die("malformed RUN frame", LT_EPROTO);
     }
@@ -1372,9 +1287,9 @@ static PyObject *preimport_serve(int sock, pid_t zygote)
             free(payload);
             continue;
         }
-        struct run_frame q;
+        struct lt_run_frame q;
         if (type != LT_FRAME_RUN || nfds != 2 || !fresh_ids ||
-            read_run(payload, len, &q) < 0)
+            lt_run_frame_decode(payload, len, &q) < 0)
             _exit(3);
         PyObject *job_args = run_job_args(&q);
         if (!job_args)
@@ -1907,44 +1822,24 @@ _Noreturn void lt_zygote_main(int sock)
                             NULL);
     if (type != LT_FRAME_INIT)
         die("no INIT frame", type < 0 ? type : LT_EPROTO);
-    struct lt_wire_reader r;
-    lt_wire_reader_init(&r, payload, len);
-    run_cwd = lt_wire_get_strdup(&r);
-    scratch_base = lt_wire_get_strdup(&r);
-    scratch_root = scratch_base ? xstrdup(scratch_base) : NULL;
-    int debug = lt_wire_get_u8(&r);
-    /* bit 0 bare, bit 1 preload, bits 2-3 the runner (shim.main) */
-    int bare = lt_wire_get_u8(&r);
-    char *python = lt_wire_get_strdup(&r);
-    char *path_prefix = lt_wire_get_strdup(&r);
-    int no_view = lt_wire_get_u8(&r);
-    uint32_t sandbox_uid = lt_wire_get_u32(&r);
-    uint32_t scratch_mb = lt_wire_get_u32(&r);
-    uint32_t nallow = lt_wire_get_u32(&r);
-    if (r.bad || nallow > 10000 || sandbox_uid == 0)
+    /* The frame stays: the subjects' sources point into it. */
+    struct lt_init_frame init;
+    if (lt_init_frame_decode(payload, len, &init) < 0)
         die("malformed INIT frame", LT_EPROTO);
-    char **allow = xcalloc(nallow + 1, sizeof(char *));
-    for (uint32_t i = 0; i < nallow; i++)
-        allow[i] = lt_wire_get_strdup(&r);
-    uint32_t nargs = lt_wire_get_u32(&r);
-    if (r.bad || nargs > 10000)
-        die("malformed INIT frame", LT_EPROTO);
-    char **args = xcalloc(nargs + 1, sizeof(char *));
-    for (uint32_t i = 0; i < nargs; i++)
-        args[i] = lt_wire_get_strdup(&r);
-    uint32_t nsub = lt_wire_get_u32(&r);
-    if (r.bad || nsub > 100000)
-        die("malformed INIT frame", LT_EPROTO);
-    char **paths = xcalloc(nsub + 1, sizeof(char *));
-    const char **sources = xcalloc(nsub + 1, sizeof(char *));
-    size_t *source_lens = xcalloc(nsub + 1, sizeof(size_t));
-    for (uint32_t i = 0; i < nsub; i++) {
-        paths[i] = lt_wire_get_strdup(&r);
-        sources[i] = lt_wire_get_str(&r, &source_lens[i]);
-    }
-    if (lt_wire_reader_done(&r) < 0 || !run_cwd || !scratch_base ||
-        !python || python[0] != '/' || !path_prefix)
-        die("malformed INIT frame", LT_EPROTO);
+    run_cwd = init.cwd;
+    scratch_base = init.scratch_base;
+    scratch_root = xstrdup(scratch_base);
+    int debug = init.debug;
+    int bare = init.flags; /* bit 0 bare, bit 1 preload, bits 2-3 the
+                              runner (shim.main) */
+    const char *python = init.python;
+    const char *path_prefix = init.path_prefix;
+    char **allow = init.allow_read, **args = init.args;
+    char **paths = init.paths;
+    const char **sources = init.sources;
+    const size_t *source_lens = init.source_lens;
+    uint32_t nallow = init.n_allow_read, nargs = init.n_args;
+    uint32_t nsub = init.n_subjects;
     cov_init(paths, source_lens, sources, nsub);
 
     /* Output of the collection phase goes nowhere: the shim catches what
@@ -1983,14 +1878,14 @@ _Noreturn void lt_zygote_main(int sock)
         send_failed("cannot set the import path");
         _exit(3);
     }
-    if (!no_view) {
+    if (!init.no_view) {
         /* The last moment the build tree is writable: coverage builds
          * write what start-up ran; the rest of this zygote's counts are
          * lost (it leaves from inside the view). */
         lt_cov_flush();
         cov_writable = 0;
-        enter_view(args, nargs, paths, nsub, allow, nallow, sandbox_uid,
-                   scratch_mb);
+        enter_view(args, nargs, paths, nsub, allow, nallow, init.sandbox_uid,
+                   init.scratch_mb);
         if (zygote_features & LT_SBX_FSVIEW)
             zygote_tmpdir();
     } else {

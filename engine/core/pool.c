@@ -16,6 +16,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
+#include "runners/frames.h"
 #include "sandbox/sandbox.h"
 
 volatile sig_atomic_t lt__interrupted;
@@ -71,26 +72,32 @@ void lt__job_move(struct job *dst, struct job *src)
 
 #define STARTUP_TIMEOUT 600.0 /* s for a zygote to import and collect */
 
+/* A heap copy of a decoded string field, or NULL where it was unreadable. */
+static char *text_dup(struct lt_reply_text t)
+{
+    return t.s ? xstrndup(t.s, t.len) : NULL;
+}
+
 /* Keeps the IMPORT_LINES of the first zygote that sends them (they are
  * the same for every zygote).  Hostile input: count capped by the payload
  * and by LT_MAX_IMPORT_LINES, subject indices checked.  0 or LT_EPROTO. */
 static int keep_import_lines(struct pool *pool, const uint8_t *payload,
                              size_t len)
 {
-    struct lt_wire_reader r;
-    lt_wire_reader_init(&r, payload, len);
-    uint64_t ns = lt_wire_get_u64(&r);
-    uint32_t count = lt_wire_get_u32(&r);
-    if (r.bad || count > r.left / 8 || count > LT_MAX_IMPORT_LINES)
+    struct lt_reply f;
+    int rc = lt_reply_decode(LT_FRAME_IMPORT_LINES, payload, len, &f);
+    uint64_t ns = f.import_lines.ns;
+    uint32_t count = f.import_lines.lines.n;
+    if (!f.fields_read || count > LT_MAX_IMPORT_LINES)
         return LT_EPROTO;
     uint32_t *pairs = xmalloc(((size_t)count * 2 + 1) * sizeof(uint32_t));
-    for (uint32_t k = 0; k < 2 * count; k += 2) {
-        pairs[k] = lt_wire_get_u32(&r);
-        pairs[k + 1] = lt_wire_get_u32(&r);
-        if (pairs[k] >= pool->cfg.n_subjects)
-            r.bad = 1;
+    for (uint32_t k = 0; k < count; k++) {
+        lt_line_pairs_get(&f.import_lines.lines, k, &pairs[2 * k],
+                          &pairs[2 * k + 1]);
+        if (pairs[2 * k] >= pool->cfg.n_subjects)
+            rc = LT_EPROTO;
     }
-    if (lt_wire_reader_done(&r) < 0 || ns > (uint64_t)(STARTUP_TIMEOUT * 1e9)) {
+    if (rc < 0 || ns > (uint64_t)(STARTUP_TIMEOUT * 1e9)) {
         free(pairs);
         return LT_EPROTO;
     }
@@ -141,15 +148,14 @@ again:
         }
         goto again;
     }
-    struct lt_wire_reader r;
-    lt_wire_reader_init(&r, payload, len);
+    struct lt_reply f;
+    int decoded = lt_reply_decode(type, payload, len, &f);
     int rc = 0;
     if (type == LT_FRAME_VIEW) {
         /* Before READY: what the zygote's file-system view holds. */
-        (void)lt_wire_get_u32(&r);
-        char *missing = lt_wire_get_strdup(&r);
-        char *desc = lt_wire_get_strdup(&r);
-        rc = lt_wire_reader_done(&r);
+        char *missing = text_dup(f.view.missing);
+        char *desc = text_dup(f.view.desc);
+        rc = decoded;
         free(payload);
         if (rc < 0 || !missing || !desc) {
             free(missing);
@@ -173,12 +179,12 @@ again:
         return lt__read_ready(pool, z, failmsg);
     }
     if (type == LT_FRAME_FAILED) {
-        *failmsg = lt_wire_get_strdup(&r);
+        *failmsg = text_dup(f.failed);
         rc = LT_ENOTESTS;
     } else if (type == LT_FRAME_CLONED && z->copy_of) {
         /* A copy: its tests are its origin's, already checked. */
-        uint32_t pid = lt_wire_get_u32(&r);
-        rc = lt_wire_reader_done(&r);
+        uint32_t pid = f.cloned.pid;
+        rc = decoded;
         if (rc == 0 && (pid <= 1 || pid > INT32_MAX))
             rc = LT_EPROTO;
         if (rc == 0) {
@@ -188,9 +194,10 @@ again:
             *failmsg = xstrdup("malformed frame from a zygote");
         }
     } else if (type == LT_FRAME_READY && !z->copy_of) {
-        unsigned features = lt_wire_get_u32(&r);
-        uint32_t n = lt_wire_get_u32(&r);
-        if (r.bad || n > 1000000) {
+        unsigned features = f.ready.features;
+        uint32_t n = f.ready.n_ids;
+        struct lt_wire_reader r = f.ready.ids;
+        if (!f.fields_read) {
             rc = LT_EPROTO;
         } else if (!pool->test_ids) {
             pool->features = features;
@@ -378,8 +385,10 @@ void lt__job_read_results(struct pool *pool, struct job *j)
     size_t len;
     int rc;
     while ((rc = lt_wire_decoder_pop(&j->dec, &type, &payload, &len)) > 0) {
-        struct lt_wire_reader r;
-        lt_wire_reader_init(&r, payload, len);
+        /* A malformed frame is refused below, after the switch, yet acted
+         * on as far as it was read, as the verdict rules expect. */
+        struct lt_reply f;
+        int decoded = lt_reply_decode(type, payload, len, &f);
         if (j->ended) {
             j->protocol_error = 1; /* nothing may follow END */
             break;
@@ -390,11 +399,11 @@ void lt__job_read_results(struct pool *pool, struct job *j)
                 j->protocol_error = 1;
                 break;
             }
-            j->apply_status = lt_wire_get_u8(&r);
-            j->apply_text = lt_wire_get_strdup(&r);
+            j->apply_status = f.applied.status;
+            j->apply_text = text_dup(f.applied.text);
             break;
         case LT_FRAME_SANDBOXED:
-            j->sandbox = lt_wire_get_u32(&r);
+            j->sandbox = f.sandboxed.features;
             j->sandboxed = 1;
             if (j->sandbox_wall_s > 0 &&
                 lt__now() + j->sandbox_wall_s > j->deadline)
@@ -406,7 +415,7 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             /* Only once, before SANDBOXED, and only a grandchild of the
              * child (sent by the waiter before the worker runs anything):
              * what the engine then reads the CPU time of. */
-            uint32_t w = lt_wire_get_u32(&r);
+            uint32_t w = f.worker.pid;
             pid_t parent = w > 0 && w <= INT32_MAX
                                ? lt__proc_parent((pid_t)w) : 0;
             /* Its parent is the namespace's init, a child of the child.
@@ -414,7 +423,7 @@ void lt__job_read_results(struct pool *pool, struct job *j)
              * the child's own pid may not be known yet either (STARTED
              * comes on the zygote's socket, which may be read later). */
             pid_t grand = parent > 0 ? lt__proc_parent(parent) : -1;
-            if (r.bad || j->worker || j->sandboxed || parent == 0 ||
+            if (!f.fields_read || j->worker || j->sandboxed || parent == 0 ||
                 (j->pid > 0 && parent != -1 && grand != -1 &&
                  grand != j->pid)) {
                 j->protocol_error = 1;
@@ -424,9 +433,10 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             break;
         }
         case LT_FRAME_NEEDS: {
-            uint32_t idx = lt_wire_get_u32(&r);
-            uint8_t bits = lt_wire_get_u8(&r);
-            if (r.bad || idx >= pool->n_tests || (int)idx != j->current) {
+            uint32_t idx = f.needs.test;
+            uint8_t bits = f.needs.bits;
+            if (!f.fields_read || idx >= pool->n_tests ||
+                (int)idx != j->current) {
                 j->protocol_error = 1;
                 break;
             }
@@ -438,7 +448,7 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             break;
         }
         case LT_FRAME_TEST_START: {
-            uint32_t idx = lt_wire_get_u32(&r);
+            uint32_t idx = f.test_start.test;
             if (!j->sandboxed || idx >= pool->n_tests || j->current >= 0) {
                 j->protocol_error = 1;
                 break;
@@ -448,13 +458,14 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             break;
         }
         case LT_FRAME_TEST_RESULT: {
-            uint32_t idx = lt_wire_get_u32(&r);
-            uint8_t outcome = lt_wire_get_u8(&r);
-            uint64_t ns = lt_wire_get_u64(&r);
-            uint64_t cpu_ns = lt_wire_get_u64(&r);
-            char *text = lt_wire_get_strdup(&r);
-            if (r.bad || idx >= pool->n_tests || (int)idx != j->current ||
-                j->seen[idx] || outcome > LT_TEST_MEMORY) {
+            uint32_t idx = f.test_result.test;
+            uint8_t outcome = f.test_result.outcome;
+            uint64_t ns = f.test_result.ns;
+            uint64_t cpu_ns = f.test_result.cpu_ns;
+            char *text = text_dup(f.test_result.text);
+            if (!f.fields_read || idx >= pool->n_tests ||
+                (int)idx != j->current || j->seen[idx] ||
+                outcome > LT_TEST_MEMORY) {
                 free(text);
                 j->protocol_error = 1;
                 break;
@@ -479,21 +490,20 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             break;
         }
         case LT_FRAME_COVERAGE: {
-            uint32_t idx = lt_wire_get_u32(&r);
-            uint64_t events = lt_wire_get_u64(&r);
-            uint32_t count = lt_wire_get_u32(&r);
-            if (!j->cov || r.bad ||
+            uint32_t idx = f.coverage.test;
+            uint64_t events = f.coverage.line_events;
+            uint32_t count = f.coverage.lines.n;
+            if (!j->cov || !f.fields_read ||
                 idx >= (j->n_cov ? j->n_cov : j->n_tests) ||
-                (int)idx != j->current || count > r.left / 8 ||
-                j->cov[idx].pairs) {
+                (int)idx != j->current || j->cov[idx].pairs) {
                 j->protocol_error = 1;
                 break;
             }
             uint32_t *pairs = xmalloc(((size_t)count * 2 + 1) *
                                       sizeof(uint32_t));
             for (uint32_t k = 0; k < count; k++) {
-                pairs[2 * k] = lt_wire_get_u32(&r);
-                pairs[2 * k + 1] = lt_wire_get_u32(&r);
+                lt_line_pairs_get(&f.coverage.lines, k, &pairs[2 * k],
+                                  &pairs[2 * k + 1]);
                 if (pairs[2 * k] >= (j->n_files ? j->n_files
                                                  : pool->cfg.n_subjects))
                     j->protocol_error = 1;
@@ -507,7 +517,7 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             j->ended = 1;
             break;
         case LT_FRAME_TAMPER: {
-            char *what = lt_wire_get_strdup(&r);
+            char *what = text_dup(f.tamper);
             if (!j->tamper)
                 j->tamper = what ? what : xstrdup("unreadable report");
             else
@@ -515,7 +525,7 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             break;
         }
         case LT_FRAME_CALL: {
-            char *blob = lt_wire_get_strdup(&r);
+            char *blob = text_dup(f.call);
             if (!blob) {
                 j->protocol_error = 1;
                 break;
@@ -533,11 +543,11 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             break;
         }
         case LT_FRAME_PROBE:
-            j->probe_index = (long)lt_wire_get_u32(&r);
-            j->probe_phase = lt_wire_get_u8(&r);
+            j->probe_index = (long)f.probe.index;
+            j->probe_phase = f.probe.phase;
             break;
         case LT_FRAME_RECORD: {
-            char *text = lt_wire_get_strdup(&r);
+            char *text = text_dup(f.record);
             if (!text || j->n_records >= LT_MAX_RECORDS) {
                 free(text);
                 j->protocol_error = 1;
@@ -555,7 +565,7 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             j->protocol_error = 1;
             break;
         }
-        if (lt_wire_reader_done(&r) < 0)
+        if (decoded < 0)
             j->protocol_error = 1;
         if (j->protocol_error)
             break;
@@ -595,15 +605,14 @@ int lt__zygote_read(struct zygote *z)
     uint8_t *payload = NULL;
     size_t len = 0;
     int type = lt_wire_recv(z->sock, 4096, &payload, &len, NULL, NULL);
-    struct lt_wire_reader r;
-    lt_wire_reader_init(&r, payload, len);
+    struct lt_reply f;
+    int decoded = lt_reply_decode(type, payload, len, &f);
     int rc = 0;
     struct job *j = &z->job;
     if (type == LT_FRAME_STARTED && j->active && !j->got_started) {
-        (void)lt_wire_get_u64(&r);
-        uint32_t pid = lt_wire_get_u32(&r);
-        uint32_t err = lt_wire_get_u32(&r);
-        rc = lt_wire_reader_done(&r);
+        uint32_t pid = f.started.pid;
+        uint32_t err = f.started.err;
+        rc = decoded;
         j->got_started = 1;
         if (pid > 0 && pid <= INT_MAX) {
             j->pid = (pid_t)pid;
@@ -613,15 +622,12 @@ int lt__zygote_read(struct zygote *z)
             lt_warn("a zygote could not fork: %s", strerror((int)err));
         }
     } else if (type == LT_FRAME_EXITED && j->active && j->got_started) {
-        (void)lt_wire_get_u64(&r);
-        j->wait_status = (int)lt_wire_get_u32(&r);
-        j->maxrss_kb = (long)lt_wire_get_u64(&r);
-        (void)lt_wire_get_u64(&r);
-        (void)lt_wire_get_u64(&r);
-        j->child_ns = (double)lt_wire_get_u64(&r);
-        uint64_t minflt = lt_wire_get_u64(&r);
-        uint64_t majflt = lt_wire_get_u64(&r);
-        rc = lt_wire_reader_done(&r);
+        j->wait_status = (int)f.exited.status;
+        j->maxrss_kb = (long)f.exited.maxrss_kb;
+        j->child_ns = (double)f.exited.wall_ns;
+        uint64_t minflt = f.exited.minflt;
+        uint64_t majflt = f.exited.majflt;
+        rc = decoded;
         j->got_exited = 1;
         j->exited_at = lt__now();
         /* Reaped: its counts are complete, and its pid may be reused. */

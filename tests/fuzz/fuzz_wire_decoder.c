@@ -1,8 +1,9 @@
-/* libFuzzer target for the engine's side of a child's result pipe: bytes
- * fed to lt_wire_decoder in chunks of input-derived sizes, every popped
- * frame parsed with each field pattern the engine uses (and STARTED of
- * the zygote channel).  An accepted parse must re-encode to the very same
- * payload.
+/* libFuzzer target for the frames the engine reads: bytes fed to
+ * lt_wire_decoder in chunks of input-derived sizes, every popped payload
+ * decoded as each reply type (lt_reply_decode), as RUN
+ * (lt_run_frame_decode) and as INIT (lt_init_frame_decode): the very
+ * functions the engine and the zygote call.  An accepted reply or RUN
+ * must re-encode to the very same payload.
  * SPDX-License-Identifier: MIT */
 #include <stddef.h>
 #include <stdint.h>
@@ -10,12 +11,11 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "common/xmalloc.h"
 #include "harness/wire.h"
+#include "runners/frames.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* The engine's cap on the number of test ids in READY. */
-#define MAX_TEST_IDS 1000000u
 
 /* An accepted parse re-encoded must be the payload it came from. */
 static void check_same(struct lt_wire_writer *w, const uint8_t *p, size_t n)
@@ -26,132 +26,213 @@ static void check_same(struct lt_wire_writer *w, const uint8_t *p, size_t n)
     lt_wire_writer_free(w);
 }
 
-/* APPLIED: u8 status + str text. */
-static void parse_applied(const uint8_t *p, size_t n)
+/* A decoded string lies inside the payload and holds no NUL. */
+static void check_text(struct lt_reply_text t, const uint8_t *p, size_t n)
 {
-    struct lt_wire_reader r;
-    lt_wire_reader_init(&r, p, n);
-    uint8_t status = lt_wire_get_u8(&r);
-    char *text = lt_wire_get_strdup(&r);
-    if ((text == NULL) != (r.bad != 0))
-        abort();
-    if (lt_wire_reader_done(&r) == 0) {
-        struct lt_wire_writer w;
-        lt_wire_writer_init(&w, LT_FRAME_APPLIED);
-        lt_wire_put_u8(&w, status);
-        lt_wire_put_cstr(&w, text);
-        check_same(&w, p, n);
-    }
-    free(text);
-}
-
-/* SANDBOXED and TEST_START: one u32. */
-static void parse_u32(const uint8_t *p, size_t n)
-{
-    struct lt_wire_reader r;
-    lt_wire_reader_init(&r, p, n);
-    uint32_t v = lt_wire_get_u32(&r);
-    if ((lt_wire_reader_done(&r) == 0) != (n == 4))
-        abort();
-    if (n == 4) {
-        struct lt_wire_writer w;
-        lt_wire_writer_init(&w, LT_FRAME_TEST_START);
-        lt_wire_put_u32(&w, v);
-        check_same(&w, p, n);
-    }
-}
-
-/* TEST_RESULT: u32 index, u8 outcome, u64 ns, u64 cpu ns, str text. */
-static void parse_test_result(const uint8_t *p, size_t n)
-{
-    struct lt_wire_reader r;
-    lt_wire_reader_init(&r, p, n);
-    uint32_t idx = lt_wire_get_u32(&r);
-    uint8_t outcome = lt_wire_get_u8(&r);
-    uint64_t ns = lt_wire_get_u64(&r);
-    uint64_t cpu_ns = lt_wire_get_u64(&r);
-    char *text = lt_wire_get_strdup(&r);
-    if (lt_wire_reader_done(&r) == 0) {
-        struct lt_wire_writer w;
-        lt_wire_writer_init(&w, LT_FRAME_TEST_RESULT);
-        lt_wire_put_u32(&w, idx);
-        lt_wire_put_u8(&w, outcome);
-        lt_wire_put_u64(&w, ns);
-        lt_wire_put_u64(&w, cpu_ns);
-        lt_wire_put_cstr(&w, text);
-        check_same(&w, p, n);
-    }
-    free(text);
-}
-
-/* READY: u32 features, u32 count, count strings. */
-static void parse_ready(const uint8_t *p, size_t n)
-{
-    struct lt_wire_reader r;
-    lt_wire_reader_init(&r, p, n);
-    uint32_t features = lt_wire_get_u32(&r);
-    uint32_t count = lt_wire_get_u32(&r);
-    if (r.bad || count > MAX_TEST_IDS)
+    if (!t.s)
         return;
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_READY);
-    lt_wire_put_u32(&w, features);
-    lt_wire_put_u32(&w, count);
-    /* Each string takes at least 4 bytes, so a bad reader ends the loop
-     * long before a hostile count could. */
-    for (uint32_t i = 0; i < count && !r.bad; i++) {
-        char *id = lt_wire_get_strdup(&r);
-        if (id)
-            lt_wire_put_cstr(&w, id);
-        free(id);
-    }
-    if (lt_wire_reader_done(&r) == 0)
-        check_same(&w, p, n);
-    else
-        lt_wire_writer_free(&w);
-}
-
-/* EXITED: u64 token, u32 status, six u64 of resource usage. */
-static void parse_exited(const uint8_t *p, size_t n)
-{
-    struct lt_wire_reader r;
-    lt_wire_reader_init(&r, p, n);
-    uint64_t token = lt_wire_get_u64(&r);
-    uint32_t status = lt_wire_get_u32(&r);
-    uint64_t u[6];
-    for (int i = 0; i < 6; i++)
-        u[i] = lt_wire_get_u64(&r);
-    if (lt_wire_reader_done(&r) == 0) {
-        if (n != 8 + 4 + 48)
-            abort();
-        struct lt_wire_writer w;
-        lt_wire_writer_init(&w, LT_FRAME_EXITED);
-        lt_wire_put_u64(&w, token);
-        lt_wire_put_u32(&w, status);
-        for (int i = 0; i < 6; i++)
-            lt_wire_put_u64(&w, u[i]);
-        check_same(&w, p, n);
-    }
-}
-
-/* STARTED (zygote channel, same reader): u64 token, u32 pid, u32 errno. */
-static void parse_started(const uint8_t *p, size_t n)
-{
-    struct lt_wire_reader r;
-    lt_wire_reader_init(&r, p, n);
-    uint64_t token = lt_wire_get_u64(&r);
-    uint32_t pid = lt_wire_get_u32(&r);
-    uint32_t err = lt_wire_get_u32(&r);
-    if ((lt_wire_reader_done(&r) == 0) != (n == 16))
+    if ((const uint8_t *)t.s < p || (const uint8_t *)t.s + t.len > p + n ||
+        memchr(t.s, '\0', t.len))
         abort();
-    if (n == 16) {
-        struct lt_wire_writer w;
-        lt_wire_writer_init(&w, LT_FRAME_STARTED);
-        lt_wire_put_u64(&w, token);
-        lt_wire_put_u32(&w, pid);
-        lt_wire_put_u32(&w, err);
-        check_same(&w, p, n);
+}
+
+static void put_text(struct lt_wire_writer *w, struct lt_reply_text t)
+{
+    lt_wire_put_str(w, t.s, t.len);
+}
+
+static void put_pairs(struct lt_wire_writer *w, const struct lt_line_pairs *l)
+{
+    lt_wire_put_u32(w, l->n);
+    for (uint32_t k = 0; k < l->n; k++) {
+        uint32_t subject, line;
+        lt_line_pairs_get(l, k, &subject, &line);
+        lt_wire_put_u32(w, subject);
+        lt_wire_put_u32(w, line);
     }
+}
+
+/* The payload of an accepted reply, written back from its fields. */
+static void encode_reply(struct lt_wire_writer *w, struct lt_reply *f)
+{
+    lt_wire_writer_init(w, (enum lt_frame_type)f->type);
+    switch (f->type) {
+    case LT_FRAME_APPLIED:
+        lt_wire_put_u8(w, f->applied.status);
+        put_text(w, f->applied.text);
+        break;
+    case LT_FRAME_SANDBOXED:
+        lt_wire_put_u32(w, f->sandboxed.features);
+        break;
+    case LT_FRAME_WORKER:
+        lt_wire_put_u32(w, f->worker.pid);
+        break;
+    case LT_FRAME_NEEDS:
+        lt_wire_put_u32(w, f->needs.test);
+        lt_wire_put_u8(w, f->needs.bits);
+        break;
+    case LT_FRAME_TEST_START:
+        lt_wire_put_u32(w, f->test_start.test);
+        break;
+    case LT_FRAME_TEST_RESULT:
+        lt_wire_put_u32(w, f->test_result.test);
+        lt_wire_put_u8(w, f->test_result.outcome);
+        lt_wire_put_u64(w, f->test_result.ns);
+        lt_wire_put_u64(w, f->test_result.cpu_ns);
+        put_text(w, f->test_result.text);
+        break;
+    case LT_FRAME_COVERAGE:
+        lt_wire_put_u32(w, f->coverage.test);
+        lt_wire_put_u64(w, f->coverage.line_events);
+        put_pairs(w, &f->coverage.lines);
+        break;
+    case LT_FRAME_END:
+        break;
+    case LT_FRAME_TAMPER:
+        put_text(w, f->tamper);
+        break;
+    case LT_FRAME_CALL:
+        put_text(w, f->call);
+        break;
+    case LT_FRAME_RECORD:
+        put_text(w, f->record);
+        break;
+    case LT_FRAME_FAILED:
+        put_text(w, f->failed);
+        break;
+    case LT_FRAME_PROBE:
+        lt_wire_put_u32(w, f->probe.index);
+        lt_wire_put_u8(w, f->probe.phase);
+        break;
+    case LT_FRAME_STARTED:
+        lt_wire_put_u64(w, f->started.token);
+        lt_wire_put_u32(w, f->started.pid);
+        lt_wire_put_u32(w, f->started.err);
+        break;
+    case LT_FRAME_EXITED:
+        lt_wire_put_u64(w, f->exited.token);
+        lt_wire_put_u32(w, f->exited.status);
+        lt_wire_put_u64(w, f->exited.maxrss_kb);
+        lt_wire_put_u64(w, f->exited.utime_us);
+        lt_wire_put_u64(w, f->exited.stime_us);
+        lt_wire_put_u64(w, f->exited.wall_ns);
+        lt_wire_put_u64(w, f->exited.minflt);
+        lt_wire_put_u64(w, f->exited.majflt);
+        break;
+    case LT_FRAME_CLONED:
+        lt_wire_put_u32(w, f->cloned.pid);
+        break;
+    case LT_FRAME_VIEW:
+        lt_wire_put_u32(w, f->view.features);
+        put_text(w, f->view.missing);
+        put_text(w, f->view.desc);
+        break;
+    case LT_FRAME_IMPORT_LINES:
+        lt_wire_put_u64(w, f->import_lines.ns);
+        put_pairs(w, &f->import_lines.lines);
+        break;
+    case LT_FRAME_READY:
+        /* The ids as the engine reads them: from the reader left at them. */
+        lt_wire_put_u32(w, f->ready.features);
+        lt_wire_put_u32(w, f->ready.n_ids);
+        for (uint32_t i = 0; i < f->ready.n_ids; i++) {
+            char *id = lt_wire_get_strdup(&f->ready.ids);
+            if (!id)
+                abort();
+            lt_wire_put_cstr(w, id);
+            free(id);
+        }
+        if (lt_wire_reader_done(&f->ready.ids) < 0)
+            abort();
+        break;
+    default:
+        abort();
+    }
+}
+
+static const int reply_types[] = {
+    LT_FRAME_APPLIED,  LT_FRAME_SANDBOXED,  LT_FRAME_WORKER,
+    LT_FRAME_NEEDS,    LT_FRAME_TEST_START, LT_FRAME_TEST_RESULT,
+    LT_FRAME_COVERAGE, LT_FRAME_END,        LT_FRAME_TAMPER,
+    LT_FRAME_CALL,     LT_FRAME_RECORD,     LT_FRAME_FAILED,
+    LT_FRAME_PROBE,    LT_FRAME_STARTED,    LT_FRAME_EXITED,
+    LT_FRAME_CLONED,   LT_FRAME_VIEW,       LT_FRAME_IMPORT_LINES,
+    LT_FRAME_READY,
+};
+
+/* The payload as one reply type: in-bounds fields, an accepted frame
+ * has every field read and re-encodes to itself. */
+static void parse_reply(int type, const uint8_t *p, size_t n)
+{
+    struct lt_reply f;
+    int rc = lt_reply_decode(type, p, n, &f);
+    if (rc != 0 && rc != LT_EPROTO)
+        abort();
+    if (f.type != type)
+        abort();
+    switch (type) {
+    case LT_FRAME_APPLIED: check_text(f.applied.text, p, n); break;
+    case LT_FRAME_TEST_RESULT: check_text(f.test_result.text, p, n); break;
+    case LT_FRAME_TAMPER: check_text(f.tamper, p, n); break;
+    case LT_FRAME_CALL: check_text(f.call, p, n); break;
+    case LT_FRAME_RECORD: check_text(f.record, p, n); break;
+    case LT_FRAME_FAILED: check_text(f.failed, p, n); break;
+    case LT_FRAME_VIEW:
+        check_text(f.view.missing, p, n);
+        check_text(f.view.desc, p, n);
+        break;
+    default: break;
+    }
+    if (rc < 0)
+        return;
+    if (!f.fields_read)
+        abort();
+    struct lt_wire_writer w;
+    encode_reply(&w, &f);
+    check_same(&w, p, n);
+}
+
+/* The payload as RUN; an accepted one whose strings hold no NUL (the
+ * request carries C strings) re-encodes to itself. */
+static void parse_run(const uint8_t *p, size_t n)
+{
+    struct lt_run_frame q;
+    if (lt_run_frame_decode(p, n, &q) < 0)
+        return;
+    if (memchr(q.repl, '\0', q.repl_len) || memchr(q.extra, '\0', q.extra_len))
+        return;
+    uint32_t *tests = xcalloc(q.n_tests + 1, sizeof(uint32_t));
+    for (uint32_t i = 0; i < q.n_tests; i++)
+        tests[i] = lt_run_frame_test(&q, i);
+    char *repl = xstrndup(q.repl, q.repl_len);
+    char *extra = xstrndup(q.extra, q.extra_len);
+    struct lt_run_request req = {
+        .token = q.token, .mode = (enum lt_run_mode)q.mode,
+        .subject = q.subject, .start = q.start, .end = q.end,
+        .replacement = repl, .tests = tests, .n_tests = q.n_tests,
+        .stop_first = q.stop_first, .cpu_seconds = q.cpu_seconds,
+        .memory_bytes = q.memory_bytes, .flags = q.flags, .extra = extra,
+        .swap = (const uint8_t *)q.swap, .swap_len = q.swap_len};
+    struct lt_wire_writer w;
+    lt_run_frame_encode(&w, &req);
+    /* stop_first travels as 0 or 1: another byte cannot come back. */
+    if (q.stop_first <= 1 && (w.len != n + 5 || memcmp(w.data + 5, p, n)))
+        abort();
+    lt_wire_writer_free(&w);
+    free(tests);
+    free(repl);
+    free(extra);
+}
+
+/* The payload as INIT: accepted or not, it must free cleanly. */
+static void parse_init(const uint8_t *p, size_t n)
+{
+    struct lt_init_frame f;
+    int rc = lt_init_frame_decode(p, n, &f);
+    if (rc == 0 && (!f.cwd || !f.python || f.python[0] != '/' ||
+                    f.sandbox_uid == 0))
+        abort();
+    lt_init_frame_free(&f);
 }
 
 /* FNV-1a of the input seeds the chunk sizes, so they follow the input. */
@@ -200,12 +281,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (n + 1 > max || p < d.buf || p + n > d.buf + d.len ||
                 type < 0 || type > 255)
                 abort();
-            parse_applied(p, n);
-            parse_u32(p, n);
-            parse_test_result(p, n);
-            parse_ready(p, n);
-            parse_exited(p, n);
-            parse_started(p, n);
+            for (size_t i = 0; i < sizeof(reply_types) / sizeof(int); i++)
+                parse_reply(reply_types[i], p, n);
+            /* The frame's own type, known or not, as the engine sees it. */
+            struct lt_reply f;
+            if (lt_reply_decode(type, p, n, &f) == 0 && !f.fields_read)
+                abort();
+            parse_run(p, n);
+            parse_init(p, n);
         }
         if (rc != 0 && rc != LT_EPROTO)
             abort();
