@@ -15,11 +15,6 @@ void lt_cli_set_command(const char *name)
     command = name ? name : "";
 }
 
-const char *lt_cli_command(void)
-{
-    return command;
-}
-
 int lt_cli_usage_error(const char *fmt, ...)
 {
     const char *sp = *command ? " " : "";

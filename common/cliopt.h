@@ -12,7 +12,6 @@
 /* Names the running command ("score", "dataset select") for the messages
  * below; the string must outlive the parse. */
 void lt_cli_set_command(const char *name);
-const char *lt_cli_command(void);
 
 /* Prints "litmus CMD: MESSAGE" and "Try 'litmus CMD --help'." to stderr
  * and returns LT_CLI_USAGE. */

@@ -146,7 +146,7 @@ const char *lt__flat_type(const struct lt__flat *f, uint32_t i);
 struct lt__tree; /* one parsed text, with what the metrics need from it */
 struct lt__trees; /* parsers and the subtree dictionary */
 
-/* What lt__tree_parse should prepare. */
+/* What lt__tree_derive should prepare. */
 enum {
     LT__TREE_SYNTAX = 1u << 0,
     LT__TREE_DFG = 1u << 1,
@@ -159,12 +159,6 @@ void lt__trees_free(struct lt__trees *t);
  * to bound memory); true when it did, which invalidates the subtree ids
  * of every tree parsed before. */
 bool lt__trees_trim(struct lt__trees *t);
-/* Parses text; NULL when the parser fails (not for syntax errors).  prof:
- * NULL, or the phase timers (LT__PH_*) to add to.  The same as
- * lt__tree_parse_text without a base, then lt__tree_derive. */
-struct lt__tree *lt__tree_parse(struct lt__trees *t, struct lt__dict *d,
-                                const char *text, size_t len, unsigned what,
-                                double *prof);
 /* A base for an incremental parse: the tree of text, whose lines are
  * lines, and the hunks that turn text into the text to parse; the time
  * the incremental parse may take before a fresh one replaces it
@@ -176,9 +170,10 @@ struct lt__base {
     const struct lt__hunks *hunks;
     uint64_t budget_us;
 };
-/* The first half of lt__tree_parse: tree-sitter's parse of text alone,
- * afresh or, with base, incrementally (see tree.c); the tree it returns
- * is the same either way.  NULL when the parser fails. */
+/* Parses text (tree-sitter's parse alone), afresh or, with base,
+ * incrementally (see tree.c); the tree it returns is the same either way.
+ * NULL when the parser fails (not for syntax errors).  prof: NULL, or the
+ * phase timers (LT__PH_*) to add to. */
 struct lt__tree *lt__tree_parse_text(struct lt__trees *t, const char *text,
                                      size_t len, const struct lt__base *base,
                                      double *prof);
@@ -216,9 +211,6 @@ size_t lt__ted_arrays(const uint32_t *lab1, const uint32_t *lml1, size_t n1,
 size_t lt__ted_band(const uint32_t *lab1, const uint32_t *lml1, size_t n1,
                     const uint32_t *lab2, const uint32_t *lml2, size_t n2,
                     size_t k);
-/* For tests: number of subtrees and data-flow edges. */
-size_t lt__tree_subtrees(const struct lt__tree *tr);
-size_t lt__tree_dfg_edges(const struct lt__tree *tr);
 
 /* Normalised data-flow edges: names renamed var_0, var_1, ... by first
  * appearance, parents before the variable. */

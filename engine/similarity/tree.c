@@ -485,11 +485,6 @@ void lt__syntax_match(const struct lt__tree *cand, const struct lt__tree *ref,
     *total += ref->nsubs;
 }
 
-size_t lt__tree_subtrees(const struct lt__tree *tr)
-{
-    return tr->nsubs;
-}
-
 /*** Tree edit distance ***/
 
 static void label_put(struct lt__trees *t, size_t *n, const char *s,
@@ -1061,16 +1056,6 @@ void lt__tree_derive(struct lt__trees *t, struct lt__dict *d,
      * the tree keeps neither. */
 }
 
-struct lt__tree *lt__tree_parse(struct lt__trees *t, struct lt__dict *d,
-                                const char *text, size_t len, unsigned what,
-                                double *prof)
-{
-    struct lt__tree *tr = lt__tree_parse_text(t, text, len, NULL, prof);
-    if (tr)
-        lt__tree_derive(t, d, tr, text, len, what, prof);
-    return tr;
-}
-
 bool lt__tree_has_error(const struct lt__tree *tr)
 {
     return tr->error;
@@ -1098,11 +1083,6 @@ void lt__tree_free(struct lt__tree *tr)
     if (tr->ts)
         ts_tree_delete(tr->ts);
     free(tr);
-}
-
-size_t lt__tree_dfg_edges(const struct lt__tree *tr)
-{
-    return tr->dfg.n;
 }
 
 /* Multiset intersection of the normalised edges, which lt__dfg_build

@@ -1,12 +1,27 @@
-/* What the files of `litmus score` share: the plan of a run (its subject
- * files and their mutants).  Internal to engine/jobs/score.
+/* What the files of `litmus score` share.  A run goes through five steps,
+ * each in a function of its own (score.c): plan (the subject files, their
+ * mutants, the zygotes started), resume (the store opened, an earlier
+ * run's results kept or reused), baseline (every test run on the original
+ * code, with coverage), run (the mutants, on the executor) and finish (the
+ * run's figures and the report).  The plan lives in score_plan.c, the
+ * baseline and the selection of tests it allows in score_baseline.c, the
+ * mutants' runs in score_mutants.c.  Internal to engine/jobs/score.
  * SPDX-License-Identifier: MIT */
 #ifndef LT_ENGINE_SCORE_INTERNAL_H
 #define LT_ENGINE_SCORE_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
+#include "engine/core/exec.h"
+#include "engine/core/mutate.h"
+#include "engine/core/pool.h"
+#include "engine/core/pyenv.h"
+#include "engine/engine.h"
 #include "operators/operators.h"
+#include "runners/runner.h"
+
+/*** The plan (score_plan.c) ***/
 
 struct lt_plan_file {
     char *path;   /* absolute */
@@ -23,6 +38,167 @@ struct lt_plan {
     size_t *mutant_file; /* per mutant: index into files */
 };
 
+/* Per mutant, what planning decided before anything runs. */
+struct mplan {
+    struct lt_change_analysis a;
+    long dup_of;      /* representative with the same code, or -1 */
+};
+
+struct lt_lines;
+
+/* Finds, reads and checks every subject file (UTF-8, fingerprint); the
+ * mutants come later, from lt__plan_mutants().  Errors are input errors
+ * (exit 2) with a one-line message already printed. */
+int lt__plan_files(const struct lt_score_opts *o, struct lt_plan *plan);
+
+/* Generates the mutants of every file of the plan, in file order, keeping
+ * to the changed lines of since (NULL: all).  0 or a negative code after
+ * printing why. */
+int lt__plan_mutants(const struct lt_score_opts *o, struct lt_plan *plan,
+                     const struct lt_lines *since);
+
 void lt__plan_free(struct lt_plan *p);
+
+/* Which mutants shard index/count owns (owned[i] = 1; count 0: all), from
+ * the plan alone; the number owned (contract in score_plan.c). */
+size_t lt__plan_shard_owned(const struct lt_plan *plan,
+                            const struct mplan *mp, unsigned index,
+                            unsigned count, unsigned char *owned);
+
+/* qsort's comparison of two char pointers by strcmp. */
+int lt__cmp_str(const void *a, const void *b);
+
+/*** The baseline (score_baseline.c) ***/
+
+/* What the baseline runs taught: per test times, outcome and coverage. */
+struct baseline {
+    double *wall_ms, *cpu_ms;  /* per test: slowest of the runs */
+    double *work;              /* per test: line events of the first run */
+    unsigned char *runnable;   /* passed in every run */
+    unsigned char *needs;      /* LT_NEEDS_* bits any run reported: the
+                                  mutants that select the test run in
+                                  process mode */
+    unsigned char *flaky;      /* passed in one run, not in another */
+    unsigned char *failing;    /* failed in the first run and left out
+                                  (--deselect-failing) */
+    unsigned char **file_reach; /* per subject file, per test: the test
+                                   executed a line of the file itself */
+    /* Per subject file, per line: the tests that executed it. */
+    struct line_tests {
+        uint32_t *tests;
+        size_t n, cap;
+    } **by_line;
+    size_t *n_lines;
+    size_t n_files;
+    /* Per subject file, per line: executed while the subjects and the
+     * tests were imported and collected, so covered by every test. */
+    unsigned char **at_import;
+};
+
+/* Children the mutants will want, judged early, while the first baseline
+ * run goes on: when its tests mostly wait, the extra zygotes start then
+ * (on a CPU the waiting leaves idle) instead of after the baseline, when
+ * the mutants need the CPU.  The count is settled after the baseline. */
+struct early_jobs {
+    int on;                  /* no --jobs, more mutants than children */
+    int cap;                 /* mutants to run */
+    double t0, cpu0;         /* first look at the child, after SANDBOXED */
+    int want;                /* > 0: grow to this; -1: judged, no growth */
+    int applied;
+};
+
+/* Runs the baseline (o->baseline_runs runs of every collected test on
+ * the lane's zygotes, side by side) and fills *b.  0, or an exit code
+ * after printing why (failing tests, a timeout, no reliable test). */
+int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
+                     const struct lt_plan *plan,
+                     const struct lt_score_opts *o, struct baseline *b,
+                     struct early_jobs *early);
+
+void lt__baseline_free(struct baseline *b);
+
+/* The tests a mutant runs: those covering its lines (every runnable test
+ * for a change to module or class-body code, or to a line that runs at
+ * import), fastest first.  Returns the count; *out is the caller's to
+ * free. */
+size_t lt__baseline_select(const struct pool *pool, const struct baseline *b,
+                           const struct lt_mutant *m, size_t file,
+                           int structural, uint32_t **out);
+
+/* 1 when a line of the mutant ran while the tests were imported. */
+int lt__baseline_at_import(const struct baseline *b,
+                           const struct lt_mutant *m, size_t file);
+
+/* A test's coverage for the store: "FILE:1-4,9\n" per subject file it
+ * touched, or NULL. */
+char *lt__baseline_coverage_text(const struct baseline *b,
+                                 const struct lt_plan *plan, uint32_t test);
+
+/* Children at once for the mutants when --jobs is not given, from the
+ * baseline's CPU share of its tests' wall time (contract in
+ * score_baseline.c). */
+int lt__children_for(const struct baseline *b, size_t nt, int cores,
+                     long zygote_kb);
+int lt__online_cores(void);
+/* The largest peak RSS of the lane's zygotes, in KiB. */
+long lt__zygote_peak_kb(const struct pool *pool);
+
+/*** One run of `litmus score` (score.c) ***/
+
+struct old_set; /* an earlier run's verdicts (score.c) */
+struct mrun;    /* the mutants' runs (score_mutants.c) */
+
+/* What the steps of one run hand on to each other, and the run's exit
+ * code once a step has ended it. */
+struct score_run {
+    const struct lt_score_opts *o;
+    int exit_code;
+    double t_start, t_ready, t_baseline;
+    /* plan */
+    struct lt_plan plan;
+    struct mplan *mp;            /* per mutant */
+    unsigned char *owned;        /* per mutant: this shard's */
+    size_t n_owned;
+    struct lt_lines *since;      /* --since: the changed lines */
+    struct lt_pyenv pyenv;
+    char *cwd, *scratch;
+    char **args;                 /* the test arguments, then pytest's */
+    struct lt_subject *subjects;
+    struct lt_runner_config cfg;
+    struct lt_telemetry *tm;
+    struct lt_exec ex;
+    struct lt_lane *lane;
+    struct pool *pool;
+    /* resume */
+    struct lt_store *st;
+    int db_existed;              /* 0: this run made the store */
+    struct old_set *old;
+    int incremental;             /* a finished earlier run is reused */
+    size_t *queue;               /* the mutants to run, in order */
+    size_t n_queue;
+    unsigned char *has_result;   /* per mutant */
+    /* baseline */
+    struct baseline base;
+    /* reuse */
+    char (*rkeys)[65];
+    size_t n_reused;
+    /* run */
+    struct mrun *mr;
+    size_t n_rechecks;           /* wall-clock timeouts run again alone */
+};
+
+/*** The mutants' runs (score_mutants.c) ***/
+
+/* The lane callbacks of score's zygotes. */
+extern const struct lt_lane_ops lt__score_lane_ops;
+
+/* Runs every mutant of r->queue on the executor, storing each verdict
+ * (and its duplicates') in batches, longest first.  0, or the run's exit
+ * code. */
+int lt__score_run_mutants(struct score_run *r);
+
+/* Frees what lt__score_run_mutants() kept for the executor (after
+ * lt_exec_close). */
+void lt__score_mutants_free(struct score_run *r);
 
 #endif

@@ -1,0 +1,601 @@
+/* The baseline of `litmus score`: every collected test run on the
+ * original code (twice by default, side by side), with each test's
+ * times, outcome and line coverage; what it tells about the children the
+ * mutants want; and the tests each mutant then selects.
+ * SPDX-License-Identifier: MIT */
+#include <sys/wait.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "engine/core/internal.h"
+#include "engine/jobs/score/score_internal.h"
+#include "engine/core/select.h"
+#include "harness/wire.h"
+#include "sandbox/sandbox.h"
+
+void lt__baseline_free(struct baseline *b)
+{
+    for (size_t f = 0; b->by_line && f < b->n_files; f++) {
+        for (size_t l = 0; l <= b->n_lines[f]; l++)
+            free(b->by_line[f][l].tests);
+        free(b->by_line[f]);
+    }
+    free(b->by_line);
+    for (size_t f = 0; b->at_import && f < b->n_files; f++)
+        free(b->at_import[f]);
+    free(b->at_import);
+    free(b->n_lines);
+    free(b->wall_ms);
+    free(b->cpu_ms);
+    free(b->work);
+    free(b->runnable);
+    free(b->needs);
+    free(b->flaky);
+    free(b->failing);
+    for (size_t f = 0; b->file_reach && f < b->n_files; f++)
+        free(b->file_reach[f]);
+    free(b->file_reach);
+    memset(b, 0, sizeof(*b));
+}
+
+/*** How many children ***/
+
+int lt__online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* Kilobytes of memory available for new processes (MemAvailable), or -1. */
+static long mem_available_kb(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return -1;
+    char line[128];
+    long kb = -1;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb;
+}
+
+/* Children at once when --jobs is not given: one per core, or more when
+ * the baseline shows tests that mostly wait (sleep, I/O) rather than
+ * compute: cores / (CPU share of their wall time), at most 8 per core,
+ * and no more zygotes (of zygote_kb each) than a quarter of the memory
+ * available holds.  On a machine busier than its cores a computing
+ * test's share shrinks too (it waits for a CPU), so the share is scaled
+ * back up by the load: only waiting that more children can overlap
+ * counts. */
+static int children_for_share(double cpu_ms, double wall_ms, int cores,
+                              long zygote_kb)
+{
+    if (wall_ms < 200.0) /* too little to tell */
+        return cores;
+    double share = cpu_ms / wall_ms, load = 0;
+    if (getloadavg(&load, 1) == 1 && load > cores)
+        share *= load / cores;
+    if (share > 0.5)
+        return cores;
+    double want = cores / (share < 0.05 ? 0.05 : share);
+    if (want > 8.0 * cores)
+        want = 8.0 * cores;
+    long avail = mem_available_kb();
+    if (avail > 0 && zygote_kb > 0 && want > (double)avail / 4 / zygote_kb)
+        want = (double)avail / 4 / zygote_kb;
+    return want < cores ? cores : (int)want;
+}
+
+int lt__children_for(const struct baseline *b, size_t nt, int cores,
+                     long zygote_kb)
+{
+    double cpu = 0, wall = 0;
+    for (size_t i = 0; i < nt; i++) {
+        if (!b->runnable[i])
+            continue;
+        cpu += b->cpu_ms[i];
+        wall += b->wall_ms[i];
+    }
+    return children_for_share(cpu, wall, cores, zygote_kb);
+}
+
+/* The largest peak RSS of the lane's zygotes, in KiB. */
+long lt__zygote_peak_kb(const struct pool *pool)
+{
+    long max = 0;
+    for (int i = 0; i < pool->n; i++) {
+        long kb = pool->z[i].pid > 0 ? lt__peak_rss_kb(pool->z[i].pid) : 0;
+        if (kb > max)
+            max = kb;
+    }
+    return max;
+}
+
+static void line_add(struct line_tests *lt, uint32_t test)
+{
+    if (lt->n && lt->tests[lt->n - 1] == test)
+        return;
+    if (lt->n == lt->cap) {
+        lt->cap = lt->cap ? lt->cap * 2 : 4;
+        lt->tests = xrealloc(lt->tests, lt->cap * sizeof(uint32_t));
+    }
+    lt->tests[lt->n++] = test;
+}
+
+/* What a failing baseline test's exception suggests the sandbox refused,
+ * or "" (the sandbox answers EPERM to process creation, sockets and the
+ * like, and EACCES or EROFS to writes outside scratch). */
+static const char *sandbox_hint(const char *text)
+{
+    if (strstr(text, "Operation not permitted"))
+        return " (refused by the sandbox: no network beyond loopback, no "
+               "ptrace, mounts or namespaces)";
+    if (strstr(text, "Permission denied") ||
+        strstr(text, "Read-only file system"))
+        return " (refused by the sandbox: only its scratch directory, the "
+               "temporary directory of the tests, is writable)";
+    if (strstr(text, "Network is unreachable") ||
+        strstr(text, "Name or service not known") ||
+        strstr(text, "Temporary failure in name resolution") ||
+        strstr(text, "Connection refused"))
+        return " (no network in the sandbox)";
+    return "";
+}
+
+/* Tests that fail on the original code: every one is listed with why.
+ * Without `deselect`, that stops the run (-1); with it they are left out
+ * of the run and recorded (0). */
+static int report_failing(const struct pool *pool, const struct job *j,
+                          int deselect, struct baseline *b)
+{
+    size_t n = 0, nt = pool->n_tests;
+    for (size_t i = 0; i < nt; i++)
+        n += j->test_outcome[i] == LT_TEST_FAILED ||
+             j->test_outcome[i] == LT_TEST_MEMORY;
+    if (deselect)
+        lt_warn("%zu test%s fail%s on the original code and %s left out "
+                "(--deselect-failing):", n, n == 1 ? "" : "s",
+                n == 1 ? "s" : "", n == 1 ? "is" : "are");
+    else
+        lt_error("%zu test%s fail%s on the original code:", n,
+                 n == 1 ? "" : "s", n == 1 ? "s" : "");
+    size_t shown = 0;
+    for (size_t i = 0; i < nt; i++) {
+        if (j->test_outcome[i] != LT_TEST_FAILED &&
+            j->test_outcome[i] != LT_TEST_MEMORY)
+            continue;
+        if (deselect)
+            b->failing[i] = 1;
+        if (shown++ >= 50)
+            continue;
+        const char *why = j->fail_texts && j->fail_texts[i]
+                              ? j->fail_texts[i] : "";
+        fprintf(stderr, "  %s: %s%s\n", pool->test_ids[i], why,
+                sandbox_hint(why));
+    }
+    if (shown > 50)
+        fprintf(stderr, "  ... and %zu more\n", shown - 50);
+    if (deselect)
+        return 0;
+    if (pool->cfg.runner == LT_TEST_RUNNER_PYTEST)
+        fprintf(stderr, "litmus: compare with `python -m pytest`; tests that "
+                        "need what the sandbox refuses can be left out with "
+                        "--deselect-failing (or -- --deselect ID)\n");
+    else
+        fprintf(stderr, "litmus: compare with `python -m %s`; tests that "
+                        "need what the sandbox refuses can be left out with "
+                        "--deselect-failing\n",
+                pool->cfg.runner == LT_TEST_RUNNER_UNITTEST ? "unittest"
+                                                            : "doctest");
+    return -1;
+}
+
+/* A baseline run as a task of the executor: every collected test, no
+ * mutation, with line coverage.  Its job is kept whole until every run
+ * has ended, then taken in in order. */
+struct baseline_task {
+    struct lt_task xt;
+    struct early_jobs *early; /* the first run's child is watched */
+    const struct lt_score_opts *o;
+    size_t n_files;
+    struct job job;          /* the finished run, taken from the executor */
+    int ended;
+};
+
+static int baseline_prepare(struct lt_exec *ex, struct lt_task *xt,
+                            struct lt_launch *la)
+{
+    struct baseline_task *bt = xt->owner;
+    size_t nt = xt->lane->pool.n_tests;
+    (void)ex;
+    lt__job_alloc(&la->spec, nt, 1);
+    la->spec.is_baseline = 1;
+    la->spec.n_tests = nt;
+    la->spec.n_files = bt->n_files;
+    la->spec.tests = xcalloc(nt + 1, sizeof(uint32_t));
+    for (size_t i = 0; i < nt; i++)
+        la->spec.tests[i] = (uint32_t)i;
+    la->spec.fail_texts = xcalloc(nt + 1, sizeof(char *));
+    la->req = (struct lt_run_request){
+        .mode = LT_RUN_BASELINE, .replacement = "",
+        .cpu_seconds = lt__cpu_limit_for(bt->o->baseline_timeout),
+        .memory_bytes = (uint64_t)bt->o->memory_mb << 20,
+        /* Process mode, so that tests that start processes or serve on
+         * localhost pass as under pytest, and say so (NEEDS). */
+        .flags = LT_RUN_PROCESSES};
+    la->wall = bt->o->baseline_timeout;
+    return 0;
+}
+
+static void baseline_finished(struct lt_exec *ex, struct lt_task *xt,
+                              struct job *j)
+{
+    struct baseline_task *bt = xt->owner;
+    (void)ex;
+    /* The executor resets j after this: the run moves here. */
+    lt__job_move(&bt->job, j);
+    bt->ended = 1;
+}
+
+static void baseline_lost(struct lt_exec *ex, struct lt_task *xt,
+                          const char *why)
+{
+    (void)xt;
+    lt_error("the baseline run did not complete: %s", why);
+    lt_exec_fail(ex, LT_EXIT_ENGINE);
+}
+
+/* Half a second into the first run's tests, their CPU share of the wall
+ * time says whether the mutants will want more children. */
+static void baseline_watch(struct lt_exec *ex, struct lt_task *xt,
+                           struct job *j, double now)
+{
+    struct baseline_task *bt = xt->owner;
+    struct early_jobs *e = bt->early;
+    if (!e || !e->on || e->want || !j->sandboxed || j->pid <= 0)
+        return;
+    double cpu = lt__job_cpu_ns(j);
+    if (cpu < 0)
+        return;
+    if (e->t0 == 0) {
+        e->t0 = now;
+        e->cpu0 = cpu;
+        return;
+    }
+    if (now - e->t0 < 0.5)
+        return;
+    int want = children_for_share((cpu - e->cpu0) / 1e6,
+                                  (now - e->t0) * 1e3, lt__online_cores(),
+                                  lt__zygote_peak_kb(&xt->lane->pool));
+    if (want > e->cap)
+        want = e->cap;
+    e->want = want > ex->jobs ? want : -1;
+}
+
+static const struct lt_task_ops baseline_ops = {
+    .prepare = baseline_prepare, .finished = baseline_finished,
+    .lost = baseline_lost, .watch = baseline_watch};
+
+/* The executor's idle hook during the baseline: starts the zygotes the
+ * early judgement asked for (outside the executor's rounds). */
+static size_t baseline_idle(struct lt_exec *ex)
+{
+    struct early_jobs *e = ex->owner;
+    if (e && e->want > ex->jobs && !e->applied) {
+        e->applied = 1;
+        struct lt_lane *l = ex->lanes[0];
+        lt_exec_set_jobs(ex, e->want);
+        lt_exec_warm(ex, l, e->want);
+        lt_debug("the baseline's tests mostly wait: %d children", e->want);
+    }
+    return 0;
+}
+
+/* Takes in one finished baseline run (run 0 decides which tests are
+ * runnable; later ones find the flaky).  0, or an exit code after
+ * printing why. */
+static int baseline_finish(struct pool *pool, struct job *j,
+                           const struct lt_score_opts *o, int run,
+                           struct baseline *b)
+{
+    size_t nt = pool->n_tests;
+    if (j->timed_out) {
+        lt_error("the baseline did not finish within %.0f s (test %s); "
+                 "raise --baseline-timeout",
+                 o->baseline_timeout,
+                 j->current >= 0 ? pool->test_ids[j->current] : "?");
+        return LT_EXIT_USAGE;
+    }
+    if (j->fail_test >= 0 && run == 0 &&
+        report_failing(pool, j, o->deselect_failing, b) < 0) {
+        lt__job_reset(j);
+        return LT_EXIT_USAGE;
+    }
+    if (!j->ended || j->protocol_error || !WIFEXITED(j->wait_status) ||
+        WEXITSTATUS(j->wait_status) != 0 || (size_t)j->n_results != nt) {
+        const char *out = j->output.len ? j->output.data : "";
+        const char *tail = out + (strlen(out) > 600 ? strlen(out) - 600 : 0);
+        char counts[96];
+        snprintf(counts, sizeof(counts), ", %d of %zu results%s%s",
+                 j->n_results, nt, j->protocol_error ? ", bad frames" : "",
+                 j->ended ? "" : ", no end");
+        lt_error("the baseline run did not complete (status 0x%x%s%s%s)%s%s",
+                 j->wait_status, counts, j->current >= 0 ? ", during " : "",
+                 j->current >= 0 ? pool->test_ids[j->current] : "",
+                 *tail ? "; output: " : "", tail);
+        return j->sandboxed ? 2 : 3;
+    }
+    pool->features = j->sandbox & ~(unsigned)LT_SBX_PROCESSES;
+    if (run == 0 && !(j->sandbox & LT_SBX_PROCESSES))
+        lt_warn("the tests cannot start processes or use loopback sockets "
+                "in this run: process mode needs user, pid, mount and "
+                "network namespaces and the sandbox's own uid (see "
+                "docs/threat-model.md); such tests fail");
+    for (size_t i = 0; i < nt; i++) {
+        if (j->test_needs)
+            b->needs[i] |= j->test_needs[i];
+        int passed = j->test_outcome[i] == LT_TEST_PASSED;
+        int skipped = j->test_outcome[i] == LT_TEST_SKIPPED;
+        if (run == 0) {
+            b->runnable[i] = (unsigned char)passed;
+        } else if (b->runnable[i] != passed && !skipped) {
+            b->flaky[i] = 1;
+            b->runnable[i] = 0;
+        }
+        double wall = j->test_ns[i] / 1e6, cpu = j->test_cpu_ns[i] / 1e6;
+        if (wall > b->wall_ms[i])
+            b->wall_ms[i] = wall;
+        if (cpu > b->cpu_ms[i])
+            b->cpu_ms[i] = cpu;
+        if (run == 0)
+            b->work[i] = (double)j->cov[i].line_events;
+        for (size_t k = 0; k < j->cov[i].n; k++) {
+            uint32_t f = j->cov[i].pairs[2 * k];
+            uint32_t line = j->cov[i].pairs[2 * k + 1];
+            if (f < b->n_files && line <= b->n_lines[f])
+                line_add(&b->by_line[f][line], (uint32_t)i);
+        }
+    }
+    lt__job_reset(j);
+    return 0;
+}
+
+int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
+                     const struct lt_plan *plan, const struct lt_score_opts *o,
+                     struct baseline *b, struct early_jobs *early)
+{
+    struct pool *pool = &lane->pool;
+    size_t nt = pool->n_tests;
+    b->wall_ms = xcalloc(nt + 1, sizeof(double));
+    b->cpu_ms = xcalloc(nt + 1, sizeof(double));
+    b->work = xcalloc(nt + 1, sizeof(double));
+    b->runnable = xcalloc(nt + 1, 1);
+    b->needs = xcalloc(nt + 1, 1);
+    b->flaky = xcalloc(nt + 1, 1);
+    b->failing = xcalloc(nt + 1, 1);
+    b->n_files = plan->n_files;
+    b->by_line = xcalloc(plan->n_files + 1, sizeof(*b->by_line));
+    b->n_lines = xcalloc(plan->n_files + 1, sizeof(size_t));
+    for (size_t f = 0; f < plan->n_files; f++) {
+        size_t lines = 1;
+        for (size_t k = 0; k < plan->files[f].len; k++)
+            lines += plan->files[f].source[k] == '\n';
+        b->n_lines[f] = lines;
+        b->by_line[f] = xcalloc(lines + 1, sizeof(struct line_tests));
+    }
+    /* Import-time lines (the zygote's IMPORT_LINES, hostile input: lines
+     * outside a file are dropped) count for every collected test. */
+    b->at_import = xcalloc(plan->n_files + 1, sizeof(*b->at_import));
+    for (size_t f = 0; f < plan->n_files; f++)
+        b->at_import[f] = xcalloc(b->n_lines[f] + 1, 1);
+    for (size_t k = 0; k < pool->n_import; k++) {
+        uint32_t f = pool->import_pairs[2 * k];
+        uint32_t line = pool->import_pairs[2 * k + 1];
+        if (f < b->n_files && line <= b->n_lines[f])
+            b->at_import[f][line] = 1;
+    }
+    /* The runs go side by side on as many zygotes as there are (a slow
+     * test is paid once on the critical path, not once per run), and are
+     * taken in in order. */
+    int runs = o->baseline_runs;
+    struct baseline_task *bt = xcalloc((size_t)runs + 1, sizeof(*bt));
+    for (int k = 0; k < runs; k++) {
+        bt[k].xt = (struct lt_task){.ops = &baseline_ops, .lane = lane,
+                                    .owner = &bt[k]};
+        bt[k].o = o;
+        bt[k].early = k == 0 ? early : NULL;
+        bt[k].n_files = plan->n_files;
+        bt[k].job.result_fd = bt[k].job.out_fd = bt[k].job.pidfd = -1;
+        lt_exec_submit(ex, &bt[k].xt);
+    }
+    ex->owner = early;
+    ex->idle = baseline_idle;
+    int rc = lt_exec_run(ex);
+    ex->idle = NULL;
+    ex->owner = NULL;
+    for (int k = 0; k < runs; k++) {
+        if (rc == 0 && !bt[k].ended)
+            rc = LT_EXIT_ENGINE;
+        if (rc == 0)
+            rc = baseline_finish(pool, &bt[k].job, o, k, b);
+        lt__job_reset(&bt[k].job);
+    }
+    free(bt);
+    if (rc)
+        return rc;
+    b->file_reach = xcalloc(plan->n_files + 1, sizeof(unsigned char *));
+    for (size_t f = 0; f < plan->n_files; f++) {
+        b->file_reach[f] = xcalloc(nt + 1, 1);
+        for (size_t l = 0; l <= b->n_lines[f]; l++)
+            for (size_t k = 0; k < b->by_line[f][l].n; k++)
+                b->file_reach[f][b->by_line[f][l].tests[k]] = 1;
+    }
+    size_t usable = 0;
+    for (size_t i = 0; i < nt; i++) {
+        usable += b->runnable[i];
+        if (b->flaky[i])
+            lt_warn("test %s is flaky (its outcome changed between "
+                    "baseline runs); it is left out of selection",
+                    pool->test_ids[i]);
+    }
+    if (usable == 0) {
+        lt_error("no test passes reliably on the original code");
+        return LT_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Coverage of one subject file of the baseline, for lt__select_tests. */
+struct file_cover {
+    const struct baseline *b;
+    size_t file;
+};
+
+static size_t line_cover(const void *ctx, long line, const uint32_t **tests)
+{
+    const struct file_cover *fc = ctx;
+    if (line < 0 || (size_t)line > fc->b->n_lines[fc->file])
+        return 0;
+    const struct line_tests *lt = &fc->b->by_line[fc->file][line];
+    *tests = lt->tests;
+    return lt->n;
+}
+
+/* The order of a mutant that runs every test (module or class-body code,
+ * import-time lines): first the tests that executed lines of the
+ * mutant's file themselves, then the others, each group cheapest first.
+ * A module constant's mutant then meets its killer among the tests of
+ * its module instead of after every cheaper test of other modules.  It
+ * depends on the baseline alone, so the reported killer does not depend
+ * on --jobs or on which mutants finished first. */
+static void file_tests_first(uint32_t *tests, size_t n,
+                             const unsigned char *reach)
+{
+    uint32_t *rest = xmalloc((n + 1) * sizeof(uint32_t));
+    size_t w = 0, nr = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (reach[tests[i]])
+            tests[w++] = tests[i];
+        else
+            rest[nr++] = tests[i];
+    }
+    memcpy(tests + w, rest, nr * sizeof(uint32_t));
+    free(rest);
+}
+
+/* 1 when a line of the mutant ran while the tests were imported and
+ * collected: every test depends on it, and swapping code after the
+ * import would miss what it did then, so it runs on a fresh import. */
+int lt__baseline_at_import(const struct baseline *b, const struct lt_mutant *m,
+                           size_t file)
+{
+    for (int l = m->line; b->at_import && l <= m->end_line; l++)
+        if (l >= 0 && (size_t)l <= b->n_lines[file] && b->at_import[file][l])
+            return 1;
+    return 0;
+}
+
+static const double *sort_cost; /* for by_cost(): baseline wall times */
+
+static int by_cost(const void *a, const void *b)
+{
+    double x = sort_cost[*(const uint32_t *)a];
+    double y = sort_cost[*(const uint32_t *)b];
+    return (x > y) - (x < y);
+}
+
+/* The lines that Python processes started by a test ran are in its
+ * coverage (the baseline traces them too), but not those of a forked
+ * copy of the test's process, nor of an interpreter that ran isolated or
+ * ended without reporting: such a test may reach any line, so it joins
+ * every mutant's selection after the covering tests, cheapest first. */
+static size_t add_process_tests(const struct pool *pool,
+                                const struct baseline *b, uint32_t **out,
+                                size_t n)
+{
+    size_t nt = pool->n_tests, extra = 0;
+    for (size_t i = 0; i < nt; i++)
+        extra += b->runnable[i] && (b->needs[i] & LT_NEEDS_UNTRACED);
+    if (!extra)
+        return n;
+    unsigned char *have = xcalloc(nt + 1, 1);
+    for (size_t k = 0; k < n; k++)
+        have[(*out)[k]] = 1;
+    *out = xrealloc(*out, (n + extra + 1) * sizeof(uint32_t));
+    size_t first = n;
+    for (size_t i = 0; i < nt; i++)
+        if (b->runnable[i] && (b->needs[i] & LT_NEEDS_UNTRACED) && !have[i])
+            (*out)[n++] = (uint32_t)i;
+    free(have);
+    sort_cost = b->wall_ms;
+    qsort(*out + first, n - first, sizeof(uint32_t), by_cost);
+    return n;
+}
+
+/* The tests a mutant runs: those covering its lines (every runnable test
+ * for a change to module or class-body code, or to a line that runs at
+ * import), fastest first.  Returns the count; *out is the caller's to
+ * free. */
+size_t lt__baseline_select(const struct pool *pool, const struct baseline *b,
+                           const struct lt_mutant *m, size_t file,
+                           int structural, uint32_t **out)
+{
+    struct file_cover fc = {b, file};
+    struct lt__selection sel = {pool->n_tests, b->runnable, b->work,
+                                line_cover, &fc};
+    int wide = structural || lt__baseline_at_import(b, m, file);
+    size_t n = lt__select_tests(&sel, m->line, m->end_line, wide, out);
+    if (wide && b->file_reach)
+        file_tests_first(*out, n, b->file_reach[file]);
+    return wide ? n : add_process_tests(pool, b, out, n);
+}
+
+/* Encodes a baseline's coverage of one test for the store:
+ * "FILE:1-4,9\n" per subject file it touched. */
+char *lt__baseline_coverage_text(const struct baseline *b,
+                                 const struct lt_plan *plan, uint32_t test)
+{
+    struct lt_buf t = LT_BUF_INIT;
+    for (size_t f = 0; f < b->n_files; f++) {
+        int first = 1;
+        long run_start = -1, prev = -1;
+        for (size_t l = 1; l <= b->n_lines[f]; l++) {
+            const struct line_tests *lt = &b->by_line[f][l];
+            int hit = 0;
+            for (size_t k = 0; k < lt->n && !hit; k++)
+                hit = lt->tests[k] == test;
+            if (hit && prev == (long)l - 1 && run_start >= 0) {
+                prev = (long)l;
+                continue;
+            }
+            if (run_start >= 0) {
+                if (prev > run_start)
+                    lt_buf_printf(&t, "-%ld", prev);
+                run_start = -1;
+            }
+            if (hit) {
+                if (first)
+                    lt_buf_printf(&t, "%s:", plan->files[f].path);
+                lt_buf_printf(&t, "%s%zu", first ? "" : ",", l);
+                first = 0;
+                run_start = prev = (long)l;
+            }
+        }
+        if (run_start >= 0 && prev > run_start)
+            lt_buf_printf(&t, "-%ld", prev);
+        if (!first)
+            lt_buf_puts(&t, "\n");
+    }
+    return t.len ? lt_buf_steal(&t) : (lt_buf_free(&t), NULL);
+}
+
