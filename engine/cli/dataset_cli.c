@@ -8,16 +8,9 @@
 
 #include "common/cliopt.h"
 #include "common/log.h"
+#include "engine/cli/cli.h"
 #include "engine/engine.h"
 #include "lt_py_constants.h" /* generated: FAULT_KINDS */
-
-/* A number macro as a string literal, for the defaults in help texts. */
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
-int lt__cli_dataset(int argc, char **argv);
-extern const struct option lt__cli_dataset_longopts[];
-int lt__cli_dataset_option_in_mode(int val, enum lt_dataset_mode mode);
 
 static const char usage_dataset[] =
     "usage: litmus dataset MODE [INPUT...] [options]\n"
@@ -160,10 +153,9 @@ static const char usage_rewrite[] =
     "      --no-verify        generate only (no runs; for benchmarks)\n";
 
 enum {
-    O_DB = 300, O_NO_DB, O_SUMMARY, O_SEED, O_TIMEOUT, O_FACTOR, O_CONST,
-    O_MEMORY, O_FLOOR, O_PROGRESS, O_NO_PROGRESS, O_OPERATORS, O_ALL,
-    O_DETAILS, O_PER_CELL, O_PER_PROGRAM, O_QUARTER, O_KINDS, O_OPS,
-    O_STRENGTH, O_VARIANTS, O_VOCAB, O_NO_VERIFY, O_SHARD,
+    O_NO_DB = OPT_OWN, O_SUMMARY, O_SEED, O_TIMEOUT, O_FLOOR, O_OPERATORS,
+    O_ALL, O_DETAILS, O_PER_CELL, O_PER_PROGRAM, O_QUARTER, O_KINDS, O_OPS,
+    O_STRENGTH, O_VARIANTS, O_VOCAB, O_NO_VERIFY,
 };
 
 /* The modes an option belongs to: bit 1 << mode; 0 = every mode. */
@@ -195,19 +187,12 @@ static unsigned option_modes(int c)
 
 const struct option lt__cli_dataset_longopts[] = {
     {"out", required_argument, NULL, 'o'},
-    {"jobs", required_argument, NULL, 'j'},
     {"tests", required_argument, NULL, 't'},
-    {"db", required_argument, NULL, O_DB},
     {"no-db", no_argument, NULL, O_NO_DB},
     {"summary", required_argument, NULL, O_SUMMARY},
     {"seed", required_argument, NULL, O_SEED},
     {"timeout", required_argument, NULL, O_TIMEOUT},
-    {"timeout-factor", required_argument, NULL, O_FACTOR},
-    {"timeout-const", required_argument, NULL, O_CONST},
-    {"memory-mb", required_argument, NULL, O_MEMORY},
     {"floor", no_argument, NULL, O_FLOOR},
-    {"progress", no_argument, NULL, O_PROGRESS},
-    {"no-progress", no_argument, NULL, O_NO_PROGRESS},
     {"operators", required_argument, NULL, O_OPERATORS},
     {"all", no_argument, NULL, O_ALL},
     {"details", no_argument, NULL, O_DETAILS},
@@ -220,7 +205,7 @@ const struct option lt__cli_dataset_longopts[] = {
     {"variants", required_argument, NULL, O_VARIANTS},
     {"vocab", required_argument, NULL, O_VOCAB},
     {"no-verify", no_argument, NULL, O_NO_VERIFY},
-    {"shard", required_argument, NULL, O_SHARD},
+    RUN_LONGOPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -290,7 +275,7 @@ static int check_ops(const char *list)
     return 0;
 }
 
-/* `litmus dataset ...` with argv[0] = "dataset". */
+/* Contract: see cli.h. */
 int lt__cli_dataset(int argc, char **argv)
 {
     if (argc < 2)
@@ -324,7 +309,10 @@ int lt__cli_dataset(int argc, char **argv)
     int c;
     long long lv;
     char *end;
-    while ((c = lt_cli_getopt(argc, argv, "o:j:t:h",
+    const struct lt__run_binding run = {
+        &o.jobs, &o.db, &o.timeout_factor, &o.timeout_const, &o.memory_mb,
+        &o.progress, &o.shard_index, &o.shard_count};
+    while ((c = lt_cli_getopt(argc, argv, LT__CLI_DATASET_SHORTOPTS,
                             lt__cli_dataset_longopts)) != -1) {
         if (c == '?')
             return 2;
@@ -344,16 +332,8 @@ int lt__cli_dataset(int argc, char **argv)
         case 'o':
             o.out = optarg;
             break;
-        case 'j':
-            if (lt_cli_long("--jobs", optarg, 1, 1024, &lv) < 0)
-                return 2;
-            o.jobs = (int)lv;
-            break;
         case 't':
             o.tests = optarg;
-            break;
-        case O_DB:
-            o.db = optarg;
             break;
         case O_NO_DB:
             o.db = NULL;
@@ -373,27 +353,8 @@ int lt__cli_dataset(int argc, char **argv)
             if (lt_cli_real("--timeout", optarg, 0.01, 86400, &o.timeout) < 0)
                 return 2;
             break;
-        case O_FACTOR:
-            if (lt_cli_real("--timeout-factor", optarg, 1, 1000, &o.timeout_factor) < 0)
-                return 2;
-            break;
-        case O_CONST:
-            if (lt_cli_real("--timeout-const", optarg, 0.01, 3600, &o.timeout_const) < 0)
-                return 2;
-            break;
-        case O_MEMORY:
-            if (lt_cli_long("--memory-mb", optarg, 0, 1 << 20, &lv) < 0)
-                return 2;
-            o.memory_mb = (unsigned long)lv;
-            break;
         case O_FLOOR:
             o.floor = 1;
-            break;
-        case O_PROGRESS:
-            o.progress = 1;
-            break;
-        case O_NO_PROGRESS:
-            o.progress = 0;
             break;
         case O_OPERATORS:
             o.operators = optarg;
@@ -449,14 +410,10 @@ int lt__cli_dataset(int argc, char **argv)
         case O_NO_VERIFY:
             o.verify = 0;
             break;
-        case O_SHARD: {
-            const char *why = NULL;
-            if (lt_shard_parse(optarg, &o.shard_index, &o.shard_count,
-                               &why) < 0) {
-                return lt_cli_bad_value("--shard", optarg, why);
-            }
+        default:
+            if (lt__cli_run_option(c, optarg, &run) < 0)
+                return 2;
             break;
-        }
         }
     }
     if (optind < argc) {
