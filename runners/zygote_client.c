@@ -1,0 +1,143 @@
+/* The engine's side of a zygote: starting one with a scrubbed
+ * environment and its INIT frame, and sending it RUN, QUIT and CLONE.
+ * Runs in litmus itself, never in a zygote.  SPDX-License-Identifier: MIT */
+#include "runners/runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/xmalloc.h"
+#include "harness/wire.h"
+#include "runners/frames.h"
+
+/* Whether the variable `entry` ("NAME=value") goes to the zygote: what
+ * Python, pytest and the tests' locale need, and what --pass-env names.
+ * Everything else (CI tokens, cloud keys) stays with litmus: the tests,
+ * mutants and candidate patches never see it. */
+static int env_passes(const char *entry, const struct lt_runner_config *cfg)
+{
+    static const char *const names[] = {"PATH", "HOME", "TMPDIR", "LANG",
+                                        "LANGUAGE", "TZ", "VIRTUAL_ENV"};
+    static const char *const prefixes[] = {"LC_", "PYTHON", "PYTEST_"};
+    size_t len = strcspn(entry, "=");
+    if (entry[len] != '=')
+        return 0;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strlen(names[i]) == len && strncmp(entry, names[i], len) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+        if (strncmp(entry, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    for (size_t i = 0; i < cfg->n_pass_env; i++)
+        if (strlen(cfg->pass_env[i]) == len &&
+            strncmp(entry, cfg->pass_env[i], len) == 0)
+            return 1;
+    return 0;
+}
+
+/* The zygote's environment (a NULL-terminated array of pointers into
+ * environ; the caller frees the array only). */
+static char **zygote_env(const struct lt_runner_config *cfg)
+{
+    extern char **environ;
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = xcalloc(n + 1, sizeof(char *));
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (env_passes(environ[i], cfg))
+            env[k++] = environ[i];
+    return env;
+}
+
+/* Contract: see runner.h.  The zygote's end of the socketpair becomes fd 3
+ * of the new process; everything else of ours is close-on-exec. */
+int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
+                    int *sock)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+        return -errno;
+    char **env = zygote_env(cfg);
+    pid_t p = fork();
+    if (p < 0) {
+        int rc = -errno;
+        free(env);
+        close(sv[0]);
+        close(sv[1]);
+        return rc;
+    }
+    if (p == 0) {
+        /* dup2 onto itself would keep close-on-exec: clear it by hand. */
+        if (sv[1] == 3 ? fcntl(3, F_SETFD, 0) < 0 : dup2(sv[1], 3) < 0)
+            _exit(127);
+        char *argv[] = {"litmus-zygote", "__zygote", "3", NULL};
+        execve(cfg->exe, argv, env);
+        _exit(127);
+    }
+    free(env);
+    close(sv[1]);
+
+    struct lt_wire_writer w;
+    lt_init_frame_encode(&w, cfg);
+    int rc = lt_wire_send(sv[0], &w, NULL, 0);
+    lt_wire_writer_free(&w);
+    if (rc < 0) {
+        close(sv[0]);
+        kill(p, SIGKILL);
+        waitpid(p, NULL, 0);
+        return rc;
+    }
+    *pid = p;
+    *sock = sv[0];
+    return 0;
+}
+
+int lt_zygote_send_run(int sock, const struct lt_run_request *req,
+                       int result_fd, int output_fd)
+{
+    struct lt_wire_writer w;
+    lt_run_frame_encode(&w, req);
+    int fds[2] = {result_fd, output_fd};
+    int rc = lt_wire_send(sock, &w, fds, 2);
+    lt_wire_writer_free(&w);
+    return rc;
+}
+
+int lt_zygote_send_quit(int sock)
+{
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_QUIT);
+    lt_wire_finish(&w);
+    int rc = lt_wire_send(sock, &w, NULL, 0);
+    lt_wire_writer_free(&w);
+    return rc;
+}
+
+/* Contract: see runner.h. */
+int lt_zygote_send_clone(int sock, uint32_t instance, int *clone_sock)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+        return -errno;
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_CLONE);
+    lt_wire_put_u32(&w, instance);
+    lt_wire_finish(&w);
+    int rc = lt_wire_send(sock, &w, &sv[1], 1);
+    lt_wire_writer_free(&w);
+    close(sv[1]);
+    if (rc < 0) {
+        close(sv[0]);
+        return rc;
+    }
+    *clone_sock = sv[0];
+    return 0;
+}

@@ -1,0 +1,97 @@
+/* Shared by the zygote_*.c files only: the state of a zygote process and
+ * of the processes forked from it, and the few helpers more than one of
+ * them calls.  SPDX-License-Identifier: MIT */
+#ifndef LT_RUNNERS_ZYGOTE_INTERNAL_H
+#define LT_RUNNERS_ZYGOTE_INTERNAL_H
+
+#include <Python.h>
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "harness/wire.h"
+#include "runners/frames.h"
+
+/* One per process: a child, the pre-import server and a copy each start
+ * from the zygote's and change what differs. */
+struct lt__zygote_state {
+    int engine_sock;    /* zygote: to the engine; -1 elsewhere */
+    int result_fd;      /* child: its result pipe */
+    int ready_sent;     /* READY went out: later failures are not start-up's */
+    pid_t pid;          /* the parent this process's children check */
+    unsigned features;  /* sandbox features the zygote itself set up */
+    struct lt_wire_writer view_note; /* VIEW frame, sent before READY */
+    int view_note_ready;
+    char *run_cwd;
+    char *scratch_base; /* where this process's children's scratch
+                           directories are made */
+    char *scratch_root; /* the view's scratch path (INIT's) */
+    unsigned scratch_instances; /* tmpfs instances below it */
+    /* Fresh imports (docs/design.md, "Module and class-level mutants"):
+     * the zygote's pre-import server, forked while the first subject was
+     * being imported, and in the server's children the state of a fresh
+     * run. */
+    int preimport_sock; /* zygote: to its pre-import server */
+    int fresh_child;    /* this is a child of that server */
+    int fresh_applied;  /* that child sent APPLIED */
+    /* Settings of the job the current child runs. */
+    char *child_scratch;
+    uint64_t child_cpu_seconds;
+    uint64_t child_memory_bytes;
+    /* Whether this process may still write the build tree's gcov counts:
+     * the zygote until it enters its file-system view (as another uid, in
+     * a mount namespace that does not show the build tree writable);
+     * never a child, which is sandboxed.  Only coverage builds look at
+     * it. */
+    int cov_writable;
+};
+extern struct lt__zygote_state lt__zygote;
+
+/*** zygote.c: exits, frames, jobs ***/
+
+/* _exit() after writing the gcov counts where allowed. */
+_Noreturn void lt__zygote_exit(int code);
+/* A line on stderr, then lt__zygote_exit(3). */
+_Noreturn void lt__zygote_die(const char *what, int code);
+/* Finishes, sends and frees w; a broken engine socket ends the zygote,
+ * a broken result pipe the child. */
+void lt__send_frame(int fd, struct lt_wire_writer *w);
+/* FAILED to the engine (in a fresh child: lt__fresh_abort). */
+void lt__send_failed(const char *msg);
+/* A fresh child that failed before its tests: a kill, never a pass. */
+_Noreturn void lt__fresh_abort(const char *msg);
+void lt__close_fds(int *fds, int n);
+pid_t lt__py_fork(void);
+PyObject *lt__run_job_args(const struct lt_run_frame *q);
+void lt__send_started(int fd, uint64_t token, pid_t pid, int err);
+void lt__reap_and_report(int fd, uint64_t token, pid_t pid,
+                         const struct timespec *t0);
+/* The fork server loop: RUN and CLONE frames until QUIT or EOF. */
+PyObject *lt__serve(PyObject *callback);
+
+/*** zygote_trace.c ***/
+
+void lt__trace_init(char **paths, const size_t *source_lens,
+                    const char **sources, uint32_t n);
+void lt__import_trace_begin(void);
+void lt__import_trace_send(void);
+extern PyMethodDef lt__trace_methods[];
+
+/*** zygote_preimport.c ***/
+
+void lt__preimport_close(void);
+int lt__relay_fresh(const uint8_t *payload, size_t len, int *fds,
+                    uint64_t token);
+void lt__handle_clone(const uint8_t *payload, size_t len, int *fds,
+                      int nfds);
+void lt__reap_copies(void);
+void lt__use_scratch_instance(uint32_t i);
+extern PyMethodDef lt__preimport_methods[];
+
+/*** zygote_module.c ***/
+
+/* Creates the `_litmus` module (the inittab's init function). */
+PyObject *lt__litmus_module_init(void);
+
+#endif

@@ -1,0 +1,393 @@
+/* The `_litmus` module through which the Python shim reports: READY and
+ * FAILED to the engine, and from a child APPLIED, SANDBOXED (entering the
+ * sandbox, in process mode or not), the tests' results, guards and call
+ * records.  Its tracer and pre-import methods live with the tracer and
+ * the pre-import server.  SPDX-License-Identifier: MIT */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/err.h"
+#include "harness/wire.h"
+#include "runners/guard.h"
+#include "runners/zygote_internal.h"
+#include "sandbox/sandbox.h"
+
+/* CPU time of this process so far, in ns. */
+static uint64_t cpu_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t test_cpu_start; /* cpu_now_ns() at TEST_START */
+
+/*** The zygote's reports ***/
+
+/* _litmus.ready(ids): collection is over.  Sends IMPORT_LINES and VIEW
+ * if due, then READY with the test ids to the engine and to the
+ * pre-import server. */
+static PyObject *py_ready(PyObject *self, PyObject *args)
+{
+    PyObject *list;
+    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &list))
+        return NULL;
+    lt__import_trace_send();
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_READY);
+    lt_wire_put_u32(&w, lt__zygote.features);
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    lt_wire_put_u32(&w, (uint32_t)n);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t len;
+        const char *s = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(list, i), &len);
+        if (!s) {
+            lt_wire_writer_free(&w);
+            return NULL;
+        }
+        lt_wire_put_str(&w, s, (size_t)len);
+    }
+    if (lt__zygote.view_note_ready) {
+        lt__send_frame(lt__zygote.engine_sock, &lt__zygote.view_note);
+        lt__zygote.view_note_ready = 0;
+    }
+    lt_wire_finish(&w);
+    /* The pre-import server maps the engine's test indices to its
+     * children's own collection by these ids. */
+    if (lt__zygote.preimport_sock >= 0 &&
+        lt_wire_send(lt__zygote.preimport_sock, &w, NULL, 0) < 0)
+        lt__preimport_close();
+    lt__send_frame(lt__zygote.engine_sock, &w);
+    lt__zygote.ready_sent = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_fail(PyObject *self, PyObject *args)
+{
+    const char *msg;
+    if (!PyArg_ParseTuple(args, "s", &msg))
+        return NULL;
+    /* After READY the session is over: pytest unwinding is not a failure. */
+    if (!lt__zygote.ready_sent)
+        lt__send_failed(msg);
+    Py_RETURN_NONE;
+}
+
+/* _litmus.serve(callback): the fork server loop (lt__serve). */
+static PyObject *py_serve(PyObject *self, PyObject *args)
+{
+    PyObject *callback;
+    if (!PyArg_ParseTuple(args, "O", &callback))
+        return NULL;
+    return lt__serve(callback);
+}
+
+/*** A child's reports ***/
+
+/* _litmus.applied(status, text): APPLIED, how applying the change went
+ * (text capped). */
+static PyObject *py_applied(PyObject *self, PyObject *args)
+{
+    int status;
+    const char *text;
+    if (!PyArg_ParseTuple(args, "is", &status, &text))
+        return NULL;
+    lt__zygote.fresh_applied = 1;
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_APPLIED);
+    lt_wire_put_u8(&w, (uint8_t)status);
+    lt_wire_put_str(&w, text, strnlen(text, 2000));
+    lt__send_frame(lt__zygote.result_fd, &w);
+    Py_RETURN_NONE;
+}
+
+/* Process mode, in the child before the sandbox: the namespaces and
+ * the worker.  The waiter (this process, seen by the engine) reports the
+ * worker's pid and ends as the worker does; the worker waits for that
+ * report, so its own frames come after it.  Returns 1 in the worker, 0
+ * where process mode could not be had (the plain sandbox follows). */
+static int enter_process_mode(struct lt_sandbox_opts *o, const char *bind_src,
+                              const char *bind_dst)
+{
+    static const char *binds[3];
+    binds[0] = bind_src;
+    binds[1] = bind_dst;
+    binds[2] = NULL;
+    o->binds = bind_src && bind_dst ? binds : NULL;
+    o->private_view = (lt__zygote.features & LT_SBX_FSVIEW) != 0;
+    /* Root kept (the project is unreadable by the sandbox's uid): in a
+     * user namespace of its own, root would lose its access to scratch,
+     * which belongs to that uid.  The plain sandbox follows. */
+    if (geteuid() == 0)
+        return 0;
+    int gate[2];
+    if (pipe2(gate, O_CLOEXEC) < 0)
+        lt__zygote_die("pipe", -errno);
+    pid_t worker = lt_sandbox_enter_processes(o);
+    if (worker > 0) {
+        close(gate[0]);
+        struct lt_wire_writer w;
+        lt_wire_writer_init(&w, LT_FRAME_WORKER);
+        lt_wire_put_u32(&w, (uint32_t)worker);
+        lt__send_frame(lt__zygote.result_fd, &w);
+        close(gate[1]);
+        lt_sandbox_wait_worker(worker); /* closes everything else */
+    }
+    if (worker < 0) {
+        close(gate[0]);
+        close(gate[1]);
+        return 0;
+    }
+    close(gate[1]);
+    char byte;
+    while (read(gate[0], &byte, 1) < 0 && errno == EINTR)
+        ;
+    close(gate[0]);
+    o->processes = 1;
+    return 1;
+}
+
+/* _litmus.enter_sandbox(processes=0, bind_src=None, bind_dst=None):
+ * processes asks for process mode, with bind_src (the mutant's text)
+ * bound over bind_dst (the subject file). */
+static PyObject *py_enter_sandbox(PyObject *self, PyObject *args)
+{
+    int processes = 0;
+    const char *bind_src = NULL, *bind_dst = NULL;
+    if (!PyArg_ParseTuple(args, "|izz", &processes, &bind_src, &bind_dst))
+        return NULL;
+    struct lt_sandbox_opts o;
+    lt_sandbox_opts_init(&o);
+    o.scratch_dir = lt__zygote.child_scratch;
+    o.cpu_seconds = lt__zygote.child_cpu_seconds;
+    /* RLIMIT_CPU counts the whole life of the process: a fresh child has
+     * imported and collected already, which is not the tests' budget (the
+     * engine's own check counts from SANDBOXED). */
+    if (lt__zygote.fresh_child && o.cpu_seconds)
+        o.cpu_seconds += cpu_now_ns() / 1000000000u + 1;
+    o.memory_bytes = lt__zygote.child_memory_bytes;
+    o.use_netns = 0; /* the zygote entered a fresh netns once for all */
+    o.keep_fds[0] = lt__zygote.result_fd;
+    o.keep_fds[1] = -1;
+    o.parent_pid = lt__zygote.pid;
+    if (processes)
+        enter_process_mode(&o, bind_src, bind_dst);
+    unsigned got = 0;
+    int rc = lt_sandbox_enter(&o, &got);
+    if (rc < 0)
+        lt__zygote_die("cannot enter the sandbox", rc);
+    /* Tests see the directory the user ran from (read-only); their
+     * temporary files go to the scratch directory. */
+    if (lt__zygote.run_cwd && chdir(lt__zygote.run_cwd) < 0)
+        lt__zygote_die("chdir", -errno);
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_SANDBOXED);
+    lt_wire_put_u32(&w, got | lt__zygote.features);
+    lt__send_frame(lt__zygote.result_fd, &w);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_test_start(PyObject *self, PyObject *args)
+{
+    unsigned int idx;
+    if (!PyArg_ParseTuple(args, "I", &idx))
+        return NULL;
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_TEST_START);
+    lt_wire_put_u32(&w, idx);
+    lt__send_frame(lt__zygote.result_fd, &w);
+    test_cpu_start = cpu_now_ns();
+    Py_RETURN_NONE;
+}
+
+/* _litmus.test_result(test, outcome, ns, text): TEST_RESULT, with the
+ * CPU time since TEST_START; an untrusted run's guards are checked
+ * first when asked to after every test. */
+static PyObject *py_test_result(PyObject *self, PyObject *args)
+{
+    unsigned int idx;
+    int outcome;
+    unsigned long long dur_ns;
+    const char *text;
+    if (!PyArg_ParseTuple(args, "IiKs", &idx, &outcome, &dur_ns, &text))
+        return NULL;
+    /* The check runs before the result leaves: a candidate that changed
+     * the framework never gets a pass reported. */
+    if (lt_guard_armed() && (lt_guard_flags() & LT_RUN_GUARD_EACH))
+        lt_guard_check();
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_TEST_RESULT);
+    lt_wire_put_u32(&w, idx);
+    lt_wire_put_u8(&w, (uint8_t)outcome);
+    lt_wire_put_u64(&w, dur_ns);
+    lt_wire_put_u64(&w, cpu_now_ns() - test_cpu_start);
+    lt_wire_put_str(&w, text, strnlen(text, 1000));
+    lt__send_frame(lt__zygote.result_fd, &w);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_test_needs(PyObject *self, PyObject *args)
+{
+    unsigned int idx, bits;
+    if (!PyArg_ParseTuple(args, "II", &idx, &bits))
+        return NULL;
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_NEEDS);
+    lt_wire_put_u32(&w, idx);
+    lt_wire_put_u8(&w, (uint8_t)bits);
+    lt__send_frame(lt__zygote.result_fd, &w);
+    Py_RETURN_NONE;
+}
+
+static void report_tamper(const char *what)
+{
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_TAMPER);
+    lt_wire_put_str(&w, what, strnlen(what, 1000));
+    lt__send_frame(lt__zygote.result_fd, &w);
+}
+
+/* _litmus.arm(flags): arms the guards of an untrusted run (after the
+ * sandbox, before the candidate is compiled). */
+static PyObject *py_arm(PyObject *self, PyObject *args)
+{
+    unsigned int flags;
+    if (!PyArg_ParseTuple(args, "I", &flags))
+        return NULL;
+    lt_guard_set_reporter(report_tamper);
+    if (lt_guard_arm(flags, (flags & LT_RUN_CHECK_EQ) != 0) < 0)
+        lt__zygote_die("cannot add the audit hook", LT_EPYTHON);
+    Py_RETURN_NONE;
+}
+
+/* Frames with one string: CALL (a captured call, base64) and RECORD (a
+ * JSON record). */
+static PyObject *send_text_frame(PyObject *args, int type, size_t cap)
+{
+    const char *text;
+    Py_ssize_t len;
+    if (!PyArg_ParseTuple(args, "s#", &text, &len))
+        return NULL;
+    if ((size_t)len > cap)
+        Py_RETURN_FALSE; /* too large to send: dropped, and the caller knows */
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, (enum lt_frame_type)type);
+    lt_wire_put_str(&w, text, (size_t)len);
+    lt__send_frame(lt__zygote.result_fd, &w);
+    Py_RETURN_TRUE;
+}
+
+static PyObject *py_send_call(PyObject *self, PyObject *args)
+{
+    return send_text_frame(args, LT_FRAME_CALL, LT_WIRE_MAX_CHILD_FRAME - 64);
+}
+
+static PyObject *py_record(PyObject *self, PyObject *args)
+{
+    return send_text_frame(args, LT_FRAME_RECORD, LT_WIRE_MAX_CHILD_FRAME - 64);
+}
+
+static PyObject *py_probe(PyObject *self, PyObject *args)
+{
+    unsigned int idx;
+    int phase;
+    if (!PyArg_ParseTuple(args, "Ii", &idx, &phase))
+        return NULL;
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_PROBE);
+    lt_wire_put_u32(&w, idx);
+    lt_wire_put_u8(&w, (uint8_t)phase);
+    lt__send_frame(lt__zygote.result_fd, &w);
+    Py_RETURN_NONE;
+}
+
+/* _litmus.functions_by_file(objects): the function objects among
+ * `objects` (gc.get_objects()), grouped by their code's co_filename, in
+ * the order found.  Indexing the subjects walks the zygote's whole heap,
+ * a few hundred thousand objects: in C that costs a few milliseconds,
+ * in Python tens. */
+static PyObject *py_functions_by_file(PyObject *self, PyObject *objects)
+{
+    (void)self;
+    if (!PyList_Check(objects)) {
+        PyErr_SetString(PyExc_TypeError, "functions_by_file: a list");
+        return NULL;
+    }
+    PyObject *out = PyDict_New();
+    if (!out)
+        return NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(objects); i++) {
+        PyObject *obj = PyList_GET_ITEM(objects, i);
+        if (!PyFunction_Check(obj))
+            continue;
+        PyObject *code = PyFunction_GET_CODE(obj);
+        if (!code || !PyCode_Check(code))
+            continue;
+        PyObject *file = ((PyCodeObject *)code)->co_filename;
+        PyObject *group = PyDict_GetItemWithError(out, file);
+        if (!group) {
+            if (PyErr_Occurred())
+                goto fail;
+            group = PyList_New(0);
+            if (!group)
+                goto fail;
+            int rc = PyDict_SetItem(out, file, group);
+            Py_DECREF(group);
+            if (rc < 0)
+                goto fail;
+        }
+        if (PyList_Append(group, obj) < 0)
+            goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/*** The module ***/
+
+static PyMethodDef litmus_methods[] = {
+    {"ready", py_ready, METH_VARARGS, "Send the collected test ids."},
+    {"fail", py_fail, METH_VARARGS, "Report a start-up failure."},
+    {"serve", py_serve, METH_VARARGS, "Run the fork server loop."},
+    {"applied", py_applied, METH_VARARGS, "Report how applying went."},
+    {"enter_sandbox", py_enter_sandbox, METH_VARARGS, "Enter the sandbox."},
+    {"test_needs", py_test_needs, METH_VARARGS,
+     "What a baseline test used that only process mode allows."},
+    {"test_start", py_test_start, METH_VARARGS, "A test starts."},
+    {"test_result", py_test_result, METH_VARARGS, "A test ended."},
+    {"guard_set", lt_guard_py_set, METH_VARARGS,
+     "Pin the framework's state (zygote)."},
+    {"arm", py_arm, METH_VARARGS, "Arm the guards of an untrusted run."},
+    {"tamper", lt_guard_py_tamper, METH_VARARGS, "Report tampering; ends."},
+    {"equal_to_anything", lt_guard_py_equal_to_anything, METH_O,
+     "True for a value that compares equal to anything."},
+    {"send_call", py_send_call, METH_VARARGS, "Send a captured call."},
+    {"record", py_record, METH_VARARGS, "Send a JSON record."},
+    {"probe", py_probe, METH_VARARGS, "About to evaluate input i."},
+    {"functions_by_file", py_functions_by_file, METH_O,
+     "Function objects of a list, by co_filename."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef litmus_module = {
+    PyModuleDef_HEAD_INIT, "_litmus", "litmus runner bridge", -1,
+    litmus_methods, NULL, NULL, NULL, NULL,
+};
+
+/* Contract: see zygote_internal.h. */
+PyObject *lt__litmus_module_init(void)
+{
+    PyObject *m = PyModule_Create(&litmus_module);
+    if (m && (PyModule_AddFunctions(m, lt__trace_methods) < 0 ||
+              PyModule_AddFunctions(m, lt__preimport_methods) < 0))
+        Py_CLEAR(m);
+    return m;
+}

@@ -1,0 +1,387 @@
+/* The zygote's line tracers: per-test coverage of the subject files
+ * (with multi-line statements counted whole), import-time coverage, and
+ * the lines executed in one named file for call evaluation; with the
+ * `_litmus` methods that drive them.  SPDX-License-Identifier: MIT */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/xmalloc.h"
+#include "harness/wire.h"
+#include "runners/zygote_internal.h"
+
+/*** Per-test coverage of the subjects ***/
+
+struct cov_file {
+    char *path;
+    unsigned char *hit; /* per line: executed in the current test */
+    uint32_t n_lines;
+    uint32_t *units;    /* pairs (first, last) of multi-line statements */
+    uint32_t n_units;
+};
+
+static struct cov_file *cov_files;
+static uint32_t n_cov_files;
+
+/* Code object -> subject index (or -1), with a reference held so that an
+ * address is never reused for another code object while cached. */
+struct cov_slot {
+    PyObject *code;
+    int subject;
+};
+
+static struct cov_slot *cov_cache;
+static size_t cov_cache_cap, cov_cache_used;
+
+static int subject_of_filename(PyObject *filename)
+{
+    const char *f = PyUnicode_AsUTF8(filename);
+    if (!f) {
+        PyErr_Clear();
+        return -1;
+    }
+    for (uint32_t i = 0; i < n_cov_files; i++)
+        if (strcmp(f, cov_files[i].path) == 0)
+            return (int)i;
+    char *real = realpath(f, NULL);
+    int found = -1;
+    for (uint32_t i = 0; real && i < n_cov_files && found < 0; i++)
+        if (strcmp(real, cov_files[i].path) == 0)
+            found = (int)i;
+    free(real);
+    return found;
+}
+
+static void cov_cache_grow(void)
+{
+    size_t cap = cov_cache_cap ? cov_cache_cap * 2 : 1024;
+    struct cov_slot *t = xcalloc(cap, sizeof(*t));
+    for (size_t i = 0; i < cov_cache_cap; i++) {
+        if (!cov_cache[i].code)
+            continue;
+        size_t h = ((uintptr_t)cov_cache[i].code >> 4) & (cap - 1);
+        while (t[h].code)
+            h = (h + 1) & (cap - 1);
+        t[h] = cov_cache[i];
+    }
+    free(cov_cache);
+    cov_cache = t;
+    cov_cache_cap = cap;
+}
+
+static int subject_of_code(PyCodeObject *code)
+{
+    if (cov_cache_used * 2 >= cov_cache_cap)
+        cov_cache_grow();
+    size_t h = ((uintptr_t)code >> 4) & (cov_cache_cap - 1);
+    while (cov_cache[h].code) {
+        if (cov_cache[h].code == (PyObject *)code)
+            return cov_cache[h].subject;
+        h = (h + 1) & (cov_cache_cap - 1);
+    }
+    PyObject *filename = PyObject_GetAttrString((PyObject *)code,
+                                                "co_filename");
+    int subject = filename ? subject_of_filename(filename) : -1;
+    Py_XDECREF(filename);
+    PyErr_Clear();
+    Py_INCREF(code);
+    cov_cache[h].code = (PyObject *)code;
+    cov_cache[h].subject = subject;
+    cov_cache_used++;
+    return subject;
+}
+
+/* Line events of the current test in any file: a measure of its work
+ * that, unlike its time, is the same from run to run. */
+static uint64_t cov_line_events;
+
+static int cov_tracer(PyObject *obj, PyFrameObject *frame, int what,
+                      PyObject *arg)
+{
+    if (what != PyTrace_LINE)
+        return 0;
+    cov_line_events++;
+    PyCodeObject *code = PyFrame_GetCode(frame);
+    int subject = subject_of_code(code);
+    Py_DECREF(code);
+    if (subject < 0)
+        return 0;
+    int line = PyFrame_GetLineNumber(frame);
+    struct cov_file *f = &cov_files[subject];
+    if (line > 0 && (uint32_t)line <= f->n_lines)
+        f->hit[line] = 1;
+    return 0;
+}
+
+/* _litmus.trace_begin(): a test starts; its line set starts empty and
+ * the C tracer goes in. */
+static PyObject *py_trace_begin(PyObject *self, PyObject *args)
+{
+    for (uint32_t i = 0; i < n_cov_files; i++)
+        memset(cov_files[i].hit, 0, cov_files[i].n_lines + 1);
+    cov_line_events = 0;
+    PyEval_SetTrace(cov_tracer, NULL);
+    Py_RETURN_NONE;
+}
+
+/* Installed with threading.settrace(): a new thread calls it once and
+ * gets the C tracer from then on. */
+static PyObject *py_thread_trace_hook(PyObject *self, PyObject *args)
+{
+    PyEval_SetTrace(cov_tracer, NULL);
+    Py_RETURN_NONE;
+}
+
+/* A multi-line simple statement (or a compound statement's header, or a
+ * decorator) counts as executed when any of its lines is: the tracer only
+ * sees the lines where bytecode starts, so a list literal's continuation
+ * lines or a decorator's arguments would otherwise never be covered. */
+static void cov_expand_units(void)
+{
+    for (uint32_t i = 0; i < n_cov_files; i++) {
+        struct cov_file *f = &cov_files[i];
+        for (uint32_t u = 0; u < f->n_units; u++) {
+            uint32_t a = f->units[2 * u], b = f->units[2 * u + 1];
+            int any = 0;
+            for (uint32_t l = a; l <= b && !any; l++)
+                any = f->hit[l];
+            for (uint32_t l = a; any && l <= b; l++)
+                f->hit[l] = 1;
+        }
+    }
+}
+
+/* _litmus.cover_add(index, [line, ...]): lines of subject `index` that
+ * the current test executed elsewhere than under the tracer (in a
+ * process it started); they join its coverage.  Lines outside the file
+ * are dropped. */
+static PyObject *py_cover_add(PyObject *self, PyObject *args)
+{
+    unsigned int idx;
+    PyObject *list;
+    if (!PyArg_ParseTuple(args, "IO!", &idx, &PyList_Type, &list))
+        return NULL;
+    if (idx >= n_cov_files)
+        Py_RETURN_NONE;
+    struct cov_file *f = &cov_files[idx];
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(list); k++) {
+        long line = PyLong_AsLong(PyList_GET_ITEM(list, k));
+        if (line == -1 && PyErr_Occurred())
+            return NULL;
+        if (line >= 1 && (unsigned long)line <= f->n_lines)
+            f->hit[line] = 1;
+    }
+    Py_RETURN_NONE;
+}
+
+/* _litmus.set_units(index, [(first, last), ...]): the multi-line
+ * statements of a subject (from the shim's ast walk).  Units outside the
+ * file are dropped. */
+static PyObject *py_set_units(PyObject *self, PyObject *args)
+{
+    unsigned int idx;
+    PyObject *list;
+    if (!PyArg_ParseTuple(args, "IO!", &idx, &PyList_Type, &list))
+        return NULL;
+    if (idx >= n_cov_files)
+        Py_RETURN_NONE;
+    struct cov_file *f = &cov_files[idx];
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    free(f->units);
+    f->units = xcalloc((size_t)n * 2 + 1, sizeof(uint32_t));
+    f->n_units = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        unsigned int a, b;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(list, k), "II", &a, &b))
+            return NULL;
+        if (a < 1 || b < a || b > f->n_lines)
+            continue;
+        f->units[2 * f->n_units] = a;
+        f->units[2 * f->n_units + 1] = b;
+        f->n_units++;
+    }
+    Py_RETURN_NONE;
+}
+
+/*** Lines of one named file (call evaluation) ***/
+
+/* Lines executed in one named file (call evaluation): the file is not a
+ * subject of the zygote, so it has its own tracer. */
+static PyObject *lines_file;      /* the filename traced */
+static PyObject *lines_last_code; /* last code object seen in that file */
+static unsigned char *lines_hit;
+static size_t lines_cap;
+
+static int lines_tracer(PyObject *obj, PyFrameObject *frame, int what,
+                        PyObject *arg)
+{
+    if (what != PyTrace_LINE)
+        return 0;
+    PyCodeObject *code = PyFrame_GetCode(frame);
+    int ours = (PyObject *)code == lines_last_code;
+    if (!ours) {
+        ours = code->co_filename == lines_file ||
+               PyUnicode_Compare(code->co_filename, lines_file) == 0;
+        if (ours)
+            Py_XSETREF(lines_last_code, Py_NewRef((PyObject *)code));
+    }
+    Py_DECREF(code);
+    if (!ours)
+        return 0;
+    int line = PyFrame_GetLineNumber(frame);
+    if (line <= 0)
+        return 0;
+    if ((size_t)line >= lines_cap) {
+        size_t cap = lines_cap ? lines_cap : 256;
+        while (cap <= (size_t)line)
+            cap *= 2;
+        lines_hit = xrealloc(lines_hit, cap);
+        memset(lines_hit + lines_cap, 0, cap - lines_cap);
+        lines_cap = cap;
+    }
+    lines_hit[line] = 1;
+    return 0;
+}
+
+/* _litmus.lines_begin(filename): traces the lines executed in that file
+ * alone, from an empty set. */
+static PyObject *py_lines_begin(PyObject *self, PyObject *args)
+{
+    PyObject *file;
+    if (!PyArg_ParseTuple(args, "U", &file))
+        return NULL;
+    Py_XDECREF(lines_file);
+    lines_file = Py_NewRef(file);
+    Py_CLEAR(lines_last_code);
+    if (lines_hit)
+        memset(lines_hit, 0, lines_cap);
+    PyEval_SetTrace(lines_tracer, NULL);
+    Py_RETURN_NONE;
+}
+
+/* Stops tracing; the sorted executed line numbers. */
+static PyObject *py_lines_end(PyObject *self, PyObject *args)
+{
+    PyEval_SetTrace(NULL, NULL);
+    PyObject *out = PyList_New(0);
+    for (size_t l = 1; out && l < lines_cap; l++) {
+        if (!lines_hit[l])
+            continue;
+        PyObject *n = PyLong_FromSize_t(l);
+        if (!n || PyList_Append(out, n) < 0) {
+            Py_XDECREF(n);
+            Py_CLEAR(out);
+            break;
+        }
+        Py_DECREF(n);
+    }
+    return out;
+}
+
+/* Appends the lines hit in the subjects: a count, then (subject, line)
+ * pairs. */
+static void put_hit_lines(struct lt_wire_writer *w)
+{
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n_cov_files; i++)
+        for (uint32_t l = 1; l <= cov_files[i].n_lines; l++)
+            count += cov_files[i].hit[l];
+    lt_wire_put_u32(w, count);
+    for (uint32_t i = 0; i < n_cov_files; i++)
+        for (uint32_t l = 1; l <= cov_files[i].n_lines; l++)
+            if (cov_files[i].hit[l]) {
+                lt_wire_put_u32(w, i);
+                lt_wire_put_u32(w, l);
+            }
+}
+
+/* _litmus.trace_end(test): stops tracing and sends the test's COVERAGE
+ * (its line events, then its lines) on the result pipe. */
+static PyObject *py_trace_end(PyObject *self, PyObject *args)
+{
+    unsigned int idx;
+    if (!PyArg_ParseTuple(args, "I", &idx))
+        return NULL;
+    PyEval_SetTrace(NULL, NULL);
+    cov_expand_units();
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_COVERAGE);
+    lt_wire_put_u32(&w, idx);
+    lt_wire_put_u64(&w, cov_line_events);
+    put_hit_lines(&w);
+    lt__send_frame(lt__zygote.result_fd, &w);
+    Py_RETURN_NONE;
+}
+
+/* Per-test line sets for the n subjects of INIT, sized by their
+ * sources. */
+void lt__trace_init(char **paths, const size_t *source_lens,
+                    const char **sources, uint32_t n)
+{
+    cov_files = xcalloc(n + 1, sizeof(*cov_files));
+    n_cov_files = n;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t lines = 1;
+        for (size_t k = 0; k < source_lens[i]; k++)
+            lines += sources[i][k] == '\n';
+        cov_files[i].path = xstrdup(paths[i]);
+        cov_files[i].n_lines = lines;
+        cov_files[i].hit = xcalloc(lines + 2, 1);
+    }
+}
+
+/*** Import-time coverage ***/
+
+static int import_tracing; /* zygote: tracing import and collection */
+static struct timespec import_t0;
+
+/* Starts tracing subject lines in the zygote: called when the first
+ * subject is being imported, so everything that runs while the subjects
+ * and the tests' modules are imported and the tests collected is seen. */
+void lt__import_trace_begin(void)
+{
+    for (uint32_t i = 0; i < n_cov_files; i++)
+        memset(cov_files[i].hit, 0, cov_files[i].n_lines + 1);
+    clock_gettime(CLOCK_MONOTONIC, &import_t0);
+    PyEval_SetTrace(cov_tracer, NULL);
+    import_tracing = 1;
+}
+
+/* Stops that tracing and sends IMPORT_LINES (before READY): how long the
+ * import and collection took from the first subject on (a fresh child
+ * does it again, the engine allows for it), then (subject, line) pairs. */
+void lt__import_trace_send(void)
+{
+    if (!import_tracing)
+        return;
+    PyEval_SetTrace(NULL, NULL);
+    import_tracing = 0;
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    cov_expand_units();
+    struct lt_wire_writer w;
+    lt_wire_writer_init(&w, LT_FRAME_IMPORT_LINES);
+    lt_wire_put_u64(&w, (uint64_t)(t1.tv_sec - import_t0.tv_sec) *
+                            1000000000u +
+                        (uint64_t)(t1.tv_nsec - import_t0.tv_nsec));
+    put_hit_lines(&w);
+    lt__send_frame(lt__zygote.engine_sock, &w);
+}
+
+PyMethodDef lt__trace_methods[] = {
+    {"trace_begin", py_trace_begin, METH_NOARGS, "Start line coverage."},
+    {"trace_end", py_trace_end, METH_VARARGS, "Send a test's coverage."},
+    {"lines_begin", py_lines_begin, METH_VARARGS,
+     "Trace the lines executed in one file."},
+    {"lines_end", py_lines_end, METH_NOARGS, "Stop; the lines executed."},
+    {"cover_add", py_cover_add, METH_VARARGS,
+     "Lines a test's own processes executed."},
+    {"set_units", py_set_units, METH_VARARGS,
+     "Multi-line statements of a subject, for coverage."},
+    {"thread_trace_hook", py_thread_trace_hook, METH_VARARGS,
+     "threading.settrace hook that installs the C tracer."},
+    {NULL, NULL, 0, NULL},
+};
