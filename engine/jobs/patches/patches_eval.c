@@ -930,7 +930,8 @@ static int diff_notes(const struct lt_patches_opts *o, const json_t *diff,
         note(notes, "slower: the patch takes %s", what);
         free(what);
     }
-    const json_t *outside = json_object_get(diff, "outside_contract_difference");
+    const json_t *outside =
+        json_object_get(diff, "outside_contract_difference");
     if (outside) {
         struct lt_buf b = LT_BUF_INIT;
         size_t i;
@@ -947,27 +948,12 @@ static int diff_notes(const struct lt_patches_opts *o, const json_t *diff,
         note(notes, "input generation: %s", gen);
     return 0;
 }
-/* Decides the verdict of a patch whose text is t, from the evidence of
- * every layer (docs/patches.md, "Verdicts"): invalid > overfitting >
- * memorized > correct, and error when the engine could not decide. */
-void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
-                   const struct ptext *t, const struct ptext *ref,
-                   struct pverdict *out)
+/* The evidence object of a patch's verdict: every layer's results as
+ * stored, its scores ps and rs (-1: none), and its similarity. */
+static json_t *evidence_of(const struct ptext *t, const struct ptext *ref,
+                           double ps, double rs)
 {
     json_t *ev = json_object();
-    json_t *notes = json_array();
-    int passing = 0;
-    memset(out, 0, sizeof(*out));
-    double thr = o->threshold;
-    double ms = lt__pe_num(t->l1, "duration_ms", 0) +
-                lt__pe_num(t->held, "duration_ms", 0) +
-                lt__pe_num(t->diff, "duration_ms", 0) +
-                lt__pe_num(t->mut, "duration_ms", 0);
-    double ps = score_of(t->mut);
-    double rs = ref ? score_of(ref->mut) : -1;
-    char *ps_s = sample_text(t->mut, 1);
-    char *rs_s = sample_text(ref ? ref->mut : NULL, 0);
-
     json_object_set_new(ev, "text_sha", json_string(t->sha));
     json_object_set_new(ev, "tests_passed",
                         json_integer((json_int_t)lt__pe_num(t->l1,
@@ -1020,43 +1006,56 @@ void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
                             ? json_incref(json_object_get(t->sim, "ast"))
                             : json_null());
     json_object_set_new(ev, "reference", json_boolean(ref != NULL));
+    return ev;
+}
 
+/* Layer 1: a text that does not pass its own tests is invalid (or an
+ * error when the engine could not tell).  1 when it decided. */
+static int decide_layer1(const struct ptext *t, struct pverdict *out)
+{
     const char *l1s = lt__pe_str(t->l1, "status");
     const char *l1d = lt__pe_str(t->l1, "detail");
     if (!t->l1 || !l1s) {
         set(out, "error", "engine_error", xstrdup("layer 1 did not run"));
-        goto done;
+        return 1;
     }
-    if (strcmp(l1s, "pass") != 0) {
-        if (invalid_reason(l1s))
-            set(out, "invalid", strcmp(l1s, "too_large") == 0 ? "syntax"
-                                                               : l1s,
-                xstrdup(l1d ? l1d : l1s));
-        else
-            set(out, "error", "engine_error",
-                xasprintf("layer 1: %s", l1d ? l1d : l1s));
-        if (strcmp(l1s, "too_large") == 0)
-            out->reason = "too_large";
-        goto done;
-    }
+    if (strcmp(l1s, "pass") == 0)
+        return 0;
+    if (invalid_reason(l1s))
+        set(out, "invalid", strcmp(l1s, "too_large") == 0 ? "syntax" : l1s,
+            xstrdup(l1d ? l1d : l1s));
+    else
+        set(out, "error", "engine_error",
+            xasprintf("layer 1: %s", l1d ? l1d : l1s));
+    if (strcmp(l1s, "too_large") == 0)
+        out->reason = "too_large";
+    return 1;
+}
 
-    /* Layer 2: a guard firing in any later run is tamper too. */
+/* Layer 2, held-out and differential runs: tamper, a witness against
+ * the reference, failed held-out tests, an engine error; else notes.
+ * 1 when it decided. */
+static int decide_layer2(const struct lt_patches_opts *o,
+                         const struct ptext *t, json_t *notes,
+                         struct pverdict *out)
+{
+    /* A guard firing in any later run is tamper too. */
     if (status_is(t->held, "tamper")) {
         set(out, "invalid", "tamper",
             xasprintf("held-out tests: %s", lt__pe_str(t->held, "detail")));
-        goto done;
+        return 1;
     }
     if (status_is(t->diff, "tamper")) {
         set(out, "invalid", "tamper",
             xasprintf("differential run: %s", lt__pe_str(t->diff, "detail")));
-        goto done;
+        return 1;
     }
     if (status_is(t->diff, "witness")) {
         set(out, "overfitting", "differs_from_reference",
             xstrdup(lt__pe_str(t->diff, "detail")
                         ? lt__pe_str(t->diff, "detail")
                         : "differs from the reference"));
-        goto done;
+        return 1;
     }
     if (t->held && !status_is(t->held, "pass") &&
         !status_is(t->held, "error")) {
@@ -1064,7 +1063,7 @@ void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
             xasprintf("%s", lt__pe_str(t->held, "detail")
                                 ? lt__pe_str(t->held, "detail")
                                 : "fails held-out tests"));
-        goto done;
+        return 1;
     }
     if (status_is(t->held, "error") || status_is(t->diff, "error")) {
         set(out, "error", "engine_error",
@@ -1074,128 +1073,201 @@ void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
                       lt__pe_str(status_is(t->held, "error") ? t->held
                                                              : t->diff,
                                  "detail")));
-        goto done;
+        return 1;
     }
     if (status_is(t->diff, "inconclusive"))
         note(notes, "differential testing was inconclusive: %s",
              lt__pe_str(t->diff, "detail"));
     if (t->diff && diff_notes(o, t->diff, notes, out))
-        goto done;
+        return 1;
     if (status_is(t->mut, "error"))
         note(notes, "no mutation score: %s", lt__pe_str(t->mut, "detail"));
+    return 0;
+}
 
-    /* Mutation scores.  A sampled score blames the patch only with 95%
-     * confidence: the patch's interval wholly below the threshold, the
-     * reference's wholly at or above it. */
-    if (ref) {
-        int sure = score_bound(t->mut, "score_high") + 1e-12 < thr &&
-                   score_bound(ref->mut, "score_low") + 1e-12 >= thr;
-        if (ps >= 0 && rs >= 0 && ps + 1e-12 < thr && rs + 1e-12 >= thr &&
-            !sure) {
-            note(notes, "mutation score %.1f%%%s is below the threshold "
-                 "%.0f%% while the reference fix scores %.1f%%%s, but the "
-                 "samples do not show it with 95%% confidence (a note)",
-                 ps * 100, ps_s, thr * 100, rs * 100, rs_s);
-        } else if (ps >= 0 && rs >= 0 && ps + 1e-12 < thr &&
-                   rs + 1e-12 >= thr) {
-            if (o->mutation_gate && diff_thin(t->diff)) {
-                set(out, "overfitting", "weak_where_reference_is_not",
-                    xasprintf("mutation score %.1f%%%s is below the "
-                              "threshold %.0f%% while the reference fix "
-                              "scores %.1f%%%s: the suite checks the patch "
-                              "less well than the reference",
-                              ps * 100, ps_s, thr * 100, rs * 100, rs_s));
-                goto done;
-            }
-            note(notes, "mutation score %.1f%%%s is below the threshold "
-                 "%.0f%% while the reference fix scores %.1f%%%s: the suite "
-                 "checks this patch less well than the reference (a note: "
-                 "the differential test decides)", ps * 100, ps_s,
-                 thr * 100, rs * 100, rs_s);
-        } else if (ps >= 0 && rs >= 0 && ps + 1e-12 < thr &&
-                   rs + 1e-12 < thr) {
-            note(notes, "suite is weak: the mutation score is below %.0f%% "
-                 "on the patch (%.1f%%) and on the reference fix (%.1f%%), "
-                 "which says nothing against the patch",
-                 thr * 100, ps * 100, rs * 100);
+/* The mutation scores of a patch and of its reference fix (-1: none),
+ * and each one's sample as text ("" when not sampled). */
+struct scores {
+    double ps, rs;
+    const char *ps_s, *rs_s;
+};
+
+/* Mutation scores against the reference fix's.  A sampled score blames
+ * the patch only with 95% confidence: the patch's interval wholly below
+ * the threshold, the reference's wholly at or above it.  1 when it
+ * decided. */
+static int decide_with_reference(const struct lt_patches_opts *o,
+                                 const struct ptext *t,
+                                 const struct ptext *ref,
+                                 const struct scores *sc, json_t *notes,
+                                 struct pverdict *out)
+{
+    double thr = o->threshold, ps = sc->ps, rs = sc->rs;
+    int sure = score_bound(t->mut, "score_high") + 1e-12 < thr &&
+               score_bound(ref->mut, "score_low") + 1e-12 >= thr;
+    if (ps >= 0 && rs >= 0 && ps + 1e-12 < thr && rs + 1e-12 >= thr &&
+        !sure) {
+        note(notes, "mutation score %.1f%%%s is below the threshold "
+             "%.0f%% while the reference fix scores %.1f%%%s, but the "
+             "samples do not show it with 95%% confidence (a note)",
+             ps * 100, sc->ps_s, thr * 100, rs * 100, sc->rs_s);
+    } else if (ps >= 0 && rs >= 0 && ps + 1e-12 < thr &&
+               rs + 1e-12 >= thr) {
+        if (o->mutation_gate && diff_thin(t->diff)) {
+            set(out, "overfitting", "weak_where_reference_is_not",
+                xasprintf("mutation score %.1f%%%s is below the "
+                          "threshold %.0f%% while the reference fix "
+                          "scores %.1f%%%s: the suite checks the patch "
+                          "less well than the reference",
+                          ps * 100, sc->ps_s, thr * 100, rs * 100,
+                          sc->rs_s));
+            return 1;
         }
-    } else if (o->mutation) {
-        if (ps >= 0 && ps + 1e-12 < thr &&
-            score_bound(t->mut, "score_high") + 1e-12 < thr) {
-            set(out, "overfitting", "low_mutation_score",
-                xasprintf("mutation score %.1f%%%s is below the threshold "
-                          "%.0f%%; without a reference fix this is the "
-                          "research's rule (a low score may also mean a "
-                          "weak suite: give --reference to tell them "
-                          "apart)", ps * 100, ps_s, thr * 100));
-            goto done;
-        }
-        if (ps >= 0 && ps + 1e-12 < thr)
-            note(notes, "mutation score %.1f%%%s is below the threshold "
-                 "%.0f%%, but the sample does not show it with 95%% "
-                 "confidence: no reference fix, and no verdict from the "
-                 "mutation score (a note)", ps * 100, ps_s, thr * 100);
-        else if (ps < 0 && t->mut)
-            note(notes, "no valid mutant: the mutation score is undefined");
-        else if (ps >= 0)
-            note(notes, "no reference fix: layer 2 is the research's "
-                 "mutation-score rule alone (%.1f%% >= %.0f%%), without "
-                 "differential testing", ps * 100, thr * 100);
-    } else {
+        note(notes, "mutation score %.1f%%%s is below the threshold "
+             "%.0f%% while the reference fix scores %.1f%%%s: the suite "
+             "checks this patch less well than the reference (a note: "
+             "the differential test decides)", ps * 100, sc->ps_s,
+             thr * 100, rs * 100, sc->rs_s);
+    } else if (ps >= 0 && rs >= 0 && ps + 1e-12 < thr &&
+               rs + 1e-12 < thr) {
+        note(notes, "suite is weak: the mutation score is below %.0f%% "
+             "on the patch (%.1f%%) and on the reference fix (%.1f%%), "
+             "which says nothing against the patch",
+             thr * 100, ps * 100, rs * 100);
+    }
+    return 0;
+}
+
+/* The mutation score alone (no reference fix): the research's rule, a
+ * score below the threshold with 95% confidence is overfitting.  1 when
+ * it decided. */
+static int decide_without_reference(const struct lt_patches_opts *o,
+                                    const struct ptext *t,
+                                    const struct scores *sc, json_t *notes,
+                                    struct pverdict *out)
+{
+    double thr = o->threshold, ps = sc->ps;
+    if (!o->mutation) {
         note(notes, "no reference fix and --no-mutation: only the tests "
              "vouch for this patch");
+        return 0;
     }
+    if (ps >= 0 && ps + 1e-12 < thr &&
+        score_bound(t->mut, "score_high") + 1e-12 < thr) {
+        set(out, "overfitting", "low_mutation_score",
+            xasprintf("mutation score %.1f%%%s is below the threshold "
+                      "%.0f%%; without a reference fix this is the "
+                      "research's rule (a low score may also mean a "
+                      "weak suite: give --reference to tell them "
+                      "apart)", ps * 100, sc->ps_s, thr * 100));
+        return 1;
+    }
+    if (ps >= 0 && ps + 1e-12 < thr)
+        note(notes, "mutation score %.1f%%%s is below the threshold "
+             "%.0f%%, but the sample does not show it with 95%% "
+             "confidence: no reference fix, and no verdict from the "
+             "mutation score (a note)", ps * 100, sc->ps_s, thr * 100);
+    else if (ps < 0 && t->mut)
+        note(notes, "no valid mutant: the mutation score is undefined");
+    else if (ps >= 0)
+        note(notes, "no reference fix: layer 2 is the research's "
+             "mutation-score rule alone (%.1f%% >= %.0f%%), without "
+             "differential testing", ps * 100, thr * 100);
+    return 0;
+}
 
-    /* Layer 3: similarity to the reference fix. */
-    if (ref && t->sim) {
-        double ts = lt__pe_num(t->sim, "token", -1);
-        double as = lt__pe_num(t->sim, "ast", -1);
-        if (ts + 1e-12 >= o->sim_threshold && as + 1e-12 >= o->sim_threshold) {
-            passing = 1;
-            set(out, "memorized", "identical_to_reference",
-                xasprintf("passes and is nearly identical to the reference "
-                          "fix: token similarity %.3f, AST similarity %.3f "
-                          "(threshold %.2f)", ts, as, o->sim_threshold));
-            goto done;
-        }
-    }
-    {
-        struct lt_buf b = LT_BUF_INIT;
-        lt_buf_printf(&b, "passes %lld tests",
-                      (long long)lt__pe_num(t->l1, "tests_passed", 0));
-        if (t->held)
-            lt_buf_printf(&b, " and %lld held-out tests",
-                          (long long)lt__pe_num(t->held, "tests_passed", 0));
-        if (status_is(t->diff, "same") && lt__pe_num(t->diff, "compared", 0))
-            lt_buf_printf(&b, "; agrees with the reference on %lld inputs",
-                          (long long)lt__pe_num(t->diff, "compared", 0));
-        else if (status_is(t->diff, "same"))
-            lt_buf_printf(&b, "; %s", lt__pe_str(t->diff, "detail"));
-        if (ps >= 0)
-            lt_buf_printf(&b, "; mutation score %.1f%%%s", ps * 100, ps_s);
-        if (rs >= 0)
-            lt_buf_printf(&b, " (reference %.1f%%%s)", rs * 100, rs_s);
-        passing = 1;
-        set(out, "correct", "passes", lt_buf_steal(&b));
-    }
+/* Layer 3: a passing patch nearly identical to the reference fix is
+ * memorized.  1 when it decided. */
+static int decide_similarity(const struct lt_patches_opts *o,
+                             const struct ptext *t, const struct ptext *ref,
+                             struct pverdict *out)
+{
+    if (!ref || !t->sim)
+        return 0;
+    double ts = lt__pe_num(t->sim, "token", -1);
+    double as = lt__pe_num(t->sim, "ast", -1);
+    if (!(ts + 1e-12 >= o->sim_threshold && as + 1e-12 >= o->sim_threshold))
+        return 0;
+    set(out, "memorized", "identical_to_reference",
+        xasprintf("passes and is nearly identical to the reference "
+                  "fix: token similarity %.3f, AST similarity %.3f "
+                  "(threshold %.2f)", ts, as, o->sim_threshold));
+    return 1;
+}
+
+/* The detail of a correct patch: what it passed and its scores. */
+static char *passes_detail(const struct ptext *t, const struct scores *sc)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    lt_buf_printf(&b, "passes %lld tests",
+                  (long long)lt__pe_num(t->l1, "tests_passed", 0));
+    if (t->held)
+        lt_buf_printf(&b, " and %lld held-out tests",
+                      (long long)lt__pe_num(t->held, "tests_passed", 0));
+    if (status_is(t->diff, "same") && lt__pe_num(t->diff, "compared", 0))
+        lt_buf_printf(&b, "; agrees with the reference on %lld inputs",
+                      (long long)lt__pe_num(t->diff, "compared", 0));
+    else if (status_is(t->diff, "same"))
+        lt_buf_printf(&b, "; %s", lt__pe_str(t->diff, "detail"));
+    if (sc->ps >= 0)
+        lt_buf_printf(&b, "; mutation score %.1f%%%s", sc->ps * 100,
+                      sc->ps_s);
+    if (sc->rs >= 0)
+        lt_buf_printf(&b, " (reference %.1f%%%s)", sc->rs * 100, sc->rs_s);
+    return lt_buf_steal(&b);
+}
+
+/* Appends the notes to a passing verdict's detail: its caveats. */
+static void detail_with_notes(struct pverdict *out, const json_t *notes)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    lt_buf_puts(&b, out->detail ? out->detail : "");
+    size_t i;
+    const json_t *v;
+    json_array_foreach(notes, i, v)
+        lt_buf_printf(&b, "; %s", json_string_value(v));
+    free(out->detail);
+    out->detail = lt_buf_steal(&b);
+}
+
+/* Decides the verdict of a patch whose text is t, from the evidence of
+ * every layer (docs/patches.md, "Verdicts"): invalid > overfitting >
+ * memorized > correct, and error when the engine could not decide. */
+void lt__pe_decide(const struct lt_patches_opts *o, const struct unit *u,
+                   const struct ptext *t, const struct ptext *ref,
+                   struct pverdict *out)
+{
+    json_t *notes = json_array();
+    int passing = 0;
+    memset(out, 0, sizeof(*out));
+    double ms = lt__pe_num(t->l1, "duration_ms", 0) +
+                lt__pe_num(t->held, "duration_ms", 0) +
+                lt__pe_num(t->diff, "duration_ms", 0) +
+                lt__pe_num(t->mut, "duration_ms", 0);
+    char *ps_s = sample_text(t->mut, 1);
+    char *rs_s = sample_text(ref ? ref->mut : NULL, 0);
+    struct scores sc = {score_of(t->mut), ref ? score_of(ref->mut) : -1,
+                        ps_s, rs_s};
+    json_t *ev = evidence_of(t, ref, sc.ps, sc.rs);
+
+    if (decide_layer1(t, out) || decide_layer2(o, t, notes, out))
+        goto done;
+    if (ref ? decide_with_reference(o, t, ref, &sc, notes, out)
+            : decide_without_reference(o, t, &sc, notes, out))
+        goto done;
+    passing = 1;
+    if (!decide_similarity(o, t, ref, out))
+        set(out, "correct", "passes", passes_detail(t, &sc));
 done:
     /* A sampled score is stated with its sample wherever the verdict
      * does not already. */
     if (*ps_s && !strstr(out->detail ? out->detail : "", ps_s))
-        note(notes, "mutation score %.1f%%%s", ps * 100, ps_s);
+        note(notes, "mutation score %.1f%%%s", sc.ps * 100, ps_s);
     free(ps_s);
     free(rs_s);
     /* A passing verdict carries its caveats in the detail too. */
-    if (passing) {
-        struct lt_buf b = LT_BUF_INIT;
-        lt_buf_puts(&b, out->detail ? out->detail : "");
-        size_t i;
-        json_t *v;
-        json_array_foreach(notes, i, v)
-            lt_buf_printf(&b, "; %s", json_string_value(v));
-        free(out->detail);
-        out->detail = lt_buf_steal(&b);
-    }
+    if (passing)
+        detail_with_notes(out, notes);
     json_object_set_new(ev, "notes", notes);
     out->evidence = ev;
     out->duration_ms = ms;

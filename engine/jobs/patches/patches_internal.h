@@ -1,7 +1,10 @@
-/* Shared between the files of `litmus patches` (patches.c: inputs, units
- * and their tasks on the executor; patches_eval.c: evidence from runs and
- * the verdict rules; patches_report.c: reports from the store).  Internal
- * to engine/.  SPDX-License-Identifier: MIT */
+/* Shared between the files of `litmus patches`: patches.c (the run: its
+ * tasks on the executor, step by step), patches_input.c (the manifest,
+ * patches and inputs; shards), patches_units.c (units and their cache in
+ * the store), patches_mutants.c (a text's mutants and their sample),
+ * patches_eval.c (evidence from runs and the verdict rules),
+ * patches_sample.c (sampling arithmetic), patches_report.c (reports from
+ * the store).  Internal to engine/.  SPDX-License-Identifier: MIT */
 #ifndef LT_ENGINE_PATCHES_INTERNAL_H
 #define LT_ENGINE_PATCHES_INTERNAL_H
 
@@ -13,6 +16,7 @@
 #include "engine/engine.h"
 #include "engine/core/exec.h"
 #include "engine/core/pool.h"
+#include "engine/core/progress.h"
 #include "engine/core/store.h"
 #include "engine/core/verdict.h"
 #include "operators/operators.h"
@@ -37,10 +41,6 @@
 #define LT_PF_MUT LT_RUN_UNTRUSTED /* | LT_RUN_PROCESSES, see above */
 
 struct unit;
-
-/* patches.c: the patch text inside a markdown code fence of s[0..n)
- * (docs/patches.md, "Inputs"); a heap copy, its length in *out_len. */
-char *lt__strip_fence(const char *s, size_t n, size_t *out_len);
 
 /* One program entry: from the manifest, or the single --buggy program. */
 struct pprog {
@@ -77,7 +77,7 @@ struct ptext {
     /* Its tests' coverage for selection (select.h), built once: per line
      * of the buggy file, the main tests (positions) that executed it. */
     struct lt__line_index *lines_idx;
-    /* Its mutants' sample under --mutation-budget (patches.c). */
+    /* Its mutants' sample under --mutation-budget (patches_mutants.c). */
     struct lt__mut_sample *samp;
 };
 
@@ -146,6 +146,114 @@ struct patch {
     const char *origin;      /* file name, for messages */
     long line;               /* JSONL line, or 0 */
 };
+
+/* The state of one `litmus patches` run. */
+struct patches_run {
+    const struct lt_patches_opts *o;
+    struct lt_store *st;
+    struct pprog *progs;
+    size_t n_progs;
+    struct patch *patches;
+    size_t n_patches, cap_patches;
+    struct unit **units;
+    size_t n_units;
+    struct lt_exec ex;  /* its fatal code stops the run */
+    char *scratch;
+    FILE *run_log;
+    size_t decided, n_texts;
+    struct lt_progress prog;
+    double t_start;
+    size_t zygotes_started, jobs_started[T_MUT + 1];
+};
+
+/*** patches.c ***/
+
+/* Queues task k on its unit's lane; a retry goes first among its kind. */
+void lt__patches_submit(struct patches_run *r, struct ptask *k, int retry);
+/* A new task of the given kind for text t of unit u (caller submits). */
+struct ptask *lt__patches_task_new(struct unit *u, enum ptask_kind kind,
+                                   struct ptext *t);
+/* Sets the per-test arrays of job spec over the pool positions idx[0..n)
+ * (per-test coverage when cov). */
+void lt__patches_job_tests(struct unit *u, struct job *spec,
+                           const uint32_t *idx, size_t n, int cov);
+
+/*** patches_input.c ***/
+
+/* The programs: the manifest's entries, or the single --buggy one, with
+ * absolute paths.  0, or -1 after an error printed. */
+int lt__pi_read_programs(struct patches_run *r);
+/* The candidates of --patches (a JSONL file or a folder of .py files)
+ * into r->patches.  0, or -1 after an error printed. */
+int lt__pi_read_patches(struct patches_run *r);
+void lt__pi_prog_free(struct pprog *p);
+/* The patch text inside a markdown code fence of s[0..n)
+ * (docs/patches.md, "Inputs"); a heap copy, its length in *out_len. */
+char *lt__strip_fence(const char *s, size_t n, size_t *out_len);
+/* A program's extra inputs for the differential job, normalised to
+ * [{"function", "args", "kwargs"}]; NULL after an error printed. */
+json_t *lt__pi_read_inputs(const char *path, const char *function);
+/* The source of a user's precondition file, checked; NULL after an
+ * error printed.  Caller frees. */
+char *lt__pi_read_precondition(const char *path);
+/* The folder of path, and its file name without extension (heap). */
+char *lt__pi_dir_of(const char *path);
+char *lt__pi_stem_of(const char *path);
+/* The triage's plan as a string, for `litmus merge` (caller frees). */
+char *lt__pi_fingerprint(const struct patches_run *r);
+/* Keeps the candidates dealt to shard index/count. */
+void lt__pi_shard(struct patches_run *r, unsigned index, unsigned count);
+
+/*** patches_units.c ***/
+
+/* Builds the unit of program p, or finds the one it shares.  0, or -1
+ * after an error printed. */
+int lt__pu_unit_for(struct patches_run *r, struct pprog *p);
+/* The text of unit u with digest sha, added when new. */
+struct ptext *lt__pu_text_of(struct unit *u, const char *text, size_t len,
+                             const char *sha);
+/* Frees the tasks of a run that stopped early (before lt_exec_close). */
+void lt__pu_free_tasks(struct unit *u);
+/* Frees a unit and its texts (after lt_exec_close). */
+void lt__pu_free(struct unit *u);
+/* Loads a stored layer of text t into *out (left alone when none).
+ * 0, or a negative store code. */
+int lt__pu_load_layer(struct patches_run *r, struct unit *u,
+                      struct ptext *t, const char *layer, json_t **out);
+/* Stores a layer of the text with digest sha in the executor's batch. */
+void lt__pu_store_layer(struct patches_run *r, struct unit *u,
+                        const char *sha, const char *layer, json_t *v);
+/* Loads what the store knows of u's texts and sets u->pending_work.  0,
+ * or a negative store code after an error printed. */
+int lt__pu_plan(struct patches_run *r, struct unit *u);
+/* Whether t passed its own tests (layer 1). */
+int lt__pu_l1_passed(const struct ptext *t);
+/* The per-test coverage a text's mutants are selected by: its layer 1's,
+ * or the reference run's; NULL when unknown. */
+const json_t *lt__pu_cov_of(const struct unit *u, const struct ptext *t);
+/* Points each candidate that compiles like an earlier one to it. */
+void lt__pu_share_by_code(struct unit *u);
+
+/*** patches_mutants.c ***/
+
+#define LT_PM_TIMING ((size_t)-1) /* ptask.mi of a text's timing run */
+
+/* Starts the mutation layer of text t: its mutants, the verdicts already
+ * stored, and the runs of its first sample. */
+void lt__pm_start(struct patches_run *r, struct unit *u, struct ptext *t);
+/* Whether a stored mutation result holds under the current budget. */
+int lt__pm_budget_same(const struct lt_patches_opts *o, const json_t *mut);
+/* What the child of mutant task k runs; its CPU budget in *cpu (s). */
+void lt__pm_prepare(const struct patches_run *r, struct ptask *k,
+                    struct lt_launch *la, double *cpu);
+/* Records the run of mutant task k.  1 when k was queued again (an
+ * engine error, once), else 0: the caller frees k. */
+int lt__pm_finished(struct patches_run *r, struct ptask *k,
+                    const struct job *j);
+/* Mutant task k cannot run (why says so); the caller frees k. */
+void lt__pm_lost(struct patches_run *r, struct ptask *k, const char *why);
+/* Frees the mutation state of a text. */
+void lt__pm_text_free(struct ptext *t);
 
 /*** patches_eval.c ***/
 
