@@ -8,29 +8,20 @@
  * SPDX-License-Identifier: MIT */
 #include "engine/engine.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/buf.h"
 #include "common/err.h"
 #include "common/log.h"
-#include "common/sha256.h"
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
-#include "engine/core/mutate.h"
 #include "engine/core/progress.h"
-#include "engine/core/select.h"
 #include "engine/jobs/patches/patches_internal.h"
 #include "sandbox/sandbox.h"
 

@@ -617,21 +617,45 @@ static json_t *outside_copy(const json_t *r)
     return o;
 }
 
-/* Evidence of a differential job (mode LT_RUN_CALLS).  A witness is
- * evidence against the patch whatever happened after it; "same" needs
- * the positive end: summary, END, exit 0, no guard fired. */
-json_t *lt__pe_diff(const struct job *j, const struct ptask *task)
+/* A "summary" record: how many inputs were compared, skipped, and by
+ * origin, with its extras; NULL when malformed. */
+static json_t *summary_copy(const json_t *r)
 {
-    int st = j->wait_status;
-    double ms = job_ms(j);
-    json_t *witness = NULL, *summary = NULL, *slower = NULL, *outside = NULL;
-    int bad = 0;
+    json_t *c = json_object_get(r, "compared");
+    json_t *s = json_object_get(r, "skipped");
+    json_t *by = json_object_get(r, "by_origin");
+    if (!json_is_integer(c) || json_integer_value(c) < 0 ||
+        (s && (!json_is_integer(s) || json_integer_value(s) < 0)) ||
+        (by && !json_is_object(by)))
+        return NULL;
+    json_t *summary = json_object();
+    json_object_set(summary, "compared", c);
+    json_object_set_new(summary, "skipped",
+                        json_integer(s ? json_integer_value(s) : 0));
+    json_t *bo = json_object();
+    const char *k;
+    json_t *v;
+    json_object_foreach(by, k, v) {
+        for (int x = 0; origins[x]; x++)
+            if (strcmp(k, origins[x]) == 0 && json_is_integer(v) &&
+                json_integer_value(v) >= 0)
+                json_object_set(bo, k, v);
+    }
+    json_object_set_new(summary, "by_origin", bo);
+    summary_extras(summary, r);
+    return summary;
+}
 
-    if (j->tamper)
-        return status_obj("tamper", j->tamper, ms);
-    if (j->protocol_error)
-        return status_obj("error", "malformed result frames from the "
-                          "differential run", ms);
+/* The records of a differential run, each kept once (the first). */
+struct diff_records {
+    json_t *witness, *summary, *slower, *outside;
+};
+
+/* Reads the records a differential run sent into *dr.  0, or -1 when
+ * one is malformed (hostile input: rejected, not repaired). */
+static int read_records(const struct job *j, struct diff_records *dr)
+{
+    int bad = 0;
     for (size_t i = 0; i < j->n_records && !bad; i++) {
         json_error_t err;
         json_t *r = json_loads(j->records[i], JSON_REJECT_DUPLICATES, &err);
@@ -639,146 +663,166 @@ json_t *lt__pe_diff(const struct job *j, const struct ptask *task)
         if (!json_is_object(r) || !type) {
             bad = 1;
         } else if (strcmp(type, "witness") == 0) {
-            if (!witness) {
-                witness = witness_copy(r);
-                bad = !witness;
+            if (!dr->witness) {
+                dr->witness = witness_copy(r);
+                bad = !dr->witness;
             }
         } else if (strcmp(type, "summary") == 0) {
-            json_t *c = json_object_get(r, "compared");
-            json_t *s = json_object_get(r, "skipped");
-            json_t *by = json_object_get(r, "by_origin");
-            if (summary || !json_is_integer(c) || json_integer_value(c) < 0 ||
-                (s && (!json_is_integer(s) || json_integer_value(s) < 0)) ||
-                (by && !json_is_object(by))) {
+            if (dr->summary)
                 bad = 1;
-            } else {
-                summary = json_object();
-                json_object_set(summary, "compared", c);
-                json_object_set_new(summary, "skipped",
-                                    json_integer(s ? json_integer_value(s)
-                                                   : 0));
-                json_t *bo = json_object();
-                const char *k;
-                json_t *v;
-                json_object_foreach(by, k, v) {
-                    for (int x = 0; origins[x]; x++)
-                        if (strcmp(k, origins[x]) == 0 &&
-                            json_is_integer(v) && json_integer_value(v) >= 0)
-                            json_object_set(bo, k, v);
-                }
-                json_object_set_new(summary, "by_origin", bo);
-                summary_extras(summary, r);
-            }
-        } else if (strcmp(type, "slower") == 0 && !slower) {
-            slower = slower_copy(r);
-            bad = !slower;
-        } else if (strcmp(type, "outside_contract") == 0 && !outside) {
-            outside = outside_copy(r);
-            bad = !outside;
+            else
+                bad = !(dr->summary = summary_copy(r));
+        } else if (strcmp(type, "slower") == 0 && !dr->slower) {
+            dr->slower = slower_copy(r);
+            bad = !dr->slower;
+        } else if (strcmp(type, "outside_contract") == 0 && !dr->outside) {
+            dr->outside = outside_copy(r);
+            bad = !dr->outside;
         }
         /* Other record types are not ours to judge: ignored. */
         json_decref(r);
     }
-    json_t *o = NULL;
-    if (bad) {
-        o = status_obj("error", "malformed record from the differential run",
-                       ms);
-    } else if (witness) {
-        o = status_obj("witness", lt__pe_str(witness, "text"), ms);
-        json_object_set(o, "witness", witness);
-    } else if (!j->sandboxed) {
-        o = status_obj("error", "the differential run ended before entering "
-                       "the sandbox", ms);
-    } else if (task->probe_stuck || j->timed_out) {
-        long idx = j->probe_index;
-        if (idx >= 0 && j->probe_phase == 1) {
-            char *d = xasprintf("input #%ld: the patch does not finish", idx);
-            json_t *w = json_object();
-            json_object_set_new(w, "origin", json_null());
-            json_object_set_new(w, "input_index", json_integer(idx));
-            json_object_set_new(w, "input", json_null());
-            json_object_set_new(w, "candidate", json_pack("{s:b}", "timeout",
-                                                          1));
-            json_object_set_new(w, "text", json_string(d));
-            o = status_obj("witness", d, ms);
-            json_object_set_new(o, "witness", w);
-            free(d);
-        } else if (idx >= 0 && j->probe_phase == 2) {
-            /* An input larger than every test input: slower, maybe, not
-             * a hang the tests could have seen. */
-            char *d = xasprintf("the patch does not finish on input #%ld, "
-                                "larger than every input of the tests (not "
-                                "a witness); the inputs after it were not "
-                                "compared", idx);
-            o = status_obj("inconclusive", d, ms);
-            free(d);
-        } else {
-            char *d = idx >= 0
-                          ? xasprintf("the reference does not finish on input "
-                                      "#%ld; the inputs after it were not "
-                                      "compared", idx)
-                          : xasprintf("the differential run did not finish "
-                                      "within %.0f s",
-                                      j->deadline - j->started_at);
-            o = status_obj("inconclusive", d, ms);
-            free(d);
-        }
-    } else if (WIFSIGNALED(st)) {
-        if (j->probe_index >= 0 && j->probe_phase == 1) {
-            char *d = xasprintf("input #%ld: the patch crashes (signal %d) "
-                                "where the reference returns",
-                                j->probe_index, WTERMSIG(st));
-            json_t *w = json_object();
-            json_object_set_new(w, "origin", json_null());
-            json_object_set_new(w, "input_index",
-                                json_integer(j->probe_index));
-            json_object_set_new(w, "input", json_null());
-            json_object_set_new(w, "candidate",
-                                json_pack("{s:s}", "exception", "crash"));
-            json_object_set_new(w, "text", json_string(d));
-            o = status_obj("witness", d, ms);
-            json_object_set_new(o, "witness", w);
-            free(d);
-        } else if (j->probe_index >= 0 && j->probe_phase == 2) {
-            char *d = xasprintf("the patch crashes (signal %d) on input "
-                                "#%ld, larger than every input of the "
-                                "tests (not a witness); the inputs after it "
-                                "were not compared", WTERMSIG(st),
-                                j->probe_index);
-            o = status_obj("inconclusive", d, ms);
-            free(d);
-        } else {
-            char *d = xasprintf("the differential run died by signal %d",
-                                WTERMSIG(st));
-            o = status_obj("error", d, ms);
-            free(d);
-        }
-    } else if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && !j->ended) {
-        o = status_obj("tamper", "exited with status 0 before the "
-                       "differential run ended", ms);
-    } else if (!j->ended || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    return bad ? -1 : 0;
+}
+
+/* A witness status made by the engine: input #idx, where the patch's
+ * outcome is candidate (owned) and the reference returned; d is its
+ * text. */
+static json_t *probe_witness(long idx, const char *d, json_t *candidate,
+                             double ms)
+{
+    json_t *w = json_object();
+    json_object_set_new(w, "origin", json_null());
+    json_object_set_new(w, "input_index", json_integer(idx));
+    json_object_set_new(w, "input", json_null());
+    json_object_set_new(w, "candidate", candidate);
+    json_object_set_new(w, "text", json_string(d));
+    json_t *o = status_obj("witness", d, ms);
+    json_object_set_new(o, "witness", w);
+    return o;
+}
+
+/* The status of a differential run stopped past its deadline or by the
+ * probe watchdog: by the probe it was on (phase 1: a test-sized input,
+ * a witness; phase 2: a larger one, inconclusive). */
+static json_t *stuck_status(const struct job *j, double ms)
+{
+    long idx = j->probe_index;
+    json_t *o;
+    char *d;
+    if (idx >= 0 && j->probe_phase == 1) {
+        d = xasprintf("input #%ld: the patch does not finish", idx);
+        o = probe_witness(idx, d, json_pack("{s:b}", "timeout", 1), ms);
+    } else if (idx >= 0 && j->probe_phase == 2) {
+        /* An input larger than every test input: slower, maybe, not
+         * a hang the tests could have seen. */
+        d = xasprintf("the patch does not finish on input #%ld, "
+                      "larger than every input of the tests (not "
+                      "a witness); the inputs after it were not "
+                      "compared", idx);
+        o = status_obj("inconclusive", d, ms);
+    } else {
+        d = idx >= 0 ? xasprintf("the reference does not finish on input "
+                                 "#%ld; the inputs after it were not "
+                                 "compared", idx)
+                     : xasprintf("the differential run did not finish "
+                                 "within %.0f s",
+                                 j->deadline - j->started_at);
+        o = status_obj("inconclusive", d, ms);
+    }
+    free(d);
+    return o;
+}
+
+/* The status of a differential run killed by a signal, by the probe it
+ * was on (as stuck_status). */
+static json_t *signal_status(const struct job *j, double ms)
+{
+    int sig = WTERMSIG(j->wait_status);
+    json_t *o;
+    char *d;
+    if (j->probe_index >= 0 && j->probe_phase == 1) {
+        d = xasprintf("input #%ld: the patch crashes (signal %d) "
+                      "where the reference returns", j->probe_index, sig);
+        o = probe_witness(j->probe_index, d,
+                          json_pack("{s:s}", "exception", "crash"), ms);
+    } else if (j->probe_index >= 0 && j->probe_phase == 2) {
+        d = xasprintf("the patch crashes (signal %d) on input "
+                      "#%ld, larger than every input of the "
+                      "tests (not a witness); the inputs after it "
+                      "were not compared", sig, j->probe_index);
+        o = status_obj("inconclusive", d, ms);
+    } else {
+        d = xasprintf("the differential run died by signal %d", sig);
+        o = status_obj("error", d, ms);
+    }
+    free(d);
+    return o;
+}
+
+/* The status of a differential run that sent well-formed records: a
+ * witness first, then how the child ended, then its summary. */
+static json_t *diff_status(const struct job *j, const struct ptask *task,
+                           const struct diff_records *dr, double ms)
+{
+    int st = j->wait_status;
+    if (dr->witness) {
+        json_t *o = status_obj("witness", lt__pe_str(dr->witness, "text"),
+                               ms);
+        json_object_set(o, "witness", dr->witness);
+        return o;
+    }
+    if (!j->sandboxed)
+        return status_obj("error", "the differential run ended before "
+                          "entering the sandbox", ms);
+    if (task->probe_stuck || j->timed_out)
+        return stuck_status(j, ms);
+    if (WIFSIGNALED(st))
+        return signal_status(j, ms);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && !j->ended)
+        return status_obj("tamper", "exited with status 0 before the "
+                          "differential run ended", ms);
+    if (!j->ended || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         char *d = xasprintf("the differential run exited with status %d",
                             WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-        o = status_obj("error", d, ms);
+        json_t *o = status_obj("error", d, ms);
         free(d);
-    } else if (!summary) {
-        o = status_obj("inconclusive", "the runner sent no summary of the "
-                       "differential run", ms);
-    } else if (json_integer_value(json_object_get(summary, "compared")) == 0) {
-        o = status_obj("inconclusive", "no input could be compared", ms);
-    } else {
-        o = status_obj("same", NULL, ms);
+        return o;
     }
-    if (summary)
-        json_object_update(o, summary);
-    if (slower && !bad)
-        json_object_set(o, "slower", slower);
-    if (outside && !bad && !witness)
-        json_object_set(o, "outside_contract_difference", outside);
-    json_decref(summary);
-    json_decref(witness);
-    json_decref(slower);
-    json_decref(outside);
+    if (!dr->summary)
+        return status_obj("inconclusive", "the runner sent no summary of "
+                          "the differential run", ms);
+    if (json_integer_value(json_object_get(dr->summary, "compared")) == 0)
+        return status_obj("inconclusive", "no input could be compared", ms);
+    return status_obj("same", NULL, ms);
+}
+
+/* Evidence of a differential job (mode LT_RUN_CALLS).  A witness is
+ * evidence against the patch whatever happened after it; "same" needs
+ * the positive end: summary, END, exit 0, no guard fired. */
+json_t *lt__pe_diff(const struct job *j, const struct ptask *task)
+{
+    double ms = job_ms(j);
+    if (j->tamper)
+        return status_obj("tamper", j->tamper, ms);
+    if (j->protocol_error)
+        return status_obj("error", "malformed result frames from the "
+                          "differential run", ms);
+    struct diff_records dr = {0};
+    int bad = read_records(j, &dr) < 0;
+    json_t *o = bad ? status_obj("error", "malformed record from the "
+                                 "differential run", ms)
+                    : diff_status(j, task, &dr, ms);
+    if (dr.summary)
+        json_object_update(o, dr.summary);
+    if (dr.slower && !bad)
+        json_object_set(o, "slower", dr.slower);
+    if (dr.outside && !bad && !dr.witness)
+        json_object_set(o, "outside_contract_difference", dr.outside);
+    json_decref(dr.summary);
+    json_decref(dr.witness);
+    json_decref(dr.slower);
+    json_decref(dr.outside);
     return o;
 }
 

@@ -17,7 +17,6 @@
 #include "common/sha256.h"
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
-#include "engine/core/mutate.h"
 
 #define MAX_INPUTS_JSON (2u << 20)
 

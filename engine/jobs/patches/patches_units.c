@@ -15,7 +15,6 @@
 #include "common/sha256.h"
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
-#include "engine/core/mutate.h"
 
 /*** Units: programs that share a pool and a cache ***/
 
