@@ -301,6 +301,8 @@ void lt__patches_job_tests(struct unit *u, struct job *spec,
     spec->n_tests = n;
 }
 
+/* The reference's CPU seconds on the main (held 0) or held-out tests: a
+ * text's tests are limited by a multiple of it. */
 static double ref_cpu_s(const struct unit *u, int held)
 {
     const json_t *part = held ? json_object_get(u->ref_json, "held")
@@ -953,8 +955,10 @@ static void run_progress(struct lt_exec *ex, int force)
         progress_show(r, 0);
 }
 
-/*** Entry point ***/
+/*** Entry point: the run's steps ***/
 
+/* Removes a database this run created and left empty (a usage error
+ * before any result), with its SQLite side files. */
 static void remove_db_files(const char *db)
 {
     static const char *const suffixes[] = {"", "-wal", "-shm", "-journal",
