@@ -235,6 +235,100 @@ static void get_ids(struct lt_wire_reader *r, struct lt_reply *f)
         (void)get_text(r);
 }
 
+/* The fields of a reply on a child's result pipe; 0, or -1 for a type
+ * no child sends. */
+static int get_child_reply(struct lt_wire_reader *r, struct lt_reply *f)
+{
+    switch (f->type) {
+    case LT_FRAME_APPLIED:
+        f->applied.status = lt_wire_get_u8(r);
+        f->applied.text = get_text(r);
+        return 0;
+    case LT_FRAME_SANDBOXED:
+        f->sandboxed.features = lt_wire_get_u32(r);
+        return 0;
+    case LT_FRAME_WORKER:
+        f->worker.pid = lt_wire_get_u32(r);
+        return 0;
+    case LT_FRAME_NEEDS:
+        f->needs.test = lt_wire_get_u32(r);
+        f->needs.bits = lt_wire_get_u8(r);
+        return 0;
+    case LT_FRAME_TEST_START:
+        f->test_start.test = lt_wire_get_u32(r);
+        return 0;
+    case LT_FRAME_TEST_RESULT:
+        f->test_result.test = lt_wire_get_u32(r);
+        f->test_result.outcome = lt_wire_get_u8(r);
+        f->test_result.ns = lt_wire_get_u64(r);
+        f->test_result.cpu_ns = lt_wire_get_u64(r);
+        f->test_result.text = get_text(r);
+        return 0;
+    case LT_FRAME_COVERAGE:
+        f->coverage.test = lt_wire_get_u32(r);
+        f->coverage.line_events = lt_wire_get_u64(r);
+        f->coverage.lines = get_pairs(r);
+        return 0;
+    case LT_FRAME_END:
+        return 0;
+    case LT_FRAME_TAMPER:
+        f->tamper = get_text(r);
+        return 0;
+    case LT_FRAME_CALL:
+        f->call = get_text(r);
+        return 0;
+    case LT_FRAME_RECORD:
+        f->record = get_text(r);
+        return 0;
+    case LT_FRAME_PROBE:
+        f->probe.index = lt_wire_get_u32(r);
+        f->probe.phase = lt_wire_get_u8(r);
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+/* The fields of a reply on a zygote's socket (READY aside); 0, or -1
+ * for a type no zygote sends. */
+static int get_zygote_reply(struct lt_wire_reader *r, struct lt_reply *f)
+{
+    switch (f->type) {
+    case LT_FRAME_FAILED:
+        f->failed = get_text(r);
+        return 0;
+    case LT_FRAME_STARTED:
+        f->started.token = lt_wire_get_u64(r);
+        f->started.pid = lt_wire_get_u32(r);
+        f->started.err = lt_wire_get_u32(r);
+        return 0;
+    case LT_FRAME_EXITED:
+        f->exited.token = lt_wire_get_u64(r);
+        f->exited.status = lt_wire_get_u32(r);
+        f->exited.maxrss_kb = lt_wire_get_u64(r);
+        f->exited.utime_us = lt_wire_get_u64(r);
+        f->exited.stime_us = lt_wire_get_u64(r);
+        f->exited.wall_ns = lt_wire_get_u64(r);
+        f->exited.minflt = lt_wire_get_u64(r);
+        f->exited.majflt = lt_wire_get_u64(r);
+        return 0;
+    case LT_FRAME_CLONED:
+        f->cloned.pid = lt_wire_get_u32(r);
+        return 0;
+    case LT_FRAME_VIEW:
+        f->view.features = lt_wire_get_u32(r);
+        f->view.missing = get_text(r);
+        f->view.desc = get_text(r);
+        return 0;
+    case LT_FRAME_IMPORT_LINES:
+        f->import_lines.ns = lt_wire_get_u64(r);
+        f->import_lines.lines = get_pairs(r);
+        return 0;
+    default:
+        return -1;
+    }
+}
+
 /* Contract: see frames.h. */
 int lt_reply_decode(int type, const uint8_t *payload, size_t len,
                     struct lt_reply *f)
@@ -243,88 +337,13 @@ int lt_reply_decode(int type, const uint8_t *payload, size_t len,
     f->type = type;
     struct lt_wire_reader r;
     lt_wire_reader_init(&r, payload, len);
-    switch (type) {
-    case LT_FRAME_APPLIED:
-        f->applied.status = lt_wire_get_u8(&r);
-        f->applied.text = get_text(&r);
-        break;
-    case LT_FRAME_SANDBOXED:
-        f->sandboxed.features = lt_wire_get_u32(&r);
-        break;
-    case LT_FRAME_WORKER:
-        f->worker.pid = lt_wire_get_u32(&r);
-        break;
-    case LT_FRAME_NEEDS:
-        f->needs.test = lt_wire_get_u32(&r);
-        f->needs.bits = lt_wire_get_u8(&r);
-        break;
-    case LT_FRAME_TEST_START:
-        f->test_start.test = lt_wire_get_u32(&r);
-        break;
-    case LT_FRAME_TEST_RESULT:
-        f->test_result.test = lt_wire_get_u32(&r);
-        f->test_result.outcome = lt_wire_get_u8(&r);
-        f->test_result.ns = lt_wire_get_u64(&r);
-        f->test_result.cpu_ns = lt_wire_get_u64(&r);
-        f->test_result.text = get_text(&r);
-        break;
-    case LT_FRAME_COVERAGE:
-        f->coverage.test = lt_wire_get_u32(&r);
-        f->coverage.line_events = lt_wire_get_u64(&r);
-        f->coverage.lines = get_pairs(&r);
-        break;
-    case LT_FRAME_END:
-        break;
-    case LT_FRAME_TAMPER:
-        f->tamper = get_text(&r);
-        break;
-    case LT_FRAME_CALL:
-        f->call = get_text(&r);
-        break;
-    case LT_FRAME_RECORD:
-        f->record = get_text(&r);
-        break;
-    case LT_FRAME_FAILED:
-        f->failed = get_text(&r);
-        break;
-    case LT_FRAME_PROBE:
-        f->probe.index = lt_wire_get_u32(&r);
-        f->probe.phase = lt_wire_get_u8(&r);
-        break;
-    case LT_FRAME_STARTED:
-        f->started.token = lt_wire_get_u64(&r);
-        f->started.pid = lt_wire_get_u32(&r);
-        f->started.err = lt_wire_get_u32(&r);
-        break;
-    case LT_FRAME_EXITED:
-        f->exited.token = lt_wire_get_u64(&r);
-        f->exited.status = lt_wire_get_u32(&r);
-        f->exited.maxrss_kb = lt_wire_get_u64(&r);
-        f->exited.utime_us = lt_wire_get_u64(&r);
-        f->exited.stime_us = lt_wire_get_u64(&r);
-        f->exited.wall_ns = lt_wire_get_u64(&r);
-        f->exited.minflt = lt_wire_get_u64(&r);
-        f->exited.majflt = lt_wire_get_u64(&r);
-        break;
-    case LT_FRAME_CLONED:
-        f->cloned.pid = lt_wire_get_u32(&r);
-        break;
-    case LT_FRAME_VIEW:
-        f->view.features = lt_wire_get_u32(&r);
-        f->view.missing = get_text(&r);
-        f->view.desc = get_text(&r);
-        break;
-    case LT_FRAME_IMPORT_LINES:
-        f->import_lines.ns = lt_wire_get_u64(&r);
-        f->import_lines.lines = get_pairs(&r);
-        break;
-    case LT_FRAME_READY:
+    if (type == LT_FRAME_READY) {
         f->ready.features = lt_wire_get_u32(&r);
-        get_ids(&r, f);
+        get_ids(&r, f); /* sets fields_read itself */
         return lt_wire_reader_done(&r);
-    default:
-        return LT_EPROTO;
     }
+    if (get_child_reply(&r, f) < 0 && get_zygote_reply(&r, f) < 0)
+        return LT_EPROTO;
     f->fields_read = !r.bad;
     return lt_wire_reader_done(&r);
 }

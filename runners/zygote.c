@@ -467,6 +467,8 @@ static void zygote_tmpdir(void)
     free(dir);
 }
 
+/* Appends the real path of p to the list, once; a relative path or one
+ * that does not resolve is left out. */
 static void add_path(char ***list, size_t *n, size_t *cap, const char *p)
 {
     char real[PATH_MAX];
@@ -482,6 +484,8 @@ static void add_path(char ***list, size_t *n, size_t *cap, const char *p)
     (*list)[(*n)++] = xstrdup(real);
 }
 
+/* add_path() for a str (a sys.path entry, a sys prefix); anything else
+ * is left out. */
 static void add_py_path(char ***list, size_t *n, size_t *cap, PyObject *o)
 {
     if (o && PyUnicode_Check(o)) {

@@ -183,14 +183,8 @@ static void server_clone(const uint8_t *payload, size_t len, int *fds,
 
 /*** The server's loop ***/
 
-/* The server's loop, in the process forked inside the first import of a
- * subject.  It runs nothing of the project: it waits for the zygote's
- * frames, forks a child per RUN and reports STARTED and EXITED back.  It
- * returns only in such a child, with the arguments of the job (a new
- * reference), so that the child goes on with the import it was paused
- * in, the mutant's loader patch in place.  It ends with the zygote (EOF,
- * QUIT, or PDEATHSIG when the zygote is killed). */
-static PyObject *preimport_serve(int sock, pid_t zygote)
+/* The server's set-up, in the process just forked from the zygote. */
+static void become_server(pid_t zygote)
 {
     lt__zygote.cov_writable = 0;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -210,6 +204,35 @@ static PyObject *preimport_serve(int sock, pid_t zygote)
     Py_XDECREF(r);
     Py_XDECREF(gc);
     PyErr_Clear();
+}
+
+/* A fresh child just forked by the server: it dies with the server and
+ * takes the job's result pipe (fds[0]) and output (fds[1]). */
+static void become_fresh_child(int sock, int *fds)
+{
+    /* Die with the server (which dies with the zygote); the sandbox arms
+     * this again and checks the parent. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != lt__zygote.pid)
+        _exit(3);
+    close(sock);
+    lt__zygote.fresh_child = 1;
+    lt__zygote.result_fd = fds[0];
+    if (dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0)
+        _exit(72);
+    close(fds[1]);
+}
+
+/* The server's loop, in the process forked inside the first import of a
+ * subject.  It runs nothing of the project: it waits for the zygote's
+ * frames, forks a child per RUN and reports STARTED and EXITED back.  It
+ * returns only in such a child, with the arguments of the job (a new
+ * reference), so that the child goes on with the import it was paused
+ * in, the mutant's loader patch in place.  It ends with the zygote (EOF,
+ * QUIT, or PDEATHSIG when the zygote is killed). */
+static PyObject *preimport_serve(int sock, pid_t zygote)
+{
+    become_server(zygote);
     for (;;) {
         uint8_t *payload = NULL;
         size_t len = 0;
@@ -241,17 +264,7 @@ static PyObject *preimport_serve(int sock, pid_t zygote)
         clock_gettime(CLOCK_MONOTONIC, &t0);
         pid_t pid = lt__py_fork();
         if (pid == 0) {
-            /* Die with the server (which dies with the zygote); the
-             * sandbox arms this again and checks the parent. */
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (getppid() != lt__zygote.pid)
-                _exit(3);
-            close(sock);
-            lt__zygote.fresh_child = 1;
-            lt__zygote.result_fd = fds[0];
-            if (dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0)
-                _exit(72);
-            close(fds[1]);
+            become_fresh_child(sock, fds);
             free(payload);
             return job_args;
         }
