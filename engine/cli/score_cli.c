@@ -142,6 +142,52 @@ const struct option lt__score_longopts[] = {
 };
 
 
+/* The settings of [tool.litmus] in the --config file (default
+ * pyproject.toml, when it exists), unless --no-config: a first pass over
+ * the options looks for those two only.  0, or -1 after printing why. */
+static int read_config(int argc, char **argv, struct lt_score_opts *o)
+{
+    const char *config = NULL;
+    int use_config = 1, explicit_config = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--no-config") == 0)
+            use_config = 0;
+        else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
+            config = argv[++i], explicit_config = 1;
+        else if (strncmp(argv[i], "--config=", 9) == 0)
+            config = argv[i] + 9, explicit_config = 1;
+    }
+    if (!config)
+        config = "pyproject.toml";
+    if (!use_config || (!explicit_config && access(config, F_OK) != 0))
+        return 0;
+    char *err = NULL;
+    if (lt_score_opts_from_pyproject(config, o, &err) < 0) {
+        lt_error("%s", err ? err : "cannot read the settings");
+        free(err);
+        return -1;
+    }
+    return 0;
+}
+
+/* --fail-under: a fraction 0..1, or a percentage "80%".  0, or -1. */
+static int parse_fail_under(const char *arg, double *out)
+{
+    char buf[64];
+    snprintf(buf, sizeof(buf), "%s", arg);
+    size_t n = strlen(buf);
+    int percent = n > 0 && buf[n - 1] == '%';
+    if (percent)
+        buf[n - 1] = '\0';
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (errno || end == buf || *end || !(v >= 0) || v > (percent ? 100 : 1))
+        return -1;
+    *out = percent ? v / 100.0 : v;
+    return 0;
+}
+
 /* `litmus score ...` with argv[0] = "score". */
 int lt__cmd_score(int argc, char **argv)
 {
@@ -157,33 +203,14 @@ int lt__cmd_score(int argc, char **argv)
     char **cli_allow = NULL; /* --allow-read replaces the config's list */
     char **cli_env = NULL;   /* --pass-env likewise */
 
-    /* Settings from [tool.litmus] come first; options override them.  A
-     * first pass only looks for --config and --no-config. */
-    const char *config = NULL;
-    int use_config = 1, explicit_config = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--no-config") == 0)
-            use_config = 0;
-        else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
-            config = argv[++i], explicit_config = 1;
-        else if (strncmp(argv[i], "--config=", 9) == 0)
-            config = argv[i] + 9, explicit_config = 1;
-    }
-    if (!config)
-        config = "pyproject.toml";
-    if (use_config && (explicit_config || access(config, F_OK) == 0)) {
-        char *err = NULL;
-        if (lt_score_opts_from_pyproject(config, &o, &err) < 0) {
-            lt_error("%s", err ? err : "cannot read the settings");
-            free(err);
-            free(tests);
-            return 2;
-        }
+    /* Settings from [tool.litmus] come first; options override them. */
+    if (read_config(argc, argv, &o) < 0) {
+        free(tests);
+        return 2;
     }
     int config_tests = o.n_tests > 0;
     int c;
     long long lv;
-    double dv;
     int code = 0;
     const struct lt__run_binding run = {
         &o.jobs, &o.db, &o.timeout_factor, &o.timeout_const, &o.memory_mb,
@@ -218,25 +245,13 @@ int lt__cmd_score(int argc, char **argv)
                 goto out;
             }
             break;
-        case OPT_FAIL_UNDER: {
-            char buf[64];
-            snprintf(buf, sizeof(buf), "%s", optarg);
-            size_t n = strlen(buf);
-            int percent = n > 0 && buf[n - 1] == '%';
-            if (percent)
-                buf[n - 1] = '\0';
-            char *end;
-            errno = 0;
-            dv = strtod(buf, &end);
-            if (errno || end == buf || *end || !(dv >= 0) ||
-                dv > (percent ? 100 : 1)) {
+        case OPT_FAIL_UNDER:
+            if (parse_fail_under(optarg, &o.fail_under) < 0) {
                 code = lt_cli_bad_value("--fail-under", optarg,
                                         "a fraction 0..1 or a percentage");
                 goto out;
             }
-            o.fail_under = percent ? dv / 100.0 : dv;
             break;
-        }
         case OPT_BASELINE_TIMEOUT:
             if (lt_cli_real("--baseline-timeout", optarg, 1, 86400, &o.baseline_timeout) < 0) {
                 code = 2;
