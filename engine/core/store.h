@@ -1,6 +1,9 @@
 /* The SQLite store: WAL, batched transactions, idempotent writes keyed by
  * mutant id, a schema version, and a lock so that a second litmus on the
- * same database refuses to start.  SPDX-License-Identifier: MIT */
+ * same database refuses to start.  engine/core/store.c defines the rows
+ * every job shares; each job's own tables are defined beside the job
+ * (the banners below say where) and declared here, where the callers
+ * look.  SPDX-License-Identifier: MIT */
 #ifndef LT_ENGINE_STORE_H
 #define LT_ENGINE_STORE_H
 
@@ -98,7 +101,17 @@ int lt_store_summary(struct lt_store *st, struct lt_summary *s);
  * it (the same as lt_mutant_clear, without linking the operators). */
 void lt_store_mutant_free_fields(struct lt_mutant *m);
 
-/*** Patch triage (`litmus patches`) ***/
+/* Copies tables of the litmus database at path into st, in a transaction
+ * of its own (outside a batch): each table named in `create` that st
+ * lacks is created as path defines it, then the rows of each table named
+ * in `copy` that path holds are added, a row whose key st holds already
+ * being kept (first stored wins).  Both lists end with NULL (either may
+ * be NULL).  This is how `litmus merge` unites a job's tables without
+ * knowing their columns.  0 or a negative code. */
+int lt_store_absorb(struct lt_store *st, const char *path,
+                    const char *const *create, const char *const *copy);
+
+/*** Patch triage (`litmus patches`; jobs/patches/patches_store.c) ***/
 
 /* Creates the tables patch_runs, candidate_results and candidate_mutants
  * when missing (outside a batch).  The mutation tables are untouched. */
@@ -152,7 +165,7 @@ typedef int (*lt_store_patch_run_fn)(const struct lt_patch_run *p, void *ud);
 int lt_store_each_patch_run(struct lt_store *st, lt_store_patch_run_fn fn,
                             void *ud);
 
-/*** Datasets (`litmus dataset`) ***/
+/*** Datasets (`litmus dataset`; jobs/dataset/dataset_store.c) ***/
 
 /* Creates the table dataset_runs when missing (outside a batch). */
 int lt_store_dataset_init(struct lt_store *st);
@@ -188,8 +201,11 @@ int lt_store_each_refusal(struct lt_store *st,
                                     void *ud),
                           void *ud);
 
-/*** Incremental runs (engine/core/store.c; docs/incremental.md) ***/
+/*** Incremental runs (engine/jobs/score/reuse_store.c) ***/
 
+/* The reuse keys of the mutants of a run (docs/incremental.md): init
+ * creates their table (outside a batch), put stores one, clear_run forgets
+ * the run's mutants, results and keys. */
 int lt_store_reuse_init(struct lt_store *st);
 int lt_store_put_reuse_key(struct lt_store *st, const char *mutant_id,
                            const char *key, const char *tests);

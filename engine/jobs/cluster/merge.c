@@ -309,14 +309,6 @@ static int copy_mutant(const struct lt_mutant *m, const struct lt_result *r,
     return rc;
 }
 
-static int copy_dataset_run(const char *key, const char *json, void *ud)
-{
-    struct copy *c = ud;
-    /* Keys hash what decides a run: the same key is the same run, stored
-     * by each shard that needed it (two programs with one text). */
-    return lt_store_put_dataset(c->out, key, json);
-}
-
 static int copy_test(const struct lt_test_record *t, void *ud)
 {
     struct copy *c = ud;
@@ -433,10 +425,18 @@ static int write_merged(const char *tmp, struct input *in, size_t n)
         return rc;
     }
     c.out = out;
+    /* A dataset's or a patch triage's tables are the job's own: they are
+     * copied as the shards define them.  Their rows are keyed by content
+     * (a dataset run's key hashes what decides it; a candidate's result
+     * is keyed by program, text and layer or mutant), so a key stored by
+     * two shards holds the same result and the first one is kept.  The
+     * patch rows are each shard's report: `litmus patches` on the merged
+     * store writes its own. */
     if (in[0].kind == K_PATCHES) {
-        rc = lt_store_patches_init(out);
+        static const char *const tables[] = {
+            "patch_runs", "candidate_results", "candidate_mutants", NULL};
         for (size_t k = 0; rc == 0 && k < n; k++)
-            rc = lt_store_absorb_patches(out, in[k].path);
+            rc = lt_store_absorb(out, in[k].path, tables, tables + 1);
         if (rc == 0)
             rc = lt_store_begin(out);
         if (rc == 0)
@@ -446,15 +446,15 @@ static int write_merged(const char *tmp, struct input *in, size_t n)
         goto done;
     }
     if (in[0].kind == K_DATASET) {
-        rc = lt_store_dataset_init(out);
+        static const char *const tables[] = {"dataset_runs", NULL};
+        for (size_t k = 0; rc == 0 && k < n; k++)
+            rc = lt_store_absorb(out, in[k].path, tables, tables);
         if (rc == 0)
             rc = lt_store_begin(out);
         if (rc == 0)
             rc = lt_store_set_meta(out, "dataset_settings", in[0].settings);
         if (rc == 0)
             rc = lt_store_set_meta(out, "dataset_complete", "1");
-        for (size_t k = 0; rc == 0 && k < n; k++)
-            rc = lt_store_each_dataset(in[k].st, copy_dataset_run, &c);
         goto done;
     }
     rc = lt_store_begin(out);

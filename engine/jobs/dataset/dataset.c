@@ -1057,8 +1057,6 @@ int lt_dataset(const struct lt_dataset_opts *o)
     if (o->db && o->verify) {
         char *msg = NULL;
         int rc = lt_store_open(o->db, &r.st, &msg);
-        if (rc == 0)
-            rc = lt_store_dataset_init(r.st);
         if (rc < 0) {
             lt_error("%s: %s", o->db, msg ? msg : lt_strerror(rc));
             free(msg);
@@ -1066,12 +1064,24 @@ int lt_dataset(const struct lt_dataset_opts *o)
             code = lt_exit_from_error(rc);
             goto out;
         }
+        rc = lt_store_dataset_init(r.st);
+        if (rc < 0) {
+            free(plan);
+            code = lt__store_write_failed(r.st, o->db, rc);
+            goto out;
+        }
         /* A shard's store holds that shard's runs: used as another
          * shard, the merge would take it for that one.  (Runs are keyed
          * by content, so a store of the whole run may serve a shard.) */
         char *was = NULL;
         rc = lt_store_get_meta(r.st, "dataset_shard", &was);
-        if (rc == 0 && was && strcmp(was, shard) != 0) {
+        if (rc < 0) {
+            lt_error("%s: %s", o->db, lt_store_errmsg(r.st));
+            free(plan);
+            code = LT_EXIT_ENGINE;
+            goto out;
+        }
+        if (was && strcmp(was, shard) != 0) {
             lt_error("%s holds %s%s, not %s%s; use another --db", o->db,
                      *was ? "dataset shard " : "the whole run", was,
                      *shard ? "shard " : "the whole run", shard);
@@ -1081,16 +1091,15 @@ int lt_dataset(const struct lt_dataset_opts *o)
             goto out;
         }
         free(was);
-        if (rc == 0 && *shard)
+        if (*shard)
             rc = lt_store_set_meta(r.st, "dataset_shard", shard);
         if (rc == 0)
             rc = lt_store_set_meta(r.st, "dataset_settings", plan);
         if (rc == 0)
             rc = lt_store_set_meta(r.st, "dataset_complete", "0");
         if (rc < 0) {
-            lt_error("%s: %s", o->db, lt_store_errmsg(r.st));
             free(plan);
-            code = LT_EXIT_ENGINE;
+            code = lt__store_write_failed(r.st, o->db, rc);
             goto out;
         }
     }
@@ -1125,10 +1134,10 @@ int lt_dataset(const struct lt_dataset_opts *o)
         }
     }
     json_decref(summary);
-    if (code == 0 && r.st &&
-        lt_store_set_meta(r.st, "dataset_complete", "1") < 0) {
-        lt_error("%s: %s", o->db, lt_store_errmsg(r.st));
-        code = LT_EXIT_ENGINE;
+    if (code == 0 && r.st) {
+        int rc = lt_store_set_meta(r.st, "dataset_complete", "1");
+        if (rc < 0)
+            code = lt__store_write_failed(r.st, o->db, rc);
     }
 out:
     lt__ds_exec_close(&r);

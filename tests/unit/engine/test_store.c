@@ -1151,6 +1151,213 @@ static void test_crash_random_moment(void **state)
     }
 }
 
+/*** The jobs' tables (their *_store.c files) ***/
+
+static int dataset_cb(const char *key, const char *json, void *ud)
+{
+    struct lt_buf_like {
+        char text[256];
+    } *b = ud;
+    strncat(b->text, key, sizeof(b->text) - strlen(b->text) - 1);
+    strncat(b->text, "=", sizeof(b->text) - strlen(b->text) - 1);
+    strncat(b->text, json, sizeof(b->text) - strlen(b->text) - 1);
+    strncat(b->text, ";", sizeof(b->text) - strlen(b->text) - 1);
+    return 0;
+}
+
+static int reuse_cb(const char *id, const char *key, const char *tests,
+                    const struct lt_result *r, void *ud)
+{
+    char *out = ud;
+    snprintf(out + strlen(out), 256 - strlen(out), "%s %s %s %s;", id, key,
+             tests, lt_verdict_name(r->verdict));
+    return 0;
+}
+
+static int cmut_cb(const struct lt_candidate_mutant *m, void *ud)
+{
+    char *out = ud;
+    snprintf(out + strlen(out), 256 - strlen(out), "%s %s %s;", m->mutant_id,
+             m->verdict, m->killed_by ? m->killed_by : "-");
+    return 0;
+}
+
+static int run_cb(const struct lt_patch_run *p, void *ud)
+{
+    char *out = ud;
+    snprintf(out + strlen(out), 256 - strlen(out), "%lld %s %s;", p->seq,
+             p->run_id, p->verdict);
+    return 0;
+}
+
+/* Each job's tables through its own functions: created on first use,
+ * first stored wins where the contract says so, walks in key order. */
+static void test_job_tables(void **state)
+{
+    struct fx *f = *state;
+    struct lt_store *st = open_ok(f->path);
+    char out[256] = "", *json = NULL;
+
+    /* A store without the table walks nothing. */
+    struct { char text[256]; } walk = {""};
+    assert_int_equal(lt_store_each_dataset(st, dataset_cb, &walk), 0);
+    assert_string_equal(walk.text, "");
+    assert_int_equal(lt_store_dataset_init(st), 0);
+    assert_int_equal(lt_store_dataset_init(st), 0);
+    assert_int_equal(lt_store_put_dataset(st, "k2", "{\"a\":2}"), 0);
+    assert_int_equal(lt_store_put_dataset(st, "k1", "{\"a\":1}"), 0);
+    assert_int_equal(lt_store_put_dataset(st, "k1", "{\"a\":9}"), 0);
+    assert_int_equal(lt_store_put_dataset(st, NULL, "{}"), LT_EUSAGE);
+    assert_int_equal(lt_store_get_dataset(st, "k1", &json), 0);
+    assert_string_equal(json, "{\"a\":1}");
+    free(json);
+    assert_int_equal(lt_store_get_dataset(st, "none", &json), 0);
+    assert_null(json);
+    assert_int_equal(lt_store_each_dataset(st, dataset_cb, &walk), 0);
+    assert_string_equal(walk.text, "k1={\"a\":1};k2={\"a\":2};");
+
+    /* Reuse keys: only those whose mutant has a result are walked. */
+    struct lt_mutant m1 = mk_mutant("bbbb000000000001", "a.py", 1);
+    struct lt_mutant m2 = mk_mutant("bbbb000000000002", "a.py", 2);
+    struct lt_result r1 = mk_result(m1.id, LT_VERDICT_KILLED);
+    assert_int_equal(lt_store_reuse_init(st), 0);
+    assert_int_equal(lt_store_put_mutant(st, &m1), 0);
+    assert_int_equal(lt_store_put_mutant(st, &m2), 0);
+    assert_int_equal(lt_store_put_result(st, &r1), 0);
+    assert_int_equal(lt_store_put_reuse_key(st, m1.id, "K1", "T1"), 0);
+    assert_int_equal(lt_store_put_reuse_key(st, m2.id, "K2", "T2"), 0);
+    assert_int_equal(lt_store_put_reuse_key(st, m1.id, "K1b", "T1b"), 0);
+    assert_int_equal(lt_store_each_reuse(st, reuse_cb, out), 0);
+    assert_string_equal(out, "bbbb000000000001 K1b T1b killed;");
+    assert_int_equal(lt_store_begin(st), 0);
+    assert_int_equal(lt_store_clear_run(st), 0);
+    assert_int_equal(lt_store_commit(st), 0);
+    assert_int_equal(lt_store_has_result(st, m1.id), 0);
+
+    /* Patch triage. */
+    assert_int_equal(lt_store_patches_init(st), 0);
+    assert_int_equal(lt_store_put_candidate_result(st, "p", "t", "L1", "{1}"),
+                     0);
+    assert_int_equal(lt_store_put_candidate_result(st, "p", "t", "L1", "{2}"),
+                     0);
+    assert_int_equal(lt_store_get_candidate_result(st, "p", "t", "L1", &json),
+                     0);
+    assert_string_equal(json, "{2}"); /* put replaces */
+    free(json);
+    struct lt_candidate_mutant cm = {"p", "t", "m2", "survived", NULL, NULL,
+                                     1.5};
+    assert_int_equal(lt_store_put_candidate_mutant(st, &cm), 0);
+    cm.mutant_id = "m1";
+    cm.verdict = "killed";
+    cm.killed_by = "t::a";
+    assert_int_equal(lt_store_put_candidate_mutant(st, &cm), 0);
+    cm.verdict = "survived";
+    assert_int_equal(lt_store_put_candidate_mutant(st, &cm), 0);
+    out[0] = '\0';
+    assert_int_equal(lt_store_each_candidate_mutant(st, "p", "t", cmut_cb,
+                                                    out),
+                     0);
+    assert_string_equal(out, "m1 killed t::a;m2 survived -;");
+    struct lt_patch_run pr = {2, "p", "r2", "u", "t", "rejected", "why",
+                              NULL, "{}", 3.0};
+    assert_int_equal(lt_store_put_patch_run(st, &pr), 0);
+    pr.seq = 1;
+    pr.run_id = "r1";
+    pr.verdict = "accepted";
+    assert_int_equal(lt_store_put_patch_run(st, &pr), 0);
+    out[0] = '\0';
+    assert_int_equal(lt_store_each_patch_run(st, run_cb, out), 0);
+    assert_string_equal(out, "1 r1 accepted;2 r2 rejected;");
+    assert_int_equal(lt_store_clear_patch_runs(st), 0);
+    out[0] = '\0';
+    assert_int_equal(lt_store_each_patch_run(st, run_cb, out), 0);
+    assert_string_equal(out, "");
+    lt_store_close(st);
+}
+
+/* The tables and indexes of the database at path, in creation order. */
+static char *schema_text(const char *path)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *s = NULL;
+    char *text = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT group_concat(sql, ';') FROM "
+                                        "(SELECT sql FROM sqlite_master "
+                                        "WHERE sql IS NOT NULL ORDER BY "
+                                        "rowid)",
+                                        -1, &s, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    text = strdup((const char *)sqlite3_column_text(s, 0));
+    sqlite3_finalize(s);
+    assert_int_equal(sqlite3_close(db), SQLITE_OK);
+    return text;
+}
+
+/* A store holding dataset and patch tables, k1 stored as v. */
+static void make_source(const char *path, const char *v)
+{
+    struct lt_store *st = open_ok(path);
+    assert_int_equal(lt_store_dataset_init(st), 0);
+    assert_int_equal(lt_store_patches_init(st), 0);
+    assert_int_equal(lt_store_put_dataset(st, "k1", v), 0);
+    assert_int_equal(lt_store_put_dataset(st, "k2", v), 0);
+    assert_int_equal(lt_store_put_candidate_result(st, "p", "t", "L", v), 0);
+    struct lt_patch_run pr = {1, "p", "r1", "u", "t", "accepted", "why",
+                              NULL, "{}", 3.0};
+    assert_int_equal(lt_store_put_patch_run(st, &pr), 0);
+    lt_store_close(st);
+}
+
+/* `litmus merge`'s copy: tables created as the source defines them (the
+ * same text, in the same order, as the jobs' own init makes), the first
+ * stored row kept, a table the source lacks skipped, patch rows not
+ * copied. */
+static void test_absorb(void **state)
+{
+    static const char *const ds[] = {"dataset_runs", NULL};
+    static const char *const missing[] = {"reuse_keys", NULL};
+    struct fx *f = *state;
+    char a[160], b[160], ref[160];
+    snprintf(a, sizeof(a), "%s/a.db", f->dir);
+    snprintf(b, sizeof(b), "%s/b.db", f->dir);
+    snprintf(ref, sizeof(ref), "%s/ref.db", f->dir);
+    make_source(a, "from-a");
+    make_source(b, "from-b");
+    make_source(ref, "ref");
+
+    struct lt_store *st = open_ok(f->path);
+    assert_int_equal(lt_store_absorb(st, a, missing, missing), 0);
+    assert_int_equal(lt_store_absorb(st, a, ds, ds), 0);
+    assert_int_equal(lt_store_absorb_patches(st, a), 0);
+    assert_int_equal(lt_store_absorb(st, b, ds, ds), 0);
+    assert_int_equal(lt_store_absorb_patches(st, b), 0);
+    char *json = NULL;
+    assert_int_equal(lt_store_get_dataset(st, "k2", &json), 0);
+    assert_string_equal(json, "from-a");
+    free(json);
+    assert_int_equal(lt_store_get_candidate_result(st, "p", "t", "L", &json),
+                     0);
+    assert_string_equal(json, "from-a");
+    free(json);
+    /* Inside a batch it is refused, and the store stays usable. */
+    assert_int_equal(lt_store_begin(st), 0);
+    assert_int_equal(lt_store_absorb(st, a, ds, ds), LT_EUSAGE);
+    assert_int_equal(lt_store_rollback(st), 0);
+    assert_int_equal(lt_store_absorb(st, b, ds, ds), 0);
+    lt_store_close(st);
+
+    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM dataset_runs"),
+                     2);
+    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM patch_runs"), 0);
+    char *got = schema_text(f->path), *want = schema_text(ref);
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1184,6 +1391,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_crash_random_moment, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_job_tables, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_absorb, setup, teardown),
     };
     /* A dead reader must not kill us with SIGPIPE mid-test. */
     signal(SIGPIPE, SIG_IGN);
