@@ -80,6 +80,20 @@ struct lt_report_opts {
     enum lt_junit_policy junit_timeout;
 };
 
+/* The options of every job that runs tests (score, patches, dataset),
+ * parsed by one parser of the command line (engine/cli/run_opts.c); each
+ * job's opts_init sets its own defaults. */
+struct lt_run_opts {
+    const char *db;          /* the store (dataset: NULL for none) */
+    int jobs;                /* children at once; 0: as many as cores */
+    double timeout_factor;   /* a run's limit: x the reference time ... */
+    double timeout_const;    /* ... + this many seconds */
+    unsigned long memory_mb; /* RLIMIT_AS of a child; 0 = none */
+    int progress;            /* progress line: 1 on, 0 off, -1 auto */
+    unsigned shard_index;    /* --shard I/N: this process's slice I ... */
+    unsigned shard_count;    /* ... of N (docs/scale.md); 0: all */
+};
+
 struct lt_score_opts {
     char **paths;          /* files or directories to mutate */
     size_t n_paths;
@@ -89,16 +103,11 @@ struct lt_score_opts {
     size_t n_pytest_args;
     int runner;            /* enum lt_test_runner (runners/runner.h):
                               pytest (0, the default), unittest, doctest */
-    const char *db;        /* database path */
+    struct lt_run_opts run; /* --db, --jobs, limits, progress, --shard */
     const char *operators; /* set name or list */
-    int jobs;              /* parallel zygotes */
     enum lt_format format;
     double fail_under;     /* score threshold in [0,1]; < 0: none */
-    double timeout_factor; /* x baseline time of the tests run */
-    double timeout_const;  /* + this many seconds */
     double baseline_timeout; /* seconds for the whole baseline */
-    unsigned long memory_mb; /* RLIMIT_AS of a child; 0 = none */
-    int progress;          /* live progress line: 1 on, 0 off, -1 auto */
     int full_matrix;       /* run every covering test: a kill matrix */
     int baseline_runs;     /* baseline repetitions to find flaky tests */
     const char *python;    /* interpreter whose environment the tests run
@@ -120,8 +129,6 @@ struct lt_score_opts {
                               and signals (libbpf; needs root or
                               CAP_BPF+CAP_PERFMON) */
     struct lt_report_opts report; /* HTML, survivor baseline, JUnit */
-    unsigned shard_index;  /* --shard I/N: this process runs slice I ... */
-    unsigned shard_count;  /* ... of N (docs/scale.md); 0: the whole run */
     char **exclude;        /* globs of subject files never mutated */
     size_t n_exclude;
     char **exclude_ops;    /* "OP" (everywhere) or "OP:GLOB" (in files
@@ -221,13 +228,10 @@ struct lt_patches_opts {
     const char *manifest;    /* many programs: JSON manifest, or NULL */
     const char *patches;     /* directory or JSONL of candidates */
     const char *csv;         /* write the CSV report here, or NULL */
-    const char *db;          /* database path */
+    struct lt_run_opts run; /* --db, --jobs, limits, progress, --shard */
     enum lt_format format;
     double threshold;        /* mutation score threshold (0.60) */
     double sim_threshold;    /* similarity threshold (0.95) */
-    int jobs;                /* child processes at once */
-    double timeout_factor;   /* x the reference's CPU time (5) */
-    double timeout_const;    /* + this many seconds */
     double timeout;          /* per run without a reference (15 s) */
     double diff_budget;      /* CPU seconds of generated and derived
                                 inputs per differential run (10) */
@@ -239,12 +243,8 @@ struct lt_patches_opts {
                                 not is overfitting (1; 0: only a note) */
     double mutation_budget;  /* estimated CPU seconds of mutant runs per
                                 text (30); over it, a sample; 0: all */
-    unsigned long memory_mb; /* RLIMIT_AS of a child; 0 = none */
     char **pytest_args;      /* after `--` */
     size_t n_pytest_args;
-    int progress;            /* progress line: 1 on, 0 off, -1 auto */
-    unsigned shard_index;    /* --shard I/N: only the candidates dealt */
-    unsigned shard_count;    /* to slice I of N; 0: every candidate */
     int debug;
 };
 
@@ -273,7 +273,7 @@ struct lt_dataset_opts {
     char **inputs;           /* JSON Lines files ("-": stdin) or .py files */
     size_t n_inputs;         /* 0: stdin */
     const char *out;         /* output JSON Lines; NULL or "-": stdout */
-    const char *db;          /* store of finished runs (resume), or NULL */
+    struct lt_run_opts run; /* --db, --jobs, limits, progress, --shard */
     const char *summary;     /* write the JSON summary here, or NULL */
     const char *tests;       /* tests of records that name none */
     const char *operators;   /* select: operator set ("algo1") */
@@ -281,7 +281,6 @@ struct lt_dataset_opts {
     const char *ops;         /* rewrite: composition ("c,v,d") */
     const char *vocab;       /* rewrite: JSON vocabulary file, or NULL */
     unsigned long long seed; /* every random choice derives from it */
-    int jobs;                /* zygotes at once */
     int all;                 /* select: every valid mutant */
     int details;             /* select: operator, line... in mutation_info */
     int per_cell;            /* typed: mutants per (type, third) */
@@ -292,12 +291,6 @@ struct lt_dataset_opts {
     int verify;              /* 0: --no-verify (rewrite: generation only) */
     int floor;               /* measure the runners' floor after the run */
     double timeout;          /* s per call of a reference run */
-    double timeout_factor;   /* variant limit: x the reference's time */
-    double timeout_const;    /* ... + this many seconds */
-    unsigned long memory_mb; /* RLIMIT_AS of a child; 0 = none */
-    int progress;            /* 1 on, 0 off, -1 auto */
-    unsigned shard_index;    /* --shard I/N: only the programs dealt to */
-    unsigned shard_count;    /* slice I of N by id; 0: every program */
     int debug;
 };
 

@@ -41,22 +41,10 @@ enum {
     {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},                \
     {"shard", required_argument, NULL, OPT_SHARD}
 
-/* Where a job keeps its run options: pointers into the job's own
- * options struct. */
-struct lt__run_binding {
-    int *jobs;
-    const char **db;
-    double *timeout_factor, *timeout_const;
-    unsigned long *memory_mb;
-    int *progress;
-    unsigned *shard_index, *shard_count;
-};
-
-/* Handles option c when it is a run option, with the same ranges and
- * messages for every job: 1 handled, 0 not one, -1 bad value (printed as
- * a usage error). */
-int lt__cli_run_option(int c, const char *arg,
-                       const struct lt__run_binding *b);
+/* Handles option c when it is a run option (into the job's struct
+ * lt_run_opts, engine.h), with the same ranges and messages for every
+ * job: 1 handled, 0 not one, -1 bad value (printed as a usage error). */
+int lt__cli_run_option(int c, const char *arg, struct lt_run_opts *run);
 
 /* The report options `score` and `report` share. */
 #define REPORT_LONGOPTS                                                    \

@@ -309,9 +309,6 @@ int lt__cli_dataset(int argc, char **argv)
     int c;
     long long lv;
     char *end;
-    const struct lt__run_binding run = {
-        &o.jobs, &o.db, &o.timeout_factor, &o.timeout_const, &o.memory_mb,
-        &o.progress, &o.shard_index, &o.shard_count};
     while ((c = lt_cli_getopt(argc, argv, LT__CLI_DATASET_SHORTOPTS,
                             lt__cli_dataset_longopts)) != -1) {
         if (c == '?')
@@ -336,7 +333,7 @@ int lt__cli_dataset(int argc, char **argv)
             o.tests = optarg;
             break;
         case O_NO_DB:
-            o.db = NULL;
+            o.run.db = NULL;
             break;
         case O_SUMMARY:
             o.summary = optarg;
@@ -411,7 +408,7 @@ int lt__cli_dataset(int argc, char **argv)
             o.verify = 0;
             break;
         default:
-            if (lt__cli_run_option(c, optarg, &run) < 0)
+            if (lt__cli_run_option(c, optarg, &o.run) < 0)
                 return 2;
             break;
         }

@@ -135,9 +135,6 @@ int lt__cmd_patches(int argc, char **argv)
     int full_argc = argc;
     argc = split;
     int c;
-    const struct lt__run_binding run = {
-        &o.jobs, &o.db, &o.timeout_factor, &o.timeout_const, &o.memory_mb,
-        &o.progress, &o.shard_index, &o.shard_count};
     while ((c = lt_cli_getopt(argc, argv, "t:j:f:h", lt__patches_longopts)) !=
            -1) {
         switch (c) {
@@ -209,7 +206,7 @@ int lt__cmd_patches(int argc, char **argv)
             fputs(usage_patches, stdout);
             return 0;
         default:
-            if (lt__cli_run_option(c, optarg, &run) > 0)
+            if (lt__cli_run_option(c, optarg, &o.run) > 0)
                 break;
             return 2;
         }

@@ -8,39 +8,39 @@
 #include "common/cliopt.h"
 
 /* Contract: see cli.h. */
-int lt__cli_run_option(int c, const char *arg,
-                       const struct lt__run_binding *b)
+int lt__cli_run_option(int c, const char *arg, struct lt_run_opts *run)
 {
     long long lv;
     switch (c) {
     case 'j':
         if (lt_cli_long("--jobs", arg, 1, 1024, &lv) < 0)
             return -1;
-        *b->jobs = (int)lv;
+        run->jobs = (int)lv;
         return 1;
     case OPT_DB:
-        *b->db = arg;
+        run->db = arg;
         return 1;
     case OPT_TIMEOUT_FACTOR:
         return lt_cli_real("--timeout-factor", arg, 1, 1000,
-                           b->timeout_factor) < 0 ? -1 : 1;
+                           &run->timeout_factor) < 0 ? -1 : 1;
     case OPT_TIMEOUT_CONST:
         return lt_cli_real("--timeout-const", arg, 0.01, 3600,
-                           b->timeout_const) < 0 ? -1 : 1;
+                           &run->timeout_const) < 0 ? -1 : 1;
     case OPT_MEMORY:
         if (lt_cli_long("--memory-mb", arg, 0, 1 << 20, &lv) < 0)
             return -1;
-        *b->memory_mb = (unsigned long)lv;
+        run->memory_mb = (unsigned long)lv;
         return 1;
     case OPT_PROGRESS:
-        *b->progress = 1;
+        run->progress = 1;
         return 1;
     case OPT_NO_PROGRESS:
-        *b->progress = 0;
+        run->progress = 0;
         return 1;
     case OPT_SHARD: {
         const char *why = NULL;
-        if (lt_shard_parse(arg, b->shard_index, b->shard_count, &why) < 0) {
+        if (lt_shard_parse(arg, &run->shard_index, &run->shard_count,
+                           &why) < 0) {
             lt_cli_bad_value("--shard", arg, why);
             return -1;
         }

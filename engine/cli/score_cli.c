@@ -212,9 +212,6 @@ int lt__cmd_score(int argc, char **argv)
     int c;
     long long lv;
     int code = 0;
-    const struct lt__run_binding run = {
-        &o.jobs, &o.db, &o.timeout_factor, &o.timeout_const, &o.memory_mb,
-        &o.progress, &o.shard_index, &o.shard_count};
     while ((c = lt_cli_getopt(argc, argv, "t:j:f:h", lt__score_longopts)) !=
            -1) {
         switch (c) {
@@ -330,7 +327,7 @@ int lt__cmd_score(int argc, char **argv)
             fputs(usage_score, stdout);
             goto out;
         default:
-            if (lt__cli_run_option(c, optarg, &run) > 0 ||
+            if (lt__cli_run_option(c, optarg, &o.run) > 0 ||
                 lt__cli_report_option(c, optarg, &o.report) > 0)
                 break;
             code = 2;

@@ -156,9 +156,6 @@ struct lt_patch_run {
     double duration_ms;
 };
 int lt_store_clear_patch_runs(struct lt_store *st);
-/* Copies the candidate results and candidate mutants of the litmus
- * database at path into st (first stored wins; outside a batch). */
-int lt_store_absorb_patches(struct lt_store *st, const char *path);
 int lt_store_put_patch_run(struct lt_store *st, const struct lt_patch_run *p);
 /* fn per patch row in seq order; borrowed strings. */
 typedef int (*lt_store_patch_run_fn)(const struct lt_patch_run *p, void *ud);

@@ -29,21 +29,21 @@
 void lt_dataset_opts_init(struct lt_dataset_opts *o)
 {
     memset(o, 0, sizeof(*o));
-    o->db = ".litmus-dataset.db";
+    o->run.db = ".litmus-dataset.db";
     o->operators = "algo1";
     o->ops = "c,v,d";
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    o->jobs = n > 0 ? (int)n : 1;
+    o->run.jobs = n > 0 ? (int)n : 1;
     o->per_cell = 1;
     o->per_program = 1;
     o->strength = 1;
     o->variants = 1;
     o->verify = 1;
     o->timeout = 5.0;
-    o->timeout_factor = 5.0;
-    o->timeout_const = LT_DATASET_TIMEOUT_CONST;
-    o->memory_mb = LT_MEMORY_MB_DEFAULT;
-    o->progress = -1;
+    o->run.timeout_factor = 5.0;
+    o->run.timeout_const = LT_DATASET_TIMEOUT_CONST;
+    o->run.memory_mb = LT_MEMORY_MB_DEFAULT;
+    o->run.progress = -1;
 }
 
 const char *lt_dataset_mode_name(enum lt_dataset_mode m)
@@ -857,7 +857,7 @@ static json_t *summary_json(struct ds_run *r, double wall)
                                                   r->ex.retries)));
     json_object_set_new(s, "engine_errors",
                         json_integer((json_int_t)r->s.engine_errors));
-    json_object_set_new(s, "jobs", json_integer(o->jobs));
+    json_object_set_new(s, "jobs", json_integer(o->run.jobs));
     json_object_set_new(s, "wall_s", json_real(wall));
     json_object_set_new(s, "prepare_s", json_real(r->t_prepared - r->t_start));
     json_object_set_new(s, "runs_s", json_real(exec));
@@ -910,7 +910,7 @@ static void summary_text(struct ds_run *r, json_t *s)
                       json_real_value(json_object_get(fl, "inproc_s")),
                       json_real_value(json_object_get(fl, "timeouts_s")),
                       json_real_value(json_object_get(fl, "floor_s")),
-                      r->o->jobs,
+                      r->o->run.jobs,
                       json_real_value(json_object_get(fl, "runs_s")),
                       json_real_value(json_object_get(fl, "ratio")));
     }
@@ -1000,7 +1000,7 @@ int lt_dataset(const struct lt_dataset_opts *o)
 {
     struct ds_run r;
     memset(&r, 0, sizeof(r));
-    lt_exec_init(&r.ex, o->jobs);
+    lt_exec_init(&r.ex, o->run.jobs);
     r.o = o;
     r.s.dropped = json_object();
     r.s.by_op = json_object();
@@ -1032,10 +1032,10 @@ int lt_dataset(const struct lt_dataset_opts *o)
         goto out;
     char *plan = plan_fingerprint(&r);
     char shard[48] = "";
-    if (o->shard_count) {
-        snprintf(shard, sizeof(shard), "%u/%u", o->shard_index,
-                 o->shard_count);
-        shard_programs(&r, o->shard_index, o->shard_count);
+    if (o->run.shard_count) {
+        snprintf(shard, sizeof(shard), "%u/%u", o->run.shard_index,
+                 o->run.shard_count);
+        shard_programs(&r, o->run.shard_index, o->run.shard_count);
     }
     for (size_t i = 0; i < r.n_progs && !code; i++)
         code = modes[o->mode].prepare(&r, &r.progs[i]);
@@ -1054,11 +1054,11 @@ int lt_dataset(const struct lt_dataset_opts *o)
     } else {
         r.out = stdout;
     }
-    if (o->db && o->verify) {
+    if (o->run.db && o->verify) {
         char *msg = NULL;
-        int rc = lt_store_open(o->db, &r.st, &msg);
+        int rc = lt_store_open(o->run.db, &r.st, &msg);
         if (rc < 0) {
-            lt_error("%s: %s", o->db, msg ? msg : lt_strerror(rc));
+            lt_error("%s: %s", o->run.db, msg ? msg : lt_strerror(rc));
             free(msg);
             free(plan);
             code = lt_exit_from_error(rc);
@@ -1067,7 +1067,7 @@ int lt_dataset(const struct lt_dataset_opts *o)
         rc = lt_store_dataset_init(r.st);
         if (rc < 0) {
             free(plan);
-            code = lt__store_write_failed(r.st, o->db, rc);
+            code = lt__store_write_failed(r.st, o->run.db, rc);
             goto out;
         }
         /* A shard's store holds that shard's runs: used as another
@@ -1076,13 +1076,13 @@ int lt_dataset(const struct lt_dataset_opts *o)
         char *was = NULL;
         rc = lt_store_get_meta(r.st, "dataset_shard", &was);
         if (rc < 0) {
-            lt_error("%s: %s", o->db, lt_store_errmsg(r.st));
+            lt_error("%s: %s", o->run.db, lt_store_errmsg(r.st));
             free(plan);
             code = LT_EXIT_ENGINE;
             goto out;
         }
         if (was && strcmp(was, shard) != 0) {
-            lt_error("%s holds %s%s, not %s%s; use another --db", o->db,
+            lt_error("%s holds %s%s, not %s%s; use another --db", o->run.db,
                      *was ? "dataset shard " : "the whole run", was,
                      *shard ? "shard " : "the whole run", shard);
             free(was);
@@ -1099,12 +1099,12 @@ int lt_dataset(const struct lt_dataset_opts *o)
             rc = lt_store_set_meta(r.st, "dataset_complete", "0");
         if (rc < 0) {
             free(plan);
-            code = lt__store_write_failed(r.st, o->db, rc);
+            code = lt__store_write_failed(r.st, o->run.db, rc);
             goto out;
         }
     }
     free(plan);
-    lt__progress_init(&r.prog, o->progress, "programs");
+    lt__progress_init(&r.prog, o->run.progress, "programs");
     for (size_t i = 0; i < r.n_progs && !r.ex.fatal; i++)
         modes[o->mode].start(&r, &r.progs[i]);
     code = lt__ds_loop(&r);
@@ -1137,7 +1137,7 @@ int lt_dataset(const struct lt_dataset_opts *o)
     if (code == 0 && r.st) {
         int rc = lt_store_set_meta(r.st, "dataset_complete", "1");
         if (rc < 0)
-            code = lt__store_write_failed(r.st, o->db, rc);
+            code = lt__store_write_failed(r.st, o->run.db, rc);
     }
 out:
     lt__ds_exec_close(&r);

@@ -632,7 +632,7 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     struct lt_run_request *req = &la->req;
     *req = (struct lt_run_request){
         .mode = LT_RUN_MUTANT, .replacement = "",
-        .memory_bytes = (uint64_t)o->memory_mb << 20};
+        .memory_bytes = (uint64_t)o->run.memory_mb << 20};
     size_t nt = l->xl->pool.n_tests;
     if (t->kind == TK_CASES) {
         json_t *job = json_pack(
@@ -843,7 +843,7 @@ int lt__ds_loop(struct ds_run *r)
 {
     r->ex.owner = r;
     r->ex.st = r->st;
-    r->ex.db = r->o->db;
+    r->ex.db = r->o->run.db;
     r->ex.idle = run_callbacks;
     r->ex.progress = show_progress;
     return lt_exec_run(&r->ex);
@@ -1042,7 +1042,7 @@ int lt__ds_floor(struct ds_run *r, json_t *summary)
     r->prog.mode = saved_progress;
     if (r->ex.fatal)
         return r->ex.fatal;
-    int jobs = o->jobs < 1 ? 1 : o->jobs;
+    int jobs = o->run.jobs < 1 ? 1 : o->run.jobs;
     size_t runs = r->s.floor_runs_cases + r->s.floor_runs_tests;
     double inproc_s = (inproc_cases_ms + r->s.floor_tests_ms) / 1000.0;
     double fork_s = ((double)r->s.floor_runs_cases * fork_cases +

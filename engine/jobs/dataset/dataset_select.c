@@ -304,7 +304,7 @@ static void orig_done(struct ds_run *r, struct ds_task *t)
         json_is_number(work) && json_number_value(work) >= 0
             ? json_number_value(work) / 1000.0
             : json_real_value(json_object_get(t->result, "child_ms")) / 1000.0;
-    double limit = o->timeout_factor * work_s + o->timeout_const;
+    double limit = o->run.timeout_factor * work_s + o->run.timeout_const;
     if (limit > o->timeout)
         limit = o->timeout;
     for (size_t i = 0; i < s->ml.count; i++) {

@@ -49,8 +49,8 @@ static void submit_text_ref(struct ds_run *r, struct ds_prog *p)
     struct ds_lane *l = p->lane;
     struct ds_task *t = lt__ds_task_new(TK_TESTS, l, p->code, p->len);
     double budget = l->base_cpu_ms >= 0
-                        ? o->timeout_factor * l->base_cpu_ms / 1000.0 + 1.0 +
-                              o->timeout_const
+                        ? o->run.timeout_factor * l->base_cpu_ms / 1000.0 +
+                              1.0 + o->run.timeout_const
                         : 6 * o->timeout;
     t->budget_s = budget < REF_BUDGET_S ? budget : REF_BUDGET_S;
     t->untrusted = p->untrusted;
@@ -116,8 +116,8 @@ static int submit_ref(struct ds_run *r, struct ds_prog *p, ds_done_fn done)
         t->calls = json_incref(p->inputs);
         t->call_timeout = o->timeout;
         if (p->base_ms > 0) {
-            double lim = o->timeout_factor * p->base_ms / 1000.0 +
-                         o->timeout_const;
+            double lim = o->run.timeout_factor * p->base_ms / 1000.0 +
+                         o->run.timeout_const;
             t->call_timeout = lim < o->timeout ? lim : o->timeout;
         }
         t->budget_s = t->call_timeout *
@@ -216,7 +216,7 @@ struct ds_task *lt__ds_variant_task(struct ds_run *r, struct ds_prog *p,
                          (double)lost * ref->call_timeout;
         if (child_s < 0.001)
             child_s = 0.001;
-        double limit = o->timeout_factor * child_s + o->timeout_const;
+        double limit = o->run.timeout_factor * child_s + o->run.timeout_const;
         if (limit > o->timeout)
             limit = o->timeout;
         t->call_timeout = limit;
@@ -241,7 +241,8 @@ struct ds_task *lt__ds_variant_task(struct ds_run *r, struct ds_prog *p,
         double cpu_s = json_real_value(json_object_get(ref->result,
                                                        "cpu_ms")) /
                        1000.0;
-        t->budget_s = o->timeout_factor * cpu_s + 0.5 + o->timeout_const;
+        t->budget_s =
+            o->run.timeout_factor * cpu_s + 0.5 + o->run.timeout_const;
         t->untrusted = p->untrusted;
     }
     t->owner = p;

@@ -39,21 +39,21 @@
 void lt_patches_opts_init(struct lt_patches_opts *o)
 {
     memset(o, 0, sizeof(*o));
-    o->db = ".litmus-patches.db";
+    o->run.db = ".litmus-patches.db";
     o->format = LT_FORMAT_TEXT;
     o->threshold = 0.60;
     o->sim_threshold = 0.95;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    o->jobs = n > 0 ? (int)n : 1;
-    o->timeout_factor = 5.0;
-    o->timeout_const = LT_PATCHES_TIMEOUT_CONST;
+    o->run.jobs = n > 0 ? (int)n : 1;
+    o->run.timeout_factor = 5.0;
+    o->run.timeout_const = LT_PATCHES_TIMEOUT_CONST;
     o->timeout = 15.0;
     o->diff_budget = 10.0;
     o->mutation = 1;
     o->mutation_gate = 1;
     o->mutation_budget = 30.0;
-    o->memory_mb = LT_MEMORY_MB_DEFAULT;
-    o->progress = -1;
+    o->run.memory_mb = LT_MEMORY_MB_DEFAULT;
+    o->run.progress = -1;
 }
 
 /*** Tasks: what a unit queues on its lane ***/
@@ -344,8 +344,9 @@ static char *diff_extra(const struct lt_patches_opts *opts, struct unit *u,
     json_object_set(o, "inputs", u->inputs);
     json_object_set_new(o, "derive", json_true());
     json_object_set_new(o, "call_timeout", json_real(call_timeout));
-    json_object_set_new(o, "timeout_factor", json_real(opts->timeout_factor));
-    json_object_set_new(o, "timeout_const", json_real(opts->timeout_const));
+    json_object_set_new(o, "timeout_factor",
+                        json_real(opts->run.timeout_factor));
+    json_object_set_new(o, "timeout_const", json_real(opts->run.timeout_const));
     json_object_set_new(o, "candidate_test_ms",
                         json_real(slowest_test_ms(u, t)));
     json_object_set_new(o, "budget", json_real(opts->diff_budget));
@@ -378,8 +379,8 @@ static double prepare_tests(const struct patches_run *r, struct ptask *k,
         return REF_TIMEOUT;
     }
     la->req.flags = held ? LT_PF_HELD : LT_PF_L1;
-    double cpu = u->ref ? o->timeout_factor * ref_cpu_s(u, held) +
-                              o->timeout_const
+    double cpu = u->ref ? o->run.timeout_factor * ref_cpu_s(u, held) +
+                              o->run.timeout_const
                         : o->timeout;
     *wall = 3 * cpu + 1;
     return cpu;
@@ -400,7 +401,7 @@ static int prepare_diff(const struct patches_run *r, struct ptask *k,
      * than the test that makes it). */
     double max_ms = lt__pe_num(u->ref_json, "max_test_cpu_ms", 0);
     double own_ms = slowest_test_ms(u, k->t);
-    k->call_timeout = CALL_CONST + o->timeout_factor *
+    k->call_timeout = CALL_CONST + o->run.timeout_factor *
                                        (max_ms > own_ms ? max_ms : own_ms) /
                                        1000.0;
     char *extra = la->owned[1] = diff_extra(o, u, k->t, k->call_timeout);
@@ -431,7 +432,7 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     req->subject = 0;
     req->start = 0;
     req->end = u->buggy_len;
-    req->memory_bytes = (uint64_t)r->o->memory_mb << 20;
+    req->memory_bytes = (uint64_t)r->o->run.memory_mb << 20;
     double cpu = 0, wall = 0;
     switch (k->kind) {
     case T_REF_MAIN:
@@ -982,7 +983,7 @@ static int read_candidates(struct patches_run *r, const char *shard,
     *plan = lt__pi_fingerprint(r);
     if (*shard && r->n_patches) {
         size_t all = r->n_patches;
-        lt__pi_shard(r, o->shard_index, o->shard_count);
+        lt__pi_shard(r, o->run.shard_index, o->run.shard_count);
         if (r->n_patches == 0) {
             lt_error("shard %s gets none of the %zu patches: use at most %zu "
                      "shards", shard, all, all);
@@ -1021,11 +1022,11 @@ static int open_store(struct patches_run *r, const char *shard,
 {
     const struct lt_patches_opts *o = r->o;
     char *errmsg = NULL;
-    *db_existed = access(o->db, F_OK) == 0;
-    int rc = lt_store_open(o->db, &r->st, &errmsg);
+    *db_existed = access(o->run.db, F_OK) == 0;
+    int rc = lt_store_open(o->run.db, &r->st, &errmsg);
     if (rc < 0) {
         *db_existed = 1;
-        lt_error("%s: %s", o->db, errmsg ? errmsg : lt_strerror(rc));
+        lt_error("%s: %s", o->run.db, errmsg ? errmsg : lt_strerror(rc));
         free(errmsg);
         return lt_exit_from_error(rc);
     }
@@ -1042,7 +1043,7 @@ static int open_store(struct patches_run *r, const char *shard,
     if (rc == 0)
         rc = lt_store_get_meta(r->st, "patches_shard", &was);
     if (rc == 0 && was && strcmp(was, shard) != 0) {
-        lt_error("%s holds %s%s, not %s%s; use another --db", o->db,
+        lt_error("%s holds %s%s, not %s%s; use another --db", o->run.db,
                  *was ? "patches shard " : "the whole triage", was,
                  *shard ? "shard " : "the whole triage", shard);
         free(was);
@@ -1059,7 +1060,7 @@ static int open_store(struct patches_run *r, const char *shard,
     if (rc == 0)
         rc = lt_store_commit(r->st);
     if (rc < 0)
-        return lt__store_write_failed(r->st, o->db, rc);
+        return lt__store_write_failed(r->st, o->run.db, rc);
     return 0;
 }
 
@@ -1098,11 +1099,11 @@ static int execute(struct patches_run *r)
 {
     const char *log_path = getenv("LITMUS_RUN_LOG");
     r->run_log = log_path && *log_path ? fopen(log_path, "a") : NULL;
-    lt__progress_init(&r->prog, r->o->progress, "patches");
+    lt__progress_init(&r->prog, r->o->run.progress, "patches");
     for (size_t i = 0; i < r->n_units; i++)
         unit_lane(r, r->units[i]);
     r->ex.st = r->st;
-    r->ex.db = r->o->db;
+    r->ex.db = r->o->run.db;
     r->ex.batch = BATCH_WRITES;
     r->ex.idle = settle;
     r->ex.progress = run_progress;
@@ -1118,7 +1119,7 @@ static int report(struct patches_run *r)
     if (code == 0 || code == 1) {
         int rc = lt_store_set_meta(r->st, "patches_complete", "1");
         if (rc < 0)
-            code = lt__store_write_failed(r->st, r->o->db, rc);
+            code = lt__store_write_failed(r->st, r->o->run.db, rc);
     }
     return code;
 }
@@ -1156,15 +1157,15 @@ int lt_patches(const struct lt_patches_opts *o)
     struct patches_run r;
     memset(&r, 0, sizeof(r));
     r.o = o;
-    lt_exec_init(&r.ex, o->jobs);
+    lt_exec_init(&r.ex, o->run.jobs);
     r.ex.owner = &r;
     r.t_start = lt__now();
     int db_existed = 1;
     char *plan = NULL;
     char shard[48] = "";
-    if (o->shard_count)
-        snprintf(shard, sizeof(shard), "%u/%u", o->shard_index,
-                 o->shard_count);
+    if (o->run.shard_count)
+        snprintf(shard, sizeof(shard), "%u/%u", o->run.shard_index,
+                 o->run.shard_count);
     int code = read_candidates(&r, shard, &plan);
     if (code == 0)
         code = build_units(&r);
@@ -1179,6 +1180,6 @@ int lt_patches(const struct lt_patches_opts *o)
     free(plan);
     run_free(&r);
     if (code == LT_EXIT_USAGE && !db_existed)
-        remove_db_files(o->db);
+        remove_db_files(o->run.db);
     return code;
 }

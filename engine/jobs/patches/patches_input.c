@@ -717,7 +717,7 @@ char *lt__pi_fingerprint(const struct patches_run *r)
                       "mutation=%d\nmutation_gate=%d\ntimeout_factor=%g\n"
                       "timeout_const=%g\ntimeout=%g\n",
                   o->threshold, o->sim_threshold, o->mutation,
-                  o->mutation_gate, o->timeout_factor, o->timeout_const,
+                  o->mutation_gate, o->run.timeout_factor, o->run.timeout_const,
                   o->timeout);
     lt_buf_printf(&b, "diff_budget=%g\nslower_is_overfitting=%g\n",
                   o->diff_budget, o->slower_factor);

@@ -227,7 +227,7 @@ static double mut_estimate(const struct patches_run *r, const struct unit *u,
     free(cpu);
     return MUT_RUN_S + sum +
            MUT_TIMEOUT_SHARE *
-               ((r->o->timeout_factor - 1) * max + MUT_CONST);
+               ((r->o->run.timeout_factor - 1) * max + MUT_CONST);
 }
 
 /* The position in mutant i's selection of the test that decided its
@@ -271,7 +271,7 @@ static double mut_charge(const struct patches_run *r, const struct unit *u,
     size_t n = mut_tests(u, t, i, real ? TM_REAL : TM_LAYER1, &sel, &cpu);
     long kp = t->samp->kpos[i];
     size_t p = kp >= 0 && (size_t)kp < n ? (size_t)kp : n;
-    double f = r->o->timeout_factor, sum = 0;
+    double f = r->o->run.timeout_factor, sum = 0;
     for (size_t q = 0; q < p; q++)
         sum += cpu[q];
     if (v == LT_VERDICT_TIMEOUT)
@@ -747,7 +747,7 @@ void lt__pm_start(struct patches_run *r, struct unit *u, struct ptext *t)
     t->samp = sample_new(r, u, t, cov);
     int rc = restore_stored(r, u, t);
     if (rc < 0) {
-        lt_error("%s: %s", r->o->db, lt_strerror(rc));
+        lt_error("%s: %s", r->o->run.db, lt_strerror(rc));
         lt_exec_fail(&r->ex, LT_EXIT_ENGINE);
         return;
     }
@@ -781,7 +781,7 @@ static void prepare_timing(const struct patches_run *r, struct ptask *k,
     double sum = 0;
     for (size_t i = 0; i < u->n_main; i++)
         sum += json_number_value(json_array_get(cpus, i)) / 1000;
-    *cpu = r->o->timeout_factor * sum + MUT_CONST;
+    *cpu = r->o->run.timeout_factor * sum + MUT_CONST;
 }
 
 /* Contract: see patches_internal.h. */
@@ -814,7 +814,7 @@ void lt__pm_prepare(const struct patches_run *r, struct ptask *k,
                                    sizeof(double));
     for (size_t i = 0; i < n; i++)
         spec->test_budget_ns[sel[i]] =
-            (o->timeout_factor * tcpu[i] + MUT_CONST) * 1e9;
+            (o->run.timeout_factor * tcpu[i] + MUT_CONST) * 1e9;
     free(sel);
     free(tcpu);
     size_t len = 0;
@@ -822,7 +822,7 @@ void lt__pm_prepare(const struct patches_run *r, struct ptask *k,
                                                          &len);
     la->req.flags = mut_flags(t);
     la->req.stop_first = 1;
-    *cpu = o->timeout_factor * sum + MUT_CONST;
+    *cpu = o->run.timeout_factor * sum + MUT_CONST;
 }
 
 /* Contract: see patches_internal.h. */

@@ -235,7 +235,7 @@ static void write_json(const struct rows *rs, const struct prog_sum *ps,
     json_object_set_new(root, "settings", json_pack(
         "{s:f, s:f, s:f, s:f, s:f, s:b, s:b}", "threshold", o->threshold,
         "similarity_threshold", o->sim_threshold, "timeout_factor",
-        o->timeout_factor, "timeout_const", o->timeout_const, "timeout",
+        o->run.timeout_factor, "timeout_const", o->run.timeout_const, "timeout",
         o->timeout, "mutation", o->mutation, "mutation_gate",
         o->mutation_gate));
     json_object_set_new(json_object_get(root, "settings"), "mutation_budget",

@@ -12,7 +12,7 @@
 /* Added to any litmus database on first use (IF NOT EXISTS): they sit
  * beside the mutation tables without changing them, so the schema version
  * stays the same.  `program` in the candidate tables is the program's
- * fingerprint (patches.c), so that program entries with the same files
+ * fingerprint (patches_units.c), so that program entries with the same files
  * share their results. */
 static const char patches_schema_sql[] =
     "CREATE TABLE IF NOT EXISTS patch_runs(seq INTEGER PRIMARY KEY,"
@@ -155,15 +155,4 @@ int lt_store_each_patch_run(struct lt_store *st, lt_store_patch_run_fn fn,
     }
     lt__store_done(s);
     return rc;
-}
-
-/* Contract: see store.h.  Rows are keyed by content (program
- * fingerprint, text hash, layer or mutant), so a key stored twice holds
- * the same result; the patch rows are the other store's report and are
- * not copied. */
-int lt_store_absorb_patches(struct lt_store *st, const char *path)
-{
-    static const char *const create[] = {"patch_runs", "candidate_results",
-                                         "candidate_mutants", NULL};
-    return lt_store_absorb(st, path, create, create + 1);
 }

@@ -261,8 +261,8 @@ static void unit_key(const struct lt_patches_opts *o, const struct pprog *p,
     hash_str(&s, us->pre);
     char set[200];
     snprintf(set, sizeof(set), "%.6g %.6g %.6g %lu %.6g %.6g",
-             o->timeout_factor, o->timeout_const,
-             p->reference ? 0.0 : o->timeout, o->memory_mb, o->diff_budget,
+             o->run.timeout_factor, o->run.timeout_const,
+             p->reference ? 0.0 : o->timeout, o->run.memory_mb, o->diff_budget,
              o->slower_factor);
     hash_str(&s, set);
     uint8_t dig[32];
@@ -418,7 +418,7 @@ int lt__pu_plan(struct patches_run *r, struct unit *u)
             judge_unrunnable(t);
     }
     if (rc < 0) {
-        lt_error("%s: %s", r->o->db, lt_strerror(rc));
+        lt_error("%s: %s", r->o->run.db, lt_strerror(rc));
         return rc;
     }
     u->pending_work = needs_runs(r->o, u);

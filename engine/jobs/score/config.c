@@ -164,7 +164,7 @@ int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
             if (!json_is_string(v))
                 rc = -1;
             else
-                o->db = xstrdup(json_string_value(v));
+                o->run.db = xstrdup(json_string_value(v));
         } else if (key_is(key, "format")) {
             const char *f = json_string_value(v);
             if (!f || lt_format_parse(f, &o->format) < 0)
@@ -174,7 +174,7 @@ int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
                 json_integer_value(v) > 1024)
                 rc = -1;
             else
-                o->jobs = (int)json_integer_value(v);
+                o->run.jobs = (int)json_integer_value(v);
         } else if (key_is(key, "fail-under")) {
             const char *s = json_string_value(v);
             if (s) {
@@ -192,10 +192,10 @@ int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
                 o->fail_under = d;
             }
         } else if (key_is(key, "timeout-factor")) {
-            if (number(v, 1, 1000, &o->timeout_factor) < 0)
+            if (number(v, 1, 1000, &o->run.timeout_factor) < 0)
                 rc = -1;
         } else if (key_is(key, "timeout-const")) {
-            if (number(v, 0.01, 3600, &o->timeout_const) < 0)
+            if (number(v, 0.01, 3600, &o->run.timeout_const) < 0)
                 rc = -1;
         } else if (key_is(key, "baseline-timeout")) {
             if (number(v, 1, 86400, &o->baseline_timeout) < 0)
@@ -211,7 +211,7 @@ int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
                 json_integer_value(v) > (1 << 20))
                 rc = -1;
             else
-                o->memory_mb = (unsigned long)json_integer_value(v);
+                o->run.memory_mb = (unsigned long)json_integer_value(v);
         } else if (key_is(key, "python")) {
             if (!json_is_string(v) || !*json_string_value(v))
                 rc = -1;

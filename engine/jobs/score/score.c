@@ -49,16 +49,16 @@
 void lt_score_opts_init(struct lt_score_opts *o)
 {
     memset(o, 0, sizeof(*o));
-    o->db = ".litmus.db";
+    o->run.db = ".litmus.db";
     o->operators = "mutmut";
-    o->jobs = 0; /* as many as cores, more when the tests mostly wait */
+    o->run.jobs = 0; /* as many as cores, more when the tests mostly wait */
     o->format = LT_FORMAT_TEXT;
     o->fail_under = -1;
-    o->timeout_factor = 5.0;
-    o->timeout_const = LT_SCORE_TIMEOUT_CONST;
+    o->run.timeout_factor = 5.0;
+    o->run.timeout_const = LT_SCORE_TIMEOUT_CONST;
     o->baseline_timeout = 300.0;
-    o->memory_mb = LT_MEMORY_MB_DEFAULT;
-    o->progress = -1;
+    o->run.memory_mb = LT_MEMORY_MB_DEFAULT;
+    o->run.progress = -1;
     o->baseline_runs = 2;
 }
 
@@ -430,8 +430,8 @@ static int step_plan(struct score_run *r)
 
     /* The mutants this process runs: all of them, or its shard's. */
     r->owned = xcalloc(nm + 1, 1);
-    r->n_owned = lt__plan_shard_owned(plan, r->mp, o->shard_index,
-                                      o->shard_count, r->owned);
+    r->n_owned = lt__plan_shard_owned(plan, r->mp, o->run.shard_index,
+                                      o->run.shard_count, r->owned);
     return 0;
 }
 
@@ -470,11 +470,11 @@ static int open_store(struct score_run *r, const char *settings,
 {
     const struct lt_score_opts *o = r->o;
     char *errmsg = NULL;
-    r->db_existed = access(o->db, F_OK) == 0;
-    int rc = lt_store_open(o->db, &r->st, &errmsg);
+    r->db_existed = access(o->run.db, F_OK) == 0;
+    int rc = lt_store_open(o->run.db, &r->st, &errmsg);
     if (rc < 0) {
         r->db_existed = 1; /* not ours to remove */
-        lt_error("%s: %s", o->db, errmsg ? errmsg : lt_strerror(rc));
+        lt_error("%s: %s", o->run.db, errmsg ? errmsg : lt_strerror(rc));
         free(errmsg);
         return stop(r, lt_exit_from_error(rc));
     }
@@ -483,7 +483,7 @@ static int open_store(struct score_run *r, const char *settings,
     rc = lt_store_get_meta(r->st, "settings", stored);
     if (rc == 0 && *stored && strcmp(*stored, settings) != 0) {
         lt_error("%s holds a run with other settings; use another --db or "
-                 "delete it", o->db);
+                 "delete it", o->run.db);
         return stop(r, LT_EXIT_USAGE);
     }
     /* A shard's store holds that shard's results only: resuming it as
@@ -491,15 +491,15 @@ static int open_store(struct score_run *r, const char *settings,
      * that the merge could not tell from real ones. */
     if (*stored) {
         char shard[48] = "";
-        if (o->shard_count)
-            snprintf(shard, sizeof(shard), "%u/%u", o->shard_index,
-                     o->shard_count);
+        if (o->run.shard_count)
+            snprintf(shard, sizeof(shard), "%u/%u", o->run.shard_index,
+                     o->run.shard_count);
         char *stored_shard = NULL;
         rc = lt_store_get_meta(r->st, "shard", &stored_shard);
         const char *was = stored_shard ? stored_shard : "";
         if (rc == 0 && strcmp(was, shard) != 0) {
             lt_error("%s holds %s%s%s, not %s%s; use another --db",
-                     o->db, *was ? "shard " : "the whole run", was,
+                     o->run.db, *was ? "shard " : "the whole run", was,
                      *was ? " of this run" : "",
                      *shard ? "shard " : "the whole run", shard);
             free(stored_shard);
@@ -531,7 +531,7 @@ static int step_resume(struct score_run *r)
     }
     int rc = 0;
     r->old = xcalloc(1, sizeof(*r->old));
-    if (!o->shard_count) {
+    if (!o->run.shard_count) {
         char *complete = NULL;
         /* --explain-sandbox stops before the baseline: it must not drop
          * a finished run's results. */
@@ -546,7 +546,7 @@ static int step_resume(struct score_run *r)
         if (rc < 0) {
             free(stored);
             lt_buf_free(&fp);
-            return stop(r, lt__store_write_failed(r->st, o->db, rc));
+            return stop(r, lt__store_write_failed(r->st, o->run.db, rc));
         }
         /* A finished store without reuse keys (merged shards, or one
          * written before them) is resumed as before: dropping its
@@ -559,9 +559,9 @@ static int step_resume(struct score_run *r)
     free(stored);
 
     char shard[48] = "";
-    if (o->shard_count)
-        snprintf(shard, sizeof(shard), "%u/%u", o->shard_index,
-                 o->shard_count);
+    if (o->run.shard_count)
+        snprintf(shard, sizeof(shard), "%u/%u", o->run.shard_index,
+                 o->run.shard_count);
     rc = lt_store_begin(r->st);
     if (rc == 0)
         rc = lt_store_set_meta(r->st, "settings", fp.data);
@@ -584,7 +584,7 @@ static int step_resume(struct score_run *r)
     if (rc == 0)
         rc = lt_store_commit(r->st);
     if (rc < 0)
-        return stop(r, lt__store_write_failed(r->st, o->db, rc));
+        return stop(r, lt__store_write_failed(r->st, o->run.db, rc));
 
     /* Mutants still to run; the ones with a stored result are done. */
     r->queue = xcalloc(nm + 1, sizeof(size_t));
@@ -592,7 +592,7 @@ static int step_resume(struct score_run *r)
     for (size_t i = 0; i < nm; i++) {
         int has = lt_store_has_result(r->st, plan->mutants.items[i].id);
         if (has < 0) {
-            lt_error("%s: %s", o->db, lt_strerror(has));
+            lt_error("%s: %s", o->run.db, lt_strerror(has));
             return stop(r, LT_EXIT_ENGINE);
         }
         /* Another shard's mutants count as done here. */
@@ -619,7 +619,7 @@ static int step_resume(struct score_run *r)
     if (rc == 0)
         rc = lt_store_commit(r->st);
     if (rc < 0)
-        return stop(r, lt__store_write_failed(r->st, o->db, rc));
+        return stop(r, lt__store_write_failed(r->st, o->run.db, rc));
     return 0;
 }
 
@@ -706,7 +706,7 @@ static int step_baseline(struct score_run *r)
 
     r->t_ready = lt__now();
     struct early_jobs early = {
-        .on = o->jobs <= 0 && r->n_queue > (size_t)r->ex.jobs,
+        .on = o->run.jobs <= 0 && r->n_queue > (size_t)r->ex.jobs,
         .cap = r->n_queue > INT_MAX ? INT_MAX : (int)r->n_queue};
     int brc = lt__baseline_run(&r->ex, r->lane, &r->plan, o, &r->base,
                                &early);
@@ -716,7 +716,7 @@ static int step_baseline(struct score_run *r)
     /* (A degraded sandbox was said at the first baseline run's end.) */
     /* The number of children, settled on the whole baseline (the early
      * judgement may have started zygotes already: extra ones stop). */
-    if (o->jobs <= 0 && r->n_queue > (size_t)lt__online_cores()) {
+    if (o->run.jobs <= 0 && r->n_queue > (size_t)lt__online_cores()) {
         int more = lt__children_for(&r->base, pool->n_tests,
                                     lt__online_cores(),
                                     lt__zygote_peak_kb(pool));
@@ -732,7 +732,7 @@ static int step_baseline(struct score_run *r)
     }
     int rc = store_baseline(r);
     if (rc < 0)
-        return stop(r, lt__store_write_failed(r->st, o->db, rc));
+        return stop(r, lt__store_write_failed(r->st, o->run.db, rc));
 
     /* No test reaches these: no_coverage without a run. */
     size_t kept = 0;
@@ -757,7 +757,7 @@ static int step_baseline(struct score_run *r)
     if (rc == 0)
         rc = lt_store_commit(r->st);
     if (rc < 0)
-        return stop(r, lt__store_write_failed(r->st, o->db, rc));
+        return stop(r, lt__store_write_failed(r->st, o->run.db, rc));
     return 0;
 }
 
@@ -772,7 +772,7 @@ static int step_reuse(struct score_run *r)
     const struct lt_score_opts *o = r->o;
     const struct lt_plan *plan = &r->plan;
     const struct pool *pool = r->pool;
-    if (o->shard_count)
+    if (o->run.shard_count)
         return 0;
     r->rkeys = plan_keys(plan, r->cwd);
     struct file_hash *fh = NULL;
@@ -828,7 +828,7 @@ static int step_reuse(struct score_run *r)
     if (rc == 0)
         rc = lt_store_commit(r->st);
     if (rc < 0)
-        return stop(r, lt__store_write_failed(r->st, o->db, rc));
+        return stop(r, lt__store_write_failed(r->st, o->run.db, rc));
     if (r->incremental)
         fprintf(stderr,
                 "litmus: reused %zu verdicts of an earlier run; "
@@ -870,7 +870,7 @@ static int step_run(struct score_run *r)
     if (rc == 0)
         rc = lt_store_commit(r->st);
     if (rc < 0)
-        return stop(r, lt__store_write_failed(r->st, r->o->db, rc));
+        return stop(r, lt__store_write_failed(r->st, r->o->run.db, rc));
     return 0;
 }
 
@@ -921,7 +921,7 @@ static int step_finish(struct score_run *r)
     if (rc == 0)
         rc = lt_store_commit(r->st);
     if (rc < 0)
-        return stop(r, lt__store_write_failed(r->st, o->db, rc));
+        return stop(r, lt__store_write_failed(r->st, o->run.db, rc));
     return stop(r, lt__report_score(r->st, o->format, o->fail_under, stdout,
                                     &o->report));
 }
@@ -959,7 +959,7 @@ static void run_close(struct score_run *r)
         static const char *const suffixes[] = {"", "-wal", "-shm", "-journal",
                                                ".lock"};
         for (size_t i = 0; i < sizeof(suffixes) / sizeof(*suffixes); i++) {
-            char *p = xasprintf("%s%s", o->db, suffixes[i]);
+            char *p = xasprintf("%s%s", o->run.db, suffixes[i]);
             unlink(p);
             free(p);
         }
@@ -975,7 +975,7 @@ int lt_score(const struct lt_score_opts *o)
     r.o = o;
     r.exit_code = LT_EXIT_ENGINE;
     r.db_existed = 1;
-    lt_exec_init(&r.ex, o->jobs > 0 ? o->jobs : lt__online_cores());
+    lt_exec_init(&r.ex, o->run.jobs > 0 ? o->run.jobs : lt__online_cores());
     if (!step_plan(&r) && !step_resume(&r) && !step_baseline(&r) &&
         !step_reuse(&r) && !step_run(&r))
         step_finish(&r);

@@ -229,7 +229,7 @@ static int baseline_prepare(struct lt_exec *ex, struct lt_task *xt,
     la->req = (struct lt_run_request){
         .mode = LT_RUN_BASELINE, .replacement = "",
         .cpu_seconds = lt__cpu_limit_for(bt->o->baseline_timeout),
-        .memory_bytes = (uint64_t)bt->o->memory_mb << 20,
+        .memory_bytes = (uint64_t)bt->o->run.memory_mb << 20,
         /* Process mode, so that tests that start processes or serve on
          * localhost pass as under pytest, and say so (NEEDS). */
         .flags = LT_RUN_PROCESSES};

@@ -171,10 +171,10 @@ static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
     }
     /* The budget is CPU time, which machine load does not stretch; wall
      * time is a looser backstop for sleepers. */
-    double cpu_budget = o->timeout_factor * cpu_ms / 1000.0 +
-                        o->timeout_const;
-    double wall_budget = 3.0 * (o->timeout_factor * wall_ms / 1000.0 +
-                                o->timeout_const);
+    double cpu_budget = o->run.timeout_factor * cpu_ms / 1000.0 +
+                        o->run.timeout_const;
+    double wall_budget = 3.0 * (o->run.timeout_factor * wall_ms / 1000.0 +
+                                o->run.timeout_const);
     spec->cpu_budget_ns = cpu_budget * 1e9;
     /* A fresh run imports and collects again before its tests: its wall
      * deadline allows for that, then restarts at SANDBOXED (its CPU
@@ -184,8 +184,8 @@ static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
     la->wall = wall_budget;
     if (fresh) {
         spec->sandbox_wall_s = wall_budget;
-        la->wall += 3.0 * (o->timeout_factor * pool->import_s +
-                           o->timeout_const);
+        la->wall += 3.0 * (o->run.timeout_factor * pool->import_s +
+                           o->run.timeout_const);
     }
     /* Each test also has a budget of its own, from its own baseline
      * time: a looping test is stopped after about factor x its time +
@@ -196,8 +196,8 @@ static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
     spec->test_budget_ns = xcalloc(nt + 1, sizeof(double));
     for (size_t k = 0; k < spec->n_tests; k++)
         spec->test_budget_ns[spec->tests[k]] =
-            (o->timeout_factor * base->cpu_ms[spec->tests[k]] / 1000.0 +
-             o->timeout_const) * 1e9;
+            (o->run.timeout_factor * base->cpu_ms[spec->tests[k]] / 1000.0 +
+             o->run.timeout_const) * 1e9;
     uint32_t flags = fresh && !mr->fresh_off ? LT_RUN_FRESH : 0;
     for (size_t k = 0; k < spec->n_tests; k++)
         if (base->needs[spec->tests[k]])
@@ -208,7 +208,7 @@ static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
         .start = m->start, .end = m->end, .replacement = m->replacement,
         .stop_first = !o->full_matrix,
         .cpu_seconds = lt__cpu_limit_for(cpu_budget),
-        .memory_bytes = (uint64_t)o->memory_mb << 20,
+        .memory_bytes = (uint64_t)o->run.memory_mb << 20,
         .flags = flags,
         .swap = fresh ? NULL : mr->mp[mi].a.swap,
         .swap_len = fresh ? 0 : mr->mp[mi].a.swap_len};
@@ -406,7 +406,7 @@ int lt__score_run_mutants(struct score_run *r)
         .st = r->st, .tm = r->tm, .prog = {.total = n_queue},
         .rechecked = xcalloc(nm + 1, 1),
         .timed_out_test = xcalloc(nm + 1, sizeof(int))};
-    lt__progress_init(&mr->prog.show, o->progress, "mutants");
+    lt__progress_init(&mr->prog.show, o->run.progress, "mutants");
     /* Bench aid (bench/fresh_bench.sh): LITMUS_FRESH=0 applies module- and
      * class-level mutants by re-execution, the mechanism fresh imports
      * replaced, so that the two can be timed on the same mutants. */
@@ -448,7 +448,7 @@ int lt__score_run_mutants(struct score_run *r)
     /* The first failed write to the store stops the run: what was
      * committed stays, and the rerun runs the rest. */
     r->ex.st = r->st;
-    r->ex.db = o->db;
+    r->ex.db = o->run.db;
     r->ex.batch = BATCH_RESULTS;
     r->ex.batch_s = BATCH_SECONDS;
     r->ex.owner = mr;
