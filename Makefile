@@ -15,8 +15,12 @@ deps:
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 
+# Objects of sources that moved or left stay in an incremental build:
+# scripts/prune-objects.py removes them (coverage and the layers check
+# would read them).
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
+	@scripts/prune-objects.py $(BUILD)
 
 # The sanitizer build also counts lines (gcov): `make test` prints the
 # coverage of its tests without a third test run.  Configured each time so
@@ -25,12 +29,14 @@ asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DLT_ASAN=ON \
 	  -DLT_UBSAN=ON -DLT_COVERAGE=ON >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	@scripts/prune-objects.py $(ASAN_BUILD)
 
 # Line coverage alone (no sanitizer): unit and end-to-end tests on a
 # --coverage build, the per-module table and HTML in $(COV_BUILD)/coverage.
 coverage: deps
 	cmake -S . -B $(COV_BUILD) -DCMAKE_BUILD_TYPE=Debug -DLT_COVERAGE=ON >/dev/null
 	cmake --build $(COV_BUILD) -j $(JOBS)
+	@scripts/prune-objects.py $(COV_BUILD)
 	@find $(COV_BUILD) -name '*.gcda' -delete
 	@rc=0; \
 	(cd $(COV_BUILD) && ctest -j 2 --output-on-failure --timeout 600) || rc=1; \

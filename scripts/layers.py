@@ -16,6 +16,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from buildobjs import current_objects  # noqa: E402
+
 BASE = ("lt_common", "lt_sandbox", "lt_harness", "lt_operators", "lt_runners")
 
 
@@ -56,13 +59,10 @@ def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__.strip())
     build, show_all = sys.argv[1], "--all" in sys.argv[2:]
-    objs = []
-    for root, _, files in os.walk(build):
-        for f in files:
-            if f.endswith(".o"):
-                path = os.path.join(root, f)
-                if layer_of(path):
-                    objs.append(path)
+    # Only what the build compiles now: an incremental build may keep the
+    # objects of sources that moved.
+    objs = [o for o in sorted(current_objects(os.path.abspath(build)))
+            if layer_of(o) and os.path.exists(o)]
     if not any(layer_of(o)[1] == "core" for o in objs):
         sys.exit(f"{build}: no engine/core objects: build litmus first")
     owner = {}

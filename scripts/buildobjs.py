@@ -1,0 +1,18 @@
+"""The object files a CMake build directory's current compile commands
+produce (compile_commands.json, CMAKE_EXPORT_COMPILE_COMMANDS): what
+scripts/layers.py reads and scripts/prune-objects.py keeps."""
+import json
+import os
+import shlex
+
+
+def current_objects(build):
+    """Absolute paths of the objects the build's compile commands write."""
+    with open(os.path.join(build, "compile_commands.json")) as f:
+        commands = json.load(f)
+    objs = set()
+    for c in commands:
+        args = c.get("arguments") or shlex.split(c["command"])
+        out = c.get("output") or args[args.index("-o") + 1]
+        objs.add(os.path.normpath(os.path.join(c["directory"], out)))
+    return objs
