@@ -15,7 +15,8 @@
 # M"; exits 1 when either M > 0.
 set -u
 [ $# -ge 2 ] || { sed -n '2,10p' "$0"; exit 2; }
-old=$1 new=$2
+# Absolute paths: each program is scored from its own directory.
+old=$(realpath "$1") new=$(realpath "$2")
 out=${3:-$(mktemp -d "${TMPDIR:-/tmp}/litmus-cmp-XXXXXX")}
 mkdir -p "$out"
 corpus=$(cd "$(dirname "$0")" && pwd)/corpus

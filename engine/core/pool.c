@@ -377,6 +377,200 @@ static void feed_decoder(struct job *j, const void *p, size_t n)
     lt_wire_decoder_feed(&j->dec, p, n);
 }
 
+/* APPLIED: the change was applied (or not, and why); once. */
+static void take_applied(const struct pool *pool, struct job *j,
+                         const struct lt_reply *f)
+{
+    if (j->apply_status >= 0) {
+        j->protocol_error = 1;
+        return;
+    }
+    j->apply_status = f->applied.status;
+    j->apply_text = text_dup(f->applied.text);
+}
+
+/* SANDBOXED: the child is in the sandbox; its CPU budget and, for a
+ * fresh import, its wall deadline count from here. */
+static void take_sandboxed(const struct pool *pool, struct job *j,
+                           const struct lt_reply *f)
+{
+    j->sandbox = f->sandboxed.features;
+    j->sandboxed = 1;
+    if (j->sandbox_wall_s > 0 &&
+        lt__now() + j->sandbox_wall_s > j->deadline)
+        j->deadline = lt__now() + j->sandbox_wall_s;
+    if (j->pid > 0)
+        j->cpu_base_ns = lt__job_cpu_ns(j);
+}
+
+/* WORKER: the process-mode worker whose CPU time the engine reads. */
+static void take_worker(const struct pool *pool, struct job *j,
+                        const struct lt_reply *f)
+{
+    /* Only once, before SANDBOXED, and only a grandchild of the
+     * child (sent by the waiter before the worker runs anything):
+     * what the engine then reads the CPU time of. */
+    uint32_t w = f->worker.pid;
+    pid_t parent = w > 0 && w <= INT32_MAX
+                       ? lt__proc_parent((pid_t)w) : 0;
+    /* Its parent is the namespace's init, a child of the child.
+     * -1: the worker is gone already (a short run, read late);
+     * the child's own pid may not be known yet either (STARTED
+     * comes on the zygote's socket, which may be read later). */
+    pid_t grand = parent > 0 ? lt__proc_parent(parent) : -1;
+    if (!f->fields_read || j->worker || j->sandboxed || parent == 0 ||
+        (j->pid > 0 && parent != -1 && grand != -1 &&
+         grand != j->pid)) {
+        j->protocol_error = 1;
+        return;
+    }
+    j->worker = (pid_t)w;
+}
+
+/* NEEDS: what the current test needed (processes, network, untraced
+ * interpreters). */
+static void take_needs(const struct pool *pool, struct job *j,
+                       const struct lt_reply *f)
+{
+    uint32_t idx = f->needs.test;
+    uint8_t bits = f->needs.bits;
+    if (!f->fields_read || idx >= pool->n_tests ||
+        (int)idx != j->current) {
+        j->protocol_error = 1;
+        return;
+    }
+    if (!j->test_needs)
+        j->test_needs = xcalloc(pool->n_tests + 1, 1);
+    j->test_needs[idx] |= bits & (LT_NEEDS_PROCESSES |
+                                  LT_NEEDS_NETWORK |
+                                  LT_NEEDS_UNTRACED);
+}
+
+/* TEST_START: a selected test begins; its CPU time counts from here. */
+static void take_test_start(const struct pool *pool, struct job *j,
+                            const struct lt_reply *f)
+{
+    uint32_t idx = f->test_start.test;
+    if (!j->sandboxed || idx >= pool->n_tests || j->current >= 0) {
+        j->protocol_error = 1;
+        return;
+    }
+    j->current = (int)idx;
+    j->test_cpu_base_ns = j->pid > 0 ? lt__job_cpu_ns(j) : -1;
+}
+
+/* TEST_RESULT: the current test's outcome, times and failure text. */
+static void take_test_result(const struct pool *pool, struct job *j,
+                             const struct lt_reply *f)
+{
+    uint32_t idx = f->test_result.test;
+    uint8_t outcome = f->test_result.outcome;
+    uint64_t ns = f->test_result.ns;
+    uint64_t cpu_ns = f->test_result.cpu_ns;
+    char *text = text_dup(f->test_result.text);
+    if (!f->fields_read || idx >= pool->n_tests ||
+        (int)idx != j->current || j->seen[idx] ||
+        outcome > LT_TEST_MEMORY) {
+        free(text);
+        j->protocol_error = 1;
+        return;
+    }
+    j->seen[idx] = 1;
+    j->current = -1;
+    j->n_results++;
+    j->test_ns[idx] = (double)ns;
+    j->test_cpu_ns[idx] = (double)cpu_ns;
+    j->test_outcome[idx] = outcome;
+    if ((outcome == LT_TEST_FAILED || outcome == LT_TEST_MEMORY) &&
+        j->fail_texts && idx < j->n_tests && !j->fail_texts[idx])
+        j->fail_texts[idx] = xstrdup(text ? text : "");
+    if ((outcome == LT_TEST_FAILED || outcome == LT_TEST_MEMORY) &&
+        j->fail_test < 0) {
+        j->fail_test = (int)idx;
+        j->fail_outcome = outcome;
+        j->fail_text = text;
+        text = NULL;
+    }
+    free(text);
+}
+
+/* COVERAGE: the subject lines the current test executed (baseline). */
+static void take_coverage(const struct pool *pool, struct job *j,
+                          const struct lt_reply *f)
+{
+    uint32_t idx = f->coverage.test;
+    uint64_t events = f->coverage.line_events;
+    uint32_t count = f->coverage.lines.n;
+    if (!j->cov || !f->fields_read ||
+        idx >= (j->n_cov ? j->n_cov : j->n_tests) ||
+        (int)idx != j->current || j->cov[idx].pairs) {
+        j->protocol_error = 1;
+        return;
+    }
+    uint32_t *pairs = xmalloc(((size_t)count * 2 + 1) *
+                              sizeof(uint32_t));
+    for (uint32_t k = 0; k < count; k++) {
+        lt_line_pairs_get(&f->coverage.lines, k, &pairs[2 * k],
+                          &pairs[2 * k + 1]);
+        if (pairs[2 * k] >= (j->n_files ? j->n_files
+                                         : pool->cfg.n_subjects))
+            j->protocol_error = 1;
+    }
+    j->cov[idx].pairs = pairs;
+    j->cov[idx].n = count;
+    j->cov[idx].line_events = events;
+}
+
+/* TAMPER: a guard's report (the first one is kept). */
+static void take_tamper(const struct pool *pool, struct job *j,
+                        const struct lt_reply *f)
+{
+    char *what = text_dup(f->tamper);
+    if (!j->tamper)
+        j->tamper = what ? what : xstrdup("unreadable report");
+    else
+        free(what);
+}
+
+/* CALL: a captured call into the subject (differential testing). */
+static void take_call(const struct pool *pool, struct job *j,
+                      const struct lt_reply *f)
+{
+    char *blob = text_dup(f->call);
+    if (!blob) {
+        j->protocol_error = 1;
+        return;
+    }
+    if (j->n_calls >= LT_MAX_CALLS) {
+        free(blob);
+        return;
+    }
+    if (j->n_calls == j->cap_calls) {
+        j->cap_calls = j->cap_calls ? j->cap_calls * 2 : 64;
+        j->calls = xrealloc(j->calls,
+                            j->cap_calls * sizeof(*j->calls));
+    }
+    j->calls[j->n_calls++] = blob;
+}
+
+/* RECORD: a call evaluation's result (JSON). */
+static void take_record(const struct pool *pool, struct job *j,
+                        const struct lt_reply *f)
+{
+    char *text = text_dup(f->record);
+    if (!text || j->n_records >= LT_MAX_RECORDS) {
+        free(text);
+        j->protocol_error = 1;
+        return;
+    }
+    if (j->n_records == j->cap_records) {
+        j->cap_records = j->cap_records ? j->cap_records * 2 : 64;
+        j->records = xrealloc(j->records,
+                              j->cap_records * sizeof(*j->records));
+    }
+    j->records[j->n_records++] = text;
+}
+
 void lt__job_read_results(struct pool *pool, struct job *j)
 {
     drain(j, j->result_fd, &j->result_eof, feed_decoder);
@@ -395,172 +589,42 @@ void lt__job_read_results(struct pool *pool, struct job *j)
         }
         switch (type) {
         case LT_FRAME_APPLIED:
-            if (j->apply_status >= 0) {
-                j->protocol_error = 1;
-                break;
-            }
-            j->apply_status = f.applied.status;
-            j->apply_text = text_dup(f.applied.text);
+            take_applied(pool, j, &f);
             break;
         case LT_FRAME_SANDBOXED:
-            j->sandbox = f.sandboxed.features;
-            j->sandboxed = 1;
-            if (j->sandbox_wall_s > 0 &&
-                lt__now() + j->sandbox_wall_s > j->deadline)
-                j->deadline = lt__now() + j->sandbox_wall_s;
-            if (j->pid > 0)
-                j->cpu_base_ns = lt__job_cpu_ns(j);
+            take_sandboxed(pool, j, &f);
             break;
-        case LT_FRAME_WORKER: {
-            /* Only once, before SANDBOXED, and only a grandchild of the
-             * child (sent by the waiter before the worker runs anything):
-             * what the engine then reads the CPU time of. */
-            uint32_t w = f.worker.pid;
-            pid_t parent = w > 0 && w <= INT32_MAX
-                               ? lt__proc_parent((pid_t)w) : 0;
-            /* Its parent is the namespace's init, a child of the child.
-             * -1: the worker is gone already (a short run, read late);
-             * the child's own pid may not be known yet either (STARTED
-             * comes on the zygote's socket, which may be read later). */
-            pid_t grand = parent > 0 ? lt__proc_parent(parent) : -1;
-            if (!f.fields_read || j->worker || j->sandboxed || parent == 0 ||
-                (j->pid > 0 && parent != -1 && grand != -1 &&
-                 grand != j->pid)) {
-                j->protocol_error = 1;
-                break;
-            }
-            j->worker = (pid_t)w;
+        case LT_FRAME_WORKER:
+            take_worker(pool, j, &f);
             break;
-        }
-        case LT_FRAME_NEEDS: {
-            uint32_t idx = f.needs.test;
-            uint8_t bits = f.needs.bits;
-            if (!f.fields_read || idx >= pool->n_tests ||
-                (int)idx != j->current) {
-                j->protocol_error = 1;
-                break;
-            }
-            if (!j->test_needs)
-                j->test_needs = xcalloc(pool->n_tests + 1, 1);
-            j->test_needs[idx] |= bits & (LT_NEEDS_PROCESSES |
-                                          LT_NEEDS_NETWORK |
-                                          LT_NEEDS_UNTRACED);
+        case LT_FRAME_NEEDS:
+            take_needs(pool, j, &f);
             break;
-        }
-        case LT_FRAME_TEST_START: {
-            uint32_t idx = f.test_start.test;
-            if (!j->sandboxed || idx >= pool->n_tests || j->current >= 0) {
-                j->protocol_error = 1;
-                break;
-            }
-            j->current = (int)idx;
-            j->test_cpu_base_ns = j->pid > 0 ? lt__job_cpu_ns(j) : -1;
+        case LT_FRAME_TEST_START:
+            take_test_start(pool, j, &f);
             break;
-        }
-        case LT_FRAME_TEST_RESULT: {
-            uint32_t idx = f.test_result.test;
-            uint8_t outcome = f.test_result.outcome;
-            uint64_t ns = f.test_result.ns;
-            uint64_t cpu_ns = f.test_result.cpu_ns;
-            char *text = text_dup(f.test_result.text);
-            if (!f.fields_read || idx >= pool->n_tests ||
-                (int)idx != j->current || j->seen[idx] ||
-                outcome > LT_TEST_MEMORY) {
-                free(text);
-                j->protocol_error = 1;
-                break;
-            }
-            j->seen[idx] = 1;
-            j->current = -1;
-            j->n_results++;
-            j->test_ns[idx] = (double)ns;
-            j->test_cpu_ns[idx] = (double)cpu_ns;
-            j->test_outcome[idx] = outcome;
-            if ((outcome == LT_TEST_FAILED || outcome == LT_TEST_MEMORY) &&
-                j->fail_texts && idx < j->n_tests && !j->fail_texts[idx])
-                j->fail_texts[idx] = xstrdup(text ? text : "");
-            if ((outcome == LT_TEST_FAILED || outcome == LT_TEST_MEMORY) &&
-                j->fail_test < 0) {
-                j->fail_test = (int)idx;
-                j->fail_outcome = outcome;
-                j->fail_text = text;
-                text = NULL;
-            }
-            free(text);
+        case LT_FRAME_TEST_RESULT:
+            take_test_result(pool, j, &f);
             break;
-        }
-        case LT_FRAME_COVERAGE: {
-            uint32_t idx = f.coverage.test;
-            uint64_t events = f.coverage.line_events;
-            uint32_t count = f.coverage.lines.n;
-            if (!j->cov || !f.fields_read ||
-                idx >= (j->n_cov ? j->n_cov : j->n_tests) ||
-                (int)idx != j->current || j->cov[idx].pairs) {
-                j->protocol_error = 1;
-                break;
-            }
-            uint32_t *pairs = xmalloc(((size_t)count * 2 + 1) *
-                                      sizeof(uint32_t));
-            for (uint32_t k = 0; k < count; k++) {
-                lt_line_pairs_get(&f.coverage.lines, k, &pairs[2 * k],
-                                  &pairs[2 * k + 1]);
-                if (pairs[2 * k] >= (j->n_files ? j->n_files
-                                                 : pool->cfg.n_subjects))
-                    j->protocol_error = 1;
-            }
-            j->cov[idx].pairs = pairs;
-            j->cov[idx].n = count;
-            j->cov[idx].line_events = events;
+        case LT_FRAME_COVERAGE:
+            take_coverage(pool, j, &f);
             break;
-        }
         case LT_FRAME_END:
             j->ended = 1;
             break;
-        case LT_FRAME_TAMPER: {
-            char *what = text_dup(f.tamper);
-            if (!j->tamper)
-                j->tamper = what ? what : xstrdup("unreadable report");
-            else
-                free(what);
+        case LT_FRAME_TAMPER:
+            take_tamper(pool, j, &f);
             break;
-        }
-        case LT_FRAME_CALL: {
-            char *blob = text_dup(f.call);
-            if (!blob) {
-                j->protocol_error = 1;
-                break;
-            }
-            if (j->n_calls >= LT_MAX_CALLS) {
-                free(blob);
-                break;
-            }
-            if (j->n_calls == j->cap_calls) {
-                j->cap_calls = j->cap_calls ? j->cap_calls * 2 : 64;
-                j->calls = xrealloc(j->calls,
-                                    j->cap_calls * sizeof(*j->calls));
-            }
-            j->calls[j->n_calls++] = blob;
+        case LT_FRAME_CALL:
+            take_call(pool, j, &f);
             break;
-        }
         case LT_FRAME_PROBE:
             j->probe_index = (long)f.probe.index;
             j->probe_phase = f.probe.phase;
             break;
-        case LT_FRAME_RECORD: {
-            char *text = text_dup(f.record);
-            if (!text || j->n_records >= LT_MAX_RECORDS) {
-                free(text);
-                j->protocol_error = 1;
-                break;
-            }
-            if (j->n_records == j->cap_records) {
-                j->cap_records = j->cap_records ? j->cap_records * 2 : 64;
-                j->records = xrealloc(j->records,
-                                      j->cap_records * sizeof(*j->records));
-            }
-            j->records[j->n_records++] = text;
+        case LT_FRAME_RECORD:
+            take_record(pool, j, &f);
             break;
-        }
         default:
             j->protocol_error = 1;
             break;
