@@ -111,73 +111,6 @@ void lt_store_mutant_free_fields(struct lt_mutant *m);
 int lt_store_absorb(struct lt_store *st, const char *path,
                     const char *const *create, const char *const *copy);
 
-/*** Patch triage (`litmus patches`; jobs/patches/patches_store.c) ***/
-
-/* Creates the tables patch_runs, candidate_results and candidate_mutants
- * when missing (outside a batch).  The mutation tables are untouched. */
-int lt_store_patches_init(struct lt_store *st);
-
-/* One layer's JSON result for a candidate text (program = the program's
- * fingerprint, text_sha = SHA-256 of the text).  Put replaces; get sets
- * *json (caller frees) or leaves it NULL when nothing is stored. */
-int lt_store_put_candidate_result(struct lt_store *st, const char *program,
-                                  const char *text_sha, const char *layer,
-                                  const char *json);
-int lt_store_get_candidate_result(struct lt_store *st, const char *program,
-                                  const char *text_sha, const char *layer,
-                                  char **json);
-
-/* The verdict of one mutant of a candidate text. */
-struct lt_candidate_mutant {
-    const char *program, *text_sha, *mutant_id;
-    const char *verdict;   /* lt_verdict_name() */
-    const char *killed_by; /* or NULL */
-    const char *detail;    /* or NULL */
-    double duration_ms;
-};
-/* First verdict wins. */
-int lt_store_put_candidate_mutant(struct lt_store *st,
-                                  const struct lt_candidate_mutant *m);
-/* fn per stored mutant of (program, text_sha); borrowed strings. */
-typedef int (*lt_store_cmut_fn)(const struct lt_candidate_mutant *m,
-                                void *ud);
-int lt_store_each_candidate_mutant(struct lt_store *st, const char *program,
-                                   const char *text_sha,
-                                   lt_store_cmut_fn fn, void *ud);
-
-/* One triaged patch: its verdict and evidence (JSON object text). */
-struct lt_patch_run {
-    long long seq;          /* input order */
-    const char *program, *run_id;
-    const char *unit;       /* the program's fingerprint */
-    const char *text_sha;
-    const char *verdict, *reason, *detail;
-    const char *evidence;
-    double duration_ms;
-};
-int lt_store_clear_patch_runs(struct lt_store *st);
-int lt_store_put_patch_run(struct lt_store *st, const struct lt_patch_run *p);
-/* fn per patch row in seq order; borrowed strings. */
-typedef int (*lt_store_patch_run_fn)(const struct lt_patch_run *p, void *ud);
-int lt_store_each_patch_run(struct lt_store *st, lt_store_patch_run_fn fn,
-                            void *ud);
-
-/*** Datasets (`litmus dataset`; jobs/dataset/dataset_store.c) ***/
-
-/* Creates the table dataset_runs when missing (outside a batch). */
-int lt_store_dataset_init(struct lt_store *st);
-/* The JSON result of a run by its key: put keeps the first one stored;
- * get sets *json (caller frees) or leaves it NULL when none is stored. */
-int lt_store_put_dataset(struct lt_store *st, const char *key,
-                         const char *json);
-int lt_store_get_dataset(struct lt_store *st, const char *key, char **json);
-/* fn(key, json, ud) per stored run in key order (borrowed strings); stops
- * and returns fn's value when it is non-zero.  0 without the table. */
-typedef int (*lt_store_dataset_fn)(const char *key, const char *json,
-                                   void *ud);
-int lt_store_each_dataset(struct lt_store *st, lt_store_dataset_fn fn,
-                          void *ud);
-
 /*** Telemetry (`litmus score --telemetry`) ***/
 
 /* Creates the tables telemetry and telemetry_refused when missing
@@ -197,21 +130,5 @@ int lt_store_each_refusal(struct lt_store *st,
                                     long long total, long long mutants,
                                     void *ud),
                           void *ud);
-
-/*** Incremental runs (engine/jobs/score/reuse_store.c) ***/
-
-/* The reuse keys of the mutants of a run (docs/incremental.md): init
- * creates their table (outside a batch), put stores one, clear_run forgets
- * the run's mutants, results and keys. */
-int lt_store_reuse_init(struct lt_store *st);
-int lt_store_put_reuse_key(struct lt_store *st, const char *mutant_id,
-                           const char *key, const char *tests);
-/* Per stored reuse key whose mutant has a result; r's strings are
- * borrowed, valid during the call. */
-typedef int (*lt_store_reuse_fn)(const char *mutant_id, const char *key,
-                                 const char *tests,
-                                 const struct lt_result *r, void *ud);
-int lt_store_each_reuse(struct lt_store *st, lt_store_reuse_fn fn, void *ud);
-int lt_store_clear_run(struct lt_store *st);
 
 #endif

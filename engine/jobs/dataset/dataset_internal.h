@@ -18,6 +18,7 @@
 #include "engine/core/pool.h"
 #include "engine/core/progress.h"
 #include "engine/core/store.h"
+#include "engine/jobs/dataset/dataset_store.h"
 
 struct ds_run;
 struct ds_task;

@@ -5,6 +5,7 @@
 #include "engine/core/store_internal.h"
 
 #include "common/err.h"
+#include "engine/jobs/dataset/dataset_store.h"
 
 /* Created on first use like the patch tables, the schema version
  * unchanged. */

@@ -21,6 +21,7 @@
 #include "engine/core/verdict.h"
 #include "operators/operators.h"
 #include "runners/runner.h"
+#include "engine/jobs/patches/patches_store.h"
 
 #define LT_PATCHES_SCHEMA "litmus.patches/1"
 #define LT_PATCH_MAX_TEXT (4u << 20)   /* larger patch texts are not run */

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "common/err.h"
+#include "engine/jobs/patches/patches_store.h"
 
 /* Added to any litmus database on first use (IF NOT EXISTS): they sit
  * beside the mutation tables without changing them, so the schema version

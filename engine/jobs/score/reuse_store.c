@@ -3,6 +3,7 @@
  * signature of the tests that cover it.  SPDX-License-Identifier: MIT */
 #include "engine/core/store.h"
 #include "engine/core/store_internal.h"
+#include "engine/jobs/score/reuse_store.h"
 
 #include <string.h>
 

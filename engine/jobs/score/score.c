@@ -40,6 +40,7 @@
 #include "operators/operators.h"
 #include "runners/runner.h"
 #include "sandbox/sandbox.h"
+#include "engine/jobs/score/reuse_store.h"
 
 /* Bytes of precompiled swap payloads the engine keeps for one run: about
  * 1 KB a mutant, so enough for tens of thousands of mutants and within the

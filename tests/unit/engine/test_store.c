@@ -25,6 +25,9 @@
 #include "engine/core/store.h"
 #include "operators/operators.h"
 #include "engine/core/verdict.h"
+#include "engine/jobs/dataset/dataset_store.h"
+#include "engine/jobs/patches/patches_store.h"
+#include "engine/jobs/score/reuse_store.h"
 
 /*** Fixture: a fresh directory per test ***/
 
