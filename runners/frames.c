@@ -354,3 +354,123 @@ void lt_line_pairs_get(const struct lt_line_pairs *p, uint32_t k,
     *subject = le32(p->raw + 8 * (size_t)k);
     *line = le32(p->raw + 8 * (size_t)k + 4);
 }
+
+static void put_text(struct lt_wire_writer *w, struct lt_reply_text t)
+{
+    lt_wire_put_str(w, t.s ? t.s : "", t.s ? t.len : 0);
+}
+
+static void put_pairs(struct lt_wire_writer *w, const struct lt_line_pairs *l)
+{
+    lt_wire_put_u32(w, l->n);
+    for (uint32_t k = 0; k < l->n; k++) {
+        uint32_t subject, line;
+        lt_line_pairs_get(l, k, &subject, &line);
+        lt_wire_put_u32(w, subject);
+        lt_wire_put_u32(w, line);
+    }
+}
+
+/* Contract: see frames.h. */
+struct lt_reply_text lt_reply_text_of(const char *s, size_t cap)
+{
+    return (struct lt_reply_text){s, s ? strnlen(s, cap) : 0};
+}
+
+/* Contract: see frames.h. */
+int lt_reply_encode(struct lt_wire_writer *w, const struct lt_reply *f)
+{
+    lt_wire_writer_init(w, (enum lt_frame_type)f->type);
+    switch (f->type) {
+    case LT_FRAME_APPLIED:
+        lt_wire_put_u8(w, f->applied.status);
+        put_text(w, f->applied.text);
+        return 0;
+    case LT_FRAME_SANDBOXED:
+        lt_wire_put_u32(w, f->sandboxed.features);
+        return 0;
+    case LT_FRAME_WORKER:
+        lt_wire_put_u32(w, f->worker.pid);
+        return 0;
+    case LT_FRAME_NEEDS:
+        lt_wire_put_u32(w, f->needs.test);
+        lt_wire_put_u8(w, f->needs.bits);
+        return 0;
+    case LT_FRAME_TEST_START:
+        lt_wire_put_u32(w, f->test_start.test);
+        return 0;
+    case LT_FRAME_TEST_RESULT:
+        lt_wire_put_u32(w, f->test_result.test);
+        lt_wire_put_u8(w, f->test_result.outcome);
+        lt_wire_put_u64(w, f->test_result.ns);
+        lt_wire_put_u64(w, f->test_result.cpu_ns);
+        put_text(w, f->test_result.text);
+        return 0;
+    case LT_FRAME_COVERAGE:
+        lt_wire_put_u32(w, f->coverage.test);
+        lt_wire_put_u64(w, f->coverage.line_events);
+        put_pairs(w, &f->coverage.lines);
+        return 0;
+    case LT_FRAME_END:
+        return 0;
+    case LT_FRAME_TAMPER:
+        put_text(w, f->tamper);
+        return 0;
+    case LT_FRAME_CALL:
+        put_text(w, f->call);
+        return 0;
+    case LT_FRAME_RECORD:
+        put_text(w, f->record);
+        return 0;
+    case LT_FRAME_FAILED:
+        put_text(w, f->failed);
+        return 0;
+    case LT_FRAME_PROBE:
+        lt_wire_put_u32(w, f->probe.index);
+        lt_wire_put_u8(w, f->probe.phase);
+        return 0;
+    case LT_FRAME_STARTED:
+        lt_wire_put_u64(w, f->started.token);
+        lt_wire_put_u32(w, f->started.pid);
+        lt_wire_put_u32(w, f->started.err);
+        return 0;
+    case LT_FRAME_EXITED:
+        lt_wire_put_u64(w, f->exited.token);
+        lt_wire_put_u32(w, f->exited.status);
+        lt_wire_put_u64(w, f->exited.maxrss_kb);
+        lt_wire_put_u64(w, f->exited.utime_us);
+        lt_wire_put_u64(w, f->exited.stime_us);
+        lt_wire_put_u64(w, f->exited.wall_ns);
+        lt_wire_put_u64(w, f->exited.minflt);
+        lt_wire_put_u64(w, f->exited.majflt);
+        return 0;
+    case LT_FRAME_CLONED:
+        lt_wire_put_u32(w, f->cloned.pid);
+        return 0;
+    case LT_FRAME_VIEW:
+        lt_wire_put_u32(w, f->view.features);
+        put_text(w, f->view.missing);
+        put_text(w, f->view.desc);
+        return 0;
+    case LT_FRAME_IMPORT_LINES:
+        lt_wire_put_u64(w, f->import_lines.ns);
+        put_pairs(w, &f->import_lines.lines);
+        return 0;
+    case LT_FRAME_READY: {
+        /* The ids as a decoder left them: read from a copy of its reader. */
+        struct lt_wire_reader ids = f->ready.ids;
+        lt_wire_put_u32(w, f->ready.features);
+        lt_wire_put_u32(w, f->ready.n_ids);
+        for (uint32_t i = 0; i < f->ready.n_ids; i++) {
+            char *id = lt_wire_get_strdup(&ids);
+            if (!id)
+                return LT_EPROTO;
+            lt_wire_put_cstr(w, id);
+            free(id);
+        }
+        return lt_wire_reader_done(&ids) < 0 ? LT_EPROTO : 0;
+    }
+    default:
+        return LT_EPROTO;
+    }
+}

@@ -146,6 +146,16 @@ struct lt_reply {
  * yet left for the caller to read from f->ready.ids. */
 int lt_reply_decode(int type, const uint8_t *payload, size_t len,
                     struct lt_reply *f);
+/* Encodes *f as the frame it describes into w (initialised here; the
+ * caller finishes and frees it): the one encoder of every reply, which a
+ * zygote and a child send and the fuzzer checks the decoder against.
+ * COVERAGE, IMPORT_LINES and READY take their lists in decoded form (raw
+ * pairs, a reader at the ids); a zygote streams those lists itself.  0,
+ * or LT_EPROTO for a type no zygote or child sends, or READY ids that do
+ * not read. */
+int lt_reply_encode(struct lt_wire_writer *w, const struct lt_reply *f);
+/* A text field from a C string, at most cap bytes of it (NULL: none). */
+struct lt_reply_text lt_reply_text_of(const char *s, size_t cap);
 /* The k-th pair of a decoded list (k < p->n). */
 void lt_line_pairs_get(const struct lt_line_pairs *p, uint32_t k,
                        uint32_t *subject, uint32_t *line);

@@ -87,6 +87,15 @@ void lt__send_frame(int fd, struct lt_wire_writer *w)
         _exit(74);
 }
 
+/* Contract: see zygote_internal.h. */
+void lt__send_reply(int fd, const struct lt_reply *f)
+{
+    struct lt_wire_writer w;
+    if (lt_reply_encode(&w, f) < 0) /* a type no zygote sends: a bug */
+        abort();
+    lt__send_frame(fd, &w);
+}
+
 /* A fresh child whose import or collection failed before its tests ran:
  * plain pytest reports that as an error (exit status != 0), so it is a
  * kill, like a module that raises when re-executed.  After APPLIED the
@@ -95,13 +104,11 @@ _Noreturn void lt__fresh_abort(const char *msg)
 {
     if (lt__zygote.fresh_applied)
         _exit(70);
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_APPLIED);
-    lt_wire_put_u8(&w, LT_APPLY_RAISED);
-    lt_wire_put_str(&w, msg, strnlen(msg, 2000));
-    lt__send_frame(lt__zygote.result_fd, &w);
-    lt_wire_writer_init(&w, LT_FRAME_END);
-    lt__send_frame(lt__zygote.result_fd, &w);
+    lt__send_reply(lt__zygote.result_fd, &(struct lt_reply){
+        .type = LT_FRAME_APPLIED,
+        .applied = {LT_APPLY_RAISED, lt_reply_text_of(msg, 2000)}});
+    lt__send_reply(lt__zygote.result_fd,
+                   &(struct lt_reply){.type = LT_FRAME_END});
     _exit(0);
 }
 
@@ -110,10 +117,8 @@ void lt__send_failed(const char *msg)
 {
     if (lt__zygote.fresh_child)
         lt__fresh_abort(msg);
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_FAILED);
-    lt_wire_put_cstr(&w, msg);
-    lt__send_frame(lt__zygote.engine_sock, &w);
+    lt__send_reply(lt__zygote.engine_sock, &(struct lt_reply){
+        .type = LT_FRAME_FAILED, .failed = lt_reply_text_of(msg, SIZE_MAX)});
 }
 
 /* Compiles one of the runner's embedded Python sources and imports it
@@ -164,9 +169,8 @@ static _Noreturn void run_child(PyObject *callback, PyObject *job_args,
     lt_guard_check();
     fflush(stdout);
     fflush(stderr);
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_END);
-    lt__send_frame(lt__zygote.result_fd, &w);
+    lt__send_reply(lt__zygote.result_fd,
+                   &(struct lt_reply){.type = LT_FRAME_END});
     _exit(0);
 }
 
@@ -198,12 +202,10 @@ PyObject *lt__run_job_args(const struct lt_run_frame *q)
 /* STARTED on fd: the child's pid, or 0 and fork's errno. */
 void lt__send_started(int fd, uint64_t token, pid_t pid, int err)
 {
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_STARTED);
-    lt_wire_put_u64(&w, token);
-    lt_wire_put_u32(&w, pid > 0 ? (uint32_t)pid : 0);
-    lt_wire_put_u32(&w, pid > 0 ? 0 : (uint32_t)err);
-    lt__send_frame(fd, &w);
+    lt__send_reply(fd, &(struct lt_reply){
+        .type = LT_FRAME_STARTED,
+        .started = {token, pid > 0 ? (uint32_t)pid : 0,
+                    pid > 0 ? 0 : (uint32_t)err}});
 }
 
 /* Reaps the child `pid` (if any) and reports EXITED on fd. */
@@ -221,20 +223,19 @@ void lt__reap_and_report(int fd, uint64_t token, pid_t pid,
     clock_gettime(CLOCK_MONOTONIC, &t1);
     lt_sandbox_scratch_remove(lt__zygote.child_scratch);
 
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_EXITED);
-    lt_wire_put_u64(&w, token);
-    lt_wire_put_u32(&w, (uint32_t)status);
-    lt_wire_put_u64(&w, (uint64_t)ru.ru_maxrss);
-    lt_wire_put_u64(&w, (uint64_t)ru.ru_utime.tv_sec * 1000000u +
-                            (uint64_t)ru.ru_utime.tv_usec);
-    lt_wire_put_u64(&w, (uint64_t)ru.ru_stime.tv_sec * 1000000u +
-                            (uint64_t)ru.ru_stime.tv_usec);
-    lt_wire_put_u64(&w, (uint64_t)(t1.tv_sec - t0->tv_sec) * 1000000000u +
-                            (uint64_t)(t1.tv_nsec - t0->tv_nsec));
-    lt_wire_put_u64(&w, (uint64_t)ru.ru_minflt);
-    lt_wire_put_u64(&w, (uint64_t)ru.ru_majflt);
-    lt__send_frame(fd, &w);
+    lt__send_reply(fd, &(struct lt_reply){
+        .type = LT_FRAME_EXITED,
+        .exited = {
+            .token = token, .status = (uint32_t)status,
+            .maxrss_kb = (uint64_t)ru.ru_maxrss,
+            .utime_us = (uint64_t)ru.ru_utime.tv_sec * 1000000u +
+                        (uint64_t)ru.ru_utime.tv_usec,
+            .stime_us = (uint64_t)ru.ru_stime.tv_sec * 1000000u +
+                        (uint64_t)ru.ru_stime.tv_usec,
+            .wall_ns = (uint64_t)(t1.tv_sec - t0->tv_sec) * 1000000000u +
+                       (uint64_t)(t1.tv_nsec - t0->tv_nsec),
+            .minflt = (uint64_t)ru.ru_minflt,
+            .majflt = (uint64_t)ru.ru_majflt}});
 }
 
 /* fork() with CPython's hooks: the interpreter's locks are taken before
@@ -579,10 +580,10 @@ static char **readable_paths(const struct lt_init_frame *init, size_t *n)
 static void note_view(unsigned features, const char *missing,
                       const char *desc)
 {
-    lt_wire_writer_init(&lt__zygote.view_note, LT_FRAME_VIEW);
-    lt_wire_put_u32(&lt__zygote.view_note, features);
-    lt_wire_put_cstr(&lt__zygote.view_note, missing);
-    lt_wire_put_cstr(&lt__zygote.view_note, desc);
+    lt_reply_encode(&lt__zygote.view_note, &(struct lt_reply){
+        .type = LT_FRAME_VIEW,
+        .view = {features, lt_reply_text_of(missing, SIZE_MAX),
+                 lt_reply_text_of(desc, SIZE_MAX)}});
     lt__zygote.view_note_ready = 1;
 }
 

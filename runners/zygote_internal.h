@@ -57,6 +57,9 @@ _Noreturn void lt__zygote_die(const char *what, int code);
 /* Finishes, sends and frees w; a broken engine socket ends the zygote,
  * a broken result pipe the child. */
 void lt__send_frame(int fd, struct lt_wire_writer *w);
+/* Encodes *f (lt_reply_encode, runners/frames.h) and sends it on fd, as
+ * lt__send_frame. */
+void lt__send_reply(int fd, const struct lt_reply *f);
 /* FAILED to the engine (in a fresh child: lt__fresh_abort). */
 void lt__send_failed(const char *msg);
 /* A fresh child that failed before its tests: a kill, never a pass. */

@@ -99,11 +99,9 @@ static PyObject *py_applied(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "is", &status, &text))
         return NULL;
     lt__zygote.fresh_applied = 1;
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_APPLIED);
-    lt_wire_put_u8(&w, (uint8_t)status);
-    lt_wire_put_str(&w, text, strnlen(text, 2000));
-    lt__send_frame(lt__zygote.result_fd, &w);
+    lt__send_reply(lt__zygote.result_fd, &(struct lt_reply){
+        .type = LT_FRAME_APPLIED,
+        .applied = {(uint8_t)status, lt_reply_text_of(text, 2000)}});
     Py_RETURN_NONE;
 }
 
@@ -132,10 +130,9 @@ static int enter_process_mode(struct lt_sandbox_opts *o, const char *bind_src,
     pid_t worker = lt_sandbox_enter_processes(o);
     if (worker > 0) {
         close(gate[0]);
-        struct lt_wire_writer w;
-        lt_wire_writer_init(&w, LT_FRAME_WORKER);
-        lt_wire_put_u32(&w, (uint32_t)worker);
-        lt__send_frame(lt__zygote.result_fd, &w);
+        lt__send_reply(lt__zygote.result_fd,
+                       &(struct lt_reply){.type = LT_FRAME_WORKER,
+                                          .worker = {(uint32_t)worker}});
         close(gate[1]);
         lt_sandbox_wait_worker(worker); /* closes everything else */
     }
@@ -186,10 +183,9 @@ static PyObject *py_enter_sandbox(PyObject *self, PyObject *args)
      * temporary files go to the scratch directory. */
     if (lt__zygote.run_cwd && chdir(lt__zygote.run_cwd) < 0)
         lt__zygote_die("chdir", -errno);
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_SANDBOXED);
-    lt_wire_put_u32(&w, got | lt__zygote.features);
-    lt__send_frame(lt__zygote.result_fd, &w);
+    lt__send_reply(lt__zygote.result_fd, &(struct lt_reply){
+        .type = LT_FRAME_SANDBOXED,
+        .sandboxed = {got | lt__zygote.features}});
     Py_RETURN_NONE;
 }
 
@@ -198,10 +194,9 @@ static PyObject *py_test_start(PyObject *self, PyObject *args)
     unsigned int idx;
     if (!PyArg_ParseTuple(args, "I", &idx))
         return NULL;
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_TEST_START);
-    lt_wire_put_u32(&w, idx);
-    lt__send_frame(lt__zygote.result_fd, &w);
+    lt__send_reply(lt__zygote.result_fd,
+                   &(struct lt_reply){.type = LT_FRAME_TEST_START,
+                                      .test_start = {idx}});
     test_cpu_start = cpu_now_ns();
     Py_RETURN_NONE;
 }
@@ -221,14 +216,11 @@ static PyObject *py_test_result(PyObject *self, PyObject *args)
      * the framework never gets a pass reported. */
     if (lt_guard_armed() && (lt_guard_flags() & LT_RUN_GUARD_EACH))
         lt_guard_check();
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_TEST_RESULT);
-    lt_wire_put_u32(&w, idx);
-    lt_wire_put_u8(&w, (uint8_t)outcome);
-    lt_wire_put_u64(&w, dur_ns);
-    lt_wire_put_u64(&w, cpu_now_ns() - test_cpu_start);
-    lt_wire_put_str(&w, text, strnlen(text, 1000));
-    lt__send_frame(lt__zygote.result_fd, &w);
+    lt__send_reply(lt__zygote.result_fd, &(struct lt_reply){
+        .type = LT_FRAME_TEST_RESULT,
+        .test_result = {idx, (uint8_t)outcome, dur_ns,
+                        cpu_now_ns() - test_cpu_start,
+                        lt_reply_text_of(text, 1000)}});
     Py_RETURN_NONE;
 }
 
@@ -237,20 +229,17 @@ static PyObject *py_test_needs(PyObject *self, PyObject *args)
     unsigned int idx, bits;
     if (!PyArg_ParseTuple(args, "II", &idx, &bits))
         return NULL;
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_NEEDS);
-    lt_wire_put_u32(&w, idx);
-    lt_wire_put_u8(&w, (uint8_t)bits);
-    lt__send_frame(lt__zygote.result_fd, &w);
+    lt__send_reply(lt__zygote.result_fd,
+                   &(struct lt_reply){.type = LT_FRAME_NEEDS,
+                                      .needs = {idx, (uint8_t)bits}});
     Py_RETURN_NONE;
 }
 
 static void report_tamper(const char *what)
 {
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_TAMPER);
-    lt_wire_put_str(&w, what, strnlen(what, 1000));
-    lt__send_frame(lt__zygote.result_fd, &w);
+    lt__send_reply(lt__zygote.result_fd,
+                   &(struct lt_reply){.type = LT_FRAME_TAMPER,
+                                      .tamper = lt_reply_text_of(what, 1000)});
 }
 
 /* _litmus.arm(flags): arms the guards of an untrusted run (after the
@@ -276,10 +265,13 @@ static PyObject *send_text_frame(PyObject *args, int type, size_t cap)
         return NULL;
     if ((size_t)len > cap)
         Py_RETURN_FALSE; /* too large to send: dropped, and the caller knows */
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, (enum lt_frame_type)type);
-    lt_wire_put_str(&w, text, (size_t)len);
-    lt__send_frame(lt__zygote.result_fd, &w);
+    struct lt_reply f = {.type = type};
+    struct lt_reply_text t = {text, (size_t)len};
+    if (type == LT_FRAME_CALL)
+        f.call = t;
+    else
+        f.record = t;
+    lt__send_reply(lt__zygote.result_fd, &f);
     Py_RETURN_TRUE;
 }
 
@@ -299,11 +291,9 @@ static PyObject *py_probe(PyObject *self, PyObject *args)
     int phase;
     if (!PyArg_ParseTuple(args, "Ii", &idx, &phase))
         return NULL;
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_PROBE);
-    lt_wire_put_u32(&w, idx);
-    lt_wire_put_u8(&w, (uint8_t)phase);
-    lt__send_frame(lt__zygote.result_fd, &w);
+    lt__send_reply(lt__zygote.result_fd,
+                   &(struct lt_reply){.type = LT_FRAME_PROBE,
+                                      .probe = {idx, (uint8_t)phase}});
     Py_RETURN_NONE;
 }
 

@@ -129,10 +129,8 @@ static int read_clone(const uint8_t *payload, size_t len, int nfds,
 /* A copy's first frame: its pid. */
 static void send_cloned(int fd)
 {
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_CLONED);
-    lt_wire_put_u32(&w, (uint32_t)getpid());
-    lt__send_frame(fd, &w);
+    lt__send_reply(fd, &(struct lt_reply){.type = LT_FRAME_CLONED,
+                                          .cloned = {(uint32_t)getpid()}});
 }
 
 /* Forks a copy of this process that serves `copy_sock` in place of
@@ -322,9 +320,8 @@ static PyObject *py_fresh_end(PyObject *self, PyObject *args)
 {
     fflush(stdout);
     fflush(stderr);
-    struct lt_wire_writer w;
-    lt_wire_writer_init(&w, LT_FRAME_END);
-    lt__send_frame(lt__zygote.result_fd, &w);
+    lt__send_reply(lt__zygote.result_fd,
+                   &(struct lt_reply){.type = LT_FRAME_END});
     _exit(0);
 }
 

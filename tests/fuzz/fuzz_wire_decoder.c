@@ -2,8 +2,9 @@
  * lt_wire_decoder in chunks of input-derived sizes, every popped payload
  * decoded as each reply type (lt_reply_decode), as RUN
  * (lt_run_frame_decode) and as INIT (lt_init_frame_decode): the very
- * functions the engine and the zygote call.  An accepted reply or RUN
- * must re-encode to the very same payload.
+ * functions the engine and the zygote call.  An accepted reply (through
+ * lt_reply_encode, the encoder the zygote sends with) or RUN must
+ * re-encode to the very same payload.
  * SPDX-License-Identifier: MIT */
 #include <stddef.h>
 #include <stdint.h>
@@ -34,120 +35,6 @@ static void check_text(struct lt_reply_text t, const uint8_t *p, size_t n)
     if ((const uint8_t *)t.s < p || (const uint8_t *)t.s + t.len > p + n ||
         memchr(t.s, '\0', t.len))
         abort();
-}
-
-static void put_text(struct lt_wire_writer *w, struct lt_reply_text t)
-{
-    lt_wire_put_str(w, t.s, t.len);
-}
-
-static void put_pairs(struct lt_wire_writer *w, const struct lt_line_pairs *l)
-{
-    lt_wire_put_u32(w, l->n);
-    for (uint32_t k = 0; k < l->n; k++) {
-        uint32_t subject, line;
-        lt_line_pairs_get(l, k, &subject, &line);
-        lt_wire_put_u32(w, subject);
-        lt_wire_put_u32(w, line);
-    }
-}
-
-/* The payload of an accepted reply, written back from its fields. */
-static void encode_reply(struct lt_wire_writer *w, struct lt_reply *f)
-{
-    lt_wire_writer_init(w, (enum lt_frame_type)f->type);
-    switch (f->type) {
-    case LT_FRAME_APPLIED:
-        lt_wire_put_u8(w, f->applied.status);
-        put_text(w, f->applied.text);
-        break;
-    case LT_FRAME_SANDBOXED:
-        lt_wire_put_u32(w, f->sandboxed.features);
-        break;
-    case LT_FRAME_WORKER:
-        lt_wire_put_u32(w, f->worker.pid);
-        break;
-    case LT_FRAME_NEEDS:
-        lt_wire_put_u32(w, f->needs.test);
-        lt_wire_put_u8(w, f->needs.bits);
-        break;
-    case LT_FRAME_TEST_START:
-        lt_wire_put_u32(w, f->test_start.test);
-        break;
-    case LT_FRAME_TEST_RESULT:
-        lt_wire_put_u32(w, f->test_result.test);
-        lt_wire_put_u8(w, f->test_result.outcome);
-        lt_wire_put_u64(w, f->test_result.ns);
-        lt_wire_put_u64(w, f->test_result.cpu_ns);
-        put_text(w, f->test_result.text);
-        break;
-    case LT_FRAME_COVERAGE:
-        lt_wire_put_u32(w, f->coverage.test);
-        lt_wire_put_u64(w, f->coverage.line_events);
-        put_pairs(w, &f->coverage.lines);
-        break;
-    case LT_FRAME_END:
-        break;
-    case LT_FRAME_TAMPER:
-        put_text(w, f->tamper);
-        break;
-    case LT_FRAME_CALL:
-        put_text(w, f->call);
-        break;
-    case LT_FRAME_RECORD:
-        put_text(w, f->record);
-        break;
-    case LT_FRAME_FAILED:
-        put_text(w, f->failed);
-        break;
-    case LT_FRAME_PROBE:
-        lt_wire_put_u32(w, f->probe.index);
-        lt_wire_put_u8(w, f->probe.phase);
-        break;
-    case LT_FRAME_STARTED:
-        lt_wire_put_u64(w, f->started.token);
-        lt_wire_put_u32(w, f->started.pid);
-        lt_wire_put_u32(w, f->started.err);
-        break;
-    case LT_FRAME_EXITED:
-        lt_wire_put_u64(w, f->exited.token);
-        lt_wire_put_u32(w, f->exited.status);
-        lt_wire_put_u64(w, f->exited.maxrss_kb);
-        lt_wire_put_u64(w, f->exited.utime_us);
-        lt_wire_put_u64(w, f->exited.stime_us);
-        lt_wire_put_u64(w, f->exited.wall_ns);
-        lt_wire_put_u64(w, f->exited.minflt);
-        lt_wire_put_u64(w, f->exited.majflt);
-        break;
-    case LT_FRAME_CLONED:
-        lt_wire_put_u32(w, f->cloned.pid);
-        break;
-    case LT_FRAME_VIEW:
-        lt_wire_put_u32(w, f->view.features);
-        put_text(w, f->view.missing);
-        put_text(w, f->view.desc);
-        break;
-    case LT_FRAME_IMPORT_LINES:
-        lt_wire_put_u64(w, f->import_lines.ns);
-        put_pairs(w, &f->import_lines.lines);
-        break;
-    case LT_FRAME_READY:
-        /* The ids as the engine reads them: from the reader left at them. */
-        lt_wire_put_u32(w, f->ready.features);
-        lt_wire_put_u32(w, f->ready.n_ids);
-        for (uint32_t i = 0; i < f->ready.n_ids; i++) {
-            char *id = lt_wire_get_strdup(&f->ready.ids);
-            if (!id)
-                abort();
-            lt_wire_put_cstr(w, id);
-            free(id);
-        }
-        if (lt_wire_reader_done(&f->ready.ids) < 0)
-            abort();
-        break;
-    default:
-        abort();
-    }
 }
 
 static const int reply_types[] = {
@@ -188,7 +75,8 @@ static void parse_reply(int type, const uint8_t *p, size_t n)
     if (!f.fields_read)
         abort();
     struct lt_wire_writer w;
-    encode_reply(&w, &f);
+    if (lt_reply_encode(&w, &f) < 0)
+        abort();
     check_same(&w, p, n);
 }
 
