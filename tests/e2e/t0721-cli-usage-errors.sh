@@ -24,6 +24,12 @@ two_lines "dataset select" "unknown option '--x'" dataset select --x
 two_lines "dataset typed" "--per-cell: invalid value '0' (1..10000)" dataset typed --per-cell 0
 two_lines "dataset select" "--per-cell is not an option of this mode" dataset select --per-cell 2
 two_lines "dataset rewrite" "--ops: empty composition (e.g. c,v,d)" dataset rewrite --ops ,
+# A --vocab that is JSON but not an object: the file, no line number.
+echo '[1]' >"$WORK/vocab.json"
+echo '{}' >"$WORK/in.jsonl"
+run_litmus dataset rewrite "$WORK/in.jsonl" --vocab "$WORK/vocab.json" --no-progress
+expect_eq "$RC" 2 "--vocab not an object: exit code"
+expect_eq "$(cat "$WORK/err")" "litmus: error: $WORK/vocab.json: the vocabulary must be a JSON object {\"names\", \"comments\", \"dead_code\"}" "--vocab not an object"
 if "$LITMUS" similarity --help >/dev/null 2>&1; then
   two_lines similarity "unknown option '--x'" similarity --x a b
   two_lines similarity "need CANDIDATE and REFERENCE files" similarity a.py

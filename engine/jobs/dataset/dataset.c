@@ -996,129 +996,114 @@ static void shard_programs(struct ds_run *r, unsigned index, unsigned count)
 }
 
 /* Contract: see engine.h. */
-int lt_dataset(const struct lt_dataset_opts *o)
+/* --vocab: the rewrite mode's texts from a JSON object.  0, or the exit
+ * code after printing why. */
+static int read_vocab(struct ds_run *r)
 {
-    struct ds_run r;
-    memset(&r, 0, sizeof(r));
-    lt_exec_init(&r.ex, o->run.jobs);
-    r.o = o;
-    r.s.dropped = json_object();
-    r.s.by_op = json_object();
-    r.s.by_cat = json_object();
-    r.s.by_loc = json_object();
-    r.s.floor_cases = json_array();
-    r.t_start = lt__now();
-    int code = 0;
-    char *tmp_out = NULL;
+    const char *path = r->o->vocab;
+    if (!path)
+        return 0;
+    json_error_t je;
+    r->vocab = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    if (json_is_object(r->vocab))
+        return 0;
+    /* A line number only where the JSON did not parse at a line. */
+    char where[32] = "";
+    if (!r->vocab && je.line > 0)
+        snprintf(where, sizeof(where), ":%d", je.line);
+    lt_error("%s%s: the vocabulary must be a JSON object {\"names\", "
+             "\"comments\", \"dead_code\"}%s%s", path, where,
+             r->vocab ? "" : ": ", r->vocab ? "" : je.text);
+    return LT_EXIT_USAGE;
+}
 
-    if (o->vocab) {
-        json_error_t je;
-        r.vocab = json_load_file(o->vocab, JSON_REJECT_DUPLICATES, &je);
-        if (!json_is_object(r.vocab)) {
-            lt_error("%s:%d: the vocabulary must be a JSON object {\"names\", "
-                     "\"comments\", \"dead_code\"}%s%s", o->vocab, je.line,
-                     r.vocab ? "" : ": ", r.vocab ? "" : je.text);
-            code = LT_EXIT_USAGE;
-            goto out;
-        }
+/* Where the records go: -o FILE through FILE.tmp (renamed into place by
+ * close_output once the run succeeded), or stdout.  0, or the exit code
+ * after printing why. */
+static int open_output(struct ds_run *r, char **tmp_out)
+{
+    const char *out = r->o->out;
+    if (!out || strcmp(out, "-") == 0) {
+        r->out = stdout;
+        return 0;
     }
-    if (lt_operators_init() < 0) {
-        lt_error("cannot start the embedded Python for the generators");
-        code = LT_EXIT_ENGINE;
-        goto out;
-    }
-    code = load_inputs(&r);
-    if (code)
-        goto out;
-    char *plan = plan_fingerprint(&r);
-    char shard[48] = "";
-    if (o->run.shard_count) {
-        snprintf(shard, sizeof(shard), "%u/%u", o->run.shard_index,
-                 o->run.shard_count);
-        shard_programs(&r, o->run.shard_index, o->run.shard_count);
-    }
-    for (size_t i = 0; i < r.n_progs && !code; i++)
-        code = modes[o->mode].prepare(&r, &r.progs[i]);
-    if (code)
-        goto out;
-    r.t_prepared = lt__now();
+    *tmp_out = xasprintf("%s.tmp", out);
+    r->out = fopen(*tmp_out, "w");
+    if (r->out)
+        return 0;
+    lt_error("%s: %s", out, strerror(errno));
+    return LT_EXIT_USAGE;
+}
 
-    if (o->out && strcmp(o->out, "-") != 0) {
-        tmp_out = xasprintf("%s.tmp", o->out);
-        r.out = fopen(tmp_out, "w");
-        if (!r.out) {
-            lt_error("%s: %s", o->out, strerror(errno));
-            code = LT_EXIT_USAGE;
-            goto out;
-        }
-    } else {
-        r.out = stdout;
+/* Opens --db for a verified run: the dataset table, a shard's store used
+ * as the same shard only, and the run's settings (plan) with
+ * "dataset_complete" 0 until it ends.  0, or the exit code after
+ * printing why. */
+static int open_store(struct ds_run *r, const char *plan, const char *shard)
+{
+    const char *db = r->o->run.db;
+    char *msg = NULL;
+    int rc = lt_store_open(db, &r->st, &msg);
+    if (rc < 0) {
+        lt_error("%s: %s", db, msg ? msg : lt_strerror(rc));
+        free(msg);
+        return lt_exit_from_error(rc);
     }
-    if (o->run.db && o->verify) {
-        char *msg = NULL;
-        int rc = lt_store_open(o->run.db, &r.st, &msg);
-        if (rc < 0) {
-            lt_error("%s: %s", o->run.db, msg ? msg : lt_strerror(rc));
-            free(msg);
-            free(plan);
-            code = lt_exit_from_error(rc);
-            goto out;
-        }
-        rc = lt_store_dataset_init(r.st);
-        if (rc < 0) {
-            free(plan);
-            code = lt__store_write_failed(r.st, o->run.db, rc);
-            goto out;
-        }
-        /* A shard's store holds that shard's runs: used as another
-         * shard, the merge would take it for that one.  (Runs are keyed
-         * by content, so a store of the whole run may serve a shard.) */
-        char *was = NULL;
-        rc = lt_store_get_meta(r.st, "dataset_shard", &was);
-        if (rc < 0) {
-            lt_error("%s: %s", o->run.db, lt_store_errmsg(r.st));
-            free(plan);
-            code = LT_EXIT_ENGINE;
-            goto out;
-        }
-        if (was && strcmp(was, shard) != 0) {
-            lt_error("%s holds %s%s, not %s%s; use another --db", o->run.db,
-                     *was ? "dataset shard " : "the whole run", was,
-                     *shard ? "shard " : "the whole run", shard);
-            free(was);
-            free(plan);
-            code = LT_EXIT_USAGE;
-            goto out;
-        }
+    rc = lt_store_dataset_init(r->st);
+    if (rc < 0)
+        return lt__store_write_failed(r->st, db, rc);
+    /* A shard's store holds that shard's runs: used as another shard, the
+     * merge would take it for that one.  (Runs are keyed by content, so a
+     * store of the whole run may serve a shard.) */
+    char *was = NULL;
+    rc = lt_store_get_meta(r->st, "dataset_shard", &was);
+    if (rc < 0) {
+        lt_error("%s: %s", db, lt_store_errmsg(r->st));
+        return LT_EXIT_ENGINE;
+    }
+    if (was && strcmp(was, shard) != 0) {
+        lt_error("%s holds %s%s, not %s%s; use another --db", db,
+                 *was ? "dataset shard " : "the whole run", was,
+                 *shard ? "shard " : "the whole run", shard);
         free(was);
-        if (*shard)
-            rc = lt_store_set_meta(r.st, "dataset_shard", shard);
-        if (rc == 0)
-            rc = lt_store_set_meta(r.st, "dataset_settings", plan);
-        if (rc == 0)
-            rc = lt_store_set_meta(r.st, "dataset_complete", "0");
-        if (rc < 0) {
-            free(plan);
-            code = lt__store_write_failed(r.st, o->run.db, rc);
-            goto out;
-        }
+        return LT_EXIT_USAGE;
     }
-    free(plan);
-    lt__progress_init(&r.prog, o->run.progress, "programs");
-    for (size_t i = 0; i < r.n_progs && !r.ex.fatal; i++)
-        modes[o->mode].start(&r, &r.progs[i]);
-    code = lt__ds_loop(&r);
-    if (code == 0 && r.next_emit < r.n_progs) {
+    free(was);
+    if (*shard)
+        rc = lt_store_set_meta(r->st, "dataset_shard", shard);
+    if (rc == 0)
+        rc = lt_store_set_meta(r->st, "dataset_settings", plan);
+    if (rc == 0)
+        rc = lt_store_set_meta(r->st, "dataset_complete", "0");
+    return rc < 0 ? lt__store_write_failed(r->st, db, rc) : 0;
+}
+
+/* Runs every program's work on the executor, in the mode's way.  0, or
+ * the exit code. */
+static int run_programs(struct ds_run *r)
+{
+    lt__progress_init(&r->prog, r->o->run.progress, "programs");
+    for (size_t i = 0; i < r->n_progs && !r->ex.fatal; i++)
+        modes[r->o->mode].start(r, &r->progs[i]);
+    int code = lt__ds_loop(r);
+    if (code == 0 && r->next_emit < r->n_progs) {
         lt_error("internal error: %zu programs were never finished",
-                 r.n_progs - r.next_emit);
+                 r->n_progs - r->next_emit);
         code = LT_EXIT_ENGINE;
     }
-    double wall = lt__now() - r.t_start;
-    json_t *summary = summary_json(&r, wall);
-    if (code == 0 && o->floor)
-        code = lt__ds_floor(&r, summary);
+    return code;
+}
+
+/* The run's summary: the runners' floor when --floor asks, the text on
+ * stderr, --summary FILE, and "dataset_complete" 1 in the store.  0, or
+ * the exit code after printing why. */
+static int finish(struct ds_run *r)
+{
+    const struct lt_dataset_opts *o = r->o;
+    json_t *summary = summary_json(r, lt__now() - r->t_start);
+    int code = o->floor ? lt__ds_floor(r, summary) : 0;
     if (code == 0) {
-        summary_text(&r, summary);
+        summary_text(r, summary);
         if (o->summary) {
             struct lt_buf b = LT_BUF_INIT;
             lt__ds_dump(summary, &b);
@@ -1134,39 +1119,102 @@ int lt_dataset(const struct lt_dataset_opts *o)
         }
     }
     json_decref(summary);
-    if (code == 0 && r.st) {
-        int rc = lt_store_set_meta(r.st, "dataset_complete", "1");
+    if (code == 0 && r->st) {
+        int rc = lt_store_set_meta(r->st, "dataset_complete", "1");
         if (rc < 0)
-            code = lt__store_write_failed(r.st, o->run.db, rc);
+            code = lt__store_write_failed(r->st, o->run.db, rc);
     }
-out:
-    lt__ds_exec_close(&r);
-    if (r.out && r.out != stdout) {
-        int bad = fclose(r.out) != 0;
+    return code;
+}
+
+/* Closes -o: FILE.tmp becomes FILE when the run succeeded (code 0) and
+ * is removed otherwise.  Returns the run's exit code, 3 when the file
+ * could not be completed. */
+static int close_output(struct ds_run *r, int code, const char *tmp_out)
+{
+    const char *out = r->o->out;
+    if (r->out && r->out != stdout) {
+        int bad = fclose(r->out) != 0;
         if (code == 0 && bad) {
-            lt_error("%s: %s", o->out, strerror(errno));
+            lt_error("%s: %s", out, strerror(errno));
             code = LT_EXIT_ENGINE;
         }
-        if (code == 0 && rename(tmp_out, o->out) < 0) {
-            lt_error("%s: %s", o->out, strerror(errno));
+        if (code == 0 && rename(tmp_out, out) < 0) {
+            lt_error("%s: %s", out, strerror(errno));
             code = LT_EXIT_ENGINE;
         }
         if (code != 0)
             unlink(tmp_out);
-    } else if (r.out) {
+    } else if (r->out) {
         fflush(stdout);
     }
+    return code;
+}
+
+/* Releases what the run made. */
+static void run_free(struct ds_run *r)
+{
+    lt_store_close(r->st);
+    for (size_t i = 0; i < r->n_progs; i++)
+        prog_free(r->o, &r->progs[i]);
+    free(r->progs);
+    json_decref(r->vocab);
+    json_decref(r->s.dropped);
+    json_decref(r->s.by_op);
+    json_decref(r->s.by_cat);
+    json_decref(r->s.by_loc);
+    json_decref(r->s.floor_cases);
+    free(r->call_err);
+}
+
+/* Contract: see engine.h.  The steps: the inputs read and this shard's
+ * programs prepared in the mode's way, the output and the store opened,
+ * the programs run, the summary written. */
+int lt_dataset(const struct lt_dataset_opts *o)
+{
+    struct ds_run r;
+    memset(&r, 0, sizeof(r));
+    lt_exec_init(&r.ex, o->run.jobs);
+    r.o = o;
+    r.s.dropped = json_object();
+    r.s.by_op = json_object();
+    r.s.by_cat = json_object();
+    r.s.by_loc = json_object();
+    r.s.floor_cases = json_array();
+    r.t_start = lt__now();
+    char *tmp_out = NULL, *plan = NULL;
+    char shard[48] = "";
+
+    int code = read_vocab(&r);
+    if (code == 0 && lt_operators_init() < 0) {
+        lt_error("cannot start the embedded Python for the generators");
+        code = LT_EXIT_ENGINE;
+    }
+    if (code == 0)
+        code = load_inputs(&r);
+    if (code == 0) {
+        plan = plan_fingerprint(&r);
+        if (o->run.shard_count) {
+            snprintf(shard, sizeof(shard), "%u/%u", o->run.shard_index,
+                     o->run.shard_count);
+            shard_programs(&r, o->run.shard_index, o->run.shard_count);
+        }
+    }
+    for (size_t i = 0; code == 0 && i < r.n_progs; i++)
+        code = modes[o->mode].prepare(&r, &r.progs[i]);
+    r.t_prepared = lt__now();
+    if (code == 0)
+        code = open_output(&r, &tmp_out);
+    if (code == 0 && o->run.db && o->verify)
+        code = open_store(&r, plan, shard);
+    free(plan);
+    if (code == 0)
+        code = run_programs(&r);
+    if (code == 0)
+        code = finish(&r);
+    lt__ds_exec_close(&r);
+    code = close_output(&r, code, tmp_out);
     free(tmp_out);
-    lt_store_close(r.st);
-    for (size_t i = 0; i < r.n_progs; i++)
-        prog_free(o, &r.progs[i]);
-    free(r.progs);
-    json_decref(r.vocab);
-    json_decref(r.s.dropped);
-    json_decref(r.s.by_op);
-    json_decref(r.s.by_cat);
-    json_decref(r.s.by_loc);
-    json_decref(r.s.floor_cases);
-    free(r.call_err);
+    run_free(&r);
     return code;
 }
