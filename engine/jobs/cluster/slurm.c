@@ -180,27 +180,25 @@ static int shard_state(const char *path, unsigned i, unsigned n)
     return state;
 }
 
-/* See engine.h. */
-int lt_slurm(const struct lt_slurm_opts *o)
+/* The options the scripts are written from: no newline in a value that
+ * lands in an #SBATCH line, --sbatch-arg one option each, and neither
+ * --db nor --shard among score's arguments (the scripts set them).  0,
+ * or -1 after printing why. */
+static int check_options(const struct lt_slurm_opts *o)
 {
-    struct lt_buf shards = LT_BUF_INIT, merge = LT_BUF_INIT;
-    struct lt_buf list = LT_BUF_INIT, cmd = LT_BUF_INIT;
-    char *dir = NULL, *cwd = NULL, *shard_sh = NULL, *merge_sh = NULL;
-    int code = LT_EXIT_USAGE;
     const char *vals[] = {o->partition, o->time, o->dir};
     for (size_t i = 0; i < sizeof(vals) / sizeof(*vals); i++)
         if (vals[i] && strpbrk(vals[i], "\n\r")) {
             lt_error("option values may not hold a newline");
-            goto out;
+            return -1;
         }
     for (size_t i = 0; i < o->n_sbatch_args; i++)
         if (strpbrk(o->sbatch_args[i], "\n\r") ||
             o->sbatch_args[i][0] != '-') {
             lt_error("--sbatch-arg '%s': expected one sbatch option such as "
                      "--mem=4G, without a newline", o->sbatch_args[i]);
-            goto out;
+            return -1;
         }
-    /* The scripts set these themselves. */
     for (size_t i = 0; i < o->n_score_args; i++) {
         const char *a = o->score_args[i];
         if (strcmp(a, "--") == 0)
@@ -209,140 +207,157 @@ int lt_slurm(const struct lt_slurm_opts *o)
             strcmp(a, "--shard") == 0 || strncmp(a, "--shard=", 8) == 0) {
             lt_error("%s: litmus slurm gives each shard its --shard and "
                      "--db (in --dir); leave it out", a);
-            goto out;
+            return -1;
         }
     }
+    return 0;
+}
+
+/* --dir made and resolved (*dir), and the working directory (*cwd), both
+ * safe to write into the scripts.  0, or -1 after printing why. */
+static int resolve_dirs(const struct lt_slurm_opts *o, char **dir,
+                        char **cwd)
+{
     if (mkdir(o->dir, 0777) < 0 && errno != EEXIST) {
         lt_error("cannot create %s: %s", o->dir, strerror(errno));
-        goto out;
+        return -1;
     }
-    dir = realpath(o->dir, NULL);
-    cwd = getcwd(NULL, 0);
-    if (!dir || !cwd) {
+    *dir = realpath(o->dir, NULL);
+    *cwd = getcwd(NULL, 0);
+    if (!*dir || !*cwd) {
         lt_error("%s: %s", o->dir, strerror(errno));
-        goto out;
+        return -1;
     }
-    if (strpbrk(dir, "\n\r%") || strpbrk(cwd, "\n\r")) {
+    if (strpbrk(*dir, "\n\r%") || strpbrk(*cwd, "\n\r")) {
         lt_error("%s: the directory's path may not hold '%%' or a newline "
-                 "(Slurm expands %% in --output)", dir);
-        goto out;
+                 "(Slurm expands %% in --output)", *dir);
+        return -1;
     }
+    return 0;
+}
 
-    /* Which shards still have work: those without a complete store. */
-    size_t n_unfinished = 0;
+/* The shards that still have work (no complete store in dir), as the
+ * comma list of an --array in *list.  Their number, or -1 after printing
+ * why. */
+static long unfinished_shards(const struct lt_slurm_opts *o, const char *dir,
+                              struct lt_buf *list)
+{
+    long n = 0;
     for (unsigned i = 0; i < o->shards; i++) {
         char *db = xasprintf("%s/shard-%u.db", dir, i);
         int state = shard_state(db, i, o->shards);
         free(db);
         if (state < 0)
-            goto out;
+            return -1;
         if (state == 0) {
-            lt_buf_printf(&list, "%s%u", n_unfinished ? "," : "", i);
-            n_unfinished++;
+            lt_buf_printf(list, "%s%u", n ? "," : "", i);
+            n++;
         }
     }
+    return n;
+}
 
-    /* The array job: task i runs `litmus score ... --shard i/N`. */
+/* The array job: task i runs `litmus score ... --shard i/N`. */
+static void shards_script(struct lt_buf *b, const struct lt_slurm_opts *o,
+                          const char *dir, const char *cwd)
+{
     char *out_pat = xasprintf("%s/shard-%%a.out", dir);
-    sbatch_header(&shards, o, "litmus-shards", out_pat);
+    sbatch_header(b, o, "litmus-shards", out_pat);
     free(out_pat);
     if (o->cpus_per_task)
-        lt_buf_printf(&shards, "#SBATCH --cpus-per-task=%u\n",
-                      o->cpus_per_task);
-    lt_buf_puts(&shards,
-                "# Written by `litmus slurm`: array task I runs shard I of "
-                "the score run\n# (docs/scale.md).  Exit 1 of a shard is "
-                "a quality gate measured on a\n# part of the mutants: it "
-                "counts as done; the merged report gates.\n");
-    lt_buf_puts(&shards, "i=${SLURM_ARRAY_TASK_ID:?run me with sbatch "
-                         "--array}\ncd ");
-    sh_word(&shards, cwd);
-    lt_buf_puts(&shards, " || exit 3\n");
-    sh_word(&shards, o->exe);
-    lt_buf_puts(&shards, " score");
+        lt_buf_printf(b, "#SBATCH --cpus-per-task=%u\n", o->cpus_per_task);
+    lt_buf_puts(b, "# Written by `litmus slurm`: array task I runs shard I of "
+                   "the score run\n# (docs/scale.md).  Exit 1 of a shard is "
+                   "a quality gate measured on a\n# part of the mutants: it "
+                   "counts as done; the merged report gates.\n");
+    lt_buf_puts(b, "i=${SLURM_ARRAY_TASK_ID:?run me with sbatch "
+                   "--array}\ncd ");
+    sh_word(b, cwd);
+    lt_buf_puts(b, " || exit 3\n");
+    sh_word(b, o->exe);
+    lt_buf_puts(b, " score");
     size_t k = 0;
     for (; k < o->n_score_args && strcmp(o->score_args[k], "--") != 0; k++) {
-        lt_buf_puts(&shards, " ");
-        sh_word(&shards, o->score_args[k]);
+        lt_buf_puts(b, " ");
+        sh_word(b, o->score_args[k]);
     }
-    lt_buf_printf(&shards, " --shard \"$i/%u\" --db ", o->shards);
-    sh_word(&shards, dir);
-    lt_buf_puts(&shards, "\"/shard-$i.db\" --no-progress");
+    lt_buf_printf(b, " --shard \"$i/%u\" --db ", o->shards);
+    sh_word(b, dir);
+    lt_buf_puts(b, "\"/shard-$i.db\" --no-progress");
     if (!o->has_jobs)
-        lt_buf_puts(&shards, " --jobs \"${SLURM_CPUS_PER_TASK:-1}\"");
+        lt_buf_puts(b, " --jobs \"${SLURM_CPUS_PER_TASK:-1}\"");
     for (; k < o->n_score_args; k++) {
-        lt_buf_puts(&shards, " ");
-        sh_word(&shards, o->score_args[k]);
+        lt_buf_puts(b, " ");
+        sh_word(b, o->score_args[k]);
     }
-    lt_buf_puts(&shards, "\nrc=$?\n[ $rc -eq 1 ] && rc=0\nexit $rc\n");
+    lt_buf_puts(b, "\nrc=$?\n[ $rc -eq 1 ] && rc=0\nexit $rc\n");
+}
 
-    /* The merge job: all shards into merged.db, then the text report,
-     * renamed into place once whole so that a poller never reads half. */
-    out_pat = xasprintf("%s/merge.out", dir);
-    sbatch_header(&merge, o, "litmus-merge", out_pat);
+/* The merge job: all shards into merged.db, then the text report,
+ * renamed into place once whole so that a poller never reads half. */
+static void merge_script(struct lt_buf *b, const struct lt_slurm_opts *o,
+                         const char *dir, const char *cwd)
+{
+    char *out_pat = xasprintf("%s/merge.out", dir);
+    sbatch_header(b, o, "litmus-merge", out_pat);
     free(out_pat);
-    lt_buf_puts(&merge, "# Written by `litmus slurm`: merges the shards "
-                        "once every one has finished.\nset -e\ncd ");
-    sh_word(&merge, cwd);
-    lt_buf_puts(&merge, "\n");
-    sh_word(&merge, o->exe);
-    lt_buf_puts(&merge, " merge --force ");
-    sh_word(&merge, dir);
-    lt_buf_puts(&merge, "/merged.db");
+    lt_buf_puts(b, "# Written by `litmus slurm`: merges the shards "
+                   "once every one has finished.\nset -e\ncd ");
+    sh_word(b, cwd);
+    lt_buf_puts(b, "\n");
+    sh_word(b, o->exe);
+    lt_buf_puts(b, " merge --force ");
+    sh_word(b, dir);
+    lt_buf_puts(b, "/merged.db");
     for (unsigned i = 0; i < o->shards; i++) {
-        lt_buf_puts(&merge, " ");
-        sh_word(&merge, dir);
-        lt_buf_printf(&merge, "/shard-%u.db", i);
+        lt_buf_puts(b, " ");
+        sh_word(b, dir);
+        lt_buf_printf(b, "/shard-%u.db", i);
     }
-    lt_buf_puts(&merge, "\n");
-    sh_word(&merge, o->exe);
-    lt_buf_puts(&merge, " report --db ");
-    sh_word(&merge, dir);
-    lt_buf_puts(&merge, "/merged.db > ");
-    sh_word(&merge, dir);
-    lt_buf_puts(&merge, "/report.txt.tmp || [ $? -eq 1 ]\nmv ");
-    sh_word(&merge, dir);
-    lt_buf_puts(&merge, "/report.txt.tmp ");
-    sh_word(&merge, dir);
-    lt_buf_puts(&merge, "/report.txt\n");
+    lt_buf_puts(b, "\n");
+    sh_word(b, o->exe);
+    lt_buf_puts(b, " report --db ");
+    sh_word(b, dir);
+    lt_buf_puts(b, "/merged.db > ");
+    sh_word(b, dir);
+    lt_buf_puts(b, "/report.txt.tmp || [ $? -eq 1 ]\nmv ");
+    sh_word(b, dir);
+    lt_buf_puts(b, "/report.txt.tmp ");
+    sh_word(b, dir);
+    lt_buf_puts(b, "/report.txt\n");
+}
 
-    shard_sh = xasprintf("%s/shards.sbatch", dir);
-    merge_sh = xasprintf("%s/merge.sbatch", dir);
-    if (write_file(shard_sh, shards.data) < 0 ||
-        write_file(merge_sh, merge.data) < 0) {
-        code = LT_EXIT_ENGINE;
-        goto out;
-    }
-    /* A report from an earlier merge must not pass for this one's. */
-    char *old = xasprintf("%s/report.txt", dir);
-    unlink(old);
-    free(old);
-
-    char *array = xasprintf("--array=%s", n_unfinished ? list.data : "");
+/* Submits the array job of the unfinished shards (list, n of them) and
+ * the merge after it, or prints the two sbatch commands (--no-submit).
+ * Returns the exit code. */
+static int submit_jobs(const struct lt_slurm_opts *o, const char *dir,
+                       const char *list, long n, const char *shard_sh,
+                       const char *merge_sh)
+{
+    char *array = xasprintf("--array=%s", n ? list : "");
     if (o->no_submit) {
-        if (n_unfinished)
+        if (n)
             printf("%s --parsable %s %s\n", o->sbatch, array, shard_sh);
         printf("%s --parsable %s%s\n", o->sbatch,
-               n_unfinished ? "--dependency=afterok:JOBID " : "", merge_sh);
+               n ? "--dependency=afterok:JOBID " : "", merge_sh);
         free(array);
-        code = LT_EXIT_OK;
-        goto out;
+        return LT_EXIT_OK;
     }
     long shard_job = 0, merge_job = 0;
-    if (n_unfinished) {
-        char *argv[] = {(char *)o->sbatch, "--parsable", array, shard_sh,
-                        NULL};
+    if (n) {
+        char *argv[] = {(char *)o->sbatch, "--parsable", array,
+                        (char *)shard_sh, NULL};
         if (submit(argv, &shard_job) < 0) {
             free(array);
-            code = LT_EXIT_ENGINE;
-            goto out;
+            return LT_EXIT_ENGINE;
         }
     }
     free(array);
     char *dep = xasprintf("--dependency=afterok:%ld", shard_job);
-    char *margv[] = {(char *)o->sbatch, "--parsable", dep, merge_sh, NULL};
-    if (!n_unfinished) { /* every shard is complete: only the merge is left */
-        margv[2] = merge_sh;
+    char *margv[] = {(char *)o->sbatch, "--parsable", dep, (char *)merge_sh,
+                     NULL};
+    if (!n) { /* every shard is complete: only the merge is left */
+        margv[2] = (char *)merge_sh;
         margv[3] = NULL;
     }
     int src = submit(margv, &merge_job);
@@ -352,23 +367,51 @@ int lt_slurm(const struct lt_slurm_opts *o)
             lt_error("the shards were submitted as job %ld; cancel it "
                      "(scancel %ld) or submit %s yourself", shard_job,
                      shard_job, merge_sh);
-        code = LT_EXIT_ENGINE;
-        goto out;
+        return LT_EXIT_ENGINE;
     }
-    if (n_unfinished)
-        printf("submitted shards %s of %u as array job %ld\n", list.data,
+    if (n)
+        printf("submitted shards %s of %u as array job %ld\n", list,
                o->shards, shard_job);
     else
         printf("every shard of %u is complete\n", o->shards);
     printf("submitted the merge as job %ld%s\n", merge_job,
-           n_unfinished ? " (after the shards)" : "");
+           n ? " (after the shards)" : "");
     printf("results: %s/merged.db, report: %s/report.txt\n", dir, dir);
-    code = LT_EXIT_OK;
-out:
+    return LT_EXIT_OK;
+}
+
+/* See engine.h.  The steps: the options checked, --dir resolved, the
+ * unfinished shards found, both scripts written, the jobs submitted. */
+int lt_slurm(const struct lt_slurm_opts *o)
+{
+    struct lt_buf shards = LT_BUF_INIT, merge = LT_BUF_INIT;
+    struct lt_buf list = LT_BUF_INIT;
+    char *dir = NULL, *cwd = NULL, *shard_sh = NULL, *merge_sh = NULL;
+    int code = LT_EXIT_USAGE;
+    long n = -1;
+    if (check_options(o) == 0 && resolve_dirs(o, &dir, &cwd) == 0)
+        n = unfinished_shards(o, dir, &list);
+    if (n >= 0) {
+        shards_script(&shards, o, dir, cwd);
+        merge_script(&merge, o, dir, cwd);
+        shard_sh = xasprintf("%s/shards.sbatch", dir);
+        merge_sh = xasprintf("%s/merge.sbatch", dir);
+        if (write_file(shard_sh, shards.data) < 0 ||
+            write_file(merge_sh, merge.data) < 0) {
+            code = LT_EXIT_ENGINE;
+        } else {
+            /* A report from an earlier merge must not pass for this
+             * one's. */
+            char *old = xasprintf("%s/report.txt", dir);
+            unlink(old);
+            free(old);
+            code = submit_jobs(o, dir, list.data ? list.data : "", n,
+                               shard_sh, merge_sh);
+        }
+    }
     lt_buf_free(&shards);
     lt_buf_free(&merge);
     lt_buf_free(&list);
-    lt_buf_free(&cmd);
     free(shard_sh);
     free(merge_sh);
     free(dir);
