@@ -45,15 +45,6 @@ static const char *const devices[] = {
     "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
 };
 
-static int fail(char *err, size_t errlen, const char *what, int e)
-{
-    snprintf(err, errlen, "%s: %s", what, strerror(e));
-    lt__sbx_note(LT_SBX_FSVIEW, "%s; the tests see the whole host file "
-                 "system", err);
-    lt__sbx_note(LT_SBX_IDENTITY, "no file-system view");
-    return -e;
-}
-
 /* mkdir -p of `path` below `root` (both absolute; path's components are
  * created as directories). */
 static int make_dirs(const char *root, const char *path, mode_t mode)
@@ -188,103 +179,108 @@ static int others_can_read(const char *path)
     return (sb.st_mode & S_IROTH) != 0;
 }
 
-/* Contract: see sandbox.h. */
-int lt_sandbox_view_enter(const struct lt_view_opts *o, unsigned *got,
-                          char *err, size_t errlen, char **description)
+/* Sets err to "what: strerror(e)" and returns -e. */
+static int set_err(char *err, size_t errlen, const char *what, int e)
 {
-    *got = 0;
-    err[0] = '\0';
-    struct lt_buf desc = LT_BUF_INIT;
-    struct lt_buf *d = description ? &desc : NULL;
-    int rc;
-    uid_t outer_uid = getuid();
-    gid_t outer_gid = getgid();
-    int as_root = geteuid() == 0;
+    snprintf(err, errlen, "%s: %s", what, strerror(e));
+    return -e;
+}
 
-    /* Root may make a mount namespace directly; anyone else needs a user
-     * namespace of their own first, with only their own uid mapped. */
+/* Writes "id id 1" to a user namespace's uid_map or gid_map (file): the
+ * one id mapped to itself.  0 or -errno with err set. */
+static int map_own_id(const char *file, unsigned id, char *err,
+                      size_t errlen)
+{
+    char map[64];
+    snprintf(map, sizeof(map), "%u %u 1\n", id, id);
+    int fd = open(file, O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, map, strlen(map)) < 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return set_err(err, errlen, strrchr(file, '/') + 1, e);
+    }
+    close(fd);
+    return 0;
+}
+
+/* A mount namespace of this process's own: root makes one directly;
+ * anyone else needs a user namespace first, with only their own uid and
+ * gid mapped.  Then nothing mounted here reaches the host, nor the
+ * host's later mounts us.  0 or -errno with err set. */
+static int own_mount_namespace(int as_root, uid_t uid, gid_t gid, char *err,
+                               size_t errlen)
+{
     if (as_root) {
         if (unshare(CLONE_NEWNS) < 0)
-            return fail(err, errlen, "unshare(CLONE_NEWNS)", errno);
+            return set_err(err, errlen, "unshare(CLONE_NEWNS)", errno);
     } else {
         if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
-            return fail(err, errlen, "unshare(CLONE_NEWUSER)", errno);
-        char map[64];
-        snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)outer_uid,
-                 (unsigned)outer_uid);
+            return set_err(err, errlen, "unshare(CLONE_NEWUSER)", errno);
         int fd = open("/proc/self/setgroups", O_WRONLY | O_CLOEXEC);
         if (fd >= 0) {
             if (write(fd, "deny", 4) < 0) { /* best effort; gid_map says */
             }
             close(fd);
         }
-        fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
-        if (fd < 0 || write(fd, map, strlen(map)) < 0) {
-            int e = errno;
-            if (fd >= 0)
-                close(fd);
-            return fail(err, errlen, "uid_map", e);
-        }
-        close(fd);
-        snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)outer_gid,
-                 (unsigned)outer_gid);
-        fd = open("/proc/self/gid_map", O_WRONLY | O_CLOEXEC);
-        if (fd < 0 || write(fd, map, strlen(map)) < 0) {
-            int e = errno;
-            if (fd >= 0)
-                close(fd);
-            return fail(err, errlen, "gid_map", e);
-        }
-        close(fd);
+        int rc = map_own_id("/proc/self/uid_map", (unsigned)uid, err,
+                            errlen);
+        if (rc == 0)
+            rc = map_own_id("/proc/self/gid_map", (unsigned)gid, err,
+                            errlen);
+        if (rc < 0)
+            return rc;
     }
-    /* Nothing mounted here reaches the host, nor the host's later mounts
-     * us. */
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-        return fail(err, errlen, "making mounts private", errno);
+        return set_err(err, errlen, "making mounts private", errno);
+    return 0;
+}
 
-    /* The new root: an empty tmpfs over the scratch base (any directory
-     * would do as a mount point; this one is ours). */
-    const char *root = o->root_dir;
+/* The view's root, an empty tmpfs over root (any directory would do as
+ * a mount point; this one is ours), with the system's paths and the
+ * caller's read-only paths bound in.  0 or -errno (err set where the
+ * path is known). */
+static int expose_paths(const char *root, const struct lt_view_opts *o,
+                        struct lt_buf *d, char *err, size_t errlen)
+{
     if (mount("litmus-view", root, "tmpfs", MS_NOSUID | MS_NODEV,
               "mode=0755,size=4m,nr_inodes=4096") < 0)
-        return fail(err, errlen, "mounting the view's root", errno);
-
+        return set_err(err, errlen, "mounting the view's root", errno);
+    int rc;
     for (size_t i = 0; i < sizeof(system_paths) / sizeof(system_paths[0]);
          i++) {
-        if ((rc = expose(root, system_paths[i], 0)) < 0) {
-            snprintf(err, errlen, "%s: %s", system_paths[i], strerror(-rc));
-            goto out;
-        }
+        if ((rc = expose(root, system_paths[i], 0)) < 0)
+            return set_err(err, errlen, system_paths[i], -rc);
         struct stat sb;
         if (lstat(system_paths[i], &sb) == 0)
             describe_add(d, "read", system_paths[i]);
     }
     for (size_t i = 0; i < o->n_ro_paths; i++) {
-        if ((rc = expose(root, o->ro_paths[i], 0)) < 0) {
-            snprintf(err, errlen, "%s: %s", o->ro_paths[i], strerror(-rc));
-            goto out;
-        }
+        if ((rc = expose(root, o->ro_paths[i], 0)) < 0)
+            return set_err(err, errlen, o->ro_paths[i], -rc);
         struct stat sb;
         if (stat(o->ro_paths[i], &sb) == 0)
             describe_add(d, "read", o->ro_paths[i]);
     }
+    return 0;
+}
 
-    /* /dev: a few device nodes bound onto empty files, links to the
-     * process's own descriptors, and a private /dev/shm. */
+/* /dev: a few device nodes bound onto empty files, links to the
+ * process's own descriptors, and a private /dev/shm.  0 or -errno. */
+static int make_dev(const char *root, char *err, size_t errlen)
+{
+    int rc;
     if ((rc = make_dirs(root, "/dev", 0755)) < 0)
-        goto out;
+        return rc;
     for (size_t i = 0; i < sizeof(devices) / sizeof(devices[0]); i++) {
         char full[PATH_MAX];
         snprintf(full, sizeof(full), "%s%s", root, devices[i]);
         if (access(devices[i], F_OK) < 0)
             continue;
         if ((rc = make_file(root, devices[i])) < 0)
-            goto out;
-        if (mount(devices[i], full, NULL, MS_BIND, NULL) < 0) {
-            rc = -errno;
-            snprintf(err, errlen, "%s: %s", devices[i], strerror(errno));
-            goto out;
-        }
+            return rc;
+        if (mount(devices[i], full, NULL, MS_BIND, NULL) < 0)
+            return set_err(err, errlen, devices[i], errno);
     }
     static const char *const fd_links[][2] = {
         {"/proc/self/fd", "/dev/fd"},
@@ -295,123 +291,169 @@ int lt_sandbox_view_enter(const struct lt_view_opts *o, unsigned *got,
     for (size_t i = 0; i < 4; i++) {
         char full[PATH_MAX];
         snprintf(full, sizeof(full), "%s%s", root, fd_links[i][1]);
-        if (symlink(fd_links[i][0], full) < 0 && errno != EEXIST) {
-            rc = -errno;
-            goto out;
-        }
+        if (symlink(fd_links[i][0], full) < 0 && errno != EEXIST)
+            return -errno;
     }
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/dev/shm", root);
     if ((rc = make_dirs(root, "/dev/shm", 01777)) < 0 ||
         mount("shm", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-              "mode=1777,size=1m,nr_inodes=64") < 0) {
-        rc = rc < 0 ? rc : -errno;
-        snprintf(err, errlen, "/dev/shm: %s", strerror(-rc));
-        goto out;
-    }
+              "mode=1777,size=1m,nr_inodes=64") < 0)
+        return set_err(err, errlen, "/dev/shm", rc < 0 ? -rc : errno);
+    return 0;
+}
 
-    /* /proc of the host, read-only: /proc/self is what Python and test
-     * suites read.  Other processes' entries stay behind ptrace's
-     * checks, which an unprivileged child fails for the zygote. */
+/* /proc of the host, read-only: /proc/self is what Python and test
+ * suites read.  Other processes' entries stay behind ptrace's checks,
+ * which an unprivileged child fails for the zygote.  0 or -errno. */
+static int bind_proc(const char *root, char *err, size_t errlen)
+{
+    int rc;
     if ((rc = make_dirs(root, "/proc", 0555)) < 0)
-        goto out;
+        return rc;
+    char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/proc", root);
     if (mount("/proc", path, NULL, MS_BIND | MS_REC, NULL) < 0 ||
         mount(NULL, path, NULL,
               MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV |
                   MS_NOEXEC,
-              NULL) < 0) {
-        rc = -errno;
-        snprintf(err, errlen, "/proc: %s", strerror(errno));
-        goto out;
-    }
+              NULL) < 0)
+        return set_err(err, errlen, "/proc", errno);
+    return 0;
+}
 
-    /* Who the tests are: a minimal passwd and group, no host accounts. */
-    uid_t uid = as_root ? o->uid : outer_uid;
-    gid_t gid = as_root ? o->gid : outer_gid;
+/* Who the tests are: a minimal passwd and group, no host accounts.
+ * 0 or -errno. */
+static int write_accounts(const char *root, uid_t uid, gid_t gid)
+{
     char text[256];
     snprintf(text, sizeof(text),
              "root:x:0:0:root:/nonexistent:/usr/sbin/nologin\n"
              "litmus:x:%u:%u:litmus sandbox:/nonexistent:/usr/sbin/nologin\n",
              (unsigned)uid, (unsigned)gid);
-    if ((rc = write_text(root, "/etc/passwd", text)) < 0)
-        goto out;
-    snprintf(text, sizeof(text), "root:x:0:\nlitmus:x:%u:\n",
-             (unsigned)gid);
-    if ((rc = write_text(root, "/etc/group", text)) < 0)
-        goto out;
+    int rc = write_text(root, "/etc/passwd", text);
+    if (rc < 0)
+        return rc;
+    snprintf(text, sizeof(text), "root:x:0:\nlitmus:x:%u:\n", (unsigned)gid);
+    return write_text(root, "/etc/group", text);
+}
 
-    /* The one writable place: a size- and inode-capped tmpfs at the
-     * scratch path the children's directories are made in, owned by the
-     * identity they run as.  /tmp is an empty read-only directory around
-     * it. */
+/* The one writable place: a size- and inode-capped tmpfs at the scratch
+ * path the children's directories are made in (one per instance), owned
+ * by the identity they run as.  /tmp is an empty read-only directory
+ * around it.  0 or -errno. */
+static int mount_scratch(const char *root, const struct lt_view_opts *o,
+                         uid_t uid, gid_t gid, struct lt_buf *d, char *err,
+                         size_t errlen)
+{
     char opts[128];
     snprintf(opts, sizeof(opts), "mode=0700,uid=%u,gid=%u,size=%llu,"
              "nr_inodes=%llu", (unsigned)uid, (unsigned)gid,
              (unsigned long long)o->scratch_bytes,
              (unsigned long long)o->scratch_inodes);
     unsigned instances = o->scratch_instances > 1 ? o->scratch_instances : 1;
+    int rc;
     for (unsigned i = 0; i < instances; i++) {
-        char where[PATH_MAX];
+        char where[PATH_MAX], path[PATH_MAX];
         if (instances == 1)
             snprintf(where, sizeof(where), "%s", o->scratch_dir);
         else
             snprintf(where, sizeof(where), "%s/%u", o->scratch_dir, i);
         if ((rc = make_dirs(root, where, 0755)) < 0)
-            goto out;
+            return rc;
         snprintf(path, sizeof(path), "%s%s", root, where);
         if (mount("litmus-scratch", path, "tmpfs", MS_NOSUID | MS_NODEV,
-                  opts) < 0) {
-            rc = -errno;
-            snprintf(err, errlen, "scratch tmpfs: %s", strerror(errno));
-            goto out;
-        }
+                  opts) < 0)
+            return set_err(err, errlen, "scratch tmpfs", errno);
     }
     if ((rc = make_dirs(root, "/tmp", 0755)) < 0)
-        goto out;
+        return rc;
     describe_add(d, "write", o->scratch_dir);
+    return 0;
+}
 
-    /* Switch roots: the old one is detached and gone from the view. */
+/* Switches roots (the old one is detached and gone from the view) and
+ * makes the new one read-only.  0 or -errno with err set. */
+static int switch_root(const char *root, char *err, size_t errlen)
+{
     if (chdir(root) < 0 || syscall(SYS_pivot_root, ".", ".") < 0 ||
-        umount2(".", MNT_DETACH) < 0 || chdir("/") < 0) {
-        rc = -errno;
-        snprintf(err, errlen, "pivot_root: %s", strerror(errno));
-        goto out;
-    }
-    if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) < 0) {
-        rc = -errno;
-        snprintf(err, errlen, "read-only root: %s", strerror(errno));
-        goto out;
-    }
-    *got |= LT_SBX_FSVIEW;
+        umount2(".", MNT_DETACH) < 0 || chdir("/") < 0)
+        return set_err(err, errlen, "pivot_root", errno);
+    if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) < 0)
+        return set_err(err, errlen, "read-only root", errno);
+    return 0;
+}
 
-    /* An identity that owns nothing on the host.  Root changes to
-     * o->uid; a user keeps their uid, which the read-only binds already
-     * keep from changing anything outside scratch. */
-    if (as_root) {
-        int readable = 1;
-        for (size_t i = 0; i < o->n_ro_paths && readable; i++)
-            readable = others_can_read(o->ro_paths[i]);
-        if (!readable) {
-            lt__sbx_note(LT_SBX_IDENTITY, "the project is not readable by "
-                         "uid %u; the tests run as root inside the view",
-                         (unsigned)o->uid);
-        } else if (setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 ||
-                   setresuid(uid, uid, uid) < 0) {
-            rc = -errno;
-            snprintf(err, errlen, "changing to uid %u: %s", (unsigned)uid,
-                     strerror(errno));
-            goto out;
-        } else {
-            *got |= LT_SBX_IDENTITY;
-        }
-    } else {
+/* An identity that owns nothing on the host.  Root changes to o->uid
+ * (unless the project is not readable by it: then it stays root inside
+ * the view, and says so); a user keeps their uid, which the read-only
+ * binds already keep from changing anything outside scratch.  Adds
+ * LT_SBX_IDENTITY to *got when it holds.  0 or -errno with err set. */
+static int take_identity(const struct lt_view_opts *o, int as_root,
+                         uid_t uid, gid_t gid, unsigned *got, char *err,
+                         size_t errlen)
+{
+    if (!as_root) {
         *got |= LT_SBX_IDENTITY;
+        return 0;
     }
-    if (d)
+    int readable = 1;
+    for (size_t i = 0; i < o->n_ro_paths && readable; i++)
+        readable = others_can_read(o->ro_paths[i]);
+    if (!readable) {
+        lt__sbx_note(LT_SBX_IDENTITY, "the project is not readable by "
+                     "uid %u; the tests run as root inside the view",
+                     (unsigned)o->uid);
+        return 0;
+    }
+    if (setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 ||
+        setresuid(uid, uid, uid) < 0) {
+        int e = errno;
+        snprintf(err, errlen, "changing to uid %u: %s", (unsigned)uid,
+                 strerror(e));
+        return -e;
+    }
+    *got |= LT_SBX_IDENTITY;
+    return 0;
+}
+
+/* Contract: see sandbox.h.  The steps: a mount namespace of its own, the
+ * root with the read-only paths, /dev, /proc, the accounts, the scratch,
+ * the switch of roots, the identity; the first that fails leaves the
+ * view off, said in the notes. */
+int lt_sandbox_view_enter(const struct lt_view_opts *o, unsigned *got,
+                          char *err, size_t errlen, char **description)
+{
+    *got = 0;
+    err[0] = '\0';
+    struct lt_buf desc = LT_BUF_INIT;
+    struct lt_buf *d = description ? &desc : NULL;
+    uid_t outer_uid = getuid();
+    gid_t outer_gid = getgid();
+    int as_root = geteuid() == 0;
+    uid_t uid = as_root ? o->uid : outer_uid;
+    gid_t gid = as_root ? o->gid : outer_gid;
+    const char *root = o->root_dir;
+
+    int rc = own_mount_namespace(as_root, outer_uid, outer_gid, err, errlen);
+    if (rc == 0)
+        rc = expose_paths(root, o, d, err, errlen);
+    if (rc == 0)
+        rc = make_dev(root, err, errlen);
+    if (rc == 0)
+        rc = bind_proc(root, err, errlen);
+    if (rc == 0)
+        rc = write_accounts(root, uid, gid);
+    if (rc == 0)
+        rc = mount_scratch(root, o, uid, gid, d, err, errlen);
+    if (rc == 0)
+        rc = switch_root(root, err, errlen);
+    if (rc == 0) {
+        *got |= LT_SBX_FSVIEW;
+        rc = take_identity(o, as_root, uid, gid, got, err, errlen);
+    }
+    if (rc == 0 && d)
         lt_buf_printf(d, "uid %u\n", (unsigned)getuid());
-    rc = 0;
-out:
     if (rc < 0) {
         lt__sbx_note(LT_SBX_FSVIEW, "%s; the tests see the whole host file "
                      "system", err[0] ? err : strerror(-rc));
