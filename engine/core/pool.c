@@ -752,8 +752,6 @@ uint64_t lt__cpu_limit_for(double seconds)
     return (uint64_t)ceil(seconds) + 1;
 }
 
-/* CPU time (user + system) of a live process in ns, from /proc; -1 when
- * it cannot be read (the process is gone). */
 /* The fields of /proc/PID/stat after the command name (which may hold
  * spaces and parens), in buf; NULL when the process is gone. */
 static const char *proc_stat_fields(pid_t pid, char *buf, size_t len)
@@ -772,6 +770,7 @@ static const char *proc_stat_fields(pid_t pid, char *buf, size_t len)
     return p && p[1] == ' ' ? p + 2 : NULL;
 }
 
+/* Contract: see pool.h. */
 double lt__proc_cpu_ns(pid_t pid)
 {
     char buf[1024];

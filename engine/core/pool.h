@@ -187,7 +187,8 @@ double lt__job_wakeup(const struct job *j);
 /* RLIMIT_CPU for a budget: whole seconds, a backstop above the engine's
  * finer check. */
 uint64_t lt__cpu_limit_for(double seconds);
-/* CPU time of a live process in ns from /proc, -1 if gone. */
+/* CPU time of a live process in ns from /proc (user and system, its own
+ * and that of the children it waited for); -1 when it is gone. */
 double lt__proc_cpu_ns(pid_t pid);
 /* The CPU time of the process running a job's tests (its worker in
  * process mode, with the children it reaped), or -1. */

@@ -76,26 +76,10 @@ static double run_cpu_seconds(const struct pool *pool)
     if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
         s += ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
              ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-    long hz = sysconf(_SC_CLK_TCK);
-    for (int i = 0; hz > 0 && i < pool->n; i++) {
-        if (pool->z[i].pid <= 0)
-            continue;
-        char path[64], buf[1024];
-        snprintf(path, sizeof(path), "/proc/%d/stat", (int)pool->z[i].pid);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-        fclose(f);
-        buf[n] = '\0';
-        /* Fields 14-17 (utime stime cutime cstime) follow the command
-         * name, which may hold spaces: count from its closing paren. */
-        char *p = strrchr(buf, ')');
-        unsigned long long t[4] = {0};
-        if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
-                               "%*u %llu %llu %llu %llu",
-                        &t[0], &t[1], &t[2], &t[3]) == 4)
-            s += (double)(t[0] + t[1] + t[2] + t[3]) / (double)hz;
+    for (int i = 0; i < pool->n; i++) {
+        double ns = pool->z[i].pid > 0 ? lt__proc_cpu_ns(pool->z[i].pid) : -1;
+        if (ns > 0)
+            s += ns / 1e9;
     }
     return s;
 }
@@ -464,10 +448,11 @@ static void settings_text(const struct score_run *r, struct lt_buf *fp)
 }
 
 /* Opens the store and checks that an earlier run in it is this one (the
- * same settings, the same shard).  *stored gets the earlier settings or
- * NULL (the caller frees).  0, or 1 with the exit code set. */
+ * same settings, the same shard: "I/N", or "" for the whole run).
+ * *stored gets the earlier settings or NULL (the caller frees).  0, or 1
+ * with the exit code set. */
 static int open_store(struct score_run *r, const char *settings,
-                      char **stored)
+                      const char *shard, char **stored)
 {
     const struct lt_score_opts *o = r->o;
     char *errmsg = NULL;
@@ -491,10 +476,6 @@ static int open_store(struct score_run *r, const char *settings,
      * another shard, or as the whole run, would leave holes or overlaps
      * that the merge could not tell from real ones. */
     if (*stored) {
-        char shard[48] = "";
-        if (o->run.shard_count)
-            snprintf(shard, sizeof(shard), "%u/%u", o->run.shard_index,
-                     o->run.shard_count);
         char *stored_shard = NULL;
         rc = lt_store_get_meta(r->st, "shard", &stored_shard);
         const char *was = stored_shard ? stored_shard : "";
@@ -524,8 +505,12 @@ static int step_resume(struct score_run *r)
     size_t nm = plan->mutants.count;
     struct lt_buf fp = LT_BUF_INIT;
     settings_text(r, &fp);
+    char shard[48] = "";
+    if (o->run.shard_count)
+        snprintf(shard, sizeof(shard), "%u/%u", o->run.shard_index,
+                 o->run.shard_count);
     char *stored = NULL;
-    if (open_store(r, fp.data, &stored)) {
+    if (open_store(r, fp.data, shard, &stored)) {
         free(stored);
         lt_buf_free(&fp);
         return 1;
@@ -559,10 +544,6 @@ static int step_resume(struct score_run *r)
     }
     free(stored);
 
-    char shard[48] = "";
-    if (o->run.shard_count)
-        snprintf(shard, sizeof(shard), "%u/%u", o->run.shard_index,
-                 o->run.shard_count);
     rc = lt_store_begin(r->st);
     if (rc == 0)
         rc = lt_store_set_meta(r->st, "settings", fp.data);
