@@ -138,6 +138,8 @@ struct lt_score_opts {
                               since it (docs/incremental.md); NULL: all */
     int rerun_survivors;   /* --rerun survivors: reuse every earlier
                               verdict but survived and no_coverage */
+    int fresh_baseline;    /* run every test of the baseline, reusing
+                              none of a stored one */
     int debug;
 };
 

@@ -107,21 +107,37 @@ out:
     return rc;
 }
 
-int lt_code_fingerprint(const char *path, const char *source,
-                               size_t len, char out[17])
+/* codediff.code_fingerprint(path, source[, lines]): lines NULL for the
+ * whole text's digest. */
+static int fingerprint_call(const char *path, const char *source, size_t len,
+                            const long *lines, size_t n_lines, char out[17])
 {
     out[0] = '\0';
     if (!Py_IsInitialized())
         return LT_EPYTHON;
     PyGILState_STATE g = PyGILState_Ensure();
     int rc = LT_EPYTHON;
-    PyObject *res = NULL;
+    PyObject *res = NULL, *set = NULL;
     PyObject *mod = codediff_module();
     PyObject *src = mod ? PyUnicode_DecodeUTF8(source, (Py_ssize_t)len,
                                                "surrogateescape")
                         : NULL;
-    if (src)
-        res = PyObject_CallMethod(mod, "code_fingerprint", "(sN)", path, src);
+    if (src && lines) {
+        set = PySet_New(NULL);
+        for (size_t i = 0; set && i < n_lines; i++) {
+            PyObject *v = PyLong_FromLong(lines[i]);
+            if (!v || PySet_Add(set, v) < 0)
+                Py_CLEAR(set);
+            Py_XDECREF(v);
+        }
+    }
+    if (src && (!lines || set))
+        res = lines ? PyObject_CallMethod(mod, "code_fingerprint", "(sOO)",
+                                          path, src, set)
+                    : PyObject_CallMethod(mod, "code_fingerprint", "(sO)",
+                                          path, src);
+    Py_XDECREF(src);
+    Py_XDECREF(set);
     const char *fp = res ? PyUnicode_AsUTF8(res) : NULL;
     if (fp) {
         snprintf(out, 17, "%s", fp);
@@ -135,6 +151,21 @@ int lt_code_fingerprint(const char *path, const char *source,
     Py_XDECREF(res);
     PyGILState_Release(g);
     return rc;
+}
+
+int lt_code_fingerprint(const char *path, const char *source,
+                               size_t len, char out[17])
+{
+    return fingerprint_call(path, source, len, NULL, 0, out);
+}
+
+int lt_code_import_fingerprint(const char *path, const char *source,
+                               size_t len, const long *lines, size_t n_lines,
+                               char out[17])
+{
+    static const long none;
+    return fingerprint_call(path, source, len, lines ? lines : &none,
+                            lines ? n_lines : 0, out);
 }
 
 int lt_read_pyproject(const char *path, char **json, char **err)

@@ -141,6 +141,15 @@ int lt_analyse_swaps(const char *path, const char *source, size_t len,
 int lt_code_fingerprint(const char *path, const char *source,
                                size_t len, char out[17]);
 
+/* The digest of what importing `source` does: as lt_code_fingerprint,
+ * but a function none of whose lines ran at import (lines[0..n_lines),
+ * 1-based) counts by its name alone.  Two texts with the same digest
+ * differ at most inside functions that import did not run, so a test
+ * that never entered the file cannot tell them apart. */
+int lt_code_import_fingerprint(const char *path, const char *source,
+                               size_t len, const long *lines, size_t n_lines,
+                               char out[17]);
+
 /* Reads `path` as TOML (CPython's tomllib, in the calling process's
  * embedded interpreter, which must be initialised) and returns the table
  * [tool.litmus] as JSON text in *json (caller frees; "{}" when the file

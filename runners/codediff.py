@@ -143,20 +143,43 @@ def _free_const_key(value):
     return _const_key(value)
 
 
-def code_fingerprint(path, source):
+def _ran_at_import(code, lines):
+    # A function's prologue (RESUME) carries its def (or first decorator)
+    # line, which runs at import whether the body does or not: only the
+    # lines of the instructions after it count.
+    import dis
+    body = 0
+    for ins in dis.get_instructions(code):
+        if ins.opname == "RESUME":
+            body = ins.offset + 1
+            break
+    return any(line in lines for start, _, line in code.co_lines()
+               if start >= body)
+
+
+def code_fingerprint(path, source, import_lines=None):
     """A digest of everything `source` compiles to, source positions left
     out: texts that differ only in comments, blank lines or layout get the
-    same one.  "" when it does not compile."""
+    same one.  "" when it does not compile.  With import_lines (the lines
+    that ran while the module was imported), the digest of what importing
+    it does: a function none of whose lines ran then counts by its name
+    alone, so edits inside such functions leave it unchanged."""
     raw = source.encode("utf-8", "surrogateescape")
     try:
         top = compile(raw, path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, OverflowError, MemoryError,
             RecursionError):
         return ""
+    if import_lines is not None:
+        import_lines = frozenset(import_lines)
     h = hashlib.sha256()
     stack = [top]
     while stack:
         code = stack.pop()
+        if (import_lines is not None and is_function_code(code)
+                and not _ran_at_import(code, import_lines)):
+            h.update(repr(("not run at import", code.co_qualname)).encode())
+            continue
         h.update(repr((code.co_qualname,
                        _instructions(code, _free_const_key), code.co_names,
                        code.co_varnames, code.co_freevars, code.co_cellvars,

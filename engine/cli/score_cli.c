@@ -78,6 +78,9 @@ static const char usage_score[] =
     "                         REV (docs/incremental.md)\n"
     "      --rerun survivors  reuse every earlier verdict of this --db but\n"
     "                         survived and no_coverage ones\n"
+    "      --fresh-baseline   run every test of the baseline again instead\n"
+    "                         of reusing the stored results of tests whose\n"
+    "                         files did not change (docs/incremental.md)\n"
     "      --memory-mb N      address-space limit of a child (default "
     LT_MEMORY_MB_DEFAULT_TEXT ",\n"
     "                         0 for none)\n"
@@ -111,6 +114,7 @@ enum {
     OPT_PYTHON, OPT_RUNNER, OPT_DESELECT_FAILING, OPT_ALLOW_READ,
     OPT_PASS_ENV, OPT_SANDBOX_UID, OPT_SCRATCH_MB, OPT_NO_FS_VIEW,
     OPT_TELEMETRY, OPT_EXPLAIN_SANDBOX, OPT_SINCE, OPT_RERUN,
+    OPT_FRESH_BASELINE,
 };
 
 const struct option lt__score_longopts[] = {
@@ -133,6 +137,7 @@ const struct option lt__score_longopts[] = {
     {"explain-sandbox", no_argument, NULL, OPT_EXPLAIN_SANDBOX},
     {"since", required_argument, NULL, OPT_SINCE},
     {"rerun", required_argument, NULL, OPT_RERUN},
+    {"fresh-baseline", no_argument, NULL, OPT_FRESH_BASELINE},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"no-config", no_argument, NULL, OPT_NO_CONFIG},
     RUN_LONGOPTS,
@@ -230,6 +235,9 @@ int lt__cmd_score(int argc, char **argv)
                 goto out;
             }
             o.rerun_survivors = 1;
+            break;
+        case OPT_FRESH_BASELINE:
+            o.fresh_baseline = 1;
             break;
         case OPT_OPERATORS:
             o.operators = optarg;

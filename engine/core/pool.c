@@ -30,7 +30,7 @@ void lt__job_reset(struct job *j)
     free(j->seen);
     free(j->fail_text);
     if (j->fail_texts) {
-        for (size_t i = 0; i < j->n_tests; i++)
+        for (size_t i = 0; i < (j->n_cov ? j->n_cov : j->n_tests); i++)
             free(j->fail_texts[i]);
         free(j->fail_texts);
     }
@@ -482,7 +482,8 @@ static void take_test_result(const struct pool *pool, struct job *j,
     j->test_cpu_ns[idx] = (double)cpu_ns;
     j->test_outcome[idx] = outcome;
     if ((outcome == LT_TEST_FAILED || outcome == LT_TEST_MEMORY) &&
-        j->fail_texts && idx < j->n_tests && !j->fail_texts[idx])
+        j->fail_texts && idx < (j->n_cov ? j->n_cov : j->n_tests) &&
+        !j->fail_texts[idx])
         j->fail_texts[idx] = xstrdup(text ? text : "");
     if ((outcome == LT_TEST_FAILED || outcome == LT_TEST_MEMORY) &&
         j->fail_test < 0) {

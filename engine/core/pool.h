@@ -65,9 +65,9 @@ struct job {
     int fail_test;           /* first failing test, or -1 */
     int fail_outcome;
     char *fail_text;
-    char **fail_texts;       /* per test index, when the job's owner
-                                allocated it (the baseline): why each
-                                failing test failed */
+    char **fail_texts;       /* per test index (n_cov entries), when the
+                                job's owner allocated it (the baseline):
+                                why each failing test failed */
     double *test_ns;         /* per test index: wall time */
     double *test_cpu_ns;     /* per test index: CPU time */
     unsigned char *test_outcome;

@@ -44,12 +44,37 @@ static const char probe_py[] =
     "        return [os.path.realpath(p) for p in "
     "spec.submodule_search_locations]\n"
     "    return [os.path.realpath(spec.origin)] if spec.origin else []\n"
+    "def packages():\n"
+    "    import hashlib\n"
+    "    h = hashlib.sha256()\n"
+    "    here = os.path.realpath(os.getcwd()) + os.sep\n"
+    "    for p in sys.path:\n"
+    "        p = os.path.realpath(p or '.')\n"
+    "        if ((p + os.sep).startswith(here) and 'site-packages' not in p\n"
+    "                and 'dist-packages' not in p):\n"
+    "            continue\n"
+    "        try:\n"
+    "            names = sorted(os.listdir(p))\n"
+    "        except OSError:\n"
+    "            continue\n"
+    "        h.update(p.encode('utf-8', 'surrogateescape') + b'\\0')\n"
+    "        for n in names:\n"
+    "            if n == '__pycache__':\n"
+    "                continue\n"
+    "            try:\n"
+    "                st = os.stat(os.path.join(p, n))\n"
+    "            except OSError:\n"
+    "                continue\n"
+    "            h.update(('%s %d %d\\n' % (n, st.st_mtime_ns, st.st_size))\n"
+    "                     .encode('utf-8', 'surrogateescape'))\n"
+    "    return h.hexdigest()\n"
     "print(json.dumps({\n"
     "    'version': '%d.%d' % sys.version_info[:2],\n"
     "    'full_version': sys.version.split()[0],\n"
     "    'base_prefix': os.path.realpath(sys.base_prefix),\n"
     "    'pytest': bool(where('pytest')),\n"
     "    'where': {n: where(n) for n in sys.argv[1:]},\n"
+    "    'packages': packages(),\n"
     "}))\n";
 
 static int is_executable(const char *path)
@@ -352,6 +377,8 @@ int lt_pyenv_resolve(const char *named, const char *cwd,
         goto out;
     }
     env->version = xstrdup(full);
+    const char *pk = json_string_value(json_object_get(root, "packages"));
+    env->packages = xstrdup(pk ? pk : "");
     if (strcmp(version, lt_runner_python_version()) != 0) {
         *err = xasprintf(
             "%s (%s) is Python %s, but litmus embeds Python %s and can run "
@@ -438,6 +465,7 @@ void lt_pyenv_clear(struct lt_pyenv *env)
 {
     free(env->python);
     free(env->version);
+    free(env->packages);
     free(env->path_prefix);
     free(env->src_added);
     memset(env, 0, sizeof(*env));

@@ -10,6 +10,9 @@ struct lt_pyenv {
                            a venv's bin/python stays the venv's) */
     const char *how;    /* why this one: "--python", "./.venv", ... */
     char *version;      /* its full version, "3.11.2" */
+    char *packages;     /* a digest of what is installed where it imports
+                           from outside the working directory (each entry
+                           of sys.path: names, sizes, times) */
     char *path_prefix;  /* ':'-joined absolute directories for the front
                            of sys.path (PYTHONPATH, then an src/ root), or
                            NULL */

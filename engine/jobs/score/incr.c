@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -382,4 +383,84 @@ void lt__tests_sig(char *const *nodeids, const char *const *file_sha,
     }
     lt_sha256_final(&h, d);
     hex(d, out);
+}
+
+/*** Test files ***/
+
+/* The file of a unittest or doctest dotted name (module.Class.test):
+ * the longest leading part that is a module under the working directory
+ * or a test directory given, or the name itself. */
+static char *dotted_test_file(const struct lt_score_opts *o, const char *key)
+{
+    size_t nb = o->n_tests + o->n_pytest_args;
+    for (size_t len = strlen(key); len > 0; len--) {
+        if (len < strlen(key) && key[len] != '.')
+            continue;
+        char *mod = xstrndup(key, len);
+        for (char *p = mod; *p; p++)
+            if (*p == '.')
+                *p = '/';
+        for (size_t b = 0; b <= nb; b++) {
+            const char *base = b == 0 ? "."
+                               : b <= o->n_tests ? o->tests[b - 1]
+                                                 : o->pytest_args[b - 1 -
+                                                                  o->n_tests];
+            struct stat sb;
+            if (b > 0 && (stat(base, &sb) < 0 || !S_ISDIR(sb.st_mode)))
+                continue;
+            for (int init = 0; init < 2; init++) {
+                char *path = xasprintf("%s/%s%s", base, mod,
+                                       init ? "/__init__.py" : ".py");
+                if (access(path, R_OK) == 0) {
+                    free(mod);
+                    return path;
+                }
+                free(path);
+            }
+        }
+        free(mod);
+    }
+    return xstrdup(key);
+}
+
+const char *lt__test_file_sha(const struct lt_score_opts *o,
+                              const char *nodeid, struct lt_test_files *c)
+{
+    struct file_hash **cache = &c->v;
+    size_t *n = &c->n;
+    size_t len = strcspn(nodeid, ":");
+    /* A dotted name of three parts or more (module.Class.test) shares its
+     * file with the names of its class: the key drops the last part. */
+    int dotted = nodeid[len] == '\0' && !strchr(nodeid, '/');
+    const char *last = dotted ? strrchr(nodeid, '.') : NULL;
+    if (last && memchr(nodeid, '.', (size_t)(last - nodeid)))
+        len = (size_t)(last - nodeid);
+    for (size_t i = 0; i < *n; i++)
+        if (strlen((*cache)[i].path) == len &&
+            strncmp((*cache)[i].path, nodeid, len) == 0)
+            return (*cache)[i].sha;
+    *cache = xrealloc(*cache, (*n + 1) * sizeof(**cache));
+    struct file_hash *h = &(*cache)[(*n)++];
+    h->path = xstrndup(nodeid, len);
+    char *file = dotted ? dotted_test_file(o, h->path) : xstrdup(h->path);
+    char *src = NULL;
+    size_t sl = 0;
+    h->sha = xcalloc(65, 1);
+    if (lt_read_file(file, &src, &sl) == 0)
+        lt_sha256_hex(src, sl, h->sha);
+    else
+        strcpy(h->sha, "-");
+    free(src);
+    free(file);
+    return h->sha;
+}
+
+void lt__test_files_free(struct lt_test_files *c)
+{
+    for (size_t k = 0; k < c->n; k++) {
+        free(c->v[k].path);
+        free(c->v[k].sha);
+    }
+    free(c->v);
+    memset(c, 0, sizeof(*c));
 }

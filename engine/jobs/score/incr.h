@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "engine/engine.h"
 #include "operators/operators.h"
 
 /* 1 when rel matches one of the n globs (fnmatch, '*' matches '/'). */
@@ -49,5 +50,20 @@ void lt__reuse_key(const struct lt_mutant *m, const char *rel,
  * the caller). */
 void lt__tests_sig(char *const *nodeids, const char *const *file_sha,
                    size_t n, char out[65]);
+
+/* The SHA-256 of the test files of node ids, read once each. */
+struct lt_test_files {
+    struct file_hash {
+        char *path; /* the cache key: the id's file part */
+        char *sha;  /* 64 hex chars, or "-" when it cannot be read */
+    } *v;
+    size_t n;
+};
+/* The hash of the file nodeid's test lives in: the id up to "::", or for
+ * a unittest or doctest dotted name the module it starts with (borrowed
+ * from c, valid until lt__test_files_free). */
+const char *lt__test_file_sha(const struct lt_score_opts *o,
+                              const char *nodeid, struct lt_test_files *c);
+void lt__test_files_free(struct lt_test_files *c);
 
 #endif

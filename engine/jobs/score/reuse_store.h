@@ -20,4 +20,22 @@ typedef int (*lt_store_reuse_fn)(const char *mutant_id, const char *key,
 int lt_store_each_reuse(struct lt_store *st, lt_store_reuse_fn fn, void *ud);
 int lt_store_clear_run(struct lt_store *st);
 
+/* One test of a stored baseline: its tests-table record (wall time,
+ * outcome, coverage text) and what reusing it needs besides. */
+struct lt_baseline_deps {
+    const char *nodeid;
+    double wall_ms, cpu_ms, work;
+    unsigned needs;          /* LT_NEEDS_* bits */
+    const char *outcome;     /* "passed", "skipped", "flaky", "failing" */
+    const char *coverage;    /* "FILE:1-4,9\n..." or NULL */
+    const char *deps;        /* digest of the files the outcome depends on */
+};
+int lt_store_clear_baseline_deps(struct lt_store *st);
+int lt_store_put_baseline_deps(struct lt_store *st,
+                               const struct lt_baseline_deps *d);
+typedef int (*lt_store_baseline_deps_fn)(const struct lt_baseline_deps *d,
+                                         void *ud);
+int lt_store_each_baseline_deps(struct lt_store *st,
+                                lt_store_baseline_deps_fn fn, void *ud);
+
 #endif

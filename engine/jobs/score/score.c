@@ -193,75 +193,6 @@ static char (*plan_keys(const struct lt_plan *plan, const char *cwd))[65]
  * (unittest's start directories), else the name itself.  The hash is
  * returned from a heap string of its own, which stays valid while the
  * cache grows (the caller keeps a mutant's hashes side by side). */
-struct file_hash {
-    char *path;  /* the cache key: the id's file part */
-    char *sha;
-};
-
-static char *dotted_test_file(const struct lt_score_opts *o, const char *key)
-{
-    size_t nb = o->n_tests + o->n_pytest_args;
-    for (size_t len = strlen(key); len > 0; len--) {
-        if (len < strlen(key) && key[len] != '.')
-            continue;
-        char *mod = xstrndup(key, len);
-        for (char *p = mod; *p; p++)
-            if (*p == '.')
-                *p = '/';
-        for (size_t b = 0; b <= nb; b++) {
-            const char *base = b == 0 ? "."
-                               : b <= o->n_tests ? o->tests[b - 1]
-                                                 : o->pytest_args[b - 1 -
-                                                                  o->n_tests];
-            struct stat sb;
-            if (b > 0 && (stat(base, &sb) < 0 || !S_ISDIR(sb.st_mode)))
-                continue;
-            for (int init = 0; init < 2; init++) {
-                char *path = xasprintf("%s/%s%s", base, mod,
-                                       init ? "/__init__.py" : ".py");
-                if (access(path, R_OK) == 0) {
-                    free(mod);
-                    return path;
-                }
-                free(path);
-            }
-        }
-        free(mod);
-    }
-    return xstrdup(key);
-}
-
-static const char *test_file_sha(const struct lt_score_opts *o,
-                                 const char *nodeid, struct file_hash **cache,
-                                 size_t *n)
-{
-    size_t len = strcspn(nodeid, ":");
-    /* A dotted name of three parts or more (module.Class.test) shares its
-     * file with the names of its class: the key drops the last part. */
-    int dotted = nodeid[len] == '\0' && !strchr(nodeid, '/');
-    const char *last = dotted ? strrchr(nodeid, '.') : NULL;
-    if (last && memchr(nodeid, '.', (size_t)(last - nodeid)))
-        len = (size_t)(last - nodeid);
-    for (size_t i = 0; i < *n; i++)
-        if (strlen((*cache)[i].path) == len &&
-            strncmp((*cache)[i].path, nodeid, len) == 0)
-            return (*cache)[i].sha;
-    *cache = xrealloc(*cache, (*n + 1) * sizeof(**cache));
-    struct file_hash *h = &(*cache)[(*n)++];
-    h->path = xstrndup(nodeid, len);
-    char *file = dotted ? dotted_test_file(o, h->path) : xstrdup(h->path);
-    char *src = NULL;
-    size_t sl = 0;
-    h->sha = xcalloc(65, 1);
-    if (lt_read_file(file, &src, &sl) == 0)
-        lt_sha256_hex(src, sl, h->sha);
-    else
-        strcpy(h->sha, "-");
-    free(src);
-    free(file);
-    return h->sha;
-}
-
 static int put_verdict(struct lt_store *st, const struct lt_mutant *m,
                        enum lt_verdict v, const char *detail)
 {
@@ -517,6 +448,12 @@ static int step_resume(struct score_run *r)
     }
     int rc = 0;
     r->old = xcalloc(1, sizeof(*r->old));
+    rc = lt_store_reuse_init(r->st);
+    if (rc < 0) {
+        free(stored);
+        lt_buf_free(&fp);
+        return stop(r, lt__store_write_failed(r->st, o->run.db, rc));
+    }
     if (!o->run.shard_count) {
         char *complete = NULL;
         /* --explain-sandbox stops before the baseline: it must not drop
@@ -526,8 +463,7 @@ static int step_resume(struct score_run *r)
             complete && strcmp(complete, "1") == 0)
             r->incremental = 1;
         free(complete);
-        rc = lt_store_reuse_init(r->st);
-        if (rc == 0 && r->incremental)
+        if (r->incremental)
             rc = lt_store_each_reuse(r->st, collect_old, r->old);
         if (rc < 0) {
             free(stored);
@@ -626,43 +562,6 @@ static void explain_sandbox(const struct score_run *r)
                               : (*rest ? "" : "nothing"));
 }
 
-/* Stores the baseline: each test's time, outcome and coverage, and the
- * sandbox the tests ran in.  0 or a negative code. */
-static int store_baseline(struct score_run *r)
-{
-    const struct pool *pool = r->pool;
-    int rc = lt_store_begin(r->st);
-    struct lt_test_record *recs = xcalloc(pool->n_tests, sizeof(*recs));
-    char **cov = xcalloc(pool->n_tests + 1, sizeof(char *));
-    for (size_t i = 0; i < pool->n_tests; i++) {
-        cov[i] = lt__baseline_coverage_text(&r->base, &r->plan, (uint32_t)i);
-        recs[i] = (struct lt_test_record){
-            (int)i, pool->test_ids[i], r->base.wall_ms[i],
-            r->base.flaky[i] ? "flaky"
-            : r->base.failing[i] ? "failing"
-            : r->base.runnable[i] ? "passed" : "skipped",
-            cov[i]};
-    }
-    if (rc == 0)
-        rc = lt_store_put_tests(r->st, recs, pool->n_tests);
-    char feat[32];
-    snprintf(feat, sizeof(feat), "%u", pool->features);
-    if (rc == 0)
-        rc = lt_store_set_meta(r->st, "sandbox_features", feat);
-    if (rc == 0)
-        rc = lt_store_set_meta(r->st, "sandbox_view",
-                               pool->view ? pool->view
-                               : pool->view_missing ? pool->view_missing
-                               : "");
-    if (rc == 0)
-        rc = lt_store_commit(r->st);
-    for (size_t i = 0; i < pool->n_tests; i++)
-        free(cov[i]);
-    free(cov);
-    free(recs);
-    return rc;
-}
-
 /* Baseline: waits for the zygotes (as many as there are mutants to run),
  * answers --explain-sandbox, runs the baseline, settles the number of
  * children on it, stores it, and gives the queued mutants that no test
@@ -675,6 +574,14 @@ static int step_baseline(struct score_run *r)
     /* The zygotes were started before the analysis; as many as there are
      * mutants to run are enough (one for the baseline when none is). */
     lt_exec_trim(&r->ex, r->lane, r->n_queue > 0 ? (int)r->n_queue : 1);
+    /* An incremental run with nothing to run (a change with no mutant,
+     * or every one decided without a run) needs no test: the earlier
+     * run's baseline stays in the store as it was. */
+    if (r->n_queue == 0 && r->incremental && !o->explain_sandbox) {
+        lt_debug("no mutant to run: no baseline");
+        r->t_ready = r->t_baseline = lt__now();
+        return 0;
+    }
     if (lt_exec_wait_ready(&r->ex, r->lane) != 0)
         return stop(r, r->ex.fatal);
     if (o->explain_sandbox) {
@@ -690,8 +597,26 @@ static int step_baseline(struct score_run *r)
     struct early_jobs early = {
         .on = o->run.jobs <= 0 && r->n_queue > (size_t)r->ex.jobs,
         .cap = r->n_queue > INT_MAX ? INT_MAX : (int)r->n_queue};
+    /* The tests whose stored baseline still holds are not run again. */
+    lt__baseline_init(&r->base, &r->plan, pool);
+    lt__baseline_env(r);
+    unsigned char *run_it = xmalloc(pool->n_tests + 1);
+    memset(run_it, 1, pool->n_tests + 1);
+    r->n_tests_reused = lt__baseline_take_stored(r, run_it);
+    uint32_t *tests = xcalloc(pool->n_tests + 1, sizeof(uint32_t));
+    size_t n_run = 0;
+    for (size_t i = 0; i < pool->n_tests; i++)
+        if (run_it[i])
+            tests[n_run++] = (uint32_t)i;
+    free(run_it);
+    if (r->n_tests_reused)
+        fprintf(stderr, "litmus: reused the baseline of %zu of %zu tests; "
+                "%zu to run\n", r->n_tests_reused, pool->n_tests, n_run);
     int brc = lt__baseline_run(&r->ex, r->lane, &r->plan, o, &r->base,
-                               &early);
+                               &early, tests, n_run);
+    free(tests);
+    if (brc == 0)
+        brc = lt__baseline_settle(pool, &r->plan, &r->base);
     r->t_baseline = lt__now();
     if (brc != 0)
         return stop(r, brc);
@@ -712,7 +637,7 @@ static int step_baseline(struct score_run *r)
                      more);
         }
     }
-    int rc = store_baseline(r);
+    int rc = lt__baseline_store(r);
     if (rc < 0)
         return stop(r, lt__store_write_failed(r->st, o->run.db, rc));
 
@@ -757,8 +682,8 @@ static int step_reuse(struct score_run *r)
     if (o->run.shard_count)
         return 0;
     r->rkeys = plan_keys(plan, r->cwd);
-    struct file_hash *fh = NULL;
-    size_t n_fh = 0, kept = 0;
+    struct lt_test_files tf = {0};
+    size_t kept = 0;
     int rc = lt_store_begin(r->st);
     for (size_t q = 0; q < r->n_queue && rc == 0; q++) {
         size_t i = r->queue[q];
@@ -773,7 +698,7 @@ static int step_reuse(struct score_run *r)
             ids[k] = pool->test_ids[sel[k]];
         qsort(ids, n, sizeof(char *), lt__cmp_str);
         for (size_t k = 0; k < n; k++)
-            shas[k] = test_file_sha(o, ids[k], &fh, &n_fh);
+            shas[k] = lt__test_file_sha(o, ids[k], &tf);
         char sig[65];
         lt__tests_sig(ids, shas, n, sig);
         free(ids);
@@ -800,11 +725,7 @@ static int step_reuse(struct score_run *r)
             r->queue[kept++] = i;
         }
     }
-    for (size_t k = 0; k < n_fh; k++) {
-        free(fh[k].path);
-        free(fh[k].sha);
-    }
-    free(fh);
+    lt__test_files_free(&tf);
     if (rc == 0)
         r->n_queue = kept;
     if (rc == 0)
@@ -877,8 +798,8 @@ static int step_finish(struct score_run *r)
         "run_mutants_run", "run_timeout_rechecks",
         "run_zygote_peak_rss_kb", "run_engine_peak_rss_kb", "run_jobs",
         "run_wall_s", "run_cpu_s", "run_tasks", "run_reused",
-        "complete"};
-    char v[13][64];
+        "run_baseline_reused", "complete"};
+    char v[14][64];
     snprintf(v[0], sizeof(v[0]), "%.6f", r->t_ready - r->t_start);
     snprintf(v[1], sizeof(v[1]), "%.6f", t_end - r->t_baseline);
     snprintf(v[2], sizeof(v[2]), "%.6f", r->t_baseline - r->t_ready);
@@ -894,7 +815,8 @@ static int step_finish(struct score_run *r)
     snprintf(v[9], sizeof(v[9]), "%.6f", run_cpu_seconds(pool));
     snprintf(v[10], sizeof(v[10]), "%zu", r->n_owned);
     snprintf(v[11], sizeof(v[11]), "%zu", r->n_reused);
-    snprintf(v[12], sizeof(v[12]), "1");
+    snprintf(v[12], sizeof(v[12]), "%zu", r->n_tests_reused);
+    snprintf(v[13], sizeof(v[13]), "1");
     int rc = lt_store_begin(r->st);
     for (size_t k = 0; rc == 0 && k < sizeof(keys) / sizeof(*keys); k++)
         rc = lt_store_set_meta(r->st, keys[k], v[k]);

@@ -158,10 +158,10 @@ static const char *sandbox_hint(const char *text)
 static int report_failing(const struct pool *pool, const struct job *j,
                           int deselect, struct baseline *b)
 {
-    size_t n = 0, nt = pool->n_tests;
-    for (size_t i = 0; i < nt; i++)
-        n += j->test_outcome[i] == LT_TEST_FAILED ||
-             j->test_outcome[i] == LT_TEST_MEMORY;
+    size_t n = 0;
+    for (size_t k = 0; k < j->n_tests; k++)
+        n += j->test_outcome[j->tests[k]] == LT_TEST_FAILED ||
+             j->test_outcome[j->tests[k]] == LT_TEST_MEMORY;
     if (deselect)
         lt_warn("%zu test%s fail%s on the original code and %s left out "
                 "(--deselect-failing):", n, n == 1 ? "" : "s",
@@ -170,7 +170,8 @@ static int report_failing(const struct pool *pool, const struct job *j,
         lt_error("%zu test%s fail%s on the original code:", n,
                  n == 1 ? "" : "s", n == 1 ? "s" : "");
     size_t shown = 0;
-    for (size_t i = 0; i < nt; i++) {
+    for (size_t k = 0; k < j->n_tests; k++) {
+        size_t i = j->tests[k];
         if (j->test_outcome[i] != LT_TEST_FAILED &&
             j->test_outcome[i] != LT_TEST_MEMORY)
             continue;
@@ -207,6 +208,8 @@ struct baseline_task {
     struct lt_task xt;
     struct early_jobs *early; /* the first run's child is watched */
     const struct lt_score_opts *o;
+    const uint32_t *tests;   /* the tests to run, in collection order */
+    size_t n_tests;
     size_t n_files;
     struct job job;          /* the finished run, taken from the executor */
     int ended;
@@ -220,11 +223,10 @@ static int baseline_prepare(struct lt_exec *ex, struct lt_task *xt,
     (void)ex;
     lt__job_alloc(&la->spec, nt, 1);
     la->spec.is_baseline = 1;
-    la->spec.n_tests = nt;
+    la->spec.n_tests = bt->n_tests;
     la->spec.n_files = bt->n_files;
-    la->spec.tests = xcalloc(nt + 1, sizeof(uint32_t));
-    for (size_t i = 0; i < nt; i++)
-        la->spec.tests[i] = (uint32_t)i;
+    la->spec.tests = xcalloc(bt->n_tests + 1, sizeof(uint32_t));
+    memcpy(la->spec.tests, bt->tests, bt->n_tests * sizeof(uint32_t));
     la->spec.fail_texts = xcalloc(nt + 1, sizeof(char *));
     la->req = (struct lt_run_request){
         .mode = LT_RUN_BASELINE, .replacement = "",
@@ -308,7 +310,7 @@ static int baseline_finish(struct pool *pool, struct job *j,
                            const struct lt_score_opts *o, int run,
                            struct baseline *b)
 {
-    size_t nt = pool->n_tests;
+    size_t nt = j->n_tests;
     if (j->timed_out) {
         lt_error("the baseline did not finish within %.0f s (test %s); "
                  "raise --baseline-timeout",
@@ -341,7 +343,8 @@ static int baseline_finish(struct pool *pool, struct job *j,
                 "in this run: process mode needs user, pid, mount and "
                 "network namespaces and the sandbox's own uid (see "
                 "docs/threat-model.md); such tests fail");
-    for (size_t i = 0; i < nt; i++) {
+    for (size_t t = 0; t < nt; t++) {
+        size_t i = j->tests[t];
         if (j->test_needs)
             b->needs[i] |= j->test_needs[i];
         int passed = j->test_outcome[i] == LT_TEST_PASSED;
@@ -370,11 +373,9 @@ static int baseline_finish(struct pool *pool, struct job *j,
     return 0;
 }
 
-int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
-                     const struct lt_plan *plan, const struct lt_score_opts *o,
-                     struct baseline *b, struct early_jobs *early)
+void lt__baseline_init(struct baseline *b, const struct lt_plan *plan,
+                       const struct pool *pool)
 {
-    struct pool *pool = &lane->pool;
     size_t nt = pool->n_tests;
     b->wall_ms = xcalloc(nt + 1, sizeof(double));
     b->cpu_ms = xcalloc(nt + 1, sizeof(double));
@@ -404,6 +405,23 @@ int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
         if (f < b->n_files && line <= b->n_lines[f])
             b->at_import[f][line] = 1;
     }
+}
+
+void lt__baseline_cover(struct baseline *b, size_t file, size_t line,
+                        uint32_t test)
+{
+    if (file < b->n_files && line <= b->n_lines[file])
+        line_add(&b->by_line[file][line], test);
+}
+
+int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
+                     const struct lt_plan *plan, const struct lt_score_opts *o,
+                     struct baseline *b, struct early_jobs *early,
+                     const uint32_t *tests, size_t n_tests)
+{
+    struct pool *pool = &lane->pool;
+    if (n_tests == 0)
+        return 0;
     /* The runs go side by side on as many zygotes as there are (a slow
      * test is paid once on the critical path, not once per run), and are
      * taken in in order. */
@@ -414,6 +432,8 @@ int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
                                     .owner = &bt[k]};
         bt[k].o = o;
         bt[k].early = k == 0 ? early : NULL;
+        bt[k].tests = tests;
+        bt[k].n_tests = n_tests;
         bt[k].n_files = plan->n_files;
         bt[k].job.result_fd = bt[k].job.out_fd = bt[k].job.pidfd = -1;
         lt_exec_submit(ex, &bt[k].xt);
@@ -431,8 +451,34 @@ int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
         lt__job_reset(&bt[k].job);
     }
     free(bt);
-    if (rc)
-        return rc;
+    return rc;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int lt__baseline_settle(const struct pool *pool, const struct lt_plan *plan,
+                        struct baseline *b)
+{
+    size_t nt = pool->n_tests;
+    /* Reused and fresh tests fill the lines in two passes: each line's
+     * tests go back to collection order, once each. */
+    for (size_t f = 0; f < plan->n_files; f++) {
+        for (size_t l = 0; l <= b->n_lines[f]; l++) {
+            struct line_tests *lt = &b->by_line[f][l];
+            if (lt->n < 2)
+                continue;
+            qsort(lt->tests, lt->n, sizeof(uint32_t), cmp_u32);
+            size_t w = 1;
+            for (size_t k = 1; k < lt->n; k++)
+                if (lt->tests[k] != lt->tests[w - 1])
+                    lt->tests[w++] = lt->tests[k];
+            lt->n = w;
+        }
+    }
     b->file_reach = xcalloc(plan->n_files + 1, sizeof(unsigned char *));
     for (size_t f = 0; f < plan->n_files; f++) {
         b->file_reach[f] = xcalloc(nt + 1, 1);

@@ -107,13 +107,31 @@ struct early_jobs {
     int applied;
 };
 
-/* Runs the baseline (o->baseline_runs runs of every collected test on
- * the lane's zygotes, side by side) and fills *b.  0, or an exit code
- * after printing why (failing tests, a timeout, no reliable test). */
+/* Allocates *b for the pool's tests and the plan's files, with the
+ * zygote's import-time lines; no test covers anything yet. */
+void lt__baseline_init(struct baseline *b, const struct lt_plan *plan,
+                       const struct pool *pool);
+
+/* Records that test executed line of subject file (out-of-range lines
+ * are dropped). */
+void lt__baseline_cover(struct baseline *b, size_t file, size_t line,
+                        uint32_t test);
+
+/* Runs tests[0..n_tests) (collection order; none: nothing to do)
+ * o->baseline_runs times on the lane's zygotes, side by side, and fills
+ * their entries of *b.  0, or an exit code after printing why (failing
+ * tests, a timeout, a run that did not complete). */
 int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
                      const struct lt_plan *plan,
                      const struct lt_score_opts *o, struct baseline *b,
-                     struct early_jobs *early);
+                     struct early_jobs *early, const uint32_t *tests,
+                     size_t n_tests);
+
+/* Once every test has its entry (run or reused): each file's reaching
+ * tests, the flaky warnings.  0, or an exit code after printing why (no
+ * test passes reliably). */
+int lt__baseline_settle(const struct pool *pool, const struct lt_plan *plan,
+                        struct baseline *b);
 
 void lt__baseline_free(struct baseline *b);
 
@@ -179,6 +197,8 @@ struct score_run {
     unsigned char *has_result;   /* per mutant */
     /* baseline */
     struct baseline base;
+    char baseline_env[65];       /* lt__baseline_env(); "" not known */
+    size_t n_tests_reused;       /* tests whose stored baseline is taken */
     /* reuse */
     char (*rkeys)[65];
     size_t n_reused;
@@ -186,6 +206,25 @@ struct score_run {
     struct mrun *mr;
     size_t n_rechecks;           /* wall-clock timeouts run again alone */
 };
+
+/*** A stored baseline reused (score_baseline_reuse.c) ***/
+
+/* The digest of what every test's outcome depends on (the interpreter
+ * and its packages, pytest's configuration, the tree's other Python
+ * files, what importing each subject does) into r->baseline_env, after
+ * the zygotes are ready; "" when it cannot be known. */
+void lt__baseline_env(struct score_run *r);
+
+/* Takes the stored baseline of every collected test that nothing it
+ * depends on has changed since (unless --fresh-baseline, a shard, or a
+ * new store) into r->base, clearing its run_it entry; the number
+ * taken. */
+size_t lt__baseline_take_stored(struct score_run *r, unsigned char *run_it);
+
+/* Stores the baseline: each test's time, outcome and coverage, what
+ * reusing it needs, the environment's digest and the sandbox the tests
+ * ran in.  0 or a negative code. */
+int lt__baseline_store(struct score_run *r);
 
 /*** The mutants' runs (score_mutants.c) ***/
 
