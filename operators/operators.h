@@ -157,4 +157,61 @@ int lt_code_import_fingerprint(const char *path, const char *source,
  * the file is not valid TOML; -errno when it cannot be read. */
 int lt_read_pyproject(const char *path, char **json, char **err);
 
+/*** Who reads a module-level name (operators/readers.py) ***
+ * A mutant on a line that runs at import changes module state before any
+ * test runs, so per-test coverage cannot say which tests see it.  This
+ * index answers from the source instead: the code that mentions the names
+ * the mutated statement binds.  Errs towards more tests, since a too
+ * narrow answer makes a killed mutant look survived; the rules are in
+ * readers.py's header. */
+
+/* Parsed once per run: who mentions which name, per code object. */
+struct lt_readers_index;
+
+/* A function body in a subject file (1-based lines, inclusive, def line
+ * to last line): a test that executed any line in it may see the mutant. */
+struct lt_reader_span {
+    size_t subject;          /* index into the subjects of the scan */
+    int first, last;
+};
+
+/* Who can observe a mutant.  When all is 1 nothing else is set: every
+ * test must run (the engine's fallback), and why says why, for --debug.
+ * Otherwise the tests that depend on it are those that executed a line
+ * of a span, and every test of the test modules; both may be empty (no
+ * test reads what the statement binds: the import the engine does anyway
+ * still kills a mutant that breaks it).  Spans that also ran at import
+ * are reads at import the index could not follow by name: the engine,
+ * which has the import coverage, should treat them as all. */
+struct lt_readers {
+    int all;
+    char *why;                       /* all only; owned */
+    struct lt_reader_span *spans;    /* sorted; owned */
+    size_t n_spans;
+    char **test_files;               /* absolute paths, sorted; owned */
+    size_t n_test_files;
+};
+
+/* Scans every .py file under root (skipping VCS, cache, virtualenv and
+ * site-packages directories, see readers.py) and the subjects, the
+ * absolute paths of the files litmus mutates, which are always scanned.
+ * Starts the embedded interpreter if needed.  Files that cannot be read
+ * or parsed are not an error: they make answers all (or, for a test
+ * module, always a reader).  0 and *out (free with lt_readers_index_free),
+ * -ENOENT when root is not a directory, or LT_EPYTHON. */
+int lt_readers_scan(const char *root, char *const *subjects,
+                    size_t n_subjects, struct lt_readers_index **out);
+
+/* Who can observe a mutant on lines [line, end_line] of subject `subject`
+ * (an index into the scan's subjects), as the original source on disk at
+ * scan time has them.  Fills *out (clear with lt_readers_clear).  0,
+ * LT_EUSAGE for a subject or lines out of range, or LT_EPYTHON; on error
+ * *out is all with a reason, so a caller that ignores the code stays
+ * safe. */
+int lt_readers_for(struct lt_readers_index *ix, size_t subject, int line,
+                   int end_line, struct lt_readers *out);
+
+void lt_readers_clear(struct lt_readers *r);
+void lt_readers_index_free(struct lt_readers_index *ix);
+
 #endif

@@ -1,0 +1,852 @@
+"""Who reads which module-level name: the static analysis behind litmus'
+test selection for mutants on lines that run at import time.
+
+A mutant on an import-time line (a module constant, a top-level import, a
+function a constant calls at import) changes module state once, before any
+test runs, so per-test coverage cannot tell which tests depend on it.  This
+module answers instead from the source: which code can observe the names
+the mutated statement binds.  Every answer errs towards more tests; when it
+cannot be known the answer is "all" (every test runs), because a too narrow
+answer makes a killed mutant look survived.  Standard library only; run in
+the engine's embedded interpreter (operators/readers.c).
+
+Scan (Index(root, subjects)).  Every .py file under root, except in
+directories named .git, __pycache__, node_modules, .tox, .nox, any other
+dot-directory, site-packages, dist-packages, a directory holding
+pyvenv.cfg, and build/ or dist/ directories that are not packages; the
+subjects (the files litmus mutates) are always scanned.  Each file is
+parsed once into units:
+  - one import-time unit per top-level statement: the statement's code that
+    runs when the module is imported (module-level expressions, class
+    bodies, decorators, default values, annotations unless the file has
+    `from __future__ import annotations`, comprehensions at that level);
+  - one function unit per def or lambda at any depth: its body, spanning
+    the def (or lambda) line to its last line;
+  - one for the block of `if __name__ == "__main__":` (no else): code
+    that runs as a script, never at import, like a function nobody calls.
+A unit mentions a name when it loads it as a global (a Name that is not
+local to an enclosing function or comprehension), as an attribute (x.N,
+any context), imports it (from m import N), or holds a string constant
+made of dotted identifiers with N as one component ("N", "pkg.mod.N":
+getattr(mod, "N"), monkeypatch.setattr("pkg.mod.N", ...)).  Strings in
+an `__all__ = [...]` statement are not mentions: star imports are handled
+on their own.  Files are test modules when named test_*.py or *_test.py.
+
+Query (Index.query(subject, line, end_line)).  The top-level statement T
+of the subject module M holding the lines (none, or lines across two
+statements: all).
+  - Lines in T's import-time code: the affected names are the names T
+    binds: Name targets of (augmented, annotated) assignments, def and
+    class names, import aliases, walrus targets, for/with/except/match
+    targets, recursively through if/try/with/for/while/match.  All when T
+    assigns an attribute or item, star-imports, holds an expression
+    statement (a bare call), del, assert, raise, global or nonlocal.
+  - Lines in a function body (the engine asks only about lines that ran at
+    import, so the function was called at import): the function's span is
+    a reader span, and the affected names are those bound by the import-
+    time statements that call it.  Callers are followed by name from the
+    seeds of the function: its def names (enclosing ones too) and, for a
+    top-level function, a lambda or a dunder method (called unnamed), the
+    names of its top-level statement.  Any function mentioning one adds
+    its own seeds; an import-time statement of a subject or test file that
+    calls nothing, or a `from x import` anywhere, adds the names it binds
+    (it stores or re-exports); until nothing changes.  The other import-
+    time units mentioning one are the callers (a script's main block never
+    is).  A caller in M gives its bound names; a caller in a test
+    module gives that module; a caller anywhere else, no caller found, a
+    def on the way decorated by anything but a known pure wrapper, or a
+    `global` statement in it: all.
+  - A line that is both (a one-line def, a lambda) gets both answers.
+Then, for every affected name N (and names it flows into, below):
+  - a dunder name, or a function of M declaring `global N`: all;
+  - a function unit of a subject file mentioning N: its span;
+  - any unit of a test module mentioning N: that test module (and, for
+    its import-time code, N flows into the names it binds, which other
+    test modules may import);
+  - an import-time unit of a subject file mentioning N, other than T
+    itself: when it calls nothing (no call, decorator, with, await or
+    yield) and its bound names are known, N flows into those names
+    (`TABLE = {k: N for k in X}`, `from pkg.mod import N as M`, a
+    default value); otherwise all;
+  - a pure `from x import ...` at the top of any other file: N flows into
+    its alias; any other unit of another file (conftest.py, helpers,
+    setup.py, docs): all.
+Regardless of names:
+  - a file that cannot be read or parsed: all, or, for a test module, that
+    module is always a reader;
+  - a unit of a non-subject file that mentions globals, vars, locals,
+    eval, exec, __dict__, getmembers or __all__, or star-imports a module
+    whose last dotted component is M's name (or `from . import *`): all,
+    or its test module; the same in another subject file: its span for a
+    function, all at import time; in M's own import-time code other than
+    T: all (also for sys.modules[__name__]).
+Left out, known: a reader function that also runs at import (a constant
+computed by calling it) passes what it read on unseen: the engine, which
+has the import coverage, must take a reader span that ran at import as
+all.  Also reads through getattr with a computed name, through objects
+handed over by calls at import, through pickles, the file system or
+subprocesses.  Matching is by name only, never by module, which can only
+add readers.
+"""
+
+import ast
+import os
+import re
+
+DYNAMIC = frozenset(("globals", "vars", "locals", "eval", "exec", "__dict__",
+                     "getmembers", "__all__"))
+# Decorators that neither call the function at import nor hand it to
+# anything that could: following callers by name stays sound under them.
+PURE_DECORATORS = frozenset((
+    "property", "staticmethod", "classmethod", "cached_property",
+    "abstractmethod", "overload", "override", "final", "setter", "getter",
+    "deleter", "wraps", "lru_cache", "cache", "total_ordering",
+    "dataclass", "no_type_check",
+))
+SKIP_DIRS = frozenset(("__pycache__", "node_modules", "site-packages",
+                       "dist-packages"))
+DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+FUNC = (ast.FunctionDef, ast.AsyncFunctionDef)
+COMP = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+_FIELDS = {}
+
+
+def kids(n):
+    """ast.iter_child_nodes, less the leaves nothing here looks at (ctx,
+    operators), as a list: the scan's hot loop."""
+    t = type(n)
+    fs = _FIELDS.get(t)
+    if fs is None:
+        fs = _FIELDS[t] = tuple(f for f in t._fields if f not in (
+            "ctx", "op", "ops", "type_comment", "kind"))
+    out = []
+    for f in fs:
+        v = getattr(n, f, None)
+        if type(v) is list:
+            out += [x for x in v if isinstance(x, ast.AST)]
+        elif isinstance(v, ast.AST):
+            out.append(v)
+    return out
+
+
+def is_dunder(name):
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+def is_test_file(path):
+    base = os.path.basename(path)
+    return base.endswith(".py") and (base.startswith("test_")
+                                     or base.endswith("_test.py"))
+
+
+class Unit:
+    """A piece of code that runs as one: a top-level statement's import-time
+    code (func False) or a function body (func True)."""
+    __slots__ = ("rec", "func", "first", "last", "stmt", "names", "impure",
+                 "chain", "star", "globals", "main")
+
+    def __init__(self, rec, func, first, last, stmt):
+        self.rec = rec
+        self.func = func
+        self.first = first
+        self.last = last
+        self.stmt = stmt          # index of the top-level statement
+        self.names = set()
+        self.impure = False       # calls something (import-time units)
+        self.chain = ()           # def names, outermost first (functions)
+        self.star = []            # modules star-imported
+        self.globals = set()      # names declared global (functions)
+        self.main = False         # the body of `if __name__ == "__main__"`
+
+
+class Stmt:
+    __slots__ = ("node", "first", "last", "binds", "why", "unit")
+
+    def __init__(self, node):
+        self.node = node
+        decos = getattr(node, "decorator_list", ())
+        self.first = min([node.lineno] + [d.lineno for d in decos])
+        self.last = node.end_lineno
+        self.binds = set()
+        self.why = None           # set when the names bound are unknown
+        self.unit = None
+
+
+class File:
+    __slots__ = ("path", "subject", "test", "modname", "error", "stmts",
+                 "units", "globals", "future_ann")
+
+    def __init__(self, path, subject):
+        self.path = path
+        self.subject = subject    # index, or None
+        self.test = subject is None and is_test_file(path)
+        base = os.path.basename(path)[:-3]
+        if base == "__init__":
+            base = os.path.basename(os.path.dirname(path))
+        self.modname = base
+        self.error = None
+        self.stmts = []
+        self.units = []
+        self.globals = set()      # names any function declares global
+        self.future_ann = False
+
+
+# --- Names a statement binds at module level ---
+
+def target_binds(t, out):
+    if isinstance(t, ast.Name):
+        out.add(t.id)
+        return None
+    if isinstance(t, (ast.Tuple, ast.List)):
+        for e in t.elts:
+            why = target_binds(e, out)
+            if why:
+                return why
+        return None
+    if isinstance(t, ast.Starred):
+        return target_binds(t.value, out)
+    return "assigns an attribute or item"
+
+
+def pattern_binds(p, out):
+    for n in ast.walk(p):
+        if isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+            out.add(n.name)
+        elif isinstance(n, ast.MatchMapping) and n.rest:
+            out.add(n.rest)
+
+
+def stmt_binds(s, out):
+    """Adds the module-level names s binds to out; returns why they cannot
+    be known, or None."""
+    if isinstance(s, FUNC + (ast.ClassDef,)):
+        out.add(s.name)
+        return None
+    if isinstance(s, ast.Assign):
+        for t in s.targets:
+            why = target_binds(t, out)
+            if why:
+                return why
+        return None
+    if isinstance(s, (ast.AugAssign, ast.AnnAssign)):
+        if isinstance(s, ast.AnnAssign) and s.value is None:
+            return "a bare annotation"
+        return target_binds(s.target, out)
+    if isinstance(s, (ast.Import, ast.ImportFrom)):
+        for a in s.names:
+            if a.name == "*":
+                return "a star import"
+            out.add(a.asname or a.name.split(".")[0])
+        return None
+    if isinstance(s, ast.Expr):
+        if isinstance(s.value, ast.Constant):
+            return None
+        return "an expression statement"
+    if isinstance(s, (ast.Pass, ast.Break, ast.Continue)):
+        return None
+    subs = []
+    if isinstance(s, (ast.For, ast.AsyncFor)):
+        why = target_binds(s.target, out)
+        if why:
+            return why
+    elif isinstance(s, (ast.With, ast.AsyncWith)):
+        for it in s.items:
+            if it.optional_vars is not None:
+                why = target_binds(it.optional_vars, out)
+                if why:
+                    return why
+    elif isinstance(s, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+        for h in s.handlers:
+            if h.name:
+                out.add(h.name)
+            subs += h.body
+        subs += s.finalbody
+    elif isinstance(s, ast.Match):
+        for c in s.cases:
+            pattern_binds(c.pattern, out)
+            subs += c.body
+    elif not isinstance(s, ast.If) and not isinstance(s, ast.While):
+        return "a %s statement" % type(s).__name__.lower()
+    subs += getattr(s, "body", []) + getattr(s, "orelse", [])
+    for sub in subs:
+        why = stmt_binds(sub, out)
+        if why:
+            return why
+    return None
+
+
+# --- Scope analysis: which names a unit mentions ---
+
+def arg_names(args):
+    a = args.posonlyargs + args.args + args.kwonlyargs
+    names = {x.arg for x in a}
+    if args.vararg:
+        names.add(args.vararg.arg)
+    if args.kwarg:
+        names.add(args.kwarg.arg)
+    return names
+
+
+def scope_locals(fn):
+    """The names local to a def or lambda (its arguments and what its own
+    body binds, less what it declares global or nonlocal), and the names
+    it declares global."""
+    local = arg_names(fn.args)
+    declared = set()
+    globs = set()
+    body = fn.body if isinstance(fn.body, list) else [fn.body]
+    todo = list(body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Name):
+            if not isinstance(n.ctx, ast.Load):
+                local.add(n.id)
+            continue
+        if isinstance(n, FUNC + (ast.ClassDef,)):
+            local.add(n.name)
+            # decorators and defaults run here; the body does not
+            todo += n.decorator_list
+            if isinstance(n, ast.ClassDef):
+                todo += n.bases + [k.value for k in n.keywords]
+            else:
+                todo += n.args.defaults + [d for d in n.args.kw_defaults
+                                           if d is not None]
+            continue
+        if isinstance(n, ast.Lambda):
+            todo += n.args.defaults + [d for d in n.args.kw_defaults
+                                       if d is not None]
+            continue
+        if isinstance(n, COMP):
+            todo.append(n.generators[0].iter)
+            continue
+        if isinstance(n, (ast.Import, ast.ImportFrom)):
+            for a in n.names:
+                if a.name != "*":
+                    local.add(a.asname or a.name.split(".")[0])
+            continue
+        if isinstance(n, (ast.Global, ast.Nonlocal)):
+            declared.update(n.names)
+            if isinstance(n, ast.Global):
+                globs.update(n.names)
+            continue
+        if isinstance(n, ast.ExceptHandler) and n.name:
+            local.add(n.name)
+        elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+            local.add(n.name)
+        elif isinstance(n, ast.MatchMapping) and n.rest:
+            local.add(n.rest)
+        todo += kids(n)
+    return local - declared, globs
+
+
+class Walker:
+    """Fills the units of one file from its tree."""
+
+    def __init__(self, rec):
+        self.rec = rec
+
+    def unit(self, func, first, last, stmt, chain=()):
+        u = Unit(self.rec, func, first, last, stmt)
+        u.chain = chain
+        self.rec.units.append(u)
+        return u
+
+    def annotation(self, node, u, scopes):
+        if node is not None and not self.rec.future_ann:
+            self.visit(node, u, scopes)
+
+    def function(self, fn, u, scopes, chain):
+        """The parts of a def or lambda that run where it is defined go to
+        u; the body gets a unit of its own."""
+        args = fn.args
+        if isinstance(fn, ast.Lambda):
+            name_chain = chain
+        else:
+            name_chain = chain + (fn.name,)
+            for d in fn.decorator_list:
+                u.impure = True
+                self.visit(d, u, scopes)
+            for a in args.posonlyargs + args.args + args.kwonlyargs + \
+                    [args.vararg, args.kwarg]:
+                if a is not None:
+                    self.annotation(a.annotation, u, scopes)
+            self.annotation(fn.returns, u, scopes)
+        for d in args.defaults + [d for d in args.kw_defaults
+                                  if d is not None]:
+            self.visit(d, u, scopes)
+        f = self.unit(True, fn.lineno, fn.end_lineno, u.stmt, name_chain)
+        local, declared = scope_locals(fn)
+        body = fn.body if isinstance(fn.body, list) else [fn.body]
+        f.globals = declared
+        self.rec.globals |= declared
+        inner = scopes + (local,)
+        for n in body:
+            self.visit(n, f, inner, name_chain)
+
+    def visit(self, node, u, scopes, chain=()):
+        todo = [node]
+        while todo:
+            n = todo.pop()
+            t = type(n)
+            if t is ast.Name:
+                if isinstance(n.ctx, ast.Load) or isinstance(n.ctx, ast.Del):
+                    if not any(n.id in s for s in scopes):
+                        u.names.add(n.id)
+                elif n.id in u.globals:
+                    u.names.add(n.id)
+                continue
+            if t is ast.Attribute:
+                u.names.add(n.attr)
+                todo.append(n.value)
+                continue
+            if t is ast.Constant:
+                v = n.value
+                if type(v) is str and len(v) <= 200 and DOTTED.fullmatch(v):
+                    u.names.update(v.split("."))
+                continue
+            if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+                self.function(n, u, scopes, chain)
+                continue
+            if t is ast.ClassDef:
+                for d in n.decorator_list:
+                    u.impure = True
+                    todo.append(d)
+                todo += n.bases + [k.value for k in n.keywords]
+                # The class body runs where the class statement does.
+                for b in n.body:
+                    self.visit(b, u, scopes, chain)
+                continue
+            if t in COMP:
+                # The first iterable runs outside; the rest in a scope
+                # whose locals are the targets.
+                local = set()
+                for g in n.generators:
+                    for m in ast.walk(g.target):
+                        if isinstance(m, ast.Name):
+                            local.add(m.id)
+                inner = scopes + (local,)
+                todo.append(n.generators[0].iter)
+                parts = [n.generators[0].target] + n.generators[0].ifs
+                for g in n.generators[1:]:
+                    parts += [g.target, g.iter] + g.ifs
+                parts += [n.key, n.value] if t is ast.DictComp else [n.elt]
+                for p in parts:
+                    self.visit(p, u, inner, chain)
+                continue
+            if t is ast.ImportFrom:
+                for a in n.names:
+                    if a.name == "*":
+                        u.star.append(n.module.split(".")[-1]
+                                      if n.module else "")
+                    else:
+                        u.names.add(a.name)
+                continue
+            if t is ast.AnnAssign:
+                self.annotation(n.annotation, u, scopes)
+                todo.append(n.target)
+                if n.value is not None:
+                    todo.append(n.value)
+                continue
+            if t is ast.NamedExpr and not u.func and \
+                    isinstance(n.target, ast.Name):
+                self.rec.stmts[u.stmt].binds.add(n.target.id)
+            if t in (ast.Call, ast.With, ast.AsyncWith, ast.Await, ast.Yield,
+                     ast.YieldFrom):
+                u.impure = True
+            todo += kids(n)
+
+    def module(self, tree):
+        rec = self.rec
+        for b in tree.body:
+            if isinstance(b, ast.ImportFrom) and b.module == "__future__" \
+                    and any(a.name == "annotations" for a in b.names):
+                rec.future_ann = True
+        for i, node in enumerate(tree.body):
+            st = Stmt(node)
+            st.why = stmt_binds(node, st.binds)
+            st.unit = self.unit(False, st.first, st.last, i)
+            rec.stmts.append(st)
+            if is_all_assign(node):
+                continue          # its strings are not reads
+            if is_main_block(node):
+                # Runs when the file is a script, never at import: like a
+                # function nothing calls.
+                st.why = "the block of a script's main"
+                self.visit(node.test, st.unit, ())
+                body = self.unit(True, node.body[0].lineno, node.end_lineno,
+                                 i)
+                body.main = True
+                for b in node.body:
+                    self.visit(b, body, ())
+                continue
+            self.visit(node, st.unit, ())
+
+
+def is_main_block(node):
+    """`if __name__ == "__main__":` with no else."""
+    if not isinstance(node, ast.If) or node.orelse:
+        return False
+    t = node.test
+    if not isinstance(t, ast.Compare) or len(t.ops) != 1 or \
+            not isinstance(t.ops[0], ast.Eq):
+        return False
+    sides = [t.left, t.comparators[0]]
+    return any(isinstance(x, ast.Name) and x.id == "__name__"
+               for x in sides) and \
+        any(isinstance(x, ast.Constant) and x.value == "__main__"
+            for x in sides)
+
+
+def is_all_assign(node):
+    """`__all__ = [...]` (or +=) of string constants only."""
+    if isinstance(node, ast.Assign):
+        ts = node.targets
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        ts = [node.target]
+    else:
+        return False
+    v = node.value
+    return all(isinstance(t, ast.Name) and t.id == "__all__" for t in ts) \
+        and isinstance(v, (ast.List, ast.Tuple)) \
+        and all(isinstance(e, ast.Constant) for e in v.elts)
+
+
+# --- The index ---
+
+def walk_tree(root):
+    for d, dirs, files in os.walk(root):
+        if "pyvenv.cfg" in files:
+            dirs[:] = []
+            continue
+        keep = []
+        for x in dirs:
+            if x.startswith(".") or x in SKIP_DIRS:
+                continue
+            if x in ("build", "dist") and not os.path.exists(
+                    os.path.join(d, x, "__init__.py")):
+                continue
+            keep.append(x)
+        dirs[:] = sorted(keep)
+        for f in sorted(files):
+            if f.endswith(".py"):
+                yield os.path.join(d, f)
+
+
+class Index:
+    def __init__(self, root, subjects):
+        self.root = os.path.abspath(root)
+        self.subjects = [os.path.abspath(s) for s in subjects]
+        where = {p: i for i, p in enumerate(self.subjects)}
+        paths = [os.path.abspath(p) for p in walk_tree(root)]
+        paths += [p for p in self.subjects if p not in set(paths)]
+        self.files = []
+        self.by_subject = [None] * len(self.subjects)
+        self.mentions = {}        # name -> [Unit]
+        self.dynamic = []         # units that read names without naming them
+        self.stars = []           # units with star imports
+        self.broken = None        # a non-test file we could not parse
+        self.broken_tests = []
+        self.callers_cache = {}
+        for p in paths:
+            rec = File(p, where.get(p))
+            self.files.append(rec)
+            if rec.subject is not None:
+                self.by_subject[rec.subject] = rec
+            try:
+                with open(p, "rb") as f:
+                    tree = ast.parse(f.read(), p)
+            except (OSError, SyntaxError, ValueError) as e:
+                rec.error = "%s: %s" % (p, type(e).__name__)
+                if rec.test:
+                    self.broken_tests.append(p)
+                elif self.broken is None:
+                    self.broken = "cannot parse " + rec.error
+                continue
+            Walker(rec).module(tree)
+            for u in rec.units:
+                for n in u.names:
+                    self.mentions.setdefault(n, []).append(u)
+                if u.names & DYNAMIC:
+                    self.dynamic.append(u)
+                if u.star:
+                    self.stars.append(u)
+
+    def import_callers(self, called):
+        """The import-time units that may call code reachable through the
+        names in called, followed by name: a function mentioning one adds
+        its seeds; a statement that only stores or re-exports one (calls
+        nothing) adds the names it binds.  A list of (unit, name), or why
+        it cannot be known.  Cached: the lines of one function share it."""
+        key = frozenset(called)
+        found = self.callers_cache.get(key)
+        if found is None:
+            found = self.callers_cache[key] = self.follow_calls(called)
+        return found
+
+    def follow_calls(self, called):
+        called = set(called)
+        todo = list(called)
+        out = []
+        while todo:
+            n = todo.pop()
+            for u in self.mentions.get(n, ()):
+                r = u.rec
+                st = r.stmts[u.stmt]
+                if u.main:
+                    continue
+                if u.func:
+                    if st.why:
+                        return "%s calls %s; %s" % (where(self, u), n,
+                                                    st.why)
+                    new = seeds(u.chain, st)
+                elif not u.impure and not st.why and (
+                        r.subject is not None or r.test
+                        or isinstance(st.node, ast.ImportFrom)):
+                    new = st.binds
+                else:
+                    out.append((u, n))
+                    continue
+                for m in new - called:
+                    called.add(m)
+                    todo.append(m)
+        return out
+
+    # The answer is (why, spans, test_files): why is None unless all.
+    def query(self, subject, line, end_line):
+        rec = self.by_subject[subject]
+        if rec.error:
+            return ("cannot parse " + rec.error, [], [])
+        if self.broken:
+            return (self.broken, [], [])
+        q = Query(self, rec, line, end_line)
+        why = q.run()
+        if why:
+            return (why, [], [])
+        return (None, sorted(q.spans), sorted(q.tests))
+
+
+class All(Exception):
+    pass
+
+
+class Query:
+    def __init__(self, ix, rec, line, end_line):
+        self.ix = ix
+        self.rec = rec
+        self.line = line
+        self.end = end_line
+        self.spans = set()
+        self.tests = set(ix.broken_tests)
+        self.T = None
+
+    def run(self):
+        try:
+            self.find()
+            self.dynamic()
+            names = set()
+            chain = self.chain()
+            if not chain or self.line <= header_last(chain[0]):
+                if self.T.why:
+                    raise All("line %d: %s" % (self.line, self.T.why))
+                names |= self.T.binds
+            if chain:
+                names |= self.callers(chain)
+            self.readers(names)
+        except All as e:
+            return str(e)
+        return None
+
+    def find(self):
+        for st in self.rec.stmts:
+            if st.first <= self.line and self.end <= st.last:
+                self.T = st
+                return
+        raise All("lines %d-%d are not inside one statement"
+                  % (self.line, self.end))
+
+    def chain(self):
+        """The defs and lambdas whose bodies hold the lines, outermost
+        first."""
+        out = []
+        todo = [self.T.node]
+        while todo:
+            n = todo.pop()
+            if getattr(n, "lineno", self.line) > self.end or \
+                    getattr(n, "end_lineno", self.end) < self.line:
+                continue
+            if isinstance(n, FUNC + (ast.Lambda,)):
+                body = n.body if isinstance(n.body, list) else [n.body]
+                if body[0].lineno <= self.line and self.end <= n.end_lineno:
+                    out.append(n)
+                    todo = list(body)
+                    continue
+            todo.extend(ast.iter_child_nodes(n))
+        return out
+
+    def dynamic(self):
+        ix, M = self.ix, self.rec
+        for u in ix.dynamic:
+            r = u.rec
+            if r is M:
+                if u.func:
+                    self.spans.add((r.subject, u.first, u.last))
+                elif u is not self.T.unit:
+                    raise All("%s reads module globals" % where(self.ix, u))
+            elif r.subject is not None:
+                if u.func:
+                    self.spans.add((r.subject, u.first, u.last))
+                else:
+                    raise All("%s reads names without naming them"
+                              % where(self.ix, u))
+            elif r.test:
+                self.tests.add(r.path)
+            else:
+                raise All("%s reads names without naming them"
+                          % where(self.ix, u))
+        for u in M.units:
+            if not u.func and u is not self.T.unit and \
+                    "modules" in u.names and "__name__" in u.names:
+                raise All("%s reads sys.modules[__name__]" % where(self.ix, u))
+        for u in ix.stars:
+            if any(s in ("", M.modname) for s in u.star):
+                if u.rec.test:
+                    self.tests.add(u.rec.path)
+                else:
+                    raise All("%s star-imports %s" % (where(self.ix, u),
+                                                      M.modname))
+
+    def callers(self, chain):
+        """Lines in a function body: its span, and the names bound by the
+        import-time statements that call it."""
+        M = self.rec
+        inner = chain[-1]
+        for f in chain:
+            if isinstance(f, ast.Lambda):
+                continue
+            for d in f.decorator_list:
+                if deco_name(d) not in PURE_DECORATORS:
+                    raise All("line %d: %s is decorated by %s" % (
+                        self.line, f.name, ast.unparse(d)))
+        for u in M.units:
+            if u.func and u.globals and \
+                    chain[0].lineno <= u.first <= chain[0].end_lineno:
+                raise All("line %d: a function declares global %s"
+                          % (self.line, min(u.globals)))
+        self.spans.add((M.subject, inner.lineno, inner.end_lineno))
+        if len(chain) > 1 and self.line <= header_last(inner):
+            p = chain[-2]
+            self.spans.add((M.subject, p.lineno, p.end_lineno))
+        if self.T.why:
+            raise All("line %d: %s" % (self.line, self.T.why))
+        names = tuple(f.name for f in chain if not isinstance(f, ast.Lambda))
+        found = self.ix.import_callers(seeds(names, self.T))
+        if isinstance(found, str):
+            raise All(found)
+        if not found:
+            raise All("line %d: no caller at import found" % self.line)
+        out = set()
+        for u, n in found:
+            self.caller(u, n, out)
+        return out
+
+    def caller(self, u, n, names):
+        """u calls n at import, which reads or is the mutated code: a
+        statement of M passes that on to the names it binds, a test module
+        is a reader, anything else cannot be followed."""
+        r = u.rec
+        st = r.stmts[u.stmt]
+        if r is self.rec and not st.why:
+            names |= st.binds
+        elif r.test:
+            self.tests.add(r.path)
+        else:
+            raise All("%s calls %s at import%s" % (
+                where(self.ix, u), n, "; " + st.why if st.why else ""))
+
+    def readers(self, names):
+        M, T = self.rec, self.T
+        todo = list(names)
+        seen = set()
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            if is_dunder(n):
+                raise All("binds %s" % n)
+            if n in M.globals:
+                raise All("a function of %s declares global %s"
+                          % (M.modname, n))
+            for u in self.ix.mentions.get(n, ()):
+                r = u.rec
+                if u is T.unit:
+                    continue
+                if r.test:
+                    self.tests.add(r.path)
+                    st = r.stmts[u.stmt]
+                    if not u.func and not st.why:
+                        todo += st.binds
+                    continue
+                if u.func:
+                    if r.subject is None:
+                        raise All("%s reads %s" % (where(self.ix, u), n))
+                    # Should it also run at import, what it read flows on
+                    # unseen: the engine, which knows, runs every test.
+                    self.spans.add((r.subject, u.first, u.last))
+                    continue
+                st = r.stmts[u.stmt]
+                if u.impure or st.why or (
+                        r.subject is None
+                        and not isinstance(st.node, ast.ImportFrom)):
+                    raise All("%s reads %s at import"
+                              % (where(self.ix, u), n))
+                todo += st.binds
+
+
+def seeds(chain, st):
+    """The names through which code can reach a function: its def names
+    (innermost last), and, for a top-level function, a lambda or a dunder
+    method (called without being named: __init__, __eq__, ...), the names
+    its top-level statement binds."""
+    out = set(chain)
+    if len(chain) <= 1 or is_dunder(chain[-1]):
+        out |= st.binds
+    return out
+
+
+def where(ix, u):
+    return "%s:%d" % (os.path.relpath(u.rec.path, ix.root), u.first)
+
+
+def header_last(f):
+    """The last line of a def's or lambda's header: what runs where it is
+    defined."""
+    last = f.lineno
+    args = f.args
+    for d in args.defaults + [d for d in args.kw_defaults if d is not None]:
+        last = max(last, d.end_lineno)
+    if isinstance(f, ast.Lambda):
+        return last
+    for a in args.posonlyargs + args.args + args.kwonlyargs + \
+            [args.vararg, args.kwarg]:
+        if a is not None:
+            last = max(last, a.end_lineno)
+    if f.returns is not None:
+        last = max(last, f.returns.end_lineno)
+    return last
+
+
+def deco_name(d):
+    if isinstance(d, ast.Call):
+        d = d.func
+    if isinstance(d, ast.Attribute):
+        return d.attr
+    if isinstance(d, ast.Name):
+        return d.id
+    return None
+
+
+def scan(root, subjects):
+    return Index(root, subjects)

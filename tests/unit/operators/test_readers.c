@@ -1,0 +1,441 @@
+/* Unit tests of the readers index (operators/readers.c, readers.py): small
+ * project trees written to a temporary directory, one per test, and the
+ * exact answer for a mutant's lines: all, or the spans and test modules
+ * that read what the mutated statement binds.  SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/err.h"
+#include "common/xmalloc.h"
+#include "operators/operators.h"
+
+/* One file of a tree: path relative to the root, and its text. */
+struct file {
+    const char *path;
+    const char *text;
+};
+
+/* The subjects of every tree: pkg/mod.py (0) and pkg/other.py (1), when
+ * they exist. */
+static const char *const subject_paths[] = {"pkg/mod.py", "pkg/other.py"};
+
+static int rm_one(const char *p, const struct stat *sb, int flag,
+                  struct FTW *ftw)
+{
+    (void)sb, (void)flag, (void)ftw;
+    return remove(p);
+}
+
+static void write_file(const char *root, const char *rel, const char *text)
+{
+    char *path = xasprintf("%s/%s", root, rel);
+    /* Make the parent directories. */
+    for (char *s = strchr(path + strlen(root) + 1, '/'); s;
+         s = strchr(s + 1, '/')) {
+        *s = '\0';
+        mkdir(path, 0755);
+        *s = '/';
+    }
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(path);
+}
+
+/* The answer as one line: "all" or "spans=S:F-L,... tests=REL,...", with
+ * test modules relative to the root, so tests can compare it exactly. */
+static char *describe(const char *root, const struct lt_readers *r)
+{
+    if (r->all) {
+        assert_non_null(r->why);
+        return xstrdup("all");
+    }
+    assert_null(r->why);
+    size_t cap = 4096, len = 0;
+    char *out = xcalloc(1, cap);
+    len += (size_t)snprintf(out + len, cap - len, "spans=");
+    for (size_t i = 0; i < r->n_spans; i++)
+        len += (size_t)snprintf(out + len, cap - len, "%s%zu:%d-%d",
+                                i ? "," : "", r->spans[i].subject,
+                                r->spans[i].first, r->spans[i].last);
+    len += (size_t)snprintf(out + len, cap - len, " tests=");
+    size_t rl = strlen(root);
+    for (size_t i = 0; i < r->n_test_files; i++) {
+        const char *p = r->test_files[i];
+        assert_memory_equal(p, root, rl);
+        len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? "," : "",
+                                p + rl + 1);
+    }
+    assert_true(len < cap);
+    return out;
+}
+
+/* Writes files into a fresh tree, scans it and answers for lines
+ * [line, end_line] of subject `subject`.  Returns the description (caller
+ * frees); *why, when not NULL, gets the reason of an all (caller frees). */
+static char *answer(const struct file *files, size_t subject, int line,
+                    int end_line, char **why)
+{
+    char root[] = "/tmp/lt-readers-XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char *subjects[2];
+    size_t n_subjects = 0;
+    for (const struct file *f = files; f->path; f++)
+        write_file(root, f->path, f->text);
+    for (size_t i = 0; i < 2; i++) {
+        subjects[i] = xasprintf("%s/%s", root, subject_paths[i]);
+        if (access(subjects[i], F_OK) == 0)
+            n_subjects = i + 1;
+    }
+    struct lt_readers_index *ix = NULL;
+    assert_int_equal(lt_readers_scan(root, subjects, n_subjects, &ix), 0);
+    struct lt_readers r;
+    assert_int_equal(lt_readers_for(ix, subject, line, end_line, &r), 0);
+    char *d = describe(root, &r);
+    if (why)
+        *why = r.all ? xstrdup(r.why) : NULL;
+    lt_readers_clear(&r);
+    lt_readers_index_free(ix);
+    for (size_t i = 0; i < 2; i++)
+        free(subjects[i]);
+    assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+    return d;
+}
+
+#define EXPECT(files, subject, line, want)                                    \
+    do {                                                                      \
+        char *got_ = answer(files, subject, line, line, NULL);                \
+        assert_string_equal(got_, want);                                      \
+        free(got_);                                                           \
+    } while (0)
+
+/* A module the tests share: N read by a function of its own module. */
+#define MOD_N                                                                 \
+    "N = 1\n"             /* 1 */                                             \
+    "\n"                                                                      \
+    "def f():\n"          /* 3 */                                             \
+    "    return N\n"      /* 4 */                                             \
+    "\n"                                                                      \
+    "UNUSED = 3\n"        /* 6 */
+
+static void test_same_module_function(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/__init__.py", ""},
+        {"pkg/mod.py", MOD_N},
+        /* Calls f, never names N: not a reader. */
+        {"tests/test_f.py",
+         "from pkg.mod import f\n\ndef test_f():\n    assert f() == 1\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 1, "spans=0:3-4 tests=");
+    /* A name nobody reads: nothing to run. */
+    EXPECT(files, 0, 6, "spans= tests=");
+}
+
+static void test_read_by_test_module(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/test_n.py",
+         "from pkg import mod\n\ndef test_n():\n    assert mod.N == 1\n"},
+        {"tests/test_other.py", "def test_nothing():\n    pass\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 1, "spans=0:3-4 tests=tests/test_n.py");
+}
+
+static void test_strings_name_it(void **state)
+{
+    (void)state;
+    const struct file getattr_files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/test_g.py",
+         "import pkg.mod as m\n\ndef test_g():\n"
+         "    assert getattr(m, \"N\") == 1\n"},
+        {NULL, NULL},
+    };
+    EXPECT(getattr_files, 0, 1, "spans=0:3-4 tests=tests/test_g.py");
+    const struct file patch_files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/patch_test.py",
+         "def test_p(monkeypatch):\n"
+         "    monkeypatch.setattr(\"pkg.mod.N\", 1)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(patch_files, 0, 1, "spans=0:3-4 tests=tests/patch_test.py");
+}
+
+static void test_other_subject(void **state)
+{
+    (void)state;
+    /* Read by a function of another subject, after a re-export. */
+    const struct file fn_files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"pkg/other.py",
+         "from pkg.mod import N as K\n\n\ndef g():\n    return K + 1\n"},
+        {NULL, NULL},
+    };
+    EXPECT(fn_files, 0, 1, "spans=0:3-4,1:4-5 tests=");
+    /* Read at import by a statement that calls something: all. */
+    const struct file call_files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"pkg/other.py", "from pkg import mod\nM = compute(mod.N)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(call_files, 0, 1, "all");
+    /* Read at import by a statement that calls nothing: N flows into M,
+     * and M's readers are N's. */
+    const struct file flow_files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"pkg/other.py", "from pkg import mod\nM = mod.N + 1\n"},
+        {"tests/test_m.py",
+         "from pkg.other import M\n\ndef test_m():\n    assert M == 2\n"},
+        {NULL, NULL},
+    };
+    EXPECT(flow_files, 0, 1, "spans=0:3-4 tests=tests/test_m.py");
+    /* The same inside the mutated module itself. */
+    const struct file table_files[] = {
+        {"pkg/mod.py",
+         "N = 1\nTABLE = {k: N for k in 'ab'}\n\ndef t():\n"
+         "    return TABLE\n"},
+        {NULL, NULL},
+    };
+    EXPECT(table_files, 0, 1, "spans=0:4-5 tests=");
+}
+
+static void test_unknowable_statements(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py",
+         "__version__ = '1'\n"          /* 1: dunder */
+         "register(1)\n"                /* 2: bare call */
+         "from os.path import *\n"      /* 3: star import */
+         "obj.attr = 2\n"               /* 4: attribute target */
+         "\n"                           /* 5: no statement */
+         "X = 1\n"                      /* 6: a function declares global */
+         "def bump():\n"
+         "    global X\n"
+         "    X += 1\n"
+         "Y = 2\n"},                    /* 10: nobody reads it */
+        {NULL, NULL},
+    };
+    char *why = NULL;
+    for (int line = 1; line <= 6; line++) {
+        char *got = answer(files, 0, line, line, &why);
+        assert_string_equal(got, "all");
+        assert_non_null(why);
+        free(got);
+        free(why);
+    }
+    char *got = answer(files, 0, 1, 1, &why);
+    assert_string_equal(why, "binds __version__");
+    free(got);
+    free(why);
+    EXPECT(files, 0, 10, "spans= tests=");
+}
+
+static void test_conftest_and_helpers(void **state)
+{
+    (void)state;
+    const struct file conftest[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/conftest.py",
+         "import pytest\nfrom pkg.mod import N\n\n@pytest.fixture\n"
+         "def n():\n    return N\n"},
+        {NULL, NULL},
+    };
+    EXPECT(conftest, 0, 1, "all");
+    /* A helper star-importing the subject reads names without naming
+     * them; a test module doing it is a reader itself. */
+    const struct file star_helper[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/helpers.py", "from pkg.mod import *\n"},
+        {NULL, NULL},
+    };
+    EXPECT(star_helper, 0, 6, "all");
+    const struct file star_test[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/test_star.py", "from pkg.mod import *\n"},
+        {"tests/test_vars.py", "def test_v():\n    assert vars(x)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(star_test, 0, 6,
+           "spans= tests=tests/test_star.py,tests/test_vars.py");
+}
+
+static void test_unparsable_files(void **state)
+{
+    (void)state;
+    const struct file broken[] = {
+        {"pkg/mod.py", MOD_N},
+        {"pkg/broken.py", "def (:\n"},
+        {NULL, NULL},
+    };
+    char *why = NULL;
+    char *got = answer(broken, 0, 6, 6, &why);
+    assert_string_equal(got, "all");
+    assert_non_null(strstr(why, "broken.py"));
+    free(got);
+    free(why);
+    /* A test module that does not parse may read anything: always a
+     * reader, but no reason to run every test. */
+    const struct file broken_test[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/test_broken.py", "def (:\n"},
+        {NULL, NULL},
+    };
+    EXPECT(broken_test, 0, 6, "spans= tests=tests/test_broken.py");
+}
+
+static void test_skipped_dirs(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py", MOD_N},
+        {".venv/pyvenv.cfg", ""},
+        {".venv/lib/x.py", "Y = compute(N)\n"},
+        {"env/pyvenv.cfg", ""},
+        {"env/lib/x.py", "Y = compute(N)\n"},
+        {"build/lib/x.py", "Y = compute(N)\n"},
+        {"lib/site-packages/x.py", "Y = compute(N)\n"},
+        {"node_modules/x.py", "Y = compute(N)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 1, "spans=0:3-4 tests=");
+    /* The same, not skipped. */
+    const struct file kept[] = {
+        {"pkg/mod.py", MOD_N},
+        {"scripts/x.py", "Y = compute(N)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(kept, 0, 1, "all");
+}
+
+static void test_function_called_at_import(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py",
+         "def sieve(n):\n"                      /* 1 */
+         "    return [i for i in range(2, n)]\n" /* 2 */
+         "\n"
+         "PRIMES = tuple(sieve(11))\n"          /* 4 */
+         "\n"
+         "def is_prime(k):\n"                   /* 6 */
+         "    return k in PRIMES\n"             /* 7 */
+         "\n"
+         "def helper():\n"                      /* 9 */
+         "    return 1\n"                       /* 10 */
+         "\n"
+         "@register\n"                          /* 12 */
+         "def hooked():\n"
+         "    return 2\n"},                     /* 14 */
+        {"tests/test_p.py",
+         "from pkg.mod import PRIMES\n\ndef test_p():\n"
+         "    assert 7 in PRIMES\n"},
+        /* A script's main block never runs at import. */
+        {"scripts/run.py",
+         "from pkg.mod import sieve\n\nif __name__ == '__main__':\n"
+         "    print(sieve(5))\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 2, "spans=0:1-2,0:6-7 tests=tests/test_p.py");
+    /* The statement that calls it: PRIMES's readers. */
+    EXPECT(files, 0, 4, "spans=0:6-7 tests=tests/test_p.py");
+    /* Nothing calls helper at import: cannot be known. */
+    EXPECT(files, 0, 10, "all");
+    /* Registered by a decorator: handed to code we cannot follow. */
+    EXPECT(files, 0, 14, "all");
+    /* Called at import by a file that is neither subject nor test. */
+    const struct file tool[] = {
+        {"pkg/mod.py", "def sieve(n):\n    return n\n"},
+        {"tools/gen.py", "from pkg.mod import sieve\nTABLE = sieve(3)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(tool, 0, 2, "all");
+}
+
+static void test_class_body(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py",
+         "class C:\n"                   /* 1 */
+         "    X = 1\n"                  /* 2 */
+         "\n"
+         "    def m(self):\n"           /* 4 */
+         "        return self.X\n"      /* 5 */
+         "\n"
+         "def make():\n"                /* 7 */
+         "    return C()\n"},           /* 8 */
+        {"tests/test_c.py",
+         "from pkg import mod\n\ndef test_c():\n"
+         "    assert mod.make().m() == 1\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 2, "spans=0:7-8 tests=");
+}
+
+static void test_bad_queries(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/lt-readers-XXXXXX";
+    assert_non_null(mkdtemp(root));
+    write_file(root, "pkg/mod.py", MOD_N);
+    char *subject = xasprintf("%s/pkg/mod.py", root);
+    struct lt_readers_index *ix = NULL;
+    assert_int_equal(lt_readers_scan(root, &subject, 1, &ix), 0);
+    struct lt_readers r;
+    assert_int_equal(lt_readers_for(ix, 1, 1, 1, &r), LT_EUSAGE);
+    assert_int_equal(r.all, 1);
+    lt_readers_clear(&r);
+    assert_int_equal(lt_readers_for(ix, 0, 3, 2, &r), LT_EUSAGE);
+    assert_int_equal(r.all, 1);
+    lt_readers_clear(&r);
+    /* Lines across two statements. */
+    assert_int_equal(lt_readers_for(ix, 0, 1, 3, &r), 0);
+    assert_int_equal(r.all, 1);
+    lt_readers_clear(&r);
+    lt_readers_clear(&r);
+    lt_readers_index_free(ix);
+    lt_readers_index_free(NULL);
+    assert_int_equal(lt_readers_scan("/nonexistent-lt", &subject, 1, &ix),
+                     -ENOENT);
+    assert_null(ix);
+    free(subject);
+    assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_module_function),
+        cmocka_unit_test(test_read_by_test_module),
+        cmocka_unit_test(test_strings_name_it),
+        cmocka_unit_test(test_other_subject),
+        cmocka_unit_test(test_unknowable_statements),
+        cmocka_unit_test(test_conftest_and_helpers),
+        cmocka_unit_test(test_unparsable_files),
+        cmocka_unit_test(test_skipped_dirs),
+        cmocka_unit_test(test_function_called_at_import),
+        cmocka_unit_test(test_class_body),
+        cmocka_unit_test(test_bad_queries),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
