@@ -182,7 +182,7 @@ struct lt_reader_span {
  * test reads what the statement binds: the import the engine does anyway
  * still kills a mutant that breaks it).  Spans that also ran at import
  * are reads at import the index could not follow by name: the engine,
- * which has the import coverage, should treat them as all. */
+ * which has the import coverage, must treat them as all. */
 struct lt_readers {
     int all;
     char *why;                       /* all only; owned */
