@@ -168,8 +168,10 @@ int lt_read_pyproject(const char *path, char **json, char **err);
 /* Parsed once per run: who mentions which name, per code object. */
 struct lt_readers_index;
 
-/* A function body in a subject file (1-based lines, inclusive, def line
- * to last line): a test that executed any line in it may see the mutant. */
+/* A function body in a subject file (1-based lines, inclusive, from the
+ * body's first statement, which shares the def's line in a one-line def,
+ * to the last line): a test that executed any line in it may see the
+ * mutant. */
 struct lt_reader_span {
     size_t subject;          /* index into the subjects of the scan */
     int first, last;
@@ -190,6 +192,11 @@ struct lt_readers {
     size_t n_spans;
     char **test_files;               /* absolute paths, sorted; owned */
     size_t n_test_files;
+    char **names;                    /* the names the change flows into,
+                                        sorted; owned: tests outside test
+                                        modules (doctests) read them only
+                                        by their text */
+    size_t n_names;
 };
 
 /* Scans every .py file under root (skipping VCS, cache, virtualenv and

@@ -98,13 +98,13 @@ out:
     return rc;
 }
 
-/* Fills r from the answer (why, [(subject, first, last)], [path]).
- * 0 or -1 with a Python error set. */
+/* Fills r from the answer (why, [(subject, first, last)], [path],
+ * [name]).  0 or -1 with a Python error set. */
 static int convert(PyObject *res, size_t n_subjects, struct lt_readers *r)
 {
-    PyObject *why, *spans, *files;
-    if (!PyArg_ParseTuple(res, "OO!O!", &why, &PyList_Type, &spans,
-                          &PyList_Type, &files))
+    PyObject *why, *spans, *files, *names;
+    if (!PyArg_ParseTuple(res, "OO!O!O!", &why, &PyList_Type, &spans,
+                          &PyList_Type, &files, &PyList_Type, &names))
         return -1;
     if (why != Py_None) {
         const char *s = PyUnicode_AsUTF8(why);
@@ -139,6 +139,16 @@ static int convert(PyObject *res, size_t n_subjects, struct lt_readers *r)
         r->test_files[i] = xstrdup(PyBytes_AS_STRING(b));
         r->n_test_files++;
         Py_DECREF(b);
+    }
+    size_t nn = (size_t)PyList_GET_SIZE(names);
+    r->names = nn ? xcalloc(nn, sizeof(*r->names)) : NULL;
+    for (size_t i = 0; i < nn; i++) {
+        const char *n = PyUnicode_AsUTF8(PyList_GET_ITEM(names,
+                                                         (Py_ssize_t)i));
+        if (!n)
+            return -1;
+        r->names[i] = xstrdup(n);
+        r->n_names++;
     }
     return 0;
 }
@@ -179,6 +189,9 @@ void lt_readers_clear(struct lt_readers *r)
     for (size_t i = 0; i < r->n_test_files; i++)
         free(r->test_files[i]);
     free(r->test_files);
+    for (size_t i = 0; i < r->n_names; i++)
+        free(r->names[i]);
+    free(r->names);
     free(r->spans);
     free(r->why);
     memset(r, 0, sizeof(*r));

@@ -58,7 +58,11 @@ statements: all).
     `global` statement in it: all.
   - A line that is both (a one-line def, a lambda) gets both answers.
 Then, for every affected name N (and names it flows into, below):
-  - a dunder name, or a function of M declaring `global N`: all;
+  - a dunder the runtime reads without naming it (special methods and
+    attributes of the built-in types, of modules, classes, pickling,
+    typing, dataclasses, doctest and pytest: is_protocol_name), or a
+    function of M declaring `global N`: all (other dunders, a project's
+    own `__version__` or `__author__`, are read by naming them);
   - a function unit of a subject file mentioning N: its span;
   - any unit of a test module mentioning N: that test module (and, for
     its import-time code, N flows into the names it binds, which other
@@ -90,6 +94,7 @@ add readers.
 """
 
 import ast
+import builtins
 import os
 import re
 
@@ -103,6 +108,23 @@ PURE_DECORATORS = frozenset((
     "deleter", "wraps", "lru_cache", "cache", "total_ordering",
     "dataclass", "no_type_check",
 ))
+# Calls that change nothing but what they return (given arguments the
+# statement computes): a statement making its names with them has no
+# effect beyond those names.  Matched by the called name's last part.
+PURE_CALLS = frozenset((
+    "dict", "list", "set", "frozenset", "tuple", "int", "float", "str",
+    "bytes", "bytearray", "bool", "complex", "range", "object", "len",
+    "abs", "min", "max", "sum", "round", "divmod", "pow", "chr", "ord",
+    "hex", "oct", "bin", "enumerate", "zip", "reversed", "sorted",
+    "isinstance", "issubclass", "compile", "namedtuple", "NamedTuple",
+    "TypeVar", "field", "Decimal", "Fraction", "timedelta",
+))
+# Bases whose subclassing runs no code of the project's (no
+# __init_subclass__ or metaclass of its own).
+PURE_BASES = frozenset(
+    [n for n in dir(builtins) if isinstance(getattr(builtins, n), type)]
+    + ["NamedTuple", "TypedDict", "Protocol", "Generic", "ABC", "Enum",
+       "IntEnum", "Flag", "IntFlag", "StrEnum"])
 SKIP_DIRS = frozenset(("__pycache__", "node_modules", "site-packages",
                        "dist-packages"))
 DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
@@ -135,6 +157,60 @@ def is_dunder(name):
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
+def _protocol_names():
+    """Dunder names that the interpreter, the standard library or pytest
+    read without naming them in the project's code: special methods and
+    attributes of the built-in types, and those of modules, classes,
+    pickling, typing, dataclasses, doctest and pytest."""
+    import types
+    names = set()
+    for t in (object, type, int, float, complex, bool, str, bytes,
+              bytearray, list, tuple, dict, set, frozenset, range, slice,
+              memoryview, property, staticmethod, classmethod,
+              BaseException, types.ModuleType, types.FunctionType,
+              types.MethodType, types.CodeType, types.GeneratorType,
+              types.CoroutineType, types.AsyncGeneratorType,
+              types.SimpleNamespace):
+        names.update(n for n in dir(t) if is_dunder(n))
+    names.update(
+        "__%s__" % n for n in (
+            "all", "getattr", "dir", "path", "file", "cached", "builtins",
+            "loader", "package", "spec", "annotations", "name", "qualname",
+            "module", "doc", "dict", "class", "slots", "weakref",
+            "match_args", "post_init", "set_name", "init_subclass",
+            "class_getitem", "mro_entries", "prepare", "instancecheck",
+            "subclasscheck", "fspath", "index", "length_hint", "missing",
+            "enter", "exit", "aenter", "aexit", "aiter", "anext", "await",
+            "get", "set", "delete", "copy", "deepcopy", "reduce",
+            "reduce_ex", "getstate", "setstate", "getnewargs",
+            "getnewargs_ex", "signature", "wrapped", "text_signature",
+            "abstractmethods", "orig_bases", "parameters",
+            "dataclass_fields", "dataclass_params", "future", "debug",
+            "main", "mro", "bases", "origin", "args", "total",
+            "required_keys", "optional_keys", "final", "type_params",
+            "buffer", "release_buffer", "test", "tracebackhide",
+            "call", "iter", "next", "len", "contains",
+            "getitem", "setitem", "delitem", "bool", "hash", "eq",
+            "init", "new", "del", "repr", "str", "format", "bytes",
+            "round", "trunc", "floor", "ceil", "complex", "int", "float",
+            "import", "protocol_attrs", "non_callable_proto_members",
+            "unittest"))
+    return frozenset(names)
+
+
+PROTOCOL_NAMES = None
+
+
+def is_protocol_name(name):
+    """A dunder the runtime may read without naming it: the answer for it
+    is all.  Other dunders (a project's own __version__-like constants)
+    are read by naming them, as any name."""
+    global PROTOCOL_NAMES
+    if PROTOCOL_NAMES is None:
+        PROTOCOL_NAMES = _protocol_names()
+    return is_dunder(name) and name in PROTOCOL_NAMES
+
+
 def is_test_file(path):
     base = os.path.basename(path)
     return base.endswith(".py") and (base.startswith("test_")
@@ -145,7 +221,7 @@ class Unit:
     """A piece of code that runs as one: a top-level statement's import-time
     code (func False) or a function body (func True)."""
     __slots__ = ("rec", "func", "first", "last", "stmt", "names", "impure",
-                 "chain", "star", "globals", "main")
+                 "chain", "star", "globals", "main", "body", "calls")
 
     def __init__(self, rec, func, first, last, stmt):
         self.rec = rec
@@ -159,6 +235,9 @@ class Unit:
         self.star = []            # modules star-imported
         self.globals = set()      # names declared global (functions)
         self.main = False         # the body of `if __name__ == "__main__"`
+        self.body = first         # functions: the first line of the body
+        self.calls = set()        # names it calls, decorates or subclasses
+                                  # with ("?": a callee without a name)
 
 
 class Stmt:
@@ -367,6 +446,7 @@ class Walker:
             name_chain = chain + (fn.name,)
             for d in fn.decorator_list:
                 u.impure = True
+                u.calls.add(deco_name(d) or "?")
                 self.visit(d, u, scopes)
             for a in args.posonlyargs + args.args + args.kwonlyargs + \
                     [args.vararg, args.kwarg]:
@@ -377,6 +457,7 @@ class Walker:
                                   if d is not None]:
             self.visit(d, u, scopes)
         f = self.unit(True, fn.lineno, fn.end_lineno, u.stmt, name_chain)
+        f.body = body_first(fn)
         local, declared = scope_locals(fn)
         body = fn.body if isinstance(fn.body, list) else [fn.body]
         f.globals = declared
@@ -412,7 +493,17 @@ class Walker:
             if t is ast.ClassDef:
                 for d in n.decorator_list:
                     u.impure = True
+                    u.calls.add(deco_name(d) or "?")
                     todo.append(d)
+                # Subclassing runs the bases' __init_subclass__ and
+                # metaclass: calls of their own.
+                for base in n.bases:
+                    name = callee_name(base.value if isinstance(
+                        base, ast.Subscript) else base)
+                    if name not in PURE_BASES:
+                        u.calls.add(name or "?")
+                if n.keywords:
+                    u.calls.add("?")
                 todo += n.bases + [k.value for k in n.keywords]
                 # The class body runs where the class statement does.
                 for b in n.body:
@@ -443,6 +534,26 @@ class Walker:
                     else:
                         u.names.add(a.name)
                 continue
+            if t in (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
+                # Storing into an attribute or item of anything but a
+                # function's own local changes state the code does not
+                # bind: a side effect, as a call.
+                targets = n.targets if t in (ast.Assign, ast.Delete) \
+                    else [n.target]
+                for tgt in targets:
+                    for el in (tgt.elts if isinstance(tgt, (ast.Tuple,
+                                                            ast.List))
+                               else [tgt]):
+                        if not isinstance(el, (ast.Attribute, ast.Subscript,
+                                               ast.Starred)):
+                            continue
+                        root = el
+                        while isinstance(root, (ast.Attribute, ast.Subscript,
+                                                ast.Starred)):
+                            root = root.value
+                        if not (u.func and isinstance(root, ast.Name) and
+                                any(root.id in sc for sc in scopes)):
+                            u.calls.add("?store")
             if t is ast.AnnAssign:
                 self.annotation(n.annotation, u, scopes)
                 todo.append(n.target)
@@ -455,6 +566,8 @@ class Walker:
             if t in (ast.Call, ast.With, ast.AsyncWith, ast.Await, ast.Yield,
                      ast.YieldFrom):
                 u.impure = True
+                u.calls.add((callee_name(n.func) if t is ast.Call else None)
+                            or "?")
             todo += kids(n)
 
     def module(self, tree):
@@ -613,18 +726,20 @@ class Index:
                     todo.append(m)
         return out
 
-    # The answer is (why, spans, test_files): why is None unless all.
+    # The answer is (why, spans, test_files, names): why is None unless
+    # all; names are those the change flows into (tests that are not in a
+    # test module, doctests, can only be matched by their text).
     def query(self, subject, line, end_line):
         rec = self.by_subject[subject]
         if rec.error:
-            return ("cannot parse " + rec.error, [], [])
+            return ("cannot parse " + rec.error, [], [], [])
         if self.broken:
-            return (self.broken, [], [])
+            return (self.broken, [], [], [])
         q = Query(self, rec, line, end_line)
         why = q.run()
         if why:
-            return (why, [], [])
-        return (None, sorted(q.spans), sorted(q.tests))
+            return (why, [], [], [])
+        return (None, sorted(q.spans), sorted(q.tests), sorted(q.names))
 
 
 class All(Exception):
@@ -639,6 +754,7 @@ class Query:
         self.end = end_line
         self.spans = set()
         self.tests = set(ix.broken_tests)
+        self.names = set()        # every name the change flows into
         self.T = None
 
     def run(self):
@@ -650,6 +766,12 @@ class Query:
             if not chain or self.line <= header_last(chain[0]):
                 if self.T.why:
                     raise All("line %d: %s" % (self.line, self.T.why))
+                # A call at import may change state beyond the names the
+                # statement binds (a registry, a class's subclasses).
+                calls = side_effects(self.T.unit)
+                if calls:
+                    raise All("line %d: the statement calls %s at import"
+                              % (self.line, ", ".join(calls)))
                 names |= self.T.binds
             if chain:
                 names |= self.callers(chain)
@@ -691,12 +813,12 @@ class Query:
             r = u.rec
             if r is M:
                 if u.func:
-                    self.spans.add((r.subject, u.first, u.last))
+                    self.spans.add((r.subject, u.body, u.last))
                 elif u is not self.T.unit:
                     raise All("%s reads module globals" % where(self.ix, u))
             elif r.subject is not None:
                 if u.func:
-                    self.spans.add((r.subject, u.first, u.last))
+                    self.spans.add((r.subject, u.body, u.last))
                 else:
                     raise All("%s reads names without naming them"
                               % where(self.ix, u))
@@ -734,10 +856,10 @@ class Query:
                     chain[0].lineno <= u.first <= chain[0].end_lineno:
                 raise All("line %d: a function declares global %s"
                           % (self.line, min(u.globals)))
-        self.spans.add((M.subject, inner.lineno, inner.end_lineno))
+        self.spans.add((M.subject, body_first(inner), inner.end_lineno))
         if len(chain) > 1 and self.line <= header_last(inner):
             p = chain[-2]
-            self.spans.add((M.subject, p.lineno, p.end_lineno))
+            self.spans.add((M.subject, body_first(p), p.end_lineno))
         if self.T.why:
             raise All("line %d: %s" % (self.line, self.T.why))
         names = tuple(f.name for f in chain if not isinstance(f, ast.Lambda))
@@ -748,22 +870,25 @@ class Query:
             raise All("line %d: no caller at import found" % self.line)
         out = set()
         for u, n in found:
-            self.caller(u, n, out)
+            self.caller(u, n, out, names)
         return out
 
-    def caller(self, u, n, names):
+    def caller(self, u, n, names, chain_names):
         """u calls n at import, which reads or is the mutated code: a
-        statement of M passes that on to the names it binds, a test module
+        statement of M passes that on to the names it binds (unless it
+        calls more, which may hand the result on unseen), a test module
         is a reader, anything else cannot be followed."""
         r = u.rec
         st = r.stmts[u.stmt]
-        if r is self.rec and not st.why:
+        more = side_effects(u, (n,) + tuple(chain_names))
+        if r is self.rec and not st.why and not more:
             names |= st.binds
         elif r.test:
             self.tests.add(r.path)
         else:
             raise All("%s calls %s at import%s" % (
-                where(self.ix, u), n, "; " + st.why if st.why else ""))
+                where(self.ix, u), n, "; " + st.why if st.why
+                else "; and " + ", ".join(more) if more else ""))
 
     def readers(self, names):
         M, T = self.rec, self.T
@@ -774,7 +899,8 @@ class Query:
             if n in seen:
                 continue
             seen.add(n)
-            if is_dunder(n):
+            self.names.add(n)
+            if is_protocol_name(n):
                 raise All("binds %s" % n)
             if n in M.globals:
                 raise All("a function of %s declares global %s"
@@ -794,7 +920,7 @@ class Query:
                         raise All("%s reads %s" % (where(self.ix, u), n))
                     # Should it also run at import, what it read flows on
                     # unseen: the engine, which knows, runs every test.
-                    self.spans.add((r.subject, u.first, u.last))
+                    self.spans.add((r.subject, u.body, u.last))
                     continue
                 st = r.stmts[u.stmt]
                 if u.impure or st.why or (
@@ -818,6 +944,55 @@ def seeds(chain, st):
 
 def where(ix, u):
     return "%s:%d" % (os.path.relpath(u.rec.path, ix.root), u.first)
+
+
+def callee_name(node):
+    """The last part of a called name (f, mod.f), or None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def side_effects(u, allowed=()):
+    """What a unit calls beyond the pure calls and bases, the functions of
+    its own file that have no side effects themselves, and `allowed`,
+    sorted: calls that may change state the statement does not bind."""
+    rest = u.calls - PURE_CALLS - PURE_DECORATORS - PURE_BASES - set(allowed)
+    return sorted(c for c in rest if not pure_function(u.rec, c, ()))
+
+
+def pure_function(rec, name, seen):
+    """1 when name is a function defined at the top of file rec whose
+    code (nested functions included) calls only pure calls and such
+    functions, stores only into its own locals and declares no global."""
+    if name in seen:
+        return True
+    units = [u for u in rec.units if u.func and u.chain and
+             u.chain[0] == name]
+    defs = [st.node for st in rec.stmts
+            if isinstance(st.node, FUNC) and st.node.name == name]
+    if not units or not defs or any(
+            deco_name(d) not in PURE_DECORATORS
+            for f in defs for d in f.decorator_list):
+        return False
+    for u in units:
+        if u.globals:
+            return False
+        rest = u.calls - PURE_CALLS - PURE_DECORATORS - PURE_BASES
+        if any(not pure_function(rec, c, seen + (name,)) for c in rest):
+            return False
+    return True
+
+
+def body_first(f):
+    """The first line of a def's or lambda's body, the start of its reader
+    span: the header runs where the function is defined (at import, for a
+    top-level def; coverage counts it up to the line before the body), the
+    body only when called.  A one-line def's body shares the def's line."""
+    body = f.body if isinstance(f.body, list) else [f.body]
+    return body[0].lineno
 
 
 def header_last(f):

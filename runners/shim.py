@@ -990,6 +990,7 @@ def _cache_reads_only():
 
 RUNNER = None  # this zygote's runner, set once the tests are collected
 RUNNER_PYTEST, RUNNER_UNITTEST, RUNNER_DOCTEST = 0, 1, 2  # runner.h
+RUNNER_KIND = RUNNER_PYTEST  # this zygote's (main)
 
 
 def _unique_ids(names):
@@ -1540,6 +1541,38 @@ def _main_without_pytest(kind, args):
 ### Fresh imports: module- and class-level mutants (docs/design.md)
 
 FRESH_JOB = None  # in a child of the pre-import server: its job
+# In a fresh child under pytest: the files (node id parts before "::",
+# relative to the rootdir) of the tests it runs; it collects no other.
+FRESH_KEEP = None
+
+
+def _fresh_make_collect_report(self, collector):
+    """pytest_make_collect_report of LitmusPlugin (tryfirst): a fresh child
+    collects only its own tests' files, so that a mutant of a module
+    constant that a few tests read does not pay for collecting the whole
+    suite again.  The child is forked in the middle of collection, when
+    the file nodes exist but most are not imported yet: the others are
+    reported collected with nothing in them.  Packages and directories
+    are always entered."""
+    keep = FRESH_KEEP
+    if keep is None:
+        return None
+    import pytest
+    if not isinstance(collector, pytest.File) or \
+            isinstance(collector, getattr(pytest, "Package", ())):
+        return None
+    path = getattr(collector, "path", None)
+    root = getattr(collector.config, "rootpath", None)
+    if path is None or root is None:
+        return None
+    try:
+        rel = os.path.relpath(str(path), str(root)).replace(os.sep, "/")
+    except ValueError:
+        return None
+    if rel in keep:
+        return None
+    from _pytest.reports import CollectReport
+    return CollectReport(collector.nodeid, "passed", None, [])
 
 
 def _statement_units(tree):
@@ -1627,9 +1660,18 @@ def _fresh_child_begin(job):
     """In a fresh child, inside the import of the first subject: every
     later import of the mutated file (the one under way included, when it
     is that file) loads the mutant."""
-    global FRESH_JOB
+    global FRESH_JOB, FRESH_KEEP
     FRESH_JOB = job
     index, start, end, replacement = job[1:5]
+    if RUNNER_KIND == RUNNER_PYTEST:
+        ids = _litmus.fresh_ids()
+        files = set()
+        for i in job[5]:
+            if i >= len(ids) or "::" not in ids[i]:
+                files = None  # not a file's test: collect everything
+                break
+            files.add(ids[i].split("::", 1)[0])
+        FRESH_KEEP = files
     subject = SUBJECTS[index]
     raw = subject.source.encode("utf-8")
     new_raw = raw[:start] + replacement.encode("utf-8") + raw[end:]
@@ -1672,8 +1714,9 @@ def main(args, subjects, flags=0):
     """The zygote's life: flags bit 0, a bare zygote (call evaluation, no
     tests); bit 1, preload the differential input generator; bits 2-3,
     the runner (RUNNER_PYTEST, RUNNER_UNITTEST, RUNNER_DOCTEST)."""
-    global PRELOAD_GENERATOR
+    global PRELOAD_GENERATOR, RUNNER_KIND
     kind = (flags >> 2) & 3
+    RUNNER_KIND = kind
     if kind == RUNNER_PYTEST:
         import pytest
     sys.dont_write_bytecode = True
@@ -1697,6 +1740,9 @@ def main(args, subjects, flags=0):
     if kind != RUNNER_PYTEST:
         _main_without_pytest(kind, args)
         return
+    if getattr(pytest, "version_tuple", (0,)) >= (7,):
+        LitmusPlugin.pytest_make_collect_report = _hookimpl(tryfirst=True)(
+            _fresh_make_collect_report)
     _mark_hooks(LitmusPlugin, pytest)
     plugin = LitmusPlugin()
     # Native tracebacks cost half as much per failing test as pytest's

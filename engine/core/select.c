@@ -27,7 +27,9 @@ size_t lt__select_tests(const struct lt__selection *s, long line,
 {
     size_t nt = s->n_tests;
     unsigned char *mark = xcalloc(nt + 1, 1);
-    if (structural) {
+    if (structural && s->only) {
+        memcpy(mark, s->only, nt);
+    } else if (structural) {
         memset(mark, 1, nt);
     } else {
         for (long l = line; l <= end_line; l++) {

@@ -19,11 +19,15 @@ struct lt__selection {
     const double *work;            /* per test: its cost (line events) */
     lt__line_cover_fn cover;       /* coverage of the mutant's file */
     const void *ctx;               /* ... and its argument */
+    const unsigned char *only;     /* per test, or NULL: the tests a
+                                      structural change may run (those
+                                      that can observe it) */
 };
 
 /* The tests a mutant on lines [line, end_line] runs: the runnable tests
  * that executed any of those lines (every runnable test when the change
- * is structural: module or class-body code), cheapest work first, ties
+ * is structural: module or class-body code; those of s->only when it is
+ * set), cheapest work first, ties
  * in collection order, each once.  Returns the count; *out (never NULL)
  * is the caller's to free. */
 size_t lt__select_tests(const struct lt__selection *s, long line,

@@ -107,7 +107,7 @@ static size_t select_tests(const struct unit *u, struct ptext *t,
     struct lt__line_index *x = t->lines_idx;
     int beyond = !structural && (size_t)m->end_line > u->buggy_lines;
     struct lt__selection sel = {u->n_main, beyond ? x->covered : x->all,
-                                x->work, index_cover, x};
+                                x->work, index_cover, x, NULL};
     return lt__select_tests(&sel, m->line, m->end_line,
                             structural || beyond, out);
 }

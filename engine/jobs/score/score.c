@@ -641,6 +641,9 @@ static int step_baseline(struct score_run *r)
     if (rc < 0)
         return stop(r, lt__store_write_failed(r->st, o->run.db, rc));
 
+    /* Module-level and import-time mutants: the tests that can observe
+     * them. */
+    lt__baseline_readers(r);
     /* No test reaches these: no_coverage without a run. */
     size_t kept = 0;
     rc = lt_store_begin(r->st);

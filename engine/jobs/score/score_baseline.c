@@ -21,6 +21,11 @@
 #include "harness/wire.h"
 #include "sandbox/sandbox.h"
 
+/* Chunks of a baseline run: at least this many tests each, at most this
+ * many chunks (a fork and a sandbox each). */
+#define BASELINE_CHUNK_MIN 16
+#define BASELINE_CHUNKS_MAX 8
+
 void lt__baseline_free(struct baseline *b)
 {
     for (size_t f = 0; b->by_line && f < b->n_files; f++) {
@@ -43,6 +48,9 @@ void lt__baseline_free(struct baseline *b)
     for (size_t f = 0; b->file_reach && f < b->n_files; f++)
         free(b->file_reach[f]);
     free(b->file_reach);
+    for (size_t k = 0; k < b->n_narrow; k++)
+        free(b->narrow[k].mark);
+    free(b->narrow);
     memset(b, 0, sizeof(*b));
 }
 
@@ -201,75 +209,156 @@ static int report_failing(const struct pool *pool, const struct job *j,
     return -1;
 }
 
-/* A baseline run as a task of the executor: every collected test, no
- * mutation, with line coverage.  Its job is kept whole until every run
- * has ended, then taken in in order. */
+/* The baseline's tasks.  Each run starts whole, in one child, in
+ * collection order.  When the early judgement finds that the tests mostly
+ * wait (so more zygotes start), the whole runs are stopped and every run
+ * is dealt again in chunks, which the new zygotes share: an I/O-bound
+ * baseline then takes a fraction of its serial time, and a CPU-bound one
+ * pays nothing.  Jobs are kept until every task has ended, then taken in
+ * in order. */
+struct baseline_set;
+static const struct lt_task_ops baseline_ops;
+
 struct baseline_task {
     struct lt_task xt;
-    struct early_jobs *early; /* the first run's child is watched */
-    const struct lt_score_opts *o;
+    struct baseline_set *set;
+    int run;                 /* 0: decides runnable; later: finds flaky */
+    int whole;               /* a whole run, not a chunk */
     const uint32_t *tests;   /* the tests to run, in collection order */
     size_t n_tests;
-    size_t n_files;
     struct job job;          /* the finished run, taken from the executor */
     int ended;
+    int superseded;          /* a whole run stopped for the chunks */
+};
+
+struct baseline_set {
+    const struct lt_plan *plan;
+    const struct lt_score_opts *o;
+    struct early_jobs *early; /* run 0's children are watched */
+    const uint32_t *tests;
+    size_t n_tests;
+    int may_split;
+    size_t chunks;           /* 0 until split: chunks per run */
+    struct baseline_task *whole, *parts;
+    size_t n_parts;
 };
 
 static int baseline_prepare(struct lt_exec *ex, struct lt_task *xt,
                             struct lt_launch *la)
 {
     struct baseline_task *bt = xt->owner;
+    const struct baseline_set *set = bt->set;
     size_t nt = xt->lane->pool.n_tests;
     (void)ex;
+    if (bt->whole && set->chunks) {
+        bt->superseded = 1; /* dealt in chunks before it started */
+        return LT_EUSAGE;
+    }
     lt__job_alloc(&la->spec, nt, 1);
     la->spec.is_baseline = 1;
     la->spec.n_tests = bt->n_tests;
-    la->spec.n_files = bt->n_files;
+    la->spec.n_files = set->plan->n_files;
     la->spec.tests = xcalloc(bt->n_tests + 1, sizeof(uint32_t));
     memcpy(la->spec.tests, bt->tests, bt->n_tests * sizeof(uint32_t));
     la->spec.fail_texts = xcalloc(nt + 1, sizeof(char *));
     la->req = (struct lt_run_request){
         .mode = LT_RUN_BASELINE, .replacement = "",
-        .cpu_seconds = lt__cpu_limit_for(bt->o->baseline_timeout),
-        .memory_bytes = (uint64_t)bt->o->run.memory_mb << 20,
+        .cpu_seconds = lt__cpu_limit_for(set->o->baseline_timeout),
+        .memory_bytes = (uint64_t)set->o->run.memory_mb << 20,
         /* Process mode, so that tests that start processes or serve on
          * localhost pass as under pytest, and say so (NEEDS). */
         .flags = LT_RUN_PROCESSES};
-    la->wall = bt->o->baseline_timeout;
+    la->wall = set->o->baseline_timeout;
     return 0;
+}
+
+/* Deals every run in chunks, once: chunks per run for the children the
+ * early judgement wants, each of BASELINE_CHUNK_MIN tests or more. */
+static void deal_chunks(struct lt_exec *ex, struct baseline_set *set,
+                        struct lt_lane *lane)
+{
+    if (set->chunks)
+        return;
+    size_t runs = (size_t)set->o->baseline_runs;
+    size_t want = set->early && set->early->want > 0
+                      ? (size_t)set->early->want : 2 * runs;
+    size_t chunks = (want + runs - 1) / runs;
+    if (chunks > set->n_tests / BASELINE_CHUNK_MIN)
+        chunks = set->n_tests / BASELINE_CHUNK_MIN;
+    if (chunks > BASELINE_CHUNKS_MAX)
+        chunks = BASELINE_CHUNKS_MAX;
+    if (chunks < 2)
+        chunks = 2;
+    set->chunks = chunks;
+    set->n_parts = runs * chunks;
+    set->parts = xcalloc(set->n_parts + 1, sizeof(*set->parts));
+    for (size_t k = 0; k < set->n_parts; k++) {
+        size_t c = k % chunks;
+        size_t from = c * set->n_tests / chunks;
+        size_t to = (c + 1) * set->n_tests / chunks;
+        struct baseline_task *bt = &set->parts[k];
+        bt->xt = (struct lt_task){.ops = &baseline_ops, .lane = lane,
+                                  .owner = bt};
+        bt->set = set;
+        bt->run = (int)(k / chunks);
+        bt->tests = set->tests + from;
+        bt->n_tests = to - from;
+        bt->job.result_fd = bt->job.out_fd = bt->job.pidfd = -1;
+        lt_exec_submit(ex, &bt->xt);
+    }
+    lt_debug("baseline: the tests mostly wait: each run in %zu chunks",
+             chunks);
 }
 
 static void baseline_finished(struct lt_exec *ex, struct lt_task *xt,
                               struct job *j)
 {
     struct baseline_task *bt = xt->owner;
-    (void)ex;
     /* The executor resets j after this: the run moves here. */
     lt__job_move(&bt->job, j);
     bt->ended = 1;
+    if (bt->superseded)
+        deal_chunks(ex, bt->set, xt->lane);
 }
 
 static void baseline_lost(struct lt_exec *ex, struct lt_task *xt,
                           const char *why)
 {
-    (void)xt;
+    struct baseline_task *bt = xt->owner;
+    if (bt->superseded) {
+        bt->ended = 1;
+        return;
+    }
     lt_error("the baseline run did not complete: %s", why);
     lt_exec_fail(ex, LT_EXIT_ENGINE);
 }
 
 /* Half a second into the first run's tests, their CPU share of the wall
- * time says whether the mutants will want more children. */
+ * time says whether the mutants will want more children; when they do,
+ * the whole runs give way to chunks (every whole run's watch stops its
+ * own child). */
 static void baseline_watch(struct lt_exec *ex, struct lt_task *xt,
                            struct job *j, double now)
 {
     struct baseline_task *bt = xt->owner;
-    struct early_jobs *e = bt->early;
-    if (!e || !e->on || e->want || !j->sandboxed || j->pid <= 0)
+    struct baseline_set *set = bt->set;
+    struct early_jobs *e = set->early;
+    if (bt->whole && !bt->superseded && e && e->want > 0 &&
+        set->may_split) {
+        bt->superseded = 1;
+        lt__job_kill(j);
+        return;
+    }
+    if (bt->run != 0 || !e || !e->on || e->want || !j->sandboxed ||
+        j->pid <= 0)
         return;
     double cpu = lt__job_cpu_ns(j);
     if (cpu < 0)
         return;
-    if (e->t0 == 0) {
+    if (e->t0 == 0 || e->pid != j->pid) {
+        /* The first look at this child (a chunk that ended early hands
+         * the watch to the next one). */
+        e->pid = j->pid;
         e->t0 = now;
         e->cpu0 = cpu;
         return;
@@ -303,12 +392,12 @@ static size_t baseline_idle(struct lt_exec *ex)
     return 0;
 }
 
-/* Takes in one finished baseline run (run 0 decides which tests are
+/* Takes in one finished baseline run or chunk (run 0 decides which tests are
  * runnable; later ones find the flaky).  0, or an exit code after
  * printing why. */
 static int baseline_finish(struct pool *pool, struct job *j,
                            const struct lt_score_opts *o, int run,
-                           struct baseline *b)
+                           int first_chunk, struct baseline *b)
 {
     size_t nt = j->n_tests;
     if (j->timed_out) {
@@ -338,7 +427,7 @@ static int baseline_finish(struct pool *pool, struct job *j,
         return j->sandboxed ? 2 : 3;
     }
     pool->features = j->sandbox & ~(unsigned)LT_SBX_PROCESSES;
-    if (run == 0 && !(j->sandbox & LT_SBX_PROCESSES))
+    if (run == 0 && first_chunk && !(j->sandbox & LT_SBX_PROCESSES))
         lt_warn("the tests cannot start processes or use loopback sockets "
                 "in this run: process mode needs user, pid, mount and "
                 "network namespaces and the sandbox's own uid (see "
@@ -414,44 +503,89 @@ void lt__baseline_cover(struct baseline *b, size_t file, size_t line,
         line_add(&b->by_line[file][line], test);
 }
 
-int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
-                     const struct lt_plan *plan, const struct lt_score_opts *o,
-                     struct baseline *b, struct early_jobs *early,
-                     const uint32_t *tests, size_t n_tests)
+/* 1 when a finished baseline child did not end cleanly with a result per
+ * test, or a test failed in it. */
+static int baseline_trouble(const struct job *j)
+{
+    return j->timed_out || j->fail_test >= 0 || !j->ended ||
+           j->protocol_error || !WIFEXITED(j->wait_status) ||
+           WEXITSTATUS(j->wait_status) != 0 ||
+           (size_t)j->n_results != j->n_tests;
+}
+
+/* Runs tests[0..n_tests) o->baseline_runs times (see lt__baseline_run);
+ * may_split: the runs may give way to chunks. */
+static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
+                        const struct lt_plan *plan,
+                        const struct lt_score_opts *o, struct baseline *b,
+                        struct early_jobs *early, const uint32_t *tests,
+                        size_t n_tests, int may_split)
 {
     struct pool *pool = &lane->pool;
-    if (n_tests == 0)
-        return 0;
-    /* The runs go side by side on as many zygotes as there are (a slow
-     * test is paid once on the critical path, not once per run), and are
-     * taken in in order. */
-    int runs = o->baseline_runs;
-    struct baseline_task *bt = xcalloc((size_t)runs + 1, sizeof(*bt));
-    for (int k = 0; k < runs; k++) {
-        bt[k].xt = (struct lt_task){.ops = &baseline_ops, .lane = lane,
-                                    .owner = &bt[k]};
-        bt[k].o = o;
-        bt[k].early = k == 0 ? early : NULL;
-        bt[k].tests = tests;
-        bt[k].n_tests = n_tests;
-        bt[k].n_files = plan->n_files;
-        bt[k].job.result_fd = bt[k].job.out_fd = bt[k].job.pidfd = -1;
-        lt_exec_submit(ex, &bt[k].xt);
+    size_t runs = (size_t)o->baseline_runs;
+    struct baseline_set set = {
+        .plan = plan, .o = o, .early = early, .tests = tests,
+        .n_tests = n_tests,
+        .may_split = may_split && early && early->on &&
+                     n_tests >= 2 * BASELINE_CHUNK_MIN};
+    set.whole = xcalloc(runs + 1, sizeof(*set.whole));
+    for (size_t k = 0; k < runs; k++) {
+        struct baseline_task *bt = &set.whole[k];
+        bt->xt = (struct lt_task){.ops = &baseline_ops, .lane = lane,
+                                  .owner = bt};
+        bt->set = &set;
+        bt->run = (int)k;
+        bt->whole = 1;
+        bt->tests = tests;
+        bt->n_tests = n_tests;
+        bt->job.result_fd = bt->job.out_fd = bt->job.pidfd = -1;
+        lt_exec_submit(ex, &bt->xt);
     }
     ex->owner = early;
     ex->idle = baseline_idle;
     int rc = lt_exec_run(ex);
     ex->idle = NULL;
     ex->owner = NULL;
-    for (int k = 0; k < runs; k++) {
-        if (rc == 0 && !bt[k].ended)
+    struct baseline_task *done = set.chunks ? set.parts : set.whole;
+    size_t n_done = set.chunks ? set.n_parts : runs;
+    size_t per_run = set.chunks ? set.chunks : 1;
+    for (size_t k = 0; rc == 0 && k < n_done; k++)
+        if (!done[k].ended)
             rc = LT_EXIT_ENGINE;
-        if (rc == 0)
-            rc = baseline_finish(pool, &bt[k].job, o, k, b);
-        lt__job_reset(&bt[k].job);
+    /* A test that fails, or a child that ends badly, in a chunk may owe
+     * it to the tests before it that the chunk left out: the runs are
+     * made again whole, in collection order, which decides as plain
+     * pytest would. */
+    int again = 0;
+    for (size_t k = 0; rc == 0 && set.chunks && k < n_done; k++)
+        again |= baseline_trouble(&done[k].job);
+    for (size_t k = 0; k < n_done; k++) {
+        if (rc == 0 && !again)
+            rc = baseline_finish(pool, &done[k].job, o, done[k].run,
+                                 k % per_run == 0, b);
     }
-    free(bt);
+    for (size_t k = 0; k < runs; k++)
+        lt__job_reset(&set.whole[k].job);
+    for (size_t k = 0; k < set.n_parts; k++)
+        lt__job_reset(&set.parts[k].job);
+    free(set.whole);
+    free(set.parts);
+    if (rc == 0 && again) {
+        lt_debug("baseline: a chunk had a failing test: the runs are made "
+                 "again whole");
+        return run_baseline(ex, lane, plan, o, b, early, tests, n_tests, 0);
+    }
     return rc;
+}
+
+int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
+                     const struct lt_plan *plan, const struct lt_score_opts *o,
+                     struct baseline *b, struct early_jobs *early,
+                     const uint32_t *tests, size_t n_tests)
+{
+    if (n_tests == 0)
+        return 0;
+    return run_baseline(ex, lane, plan, o, b, early, tests, n_tests, 1);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -597,10 +731,25 @@ size_t lt__baseline_select(const struct pool *pool, const struct baseline *b,
                            int structural, uint32_t **out)
 {
     struct file_cover fc = {b, file};
-    struct lt__selection sel = {pool->n_tests, b->runnable, b->work,
-                                line_cover, &fc};
     int wide = structural || lt__baseline_at_import(b, m, file);
+    /* A wide mutant runs the tests that can observe it, when they are
+     * known, else every test. */
+    const unsigned char *only =
+        wide ? lt__baseline_narrow(b, file, m->line, m->end_line) : NULL;
+    struct lt__selection sel = {pool->n_tests, b->runnable, b->work,
+                                line_cover, &fc, only};
     size_t n = lt__select_tests(&sel, m->line, m->end_line, wide, out);
+    if (only && n == 0) {
+        /* No test can observe it: the cheapest one still makes its child
+         * import and collect afresh, which kills a mutant that breaks
+         * the import, as under pytest. */
+        struct lt__selection any = sel;
+        any.only = NULL;
+        free(*out);
+        n = lt__select_tests(&any, m->line, m->end_line, 1, out);
+        if (n > 1)
+            n = 1;
+    }
     if (wide && b->file_reach)
         file_tests_first(*out, n, b->file_reach[file]);
     return wide ? n : add_process_tests(pool, b, out, n);

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "engine/core/exec.h"
 #include "engine/core/mutate.h"
@@ -93,6 +94,15 @@ struct baseline {
     /* Per subject file, per line: executed while the subjects and the
      * tests were imported and collected, so covered by every test. */
     unsigned char **at_import;
+    /* Per statement of a queued wide mutant (module-level or import-time
+     * code), sorted: the tests that can observe it, or NULL for every
+     * test (score_readers.c). */
+    struct narrow {
+        size_t file;
+        int line, end_line;
+        unsigned char *mark;     /* per test */
+    } *narrow;
+    size_t n_narrow;
 };
 
 /* Children the mutants will want, judged early, while the first baseline
@@ -103,6 +113,7 @@ struct early_jobs {
     int on;                  /* no --jobs, more mutants than children */
     int cap;                 /* mutants to run */
     double t0, cpu0;         /* first look at the child, after SANDBOXED */
+    pid_t pid;               /* the child looked at */
     int want;                /* > 0: grow to this; -1: judged, no growth */
     int applied;
 };
@@ -206,6 +217,19 @@ struct score_run {
     struct mrun *mr;
     size_t n_rechecks;           /* wall-clock timeouts run again alone */
 };
+
+/*** Who can observe a wide mutant (score_readers.c) ***/
+
+/* For every queued mutant of module-level or import-time code, the tests
+ * that can observe it (the readers of what its statement binds) into
+ * r->base.narrow, where lt__baseline_select finds them.  Nothing when
+ * there is no such mutant, the runner is not pytest, or --full-matrix. */
+void lt__baseline_readers(struct score_run *r);
+
+/* The tests that can observe a wide mutant on lines [line, end_line] of
+ * file (per test), or NULL: every test. */
+const unsigned char *lt__baseline_narrow(const struct baseline *b,
+                                         size_t file, int line, int end_line);
 
 /*** A stored baseline reused (score_baseline_reuse.c) ***/
 

@@ -49,7 +49,7 @@ static void expect_sel(long line, long end, int structural,
                        const unsigned char *runnable, const uint32_t *want,
                        size_t n_want)
 {
-    struct lt__selection s = {5, runnable, work, fake_cover, NULL};
+    struct lt__selection s = {5, runnable, work, fake_cover, NULL, NULL};
     uint32_t *got = NULL;
     size_t n = lt__select_tests(&s, line, end, structural, &got);
     assert_non_null(got);

@@ -141,7 +141,7 @@ static void test_same_module_function(void **state)
          "from pkg.mod import f\n\ndef test_f():\n    assert f() == 1\n"},
         {NULL, NULL},
     };
-    EXPECT(files, 0, 1, "spans=0:3-4 tests=");
+    EXPECT(files, 0, 1, "spans=0:4-4 tests=");
     /* A name nobody reads: nothing to run. */
     EXPECT(files, 0, 6, "spans= tests=");
 }
@@ -156,7 +156,7 @@ static void test_read_by_test_module(void **state)
         {"tests/test_other.py", "def test_nothing():\n    pass\n"},
         {NULL, NULL},
     };
-    EXPECT(files, 0, 1, "spans=0:3-4 tests=tests/test_n.py");
+    EXPECT(files, 0, 1, "spans=0:4-4 tests=tests/test_n.py");
 }
 
 static void test_strings_name_it(void **state)
@@ -169,7 +169,7 @@ static void test_strings_name_it(void **state)
          "    assert getattr(m, \"N\") == 1\n"},
         {NULL, NULL},
     };
-    EXPECT(getattr_files, 0, 1, "spans=0:3-4 tests=tests/test_g.py");
+    EXPECT(getattr_files, 0, 1, "spans=0:4-4 tests=tests/test_g.py");
     const struct file patch_files[] = {
         {"pkg/mod.py", MOD_N},
         {"tests/patch_test.py",
@@ -177,7 +177,7 @@ static void test_strings_name_it(void **state)
          "    monkeypatch.setattr(\"pkg.mod.N\", 1)\n"},
         {NULL, NULL},
     };
-    EXPECT(patch_files, 0, 1, "spans=0:3-4 tests=tests/patch_test.py");
+    EXPECT(patch_files, 0, 1, "spans=0:4-4 tests=tests/patch_test.py");
 }
 
 static void test_other_subject(void **state)
@@ -190,7 +190,7 @@ static void test_other_subject(void **state)
          "from pkg.mod import N as K\n\n\ndef g():\n    return K + 1\n"},
         {NULL, NULL},
     };
-    EXPECT(fn_files, 0, 1, "spans=0:3-4,1:4-5 tests=");
+    EXPECT(fn_files, 0, 1, "spans=0:4-4,1:5-5 tests=");
     /* Read at import by a statement that calls something: all. */
     const struct file call_files[] = {
         {"pkg/mod.py", MOD_N},
@@ -207,7 +207,7 @@ static void test_other_subject(void **state)
          "from pkg.other import M\n\ndef test_m():\n    assert M == 2\n"},
         {NULL, NULL},
     };
-    EXPECT(flow_files, 0, 1, "spans=0:3-4 tests=tests/test_m.py");
+    EXPECT(flow_files, 0, 1, "spans=0:4-4 tests=tests/test_m.py");
     /* The same inside the mutated module itself. */
     const struct file table_files[] = {
         {"pkg/mod.py",
@@ -215,7 +215,7 @@ static void test_other_subject(void **state)
          "    return TABLE\n"},
         {NULL, NULL},
     };
-    EXPECT(table_files, 0, 1, "spans=0:4-5 tests=");
+    EXPECT(table_files, 0, 1, "spans=0:5-5 tests=");
 }
 
 static void test_unknowable_statements(void **state)
@@ -223,7 +223,7 @@ static void test_unknowable_statements(void **state)
     (void)state;
     const struct file files[] = {
         {"pkg/mod.py",
-         "__version__ = '1'\n"          /* 1: dunder */
+         "__all__ = ['X']\n"             /* 1: a dunder read unnamed */
          "register(1)\n"                /* 2: bare call */
          "from os.path import *\n"      /* 3: star import */
          "obj.attr = 2\n"               /* 4: attribute target */
@@ -244,10 +244,80 @@ static void test_unknowable_statements(void **state)
         free(why);
     }
     char *got = answer(files, 0, 1, 1, &why);
-    assert_string_equal(why, "binds __version__");
+    assert_string_equal(why, "binds __all__");
     free(got);
     free(why);
     EXPECT(files, 0, 10, "spans= tests=");
+}
+
+/* A statement whose calls may change state beyond what it binds (a
+ * registry filled by a call, by a base's __init_subclass__, by a function
+ * storing into a global) can be observed by anyone: all.  Calls of pure
+ * built-ins and of the file's own pure functions keep the answer
+ * narrow. */
+static void test_side_effects(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py",
+         "REG = {}\n"                                 /* 1 */
+         "def register(k):\n"                         /* 2 */
+         "    REG[k] = 1\n"                           /* 3 */
+         "    return k\n"                             /* 4 */
+         "A = register('a')\n"                        /* 5 */
+         "class Base:\n"                              /* 6 */
+         "    def __init_subclass__(cls, key=None):\n" /* 7 */
+         "        REG[key] = cls\n"                   /* 8 */
+         "class Json(Base, key='json'):\n"            /* 9 */
+         "    pass\n"                                 /* 10 */
+         "def square(x):\n"                           /* 11 */
+         "    out = [0]\n"                            /* 12 */
+         "    out[0] = x * x\n"                       /* 13 */
+         "    return out[0]\n"                        /* 14 */
+         "SQ = tuple(sorted([square(3), 1]))\n"       /* 15 */
+         "class Err(ValueError):\n"                   /* 16 */
+         "    code = 2\n"                             /* 17 */
+         "def use():\n"                               /* 18 */
+         "    return SQ, Err.code, A, Json\n"},       /* 19 */
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 5, "all");
+    EXPECT(files, 0, 9, "all");
+    EXPECT(files, 0, 15, "spans=0:19-19 tests=");
+    EXPECT(files, 0, 17, "spans=0:19-19 tests=");
+    char *why = NULL;
+    char *got = answer(files, 0, 5, 5, &why);
+    assert_non_null(strstr(why, "calls register"));
+    free(got);
+    free(why);
+}
+
+/* A project's own dunder is read by naming it, as any name; those the
+ * runtime reads unnamed make the answer all. */
+static void test_own_dunders(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py",
+         "__version__ = '1'\n"
+         "__lazy_modules__ = {'json'}\n"
+         "class A:\n"
+         "    __slots__ = ('x',)\n"
+         "def __getattr__(name):\n"
+         "    return 1\n"},
+        {"tests/test_v.py",
+         "import pkg.mod\n\ndef test_v():\n"
+         "    assert pkg.mod.__version__ == '1'\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 1, "spans= tests=tests/test_v.py");
+    EXPECT(files, 0, 2, "spans= tests=");
+    char *why = NULL;
+    char *got = answer(files, 0, 5, 5, &why);
+    assert_string_equal(got, "all");
+    assert_string_equal(why, "binds __getattr__");
+    free(got);
+    free(why);
 }
 
 static void test_conftest_and_helpers(void **state)
@@ -317,7 +387,7 @@ static void test_skipped_dirs(void **state)
         {"node_modules/x.py", "Y = compute(N)\n"},
         {NULL, NULL},
     };
-    EXPECT(files, 0, 1, "spans=0:3-4 tests=");
+    EXPECT(files, 0, 1, "spans=0:4-4 tests=");
     /* The same, not skipped. */
     const struct file kept[] = {
         {"pkg/mod.py", MOD_N},
@@ -355,9 +425,9 @@ static void test_function_called_at_import(void **state)
          "    print(sieve(5))\n"},
         {NULL, NULL},
     };
-    EXPECT(files, 0, 2, "spans=0:1-2,0:6-7 tests=tests/test_p.py");
+    EXPECT(files, 0, 2, "spans=0:2-2,0:7-7 tests=tests/test_p.py");
     /* The statement that calls it: PRIMES's readers. */
-    EXPECT(files, 0, 4, "spans=0:6-7 tests=tests/test_p.py");
+    EXPECT(files, 0, 4, "spans=0:7-7 tests=tests/test_p.py");
     /* Nothing calls helper at import: cannot be known. */
     EXPECT(files, 0, 10, "all");
     /* Registered by a decorator: handed to code we cannot follow. */
@@ -389,7 +459,7 @@ static void test_class_body(void **state)
          "    assert mod.make().m() == 1\n"},
         {NULL, NULL},
     };
-    EXPECT(files, 0, 2, "spans=0:7-8 tests=");
+    EXPECT(files, 0, 2, "spans=0:8-8 tests=");
 }
 
 static void test_bad_queries(void **state)
@@ -430,6 +500,8 @@ int main(void)
         cmocka_unit_test(test_strings_name_it),
         cmocka_unit_test(test_other_subject),
         cmocka_unit_test(test_unknowable_statements),
+        cmocka_unit_test(test_own_dunders),
+        cmocka_unit_test(test_side_effects),
         cmocka_unit_test(test_conftest_and_helpers),
         cmocka_unit_test(test_unparsable_files),
         cmocka_unit_test(test_skipped_dirs),

@@ -1,0 +1,244 @@
+/* The tests that can observe a mutant of module-level or import-time
+ * code.  Per-test coverage cannot tell who depends on a line that ran
+ * once, at import, before any test: such a mutant used to run every
+ * test.  The operators' readers index (operators/readers.py) names the
+ * code that reads what the mutated statement binds; the tests that
+ * executed a line of that code, or live in a test module that reads it,
+ * are the ones that can see the change.  Every other test passes on the
+ * mutant as on the original code, so running it decides nothing.  When
+ * that cannot be known (the index answers all, a reader ran at import
+ * itself, the runner is not pytest) the mutant runs every test as
+ * before.  The mutant's child still imports and collects afresh, so a
+ * mutant that breaks the import is still killed.
+ * SPDX-License-Identifier: MIT */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "common/buf.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "engine/jobs/score/score_internal.h"
+#include "operators/operators.h"
+
+static int cmp_narrow(const void *a, const void *b)
+{
+    const struct narrow *x = a, *y = b;
+    if (x->file != y->file)
+        return x->file < y->file ? -1 : 1;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return (x->end_line > y->end_line) - (x->end_line < y->end_line);
+}
+
+static const struct narrow *find_narrow(const struct baseline *b,
+                                        size_t file, int line, int end_line)
+{
+    if (!b->n_narrow)
+        return NULL;
+    struct narrow probe = {.file = file, .line = line, .end_line = end_line};
+    return bsearch(&probe, b->narrow, b->n_narrow, sizeof(*b->narrow),
+                   cmp_narrow);
+}
+
+const unsigned char *lt__baseline_narrow(const struct baseline *b,
+                                         size_t file, int line, int end_line)
+{
+    const struct narrow *hit = find_narrow(b, file, line, end_line);
+    return hit ? hit->mark : NULL;
+}
+
+/* The file of a pytest node id ("tests/test_x.py::test_y[1]"), made
+ * absolute against cwd, or NULL. */
+static char *nodeid_file(const char *cwd, const char *id)
+{
+    const char *sep = strstr(id, "::");
+    if (!sep || sep == id)
+        return NULL;
+    char *rel = xstrndup(id, (size_t)(sep - id));
+    char *abs = rel[0] == '/' ? xstrdup(rel) : xasprintf("%s/%s", cwd, rel);
+    free(rel);
+    char *real = realpath(abs, NULL);
+    free(abs);
+    return real;
+}
+
+/* pytest's default names of test modules; any other file that holds
+ * tests (doctests of a module, text files) may read anything. */
+static int test_module_name(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    return (strncmp(base, "test_", 5) == 0 && n > 8 &&
+            strcmp(base + n - 3, ".py") == 0) ||
+           (n > 8 && strcmp(base + n - 8, "_test.py") == 0);
+}
+
+/* The text of the files tests live in, read once each. */
+struct test_texts {
+    char **path, **text; /* text NULL: unreadable */
+    size_t n;
+};
+
+static const char *test_text(struct test_texts *tt, const char *path)
+{
+    for (size_t i = 0; i < tt->n; i++)
+        if (strcmp(tt->path[i], path) == 0)
+            return tt->text[i];
+    tt->path = xrealloc(tt->path, (tt->n + 1) * sizeof(char *));
+    tt->text = xrealloc(tt->text, (tt->n + 1) * sizeof(char *));
+    size_t len = 0;
+    tt->path[tt->n] = xstrdup(path);
+    tt->text[tt->n] = NULL;
+    if (lt_read_file(path, &tt->text[tt->n], &len) < 0)
+        tt->text[tt->n] = NULL;
+    return tt->text[tt->n++];
+}
+
+/* 1 when a test outside the test modules, in the file at path (a
+ * doctest), may read one of the names: it runs in the globals of its
+ * module, which may be the mutated one, and reads others only by
+ * naming them in its text. */
+static int doctest_reads(struct test_texts *tt, const char *path,
+                         const char *mutated, const struct lt_readers *rd)
+{
+    if (strcmp(path, mutated) == 0)
+        return 1;
+    const char *text = test_text(tt, path);
+    if (!text)
+        return 1;
+    for (size_t k = 0; k < rd->n_names; k++)
+        if (strstr(text, rd->names[k]))
+            return 1;
+    return 0;
+}
+
+/* Marks the tests that can observe the answer r for a mutant of file
+ * `mutated`; 0, or -1 when they cannot be known (every test then
+ * runs). */
+static int mark_readers(const struct score_run *r, const struct lt_readers *rd,
+                        char **test_files, const char *mutated,
+                        struct test_texts *tt, unsigned char *mark)
+{
+    const struct baseline *b = &r->base;
+    const struct pool *pool = r->pool;
+    size_t nt = pool->n_tests;
+    for (size_t s = 0; s < rd->n_spans; s++) {
+        const struct lt_reader_span *sp = &rd->spans[s];
+        if (sp->subject >= b->n_files || sp->first < 1)
+            return -1;
+        for (int l = sp->first; l <= sp->last; l++) {
+            if ((size_t)l > b->n_lines[sp->subject])
+                break;
+            /* A reader that ran at import read the name before any test:
+             * what it made of it is out of this answer's sight.  (A span
+             * starts at the body; a one-line def's body shares the def's
+             * line, which runs at import: such a reader counts as ran.) */
+            if (b->at_import[sp->subject][l])
+                return -1;
+            const struct line_tests *lt = &b->by_line[sp->subject][l];
+            for (size_t k = 0; k < lt->n; k++)
+                mark[lt->tests[k]] = 1;
+        }
+    }
+    for (size_t i = 0; i < nt; i++) {
+        const char *file = test_files[i];
+        /* Tests whose file is not known, and tests whose own processes
+         * ran untraced, can read anything. */
+        if (!file || (b->needs[i] & LT_NEEDS_UNTRACED)) {
+            mark[i] = 1;
+            continue;
+        }
+        if (!test_module_name(file)) {
+            mark[i] = (unsigned char)doctest_reads(tt, file, mutated, rd);
+            continue;
+        }
+        for (size_t k = 0; k < rd->n_test_files && !mark[i]; k++)
+            mark[i] = strcmp(rd->test_files[k], file) == 0;
+    }
+    return 0;
+}
+
+void lt__baseline_readers(struct score_run *r)
+{
+    const struct lt_score_opts *o = r->o;
+    const struct lt_plan *plan = &r->plan;
+    struct baseline *b = &r->base;
+    const struct pool *pool = r->pool;
+    if (o->runner != LT_TEST_RUNNER_PYTEST || o->full_matrix)
+        return;
+    /* Only the queued wide mutants ask; none, no scan. */
+    size_t wide = 0;
+    for (size_t q = 0; q < r->n_queue; q++) {
+        size_t i = r->queue[q];
+        wide += r->mp[i].a.structural ||
+                lt__baseline_at_import(b, &plan->mutants.items[i],
+                                       plan->mutant_file[i]);
+    }
+    if (!wide)
+        return;
+    char **subjects = xcalloc(plan->n_files + 1, sizeof(char *));
+    for (size_t f = 0; f < plan->n_files; f++)
+        subjects[f] = plan->files[f].path;
+    struct lt_readers_index *ix = NULL;
+    int rc = lt_readers_scan(r->cwd ? r->cwd : ".", subjects, plan->n_files,
+                             &ix);
+    free(subjects);
+    if (rc < 0) {
+        lt_debug("readers: no index (%s): import-time mutants run every "
+                 "test", lt_strerror(rc));
+        return;
+    }
+    char **test_files = xcalloc(pool->n_tests + 1, sizeof(char *));
+    for (size_t i = 0; i < pool->n_tests; i++)
+        test_files[i] = nodeid_file(r->cwd ? r->cwd : ".",
+                                    pool->test_ids[i]);
+    struct test_texts tt = {0};
+    b->narrow = xcalloc(wide + 1, sizeof(*b->narrow));
+    size_t narrowed = 0, all = 0;
+    for (size_t q = 0; q < r->n_queue; q++) {
+        size_t i = r->queue[q];
+        const struct lt_mutant *m = &plan->mutants.items[i];
+        size_t file = plan->mutant_file[i];
+        if (!r->mp[i].a.structural && !lt__baseline_at_import(b, m, file))
+            continue;
+        if (find_narrow(b, file, m->line, m->end_line))
+            continue; /* asked already */
+        struct lt_readers rd;
+        memset(&rd, 0, sizeof(rd));
+        unsigned char *mark = xcalloc(pool->n_tests + 1, 1);
+        if (lt_readers_for(ix, file, m->line, m->end_line, &rd) < 0 ||
+            rd.all ||
+            mark_readers(r, &rd, test_files, plan->files[file].path, &tt,
+                         mark) < 0) {
+            lt_debug("readers: %s:%d: every test (%s)",
+                     plan->files[file].path, m->line,
+                     rd.all && rd.why ? rd.why : "a reader ran at import");
+            free(mark);
+            mark = NULL; /* kept as asked: every test */
+            all++;
+        } else {
+            narrowed++;
+        }
+        b->narrow[b->n_narrow++] = (struct narrow){
+            .file = file, .line = m->line, .end_line = m->end_line,
+            .mark = mark};
+        qsort(b->narrow, b->n_narrow, sizeof(*b->narrow), cmp_narrow);
+        lt_readers_clear(&rd);
+    }
+    for (size_t i = 0; i < pool->n_tests; i++)
+        free(test_files[i]);
+    free(test_files);
+    for (size_t i = 0; i < tt.n; i++) {
+        free(tt.path[i]);
+        free(tt.text[i]);
+    }
+    free(tt.path);
+    free(tt.text);
+    lt_readers_index_free(ix);
+    lt_debug("readers: %zu statements narrowed, %zu run every test",
+             narrowed, all);
+}
