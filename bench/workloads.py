@@ -9,7 +9,11 @@ Workloads, generated into a temporary directory (never committed):
            with module-level constants and __init__.py imports;
   iopkg9   the same shape with 9 modules and 135 tests of 50 ms each;
   slowrec  a small program with one slow test (exponential recursion,
-           about 1.5 s) among fast ones.
+           about 1.5 s) among fast ones;
+  heavy    a module of a hundred constants and a table built at import
+           (PRIMES = tuple(sieve(211))), each read by a few tests, and
+           one slow test (about 1.5 s) that reads none of them: mutants
+           of import-time lines must not run it.
 
 For each: litmus's whole run (wall), mutants, wall per mutant; the
 comparator (what mutmut 2.5.1 does: a fresh `python -m pytest -x` on a
@@ -117,8 +121,62 @@ def make_iopkg9(root):
                       0.05, (3, 30, 7))
 
 
+def make_heavy(root, constants=120, slow=1.5):
+    """The shape of issue 27's heavy suite: a module with a hundred
+    constants and a table that a constant builds at import with two
+    ordinary functions (PRIMES = tuple(sieve(211))), each read by a few
+    tests, some of them loosely (their mutants survive), and one slow
+    test that reads none of them.  Every line of the constants and of the
+    two functions runs at import."""
+    src = ['"""Units, primes and a slow search."""\n\n']
+    for k in range(constants):
+        src.append("UNIT_%d = %d\n" % (k, 10 + k))
+    src.append(
+        "\n\ndef _multiples(i, n):\n"
+        "    return range(i * i, n, i)\n\n\n"
+        "def sieve(n):\n"
+        "    flags = [True] * n\n"
+        "    out = []\n"
+        "    for i in range(2, n):\n"
+        "        if flags[i]:\n"
+        "            out.append(i)\n"
+        "            for j in _multiples(i, n):\n"
+        "                flags[j] = False\n"
+        "    return out\n\n\n"
+        "PRIMES = tuple(sieve(211))\n\n\n"
+        "def is_prime(k):\n"
+        "    return k in PRIMES\n\n\n"
+        "def search(n):\n"
+        "    total = 0\n"
+        "    for i in range(n):\n"
+        "        total += i % 7\n"
+        "    return total\n\n\n")
+    groups = constants // 10
+    for g in range(groups):
+        src.append("def group_%d(x):\n    return x + %s\n\n\n"
+                   % (g, " + ".join("UNIT_%d" % (10 * g + i)
+                                    for i in range(10))))
+    write(os.path.join(root, "units.py"), "".join(src))
+    tests = ["import units\n\n\n"]
+    for g in range(groups):
+        exact = sum(10 + 10 * g + i for i in range(10))
+        # Half the groups are checked exactly, half loosely.
+        check = ("== %d" % (1 + exact)) if g % 2 == 0 else "> 0"
+        tests.append("def test_group_%d():\n    assert units.group_%d(1) %s"
+                     "\n\n\n" % (g, g, check))
+    tests.append("def test_primes():\n"
+                 "    assert units.is_prime(7) and not units.is_prime(9)\n"
+                 "\n\n")
+    # About `slow` seconds of CPU on this machine's Python.
+    n = int(slow * 1.5e7)
+    tests.append("def test_search():\n    assert units.search(%d) > 0\n"
+                 % n)
+    write(os.path.join(root, "test_units.py"), "".join(tests))
+    return ["units.py"], ["test_units.py"]
+
+
 WORKLOADS = {"iopkg": make_iopkg, "iopkg9": make_iopkg9,
-             "slowrec": make_slowrec}
+             "slowrec": make_slowrec, "heavy": make_heavy}
 
 
 def run_litmus(litmus, root, paths, tests, db):
@@ -171,6 +229,9 @@ def figures(db):
     con = sqlite3.connect(db)
     n = con.execute("SELECT count(*) FROM results WHERE verdict NOT IN "
                     "('equivalent', 'invalid')").fetchone()[0]
+    ran = con.execute("SELECT avg(tests_run) FROM results WHERE verdict IN "
+                      "('killed', 'survived')").fetchone()[0] or 0.0
+    n_tests = con.execute("SELECT count(*) FROM tests").fetchone()[0]
     meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
     times = dict(con.execute("SELECT nodeid, baseline_ms FROM tests "
                              "WHERE outcome = 'passed'").fetchall())
@@ -183,7 +244,7 @@ def figures(db):
         elif verdict not in ("equivalent", "invalid", "no_coverage"):
             need += (ran or 0) * mean
     con.close()
-    return n, meta, need / 2.0 / 1000.0
+    return n, meta, need / 2.0 / 1000.0, ran, n_tests
 
 
 def main():
@@ -201,7 +262,7 @@ def main():
             paths, tests = WORKLOADS[name](root)
             db = os.path.join(tmp, "run.db")
             wall = run_litmus(litmus, root, paths, tests, db)
-            n, meta, bound2 = figures(db)
+            n, meta, bound2, ran, n_tests = figures(db)
             walls, agree, k = comparator(root, tests, db, sample)
             per = wall / n if n else 0.0
             cper = sum(walls) / len(walls) if walls else 0.0
@@ -209,12 +270,13 @@ def main():
             print("%-8s litmus %.1f s for %d mutants (%.0f ms/mutant; "
                   "baseline %s s, %s children); comparator %.0f ms/mutant "
                   "over %d; ratio %.1fx; verdicts agree %d/%d; "
-                  "2-children bound %.0f ms/mutant (litmus %.1fx faster)"
+                  "2-children bound %.0f ms/mutant (litmus %.1fx faster); "
+                  "tests run per mutant %.1f of %d"
                   % (name, wall, n, 1000 * per,
                      "%.2f" % float(meta.get("run_baseline_s", "nan")),
                      meta.get("run_jobs", "?"), 1000 * cper, len(walls),
                      cper / per if per else 0.0, agree, k, 1000 * bper,
-                     bper / per if per else 0.0), flush=True)
+                     bper / per if per else 0.0, ran, n_tests), flush=True)
 
 
 if __name__ == "__main__":

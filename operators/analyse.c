@@ -107,37 +107,21 @@ out:
     return rc;
 }
 
-/* codediff.code_fingerprint(path, source[, lines]): lines NULL for the
- * whole text's digest. */
-static int fingerprint_call(const char *path, const char *source, size_t len,
-                            const long *lines, size_t n_lines, char out[17])
+int lt_code_fingerprint(const char *path, const char *source,
+                               size_t len, char out[17])
 {
     out[0] = '\0';
     if (!Py_IsInitialized())
         return LT_EPYTHON;
     PyGILState_STATE g = PyGILState_Ensure();
     int rc = LT_EPYTHON;
-    PyObject *res = NULL, *set = NULL;
+    PyObject *res = NULL;
     PyObject *mod = codediff_module();
     PyObject *src = mod ? PyUnicode_DecodeUTF8(source, (Py_ssize_t)len,
                                                "surrogateescape")
                         : NULL;
-    if (src && lines) {
-        set = PySet_New(NULL);
-        for (size_t i = 0; set && i < n_lines; i++) {
-            PyObject *v = PyLong_FromLong(lines[i]);
-            if (!v || PySet_Add(set, v) < 0)
-                Py_CLEAR(set);
-            Py_XDECREF(v);
-        }
-    }
-    if (src && (!lines || set))
-        res = lines ? PyObject_CallMethod(mod, "code_fingerprint", "(sOO)",
-                                          path, src, set)
-                    : PyObject_CallMethod(mod, "code_fingerprint", "(sO)",
-                                          path, src);
-    Py_XDECREF(src);
-    Py_XDECREF(set);
+    if (src)
+        res = PyObject_CallMethod(mod, "code_fingerprint", "(sN)", path, src);
     const char *fp = res ? PyUnicode_AsUTF8(res) : NULL;
     if (fp) {
         snprintf(out, 17, "%s", fp);
@@ -153,19 +137,66 @@ static int fingerprint_call(const char *path, const char *source, size_t len,
     return rc;
 }
 
-int lt_code_fingerprint(const char *path, const char *source,
-                               size_t len, char out[17])
+int lt_code_import_digest(const char *path, const char *source, size_t len,
+                          const long *lines, size_t n_lines,
+                          const char *funcs, struct lt_import_digest *out)
 {
-    return fingerprint_call(path, source, len, NULL, 0, out);
+    memset(out, 0, sizeof(*out));
+    if (!Py_IsInitialized())
+        return LT_EPYTHON;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int rc = LT_EPYTHON;
+    PyObject *res = NULL, *traced = Py_None;
+    Py_INCREF(traced);
+    PyObject *mod = codediff_module();
+    PyObject *src = mod ? PyUnicode_DecodeUTF8(source, (Py_ssize_t)len,
+                                               "surrogateescape")
+                        : NULL;
+    if (src && lines) {
+        Py_SETREF(traced, PyList_New((Py_ssize_t)n_lines));
+        for (size_t i = 0; traced && i < n_lines; i++) {
+            PyObject *v = PyLong_FromLong(lines[i]);
+            if (!v)
+                Py_CLEAR(traced);
+            else
+                PyList_SET_ITEM(traced, (Py_ssize_t)i, v);
+        }
+    }
+    if (src && traced)
+        res = PyObject_CallMethod(mod, "import_digest", "(sOOs)", path, src,
+                                  traced, funcs ? funcs : "");
+    Py_XDECREF(src);
+    Py_XDECREF(traced);
+    const char *names = NULL, *fp = NULL;
+    PyObject *list = NULL;
+    if (res && PyArg_ParseTuple(res, "ssO!", &names, &fp, &PyList_Type,
+                                &list)) {
+        size_t n = (size_t)PyList_GET_SIZE(list);
+        out->funcs = xstrdup(names);
+        snprintf(out->digest, sizeof(out->digest), "%s", fp);
+        out->lines = xcalloc(n + 1, sizeof(long));
+        for (size_t i = 0; i < n; i++)
+            out->lines[i] = PyLong_AsLong(PyList_GET_ITEM(list,
+                                                          (Py_ssize_t)i));
+        out->n_lines = n;
+        rc = PyErr_Occurred() ? LT_EPYTHON : 0;
+    }
+    if (rc < 0) {
+        if (PyErr_Occurred() && lt_log_get_level() >= LT_LOG_DEBUG)
+            PyErr_Print();
+        PyErr_Clear();
+        lt_import_digest_clear(out);
+    }
+    Py_XDECREF(res);
+    PyGILState_Release(g);
+    return rc;
 }
 
-int lt_code_import_fingerprint(const char *path, const char *source,
-                               size_t len, const long *lines, size_t n_lines,
-                               char out[17])
+void lt_import_digest_clear(struct lt_import_digest *d)
 {
-    static const long none;
-    return fingerprint_call(path, source, len, lines ? lines : &none,
-                            lines ? n_lines : 0, out);
+    free(d->funcs);
+    free(d->lines);
+    memset(d, 0, sizeof(*d));
 }
 
 int lt_read_pyproject(const char *path, char **json, char **err)

@@ -141,14 +141,30 @@ int lt_analyse_swaps(const char *path, const char *source, size_t len,
 int lt_code_fingerprint(const char *path, const char *source,
                                size_t len, char out[17]);
 
-/* The digest of what importing `source` does: as lt_code_fingerprint,
- * but a function none of whose lines ran at import (lines[0..n_lines),
- * 1-based) counts by its name alone.  Two texts with the same digest
- * differ at most inside functions that import did not run, so a test
- * that never entered the file cannot tell them apart. */
-int lt_code_import_fingerprint(const char *path, const char *source,
-                               size_t len, const long *lines, size_t n_lines,
-                               char out[17]);
+/* What importing a subject does, for reusing a baseline
+ * (runners/codediff.py import_digest). */
+struct lt_import_digest {
+    char *funcs;        /* qualified names of the functions that ran at
+                           import, one a line */
+    char digest[17];    /* the module's code with every other function by
+                           its name alone: two texts with the same digest
+                           differ at most inside functions import did not
+                           run, which a test that never entered the file
+                           cannot tell apart; "" when it does not compile */
+    long *lines;        /* the lines that may run at import: module-level
+                           and class-body code, def headers, and those
+                           functions' bodies, sorted */
+    size_t n_lines;
+};
+
+/* The functions of `funcs` (names stored by an earlier run, one a line;
+ * NULL: none) and of lines[0..n_lines) (lines traced at import; NULL:
+ * none traced), and the digest and lines they give.  0, or LT_EPYTHON
+ * (*out then empty); the caller clears *out. */
+int lt_code_import_digest(const char *path, const char *source, size_t len,
+                          const long *lines, size_t n_lines,
+                          const char *funcs, struct lt_import_digest *out);
+void lt_import_digest_clear(struct lt_import_digest *d);
 
 /* Reads `path` as TOML (CPython's tomllib, in the calling process's
  * embedded interpreter, which must be initialised) and returns the table

@@ -221,7 +221,8 @@ class Unit:
     """A piece of code that runs as one: a top-level statement's import-time
     code (func False) or a function body (func True)."""
     __slots__ = ("rec", "func", "first", "last", "stmt", "names", "impure",
-                 "chain", "star", "globals", "main", "body", "calls")
+                 "chain", "star", "globals", "main", "body", "calls",
+                 "own")
 
     def __init__(self, rec, func, first, last, stmt):
         self.rec = rec
@@ -238,6 +239,9 @@ class Unit:
         self.body = first         # functions: the first line of the body
         self.calls = set()        # names it calls, decorates or subclasses
                                   # with ("?": a callee without a name)
+        self.own = frozenset()    # functions: locals it makes itself (not
+                                  # its arguments): changing them changes
+                                  # nothing outside
 
 
 class Stmt:
@@ -461,6 +465,7 @@ class Walker:
         local, declared = scope_locals(fn)
         body = fn.body if isinstance(fn.body, list) else [fn.body]
         f.globals = declared
+        f.own = frozenset(local - arg_names(fn.args))
         self.rec.globals |= declared
         inner = scopes + (local,)
         for n in body:
@@ -552,7 +557,7 @@ class Walker:
                                                 ast.Starred)):
                             root = root.value
                         if not (u.func and isinstance(root, ast.Name) and
-                                any(root.id in sc for sc in scopes)):
+                                root.id in u.own):
                             u.calls.add("?store")
             if t is ast.AnnAssign:
                 self.annotation(n.annotation, u, scopes)
@@ -566,8 +571,16 @@ class Walker:
             if t in (ast.Call, ast.With, ast.AsyncWith, ast.Await, ast.Yield,
                      ast.YieldFrom):
                 u.impure = True
-                u.calls.add((callee_name(n.func) if t is ast.Call else None)
-                            or "?")
+                # A method of an object the function made itself
+                # (out.append) changes nothing outside it.
+                root = n.func if t is ast.Call else None
+                while isinstance(root, (ast.Attribute, ast.Subscript)):
+                    root = root.value
+                if not (t is ast.Call and isinstance(n.func, ast.Attribute)
+                        and u.func and isinstance(root, ast.Name)
+                        and root.id in u.own):
+                    u.calls.add((callee_name(n.func) if t is ast.Call
+                                 else None) or "?")
             todo += kids(n)
 
     def module(self, tree):

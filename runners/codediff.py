@@ -157,27 +157,33 @@ def _ran_at_import(code, lines):
                if start >= body)
 
 
-def code_fingerprint(path, source, import_lines=None):
+def _walk(top):
+    stack = [top]
+    while stack:
+        code = stack.pop()
+        yield code
+        stack.extend(reversed(_code_children(code)))
+
+
+def code_fingerprint(path, source, import_funcs=None):
     """A digest of everything `source` compiles to, source positions left
     out: texts that differ only in comments, blank lines or layout get the
-    same one.  "" when it does not compile.  With import_lines (the lines
-    that ran while the module was imported), the digest of what importing
-    it does: a function none of whose lines ran then counts by its name
-    alone, so edits inside such functions leave it unchanged."""
+    same one.  "" when it does not compile.  With import_funcs (qualified
+    names of the functions that ran while the module was imported), the
+    digest of what importing it does: any other function counts by its
+    name alone, so edits inside it leave the digest unchanged."""
     raw = source.encode("utf-8", "surrogateescape")
     try:
         top = compile(raw, path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, OverflowError, MemoryError,
             RecursionError):
         return ""
-    if import_lines is not None:
-        import_lines = frozenset(import_lines)
     h = hashlib.sha256()
     stack = [top]
     while stack:
         code = stack.pop()
-        if (import_lines is not None and is_function_code(code)
-                and not _ran_at_import(code, import_lines)):
+        if (import_funcs is not None and is_function_code(code)
+                and code.co_qualname not in import_funcs):
             h.update(repr(("not run at import", code.co_qualname)).encode())
             continue
         h.update(repr((code.co_qualname,
@@ -188,6 +194,53 @@ def code_fingerprint(path, source, import_lines=None):
                        code.co_exceptiontable)).encode())
         stack.extend(reversed(_code_children(code)))
     return h.hexdigest()[:16]
+
+
+def import_digest(path, source, lines, funcs):
+    """What importing `source` does, for reusing a baseline: the functions
+    that ran at import (those of `lines`, the lines traced then, or None,
+    joined to `funcs`, names stored by an earlier run), the digest of the
+    module with every other function by its name alone, and the lines
+    that may run at import: module-level and class-body code, def headers
+    and decorators, and the bodies of those functions.  (names, digest,
+    lines); digest "" when the text does not compile."""
+    raw = source.encode("utf-8", "surrogateescape")
+    try:
+        top = compile(raw, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, OverflowError, MemoryError,
+            RecursionError):
+        return ("", "", [])
+    names = set(n for n in funcs.split("\n") if n) if funcs else set()
+    if lines is not None:
+        lines = frozenset(lines)
+        names.update(c.co_qualname for c in _walk(top)
+                     if is_function_code(c) and _ran_at_import(c, lines))
+    static = set()
+    for c in _walk(top):
+        if is_function_code(c) and c.co_qualname not in names:
+            static.add(c.co_firstlineno)  # its def line, run where defined
+            continue
+        static.update(line for _, _, line in c.co_lines() if line)
+    # A def's or class's header may span lines the code objects do not
+    # name (decorators, arguments): every line from a statement's first
+    # to its last traced line counts.
+    import ast
+    try:
+        tree = ast.parse(raw)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return ("", "", [])
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                             ast.ClassDef)):
+            first = min([node.lineno] + [d.lineno
+                                         for d in node.decorator_list])
+            static.update(range(first, node.body[0].lineno))
+        elif isinstance(node, ast.stmt) and node.lineno in static:
+            static.update(range(node.lineno, (node.end_lineno or
+                                              node.lineno) + 1))
+    return ("\n".join(sorted(names)),
+            code_fingerprint(path, source, frozenset(names)),
+            sorted(static))
 
 
 _ORIGINALS = {}

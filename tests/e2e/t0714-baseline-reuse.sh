@@ -127,4 +127,53 @@ q "$db" "UPDATE tests SET coverage = 'nonsense' WHERE nodeid LIKE '%test_clamp'"
 score
 expect_reused 3 1 "damaged coverage"
 fresh "damaged coverage"
+
+# 7. A change inside a function, scored with --since: only the test files
+# the run needs are collected (the tests that entered the changed file,
+# those covering its mutants), and the verdicts are a fresh run's.
+since=$WORK/since
+mkdir -p "$since"
+cd "$since"
+git init -q . && git config user.email t@t && git config user.name t
+cat > shapes.py <<'PY'
+def area(w, h):
+    return w * h
+PY
+cat > colors.py <<'PY'
+def mix(a, b):
+    return (a + b) // 2
+PY
+cat > test_area.py <<'PY'
+from shapes import area
+
+
+def test_area():
+    assert area(2, 3) == 6
+PY
+cat > test_mix.py <<'PY'
+from colors import mix
+
+
+def test_mix():
+    assert mix(2, 4) == 3
+PY
+git add . && git commit -qm one
+sdb=$WORK/since.db
+sscore() { run_litmus score shapes.py colors.py --tests test_area.py --tests test_mix.py --no-progress --no-config -j 2 "$@"; }
+sscore --db "$sdb"
+[ "$RC" = 0 ] || [ "$RC" = 1 ] || fail "since, first run: exit $RC: $(cat "$WORK/err")"
+sed -i 's/return w \* h$/return h * w/' shapes.py
+git commit -qam two
+sscore --db "$sdb" --since HEAD~1
+[ "$RC" = 0 ] || [ "$RC" = 1 ] || fail "since, second run: exit $RC: $(cat "$WORK/err")"
+grep -q "reused the baseline of 0 of 1 tests; 1 to run; 1 of 2 test files collected" "$WORK/err" || fail "narrowed collection: $(cat "$WORK/err")"
+echo "narrowed: $(grep 'reused the baseline' "$WORK/err")"
+expect_eq "$(q "$sdb" "SELECT count(*) FROM tests")" 2 "tests kept in the store"
+rm -f "$WORK/fresh.db"
+sscore --db "$WORK/fresh.db" --since HEAD~1
+expect_eq "$(verdicts "$sdb")" "$(verdicts "$WORK/fresh.db")" "verdicts (narrowed)"
+[ "$(q "$sdb" "SELECT count(*) FROM results WHERE verdict = 'killed'")" -ge 1 ] || fail "the narrowed run killed nothing"
+# The next run, on the whole tree, finds the test it left out stored.
+sscore --db "$sdb"
+grep -q "reused the baseline of 2 of 2 tests; 0 to run" "$WORK/err" || fail "after a narrowed run: $(cat "$WORK/err")"
 exit 0

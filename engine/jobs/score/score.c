@@ -226,6 +226,15 @@ static char **plan_paths(const struct lt_plan *plan)
     return paths;
 }
 
+/* Starts `count` zygotes of the run's configuration (its lane first). */
+static int start_zygotes(struct score_run *r, int count)
+{
+    r->lane = lt_exec_lane(&r->ex, &r->cfg, &lt__score_lane_ops, NULL);
+    r->pool = &r->lane->pool;
+    r->pool->tm = r->tm;
+    return lt_exec_warm(&r->ex, r->lane, count);
+}
+
 /* Plan: finds and reads the subject files, the lines changed since
  * --since, the interpreter and the scratch directory; starts every zygote
  * (they import and collect while the engine generates, compiles and
@@ -297,14 +306,17 @@ static int step_plan(struct score_run *r)
         if (lt_telemetry_open(&r->tm, &why) < 0)
             lt_warn("--telemetry: off for this run: %s", why);
     }
-    r->lane = lt_exec_lane(&r->ex, &r->cfg, &lt__score_lane_ops, NULL);
-    r->pool = &r->lane->pool;
-    r->pool->tm = r->tm;
     /* Start every zygote now, before the mutants are generated, analysed
      * and stored: they import and collect in parallel with that work,
      * which is the engine's alone.  Extra ones stop once the number of
-     * mutants to run is known. */
-    if (lt_exec_warm(&r->ex, r->lane, r->ex.jobs) < 0)
+     * mutants to run is known.  With a stored baseline to reuse, they
+     * wait for it instead: it may say that a few test files are all the
+     * run needs to collect (docs/incremental.md). */
+    r->deferred = o->runner == LT_TEST_RUNNER_PYTEST && o->n_tests > 0 &&
+                  !o->fresh_baseline && !o->run.shard_count &&
+                  !o->explain_sandbox && !o->full_matrix &&
+                  access(o->run.db, F_OK) == 0;
+    if (!r->deferred && start_zygotes(r, r->ex.jobs) < 0)
         return stop(r, LT_EXIT_ENGINE);
     rc = lt__plan_mutants(o, plan, r->since);
     if (rc < 0)
@@ -538,6 +550,7 @@ static int step_resume(struct score_run *r)
         rc = lt_store_commit(r->st);
     if (rc < 0)
         return stop(r, lt__store_write_failed(r->st, o->run.db, rc));
+    lt__baseline_load(r);
     return 0;
 }
 
@@ -570,18 +583,41 @@ static void explain_sandbox(const struct score_run *r)
 static int step_baseline(struct score_run *r)
 {
     const struct lt_score_opts *o = r->o;
-    struct pool *pool = r->pool;
-    /* The zygotes were started before the analysis; as many as there are
-     * mutants to run are enough (one for the baseline when none is). */
-    lt_exec_trim(&r->ex, r->lane, r->n_queue > 0 ? (int)r->n_queue : 1);
     /* An incremental run with nothing to run (a change with no mutant,
      * or every one decided without a run) needs no test: the earlier
      * run's baseline stays in the store as it was. */
     if (r->n_queue == 0 && r->incremental && !o->explain_sandbox) {
         lt_debug("no mutant to run: no baseline");
+        if (r->deferred && start_zygotes(r, 0) < 0)
+            return stop(r, LT_EXIT_ENGINE);
         r->t_ready = r->t_baseline = lt__now();
         return 0;
     }
+    int want = r->n_queue > 0 && r->n_queue < (size_t)r->ex.jobs
+                   ? (int)r->n_queue : r->ex.jobs;
+    if (r->deferred) {
+        size_t n_files = 0;
+        char **files = lt__baseline_narrow_collection(r, &n_files);
+        if (files) {
+            /* The needed test files in place of the test paths given. */
+            r->narrow_args = xcalloc(n_files + o->n_pytest_args + 1,
+                                     sizeof(char *));
+            for (size_t k = 0; k < n_files; k++)
+                r->narrow_args[k] = files[k];
+            for (size_t k = 0; k < o->n_pytest_args; k++)
+                r->narrow_args[n_files + k] = o->pytest_args[k];
+            free(files);
+            r->n_narrow_files = n_files;
+            r->cfg.pytest_args = r->narrow_args;
+            r->cfg.n_pytest_args = n_files + o->n_pytest_args;
+        }
+        if (start_zygotes(r, want) < 0)
+            return stop(r, LT_EXIT_ENGINE);
+    }
+    struct pool *pool = r->pool;
+    /* The zygotes were started before the analysis; as many as there are
+     * mutants to run are enough (one for the baseline when none is). */
+    lt_exec_trim(&r->ex, r->lane, r->n_queue > 0 ? (int)r->n_queue : 1);
     if (lt_exec_wait_ready(&r->ex, r->lane) != 0)
         return stop(r, r->ex.fatal);
     if (o->explain_sandbox) {
@@ -609,7 +645,12 @@ static int step_baseline(struct score_run *r)
         if (run_it[i])
             tests[n_run++] = (uint32_t)i;
     free(run_it);
-    if (r->n_tests_reused)
+    if (r->narrowed)
+        fprintf(stderr, "litmus: reused the baseline of %zu of %zu tests; "
+                "%zu to run; %zu of %zu test files collected\n",
+                r->n_tests_reused, pool->n_tests, n_run, r->n_narrow_files,
+                r->n_test_files_all);
+    else if (r->n_tests_reused)
         fprintf(stderr, "litmus: reused the baseline of %zu of %zu tests; "
                 "%zu to run\n", r->n_tests_reused, pool->n_tests, n_run);
     int brc = lt__baseline_run(&r->ex, r->lane, &r->plan, o, &r->base,
@@ -844,7 +885,11 @@ static void run_close(struct score_run *r)
     free(r->old);
     free(r->rkeys);
     lt__baseline_free(&r->base);
+    lt__baseline_unload(r);
     lt_exec_close(&r->ex);
+    for (size_t k = 0; k < r->n_narrow_files; k++)
+        free(r->narrow_args[k]);
+    free(r->narrow_args);
     lt__score_mutants_free(r);
     lt_telemetry_close(r->tm);
     if (r->scratch) {

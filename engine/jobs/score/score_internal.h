@@ -210,6 +210,16 @@ struct score_run {
     struct baseline base;
     char baseline_env[65];       /* lt__baseline_env(); "" not known */
     size_t n_tests_reused;       /* tests whose stored baseline is taken */
+    struct stored_baseline *stored; /* an earlier run's (lt__baseline_load) */
+    struct lt_import_digest *imports; /* per file: what importing it does */
+    int deferred;                /* zygotes start after the resume step,
+                                    on the tests the stored baseline says
+                                    are needed */
+    int narrowed;                /* they collect only some test files */
+    char **narrow_args;          /* their arguments then: the files
+                                    (owned), then pytest's arguments */
+    size_t n_narrow_files;
+    size_t n_test_files_all;     /* the stored baseline's test files */
     /* reuse */
     char (*rkeys)[65];
     size_t n_reused;
@@ -233,11 +243,25 @@ const unsigned char *lt__baseline_narrow(const struct baseline *b,
 
 /*** A stored baseline reused (score_baseline_reuse.c) ***/
 
+/* Reads the stored baseline of an earlier run in r->st (unless
+ * --fresh-baseline, a shard or a new store) into r->stored; unload frees
+ * it and r->imports. */
+void lt__baseline_load(struct score_run *r);
+void lt__baseline_unload(struct score_run *r);
+
 /* The digest of what every test's outcome depends on (the interpreter
  * and its packages, pytest's configuration, the tree's other Python
  * files, what importing each subject does) into r->baseline_env, after
- * the zygotes are ready; "" when it cannot be known. */
+ * the zygotes are ready; "" when it cannot be known.  A narrowed run
+ * keeps the digest it was narrowed by. */
 void lt__baseline_env(struct score_run *r);
+
+/* Before any zygote, when the stored baseline applies and no queued
+ * mutant may run at import: the test files the run needs (the tests to
+ * run again, those covering a queued mutant, those with untraced
+ * processes), sorted, relative to the working directory, when that
+ * leaves a file out (r->narrowed is set); else NULL. */
+char **lt__baseline_narrow_collection(struct score_run *r, size_t *n_files);
 
 /* Takes the stored baseline of every collected test that nothing it
  * depends on has changed since (unless --fresh-baseline, a shard, or a

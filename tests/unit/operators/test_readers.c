@@ -285,6 +285,28 @@ static void test_side_effects(void **state)
     EXPECT(files, 0, 9, "all");
     EXPECT(files, 0, 15, "spans=0:19-19 tests=");
     EXPECT(files, 0, 17, "spans=0:19-19 tests=");
+    /* Methods of a list the function made itself are no side effect; of
+     * an argument, they are. */
+    const struct file own[] = {
+        {"pkg/mod.py",
+         "REG = []\n"                          /* 1 */
+         "def primes(n):\n"                    /* 2 */
+         "    out = []\n"                      /* 3 */
+         "    for i in range(2, n):\n"         /* 4 */
+         "        out.append(i)\n"             /* 5 */
+         "    return out\n"                    /* 6 */
+         "def add(lst, x):\n"                  /* 7 */
+         "    lst.append(x)\n"                 /* 8 */
+         "    return x\n"                      /* 9 */
+         "P = tuple(primes(7))\n"              /* 10 */
+         "A = add(REG, 1)\n"                   /* 11 */
+         "def use():\n"                        /* 12 */
+         "    return P, A\n"},                 /* 13 */
+        {NULL, NULL},
+    };
+    EXPECT(own, 0, 10, "spans=0:13-13 tests=");
+    EXPECT(own, 0, 11, "all");
+    EXPECT(own, 0, 5, "spans=0:3-6,0:13-13 tests=");
     char *why = NULL;
     char *got = answer(files, 0, 5, 5, &why);
     assert_non_null(strstr(why, "calls register"));
