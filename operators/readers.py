@@ -869,6 +869,12 @@ class Query:
                     chain[0].lineno <= u.first <= chain[0].end_lineno:
                 raise All("line %d: a function declares global %s"
                           % (self.line, min(u.globals)))
+        # What the function changes beyond what it returns (a registry it
+        # fills, an argument it appends to) is out of sight.
+        top = chain[0]
+        if isinstance(top, ast.Lambda) or not pure_function(M, top.name, ()):
+            raise All("line %d: %s changes state beyond what it returns"
+                      % (self.line, getattr(top, "name", "a lambda")))
         self.spans.add((M.subject, body_first(inner), inner.end_lineno))
         if len(chain) > 1 and self.line <= header_last(inner):
             p = chain[-2]

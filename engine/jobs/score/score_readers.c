@@ -116,13 +116,15 @@ static int doctest_reads(struct test_texts *tt, const char *path,
     return 0;
 }
 
-/* Marks the tests that can observe the answer r for a mutant of file
+/* Marks the tests that can observe the answer r for mutant m of file
  * `mutated`; 0, or -1 when they cannot be known (every test then
  * runs). */
 static int mark_readers(const struct score_run *r, const struct lt_readers *rd,
-                        char **test_files, const char *mutated,
-                        struct test_texts *tt, unsigned char *mark)
+                        const struct lt_mutant *m, size_t file,
+                        char **test_files, struct test_texts *tt,
+                        unsigned char *mark)
 {
+    const char *mutated = r->plan.files[file].path;
     const struct baseline *b = &r->base;
     const struct pool *pool = r->pool;
     size_t nt = pool->n_tests;
@@ -130,6 +132,10 @@ static int mark_readers(const struct score_run *r, const struct lt_readers *rd,
         const struct lt_reader_span *sp = &rd->spans[s];
         if (sp->subject >= b->n_files || sp->first < 1)
             return -1;
+        /* The body of the mutated function itself, which ran at import
+         * (that is why it is asked about): the tests that call it. */
+        int own = sp->subject == file && sp->first <= m->line &&
+                  m->end_line <= sp->last;
         for (int l = sp->first; l <= sp->last; l++) {
             if ((size_t)l > b->n_lines[sp->subject])
                 break;
@@ -137,7 +143,7 @@ static int mark_readers(const struct score_run *r, const struct lt_readers *rd,
              * what it made of it is out of this answer's sight.  (A span
              * starts at the body; a one-line def's body shares the def's
              * line, which runs at import: such a reader counts as ran.) */
-            if (b->at_import[sp->subject][l])
+            if (b->at_import[sp->subject][l] && !own)
                 return -1;
             const struct line_tests *lt = &b->by_line[sp->subject][l];
             for (size_t k = 0; k < lt->n; k++)
@@ -145,19 +151,19 @@ static int mark_readers(const struct score_run *r, const struct lt_readers *rd,
         }
     }
     for (size_t i = 0; i < nt; i++) {
-        const char *file = test_files[i];
+        const char *tfile = test_files[i];
         /* Tests whose file is not known, and tests whose own processes
          * ran untraced, can read anything. */
-        if (!file || (b->needs[i] & LT_NEEDS_UNTRACED)) {
+        if (!tfile || (b->needs[i] & LT_NEEDS_UNTRACED)) {
             mark[i] = 1;
             continue;
         }
-        if (!test_module_name(file)) {
-            mark[i] = (unsigned char)doctest_reads(tt, file, mutated, rd);
+        if (!test_module_name(tfile)) {
+            mark[i] = (unsigned char)doctest_reads(tt, tfile, mutated, rd);
             continue;
         }
         for (size_t k = 0; k < rd->n_test_files && !mark[i]; k++)
-            mark[i] = strcmp(rd->test_files[k], file) == 0;
+            mark[i] = strcmp(rd->test_files[k], tfile) == 0;
     }
     return 0;
 }
@@ -212,8 +218,7 @@ void lt__baseline_readers(struct score_run *r)
         unsigned char *mark = xcalloc(pool->n_tests + 1, 1);
         if (lt_readers_for(ix, file, m->line, m->end_line, &rd) < 0 ||
             rd.all ||
-            mark_readers(r, &rd, test_files, plan->files[file].path, &tt,
-                         mark) < 0) {
+            mark_readers(r, &rd, m, file, test_files, &tt, mark) < 0) {
             lt_debug("readers: %s:%d: every test (%s)",
                      plan->files[file].path, m->line,
                      rd.all && rd.why ? rd.why : "a reader ran at import");

@@ -1,0 +1,191 @@
+#!/usr/bin/python3
+"""litmus on a checkout of a real project, side by side in one run with
+what mutmut 2.5.1 does, and a small change scored with --since against
+the same run without the stored baseline.  Standard library only; the
+project is never changed (runs go on a temporary copy).
+
+    /usr/bin/python3 bench/project_bench.py LITMUS DIR --paths P [P...]
+        --tests T [T...] [--sample N] [--since FILE:LINE]
+        [-- PYTEST_ARGS...]
+
+Whole run: litmus's wall time for every mutant of the paths; the
+comparator (a fresh `python -m pytest -x -q -p no:cacheprovider TESTS
+PYTEST_ARGS` on the copy with the mutant applied, which is how mutmut
+2.5.1 runs each mutant) on a sample of N mutants (default 12), its mean
+wall per mutant times the mutants litmus ran or decided by coverage; the
+ratio.  The interpreter is the project's .venv/bin/python when there is
+one, else BENCH_PYTHON or /usr/bin/python3.
+
+--since FILE:LINE: the copy is made a git repository, the whole run is
+stored, a comment is appended to line LINE of FILE (a one-line change
+with the line's mutants) and committed, and `litmus score --since HEAD~1`
+runs twice on copies of the stored run: with --fresh-baseline (every
+test collected and run again, as before reusing baselines) and without
+(the stored baseline reused).  Printed: both times to the result and
+their ratio.  Ratios, not absolute times: the machines are noisy.
+"""
+
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def args_of(argv):
+    if len(argv) < 3:
+        sys.exit(__doc__)
+    o = {"litmus": os.path.abspath(argv[1]), "dir": os.path.abspath(argv[2]),
+         "paths": [], "tests": [], "sample": 12, "since": None,
+         "pytest": []}
+    key = None
+    rest = argv[3:]
+    while rest:
+        a = rest.pop(0)
+        if a == "--":
+            o["pytest"] = rest
+            break
+        if a in ("--paths", "--tests"):
+            key = a[2:]
+        elif a == "--sample":
+            o["sample"] = int(rest.pop(0))
+        elif a == "--since":
+            o["since"] = rest.pop(0)
+        elif key:
+            o[key].append(a)
+        else:
+            sys.exit("unexpected argument %s" % a)
+    if not o["paths"] or not o["tests"]:
+        sys.exit("--paths and --tests are needed")
+    return o
+
+
+def python_of(root):
+    venv = os.path.join(root, ".venv", "bin", "python")
+    if os.path.exists(venv):
+        return venv
+    return os.environ.get("BENCH_PYTHON", "/usr/bin/python3")
+
+
+def score(o, root, db, extra=()):
+    cmd = [o["litmus"], "score"] + o["paths"] + \
+        sum((["--tests", t] for t in o["tests"]), []) + \
+        ["--db", db, "--no-progress"] + list(extra)
+    if o["pytest"]:
+        cmd += ["--"] + o["pytest"]
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    if p.returncode not in (0, 1):
+        sys.exit("litmus failed (%d): %s" % (p.returncode, p.stderr[-2000:]))
+    return wall, p.stderr
+
+
+def comparator(o, root, db):
+    """mutmut 2.5.1's way, on a sample: the file changed on disk, a fresh
+    pytest -x, the file restored."""
+    con = sqlite3.connect(db)
+    rows = con.execute(
+        "SELECT m.file, m.start, m.end_off, m.replacement, r.verdict "
+        "FROM mutants m JOIN results r ON r.mutant_id = m.id "
+        "WHERE r.verdict IN ('killed', 'survived', 'timeout', "
+        "'no_coverage') ORDER BY m.id").fetchall()
+    con.close()
+    counted = len(rows)
+    random.Random(7).shuffle(rows)
+    rows = rows[:o["sample"]]
+    python = python_of(root)
+    walls, agree = [], 0
+    for path, start, end, repl, verdict in rows:
+        with open(path, "rb") as f:
+            original = f.read()
+        try:
+            with open(path, "wb") as f:
+                f.write(original[:start] + repl.encode() + original[end:])
+            t0 = time.monotonic()
+            try:
+                p = subprocess.run(
+                    [python, "-m", "pytest", "-x", "-q", "-p",
+                     "no:cacheprovider"] + o["tests"] + o["pytest"],
+                    cwd=root, capture_output=True, timeout=600)
+                detected = p.returncode != 0
+            except subprocess.TimeoutExpired:
+                detected = True
+            walls.append(time.monotonic() - t0)
+        finally:
+            with open(path, "wb") as f:
+                f.write(original)
+        agree += detected == (verdict in ("killed", "timeout"))
+    return walls, agree, counted
+
+
+def copy_project(src, dst):
+    def ignore(d, names):
+        return [n for n in names if n in (".git", "__pycache__", ".venv",
+                                          ".pytest_cache", ".litmus.db")]
+    shutil.copytree(src, dst, symlinks=True, ignore=ignore)
+    venv = os.path.join(src, ".venv")
+    if os.path.isdir(venv) and not os.path.exists(os.path.join(dst,
+                                                               ".venv")):
+        os.symlink(venv, os.path.join(dst, ".venv"))
+
+
+def git(root, *args):
+    subprocess.run(["git", "-c", "user.email=bench@litmus",
+                    "-c", "user.name=bench"] + list(args), cwd=root,
+                   check=True, capture_output=True)
+
+
+def main():
+    o = args_of(sys.argv)
+    with tempfile.TemporaryDirectory(prefix="litmus-pb-") as tmp:
+        root = os.path.join(tmp, os.path.basename(o["dir"]))
+        copy_project(o["dir"], root)
+        if o["since"]:
+            git(root, "init", "-q", ".")
+            git(root, "add", "-A", ".")
+            git(root, "commit", "-qm", "base")
+        db = os.path.join(tmp, "run.db")
+        wall, _ = score(o, root, db)
+        con = sqlite3.connect(db)
+        n = con.execute("SELECT count(*) FROM results").fetchone()[0]
+        con.close()
+        walls, agree, counted = comparator(o, root, db)
+        per = sum(walls) / len(walls) if walls else 0.0
+        comp = per * counted
+        print("whole run: litmus %.1f s for %d mutants; comparator (mutmut "
+              "2.5.1's way) %.0f ms/mutant over %d, so %.1f s for the %d "
+              "it must run; ratio %.1fx; verdicts agree %d/%d"
+              % (wall, n, 1000 * per, len(walls), comp, counted,
+                 comp / wall if wall else 0.0, agree, len(walls)),
+              flush=True)
+        if not o["since"]:
+            return
+        path, line = o["since"].rsplit(":", 1)
+        full = os.path.join(root, path)
+        with open(full) as f:
+            lines = f.read().split("\n")
+        lines[int(line) - 1] += "  # a one-line change"
+        with open(full, "w") as f:
+            f.write("\n".join(lines))
+        git(root, "commit", "-qam", "one line")
+        times = {}
+        for label, extra in (("fresh baseline", ["--fresh-baseline"]),
+                             ("baseline reused", [])):
+            db2 = os.path.join(tmp, "since-%d.db" % len(times))
+            shutil.copy(db, db2)
+            t, err = score(o, root, db2, ["--since", "HEAD~1"] + extra)
+            times[label] = t
+            said = [l for l in err.splitlines() if "reused" in l]
+            print("--since HEAD~1, %s: %.2f s to the result (%s)"
+                  % (label, t, "; ".join(said) or "nothing reused"),
+                  flush=True)
+        print("--since HEAD~1: %.1fx faster with the baseline reused"
+              % (times["fresh baseline"] / times["baseline reused"]))
+
+
+if __name__ == "__main__":
+    main()
