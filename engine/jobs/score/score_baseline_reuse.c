@@ -323,6 +323,65 @@ void lt__baseline_env(struct score_run *r)
         baseline_env(r, 1);
 }
 
+/*** Coverage texts of the store: "FILE:1-4,9\n" per subject file ***/
+
+/* One line of a coverage text: the file's path and its ranges. */
+struct cov_entry {
+    const char *path, *ranges, *end;
+    size_t path_len;             /* 0: the line has no ':' */
+};
+
+/* Reads the line at *p into *e and moves *p past it; 0 at the end. */
+static int next_entry(const char **p, struct cov_entry *e)
+{
+    if (!*p || !**p)
+        return 0;
+    const char *eol = strchr(*p, '\n');
+    size_t len = eol ? (size_t)(eol - *p) : strlen(*p);
+    const char *colon = NULL;
+    for (const char *q = *p; q < *p + len; q++)
+        if (*q == ':')
+            colon = q;
+    *e = (struct cov_entry){*p, colon ? colon + 1 : *p + len, *p + len,
+                            colon ? (size_t)(colon - *p) : 0};
+    *p += len + (eol ? 1 : 0);
+    return 1;
+}
+
+/* The plan's index of the entry's file, or plan->n_files. */
+static size_t entry_file(const struct lt_plan *plan, const struct cov_entry *e)
+{
+    for (size_t f = 0; e->path_len && f < plan->n_files; f++)
+        if (strlen(plan->files[f].path) == e->path_len &&
+            strncmp(plan->files[f].path, e->path, e->path_len) == 0)
+            return f;
+    return plan->n_files;
+}
+
+/* Reads the next range "A" or "A-B" of *q (before end) into [*from,
+ * *to]; 1, 0 at the end, -1 when malformed. */
+static int next_range(const char **q, const char *end, long *from, long *to)
+{
+    if (*q >= end)
+        return 0;
+    char *e;
+    errno = 0;
+    *from = *to = strtol(*q, &e, 10);
+    if (e == *q || errno)
+        return -1;
+    *q = e;
+    if (*q < end && **q == '-') {
+        *to = strtol(*q + 1, &e, 10);
+        if (e == *q + 1 || errno)
+            return -1;
+        *q = e;
+    }
+    if (*q < end && **q != ',')
+        return -1;
+    *q += *q < end;
+    return *from >= 1 && *to >= *from ? 1 : -1;
+}
+
 /* The digest of what test nodeid depends on besides the environment: its
  * file and the subject files of its coverage text, whole. */
 static void test_deps(const struct score_run *r, struct lt_test_files *tf,
@@ -333,71 +392,39 @@ static void test_deps(const struct score_run *r, struct lt_test_files *tf,
     struct lt_sha256 h;
     lt_sha256_init(&h);
     sha_str(&h, lt__test_file_sha(r->o, nodeid, tf));
-    for (const char *p = coverage; p && *p;) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        const char *colon = NULL;
-        for (const char *q = p; q < p + len; q++)
-            if (*q == ':')
-                colon = q;
-        const char *sha = "-";
-        for (size_t f = 0; colon && f < plan->n_files; f++)
-            if (strlen(plan->files[f].path) == (size_t)(colon - p) &&
-                strncmp(plan->files[f].path, p, (size_t)(colon - p)) == 0)
-                sha = plan->files[f].sha;
-        lt_sha256_update(&h, p, colon ? (size_t)(colon - p) : len);
+    struct cov_entry e;
+    for (const char *p = coverage; next_entry(&p, &e);) {
+        size_t f = entry_file(plan, &e);
+        lt_sha256_update(&h, e.path,
+                         e.path_len ? e.path_len : (size_t)(e.end - e.path));
         sha_str(&h, "");
-        sha_str(&h, sha);
-        p += len + (eol ? 1 : 0);
+        sha_str(&h, f < plan->n_files ? plan->files[f].sha : "-");
     }
     sha_hex(&h, out);
 }
 
-/* Takes a coverage text of the store ("FILE:1-4,9\n" per file) into *b
- * for test; 0, or -1 when it is malformed or names a file or line this
- * plan does not have (the test then runs again). */
+/* Takes a coverage text of the store into *b for test; 0, or -1 when it
+ * is malformed or names a file or line this plan does not have (the test
+ * then runs again). */
 static int take_coverage(const struct lt_plan *plan, struct baseline *b,
                          uint32_t test, const char *coverage)
 {
-    for (const char *p = coverage; p && *p;) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        const char *colon = NULL;
-        for (const char *q = p; q < p + len; q++)
-            if (*q == ':')
-                colon = q;
-        if (!colon)
-            return -1;
-        size_t file = plan->n_files;
-        for (size_t f = 0; f < plan->n_files; f++)
-            if (strlen(plan->files[f].path) == (size_t)(colon - p) &&
-                strncmp(plan->files[f].path, p, (size_t)(colon - p)) == 0)
-                file = f;
+    struct cov_entry e;
+    for (const char *p = coverage; next_entry(&p, &e);) {
+        size_t file = entry_file(plan, &e);
         if (file == plan->n_files)
             return -1;
-        const char *q = colon + 1, *end = p + len;
-        while (q < end) {
-            char *e;
-            errno = 0;
-            long from = strtol(q, &e, 10), to = from;
-            if (e == q || errno)
-                return -1;
-            q = e;
-            if (q < end && *q == '-') {
-                to = strtol(q + 1, &e, 10);
-                if (e == q + 1 || errno)
-                    return -1;
-                q = e;
-            }
-            if (from < 1 || to < from || (size_t)to > b->n_lines[file])
+        long from, to;
+        int rc;
+        for (const char *q = e.ranges; (rc = next_range(&q, e.end, &from,
+                                                        &to)) > 0;) {
+            if ((size_t)to > b->n_lines[file])
                 return -1;
             for (long l = from; l <= to; l++)
                 lt__baseline_cover(b, file, (size_t)l, test);
-            if (q < end && *q != ',')
-                return -1;
-            q += q < end;
         }
-        p += len + (eol ? 1 : 0);
+        if (rc < 0)
+            return -1;
     }
     return 0;
 }
@@ -509,35 +536,22 @@ static int may_run_at_import(const struct score_run *r, size_t i)
 }
 
 /* 1 when stored coverage text `coverage` has a line of [from, to] in the
- * file at path. */
+ * file at path (a malformed text counts as covering). */
 static int covers(const char *coverage, const char *path, long from, long to)
 {
-    size_t pl = strlen(path);
-    for (const char *p = coverage; p && *p;) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        const char *colon = NULL;
-        for (const char *q = p; q < p + len; q++)
-            if (*q == ':')
-                colon = q;
-        if (colon && (size_t)(colon - p) == pl &&
-            strncmp(p, path, pl) == 0) {
-            for (const char *q = colon + 1; q < p + len;) {
-                char *e;
-                long a = strtol(q, &e, 10), b = a;
-                if (e == q)
-                    return 1; /* malformed: counts as covering */
-                q = e;
-                if (q < p + len && *q == '-') {
-                    b = strtol(q + 1, &e, 10);
-                    q = e;
-                }
-                if (a <= to && b >= from)
-                    return 1;
-                q += q < p + len && *q == ',';
-            }
-        }
-        p += len + (eol ? 1 : 0);
+    struct cov_entry e;
+    for (const char *p = coverage; next_entry(&p, &e);) {
+        if (e.path_len != strlen(path) ||
+            strncmp(e.path, path, e.path_len) != 0)
+            continue;
+        long a, b;
+        int rc;
+        for (const char *q = e.ranges; (rc = next_range(&q, e.end, &a,
+                                                        &b)) > 0;)
+            if (a <= to && b >= from)
+                return 1;
+        if (rc < 0)
+            return 1;
     }
     return 0;
 }
