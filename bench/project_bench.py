@@ -11,10 +11,17 @@ project is never changed (runs go on a temporary copy).
 Whole run: litmus's wall time for every mutant of the paths; the
 comparator (a fresh `python -m pytest -x -q -p no:cacheprovider TESTS
 PYTEST_ARGS` on the copy with the mutant applied, which is how mutmut
-2.5.1 runs each mutant) on a sample of N mutants (default 12), its mean
+2.5.1 runs each mutant; a src/ layout with src/ on PYTHONPATH) on a
+sample of N mutants (default 12), its mean
 wall per mutant times the mutants litmus ran or decided by coverage; the
 ratio.  The interpreter is the project's .venv/bin/python when there is
 one, else BENCH_PYTHON or /usr/bin/python3.
+
+With MUTMUT251 set to a mutmut 2.5.1 command (docs/real-projects.md
+says how to install it here), mutmut itself also runs, on another copy:
+`mutmut run --paths-to-mutate PATHS --runner "PYTHON -m pytest -x -q -p
+no:cacheprovider TESTS PYTEST_ARGS" --tests-dir TESTS[0]`; its wall time,
+its counts (from its .mutmut-cache) and the ratio to litmus's.
 
 --since FILE:LINE: the copy is made a git repository, the whole run is
 stored, a comment is appended to line LINE of FILE (a one-line change
@@ -61,6 +68,17 @@ def args_of(argv):
     if not o["paths"] or not o["tests"]:
         sys.exit("--paths and --tests are needed")
     return o
+
+
+def env_of(root):
+    """A src/ layout is imported from src/, as litmus and an editable
+    install would do."""
+    env = dict(os.environ)
+    src = os.path.join(root, "src")
+    if os.path.isdir(src):
+        env["PYTHONPATH"] = src + (":" + env["PYTHONPATH"]
+                                   if env.get("PYTHONPATH") else "")
+    return env
 
 
 def python_of(root):
@@ -110,7 +128,8 @@ def comparator(o, root, db):
                 p = subprocess.run(
                     [python, "-m", "pytest", "-x", "-q", "-p",
                      "no:cacheprovider"] + o["tests"] + o["pytest"],
-                    cwd=root, capture_output=True, timeout=600)
+                    cwd=root, capture_output=True, timeout=600,
+                    env=env_of(root))
                 detected = p.returncode != 0
             except subprocess.TimeoutExpired:
                 detected = True
@@ -120,6 +139,40 @@ def comparator(o, root, db):
                 f.write(original)
         agree += detected == (verdict in ("killed", "timeout"))
     return walls, agree, counted
+
+
+def mutmut251(o, tmp, wall):
+    """mutmut 2.5.1 itself on a copy of its own; prints its figures."""
+    cmd = os.environ.get("MUTMUT251")
+    if not cmd:
+        return
+    root = os.path.join(tmp, "mutmut-" + os.path.basename(o["dir"]))
+    copy_project(o["dir"], root)
+    runner = " ".join([python_of(root), "-m", "pytest", "-x", "-q", "-p",
+                       "no:cacheprovider"] + o["tests"] + o["pytest"])
+    t0 = time.monotonic()
+    p = subprocess.run([cmd, "run", "--paths-to-mutate",
+                        ",".join(o["paths"]), "--runner", runner,
+                        "--tests-dir", o["tests"][0]], cwd=root,
+                       capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL, env=env_of(root))
+    mwall = time.monotonic() - t0
+    counts = {}
+    try:
+        con = sqlite3.connect(os.path.join(root, ".mutmut-cache"))
+        counts = dict(con.execute("SELECT status, count(*) FROM Mutant "
+                                  "GROUP BY status").fetchall())
+        con.close()
+    except sqlite3.Error:
+        pass
+    if not counts or p.returncode & 1:
+        print("mutmut 2.5.1 failed (exit %d): %s"
+              % (p.returncode, (p.stdout + p.stderr)[-1500:]), flush=True)
+        return
+    print("mutmut 2.5.1: %.1f s for %d mutants (%s); litmus %.1fx faster"
+          % (mwall, sum(counts.values()),
+             ", ".join("%s %d" % kv for kv in sorted(counts.items())),
+             mwall / wall if wall else 0.0), flush=True)
 
 
 def copy_project(src, dst):
@@ -162,6 +215,7 @@ def main():
               % (wall, n, 1000 * per, len(walls), comp, counted,
                  comp / wall if wall else 0.0, agree, len(walls)),
               flush=True)
+        mutmut251(o, tmp, wall)
         if not o["since"]:
             return
         path, line = o["since"].rsplit(":", 1)

@@ -575,6 +575,31 @@ static void explain_sandbox(const struct score_run *r)
                               : (*rest ? "" : "nothing"));
 }
 
+/* Keeps, of tests[0..n) (collection order), those that a queued mutant
+ * selects, in place; their count. */
+static size_t relevant_tests(struct score_run *r, uint32_t *tests, size_t n)
+{
+    const struct pool *pool = r->pool;
+    unsigned char *mark = xcalloc(pool->n_tests + 1, 1);
+    for (size_t q = 0; q < r->n_queue; q++) {
+        size_t i = r->queue[q];
+        uint32_t *sel = NULL;
+        size_t k = lt__baseline_select(pool, &r->base,
+                                       &r->plan.mutants.items[i],
+                                       r->plan.mutant_file[i],
+                                       r->mp[i].a.structural, &sel);
+        for (size_t j = 0; j < k; j++)
+            mark[sel[j]] = 1;
+        free(sel);
+    }
+    size_t w = 0;
+    for (size_t k = 0; k < n; k++)
+        if (mark[tests[k]])
+            tests[w++] = tests[k];
+    free(mark);
+    return w;
+}
+
 /* Baseline: waits for the zygotes (as many as there are mutants to run),
  * answers --explain-sandbox, runs the baseline, settles the number of
  * children on it, stores it, and gives the queued mutants that no test
@@ -653,8 +678,23 @@ static int step_baseline(struct score_run *r)
     else if (r->n_tests_reused)
         fprintf(stderr, "litmus: reused the baseline of %zu of %zu tests; "
                 "%zu to run\n", r->n_tests_reused, pool->n_tests, n_run);
+    /* The first run decides which tests pass and what they cover; the
+     * others, which find flaky tests, run only the tests some mutant
+     * will run (a flaky test elsewhere decides nothing). */
     int brc = lt__baseline_run(&r->ex, r->lane, &r->plan, o, &r->base,
-                               &early, tests, n_run);
+                               &early, tests, n_run, 0, 1);
+    if (brc == 0) {
+        lt__baseline_index(pool, &r->plan, &r->base);
+        lt__baseline_readers(r);
+        if (o->baseline_runs > 1) {
+            size_t n_rel = relevant_tests(r, tests, n_run);
+            lt_debug("baseline: first run of %zu tests in %.2f s; %zu run "
+                     "again", n_run, lt__now() - r->t_ready, n_rel);
+            brc = lt__baseline_run(&r->ex, r->lane, &r->plan, o, &r->base,
+                                   &early, tests, n_rel, 1,
+                                   o->baseline_runs - 1);
+        }
+    }
     free(tests);
     if (brc == 0)
         brc = lt__baseline_settle(pool, &r->plan, &r->base);
@@ -682,9 +722,6 @@ static int step_baseline(struct score_run *r)
     if (rc < 0)
         return stop(r, lt__store_write_failed(r->st, o->run.db, rc));
 
-    /* Module-level and import-time mutants: the tests that can observe
-     * them. */
-    lt__baseline_readers(r);
     /* No test reaches these: no_coverage without a run. */
     size_t kept = 0;
     rc = lt_store_begin(r->st);

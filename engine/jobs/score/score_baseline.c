@@ -163,13 +163,14 @@ static const char *sandbox_hint(const char *text)
 /* Tests that fail on the original code: every one is listed with why.
  * Without `deselect`, that stops the run (-1); with it they are left out
  * of the run and recorded (0). */
-static int report_failing(const struct pool *pool, const struct job *j,
-                          int deselect, struct baseline *b)
+static int report_failing(const struct pool *pool, struct job *const *jobs,
+                          size_t n_jobs, int deselect, struct baseline *b)
 {
     size_t n = 0;
-    for (size_t k = 0; k < j->n_tests; k++)
-        n += j->test_outcome[j->tests[k]] == LT_TEST_FAILED ||
-             j->test_outcome[j->tests[k]] == LT_TEST_MEMORY;
+    for (size_t q = 0; q < n_jobs; q++)
+        for (size_t k = 0; k < jobs[q]->n_tests; k++)
+            n += jobs[q]->test_outcome[jobs[q]->tests[k]] == LT_TEST_FAILED ||
+                 jobs[q]->test_outcome[jobs[q]->tests[k]] == LT_TEST_MEMORY;
     if (deselect)
         lt_warn("%zu test%s fail%s on the original code and %s left out "
                 "(--deselect-failing):", n, n == 1 ? "" : "s",
@@ -178,19 +179,22 @@ static int report_failing(const struct pool *pool, const struct job *j,
         lt_error("%zu test%s fail%s on the original code:", n,
                  n == 1 ? "" : "s", n == 1 ? "s" : "");
     size_t shown = 0;
-    for (size_t k = 0; k < j->n_tests; k++) {
-        size_t i = j->tests[k];
-        if (j->test_outcome[i] != LT_TEST_FAILED &&
-            j->test_outcome[i] != LT_TEST_MEMORY)
-            continue;
-        if (deselect)
-            b->failing[i] = 1;
-        if (shown++ >= 50)
-            continue;
-        const char *why = j->fail_texts && j->fail_texts[i]
-                              ? j->fail_texts[i] : "";
-        fprintf(stderr, "  %s: %s%s\n", pool->test_ids[i], why,
-                sandbox_hint(why));
+    for (size_t q = 0; q < n_jobs; q++) {
+        const struct job *j = jobs[q];
+        for (size_t k = 0; k < j->n_tests; k++) {
+            size_t i = j->tests[k];
+            if (j->test_outcome[i] != LT_TEST_FAILED &&
+                j->test_outcome[i] != LT_TEST_MEMORY)
+                continue;
+            if (deselect)
+                b->failing[i] = 1;
+            if (shown++ >= 50)
+                continue;
+            const char *why = j->fail_texts && j->fail_texts[i]
+                                  ? j->fail_texts[i] : "";
+            fprintf(stderr, "  %s: %s%s\n", pool->test_ids[i], why,
+                    sandbox_hint(why));
+        }
     }
     if (shown > 50)
         fprintf(stderr, "  ... and %zu more\n", shown - 50);
@@ -237,8 +241,12 @@ struct baseline_set {
     struct early_jobs *early; /* run 0's children are watched */
     const uint32_t *tests;
     size_t n_tests;
+    int first_run, runs;
     int may_split;
     size_t chunks;           /* 0 until split: chunks per run */
+    int module_chunks;       /* one run dealt in chunks from the start: a
+                                failing test makes it whole again only
+                                when its chunk began inside its module */
     struct baseline_task *whole, *parts;
     size_t n_parts;
 };
@@ -279,7 +287,7 @@ static void deal_chunks(struct lt_exec *ex, struct baseline_set *set,
 {
     if (set->chunks)
         return;
-    size_t runs = (size_t)set->o->baseline_runs;
+    size_t runs = (size_t)set->runs;
     size_t want = set->early && set->early->want > 0
                       ? (size_t)set->early->want : 2 * runs;
     size_t chunks = (want + runs - 1) / runs;
@@ -300,7 +308,7 @@ static void deal_chunks(struct lt_exec *ex, struct baseline_set *set,
         bt->xt = (struct lt_task){.ops = &baseline_ops, .lane = lane,
                                   .owner = bt};
         bt->set = set;
-        bt->run = (int)(k / chunks);
+        bt->run = set->first_run + (int)(k / chunks);
         bt->tests = set->tests + from;
         bt->n_tests = to - from;
         bt->job.result_fd = bt->job.out_fd = bt->job.pidfd = -1;
@@ -407,11 +415,6 @@ static int baseline_finish(struct pool *pool, struct job *j,
                  j->current >= 0 ? pool->test_ids[j->current] : "?");
         return LT_EXIT_USAGE;
     }
-    if (j->fail_test >= 0 && run == 0 &&
-        report_failing(pool, j, o->deselect_failing, b) < 0) {
-        lt__job_reset(j);
-        return LT_EXIT_USAGE;
-    }
     if (!j->ended || j->protocol_error || !WIFEXITED(j->wait_status) ||
         WEXITSTATUS(j->wait_status) != 0 || (size_t)j->n_results != nt) {
         const char *out = j->output.len ? j->output.data : "";
@@ -513,33 +516,77 @@ static int baseline_trouble(const struct job *j)
            (size_t)j->n_results != j->n_tests;
 }
 
-/* Runs tests[0..n_tests) o->baseline_runs times (see lt__baseline_run);
- * may_split: the runs may give way to chunks. */
+/* The length of the test module part of a node id ("tests/t.py" of
+ * "tests/t.py::test_x"), the whole id when it has none. */
+static size_t module_len(const char *id)
+{
+    const char *sep = strstr(id, "::");
+    return sep ? (size_t)(sep - id) : strlen(id);
+}
+
+/* 1 when tests[i - 1] and tests[i] are of one test module. */
+static int same_module(const struct pool *pool, const uint32_t *tests,
+                       size_t i)
+{
+    const char *a = pool->test_ids[tests[i - 1]];
+    const char *b = pool->test_ids[tests[i]];
+    size_t la = module_len(a);
+    return la == module_len(b) && strncmp(a, b, la) == 0;
+}
+
+/* Runs tests[0..n_tests) `runs` times, numbered from first_run (see
+ * lt__baseline_run); may_split: whole runs may give way to chunks. */
 static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
                         const struct lt_plan *plan,
                         const struct lt_score_opts *o, struct baseline *b,
                         struct early_jobs *early, const uint32_t *tests,
-                        size_t n_tests, int may_split)
+                        size_t n_tests, int first_run, int runs,
+                        int may_split)
 {
     struct pool *pool = &lane->pool;
-    size_t runs = (size_t)o->baseline_runs;
     struct baseline_set set = {
         .plan = plan, .o = o, .early = early, .tests = tests,
-        .n_tests = n_tests,
+        .n_tests = n_tests, .first_run = first_run, .runs = runs,
         .may_split = may_split && early && early->on &&
                      n_tests >= 2 * BASELINE_CHUNK_MIN};
-    set.whole = xcalloc(runs + 1, sizeof(*set.whole));
-    for (size_t k = 0; k < runs; k++) {
-        struct baseline_task *bt = &set.whole[k];
-        bt->xt = (struct lt_task){.ops = &baseline_ops, .lane = lane,
-                                  .owner = bt};
-        bt->set = &set;
-        bt->run = (int)k;
-        bt->whole = 1;
-        bt->tests = tests;
-        bt->n_tests = n_tests;
-        bt->job.result_fd = bt->job.out_fd = bt->job.pidfd = -1;
-        lt_exec_submit(ex, &bt->xt);
+    /* One run with zygotes to spare: its tests are shared out at once,
+     * in chunks of about equal size. */
+    size_t n_chunks = 2 * (size_t)ex->jobs;
+    if (n_chunks > n_tests / BASELINE_CHUNK_MIN)
+        n_chunks = n_tests / BASELINE_CHUNK_MIN;
+    if (runs == 1 && ex->jobs > 1 && n_chunks > 1) {
+        lt_debug("baseline: run %d in %zu chunks", first_run, n_chunks);
+        set.may_split = 0;
+        set.module_chunks = 1;
+        set.chunks = n_chunks;
+        set.n_parts = n_chunks;
+        set.parts = xcalloc(n_chunks + 1, sizeof(*set.parts));
+        for (size_t k = 0; k < n_chunks; k++) {
+            size_t from = k * n_tests / n_chunks;
+            struct baseline_task *bt = &set.parts[k];
+            bt->xt = (struct lt_task){.ops = &baseline_ops, .lane = lane,
+                                      .owner = bt};
+            bt->set = &set;
+            bt->run = first_run;
+            bt->tests = tests + from;
+            bt->n_tests = (k + 1) * n_tests / n_chunks - from;
+            bt->job.result_fd = bt->job.out_fd = bt->job.pidfd = -1;
+            lt_exec_submit(ex, &bt->xt);
+        }
+    } else {
+        set.whole = xcalloc((size_t)runs + 1, sizeof(*set.whole));
+        for (int k = 0; k < runs; k++) {
+            struct baseline_task *bt = &set.whole[k];
+            bt->xt = (struct lt_task){.ops = &baseline_ops, .lane = lane,
+                                      .owner = bt};
+            bt->set = &set;
+            bt->run = first_run + k;
+            bt->whole = 1;
+            bt->tests = tests;
+            bt->n_tests = n_tests;
+            bt->job.result_fd = bt->job.out_fd = bt->job.pidfd = -1;
+            lt_exec_submit(ex, &bt->xt);
+        }
     }
     ex->owner = early;
     ex->idle = baseline_idle;
@@ -547,24 +594,53 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
     ex->idle = NULL;
     ex->owner = NULL;
     struct baseline_task *done = set.chunks ? set.parts : set.whole;
-    size_t n_done = set.chunks ? set.n_parts : runs;
-    size_t per_run = set.chunks ? set.chunks : 1;
+    size_t n_done = set.chunks ? set.n_parts : (size_t)runs;
     for (size_t k = 0; rc == 0 && k < n_done; k++)
         if (!done[k].ended)
             rc = LT_EXIT_ENGINE;
-    /* A test that fails, or a child that ends badly, in a chunk may owe
-     * it to the tests before it that the chunk left out: the runs are
-     * made again whole, in collection order, which decides as plain
-     * pytest would. */
+    /* A test that fails in a chunk that began inside its test module
+     * may owe it to the tests of that module the chunk left out (the
+     * runs are made again whole, in collection order, which decides as
+     * plain pytest would); so may any trouble in the chunks the early
+     * judgement dealt. */
     int again = 0;
-    for (size_t k = 0; rc == 0 && set.chunks && k < n_done; k++)
-        again |= baseline_trouble(&done[k].job);
-    for (size_t k = 0; k < n_done; k++) {
-        if (rc == 0 && !again)
-            rc = baseline_finish(pool, &done[k].job, o, done[k].run,
-                                 k % per_run == 0, b);
+    for (size_t k = 0; rc == 0 && set.chunks && k < n_done; k++) {
+        const struct job *j = &done[k].job;
+        size_t from = (size_t)(done[k].tests - tests);
+        if (!set.module_chunks) {
+            again |= baseline_trouble(j);
+            continue;
+        }
+        if (j->fail_test < 0 || from == 0 || !same_module(pool, tests, from))
+            continue;
+        for (size_t t = from; t < from + done[k].n_tests && !again; t++) {
+            if (t > from && !same_module(pool, tests, t))
+                break;
+            again = j->test_outcome[tests[t]] == LT_TEST_FAILED ||
+                    j->test_outcome[tests[t]] == LT_TEST_MEMORY;
+        }
     }
-    for (size_t k = 0; k < runs; k++)
+    /* The first run's failing tests, said once for all its chunks. */
+    if (rc == 0 && !again && first_run == 0) {
+        struct job **failed = xcalloc(n_done + 1, sizeof(*failed));
+        size_t n_failed = 0;
+        for (size_t k = 0; k < n_done; k++)
+            if (done[k].run == 0 && done[k].job.fail_test >= 0 &&
+                !done[k].job.timed_out)
+                failed[n_failed++] = &done[k].job;
+        if (n_failed &&
+            report_failing(pool, failed, n_failed, o->deselect_failing,
+                           b) < 0)
+            rc = LT_EXIT_USAGE;
+        free(failed);
+    }
+    for (size_t k = 0; k < n_done; k++) {
+        int first = k == 0 || done[k].run != done[k - 1].run;
+        if (rc == 0 && !again)
+            rc = baseline_finish(pool, &done[k].job, o, done[k].run, first,
+                                 b);
+    }
+    for (size_t k = 0; set.whole && k < (size_t)runs; k++)
         lt__job_reset(&set.whole[k].job);
     for (size_t k = 0; k < set.n_parts; k++)
         lt__job_reset(&set.parts[k].job);
@@ -573,7 +649,8 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
     if (rc == 0 && again) {
         lt_debug("baseline: a chunk had a failing test: the runs are made "
                  "again whole");
-        return run_baseline(ex, lane, plan, o, b, early, tests, n_tests, 0);
+        return run_baseline(ex, lane, plan, o, b, early, tests, n_tests,
+                            first_run, runs, 0);
     }
     return rc;
 }
@@ -581,11 +658,13 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
 int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
                      const struct lt_plan *plan, const struct lt_score_opts *o,
                      struct baseline *b, struct early_jobs *early,
-                     const uint32_t *tests, size_t n_tests)
+                     const uint32_t *tests, size_t n_tests, int first_run,
+                     int runs)
 {
-    if (n_tests == 0)
+    if (n_tests == 0 || runs <= 0)
         return 0;
-    return run_baseline(ex, lane, plan, o, b, early, tests, n_tests, 1);
+    return run_baseline(ex, lane, plan, o, b, early, tests, n_tests,
+                        first_run, runs, 1);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -594,7 +673,7 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int lt__baseline_settle(const struct pool *pool, const struct lt_plan *plan,
+void lt__baseline_index(const struct pool *pool, const struct lt_plan *plan,
                         struct baseline *b)
 {
     size_t nt = pool->n_tests;
@@ -613,6 +692,9 @@ int lt__baseline_settle(const struct pool *pool, const struct lt_plan *plan,
             lt->n = w;
         }
     }
+    for (size_t f = 0; b->file_reach && f < plan->n_files; f++)
+        free(b->file_reach[f]);
+    free(b->file_reach);
     b->file_reach = xcalloc(plan->n_files + 1, sizeof(unsigned char *));
     for (size_t f = 0; f < plan->n_files; f++) {
         b->file_reach[f] = xcalloc(nt + 1, 1);
@@ -620,6 +702,13 @@ int lt__baseline_settle(const struct pool *pool, const struct lt_plan *plan,
             for (size_t k = 0; k < b->by_line[f][l].n; k++)
                 b->file_reach[f][b->by_line[f][l].tests[k]] = 1;
     }
+}
+
+int lt__baseline_settle(const struct pool *pool, const struct lt_plan *plan,
+                        struct baseline *b)
+{
+    size_t nt = pool->n_tests;
+    lt__baseline_index(pool, plan, b);
     size_t usable = 0;
     for (size_t i = 0; i < nt; i++) {
         usable += b->runnable[i];

@@ -129,18 +129,26 @@ void lt__baseline_cover(struct baseline *b, size_t file, size_t line,
                         uint32_t test);
 
 /* Runs tests[0..n_tests) (collection order; none: nothing to do)
- * o->baseline_runs times on the lane's zygotes, side by side, and fills
- * their entries of *b.  0, or an exit code after printing why (failing
- * tests, a timeout, a run that did not complete). */
+ * `runs` times, numbered from first_run (run 0 decides which tests pass;
+ * later runs find the flaky), on the lane's zygotes side by side, and
+ * fills their entries of *b.  A single run is shared out at once in
+ * chunks of whole test modules; several start whole, and give way to
+ * chunks when the tests mostly wait.  0, or an exit code after printing
+ * why (failing tests, a timeout, a run that did not complete). */
 int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
                      const struct lt_plan *plan,
                      const struct lt_score_opts *o, struct baseline *b,
                      struct early_jobs *early, const uint32_t *tests,
-                     size_t n_tests);
+                     size_t n_tests, int first_run, int runs);
 
-/* Once every test has its entry (run or reused): each file's reaching
- * tests, the flaky warnings.  0, or an exit code after printing why (no
- * test passes reliably). */
+/* Each line's tests in collection order, once, and each file's reaching
+ * tests, from what the runs and the store gave so far. */
+void lt__baseline_index(const struct pool *pool, const struct lt_plan *plan,
+                        struct baseline *b);
+
+/* Once every test has its entry (run or reused): the index, the flaky
+ * warnings.  0, or an exit code after printing why (no test passes
+ * reliably). */
 int lt__baseline_settle(const struct pool *pool, const struct lt_plan *plan,
                         struct baseline *b);
 
