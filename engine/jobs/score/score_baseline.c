@@ -550,7 +550,8 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
         .may_split = may_split && early && early->on &&
                      n_tests >= 2 * BASELINE_CHUNK_MIN};
     /* One run with zygotes to spare: its tests are shared out at once,
-     * in chunks of about equal size. */
+     * in chunks of about equal size, two a zygote (so that one slow chunk
+     * does not hold the run alone). */
     size_t n_chunks = 2 * (size_t)ex->jobs;
     if (n_chunks > n_tests / BASELINE_CHUNK_MIN)
         n_chunks = n_tests / BASELINE_CHUNK_MIN;
