@@ -660,6 +660,28 @@ def walk_tree(root):
                 yield os.path.join(d, f)
 
 
+def module_names(path):
+    """The names a module at path is imported by: its own and those of
+    the packages holding it."""
+    out = set()
+    d, base = os.path.split(path)
+    out.add(base[:-3] if base.endswith(".py") else base)
+    while os.path.exists(os.path.join(d, "__init__.py")):
+        d, base = os.path.split(d)
+        out.add(base)
+    out.discard("__init__")
+    return out
+
+
+def name_pattern(names):
+    """A search for any of names as a whole word, in bytes."""
+    words = sorted((n for n in names if n), key=len, reverse=True)
+    if not words:
+        return re.compile(rb"(?!x)x")
+    return re.compile(rb"\b(?:" + b"|".join(re.escape(w.encode())
+                                             for w in words) + rb")\b")
+
+
 class Index:
     def __init__(self, root, subjects):
         self.root = os.path.abspath(root)
@@ -675,29 +697,64 @@ class Index:
         self.broken = None        # a non-test file we could not parse
         self.broken_tests = []
         self.callers_cache = {}
+        # Subjects first; then only the files whose text names something
+        # a subject binds or a subject module (a file that does not name
+        # it cannot read it), and so on for the names those files bind,
+        # until nothing new is named.  A large tree then costs a read and
+        # a search per file, not a parse.
+        texts = {}
         for p in paths:
-            rec = File(p, where.get(p))
-            self.files.append(rec)
-            if rec.subject is not None:
-                self.by_subject[rec.subject] = rec
             try:
                 with open(p, "rb") as f:
-                    tree = ast.parse(f.read(), p)
-            except (OSError, SyntaxError, ValueError) as e:
-                rec.error = "%s: %s" % (p, type(e).__name__)
+                    texts[p] = f.read()
+            except OSError as e:
+                texts[p] = e
+        names = set()
+        for p in self.subjects:
+            names.update(module_names(p))
+            for st in self.add(p, where.get(p), texts.pop(p, b"")):
+                names |= st.binds
+        while True:
+            pattern = name_pattern(names)
+            named = [p for p, t in texts.items()
+                     if not isinstance(t, bytes) or pattern.search(t)]
+            if not named:
+                break
+            more = set()
+            for p in named:
+                for st in self.add(p, where.get(p), texts.pop(p)):
+                    more |= st.binds
+            names |= more
+
+    def add(self, p, subject, text):
+        """Parses one file into the index; its top-level statements."""
+        rec = File(p, subject)
+        self.files.append(rec)
+        if rec.subject is not None:
+            self.by_subject[rec.subject] = rec
+        try:
+            if not isinstance(text, bytes):
+                raise text
+            tree = ast.parse(text, p)
+        except (OSError, SyntaxError, ValueError) as e:
+            # A file Python cannot parse, it cannot import either: it
+            # reads nothing.  One that cannot be read might be imported.
+            rec.error = "%s: %s" % (p, type(e).__name__)
+            if isinstance(e, OSError) and rec.subject is None:
                 if rec.test:
                     self.broken_tests.append(p)
                 elif self.broken is None:
-                    self.broken = "cannot parse " + rec.error
-                continue
-            Walker(rec).module(tree)
-            for u in rec.units:
-                for n in u.names:
-                    self.mentions.setdefault(n, []).append(u)
-                if u.names & DYNAMIC:
-                    self.dynamic.append(u)
-                if u.star:
-                    self.stars.append(u)
+                    self.broken = "cannot read " + rec.error
+            return []
+        Walker(rec).module(tree)
+        for u in rec.units:
+            for n in u.names:
+                self.mentions.setdefault(n, []).append(u)
+            if u.names & DYNAMIC:
+                self.dynamic.append(u)
+            if u.star:
+                self.stars.append(u)
+        return rec.stmts
 
     def import_callers(self, called):
         """The import-time units that may call code reachable through the

@@ -681,12 +681,14 @@ static int step_baseline(struct score_run *r)
     /* The first run decides which tests pass and what they cover; the
      * others, which find flaky tests, run only the tests some mutant
      * will run (a flaky test elsewhere decides nothing). */
+    int staged = lt__baseline_staged(&r->ex, n_run);
     int brc = lt__baseline_run(&r->ex, r->lane, &r->plan, o, &r->base,
-                               &early, tests, n_run, 0, 1);
+                               &early, tests, n_run, 0,
+                               staged ? 1 : o->baseline_runs);
     if (brc == 0) {
         lt__baseline_index(pool, &r->plan, &r->base);
         lt__baseline_readers(r);
-        if (o->baseline_runs > 1) {
+        if (staged && o->baseline_runs > 1) {
             size_t n_rel = relevant_tests(r, tests, n_run);
             lt_debug("baseline: first run of %zu tests in %.2f s; %zu run "
                      "again", n_run, lt__now() - r->t_ready, n_rel);

@@ -656,6 +656,11 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
     return rc;
 }
 
+int lt__baseline_staged(const struct lt_exec *ex, size_t n_tests)
+{
+    return ex->jobs > 1 && n_tests >= 2 * BASELINE_CHUNK_MIN;
+}
+
 int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
                      const struct lt_plan *plan, const struct lt_score_opts *o,
                      struct baseline *b, struct early_jobs *early,

@@ -23,6 +23,10 @@
 #include "engine/jobs/score/score_internal.h"
 #include "operators/operators.h"
 
+/* The test time (wide mutants x the suite's time) below which the index
+ * is not worth reading the tree for. */
+#define READERS_WORTH_MS 3000.0
+
 static int cmp_narrow(const void *a, const void *b)
 {
     const struct narrow *x = a, *y = b;
@@ -184,8 +188,19 @@ void lt__baseline_readers(struct score_run *r)
                 lt__baseline_at_import(b, &plan->mutants.items[i],
                                        plan->mutant_file[i]);
     }
-    if (!wide)
+    /* Reading the tree costs about a second on a large one; a mutant
+     * that runs every test of a quick suite costs less.  Worth it only
+     * when the wide mutants' runs of every test would cost more. */
+    double suite_ms = 0;
+    for (size_t i = 0; i < pool->n_tests; i++)
+        if (b->runnable[i])
+            suite_ms += b->wall_ms[i];
+    if (!wide || (double)wide * suite_ms < READERS_WORTH_MS) {
+        if (wide)
+            lt_debug("readers: %zu wide mutants of a %.0f ms suite: every "
+                     "test, no index", wide, suite_ms);
         return;
+    }
     char **subjects = xcalloc(plan->n_files + 1, sizeof(char *));
     for (size_t f = 0; f < plan->n_files; f++)
         subjects[f] = plan->files[f].path;
