@@ -624,17 +624,24 @@ static int step_baseline(struct score_run *r)
         size_t n_files = 0;
         char **files = lt__baseline_narrow_collection(r, &n_files);
         if (files) {
-            /* The needed test files in place of the test paths given. */
-            r->narrow_args = xcalloc(n_files + o->n_pytest_args + 1,
+            /* The needed test files in place of the test paths given,
+             * with the working directory as pytest's rootdir: the stored
+             * node ids are relative to it (the files were found there),
+             * and fewer paths must not move it (pytest takes their common
+             * ancestor when no configuration file says otherwise).  A
+             * --rootdir of the user's comes later and wins. */
+            r->narrow_args = xcalloc(n_files + o->n_pytest_args + 2,
                                      sizeof(char *));
             for (size_t k = 0; k < n_files; k++)
                 r->narrow_args[k] = files[k];
+            r->narrow_args[n_files] = xasprintf("--rootdir=%s",
+                                                r->cwd ? r->cwd : ".");
             for (size_t k = 0; k < o->n_pytest_args; k++)
-                r->narrow_args[n_files + k] = o->pytest_args[k];
+                r->narrow_args[n_files + 1 + k] = o->pytest_args[k];
             free(files);
             r->n_narrow_files = n_files;
             r->cfg.pytest_args = r->narrow_args;
-            r->cfg.n_pytest_args = n_files + o->n_pytest_args;
+            r->cfg.n_pytest_args = n_files + 1 + o->n_pytest_args;
         }
         if (start_zygotes(r, want) < 0)
             return stop(r, LT_EXIT_ENGINE);
@@ -926,8 +933,8 @@ static void run_close(struct score_run *r)
     lt__baseline_free(&r->base);
     lt__baseline_unload(r);
     lt_exec_close(&r->ex);
-    for (size_t k = 0; k < r->n_narrow_files; k++)
-        free(r->narrow_args[k]);
+    for (size_t k = 0; r->narrow_args && k <= r->n_narrow_files; k++)
+        free(r->narrow_args[k]); /* the files, then --rootdir */
     free(r->narrow_args);
     lt__score_mutants_free(r);
     lt_telemetry_close(r->tm);

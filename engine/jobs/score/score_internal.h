@@ -230,8 +230,9 @@ struct score_run {
                                     on the tests the stored baseline says
                                     are needed */
     int narrowed;                /* they collect only some test files */
-    char **narrow_args;          /* their arguments then: the files
-                                    (owned), then pytest's arguments */
+    char **narrow_args;          /* their arguments then: the files and
+                                    --rootdir (owned), then pytest's
+                                    arguments */
     size_t n_narrow_files;
     size_t n_test_files_all;     /* the stored baseline's test files */
     /* reuse */
