@@ -192,6 +192,47 @@ int lt_code_import_digest(const char *path, const char *source, size_t len,
     return rc;
 }
 
+int lt_rebind_payload(const char *path, const char *source, size_t len,
+                      const struct lt_mutant *m, uint8_t **out,
+                      size_t *out_len)
+{
+    *out = NULL;
+    *out_len = 0;
+    if (!Py_IsInitialized())
+        return LT_EPYTHON;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int rc = LT_EPYTHON;
+    PyObject *res = NULL;
+    PyObject *mod = codediff_module();
+    PyObject *src = mod ? PyUnicode_DecodeUTF8(source, (Py_ssize_t)len,
+                                               "surrogateescape")
+                        : NULL;
+    if (src)
+        res = PyObject_CallMethod(mod, "rebind_payload", "(sOnnsi)", path,
+                                  src, (Py_ssize_t)m->start,
+                                  (Py_ssize_t)m->end, m->replacement,
+                                  m->line);
+    Py_XDECREF(src);
+    char *bytes = NULL;
+    Py_ssize_t n = 0;
+    if (res && PyBytes_AsStringAndSize(res, &bytes, &n) == 0) {
+        rc = 0;
+        if (n > 0) {
+            *out = xmalloc((size_t)n);
+            memcpy(*out, bytes, (size_t)n);
+            *out_len = (size_t)n;
+        }
+    }
+    if (rc < 0 && PyErr_Occurred()) {
+        if (lt_log_get_level() >= LT_LOG_DEBUG)
+            PyErr_Print();
+        PyErr_Clear();
+    }
+    Py_XDECREF(res);
+    PyGILState_Release(g);
+    return rc;
+}
+
 void lt_import_digest_clear(struct lt_import_digest *d)
 {
     free(d->funcs);

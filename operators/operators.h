@@ -166,6 +166,14 @@ int lt_code_import_digest(const char *path, const char *source, size_t len,
                           const char *funcs, struct lt_import_digest *out);
 void lt_import_digest_clear(struct lt_import_digest *d);
 
+/* The top-level statement of m's mutated source holding m's first line,
+ * compiled alone, as a swap payload for a child to execute in the
+ * imported module (runners/codediff.py rebind_payload): *out (caller
+ * frees) or NULL when it cannot be had.  0 or LT_EPYTHON. */
+int lt_rebind_payload(const char *path, const char *source, size_t len,
+                      const struct lt_mutant *m, uint8_t **out,
+                      size_t *out_len);
+
 /* Reads `path` as TOML (CPython's tomllib, in the calling process's
  * embedded interpreter, which must be initialised) and returns the table
  * [tool.litmus] as JSON text in *json (caller frees; "{}" when the file
@@ -213,6 +221,10 @@ struct lt_readers {
                                         modules (doctests) read them only
                                         by their text */
     size_t n_names;
+    int rebind;                      /* the mutated statement may be
+                                        executed again in the imported
+                                        module instead of a fresh import
+                                        (lt_rebind_payload) */
 };
 
 /* Scans every .py file under root (skipping VCS, cache, virtualenv and

@@ -99,13 +99,16 @@ out:
 }
 
 /* Fills r from the answer (why, [(subject, first, last)], [path],
- * [name]).  0 or -1 with a Python error set. */
+ * [name], rebind).  0 or -1 with a Python error set. */
 static int convert(PyObject *res, size_t n_subjects, struct lt_readers *r)
 {
     PyObject *why, *spans, *files, *names;
-    if (!PyArg_ParseTuple(res, "OO!O!O!", &why, &PyList_Type, &spans,
-                          &PyList_Type, &files, &PyList_Type, &names))
+    int rebind = 0;
+    if (!PyArg_ParseTuple(res, "OO!O!O!p", &why, &PyList_Type, &spans,
+                          &PyList_Type, &files, &PyList_Type, &names,
+                          &rebind))
         return -1;
+    r->rebind = rebind;
     if (why != Py_None) {
         const char *s = PyUnicode_AsUTF8(why);
         if (!s)

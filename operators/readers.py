@@ -796,20 +796,23 @@ class Index:
                     todo.append(m)
         return out
 
-    # The answer is (why, spans, test_files, names): why is None unless
-    # all; names are those the change flows into (tests that are not in a
+    # The answer is (why, spans, test_files, names, rebind): why is None
+    # unless all; rebind: executing the mutated statement again in the
+    # imported module puts the mutant in place as a fresh import would;
+    # names are those the change flows into (tests that are not in a
     # test module, doctests, can only be matched by their text).
     def query(self, subject, line, end_line):
         rec = self.by_subject[subject]
         if rec.error:
-            return ("cannot parse " + rec.error, [], [], [])
+            return ("cannot parse " + rec.error, [], [], [], False)
         if self.broken:
-            return (self.broken, [], [], [])
+            return (self.broken, [], [], [], False)
         q = Query(self, rec, line, end_line)
         why = q.run()
         if why:
-            return (why, [], [], [])
-        return (None, sorted(q.spans), sorted(q.tests), sorted(q.names))
+            return (why, [], [], [], False)
+        return (None, sorted(q.spans), sorted(q.tests), sorted(q.names),
+                q.rebind)
 
 
 class All(Exception):
@@ -825,6 +828,7 @@ class Query:
         self.spans = set()
         self.tests = set(ix.broken_tests)
         self.names = set()        # every name the change flows into
+        self.flows = False        # some import-time code reads one
         self.T = None
 
     def run(self):
@@ -846,6 +850,8 @@ class Query:
             if chain:
                 names |= self.callers(chain)
             self.readers(names)
+            self.rebind = not chain and not self.flows and \
+                rebindable(self.rec, self.T)
         except All as e:
             return str(e)
         return None
@@ -988,8 +994,10 @@ class Query:
                 if r.test:
                     self.tests.add(r.path)
                     st = r.stmts[u.stmt]
-                    if not u.func and not st.why:
-                        todo += st.binds
+                    if not u.func:
+                        self.flows = True
+                        if not st.why:
+                            todo += st.binds
                     continue
                 if u.func:
                     if r.subject is None:
@@ -1004,7 +1012,30 @@ class Query:
                         and not isinstance(st.node, ast.ImportFrom)):
                     raise All("%s reads %s at import"
                               % (where(self.ix, u), n))
+                self.flows = True
                 todo += st.binds
+
+
+def rebindable(rec, T):
+    """1 when executing statement T again, after the module's import, is
+    what importing the module with T mutated would have done: T assigns
+    names (no augmented assignment, no attribute or item), reads none of
+    the names it binds nor any name another statement of the module
+    binds after it (their values at T's turn would be lost)."""
+    node = T.node
+    if isinstance(node, ast.AnnAssign):
+        if node.value is None or not isinstance(node.target, ast.Name):
+            return False
+    elif isinstance(node, ast.Assign):
+        if not all(isinstance(t, ast.Name) for t in node.targets):
+            return False
+    else:
+        return False
+    reads = T.unit.names
+    if reads & T.binds:
+        return False
+    i = rec.stmts.index(T)
+    return not any(reads & st.binds for st in rec.stmts[i + 1:])
 
 
 def seeds(chain, st):

@@ -243,6 +243,30 @@ def import_digest(path, source, lines, funcs):
             sorted(static))
 
 
+def rebind_payload(path, source, start, end, replacement, line):
+    """The top-level statement holding `line` of the mutated source,
+    compiled alone, as a swap payload ((("<rebind>",), code),): a child
+    executes it in the imported module instead of importing afresh.  b""
+    when it cannot be had."""
+    import ast
+    import marshal
+    raw = source.encode("utf-8", "surrogateescape")
+    new = raw[:start] + replacement.encode("utf-8") + raw[end:]
+    try:
+        tree = ast.parse(new, path)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return b""
+    for node in tree.body:
+        if node.lineno <= line <= (node.end_lineno or node.lineno):
+            mod = ast.Module(body=[node], type_ignores=[])
+            try:
+                code = compile(mod, path, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError):
+                return b""
+            return marshal.dumps(((("<rebind>",), code),))
+    return b""
+
+
 _ORIGINALS = {}
 
 

@@ -213,6 +213,17 @@ def _apply_swap(subject, new_raw, swap):
         return None
     pairs = []
     for keypath, new_code in changed:
+        if keypath == ("<rebind>",):
+            # One module-level statement executed again in the imported
+            # module: the engine found that nothing read what it binds
+            # while the module and the tests were imported.
+            for mod in subject.modules:
+                try:
+                    exec(new_code, mod.__dict__)
+                except BaseException as exc:
+                    return APPLY_RAISED, "%s: %s" % (type(exc).__name__, exc)
+            _install_loader_patch(subject.path, new_raw)
+            return APPLY_OK, "re-executed the mutated statement"
         funcs = subject.functions.get(keypath)
         if funcs:
             pairs.extend((f, new_code) for f in funcs)

@@ -43,6 +43,9 @@ struct lt_plan {
 struct mplan {
     struct lt_change_analysis a;
     long dup_of;      /* representative with the same code, or -1 */
+    int rebind;       /* a.swap holds its statement, executed again in the
+                         imported module instead of a fresh import
+                         (score_readers.c) */
 };
 
 struct lt_lines;

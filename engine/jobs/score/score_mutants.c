@@ -179,8 +179,9 @@ static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
     /* A fresh run imports and collects again before its tests: its wall
      * deadline allows for that, then restarts at SANDBOXED (its CPU
      * budget counts from there anyway). */
-    int fresh = mr->mp[mi].a.structural ||
-                lt__baseline_at_import(base, m, mr->plan->mutant_file[mi]);
+    int fresh = !mr->mp[mi].rebind &&
+                (mr->mp[mi].a.structural ||
+                 lt__baseline_at_import(base, m, mr->plan->mutant_file[mi]));
     la->wall = wall_budget;
     if (fresh) {
         spec->sandbox_wall_s = wall_budget;

@@ -172,6 +172,34 @@ static int mark_readers(const struct score_run *r, const struct lt_readers *rd,
     return 0;
 }
 
+/* Every queued mutant of the statement at [line, end_line] of file that
+ * only rebinds names no import-time code reads: its statement, executed
+ * again in the imported module, is its payload, and it needs no fresh
+ * import.  A structural change that a swap of functions cannot place
+ * had no payload before. */
+static void rebind_all(struct score_run *r, size_t file, int line,
+                       int end_line)
+{
+    const struct lt_plan *plan = &r->plan;
+    for (size_t q = 0; q < r->n_queue; q++) {
+        size_t i = r->queue[q];
+        const struct lt_mutant *m = &plan->mutants.items[i];
+        if (plan->mutant_file[i] != file || m->line != line ||
+            m->end_line != end_line)
+            continue;
+        uint8_t *payload = NULL;
+        size_t len = 0;
+        if (lt_rebind_payload(plan->files[file].path, plan->files[file].source,
+                              plan->files[file].len, m, &payload, &len) < 0 ||
+            !payload)
+            continue;
+        free(r->mp[i].a.swap);
+        r->mp[i].a.swap = payload;
+        r->mp[i].a.swap_len = len;
+        r->mp[i].rebind = 1;
+    }
+}
+
 void lt__baseline_readers(struct score_run *r)
 {
     const struct lt_score_opts *o = r->o;
@@ -242,6 +270,8 @@ void lt__baseline_readers(struct score_run *r)
             all++;
         } else {
             narrowed++;
+            if (rd.rebind)
+                rebind_all(r, file, m->line, m->end_line);
         }
         b->narrow[b->n_narrow++] = (struct narrow){
             .file = file, .line = m->line, .end_line = m->end_line,

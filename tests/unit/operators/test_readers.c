@@ -85,6 +85,8 @@ static char *describe(const char *root, const struct lt_readers *r)
 /* Writes files into a fresh tree, scans it and answers for lines
  * [line, end_line] of subject `subject`.  Returns the description (caller
  * frees); *why, when not NULL, gets the reason of an all (caller frees). */
+static int last_rebind; /* the last answer's rebind */
+
 static char *answer(const struct file *files, size_t subject, int line,
                     int end_line, char **why)
 {
@@ -104,6 +106,7 @@ static char *answer(const struct file *files, size_t subject, int line,
     struct lt_readers r;
     assert_int_equal(lt_readers_for(ix, subject, line, end_line, &r), 0);
     char *d = describe(root, &r);
+    last_rebind = r.rebind;
     if (why)
         *why = r.all ? xstrdup(r.why) : NULL;
     lt_readers_clear(&r);
@@ -315,6 +318,46 @@ static void test_side_effects(void **state)
     free(why);
 }
 
+/* A statement that only assigns names no import-time code reads may be
+ * executed again in the imported module instead of a fresh import; one
+ * whose names another statement reads at import (their values flow on),
+ * an augmented assignment, or a def, may not. */
+static void test_rebind(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py",
+         "KILO = 1000\n"                 /* 1: MEGA reads it at import */
+         "MEGA = 1000 * KILO\n"          /* 2 */
+         "COUNT = 0\n"                   /* 3 */
+         "COUNT += 1\n"                  /* 4 */
+         "def big(x):\n"                 /* 5 */
+         "    return x * MEGA + COUNT\n"},
+        {"tests/test_m.py",
+         "from pkg import mod\n\ndef test_m():\n"
+         "    assert mod.big(1)\n"},
+        {NULL, NULL},
+    };
+    free(answer(files, 0, 2, 2, NULL));
+    assert_int_equal(last_rebind, 1);
+    free(answer(files, 0, 1, 1, NULL));
+    assert_int_equal(last_rebind, 0);
+    free(answer(files, 0, 4, 4, NULL));
+    assert_int_equal(last_rebind, 0);
+    free(answer(files, 0, 5, 5, NULL));
+    assert_int_equal(last_rebind, 0);
+    /* A test module that imports the name holds the old value. */
+    const struct file held[] = {
+        {"pkg/mod.py", "LIMIT = 3\n"},
+        {"tests/test_l.py",
+         "from pkg.mod import LIMIT\n\ndef test_l():\n"
+         "    assert LIMIT == 3\n"},
+        {NULL, NULL},
+    };
+    EXPECT(held, 0, 1, "spans= tests=tests/test_l.py");
+    assert_int_equal(last_rebind, 0);
+}
+
 /* A project's own dunder is read by naming it, as any name; those the
  * runtime reads unnamed make the answer all. */
 static void test_own_dunders(void **state)
@@ -522,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_unknowable_statements),
         cmocka_unit_test(test_own_dunders),
         cmocka_unit_test(test_side_effects),
+        cmocka_unit_test(test_rebind),
         cmocka_unit_test(test_conftest_and_helpers),
         cmocka_unit_test(test_unparsable_files),
         cmocka_unit_test(test_skipped_dirs),
