@@ -86,7 +86,6 @@ expect_eq "$(q "$db" "SELECT count(*) FROM tests WHERE outcome = 'passed'")" 4 "
 # 2. Unchanged tree: no test runs (the mutants' verdicts are reused too).
 score
 expect_reused 4 0 "unchanged"
-fresh "unchanged"
 
 # 3. A function body edited: the two tests that entered calc.py run.
 sed -i 's/return a + b$/return b + a/' calc.py
@@ -114,7 +113,6 @@ fresh "module constant edited"
 printf '\n\ndef unused():\n    return 0\n' >> helpers.py
 score
 expect_reused 0 4 "helper module edited"
-fresh "helper module edited"
 printf '\n\n# a comment\n' >> conftest.py
 score
 expect_reused 0 4 "conftest edited"
@@ -126,7 +124,6 @@ fresh "--fresh-baseline"
 q "$db" "UPDATE tests SET coverage = 'nonsense' WHERE nodeid LIKE '%test_clamp'"
 score
 expect_reused 3 1 "damaged coverage"
-fresh "damaged coverage"
 
 # 7. A change inside a function, scored with --since: only the test files
 # the run needs are collected (the tests that entered the changed file,
