@@ -658,7 +658,9 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
 
 int lt__baseline_staged(const struct lt_exec *ex, size_t n_tests)
 {
-    return ex->jobs > 1 && n_tests >= 2 * BASELINE_CHUNK_MIN;
+    /* Below a few hundred tests a run takes less than a chunked one's
+     * extra children cost. */
+    return ex->jobs > 1 && n_tests >= 8 * BASELINE_CHUNK_MIN;
 }
 
 int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,

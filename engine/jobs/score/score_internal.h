@@ -144,10 +144,11 @@ int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
                      struct early_jobs *early, const uint32_t *tests,
                      size_t n_tests, int first_run, int runs);
 
-/* 1 when a baseline of n_tests is worth staging: its first run shared
- * out in chunks, then the flaky-finding runs on the tests some mutant
- * runs; else every run goes whole, side by side, from the start (a small
- * suite: two children at once cost less than two in a row). */
+/* 1 when a baseline of n_tests (128 or more) is worth staging: its first
+ * run shared out in chunks, then the flaky-finding runs on the tests
+ * some mutant runs; else every run goes whole, side by side, from the
+ * start (a small suite: two children at once cost less than two in a
+ * row and than the chunks' children). */
 int lt__baseline_staged(const struct lt_exec *ex, size_t n_tests);
 
 /* Each line's tests in collection order, once, and each file's reaching
