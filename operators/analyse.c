@@ -35,6 +35,23 @@ static PyObject *codediff_module(void)
     return mod;
 }
 
+/* The text of a subject as Python sees it (bytes that are not UTF-8
+ * kept as surrogates); a new reference or NULL with an error set. */
+static PyObject *source_text(const char *source, size_t len)
+{
+    return PyUnicode_DecodeUTF8(source, (Py_ssize_t)len, "surrogateescape");
+}
+
+/* Drops a pending Python error, printing it under --debug. */
+static void drop_error(void)
+{
+    if (!PyErr_Occurred())
+        return;
+    if (lt_log_get_level() >= LT_LOG_DEBUG)
+        PyErr_Print();
+    PyErr_Clear();
+}
+
 int lt_analyse(const char *path, const char *source, size_t len,
                       const struct lt_change *changes, size_t n,
                       struct lt_change_analysis *out)
@@ -63,8 +80,7 @@ int lt_analyse_swaps(const char *path, const char *source,
                                       (unsigned long long)changes[i].start,
                                       (unsigned long long)changes[i].end,
                                       changes[i].replacement));
-    PyObject *src = PyUnicode_DecodeUTF8(source, (Py_ssize_t)len,
-                                         "surrogateescape");
+    PyObject *src = source_text(source, len);
     if (!src)
         goto out;
     res = PyObject_CallMethod(mod, "analyse", "(sNOn)", path, src, list,
@@ -96,11 +112,8 @@ int lt_analyse_swaps(const char *path, const char *source,
     }
     rc = 0;
 out:
-    if (rc < 0 && PyErr_Occurred()) {
-        if (lt_log_get_level() >= LT_LOG_DEBUG)
-            PyErr_Print();
-        PyErr_Clear();
-    }
+    if (rc < 0)
+        drop_error();
     Py_XDECREF(list);
     Py_XDECREF(res);
     PyGILState_Release(g);
@@ -117,9 +130,7 @@ int lt_code_fingerprint(const char *path, const char *source,
     int rc = LT_EPYTHON;
     PyObject *res = NULL;
     PyObject *mod = codediff_module();
-    PyObject *src = mod ? PyUnicode_DecodeUTF8(source, (Py_ssize_t)len,
-                                               "surrogateescape")
-                        : NULL;
+    PyObject *src = mod ? source_text(source, len) : NULL;
     if (src)
         res = PyObject_CallMethod(mod, "code_fingerprint", "(sN)", path, src);
     const char *fp = res ? PyUnicode_AsUTF8(res) : NULL;
@@ -127,11 +138,8 @@ int lt_code_fingerprint(const char *path, const char *source,
         snprintf(out, 17, "%s", fp);
         rc = 0;
     }
-    if (rc < 0 && PyErr_Occurred()) {
-        if (lt_log_get_level() >= LT_LOG_DEBUG)
-            PyErr_Print();
-        PyErr_Clear();
-    }
+    if (rc < 0)
+        drop_error();
     Py_XDECREF(res);
     PyGILState_Release(g);
     return rc;
@@ -149,9 +157,7 @@ int lt_code_import_digest(const char *path, const char *source, size_t len,
     PyObject *res = NULL, *traced = Py_None;
     Py_INCREF(traced);
     PyObject *mod = codediff_module();
-    PyObject *src = mod ? PyUnicode_DecodeUTF8(source, (Py_ssize_t)len,
-                                               "surrogateescape")
-                        : NULL;
+    PyObject *src = mod ? source_text(source, len) : NULL;
     if (src && lines) {
         Py_SETREF(traced, PyList_New((Py_ssize_t)n_lines));
         for (size_t i = 0; traced && i < n_lines; i++) {
@@ -182,9 +188,7 @@ int lt_code_import_digest(const char *path, const char *source, size_t len,
         rc = PyErr_Occurred() ? LT_EPYTHON : 0;
     }
     if (rc < 0) {
-        if (PyErr_Occurred() && lt_log_get_level() >= LT_LOG_DEBUG)
-            PyErr_Print();
-        PyErr_Clear();
+        drop_error();
         lt_import_digest_clear(out);
     }
     Py_XDECREF(res);
@@ -204,9 +208,7 @@ int lt_rebind_payload(const char *path, const char *source, size_t len,
     int rc = LT_EPYTHON;
     PyObject *res = NULL;
     PyObject *mod = codediff_module();
-    PyObject *src = mod ? PyUnicode_DecodeUTF8(source, (Py_ssize_t)len,
-                                               "surrogateescape")
-                        : NULL;
+    PyObject *src = mod ? source_text(source, len) : NULL;
     if (src)
         res = PyObject_CallMethod(mod, "rebind_payload", "(sOnnsi)", path,
                                   src, (Py_ssize_t)m->start,
@@ -223,11 +225,8 @@ int lt_rebind_payload(const char *path, const char *source, size_t len,
             *out_len = (size_t)n;
         }
     }
-    if (rc < 0 && PyErr_Occurred()) {
-        if (lt_log_get_level() >= LT_LOG_DEBUG)
-            PyErr_Print();
-        PyErr_Clear();
-    }
+    if (rc < 0)
+        drop_error();
     Py_XDECREF(res);
     PyGILState_Release(g);
     return rc;

@@ -380,9 +380,9 @@ def scope_locals(fn):
     declared = set()
     globs = set()
     body = fn.body if isinstance(fn.body, list) else [fn.body]
-    todo = list(body)
-    while todo:
-        n = todo.pop()
+    pending = list(body)
+    while pending:
+        n = pending.pop()
         if isinstance(n, ast.Name):
             if not isinstance(n.ctx, ast.Load):
                 local.add(n.id)
@@ -390,19 +390,19 @@ def scope_locals(fn):
         if isinstance(n, FUNC + (ast.ClassDef,)):
             local.add(n.name)
             # decorators and defaults run here; the body does not
-            todo += n.decorator_list
+            pending += n.decorator_list
             if isinstance(n, ast.ClassDef):
-                todo += n.bases + [k.value for k in n.keywords]
+                pending += n.bases + [k.value for k in n.keywords]
             else:
-                todo += n.args.defaults + [d for d in n.args.kw_defaults
+                pending += n.args.defaults + [d for d in n.args.kw_defaults
                                            if d is not None]
             continue
         if isinstance(n, ast.Lambda):
-            todo += n.args.defaults + [d for d in n.args.kw_defaults
+            pending += n.args.defaults + [d for d in n.args.kw_defaults
                                        if d is not None]
             continue
         if isinstance(n, COMP):
-            todo.append(n.generators[0].iter)
+            pending.append(n.generators[0].iter)
             continue
         if isinstance(n, (ast.Import, ast.ImportFrom)):
             for a in n.names:
@@ -420,7 +420,7 @@ def scope_locals(fn):
             local.add(n.name)
         elif isinstance(n, ast.MatchMapping) and n.rest:
             local.add(n.rest)
-        todo += kids(n)
+        pending += kids(n)
     return local - declared, globs
 
 
@@ -472,9 +472,9 @@ class Walker:
             self.visit(n, f, inner, name_chain)
 
     def visit(self, node, u, scopes, chain=()):
-        todo = [node]
-        while todo:
-            n = todo.pop()
+        pending = [node]
+        while pending:
+            n = pending.pop()
             t = type(n)
             if t is ast.Name:
                 if isinstance(n.ctx, ast.Load) or isinstance(n.ctx, ast.Del):
@@ -485,7 +485,7 @@ class Walker:
                 continue
             if t is ast.Attribute:
                 u.names.add(n.attr)
-                todo.append(n.value)
+                pending.append(n.value)
                 continue
             if t is ast.Constant:
                 v = n.value
@@ -499,7 +499,7 @@ class Walker:
                 for d in n.decorator_list:
                     u.impure = True
                     u.calls.add(deco_name(d) or "?")
-                    todo.append(d)
+                    pending.append(d)
                 # Subclassing runs the bases' __init_subclass__ and
                 # metaclass: calls of their own.
                 for base in n.bases:
@@ -509,7 +509,7 @@ class Walker:
                         u.calls.add(name or "?")
                 if n.keywords:
                     u.calls.add("?")
-                todo += n.bases + [k.value for k in n.keywords]
+                pending += n.bases + [k.value for k in n.keywords]
                 # The class body runs where the class statement does.
                 for b in n.body:
                     self.visit(b, u, scopes, chain)
@@ -523,7 +523,7 @@ class Walker:
                         if isinstance(m, ast.Name):
                             local.add(m.id)
                 inner = scopes + (local,)
-                todo.append(n.generators[0].iter)
+                pending.append(n.generators[0].iter)
                 parts = [n.generators[0].target] + n.generators[0].ifs
                 for g in n.generators[1:]:
                     parts += [g.target, g.iter] + g.ifs
@@ -561,9 +561,9 @@ class Walker:
                             u.calls.add("?store")
             if t is ast.AnnAssign:
                 self.annotation(n.annotation, u, scopes)
-                todo.append(n.target)
+                pending.append(n.target)
                 if n.value is not None:
-                    todo.append(n.value)
+                    pending.append(n.value)
                 continue
             if t is ast.NamedExpr and not u.func and \
                     isinstance(n.target, ast.Name):
@@ -581,7 +581,7 @@ class Walker:
                         and root.id in u.own):
                     u.calls.add((callee_name(n.func) if t is ast.Call
                                  else None) or "?")
-            todo += kids(n)
+            pending += kids(n)
 
     def module(self, tree):
         rec = self.rec
@@ -770,10 +770,10 @@ class Index:
 
     def follow_calls(self, called):
         called = set(called)
-        todo = list(called)
+        pending = list(called)
         out = []
-        while todo:
-            n = todo.pop()
+        while pending:
+            n = pending.pop()
             for u in self.mentions.get(n, ()):
                 r = u.rec
                 st = r.stmts[u.stmt]
@@ -793,7 +793,7 @@ class Index:
                     continue
                 for m in new - called:
                     called.add(m)
-                    todo.append(m)
+                    pending.append(m)
         return out
 
     # The answer is (why, spans, test_files, names, rebind): why is None
@@ -868,9 +868,9 @@ class Query:
         """The defs and lambdas whose bodies hold the lines, outermost
         first."""
         out = []
-        todo = [self.T.node]
-        while todo:
-            n = todo.pop()
+        pending = [self.T.node]
+        while pending:
+            n = pending.pop()
             if getattr(n, "lineno", self.line) > self.end or \
                     getattr(n, "end_lineno", self.end) < self.line:
                 continue
@@ -878,9 +878,9 @@ class Query:
                 body = n.body if isinstance(n.body, list) else [n.body]
                 if body[0].lineno <= self.line and self.end <= n.end_lineno:
                     out.append(n)
-                    todo = list(body)
+                    pending = list(body)
                     continue
-            todo.extend(ast.iter_child_nodes(n))
+            pending.extend(ast.iter_child_nodes(n))
         return out
 
     def dynamic(self):
@@ -974,10 +974,10 @@ class Query:
 
     def readers(self, names):
         M, T = self.rec, self.T
-        todo = list(names)
+        pending = list(names)
         seen = set()
-        while todo:
-            n = todo.pop()
+        while pending:
+            n = pending.pop()
             if n in seen:
                 continue
             seen.add(n)
@@ -997,7 +997,7 @@ class Query:
                     if not u.func:
                         self.flows = True
                         if not st.why:
-                            todo += st.binds
+                            pending += st.binds
                     continue
                 if u.func:
                     if r.subject is None:
@@ -1013,7 +1013,7 @@ class Query:
                     raise All("%s reads %s at import"
                               % (where(self.ix, u), n))
                 self.flows = True
-                todo += st.binds
+                pending += st.binds
 
 
 def rebindable(rec, T):

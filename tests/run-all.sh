@@ -55,8 +55,10 @@ add() { names+=("$1"); cmds+=("$2"); }
 if [ -n "$asan" ]; then
   add "end-to-end tests ($build)" "LT_E2E_PART=release tests/e2e/run.sh '$build/litmus'; count=e2e"
   add "end-to-end tests under ASan+UBSan ($asan)" "asan_env; LT_SANITIZED=1 tests/e2e/run.sh '$asan/litmus'; count=e2e"
-  add "unit tests of the embedded Python ($build)" "unit '$build' 300 -L python; count=ctest"
+  # The longer of the two unit suites goes first: it starts when the
+  # first end-to-end suite ends, the shorter one when the second does.
   add "unit tests under ASan+UBSan ($asan)" "asan_env; unit '$asan' 600 -LE python; count=ctest"
+  add "unit tests of the embedded Python ($build)" "unit '$build' 300 -L python; count=ctest"
 else
   add "unit tests ($build)" "unit '$build' 300; count=ctest"
   add "end-to-end tests ($build)" "tests/e2e/run.sh '$build/litmus'; count=e2e"

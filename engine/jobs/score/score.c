@@ -584,10 +584,7 @@ static size_t relevant_tests(struct score_run *r, uint32_t *tests, size_t n)
     for (size_t q = 0; q < r->n_queue; q++) {
         size_t i = r->queue[q];
         uint32_t *sel = NULL;
-        size_t k = lt__baseline_select(pool, &r->base,
-                                       &r->plan.mutants.items[i],
-                                       r->plan.mutant_file[i],
-                                       r->mp[i].a.structural, &sel);
+        size_t k = lt__mutant_select(r, i, &sel);
         for (size_t j = 0; j < k; j++)
             mark[sel[j]] = 1;
         free(sel);
@@ -738,9 +735,7 @@ static int step_baseline(struct score_run *r)
         size_t i = r->queue[q];
         const struct lt_mutant *m = &r->plan.mutants.items[i];
         uint32_t *sel = NULL;
-        size_t n = lt__baseline_select(pool, &r->base, m,
-                                       r->plan.mutant_file[i],
-                                       r->mp[i].a.structural, &sel);
+        size_t n = lt__mutant_select(r, i, &sel);
         free(sel);
         if (n == 0) {
             rc = put_verdict(r->st, m, LT_VERDICT_NO_COVERAGE,
@@ -779,9 +774,7 @@ static int step_reuse(struct score_run *r)
         size_t i = r->queue[q];
         const struct lt_mutant *m = &plan->mutants.items[i];
         uint32_t *sel = NULL;
-        size_t n = lt__baseline_select(pool, &r->base, m,
-                                       plan->mutant_file[i],
-                                       r->mp[i].a.structural, &sel);
+        size_t n = lt__mutant_select(r, i, &sel);
         char **ids = xcalloc(n + 1, sizeof(char *));
         const char **shas = xcalloc(n + 1, sizeof(char *));
         for (size_t k = 0; k < n; k++)

@@ -852,6 +852,13 @@ size_t lt__baseline_select(const struct pool *pool, const struct baseline *b,
     return wide ? n : add_process_tests(pool, b, out, n);
 }
 
+size_t lt__mutant_select(const struct score_run *r, size_t i, uint32_t **out)
+{
+    return lt__baseline_select(r->pool, &r->base, &r->plan.mutants.items[i],
+                               r->plan.mutant_file[i], r->mp[i].a.structural,
+                               out);
+}
+
 /* Encodes a baseline's coverage of one test for the store:
  * "FILE:1-4,9\n" per subject file it touched. */
 char *lt__baseline_coverage_text(const struct baseline *b,

@@ -260,6 +260,9 @@ void lt__baseline_readers(struct score_run *r);
 const unsigned char *lt__baseline_narrow(const struct baseline *b,
                                          size_t file, int line, int end_line);
 
+/* lt__baseline_select for the plan's mutant i (score_baseline.c). */
+size_t lt__mutant_select(const struct score_run *r, size_t i, uint32_t **out);
+
 /*** A stored baseline reused (score_baseline_reuse.c) ***/
 
 /* Reads the stored baseline of an earlier run in r->st (unless

@@ -398,7 +398,6 @@ const struct lt_lane_ops lt__score_lane_ops = {
 int lt__score_run_mutants(struct score_run *r)
 {
     const struct lt_score_opts *o = r->o;
-    const struct pool *pool = r->pool;
     size_t nm = r->plan.mutants.count, n_queue = r->n_queue;
     struct mrun *mr = xcalloc(1, sizeof(*mr));
     r->mr = mr;
@@ -424,10 +423,7 @@ int lt__score_run_mutants(struct score_run *r)
     for (size_t q = 0; q < n_queue; q++) {
         size_t i = r->queue[q];
         uint32_t *sel = NULL;
-        size_t n = lt__baseline_select(pool, &r->base,
-                                       &r->plan.mutants.items[i],
-                                       r->plan.mutant_file[i],
-                                       r->mp[i].a.structural, &sel);
+        size_t n = lt__mutant_select(r, i, &sel);
         double ms = 0;
         for (size_t k = 0; k < n; k++)
             ms += r->base.wall_ms[sel[k]];
