@@ -850,6 +850,7 @@ class Query:
             if chain:
                 names |= self.callers(chain)
             self.readers(names)
+            self.star_readers()
             self.rebind = not chain and not self.flows and \
                 rebindable(self.rec, self.T)
         except All as e:
@@ -907,6 +908,17 @@ class Query:
             if not u.func and u is not self.T.unit and \
                     "modules" in u.names and "__name__" in u.names:
                 raise All("%s reads sys.modules[__name__]" % where(self.ix, u))
+
+    def star_readers(self):
+        """Star imports of M read every name it exports (its literal
+        __all__, else its names without a leading underscore): one that
+        exports none of the names the change flows into reads nothing."""
+        ix, M = self.ix, self.rec
+        out = exported(M)
+        if out is not None and not (self.names & out) and not (
+                out is PUBLIC and any(not n.startswith("_")
+                                      for n in self.names)):
+            return
         for u in ix.stars:
             if any(s in ("", M.modname) for s in u.star):
                 if u.rec.test:
@@ -1014,6 +1026,27 @@ class Query:
                               % (where(self.ix, u), n))
                 self.flows = True
                 pending += st.binds
+
+
+PUBLIC = frozenset()  # exported(): no __all__, the public names
+
+
+def exported(rec):
+    """The names a star import of rec's module takes: its literal
+    `__all__` (strings in one list or tuple assigned once at the top), or
+    PUBLIC when it has none; None when __all__ is built otherwise."""
+    found = None
+    for st in rec.stmts:
+        if "__all__" not in st.binds:
+            continue
+        node = st.node
+        if found is not None or not isinstance(node, ast.Assign) or \
+                not isinstance(node.value, (ast.List, ast.Tuple)) or \
+                not all(isinstance(e, ast.Constant) and isinstance(e.value, str)
+                        for e in node.value.elts):
+            return None
+        found = frozenset(e.value for e in node.value.elts)
+    return PUBLIC if found is None else found
 
 
 def rebindable(rec, T):

@@ -356,6 +356,16 @@ static void test_rebind(void **state)
     };
     EXPECT(held, 0, 1, "spans= tests=tests/test_l.py");
     assert_int_equal(last_rebind, 0);
+    /* A star import takes only what __all__ exports. */
+    const struct file star[] = {
+        {"pkg/mod.py",
+         "__all__ = ['big']\n_TABLE = (1, 2)\n"
+         "def big(x):\n    return x * _TABLE[0]\n"},
+        {"pkg/__init__.py", "from .mod import *\n"},
+        {NULL, NULL},
+    };
+    EXPECT(star, 0, 2, "spans=0:4-4 tests=");
+    EXPECT(star, 0, 3, "all");
 }
 
 /* A project's own dunder is read by naming it, as any name; those the
