@@ -23,6 +23,9 @@ packages=(
   # The Slurm test (t0900): a single-node cluster of Debian's daemons,
   # started by the test itself in a network namespace of its own.
   slurmctld slurmd slurm-client munge iproute2
+  # Java in `litmus dataset` (--lang java): the JDK whose compiler and
+  # JVM the Java workers embed, and JUnit 4 for the programs' tests.
+  openjdk-17-jdk-headless junit4
 )
 # node and npm fetch and run the report tests' npm packages
 # (scripts/fetch-npm.sh); a machine that has them from elsewhere (a
