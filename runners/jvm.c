@@ -1,0 +1,700 @@
+/* The Java worker's C side: the engine's end (spawn, stop) and the
+ * worker process itself, which enters the sandbox, loads libjvm.so and
+ * starts the JVM in-process through the JNI Invocation API (no execve),
+ * defines the embedded runner classes and hands the protocol fds to
+ * litmus.jvm.LitmusRunner.serve().  SPDX-License-Identifier: MIT */
+
+/*** What the JVM needs from the sandbox (measured, JDK 17, 2 cores) ***
+ *
+ * Threads.  HotSpot starts about 12 threads of its own (VM thread, serial
+ * GC, one C1 compiler thread with -XX:TieredStopAtLevel=1, reference
+ * handler, finalizer, signal dispatcher, service thread, sweeper, common
+ * cleaner, ...), and the server one more per test or call (the thread
+ * whose CPU time the budget watches).  The sandbox must allow threads
+ * (clone with CLONE_THREAD; clone3 answers ENOSYS and glibc falls back
+ * to clone).  Processes stay refused: ProcessBuilder goes through
+ * posix_spawn, a clone without CLONE_THREAD, which seccomp refuses, so
+ * the program gets an IOException.
+ *
+ * Memory.  RLIMIT_AS counts address space reserved, not used, and the
+ * JVM reserves far more than it touches: the heap's full -Xmx up front,
+ * the compressed class space, the code cache, metaspace chunks, 1 MiB of
+ * stack per VM thread and 16 MiB per test thread, the mapped module
+ * image (lib/modules) and the CDS archive, and glibc's malloc arenas
+ * (64 MiB each; capped at 2 with M_ARENA_MAX).  With the options below
+ * (-Xmx256m, class space 64m, code cache 48m, metaspace 192m) a warm
+ * worker's VSZ was about LT_JVM_MEASURED_VSZ_MB MiB and its RSS about
+ * LT_JVM_MEASURED_RSS_MB MiB.  The worker therefore gets RLIMIT_AS =
+ * heap + LT_JVM_AS_SLACK_MB: -Xmx is the real limit on what a program
+ * can allocate (an OutOfMemoryError the server reports as M), and the
+ * address-space cap is only a backstop against native allocation (a
+ * direct buffer, a runaway thread count) that would otherwise reach the
+ * host.  Sanitizer builds set no cap, as for Python children.
+ *
+ * CPU.  No RLIMIT_CPU: the worker lives across many runs.  The server
+ * watches each test's or call's thread with ThreadMXBean and stops it
+ * over budget (Thread.stop); a thread that will not stop ends the worker
+ * (status timeout).  The engine's wall deadline is the backstop.
+ *
+ * Files.  The view shows the JDK (and the files its conf/ and
+ * lib/security links point to, in /etc/java-17-openjdk), JUnit's jars,
+ * the program and test roots; the scratch tmpfs is the only writable
+ * place, the working directory and java.io.tmpdir.  No hsperfdata
+ * (-XX:-UsePerfData), no attach socket (-XX:+DisableAttachMechanism).
+ */
+#include "runners/jvm.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/xmalloc.h"
+#include "harness/jvm_wire.h"
+#include "runners/runner.h"
+#include "sandbox/sandbox.h"
+
+#ifdef LT_WITH_JAVA
+#include <dlfcn.h>
+#include <jni.h>
+#endif
+
+#ifndef LT_JAVA_HOME
+#define LT_JAVA_HOME "/usr/lib/jvm/default-java"
+#endif
+#define LT_JAVA_FALLBACK_HOME "/usr/lib/jvm/default-java"
+#define LT_JUNIT_JAR "/usr/share/java/junit4.jar"
+#define LT_HAMCREST_JAR "/usr/share/java/hamcrest-core.jar"
+
+/* Address space beyond the heap (see the comment above). */
+#define LT_JVM_AS_SLACK_MB 2048u
+/* The JVM's own thread: javac recurses deeply on long expressions. */
+#define LT_JVM_MAIN_STACK (16u << 20)
+
+#define NO_JAVA_MSG                                                       \
+    "litmus was built without Java support (install "                    \
+    "openjdk-17-jdk-headless and rebuild)"
+
+int lt_jvm_available(void)
+{
+#ifdef LT_WITH_JAVA
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+/*** The engine's side ***/
+
+/* The JDK to load: $JAVA_HOME, else the one found at build time, else
+ * Debian's default; the first whose libjvm.so exists.  A new string. */
+static char *java_home(void)
+{
+    const char *candidates[] = {getenv("JAVA_HOME"), LT_JAVA_HOME,
+                                LT_JAVA_FALLBACK_HOME};
+    for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]);
+         i++) {
+        if (!candidates[i] || !candidates[i][0])
+            continue;
+        char *lib = xasprintf("%s/lib/server/libjvm.so", candidates[i]);
+        int ok = access(lib, R_OK) == 0;
+        free(lib);
+        if (ok)
+            return xstrdup(candidates[i]);
+    }
+    return NULL;
+}
+
+/* The worker's environment: a UTF-8 locale and a search path, nothing of
+ * litmus's own (tokens, keys); TZ passes so dates print as the user's. */
+static char **worker_env(int debug)
+{
+    char **env = xcalloc(6, sizeof(char *));
+    size_t k = 0;
+    env[k++] = xstrdup("PATH=/usr/bin:/bin");
+    env[k++] = xstrdup("LANG=C.UTF-8");
+    env[k++] = xstrdup("LC_ALL=C.UTF-8");
+    const char *tz = getenv("TZ");
+    if (tz)
+        env[k++] = xasprintf("TZ=%s", tz);
+    if (debug)
+        env[k++] = xstrdup("LITMUS_JVM_DEBUG=1");
+    return env;
+}
+
+static void free_env(char **env)
+{
+    for (size_t i = 0; env[i]; i++)
+        free(env[i]);
+    free(env);
+}
+
+/* The init message: everything the worker needs before its JVM starts. */
+static void encode_init(struct lt_buf *out, const struct lt_jvm_config *c,
+                        const char *home)
+{
+    size_t n = 7 + c->n_read_paths;
+    struct lt_jvm_field *f = xcalloc(n, sizeof(*f));
+    char heap[32], uid[32];
+    snprintf(heap, sizeof(heap), "%u",
+             c->heap_mb ? c->heap_mb : LT_JVM_DEFAULT_HEAP_MB);
+    snprintf(uid, sizeof(uid), "%u",
+             c->sandbox_uid ? c->sandbox_uid : LT_RUNNER_SANDBOX_UID);
+    const char *cp = LT_JUNIT_JAR ":" LT_HAMCREST_JAR;
+    struct lt_jvm_field fixed[] = {
+        {"op", "init", 4},
+        {"java_home", home, strlen(home)},
+        {"class_path", cp, strlen(cp)},
+        {"scratch", c->scratch_base, strlen(c->scratch_base)},
+        {"heap_mb", heap, strlen(heap)},
+        {"uid", uid, strlen(uid)},
+        {"debug", c->debug ? "1" : "0", 1},
+    };
+    memcpy(f, fixed, sizeof(fixed));
+    for (size_t i = 0; i < c->n_read_paths; i++)
+        f[7 + i] = (struct lt_jvm_field){"read", c->read_paths[i],
+                                         strlen(c->read_paths[i])};
+    lt_jvm_encode(out, f, n);
+    free(f);
+}
+
+/* Contract: see jvm.h.  The worker gets the request socket as fd 3 and
+ * the answer pipe as fd 4; everything else of ours is close-on-exec. */
+int lt_jvm_spawn(const struct lt_jvm_config *c, pid_t *pid, int *to_fd,
+                 int *from_fd, char **err)
+{
+    *err = NULL;
+    if (!lt_jvm_available()) {
+        *err = xstrdup(NO_JAVA_MSG);
+        return -ENOSYS;
+    }
+    char *home = java_home();
+    if (!home) {
+        *err = xasprintf("no JDK found: no libjvm.so under $JAVA_HOME, %s "
+                         "or %s", LT_JAVA_HOME, LT_JAVA_FALLBACK_HOME);
+        return -ENOENT;
+    }
+    if (access(LT_JUNIT_JAR, R_OK) < 0 || access(LT_HAMCREST_JAR, R_OK) < 0) {
+        free(home);
+        *err = xasprintf("JUnit 4 not found (%s, %s): install junit4",
+                         LT_JUNIT_JAR, LT_HAMCREST_JAR);
+        return -ENOENT;
+    }
+    if (!c->exe || !c->scratch_base) {
+        free(home);
+        *err = xstrdup("lt_jvm_spawn: no executable or scratch directory");
+        return LT_EUSAGE;
+    }
+    int sv[2] = {-1, -1}, ans[2] = {-1, -1};
+    int rc = 0;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
+        pipe2(ans, O_CLOEXEC) < 0) {
+        rc = -errno;
+        *err = xasprintf("cannot make the worker's channels: %s",
+                         strerror(errno));
+        goto fail;
+    }
+    struct lt_buf init = LT_BUF_INIT;
+    encode_init(&init, c, home);
+    char **env = worker_env(c->debug);
+    pid_t p = fork();
+    if (p == 0) {
+        /* Move both ends above 4 first, so that neither dup2 below
+         * overwrites the other; dup2 clears close-on-exec. */
+        int in = fcntl(sv[1], F_DUPFD_CLOEXEC, 10);
+        int out = fcntl(ans[1], F_DUPFD_CLOEXEC, 10);
+        if (in < 0 || out < 0 || dup2(in, 3) < 0 || dup2(out, 4) < 0)
+            _exit(127);
+        char *argv[] = {"litmus-jvm", "__jvm", "3", "4", NULL};
+        execve(c->exe, argv, env);
+        _exit(127);
+    }
+    int fork_errno = errno;
+    free_env(env);
+    close(sv[1]);
+    close(ans[1]);
+    sv[1] = ans[1] = -1;
+    if (p < 0) {
+        lt_buf_free(&init);
+        rc = -fork_errno;
+        *err = xasprintf("fork: %s", strerror(fork_errno));
+        goto fail;
+    }
+    size_t off = 0;
+    while (off < init.len) {
+        ssize_t w = send(sv[0], init.data + off, init.len - off,
+                         MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            rc = -errno;
+            *err = xasprintf("the worker did not take its settings: %s",
+                             strerror(errno));
+            lt_buf_free(&init);
+            lt_jvm_stop(p, sv[0], ans[0]);
+            free(home);
+            return rc;
+        }
+        off += (size_t)w;
+    }
+    lt_buf_free(&init);
+    if (fcntl(ans[0], F_SETFL, fcntl(ans[0], F_GETFL) | O_NONBLOCK) < 0) {
+        rc = -errno;
+        *err = xasprintf("fcntl: %s", strerror(errno));
+        lt_jvm_stop(p, sv[0], ans[0]);
+        free(home);
+        return rc;
+    }
+    free(home);
+    *pid = p;
+    *to_fd = sv[0];
+    *from_fd = ans[0];
+    return 0;
+fail:
+    for (int i = 0; i < 2; i++) {
+        if (sv[i] >= 0)
+            close(sv[i]);
+        if (ans[i] >= 0)
+            close(ans[i]);
+    }
+    free(home);
+    return rc;
+}
+
+/* Contract: see jvm.h.  A worker that takes quit ends within a few
+ * milliseconds; one that does not (busy, or hostile) is killed with its
+ * process group after 500 ms. */
+void lt_jvm_stop(pid_t pid, int to_fd, int from_fd)
+{
+    if (to_fd >= 0) {
+        struct lt_buf b = LT_BUF_INIT;
+        struct lt_jvm_field quit = {"op", "quit", 4};
+        lt_jvm_encode(&b, &quit, 1);
+        ssize_t ignored = send(to_fd, b.data, b.len,
+                               MSG_NOSIGNAL | MSG_DONTWAIT);
+        (void)ignored;
+        lt_buf_free(&b);
+        close(to_fd);
+    }
+    if (from_fd >= 0)
+        close(from_fd);
+    if (pid <= 0)
+        return;
+    for (int i = 0; i < 100; i++) {
+        pid_t r = waitpid(pid, NULL, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR))
+            return;
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    lt_sandbox_kill(pid, -1);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+}
+
+/*** The worker process ***/
+
+#ifdef LT_WITH_JAVA
+
+/* The runner's classes, compiled at build time (lt_jvm_classes.c). */
+struct lt__jvm_class {
+    const char *name; /* "litmus/jvm/LitmusRunner" */
+    const unsigned char *bytes;
+    size_t len;
+};
+extern const struct lt__jvm_class lt__jvm_classes[];
+extern const size_t lt__jvm_nclasses;
+
+static struct {
+    char *java_home, *class_path, *scratch;
+    unsigned heap_mb, uid;
+    int debug;
+    char **read;
+    size_t n_read;
+    int in_fd, out_fd;
+    unsigned features;
+    char missing[1024];
+    pid_t engine;
+} w;
+
+_Noreturn static void die(const char *what, const char *why)
+{
+    char line[1024];
+    int n = snprintf(line, sizeof(line), "litmus-jvm: %s: %s\n", what, why);
+    ssize_t ignored = write(2, line, (size_t)(n > 0 ? n : 0));
+    (void)ignored;
+    _exit(3);
+}
+
+/* Reads the init message a byte at a time, so that nothing of the
+ * requests behind it is taken from the socket the JVM reads next. */
+static void read_init(void)
+{
+    struct lt_jvm_decoder d;
+    struct lt_jvm_msg m;
+    lt_jvm_decoder_init(&d);
+    for (;;) {
+        char ch;
+        ssize_t r = read(w.in_fd, &ch, 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            die("no settings from the engine", r < 0 ? strerror(errno)
+                                                     : "end of stream");
+        lt_jvm_decoder_feed(&d, &ch, 1);
+        int rc = lt_jvm_decoder_next(&d, &m);
+        if (rc < 0)
+            die("settings", "malformed message");
+        if (rc == 1)
+            break;
+    }
+    lt_jvm_decoder_free(&d);
+    const char *home = lt_jvm_msg_get(&m, "java_home", NULL);
+    const char *cp = lt_jvm_msg_get(&m, "class_path", NULL);
+    const char *scratch = lt_jvm_msg_get(&m, "scratch", NULL);
+    const char *heap = lt_jvm_msg_get(&m, "heap_mb", NULL);
+    const char *uid = lt_jvm_msg_get(&m, "uid", NULL);
+    const char *debug = lt_jvm_msg_get(&m, "debug", NULL);
+    if (!home || !cp || !scratch || !heap || !uid || !debug)
+        die("settings", "a field is missing");
+    w.java_home = xstrdup(home);
+    w.class_path = xstrdup(cp);
+    w.scratch = xstrdup(scratch);
+    w.heap_mb = (unsigned)strtoul(heap, NULL, 10);
+    w.uid = (unsigned)strtoul(uid, NULL, 10);
+    w.debug = debug[0] == '1';
+    if (w.heap_mb < 16 || w.heap_mb > (1u << 20))
+        w.heap_mb = LT_JVM_DEFAULT_HEAP_MB;
+    for (size_t i = 0; i < m.n; i++) {
+        if (strcmp(m.f[i].name, "read") != 0)
+            continue;
+        w.read = xrealloc(w.read, (w.n_read + 1) * sizeof(char *));
+        w.read[w.n_read++] = xstrdup(m.f[i].val);
+    }
+    lt_jvm_msg_free(&m);
+}
+
+/* Appends the real path of p to the list, once; NULL or a path that
+ * does not resolve is left out. */
+static void add_path(char ***list, size_t *n, const char *p)
+{
+    char real[PATH_MAX];
+    if (!p || p[0] != '/' || !realpath(p, real))
+        return;
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*list)[i], real) == 0)
+            return;
+    *list = xrealloc(*list, (*n + 1) * sizeof(char *));
+    (*list)[(*n)++] = xstrdup(real);
+}
+
+/* The targets of the symbolic links in dir and below (the JDK's conf/
+ * and lib/security point into /etc/java-17-openjdk and /etc/ssl). */
+static void add_link_targets(char ***list, size_t *n, const char *dir,
+                             int depth)
+{
+    DIR *d = depth < 4 ? opendir(dir) : NULL;
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *p = xasprintf("%s/%s", dir, e->d_name);
+        struct stat sb;
+        if (lstat(p, &sb) == 0 && S_ISLNK(sb.st_mode))
+            add_path(list, n, p);
+        else if (S_ISDIR(sb.st_mode))
+            add_link_targets(list, n, p, depth + 1);
+        free(p);
+    }
+    closedir(d);
+}
+
+/* The view: the JDK, JUnit's jars and the engine's read paths read-only,
+ * a scratch tmpfs as the only writable place; an identity of nobody's
+ * when started as root.  Where no view can be had, the worker goes on
+ * degraded and says so in `ready`. */
+static void enter_view(void)
+{
+    char **ro = NULL;
+    size_t n = 0;
+    add_path(&ro, &n, w.java_home);
+    char *conf = xasprintf("%s/conf", w.java_home);
+    char *sec = xasprintf("%s/lib/security", w.java_home);
+    add_link_targets(&ro, &n, conf, 0);
+    add_link_targets(&ro, &n, sec, 0);
+    free(conf);
+    free(sec);
+    char *cp = xstrdup(w.class_path);
+    for (char *save = NULL, *tok = strtok_r(cp, ":", &save); tok;
+         tok = strtok_r(NULL, ":", &save))
+        add_path(&ro, &n, tok);
+    free(cp);
+    for (size_t i = 0; i < w.n_read; i++)
+        add_path(&ro, &n, w.read[i]);
+
+    struct lt_view_opts vo = {
+        .root_dir = w.scratch, .ro_paths = (const char *const *)ro,
+        .n_ro_paths = n, .scratch_dir = w.scratch,
+        .scratch_bytes = (unsigned long long)LT_RUNNER_SCRATCH_MB << 20,
+        .scratch_inodes = 16384, .scratch_instances = 1,
+        .uid = (uid_t)w.uid, .gid = (gid_t)w.uid};
+    unsigned got = 0;
+    char err[256];
+    char *desc = NULL;
+    int rc = lt_sandbox_view_enter(&vo, &got, err, sizeof(err), &desc);
+    if (rc < 0 && (got & LT_SBX_FSVIEW))
+        die("file-system view", err); /* half-built: never run from here */
+    if (rc == 0)
+        w.features |= got;
+    if (w.debug && desc)
+        fprintf(stderr, "litmus-jvm: view:\n%s\n", desc);
+    free(desc);
+    for (size_t i = 0; i < n; i++)
+        free(ro[i]);
+    free(ro);
+    /* Not dumpable: nothing reads the worker's memory through /proc; a
+     * change of uid cleared the parent-death signal: arm it again and
+     * check that the engine is still the parent. */
+    prctl(PR_SET_DUMPABLE, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != w.engine)
+        _exit(3);
+}
+
+/* The JVM installs the handlers it needs; it must find every signal at
+ * its default and none blocked, whatever litmus had. */
+static void reset_signals(void)
+{
+    sigset_t all;
+    sigemptyset(&all);
+    sigprocmask(SIG_SETMASK, &all, NULL);
+    for (int s = 1; s < NSIG; s++)
+        if (s != SIGKILL && s != SIGSTOP)
+            signal(s, SIG_DFL);
+}
+
+/* The sandbox proper, single-threaded, before any JVM thread exists:
+ * every thread the JVM starts inherits Landlock and the seccomp
+ * filter. */
+static void enter_sandbox(void)
+{
+    struct lt_sandbox_opts o;
+    lt_sandbox_opts_init(&o);
+    o.scratch_dir = w.scratch;
+    o.cpu_seconds = 0;
+#ifndef LT_SANITIZED
+    o.memory_bytes = ((uint64_t)w.heap_mb + LT_JVM_AS_SLACK_MB) << 20;
+#endif
+    o.open_files = 1024; /* jars, the module image, the program's files */
+    o.allow_threads = 1;
+    o.keep_fds[0] = w.in_fd;
+    o.keep_fds[1] = w.out_fd;
+    /* Made before the view when it could be; else tried here. */
+    o.use_netns = !(w.features & LT_SBX_NETNS);
+    o.parent_pid = w.engine;
+    unsigned got = 0;
+    int rc = lt_sandbox_enter(&o, &got);
+    if (rc < 0)
+        die("sandbox", lt_strerror(rc));
+    w.features |= got;
+    snprintf(w.missing, sizeof(w.missing), "%s",
+             lt_sandbox_describe_missing(w.features));
+}
+
+typedef jint(JNICALL *create_vm_fn)(JavaVM **, void **, void *);
+
+/* Fails the worker with the pending Java exception (printed with debug). */
+static void check(JNIEnv *env, const char *what)
+{
+    if ((*env)->ExceptionCheck(env)) {
+        if (w.debug)
+            (*env)->ExceptionDescribe(env);
+        die(what, "a Java exception (run with debug to see it)");
+    }
+}
+
+/* Defines the embedded classes in the application class loader (where
+ * JUnit is).  A class whose superclass is not defined yet fails with
+ * NoClassDefFoundError and is tried again in the next round. */
+static void define_classes(JNIEnv *env)
+{
+    jclass cl = (*env)->FindClass(env, "java/lang/ClassLoader");
+    check(env, "ClassLoader");
+    jmethodID sys = (*env)->GetStaticMethodID(
+        env, cl, "getSystemClassLoader", "()Ljava/lang/ClassLoader;");
+    check(env, "getSystemClassLoader");
+    jobject loader = (*env)->CallStaticObjectMethod(env, cl, sys);
+    check(env, "getSystemClassLoader()");
+    char *done = xcalloc(lt__jvm_nclasses, 1);
+    size_t left = lt__jvm_nclasses;
+    while (left > 0) {
+        size_t before = left;
+        for (size_t i = 0; i < lt__jvm_nclasses; i++) {
+            if (done[i])
+                continue;
+            jclass k = (*env)->DefineClass(
+                env, lt__jvm_classes[i].name, loader,
+                (const jbyte *)lt__jvm_classes[i].bytes,
+                (jsize)lt__jvm_classes[i].len);
+            if (k) {
+                done[i] = 1;
+                left--;
+                (*env)->DeleteLocalRef(env, k);
+            } else if (before == left) {
+                (*env)->ExceptionClear(env);
+            }
+        }
+        if (left == before)
+            die("runner classes", "cannot define them (JDK too old?)");
+    }
+    free(done);
+}
+
+static jobject file_descriptor(JNIEnv *env, int fd)
+{
+    jclass c = (*env)->FindClass(env, "java/io/FileDescriptor");
+    check(env, "FileDescriptor");
+    jmethodID ctor = (*env)->GetMethodID(env, c, "<init>", "()V");
+    jfieldID f = (*env)->GetFieldID(env, c, "fd", "I");
+    check(env, "FileDescriptor.fd");
+    jobject o = (*env)->NewObject(env, c, ctor);
+    check(env, "new FileDescriptor");
+    (*env)->SetIntField(env, o, f, fd);
+    return o;
+}
+
+/* The JVM's options (see the comment at the top of the file). */
+static void *run_jvm(void *arg)
+{
+    (void)arg;
+    char *lib = xasprintf("%s/lib/server/libjvm.so", w.java_home);
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        die("dlopen", dlerror());
+    free(lib);
+    create_vm_fn create = (create_vm_fn)dlsym(h, "JNI_CreateJavaVM");
+    if (!create)
+        die("dlsym JNI_CreateJavaVM", dlerror());
+
+    char *opts_s[] = {
+        xasprintf("-Xmx%um", w.heap_mb),
+        xstrdup("-Xms32m"),
+        xstrdup("-XX:+UseSerialGC"),
+        xstrdup("-XX:TieredStopAtLevel=1"),
+        xstrdup("-XX:-UsePerfData"),
+        xstrdup("-Xshare:auto"),
+        xstrdup("-Xrs"),
+        xstrdup("-XX:+DisableAttachMechanism"),
+        xstrdup("-XX:ReservedCodeCacheSize=48m"),
+        xstrdup("-XX:MaxMetaspaceSize=192m"),
+        xstrdup("-XX:CompressedClassSpaceSize=64m"),
+        xasprintf("-Djava.io.tmpdir=%s", w.scratch),
+        xasprintf("-Duser.home=%s", w.scratch),
+        xstrdup("-Dfile.encoding=UTF-8"),
+        xasprintf("-Djava.class.path=%s", w.class_path),
+    };
+    enum { NOPTS = sizeof(opts_s) / sizeof(opts_s[0]) };
+    JavaVMOption opts[NOPTS];
+    for (size_t i = 0; i < NOPTS; i++)
+        opts[i] = (JavaVMOption){.optionString = opts_s[i]};
+    JavaVMInitArgs args = {.version = JNI_VERSION_10, .nOptions = NOPTS,
+                           .options = opts, .ignoreUnrecognized = JNI_FALSE};
+    JavaVM *vm;
+    JNIEnv *env;
+    if (create(&vm, (void **)&env, &args) != JNI_OK)
+        die("JNI_CreateJavaVM", "the JVM did not start");
+    define_classes(env);
+    jclass runner = (*env)->FindClass(env, "litmus/jvm/LitmusRunner");
+    check(env, "LitmusRunner");
+    jmethodID serve = (*env)->GetStaticMethodID(
+        env, runner, "serve",
+        "(Ljava/io/FileDescriptor;Ljava/io/FileDescriptor;ILjava/lang/String;)V");
+    check(env, "LitmusRunner.serve");
+    jobject in = file_descriptor(env, w.in_fd);
+    jobject out = file_descriptor(env, w.out_fd);
+    jstring missing = (*env)->NewStringUTF(env, w.missing);
+    check(env, "missing");
+    (*env)->CallStaticVoidMethod(env, runner, serve, in, out,
+                                 (jint)w.features, missing);
+    check(env, "serve");
+    /* No DestroyJavaVM: it would wait for the program's threads. */
+    _exit(0);
+}
+
+/* Contract: see jvm.h.  The fixed order: die with the engine, settings,
+ * standard fds, view, sandbox (single-threaded), then the JVM on a
+ * thread with a big stack. */
+_Noreturn void lt_jvm_main(int in_fd, int out_fd)
+{
+    w.in_fd = in_fd;
+    w.out_fd = out_fd;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    w.engine = getppid();
+    if (w.engine == 1)
+        _exit(3);
+    fcntl(in_fd, F_SETFD, FD_CLOEXEC);
+    fcntl(out_fd, F_SETFD, FD_CLOEXEC);
+    read_init();
+    /* What the program prints to fd 1 or 2 goes nowhere (System.out is
+     * captured in Java); stderr stays with debug. */
+    int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (devnull >= 0) {
+        dup2(devnull, 0);
+        dup2(devnull, 1);
+        if (!w.debug)
+            dup2(devnull, 2);
+        close(devnull);
+    }
+    /* One fresh network namespace, no interface but a downed loopback,
+     * entered while we may (as root, before the identity switch of the
+     * view), as the zygote does for its children. */
+    int netns = unshare(CLONE_NEWNET) == 0;
+    if (netns)
+        w.features |= LT_SBX_NETNS;
+    enter_view();
+    reset_signals();
+    enter_sandbox();
+    /* Two malloc arenas, not eight per core: each reserves 64 MiB of
+     * address space, which RLIMIT_AS counts. */
+    mallopt(M_ARENA_MAX, 2);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, LT_JVM_MAIN_STACK);
+    pthread_t t;
+    int rc = pthread_create(&t, &attr, run_jvm, NULL);
+    if (rc != 0)
+        die("pthread_create", strerror(rc));
+    pthread_join(t, NULL);
+    _exit(0);
+}
+
+#else /* !LT_WITH_JAVA */
+
+_Noreturn void lt_jvm_main(int in_fd, int out_fd)
+{
+    (void)in_fd;
+    (void)out_fd;
+    static const char msg[] = "litmus-jvm: " NO_JAVA_MSG "\n";
+    ssize_t ignored = write(2, msg, sizeof(msg) - 1);
+    (void)ignored;
+    _exit(3);
+}
+
+#endif
