@@ -19,6 +19,7 @@
 #include "engine/cli/cli.h"
 #include "engine/engine.h"
 #include "runners/runner.h"
+#include "runners/jvm.h"
 
 #ifdef LT_HAVE_SIMILARITY
 #include "engine/similarity/similarity.h"
@@ -311,6 +312,13 @@ int main(int argc, char **argv)
         if (errno || end == argv[2] || *end || fd < 3 || fd > INT_MAX)
             return 3;
         lt_zygote_main((int)fd);
+    }
+    if (argc == 4 && strcmp(argv[1], "__jvm") == 0) {
+        char *e1, *e2;
+        long in = strtol(argv[2], &e1, 10), out = strtol(argv[3], &e2, 10);
+        if (*e1 || *e2 || in < 3 || out < 3 || in > INT_MAX || out > INT_MAX)
+            return 3;
+        lt_jvm_main((int)in, (int)out);
     }
     if (argc < 2)
         return lt_cli_usage_error("no command given");
