@@ -16,7 +16,8 @@
 extern const char lt_dataset_py[];
 extern const size_t lt_dataset_py_len;
 extern const char lt_ds_common_py[], lt_ds_typed_py[], lt_ds_faults_py[],
-    lt_ds_rewrite_py[];
+    lt_ds_rewrite_py[], lt_ds_java_tree_py[], lt_ds_java_faults_py[],
+    lt_ds_java_rewrite_py[], lt_ds_java_py[];
 
 /* The generators' modules, in the order they import each other; each is
  * registered under its own name, which dataset.py imports. */
@@ -27,26 +28,45 @@ static const struct {
     {"ds_typed", "<litmus>/operators/ds_typed.py", lt_ds_typed_py},
     {"ds_faults", "<litmus>/operators/ds_faults.py", lt_ds_faults_py},
     {"ds_rewrite", "<litmus>/operators/ds_rewrite.py", lt_ds_rewrite_py},
+    /* Java: read through _lt_java (java_tree.c), registered first. */
+    {"ds_java_tree", "<litmus>/operators/ds_java_tree.py", lt_ds_java_tree_py},
+    {"ds_java_faults", "<litmus>/operators/ds_java_faults.py",
+     lt_ds_java_faults_py},
+    {"ds_java_rewrite", "<litmus>/operators/ds_java_rewrite.py",
+     lt_ds_java_rewrite_py},
+    {"ds_java", "<litmus>/operators/ds_java.py", lt_ds_java_py},
 };
 
 /* The dispatcher: one entry point per generator, arguments and answers as
  * JSON text; it returns ("ok", json), ("error", message) for a ValueError
  * of the generator (the caller's bad input) or ("bug", message).  Rewriter
  * objects are kept for the last few (source, vocabulary) pairs: their
- * analysis is the expensive part, variant() is cheap. */
+ * analysis is the expensive part, variant() is cheap.  An optional "lang"
+ * ("python", the default, or "java") picks the generators: D is
+ * dataset.py, J is ds_java.py. */
 static const char glue_py[] =
     "import json\n"
     "D = None\n"
+    "J = None\n"
     "_cache = {}\n"
+    "def _lang(a):\n"
+    "    lang = a.get('lang', 'python')\n"
+    "    if lang is None or lang == 'python':\n"
+    "        return D\n"
+    "    if lang == 'java':\n"
+    "        return J\n"
+    "    raise ValueError('lang must be \"python\" or \"java\", not %r'\n"
+    "                     % (lang,))\n"
     "def _rewriter(a):\n"
+    "    m = _lang(a)\n"
     "    vocab = a.get('vocab')\n"
-    "    key = (a['source'], None if vocab is None else\n"
+    "    key = (m.__name__, a['source'], None if vocab is None else\n"
     "           json.dumps(vocab, sort_keys=True))\n"
     "    r = _cache.get(key)\n"
     "    if r is None:\n"
     "        if len(_cache) >= 8:\n"
     "            _cache.clear()\n"
-    "        r = D.Rewriter(a['source'], vocab=vocab)\n"
+    "        r = m.Rewriter(a['source'], vocab=vocab)\n"
     "        _cache[key] = r\n"
     "    return r\n"
     "def _rewrite(a):\n"
@@ -66,17 +86,20 @@ static const char glue_py[] =
     "    return {'counts': r.applicable(a.get('quarter')),\n"
     "            'skipped': [list(x) for x in getattr(r, 'skipped', [])]}\n"
     "def _faults(a):\n"
+    "    m = _lang(a)\n"
     "    q = a.get('quarter')\n"
     "    if q is None:\n"
-    "        return D.faults(a['source'])\n"
-    "    return D.faults_in_quarter(a['source'], q)\n"
+    "        return m.faults(a['source'])\n"
+    "    return m.faults_in_quarter(a['source'], q)\n"
     "H = {\n"
     "    'typed': lambda a: D.typed_mutants(a['source']),\n"
     "    'faults': _faults,\n"
     "    'rewrite': _rewrite,\n"
     "    'applicable': _applicable,\n"
-    "    'location': lambda a: D.location(a['line'], a['total']),\n"
-    "    'check_calls': lambda a: [D.check_call(c) for c in a['calls']],\n"
+    "    'location': lambda a: _lang(a).location(a['line'], a['total']),\n"
+    "    'check_calls': lambda a: [_lang(a).check_call(c)\n"
+    "                              for c in a['calls']],\n"
+    "    'java_check': lambda a: J.check(a['source']),\n"
     "}\n"
     "def call(name, args):\n"
     "    fn = H.get(name)\n"
@@ -100,8 +123,11 @@ static int load(char **errmsg)
 {
     if (call_fn)
         return 0;
-    PyObject *code = NULL, *mod = NULL, *gcode = NULL, *glue = NULL;
+    PyObject *code = NULL, *mod = NULL, *gcode = NULL, *glue = NULL,
+             *java = NULL;
     int rc = LT_EPYTHON;
+    if (lt__java_tree_register() < 0)
+        goto out;
     for (size_t i = 0; i < sizeof(ds_modules) / sizeof(*ds_modules); i++) {
         PyObject *c = Py_CompileString(ds_modules[i].text,
                                        ds_modules[i].file, Py_file_input);
@@ -127,7 +153,9 @@ static int load(char **errmsg)
         goto out;
     glue = PyImport_ExecCodeModuleEx("_litmus_dataset_bridge", gcode,
                                      "<litmus>/operators/dataset_bridge");
-    if (!glue || PyObject_SetAttrString(glue, "D", mod) < 0)
+    java = PyImport_ImportModule("ds_java");
+    if (!glue || !java || PyObject_SetAttrString(glue, "D", mod) < 0 ||
+        PyObject_SetAttrString(glue, "J", java) < 0)
         goto out;
     call_fn = PyObject_GetAttrString(glue, "call");
     if (call_fn)
@@ -150,6 +178,7 @@ out:
     Py_XDECREF(mod);
     Py_XDECREF(gcode);
     Py_XDECREF(glue);
+    Py_XDECREF(java);
     return rc;
 }
 

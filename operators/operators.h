@@ -91,6 +91,10 @@ const char *const *lt_operator_sets(void);
 int lt_dataset_call(const char *fn, const char *args, char **out,
                     size_t *out_len, char **errmsg);
 
+/* Module-internal: registers `_lt_java` (operators/java_tree.c), the Java
+ * syntax trees the Java generators read, in the running interpreter. */
+int lt__java_tree_register(void);
+
 /*** What a mutant changes: compiled once in the engine's interpreter
  * (runners/codediff.py, the same comparison the zygotes use) ***/
 

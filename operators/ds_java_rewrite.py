@@ -1,0 +1,816 @@
+# litmus dataset generator, Java rewrites (`litmus dataset rewrite` on
+# Java; see ds_java.py): dead code, misleading comments and names, and the
+# reordering of class members, through the tree-sitter-java tree.
+# SPDX-License-Identifier: MIT
+
+import bisect
+import random
+
+import _lt_java
+from ds_common import location, _check_quarter, _short
+from ds_rewrite import (RENAME_POOL, DEAD_NAMES, DEAD_STRINGS,
+                        COMMENTS_GENERIC, COMMENTS_BY_KIND)
+from ds_java_tree import (JSrc, BODIES, METHODS, STATEMENT_PARENTS,
+                          TYPE_DECLS, JAVA_KEYWORDS, JAVA_LANG, WRAP_CLASS,
+                          camel, code_bodies, stop_at_types)
+from ds_java_faults import syntax_message
+
+# (header, body..., footer); {u} the file's indent unit, {a}/{b} fresh
+# names, {n} < {m} small ints, {s} a string literal.  Only `if`: javac
+# rejects `while (false)` and `for (;false;)` bodies as unreachable.
+DEAD_TEMPLATES = (
+    ('if (false) {{', '{u}int {a} = {n};', '}}'),
+    ('if ({m} < {n}) {{', '{u}int[] {a} = {{{n}, {m}}};', '}}'),
+    ('if (false) {{', '{u}String {a} = {s};', '}}'),
+    ('if (0 > {m}) {{', '{u}long {a} = {n}L;', '{u}{a} += {m};', '}}'),
+    ('if (false) {{', '{u}System.out.println({s});', '}}'),
+    ('if (!true) {{', '{u}int {a} = {n};', '{u}int {b} = {a} * {m};', '}}'),
+    ('if ({n} == {m}) {{', '{u}boolean {a} = {n} > {m};', '}}'),
+    ('if (false) {{', '{u}for (int {a} = 0; {a} < {m}; {a}++) {{',
+     '{u}{u}int {b} = {a} + {n};', '{u}}}', '}}'),
+)
+JSTRINGS = tuple('"%s"' % s[1:-1] for s in DEAD_STRINGS)
+COMMENT_KIND = {
+    'for_statement': 'for', 'enhanced_for_statement': 'for',
+    'while_statement': 'while', 'do_statement': 'while',
+    'if_statement': 'if', 'method_declaration': 'def',
+    'constructor_declaration': 'def',
+    'compact_constructor_declaration': 'def',
+    'try_with_resources_statement': 'with', 'try_statement': 'try',
+    'switch_expression': 'match', 'class_declaration': 'class',
+    'interface_declaration': 'class', 'enum_declaration': 'class',
+    'record_declaration': 'class', 'annotation_type_declaration': 'class',
+}
+MEMBERS = frozenset(('method_declaration', 'constructor_declaration',
+                     'compact_constructor_declaration', 'field_declaration',
+                     'constant_declaration', 'static_initializer', 'block',
+                     'annotation_type_element_declaration')) | TYPE_DECLS
+MOVABLE = (METHODS | TYPE_DECLS)
+
+
+def _taken_name(x, taken):
+    return x in taken or x in JAVA_KEYWORDS or x in JAVA_LANG
+
+
+def _check_dead(x):
+    """Validates one Java dead-code snippet: statements that parse inside
+    a method and leave it in no way (no return, yield, throw of their
+    own, break/continue outside their loops, this()/super() calls).
+    Returns (lines, declared names)."""
+    if '\0' in x or '\r' in x:
+        raise ValueError('vocab dead_code entry %r contains CR or NUL' % x)
+    lines = [ln.rstrip() for ln in x.strip('\n').split('\n')]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not any(ln.strip() for ln in lines):
+        raise ValueError('vocab dead_code entry %r is empty' % x)
+    ind = min(len(ln) - len(ln.lstrip()) for ln in lines if ln.strip())
+    lines = [ln[ind:] for ln in lines]
+    body = '\n'.join(lines)
+    if '\\u' in body:
+        raise ValueError('vocab dead_code entry %r contains a unicode '
+                         'escape' % x)
+    src = JSrc('class LitmusDead {\nvoid litmusDead() {\n' + body
+               + '\n}\n}\n')
+    if src.err:
+        raise ValueError('vocab dead_code entry %r does not parse as Java '
+                         'statements: %s' % (x, syntax_message(src)))
+    meth = next(n for n in src.nodes if n.type == 'method_declaration')
+    blk = meth.child('body')
+    stmts = [c for c in blk.children if c.named
+             and c.type not in ('line_comment', 'block_comment')]
+    bound = set()
+    for n in blk.walk():
+        bad = None
+        if n.type in ('return_statement', 'yield_statement',
+                      'throw_statement', 'explicit_constructor_invocation',
+                      'class_declaration', 'local_class_declaration',
+                      'record_declaration', 'interface_declaration',
+                      'enum_declaration'):
+            bad = n.type.replace('_', ' ')
+        elif n.type in ('break_statement', 'continue_statement'):
+            p = n.parent
+            while p is not blk and p.type not in (
+                    'for_statement', 'enhanced_for_statement',
+                    'while_statement', 'do_statement', 'switch_expression'):
+                p = p.parent
+            if p is blk or any(c.named for c in n.children):
+                bad = n.type.replace('_', ' ') + ' outside a loop'
+        elif n.type == 'variable_declarator' or n.type in (
+                'enhanced_for_statement', 'catch_formal_parameter'):
+            nm = n.child('name')
+            if nm is not None:
+                bound.add(src.seg(nm))
+        elif n.type == 'identifier' and n.parent.type in (
+                'lambda_expression', 'inferred_parameters'):
+            bound.add(src.seg(n))
+        elif n.type == 'formal_parameter':
+            nm = n.child('name')
+            if nm is not None:
+                bound.add(src.seg(nm))
+        if bad:
+            raise ValueError('vocab dead_code entry %r contains %s'
+                             % (x, bad))
+    for b in sorted(bound):
+        if b in JAVA_LANG:
+            raise ValueError('vocab dead_code entry %r binds the name %r'
+                             % (x, b))
+    dead = False
+    if len(stmts) == 1 and stmts[0].type == 'if_statement' and \
+            stmts[0].child('alternative') is None:
+        cond = stmts[0].child('condition')
+        dead = _static_false(src, cond)
+    if not dead:
+        lines = ['if (false) {'] + ['    ' + ln if ln.strip() else ln
+                                    for ln in lines] + ['}']
+    return lines, bound
+
+
+def _static_false(src, n):
+    """A constant boolean expression of literals that is false."""
+    def ev(x):
+        t = x.type
+        if t == 'parenthesized_expression':
+            inner = [c for c in x.children if c.named]
+            return ev(inner[0]) if len(inner) == 1 else None
+        if t in ('true', 'false'):
+            return t == 'true'
+        if t == 'decimal_integer_literal':
+            try:
+                return int(src.seg(x))
+            except ValueError:
+                return None
+        if t == 'unary_expression':
+            op, v = src.seg(x.child('operator')), ev(x.child('operand'))
+            if v is None:
+                return None
+            if op == '!' and isinstance(v, bool):
+                return not v
+            if op == '-' and not isinstance(v, bool):
+                return -v
+            return None
+        if t == 'binary_expression':
+            a, b = ev(x.child('left')), ev(x.child('right'))
+            op = src.seg(x.child('operator'))
+            if a is None or b is None:
+                return None
+            if isinstance(a, bool) != isinstance(b, bool):
+                return None
+            if isinstance(a, bool):
+                return {'&&': a and b, '||': a or b, '==': a == b,
+                        '!=': a != b}.get(op)
+            return {'<': a < b, '<=': a <= b, '>': a > b, '>=': a >= b,
+                    '==': a == b, '!=': a != b}.get(op)
+        return None
+    return ev(n) is False
+
+
+def validate_vocab(vocab):
+    """The Python generator's vocabulary checks, for Java: returns (names
+    as camelCase identifiers, comment texts, [(raw, (lines, bound))])."""
+    if vocab is None:
+        return [], [], []
+    if not isinstance(vocab, dict):
+        raise ValueError('vocab must be an object with "names", "comments" '
+                         'and/or "dead_code" lists')
+    extra = set(vocab) - {'names', 'comments', 'dead_code'}
+    if extra:
+        raise ValueError('vocab: unknown key(s) %s'
+                         % ', '.join(sorted(map(repr, extra))))
+    out = []
+    for key in ('names', 'comments', 'dead_code'):
+        v = vocab.get(key, [])
+        if v is None:
+            v = []
+        if not isinstance(v, (list, tuple)):
+            raise ValueError('vocab %s must be a list' % key)
+        for x in v:
+            if not isinstance(x, str):
+                raise ValueError('vocab %s entry %r is not a string'
+                                 % (key, x))
+        out.append(list(v))
+    names, comments, dead = out
+    jnames = []
+    for x in names:
+        if not x.isidentifier() or '$' in x:
+            raise ValueError('vocab names entry %r is not an identifier' % x)
+        j = camel(x)
+        if j in JAVA_KEYWORDS or x in JAVA_KEYWORDS:
+            raise ValueError('vocab names entry %r is a keyword' % x)
+        if j in JAVA_LANG:
+            raise ValueError('vocab names entry %r is a java.lang type' % x)
+        if x.startswith('__'):
+            raise ValueError('vocab names entry %r starts with __' % x)
+        jnames.append(j)
+    texts = []
+    for x in comments:
+        if any(c in x for c in '\r\n\0'):
+            raise ValueError('vocab comments entry %r is not a single line'
+                             % x)
+        t = x.strip()
+        for lead in ('//', '#'):
+            if t.startswith(lead):
+                t = t[len(lead):].strip()
+        if not t:
+            raise ValueError('vocab comments entry %r is empty' % x)
+        if '\\u' in t:
+            raise ValueError('vocab comments entry %r contains a unicode '
+                             'escape (javac reads it as code)' % x)
+        texts.append(t)
+    return jnames, texts, [(x, _check_dead(x)) for x in dead]
+
+
+class _Cand:
+    __slots__ = ('name', 'func', 'anchor', 'occ')
+
+    def __init__(self, name, func, anchor, occ):
+        self.name, self.func, self.anchor, self.occ = name, func, anchor, occ
+
+
+class JavaRewriter:
+    """Semantic-preserving rewrites of one Java program (see ds_java.py).
+    Analyses the tree once; variant() only draws and splices lines."""
+
+    def __init__(self, source, vocab=None):
+        vnames, vcomments, vdead = validate_vocab(vocab)
+        self.source = source
+        self._bom = ''
+        if isinstance(source, str) and source.startswith('\ufeff'):
+            self._bom, source = '\ufeff', source[1:]
+        a = JSrc(source)
+        if a.err:
+            raise ValueError(syntax_message(a))
+        self.skipped = []
+        n = self._n = a.n
+        self._lines = list(a.blines[:n]) if n else [b'']
+        self._tail = a.tail
+        self._cr = b'\r' if b'\r\n' in a.data else b''
+        self._quarter = [0] + [location(L, n)['quarter']
+                               for L in range(1, n + 1)]
+        self._idents = a.identifiers() | {WRAP_CLASS}
+        self._unit = self._indent_unit(a)
+        self._analyse_slots(a)
+        self._analyse_renames(a)
+        self._analyse_blocks(a)
+        self._make_pools(vnames, vcomments, vdead)
+
+    # analysis ----------------------------------------------------------
+    def _by_quarter(self, items, line_of):
+        res = {None: list(items)}
+        for q in (1, 2, 3, 4):
+            res[q] = [x for x in items if self._quarter[line_of(x)] == q]
+        return res
+
+    @staticmethod
+    def _indent_unit(a):
+        """The file's indent step: a class member's indent beyond its
+        class's (four spaces when the file shows none)."""
+        for n in a.nodes:
+            if n.type not in BODIES or n.parent is None or n.sb < 0:
+                continue
+            decl = n.parent
+            kids = [c for c in n.children if c.named and c.sr > decl.sr
+                    and a.starts_line(c)]
+            if kids and decl.sb >= 0 and a.starts_line(decl):
+                outer, inner = a.indent(decl), a.indent(kids[0])
+                if inner.startswith(outer) and len(inner) > len(outer):
+                    return inner[len(outer):]
+        return b'    '
+
+    def _analyse_slots(self, a):
+        slots = {}
+        for n in a.nodes:
+            p = n.parent
+            if p is None or not n.named or n.sb < 0 or n.type in (
+                    'line_comment', 'block_comment', 'switch_label'):
+                continue
+            if p.type in STATEMENT_PARENTS:
+                code = n.type != 'explicit_constructor_invocation'
+            elif (p.type in BODIES and n.type in MEMBERS) or (
+                    p.type == 'program' and (n.type in TYPE_DECLS or n.type
+                                             in ('package_declaration',
+                                                 'import_declaration'))):
+                code = False
+            else:
+                continue
+            if not a.starts_line(n):
+                continue
+            L = n.sr + 1
+            if L in slots and not code:
+                continue
+            kind = COMMENT_KIND.get(n.type, 'simple')
+            member = p.type not in STATEMENT_PARENTS
+            slots[L] = (a.indent(n), code, kind, member)
+        self._slot = slots
+        lines = sorted(slots)
+        self._code_slots = self._by_quarter(
+            [L for L in lines if slots[L][1]], lambda L: L)
+        self._comment_slots = self._by_quarter(lines, lambda L: L)
+
+    def _analyse_renames(self, a):
+        seg = a.seg
+        # Names a bare `case X:` label uses: an enum constant or a local
+        # constant there, which renaming could mix up.
+        case_names = {seg(n) for n in a.nodes if n.type == 'identifier'
+                      and n.parent.type == 'switch_label'}
+        in_record = set()
+        for n in a.nodes:
+            if n.type == 'record_declaration':
+                body = n.child('body')
+                for m in (body.children if body is not None else ()):
+                    if m.type in ('constructor_declaration',
+                                  'compact_constructor_declaration'):
+                        in_record.add(id(m))
+        cands = []
+        for owner, body in code_bodies(a):
+            if owner.type not in METHODS:
+                continue
+            fname = owner.child('name')
+            fname = seg(fname) if fname is not None else '<init>'
+            decls = {}          # name -> [(name node, scope start, end)]
+            banned = set(case_names)
+            idents = []
+            if id(owner) not in in_record:
+                ps = owner.child('parameters')
+                for p in (ps.children if ps is not None else ()):
+                    nm = p.child('name')
+                    if nm is None and p.type == 'spread_parameter':
+                        d = next((c for c in p.children
+                                  if c.type == 'variable_declarator'), None)
+                        nm = d.child('name') if d is not None else None
+                    if nm is not None and p.type in ('formal_parameter',
+                                                     'spread_parameter'):
+                        decls.setdefault(seg(nm), []).append(
+                            (nm, owner.sb, owner.eb))
+            else:
+                ps = owner.child('parameters')
+                for p in (ps.children if ps is not None else ()):
+                    nm = p.child('name')
+                    if nm is not None:
+                        banned.add(seg(nm))
+            for x in body.walk(stop_at_types):
+                t = x.type
+                if t in BODIES or t == 'enum_body':
+                    # a nested class may shadow the method's names, or
+                    # inherit fields that do: leave its names alone
+                    for y in x.walk():
+                        if y.type == 'identifier':
+                            banned.add(seg(y))
+                    continue
+                if t == 'identifier':
+                    idents.append(x)
+                    if x.parent.type in ('lambda_expression',
+                                         'inferred_parameters'):
+                        banned.add(seg(x))
+                elif t == 'variable_declarator' and \
+                        x.parent.type == 'local_variable_declaration':
+                    nm = x.child('name')
+                    scope = x.parent.parent
+                    if scope is not None and scope.type == \
+                            'switch_block_statement_group':
+                        scope = scope.parent
+                    if nm is not None and scope is not None:
+                        decls.setdefault(seg(nm), []).append(
+                            (nm, x.sb, scope.eb))
+                elif t in ('enhanced_for_statement', 'catch_formal_parameter',
+                           'resource'):
+                    nm = x.child('name')
+                    scope = x.parent if t == 'catch_formal_parameter' else x
+                    if t == 'resource':
+                        scope = x.parent.parent if x.parent else None
+                    if nm is not None and scope is not None:
+                        decls.setdefault(seg(nm), []).append(
+                            (nm, x.sb, scope.eb))
+                elif t == 'formal_parameter':
+                    # lambda parameters
+                    nm = x.child('name')
+                    if nm is not None:
+                        banned.add(seg(nm))
+                elif t in ('instanceof_expression', 'record_pattern',
+                           'type_pattern'):
+                    nm = x.child('name')
+                    if nm is not None:
+                        banned.add(seg(nm))
+                    for y in x.walk():
+                        if y.type == 'identifier':
+                            banned.add(seg(y))
+            skip_parent = {('field_access', 'field'), ('method_invocation',
+                                                       'name')}
+            for name, ds in decls.items():
+                if name in banned:
+                    continue
+                decl_ids = {id(nm) for nm, _, _ in ds}
+                occ = {}
+                ok = True
+                for x in idents:
+                    if seg(x) != name:
+                        continue
+                    if id(x) in decl_ids:
+                        occ.setdefault(x.sr + 1, []).append((x.sc, x.ec))
+                        continue
+                    p = x.parent
+                    if (p.type, x.field) in skip_parent or p.type in (
+                            'labeled_statement', 'break_statement',
+                            'continue_statement', 'element_value_pair',
+                            'annotation', 'marker_annotation',
+                            'scoped_identifier'):
+                        continue
+                    if p.type == 'method_reference' and p.children[0] \
+                            is not x:
+                        continue
+                    if p.type == 'field_access' and x.field != 'object':
+                        continue
+                    if any(s <= x.sb < e for _, s, e in ds):
+                        occ.setdefault(x.sr + 1, []).append((x.sc, x.ec))
+                    elif p.type == 'variable_declarator':
+                        ok = False
+                if not ok or not occ:
+                    continue
+                # also the parameter names (outside the body walk)
+                for nm, _, _ in ds:
+                    L = nm.sr + 1
+                    if (nm.sc, nm.ec) not in occ.setdefault(L, []):
+                        occ[L].append((nm.sc, nm.ec))
+                anchor = min(nm.sr + 1 for nm, _, _ in ds)
+                cands.append(_Cand(name, fname, anchor, tuple(
+                    (L, tuple(sorted(set(sp))))
+                    for L, sp in sorted(occ.items()))))
+        cands.sort(key=lambda c: (c.anchor, c.name, c.func))
+        self._cands = self._by_quarter(cands, lambda c: c.anchor)
+
+    def _analyse_blocks(self, a):
+        """Movable members (methods, constructors, nested types) of every
+        class body, with their comment lines; fields and initializers stay
+        put.  A body with two or more is a group that reordering always
+        changes."""
+        blocks = []
+        groups = []
+        for body in a.nodes:
+            if body.type not in BODIES:
+                continue
+            members = [c for c in body.children if c.named]
+            mine = []
+            for i, m in enumerate(members):
+                if m.type not in MOVABLE or m.sb < 0:
+                    continue
+                if not (a.starts_line(m) and a.ends_line(m)):
+                    continue
+                if i + 1 < len(members) and members[i + 1].sr == m.er and \
+                        members[i + 1].type != 'line_comment':
+                    continue
+                start = m.sr + 1
+                j = i - 1
+                while j >= 0 and members[j].type in ('line_comment',
+                                                     'block_comment'):
+                    c = members[j]
+                    if c.er + 2 != start or not a.starts_line(c) or (
+                            j > 0 and members[j - 1].er == c.sr):
+                        break
+                    start = c.sr + 1
+                    j -= 1
+                end = m.er + 1
+                if i + 1 < len(members) and members[i + 1].sr == m.er:
+                    end = members[i + 1].er + 1
+                nm = m.child('name')
+                blocks.append((start, end, m.sr + 1,
+                               a.seg(nm) if nm is not None else m.type))
+                mine.append(len(blocks) - 1)
+            if len(mine) >= 2:
+                groups.append(mine)
+        self._blocks = blocks
+        self._groups = groups
+        q = self._quarter
+        pairs = {None: []}
+        for qq in (1, 2, 3, 4):
+            pairs[qq] = []
+        self._gpairs = []
+        for g in groups:
+            ps = [(g[x], g[y]) for x in range(len(g))
+                  for y in range(x + 1, len(g))]
+            self._gpairs.append(ps)
+            pairs[None].extend(ps)
+            for qq in (1, 2, 3, 4):
+                pairs[qq].extend(p for p in ps
+                                 if q[blocks[p[0]][2]] == qq
+                                 or q[blocks[p[1]][2]] == qq)
+        self._pairs = pairs
+        # the nesting of blocks: children of each (None: the file)
+        order = sorted(range(len(blocks)),
+                       key=lambda b: (blocks[b][0], -blocks[b][1]))
+        kids = {None: []}
+        stack = []
+        for b in order:
+            while stack and blocks[stack[-1]][1] < blocks[b][0]:
+                stack.pop()
+            kids.setdefault(stack[-1] if stack else None, []).append(b)
+            kids.setdefault(b, [])
+            stack.append(b)
+        self._kids = kids
+
+    def _make_pools(self, vnames, vcomments, vdead):
+        taken = self._idents
+        names = []
+        for x in vnames:
+            if _taken_name(x, taken):
+                self.skipped.append(('names', x, 'used by the program'))
+            elif x not in names:
+                names.append(x)
+        if not names:
+            names = [camel(x) for x in RENAME_POOL
+                     if not _taken_name(camel(x), taken)]
+        self._rename_pool = names
+        dead_names = [camel(x) for x in DEAD_NAMES
+                      if not _taken_name(camel(x), taken)
+                      and camel(x) not in names]
+        k = 0
+        while len(dead_names) < 4:
+            cand = 'unused%d' % k
+            k += 1
+            if not _taken_name(cand, taken) and cand not in names:
+                dead_names.append(cand)
+        self._dead_names = dead_names
+        self._templates = [t for t in DEAD_TEMPLATES
+                           if 'System' not in ''.join(t)
+                           or 'System' not in taken]
+        self._comments = vcomments or None
+        dead = []
+        for raw, (lines, bound) in vdead:
+            clash = sorted(bound & taken)
+            if clash:
+                self.skipped.append(('dead_code', raw,
+                                     'binds %s, used by the program'
+                                     % ', '.join(clash)))
+            else:
+                dead.append([ln.encode('utf-8') for ln in lines])
+        self._vdead = dead or None
+        self._rename_base = len(names)
+        base = list(names)
+        k = 0
+        while len(self._rename_pool) < 8 + len(self._cands[None]):
+            cand = '%s%d' % (base[k % len(base)], k // len(base) + 2)
+            k += 1
+            if not _taken_name(cand, taken) and cand not in \
+                    self._rename_pool and cand not in dead_names:
+                self._rename_pool.append(cand)
+
+    # variants ------------------------------------------------------------
+    @staticmethod
+    def _parse_ops(ops):
+        if not isinstance(ops, str):
+            raise ValueError('ops must be a string such as "c,v,d"')
+        parts = [p.strip() for p in ops.split(',')] if ',' in ops \
+            else list(ops.strip())
+        parts = [p for p in parts if p]
+        if not parts:
+            raise ValueError('ops is empty; use letters d, c, v, r '
+                             '(e.g. "c,v,d")')
+        for p in parts:
+            if p not in ('d', 'c', 'v', 'r'):
+                raise ValueError('unknown rewrite op %r; ops are d (dead '
+                                 'code), c (comments), v (renames), r '
+                                 '(function reordering)' % p)
+        return parts
+
+    def applicable(self, quarter=None):
+        """Counts of candidates per op in a quarter (None: whole file)."""
+        q = _check_quarter(quarter)
+        return {'d': len(self._code_slots[q]),
+                'c': len(self._comment_slots[q]),
+                'v': len(self._cands[q]), 'r': len(self._pairs[q])}
+
+    def _dead(self, rng, indent):
+        cr = self._cr
+        if self._vdead:
+            lines = self._vdead[rng.randrange(len(self._vdead))]
+            return [(indent + ln if ln.strip() else ln) + cr
+                    for ln in lines]
+        tpl = self._templates[rng.randrange(len(self._templates))]
+        pool = self._dead_names
+        i = rng.randrange(len(pool))
+        j = rng.randrange(len(pool) - 1)
+        if j >= i:
+            j += 1
+        n = rng.randrange(1, 10)
+        vals = {'u': self._unit.decode('utf-8'), 'a': pool[i], 'b': pool[j],
+                'n': n, 'm': n + rng.randrange(1, 10),
+                's': JSTRINGS[rng.randrange(len(JSTRINGS))]}
+        return [indent + ln.format(**vals).encode('utf-8') + cr
+                for ln in tpl]
+
+    def _comment(self, rng, indent, kind, member):
+        if self._comments:
+            pool = self._comments
+            text = pool[rng.randrange(len(pool))]
+        else:
+            specific = COMMENTS_BY_KIND.get(kind, ())
+            k = rng.randrange(len(specific) + len(COMMENTS_GENERIC))
+            text = (specific[k] if k < len(specific)
+                    else COMMENTS_GENERIC[k - len(specific)])
+        style = rng.randrange(3 if member else 2)
+        if '*/' in text:
+            style = 0
+        if style == 0:
+            line = '// ' + text
+        elif style == 1:
+            line = '/* ' + text + ' */'
+        else:
+            line = '/** ' + text + ' */'
+        return [indent + line.encode('utf-8') + self._cr]
+
+    @staticmethod
+    def _slots(rng, cands, k):
+        if len(cands) >= k:
+            return rng.sample(cands, k)
+        return [cands[rng.randrange(len(cands))] for _ in range(k)]
+
+    def variant(self, ops, strength, quarter=None, seed=0, fault_line=None):
+        seq = self._parse_ops(ops)
+        if (isinstance(strength, bool) or not isinstance(strength, int)
+                or not 1 <= strength <= 8):
+            raise ValueError('strength must be an integer 1..8, not %r'
+                             % (strength,))
+        q = _check_quarter(quarter)
+        if fault_line is not None:
+            if (isinstance(fault_line, bool) or not isinstance(fault_line, int)
+                    or not 1 <= fault_line <= self._n):
+                raise ValueError('fault_line %r is not a line of the source '
+                                 '(1..%d)' % (fault_line, self._n))
+        rng = random.Random(seed)
+        pre = {}
+        events = []
+        renames = []
+        used_names = set()
+        perm = None
+        for op in reversed(seq):
+            if op == 'd' or op == 'c':
+                cands = (self._code_slots if op == 'd'
+                         else self._comment_slots)[q]
+                if not cands:
+                    raise ValueError(self._none(op, q))
+                for L in self._slots(rng, cands, strength):
+                    indent, _, kind, member = self._slot[L]
+                    lines = (self._dead(rng, indent) if op == 'd'
+                             else self._comment(rng, indent, kind, member))
+                    item = [op, lines, 0]
+                    pre.setdefault(L, []).append(item)
+                    events.append(item)
+            elif op == 'v':
+                cands = self._cands[q]
+                if not cands:
+                    raise ValueError(self._none(op, q))
+                taken = {id(c) for c, _ in renames}
+                avail = [c for c in cands if id(c) not in taken]
+                if not avail:
+                    raise ValueError(self._none(op, q) + ' (all renamed)')
+                pool = self._rename_pool
+                nbase = self._rename_base
+                for c in rng.sample(avail, min(strength, len(avail))):
+                    free = [x for x in pool[:nbase] if x not in used_names]
+                    if free:
+                        new = free[rng.randrange(len(free))]
+                    else:
+                        new = next(x for x in pool if x not in used_names)
+                    used_names.add(new)
+                    renames.append((c, new))
+                    events.append(['v', c, new])
+            else:
+                if not self._pairs[q]:
+                    raise ValueError(self._none(op, q))
+                if perm is None:
+                    perm = list(range(len(self._blocks)))
+                for gi, g in enumerate(self._groups):
+                    allp = self._gpairs[gi]
+                    ps = [p for p in allp if p in self._pairs[q]] \
+                        if q is not None else allp
+                    order = list(ps or allp)
+                    rng.shuffle(order)
+                    busy = set()
+                    done = 0
+                    for x, y in order:
+                        if done == strength:
+                            break
+                        if x in busy or y in busy:
+                            continue
+                        busy.update((x, y))
+                        ix, iy = perm.index(x), perm.index(y)
+                        perm[ix], perm[iy] = perm[iy], perm[ix]
+                        events.append(['r', x, y])
+                        done += 1
+                    if all(perm[b] == b for b in g):
+                        # a second "r" undid the first: swap once more
+                        x, y = order[0]
+                        ix, iy = perm.index(x), perm.index(y)
+                        perm[ix], perm[iy] = perm[iy], perm[ix]
+                        events.append(['r', x, y])
+        return self._render(pre, events, renames, perm, q, fault_line)
+
+    def _none(self, op, q):
+        what = {'d': 'no statement where dead code can be inserted',
+                'c': 'no statement where a comment can be inserted',
+                'v': 'no local variable or parameter that can be renamed',
+                'r': 'no class with two methods, constructors or nested '
+                     'classes that can be reordered'}[op]
+        return '%s: %s%s' % (op, what, '' if q is None
+                             else ' in quarter %d' % q)
+
+    def _ranges(self, perm):
+        """The original line ranges in output order."""
+        if perm is None:
+            return [(1, self._n)]
+        blocks, kids = self._blocks, self._kids
+        out = []
+
+        def expand(s, e, children):
+            pos = s
+            for b in children:
+                bs, be = blocks[b][0], blocks[b][1]
+                if bs > pos:
+                    out.append((pos, bs - 1))
+                p = perm[b]
+                expand(blocks[p][0], blocks[p][1], kids[p])
+                pos = be + 1
+            if pos <= e:
+                out.append((pos, e))
+        expand(1, self._n, kids[None])
+        return out
+
+    def _render(self, pre, events, renames, perm, q, fault_line):
+        lines = self._lines
+        if renames:
+            spans = {}
+            for c, new in renames:
+                nb = new.encode('utf-8')
+                for L, sp in c.occ:
+                    lst = spans.setdefault(L, [])
+                    for c0, c1 in sp:
+                        lst.append((c0, c1, nb))
+            lines = list(lines)
+            for L, lst in spans.items():
+                lst.sort()
+                s = lines[L - 1]
+                parts = []
+                pos = 0
+                for c0, c1, nb in lst:
+                    parts.append(s[pos:c0])
+                    parts.append(nb)
+                    pos = c1
+                parts.append(s[pos:])
+                lines[L - 1] = b''.join(parts)
+        ranges = self._ranges(perm)
+        keys = sorted(pre)
+        prefix = [0]
+        for L in keys:
+            prefix.append(prefix[-1] + sum(len(it[1]) for it in pre[L]))
+        out = []
+        placed = []
+        for s, e in ranges:
+            i = bisect.bisect_left(keys, s)
+            j = bisect.bisect_right(keys, e)
+            placed.append((s, e, len(out), i))
+            prev = s
+            for L in keys[i:j]:
+                out.extend(lines[prev - 1:L - 1])
+                for item in pre[L]:
+                    item[2] = len(out) + 1
+                    out.extend(item[1])
+                prev = L
+            out.extend(lines[prev - 1:e])
+        data = b'\n'.join(out)
+        if self._tail:
+            data += b'\n'
+        src = self._bom + data.decode('utf-8')
+
+        def where(L):
+            for s, e, start, i in placed:
+                if s <= L <= e:
+                    return (start + L - s + 1 + prefix[bisect.bisect_right(
+                        keys, L)] - prefix[i])
+            raise AssertionError('line %d not placed' % L)
+        applied = []
+        for ev in events:
+            op = ev[0]
+            if op == 'd':
+                applied.append({'op': 'd', 'line': ev[2], 'detail':
+                                'dead code `%s`' % _short(' '.join(
+                                    x.decode('utf-8').strip()
+                                    for x in ev[1]), 70)})
+            elif op == 'c':
+                applied.append({'op': 'c', 'line': ev[2],
+                                'detail': ev[1][0].decode('utf-8').strip()})
+            elif op == 'v':
+                c, new = ev[1], ev[2]
+                applied.append({'op': 'v', 'line': where(c.anchor),
+                                'detail': '`%s` -> `%s` in `%s`'
+                                % (c.name, new, c.func)})
+            else:
+                bx, by = self._blocks[ev[1]], self._blocks[ev[2]]
+                applied.append({'op': 'r', 'line': where(bx[2]),
+                                'detail': 'swap `%s` (line %d) and `%s` '
+                                '(line %d)' % (bx[3], bx[2], by[3], by[2])})
+        return {'source': src,
+                'fault_line': None if fault_line is None
+                else where(fault_line),
+                'applied': applied, 'quarter': q}
+
+
+__all__ = ['JavaRewriter', 'validate_vocab', 'DEAD_TEMPLATES']
