@@ -122,6 +122,23 @@ def _int_value(src, n):
         return None
 
 
+def _patterns(n):
+    """True when an expression binds a pattern variable (`o instanceof
+    Leaf leaf`): its flow scoping hangs on the boolean operators around
+    it, which BooleanLogic faults would change."""
+    top = n
+    while top.parent is not None and top.parent.type in (
+            'binary_expression', 'unary_expression',
+            'parenthesized_expression'):
+        top = top.parent
+    for x in top.walk():
+        if x.type in ('type_pattern', 'record_pattern') or (
+                x.type == 'instanceof_expression'
+                and x.child('name') is not None):
+            return True
+    return False
+
+
 def _constant(n):
     """True when an expression uses no name and no call: a constant the
     reachability rules of javac see through (`while (true)`)."""
@@ -203,7 +220,7 @@ class _JFaults:
             op = src.seg(_op(n))
             o = _op(n)
             left, right = n.child('left'), n.child('right')
-            if op in ('&&', '||'):
+            if op in ('&&', '||') and not _patterns(n):
                 r = '||' if op == '&&' else '&&'
                 self.add('BooleanLogic', o.sb, o.eb, r,
                          '`%s` -> `%s`' % (op, r))
@@ -232,7 +249,7 @@ class _JFaults:
                          '`%s` -> `%s`' % (op, r))
         elif t == 'unary_expression':
             o = _op(n)
-            if src.seg(o) == '!':
+            if src.seg(o) == '!' and not _patterns(n):
                 operand = n.child('operand')
                 self.add('BooleanLogic', o.sb, operand.sb, '',
                          '`!` removed in `%s`' % _short(src.seg(n), 40))
@@ -306,7 +323,7 @@ class _JFaults:
                         self.shift(v, 1, 'loop start')
         # BooleanLogic: the condition negated (never a constant one: javac
         # would find code unreachable or a return missing)
-        if inner.sr != inner.er or _constant(inner):
+        if inner.sr != inner.er or _constant(inner) or _patterns(inner):
             return
         if inner.type == 'unary_expression' and src.seg(_op(inner)) == '!':
             return

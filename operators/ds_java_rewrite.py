@@ -248,6 +248,10 @@ class JavaRewriter:
         self._quarter = [0] + [location(L, n)['quarter']
                                for L in range(1, n + 1)]
         self._idents = a.identifiers() | {WRAP_CLASS}
+        self._own_names = {a.seg(n.child('name')) for n in a.nodes
+                           if n.child('name') is not None
+                           and n.type != 'method_invocation'
+                           and n.type != 'field_access'}
         self._unit = self._indent_unit(a)
         self._analyse_slots(a)
         self._analyse_renames(a)
@@ -298,7 +302,7 @@ class JavaRewriter:
             L = n.sr + 1
             if L in slots and not code:
                 continue
-            kind = COMMENT_KIND.get(n.type, 'simple')
+            kind = COMMENT_KIND.get(self._kind_node(a, n).type, 'simple')
             member = p.type not in STATEMENT_PARENTS
             slots[L] = (a.indent(n), code, kind, member)
         self._slot = slots
@@ -306,6 +310,25 @@ class JavaRewriter:
         self._code_slots = self._by_quarter(
             [L for L in lines if slots[L][1]], lambda L: L)
         self._comment_slots = self._by_quarter(lines, lambda L: L)
+
+    @staticmethod
+    def _kind_node(a, n):
+        """The statement a slot's comment is about: past an `if (true)
+        return ...;` that shares its line with the next statement (the
+        MisplacedReturn fault), so that a faulty copy of a program gets the
+        same choices as the clean one."""
+        if n.type == 'if_statement' and n.child('alternative') is None:
+            cond = n.child('condition')
+            inner = [c for c in cond.children if c.named] if cond else []
+            cons = n.child('consequence')
+            nxt = n.parent.children[n.parent.children.index(n) + 1:] \
+                if n.parent is not None else []
+            nxt = [c for c in nxt if c.named]
+            if (len(inner) == 1 and inner[0].type == 'true' and cons
+                    is not None and cons.type == 'return_statement'
+                    and nxt and nxt[0].sr == n.er):
+                return nxt[0]
+        return n
 
     def _analyse_renames(self, a):
         seg = a.seg
@@ -483,16 +506,19 @@ class JavaRewriter:
         pairs = {None: []}
         for qq in (1, 2, 3, 4):
             pairs[qq] = []
-        self._gpairs = []
+        self._gpairs = {None: []}
+        for qq in (1, 2, 3, 4):
+            self._gpairs[qq] = []
         for g in groups:
             ps = [(g[x], g[y]) for x in range(len(g))
                   for y in range(x + 1, len(g))]
-            self._gpairs.append(ps)
+            self._gpairs[None].append(ps)
             pairs[None].extend(ps)
             for qq in (1, 2, 3, 4):
-                pairs[qq].extend(p for p in ps
-                                 if q[blocks[p[0]][2]] == qq
-                                 or q[blocks[p[1]][2]] == qq)
+                mine = [p for p in ps if q[blocks[p[0]][2]] == qq
+                        or q[blocks[p[1]][2]] == qq]
+                self._gpairs[qq].append(mine)
+                pairs[qq].extend(mine)
         self._pairs = pairs
         # the nesting of blocks: children of each (None: the file)
         order = sorted(range(len(blocks)),
@@ -529,9 +555,12 @@ class JavaRewriter:
             if not _taken_name(cand, taken) and cand not in names:
                 dead_names.append(cand)
         self._dead_names = dead_names
+        # a template naming String or System only when the file does not
+        # declare a type (or anything else) of that name
+        own = self._own_names
         self._templates = [t for t in DEAD_TEMPLATES
-                           if 'System' not in ''.join(t)
-                           or 'System' not in taken]
+                           if not any(w in ''.join(t) and w in own
+                                      for w in ('String', 'System'))]
         self._comments = vcomments or None
         dead = []
         for raw, (lines, bound) in vdead:
@@ -679,10 +708,10 @@ class JavaRewriter:
                 if perm is None:
                     perm = list(range(len(self._blocks)))
                 for gi, g in enumerate(self._groups):
-                    allp = self._gpairs[gi]
-                    ps = [p for p in allp if p in self._pairs[q]] \
-                        if q is not None else allp
-                    order = list(ps or allp)
+                    # every class changes; in a quarter, through a member
+                    # declared there when the class has one
+                    order = list(self._gpairs[q][gi]
+                                 or self._gpairs[None][gi])
                     rng.shuffle(order)
                     busy = set()
                     done = 0

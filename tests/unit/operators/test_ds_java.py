@@ -478,3 +478,30 @@ def test_speed():
               src.count('\n'), setup * 1e3, took / n * 1e3, n / took,
               len(fs), ft * 1e3))
     assert took / n < 0.002
+
+
+def test_clean_and_faulty_get_the_same_choices():
+    """The Python generator's determinism contract: a faulty copy (one line
+    differs) gets the same choices, so the two outputs differ on exactly
+    the reported fault line."""
+    n = 0
+    for name, src in FIXTURES.items():
+        clean = ds_java.Rewriter(src)
+        fs = ds_java.faults(src)
+        for f in random.Random(1).sample(fs, min(15, len(fs))):
+            faulty = ds_java.Rewriter(f['source'])
+            for i, ops in enumerate(COMPOSED):
+                try:
+                    a = clean.variant(ops, 1 + i, seed=i,
+                                      fault_line=f['line'])
+                except ValueError:
+                    continue
+                b = faulty.variant(ops, 1 + i, seed=i, fault_line=f['line'])
+                assert a['fault_line'] == b['fault_line']
+                la, lb = a['source'].split('\n'), b['source'].split('\n')
+                assert len(la) == len(lb)
+                diff = [k + 1 for k, (x, y) in enumerate(zip(la, lb))
+                        if x != y]
+                assert diff == [b['fault_line']], (name, ops, f['description'])
+                n += 1
+    assert n > 300
