@@ -80,6 +80,11 @@ const char *const *lt_operator_sets(void);
  *   "check_calls" {calls: [text]}         -> per input: null when it is
  *                                            one Python expression, else
  *                                            why not (parsed, never run)
+ *   "java_check" {source}                 -> {package, type, lines} of a
+ *                                            Java source (ds_java.check)
+ * "faults", "rewrite", "applicable", "check_calls" and "location" take an
+ * optional "lang": "python" (the default) or "java" (operators/ds_java.py:
+ * the same arguments and answers, for Java sources).
  * The answer is JSON text, except for "rewrite": the JSON array of the
  * variants without their "source", then for each variant a NUL byte and
  * its source (sources hold no NUL), so that thousands of program texts
