@@ -6,10 +6,11 @@
 
 /*** What the JVM needs from the sandbox (measured, JDK 17, 2 cores) ***
  *
- * Threads.  HotSpot starts about 12 threads of its own (VM thread, serial
- * GC, one C1 compiler thread with -XX:TieredStopAtLevel=1, reference
- * handler, finalizer, signal dispatcher, service thread, sweeper, common
- * cleaner, ...), and the server one more per test or call (the thread
+ * Threads.  A ready worker has 13 threads: HotSpot's own (VM thread,
+ * serial GC, one C1 compiler thread with -XX:TieredStopAtLevel=1,
+ * reference handler, finalizer, signal dispatcher, service thread,
+ * sweeper, common cleaner, ...) and the server's main thread; the
+ * server starts one more per test or call (the thread
  * whose CPU time the budget watches).  The sandbox must allow threads
  * (clone with CLONE_THREAD; clone3 answers ENOSYS and glibc falls back
  * to clone).  Processes stay refused: ProcessBuilder goes through
@@ -20,21 +21,33 @@
  * JVM reserves far more than it touches: the heap's full -Xmx up front,
  * the compressed class space, the code cache, metaspace chunks, 1 MiB of
  * stack per VM thread and 16 MiB per test thread, the mapped module
- * image (lib/modules) and the CDS archive, and glibc's malloc arenas
- * (64 MiB each; capped at 2 with M_ARENA_MAX).  With the options below
- * (-Xmx256m, class space 64m, code cache 48m, metaspace 192m) a warm
- * worker's VSZ was about LT_JVM_MEASURED_VSZ_MB MiB and its RSS about
- * LT_JVM_MEASURED_RSS_MB MiB.  The worker therefore gets RLIMIT_AS =
- * heap + LT_JVM_AS_SLACK_MB: -Xmx is the real limit on what a program
- * can allocate (an OutOfMemoryError the server reports as M), and the
- * address-space cap is only a backstop against native allocation (a
- * direct buffer, a runaway thread count) that would otherwise reach the
- * host.  Sanitizer builds set no cap, as for Python children.
+ * image (lib/modules, about 130 MiB) and the CDS archive, and glibc's
+ * malloc arenas (64 MiB each; capped at 2 with M_ARENA_MAX).  Measured
+ * with the options below (class space 64m, code cache 48m, metaspace
+ * 192m): a ready worker with -Xmx256m has a VSZ of about 750 MiB (550
+ * MiB with -Xmx64m); warm, after hundreds of compiles and test runs,
+ * its RSS is 115 to 150 MiB, its VSZ unchanged.  The worker therefore
+ * gets RLIMIT_AS = heap + LT_JVM_AS_SLACK_MB (1,280 MiB by default):
+ * -Xmx is the real limit on what a program can allocate (an
+ * OutOfMemoryError, which the server reports as M and then ends), and
+ * the address-space cap is a backstop against native allocation: a
+ * program may still start a few hundred threads (300 sleeping threads
+ * were measured to fit), but a thread bomb or a native leak meets the
+ * cap inside the worker instead of reaching the host.  Sanitizer builds
+ * set no cap, as for Python children.
  *
  * CPU.  No RLIMIT_CPU: the worker lives across many runs.  The server
  * watches each test's or call's thread with ThreadMXBean and stops it
  * over budget (Thread.stop); a thread that will not stop ends the worker
  * (status timeout).  The engine's wall deadline is the backstop.
+ *
+ * JIT.  C1 only (-XX:TieredStopAtLevel=1).  Measured on a 256-line
+ * class compiled 600 times: C1 reaches 13 ms of CPU per compile and
+ * the worker spent 11 s of CPU in all; full tiered compilation reaches
+ * 9 ms but spent 19 s on the same 600 (C2's compiler threads), which
+ * pays off only after some 2,000 further compiles per worker, and on 2
+ * cores C2's threads take CPU from the other workers.  The study's
+ * programs of about 250 lines compile in 4 to 7 ms of CPU once warm.
  *
  * Files.  The view shows the JDK (and the files its conf/ and
  * lib/security links point to, in /etc/java-17-openjdk), JUnit's jars,
@@ -82,7 +95,7 @@
 #define LT_HAMCREST_JAR "/usr/share/java/hamcrest-core.jar"
 
 /* Address space beyond the heap (see the comment above). */
-#define LT_JVM_AS_SLACK_MB 2048u
+#define LT_JVM_AS_SLACK_MB 1024u
 /* The JVM's own thread: javac recurses deeply on long expressions. */
 #define LT_JVM_MAIN_STACK (16u << 20)
 
@@ -595,7 +608,10 @@ static void *run_jvm(void *arg)
 
     char *opts_s[] = {
         xasprintf("-Xmx%um", w.heap_mb),
-        xstrdup("-Xms32m"),
+        /* A young generation of 48 MiB: a compile allocates about 10
+         * MiB and keeps little, so collections are rare and short. */
+        xasprintf("-Xms%um", w.heap_mb < 96 ? w.heap_mb : 96),
+        xasprintf("-Xmn%um", w.heap_mb < 144 ? w.heap_mb / 3 : 48),
         xstrdup("-XX:+UseSerialGC"),
         xstrdup("-XX:TieredStopAtLevel=1"),
         xstrdup("-XX:-UsePerfData"),
@@ -609,6 +625,10 @@ static void *run_jvm(void *arg)
         xasprintf("-Duser.home=%s", w.scratch),
         xstrdup("-Dfile.encoding=UTF-8"),
         xasprintf("-Djava.class.path=%s", w.class_path),
+        /* javac's pool of reusable contexts (runners/java/Compiler.java)
+         * is not exported by jdk.compiler. */
+        xstrdup("--add-exports=jdk.compiler/com.sun.tools.javac.api="
+                "ALL-UNNAMED"),
     };
     enum { NOPTS = sizeof(opts_s) / sizeof(opts_s[0]) };
     JavaVMOption opts[NOPTS];

@@ -7,6 +7,7 @@ import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.util.JavacTask;
+import com.sun.tools.javac.api.JavacTaskPool;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -98,6 +99,15 @@ final class Compiler {
     private static final List<String> OPTIONS = List.of(
         "-proc:none", "-g", "-nowarn", "-Xlint:none", "-implicit:class",
         "-encoding", "UTF-8", "-Xmaxerrs", "1000");
+    /* javac's own pool of reusable contexts (the one JShell uses): a
+     * context keeps the symbols it read from the JDK and the class path,
+     * which a fresh task reads again each time (about two thirds of a
+     * warm compile).  Only for compiles without a source path: a reused
+     * context has listed each package once and would not see a helper
+     * class on a source path again (see compilePooled). */
+    private JavacTaskPool pool = new JavacTaskPool(1);
+    private static final List<File> NO_PATH = List.of();
+    private List<File> sourcePath = NO_PATH;
 
     Compiler(List<File> classPath) throws IOException {
         if (javac == null)
@@ -105,6 +115,7 @@ final class Compiler {
         std = javac.getStandardFileManager(null, Locale.ROOT,
                                            StandardCharsets.UTF_8);
         std.setLocation(StandardLocation.CLASS_PATH, classPath);
+        std.setLocation(StandardLocation.SOURCE_PATH, NO_PATH);
         fm = new MemoryManager(std);
     }
 
@@ -113,23 +124,54 @@ final class Compiler {
         return std.getJavaFileObjectsFromFiles(files);
     }
 
-    /** Compiles the units with the roots on the source path. */
-    Result compile(List<JavaFileObject> units, List<File> sourcePath)
+    private void setSourcePath(List<File> path) throws IOException {
+        if (!path.equals(sourcePath)) {
+            std.setLocation(StandardLocation.SOURCE_PATH, path);
+            sourcePath = path;
+        }
+    }
+
+    /** Compiles the units as `javac -sourcepath` would, in a fresh
+     *  context: classes named by the units are compiled from the source
+     *  path on demand.  Every output keeps the source it came from. */
+    Result compileFresh(List<JavaFileObject> units, List<File> path)
             throws IOException {
-        std.setLocation(StandardLocation.SOURCE_PATH, sourcePath);
+        setSourcePath(path);
         outputs = new HashMap<>();
         DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
         JavaCompiler.CompilationTask task =
             javac.getTask(null, fm, diags, OPTIONS, null, units);
+        boolean ok = task.call();
+        setSourcePath(NO_PATH);
+        return result(ok, diags);
+    }
+
+    /** Compiles the units alone (no source path) in a reused context.
+     *  The caller passes every source the fresh compile of the same
+     *  program needed, so the outcome is the same when it succeeds; a
+     *  failure may come from what the context kept (a class missing from
+     *  the list), so the caller compiles again fresh to know, and the
+     *  pool is dropped: a failed task may leave symbols behind. */
+    Result compilePooled(List<JavaFileObject> units) {
+        outputs = new HashMap<>();
+        DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
+        Boolean ok = pool.getTask(null, fm, diags, OPTIONS, null, units,
+                                  t -> t.call());
+        Result r = result(ok, diags);
+        if (!r.ok)
+            pool = new JavacTaskPool(1);
+        return r;
+    }
+
+    private Result result(boolean ok,
+                          DiagnosticCollector<JavaFileObject> diags) {
         Result r = new Result();
-        r.ok = task.call();
         for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics())
             if (d.getKind() == Diagnostic.Kind.ERROR)
                 r.errors.add(d);
-        if (r.ok && r.errors.isEmpty())
+        r.ok = ok && r.errors.isEmpty();
+        if (r.ok)
             r.classes.putAll(outputs);
-        else
-            r.ok = false;
         outputs = new HashMap<>();
         return r;
     }
@@ -144,10 +186,16 @@ final class Compiler {
     Shape parse(String text) throws IOException {
         Source s = new Source("LitmusParse.java", text);
         DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
-        JavacTask task = (JavacTask) javac.getTask(null, fm, diags, OPTIONS,
-                                                   null, List.of(s));
+        Iterable<? extends CompilationUnitTree> units =
+            pool.getTask(null, fm, diags, OPTIONS, null, List.of(s), t -> {
+                try {
+                    return ((JavacTask) t).parse();
+                } catch (IOException e) {
+                    return List.<CompilationUnitTree>of();
+                }
+            });
         Shape shape = new Shape();
-        for (CompilationUnitTree cu : task.parse()) {
+        for (CompilationUnitTree cu : units) {
             if (cu.getPackageName() != null)
                 shape.pkg = cu.getPackageName().toString();
             for (Tree t : cu.getTypeDecls()) {
