@@ -9,6 +9,12 @@
 #      in ONE child, and the tests' own time as the children measured it).
 #
 #   bench/dataset_bench.sh [LITMUS] [--jobs N] [--variants N]
+#   bench/dataset_bench.sh [LITMUS] --lang java [--jobs N] [--variants N]
+#
+# --lang java: Java programs (bench/corpus/java), every variant compiled
+# and run by the warm JVM workers in the sandbox: verified variants per
+# second and the share of the workers' CPU time spent in the compiler,
+# beside the ad-hoc way (one `javac` process a variant) on a sample.
 #
 # LITMUS defaults to build/litmus; --jobs to the number of cores.  Nothing
 # is cached (--no-db).  See docs/datasets.md, "Performance".
@@ -18,11 +24,13 @@ repo=$(cd "$here/.." && pwd)
 litmus=$repo/build/litmus
 jobs=$(nproc)
 nv=20000
+lang=python
 while [ $# -gt 0 ]; do
   case $1 in
+    --lang) lang=$2; shift ;;
     --jobs) jobs=$2; shift ;;
     --variants) nv=$2; shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) litmus=$1 ;;
   esac
   shift
@@ -33,6 +41,65 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/litmus-dbench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fx=$repo/tests/fixtures/dataset
 echo "litmus dataset benchmark: $(nproc) cores, --jobs $jobs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+if [ "$lang" = java ]; then
+  jc=$repo/bench/corpus/java
+  [ "$nv" = 20000 ] && nv=40
+  java_line() { # NAME SUMMARY.json
+    $PY - "$@" <<'PY'
+import json, sys
+name, s = sys.argv[1], json.load(open(sys.argv[2]))
+j = s["java"]
+busy = j["compile_ms"] + j["run_ms"]
+print("%s: %d variants verified in %.2f s wall, %d runs (%d compiles): "
+      "%.0f verified variants/s (target >= 100/s: %.2fx); compiler %.0f%% of "
+      "the workers' CPU time (%.1f ms a compile)"
+      % (name, s["items"], s["wall_s"], s["runs"], j["compiles"],
+         s["items"] / s["wall_s"], s["items"] / s["wall_s"] / 100,
+         100 * j["compile_ms"] / busy if busy else 0,
+         j["compile_ms"] / max(1, j["compiles"])))
+PY
+  }
+  sed "s|\"path\": \"|\"path\": \"$jc/|; s|\"tests\": \"|\"tests\": \"$jc/|" \
+    "$jc/programs.jsonl" > "$work/p.jsonl"
+  "$litmus" dataset rewrite "$work/p.jsonl" --variants "$nv" --ops c,v,d,r \
+    --strength 2 --seed 1 -j "$jobs" --no-db --no-progress \
+    --summary "$work/j1.json" -o "$work/j1.jsonl" 2>"$work/err" ||
+    { cat "$work/err" >&2; exit 3; }
+  java_line "rewrite, 12 Java programs with JUnit 4 tests x $nv variants" "$work/j1.json"
+  grep -E '"id": "(matrix|intlist|textfmt)"' "$work/p.jsonl" > "$work/big.jsonl"
+  "$litmus" dataset rewrite "$work/big.jsonl" --variants "$nv" --ops c,v,d,r \
+    --strength 2 --seed 1 -j "$jobs" --no-db --no-progress \
+    --summary "$work/j2.json" -o "$work/j2.jsonl" 2>"$work/err" ||
+    { cat "$work/err" >&2; exit 3; }
+  java_line "rewrite, the 3 programs of 220-264 lines x $nv variants" "$work/j2.json"
+  "$litmus" dataset rewrite "$jc/methods.jsonl" --lang java --variants "$nv" \
+    --ops c,v,d,r --strength 2 --seed 1 -j "$jobs" --no-db --no-progress \
+    --summary "$work/j3.json" -o "$work/j3.jsonl" 2>"$work/err" ||
+    { cat "$work/err" >&2; exit 3; }
+  java_line "rewrite, 20 methods (compile-verified) x $nv variants" "$work/j3.json"
+  # The ad-hoc way: javac on each variant (one JVM each), on a sample of
+  # the big programs' variants, and the whole sample in one litmus run.
+  $PY - "$work/j2.jsonl" "$work/adhoc" <<'PY'
+import json, os, subprocess, sys, time
+recs = [json.loads(l) for l in open(sys.argv[1])][:12]
+os.makedirs(sys.argv[2])
+t = time.perf_counter()
+for k, r in enumerate(recs):
+    d = os.path.join(sys.argv[2], str(k))
+    os.makedirs(d)
+    name = os.path.basename(r["path"])
+    open(os.path.join(d, name), "w").write(r["code"])
+    root = os.path.dirname(r["path"])
+    subprocess.run(["javac", "-d", d, "-proc:none", "-sourcepath", root,
+                    os.path.join(d, name)], check=True)
+per = (time.perf_counter() - t) / len(recs)
+print("ad-hoc: one javac process a variant (compile only, no tests, no "
+      "sandbox): %.0f ms a variant, %.1f variants/s on one core"
+      % (per * 1000, 1 / per))
+PY
+  exit 0
+fi
 
 # 1. Generation only, one core.
 echo "{\"id\": \"merge_sort\", \"path\": \"$repo/bench/corpus/merge_sort/merge_sort.py\"}" > "$work/ms.jsonl"

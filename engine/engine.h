@@ -270,8 +270,12 @@ enum lt_dataset_mode {
     LT_DS_REWRITE, /* semantic-preserving rewrites */
 };
 
+/* The language of a dataset run's programs (--lang). */
+enum lt_lang { LT_LANG_AUTO = 0, LT_LANG_PYTHON, LT_LANG_JAVA };
+
 struct lt_dataset_opts {
     enum lt_dataset_mode mode;
+    enum lt_lang lang;       /* AUTO: from the inputs' file names */
     char **inputs;           /* JSON Lines files ("-": stdin) or .py files */
     size_t n_inputs;         /* 0: stdin */
     const char *out;         /* output JSON Lines; NULL or "-": stdout */

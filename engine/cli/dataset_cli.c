@@ -76,7 +76,15 @@ static const char usage_programs[] =
     "relative to the JSON Lines file), \"tests\" a test file or folder for\n"
     "pytest (needs \"path\": the module the tests import), \"inputs\" call\n"
     "expressions such as \"f(1, 2)\".  A .py INPUT is one program with the\n"
-    "tests of --tests.\n";
+    "tests of --tests.\n"
+    "\n"
+    "      --lang L           python or java (default: java when the INPUT\n"
+    "                         or the first record's path ends in .java).\n"
+    "                         Java (faults, rewrite): a .java program and\n"
+    "                         JUnit 4 tests (a test file or source root),\n"
+    "                         or inputs such as \"Foo.bar(3, new int[]{1})\",\n"
+    "                         or neither (verified by compiling only);\n"
+    "                         compiled and run by warm JVMs in the sandbox\n";
 
 static const char usage_select[] =
     "usage: litmus dataset select [RECORDS.jsonl...] [options]\n"
@@ -155,7 +163,7 @@ static const char usage_rewrite[] =
 enum {
     O_NO_DB = OPT_OWN, O_SUMMARY, O_SEED, O_TIMEOUT, O_FLOOR, O_OPERATORS,
     O_ALL, O_DETAILS, O_PER_CELL, O_PER_PROGRAM, O_QUARTER, O_KINDS, O_OPS,
-    O_STRENGTH, O_VARIANTS, O_VOCAB, O_NO_VERIFY,
+    O_STRENGTH, O_VARIANTS, O_VOCAB, O_NO_VERIFY, O_LANG,
 };
 
 /* The modes an option belongs to: bit 1 << mode; 0 = every mode. */
@@ -167,6 +175,7 @@ static unsigned option_modes(int c)
     case O_DETAILS:
         return 1u << LT_DS_SELECT;
     case 't':
+    case O_LANG:
         return ~(1u << LT_DS_SELECT);
     case O_PER_CELL:
         return 1u << LT_DS_TYPED;
@@ -205,6 +214,7 @@ const struct option lt__cli_dataset_longopts[] = {
     {"variants", required_argument, NULL, O_VARIANTS},
     {"vocab", required_argument, NULL, O_VOCAB},
     {"no-verify", no_argument, NULL, O_NO_VERIFY},
+    {"lang", required_argument, NULL, O_LANG},
     RUN_LONGOPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -406,6 +416,14 @@ int lt__cli_dataset(int argc, char **argv)
             break;
         case O_NO_VERIFY:
             o.verify = 0;
+            break;
+        case O_LANG:
+            if (strcmp(optarg, "python") == 0)
+                o.lang = LT_LANG_PYTHON;
+            else if (strcmp(optarg, "java") == 0)
+                o.lang = LT_LANG_JAVA;
+            else
+                return lt_cli_bad_value("--lang", optarg, "python or java");
             break;
         default:
             if (lt__cli_run_option(c, optarg, &o.run) < 0)

@@ -721,6 +721,11 @@ int lt_exec_run(struct lt_exec *ex)
         if (ex->progress)
             ex->progress(ex, 0);
     }
+    return lt_exec_finish(ex);
+}
+
+int lt_exec_finish(struct lt_exec *ex)
+{
     lt_exec_commit(ex, 1);
     if (ex->progress)
         ex->progress(ex, 1);

@@ -155,6 +155,10 @@ struct lt_exec {
  * SIGINT and SIGTERM interrupt the run (lt__interrupted) and SIGPIPE is
  * ignored. */
 void lt_exec_init(struct lt_exec *ex, int jobs);
+/* The end of a run (lt_exec_run's, or that of a job that drives its own
+ * workers): commits the open batch, shows the last progress, and returns
+ * 0 or the run's exit code (a failed write, fatal, interrupted). */
+int lt_exec_finish(struct lt_exec *ex);
 /* Stops every zygote and frees the lanes; commits an open batch. */
 void lt_exec_close(struct lt_exec *ex);
 

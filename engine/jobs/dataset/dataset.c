@@ -283,8 +283,10 @@ char *lt__ds_udiff(const char *a, const char *b, const char *name)
 json_t *lt__ds_call(struct ds_run *r, const char *fn, json_t *args,
                     const char *where)
 {
-    (void)r;
     (void)where;
+    /* The generators of the run's language (operators/ds_java.py). */
+    if (r->is_java && json_is_object(args))
+        json_object_set_new(args, "lang", json_string("java"));
     char *a = json_dumps(args, JSON_COMPACT);
     json_decref(args);
     char *out = NULL, *err = NULL;
@@ -375,6 +377,9 @@ int lt__ds_compare(const struct ds_task *ref, const struct ds_task *t,
     const char *st = json_string_value(json_object_get(tr, "status"));
     if (!st || strcmp(st, "error") == 0 || strcmp(st, "invalid") == 0)
         return -1;
+    /* Java with neither tests nor inputs: compiling is all there is. */
+    if (t->kind == TK_CASES && t->lane->java && !ref->calls)
+        return strcmp(st, "ok") == 0 ? 2 : -1;
     if (t->kind == TK_CASES) {
         if (strcmp(st, "ok") != 0) {
             *witness = json_pack("{s:s}", "status", st);
@@ -435,6 +440,14 @@ int lt__ds_compare(const struct ds_task *ref, const struct ds_task *t,
     if (x)
         json_object_set(*witness, "error", (json_t *)x);
     return 1;
+}
+
+const char *lt__ds_compile_error(const struct ds_task *t)
+{
+    if (!json_is_true(json_object_get(t->result, "compile_error")))
+        return NULL;
+    const char *e = json_string_value(json_object_get(t->result, "error"));
+    return e ? e : "does not compile";
 }
 
 /*** Statistics ***/
@@ -546,10 +559,12 @@ int lt__ds_check_calls(struct ds_run *r, const char *where, const char *id,
         if (!json_is_string(m))
             continue;
         const char *call = json_string_value(json_array_get(calls, i));
-        lt_error("%s: id %s: input '%.200s%s' is not a Python expression "
-                 "(a call such as f(1, 2)): %s",
+        lt_error("%s: id %s: input '%.200s%s' is not a %s expression "
+                 "(a call such as %s): %s",
                  where, id, call ? call : "?",
                  call && strlen(call) > 200 ? "..." : "",
+                 r->is_java ? "Java" : "Python",
+                 r->is_java ? "Foo.bar(1, new int[]{2})" : "f(1, 2)",
                  json_string_value(m));
         code = LT_EXIT_USAGE;
     }
@@ -579,6 +594,9 @@ static int valid_utf8(const char *s, size_t n)
 
 /* Fills a program from its record.  2 (after a one-line error naming the
  * record) when the record is unusable. */
+static int java_record(struct ds_run *r, struct ds_prog *p,
+                       const json_t *tests, const char *base_dir);
+
 static int prog_from_record(struct ds_run *r, struct ds_prog *p,
                             const char *base_dir)
 {
@@ -643,6 +661,8 @@ static int prog_from_record(struct ds_run *r, struct ds_prog *p,
     }
     if (o->mode == LT_DS_SELECT)
         return 0;
+    if (r->is_java)
+        return java_record(r, p, tests, base_dir);
     const char *tpath = tests ? json_string_value(tests) : o->tests;
     if (tpath && (inputs == NULL || tests)) {
         if (!p->path)
@@ -672,6 +692,78 @@ static int prog_from_record(struct ds_run *r, struct ds_prog *p,
     return 0;
 }
 
+/* The rest of a Java record: its syntax checked, its source root (the
+ * file's folder above its package folders), its lane.  A Java record
+ * needs neither tests nor inputs: without them, compiling verifies. */
+static int java_record(struct ds_run *r, struct ds_prog *p,
+                       const json_t *tests, const char *base_dir)
+{
+    const struct lt_dataset_opts *o = r->o;
+    json_t *info = lt__ds_call(r, "java_check",
+                               json_pack("{s:s%}", "source", p->code, p->len),
+                               p->where);
+    if (!json_is_object(info)) {
+        json_decref(info);
+        if (r->call_rc == LT_EUSAGE)
+            return bad_record(p->where, "id %s: the code does not parse: %s",
+                              p->id_str, r->call_err);
+        lt_error("%s: id %s: cannot check the code: %s", p->where, p->id_str,
+                 r->call_err ? r->call_err : "no answer");
+        return LT_EXIT_ENGINE;
+    }
+    char *root = NULL;
+    if (p->path) {
+        root = xstrdup(p->path);
+        *strrchr(root, '/') = '\0';
+        /* Strip the package folders, when the file sits in them. */
+        const char *pkg = json_string_value(json_object_get(info, "package"));
+        char *dup = xstrdup(pkg ? pkg : "");
+        char *parts[256];
+        int n = 0;
+        for (char *tok = strtok(dup, "."); tok && n < 256;
+             tok = strtok(NULL, "."))
+            parts[n++] = tok;
+        int ok = 1;
+        char *end = root + strlen(root);
+        for (int i = n - 1; i >= 0 && ok; i--) {
+            size_t k = strlen(parts[i]);
+            char *seg = end - k;
+            ok = seg > root && seg[-1] == '/' && strncmp(seg, parts[i], k) == 0;
+            if (ok)
+                end = seg - 1;
+        }
+        if (ok && end > root)
+            *end = '\0';
+        else if (ok)
+            strcpy(root, "/");
+        free(dup);
+    }
+    json_decref(info);
+    const char *tpath = tests ? json_string_value(tests) : o->tests;
+    if (tpath && (p->inputs == NULL || tests)) {
+        int e;
+        p->tests = resolve(tests ? base_dir : NULL, tpath, &e);
+        if (!p->tests) {
+            free(root);
+            return bad_record(p->where, "tests %s: %s", tpath, strerror(e));
+        }
+    }
+    if (o->vocab && o->mode == LT_DS_REWRITE)
+        p->untrusted = 1;
+    if (o->verify) {
+        char *err = NULL;
+        p->lane = lt__ds_lane_java(r, p->path, root, p->tests, &err);
+        if (!p->lane) {
+            int c = bad_record(p->where, "%s", err);
+            free(err);
+            free(root);
+            return c;
+        }
+    }
+    free(root);
+    return 0;
+}
+
 static int cmp_prog_id(const void *a, const void *b)
 {
     const struct ds_prog *x = *(struct ds_prog *const *)a;
@@ -698,6 +790,23 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
+/* Without --lang, the first record decides the run's language (a "path"
+ * ending in .java: Java); the others must agree: one run, one language. */
+static int record_language(struct ds_run *r, struct ds_prog *p)
+{
+    const char *path = json_string_value(json_object_get(p->rec, "path"));
+    int java = path && ends_with(path, ".java");
+    int py = path && ends_with(path, ".py");
+    if (r->o->lang == LT_LANG_AUTO && r->n_progs == 1)
+        r->is_java = java;
+    if ((java && !r->is_java) || (py && r->is_java))
+        return bad_record(p->where, "a %s program in a run of %s programs: "
+                          "run each language on its own (--lang)",
+                          java ? "Java" : "Python",
+                          r->is_java ? "Java" : "Python");
+    return 0;
+}
+
 /* Reads every input (JSON Lines files, "-" for stdin, or .py program
  * files) into r->progs.  0, or 2 after a one-line error. */
 static int load_inputs(struct ds_run *r)
@@ -709,7 +818,9 @@ static int load_inputs(struct ds_run *r)
     size_t n_inputs = o->n_inputs ? o->n_inputs : 1;
     for (size_t f = 0; f < n_inputs; f++) {
         const char *name = inputs[f];
-        if (ends_with(name, ".py")) {
+        if (f == 0 && o->lang == LT_LANG_AUTO && ends_with(name, ".java"))
+            r->is_java = 1;
+        if (ends_with(name, r->is_java ? ".java" : ".py")) {
             if (o->mode == LT_DS_SELECT)
                 return bad_record(name, "select reads JSON Lines records "
                                   "{id, function_name, code, input, "
@@ -719,8 +830,9 @@ static int load_inputs(struct ds_run *r)
             p->where = xstrdup(name);
             const char *base = strrchr(name, '/');
             base = base ? base + 1 : name;
-            p->rec = json_pack("{s:s%, s:s}", "id", base, strlen(base) - 3,
-                               "path", name);
+            p->rec = json_pack("{s:s%, s:s}", "id", base,
+                               strlen(base) - (r->is_java ? 5 : 3), "path",
+                               name);
             int rc = prog_from_record(r, p, NULL);
             if (rc)
                 return rc;
@@ -774,7 +886,9 @@ static int load_inputs(struct ds_run *r)
             struct ds_prog *p = &r->progs[r->n_progs - 1];
             p->where = where;
             p->rec = rec;
-            rc = prog_from_record(r, p, dir);
+            rc = record_language(r, p);
+            if (rc == 0)
+                rc = prog_from_record(r, p, dir);
         }
         if (rc == 0 && ferror(in)) {
             lt_error("%s: %s", name, strerror(errno));
@@ -866,6 +980,16 @@ static json_t *summary_json(struct ds_run *r, double wall)
     json_object_set_new(s, "runs_per_s",
                         json_real(exec > 0 ? (double)r->s.jobs_run / exec
                                            : 0));
+    if (r->is_java) {
+        /* Where the Java workers' time went: compiling, or running the
+         * tests and calls (CPU ms as the workers measured them). */
+        json_object_set_new(
+            s, "java",
+            json_pack("{s:f, s:f, s:I, s:I}", "compile_ms",
+                      r->s.java_compile_ms, "run_ms", r->s.java_run_ms,
+                      "compiles", (json_int_t)r->s.java_compiles,
+                      "workers_started", (json_int_t)r->s.java_workers));
+    }
     return s;
 }
 
@@ -1185,13 +1309,30 @@ int lt_dataset(const struct lt_dataset_opts *o)
     char *tmp_out = NULL, *plan = NULL;
     char shard[48] = "";
 
+    r.is_java = o->lang == LT_LANG_JAVA;
     int code = read_vocab(&r);
+    if (code == 0 && o->lang == LT_LANG_JAVA &&
+        (o->mode == LT_DS_SELECT || o->mode == LT_DS_TYPED)) {
+        lt_error("dataset %s takes Python programs; Java programs go to "
+                 "faults and rewrite", lt_dataset_mode_name(o->mode));
+        code = LT_EXIT_USAGE;
+    }
     if (code == 0 && lt_operators_init() < 0) {
         lt_error("cannot start the embedded Python for the generators");
         code = LT_EXIT_ENGINE;
     }
     if (code == 0)
         code = load_inputs(&r);
+    if (code == 0 && r.is_java &&
+        (o->mode == LT_DS_SELECT || o->mode == LT_DS_TYPED)) {
+        lt_error("dataset %s takes Python programs; Java programs go to "
+                 "faults and rewrite", lt_dataset_mode_name(o->mode));
+        code = LT_EXIT_USAGE;
+    }
+    if (code == 0 && r.is_java && o->floor) {
+        lt_error("--floor measures the Python runners; drop it with Java");
+        code = LT_EXIT_USAGE;
+    }
     if (code == 0) {
         plan = plan_fingerprint(&r);
         if (o->run.shard_count) {

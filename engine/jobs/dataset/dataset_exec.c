@@ -36,7 +36,7 @@
 static const struct lt_lane_ops lane_ops;
 static const struct lt_task_ops task_ops;
 
-static int ensure_scratch(struct ds_run *r)
+int lt__ds_scratch(struct ds_run *r)
 {
     if (r->scratch)
         return 0;
@@ -53,7 +53,7 @@ static int ensure_scratch(struct ds_run *r)
  * scratch directory can be made (the run stops). */
 static struct ds_lane *lane_add(struct ds_run *r, struct ds_lane *l)
 {
-    if (ensure_scratch(r) < 0) {
+    if (lt__ds_scratch(r) < 0) {
         lt_exec_fail(&r->ex, LT_EXIT_ENGINE);
         return NULL;
     }
@@ -73,6 +73,9 @@ static struct ds_lane *lane_add(struct ds_run *r, struct ds_lane *l)
 
 static void lane_free(struct ds_lane *l)
 {
+    for (size_t i = 0; i < l->n_java_tests; i++)
+        free(l->java_tests[i]);
+    free(l->java_tests);
     free(l->key);
     free(l->path);
     free(l->source);
@@ -144,6 +147,10 @@ struct ds_lane *lt__ds_lane_tests(struct ds_run *r, const char *path,
 
 const char *lt__ds_test_id(const struct ds_lane *l, long idx)
 {
+    if (l->java)
+        return idx >= 0 && (size_t)idx < l->n_java_tests
+                   ? l->java_tests[idx]
+                   : "?";
     const struct pool *p = &l->xl->pool;
     if (idx < 0 || !p->test_ids || (size_t)idx >= p->n_tests)
         return "?";
@@ -276,7 +283,10 @@ void lt__ds_submit(struct ds_run *r, struct ds_task *t)
         json_object_set_new(r->leaders, t->key,
                             json_integer((json_int_t)(intptr_t)t));
     }
-    lt_exec_submit(&r->ex, &t->xt);
+    if (t->lane->java)
+        lt__ds_java_submit(r, t);
+    else
+        lt_exec_submit(&r->ex, &t->xt);
 }
 
 /* The result of a run is known: the tasks that waited for the same run
@@ -751,6 +761,11 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
     if (r->o->floor && !t->nocache)
         floor_account(r, t, res);
     t->result = res;
+    lt__ds_result(r, t);
+}
+
+void lt__ds_result(struct ds_run *r, struct ds_task *t)
+{
     store_result(r, t);
     result_known(r, t);
     ready_push(r, t);
@@ -846,11 +861,14 @@ int lt__ds_loop(struct ds_run *r)
     r->ex.db = r->o->run.db;
     r->ex.idle = run_callbacks;
     r->ex.progress = show_progress;
+    if (r->is_java)
+        return lt__ds_java_loop(r);
     return lt_exec_run(&r->ex);
 }
 
 void lt__ds_exec_close(struct ds_run *r)
 {
+    lt__ds_java_close(r);
     lt_exec_close(&r->ex);
     json_decref(r->memo);
     json_decref(r->leaders);

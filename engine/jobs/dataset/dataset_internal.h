@@ -22,6 +22,7 @@
 
 struct ds_run;
 struct ds_task;
+struct ds_java;
 
 /*** Lanes: one kind of zygote each ***/
 
@@ -41,6 +42,12 @@ struct ds_lane {
     struct lt_subject subject;
     int ran_tests;           /* --floor: test runs went here */
     double base_cpu_ms;      /* the baseline's test CPU time, or -1 */
+    /* Java lanes (dataset_java.c): no executor lane (xl is NULL); the
+     * test ids, sorted, from the first answer that listed them. */
+    int java;
+    char **java_tests;
+    size_t n_java_tests;
+    int java_tests_known;
 };
 
 /*** Tasks ***/
@@ -98,6 +105,9 @@ struct ds_stats {
     double floor_timeout_ms; /* wall time of runs that hit a limit */
     json_t *floor_cases;     /* [[source, calls]] to run in one child */
     int floor_trace;
+    /* Java: the workers' own CPU time compiling and running */
+    double java_compile_ms, java_run_ms;
+    size_t java_compiles, java_workers;
 };
 
 struct ds_run {
@@ -122,6 +132,8 @@ struct ds_run {
     struct ds_stats s;
     json_t *vocab;           /* rewrite --vocab, parsed */
     struct ds_task *sync_done; /* --floor: the task run_sync waits for */
+    struct ds_java *java;    /* --lang java: the JVM workers */
+    int is_java;             /* the run's programs are Java */
     int call_rc;             /* last failed lt__ds_call: code, message */
     char *call_err;
 };
@@ -192,6 +204,20 @@ const char *lt__ds_test_id(const struct ds_lane *l, long idx);
 int lt__ds_floor(struct ds_run *r, json_t *summary);
 
 int lt__ds_case_usable(const json_t *c);
+/* The run's scratch directory exists (r->scratch); 0 or negative after
+ * an error line. */
+int lt__ds_scratch(struct ds_run *r);
+/* A task's result is known (t->result): stored, handed to the tasks
+ * waiting for the same run, and its callback queued. */
+void lt__ds_result(struct ds_run *r, struct ds_task *t);
+
+/* dataset_java.c */
+struct ds_lane *lt__ds_lane_java(struct ds_run *r, const char *path,
+                                 const char *root, const char *tests,
+                                 char **err);
+void lt__ds_java_submit(struct ds_run *r, struct ds_task *t);
+int lt__ds_java_loop(struct ds_run *r);
+void lt__ds_java_close(struct ds_run *r);
 
 /* The verdict of a run on a program text against a reference run of the
  * same program: behaviour changed (1), the same (0), or unknown (-1, the
@@ -199,6 +225,9 @@ int lt__ds_case_usable(const json_t *c);
  * NULL) says where it changed. */
 int lt__ds_compare(const struct ds_task *ref, const struct ds_task *t,
                    json_t **witness);
+/* The run did not compile (Java): the compiler's first message, else
+ * NULL. */
+const char *lt__ds_compile_error(const struct ds_task *t);
 
 /* Modes: prepare runs for every program before anything executes (the
  * generators; 0, or an exit code after a one-line error naming the

@@ -162,7 +162,9 @@ static int ref_usable(struct ds_run *r, struct ds_prog *p, struct ds_task *t,
         return -1;
     }
     const char *why = NULL;
-    if (t->kind == TK_CASES) {
+    if (lt__ds_compile_error(t)) {
+        why = "does not compile";
+    } else if (t->kind == TK_CASES) {
         if (strcmp(st, "ok") != 0)
             why = strcmp(st, "load_error") == 0 ? "does not load"
                   : strcmp(st, "timeout") == 0  ? "does not finish in time"
@@ -251,6 +253,8 @@ struct ds_task *lt__ds_variant_task(struct ds_run *r, struct ds_prog *p,
 
 static const char *verified_by(const struct ds_prog *p)
 {
+    if (p->lane && p->lane->java && p->lane->bare && !p->inputs)
+        return "compile";
     return !p->lane ? NULL : p->lane->bare ? "inputs" : "tests";
 }
 
@@ -577,6 +581,20 @@ static void dispatch(struct ds_run *r, struct ds_prog *p)
     }
 }
 
+/* A Java variant that does not compile is dropped, the compiler's first
+ * message its reason (said with --verbose). */
+static int not_compiled(struct ds_run *r, const struct ds_prog *p,
+                        const struct ds_task *t, const char *what)
+{
+    const char *e = lt__ds_compile_error(t);
+    if (!e)
+        return 0;
+    lt__ds_drop(r, "does_not_compile", 1);
+    lt_info("%s: id %s: a %s does not compile: %s", p->where, p->id_str,
+            what, e);
+    return 1;
+}
+
 static void cand_done(struct ds_run *r, struct ds_task *t)
 {
     struct ds_prog *p = t->owner;
@@ -586,12 +604,13 @@ static void cand_done(struct ds_run *r, struct ds_task *t)
     cl->running--;
     v->running--;
     json_t *w = NULL;
-    int rc = lt__ds_compare(v->ref, t, &w);
+    int rc = not_compiled(r, p, t, "fault") ? -1
+                                              : lt__ds_compare(v->ref, t, &w);
     c->state = rc > 0 ? C_CHANGED : rc == 0 ? C_SAME : C_UNKNOWN;
     c->witness = w;
     if (rc == 0)
         lt__ds_drop(r, "same_behaviour", 1);
-    else if (rc < 0)
+    else if (rc < 0 && !lt__ds_compile_error(t))
         lt__ds_drop(r, "unverified", 1);
     lt__ds_task_free(t);
     dispatch(r, p);
@@ -966,9 +985,11 @@ static void rw_done(struct ds_run *r, struct ds_task *t)
     struct ds_prog *p = t->owner;
     struct rw *w = p->m;
     json_t *wit = NULL;
-    int rc = lt__ds_compare(w->ref, t, &wit);
-    w->ok[t->tag] = rc == 0;
-    if (rc != 0) {
+    int rc = not_compiled(r, p, t, "rewrite") ? -2
+                                                : lt__ds_compare(w->ref, t, &wit);
+    /* 2: compiling is the whole check (Java without tests or inputs). */
+    w->ok[t->tag] = rc == 0 || rc == 2;
+    if (rc != 0 && rc != 2 && rc != -2) {
         lt__ds_drop(r, rc > 0 ? "behaviour_changed" : "unverified", 1);
         if (rc > 0 && lt_log_get_level() >= LT_LOG_INFO) {
             struct lt_buf b = LT_BUF_INIT;

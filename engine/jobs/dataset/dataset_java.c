@@ -1,0 +1,893 @@
+/* Java programs in `litmus dataset` (--lang java): the runs of a Java
+ * program go to warm JVM workers (runners/jvm.h), each a sandboxed process
+ * that compiles in memory and runs JUnit 4 tests or call expressions.
+ * The tasks, their cache keys, the store and the callbacks are the
+ * dataset's own (dataset_exec.c); this file owns the workers: starting
+ * them, handing each a task, reading its answer as hostile input, wall
+ * deadlines, and starting a new worker when one ended.
+ * SPDX-License-Identifier: MIT */
+#include "engine/jobs/dataset/dataset_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/err.h"
+#include "common/log.h"
+#include "common/sha256.h"
+#include "common/xmalloc.h"
+#include "engine/core/internal.h"
+#include "harness/jvm_wire.h"
+#include "runners/jvm.h"
+#include "sandbox/sandbox.h"
+
+#define MAX_TESTS 100000     /* test ids a worker may report */
+#define MAX_TEXT 4096        /* longer reprs and messages are cut */
+#define COMPILE_WALL_S 20.0  /* wall time a compile may take, besides the
+                                run's own limit */
+#define START_WALL_S 60.0    /* for a worker to start its JVM and say ready */
+#define MAX_START_FAILS 3    /* workers in a row that never got ready */
+
+enum { W_OFF = 0, W_STARTING, W_IDLE, W_BUSY };
+
+struct jworker {
+    int state;
+    pid_t pid;
+    int to, from;
+    struct lt_jvm_decoder dec;
+    struct ds_task *t;       /* W_BUSY: the task it runs */
+    double since, deadline;
+    char nonce[17];
+    int leaving;             /* said it ends after its answer */
+};
+
+struct ds_java {
+    struct jworker *w;
+    int n;
+    struct ds_task *head, *tail; /* waiting for a worker */
+    size_t queued;
+    char **reads;            /* directories the workers may read */
+    size_t n_reads;
+    int start_fails;
+    int warned;
+    uint64_t counter;
+};
+
+static struct ds_java *java_of(struct ds_run *r)
+{
+    if (!r->java)
+        r->java = xcalloc(1, sizeof(struct ds_java));
+    return r->java;
+}
+
+/*** Lanes ***/
+
+/* The digest of the .java files below dir (names and contents, in name
+ * order): what a run compiles besides the program text. */
+static void digest_tree(struct lt_sha256 *s, const char *dir, int depth)
+{
+    struct dirent **names = NULL;
+    int n = scandir(dir, &names, NULL, alphasort);
+    for (int i = 0; i < n; i++) {
+        const char *nm = names[i]->d_name;
+        if (nm[0] == '.' || depth > 32) {
+            free(names[i]);
+            continue;
+        }
+        char *p = xasprintf("%s/%s", dir, nm);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            digest_tree(s, p, depth + 1);
+        } else if (S_ISREG(st.st_mode) && strlen(nm) > 5 &&
+                   strcmp(nm + strlen(nm) - 5, ".java") == 0) {
+            char *text = NULL;
+            size_t len = 0;
+            if (lt_read_file(p, &text, &len) == 0) {
+                lt_sha256_update(s, p, strlen(p) + 1);
+                lt_sha256_update(s, text, len);
+                free(text);
+            }
+        }
+        free(p);
+        free(names[i]);
+    }
+    free(names);
+}
+
+static void add_read(struct ds_java *j, const char *dir)
+{
+    for (size_t i = 0; i < j->n_reads; i++)
+        if (strcmp(j->reads[i], dir) == 0)
+            return;
+    j->reads = xrealloc(j->reads, (j->n_reads + 1) * sizeof(char *));
+    j->reads[j->n_reads++] = xstrdup(dir);
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash && slash != path ? xstrndup(path, (size_t)(slash - path))
+                                  : xstrdup("/");
+}
+
+/* The lane of a Java program: its file (or none: text from a record),
+ * its source root (the file's folder above its package folders) and its
+ * tests (a JUnit test file or test source root; NULL: calls, or
+ * compiling alone).  Shared by the records naming the same ones. */
+struct ds_lane *lt__ds_lane_java(struct ds_run *r, const char *path,
+                                 const char *root, const char *tests,
+                                 char **err)
+{
+    for (size_t i = 0; i < r->n_lanes; i++) {
+        struct ds_lane *l = r->lanes[i];
+        if (l->java && !!l->path == !!path &&
+            (!path || strcmp(l->path, path) == 0) &&
+            !!l->tests == !!tests && (!tests || strcmp(l->tests, tests) == 0))
+            return l;
+    }
+    struct ds_lane *l = xcalloc(1, sizeof(*l));
+    l->java = 1;
+    l->bare = tests == NULL;
+    l->base_cpu_ms = -1;
+    struct lt_sha256 s;
+    lt_sha256_init(&s);
+    lt_sha256_update(&s, "java/1\n", 7);
+    struct ds_java *j = java_of(r);
+    if (path) {
+        int rc = lt_read_file(path, &l->source, &l->len);
+        if (rc < 0) {
+            *err = xasprintf("%s: %s", path, lt_strerror(rc));
+            free(l);
+            return NULL;
+        }
+        l->path = xstrdup(path);
+        l->cwd = xstrdup(root ? root : "/");
+        lt_sha256_update(&s, path, strlen(path) + 1);
+        /* Helper classes on the source path are compiled with it. */
+        digest_tree(&s, l->cwd, 0);
+        add_read(j, l->cwd);
+    }
+    lt_sha256_update(&s, "\n", 1);
+    if (tests) {
+        struct stat st;
+        if (stat(tests, &st) < 0) {
+            *err = xasprintf("tests %s: %s", tests, strerror(errno));
+            free(l->source);
+            free(l->path);
+            free(l->cwd);
+            free(l);
+            return NULL;
+        }
+        l->tests = xstrdup(tests);
+        lt_sha256_update(&s, tests, strlen(tests) + 1);
+        if (S_ISDIR(st.st_mode)) {
+            digest_tree(&s, tests, 0);
+            add_read(j, tests);
+        } else {
+            char *text = NULL;
+            size_t len = 0;
+            if (lt_read_file(tests, &text, &len) == 0) {
+                lt_sha256_update(&s, text, len);
+                free(text);
+            }
+            char *d = dir_of(tests);
+            add_read(j, d);
+            free(d);
+        }
+    }
+    uint8_t d[32];
+    lt_sha256_final(&s, d);
+    l->key = xmalloc(65);
+    static const char hex[] = "0123456789abcdef";
+    for (int i = 0; i < 32; i++) {
+        l->key[2 * i] = hex[d[i] >> 4];
+        l->key[2 * i + 1] = hex[d[i] & 15];
+    }
+    l->key[64] = '\0';
+    r->lanes = xrealloc(r->lanes, (r->n_lanes + 1) * sizeof(*r->lanes));
+    r->lanes[r->n_lanes++] = l;
+    return l;
+}
+
+/*** Workers ***/
+
+static void worker_reset(struct jworker *w)
+{
+    if (w->to >= 0)
+        close(w->to);
+    if (w->from >= 0)
+        close(w->from);
+    lt_jvm_decoder_free(&w->dec);
+    memset(w, 0, sizeof(*w));
+    w->to = w->from = -1;
+}
+
+static int worker_start(struct ds_run *r, struct jworker *w)
+{
+    struct ds_java *j = r->java;
+    unsigned heap = (unsigned)(r->o->run.memory_mb / 4);
+    if (heap < 128)
+        heap = 128;
+    if (heap > 1024)
+        heap = 1024;
+    struct lt_jvm_config c = {
+        .exe = lt__engine_exe(), .scratch_base = r->scratch,
+        .read_paths = j->reads, .n_read_paths = j->n_reads,
+        .heap_mb = heap, .debug = r->o->debug};
+    char *err = NULL;
+    worker_reset(w);
+    int rc = lt_jvm_spawn(&c, &w->pid, &w->to, &w->from, &err);
+    if (rc < 0) {
+        lt_error("cannot start a Java worker: %s",
+                 err ? err : lt_strerror(rc));
+        free(err);
+        return rc;
+    }
+    lt_jvm_decoder_init(&w->dec);
+    r->s.java_workers++;
+    w->state = W_STARTING;
+    w->since = lt__now();
+    w->deadline = w->since + START_WALL_S;
+    return 0;
+}
+
+/* Ends a worker (killed when it still runs) and reaps it; its exit
+ * status, or -1. */
+static int worker_end(struct jworker *w, int kill_it)
+{
+    int status = -1;
+    if (w->pid > 0) {
+        if (kill_it)
+            kill(w->pid, SIGKILL);
+        while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
+    worker_reset(w);
+    return status;
+}
+
+static json_t *error_result(const char *status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static json_t *error_result(const char *status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0)
+        msg = NULL;
+    va_end(ap);
+    json_t *o = json_pack("{s:s, s:s}", "status", status, "error",
+                          msg ? msg : "?");
+    free(msg);
+    return o;
+}
+
+static json_t *text_n(const char *s, size_t n)
+{
+    if (n > MAX_TEXT)
+        n = MAX_TEXT;
+    json_t *v = json_stringn(s, n);
+    /* Cut inside a UTF-8 sequence, or not UTF-8 at all. */
+    while (!v && n > 0)
+        v = json_stringn(s, --n);
+    return v ? v : json_string("");
+}
+
+/* Splits "a\tb\tc\trest" into at most k fields (the last takes the
+ * rest); the number found. */
+static size_t split_tabs(const char *s, size_t len, size_t k,
+                         const char **f, size_t *fl)
+{
+    size_t n = 0, start = 0;
+    for (size_t i = 0; i <= len && n < k; i++) {
+        if (i == len || (s[i] == '\t' && n + 1 < k)) {
+            f[n] = s + start;
+            fl[n] = i - start;
+            n++;
+            start = i + 1;
+        }
+    }
+    return n;
+}
+
+static double number_of(const char *s, size_t n)
+{
+    char buf[32];
+    if (n == 0 || n >= sizeof(buf))
+        return -1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    char *end;
+    double v = strtod(buf, &end);
+    return *end || v < 0 || v > 3600e3 ? -1 : v;
+}
+
+static long test_index(const struct ds_lane *l, const char *id, size_t n)
+{
+    size_t lo = 0, hi = l->n_java_tests;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const char *m = l->java_tests[mid];
+        int c = strncmp(m, id, n);
+        if (c == 0)
+            c = m[n] ? 1 : 0;
+        if (c == 0)
+            return (long)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lane learns its tests from the first answer that lists them; later
+ * answers must list the same. */
+static int learn_tests(struct ds_lane *l, const char *s, size_t len)
+{
+    char **ids = NULL;
+    size_t n = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len && s[i] != '\n')
+            continue;
+        if (i > start) {
+            if (n == MAX_TESTS || memchr(s + start, '\0', i - start)) {
+                for (size_t k = 0; k < n; k++)
+                    free(ids[k]);
+                free(ids);
+                return -1;
+            }
+            ids = xrealloc(ids, (n + 1) * sizeof(char *));
+            ids[n++] = xstrndup(s + start, i - start);
+        }
+        start = i + 1;
+    }
+    if (n)
+        qsort(ids, n, sizeof(char *), cmp_str);
+    int rc = 0;
+    if (!l->java_tests_known) {
+        l->java_tests = ids;
+        l->n_java_tests = n;
+        l->java_tests_known = 1;
+        return 0;
+    }
+    if (n != l->n_java_tests)
+        rc = -1;
+    for (size_t k = 0; k < n && rc == 0; k++)
+        if (strcmp(ids[k], l->java_tests[k]) != 0)
+            rc = -1;
+    for (size_t k = 0; k < n; k++)
+        free(ids[k]);
+    free(ids);
+    return rc;
+}
+
+/* The result of a test run from the worker's answer, in the shape of
+ * dataset_exec.c's tests_result(). */
+static json_t *tests_answer(struct ds_task *t, const struct lt_jvm_msg *m,
+                            const char *wstatus)
+{
+    struct ds_lane *l = t->lane;
+    size_t len;
+    const char *all = lt_jvm_msg_get(m, "tests_all", &len);
+    if (!all || learn_tests(l, all, len) < 0)
+        return error_result("error", "the Java worker listed %s tests",
+                            all ? "other" : "no");
+    if (l->n_java_tests == 0)
+        return error_result("crashed", "no JUnit 4 tests collected from %s",
+                            l->tests);
+    size_t nt = l->n_java_tests;
+    char *oc = xmalloc(nt + 1);
+    memset(oc, '-', nt);
+    oc[nt] = '\0';
+    double cpu = 0;
+    long first_bad = -1, timed = -1;
+    int memory = 0;
+    json_t *message = NULL;
+    for (size_t i = 0; i < m->n; i++) {
+        if (strcmp(m->f[i].name, "test") != 0)
+            continue;
+        const char *f[4];
+        size_t fl[4];
+        if (split_tabs(m->f[i].val, m->f[i].len, 4, f, fl) != 4 ||
+            fl[0] != 1 || !strchr("PFSTM", f[0][0])) {
+            free(oc);
+            json_decref(message);
+            return error_result("error", "malformed test result from the "
+                                "Java worker");
+        }
+        long k = test_index(l, f[2], fl[2]);
+        double ms = number_of(f[1], fl[1]);
+        if (k < 0 || ms < 0 || oc[k] != '-') {
+            free(oc);
+            json_decref(message);
+            return error_result("error", "malformed test result from the "
+                                "Java worker");
+        }
+        char c = f[0][0];
+        cpu += ms;
+        oc[k] = c == 'T' ? 'F' : c;
+        if (c == 'T')
+            timed = k;
+        memory |= c == 'M';
+        if ((c == 'F' || c == 'M' || c == 'T') && first_bad < 0) {
+            first_bad = k;
+            message = text_n(f[3], fl[3]);
+        }
+    }
+    const char *status = timed >= 0 || strcmp(wstatus, "timeout") == 0
+                             ? "timeout"
+                         : first_bad >= 0 || memory ? "failed"
+                                                    : "passed";
+    json_t *o = json_pack("{s:s, s:s, s:f, s:f}", "status", status,
+                          "outcomes", oc, "cpu_ms", cpu, "tests_ms", cpu);
+    free(oc);
+    long ft = timed >= 0 ? timed : first_bad;
+    if (ft >= 0) {
+        json_object_set_new(o, "test", json_string(l->java_tests[ft]));
+        if (message && timed < 0)
+            json_object_set(o, "message", message);
+    }
+    json_decref(message);
+    return o;
+}
+
+/* The result of a call-evaluation run, in the shape of dataset_exec.c's
+ * cases_result(). */
+static json_t *cases_answer(struct ds_task *t, const struct lt_jvm_msg *m,
+                            const char *wstatus)
+{
+    size_t n = json_array_size(t->calls);
+    json_t *cases = json_array(), *work = json_array();
+    double child = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        if (strcmp(m->f[i].name, "call") != 0)
+            continue;
+        const char *f[4];
+        size_t fl[4];
+        double ms;
+        if (json_array_size(cases) == n ||
+            split_tabs(m->f[i].val, m->f[i].len, 4, f, fl) != 4 ||
+            (ms = number_of(f[1], fl[1])) < 0)
+            goto bad;
+        json_t *c;
+        if (fl[0] == 2 && memcmp(f[0], "ok", 2) == 0)
+            c = json_pack("{s:s, s:o, s:o}", "status", "ok", "repr",
+                          text_n(f[3], fl[3]), "type", text_n(f[2], fl[2]));
+        else if (fl[0] == 6 && memcmp(f[0], "raised", 6) == 0)
+            c = json_pack("{s:s, s:o, s:o}", "status", "raised", "exception",
+                          text_n(f[2], fl[2]), "repr", text_n(f[3], fl[3]));
+        else if (fl[0] == 7 && memcmp(f[0], "timeout", 7) == 0)
+            c = json_pack("{s:s}", "status", "timeout");
+        else if (fl[0] == 5 && memcmp(f[0], "error", 5) == 0)
+            c = json_pack("{s:s, s:o}", "status", "error", "error",
+                          text_n(f[3], fl[3]));
+        else
+            goto bad;
+        json_array_append_new(cases, c);
+        json_array_append_new(work, json_real(ms));
+        child += ms;
+    }
+    if (strcmp(wstatus, "timeout") == 0 && json_array_size(cases) < n) {
+        json_decref(cases);
+        json_decref(work);
+        return json_pack("{s:s}", "status", "timeout");
+    }
+    if (json_array_size(cases) != n) {
+        json_decref(cases);
+        json_decref(work);
+        return error_result("crashed", "the Java worker answered %zu of %zu "
+                            "calls", json_array_size(cases), n);
+    }
+    return json_pack("{s:s, s:o, s:o, s:f}", "status", "ok", "cases", cases,
+                     "work_ms", work, "child_ms", child);
+bad:
+    json_decref(cases);
+    json_decref(work);
+    return error_result("error", "malformed call result from the Java "
+                        "worker");
+}
+
+static void task_done(struct ds_run *r, struct ds_task *t, json_t *res,
+                      double started)
+{
+    t->wall_ms = (lt__now() - started) * 1000.0;
+    r->s.jobs_run++;
+    r->t_last_job = lt__now();
+    const char *status = json_string_value(json_object_get(res, "status"));
+    if (status && strcmp(status, "error") == 0 && !t->xt.retried) {
+        /* The engine's own failure: once more, then it stands. */
+        t->xt.retried = 1;
+        r->s.retries++;
+        json_decref(res);
+        lt__ds_java_submit(r, t);
+        return;
+    }
+    if (status && strcmp(status, "error") == 0)
+        r->s.engine_errors++;
+    t->result = res;
+    lt__ds_result(r, t);
+}
+
+/* The worker's answer to its task. */
+static void worker_answer(struct ds_run *r, struct jworker *w,
+                          struct lt_jvm_msg *m)
+{
+    size_t len;
+    const char *op = lt_jvm_msg_get(m, "op", &len);
+    if (!op) {
+        w->leaving = 1;
+        return;
+    }
+    if (w->state == W_STARTING) {
+        if (strcmp(op, "ready") != 0) {
+            const char *e = lt_jvm_msg_get(m, "error", &len);
+            lt_error("a Java worker failed to start: %.*s", e ? (int)len : 1,
+                     e ? e : "?");
+            w->leaving = 1;
+            return;
+        }
+        struct ds_java *j = r->java;
+        const char *sb = lt_jvm_msg_get(m, "sandbox", &len);
+        unsigned have = sb ? (unsigned)strtoul(sb, NULL, 10) : 0;
+        if ((have & LT_SBX_ALL) != LT_SBX_ALL && !j->warned) {
+            const char *why = lt_jvm_msg_get(m, "missing", &len);
+            lt_warn("the Java workers' sandbox is degraded: %.*s",
+                    why && len ? (int)len : 18,
+                    why && len ? why : "features are missing");
+            j->warned = 1;
+        }
+        j->start_fails = 0;
+        w->state = W_IDLE;
+        return;
+    }
+    if (w->state != W_BUSY || strcmp(op, "done") != 0) {
+        w->leaving = 1;
+        return;
+    }
+    struct ds_task *t = w->t;
+    size_t nlen;
+    const char *nonce = lt_jvm_msg_get(m, "nonce", &nlen);
+    const char *compile = lt_jvm_msg_get(m, "compile", &len);
+    const char *ws = lt_jvm_msg_get(m, "status", &len);
+    json_t *res;
+    if (!nonce || strlen(w->nonce) != nlen ||
+        memcmp(nonce, w->nonce, nlen) != 0 || !compile || !ws) {
+        res = error_result("error", "malformed answer from the Java worker");
+        w->leaving = 1;
+    } else if (strcmp(compile, "ok") != 0) {
+        const char *e = lt_jvm_msg_get(m, "error", &len);
+        res = json_pack("{s:s, s:b, s:o}", "status", "invalid",
+                        "compile_error", 1, "error",
+                        e ? text_n(e, len) : json_string("does not compile"));
+    } else if (t->kind == TK_CASES) {
+        res = cases_answer(t, m, ws);
+    } else {
+        res = tests_answer(t, m, ws);
+    }
+    if (strcmp(ws ? ws : "", "done") != 0)
+        w->leaving = 1; /* timeout, memory, stray threads: it ends now */
+    const char *cms = lt_jvm_msg_get(m, "compile_ms", &len);
+    double c = cms ? number_of(cms, len) : -1;
+    if (c >= 0) {
+        r->s.java_compile_ms += c;
+        r->s.java_compiles++;
+    }
+    double run_ms = json_real_value(json_object_get(res, "cpu_ms")) +
+                    json_real_value(json_object_get(res, "child_ms"));
+    r->s.java_run_ms += run_ms;
+    double started = w->since;
+    w->t = NULL;
+    w->state = W_IDLE;
+    task_done(r, t, res, started);
+}
+
+/* A worker's answers are in, or it ended. */
+static void worker_read(struct ds_run *r, struct jworker *w)
+{
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(w->from, buf, sizeof(buf));
+        if (n > 0) {
+            lt_jvm_decoder_feed(&w->dec, buf, (size_t)n);
+            struct lt_jvm_msg m;
+            int rc;
+            while (!w->leaving && (rc = lt_jvm_decoder_next(&w->dec, &m)) != 0) {
+                if (rc < 0) {
+                    w->leaving = 1;
+                    break;
+                }
+                worker_answer(r, w, &m);
+                lt_jvm_msg_free(&m);
+            }
+            if (!w->leaving)
+                continue;
+        } else if (n < 0 && (errno == EINTR)) {
+            continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            return;
+        }
+        /* End of the stream, a read error or a bad answer: the worker is
+         * gone, or will be. */
+        int was = w->state;
+        struct ds_task *t = w->t;
+        double started = w->since;
+        int status = worker_end(w, 1);
+        if (was == W_STARTING) {
+            struct ds_java *j = r->java;
+            if (++j->start_fails >= MAX_START_FAILS) {
+                lt_error("the Java workers do not start (the last ended "
+                         "with status 0x%x); run with --debug to see why",
+                         status);
+                lt_exec_fail(&r->ex, LT_EXIT_ENGINE);
+            }
+        }
+        if (t) {
+            json_t *res;
+            if (WIFEXITED(status))
+                res = error_result("crashed", "the process exited with "
+                                   "status %d", WEXITSTATUS(status));
+            else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
+                res = error_result("crashed", "killed by signal %d (%s)",
+                                   WTERMSIG(status),
+                                   strsignal(WTERMSIG(status)));
+            else
+                res = error_result("error", "the Java worker ended");
+            task_done(r, t, res, started);
+        }
+        return;
+    }
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+static void worker_send(struct ds_run *r, struct jworker *w,
+                        struct ds_task *t)
+{
+    struct ds_java *j = r->java;
+    struct ds_lane *l = t->lane;
+    snprintf(w->nonce, sizeof(w->nonce), "%016llx",
+             (unsigned long long)lt__ds_mix(++j->counter ^
+                                            (uint64_t)(lt__now() * 1e9)));
+    struct lt_buf sel = LT_BUF_INIT;
+    for (size_t i = 0; t->tests && i < t->n_tests; i++) {
+        if (t->tests[i] < l->n_java_tests) {
+            lt_buf_append(&sel, l->java_tests[t->tests[i]],
+                          strlen(l->java_tests[t->tests[i]]));
+            lt_buf_append(&sel, "\n", 1);
+        }
+    }
+    char budget[32], call_budget[32];
+    snprintf(budget, sizeof(budget), "%.0f", t->budget_s * 1000.0);
+    snprintf(call_budget, sizeof(call_budget), "%.0f",
+             t->call_timeout * 1000.0);
+    size_t nc = json_array_size(t->calls);
+    struct lt_jvm_field *f = xcalloc(12 + nc, sizeof(*f));
+    size_t n = 0;
+    const char *text = t->kind == TK_BASELINE ? l->source : t->source;
+    size_t tlen = t->kind == TK_BASELINE ? l->len : t->len;
+#define FIELD(nm, v, ln) f[n++] = (struct lt_jvm_field){nm, v, ln}
+#define FIELDS(nm, v) FIELD(nm, v, strlen(v))
+    FIELDS("op", "run");
+    FIELDS("nonce", w->nonce);
+    FIELD("program", text, tlen);
+    FIELDS("program_path", l->path ? l->path : "");
+    FIELDS("tests", l->tests ? l->tests : "");
+    if (t->tests && sel.len)
+        FIELD("select", sel.data, sel.len);
+    FIELDS("stop_first", t->stop_first ? "1" : "0");
+    FIELDS("budget_ms", budget);
+    FIELDS("call_budget_ms", call_budget);
+    for (size_t i = 0; i < nc; i++)
+        FIELDS("call", json_string_value(json_array_get(t->calls, i)));
+#undef FIELD
+#undef FIELDS
+    struct lt_buf b = LT_BUF_INIT;
+    lt_jvm_encode(&b, f, n);
+    free(f);
+    lt_buf_free(&sel);
+    w->t = t;
+    w->state = W_BUSY;
+    w->since = lt__now();
+    w->deadline = w->since + COMPILE_WALL_S + 3 * t->budget_s + 1;
+    if (!r->t_first_job)
+        r->t_first_job = w->since;
+    /* The worker reads every request whole before it answers; a worker
+     * that stopped reading is dead. */
+    int rc = write_all(w->to, b.data, b.len);
+    lt_buf_free(&b);
+    if (rc < 0)
+        w->leaving = 1;
+}
+
+/* A task for the workers (from lt__ds_submit, after the cache missed). */
+void lt__ds_java_submit(struct ds_run *r, struct ds_task *t)
+{
+    struct ds_java *j = java_of(r);
+    t->next_ready = NULL;
+    if (j->tail)
+        j->tail->next_ready = t;
+    else
+        j->head = t;
+    j->tail = t;
+    j->queued++;
+}
+
+static size_t busy(const struct ds_java *j)
+{
+    size_t b = 0;
+    for (int i = 0; i < j->n; i++)
+        b += j->w[i].state == W_BUSY;
+    return b;
+}
+
+/* One round: workers started for the queue, tasks handed to ready
+ * workers, answers read, deadlines enforced.  Waits at most wait_s. */
+static int java_step(struct ds_run *r, double wait_s)
+{
+    struct ds_java *j = r->java;
+    if (!j->w) {
+        j->n = r->o->run.jobs > 0 ? r->o->run.jobs : 1;
+        j->w = xcalloc((size_t)j->n, sizeof(*j->w));
+        for (int i = 0; i < j->n; i++)
+            j->w[i].to = j->w[i].from = -1;
+    }
+    /* Enough workers for the work there is. */
+    size_t want = j->queued + busy(j);
+    size_t live = 0;
+    for (int i = 0; i < j->n; i++)
+        live += j->w[i].state != W_OFF;
+    for (int i = 0; i < j->n && live < want && !r->ex.fatal; i++) {
+        if (j->w[i].state != W_OFF)
+            continue;
+        if (worker_start(r, &j->w[i]) < 0) {
+            lt_exec_fail(&r->ex, LT_EXIT_ENGINE);
+            return -1;
+        }
+        live++;
+    }
+    for (int i = 0; i < j->n && j->head; i++) {
+        struct jworker *w = &j->w[i];
+        if (w->state != W_IDLE || w->leaving)
+            continue;
+        struct ds_task *t = j->head;
+        j->head = t->next_ready;
+        if (!j->head)
+            j->tail = NULL;
+        j->queued--;
+        t->next_ready = NULL;
+        worker_send(r, w, t);
+    }
+    struct pollfd pf[64];
+    int idx[64];
+    int nf = 0;
+    double now = lt__now(), next = now + wait_s;
+    for (int i = 0; i < j->n && nf < 64; i++) {
+        struct jworker *w = &j->w[i];
+        if (w->state == W_OFF)
+            continue;
+        if (w->state != W_IDLE && w->deadline < next)
+            next = w->deadline;
+        pf[nf] = (struct pollfd){.fd = w->from, .events = POLLIN};
+        idx[nf++] = i;
+    }
+    int ms = next > now ? (int)((next - now) * 1000) + 1 : 0;
+    int n = poll(pf, (nfds_t)nf, ms);
+    if (n < 0 && errno != EINTR)
+        return -errno;
+    for (int k = 0; k < nf && n > 0; k++)
+        if (pf[k].revents)
+            worker_read(r, &j->w[idx[k]]);
+    now = lt__now();
+    for (int i = 0; i < j->n; i++) {
+        struct jworker *w = &j->w[i];
+        if (w->state == W_OFF)
+            continue;
+        if (w->leaving && w->state != W_BUSY) {
+            worker_end(w, 1);
+            continue;
+        }
+        if (w->state == W_IDLE || now < w->deadline)
+            continue;
+        /* Past its wall deadline: the task timed out (or the worker
+         * never got ready). */
+        struct ds_task *t = w->t;
+        double started = w->since;
+        int was = w->state;
+        worker_end(w, 1);
+        if (t)
+            task_done(r, t, json_pack("{s:s}", "status", "timeout"),
+                      started);
+        else if (was == W_STARTING && ++j->start_fails >= MAX_START_FAILS) {
+            lt_error("the Java workers do not get ready in %.0f s",
+                     START_WALL_S);
+            lt_exec_fail(&r->ex, LT_EXIT_ENGINE);
+        }
+    }
+    return 0;
+}
+
+/* Like lt_exec_run() for the Java workers: until every task is done and
+ * its callback ran. */
+int lt__ds_java_loop(struct ds_run *r)
+{
+    struct lt_exec *ex = &r->ex;
+    java_of(r);
+    if (lt__ds_scratch(r) < 0)
+        return LT_EXIT_ENGINE;
+    for (;;) {
+        ex->idle(ex);
+        if (ex->fatal || lt__interrupted)
+            break;
+        if (r->outstanding == 0)
+            break;
+        int rc = java_step(r, 0.25);
+        if (rc < 0 && !ex->fatal) {
+            lt_error("poll: %s", strerror(-rc));
+            lt_exec_fail(ex, LT_EXIT_ENGINE);
+        }
+        lt_exec_commit(ex, 0);
+        if (ex->progress)
+            ex->progress(ex, 0);
+    }
+    return lt_exec_finish(ex);
+}
+
+void lt__ds_java_close(struct ds_run *r)
+{
+    struct ds_java *j = r->java;
+    if (!j)
+        return;
+    for (int i = 0; i < j->n; i++) {
+        struct jworker *w = &j->w[i];
+        if (w->state == W_OFF)
+            continue;
+        if (w->t)
+            lt__ds_task_free(w->t);
+        if (w->to >= 0) {
+            lt_jvm_stop(w->pid, w->to, w->from);
+            w->to = w->from = -1;
+            w->pid = 0;
+        }
+        worker_end(w, 1);
+    }
+    free(j->w);
+    while (j->head) {
+        struct ds_task *t = j->head;
+        j->head = t->next_ready;
+        lt__ds_task_free(t);
+    }
+    for (size_t i = 0; i < j->n_reads; i++)
+        free(j->reads[i]);
+    free(j->reads);
+    free(j);
+    r->java = NULL;
+}
