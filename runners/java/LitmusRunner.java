@@ -36,9 +36,14 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
+import java.util.TimeZone;
 import java.util.TreeMap;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import javax.tools.Diagnostic;
 import javax.tools.FileObject;
 import javax.tools.JavaFileObject;
@@ -98,6 +103,7 @@ public final class LitmusRunner {
         System.setOut(r.quiet);
         System.setErr(System.getenv("LITMUS_JVM_DEBUG") != null
                           ? System.err : r.quiet);
+        r.saveDefaults();
         r.warmUp();
         new Wire.Out().put("op", "ready")
             .put("java_version", System.getProperty("java.version"))
@@ -271,6 +277,7 @@ public final class LitmusRunner {
         volatile long cpuNs = -1;
         boolean timedOut; // over budget and stopped
         boolean stuck;    // over budget and would not stop
+        boolean blocked;  // stopped for its wall time, not its CPU time
     }
 
     /** What an item runs. */
@@ -297,6 +304,12 @@ public final class LitmusRunner {
         }, "litmus-item", ITEM_STACK);
         t.setContextClassLoader(ctx);
         t.setDaemon(true);
+        long w0 = System.nanoTime();
+        /* A thread that blocks (sleeps, waits, deadlocks) uses no CPU:
+         * it is stopped too after four times its CPU budget of wall time
+         * and two seconds, rather than holding the worker until the
+         * engine's deadline kills it. */
+        long wallNs = budgetNs < 0 ? -1 : 4 * budgetNs + 2_000_000_000L;
         t.start();
         long seen = 0;
         while (t.isAlive()) {
@@ -306,8 +319,10 @@ public final class LitmusRunner {
             long c = MX.getThreadCpuTime(t.getId());
             if (c > seen)
                 seen = c;
-            if (budgetNs >= 0 && c > budgetNs) {
+            boolean blocked = wallNs >= 0 && System.nanoTime() - w0 > wallNs;
+            if ((budgetNs >= 0 && c > budgetNs) || blocked) {
                 l.timedOut = true;
+                l.blocked = blocked && !(c > budgetNs);
                 t.stop();
                 t.join(GRACE_MS);
                 l.stuck = t.isAlive();
@@ -408,6 +423,7 @@ public final class LitmusRunner {
         } finally {
             System.setOut(quiet);
             System.setErr(quiet);
+            restoreDefaults();
         }
         a.stdout = cap.kept.toByteArray();
         if (a.status.equals("done") && strays(group))
@@ -635,7 +651,8 @@ public final class LitmusRunner {
             String msg;
             if (l.timedOut) {
                 kind = "T";
-                msg = "over the CPU budget";
+                msg = l.blocked ? "blocked past the time budget"
+                                : "over the CPU budget";
             } else if (l.thrown instanceof OutOfMemoryError ||
                        "M".equals(outcome[0])) {
                 kind = "M";
@@ -838,12 +855,53 @@ public final class LitmusRunner {
      *  wait for ones that are ending). */
     private static boolean strays(ThreadGroup group) throws InterruptedException {
         long end = System.nanoTime() + STRAY_WAIT_MS * 1_000_000;
-        while (group.activeCount() > 0) {
+        for (;;) {
+            Thread[] ts = new Thread[group.activeCount() + 8];
+            int n = group.enumerate(ts, true);
+            boolean any = false;
+            for (int i = 0; i < n; i++) {
+                /* The common fork-join pool's workers (parallel streams)
+                 * are the JDK's: idle ones are no program's threads. */
+                if (ts[i] instanceof ForkJoinWorkerThread &&
+                    ((ForkJoinWorkerThread) ts[i]).getPool() ==
+                        ForkJoinPool.commonPool() &&
+                    ForkJoinPool.commonPool().isQuiescent())
+                    continue;
+                any |= ts[i].isAlive();
+            }
+            if (!any)
+                return false;
             if (System.nanoTime() > end)
                 return true;
             Thread.sleep(2);
         }
-        return false;
+    }
+
+    /** The JVM-wide defaults a program may change (system properties,
+     *  locales, time zone, the uncaught-exception handler), as they were
+     *  before the first run: no run sees what another set. */
+    private Properties props0;
+    private Locale locale0, format0, display0;
+    private TimeZone zone0;
+
+    private void saveDefaults() {
+        props0 = new Properties();
+        props0.putAll(System.getProperties());
+        locale0 = Locale.getDefault();
+        format0 = Locale.getDefault(Locale.Category.FORMAT);
+        display0 = Locale.getDefault(Locale.Category.DISPLAY);
+        zone0 = TimeZone.getDefault();
+    }
+
+    private void restoreDefaults() {
+        Properties p = new Properties();
+        p.putAll(props0);
+        System.setProperties(p);
+        Locale.setDefault(locale0);
+        Locale.setDefault(Locale.Category.FORMAT, format0);
+        Locale.setDefault(Locale.Category.DISPLAY, display0);
+        TimeZone.setDefault(zone0);
+        Thread.setDefaultUncaughtExceptionHandler(null);
     }
 
     /** Empties the working directory (the scratch), never following a

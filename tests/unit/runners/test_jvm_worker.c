@@ -283,6 +283,9 @@ static const char hostile_src[] =
     "        return p;\n"
     "    }\n"
     "    public static int fine() { return 7; }\n"
+    "    static int n;\n"
+    "    public static int next() { return ++n; }\n"
+    "    public static void sleep() throws Exception { Thread.sleep(60000); }\n"
     "}\n";
 
 static int setup(void **state)
@@ -743,6 +746,47 @@ static void test_hostile_contained(void **state)
     free(prog);
 }
 
+/* What one run changes of the JVM does not reach the next: statics
+ * (a fresh class loader), locales and system properties; a parallel
+ * stream's pool threads are no strays; a blocked call is stopped. */
+static void test_isolation(void **state)
+{
+    (void)state;
+    need_java();
+    struct req r;
+    req_init(&r);
+    put(&r, "program", hostile_src);
+    put(&r, "call", "Hostile.next()");
+    put(&r, "call", "Hostile.next()");
+    put(&r, "call", "java.util.Locale.setDefault(java.util.Locale.GERMANY)");
+    put(&r, "call", "System.setProperty(\"litmus.x\", \"1\")");
+    put(&r, "call", "java.util.stream.IntStream.range(0, 100000).parallel()"
+                    ".map(i -> i % 7).sum()");
+    struct lt_jvm_msg m;
+    assert_int_equal(ask(&r, &m), 1);
+    assert_contains(nth(&m, "call", 1), "\tjava.lang.Integer\t2");
+    assert_contains(nth(&m, "call", 4), "\tjava.lang.Integer\t299995");
+    assert_string_equal(lt_jvm_msg_get(&m, "status", NULL), "done");
+    lt_jvm_msg_free(&m);
+
+    req_init(&r);
+    put(&r, "program", hostile_src);
+    put(&r, "call", "Hostile.next()");
+    put(&r, "call", "String.format(\"%.1f\", 1.5)");
+    put(&r, "call", "System.getProperty(\"litmus.x\")");
+    put(&r, "call", "Hostile.sleep()");
+    put(&r, "call", "Hostile.fine()");
+    put(&r, "call_budget_ms", "100");
+    assert_int_equal(ask(&r, &m), 1);
+    assert_contains(nth(&m, "call", 0), "\tjava.lang.Integer\t1");
+    assert_contains(nth(&m, "call", 1), "\tjava.lang.String\t\"1.5\"");
+    assert_string_equal(nth(&m, "call", 2), "ok\t0\tnull\tnull");
+    assert_prefix(nth(&m, "call", 3), "timeout\t");
+    assert_contains(nth(&m, "call", 4), "\tjava.lang.Integer\t7");
+    assert_string_equal(lt_jvm_msg_get(&m, "status", NULL), "done");
+    lt_jvm_msg_free(&m);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -755,6 +799,7 @@ int main(void)
         cmocka_unit_test(test_test_root),
         cmocka_unit_test(test_bare_method),
         cmocka_unit_test(test_compile_speed),
+        cmocka_unit_test(test_isolation),
         cmocka_unit_test(test_hostile_contained),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
