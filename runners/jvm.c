@@ -76,6 +76,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/cov.h"
 #include "common/err.h"
 #include "common/xmalloc.h"
 #include "harness/jvm_wire.h"
@@ -688,6 +689,9 @@ _Noreturn void lt_jvm_main(int in_fd, int out_fd)
     int netns = unshare(CLONE_NEWNET) == 0;
     if (netns)
         w.features |= LT_SBX_NETNS;
+    /* The last moment the build tree is writable: coverage builds write
+     * what start-up ran (the rest of the worker's counts are lost). */
+    lt_cov_flush();
     enter_view();
     reset_signals();
     enter_sandbox();

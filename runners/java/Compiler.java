@@ -126,6 +126,7 @@ final class Compiler {
 
     private void setSourcePath(List<File> path) throws IOException {
         if (!path.equals(sourcePath)) {
+            sourcePath = null;
             std.setLocation(StandardLocation.SOURCE_PATH, path);
             sourcePath = path;
         }
@@ -141,8 +142,12 @@ final class Compiler {
         DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
         JavaCompiler.CompilationTask task =
             javac.getTask(null, fm, diags, OPTIONS, null, units);
-        boolean ok = task.call();
-        setSourcePath(NO_PATH);
+        boolean ok;
+        try {
+            ok = task.call();
+        } finally {
+            setSourcePath(NO_PATH);
+        }
         return result(ok, diags);
     }
 
@@ -161,6 +166,18 @@ final class Compiler {
         if (!r.ok)
             pool = new JavacTaskPool(1);
         return r;
+    }
+
+    /** Forgets every reused context (after a failure javac did not
+     *  report as diagnostics). */
+    void dropPool() {
+        pool = new JavacTaskPool(1);
+        outputs = new HashMap<>();
+        try {
+            setSourcePath(NO_PATH);
+        } catch (IOException e) {
+            sourcePath = null; // set again on the next compile
+        }
     }
 
     private Result result(boolean ok,

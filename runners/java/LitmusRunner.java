@@ -122,7 +122,18 @@ public final class LitmusRunner {
             } catch (OutOfMemoryError e) {
                 a = new Answer(req.get("nonce", ""));
                 a.status = "memory";
+                a.compile = "error";
                 a.compileError = "java.lang.OutOfMemoryError in the worker";
+            } catch (Exception | StackOverflowError | AssertionError e) {
+                /* javac itself failed on this program (a crash, a stack
+                 * overflow on deep nesting), or a test root could not be
+                 * read: the program cannot be verified, which the engine
+                 * treats as a compile error; the worker goes on with a
+                 * fresh javac context. */
+                a = new Answer(req.get("nonce", ""));
+                a.compile = "error";
+                a.compileError = "javac: internal error: " + firstLine(e.toString());
+                r.compiler.dropPool();
             }
             a.send(out);
             if (!a.status.equals("done")) {
