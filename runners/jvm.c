@@ -646,7 +646,8 @@ static void *run_jvm(void *arg)
     check(env, "LitmusRunner");
     jmethodID serve = (*env)->GetStaticMethodID(
         env, runner, "serve",
-        "(Ljava/io/FileDescriptor;Ljava/io/FileDescriptor;ILjava/lang/String;)V");
+        "(Ljava/io/FileDescriptor;Ljava/io/FileDescriptor;I"
+        "Ljava/lang/String;)V");
     check(env, "LitmusRunner.serve");
     jobject in = file_descriptor(env, w.in_fd);
     jobject out = file_descriptor(env, w.out_fd);

@@ -277,9 +277,12 @@ static const char hostile_test[] =
 
 static const char hostile_src[] =
     "public class Hostile {\n"
-    "    public static long spin() { long x = 0; while (x >= 0) x++; return x; }\n"
+    "    public static long spin() {\n"
+    "        long x = 0; while (x >= 0) x++; return x;\n"
+    "    }\n"
     "    public static String write(String p) throws Exception {\n"
-    "        java.nio.file.Files.writeString(java.nio.file.Path.of(p), \"x\");\n"
+    "        java.nio.file.Files.writeString(\n"
+    "            java.nio.file.Path.of(p), \"x\");\n"
     "        return p;\n"
     "    }\n"
     "    public static int fine() { return 7; }\n"
@@ -338,7 +341,9 @@ static int setup(void **state)
                "}\n");
     write_file("shapes/tests/geo/Helper.java",
                "package geo;\n"
-               "class Helper { static double sq(double x) { return x * x; } }\n");
+               "class Helper {\n"
+               "    static double sq(double x) { return x * x; }\n"
+               "}\n");
     write_file("hostile/HostileTest.java", hostile_test);
     write_file("hostile/Hostile.java", hostile_src);
     return 0;
@@ -498,7 +503,8 @@ static void test_calls(void **state)
     assert_prefix(nth(&m, "call", 4), "error\t0\t\t");
     assert_contains(nth(&m, "call", 4), "cannot find symbol");
     assert_contains(nth(&m, "call", 5), "[\"a\\tb\", 'c', 1.5]");
-    assert_contains(nth(&m, "call", 6), "\tjava.lang.Object\tjava.lang.Object@?");
+    assert_contains(nth(&m, "call", 6),
+                    "\tjava.lang.Object\tjava.lang.Object@?");
     assert_contains(nth(&m, "call", 7), "{\"k\"=[[1], [2, 3]]}");
     assert_string_equal(lt_jvm_msg_get(&m, "stdout", NULL), "hello\n");
     lt_jvm_msg_free(&m);
@@ -588,9 +594,10 @@ static void test_compile_speed(void **state)
             "        for (int e : extra) s -= e;\n"
             "        StringBuilder sb = new StringBuilder(\"m%d:\");\n"
             "        sb.append(s).append('/').append(best);\n"
-            "        return sb.length() > 40 ? sb.substring(0, 40) : sb.toString();\n"
+            "        return sb.length() > 40 ? sb.substring(0, 40)\n"
+            "                                : sb.toString();\n"
             "    }\n", i, i, i);
-        lines += 12;
+        lines += 13;
     }
     lt_buf_puts(&src, "}\n");
     lines++;
