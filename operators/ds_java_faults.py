@@ -361,8 +361,13 @@ class _JFaults:
                 if nm is not None:
                     local_names.add(src.seg(nm))
             if x.type == 'identifier' and x.parent.type in (
-                    'lambda_expression', 'inferred_parameters'):
+                    'lambda_expression', 'inferred_parameters',
+                    'type_pattern', 'record_pattern',
+                    'record_pattern_component'):
                 local_names.add(src.seg(x))
+            if x.type == 'instanceof_expression' and \
+                    x.child('name') is not None:
+                local_names.add(src.seg(x.child('name')))
             if (x is not body and x.parent is not None
                     and x.parent.type in ('block',
                                           'switch_block_statement_group')
@@ -415,7 +420,8 @@ class _JFaults:
                         v = ' ' + src.seg(value)
             self.add('MisplacedReturn', s.sb, s.sb, 'if (true) return%s; ' % v,
                      'early `return%s` before `%s`' % (
-                         _short(v, 30), _short(src.seg(s), 40)))
+                         ' ' + _short(v, 30) if v else '',
+                         _short(src.seg(s), 40)))
 
 
 def _in_switch_value(x, body):

@@ -409,11 +409,12 @@ class JavaRewriter:
                     nm = x.child('name')
                     if nm is not None:
                         banned.add(seg(nm))
-                elif t in ('instanceof_expression', 'record_pattern',
-                           'type_pattern'):
+                elif t == 'instanceof_expression':
+                    # pattern variables have flow scopes: leave them alone
                     nm = x.child('name')
                     if nm is not None:
                         banned.add(seg(nm))
+                elif t in ('record_pattern', 'type_pattern'):
                     for y in x.walk():
                         if y.type == 'identifier':
                             banned.add(seg(y))

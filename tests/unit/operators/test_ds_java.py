@@ -131,9 +131,9 @@ def member_orders(text):
                           'enum_declaration', 'record_declaration'):
                 nm = m.child('name')
                 ps = m.child('parameters')
-                arity = len([c for c in ps.children if c.named]) if ps \
-                    else -1
-                names.append('%s/%d' % (src.seg(nm), arity))
+                types = [src.seg(c.child('type')) for c in ps.children
+                         if c.child('type') is not None] if ps else []
+                names.append('%s(%s)' % (src.seg(nm), ','.join(types)))
         out['.'.join(reversed(path))] = names
     return out
 

@@ -47,8 +47,8 @@ static void test_java_check(void **state)
 {
     (void)state;
     char *out = call_ok("java_check", "{\"source\": \"" JAVA_SRC "\"}", NULL);
-    assert_string_equal(out,
-                        "{\"package\": \"p\", \"type\": \"A\", \"lines\": 13}");
+    assert_string_equal(
+        out, "{\"package\": \"p\", \"type\": \"A\", \"lines\": 13}");
     free(out);
     out = call_ok("java_check",
                   "{\"source\": \"int f(int a) {\\n  return a;\\n}\\n\"}",
