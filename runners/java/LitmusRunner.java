@@ -439,6 +439,8 @@ public final class LitmusRunner {
         a.stdout = cap.kept.toByteArray();
         if (a.status.equals("done") && strays(group))
             a.status = "stray";
+        else
+            forget(group);
         clearScratch();
         return a;
     }
@@ -885,6 +887,17 @@ public final class LitmusRunner {
             if (System.nanoTime() > end)
                 return true;
             Thread.sleep(2);
+        }
+    }
+
+    /** Removes a run's empty thread group from its parent, which would
+     *  otherwise keep one per run. */
+    @SuppressWarnings("removal")
+    private static void forget(ThreadGroup group) {
+        try {
+            group.destroy();
+        } catch (IllegalThreadStateException e) {
+            // Not empty (a pool thread of the JDK): it stays.
         }
     }
 
