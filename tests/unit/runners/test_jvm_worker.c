@@ -289,6 +289,13 @@ static const char hostile_src[] =
     "    static int n;\n"
     "    public static int next() { return ++n; }\n"
     "    public static void sleep() throws Exception { Thread.sleep(60000); }\n"
+    "    public static void stray() {\n"
+    "        new Thread(() -> { while (true) Thread.onSpinWait(); }).start();\n"
+    "    }\n"
+    "    public static void stubborn() {\n"
+    "        for (;;) try { long x = 0; while (x >= 0) x++; }\n"
+    "                 catch (Throwable t) { }\n"
+    "    }\n"
     "}\n";
 
 static int setup(void **state)
@@ -731,6 +738,33 @@ static void test_hostile_contained(void **state)
     assert_true(worker_gone(5));
     double s = worker_start();
     printf("# restarted after OOM in %.2f s\n", s);
+
+    /* A thread the run started outlives it: status stray, and the
+     * worker ends after answering. */
+    req_init(&r);
+    put(&r, "program", hostile_src);
+    put(&r, "call", "Hostile.stray()");
+    assert_int_equal(ask(&r, &m), 1);
+    assert_prefix(nth(&m, "call", 0), "ok\t");
+    assert_string_equal(lt_jvm_msg_get(&m, "status", NULL), "stray");
+    lt_jvm_msg_free(&m);
+    assert_true(worker_gone(5));
+    worker_start();
+
+    /* A call that swallows Thread.stop: status timeout, and the worker
+     * ends after answering. */
+    req_init(&r);
+    put(&r, "program", hostile_src);
+    put(&r, "call", "Hostile.stubborn()");
+    put(&r, "call", "Hostile.fine()");
+    put(&r, "call_budget_ms", "200");
+    assert_int_equal(ask(&r, &m), 1);
+    assert_int_equal(count(&m, "call"), 1);
+    assert_prefix(nth(&m, "call", 0), "timeout\t");
+    assert_string_equal(lt_jvm_msg_get(&m, "status", NULL), "timeout");
+    lt_jvm_msg_free(&m);
+    assert_true(worker_gone(5));
+    worker_start();
 
     /* System.exit: the worker ends without an answer; a new one starts. */
     req_init(&r);
