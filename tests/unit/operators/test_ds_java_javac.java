@@ -1,12 +1,26 @@
 // The compile check of test_ds_java.py: one JVM compiles many variants,
 // each directory on its own (its .java files, classes written into the
 // directory), with the JDK's javax.tools compiler; prints "OK dir" or
-// "FAIL dir: first message" per directory read from stdin.
+// "FAIL dir: first message" per directory read from stdin.  A directory
+// with a file main.txt (a class name) also runs that class's main() with
+// System.out captured: "RUN dir <hash of the output>" or "RUNFAIL dir:
+// exception" (a main that runs over 10 s is abandoned: RUNFAIL).
 // Run: java tests/unit/operators/test_ds_java_javac.java < dirs
 // SPDX-License-Identifier: MIT
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.ArrayList;
 import java.util.List;
 import javax.tools.Diagnostic;
@@ -39,6 +53,10 @@ public class CompileAll {
                                        fm.getJavaFileObjectsFromFiles(files)).call();
             if (ok) {
                 System.out.println("OK " + dir);
+                File main = new File(dir, "main.txt");
+                if (main.exists()) {
+                    System.out.println(run(dir, Files.readString(main.toPath()).trim()));
+                }
             } else {
                 String msg = "?";
                 for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
@@ -51,6 +69,37 @@ public class CompileAll {
                 System.out.println("FAIL " + dir + ": " + msg);
             }
             System.out.flush();
+        }
+        System.exit(0);
+    }
+
+    static String run(String dir, String cls) {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        ExecutorService ex = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r);
+            t.setDaemon(true);
+            return t;
+        });
+        try (URLClassLoader cl = new URLClassLoader(new URL[] {new File(dir).toURI().toURL()},
+                                                    CompileAll.class.getClassLoader())) {
+            System.setOut(new PrintStream(buf, true, "UTF-8"));
+            Future<?> f = ex.submit(() -> {
+                cl.loadClass(cls).getMethod("main", String[].class)
+                    .invoke(null, (Object) new String[0]);
+                return null;
+            });
+            f.get(10, TimeUnit.SECONDS);
+            System.setOut(saved);
+            byte[] h = MessageDigest.getInstance("SHA-256").digest(buf.toByteArray());
+            return "RUN " + dir + " " + HexFormat.of().formatHex(h);
+        } catch (Exception e) {
+            System.setOut(saved);
+            Throwable c = e.getCause() != null ? e.getCause() : e;
+            return "RUNFAIL " + dir + ": " + c;
+        } finally {
+            System.setOut(saved);
+            ex.shutdownNow();
         }
     }
 }
