@@ -64,7 +64,6 @@ public final class LitmusRunner {
     static final long ITEM_STACK = 16L << 20;
 
     private final Compiler compiler;
-    private final OutputStream out;
     private final ClassLoader parent;
     private final Map<String, String> rootCache = new HashMap<>();
     /** Per program (source path, tests, path): the source-path files its
@@ -79,8 +78,7 @@ public final class LitmusRunner {
     private final PrintStream quiet =
         new PrintStream(OutputStream.nullOutputStream(), true);
 
-    private LitmusRunner(OutputStream out) throws IOException {
-        this.out = out;
+    private LitmusRunner() throws IOException {
         List<File> cp = new ArrayList<>();
         for (String p : System.getProperty("java.class.path", "")
                             .split(File.pathSeparator))
@@ -99,7 +97,7 @@ public final class LitmusRunner {
                                                  1 << 16);
         OutputStream out = new BufferedOutputStream(
             new FileOutputStream(outFd), 1 << 16);
-        LitmusRunner r = new LitmusRunner(out);
+        LitmusRunner r = new LitmusRunner();
         System.setOut(r.quiet);
         System.setErr(System.getenv("LITMUS_JVM_DEBUG") != null
                           ? System.err : r.quiet);
