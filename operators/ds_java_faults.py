@@ -451,21 +451,29 @@ def faults(source):
     post = b'\n}' if src.bare else b''
     orig_lines = source.split('\n')
     seen = {source}
-    res = []
+    cands = []
     for (line, _, s, _, kind, e, repl, desc) in sorted(g.out):
-        fb = data[:s] + repl.encode('utf-8') + data[e:]
+        rb = repl.encode('utf-8')
+        fb = data[:s] + rb + data[e:]
         faulty = fb.decode('utf-8')
         if faulty in seen:
             continue
         seen.add(faulty)
-        new_lines = faulty.split('\n')
-        if len(new_lines) != len(orig_lines):
+        # one line changes: the edit is within it and adds no line break
+        if src.line_of(s) != src.line_of(e) or b'\n' in rb:
             continue
-        if new_lines[line - 1] == orig_lines[line - 1] or any(
-                x != y for i, (x, y) in enumerate(zip(orig_lines, new_lines))
-                if i != line - 1):
+        cands.append((line, s, e, rb, kind, desc, faulty))
+    # each faulty text still parses (an incremental parse of the edit)
+    k = len(pre)
+    bad = _lt_java.edits_have_errors(
+        pre + data + post, [(s + k, e + k, rb) for _, s, e, rb, _, _, _
+                            in cands])
+    res = []
+    for (line, s, e, rb, kind, desc, faulty), err in zip(cands, bad):
+        if err:
             continue
-        if _lt_java.has_error(pre + fb + post):
+        new_line = faulty.split('\n', line)[line - 1]
+        if new_line == orig_lines[line - 1]:
             continue
         loc = location(line, src.n)
         res.append({'kind': kind, 'line': line, 'quarter': loc['quarter'],
@@ -473,8 +481,7 @@ def faults(source):
                     'description': '%s: %s' % (kind, desc),
                     'original_line': (bom if line == 1 else '')
                     + orig_lines[line - 1],
-                    'faulty_line': (bom if line == 1 else '')
-                    + new_lines[line - 1]})
+                    'faulty_line': (bom if line == 1 else '') + new_line})
     return res
 
 

@@ -201,7 +201,103 @@ static PyObject *py_has_error(PyObject *self, PyObject *arg)
     ts_tree_delete(tree);
     return PyBool_FromLong(bad);
 }
+/* The row and byte column of offset `off` in buf. */
+static TSPoint point_at(const char *buf, uint32_t off)
+{
+    TSPoint p = {0, 0};
+    uint32_t line = 0;
+    for (uint32_t i = 0; i < off; i++)
+        if (buf[i] == '\n') {
+            p.row++;
+            line = i + 1;
+        }
+    p.column = off - line;
+    return p;
+}
+
+/* edits_have_errors(source: bytes, edits: [(start, end, replacement:
+ * bytes)]) -> [bool]: for each edit on its own, whether source with
+ * source[start:end] replaced has an ERROR or MISSING node.  The source is
+ * parsed once; each edited text is parsed incrementally from a copy of
+ * that tree, which costs a fraction of a fresh parse. */
+static PyObject *py_edits_have_errors(PyObject *self, PyObject *args)
+{
+    PyObject *src, *edits;
+    if (!PyArg_ParseTuple(args, "SO!", &src, &PyList_Type, &edits))
+        return NULL;
+    TSTree *base = parse_bytes(src);
+    if (!base)
+        return NULL;
+    const char *buf = PyBytes_AS_STRING(src);
+    Py_ssize_t len = PyBytes_GET_SIZE(src);
+    PyObject *out = PyList_New(0);
+    char *work = NULL;
+    size_t cap = 0;
+    if (!out)
+        goto fail;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(edits); i++) {
+        Py_ssize_t start, end;
+        const char *rep;
+        Py_ssize_t rlen;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(edits, i), "nny#", &start, &end,
+                              &rep, &rlen))
+            goto fail;
+        if (start < 0 || end < start || end > len) {
+            PyErr_SetString(PyExc_ValueError, "edit out of range");
+            goto fail;
+        }
+        size_t n = (size_t)(len - (end - start) + rlen);
+        if (n + 1 > cap) {
+            char *w = PyMem_Realloc(work, n + 1);
+            if (!w) {
+                PyErr_NoMemory();
+                goto fail;
+            }
+            work = w;
+            cap = n + 1;
+        }
+        memcpy(work, buf, (size_t)start);
+        memcpy(work + start, rep, (size_t)rlen);
+        memcpy(work + start + rlen, buf + end, (size_t)(len - end));
+        TSInputEdit e = {
+            .start_byte = (uint32_t)start,
+            .old_end_byte = (uint32_t)end,
+            .new_end_byte = (uint32_t)(start + rlen),
+            .start_point = point_at(buf, (uint32_t)start),
+            .old_end_point = point_at(buf, (uint32_t)end),
+            .new_end_point = point_at(work, (uint32_t)(start + rlen)),
+        };
+        TSTree *old = ts_tree_copy(base);
+        ts_tree_edit(old, &e);
+        TSTree *t = ts_parser_parse_string(parser, old, work, (uint32_t)n);
+        ts_tree_delete(old);
+        if (!t) {
+            PyErr_SetString(PyExc_RuntimeError, "tree-sitter parse failed");
+            goto fail;
+        }
+        int bad = ts_node_has_error(ts_tree_root_node(t));
+        ts_tree_delete(t);
+        if (PyList_Append(out, bad ? Py_True : Py_False) < 0)
+            goto fail;
+    }
+    PyMem_Free(work);
+    ts_tree_delete(base);
+    return out;
+fail:
+    PyMem_Free(work);
+    ts_tree_delete(base);
+    Py_XDECREF(out);
+    return NULL;
+}
 #else
+static PyObject *py_edits_have_errors(PyObject *self, PyObject *args)
+{
+    PyErr_SetString(PyExc_ValueError,
+                    "Java needs tree-sitter, which this litmus was built "
+                    "without");
+    return NULL;
+}
+
 static PyObject *py_parse(PyObject *self, PyObject *arg)
 {
     PyErr_SetString(PyExc_ValueError,
@@ -221,6 +317,8 @@ static PyMethodDef methods[] = {
      "parse(source: bytes) -> (has_error, [node tuple])"},
     {"has_error", py_has_error, METH_O,
      "has_error(source: bytes) -> bool"},
+    {"edits_have_errors", py_edits_have_errors, METH_VARARGS,
+     "edits_have_errors(source: bytes, [(start, end, bytes)]) -> [bool]"},
     {NULL, NULL, 0, NULL},
 };
 
