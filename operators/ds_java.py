@@ -27,7 +27,9 @@ check_call(expr) -> None | reason
 
 faults(source) / faults_in_quarter(source, quarter)
     The Python kinds and fields.  Faults are only in method, constructor
-    and initializer bodies, never in case labels or annotations.
+    and initializer bodies, never in case labels or annotations; each
+    faulty text differs on one line and parses (checked by an incremental
+    parse of the edit).
     * OffByOne: ``<`` <-> ``<=``, ``>`` <-> ``>=`` in if/while/do/for
       conditions; the bound of a loop condition (``i < n`` -> ``i < n - 1``,
       ``n - 1`` -> ``n``, a literal k -> k + 1, ``.length``, ``.size()``);
@@ -61,7 +63,10 @@ Rewriter(source, vocab=None)
     statements inside a method, without return, yield, throw, class
     declarations, this()/super() or break/continue outside its loops, and
     is wrapped in ``if (false) { }`` unless it is one ``if`` whose
-    condition is a false constant of literals.
+    condition is a false constant of literals; a valid snippet that
+    declares a name the program uses, or uses a variable it does not
+    declare itself (whether that is in scope depends on the place), is
+    skipped (``Rewriter.skipped``).
     * ``d``: ``if (false) { ... }`` (or another false constant condition;
       never while/for, whose body javac would call unreachable) before a
       statement of a block or switch group that starts its line, not

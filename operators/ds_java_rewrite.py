@@ -56,7 +56,7 @@ def _check_dead(x):
     """Validates one Java dead-code snippet: statements that parse inside
     a method and leave it in no way (no return, yield, throw of their
     own, break/continue outside their loops, this()/super() calls).
-    Returns (lines, declared names)."""
+    Returns (lines, declared names, names used but not declared)."""
     if '\0' in x or '\r' in x:
         raise ValueError('vocab dead_code entry %r contains CR or NUL' % x)
     lines = [ln.rstrip() for ln in x.strip('\n').split('\n')]
@@ -115,6 +115,25 @@ def _check_dead(x):
         if b in JAVA_LANG:
             raise ValueError('vocab dead_code entry %r binds the name %r'
                              % (x, b))
+    # Variables it uses without declaring them: whether they are in scope
+    # (and not captured by a lambda, when it assigns them) depends on
+    # where it goes, so such a snippet is not used (Rewriter.skipped).
+    free = set()
+    for n in blk.walk():
+        if n.type != 'identifier' or src.seg(n) in bound:
+            continue
+        p, f = n.parent, n.field
+        if (p.type, f) in (('method_invocation', 'name'),
+                           ('field_access', 'field')):
+            continue
+        if (p.type, f) in (('method_invocation', 'object'),
+                           ('field_access', 'object')) and \
+                src.seg(n)[:1].isupper():
+            continue
+        if p.type in ('labeled_statement', 'break_statement',
+                      'continue_statement', 'method_reference'):
+            continue
+        free.add(src.seg(n))
     dead = False
     if len(stmts) == 1 and stmts[0].type == 'if_statement' and \
             stmts[0].child('alternative') is None:
@@ -123,7 +142,7 @@ def _check_dead(x):
     if not dead:
         lines = ['if (false) {'] + ['    ' + ln if ln.strip() else ln
                                     for ln in lines] + ['}']
-    return lines, bound
+    return lines, bound, free
 
 
 def _static_false(src, n):
@@ -564,12 +583,16 @@ class JavaRewriter:
                                       for w in ('String', 'System'))]
         self._comments = vcomments or None
         dead = []
-        for raw, (lines, bound) in vdead:
+        for raw, (lines, bound, free) in vdead:
             clash = sorted(bound & taken)
             if clash:
                 self.skipped.append(('dead_code', raw,
                                      'binds %s, used by the program'
                                      % ', '.join(clash)))
+            elif free:
+                self.skipped.append(('dead_code', raw,
+                                     'uses %s, which it does not declare'
+                                     % ', '.join(sorted(free))))
             else:
                 dead.append([ln.encode('utf-8') for ln in lines])
         self._vdead = dead or None

@@ -367,6 +367,9 @@ def test_rewrite_validation_and_vocab():
     r = ds_java.Rewriter(src, vocab=vocab)
     assert ('names', 'best', 'used by the program') in r.skipped
     assert any(s[0] == 'dead_code' for s in r.skipped)
+    r2 = ds_java.Rewriter(src, vocab={'dead_code': ['counter = 3;']})
+    assert r2.skipped == [('dead_code', 'counter = 3;',
+                           'uses counter, which it does not declare')]
     v = r.variant('c,v,d', 3, seed=1)
     assert 'sortedList' in v['source']
     assert 'trust me' in v['source']
@@ -606,3 +609,18 @@ def test_bom_crlf_tabs_utf8():
     res, _ = _batch()
     edge = {k: v for k, v in res.items() if k.startswith('edge|')}
     assert len(edge) > len(COMPOSED) and not any(edge.values())
+
+
+def test_incremental_check_matches_a_fresh_parse():
+    rng = random.Random(3)
+    data = FIXTURES['Tricky.java'].encode('utf-8')
+    edits = []
+    for _ in range(300):
+        s = rng.randrange(len(data))
+        e = min(len(data), s + rng.randrange(4))
+        edits.append((s, e, rng.choice([b'', b';', b'(', b'x', b' - 1', b'}',
+                                        b'if (true) return; ', b'<='])))
+    inc = _lt_java.edits_have_errors(data, edits)
+    assert any(inc) and not all(inc)
+    for (s, e, rep), bad in zip(edits, inc):
+        assert bad == _lt_java.has_error(data[:s] + rep + data[e:])
