@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -114,11 +115,61 @@ static void test_java_faults_and_rewrite(void **state)
     free(err);
 }
 
+/* The bridge's cost of a variant: 200 seeds in one "rewrite" call on the
+ * 252-line fixture, JSON and texts included. */
+static void test_java_rewrite_speed(void **state)
+{
+    (void)state;
+    FILE *f = fopen(LT_JAVA_FIXTURES "/Algorithms.java", "rb");
+    assert_non_null(f);
+    char src[16384];
+    size_t n = fread(src, 1, sizeof(src) - 1, f);
+    fclose(f);
+    src[n] = '\0';
+    /* JSON-escape the source (it holds quotes, backslashes, newlines) */
+    char args[65536];
+    size_t k = (size_t)snprintf(args, sizeof(args),
+                                "{\"lang\": \"java\", \"ops\": \"c,v,d,r\", "
+                                "\"strength\": 3, \"fault_line\": 100, "
+                                "\"seeds\": [");
+    for (int i = 0; i < 200; i++)
+        k += (size_t)snprintf(args + k, sizeof(args) - k, "%s%d",
+                              i ? ", " : "", i);
+    k += (size_t)snprintf(args + k, sizeof(args) - k, "], \"source\": \"");
+    for (size_t i = 0; i < n && k + 8 < sizeof(args); i++) {
+        if (src[i] == '"' || src[i] == '\\')
+            args[k++] = '\\', args[k++] = src[i];
+        else if (src[i] == '\n')
+            args[k++] = '\\', args[k++] = 'n';
+        else
+            args[k++] = src[i];
+    }
+    snprintf(args + k, sizeof(args) - k, "\"}");
+    free(call_ok("applicable", args, NULL)); /* the analysis, cached */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    size_t len = 0;
+    char *out = call_ok("rewrite", args, &len);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+                (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    int texts = 0;
+    for (size_t i = 0; i < len; i++)
+        texts += out[i] == '\0';
+    assert_int_equal(texts, 200);
+    printf("# bridge: 200 Java variants of a 252-line file in %.1f ms "
+           "(%.3f ms a variant)\n",
+           ms, ms / 200);
+    assert_true(ms / 200 < 2.0);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_java_check),
         cmocka_unit_test(test_java_faults_and_rewrite),
+        cmocka_unit_test(test_java_rewrite_speed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
