@@ -315,7 +315,11 @@ class _JFaults:
                     self.shift(b, d, 'loop bound')
         if n.type == 'for_statement':
             init = n.child('init')
-            if init is not None and init.type == 'local_variable_declaration':
+            ty = init.child('type') if init is not None else None
+            # `byte b = x + 1` would not compile: int, long, float, double
+            if init is not None and init.type == 'local_variable_declaration' \
+                    and ty is not None and src.seg(ty) in (
+                        'int', 'long', 'float', 'double', 'var'):
                 for d in init.children:
                     v = d.child('value') if d.type == 'variable_declarator' \
                         else None
