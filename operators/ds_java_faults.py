@@ -5,7 +5,7 @@
 
 import _lt_java
 from ds_common import FAULT_KINDS, location, _check_quarter, _short
-from ds_java_tree import (JSrc, NUMERIC_TYPES, INT_LITERALS, NUMBER_LITERALS,
+from ds_java_tree import (JSrc, NUMERIC_TYPES, NUMBER_LITERALS,
                           STRING_METHODS, NUMERIC_METHODS, code_bodies,
                           stop_at_types)
 

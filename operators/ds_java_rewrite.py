@@ -6,7 +6,6 @@
 import bisect
 import random
 
-import _lt_java
 from ds_common import location, _check_quarter, _short
 from ds_rewrite import (RENAME_POOL, DEAD_NAMES, DEAD_STRINGS,
                         COMMENTS_GENERIC, COMMENTS_BY_KIND)
@@ -511,9 +510,7 @@ class JavaRewriter:
                         break
                     start = c.sr + 1
                     j -= 1
-                end = m.er + 1
-                if i + 1 < len(members) and members[i + 1].sr == m.er:
-                    end = members[i + 1].er + 1
+                end = m.er + 1     # a line comment after it stays on it
                 nm = m.child('name')
                 blocks.append((start, end, m.sr + 1,
                                a.seg(nm) if nm is not None else m.type))
