@@ -248,6 +248,8 @@ void lt__ds_submit(struct ds_run *r, struct ds_task *t)
             json_t *res = json_loads(json, 0, NULL);
             free(json);
             if (json_is_object(res)) {
+                if (t->lane->java)
+                    lt__ds_java_known_tests(r, t->lane);
                 t->result = res;
                 t->cached = 1;
                 r->s.cache_hits++;

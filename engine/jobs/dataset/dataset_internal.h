@@ -216,6 +216,9 @@ struct ds_lane *lt__ds_lane_java(struct ds_run *r, const char *path,
                                  const char *root, const char *tests,
                                  char **err);
 void lt__ds_java_submit(struct ds_run *r, struct ds_task *t);
+/* A Java lane's test ids from the store, when a worker has not said
+ * them in this run. */
+void lt__ds_java_known_tests(struct ds_run *r, struct ds_lane *l);
 int lt__ds_java_loop(struct ds_run *r);
 void lt__ds_java_close(struct ds_run *r);
 

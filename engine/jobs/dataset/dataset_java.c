@@ -365,7 +365,7 @@ static int learn_tests(struct ds_lane *l, const char *s, size_t len)
         l->java_tests = ids;
         l->n_java_tests = n;
         l->java_tests_known = 1;
-        return 0;
+        return 1;
     }
     if (n != l->n_java_tests)
         rc = -1;
@@ -378,17 +378,62 @@ static int learn_tests(struct ds_lane *l, const char *s, size_t len)
     return rc;
 }
 
+/* A lane's test ids go to the store beside its results, so that a run
+ * whose results all come from the store (a resumed or merged run) names
+ * the tests of its witnesses without starting a worker. */
+static void tests_key(const struct ds_lane *l, char *key)
+{
+    char *k = xasprintf("java-tests\n%s", l->key);
+    lt_sha256_hex(k, strlen(k), key);
+    free(k);
+}
+
+static void store_tests(struct ds_run *r, const struct ds_lane *l,
+                        const char *all, size_t len)
+{
+    if (!r->st || lt_exec_write(&r->ex) < 0)
+        return;
+    char key[65];
+    tests_key(l, key);
+    json_t *v = json_pack("{s:s%}", "tests", all, len);
+    char *json = v ? json_dumps(v, JSON_COMPACT) : NULL;
+    if (json)
+        lt_exec_wrote(&r->ex, lt_store_put_dataset(r->st, key, json));
+    free(json);
+    json_decref(v);
+}
+
+void lt__ds_java_known_tests(struct ds_run *r, struct ds_lane *l)
+{
+    if (l->java_tests_known || !r->st)
+        return;
+    char key[65];
+    tests_key(l, key);
+    char *json = NULL;
+    if (lt_store_get_dataset(r->st, key, &json) < 0 || !json)
+        return;
+    json_t *v = json_loads(json, 0, NULL);
+    free(json);
+    const json_t *t = json_object_get(v, "tests");
+    if (json_is_string(t))
+        learn_tests(l, json_string_value(t), json_string_length(t));
+    json_decref(v);
+}
+
 /* The result of a test run from the worker's answer, in the shape of
  * dataset_exec.c's tests_result(). */
-static json_t *tests_answer(struct ds_task *t, const struct lt_jvm_msg *m,
-                            const char *wstatus)
+static json_t *tests_answer(struct ds_run *r, struct ds_task *t,
+                            const struct lt_jvm_msg *m, const char *wstatus)
 {
     struct ds_lane *l = t->lane;
     size_t len;
     const char *all = lt_jvm_msg_get(m, "tests_all", &len);
-    if (!all || learn_tests(l, all, len) < 0)
+    int learnt = all ? learn_tests(l, all, len) : -1;
+    if (learnt < 0)
         return error_result("error", "the Java worker listed %s tests",
                             all ? "other" : "no");
+    if (learnt)
+        store_tests(r, l, all, len);
     if (l->n_java_tests == 0)
         return error_result("crashed", "no JUnit 4 tests collected from %s",
                             l->tests);
@@ -554,6 +599,8 @@ static void worker_answer(struct ds_run *r, struct jworker *w,
             j->warned = 1;
         }
         j->start_fails = 0;
+        lt_debug("Java worker %d ready in %.2f s", (int)w->pid,
+                 lt__now() - w->since);
         w->state = W_IDLE;
         return;
     }
@@ -579,7 +626,7 @@ static void worker_answer(struct ds_run *r, struct jworker *w,
     } else if (t->kind == TK_CASES) {
         res = cases_answer(t, m, ws);
     } else {
-        res = tests_answer(t, m, ws);
+        res = tests_answer(r, t, m, ws);
     }
     if (strcmp(ws ? ws : "", "done") != 0)
         w->leaving = 1; /* timeout, memory, stray threads: it ends now */
@@ -872,11 +919,7 @@ void lt__ds_java_close(struct ds_run *r)
             continue;
         if (w->t)
             lt__ds_task_free(w->t);
-        if (w->to >= 0) {
-            lt_jvm_stop(w->pid, w->to, w->from);
-            w->to = w->from = -1;
-            w->pid = 0;
-        }
+        /* Every answer is in: nothing in a worker is worth waiting for. */
         worker_end(w, 1);
     }
     free(j->w);

@@ -581,8 +581,9 @@ static void dispatch(struct ds_run *r, struct ds_prog *p)
     }
 }
 
-/* A Java variant that does not compile is dropped, the compiler's first
- * message its reason (said with --verbose). */
+/* A Java variant that does not compile is dropped, with the compiler's
+ * first message as the reason, said as a warning (the generators promise
+ * compiling variants: one that does not is worth a line). */
 static int not_compiled(struct ds_run *r, const struct ds_prog *p,
                         const struct ds_task *t, const char *what)
 {
@@ -590,8 +591,8 @@ static int not_compiled(struct ds_run *r, const struct ds_prog *p,
     if (!e)
         return 0;
     lt__ds_drop(r, "does_not_compile", 1);
-    lt_info("%s: id %s: a %s does not compile: %s", p->where, p->id_str,
-            what, e);
+    lt_warn("%s: id %s: a %s does not compile, dropped: %s", p->where,
+            p->id_str, what, e);
     return 1;
 }
 
