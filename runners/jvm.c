@@ -337,6 +337,7 @@ extern const size_t lt__jvm_nclasses;
 
 static struct {
     char *java_home, *class_path, *scratch;
+    char *cds; /* the class archive to map, or NULL */
     unsigned heap_mb, uid;
     int debug;
     char **read;
@@ -463,6 +464,7 @@ static void enter_view(void)
     free(cp);
     for (size_t i = 0; i < w.n_read; i++)
         add_path(&ro, &n, w.read[i]);
+    add_path(&ro, &n, w.cds);
 
     struct lt_view_opts vo = {
         .root_dir = w.scratch, .ro_paths = (const char *const *)ro,
@@ -531,6 +533,39 @@ static void enter_sandbox(void)
     w.features |= got;
     snprintf(w.missing, sizeof(w.missing), "%s",
              lt_sandbox_describe_missing(w.features));
+}
+
+/* The dynamic CDS archive made at build time (runners/CMakeLists.txt),
+ * java/litmus-worker.jsa next to the litmus binary, when it is there
+ * and the JDK is the one it was made with: it holds javac's and JUnit's
+ * classes parsed and verified, and cuts a third of the CPU to `ready`.
+ * The JVM checks the rest (the JDK's build, JUnit's jars unchanged) and
+ * without a match starts on the JDK's own archive (-Xshare:auto). */
+static void find_cds(void)
+{
+    char exe[PATH_MAX], home[PATH_MAX], built[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    char *slash = len > 0 ? (exe[len] = '\0', strrchr(exe, '/')) : NULL;
+    const char *why = NULL;
+    char *jsa = NULL;
+    if (!slash) {
+        why = "no path to the litmus binary";
+    } else {
+        *slash = '\0';
+        jsa = xasprintf("%s/java/litmus-worker.jsa", exe);
+        if (access(jsa, R_OK) < 0)
+            why = "no archive";
+        else if (!realpath(w.java_home, home) ||
+                 !realpath(LT_JAVA_HOME, built) || strcmp(home, built) != 0)
+            why = "made for another JDK (" LT_JAVA_HOME ")";
+    }
+    if (w.debug)
+        fprintf(stderr, "litmus-jvm: class archive %s%s%s\n",
+                jsa ? jsa : "", why ? ": not used, " : "", why ? why : "");
+    if (why)
+        free(jsa);
+    else
+        w.cds = jsa;
 }
 
 typedef jint(JNICALL *create_vm_fn)(JavaVM **, void **, void *);
@@ -631,12 +666,15 @@ static void *run_jvm(void *arg)
          * is not exported by jdk.compiler. */
         xstrdup("--add-exports=jdk.compiler/com.sun.tools.javac.api="
                 "ALL-UNNAMED"),
+        /* Last, as it may be missing. */
+        w.cds ? xasprintf("-XX:SharedArchiveFile=%s", w.cds) : NULL,
     };
-    enum { NOPTS = sizeof(opts_s) / sizeof(opts_s[0]) };
-    JavaVMOption opts[NOPTS];
-    for (size_t i = 0; i < NOPTS; i++)
+    enum { NOPTS_MAX = sizeof(opts_s) / sizeof(opts_s[0]) };
+    size_t nopts = w.cds ? NOPTS_MAX : NOPTS_MAX - 1;
+    JavaVMOption opts[NOPTS_MAX];
+    for (size_t i = 0; i < nopts; i++)
         opts[i] = (JavaVMOption){.optionString = opts_s[i]};
-    JavaVMInitArgs args = {.version = JNI_VERSION_10, .nOptions = NOPTS,
+    JavaVMInitArgs args = {.version = JNI_VERSION_10, .nOptions = (jint)nopts,
                            .options = opts, .ignoreUnrecognized = JNI_FALSE};
     JavaVM *vm;
     JNIEnv *env;
@@ -675,6 +713,7 @@ _Noreturn void lt_jvm_main(int in_fd, int out_fd)
     fcntl(in_fd, F_SETFD, FD_CLOEXEC);
     fcntl(out_fd, F_SETFD, FD_CLOEXEC);
     read_init();
+    find_cds();
     /* What the program prints to fd 1 or 2 goes nowhere (System.out is
      * captured in Java); stderr stays with debug. */
     int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
