@@ -74,7 +74,7 @@ PY
     { cat "$work/err" >&2; exit 3; }
   java_line "rewrite, the 3 programs of 220-264 lines x $nv variants" "$work/j2.json"
   "$litmus" dataset rewrite "$jc/methods.jsonl" --lang java --variants "$nv" \
-    --ops c,v,d,r --strength 2 --seed 1 -j "$jobs" --no-db --no-progress \
+    --ops c,v,d --strength 2 --seed 1 -j "$jobs" --no-db --no-progress \
     --summary "$work/j3.json" -o "$work/j3.jsonl" 2>"$work/err" ||
     { cat "$work/err" >&2; exit 3; }
   java_line "rewrite, 20 methods (compile-verified) x $nv variants" "$work/j3.json"
