@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test of the project: unit tests (ctest) and end-to-end tests on the
-# normal build and under ASan+UBSan, and the wire-decoder fuzzer.
+# normal build and under ASan+UBSan, and the wire decoders' fuzzers.
 # The suites are independent, so they run side by side (at most
 # LT_TEST_PARALLEL at once, default: the number of cores); each one's log
 # is printed whole, in the order below, once it is done.  Ends with one
@@ -64,7 +64,7 @@ else
   add "end-to-end tests ($build)" "tests/e2e/run.sh '$build/litmus'; count=e2e"
 fi
 if command -v clang >/dev/null 2>&1; then
-  add "fuzzing the wire decoder (8 s)" "tests/fuzz/run.sh 8; count=rc"
+  add "fuzzing the wire decoders (8 s)" "tests/fuzz/run.sh 8; count=rc"
 fi
 
 asan_env() {

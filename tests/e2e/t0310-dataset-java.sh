@@ -200,6 +200,17 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["cached"] > 0, s' "$WORK/ksum.json" || fail "the resumed run reused nothing: $(cat "$WORK/ksum.json")"
 
+# An output that is not a file (a fifo, /dev/null) is written in place,
+# not replaced by a renamed file.
+mkfifo "$WORK/fifo"
+cat "$WORK/fifo" > "$WORK/from-fifo" &
+run_litmus dataset rewrite "$WORK/in/p.jsonl" --ops c --no-verify \
+  --no-progress -o "$WORK/fifo"
+expect_eq "$RC" 0 "fifo: exit code"
+wait
+[ -p "$WORK/fifo" ] || fail "the fifo was replaced"
+[ -s "$WORK/from-fifo" ] || fail "nothing came through the fifo"
+
 # Bad input: a Java program that does not parse, a call that is not an
 # expression, Java in typed.
 printf '{"id": "x", "code": "class A { void f( { }"}\n' > "$WORK/bad.jsonl"

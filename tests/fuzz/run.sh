@@ -1,7 +1,10 @@
 #!/bin/sh
-# Builds the wire-decoder fuzz target with clang in build-fuzz/ and runs it
-# for SECONDS (default 20) on a scratch copy of the seed corpus.  Exits
-# non-zero on a crash; prints one line with the number of executions.
+# Builds the fuzz targets of the parsers of untrusted input with clang in
+# build-fuzz/ and runs them for SECONDS in all (default 20; split between
+# them) on scratch copies of their seed corpora: the runners' wire decoder
+# (fuzz_wire_decoder) and the Java workers' (fuzz_jvm_wire).  Exits
+# non-zero on a crash; prints one line per target with the number of
+# executions.
 # Usage: tests/fuzz/run.sh [SECONDS]   SPDX-License-Identifier: MIT
 set -eu
 
@@ -14,7 +17,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$top/build-fuzz
 cd "$top"
 
-# New inputs go to a scratch dir so the checked-in seeds stay small;
+# New inputs go to scratch dirs so the checked-in seeds stay small;
 # crash reproducers land in build-fuzz/artifacts/.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -22,22 +25,36 @@ trap 'exit 130' INT TERM
 log=$work/fuzz.log
 
 if ! CC=clang cmake -S . -B "$build" -DLT_FUZZ=ON >"$log" 2>&1 ||
-   ! cmake --build "$build" --target fuzz_wire_decoder -j2 >>"$log" 2>&1; then
+   ! cmake --build "$build" --target fuzz_wire_decoder fuzz_jvm_wire -j2 >>"$log" 2>&1; then
     tail -n 40 "$log" >&2
-    echo "fuzz_wire_decoder: build failed" >&2
+    echo "fuzz targets: build failed" >&2
     exit 1
 fi
 mkdir -p "$build/artifacts"
-rc=0
-"$build/tests/fuzz/fuzz_wire_decoder" -max_total_time="$secs" \
-    -print_final_stats=1 -artifact_prefix="$build/artifacts/" \
-    "$work" "$top/tests/fuzz/corpus/wire" >"$log" 2>&1 || rc=$?
-
-execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-if [ "$rc" -ne 0 ]; then
-    tail -n 60 "$log" >&2
-    echo "fuzz_wire_decoder: CRASH after ${execs:-?} executions in ${secs}s" \
-         "(reproducers in $build/artifacts/)"
-    exit 1
-fi
-echo "fuzz_wire_decoder: ${execs:-?} executions in ${secs}s, no crash"
+# The older decoder gets the larger share (more frame kinds).
+half=$((secs / 2))
+[ "$half" -ge 1 ] || half=1
+rest=$((secs - half))
+[ "$rest" -ge 1 ] || rest=1
+fail=0
+for spec in "fuzz_wire_decoder $rest wire" "fuzz_jvm_wire $half -"; do
+    set -- $spec
+    target=$1 t=$2 seeds=$3
+    mkdir -p "$work/$target"
+    set -- "$work/$target"
+    [ "$seeds" = - ] || set -- "$@" "$top/tests/fuzz/corpus/$seeds"
+    rc=0
+    "$build/tests/fuzz/$target" -max_total_time="$t" \
+        -print_final_stats=1 -artifact_prefix="$build/artifacts/" \
+        "$@" >"$log" 2>&1 || rc=$?
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    if [ "$rc" -ne 0 ]; then
+        tail -n 60 "$log" >&2
+        echo "$target: CRASH after ${execs:-?} executions in ${t}s" \
+             "(reproducers in $build/artifacts/)"
+        fail=1
+        continue
+    fi
+    echo "$target: ${execs:-?} executions in ${t}s, no crash"
+done
+exit $fail

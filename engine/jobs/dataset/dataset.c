@@ -1151,6 +1151,16 @@ static int open_output(struct ds_run *r, char **tmp_out)
         r->out = stdout;
         return 0;
     }
+    /* A device or a pipe (-o /dev/null, a fifo) is written in place: a
+     * rename would replace it with a file. */
+    struct stat st;
+    if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+        r->out = fopen(out, "w");
+        if (r->out)
+            return 0;
+        lt_error("%s: %s", out, strerror(errno));
+        return LT_EXIT_USAGE;
+    }
     *tmp_out = xasprintf("%s.tmp", out);
     r->out = fopen(*tmp_out, "w");
     if (r->out)
@@ -1263,11 +1273,11 @@ static int close_output(struct ds_run *r, int code, const char *tmp_out)
             lt_error("%s: %s", out, strerror(errno));
             code = LT_EXIT_ENGINE;
         }
-        if (code == 0 && rename(tmp_out, out) < 0) {
+        if (code == 0 && tmp_out && rename(tmp_out, out) < 0) {
             lt_error("%s: %s", out, strerror(errno));
             code = LT_EXIT_ENGINE;
         }
-        if (code != 0)
+        if (code != 0 && tmp_out)
             unlink(tmp_out);
     } else if (r->out) {
         fflush(stdout);
