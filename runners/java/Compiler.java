@@ -90,6 +90,7 @@ final class Compiler {
         final List<Diagnostic<? extends JavaFileObject>> errors = new ArrayList<>();
         final Map<String, Output> classes = new HashMap<>();
         boolean ok;
+        List<String> testNames; // when the test classes were reused: theirs
     }
 
     private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
@@ -232,6 +233,172 @@ final class Compiler {
             }
         }
         return shape;
+    }
+
+    /** What code compiled against a class can depend on, from its class
+     *  file: its name, modifiers (the InnerClasses entries too: a member
+     *  class's own are only there), supertypes, generic signature,
+     *  record components, permitted subclasses, enclosing method, and
+     *  per field and method (synthetic ones aside: no source can name
+     *  them) modifiers, name, descriptor, signature, thrown types and
+     *  constant value (javac inlines constants into the code that reads
+     *  them).  Two classes with the same text here cannot make javac
+     *  compile a third class differently, nor fail to.  null for what it
+     *  does not cover (annotation types: their retention and defaults
+     *  reach their users) or cannot read. */
+    static String api(byte[] b) {
+        try {
+            return new ApiReader(b).read();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static final class ApiReader {
+        private final java.io.DataInputStream in;
+        private Object[] pool;
+        private int[] tags;
+
+        ApiReader(byte[] b) {
+            in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(b));
+        }
+
+        private String utf(int i) {
+            return (String) pool[i];
+        }
+
+        private String cls(int i) {
+            return i == 0 ? "-" : utf((Integer) pool[i]);
+        }
+
+        String read() throws IOException {
+            if (in.readInt() != 0xCAFEBABE)
+                return null;
+            StringBuilder out = new StringBuilder();
+            out.append(in.readUnsignedShort()).append('.')
+               .append(in.readUnsignedShort()).append('\n');
+            int n = in.readUnsignedShort();
+            pool = new Object[n];
+            tags = new int[n];
+            for (int i = 1; i < n; i++) {
+                int tag = in.readUnsignedByte();
+                tags[i] = tag;
+                switch (tag) {
+                case 1: pool[i] = in.readUTF(); break;
+                case 3: pool[i] = "I" + in.readInt(); break;
+                case 4: pool[i] = "F" + in.readInt(); break; // the bits
+                case 5: pool[i] = "J" + in.readLong(); i++; break;
+                case 6: pool[i] = "D" + in.readLong(); i++; break;
+                case 7: case 8: case 16: case 19: case 20:
+                    pool[i] = in.readUnsignedShort(); break;
+                case 12:
+                    pool[i] = new int[] {in.readUnsignedShort(), in.readUnsignedShort()};
+                    break;
+                case 9: case 10: case 11: case 17: case 18:
+                    in.readInt(); break;
+                case 15: in.readUnsignedByte(); in.readUnsignedShort(); break;
+                default: return null;
+                }
+            }
+            int flags = in.readUnsignedShort();
+            if ((flags & 0x2000) != 0) // ACC_ANNOTATION
+                return null;
+            out.append("class ").append(flags).append(' ')
+               .append(cls(in.readUnsignedShort())).append(" extends ")
+               .append(cls(in.readUnsignedShort()));
+            int ni = in.readUnsignedShort();
+            for (int i = 0; i < ni; i++)
+                out.append(' ').append(cls(in.readUnsignedShort()));
+            out.append('\n');
+            List<String> members = new ArrayList<>();
+            for (int kind = 0; kind < 2; kind++) {
+                int count = in.readUnsignedShort();
+                for (int i = 0; i < count; i++) {
+                    int mf = in.readUnsignedShort();
+                    StringBuilder m = new StringBuilder(kind == 0 ? "field " : "method ");
+                    m.append(mf).append(' ').append(utf(in.readUnsignedShort()))
+                     .append(' ').append(utf(in.readUnsignedShort()));
+                    attributes(m);
+                    if ((mf & 0x1000) == 0) // not ACC_SYNTHETIC
+                        members.add(m.toString());
+                }
+            }
+            attributes(out);
+            members.sort(null);
+            for (String m : members)
+                out.append('\n').append(m);
+            return out.toString();
+        }
+
+        /** The attributes that matter, appended to out; the rest skipped. */
+        private void attributes(StringBuilder out) throws IOException {
+            int count = in.readUnsignedShort();
+            for (int i = 0; i < count; i++) {
+                String name = utf(in.readUnsignedShort());
+                int len = in.readInt();
+                switch (name) {
+                case "Signature":
+                    out.append(" sig=").append(utf(in.readUnsignedShort()));
+                    break;
+                case "ConstantValue": {
+                    int k = in.readUnsignedShort();
+                    Object v = pool[k];
+                    out.append(" const=").append(tags[k] == 8 ? "S" + utf((Integer) v) : v);
+                    break;
+                }
+                case "Exceptions": {
+                    int n = in.readUnsignedShort();
+                    out.append(" throws");
+                    for (int j = 0; j < n; j++)
+                        out.append(' ').append(cls(in.readUnsignedShort()));
+                    break;
+                }
+                case "InnerClasses": {
+                    int n = in.readUnsignedShort();
+                    List<String> es = new ArrayList<>();
+                    for (int j = 0; j < n; j++) {
+                        String inner = cls(in.readUnsignedShort());
+                        String outer = cls(in.readUnsignedShort());
+                        int sn = in.readUnsignedShort();
+                        es.add(inner + " " + outer + " " + (sn == 0 ? "-" : utf(sn))
+                               + " " + in.readUnsignedShort());
+                    }
+                    es.sort(null);
+                    out.append(" inner=").append(es);
+                    break;
+                }
+                case "EnclosingMethod": {
+                    out.append(" enclosing=").append(cls(in.readUnsignedShort()));
+                    int nt = in.readUnsignedShort();
+                    if (nt != 0) {
+                        int[] p = (int[]) pool[nt];
+                        out.append('.').append(utf(p[0])).append(utf(p[1]));
+                    }
+                    break;
+                }
+                case "PermittedSubclasses": {
+                    int n = in.readUnsignedShort();
+                    out.append(" permits");
+                    for (int j = 0; j < n; j++)
+                        out.append(' ').append(cls(in.readUnsignedShort()));
+                    break;
+                }
+                case "Record": {
+                    int n = in.readUnsignedShort();
+                    out.append(" record");
+                    for (int j = 0; j < n; j++) {
+                        out.append(" {").append(utf(in.readUnsignedShort())).append(' ')
+                           .append(utf(in.readUnsignedShort()));
+                        attributes(out);
+                        out.append('}');
+                    }
+                    break;
+                }
+                default:
+                    in.skipBytes(len);
+                }
+            }
+        }
     }
 
     /** "File.java:LINE: first line of the message". */

@@ -62,6 +62,9 @@ public final class LitmusRunner {
     static final long GRACE_MS = 200;      // for a stopped thread to end
     static final long STRAY_WAIT_MS = 100; // for the run's threads to end
     static final long ITEM_STACK = 16L << 20;
+    /** The worker's stderr with LITMUS_JVM_DEBUG (a line of timings per
+     *  run), else null. */
+    static PrintStream debug;
 
     private final Compiler compiler;
     private final ClassLoader parent;
@@ -73,6 +76,26 @@ public final class LitmusRunner {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, List<File>> e) {
                 return size() > 1024;
+            }
+        };
+    /** A program's test classes from a full compile, for the variants
+     *  whose classes have the same API (see compileRun); per program
+     *  (source path, tests, path), the most recent 64. */
+    private static final class Reuse {
+        final String stamp;                       // the test sources'
+        final Map<String, String> api = new HashMap<>(); // the rest's
+        final Map<String, Compiler.Output> tests = new HashMap<>();
+        final List<String> testNames = new ArrayList<>();
+
+        Reuse(String stamp) {
+            this.stamp = stamp;
+        }
+    }
+    private final Map<String, Reuse> reuse =
+        new java.util.LinkedHashMap<String, Reuse>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Reuse> e) {
+                return size() > 64;
             }
         };
     private final PrintStream quiet =
@@ -99,8 +122,9 @@ public final class LitmusRunner {
             new FileOutputStream(outFd), 1 << 16);
         LitmusRunner r = new LitmusRunner();
         System.setOut(r.quiet);
-        System.setErr(System.getenv("LITMUS_JVM_DEBUG") != null
-                          ? System.err : r.quiet);
+        if (System.getenv("LITMUS_JVM_DEBUG") != null)
+            debug = System.err;
+        System.setErr(debug != null ? System.err : r.quiet);
         r.saveDefaults();
         r.warmUp();
         new Wire.Out().put("op", "ready")
@@ -110,8 +134,14 @@ public final class LitmusRunner {
             .send(out);
         for (;;) {
             Wire.Msg req = Wire.read(in);
-            if (req == null || "quit".equals(req.get("op")))
+            if (req == null || "quit".equals(req.get("op"))) {
+                if (debug != null)
+                    debug.printf("litmus-jvm: quit: %.1f ms of process CPU%n",
+                        ((com.sun.management.OperatingSystemMXBean)
+                             ManagementFactory.getOperatingSystemMXBean())
+                            .getProcessCpuTime() / 1e6);
                 return;
+            }
             if (!"run".equals(req.get("op")))
                 throw new IOException("unknown op " + req.get("op"));
             Answer a;
@@ -199,6 +229,7 @@ public final class LitmusRunner {
         List<String> calls = new ArrayList<>();
         byte[] stdout = new byte[0];
         String status = "done";
+        boolean testsReused; // the test classes of an earlier compile
 
         Answer(String nonce) {
             this.nonce = nonce;
@@ -210,6 +241,8 @@ public final class LitmusRunner {
             if (compileError != null)
                 w.put("error", cut(compileError, 4000));
             w.put("compile_ms", Long.toString(compileNs / 1_000_000));
+            if (testsReused)
+                w.put("tests_reused", "1");
             w.put("tests_all", String.join("\n", testsAll));
             for (String t : tests)
                 w.put("test", t);
@@ -370,6 +403,7 @@ public final class LitmusRunner {
         final Set<JavaFileObject> testUnits =
             java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         String testRoot;          // a test root directory (canonical), or null
+        String testStamp;         // the test files' paths, sizes and times
         Compiler.Source program;
         int programLines;
         boolean bare;
@@ -379,12 +413,40 @@ public final class LitmusRunner {
         int firstCallLine;        // line of call 0 in its file
     }
 
+    /** With LITMUS_JVM_DEBUG, a line per run of where its time went. */
     private Answer run(Job job) throws Exception {
+        if (debug == null)
+            return run1(job);
+        long w0 = System.nanoTime();
+        timing = new Timing();
+        Answer a = run1(job);
+        long end = System.nanoTime();
+        if (timing.ran == 0)
+            timing.ran = timing.compiled = end;
+        debug.printf("litmus-jvm: run %.2f ms wall: compile %.2f ms cpu "
+                     + "(prepare %.2f, %s), tests %.2f ms wall (%d, %.2f ms cpu), "
+                     + "after %.2f%n",
+                     (end - w0) / 1e6, a.compileNs / 1e6, timing.prepare / 1e6,
+                     a.testsReused ? "test classes reused" : "all compiled",
+                     (timing.ran - timing.compiled) / 1e6, timing.tests, timing.testCpu / 1e6,
+                     (end - timing.ran) / 1e6);
+        return a;
+    }
+
+    /** Where a run's time went (debug only). */
+    private static final class Timing {
+        long prepare, compiled, ran, testCpu;
+        int tests;
+    }
+    private Timing timing = new Timing();
+
+    private Answer run1(Job job) throws Exception {
         Answer a = new Answer(job.nonce);
         long c0 = cpu();
         Sources s = new Sources();
         Compiler.Result res = null;
         String err = prepare(job, s);
+        timing.prepare = cpu() - c0;
         List<Integer> active = new ArrayList<>();
         for (int i = 0; i < job.calls.size(); i++)
             active.add(i);
@@ -418,6 +480,8 @@ public final class LitmusRunner {
             return a;
         }
 
+        timing.compiled = System.nanoTime();
+        a.testsReused = res.testNames != null;
         RunLoader loader = new RunLoader(parent, res.classes);
         ThreadGroup group = new ThreadGroup("litmus-run");
         Capture cap = new Capture();
@@ -435,6 +499,7 @@ public final class LitmusRunner {
             restoreDefaults();
         }
         a.stdout = cap.kept.toByteArray();
+        timing.ran = System.nanoTime();
         if (a.status.equals("done") && strays(group))
             a.status = "stray";
         else
@@ -452,13 +517,23 @@ public final class LitmusRunner {
     private Compiler.Result compileRun(Job job, Sources s) throws IOException {
         String key = s.sourcePath + "\0" + job.tests + "\0" + job.programPath;
         List<File> known = needed.get(key);
+        boolean reusable = s.testStamp != null && job.calls.isEmpty();
         if (known != null) {
+            Reuse ru = reusable ? reuse.get(key) : null;
+            if (ru != null && ru.stamp.equals(s.testStamp)) {
+                Compiler.Result r = compileReusing(s, known, ru);
+                if (r != null)
+                    return r;
+            }
             List<JavaFileObject> units = new ArrayList<>(s.units);
             for (JavaFileObject f : compiler.files(known))
                 units.add(f);
             Compiler.Result r = compiler.compilePooled(units);
-            if (r.ok)
+            if (r.ok) {
+                if (reusable)
+                    remember(key, s, r);
                 return r;
+            }
         }
         Compiler.Result r = compiler.compileFresh(s.units, s.sourcePath);
         if (r.ok) {
@@ -469,8 +544,62 @@ public final class LitmusRunner {
                     && "file".equals(o.sibling.toUri().getScheme()))
                     files.add(new File(o.sibling.toUri()));
             needed.put(key, new ArrayList<>(files));
+            if (reusable)
+                remember(key, s, r);
         }
         return r;
+    }
+
+    /** Compiles the program and the source-path classes it needs without
+     *  the test sources, and adds the test classes of an earlier full
+     *  compile of the same program's tests when every class compiled has
+     *  the API it had then (Compiler.api): the tests' class files would
+     *  be the same, byte for byte, compiled again.  null when that
+     *  cannot be said (the compile failed, a class differs), and the
+     *  caller compiles everything. */
+    private Compiler.Result compileReusing(Sources s, List<File> known, Reuse ru) {
+        List<JavaFileObject> units = new ArrayList<>();
+        for (JavaFileObject u : s.units)
+            if (!s.testUnits.contains(u))
+                units.add(u);
+        for (JavaFileObject f : compiler.files(known))
+            units.add(f);
+        Compiler.Result r = compiler.compilePooled(units);
+        if (!r.ok || r.classes.size() != ru.api.size())
+            return null;
+        for (Compiler.Output o : r.classes.values()) {
+            String api = ru.api.get(o.className);
+            if (api == null || !api.equals(Compiler.api(o.bytes.toByteArray())))
+                return null;
+        }
+        r.classes.putAll(ru.tests);
+        r.testNames = ru.testNames;
+        return r;
+    }
+
+    /** Keeps the test classes of a full compile for compileReusing, when
+     *  none is kept for these tests yet. */
+    private void remember(String key, Sources s, Compiler.Result r) {
+        Reuse old = reuse.get(key);
+        if (old != null && old.stamp.equals(s.testStamp))
+            return;
+        Reuse ru = new Reuse(s.testStamp);
+        for (Compiler.Output o : r.classes.values()) {
+            if (isTestSource(s, o.sibling)) {
+                ru.tests.put(o.className, o);
+                if (!isLocalClass(o.className))
+                    ru.testNames.add(o.className);
+                continue;
+            }
+            String api = Compiler.api(o.bytes.toByteArray());
+            if (api == null) {
+                reuse.remove(key);
+                return;
+            }
+            ru.api.put(o.className, api);
+        }
+        ru.testNames.sort(null);
+        reuse.put(key, ru);
     }
 
     /** The units and source path of a run; a message when a path cannot
@@ -506,6 +635,11 @@ public final class LitmusRunner {
             }
             if (programFile != null)
                 files.remove(programFile);
+            StringBuilder stamp = new StringBuilder();
+            for (File f : files)
+                stamp.append(f.getPath()).append('\0').append(f.length())
+                     .append('\0').append(f.lastModified()).append('\n');
+            s.testStamp = stamp.toString();
             for (JavaFileObject u : compiler.files(files)) {
                 s.units.add(u);
                 s.testUnits.add(u);
@@ -624,10 +758,14 @@ public final class LitmusRunner {
                           RunLoader loader, ThreadGroup group, Answer a)
             throws Exception {
         List<String> names = new ArrayList<>();
-        for (Compiler.Output o : res.classes.values())
-            if (isTestSource(s, o.sibling) && !isLocalClass(o.className))
-                names.add(o.className);
-        names.sort(null);
+        if (res.testNames != null) {
+            names.addAll(res.testNames);
+        } else {
+            for (Compiler.Output o : res.classes.values())
+                if (isTestSource(s, o.sibling) && !isLocalClass(o.className))
+                    names.add(o.className);
+            names.sort(null);
+        }
         long budget = job.budgetNs;
         Limited col = limited(group, loader, budget, () -> collect(names, loader));
         budget -= col.cpuNs;
@@ -658,6 +796,8 @@ public final class LitmusRunner {
             Limited l = limited(group, loader, Math.max(0, budget),
                                 () -> runOne(cls, desc, outcome));
             budget -= l.cpuNs;
+            timing.testCpu += l.cpuNs;
+            timing.tests++;
             String kind;
             String msg;
             if (l.timedOut) {

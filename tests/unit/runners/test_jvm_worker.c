@@ -263,6 +263,17 @@ static const char calc_test[] =
     "    @Ignore @Test public void later() { }\n"
     "}\n";
 
+/* A constant the tests read: javac copies its value into them. */
+static const char konst_src[] =
+    "package k;\n"
+    "public class Konst {\n"
+    "    public static final int LIMIT = 3;\n"
+    "    public static int clamp(int x) {\n"
+    "        int v = x;\n"
+    "        return v > LIMIT ? LIMIT : v;\n"
+    "    }\n"
+    "}\n";
+
 static const char hostile_test[] =
     "import org.junit.Test;\n"
     "import java.util.*;\n"
@@ -350,6 +361,15 @@ static int setup(void **state)
                "package geo;\n"
                "class Helper {\n"
                "    static double sq(double x) { return x * x; }\n"
+               "}\n");
+    write_file("konst/src/k/Konst.java", konst_src);
+    write_file("konst/test/k/KonstTest.java",
+               "package k;\n"
+               "import org.junit.Test;\n"
+               "import static org.junit.Assert.assertEquals;\n"
+               "public class KonstTest {\n"
+               "    @Test public void limit() { assertEquals(3, Konst.LIMIT); }\n"
+               "    @Test public void clamps() { assertEquals(2, Konst.clamp(2)); }\n"
                "}\n");
     write_file("hostile/HostileTest.java", hostile_test);
     write_file("hostile/Hostile.java", hostile_src);
@@ -546,6 +566,69 @@ static void test_test_root(void **state)
     lt_jvm_msg_free(&m);
     free(prog);
     free(tests);
+}
+
+/* One run of the konst program's tests: 1 when the worker reused the
+ * test classes of an earlier compile; *limit the first test's line. */
+static int konst_run(const char *text, char **limit)
+{
+    char *prog = path_of("konst/src/k/Konst.java");
+    char *tests = path_of("konst/test");
+    struct req r;
+    req_init(&r);
+    put(&r, "program", text);
+    put(&r, "program_path", prog);
+    put(&r, "tests", tests);
+    struct lt_jvm_msg m;
+    assert_int_equal(ask(&r, &m), 1);
+    assert_string_equal(lt_jvm_msg_get(&m, "compile", NULL), "ok");
+    assert_string_equal(lt_jvm_msg_get(&m, "tests_all", NULL),
+                        "k.KonstTest#clamps\nk.KonstTest#limit");
+    assert_int_equal(count(&m, "test"), 2);
+    assert_prefix(nth(&m, "test", 0), "P\t");
+    *limit = xstrdup(nth(&m, "test", 1));
+    const char *reused = lt_jvm_msg_get(&m, "tests_reused", NULL);
+    int got = reused && strcmp(reused, "1") == 0;
+    lt_jvm_msg_free(&m);
+    free(prog);
+    free(tests);
+    return got;
+}
+
+/* The test classes compiled for a program serve its variants with the
+ * same API (a renamed local); a variant that changes a constant the
+ * tests read has them compiled again, and the test sees the new value. */
+static void test_tests_reused(void **state)
+{
+    (void)state;
+    need_java();
+    char *limit;
+    konst_run(konst_src, &limit); /* compiles all, kept */
+    assert_prefix(limit, "P\t");
+    free(limit);
+
+    char *renamed = xstrdup(konst_src);
+    char *v;
+    while ((v = strstr(renamed, " v ")) || (v = strstr(renamed, " v;")))
+        v[1] = 'w';
+    assert_int_equal(konst_run(renamed, &limit), 1);
+    assert_prefix(limit, "P\t");
+    free(limit);
+
+    char *changed = xstrdup(konst_src);
+    strstr(changed, "LIMIT = 3")[8] = '4';
+    assert_int_equal(konst_run(changed, &limit), 0);
+    assert_prefix(limit, "F\t");
+    assert_contains(limit, "\tk.KonstTest#limit\t");
+    assert_contains(limit, "expected:<3> but was:<4>");
+    free(limit);
+
+    /* And the kept classes still serve the original's API. */
+    assert_int_equal(konst_run(renamed, &limit), 1);
+    assert_prefix(limit, "P\t");
+    free(limit);
+    free(changed);
+    free(renamed);
 }
 
 static void test_bare_method(void **state)
@@ -838,6 +921,7 @@ int main(void)
         cmocka_unit_test(test_compile_error),
         cmocka_unit_test(test_calls),
         cmocka_unit_test(test_test_root),
+        cmocka_unit_test(test_tests_reused),
         cmocka_unit_test(test_bare_method),
         cmocka_unit_test(test_compile_speed),
         cmocka_unit_test(test_isolation),
