@@ -254,6 +254,16 @@ final class Compiler {
         }
     }
 
+    /** A class file's access flags, -1 when it cannot be read. */
+    static int classFlags(byte[] b) {
+        try {
+            ApiReader r = new ApiReader(b);
+            return r.header() ? r.in.readUnsignedShort() : -1;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     private static final class ApiReader {
         private final java.io.DataInputStream in;
         private Object[] pool;
@@ -271,12 +281,14 @@ final class Compiler {
             return i == 0 ? "-" : utf((Integer) pool[i]);
         }
 
-        String read() throws IOException {
+        private int minor, major;
+
+        /** Reads up to the access flags; false when not a class file. */
+        boolean header() throws IOException {
             if (in.readInt() != 0xCAFEBABE)
-                return null;
-            StringBuilder out = new StringBuilder();
-            out.append(in.readUnsignedShort()).append('.')
-               .append(in.readUnsignedShort()).append('\n');
+                return false;
+            minor = in.readUnsignedShort();
+            major = in.readUnsignedShort();
             int n = in.readUnsignedShort();
             pool = new Object[n];
             tags = new int[n];
@@ -297,9 +309,17 @@ final class Compiler {
                 case 9: case 10: case 11: case 17: case 18:
                     in.readInt(); break;
                 case 15: in.readUnsignedByte(); in.readUnsignedShort(); break;
-                default: return null;
+                default: return false;
                 }
             }
+            return true;
+        }
+
+        String read() throws IOException {
+            if (!header())
+                return null;
+            StringBuilder out = new StringBuilder();
+            out.append(major).append('.').append(minor).append('\n');
             int flags = in.readUnsignedShort();
             if ((flags & 0x2000) != 0) // ACC_ANNOTATION
                 return null;

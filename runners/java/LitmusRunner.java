@@ -404,6 +404,7 @@ public final class LitmusRunner {
             java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         String testRoot;          // a test root directory (canonical), or null
         String testStamp;         // the test files' paths, sizes and times
+        boolean guessed;          // the shape is the last one at that path
         Compiler.Source program;
         int programLines;
         boolean bare;
@@ -424,9 +425,9 @@ public final class LitmusRunner {
         if (timing.ran == 0)
             timing.ran = timing.compiled = end;
         debug.printf("litmus-jvm: run %.2f ms wall: compile %.2f ms cpu "
-                     + "(prepare %.2f, %s), tests %.2f ms wall (%d, %.2f ms cpu), "
+                     + "(prepare %.2f parse %.2f, %s), tests %.2f ms wall (%d, %.2f ms cpu), "
                      + "after %.2f%n",
-                     (end - w0) / 1e6, a.compileNs / 1e6, timing.prepare / 1e6,
+                     (end - w0) / 1e6, a.compileNs / 1e6, timing.prepare / 1e6, timing.parse / 1e6,
                      a.testsReused ? "test classes reused" : "all compiled",
                      (timing.ran - timing.compiled) / 1e6, timing.tests, timing.testCpu / 1e6,
                      (end - timing.ran) / 1e6);
@@ -435,7 +436,7 @@ public final class LitmusRunner {
 
     /** Where a run's time went (debug only). */
     private static final class Timing {
-        long prepare, compiled, ran, testCpu;
+        long prepare, parse, compiled, ran, testCpu;
         int tests;
     }
     private Timing timing = new Timing();
@@ -445,13 +446,24 @@ public final class LitmusRunner {
         long c0 = cpu();
         Sources s = new Sources();
         Compiler.Result res = null;
-        String err = prepare(job, s);
+        String err = prepare(job, s, true);
         timing.prepare = cpu() - c0;
         List<Integer> active = new ArrayList<>();
         for (int i = 0; i < job.calls.size(); i++)
             active.add(i);
         String[] callErrors = new String[job.calls.size()];
-        while (err == null) {
+        boolean compiled = false;
+        if (err == null && s.guessed) {
+            setHarness(job, s, active);
+            res = compileRun(job, s);
+            compiled = res.ok && shapeHolds(s, res);
+            if (!compiled) {
+                s = new Sources();
+                res = null;
+                err = prepare(job, s, false);
+            }
+        }
+        while (err == null && !compiled) {
             setHarness(job, s, active);
             res = compileRun(job, s);
             if (res.ok)
@@ -602,10 +614,49 @@ public final class LitmusRunner {
         reuse.put(key, ru);
     }
 
+    /** The shape of the last text parsed per program path, when it has a
+     *  public type: the next text at that path is compiled as having the
+     *  same shape (its file named after that type) without a parse of its
+     *  own, and shapeHolds says whether it had (else prepare parses). */
+    private final Map<String, Compiler.Shape> shapes =
+        new java.util.LinkedHashMap<String, Compiler.Shape>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Compiler.Shape> e) {
+                return size() > 1024;
+            }
+        };
+
+    /** Whether a compile of a text whose shape was guessed proves the
+     *  guess: it succeeded and the text gave a public top-level type of
+     *  the guessed name and package (binary name pkg.Type: no nested
+     *  class has one).  javac accepts a public top-level type only in a
+     *  file of its name, so it is the only public one and the parser
+     *  would have named it mainType; a type declaration there, the text
+     *  is not bare. */
+    private static boolean shapeHolds(Sources s, Compiler.Result r) {
+        String name = s.pkg.isEmpty() ? s.mainType : s.pkg + "." + s.mainType;
+        Compiler.Output o = r.classes.get(name);
+        return o != null && o.sibling == s.program &&
+               (Compiler.classFlags(o.bytes.toByteArray()) & 0x0001) != 0;
+    }
+
     /** The units and source path of a run; a message when a path cannot
      *  be read. */
-    private String prepare(Job job, Sources s) throws IOException {
-        Compiler.Shape shape = compiler.parse(job.program);
+    private String prepare(Job job, Sources s, boolean mayGuess)
+            throws IOException {
+        long q0 = cpu();
+        Compiler.Shape shape = null;
+        if (mayGuess && job.memTests == null && !job.tests.isEmpty() &&
+            job.calls.isEmpty() && !job.programPath.isEmpty()) {
+            shape = shapes.get(job.programPath);
+            s.guessed = shape != null;
+        }
+        if (shape == null) {
+            shape = compiler.parse(job.program);
+            if (shape.mainPublic && !job.programPath.isEmpty())
+                shapes.put(job.programPath, shape);
+        }
+        timing.parse = cpu() - q0;
         s.bare = shape.mainType == null;
         s.pkg = s.bare ? "" : shape.pkg;
         s.mainType = shape.mainType;
