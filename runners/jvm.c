@@ -49,6 +49,24 @@
  * pays off only after some 2,000 further compiles per worker, and on 2
  * cores C2's threads take CPU from the other workers.  The study's
  * programs of about 250 lines compile in 4 to 7 ms of CPU once warm.
+ *
+ * A run.  A program's variants with JUnit tests (bench/corpus/java's
+ * matrix, intlist, textfmt: 250 lines and 100 to 150 of tests) cost,
+ * per run on 2 workers, about 8.5 ms of compile CPU (it was 14 to 15):
+ * the test sources are compiled once per worker and program, and their
+ * class files reused for every variant whose class files have the API
+ * the tests were compiled against (LitmusRunner.compileReusing: names,
+ * modifiers, supertypes, signatures, thrown types, constant values,
+ * which javac copies into the tests); a variant whose text has the
+ * shape of the last one at its path is not parsed beforehand (1.1 ms).
+ * Once warm, alone (-j 1): 5 to 6 ms of compile (javac 4.5, the rest
+ * reading the test root), 2 to 3 ms of CPU in the tests' threads (ten
+ * tests, each in a thread of its own) and up to 1 ms collecting them;
+ * the tests' wall time is 2 to 4 times their CPU (a thread started per
+ * test; with both workers busy they wait for a core).  C1 takes a fifth
+ * of the workers' CPU over a 450-run dataset, most of it in each
+ * worker's first 50 runs (javac's and JUnit's methods growing hot).
+ * LITMUS_DEBUG=1 prints a line of timings per run.
  * One compiler thread (-XX:CICompilerCount=1; the JVM picks two on 2
  * cores): it compiles what the warm-up makes hot as well, with less CPU
  * (0.66 -> 0.63 s to ready) and sooner (0.45 -> 0.41 s), as the
