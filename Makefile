@@ -4,8 +4,9 @@ ASAN_BUILD ?= build-asan
 COV_BUILD  ?= build-cov
 JOBS       ?= $(shell nproc)
 DEMO       ?= bench/corpus/merge_sort
+PREFIX     ?= /usr/local
 
-.PHONY: all deps build asan coverage demo test unit e2e bench clean npm
+.PHONY: all deps build asan coverage demo test unit e2e bench clean npm install
 
 all: build
 
@@ -17,10 +18,13 @@ $(BUILD)/CMakeCache.txt:
 
 # Objects of sources that moved or left stay in an incremental build:
 # scripts/prune-objects.py removes them (coverage and the layers check
-# would read them).
+# would read them).  The HTML report's npm files are fetched beside the
+# binary ($(BUILD)/npm): silent once there, one warning line without npm
+# or the registry (the build still succeeds).
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 	@scripts/prune-objects.py $(BUILD)
+	@scripts/fetch-npm.sh --build $(BUILD)/npm
 
 # The sanitizer build also counts lines (gcov): `make test` prints the
 # coverage of its tests without a third test run.  Configured each time so
@@ -48,6 +52,11 @@ coverage: deps
 # fetched into $(BUILD)/npm; the report tests fetch them too.
 npm: build
 	@scripts/fetch-npm.sh $(BUILD)/npm
+
+# litmus, the Java worker's class archive and the report's npm files
+# under $(PREFIX): bin/litmus, lib/litmus/java, share/litmus/npm.
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 demo: build
 	@rm -f $(BUILD)/demo.db $(BUILD)/demo.db-wal $(BUILD)/demo.db-shm

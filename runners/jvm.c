@@ -569,11 +569,13 @@ static void enter_sandbox(void)
 }
 
 /* The dynamic CDS archive made at build time (runners/CMakeLists.txt),
- * java/litmus-worker.jsa next to the litmus binary, when it is there
- * and the JDK is the one it was made with: it holds javac's and JUnit's
- * classes parsed and verified, and cuts a third of the CPU to `ready`.
- * The JVM checks the rest (the JDK's build, JUnit's jars unchanged) and
- * without a match starts on the JDK's own archive (-Xshare:auto). */
+ * java/litmus-worker.jsa next to the litmus binary (the build tree), or
+ * in ../lib/litmus/java/ from it (`make install`: PREFIX/bin/litmus),
+ * when it is there and the JDK is the one it was made with: it holds
+ * javac's and JUnit's classes parsed and verified, and cuts a third of
+ * the CPU to `ready`.  The JVM checks the rest (the JDK's build, JUnit's
+ * jars unchanged) and without a match starts on the JDK's own archive
+ * (-Xshare:auto). */
 static void find_cds(void)
 {
     char exe[PATH_MAX], home[PATH_MAX], built[PATH_MAX];
@@ -586,6 +588,18 @@ static void find_cds(void)
     } else {
         *slash = '\0';
         jsa = xasprintf("%s/java/litmus-worker.jsa", exe);
+        if (access(jsa, R_OK) < 0) {
+            char *inst =
+                xasprintf("%s/../lib/litmus/java/litmus-worker.jsa", exe);
+            char *real = realpath(inst, NULL);
+            if (real && access(real, R_OK) == 0) {
+                free(jsa);
+                jsa = real;
+                real = NULL;
+            }
+            free(real);
+            free(inst);
+        }
         if (access(jsa, R_OK) < 0)
             why = "no archive";
         else if (!realpath(w.java_home, home) ||

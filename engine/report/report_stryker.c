@@ -256,9 +256,12 @@ int lt__write_stryker(const struct lt__rdata *d, double fail_under, FILE *out)
 /*** HTML ***/
 
 /* The default mutation-test-elements.js: beside the litmus binary, where
- * scripts/fetch-npm.sh puts it (build/npm).  Caller frees. */
+ * scripts/fetch-npm.sh puts it (build/npm), else where `make install`
+ * puts it (PREFIX/share/litmus/npm for PREFIX/bin/litmus); the first
+ * when neither is there.  Caller frees. */
 static char *default_elements_js(void)
 {
+    static const char *const places[] = {"", "../share/litmus/"};
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
     if (n <= 0)
@@ -267,7 +270,13 @@ static char *default_elements_js(void)
     char *slash = strrchr(self, '/');
     if (slash)
         *slash = '\0';
-    return xasprintf("%s/%s", self, ELEMENTS_REL);
+    for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+        char *p = xasprintf("%s/%s%s", self, places[i], ELEMENTS_REL);
+        if (access(p, R_OK) == 0)
+            return p;
+        free(p);
+    }
+    return xasprintf("%s/%s%s", self, places[0], ELEMENTS_REL);
 }
 
 /* Reads path's sibling file `rel` relative to the js's directory. */
@@ -314,7 +323,8 @@ int lt__write_html(const struct lt__rdata *d, double fail_under,
     if (rc < 0) {
         lt_error("%s: %s; the HTML report inlines it: fetch it with "
                  "`scripts/fetch-npm.sh` (npm package "
-                 "mutation-testing-elements 3.9.0 into build/npm), or give "
+                 "mutation-testing-elements 3.9.0 into build/npm; `make "
+                 "install` copies it to PREFIX/share/litmus/npm), or give "
                  "--elements-js FILE", js_path, lt_strerror(rc));
         goto out;
     }
