@@ -73,6 +73,16 @@ PY
     --summary "$work/j2.json" -o "$work/j2.jsonl" 2>"$work/err" ||
     { cat "$work/err" >&2; exit 3; }
   java_line "rewrite, the 3 programs of 220-264 lines x $nv variants" "$work/j2.json"
+  # The same programs verified by compiling alone (records without tests).
+  $PY -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l); r.pop("tests"); print(json.dumps(r))' "$work/big.jsonl" > "$work/bigc.jsonl"
+  "$litmus" dataset rewrite "$work/bigc.jsonl" --variants "$nv" --ops c,v,d,r \
+    --strength 2 --seed 1 -j "$jobs" --no-db --no-progress \
+    --summary "$work/j4.json" -o "$work/j4.jsonl" 2>"$work/err" ||
+    { cat "$work/err" >&2; exit 3; }
+  java_line "rewrite, the same 3 programs verified by compiling alone" "$work/j4.json"
   "$litmus" dataset rewrite "$jc/methods.jsonl" --lang java --variants "$nv" \
     --ops c,v,d --strength 2 --seed 1 -j "$jobs" --no-db --no-progress \
     --summary "$work/j3.json" -o "$work/j3.jsonl" 2>"$work/err" ||
