@@ -71,7 +71,8 @@ int lt_junit_policy_parse(const char *name, enum lt_junit_policy *p);
 struct lt_report_opts {
     const char *html;           /* write the HTML report here, or NULL */
     const char *elements_js;    /* mutation-test-elements.js, or NULL to
-                                   look beside the binary (build/npm) */
+                                   look beside the binary (build/npm),
+                                   then in ../share/litmus/npm */
     const char *survivors_in;   /* --fail-on-new-survivors FILE, or NULL */
     const char *survivors_out;  /* --write-survivors FILE, or NULL */
     const char *reason;         /* reason recorded for survivors written
