@@ -37,6 +37,9 @@
                                 run's own limit */
 #define START_WALL_S 60.0    /* for a worker to start its JVM and say ready */
 #define MAX_START_FAILS 3    /* workers in a row that never got ready */
+#define FIRST_RUN_MS 50.0    /* a run's wall time before any was measured */
+#define START_BACKLOG_MS 500.0 /* queued work per worker that pays for
+                                  starting another */
 
 enum { W_OFF = 0, W_STARTING, W_IDLE, W_BUSY };
 
@@ -61,6 +64,8 @@ struct ds_java {
     int start_fails;
     int warned;
     uint64_t counter;
+    double run_ms;           /* wall time of the runs answered so far */
+    size_t runs;
 };
 
 static struct ds_java *java_of(struct ds_run *r)
@@ -640,6 +645,8 @@ static void worker_answer(struct ds_run *r, struct jworker *w,
                     json_real_value(json_object_get(res, "child_ms"));
     r->s.java_run_ms += run_ms;
     double started = w->since;
+    r->java->run_ms += (lt__now() - started) * 1000.0;
+    r->java->runs++;
     w->t = NULL;
     w->state = W_IDLE;
     task_done(r, t, res, started);
@@ -788,14 +795,6 @@ void lt__ds_java_submit(struct ds_run *r, struct ds_task *t)
     j->queued++;
 }
 
-static size_t busy(const struct ds_java *j)
-{
-    size_t b = 0;
-    for (int i = 0; i < j->n; i++)
-        b += j->w[i].state == W_BUSY;
-    return b;
-}
-
 /* One round: workers started for the queue, tasks handed to ready
  * workers, answers read, deadlines enforced.  Waits at most wait_s. */
 static int java_step(struct ds_run *r, double wait_s)
@@ -807,12 +806,19 @@ static int java_step(struct ds_run *r, double wait_s)
         for (int i = 0; i < j->n; i++)
             j->w[i].to = j->w[i].from = -1;
     }
-    /* Enough workers for the work there is. */
-    size_t want = j->queued + busy(j);
+    /* Enough workers for the work there is: another worker costs about
+     * half a second of CPU to start, so it starts only when the queue
+     * holds more than START_BACKLOG_MS of runs per live worker (at the
+     * runs' mean time so far). */
     size_t live = 0;
     for (int i = 0; i < j->n; i++)
         live += j->w[i].state != W_OFF;
-    for (int i = 0; i < j->n && live < want && !r->ex.fatal; i++) {
+    double mean = j->runs ? j->run_ms / (double)j->runs : FIRST_RUN_MS;
+    double backlog = (double)j->queued * mean;
+    for (int i = 0; i < j->n && !r->ex.fatal; i++) {
+        if (j->queued == 0 ||
+            (live > 0 && backlog <= START_BACKLOG_MS * (double)live))
+            break;
         if (j->w[i].state != W_OFF)
             continue;
         if (worker_start(r, &j->w[i]) < 0) {

@@ -9,7 +9,7 @@
 //   DIR compile-error <first message>
 //   DIR compiled                        (no tests)
 //   DIR tests <run> <failed> <failing test ids, comma-separated>
-//   DIR timeout                         (the tests ran over 20 s)
+//   DIR timeout                         (the tests ran over 4 s)
 import java.io.*;
 import java.net.*;
 import java.nio.file.*;
@@ -71,13 +71,13 @@ public class Verify {
                     if (isTest && !java.lang.reflect.Modifier.isAbstract(k.getModifiers()))
                         tests.add(k);
                 }
-                // A fault may loop: the tests get 20 s, then count as a
+                // A fault may loop: the tests get 4 s, then count as a
                 // timeout (and the thread is stopped).
                 Result[] box = new Result[1];
                 Thread th = new Thread(() -> box[0] = new JUnitCore().run(tests.toArray(new Class<?>[0])));
                 th.setDaemon(true);
                 th.start();
-                th.join(20_000);
+                th.join(4_000);
                 if (box[0] == null) {
                     th.stop();
                     System.out.println(d + " timeout");

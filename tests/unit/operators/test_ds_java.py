@@ -460,8 +460,8 @@ def _batch():
     for name, src in FIXTURES.items():
         items.append(('orig|' + name,) + unit(name, src))
         fs = ds_java.faults(src)
-        if len(fs) > 28:
-            fs = random.Random(0).sample(fs, 28)
+        if len(fs) > 10:
+            fs = random.Random(0).sample(fs, 10)
         for i, f in enumerate(fs):
             items.append(('fault|%s|%d|%s' % (name, i, f['description']),)
                          + unit(name, f['source']))
