@@ -44,6 +44,11 @@ unit() { # dir timeout [ctest options]
 
 names=() cmds=()
 add() { names+=("$1"); cmds+=("$2"); }
+# The fuzzers first: a short suite, which the end-to-end suites then
+# overlap, rather than a tail of its own after them.
+if command -v clang >/dev/null 2>&1; then
+  add "fuzzing the wire decoders (8 s)" "tests/fuzz/run.sh 8; count=rc"
+fi
 # With a sanitizer build, each test runs on one build: the C paths under
 # the sanitizers (which also count coverage), the Python side and the
 # larger inputs on the release build (tests/e2e/run.sh says which).  The
@@ -62,9 +67,6 @@ if [ -n "$asan" ]; then
 else
   add "unit tests ($build)" "unit '$build' 300; count=ctest"
   add "end-to-end tests ($build)" "tests/e2e/run.sh '$build/litmus'; count=e2e"
-fi
-if command -v clang >/dev/null 2>&1; then
-  add "fuzzing the wire decoders (8 s)" "tests/fuzz/run.sh 8; count=rc"
 fi
 
 asan_env() {

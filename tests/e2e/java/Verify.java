@@ -22,6 +22,9 @@ import org.junit.runner.notification.*;
 public class Verify {
     public static void main(String[] args) throws Exception {
         JavaCompiler jc = ToolProvider.getSystemJavaCompiler();
+        // One file manager for every tree: the platform's classes are
+        // read once.
+        StandardJavaFileManager fm = jc.getStandardFileManager(null, null, null);
         for (String d : args) {
             Path dir = Paths.get(d);
             Path out = Files.createTempDirectory("verify");
@@ -35,7 +38,7 @@ public class Verify {
                     }
             }
             DiagnosticCollector<JavaFileObject> dc = new DiagnosticCollector<>();
-            try (StandardJavaFileManager fm = jc.getStandardFileManager(dc, null, null)) {
+            {
                 List<String> opts = List.of("-d", out.toString(), "-proc:none",
                     "-cp", System.getProperty("java.class.path"), "-nowarn");
                 boolean ok = jc.getTask(null, fm, dc, opts, null,
