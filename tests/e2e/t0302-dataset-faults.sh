@@ -20,6 +20,8 @@ os.makedirs(work, exist_ok=True)
 recs = records(path)
 assert recs, "no faults"
 per = {}
+ran = 0
+LIMIT = 10**6 if os.environ.get("LT_E2E_FULL") == "1" else 6
 for r in recs:
     assert r["kind"] in ("OffByOne", "MisplacedReturn", "BooleanLogic",
                          "OperatorSwap"), r["kind"]
@@ -43,7 +45,11 @@ for r in recs:
         b = evaluate(r["code"], w["input"])
         assert a != b, (r["id"], a, b)
     elif w.get("status") is None:
-        assert pytest_on(work, r["path"], r["tests"], r["code"], w["test"]) != 0, r["id"]
+        # pytest on a copy costs half a second: a sample (every one with
+        # LT_E2E_FULL=1).
+        if ran < LIMIT:
+            assert pytest_on(work, r["path"], r["tests"], r["code"], w["test"]) != 0, r["id"]
+            ran += 1
     else:
         assert w["status"] in ("timeout", "crashed", "raised"), w
 assert max(per.values()) == 1, per

@@ -29,9 +29,11 @@ for r in recs:
         assert (loc["quarter"], loc["third"]) == (a["quarter"], a["third"]), (r["id"], a)
         assert abs(loc["fraction"] - a["fraction"]) < 1e-9
     if r["verified_by"] == "tests":
-        # The whole suite passes on the variant.
-        assert pytest_on(work, r["path"], r["tests"], r["code"]) == 0, r["id"]
-        ran += 1
+        # The whole suite passes on the variant (pytest on a copy costs
+        # half a second: 7 of them, every one with LT_E2E_FULL=1).
+        if ran < 7 or os.environ.get("LT_E2E_FULL") == "1":
+            assert pytest_on(work, r["path"], r["tests"], r["code"]) == 0, r["id"]
+            ran += 1
     else:
         assert r["verified_by"] == "inputs"
         orig = open(r["path"]).read()
@@ -72,7 +74,7 @@ for r in recs:
     assert got != clean["source"].split("\n")[r["fault_line"] - 1].strip()
     # The fault still shows: the witness test of the fault fails.
     w = f["witness"]
-    if r["verified_by"] == "tests" and w.get("status") is None and ran < 8:
+    if r["verified_by"] == "tests" and w.get("status") is None and ran < 5:
         assert pytest_on(work, r["path"], r["tests"], r["code"], w["test"]) != 0, r["id"]
         ran += 1
     elif r["verified_by"] == "inputs":
