@@ -460,14 +460,14 @@ def _batch():
     for name, src in FIXTURES.items():
         items.append(('orig|' + name,) + unit(name, src))
         fs = ds_java.faults(src)
-        if len(fs) > 10:
-            fs = random.Random(0).sample(fs, 10)
+        if len(fs) > 8:
+            fs = random.Random(0).sample(fs, 8)
         for i, f in enumerate(fs):
             items.append(('fault|%s|%d|%s' % (name, i, f['description']),)
                          + unit(name, f['source']))
         for label, v in _rewrites_of(name, src, seeds=1, strengths=(8,)):
             items.append(('rewrite|' + label,) + unit(name, v['source']))
-        for i, f in enumerate(fs[:2]):
+        for i, f in enumerate(fs[:1]):
             for label, v in _rewrites_of(name, f['source'], seeds=1,
                                          strengths=(2 + 3 * i,)):
                 items.append(('faulty-rewrite|%d|%s' % (i, label),)
