@@ -66,7 +66,8 @@ def corpus_programs():
     allp = sorted(p for p in os.listdir(CORPUS)
                   if os.path.isdir(os.path.join(CORPUS, p)) and not p.startswith((".", "_"))
                   and not p.startswith("patch")  # patch-triage corpora
-                  and p != "projects")  # project shapes (e2e t04xx)
+                  and p not in ("projects",  # project shapes (e2e t04xx)
+                                "java"))  # Java programs (dataset --lang java)
     if not wanted:
         return allp
     bad = [p for p in wanted if p not in allp]

@@ -7,8 +7,9 @@
 k=0
 for dir in "$CORPUS"/*/; do
   p=$(basename "$dir")
-  # patch*: the patch-triage corpora (litmus patches, t02xx).
-  case $p in patch*) continue ;; esac
+  # patch*: the patch-triage corpora (litmus patches, t02xx); java: the
+  # Java programs of litmus dataset (t0310).
+  case $p in patch*|java) continue ;; esac
   case " projects $GROUNDTRUTH_PROGRAMS " in *" $p "*) continue ;; esac
   k=$((k + 1))
   [ "${LT_E2E_FULL:-0}" = 1 ] || [ $((k % 5)) = 1 ] || continue
