@@ -96,7 +96,7 @@ P=$WORK/p/h/Hostile.java
   echo "{\"id\": \"plain\", \"path\": \"$P\", \"inputs\": [\"Hostile.f(4)\", \"Hostile.f(9)\"]}"
 } > "$WORK/h.jsonl"
 start=$(date +%s)
-run_litmus dataset faults "$WORK/h.jsonl" --per-program 2 --timeout 2 -j 2 \
+run_litmus dataset faults "$WORK/h.jsonl" --timeout 2 -j 2 \
   --memory-mb 512 \
   --no-progress --no-db --summary "$WORK/sum.json" -o "$WORK/out.jsonl"
 expect_eq "$RC" 0 "exit code ($(tail -n 5 "$WORK/err"))"
