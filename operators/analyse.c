@@ -4,8 +4,7 @@
  * file.  All in the engine's embedded interpreter, with the same
  * comparison module as the zygotes (runners/codediff.py, embedded here
  * too).  SPDX-License-Identifier: MIT */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "common/pyabi.h"
 
 #include "operators/operators.h"
 
@@ -75,11 +74,11 @@ int lt_analyse_swaps(const char *path, const char *source,
         goto out;
     list = PyList_New((Py_ssize_t)n);
     for (size_t i = 0; i < n; i++)
-        PyList_SET_ITEM(list, (Py_ssize_t)i,
-                        Py_BuildValue("(KKs)",
-                                      (unsigned long long)changes[i].start,
-                                      (unsigned long long)changes[i].end,
-                                      changes[i].replacement));
+        PyList_SetItem(list, (Py_ssize_t)i,
+                       Py_BuildValue("(KKs)",
+                                     (unsigned long long)changes[i].start,
+                                     (unsigned long long)changes[i].end,
+                                     changes[i].replacement));
     PyObject *src = source_text(source, len);
     if (!src)
         goto out;
@@ -87,13 +86,13 @@ int lt_analyse_swaps(const char *path, const char *source,
                               (Py_ssize_t)(*swap_budget > PY_SSIZE_T_MAX
                                                ? PY_SSIZE_T_MAX
                                                : *swap_budget));
-    if (!res || !PyList_Check(res) || PyList_GET_SIZE(res) != (Py_ssize_t)n)
+    if (!res || !PyList_Check(res) || PyList_Size(res) != (Py_ssize_t)n)
         goto out;
     for (size_t i = 0; i < n; i++) {
         int status, structural;
         const char *fp, *detail, *swap;
         Py_ssize_t swap_len;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(res, (Py_ssize_t)i), "iissy#",
+        if (!PyArg_ParseTuple(PyList_GetItem(res, (Py_ssize_t)i), "iissy#",
                               &status, &structural, &fp, &detail, &swap,
                               &swap_len))
             goto out;
@@ -165,7 +164,7 @@ int lt_code_import_digest(const char *path, const char *source, size_t len,
             if (!v)
                 Py_CLEAR(traced);
             else
-                PyList_SET_ITEM(traced, (Py_ssize_t)i, v);
+                PyList_SetItem(traced, (Py_ssize_t)i, v);
         }
     }
     if (src && traced)
@@ -177,13 +176,13 @@ int lt_code_import_digest(const char *path, const char *source, size_t len,
     PyObject *list = NULL;
     if (res && PyArg_ParseTuple(res, "ssO!", &names, &fp, &PyList_Type,
                                 &list)) {
-        size_t n = (size_t)PyList_GET_SIZE(list);
+        size_t n = (size_t)PyList_Size(list);
         out->funcs = xstrdup(names);
         snprintf(out->digest, sizeof(out->digest), "%s", fp);
         out->lines = xcalloc(n + 1, sizeof(long));
         for (size_t i = 0; i < n; i++)
-            out->lines[i] = PyLong_AsLong(PyList_GET_ITEM(list,
-                                                          (Py_ssize_t)i));
+            out->lines[i] = PyLong_AsLong(PyList_GetItem(list,
+                                                         (Py_ssize_t)i));
         out->n_lines = n;
         rc = PyErr_Occurred() ? LT_EPYTHON : 0;
     }
@@ -237,62 +236,4 @@ void lt_import_digest_clear(struct lt_import_digest *d)
     free(d->funcs);
     free(d->lines);
     memset(d, 0, sizeof(*d));
-}
-
-int lt_read_pyproject(const char *path, char **json, char **err)
-{
-    *json = NULL;
-    *err = NULL;
-    if (!Py_IsInitialized())
-        return LT_EPYTHON;
-    static const char code[] =
-        "def read(path):\n"
-        "    import json, tomllib\n"
-        "    with open(path, 'rb') as f:\n"
-        "        data = tomllib.load(f)\n"
-        "    table = data.get('tool', {}).get('litmus', {})\n"
-        "    if not isinstance(table, dict):\n"
-        "        raise ValueError('[tool.litmus] is not a table')\n"
-        "    return json.dumps(table)\n";
-    PyGILState_STATE g = PyGILState_Ensure();
-    int rc = LT_EPYTHON;
-    PyObject *ns = PyDict_New();
-    PyObject *res = NULL;
-    PyDict_SetItemString(ns, "__builtins__", PyEval_GetBuiltins());
-    PyObject *r = PyRun_String(code, Py_file_input, ns, ns);
-    Py_XDECREF(r);
-    PyObject *fn = r ? PyDict_GetItemString(ns, "read") : NULL;
-    if (fn)
-        res = PyObject_CallFunction(fn, "s", path);
-    if (res && PyUnicode_Check(res)) {
-        *json = xstrdup(PyUnicode_AsUTF8(res));
-        rc = 0;
-    } else if (PyErr_Occurred()) {
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
-        PyErr_NormalizeException(&type, &value, &tb);
-        if (type && PyErr_GivenExceptionMatches(type, PyExc_OSError)) {
-            int e = 0;
-            PyObject *eno = value ? PyObject_GetAttrString(value, "errno")
-                                  : NULL;
-            if (eno && PyLong_Check(eno))
-                e = (int)PyLong_AsLong(eno);
-            Py_XDECREF(eno);
-            rc = e > 0 ? -e : -EIO;
-        } else {
-            PyObject *s = value ? PyObject_Str(value) : NULL;
-            const char *m = s ? PyUnicode_AsUTF8(s) : NULL;
-            *err = xasprintf("%s: %s", path, m ? m : "not valid TOML");
-            Py_XDECREF(s);
-            rc = LT_EPARSE;
-        }
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
-        PyErr_Clear();
-    }
-    Py_XDECREF(res);
-    Py_DECREF(ns);
-    PyGILState_Release(g);
-    return rc;
 }

@@ -2,8 +2,7 @@
  * operators/dataset.py (compiled in as a C string, run by the embedded
  * interpreter the operators share).  No I/O, no execution of the subject.
  * SPDX-License-Identifier: MIT */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "common/pyabi.h"
 
 #include "operators/operators.h"
 
@@ -215,9 +214,9 @@ int lt_dataset_call(const char *fn, const char *args, char **out,
     res = PyObject_CallFunction(call_fn, "ss", fn, args);
     const char *kind = NULL, *s = NULL;
     Py_ssize_t n = 0;
-    if (res && PyTuple_Check(res) && PyTuple_GET_SIZE(res) == 2) {
-        kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(res, 0));
-        s = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(res, 1), &n);
+    if (res && PyTuple_Check(res) && PyTuple_Size(res) == 2) {
+        kind = PyUnicode_AsUTF8(PyTuple_GetItem(res, 0));
+        s = PyUnicode_AsUTF8AndSize(PyTuple_GetItem(res, 1), &n);
     }
     if (!kind || !s) {
         PyObject *type, *value, *tb;

@@ -5,6 +5,12 @@
 import ast
 import random
 
+# match statements came in 3.10: under 3.9 no node is one of these.
+_MATCH = getattr(ast, "Match", ())
+_MATCH_CAPTURES = tuple(getattr(ast, n) for n in ("MatchAs", "MatchStar")
+                        if hasattr(ast, n))
+_MATCH_MAPPING = getattr(ast, "MatchMapping", ())
+
 from ds_common import *  # noqa: F401,F403
 
 
@@ -180,9 +186,9 @@ def _check_dead(x):
             bound.add(n.name)
         elif isinstance(n, ast.ExceptHandler) and n.name:
             bound.add(n.name)
-        elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+        elif isinstance(n, _MATCH_CAPTURES) and n.name:
             bound.add(n.name)
-        elif isinstance(n, ast.MatchMapping) and n.rest:
+        elif isinstance(n, _MATCH_MAPPING) and n.rest:
             bound.add(n.rest)
         if bad:
             raise ValueError('vocab dead_code entry %r contains %s'
@@ -295,7 +301,7 @@ class Rewriter:
                 kind = 'with'
             elif isinstance(node, _COMPOUND) and hasattr(node, 'handlers'):
                 kind = 'try'
-            elif hasattr(ast, 'Match') and isinstance(node, ast.Match):
+            elif isinstance(node, _MATCH):
                 kind = 'match'
             slots[L] = (indent, code_ok, kind)
         self._slot = slots
@@ -406,9 +412,9 @@ class Rewriter:
                 nm = n.name
             elif isinstance(n, ast.ExceptHandler):
                 nm = n.name
-            elif isinstance(n, (ast.MatchAs, ast.MatchStar)):
+            elif isinstance(n, _MATCH_CAPTURES):
                 nm = n.name
-            elif isinstance(n, ast.MatchMapping):
+            elif isinstance(n, _MATCH_MAPPING):
                 nm = n.rest
             if nm and (nm not in binding or n.lineno < binding[nm]):
                 binding[nm] = n.lineno

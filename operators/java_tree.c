@@ -3,8 +3,7 @@
  * operators/ds_java*.py read Java through its grammar, never through
  * patterns on the text.
  * SPDX-License-Identifier: MIT */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "common/pyabi.h"
 
 #include "operators/operators.h"
 
@@ -120,15 +119,21 @@ static PyObject *node_tuple(TSTreeCursor *c, Py_ssize_t parent)
     };
     for (int i = 0; i < 11; i++) {
         if (!items[i]) {
-            for (int j = 0; j < 11; j++)
-                if (items[j])
-                    PyTuple_SET_ITEM(t, j, items[j]);
-                else
-                    PyTuple_SET_ITEM(t, j, Py_NewRef(Py_None));
+            /* Slots before i hold their items already (SetItem would
+             * release what it replaces): fill the rest for the DECREF. */
+            for (int j = i; j < 11; j++) {
+                if (!items[j]) {
+                    Py_INCREF(Py_None);
+                    items[j] = Py_None;
+                }
+                PyTuple_SetItem(t, j, items[j]);
+            }
             Py_DECREF(t);
             return NULL;
         }
-        PyTuple_SET_ITEM(t, i, items[i]);
+        /* Steals items[i], as the macro did; cannot fail on a fresh
+         * tuple. */
+        PyTuple_SetItem(t, i, items[i]);
     }
     return t;
 }
@@ -158,7 +163,7 @@ static PyObject *py_parse(PyObject *self, PyObject *arg)
             goto out;
         }
         Py_DECREF(t);
-        Py_ssize_t me = PyList_GET_SIZE(list) - 1;
+        Py_ssize_t me = PyList_Size(list) - 1;
         if (ts_tree_cursor_goto_first_child(&c)) {
             if (depth == cap) {
                 cap *= 2;
@@ -228,19 +233,21 @@ static PyObject *py_edits_have_errors(PyObject *self, PyObject *args)
     TSTree *base = parse_bytes(src);
     if (!base)
         return NULL;
-    const char *buf = PyBytes_AS_STRING(src);
-    Py_ssize_t len = PyBytes_GET_SIZE(src);
+    /* "S" made src bytes, and parse_bytes read it already. */
+    const char *buf = PyBytes_AsString(src);
+    Py_ssize_t len = PyBytes_Size(src);
     PyObject *out = PyList_New(0);
     char *work = NULL;
     size_t cap = 0;
     if (!out)
         goto fail;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(edits); i++) {
+    for (Py_ssize_t i = 0; i < PyList_Size(edits); i++) {
         Py_ssize_t start, end;
         const char *rep;
         Py_ssize_t rlen;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(edits, i), "nny#", &start, &end,
-                              &rep, &rlen))
+        PyObject *edit = PyList_GetItem(edits, i);
+        if (!edit || !PyArg_ParseTuple(edit, "nny#", &start, &end, &rep,
+                                       &rlen))
             goto fail;
         if (start < 0 || end < start || end > len) {
             PyErr_SetString(PyExc_ValueError, "edit out of range");

@@ -16,6 +16,9 @@ import keyword
 import re
 import tokenize
 
+# match statements came in 3.10: under 3.9 no node is one of these.
+_MATCH_CASE = getattr(ast, "match_case", ())
+
 STATEMENT, VALUE, DECISION = 0, 1, 2
 
 MUTMUT_OPS = ('number', 'string', 'fstring', 'name', 'argument', 'keyword',
@@ -517,7 +520,7 @@ def mm_contexts(u):
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
             i = u.next_tok(u.end(node.target), 'in')
             loop_in.add(u.toks[i].s)
-        elif isinstance(node, ast.match_case):
+        elif isinstance(node, _MATCH_CASE):
             pattern_ops.append((u.start(node.pattern), u.end(node.pattern)))
         elif isinstance(node, ast.Expr) and u is u.gen.main:
             v = node.value
@@ -720,7 +723,7 @@ def a1_exclusions(u):
                 u.exclude(u.start(node.returns), u.end(node.returns))
         elif isinstance(node, ast.AnnAssign):
             u.exclude(u.start(node.annotation), u.end(node.annotation))
-        elif isinstance(node, ast.match_case):
+        elif isinstance(node, _MATCH_CASE):
             u.exclude(u.start(node.pattern), u.end(node.pattern))
     u.finish_excl()
 

@@ -1,10 +1,8 @@
-/* The C face of the mutation operators: starts (or reuses) the embedded
+/* The C face of the mutation operators in litmus-python.so: starts the
  * interpreter, runs the generator compiled in from operators/mutgen.py and
- * turns its answer into struct lt_mutant_list.  Also the stable mutant id
- * (SHA-256, computed here without Python) and mutant application.
- * SPDX-License-Identifier: MIT */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+ * turns its answer into struct lt_mutant_list.  The parts that need no
+ * interpreter are in mutants.c.  SPDX-License-Identifier: MIT */
+#include "common/pyabi.h"
 
 #include "operators/operators.h"
 
@@ -20,69 +18,33 @@
 extern const char lt_mutgen_py[];
 extern const size_t lt_mutgen_py_len;
 
-/* The stable id of a mutant: the first 16 hex chars of SHA-256 over
- * "file\0start\0end\0op\0replacement" with start and end in decimal.
- * mutgen.py's mutant_id() computes the same; the unit tests hold them
- * together. */
-void lt_mutant_make_id(const char *file, size_t start, size_t end,
-                       const char *op, const char *replacement,
-                       char out[17])
-{
-    struct lt_sha256 s;
-    char num[32];
-    uint8_t digest[32];
-    static const char hex[] = "0123456789abcdef";
-
-    lt_sha256_init(&s);
-    lt_sha256_update(&s, file, strlen(file) + 1);
-    int n = snprintf(num, sizeof(num), "%zu", start);
-    lt_sha256_update(&s, num, (size_t)n + 1);
-    n = snprintf(num, sizeof(num), "%zu", end);
-    lt_sha256_update(&s, num, (size_t)n + 1);
-    lt_sha256_update(&s, op, strlen(op) + 1);
-    lt_sha256_update(&s, replacement, strlen(replacement));
-    lt_sha256_final(&s, digest);
-    for (int i = 0; i < 8; i++) {
-        out[2 * i] = hex[digest[i] >> 4];
-        out[2 * i + 1] = hex[digest[i] & 15];
-    }
-    out[16] = '\0';
-}
-
 /*** The interpreter ***/
 
 /* The generator's entry point, kept across calls (and across fork). */
 static PyObject *generate_fn;
 
-/* Starts Python from an isolated configuration unless the process already
- * has an interpreter (the runner may have started one).  0 or LT_EPYTHON. */
-int lt_operators_init(void)
+/* Starts the interpreter of `python` (pyload.h chose it) for the
+ * engine's own work, unless this process has one already (a zygote's).
+ * No site: the engine parses and compiles with the interpreter's own
+ * library and never runs a .pth file of the user's.  0 or LT_EPYTHON,
+ * said on stderr. */
+int lt_operators_start(const char *python)
 {
     if (Py_IsInitialized())
         return 0;
-
-    PyConfig cfg;
-    PyStatus st;
-    /* Isolated: no environment variables, no user site, no signal
-     * handlers, so nothing outside litmus can steer the parser. */
-    PyConfig_InitIsolatedConfig(&cfg);
-    /* Debian's interpreter finds its prefix from its own program name. */
-    st = PyConfig_SetBytesString(&cfg, &cfg.program_name, "/usr/bin/python3");
-    if (PyStatus_Exception(st))
-        goto fail;
-    st = PyConfig_SetBytesString(&cfg, &cfg.executable, "/usr/bin/python3");
-    if (PyStatus_Exception(st))
-        goto fail;
-    cfg.write_bytecode = 0;
-    cfg.install_signal_handlers = 0;
-    st = Py_InitializeFromConfig(&cfg);
-    if (PyStatus_Exception(st))
-        goto fail;
-    PyConfig_Clear(&cfg);
+    char err[512];
+    if (lt_pyabi_start(python, 0, err, sizeof(err)) < 0) {
+        fprintf(stderr, "litmus: %s\n", err);
+        return LT_EPYTHON;
+    }
     return 0;
-fail:
-    PyConfig_Clear(&cfg);
-    return LT_EPYTHON;
+}
+
+/* Inside litmus-python.so: the engine's forwarders (pyforward.c) have
+ * started the interpreter before any call reaches here. */
+int lt_operators_init(void)
+{
+    return Py_IsInitialized() ? 0 : LT_EPYTHON;
 }
 
 /* Compiles the embedded generator into a module once.  Needs the GIL. */
@@ -117,13 +79,13 @@ out:
 static char *item_str(PyObject *t, Py_ssize_t i)
 {
     Py_ssize_t n;
-    const char *s = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(t, i), &n);
+    const char *s = PyUnicode_AsUTF8AndSize(PyTuple_GetItem(t, i), &n);
     return s ? xstrndup(s, (size_t)n) : NULL;
 }
 
 static int item_int(PyObject *t, Py_ssize_t i, long long *out)
 {
-    *out = PyLong_AsLongLong(PyTuple_GET_ITEM(t, i));
+    *out = PyLong_AsLongLong(PyTuple_GetItem(t, i));
     return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
 }
 
@@ -132,7 +94,7 @@ static int convert_mutant(PyObject *t, const char *file, size_t len,
                           struct lt_mutant *m)
 {
     long long v[8];
-    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 12)
+    if (!PyTuple_Check(t) || PyTuple_Size(t) != 12)
         return -1;
     for (int i = 0; i < 6; i++)
         if (item_int(t, i + 1, &v[i]) < 0)
@@ -153,7 +115,7 @@ static int convert_mutant(PyObject *t, const char *file, size_t len,
     m->op = item_str(t, 7);
     m->original = item_str(t, 9);
     m->replacement = item_str(t, 10);
-    m->position = PyFloat_AsDouble(PyTuple_GET_ITEM(t, 11));
+    m->position = PyFloat_AsDouble(PyTuple_GetItem(t, 11));
     char *id = item_str(t, 0);
     if (id && strlen(id) == 16)
         memcpy(m->id, id, 17);
@@ -193,10 +155,10 @@ int lt_operators_generate(const char *file, const char *source, size_t len,
     /* "N" hands our reference to pyfile over to the call. */
     res = PyObject_CallFunction(generate_fn, "Ny#s", pyfile, source,
                                 (Py_ssize_t)len, opset);
-    if (!res || !PyTuple_Check(res) || PyTuple_GET_SIZE(res) != 2)
+    if (!res || !PyTuple_Check(res) || PyTuple_Size(res) != 2)
         goto out;
-    const char *status = PyUnicode_AsUTF8(PyTuple_GET_ITEM(res, 0));
-    PyObject *payload = PyTuple_GET_ITEM(res, 1);
+    const char *status = PyUnicode_AsUTF8(PyTuple_GetItem(res, 0));
+    PyObject *payload = PyTuple_GetItem(res, 1);
     if (!status)
         goto out;
     if (strcmp(status, "parse") == 0 || strcmp(status, "usage") == 0) {
@@ -208,11 +170,11 @@ int lt_operators_generate(const char *file, const char *source, size_t len,
     }
     if (strcmp(status, "ok") != 0 || !PyList_Check(payload))
         goto out;
-    size_t n = (size_t)PyList_GET_SIZE(payload);
+    size_t n = (size_t)PyList_Size(payload);
     out->items = xcalloc(n ? n : 1, sizeof(*out->items));
     for (size_t i = 0; i < n; i++) {
         out->count = i + 1;
-        if (convert_mutant(PyList_GET_ITEM(payload, (Py_ssize_t)i), file,
+        if (convert_mutant(PyList_GetItem(payload, (Py_ssize_t)i), file,
                            len, &out->items[i]) < 0) {
             lt_mutant_list_free(out);
             goto out;
@@ -238,80 +200,4 @@ out:
     Py_XDECREF(res);
     PyGILState_Release(gil);
     return rc;
-}
-
-/*** Mutants ***/
-
-/* Builds source[0:start] + replacement + source[end:] in a fresh,
- * NUL-terminated buffer the caller frees; its length goes to *out_len when
- * out_len is not NULL.  NULL when the span does not fit the source. */
-char *lt_mutant_apply(const struct lt_mutant *m, const char *source,
-                      size_t len, size_t *out_len)
-{
-    if (m->start > m->end || m->end > len)
-        return NULL;
-    size_t rlen = strlen(m->replacement);
-    size_t n = len - (m->end - m->start) + rlen;
-    char *buf = xmalloc(n + 1);
-    memcpy(buf, source, m->start);
-    memcpy(buf + m->start, m->replacement, rlen);
-    memcpy(buf + m->start + rlen, source + m->end, len - m->end);
-    buf[n] = '\0';
-    if (out_len)
-        *out_len = n;
-    return buf;
-}
-
-const char *lt_category_name(enum lt_category c)
-{
-    switch (c) {
-    case LT_CATEGORY_STATEMENT:
-        return "statement";
-    case LT_CATEGORY_VALUE:
-        return "value";
-    case LT_CATEGORY_DECISION:
-        return "decision";
-    }
-    return "unknown";
-}
-
-/* Frees what a mutant owns and zeroes it; the struct itself stays. */
-void lt_mutant_clear(struct lt_mutant *m)
-{
-    if (!m)
-        return;
-    free(m->file);
-    free(m->op);
-    free(m->original);
-    free(m->replacement);
-    memset(m, 0, sizeof(*m));
-}
-
-/* Frees every mutant and the array; accepts NULL and empty lists. */
-void lt_mutant_list_free(struct lt_mutant_list *list)
-{
-    if (!list)
-        return;
-    for (size_t i = 0; i < list->count; i++)
-        lt_mutant_clear(&list->items[i]);
-    free(list->items);
-    list->items = NULL;
-    list->count = 0;
-}
-
-/* The set names first, then every operator name; mutgen.py's
- * operator_names() returns the same list (checked by the unit tests). */
-const char *const *lt_operator_sets(void)
-{
-    static const char *const names[] = {
-        "mutmut", "algo1",
-        /* mutmut 2.5.1 */
-        "number", "string", "fstring", "name", "argument", "keyword",
-        "operator", "and_or", "lambda", "assignment", "decorator",
-        /* algo1 */
-        "arith", "augassign", "invert", "relational", "logical", "not", "is",
-        "in", "break_continue", "true_false", "number_pm",
-        NULL,
-    };
-    return names;
 }

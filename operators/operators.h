@@ -35,9 +35,14 @@ struct lt_mutant_list {
     size_t count;
 };
 
-/* Makes sure the embedded interpreter the operators run in is initialised
- * (isolated config).  Safe to call many times.  0 or LT_EPYTHON. */
+/* Makes sure the interpreter the operators run in is started: the one
+ * lt_python_use() chose, else the default (common/pyload.h); no site, no
+ * PYTHON* variables.  Safe to call many times.  0 or LT_EPYTHON. */
 int lt_operators_init(void);
+
+/* Inside litmus-python.so: starts the interpreter of `python` for the
+ * engine's own work (lt_operators_init() calls it through pyload.h). */
+int lt_operators_start(const char *python);
 
 /* Generates every mutant of `source` for the operator set `opset`: a set
  * name ("mutmut", "algo1") or a comma-separated list of operator names.
@@ -182,13 +187,6 @@ void lt_import_digest_clear(struct lt_import_digest *d);
 int lt_rebind_payload(const char *path, const char *source, size_t len,
                       const struct lt_mutant *m, uint8_t **out,
                       size_t *out_len);
-
-/* Reads `path` as TOML (CPython's tomllib, in the calling process's
- * embedded interpreter, which must be initialised) and returns the table
- * [tool.litmus] as JSON text in *json (caller frees; "{}" when the file
- * has no such table).  LT_EPARSE with a one-line *err (caller frees) when
- * the file is not valid TOML; -errno when it cannot be read. */
-int lt_read_pyproject(const char *path, char **json, char **err);
 
 /*** Who reads a module-level name (operators/readers.py) ***
  * A mutant on a line that runs at import changes module state before any

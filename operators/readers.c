@@ -1,8 +1,7 @@
 /* The C face of the readers index (operators/readers.py, embedded): scans
  * a project once in the engine's interpreter and answers, per mutant, which
  * code can observe it.  SPDX-License-Identifier: MIT */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "common/pyabi.h"
 
 #include "operators/operators.h"
 
@@ -75,7 +74,8 @@ int lt_readers_scan(const char *root, char *const *subjects,
         PyObject *p = PyUnicode_DecodeFSDefault(subjects[i]);
         if (!p)
             goto out;
-        PyList_SET_ITEM(list, (Py_ssize_t)i, p);
+        /* Steals p, as the macro did; cannot fail on a fresh list. */
+        PyList_SetItem(list, (Py_ssize_t)i, p);
     }
     PyObject *pyroot = PyUnicode_DecodeFSDefault(root);
     if (!pyroot)
@@ -117,14 +117,14 @@ static int convert(PyObject *res, size_t n_subjects, struct lt_readers *r)
         r->why = xstrdup(s);
         return 0;
     }
-    size_t ns = (size_t)PyList_GET_SIZE(spans);
-    size_t nf = (size_t)PyList_GET_SIZE(files);
+    size_t ns = (size_t)PyList_Size(spans);
+    size_t nf = (size_t)PyList_Size(files);
     r->spans = ns ? xcalloc(ns, sizeof(*r->spans)) : NULL;
     r->test_files = nf ? xcalloc(nf, sizeof(*r->test_files)) : NULL;
     for (size_t i = 0; i < ns; i++) {
         Py_ssize_t subject;
         int first, last;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(spans, (Py_ssize_t)i), "nii",
+        if (!PyArg_ParseTuple(PyList_GetItem(spans, (Py_ssize_t)i), "nii",
                               &subject, &first, &last))
             return -1;
         if (subject < 0 || (size_t)subject >= n_subjects) {
@@ -136,18 +136,18 @@ static int convert(PyObject *res, size_t n_subjects, struct lt_readers *r)
     }
     for (size_t i = 0; i < nf; i++) {
         PyObject *b = PyUnicode_EncodeFSDefault(
-            PyList_GET_ITEM(files, (Py_ssize_t)i));
+            PyList_GetItem(files, (Py_ssize_t)i));
         if (!b)
             return -1;
-        r->test_files[i] = xstrdup(PyBytes_AS_STRING(b));
+        r->test_files[i] = xstrdup(PyBytes_AsString(b));
         r->n_test_files++;
         Py_DECREF(b);
     }
-    size_t nn = (size_t)PyList_GET_SIZE(names);
+    size_t nn = (size_t)PyList_Size(names);
     r->names = nn ? xcalloc(nn, sizeof(*r->names)) : NULL;
     for (size_t i = 0; i < nn; i++) {
-        const char *n = PyUnicode_AsUTF8(PyList_GET_ITEM(names,
-                                                         (Py_ssize_t)i));
+        const char *n = PyUnicode_AsUTF8(PyList_GetItem(names,
+                                                        (Py_ssize_t)i));
         if (!n)
             return -1;
         r->names[i] = xstrdup(n);

@@ -98,6 +98,12 @@ import builtins
 import os
 import re
 
+# match statements came in 3.10: under 3.9 no node is one of these.
+_MATCH = getattr(ast, "Match", ())
+_MATCH_CAPTURES = tuple(getattr(ast, n) for n in ("MatchAs", "MatchStar")
+                        if hasattr(ast, n))
+_MATCH_MAPPING = getattr(ast, "MatchMapping", ())
+
 DYNAMIC = frozenset(("globals", "vars", "locals", "eval", "exec", "__dict__",
                      "getmembers", "__all__"))
 # Decorators that neither call the function at import nor hand it to
@@ -295,9 +301,9 @@ def target_binds(t, out):
 
 def pattern_binds(p, out):
     for n in ast.walk(p):
-        if isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+        if isinstance(n, _MATCH_CAPTURES) and n.name:
             out.add(n.name)
-        elif isinstance(n, ast.MatchMapping) and n.rest:
+        elif isinstance(n, _MATCH_MAPPING) and n.rest:
             out.add(n.rest)
 
 
@@ -346,7 +352,7 @@ def stmt_binds(s, out):
                 out.add(h.name)
             subs += h.body
         subs += s.finalbody
-    elif isinstance(s, ast.Match):
+    elif isinstance(s, _MATCH):
         for c in s.cases:
             pattern_binds(c.pattern, out)
             subs += c.body
@@ -416,9 +422,9 @@ def scope_locals(fn):
             continue
         if isinstance(n, ast.ExceptHandler) and n.name:
             local.add(n.name)
-        elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+        elif isinstance(n, _MATCH_CAPTURES) and n.name:
             local.add(n.name)
-        elif isinstance(n, ast.MatchMapping) and n.rest:
+        elif isinstance(n, _MATCH_MAPPING) and n.rest:
             local.add(n.rest)
         pending += kids(n)
     return local - declared, globs

@@ -3,10 +3,32 @@
 # the change that ignores source positions, so that mutants compiling to
 # the same code can share one run.  Runs in the engine (planning) and in
 # the zygotes (applying).  SPDX-License-Identifier: MIT
+import dis
 import hashlib
+import operator
 import types
 
 OK, INVALID, EQUIVALENT = 0, 1, 3
+
+# What code objects say differs by version (3.9 to 3.13): before 3.11
+# there is no qualified name (the name and first line tell functions
+# apart) and no exception table (exception handling is in the bytecode).
+if hasattr(types.CodeType, "co_qualname"):
+    qualname = operator.attrgetter("co_qualname")
+else:
+    qualname = operator.attrgetter("co_name")
+if hasattr(types.CodeType, "co_exceptiontable"):
+    exception_table = operator.attrgetter("co_exceptiontable")
+else:
+    def exception_table(code):
+        return b""
+
+
+def code_lines(code):
+    """(start offset, line) of each stretch of bytecode with a line."""
+    if hasattr(code, "co_lines"):  # 3.10 on
+        return [(start, line) for start, _, line in code.co_lines()]
+    return list(dis.findlinestarts(code))
 
 
 def is_function_code(code):
@@ -23,7 +45,7 @@ def keyed_children(code):
     seen = {}
     out = {}
     for c in _code_children(code):
-        base = (c.co_qualname, c.co_firstlineno)
+        base = (qualname(c), c.co_firstlineno)
         n = seen.get(base, 0)
         seen[base] = n + 1
         out[base + (n,)] = c
@@ -34,7 +56,7 @@ def _const_key(value):
     # Constants compare by type and value; floats by repr so that 0.0 and
     # -0.0 (and nan) are told apart, tuples and frozensets recursively.
     if isinstance(value, types.CodeType):
-        return ("code", value.co_qualname, value.co_firstlineno)
+        return ("code", qualname(value), value.co_firstlineno)
     if isinstance(value, float):
         return ("float", repr(value))
     if isinstance(value, complex):
@@ -61,7 +83,6 @@ def _instructions(code, key=_const_key):
     """The bytecode with constants resolved to their values: constants
     the code never loads (left in the table by constant folding or dead
     code) then make no difference."""
-    import dis
     out = []
     for ins in dis.get_instructions(code):
         if ins.opcode in dis.hasconst:
@@ -77,7 +98,7 @@ def _shallow_equal(a, b, quick=False):
     (a few equal objects may then count as changed)."""
     if not _frame_equal(a, b):
         return False
-    if (a.co_code == b.co_code and a.co_exceptiontable == b.co_exceptiontable
+    if (a.co_code == b.co_code and exception_table(a) == exception_table(b)
             and len(a.co_consts) == len(b.co_consts)
             and all(_const_key(x) == _const_key(y)
                     for x, y in zip(a.co_consts, b.co_consts))):
@@ -86,7 +107,7 @@ def _shallow_equal(a, b, quick=False):
         return False
     # Slow path: an unused or reordered constant shifts indices only.
     return (len(a.co_code) == len(b.co_code)
-            and a.co_exceptiontable == b.co_exceptiontable
+            and exception_table(a) == exception_table(b)
             and _instructions(a) == _instructions(b))
 
 
@@ -119,7 +140,7 @@ def _shallow_repr(code):
     return repr((_instructions(code), code.co_names, code.co_varnames,
                  code.co_freevars, code.co_cellvars, code.co_argcount,
                  code.co_posonlyargcount, code.co_kwonlyargcount,
-                 code.co_flags, code.co_exceptiontable))
+                 code.co_flags, exception_table(code)))
 
 
 def fingerprint(changed):
@@ -135,7 +156,7 @@ def _free_const_key(value):
     # As _const_key, with nested code named by its qualified name alone:
     # no source position at all.
     if isinstance(value, types.CodeType):
-        return ("code", value.co_qualname)
+        return ("code", qualname(value))
     if isinstance(value, tuple):
         return ("tuple", tuple(_free_const_key(v) for v in value))
     if isinstance(value, frozenset):
@@ -147,13 +168,12 @@ def _ran_at_import(code, lines):
     # A function's prologue (RESUME) carries its def (or first decorator)
     # line, which runs at import whether the body does or not: only the
     # lines of the instructions after it count.
-    import dis
     body = 0
     for ins in dis.get_instructions(code):
         if ins.opname == "RESUME":
             body = ins.offset + 1
             break
-    return any(line in lines for start, _, line in code.co_lines()
+    return any(line in lines for start, line in code_lines(code)
                if start >= body)
 
 
@@ -183,15 +203,15 @@ def code_fingerprint(path, source, import_funcs=None):
     while stack:
         code = stack.pop()
         if (import_funcs is not None and is_function_code(code)
-                and code.co_qualname not in import_funcs):
-            h.update(repr(("not run at import", code.co_qualname)).encode())
+                and qualname(code) not in import_funcs):
+            h.update(repr(("not run at import", qualname(code))).encode())
             continue
-        h.update(repr((code.co_qualname,
+        h.update(repr((qualname(code),
                        _instructions(code, _free_const_key), code.co_names,
                        code.co_varnames, code.co_freevars, code.co_cellvars,
                        code.co_argcount, code.co_posonlyargcount,
                        code.co_kwonlyargcount, code.co_flags,
-                       code.co_exceptiontable)).encode())
+                       exception_table(code))).encode())
         stack.extend(reversed(_code_children(code)))
     return h.hexdigest()[:16]
 
@@ -213,14 +233,14 @@ def import_digest(path, source, lines, funcs):
     names = set(n for n in funcs.split("\n") if n) if funcs else set()
     if lines is not None:
         lines = frozenset(lines)
-        names.update(c.co_qualname for c in _walk(top)
+        names.update(qualname(c) for c in _walk(top)
                      if is_function_code(c) and _ran_at_import(c, lines))
     static = set()
     for c in _walk(top):
-        if is_function_code(c) and c.co_qualname not in names:
+        if is_function_code(c) and qualname(c) not in names:
             static.add(c.co_firstlineno)  # its def line, run where defined
             continue
-        static.update(line for _, _, line in c.co_lines() if line)
+        static.update(line for _, line in code_lines(c) if line)
     # A def's or class's header may span lines the code objects do not
     # name (decorators, arguments): every line from a statement's first
     # to its last traced line counts.

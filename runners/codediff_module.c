@@ -1,8 +1,7 @@
 /* The embedded comparison module (runners/codediff.py) in a zygote's
  * interpreter: applying a mutant compares code objects there.
  * SPDX-License-Identifier: MIT */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "common/pyabi.h"
 
 #include "runners/internal.h"
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "common/pyload.h"
 #include "common/xmalloc.h"
 
 /*** INIT ***/
@@ -22,7 +23,7 @@ void lt_init_frame_encode(struct lt_wire_writer *w,
     lt_wire_put_u8(w, (uint8_t)((cfg->bare != 0) |
                                 (cfg->preload_generator != 0) << 1 |
                                 (cfg->runner & 3) << 2));
-    lt_wire_put_cstr(w, cfg->python ? cfg->python : LT_RUNNER_DEFAULT_PYTHON);
+    lt_wire_put_cstr(w, cfg->python ? cfg->python : LT_PYTHON_DEFAULT);
     lt_wire_put_cstr(w, cfg->path_prefix ? cfg->path_prefix : "");
     lt_wire_put_u8(w, (uint8_t)(cfg->no_view != 0));
     lt_wire_put_u32(w, cfg->sandbox_uid ? cfg->sandbox_uid

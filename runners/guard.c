@@ -12,12 +12,11 @@
  *    compare equal to anything.
  * A guard that fires sends TAMPER and ends the child at once.
  * SPDX-License-Identifier: MIT */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <frameobject.h>
+#include "common/pyabi.h"
 
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +63,7 @@ static void add_entry(PyObject *container, PyObject *key, PyObject *value,
 {
     if (n_entries == cap_entries) {
         cap_entries = cap_entries ? cap_entries * 2 : 4096;
-        entries = PyMem_RawRealloc(entries, cap_entries * sizeof(*entries));
+        entries = realloc(entries, cap_entries * sizeof(*entries));
         if (!entries)
             abort();
     }
@@ -80,10 +79,10 @@ static void add_entry(PyObject *container, PyObject *key, PyObject *value,
  * honest reasons and is left alone. */
 static int pinnable(PyObject *v)
 {
-    return PyFunction_Check(v) || PyCFunction_Check(v) || PyType_Check(v) ||
-           PyModule_Check(v) || PyMethod_Check(v) ||
-           Py_IS_TYPE(v, &PyClassMethod_Type) ||
-           Py_IS_TYPE(v, &PyStaticMethod_Type) ||
+    return LT_PY_FUNCTION_CHECK(v) || PyCFunction_Check(v) ||
+           PyType_Check(v) || PyModule_Check(v) || LT_PY_METHOD_CHECK(v) ||
+           lt_py_is(v, lt_pyabi_types.classmethod) ||
+           lt_py_is(v, lt_pyabi_types.staticmethod) ||
            Py_IS_TYPE(v, &PyProperty_Type);
 }
 
@@ -91,11 +90,13 @@ static int pinnable(PyObject *v)
  * its functions are rebound to the new ones). */
 static int from_subject(PyObject *v)
 {
-    if (PyFunction_Check(v)) {
-        PyCodeObject *code = (PyCodeObject *)PyFunction_GET_CODE(v);
-        const char *file = PyUnicode_AsUTF8(code->co_filename);
-        PyErr_Clear();
-        return file && subject_path && strcmp(file, subject_path) == 0;
+    if (LT_PY_FUNCTION_CHECK(v)) {
+        PyObject *code = lt_py_function_code(v);
+        const char *file = code ? lt_py_code_filename(code) : NULL;
+        /* file lives as long as code: compared before the release. */
+        int own = file && subject_path && strcmp(file, subject_path) == 0;
+        Py_XDECREF(code);
+        return own;
     }
     if (PyType_Check(v) && subject_name) {
         PyObject *mod = PyObject_GetAttrString(v, "__module__");
@@ -107,31 +108,96 @@ static int from_subject(PyObject *v)
     return 0;
 }
 
+static void pin_dict(PyObject *dict, PyObject *label, int depth);
+
+/* The dict a class keeps its attributes in (tp_dict, outside the limited
+ * API): the one object type.__dict__, a mappingproxy, refers to.  Pinned
+ * and checked as a dict, the check reads it without reference counts,
+ * so without writing to memory the fork shares.  A new reference, or
+ * NULL when a metaclass gives __dict__ another meaning. */
+static PyObject *type_dict(PyObject *type)
+{
+    PyObject *proxy = PyObject_GetAttrString(type, "__dict__");
+    PyObject *gc = proxy && Py_IS_TYPE(proxy, &PyDictProxy_Type)
+                       ? PyImport_ImportModule("gc")
+                       : NULL;
+    PyObject *refs = gc ? PyObject_CallMethod(gc, "get_referents", "O", proxy)
+                        : NULL;
+    PyObject *dict = NULL;
+    if (refs && PyList_Check(refs) && PyList_Size(refs) == 1 &&
+        PyDict_Check(PyList_GetItem(refs, 0))) {
+        dict = PyList_GetItem(refs, 0);
+        Py_INCREF(dict);
+    }
+    Py_XDECREF(refs);
+    Py_XDECREF(gc);
+    Py_XDECREF(proxy);
+    PyErr_Clear();
+    return dict;
+}
+
+/* Pins dict[key] to value. */
+static void pin_item(PyObject *map, PyObject *key, PyObject *value,
+                     PyObject *label, int depth)
+{
+    if (!pinnable(value) || from_subject(value))
+        return;
+    add_entry(map, key, value, label);
+    PyObject *code = lt_py_function_code_peek(value);
+    if (code)
+        add_entry(value, NULL, code, label);
+    /* Methods of mutable classes defined here, one level down. */
+    if (depth == 0 && PyType_Check(value) &&
+        !PyType_HasFeature((PyTypeObject *)value, Py_TPFLAGS_IMMUTABLETYPE)) {
+        PyObject *dict = type_dict(value);
+        char name[256];
+        PyObject *sub = dict ? PyUnicode_FromFormat(
+                                   "%U.%s", label,
+                                   lt_py_type_name(value, name, sizeof(name)))
+                             : NULL;
+        if (sub)
+            pin_dict(dict, sub, 1);
+        Py_XDECREF(sub);
+        Py_XDECREF(dict);
+        PyErr_Clear();
+    }
+}
+
 static void pin_dict(PyObject *dict, PyObject *label, int depth)
 {
     PyObject *key, *value;
     Py_ssize_t pos = 0;
-    while (PyDict_Next(dict, &pos, &key, &value)) {
-        if (!pinnable(value) || from_subject(value))
-            continue;
-        add_entry(dict, key, value, label);
-        if (PyFunction_Check(value))
-            add_entry(value, NULL, PyFunction_GET_CODE(value), label);
-        /* Methods of mutable classes defined here, one level down. */
-        if (depth == 0 && PyType_Check(value) &&
-            !PyType_HasFeature((PyTypeObject *)value,
-                               Py_TPFLAGS_IMMUTABLETYPE) &&
-            ((PyTypeObject *)value)->tp_dict) {
-            PyObject *sub = PyUnicode_FromFormat(
-                "%U.%s", label, ((PyTypeObject *)value)->tp_name);
-            if (!sub) {
-                PyErr_Clear();
-                continue;
-            }
-            pin_dict(((PyTypeObject *)value)->tp_dict, sub, 1);
-            Py_DECREF(sub);
-        }
-    }
+    while (PyDict_Next(dict, &pos, &key, &value))
+        pin_item(dict, key, value, label, depth);
+}
+
+/* Code object -> in the subject, for the profiler's return events:
+ * co_filename is an attribute lookup in the limited API.  The cache holds
+ * its code objects, so that no address is reused while cached; emptied
+ * when the subject changes. */
+#define CODE_CACHE_SIZE 256
+static struct {
+    PyObject *code;
+    int inside;
+} code_cache[CODE_CACHE_SIZE];
+
+static void code_cache_clear(void)
+{
+    for (size_t i = 0; i < CODE_CACHE_SIZE; i++)
+        Py_CLEAR(code_cache[i].code);
+}
+
+static int code_in_subject(PyObject *code)
+{
+    size_t slot = ((uintptr_t)code >> 4) % CODE_CACHE_SIZE;
+    if (code_cache[slot].code == code)
+        return code_cache[slot].inside;
+    const char *file = lt_py_code_filename(code);
+    int inside = file && strcmp(file, subject_path) == 0;
+    Py_INCREF(code);
+    Py_XSETREF(code_cache[slot].code, code);
+    code_cache[slot].inside = inside;
+    return inside;
 }
 
 /* _litmus.guard_set(entries, subject_path, subject_module): entries is a
@@ -146,14 +212,16 @@ PyObject *lt_guard_py_set(PyObject *self, PyObject *args)
         return NULL;
     free(subject_path);
     subject_path = strdup(path);
+    code_cache_clear();
     Py_XDECREF(subject_name);
     subject_name = name == Py_None ? NULL : name;
     Py_XINCREF(subject_name);
-    Py_ssize_t n = PyList_GET_SIZE(list);
+    Py_ssize_t n = PyList_Size(list);
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PyList_GET_ITEM(list, i);
+        PyObject *item = PyList_GetItem(list, i);
         PyObject *obj, *label;
-        if (!PyArg_ParseTuple(item, "O!U", &PyDict_Type, &obj, &label))
+        if (!item ||
+            !PyArg_ParseTuple(item, "O!U", &PyDict_Type, &obj, &label))
             return NULL;
         pin_dict(obj, label, 0);
     }
@@ -167,12 +235,15 @@ void lt_guard_check(void)
     for (size_t i = 0; i < n_entries; i++) {
         struct guard_entry *e = &entries[i];
         PyObject *now;
+        /* Borrowed reads only: a check that wrote reference counts
+         * would copy every page of the zygote's that holds a pinned
+         * object into each child. */
         if (e->key) {
             now = PyDict_GetItemWithError(e->container, e->key);
             if (!now)
                 PyErr_Clear();
         } else {
-            now = PyFunction_GET_CODE(e->container);
+            now = lt_py_function_code_peek(e->container);
         }
         if (now == e->value)
             continue;
@@ -194,11 +265,10 @@ static int running_in_subject(void)
     PyFrameObject *f = PyEval_GetFrame(); /* borrowed */
     if (!f || !subject_path)
         return 0;
-    PyCodeObject *code = PyFrame_GetCode(f);
-    const char *file = PyUnicode_AsUTF8(code->co_filename);
+    PyObject *code = (PyObject *)PyFrame_GetCode(f);
+    const char *file = lt_py_code_filename(code);
     int in = file && strcmp(file, subject_path) == 0;
     Py_DECREF(code);
-    PyErr_Clear();
     return in;
 }
 
@@ -226,10 +296,10 @@ static int audit_hook(const char *event, PyObject *args, void *data)
     if (!armed)
         return 0;
     if (strcmp(event, "open") == 0 && PyTuple_Check(args) &&
-        PyTuple_GET_SIZE(args) >= 3) {
-        PyObject *path = PyTuple_GET_ITEM(args, 0);
-        PyObject *mode = PyTuple_GET_ITEM(args, 1);
-        PyObject *flags = PyTuple_GET_ITEM(args, 2);
+        PyTuple_Size(args) >= 3) {
+        PyObject *path = PyTuple_GetItem(args, 0);
+        PyObject *mode = PyTuple_GetItem(args, 1);
+        PyObject *flags = PyTuple_GetItem(args, 2);
         int writing = 0;
         if (mode && PyUnicode_Check(mode)) {
             const char *m = PyUnicode_AsUTF8(mode);
@@ -258,17 +328,19 @@ static int audit_hook(const char *event, PyObject *args, void *data)
             return 0;
         }
         char s[4096];
-        snprintf(s, sizeof(s), "%s", PyBytes_AS_STRING(bytes));
+        const char *b = PyBytes_AsString(bytes);
+        snprintf(s, sizeof(s), "%s", b ? b : "");
         Py_DECREF(bytes);
+        PyErr_Clear();
         if (steers_pytest_or_python(s))
             fire("opened %s for writing", s);
         return 0;
     }
     if ((strcmp(event, "object.__setattr__") == 0 ||
          strcmp(event, "object.__delattr__") == 0) &&
-        PyTuple_Check(args) && PyTuple_GET_SIZE(args) >= 2) {
-        PyObject *obj = PyTuple_GET_ITEM(args, 0);
-        PyObject *name = PyTuple_GET_ITEM(args, 1);
+        PyTuple_Check(args) && PyTuple_Size(args) >= 2) {
+        PyObject *obj = PyTuple_GetItem(args, 0);
+        PyObject *name = PyTuple_GetItem(args, 1);
         if (!PyType_Check(obj) || !running_in_subject())
             return 0;
         PyObject *mod = PyObject_GetAttrString(obj, "__module__");
@@ -280,9 +352,10 @@ static int audit_hook(const char *event, PyObject *args, void *data)
                                                         : "?";
             const char *a = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name)
                                                   : "?";
+            char t[256];
             PyErr_Clear();
             fire("set %s.%s.%s", m ? m : "?",
-                 ((PyTypeObject *)obj)->tp_name, a ? a : "?");
+                 lt_py_type_name(obj, t, sizeof(t)), a ? a : "?");
         }
         Py_XDECREF(mod);
         return 0;
@@ -307,11 +380,22 @@ static int equal_to_anything(PyObject *v, int depth, size_t *budget)
         return 0;
     (*budget)--;
     if (PyList_CheckExact(v) || PyTuple_CheckExact(v)) {
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
-        PyObject **items = PySequence_Fast_ITEMS(v);
-        for (Py_ssize_t i = 0; i < n && *budget; i++)
-            if (equal_to_anything(items[i], depth + 1, budget))
+        int list = PyList_CheckExact(v);
+        Py_ssize_t n = list ? PyList_Size(v) : PyTuple_Size(v);
+        for (Py_ssize_t i = 0; i < n && *budget; i++) {
+            PyObject *item = list ? PyList_GetItem(v, i)
+                                  : PyTuple_GetItem(v, i);
+            if (!item) { /* the list shrank under an __eq__ */
+                PyErr_Clear();
+                return 0;
+            }
+            /* Held: an item's __eq__ may drop it from a list. */
+            Py_INCREF(item);
+            int any = equal_to_anything(item, depth + 1, budget);
+            Py_DECREF(item);
+            if (any)
                 return 1;
+        }
         return 0;
     }
     if (PyDict_CheckExact(v)) {
@@ -324,7 +408,8 @@ static int equal_to_anything(PyObject *v, int depth, size_t *budget)
     }
     if (PySet_CheckExact(v) || PyFrozenSet_CheckExact(v))
         return 0; /* members are hashable; checked by their own type */
-    PyObject *probe = PyBaseObject_Type.tp_alloc(&PyBaseObject_Type, 0);
+    PyObject *probe = PyObject_CallObject((PyObject *)&PyBaseObject_Type,
+                                          NULL);
     if (!probe) {
         PyErr_Clear();
         return 0;
@@ -336,23 +421,13 @@ static int equal_to_anything(PyObject *v, int depth, size_t *budget)
     return eq == 1 || ne == 0;
 }
 
-static int code_in_subject(PyCodeObject *code)
-{
-    const char *file = PyUnicode_AsUTF8(code->co_filename);
-    if (!file) {
-        PyErr_Clear();
-        return 0;
-    }
-    return strcmp(file, subject_path) == 0;
-}
-
 static int eq_profiler(PyObject *obj, PyFrameObject *frame, int what,
                        PyObject *arg)
 {
     (void)obj;
-    if (what != PyTrace_RETURN || !arg || !armed || !subject_path)
+    if (what != LT_PY_TRACE_RETURN || !arg || !armed || !subject_path)
         return 0;
-    PyCodeObject *code = PyFrame_GetCode(frame);
+    PyObject *code = (PyObject *)PyFrame_GetCode(frame);
     int inside = code_in_subject(code);
     Py_DECREF(code);
     if (!inside)
@@ -360,7 +435,7 @@ static int eq_profiler(PyObject *obj, PyFrameObject *frame, int what,
     PyFrameObject *back = PyFrame_GetBack(frame);
     int outermost = 1;
     if (back) {
-        PyCodeObject *bc = PyFrame_GetCode(back);
+        PyObject *bc = (PyObject *)PyFrame_GetCode(back);
         outermost = !code_in_subject(bc);
         Py_DECREF(bc);
         Py_DECREF(back);
@@ -368,9 +443,11 @@ static int eq_profiler(PyObject *obj, PyFrameObject *frame, int what,
     if (!outermost)
         return 0;
     size_t budget = 10000;
-    if (equal_to_anything(arg, 0, &budget))
+    if (equal_to_anything(arg, 0, &budget)) {
+        char t[256];
         fire("returned a %s that compares equal to anything",
-             Py_TYPE(arg)->tp_name);
+             lt_py_type_name((PyObject *)Py_TYPE(arg), t, sizeof(t)));
+    }
     return 0;
 }
 

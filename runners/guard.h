@@ -3,7 +3,7 @@
 #ifndef LT_RUNNERS_GUARD_H
 #define LT_RUNNERS_GUARD_H
 
-#include <Python.h>
+#include "common/pyabi.h"
 
 /* Sends the TAMPER frame; called once, just before the child ends. */
 typedef void (*lt_guard_report_fn)(const char *what);

@@ -2,7 +2,7 @@
 #ifndef LT_RUNNERS_INTERNAL_H
 #define LT_RUNNERS_INTERNAL_H
 
-#include <Python.h>
+#include "common/pyabi.h"
 
 /* The embedded litmus_codediff module, imported once per process. */
 PyObject *lt__codediff_module(void);

@@ -36,7 +36,9 @@ struct lt_runner_config {
     const char *python;        /* the interpreter whose environment the
                                   zygote takes (a venv's bin/python: its
                                   site-packages and .pth files); NULL:
-                                  LT_RUNNER_DEFAULT_PYTHON */
+                                  LT_PYTHON_DEFAULT (pyload.h) */
+    const char *libpython;     /* its shared libpython, which the zygote
+                                  loads; NULL: the default's */
     const char *path_prefix;   /* ':'-separated absolute directories put
                                   first on sys.path, after the working
                                   directory (PYTHONPATH, an src root);
@@ -72,15 +74,6 @@ enum lt_test_runner {
  * of the others, so that every child still has a scratch of its own
  * size to itself. */
 #define LT_RUNNER_SCRATCH_SLOTS 16
-
-/* The interpreter litmus embeds, and the one a zygote takes when no other
- * is named. */
-#define LT_RUNNER_DEFAULT_PYTHON "/usr/bin/python3"
-
-/* "MAJOR.MINOR" of the embedded libpython, and the prefix it was built
- * for (its standard library lives there). */
-const char *lt_runner_python_version(void);
-const char *lt_runner_python_prefix(void);
 
 /* Starts a zygote: fork + exec of `exe __zygote FD` with a socketpair,
  * then sends the INIT frame.  *pid and *sock (the engine's end, CLOEXEC)
@@ -157,6 +150,7 @@ int lt_zygote_send_clone(int sock, uint32_t instance, int *clone_sock);
 
 /* Entry point of the zygote process (`litmus __zygote FD`); never
  * returns. */
-_Noreturn void lt_zygote_main(int sock);
+_Noreturn void lt_zygote_main(int sock, const char *python,
+                              const char *libpython);
 
 #endif

@@ -21,6 +21,7 @@ UNTRUSTED = False  # set in a child running a candidate
 import litmus_calls
 from litmus_codediff import code_diff, keyed_children as _keyed_children
 from litmus_codediff import is_function_code as _is_function_code
+from litmus_codediff import qualname as _qualname
 
 
 _REALPATHS = {}
@@ -66,7 +67,7 @@ class Subject:
             # An ordinal above 0 is ambiguous by (qualname, line); such
             # functions are left to re-execution.
             if key[2] == 0:
-                by_code.setdefault((child.co_qualname, child.co_firstlineno), p)
+                by_code.setdefault((_qualname(child), child.co_firstlineno), p)
             self._walk(child, p, by_code)
 
 
@@ -94,7 +95,7 @@ def _index_subjects():
         subject, by_code = entry
         for obj in functions:
             code = obj.__code__
-            key = by_code.get((code.co_qualname, code.co_firstlineno))
+            key = by_code.get((_qualname(code), code.co_firstlineno))
             if key is not None:
                 subject.functions.setdefault(key, []).append(obj)
 

@@ -3,8 +3,7 @@
  * child per RUN.  The `_litmus` module, the tracers, the pre-import
  * server and the engine's side live in the other zygote_*.c files.
  * SPDX-License-Identifier: MIT */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "common/pyabi.h"
 
 #include "runners/runner.h"
 
@@ -181,9 +180,13 @@ PyObject *lt__run_job_args(const struct lt_run_frame *q)
     PyObject *tests = PyList_New(q->n_tests);
     if (!tests)
         return NULL;
-    for (uint32_t i = 0; i < q->n_tests; i++)
-        PyList_SET_ITEM(tests, i,
-                        PyLong_FromUnsignedLong(lt_run_frame_test(q, i)));
+    for (uint32_t i = 0; i < q->n_tests; i++) {
+        PyObject *t = PyLong_FromUnsignedLong(lt_run_frame_test(q, i));
+        if (!t || PyList_SetItem(tests, (Py_ssize_t)i, t) < 0) {
+            Py_DECREF(tests);
+            return NULL;
+        }
+    }
     lt__zygote.child_cpu_seconds = q->cpu_seconds;
     lt__zygote.child_memory_bytes = q->memory_bytes;
     free(lt__zygote.child_scratch);
@@ -327,72 +330,26 @@ PyObject *lt__serve(PyObject *callback)
 
 /*** Zygote start-up ***/
 
-/* A failed step of the interpreter's start: FAILED, and the end. */
-static void check_status(PyStatus st, PyConfig *cfg)
-{
-    if (PyStatus_Exception(st)) {
-        PyConfig_Clear(cfg);
-        lt__send_failed(st.err_msg ? st.err_msg
-                                   : "Python initialisation failed");
-        _exit(3);
-    }
-}
-
-#define LT_STR_(x) #x
-#define LT_STR(x) LT_STR_(x)
-
-const char *lt_runner_python_version(void)
-{
-    return LT_STR(PY_MAJOR_VERSION) "." LT_STR(PY_MINOR_VERSION);
-}
-
-const char *lt_runner_python_prefix(void)
-{
-    return LT_PYTHON_PREFIX;
-}
-
-/* Starts the embedded interpreter as `python` would start: its prefix,
- * and for a venv (a pyvenv.cfg beside or above it) the venv's
- * site-packages, its .pth files and, when the venv says so, the system's
- * site-packages.  The engine has checked that `python` is of our
- * major.minor and our build.  Everything else from the environment that
- * steers Python (PYTHONHOME, PYTHONSTARTUP, user site, ...) stays out. */
+/* Starts the interpreter as `python` would start: its prefix, and for a
+ * venv (a pyvenv.cfg beside or above it) the venv's site-packages, its
+ * .pth files and, when the venv says so, the system's site-packages.  The
+ * engine has loaded that interpreter's libpython into this process
+ * (pyload.h).  UTF-8 mode: text I/O and file names as under `python -m
+ * pytest` on a UTF-8 system, whatever locale litmus itself was started
+ * in.  A fixed hash seed: every zygote iterates sets the same way, so
+ * verdicts do not depend on which zygote ran a mutant.  The environment's
+ * PYTHON* variables do not steer it (lt_pyabi_start). */
 static void start_python(const char *python)
 {
     if (PyImport_AppendInittab("_litmus", lt__litmus_module_init) < 0) {
         lt__send_failed("cannot register the _litmus module");
         _exit(3);
     }
-    /* UTF-8 mode: text I/O and file names as under `python -m pytest` on
-     * a UTF-8 system, whatever locale litmus itself was started in. */
-    PyPreConfig pre;
-    PyPreConfig_InitIsolatedConfig(&pre);
-    pre.utf8_mode = 1;
-    PyStatus pst = Py_PreInitialize(&pre);
-    if (PyStatus_Exception(pst)) {
-        lt__send_failed(pst.err_msg ? pst.err_msg
-                                    : "Python pre-initialisation failed");
+    char err[512];
+    if (lt_pyabi_start(python, 1, err, sizeof(err)) < 0) {
+        lt__send_failed(err);
         _exit(3);
     }
-    PyConfig cfg;
-    /* Isolated: the environment cannot steer the interpreter, and it
-     * installs no signal handlers. */
-    PyConfig_InitIsolatedConfig(&cfg);
-    /* The path configuration derives the prefix and a venv's
-     * site-packages from the executable, as the interpreter itself
-     * does. */
-    check_status(PyConfig_SetBytesString(&cfg, &cfg.program_name, python),
-                 &cfg);
-    check_status(PyConfig_SetBytesString(&cfg, &cfg.executable, python),
-                 &cfg);
-    /* A fixed hash seed: every zygote iterates sets the same way, so
-     * verdicts do not depend on which zygote ran a mutant. */
-    cfg.use_hash_seed = 1;
-    cfg.hash_seed = 0;
-    cfg.write_bytecode = 0;
-    cfg.buffered_stdio = 0;
-    check_status(Py_InitializeFromConfig(&cfg), &cfg);
-    PyConfig_Clear(&cfg);
 }
 
 /* sys.path as `python -m pytest` run in `cwd` has it: the working
@@ -491,10 +448,10 @@ static void add_py_path(char ***list, size_t *n, size_t *cap, PyObject *o)
 {
     if (o && PyUnicode_Check(o)) {
         PyObject *b = PyUnicode_EncodeFSDefault(o);
-        if (b) {
-            add_path(list, n, cap, PyBytes_AS_STRING(b));
-            Py_DECREF(b);
-        }
+        const char *s = b ? PyBytes_AsString(b) : NULL;
+        if (s)
+            add_path(list, n, cap, s);
+        Py_XDECREF(b);
     }
     PyErr_Clear();
 }
@@ -563,8 +520,8 @@ static char **readable_paths(const struct lt_init_frame *init, size_t *n)
     }
     PyObject *path = PySys_GetObject("path"); /* borrowed */
     for (Py_ssize_t i = 0; path && PyList_Check(path) &&
-                           i < PyList_GET_SIZE(path); i++)
-        add_py_path(&ro, n, &cap, PyList_GET_ITEM(path, i));
+                           i < PyList_Size(path); i++)
+        add_py_path(&ro, n, &cap, PyList_GetItem(path, i));
     static const char *const prefixes[] = {"prefix", "base_prefix",
                                            "exec_prefix", "base_exec_prefix",
                                            "executable"};
@@ -772,23 +729,29 @@ static PyObject *load_runner_modules(void)
  * until QUIT.  Returns only when it is done. */
 static void run_shim(PyObject *shim, const struct lt_init_frame *init)
 {
+    /* A list that could not be built is NULL: the shim is not called. */
     PyObject *py_args = PyList_New(init->n_args);
-    for (uint32_t i = 0; i < init->n_args; i++)
-        PyList_SET_ITEM(py_args, i, PyUnicode_DecodeFSDefault(init->args[i]));
+    for (uint32_t i = 0; py_args && i < init->n_args; i++) {
+        PyObject *a = PyUnicode_DecodeFSDefault(init->args[i]);
+        if (!a || PyList_SetItem(py_args, (Py_ssize_t)i, a) < 0)
+            Py_CLEAR(py_args);
+    }
     PyObject *py_subjects = PyList_New(init->n_subjects);
-    for (uint32_t i = 0; i < init->n_subjects; i++) {
+    for (uint32_t i = 0; py_subjects && i < init->n_subjects; i++) {
         PyObject *src = PyUnicode_DecodeUTF8(init->sources[i],
                                              (Py_ssize_t)init->source_lens[i],
                                              "surrogateescape");
-        PyList_SET_ITEM(py_subjects, i,
-                        Py_BuildValue("(NN)",
-                                      PyUnicode_DecodeFSDefault(
-                                          init->paths[i]),
-                                      src));
+        PyObject *subject = Py_BuildValue(
+            "(NN)", PyUnicode_DecodeFSDefault(init->paths[i]), src);
+        if (!subject ||
+            PyList_SetItem(py_subjects, (Py_ssize_t)i, subject) < 0)
+            Py_CLEAR(py_subjects);
     }
     /* flags: bit 0 bare, bit 1 preload, bits 2-3 the runner */
-    PyObject *res = PyObject_CallMethod(shim, "main", "(NNi)", py_args,
-                                        py_subjects, init->flags);
+    PyObject *res = py_args && py_subjects
+                        ? PyObject_CallMethod(shim, "main", "(NNi)", py_args,
+                                              py_subjects, init->flags)
+                        : NULL;
     if (!res) {
         PyErr_Print();
         if (!lt__zygote.ready_sent)
@@ -798,7 +761,8 @@ static void run_shim(PyObject *shim, const struct lt_init_frame *init)
     }
 }
 
-_Noreturn void lt_zygote_main(int sock)
+/* Contract: see zygote_internal.h. */
+_Noreturn void lt_py_zygote_main(int sock)
 {
     struct lt_init_frame init;
     attach_to_engine(sock);

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/pyload.h"
 #include "common/xmalloc.h"
 #include "harness/wire.h"
 #include "runners/frames.h"
@@ -78,7 +79,14 @@ int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
         /* dup2 onto itself would keep close-on-exec: clear it by hand. */
         if (sv[1] == 3 ? fcntl(3, F_SETFD, 0) < 0 : dup2(sv[1], 3) < 0)
             _exit(127);
-        char *argv[] = {"litmus-zygote", "__zygote", "3", NULL};
+        /* The interpreter and its libpython: the new process loads that
+         * one before anything else. */
+        char *argv[] = {"litmus-zygote", "__zygote", "3",
+                        (char *)(cfg->python ? cfg->python
+                                             : LT_PYTHON_DEFAULT),
+                        (char *)(cfg->libpython ? cfg->libpython
+                                                : lt_python_lib()),
+                        NULL};
         execve(cfg->exe, argv, env);
         _exit(127);
     }
@@ -140,4 +148,27 @@ int lt_zygote_send_clone(int sock, uint32_t instance, int *clone_sock)
     }
     *clone_sock = sv[0];
     return 0;
+}
+
+/* Contract: see runner.h.  The zygote itself is litmus-python.so's, in
+ * the interpreter named: this loads both and hands over. */
+_Noreturn void lt_zygote_main(int sock, const char *python,
+                              const char *libpython)
+{
+    char *err = NULL;
+    void (*zygote_main)(int) = NULL;
+    if (lt_python_use(python, libpython, &err) == 0)
+        zygote_main = (void (*)(int))lt_python_sym("lt_py_zygote_main");
+    if (zygote_main)
+        zygote_main(sock);
+    /* What the engine reports as the zygote's failure to start. */
+    struct lt_wire_writer w;
+    lt_reply_encode(&w, &(struct lt_reply){
+        .type = LT_FRAME_FAILED,
+        .failed = lt_reply_text_of(err ? err : "litmus-python.so did not "
+                                   "start the zygote", SIZE_MAX)});
+    lt_wire_send(sock, &w, NULL, 0);
+    lt_wire_writer_free(&w);
+    free(err);
+    _exit(3);
 }

@@ -4,7 +4,7 @@
 #ifndef LT_RUNNERS_ZYGOTE_INTERNAL_H
 #define LT_RUNNERS_ZYGOTE_INTERNAL_H
 
-#include <Python.h>
+#include "common/pyabi.h"
 
 #include <stdint.h>
 #include <sys/types.h>
@@ -49,6 +49,10 @@ struct lt__zygote_state {
 extern struct lt__zygote_state lt__zygote;
 
 /*** zygote.c: exits, frames, jobs ***/
+
+/* The zygote, in litmus-python.so: what lt_zygote_main (runner.h,
+ * zygote_client.c) finds by name and hands the engine's socket to. */
+_Noreturn void lt_py_zygote_main(int sock);
 
 /* _exit() after writing the gcov counts where allowed. */
 _Noreturn void lt__zygote_exit(int code);

@@ -3,8 +3,7 @@
  * sandbox, in process mode or not), the tests' results, guards and call
  * records.  Its tracer and pre-import methods live with the tracer and
  * the pre-import server.  SPDX-License-Identifier: MIT */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "common/pyabi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,11 +41,12 @@ static PyObject *py_ready(PyObject *self, PyObject *args)
     struct lt_wire_writer w;
     lt_wire_writer_init(&w, LT_FRAME_READY);
     lt_wire_put_u32(&w, lt__zygote.features);
-    Py_ssize_t n = PyList_GET_SIZE(list);
+    Py_ssize_t n = PyList_Size(list);
     lt_wire_put_u32(&w, (uint32_t)n);
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_ssize_t len;
-        const char *s = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(list, i), &len);
+        PyObject *id = PyList_GetItem(list, i);
+        const char *s = id ? PyUnicode_AsUTF8AndSize(id, &len) : NULL;
         if (!s) {
             lt_wire_writer_free(&w);
             return NULL;
@@ -312,14 +312,21 @@ static PyObject *py_functions_by_file(PyObject *self, PyObject *objects)
     PyObject *out = PyDict_New();
     if (!out)
         return NULL;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(objects); i++) {
-        PyObject *obj = PyList_GET_ITEM(objects, i);
-        if (!PyFunction_Check(obj))
+    PyObject *file = NULL;
+    for (Py_ssize_t i = 0; i < PyList_Size(objects); i++) {
+        PyObject *obj = PyList_GetItem(objects, i);
+        if (!obj || !LT_PY_FUNCTION_CHECK(obj))
             continue;
-        PyObject *code = PyFunction_GET_CODE(obj);
-        if (!code || !PyCode_Check(code))
+        /* Both are attribute lookups in the limited API. */
+        PyObject *code = lt_py_function_code(obj);
+        if (!code)
             continue;
-        PyObject *file = ((PyCodeObject *)code)->co_filename;
+        file = PyObject_GetAttrString(code, "co_filename");
+        Py_DECREF(code);
+        if (!file) {
+            PyErr_Clear();
+            continue;
+        }
         PyObject *group = PyDict_GetItemWithError(out, file);
         if (!group) {
             if (PyErr_Occurred())
@@ -334,9 +341,11 @@ static PyObject *py_functions_by_file(PyObject *self, PyObject *objects)
         }
         if (PyList_Append(group, obj) < 0)
             goto fail;
+        Py_CLEAR(file);
     }
     return out;
 fail:
+    Py_XDECREF(file);
     Py_DECREF(out);
     return NULL;
 }
@@ -375,6 +384,10 @@ static struct PyModuleDef litmus_module = {
 /* Contract: see zygote_internal.h. */
 PyObject *lt__litmus_module_init(void)
 {
+    /* The guards and functions_by_file test against lt_pyabi_types; a
+     * no-op when the interpreter's start filled them already. */
+    if (lt_pyabi_init() < 0)
+        return NULL;
     PyObject *m = PyModule_Create(&litmus_module);
     if (m && (PyModule_AddFunctions(m, lt__trace_methods) < 0 ||
               PyModule_AddFunctions(m, lt__preimport_methods) < 0))

@@ -4,8 +4,7 @@
  * such RUNs; and CLONE, a copy of a ready zygote (and of its server).
  * See docs/design.md, "Module and class-level mutants".
  * SPDX-License-Identifier: MIT */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "common/pyabi.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -89,9 +88,8 @@ static void server_keep_ids(const uint8_t *payload, size_t len)
         const char *s = lt_wire_get_str(&f.ready.ids, &k);
         PyObject *id = PyUnicode_DecodeUTF8(s, (Py_ssize_t)k,
                                             "surrogateescape");
-        if (!id)
+        if (!id || PyList_SetItem(ids, (Py_ssize_t)i, id) < 0)
             _exit(3);
-        PyList_SET_ITEM(ids, i, id);
     }
     if (!ids)
         _exit(3);

@@ -2,8 +2,7 @@
  * (with multi-line statements counted whole), import-time coverage, and
  * the lines executed in one named file for call evaluation; with the
  * `_litmus` methods that drive them.  SPDX-License-Identifier: MIT */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "common/pyabi.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,15 +25,78 @@ struct cov_file {
 static struct cov_file *cov_files;
 static uint32_t n_cov_files;
 
-/* Code object -> subject index (or -1), with a reference held so that an
- * address is never reused for another code object while cached. */
-struct cov_slot {
+/* Code object -> a small int, with a reference held so that an address
+ * is never reused for another code object while cached: what the
+ * tracers know of a code object, found once (co_filename is an attribute
+ * lookup in the limited API). */
+struct code_slot {
     PyObject *code;
-    int subject;
+    int value;
 };
 
-static struct cov_slot *cov_cache;
-static size_t cov_cache_cap, cov_cache_used;
+struct code_table {
+    struct code_slot *slots;
+    size_t cap, used; /* cap: a power of two */
+};
+
+static void code_table_grow(struct code_table *t)
+{
+    size_t cap = t->cap ? t->cap * 2 : 1024;
+    struct code_slot *s = xcalloc(cap, sizeof(*s));
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->slots[i].code)
+            continue;
+        size_t h = ((uintptr_t)t->slots[i].code >> 4) & (cap - 1);
+        while (s[h].code)
+            h = (h + 1) & (cap - 1);
+        s[h] = t->slots[i];
+    }
+    free(t->slots);
+    t->slots = s;
+    t->cap = cap;
+}
+
+/* The slot of code, or the empty one where it goes. */
+static struct code_slot *code_table_slot(struct code_table *t,
+                                         PyObject *code)
+{
+    if (t->used * 2 >= t->cap)
+        code_table_grow(t);
+    size_t h = ((uintptr_t)code >> 4) & (t->cap - 1);
+    while (t->slots[h].code && t->slots[h].code != code)
+        h = (h + 1) & (t->cap - 1);
+    return &t->slots[h];
+}
+
+/* 1 and *value when code is cached. */
+static int code_table_get(struct code_table *t, PyObject *code, int *value)
+{
+    struct code_slot *s = code_table_slot(t, code);
+    *value = s->value;
+    return s->code != NULL;
+}
+
+/* Caches a code object missing from t; its slot is looked for again, as
+ * finding the value may have run code. */
+static void code_table_put(struct code_table *t, PyObject *code, int value)
+{
+    struct code_slot *s = code_table_slot(t, code);
+    if (s->code)
+        return;
+    s->code = Py_NewRef(code);
+    s->value = value;
+    t->used++;
+}
+
+static void code_table_clear(struct code_table *t)
+{
+    for (size_t i = 0; i < t->cap; i++)
+        Py_CLEAR(t->slots[i].code);
+    t->used = 0;
+}
+
+/* Code object -> subject index (or -1). */
+static struct code_table cov_cache;
 
 static int subject_of_filename(PyObject *filename)
 {
@@ -55,42 +117,16 @@ static int subject_of_filename(PyObject *filename)
     return found;
 }
 
-static void cov_cache_grow(void)
+static int subject_of_code(PyObject *code)
 {
-    size_t cap = cov_cache_cap ? cov_cache_cap * 2 : 1024;
-    struct cov_slot *t = xcalloc(cap, sizeof(*t));
-    for (size_t i = 0; i < cov_cache_cap; i++) {
-        if (!cov_cache[i].code)
-            continue;
-        size_t h = ((uintptr_t)cov_cache[i].code >> 4) & (cap - 1);
-        while (t[h].code)
-            h = (h + 1) & (cap - 1);
-        t[h] = cov_cache[i];
-    }
-    free(cov_cache);
-    cov_cache = t;
-    cov_cache_cap = cap;
-}
-
-static int subject_of_code(PyCodeObject *code)
-{
-    if (cov_cache_used * 2 >= cov_cache_cap)
-        cov_cache_grow();
-    size_t h = ((uintptr_t)code >> 4) & (cov_cache_cap - 1);
-    while (cov_cache[h].code) {
-        if (cov_cache[h].code == (PyObject *)code)
-            return cov_cache[h].subject;
-        h = (h + 1) & (cov_cache_cap - 1);
-    }
-    PyObject *filename = PyObject_GetAttrString((PyObject *)code,
-                                                "co_filename");
-    int subject = filename ? subject_of_filename(filename) : -1;
+    int subject;
+    if (code_table_get(&cov_cache, code, &subject))
+        return subject;
+    PyObject *filename = PyObject_GetAttrString(code, "co_filename");
+    subject = filename ? subject_of_filename(filename) : -1;
     Py_XDECREF(filename);
     PyErr_Clear();
-    Py_INCREF(code);
-    cov_cache[h].code = (PyObject *)code;
-    cov_cache[h].subject = subject;
-    cov_cache_used++;
+    code_table_put(&cov_cache, code, subject);
     return subject;
 }
 
@@ -101,10 +137,10 @@ static uint64_t cov_line_events;
 static int cov_tracer(PyObject *obj, PyFrameObject *frame, int what,
                       PyObject *arg)
 {
-    if (what != PyTrace_LINE)
+    if (what != LT_PY_TRACE_LINE)
         return 0;
     cov_line_events++;
-    PyCodeObject *code = PyFrame_GetCode(frame);
+    PyObject *code = (PyObject *)PyFrame_GetCode(frame);
     int subject = subject_of_code(code);
     Py_DECREF(code);
     if (subject < 0)
@@ -167,8 +203,9 @@ static PyObject *py_cover_add(PyObject *self, PyObject *args)
     if (idx >= n_cov_files)
         Py_RETURN_NONE;
     struct cov_file *f = &cov_files[idx];
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(list); k++) {
-        long line = PyLong_AsLong(PyList_GET_ITEM(list, k));
+    for (Py_ssize_t k = 0; k < PyList_Size(list); k++) {
+        PyObject *item = PyList_GetItem(list, k);
+        long line = item ? PyLong_AsLong(item) : -1;
         if (line == -1 && PyErr_Occurred())
             return NULL;
         if (line >= 1 && (unsigned long)line <= f->n_lines)
@@ -189,13 +226,14 @@ static PyObject *py_set_units(PyObject *self, PyObject *args)
     if (idx >= n_cov_files)
         Py_RETURN_NONE;
     struct cov_file *f = &cov_files[idx];
-    Py_ssize_t n = PyList_GET_SIZE(list);
+    Py_ssize_t n = PyList_Size(list);
     free(f->units);
     f->units = xcalloc((size_t)n * 2 + 1, sizeof(uint32_t));
     f->n_units = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
         unsigned int a, b;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(list, k), "II", &a, &b))
+        PyObject *item = PyList_GetItem(list, k);
+        if (!item || !PyArg_ParseTuple(item, "II", &a, &b))
             return NULL;
         if (a < 1 || b < a || b > f->n_lines)
             continue;
@@ -212,22 +250,27 @@ static PyObject *py_set_units(PyObject *self, PyObject *args)
  * subject of the zygote, so it has its own tracer. */
 static PyObject *lines_file;      /* the filename traced */
 static PyObject *lines_last_code; /* last code object seen in that file */
+static struct code_table lines_cache; /* code object -> in that file */
 static unsigned char *lines_hit;
 static size_t lines_cap;
 
 static int lines_tracer(PyObject *obj, PyFrameObject *frame, int what,
                         PyObject *arg)
 {
-    if (what != PyTrace_LINE)
+    if (what != LT_PY_TRACE_LINE)
         return 0;
-    PyCodeObject *code = PyFrame_GetCode(frame);
-    int ours = (PyObject *)code == lines_last_code;
-    if (!ours) {
-        ours = code->co_filename == lines_file ||
-               PyUnicode_Compare(code->co_filename, lines_file) == 0;
-        if (ours)
-            Py_XSETREF(lines_last_code, Py_NewRef((PyObject *)code));
+    PyObject *code = (PyObject *)PyFrame_GetCode(frame);
+    int ours = code == lines_last_code;
+    if (!ours && !code_table_get(&lines_cache, code, &ours)) {
+        PyObject *f = PyObject_GetAttrString(code, "co_filename");
+        ours = f && (f == lines_file ||
+                     PyUnicode_Compare(f, lines_file) == 0);
+        Py_XDECREF(f);
+        PyErr_Clear();
+        code_table_put(&lines_cache, code, ours);
     }
+    if (ours && code != lines_last_code)
+        Py_XSETREF(lines_last_code, Py_NewRef(code));
     Py_DECREF(code);
     if (!ours)
         return 0;
@@ -256,6 +299,7 @@ static PyObject *py_lines_begin(PyObject *self, PyObject *args)
     Py_XDECREF(lines_file);
     lines_file = Py_NewRef(file);
     Py_CLEAR(lines_last_code);
+    code_table_clear(&lines_cache);
     if (lines_hit)
         memset(lines_hit, 0, lines_cap);
     PyEval_SetTrace(lines_tracer, NULL);

@@ -11,7 +11,7 @@ packages=(
   # The project-shape tests (t04xx): venvs with pip and setuptools for
   # editable installs, and the plugins a real suite brings.
   python3-venv python3-pip python3-setuptools python3-hypothesis
-  python3-pytest-cov python3-pytest-xdist
+  python3-pytest-cov python3-pytest-xdist python3-exceptiongroup python3-tomli
   # Line coverage of our own C code (make test, make coverage).
   gcovr
   # The --telemetry programs (LT_WITH_BPF): libbpf, and bpftool for

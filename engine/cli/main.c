@@ -305,13 +305,13 @@ int main(int argc, char **argv)
     for (int fd = 0; fd <= 2; fd++)
         if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
             return 3;
-    if (argc >= 3 && strcmp(argv[1], "__zygote") == 0) {
+    if (argc == 5 && strcmp(argv[1], "__zygote") == 0) {
         char *end;
         errno = 0;
         long fd = strtol(argv[2], &end, 10);
         if (errno || end == argv[2] || *end || fd < 3 || fd > INT_MAX)
             return 3;
-        lt_zygote_main((int)fd);
+        lt_zygote_main((int)fd, argv[3], argv[4]);
     }
     if (argc == 4 && strcmp(argv[1], "__jvm") == 0) {
         char *e1, *e2;

@@ -22,12 +22,16 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "common/pyload.h"
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
 #include "runners/runner.h"
 
 #define PROBE_TIMEOUT_MS 60000
 #define PROBE_OUTPUT_CAP (1u << 20)
+/* sys.hexversion of 3.9.0 and 3.14.0. */
+#define LT_PYTHON_OLDEST 0x03090000LL
+#define LT_PYTHON_NEWEST_UNTRIED 0x030e0000LL
 
 /* Run by the user's interpreter in the working directory with the user's
  * environment: what it is, and where it would import each name from. */
@@ -76,8 +80,17 @@ static const char probe_py[] =
     "                                         st.st_size if st else 0))\n"
     "                     .encode('utf-8', 'surrogateescape'))\n"
     "    return h.hexdigest()\n"
+    "def libpython():\n"
+    "    import sysconfig\n"
+    "    d, n = (sysconfig.get_config_var(k) for k in ('LIBDIR', "
+    "'INSTSONAME'))\n"
+    "    f = os.path.join(d, n) if d and n and '.so' in n else ''\n"
+    "    return os.path.realpath(f) if f and os.path.isfile(f) else ''\n"
     "print(json.dumps({\n"
     "    'version': '%d.%d' % sys.version_info[:2],\n"
+    "    'hexversion': sys.hexversion,\n"
+    "    'abiflags': getattr(sys, 'abiflags', ''),\n"
+    "    'libpython': libpython(),\n"
     "    'full_version': sys.version.split()[0],\n"
     "    'base_prefix': os.path.realpath(sys.base_prefix),\n"
     "    'pytest': bool(where('pytest')),\n"
@@ -167,15 +180,15 @@ static int choose(const char *named, const char *cwd, struct lt_pyenv *env,
             return 0;
         }
     }
-    env->python = xstrdup(LT_RUNNER_DEFAULT_PYTHON);
+    env->python = xstrdup(LT_PYTHON_DEFAULT);
     env->how = "the system interpreter";
     return 0;
 }
 
-/* Runs the probe; *out is its standard output (caller frees).  0, or an
- * error with *err. */
-static int run_probe(const char *python, char *const *names, size_t n,
-                     char **out, char **err)
+/* Runs `python -c script args...`; *out is its standard output (caller
+ * frees).  0, or an error with *err. */
+static int run_python(const char *python, int isolated, const char *script,
+                      char *const *names, size_t n, char **out, char **err)
 {
     int op[2], ep[2];
     if (pipe2(op, O_CLOEXEC) < 0)
@@ -186,12 +199,17 @@ static int run_probe(const char *python, char *const *names, size_t n,
         close(op[1]);
         return rc;
     }
-    char **argv = xcalloc(n + 4, sizeof(char *));
-    argv[0] = (char *)python;
-    argv[1] = "-c";
-    argv[2] = (char *)probe_py;
+    char **argv = xcalloc(n + 6, sizeof(char *));
+    size_t a = 0;
+    argv[a++] = (char *)python;
+    if (isolated) {
+        argv[a++] = "-I";
+        argv[a++] = "-S";
+    }
+    argv[a++] = "-c";
+    argv[a++] = (char *)script;
     for (size_t i = 0; i < n; i++)
-        argv[3 + i] = names[i];
+        argv[a++] = names[i];
     pid_t pid = fork();
     if (pid == 0) {
         int devnull = open("/dev/null", O_RDONLY);
@@ -363,7 +381,7 @@ int lt_pyenv_resolve(const char *named, const char *cwd,
 
     char *out = NULL;
     json_t *root = NULL;
-    rc = run_probe(env->python, names, n_names, &out, err);
+    rc = run_python(env->python, 0, probe_py, names, n_names, &out, err);
     if (rc < 0) {
         if (!*err)
             *err = xasprintf("cannot run %s: %s", env->python,
@@ -387,31 +405,38 @@ int lt_pyenv_resolve(const char *named, const char *cwd,
     env->version = xstrdup(full);
     const char *pk = json_string_value(json_object_get(root, "packages"));
     env->packages = xstrdup(pk ? pk : "");
-    if (strcmp(version, lt_runner_python_version()) != 0) {
-        *err = xasprintf(
-            "%s (%s) is Python %s, but litmus embeds Python %s and can run "
-            "tests only with the packages of a Python %s: make the venv "
-            "with %s/bin/python3 -m venv, or pass --python",
-            env->python, env->how, full, lt_runner_python_version(),
-            lt_runner_python_version(), lt_runner_python_prefix());
+    long long hex = json_integer_value(json_object_get(root, "hexversion"));
+    const char *abiflags = json_string_value(json_object_get(root,
+                                                             "abiflags"));
+    const char *lib = json_string_value(json_object_get(root, "libpython"));
+    if (hex < LT_PYTHON_OLDEST) {
+        *err = xasprintf("%s (%s) is Python %s: litmus runs tests in Python "
+                         "3.9 to 3.13", env->python, env->how, full);
         rc = LT_EUSAGE;
         goto out;
     }
-    char real_prefix[PATH_MAX];
-    if (!realpath(lt_runner_python_prefix(), real_prefix))
-        snprintf(real_prefix, sizeof(real_prefix), "%s",
-                 lt_runner_python_prefix());
-    if (strcmp(base, real_prefix) != 0) {
-        *err = xasprintf(
-            "%s (%s) is a Python %s built in %s, but litmus embeds the "
-            "Python %s of %s, and compiled modules of one build do not load "
-            "into the other: make the venv with %s/bin/python3 -m venv, or "
-            "pass --python",
-            env->python, env->how, full, base, lt_runner_python_version(),
-            real_prefix, real_prefix);
+    if (abiflags && strchr(abiflags, 't')) {
+        *err = xasprintf("%s (%s) is a free-threaded Python %s, which has no "
+                         "stable ABI for litmus to load into: use the "
+                         "interpreter's default build", env->python,
+                         env->how, full);
         rc = LT_EUSAGE;
         goto out;
     }
+    if (!lib || !lib[0]) {
+        *err = xasprintf("%s (%s) is a Python %s built without a shared "
+                         "libpython, which litmus loads to run its tests: "
+                         "use a build configured with --enable-shared "
+                         "(pyenv: PYTHON_CONFIGURE_OPTS=--enable-shared)",
+                         env->python, env->how, full);
+        rc = LT_EUSAGE;
+        goto out;
+    }
+    if (hex >= LT_PYTHON_NEWEST_UNTRIED)
+        fprintf(stderr, "litmus: warning: %s is Python %s, newer than the "
+                "3.13 litmus was tried with\n", env->python, full);
+    env->libpython = xstrdup(lib);
+    (void)base;
     if (need_pytest && !json_is_true(json_object_get(root, "pytest"))) {
         *err = xasprintf(
             "%s (%s) cannot import pytest: install pytest there, or make "
@@ -473,8 +498,73 @@ void lt_pyenv_clear(struct lt_pyenv *env)
 {
     free(env->python);
     free(env->version);
+    free(env->libpython);
     free(env->packages);
     free(env->path_prefix);
     free(env->src_added);
     memset(env, 0, sizeof(*env));
+}
+
+/* Run by a system interpreter in isolated mode: [tool.litmus] of the file
+ * as JSON, or a one-line reason on stderr. */
+static const char pyproject_py[] =
+    "import sys, json\n"
+    "try:\n"
+    "    import tomllib\n"
+    "except ImportError:\n"
+    "    try:\n"
+    "        import tomli as tomllib\n"
+    "    except ImportError:\n"
+    "        sys.exit('needs Python 3.11 or later, or tomli, to read TOML')\n"
+    "try:\n"
+    "    with open(sys.argv[1], 'rb') as f:\n"
+    "        data = tomllib.load(f)\n"
+    "except OSError as e:\n"
+    "    sys.exit(e.strerror)\n"
+    "except Exception as e:\n"
+    "    sys.exit(str(e) or 'not valid TOML')\n"
+    "table = data.get('tool', {}).get('litmus', {})\n"
+    "if not isinstance(table, dict):\n"
+    "    sys.exit('[tool.litmus] is not a table')\n"
+    "print(json.dumps(table))\n";
+
+/* Contract: see pyenv.h. */
+int lt_pyproject_read(const char *path, char **json, char **err)
+{
+    *json = NULL;
+    *err = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    int rc = lt_read_file(path, &text, &len);
+    if (rc < 0)
+        return rc;
+    /* Without the table's name in it, no interpreter need start. */
+    int mentions = strstr(text, "litmus") != NULL;
+    free(text);
+    if (!mentions) {
+        *json = xstrdup("{}");
+        return 0;
+    }
+    /* The table is read before the run's interpreter is chosen (it may
+     * name it): by the system's, which has tomllib from 3.11 on. */
+    const char *python = is_executable(LT_PYTHON_DEFAULT) ? LT_PYTHON_DEFAULT
+                                                          : NULL;
+    if (!python) {
+        *err = xasprintf("%s: cannot read it without %s", path,
+                         LT_PYTHON_DEFAULT);
+        return LT_EUSAGE;
+    }
+    char *args[] = {(char *)path};
+    char *out = NULL, *why = NULL;
+    rc = run_python(python, 1, pyproject_py, args, 1, &out, &why);
+    if (rc < 0) {
+        /* The script's own reason, without "python cannot run: ". */
+        const char *reason = why ? strstr(why, "cannot run: ") : NULL;
+        *err = xasprintf("%s: %s", path, reason ? reason + 12
+                                         : why ? why : "cannot be read");
+        free(why);
+        return LT_EPARSE;
+    }
+    *json = out;
+    return 0;
 }

@@ -1,5 +1,6 @@
 # The interpreter litmus takes the environment from cannot serve: each
-# case stops with exit 2 and says why, before any mutant runs.
+# case stops with exit 2 and says why in one line, before any mutant runs.
+# (Interpreters of other versions and builds it serves: t0940.)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/shapes.sh"
 shape_copy pythonpath_env
@@ -12,44 +13,44 @@ expect_exit2() { # what, then grep -F patterns the message must hold
   [ ! -s "$P/.litmus.db" ] || [ "$(q "$P/.litmus.db" "SELECT count(*) FROM results")" = 0 ] ||
     fail "$what: results were stored"
 }
-embedded=$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
-
-# 1. A fake interpreter that answers litmus's probe as a Python 3.12.
-cat >"$WORK/python3.12" <<'SH'
+# A stand-in interpreter that answers litmus's probe with the given JSON
+# fields (and those of a usable interpreter for the rest).
+fake_python() { # name, then JSON fields
+  local name=$1; shift
+  cat >"$WORK/$name" <<SH
 #!/bin/sh
-echo '{"version": "3.12", "full_version": "3.12.1", "base_prefix": "/usr", "pytest": true, "where": {}}'
+echo '{"version": "3.12", "full_version": "3.12.1", "hexversion": 51118576, "abiflags": "", "libpython": "/usr/lib/libpython3.12.so.1.0", "base_prefix": "/usr", "pytest": true, "where": {}, $*}'
 SH
-chmod +x "$WORK/python3.12"
+  chmod +x "$WORK/$name"
+}
 export PYTHONPATH=lib
-shape_score score lib/wordwrap.py --tests tests --python "$WORK/python3.12"
-expect_exit2 "a 3.12 interpreter" "$WORK/python3.12" "is Python 3.12.1" "embeds Python $embedded"
+
+# 1. A Python older than 3.9: a real one when pyenv has it.
+old=""
+for py in /root/.pyenv/versions/3.[5-8].*/bin/python3; do
+  [ -x "$py" ] && { old=$py; break; }
+done
+if [ -n "$old" ]; then
+  "$old" -m venv --without-pip "$WORK/old" || fail "cannot make a venv with $old"
+  shape_score score lib/wordwrap.py --tests tests --python "$WORK/old"
+  expect_exit2 "a venv of $old" "$WORK/old/bin/python" "litmus runs tests in Python 3.9 to 3.13"
+else
+  fake_python python3.8 '"full_version": "3.8.18", "hexversion": 50860784'
+  shape_score score lib/wordwrap.py --tests tests --python "$WORK/python3.8"
+  expect_exit2 "a 3.8 interpreter" "is Python 3.8.18" "litmus runs tests in Python 3.9 to 3.13"
+fi
 
 # 2. No interpreter at all.
 shape_score score lib/wordwrap.py --tests tests --python /nonexistent
 expect_exit2 "--python /nonexistent" "/nonexistent"
 
-# 3. A venv made from another build of the same version.
-other=""
-for py in /root/.pyenv/versions/*/bin/python3; do
-  [ -x "$py" ] || continue
-  [ "$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)" = "$embedded" ] &&
-    { other=$py; break; }
-done
-if [ -n "$other" ]; then
-  "$other" -m venv --without-pip "$WORK/otherbuild" || fail "cannot make a venv with $other"
-  shape_score score lib/wordwrap.py --tests tests --python "$WORK/otherbuild"
-  base=$("$other" -c 'import os, sys; print(os.path.realpath(sys.base_prefix))')
-  expect_exit2 "a venv of $other" "built in $base" "$WORK/otherbuild/bin/python"
-else
-  # No second build here: a stand-in that answers the probe as one.
-  cat >"$WORK/otherbuild.py" <<SH
-#!/bin/sh
-echo '{"version": "$embedded", "full_version": "$embedded.99", "base_prefix": "/opt/python-other", "pytest": true, "where": {}}'
-SH
-  chmod +x "$WORK/otherbuild.py"
-  shape_score score lib/wordwrap.py --tests tests --python "$WORK/otherbuild.py"
-  expect_exit2 "another build" "built in /opt/python-other" "do not load into the other"
-fi
+# 3. A Python built without a shared libpython, and a free-threaded one.
+fake_python static '"libpython": ""'
+shape_score score lib/wordwrap.py --tests tests --python "$WORK/static"
+expect_exit2 "a static build" "built without a shared libpython" "--enable-shared"
+fake_python nogil '"full_version": "3.13.0", "abiflags": "t"'
+shape_score score lib/wordwrap.py --tests tests --python "$WORK/nogil"
+expect_exit2 "a free-threaded build" "free-threaded Python 3.13.0"
 
 # 4. The tests import a copy of the subject from the venv's site-packages.
 /usr/bin/python3 -m venv --without-pip --system-site-packages "$WORK/shadow" ||

@@ -9,6 +9,7 @@
 
 #include "common/err.h"
 #include "common/xmalloc.h"
+#include "engine/core/pyenv.h"
 #include "operators/operators.h"
 #include "runners/runner.h"
 
@@ -84,13 +85,8 @@ int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
                                  char **err)
 {
     *err = NULL;
-    int rc = lt_operators_init();
-    if (rc < 0) {
-        *err = xstrdup("cannot start the embedded Python to read TOML");
-        return rc;
-    }
     char *text = NULL;
-    rc = lt_read_pyproject(path, &text, err);
+    int rc = lt_pyproject_read(path, &text, err);
     if (rc < 0) {
         if (!*err)
             *err = xasprintf("%s: %s", path, lt_strerror(rc));

@@ -22,6 +22,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "common/pyload.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
 #include "engine/jobs/score/incr.h"
@@ -266,6 +267,11 @@ static int step_plan(struct score_run *r)
                               o->runner == LT_TEST_RUNNER_PYTEST, &r->pyenv,
                               &perr);
         free(paths);
+        /* The engine's own parsing and compiling of the subjects is the
+         * interpreter's too, so that they follow its version. */
+        if (rc == 0 && lt_python_use(r->pyenv.python, r->pyenv.libpython,
+                                     &perr) < 0)
+            rc = LT_EUSAGE;
         if (rc < 0) {
             lt_error("%s", perr ? perr : lt_strerror(rc));
             free(perr);
@@ -294,6 +300,7 @@ static int step_plan(struct score_run *r)
         .pytest_args = r->args, .n_pytest_args = nargs,
         .subjects = r->subjects, .n_subjects = plan->n_files,
         .debug = o->debug, .python = r->pyenv.python,
+        .libpython = r->pyenv.libpython,
         .path_prefix = r->pyenv.path_prefix, .no_view = o->no_fs_view,
         .allow_read = o->allow_read, .n_allow_read = o->n_allow_read,
         .pass_env = o->pass_env, .n_pass_env = o->n_pass_env,

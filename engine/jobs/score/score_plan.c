@@ -13,6 +13,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "common/pyload.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
@@ -239,7 +240,11 @@ int lt__plan_mutants(const struct lt_score_opts *o, struct lt_plan *plan,
         rc = lt_operators_generate(rel, f->source, f->len, o->operators,
                                    &ml, &msg);
         if (rc < 0) {
-            lt_error("%s", msg ? msg : lt_strerror(rc));
+            /* A syntax error may be a newer Python's syntax: say whose
+             * parser refused it. */
+            lt_error("%s (parsed by the Python of %s, which runs the "
+                     "tests; --python names another)",
+                     msg ? msg : lt_strerror(rc), lt_python_exe());
             free(msg);
             goto out;
         }

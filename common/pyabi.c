@@ -1,0 +1,258 @@
+/* What pyabi.h promises: the types the limited API does not name, and
+ * the interpreter's start in one form that every CPython from 3.9 to 3.13
+ * takes (PyConfig's layout changes from version to version, so the start
+ * goes through the environment and the calls every version keeps).
+ * Compiled into litmus-python.so only.  SPDX-License-Identifier: MIT */
+#include "common/pyabi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern char **environ;
+
+/* Deprecated since 3.12, still exported by 3.13's libpython.  UTF-8
+ * mode must be set here: the legacy start reads no PYTHONUTF8. */
+PyAPI_DATA(int) Py_NoSiteFlag;
+PyAPI_DATA(int) Py_UTF8Mode;
+
+struct lt_pyabi_types lt_pyabi_types;
+
+static PyObject *attr_of(const char *module, const char *name)
+{
+    PyObject *m = PyImport_ImportModule(module);
+    if (!m)
+        return NULL;
+    PyObject *v = PyObject_GetAttrString(m, name);
+    Py_DECREF(m);
+    /* The types live as long as the interpreter: kept without a count. */
+    if (v)
+        Py_DECREF(v);
+    return v;
+}
+
+/* Where a function object keeps its code: a word at the same offset in
+ * every function of one interpreter (after the object header, at another
+ * offset in 3.9-3.10 than in 3.11-3.13).  Found once by looking for the
+ * code pointers of two fresh functions among their first words, where
+ * exactly one offset must hold each; 0: not found, and the attribute is
+ * read instead. */
+static size_t function_code_offset;
+
+static size_t find_function_code_offset(void)
+{
+    static const char src[] = "def f():\n    pass\ndef g(x):\n    return x\n";
+    PyObject *ns = PyDict_New();
+    PyObject *co = Py_CompileString(src, "<litmus>", Py_file_input);
+    PyObject *r = co && ns ? PyEval_EvalCode(co, ns, ns) : NULL;
+    PyObject *fns[2] = {ns ? PyDict_GetItemString(ns, "f") : NULL,
+                        ns ? PyDict_GetItemString(ns, "g") : NULL};
+    /* The words of the object itself, no further. */
+    PyObject *size = fns[0] ? PyObject_CallMethod(fns[0], "__sizeof__", NULL)
+                            : NULL;
+    size_t end = size && PyLong_Check(size) ? PyLong_AsSize_t(size) : 0;
+    Py_XDECREF(size);
+    size_t found = 0;
+    for (size_t off = sizeof(PyObject);
+         r && fns[0] && fns[1] && off + sizeof(void *) <= end;
+         off += sizeof(void *)) {
+        int all = 1;
+        for (int k = 0; k < 2 && all; k++) {
+            PyObject *code = PyObject_GetAttrString(fns[k], "__code__");
+            all = code && *(PyObject **)((char *)fns[k] + off) == code;
+            Py_XDECREF(code);
+        }
+        if (all) {
+            if (found) { /* two candidates: trust neither */
+                found = 0;
+                break;
+            }
+            found = off;
+        }
+    }
+    PyErr_Clear();
+    Py_XDECREF(r);
+    Py_XDECREF(co);
+    Py_XDECREF(ns);
+    return found;
+}
+
+PyObject *lt_py_function_code_peek(PyObject *fn)
+{
+    if (!LT_PY_FUNCTION_CHECK(fn))
+        return NULL;
+    if (function_code_offset)
+        return *(PyObject **)((char *)fn + function_code_offset);
+    /* Without the offset: the attribute, whose reference the function
+     * keeps alive as long as it holds that code. */
+    PyObject *code = lt_py_function_code(fn);
+    Py_XDECREF(code);
+    return code;
+}
+
+int lt_pyabi_init(void)
+{
+    if (lt_pyabi_types.function)
+        return 0;
+    struct lt_pyabi_types t = {
+        attr_of("types", "FunctionType"), attr_of("types", "MethodType"),
+        attr_of("types", "CodeType"), attr_of("builtins", "classmethod"),
+        attr_of("builtins", "staticmethod")};
+    if (!t.function || !t.method || !t.code || !t.classmethod ||
+        !t.staticmethod)
+        return -1;
+    lt_pyabi_types = t;
+    function_code_offset = find_function_code_offset();
+    return 0;
+}
+
+PyObject *lt_py_function_code(PyObject *fn)
+{
+    PyObject *code = PyObject_GetAttrString(fn, "__code__");
+    if (code && !LT_PY_CODE_CHECK(code)) {
+        Py_DECREF(code);
+        code = NULL;
+    }
+    if (!code)
+        PyErr_Clear();
+    return code;
+}
+
+const char *lt_py_code_filename(PyObject *code)
+{
+    PyObject *f = PyObject_GetAttrString(code, "co_filename");
+    const char *s = NULL;
+    if (f && PyUnicode_Check(f))
+        s = PyUnicode_AsUTF8(f);
+    /* co_filename is held by the code object: the UTF-8 copy is cached
+     * in the str and lives as long as the code. */
+    Py_XDECREF(f);
+    if (!s)
+        PyErr_Clear();
+    return s;
+}
+
+const char *lt_py_type_name(PyObject *type, char *buf, size_t size)
+{
+    PyObject *n = PyObject_GetAttrString(type, "__name__");
+    const char *s = n && PyUnicode_Check(n) ? PyUnicode_AsUTF8(n) : NULL;
+    snprintf(buf, size, "%s", s ? s : "?");
+    Py_XDECREF(n);
+    PyErr_Clear();
+    return buf;
+}
+
+/*** Start-up ***/
+
+/* The settings, as the environment variables every version reads (UTF-8
+ * mode is Py_UTF8Mode, below). */
+static const char *const settings[][2] = {
+    {"PYTHONHASHSEED", "0"},          /* sets iterate alike everywhere */
+    {"PYTHONDONTWRITEBYTECODE", "1"}, /* nothing written to the project */
+    {"PYTHONUNBUFFERED", "1"},        /* output reaches the pipes */
+    {"PYTHONNOUSERSITE", "1"},        /* ~/.local stays out */
+};
+#define N_SETTINGS (sizeof(settings) / sizeof(settings[0]))
+
+struct saved_var {
+    char *name, *value;
+};
+
+/* Takes every PYTHON* variable out of the environment; returns them. */
+static struct saved_var *take_python_vars(size_t *n)
+{
+    size_t cap = 0;
+    for (char **e = environ; *e; e++)
+        cap += strncmp(*e, "PYTHON", 6) == 0;
+    struct saved_var *v = calloc(cap + 1, sizeof(*v));
+    *n = 0;
+    if (!v)
+        return NULL;
+    for (char **e = environ; *e && *n < cap; e++) {
+        const char *eq = strchr(*e, '=');
+        if (strncmp(*e, "PYTHON", 6) != 0 || !eq)
+            continue;
+        v[*n].name = strndup(*e, (size_t)(eq - *e));
+        v[*n].value = strdup(eq + 1);
+        if (!v[*n].name || !v[*n].value)
+            abort();
+        (*n)++;
+    }
+    for (size_t i = 0; i < *n; i++)
+        unsetenv(v[i].name);
+    return v;
+}
+
+/* Puts the caller's PYTHON* variables back, and takes ours out, through
+ * os.environ (which keeps the C environment in step). */
+static int restore_python_vars(struct saved_var *v, size_t n)
+{
+    PyObject *os = PyImport_ImportModule("os");
+    PyObject *env = os ? PyObject_GetAttrString(os, "environ") : NULL;
+    int rc = env ? 0 : -1;
+    for (size_t i = 0; env && i < N_SETTINGS; i++) {
+        PyObject *key = PyUnicode_DecodeFSDefault(settings[i][0]);
+        if (!key || (PyMapping_HasKey(env, key) &&
+                     PyObject_DelItem(env, key) < 0))
+            rc = -1;
+        Py_XDECREF(key);
+    }
+    for (size_t i = 0; env && i < n; i++) {
+        PyObject *key = PyUnicode_DecodeFSDefault(v[i].name);
+        PyObject *val = PyUnicode_DecodeFSDefault(v[i].value);
+        if (!key || !val || PyObject_SetItem(env, key, val) < 0)
+            rc = -1;
+        Py_XDECREF(key);
+        Py_XDECREF(val);
+    }
+    Py_XDECREF(env);
+    Py_XDECREF(os);
+    return rc;
+}
+
+int lt_pyabi_start(const char *python, int site, char *err, size_t errsize)
+{
+    size_t n_saved = 0;
+    struct saved_var *saved = take_python_vars(&n_saved);
+    if (!saved) {
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < N_SETTINGS; i++)
+        setenv(settings[i][0], settings[i][1], 1);
+    /* The program name stays referenced by the interpreter: never freed. */
+    wchar_t *name = Py_DecodeLocale(python, NULL);
+    if (!name) {
+        snprintf(err, errsize, "cannot decode the interpreter's path %s",
+                 python);
+        return -1;
+    }
+    /* Deprecated since 3.11 for PyConfig, whose layout is per version;
+     * still in 3.13. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    Py_SetProgramName(name);
+#pragma GCC diagnostic pop
+    if (!site)
+        Py_NoSiteFlag = 1;
+    Py_UTF8Mode = 1;
+    /* 0: no signal handlers; SIGINT and friends stay the engine's. */
+    Py_InitializeEx(0);
+    int rc = 0;
+    if (!Py_IsInitialized()) {
+        snprintf(err, errsize, "%s: the interpreter did not start", python);
+        rc = -1;
+    } else if (restore_python_vars(saved, n_saved) < 0 ||
+               lt_pyabi_init() < 0) {
+        PyErr_Clear();
+        snprintf(err, errsize, "%s: the interpreter started without os or "
+                 "types", python);
+        rc = -1;
+    }
+    for (size_t i = 0; i < n_saved; i++) {
+        free(saved[i].name);
+        free(saved[i].value);
+    }
+    free(saved);
+    return rc;
+}

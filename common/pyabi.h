@@ -1,0 +1,124 @@
+/* The one door to CPython's C API for litmus's Python module
+ * (litmus-python.so): CPython's stable ABI as of 3.9, so that one build
+ * runs in every interpreter from 3.9 on, loaded at run time (pyload.h),
+ * plus the few functions that are outside the stable ABI but exported,
+ * with the same signature, by every libpython from 3.9 to 3.13.  What is
+ * version-specific in litmus's C is declared here and nowhere else; each
+ * entry says since when and until when it holds.
+ * SPDX-License-Identifier: MIT */
+#ifndef LT_COMMON_PYABI_H
+#define LT_COMMON_PYABI_H
+
+#ifndef Py_LIMITED_API
+#define Py_LIMITED_API 0x03090000
+#endif
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <wchar.h>
+
+/* Tracing and profiling (3.0-3.13: the legacy hooks; 3.12 runs them on
+ * sys.monitoring's events).  The event numbers have never changed. */
+typedef int (*lt_py_tracefunc)(PyObject *obj, PyFrameObject *frame,
+                               int what, PyObject *arg);
+#define LT_PY_TRACE_CALL 0
+#define LT_PY_TRACE_EXCEPTION 1
+#define LT_PY_TRACE_LINE 2
+#define LT_PY_TRACE_RETURN 3
+PyAPI_FUNC(void) PyEval_SetTrace(lt_py_tracefunc func, PyObject *obj);
+PyAPI_FUNC(void) PyEval_SetProfile(lt_py_tracefunc func, PyObject *obj);
+
+/* Frames (3.9 on; in the limited API from 3.10, 3.11 for GetBack). */
+#if Py_LIMITED_API + 0 < 0x030A0000
+PyAPI_FUNC(PyCodeObject *) PyFrame_GetCode(PyFrameObject *frame);
+#endif
+PyAPI_FUNC(PyFrameObject *) PyFrame_GetBack(PyFrameObject *frame);
+
+/* UTF-8 views of str (3.3 on; in the limited API from 3.10 and 3.13). */
+#if Py_LIMITED_API + 0 < 0x030A0000
+PyAPI_FUNC(const char *) PyUnicode_AsUTF8AndSize(PyObject *unicode,
+                                                 Py_ssize_t *size);
+#endif
+#if Py_LIMITED_API + 0 < 0x030D0000
+PyAPI_FUNC(const char *) PyUnicode_AsUTF8(PyObject *unicode);
+#endif
+
+/* Audit hooks (3.8 on). */
+typedef int (*lt_py_audit_hook)(const char *event, PyObject *args,
+                                void *data);
+PyAPI_FUNC(int) PySys_AddAuditHook(lt_py_audit_hook hook, void *data);
+
+/* Start-up (3.0-3.13; Py_SetProgramName and Py_NoSiteFlag are deprecated
+ * since 3.11 and 3.12 but still there in 3.13). */
+PyAPI_FUNC(int) PyImport_AppendInittab(const char *name,
+                                       PyObject *(*initfunc)(void));
+
+/* Reference helpers the limited API gained only in 3.12. */
+#ifndef Py_SETREF
+#define Py_SETREF(dst, src)                                                  \
+    do {                                                                     \
+        PyObject **lt_ref_ = (PyObject **)&(dst);                            \
+        PyObject *lt_old_ = *lt_ref_;                                        \
+        *lt_ref_ = (PyObject *)(src);                                        \
+        Py_DECREF(lt_old_);                                                  \
+    } while (0)
+#endif
+#ifndef Py_XSETREF
+#define Py_XSETREF(dst, src)                                                 \
+    do {                                                                     \
+        PyObject **lt_ref_ = (PyObject **)&(dst);                            \
+        PyObject *lt_old_ = *lt_ref_;                                        \
+        *lt_ref_ = (PyObject *)(src);                                        \
+        Py_XDECREF(lt_old_);                                                 \
+    } while (0)
+#endif
+
+/* Types the limited API does not name, looked up once from builtins and
+ * `types` by lt_pyabi_init(): borrowed, alive as long as the interpreter. */
+struct lt_pyabi_types {
+    PyObject *function;     /* types.FunctionType */
+    PyObject *method;       /* types.MethodType */
+    PyObject *code;         /* types.CodeType */
+    PyObject *classmethod;  /* classmethod */
+    PyObject *staticmethod; /* staticmethod */
+};
+extern struct lt_pyabi_types lt_pyabi_types;
+
+/* Fills lt_pyabi_types; call once after the interpreter started.  0, or
+ * -1 with a Python error set. */
+int lt_pyabi_init(void);
+
+/* Exact type tests against those types. */
+static inline int lt_py_is(PyObject *o, PyObject *type)
+{
+    return type && (PyObject *)Py_TYPE(o) == type;
+}
+#define LT_PY_FUNCTION_CHECK(o) lt_py_is((o), lt_pyabi_types.function)
+#define LT_PY_METHOD_CHECK(o) lt_py_is((o), lt_pyabi_types.method)
+#define LT_PY_CODE_CHECK(o) lt_py_is((o), lt_pyabi_types.code)
+
+/* A function's code object (new reference), or NULL with no error set. */
+PyObject *lt_py_function_code(PyObject *fn);
+
+/* A function's code object, borrowed and read without a reference
+ * count change (so without writing to the memory a fork shares), or NULL
+ * when fn is not a function.  For checks run in every child. */
+PyObject *lt_py_function_code_peek(PyObject *fn);
+
+/* A code object's co_filename as UTF-8 (valid while the code lives), or
+ * NULL with no error set. */
+const char *lt_py_code_filename(PyObject *code);
+
+/* A type's __name__ as UTF-8 in buf (never fails: "?"). */
+const char *lt_py_type_name(PyObject *type, char *buf, size_t size);
+
+/* Starts the interpreter of `python` (its executable: the prefix and a
+ * venv's site-packages follow from it, as they do for `python` itself)
+ * with UTF-8 mode, the fixed hash seed 0, no bytecode written, unbuffered
+ * standard streams, no user site, no signal handlers, and none of the
+ * environment's PYTHON* variables, which are put back afterwards, in the
+ * C environment and in os.environ, for what the tests start.  site:
+ * 0 keeps site (and so a venv's .pth files) out.  0, or -1 with a
+ * message in err. */
+int lt_pyabi_start(const char *python, int site, char *err, size_t errsize);
+
+#endif

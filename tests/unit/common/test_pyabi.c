@@ -1,0 +1,144 @@
+/* common/pyabi.c on the build's own libpython: the start (settings in
+ * force, the caller's PYTHON* variables kept in the C environment and in
+ * os.environ) and the helpers the zygote uses, against what Python itself
+ * says.  SPDX-License-Identifier: MIT */
+#include "common/pyabi.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static PyObject *ns; /* the globals of the code below */
+
+static const char case_py[] =
+    "import os, sys\n"
+    "def area(w, h):\n"
+    "    return w * h\n"
+    "class Box:\n"
+    "    def size(self):\n"
+    "        return 1\n"
+    "flags = (sys.flags.utf8_mode, sys.flags.no_user_site,\n"
+    "         sys.flags.dont_write_bytecode, sys.flags.no_site,\n"
+    "         sys.flags.hash_randomization)\n"
+    "seed = os.environ.get('PYTHONHASHSEED')\n"
+    "path = os.environ.get('PYTHONPATH')\n"
+    "hashes = hash('litmus') == hash('litmus')\n";
+
+static int start(void **state)
+{
+    (void)state;
+    setenv("PYTHONPATH", "/nowhere/pyabi-test", 1);
+    setenv("PYTHONDONTWRITEBYTECODE", "", 1); /* the user's, kept */
+    unsetenv("PYTHONHASHSEED");
+    char err[256] = "";
+    if (lt_pyabi_start("/usr/bin/python3", 1, err, sizeof(err)) < 0) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    ns = PyDict_New();
+    PyDict_SetItemString(ns, "__builtins__", PyEval_GetBuiltins());
+    PyObject *co = Py_CompileString(case_py, "/src/pyabi_case.py", Py_file_input);
+    PyObject *r = co ? PyEval_EvalCode(co, ns, ns) : NULL;
+    Py_XDECREF(co);
+    if (!r) {
+        PyErr_Print();
+        return -1;
+    }
+    Py_DECREF(r);
+    return 0;
+}
+
+static PyObject *global(const char *name)
+{
+    PyObject *v = PyDict_GetItemString(ns, name);
+    assert_non_null(v);
+    return v;
+}
+
+static void test_settings_and_environment(void **state)
+{
+    (void)state;
+    PyObject *flags = global("flags");
+    assert_int_equal(PyLong_AsLong(PyTuple_GetItem(flags, 0)), 1); /* UTF-8 */
+    assert_int_equal(PyLong_AsLong(PyTuple_GetItem(flags, 1)), 1);
+    assert_int_equal(PyLong_AsLong(PyTuple_GetItem(flags, 2)), 1);
+    assert_int_equal(PyLong_AsLong(PyTuple_GetItem(flags, 3)), 0); /* site */
+    assert_int_equal(PyLong_AsLong(PyTuple_GetItem(flags, 4)), 0); /* seed 0 */
+    /* Hash seed 0 steered the interpreter, yet is not in its environment;
+     * the caller's variables are, in os.environ and in C. */
+    assert_true(global("seed") == Py_None);
+    assert_string_equal(PyUnicode_AsUTF8(global("path")),
+                        "/nowhere/pyabi-test");
+    assert_string_equal(getenv("PYTHONPATH"), "/nowhere/pyabi-test");
+    assert_string_equal(getenv("PYTHONDONTWRITEBYTECODE"), "");
+    assert_null(getenv("PYTHONHASHSEED"));
+    assert_null(getenv("PYTHONUTF8"));
+}
+
+static void test_function_and_code_helpers(void **state)
+{
+    (void)state;
+    PyObject *fn = global("area");
+    assert_true(LT_PY_FUNCTION_CHECK(fn));
+    assert_false(LT_PY_METHOD_CHECK(fn));
+    PyObject *code = lt_py_function_code(fn);
+    assert_non_null(code);
+    assert_true(LT_PY_CODE_CHECK(code));
+    /* The peek reads the same object, without a reference of its own. */
+    Py_ssize_t before = Py_REFCNT(code);
+    assert_ptr_equal(lt_py_function_code_peek(fn), code);
+    assert_int_equal(Py_REFCNT(code), before);
+    assert_string_equal(lt_py_code_filename(code), "/src/pyabi_case.py");
+    Py_DECREF(code);
+
+    PyObject *box = global("Box");
+    assert_null(lt_py_function_code_peek(box));
+    assert_null(lt_py_function_code(box));
+    assert_null(lt_py_code_filename(box));
+    assert_false(PyErr_Occurred());
+    char name[64];
+    assert_string_equal(lt_py_type_name(box, name, sizeof(name)), "Box");
+    assert_string_equal(lt_py_type_name(fn, name, sizeof(name)), "area");
+    assert_string_equal(lt_py_type_name(Py_None, name, sizeof(name)), "?");
+
+    PyObject *inst = PyObject_CallObject(box, NULL);
+    PyObject *bound = PyObject_GetAttrString(inst, "size");
+    assert_true(LT_PY_METHOD_CHECK(bound));
+    assert_null(lt_py_function_code_peek(bound));
+    Py_DECREF(bound);
+    Py_DECREF(inst);
+    assert_true(PyObject_IsTrue(global("hashes")));
+}
+
+/* Setting a function's code is seen by the peek at once. */
+static void test_peek_follows_reassigned_code(void **state)
+{
+    (void)state;
+    PyObject *fn = global("area");
+    PyObject *other = lt_py_function_code(fn);
+    assert_non_null(other);
+    PyObject *size = PyObject_GetAttrString(global("Box"), "size");
+    PyObject *size_code = lt_py_function_code(size);
+    assert_int_equal(PyObject_SetAttrString(fn, "__code__", size_code), 0);
+    assert_ptr_equal(lt_py_function_code_peek(fn), size_code);
+    assert_int_equal(PyObject_SetAttrString(fn, "__code__", other), 0);
+    assert_ptr_equal(lt_py_function_code_peek(fn), other);
+    Py_DECREF(size_code);
+    Py_DECREF(size);
+    Py_DECREF(other);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_settings_and_environment),
+        cmocka_unit_test(test_function_and_code_helpers),
+        cmocka_unit_test(test_peek_follows_reassigned_code),
+    };
+    return cmocka_run_group_tests(tests, start, NULL);
+}
