@@ -24,13 +24,14 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ -x "$litmus" ] || { echo "no litmus binary at $litmus (make build)" >&2; exit 2; }
+litmus=$(realpath "$litmus")
 . "$repo/tests/e2e/lib_pythons.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/litmus-pybench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/p"
 subjects="" tests=""
 for p in $programs; do
-  cp "$repo/bench/corpus/$p"/*.py "$work/p/"
+  cp -r "$repo/bench/corpus/$p"/. "$work/p/"
   subjects="$subjects $p.py"
   tests="$tests test_$p.py"
 done

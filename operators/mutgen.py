@@ -226,6 +226,37 @@ def a1_number(text, delta):
 
 # ---------------------------------------------------------------- units
 
+# 3.12 tokenizes an f-string into parts (FSTRING_START, its fields' tokens,
+# FSTRING_END); before, it is one STRING token.  The operators work on the
+# one token, and on the fields as units of their own (Unit.subunits).
+FSTRING_START = getattr(tokenize, 'FSTRING_START', None)
+FSTRING_END = getattr(tokenize, 'FSTRING_END', None)
+
+
+def fstrings_whole(tokens, lines):
+    """The tokens, with each outermost f-string made one STRING token, as
+    tokenize gives it before 3.12."""
+    nest, first = 0, None
+    for t in tokens:
+        if FSTRING_START is not None and t.type == FSTRING_START:
+            if nest == 0:
+                first = t
+            nest += 1
+            continue
+        if nest == 0:
+            yield t
+            continue
+        if t.type == FSTRING_END:
+            nest -= 1
+            if nest == 0:
+                (l0, c0), (l1, c1) = first.start, t.end
+                text = (lines[l0 - 1][c0:c1] if l0 == l1 else
+                        '\n'.join([lines[l0 - 1][c0:]] + lines[l0:l1 - 1]
+                                  + [lines[l1 - 1][:c1]]))
+                yield tokenize.TokenInfo(tokenize.STRING, text, first.start,
+                                         t.end, first.line)
+
+
 class Tok:
     __slots__ = ('type', 'string', 's', 'e', 'depth')
 
@@ -259,7 +290,7 @@ class Unit:
         self.toks = []
         depth = 0
         reader = io.StringIO(self.text).readline
-        for t in tokenize.generate_tokens(reader):
+        for t in fstrings_whole(tokenize.generate_tokens(reader), lines):
             if t.type in SKIP_TOKENS:
                 continue
             s = self.pos(t.start[0], t.start[1])

@@ -22,6 +22,8 @@ static const char case_py[] =
     "class Box:\n"
     "    def size(self):\n"
     "        return 1\n"
+    "class Fake:\n"
+    "    __code__ = 5\n"
     "flags = (sys.flags.utf8_mode, sys.flags.no_user_site,\n"
     "         sys.flags.dont_write_bytecode, sys.flags.no_site,\n"
     "         sys.flags.hash_randomization)\n"
@@ -95,6 +97,12 @@ static void test_function_and_code_helpers(void **state)
     assert_int_equal(Py_REFCNT(code), before);
     assert_string_equal(lt_py_code_filename(code), "/src/pyabi_case.py");
     Py_DECREF(code);
+
+    /* Started once: a second init changes nothing. */
+    assert_int_equal(lt_pyabi_init(), 0);
+    /* Something with a __code__ that is not code has none. */
+    assert_null(lt_py_function_code(global("Fake")));
+    assert_false(PyErr_Occurred());
 
     PyObject *box = global("Box");
     assert_null(lt_py_function_code_peek(box));

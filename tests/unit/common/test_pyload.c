@@ -29,6 +29,19 @@ static void test_bad_libpython_is_refused_with_its_name(void **state)
     assert_non_null(strstr(err, "/nonexistent/libpython3.99.so"));
     free(err);
     assert_int_equal(lt_python_loaded(), 0);
+
+    /* No libpython at all, and a shared library that is not one: the
+     * module finds no C API in it and says which function it missed. */
+    assert_int_equal(lt_python_use("/opt/py/bin/python", "", &err), -1);
+    assert_non_null(strstr(err, "no libpython for /opt/py/bin/python"));
+    free(err);
+    assert_int_equal(lt_python_use("/opt/py/bin/python", "libm.so.6", &err),
+                     -1);
+    assert_non_null(strstr(err, "litmus cannot run in the Python of "
+                                "libm.so.6"));
+    assert_non_null(strstr(err, "undefined symbol: Py"));
+    free(err);
+    assert_int_equal(lt_python_loaded(), 0);
 }
 
 /* The default loads; its start leaves the caller's PYTHON* variables as
@@ -73,6 +86,9 @@ static void test_self_file(void **state)
     char *self = lt_self_file("test_pyload", NULL);
     assert_non_null(self);
     assert_int_equal(access(self, X_OK), 0);
+    free(self);
+    self = lt_self_file(NULL, "test_pyload");
+    assert_non_null(self);
     free(self);
     self = lt_self_file("no-such-file-here", "test_pyload");
     assert_non_null(self);
