@@ -54,17 +54,19 @@ fi
 # larger inputs on the release build (tests/e2e/run.sh says which).  The
 # unit tests of the C code run under the sanitizers (which also count
 # their coverage); the pytest suites of the embedded Python (label
-# "python") do not depend on the build and run once, on the release
-# build, with those labelled "release" (a JVM's start-up, whose cost the
-# sanitizers double).  `make unit` runs every unit test on the release build.
+# "python") do not depend on the build and run once, beside them (the two
+# unit suites then end together); those labelled "release" run on the
+# release build (a JVM's start-up, real zygotes, the Java tree module,
+# whose cost the sanitizers double).  `make unit` runs every unit test on
+# the release build.
 # The two longest suites start first.
 if [ -n "$asan" ]; then
   add "end-to-end tests ($build)" "LT_E2E_PART=release tests/e2e/run.sh '$build/litmus'; count=e2e"
   add "end-to-end tests under ASan+UBSan ($asan)" "asan_env; LT_SANITIZED=1 tests/e2e/run.sh '$asan/litmus'; count=e2e"
   # The longer of the two unit suites goes first: it starts when the
   # first end-to-end suite ends, the shorter one when the second does.
-  add "unit tests under ASan+UBSan ($asan)" "asan_env; unit '$asan' 600 -LE 'python|release'; count=ctest"
-  add "unit tests of the embedded Python, and the release-only ones ($build)" "unit '$build' 300 -L 'python|release'; count=ctest"
+  add "unit tests under ASan+UBSan, and the embedded Python's ($asan)" "asan_env; unit '$asan' 600 -LE release; count=ctest"
+  add "unit tests on the release build only ($build)" "unit '$build' 300 -L release; count=ctest"
 else
   add "unit tests ($build)" "unit '$build' 300; count=ctest"
   add "end-to-end tests ($build)" "tests/e2e/run.sh '$build/litmus'; count=e2e"

@@ -10,8 +10,10 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_pythons.sh"
 lt_pythons >"$WORK/pythons"
+[ -s "$WORK/pythons" ] || fail "no Python from 3.9 to 3.13 here"
+# A machine with fewer versions tests those it has, and says so.
 [ "$(wc -l <"$WORK/pythons")" -ge 3 ] ||
-  skip "fewer than three Python versions from 3.9 to 3.13 here: $(tr '\n' ' ' <"$WORK/pythons")"
+  echo "note: fewer than three Python versions here: $(tr '\n' ' ' <"$WORK/pythons")"
 if [ "${LT_E2E_FULL:-0}" != 1 ]; then
   sys=$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
   { head -n 1 "$WORK/pythons"; grep "^$sys " "$WORK/pythons"; tail -n 1 "$WORK/pythons"; } |
