@@ -144,7 +144,7 @@ static char *venv_python(const char *dir)
 }
 
 /* Chooses the interpreter: the one named, the active venv, a venv in the
- * working directory, else the embedded interpreter's own. */
+ * working directory, else the system's python3. */
 static int choose(const char *named, const char *cwd, struct lt_pyenv *env,
                   char **err)
 {
