@@ -26,11 +26,11 @@
 
 int lt_operators_init(void)
 {
-    static int (*start)(const char *);
-    static int rc = 1;
+    static int rc = 1; /* 1: not tried yet */
     if (rc <= 0)
         return rc;
-    start = (int (*)(const char *))lt_python_sym("lt_operators_start");
+    int (*start)(const char *) =
+        (int (*)(const char *))lt_python_sym("lt_operators_start");
     rc = start ? start(lt_python_exe()) : LT_EPYTHON;
     return rc;
 }

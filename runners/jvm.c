@@ -112,6 +112,7 @@
 #include "common/buf.h"
 #include "common/cov.h"
 #include "common/err.h"
+#include "common/pyload.h"
 #include "common/xmalloc.h"
 #include "harness/jvm_wire.h"
 #include "runners/runner.h"
@@ -578,34 +579,15 @@ static void enter_sandbox(void)
  * (-Xshare:auto). */
 static void find_cds(void)
 {
-    char exe[PATH_MAX], home[PATH_MAX], built[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    char *slash = len > 0 ? (exe[len] = '\0', strrchr(exe, '/')) : NULL;
+    char home[PATH_MAX], built[PATH_MAX];
     const char *why = NULL;
-    char *jsa = NULL;
-    if (!slash) {
-        why = "no path to the litmus binary";
-    } else {
-        *slash = '\0';
-        jsa = xasprintf("%s/java/litmus-worker.jsa", exe);
-        if (access(jsa, R_OK) < 0) {
-            char *inst =
-                xasprintf("%s/../lib/litmus/java/litmus-worker.jsa", exe);
-            char *real = realpath(inst, NULL);
-            if (real && access(real, R_OK) == 0) {
-                free(jsa);
-                jsa = real;
-                real = NULL;
-            }
-            free(real);
-            free(inst);
-        }
-        if (access(jsa, R_OK) < 0)
-            why = "no archive";
-        else if (!realpath(w.java_home, home) ||
-                 !realpath(LT_JAVA_HOME, built) || strcmp(home, built) != 0)
-            why = "made for another JDK (" LT_JAVA_HOME ")";
-    }
+    char *jsa = lt_self_file("java/litmus-worker.jsa",
+                             "../lib/litmus/java/litmus-worker.jsa");
+    if (!jsa)
+        why = "no archive";
+    else if (!realpath(w.java_home, home) || !realpath(LT_JAVA_HOME, built) ||
+             strcmp(home, built) != 0)
+        why = "made for another JDK (" LT_JAVA_HOME ")";
     if (w.debug)
         fprintf(stderr, "litmus-jvm: class archive %s%s%s\n",
                 jsa ? jsa : "", why ? ": not used, " : "", why ? why : "");

@@ -317,12 +317,10 @@ static PyObject *py_functions_by_file(PyObject *self, PyObject *objects)
         PyObject *obj = PyList_GetItem(objects, i);
         if (!obj || !LT_PY_FUNCTION_CHECK(obj))
             continue;
-        /* Both are attribute lookups in the limited API. */
-        PyObject *code = lt_py_function_code(obj);
+        PyObject *code = lt_py_function_code_peek(obj); /* borrowed */
         if (!code)
             continue;
         file = PyObject_GetAttrString(code, "co_filename");
-        Py_DECREF(code);
         if (!file) {
             PyErr_Clear();
             continue;
@@ -384,10 +382,6 @@ static struct PyModuleDef litmus_module = {
 /* Contract: see zygote_internal.h. */
 PyObject *lt__litmus_module_init(void)
 {
-    /* The guards and functions_by_file test against lt_pyabi_types; a
-     * no-op when the interpreter's start filled them already. */
-    if (lt_pyabi_init() < 0)
-        return NULL;
     PyObject *m = PyModule_Create(&litmus_module);
     if (m && (PyModule_AddFunctions(m, lt__trace_methods) < 0 ||
               PyModule_AddFunctions(m, lt__preimport_methods) < 0))

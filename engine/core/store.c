@@ -1197,13 +1197,7 @@ int lt_store_summary(struct lt_store *st, struct lt_summary *s)
  * it.  Accepts NULL. */
 void lt_store_mutant_free_fields(struct lt_mutant *m)
 {
-    if (!m)
-        return;
-    free(m->file);
-    free(m->op);
-    free(m->original);
-    free(m->replacement);
-    memset(m, 0, sizeof(*m));
+    lt_mutant_clear(m);
 }
 
 /*** Telemetry ***/

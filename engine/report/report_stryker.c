@@ -13,6 +13,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "common/pyload.h"
 #include "common/xmalloc.h"
 #include "engine/report/report_internal.h"
 
@@ -261,7 +262,9 @@ int lt__write_stryker(const struct lt__rdata *d, double fail_under, FILE *out)
  * when neither is there.  Caller frees. */
 static char *default_elements_js(void)
 {
-    static const char *const places[] = {"", "../share/litmus/"};
+    char *js = lt_self_file(ELEMENTS_REL, "../share/litmus/" ELEMENTS_REL);
+    if (js)
+        return js;
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
     if (n <= 0)
@@ -270,13 +273,7 @@ static char *default_elements_js(void)
     char *slash = strrchr(self, '/');
     if (slash)
         *slash = '\0';
-    for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
-        char *p = xasprintf("%s/%s%s", self, places[i], ELEMENTS_REL);
-        if (access(p, R_OK) == 0)
-            return p;
-        free(p);
-    }
-    return xasprintf("%s/%s%s", self, places[0], ELEMENTS_REL);
+    return xasprintf("%s/%s", self, ELEMENTS_REL);
 }
 
 /* Reads path's sibling file `rel` relative to the js's directory. */
