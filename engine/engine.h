@@ -249,6 +249,22 @@ struct lt_patches_opts {
     char **pytest_args;      /* after `--` */
     size_t n_pytest_args;
     int debug;
+    /* Repository candidates (docs/patches.md, "Repository candidates"):
+     * SWE-bench instances and predictions, or the CI form on one repo. */
+    const char *instances;   /* JSON Lines or a JSON array of instances */
+    const char *predictions; /* JSON Lines or a JSON array of predictions */
+    const char *repos;       /* folder of clones: owner__name or owner/name */
+    const char *env;         /* {repo: {version|"*": python or venv}} */
+    const char *repo;        /* CI form: the repository at hand */
+    const char *base;        /* ... the base revision */
+    const char **candidates; /* ... candidate revisions or diff files */
+    size_t n_candidates;
+    const char *worktrees;   /* where worktrees are kept (default: the
+                                database's name + ".trees") */
+    const char *harness_report; /* folder for SWE-bench-style reports */
+    const char *python;      /* the interpreter when --env names none */
+    double wider_budget;     /* CPU seconds of the reference's run of the
+                                wider suite each candidate repeats (20) */
 };
 
 /* Fills defaults: thresholds 0.60 and 0.95, jobs = cores, db
@@ -261,6 +277,12 @@ void lt_patches_opts_init(struct lt_patches_opts *o);
  * database; exit 0, 1 when a patch is overfitting, 2 for input errors,
  * 3 for engine errors. */
 int lt_patches(const struct lt_patches_opts *o);
+
+/* `litmus patches --instances ... | --repo ...`: judges candidate diffs
+ * on repositories as the SWE-bench harness does (resolved), then against
+ * the reference fix (docs/patches.md, "Repository candidates").  Exit
+ * codes as lt_patches. */
+int lt_patches_repo(const struct lt_patches_opts *o);
 
 /* `litmus dataset select|typed|faults|rewrite` (docs/datasets.md):
  * execution-verified datasets of mutated programs, JSON Lines in and out. */

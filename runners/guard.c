@@ -35,8 +35,9 @@ static struct guard_entry *entries;
 static size_t n_entries, cap_entries;
 static int armed;
 static unsigned armed_flags;
-static char *subject_path;      /* the candidate's file */
-static PyObject *subject_name;  /* its module name (str), or NULL */
+static char **subject_paths;    /* the candidate's files */
+static size_t n_subject_paths;
+static PyObject *subject_names; /* their module names (a tuple of str) */
 static lt_guard_report_fn report_fn;
 
 void lt_guard_set_reporter(lt_guard_report_fn fn)
@@ -86,6 +87,26 @@ static int pinnable(PyObject *v)
            Py_IS_TYPE(v, &PyProperty_Type);
 }
 
+/* Whether file (a code object's co_filename) is one of the candidate's
+ * files: a repository candidate changes several. */
+static int is_subject_file(const char *file)
+{
+    for (size_t i = 0; file && i < n_subject_paths; i++)
+        if (strcmp(file, subject_paths[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether mod (a __module__ value, or NULL) names a candidate module. */
+static int is_subject_module(PyObject *mod)
+{
+    if (!mod || !subject_names)
+        return 0;
+    int in = PySequence_Contains(subject_names, mod) == 1;
+    PyErr_Clear();
+    return in;
+}
+
 /* The candidate's own objects move legitimately (tests that imported
  * its functions are rebound to the new ones). */
 static int from_subject(PyObject *v)
@@ -94,13 +115,13 @@ static int from_subject(PyObject *v)
         PyObject *code = lt_py_function_code(v);
         const char *file = code ? lt_py_code_filename(code) : NULL;
         /* file lives as long as code: compared before the release. */
-        int own = file && subject_path && strcmp(file, subject_path) == 0;
+        int own = is_subject_file(file);
         Py_XDECREF(code);
         return own;
     }
-    if (PyType_Check(v) && subject_name) {
+    if (PyType_Check(v) && subject_names) {
         PyObject *mod = PyObject_GetAttrString(v, "__module__");
-        int own = mod && PyObject_RichCompareBool(mod, subject_name, Py_EQ) == 1;
+        int own = is_subject_module(mod);
         Py_XDECREF(mod);
         PyErr_Clear();
         return own;
@@ -171,6 +192,20 @@ static void pin_dict(PyObject *dict, PyObject *label, int depth)
         pin_item(dict, key, value, label, depth);
 }
 
+/* pin_dict, but for the keys in skip (a tuple of str): values the
+ * framework itself replaces while a test runs. */
+static void pin_dict_skip(PyObject *dict, PyObject *label, PyObject *skip)
+{
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(dict, &pos, &key, &value)) {
+        int skipped = PySequence_Contains(skip, key) == 1;
+        PyErr_Clear();
+        if (!skipped)
+            pin_item(dict, key, value, label, 0);
+    }
+}
+
 /* Code object -> in the subject, for the profiler's return events:
  * co_filename is an attribute lookup in the limited API.  The cache holds
  * its code objects, so that no address is reused while cached; emptied
@@ -192,38 +227,77 @@ static int code_in_subject(PyObject *code)
     size_t slot = ((uintptr_t)code >> 4) % CODE_CACHE_SIZE;
     if (code_cache[slot].code == code)
         return code_cache[slot].inside;
-    const char *file = lt_py_code_filename(code);
-    int inside = file && strcmp(file, subject_path) == 0;
+    int inside = is_subject_file(lt_py_code_filename(code));
     Py_INCREF(code);
     Py_XSETREF(code_cache[slot].code, code);
     code_cache[slot].inside = inside;
     return inside;
 }
 
-/* _litmus.guard_set(entries, subject_path, subject_module): entries is a
- * list of (dict, label) pairs; every function, class, module or method
- * in each dict is pinned to its current object (functions also to their
- * code), and so are the methods of the mutable classes found there. */
+/* Replaces the candidate's files by paths, a str or a sequence of str;
+ * 0, or -1 with a Python error set. */
+static int set_subject_paths(PyObject *paths)
+{
+    for (size_t i = 0; i < n_subject_paths; i++)
+        free(subject_paths[i]);
+    free(subject_paths);
+    subject_paths = NULL;
+    n_subject_paths = 0;
+    PyObject *seq = PyUnicode_Check(paths)
+                        ? PyTuple_Pack(1, paths)
+                        : PySequence_Tuple(paths);
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PyTuple_Size(seq);
+    subject_paths = calloc((size_t)n + 1, sizeof(char *));
+    for (Py_ssize_t i = 0; subject_paths && i < n; i++) {
+        const char *p = PyUnicode_AsUTF8(PyTuple_GetItem(seq, i));
+        if (!p) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (*p)
+            subject_paths[n_subject_paths++] = strdup(p);
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* _litmus.guard_set(entries, subject_paths, subject_modules): entries is
+ * a list of (dict, label) or (dict, label, skip) tuples, skip a tuple of
+ * keys left alone; every function, class, module or method in each dict
+ * is pinned to its current object (functions also to their
+ * code), and so are the methods of the mutable classes found there.
+ * subject_paths (a str or a list of str) are the candidate's files and
+ * subject_modules (None, a str or a list of str) their modules: their
+ * own objects are not pinned, since they move when the candidate is put
+ * in place. */
 PyObject *lt_guard_py_set(PyObject *self, PyObject *args)
 {
-    PyObject *list, *name;
-    const char *path;
-    if (!PyArg_ParseTuple(args, "O!sO", &PyList_Type, &list, &path, &name))
+    PyObject *list, *paths, *names;
+    if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &list, &paths, &names))
         return NULL;
-    free(subject_path);
-    subject_path = strdup(path);
+    if (set_subject_paths(paths) < 0)
+        return NULL;
     code_cache_clear();
-    Py_XDECREF(subject_name);
-    subject_name = name == Py_None ? NULL : name;
-    Py_XINCREF(subject_name);
+    Py_CLEAR(subject_names);
+    if (names != Py_None) {
+        subject_names = PyUnicode_Check(names) ? PyTuple_Pack(1, names)
+                                               : PySequence_Tuple(names);
+        if (!subject_names)
+            return NULL;
+    }
     Py_ssize_t n = PyList_Size(list);
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PyList_GetItem(list, i);
-        PyObject *obj, *label;
-        if (!item ||
-            !PyArg_ParseTuple(item, "O!U", &PyDict_Type, &obj, &label))
+        PyObject *obj, *label, *skip = NULL;
+        if (!item || !PyArg_ParseTuple(item, "O!U|O!", &PyDict_Type, &obj,
+                                       &label, &PyTuple_Type, &skip))
             return NULL;
-        pin_dict(obj, label, 0);
+        if (skip)
+            pin_dict_skip(obj, label, skip);
+        else
+            pin_dict(obj, label, 0);
     }
     return PyLong_FromSize_t(n_entries);
 }
@@ -263,11 +337,10 @@ void lt_guard_check(void)
 static int running_in_subject(void)
 {
     PyFrameObject *f = PyEval_GetFrame(); /* borrowed */
-    if (!f || !subject_path)
+    if (!f || !n_subject_paths)
         return 0;
     PyObject *code = (PyObject *)PyFrame_GetCode(f);
-    const char *file = lt_py_code_filename(code);
-    int in = file && strcmp(file, subject_path) == 0;
+    int in = is_subject_file(lt_py_code_filename(code));
     Py_DECREF(code);
     return in;
 }
@@ -344,9 +417,7 @@ static int audit_hook(const char *event, PyObject *args, void *data)
         if (!PyType_Check(obj) || !running_in_subject())
             return 0;
         PyObject *mod = PyObject_GetAttrString(obj, "__module__");
-        int own = mod && subject_name &&
-                  PyObject_RichCompareBool(mod, subject_name, Py_EQ) == 1;
-        PyErr_Clear();
+        int own = is_subject_module(mod);
         if (!own) {
             const char *m = mod && PyUnicode_Check(mod) ? PyUnicode_AsUTF8(mod)
                                                         : "?";
@@ -425,7 +496,7 @@ static int eq_profiler(PyObject *obj, PyFrameObject *frame, int what,
                        PyObject *arg)
 {
     (void)obj;
-    if (what != LT_PY_TRACE_RETURN || !arg || !armed || !subject_path)
+    if (what != LT_PY_TRACE_RETURN || !arg || !armed || !n_subject_paths)
         return 0;
     PyObject *code = (PyObject *)PyFrame_GetCode(frame);
     int inside = code_in_subject(code);

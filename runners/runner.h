@@ -113,6 +113,13 @@ enum lt_run_flags {
      * a mutant's file bound over the subject so that every process it
      * starts sees the mutant.  A baseline with it reports NEEDS frames. */
     LT_RUN_PROCESSES = 64,
+    /* The change is a set of whole files (a repository candidate), given
+     * in `extra` as JSON {"files": [[path, text], ...]} (text null: the
+     * file is deleted) instead of a span of one subject: changed
+     * subjects are re-executed from their new text, new Python files are
+     * importable, and in process mode every changed file is bound over
+     * the original. */
+    LT_RUN_FILES = 128,
 };
 
 /* One job for a zygote: apply a change to a subject (mode mutant), enter

@@ -14,7 +14,7 @@ import _litmus
 PASSED, FAILED, SKIPPED, MEMORY = 0, 1, 2, 3
 APPLY_OK, APPLY_INVALID, APPLY_RAISED, APPLY_EQUIVALENT = 0, 1, 2, 3
 # Run flags, mirrored from runners/runner.h.
-F_UNTRUSTED, F_COVERAGE, F_CAPTURE, F_PROCESSES = 1, 2, 4, 64
+F_UNTRUSTED, F_COVERAGE, F_CAPTURE, F_PROCESSES, F_FILES = 1, 2, 4, 64, 128
 NEEDS_PROCESSES, NEEDS_NETWORK, NEEDS_UNTRACED = 1, 2, 4
 UNTRUSTED = False  # set in a child running a candidate
 
@@ -360,7 +360,7 @@ def _sandbox_args(flags, scratch, index=None, start=0, end=0,
     path = os.path.join(where, os.path.basename(subject.path))
     with open(path, "wb") as f:
         f.write(new_raw)
-    return (1, path, subject.path)
+    return (1, ((path, subject.path),))
 
 
 # Written into a process-mode baseline's scratch as sitecustomize.py, first
@@ -618,6 +618,118 @@ def run_tests(indices, stop_first, coverage=False, selected=None,
             return
 
 
+def _files_sandbox_args(flags, scratch, files):
+    """enter_sandbox's arguments for a change of whole files (a repository
+    candidate): in process mode every changed file that exists is written
+    to scratch and bound over the original, so that the processes the
+    tests start, and the files the tests read, see the candidate."""
+    if not flags & F_PROCESSES:
+        return ()
+    where = os.path.join(scratch, ".litmus-files")
+    binds = []
+    for n, (path, text) in enumerate(files):
+        if text is None or not os.path.exists(path):
+            continue
+        copy = os.path.join(where, str(n))
+        os.makedirs(copy, exist_ok=True)
+        copy = os.path.join(copy, os.path.basename(path))
+        with open(copy, "wb") as f:
+            f.write(text.encode("utf-8", "surrogateescape"))
+        binds.append((copy, path))
+    return (1, binds)
+
+
+class _NewFileFinder:
+    """Finds the Python files a candidate adds (they exist only in the
+    candidate): `import pkg.new` looks in pkg.__path__, a top-level
+    `import new` in sys.path."""
+
+    def __init__(self, files):
+        self.files = files  # real path -> source text
+
+    def find_spec(self, name, path=None, target=None):
+        from importlib.util import spec_from_loader
+        last = name.rpartition(".")[2]
+        for entry in (path if path is not None else sys.path):
+            if not isinstance(entry, str):
+                continue
+            base = os.path.join(os.path.realpath(entry or "."), last)
+            for file, package in ((base + ".py", False),
+                                  (os.path.join(base, "__init__.py"), True)):
+                if file in self.files:
+                    loader = _NewFileLoader(file, self.files[file], package)
+                    spec = spec_from_loader(name, loader, origin=file,
+                                            is_package=package)
+                    spec.has_location = True
+                    if package:
+                        spec.submodule_search_locations = [base]
+                    return spec
+        return None
+
+
+class _NewFileLoader:
+    def __init__(self, path, text, package):
+        self.path, self.text, self.package = path, text, package
+
+    def create_module(self, spec):
+        return None
+
+    def is_package(self, fullname):
+        return self.package
+
+    def get_source(self, fullname):
+        return self.text
+
+    def exec_module(self, module):
+        module.__file__ = self.path
+        code = compile(self.text, self.path, "exec", dont_inherit=True)
+        exec(code, module.__dict__)
+
+
+def apply_files(files):
+    """Puts a change of whole files in place (a repository candidate):
+    each changed subject re-executed from its new text as a fresh import
+    would (apply_mutant with fresh), each new Python file importable.
+    files: [(path, text or None for a deleted file)].  Returns an apply
+    status and text."""
+    by_path = {s.path: i for i, s in enumerate(SUBJECTS)}
+    new = {}
+    done = []
+    status, text = APPLY_OK, ""
+    for path, src in files:
+        if src is not None and path.endswith(".py") and \
+                _realpath(path) not in by_path and not os.path.exists(path):
+            new[_realpath(path)] = src
+    # New modules first: a changed module may import them.
+    if new:
+        sys.meta_path.insert(0, _NewFileFinder(new))
+    # Syntax first, over every file: a candidate that does not compile is
+    # invalid whatever order its files come in.
+    for path, src in files:
+        if src is not None and path.endswith(".py"):
+            try:
+                compile(src, path, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError) as exc:
+                return APPLY_INVALID, "%s: %s (%s)" % (type(exc).__name__,
+                                                      exc, path)
+    for path, src in files:
+        if src is None or not path.endswith(".py"):
+            continue
+        index = by_path.get(_realpath(path))
+        if index is None:
+            continue
+        raw = SUBJECTS[index].source.encode("utf-8")
+        status, text = apply_mutant(index, 0, len(raw), src, fresh=True)
+        if status == APPLY_EQUIVALENT:
+            status, text = APPLY_OK, ""
+            continue
+        if status != APPLY_OK:
+            return status, "%s (%s)" % (text, path)
+        done.append(os.path.basename(path))
+    done.extend(os.path.basename(p) + " (new)" for p in sorted(new))
+    return APPLY_OK, "files: " + (", ".join(done) if done else "no code change")
+
+
 def _child_setup(scratch):
     # Temporary files of the tests go to the child's scratch directory.
     import tempfile
@@ -649,11 +761,17 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
     # child's capped output pipe.
     sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
     untrusted = bool(flags & F_UNTRUSTED) or mode == 2
+    files = None
+    if mode == 1 and flags & F_FILES:
+        import json
+        files = [(f[0], f[1]) for f in json.loads(extra)["files"]]
     if untrusted:
         UNTRUSTED = True
         # The candidate's text is only written to scratch here (for the
         # processes its tests start): it runs after the sandbox.
-        if mode == 1:
+        if files is not None:
+            _litmus.enter_sandbox(*_files_sandbox_args(flags, scratch, files))
+        elif mode == 1:
             _litmus.enter_sandbox(*_sandbox_args(flags, scratch, index, start,
                                                  end, replacement))
         else:
@@ -666,7 +784,15 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
         _litmus.applied(APPLY_OK, "calls")
         litmus_calls.main(extra)
         return
-    if mode == 1:
+    if files is not None:
+        status, text = apply_files(files)
+        if untrusted and status == APPLY_RAISED and \
+                text.startswith(("SystemExit", "KeyboardInterrupt")):
+            _litmus.tamper("raised %s while being imported" % text)
+        _litmus.applied(status, text)
+        if status != APPLY_OK:
+            return
+    elif mode == 1:
         status, text = apply_mutant(index, start, end, replacement,
                                     b"" if untrusted else swap,
                                     fresh=untrusted)
@@ -679,7 +805,9 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
     else:
         _litmus.applied(APPLY_OK, "baseline")
     if not untrusted:
-        if mode == 1:
+        if files is not None:
+            _litmus.enter_sandbox(*_files_sandbox_args(flags, scratch, files))
+        elif mode == 1:
             _litmus.enter_sandbox(*_sandbox_args(flags, scratch, index, start,
                                                  end, replacement))
         else:
@@ -723,11 +851,15 @@ def _guard_snapshot():
         for item in PYTEST_SESSION.items:
             d = getattr(item, "__dict__", None)
             if isinstance(d, dict):
-                entries.append((d, "item " + item.nodeid))
-    path = next(iter(paths)) if len(paths) == 1 else ""
-    modname = next(iter(names)) if len(names) == 1 else None
+                # pytest binds a unittest item's method anew each time it
+                # sets the item up (TestCaseFunction.setup): not a change
+                # of the candidate's.
+                if type(item).__name__ == "TestCaseFunction":
+                    entries.append((d, "item " + item.nodeid, ("_obj",)))
+                else:
+                    entries.append((d, "item " + item.nodeid))
     t0 = time.perf_counter()
-    n = _litmus.guard_set(entries, path, modname)
+    n = _litmus.guard_set(entries, sorted(paths), sorted(names))
     if os.environ.get("LITMUS_DEBUG"):
         sys.__stderr__.write("litmus-zygote: %d guard entries in %.1f ms\n"
                              % (n, (time.perf_counter() - t0) * 1000))

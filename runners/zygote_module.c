@@ -110,14 +110,10 @@ static PyObject *py_applied(PyObject *self, PyObject *args)
  * worker's pid and ends as the worker does; the worker waits for that
  * report, so its own frames come after it.  Returns 1 in the worker, 0
  * where process mode could not be had (the plain sandbox follows). */
-static int enter_process_mode(struct lt_sandbox_opts *o, const char *bind_src,
-                              const char *bind_dst)
+static int enter_process_mode(struct lt_sandbox_opts *o,
+                              const char *const *binds)
 {
-    static const char *binds[3];
-    binds[0] = bind_src;
-    binds[1] = bind_dst;
-    binds[2] = NULL;
-    o->binds = bind_src && bind_dst ? binds : NULL;
+    o->binds = binds && binds[0] ? binds : NULL;
     o->private_view = (lt__zygote.features & LT_SBX_FSVIEW) != 0;
     /* Root kept (the project is unreadable by the sandbox's uid): in a
      * user namespace of its own, root would lose its access to scratch,
@@ -150,14 +146,53 @@ static int enter_process_mode(struct lt_sandbox_opts *o, const char *bind_src,
     return 1;
 }
 
-/* _litmus.enter_sandbox(processes=0, bind_src=None, bind_dst=None):
- * processes asks for process mode, with bind_src (the mutant's text)
- * bound over bind_dst (the subject file). */
+#define MAX_BINDS 256 /* files of one change bound over the originals */
+
+/* The (source, target) pairs of binds, a sequence of 2-tuples of str,
+ * into out[] as a NULL-terminated list of strings that live as long as
+ * the child (it never returns to free them).  0, or -1 with a Python
+ * error set. */
+static int bind_list(PyObject *binds, const char **out)
+{
+    size_t k = 0;
+    out[0] = NULL;
+    if (!binds || binds == Py_None)
+        return 0;
+    PyObject *seq = PySequence_Tuple(binds);
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PyTuple_Size(seq);
+    if (n > MAX_BINDS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "too many files to bind");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *src, *dst;
+        if (!PyArg_ParseTuple(PyTuple_GetItem(seq, i), "ss", &src, &dst)) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[k++] = strdup(src);
+        out[k++] = strdup(dst);
+    }
+    out[k] = NULL;
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* _litmus.enter_sandbox(processes=0, binds=None): processes asks for
+ * process mode, with each (source, target) pair of binds (a change's
+ * files, written to scratch) bound over its target (the original
+ * file), so that every process the tests start sees the change. */
 static PyObject *py_enter_sandbox(PyObject *self, PyObject *args)
 {
     int processes = 0;
-    const char *bind_src = NULL, *bind_dst = NULL;
-    if (!PyArg_ParseTuple(args, "|izz", &processes, &bind_src, &bind_dst))
+    PyObject *binds_obj = NULL;
+    static const char *binds[2 * MAX_BINDS + 1];
+    if (!PyArg_ParseTuple(args, "|iO", &processes, &binds_obj))
+        return NULL;
+    if (bind_list(binds_obj, binds) < 0)
         return NULL;
     struct lt_sandbox_opts o;
     lt_sandbox_opts_init(&o);
@@ -174,7 +209,7 @@ static PyObject *py_enter_sandbox(PyObject *self, PyObject *args)
     o.keep_fds[1] = -1;
     o.parent_pid = lt__zygote.pid;
     if (processes)
-        enter_process_mode(&o, bind_src, bind_dst);
+        enter_process_mode(&o, binds);
     unsigned got = 0;
     int rc = lt_sandbox_enter(&o, &got);
     if (rc < 0)

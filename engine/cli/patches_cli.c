@@ -12,6 +12,10 @@ static const char usage_patches[] =
     "usage: litmus patches --buggy F --tests T --patches P [options]\n"
     "                      [-- PYTEST_ARGS]\n"
     "       litmus patches --manifest M --patches P [options]\n"
+    "       litmus patches --instances F --predictions F --repos DIR\n"
+    "                      [--env F] [options] [-- PYTEST_ARGS]\n"
+    "       litmus patches --repo DIR --base REV --candidate REV|DIFF\n"
+    "                      [--reference REV|DIFF] [options]\n"
     "\n"
     "Sorts candidate patches of a buggy program into correct, overfitting,\n"
     "memorized and invalid, with the evidence behind each verdict\n"
@@ -46,6 +50,35 @@ static const char usage_patches[] =
     "                         <program>/<run_id>.py), or JSON Lines of\n"
     "                         {\"program\", \"run_id\", \"patch_text\"};\n"
     "                         markdown code fences are stripped\n"
+    "\n"
+    "repository candidates (diffs; docs/patches.md, \"Repository\n"
+    "candidates\"): resolved as the SWE-bench harness decides, then the\n"
+    "wider suite against the reference fix, then similarity:\n"
+    "      --instances F      SWE-bench instances, JSON Lines or a JSON array\n"
+    "                         (instance_id, repo, base_commit, patch,\n"
+    "                         test_patch, FAIL_TO_PASS, PASS_TO_PASS, version)\n"
+    "      --predictions F    predictions, JSON Lines or a JSON array\n"
+    "                         (instance_id, model_name_or_path, model_patch)\n"
+    "      --repos DIR        one git clone per repository, named owner__name\n"
+    "                         or owner/name\n"
+    "      --env F            {\"owner/name\": {\"VERSION\" or \"*\": python or\n"
+    "                         venv}}: the environment of each instance\n"
+    "                         (default: --python, else as litmus score\n"
+    "                         chooses in the worktree)\n"
+    "      --python PY        the interpreter when --env names none\n"
+    "      --repo DIR         CI form: the repository at hand ...\n"
+    "      --base REV         ... the base revision (default HEAD)\n"
+    "      --candidate X      ... a candidate: a revision or a diff file\n"
+    "                         (repeatable); its test changes are left out\n"
+    "      --reference X      ... the reference fix (revision or diff file);\n"
+    "                         in the CI form, the tests it adds decide\n"
+    "      --worktrees DIR    where worktrees are kept (default DB.trees)\n"
+    "      --wider-budget S   CPU seconds of the reference's time on the\n"
+    "                         wider suite (tests beyond the instance's that\n"
+    "                         run the changed files) repeated per candidate\n"
+    "                         (default 20)\n"
+    "      --harness-report DIR  write MODEL.litmus.json per model, as the\n"
+    "                         SWE-bench harness reports resolved ids\n"
     "\n"
     "options:\n"
     "      --threshold S      mutation score threshold (default 0.60)\n"
@@ -98,8 +131,12 @@ enum {
     OPT_BUGGY = OPT_OWN, OPT_REFERENCE, OPT_HELD_OUT, OPT_INPUTS,
     OPT_PRECONDITION, OPT_DIFF_BUDGET, OPT_SLOWER, OPT_MANIFEST, OPT_PATCHES,
     OPT_CSV, OPT_THRESHOLD, OPT_SIM_THRESHOLD, OPT_MUTATION_GATE,
-    OPT_NO_MUTATION, OPT_MUTATION_BUDGET, OPT_TIMEOUT,
+    OPT_NO_MUTATION, OPT_MUTATION_BUDGET, OPT_TIMEOUT, OPT_INSTANCES,
+    OPT_PREDICTIONS, OPT_REPOS, OPT_ENV, OPT_REPO, OPT_BASE, OPT_CANDIDATE,
+    OPT_WORKTREES, OPT_HARNESS_REPORT, OPT_PYTHON, OPT_WIDER_BUDGET,
 };
+
+#define MAX_CANDIDATES 256
 
 const struct option lt__patches_longopts[] = {
     {"buggy", required_argument, NULL, OPT_BUGGY},
@@ -120,6 +157,17 @@ const struct option lt__patches_longopts[] = {
     {"no-mutation", no_argument, NULL, OPT_NO_MUTATION},
     {"mutation-budget", required_argument, NULL, OPT_MUTATION_BUDGET},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"instances", required_argument, NULL, OPT_INSTANCES},
+    {"predictions", required_argument, NULL, OPT_PREDICTIONS},
+    {"repos", required_argument, NULL, OPT_REPOS},
+    {"env", required_argument, NULL, OPT_ENV},
+    {"repo", required_argument, NULL, OPT_REPO},
+    {"base", required_argument, NULL, OPT_BASE},
+    {"candidate", required_argument, NULL, OPT_CANDIDATE},
+    {"worktrees", required_argument, NULL, OPT_WORKTREES},
+    {"harness-report", required_argument, NULL, OPT_HARNESS_REPORT},
+    {"python", required_argument, NULL, OPT_PYTHON},
+    {"wider-budget", required_argument, NULL, OPT_WIDER_BUDGET},
     RUN_LONGOPTS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -135,9 +183,50 @@ int lt__cmd_patches(int argc, char **argv)
     int full_argc = argc;
     argc = split;
     int c;
+    static const char *cands[MAX_CANDIDATES];
     while ((c = lt_cli_getopt(argc, argv, "t:j:f:h", lt__patches_longopts)) !=
            -1) {
         switch (c) {
+        case OPT_INSTANCES:
+            o.instances = optarg;
+            break;
+        case OPT_PREDICTIONS:
+            o.predictions = optarg;
+            break;
+        case OPT_REPOS:
+            o.repos = optarg;
+            break;
+        case OPT_ENV:
+            o.env = optarg;
+            break;
+        case OPT_REPO:
+            o.repo = optarg;
+            break;
+        case OPT_BASE:
+            o.base = optarg;
+            break;
+        case OPT_CANDIDATE:
+            if (o.n_candidates == MAX_CANDIDATES) {
+                lt_error("--candidate: at most %d", MAX_CANDIDATES);
+                return 2;
+            }
+            cands[o.n_candidates++] = optarg;
+            o.candidates = cands;
+            break;
+        case OPT_WORKTREES:
+            o.worktrees = optarg;
+            break;
+        case OPT_HARNESS_REPORT:
+            o.harness_report = optarg;
+            break;
+        case OPT_PYTHON:
+            o.python = optarg;
+            break;
+        case OPT_WIDER_BUDGET:
+            if (lt_cli_real("--wider-budget", optarg, 0, 86400,
+                            &o.wider_budget) < 0)
+                return 2;
+            break;
         case OPT_BUGGY:
             o.buggy = optarg;
             break;
@@ -217,6 +306,39 @@ int lt__cmd_patches(int argc, char **argv)
     if (split < full_argc) {
         o.pytest_args = argv + split + 1;
         o.n_pytest_args = (size_t)(full_argc - split - 1);
+    }
+    o.debug = lt_log_get_level() >= LT_LOG_DEBUG;
+    if (o.instances || o.predictions || o.repos || o.repo) {
+        if (o.patches || o.manifest || o.buggy || o.tests || o.held_out ||
+            o.inputs || o.precondition) {
+            lt_error("repository candidates (--instances or --repo) take "
+                     "diffs: drop --patches, --manifest, --buggy, --tests, "
+                     "--held-out, --inputs and --precondition");
+            return 2;
+        }
+        if (o.repo) {
+            if (o.instances || o.predictions || o.repos || o.env) {
+                lt_error("--repo is the CI form: drop --instances, "
+                         "--predictions, --repos and --env");
+                return 2;
+            }
+            if (!o.n_candidates) {
+                lt_error("--repo needs --candidate (a revision or a diff "
+                         "file)");
+                return 2;
+            }
+        } else if (!o.instances || !o.predictions || !o.repos) {
+            lt_error("give --instances, --predictions and --repos together "
+                     "(see litmus patches --help)");
+            return 2;
+        }
+        return lt_patches_repo(&o);
+    }
+    if (o.base || o.n_candidates || o.env || o.worktrees ||
+        o.harness_report || o.python) {
+        lt_error("--base, --candidate, --env, --worktrees, --harness-report "
+                 "and --python go with --repo or --instances");
+        return 2;
     }
     if (!o.patches) {
         lt_error("--patches is required (see litmus patches --help)");

@@ -52,6 +52,7 @@ void lt_patches_opts_init(struct lt_patches_opts *o)
     o->mutation = 1;
     o->mutation_gate = 1;
     o->mutation_budget = 30.0;
+    o->wider_budget = 20.0;
     o->run.memory_mb = LT_MEMORY_MB_DEFAULT;
     o->run.progress = -1;
 }

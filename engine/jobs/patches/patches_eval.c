@@ -59,11 +59,16 @@ static double job_ms(const struct job *j)
     return (end - j->started_at) * 1000.0;
 }
 
+static const char *pool_test(const struct pool *pool, long idx)
+{
+    if (idx < 0 || (size_t)idx >= pool->n_tests)
+        return "?";
+    return pool->test_ids[idx];
+}
+
 static const char *test_name(const struct unit *u, long idx)
 {
-    if (idx < 0 || (size_t)idx >= u->lane->pool.n_tests)
-        return "?";
-    return u->lane->pool.test_ids[idx];
+    return pool_test(&u->lane->pool, idx);
 }
 
 static json_t *status_obj(const char *status, const char *detail, double ms)
@@ -80,10 +85,10 @@ static json_t *status_obj(const char *status, const char *detail, double ms)
 
 /* Where a child stopped, for a message: "during test X", "while
  * importing the patch" or "". */
-static char *where(const struct unit *u, const struct job *j)
+static char *where(const struct pool *pool, const struct job *j)
 {
     if (j->current >= 0)
-        return xasprintf(" during %s", test_name(u, j->current));
+        return xasprintf(" during %s", pool_test(pool, j->current));
     if (j->apply_status < 0)
         return xstrdup(" while importing the patch");
     return xstrdup("");
@@ -93,12 +98,12 @@ static char *where(const struct unit *u, const struct job *j)
  * the shared decision: the patch vocabulary (syntax, tamper,
  * import_error, unchanged, timeout, crash, error) and its details.
  * Returns a new status object. */
-static json_t *early_status(const struct unit *u, const struct job *j,
+static json_t *early_status(const struct pool *pool, const struct job *j,
                             const struct lt_decision *d, double ms)
 {
     int st = j->wait_status;
     int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    char *at = where(u, j);
+    char *at = where(pool, j);
     const char *r = d->reason;
     char *detail = NULL;
     const char *status = "error";
@@ -213,7 +218,7 @@ json_t *lt__pe_tests(const struct unit *u, const struct job *j, int held,
     if (!complete) {
         json_decref(failing);
         json_decref(skipped);
-        o = early_status(u, j, &d, ms);
+        o = early_status(&u->lane->pool, j, &d, ms);
         /* Early ends: count the tests that did pass before it. */
         size_t before = 0;
         for (size_t k = 0; j->seen && j->test_outcome && k < j->n_tests;
@@ -244,6 +249,37 @@ json_t *lt__pe_tests(const struct unit *u, const struct job *j, int held,
                             json_integer((json_int_t)passed));
     }
     json_object_set_new(o, "tests_total", json_integer((json_int_t)j->n_tests));
+    free(d.killed_by);
+    free(d.detail);
+    return o;
+}
+
+/* Contract: see patches_internal.h. */
+json_t *lt__pe_run_end(const struct pool *pool, const struct job *j,
+                       double ms)
+{
+    long first = -1;
+    for (size_t k = 0; j->seen && j->test_outcome && k < j->n_tests; k++) {
+        uint32_t t = j->tests[k];
+        if (j->seen[t] && (j->test_outcome[t] == LT_TEST_FAILED ||
+                           j->test_outcome[t] == LT_TEST_MEMORY)) {
+            first = t;
+            break;
+        }
+    }
+    struct lt_evidence ev;
+    struct lt_decision d;
+    lt__job_evidence(pool, j, &ev);
+    ev.untrusted = 1;
+    ev.need_all = 1;
+    ev.fail_test = first >= 0 ? pool_test(pool, first) : NULL;
+    ev.fail_memory = first >= 0 && j->test_outcome[first] == LT_TEST_MEMORY;
+    lt_verdict_decide(&ev, &d);
+    lt__evidence_clear(&ev);
+    int complete = d.verdict == LT_VERDICT_SURVIVED ||
+                   strcmp(d.reason, "test_failed") == 0 ||
+                   strcmp(d.reason, "test_memory") == 0;
+    json_t *o = complete ? NULL : early_status(pool, j, &d, ms);
     free(d.killed_by);
     free(d.detail);
     return o;

@@ -261,6 +261,14 @@ void lt__pm_text_free(struct ptext *t);
 /* Evidence of a layer-1 (held = 0) or held-out (held = 1) run. */
 json_t *lt__pe_tests(const struct unit *u, const struct job *j, int held,
                      const unsigned char *ref_skipped);
+/* How an untrusted run that needs every test's outcome ended, by the
+ * shared rule (lt_verdict_decide): NULL when it completed (applied,
+ * sandboxed, every test reported, a clean end: the caller reads the
+ * outcomes), else a status object {status, detail, duration_ms} saying
+ * why it ended early: syntax, tamper, import_error, unchanged, timeout,
+ * crash or error.  Repository candidates use it (repo.c). */
+json_t *lt__pe_run_end(const struct pool *pool, const struct job *j,
+                       double ms);
 /* Evidence of a reference run; sets *why (caller frees) when the
  * reference does not pass. */
 json_t *lt__pe_reference(const struct unit *u, const struct job *j,

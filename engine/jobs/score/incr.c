@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/run.h"
 #include "common/err.h"
 #include "common/log.h"
 #include "common/sha256.h"
@@ -57,77 +58,13 @@ int lt__op_excluded(const char *op, const char *rel, char *const *ex,
 /* Runs git with argv (argv[0] is "git") in the working directory and
  * collects its standard output in *out (caller frees) and the first line
  * of its standard error in *err (caller frees; may be empty).  Returns
- * git's exit status (0..255), or a negative code when it could not run.
- * Output is read through one pipe after the other: git's error output
- * here is a line or two, far below a pipe's buffer. */
+ * git's exit status (0..255), or a negative code when it could not run. */
 static int run_git(char *const argv[], char **out, char **err)
 {
-    int po[2] = {-1, -1}, pe[2] = {-1, -1};
-    int rc = 0;
-    struct lt_buf ob = LT_BUF_INIT, eb = LT_BUF_INIT;
-    *out = *err = NULL;
-    if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0) {
-        rc = -errno;
-        goto out;
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        rc = -errno;
-        goto out;
-    }
-    if (pid == 0) {
-        /* The child: git with stdout and stderr on the pipes, stdin
-         * closed so that no pager or prompt waits for input. */
-        if (dup2(po[1], 1) < 0 || dup2(pe[1], 2) < 0)
-            _exit(127);
-        close(0);
-        setenv("GIT_PAGER", "cat", 1);
-        setenv("GIT_TERMINAL_PROMPT", "0", 1);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    close(po[1]);
-    close(pe[1]);
-    po[1] = pe[1] = -1;
-    char buf[65536];
-    for (int which = 0; which < 2; which++) {
-        int fd = which ? pe[0] : po[0];
-        struct lt_buf *b = which ? &eb : &ob;
-        for (;;) {
-            ssize_t r = read(fd, buf, sizeof(buf));
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r <= 0)
-                break;
-            lt_buf_append(b, buf, (size_t)r);
-        }
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            rc = -errno;
-            goto out;
-        }
-    }
-    if (!WIFEXITED(status))
-        rc = 128;
-    else
-        rc = WEXITSTATUS(status);
-    lt_buf_puts(&ob, "");
-    lt_buf_puts(&eb, "");
-    eb.data[strcspn(eb.data, "\n")] = '\0';
-    *out = lt_buf_steal(&ob);
-    *err = lt_buf_steal(&eb);
-out:
-    for (int i = 0; i < 2; i++) {
-        if (po[i] >= 0)
-            close(po[i]);
-        if (pe[i] >= 0)
-            close(pe[i]);
-    }
-    lt_buf_free(&ob);
-    lt_buf_free(&eb);
-    return rc;
+    int rc = lt_run_capture(argv, NULL, NULL, (size_t)1 << 30, out, err);
+    if (rc >= 0 && *err)
+        (*err)[strcspn(*err, "\n")] = '\0';
+    return rc > 128 ? 128 : rc;
 }
 
 static void lines_add(struct lt_lines *l, long from, long to)

@@ -1,0 +1,110 @@
+/* Running a helper program and capturing its output (run.h).
+ * SPDX-License-Identifier: MIT */
+#include "common/run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+
+/* Contract: see run.h.  Both pipes are read together (poll), so that a
+ * program that fills one while we wait on the other cannot stall. */
+int lt_run_capture(char *const argv[], const char *cwd,
+                   const char *stdin_path, size_t cap, char **out,
+                   char **err)
+{
+    int po[2] = {-1, -1}, pe[2] = {-1, -1};
+    int rc = 0;
+    struct lt_buf b[2] = {LT_BUF_INIT, LT_BUF_INIT};
+    if (out)
+        *out = NULL;
+    if (err)
+        *err = NULL;
+    if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0) {
+        rc = -errno;
+        goto done;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        rc = -errno;
+        goto done;
+    }
+    if (pid == 0) {
+        if (dup2(po[1], 1) < 0 || dup2(pe[1], 2) < 0)
+            _exit(127);
+        int in = stdin_path ? open(stdin_path, O_RDONLY) : -1;
+        if (stdin_path && in < 0)
+            _exit(126);
+        if (in >= 0) {
+            if (dup2(in, 0) < 0)
+                _exit(127);
+            close(in);
+        } else {
+            close(0);
+        }
+        if (cwd && chdir(cwd) < 0)
+            _exit(126);
+        setenv("GIT_PAGER", "cat", 1);
+        setenv("GIT_TERMINAL_PROMPT", "0", 1);
+        setenv("LC_ALL", "C", 1);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(po[1]);
+    close(pe[1]);
+    po[1] = pe[1] = -1;
+    struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
+    int open_fds = 2;
+    char chunk[65536];
+    while (open_fds > 0) {
+        if (poll(fds, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (int i = 0; i < 2; i++) {
+            if (fds[i].fd < 0 || !fds[i].revents)
+                continue;
+            ssize_t r = read(fds[i].fd, chunk, sizeof(chunk));
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0) {
+                fds[i].fd = -1;
+                open_fds--;
+                continue;
+            }
+            size_t room = b[i].len < cap ? cap - b[i].len : 0;
+            lt_buf_append(&b[i], chunk, (size_t)r < room ? (size_t)r : room);
+        }
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            rc = -errno;
+            goto done;
+        }
+    }
+    rc = WIFEXITED(status) ? WEXITSTATUS(status)
+                           : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    lt_buf_puts(&b[0], "");
+    lt_buf_puts(&b[1], "");
+    if (out)
+        *out = lt_buf_steal(&b[0]);
+    if (err)
+        *err = lt_buf_steal(&b[1]);
+done:
+    for (int i = 0; i < 2; i++) {
+        if (po[i] >= 0)
+            close(po[i]);
+        if (pe[i] >= 0)
+            close(pe[i]);
+    }
+    lt_buf_free(&b[0]);
+    lt_buf_free(&b[1]);
+    return rc;
+}

@@ -1,0 +1,1382 @@
+/* `litmus patches` on repositories (docs/patches.md, "Repository
+ * candidates"): a candidate is a diff on a project at a commit.  Each
+ * instance gets a worktree (base + test patch) and one lane of zygotes
+ * there, with the pytest of its environment, the test patch's files and
+ * the wider suite collected once; every run is a forked child with the
+ * diff's files put in place (LT_RUN_FILES), untrusted and sandboxed.
+ * Runs: the base (the empty diff), the reference fix, the wider suite on
+ * the reference (with coverage), then each distinct candidate diff.
+ * Verdicts: resolved as the SWE-bench harness decides it (FAIL_TO_PASS
+ * and PASS_TO_PASS), then the wider suite against the reference, then
+ * similarity to the reference.  SPDX-License-Identifier: MIT */
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/sha256.h"
+#include "common/xmalloc.h"
+#include "engine/core/internal.h"
+#include "engine/core/pyenv.h"
+#include "engine/jobs/patches/patches_internal.h"
+#include "engine/jobs/patches/patches_store.h"
+#include "engine/jobs/patches/repo_internal.h"
+#include "sandbox/sandbox.h"
+
+#ifdef LT_HAVE_SIMILARITY
+#include "engine/similarity/similarity.h"
+#endif
+
+#define SETUP_TIMEOUT 900.0   /* s for a base, reference or wider run */
+#define ZYGOTE_TIMEOUT 600.0  /* s for a zygote to import and collect */
+#define BATCH_WRITES 32
+#define MAX_LISTED 50         /* test ids listed in a verdict's evidence */
+
+/* Run flags: every run is of a diff's files, untrusted (the reference and
+ * the base alike: one path, one set of walls), in process mode (the
+ * tests may start processes, which see the diff's files). */
+#define RF_RUN (LT_RUN_UNTRUSTED | LT_RUN_PROCESSES | LT_RUN_FILES)
+#define RF_CAND (RF_RUN | LT_RUN_GUARD_EACH | LT_RUN_CHECK_EQ)
+
+enum rkind { R_BASE, R_REF, R_WIDER, R_CAND };
+
+struct rtask {
+    struct lt_task task;
+    enum rkind kind;
+    struct rinst *in;
+    struct rover *ov;
+};
+
+/*** Small helpers ***/
+
+static const char *jstr(const json_t *o, const char *key)
+{
+    const json_t *v = o ? json_object_get(o, key) : NULL;
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static double jnum(const json_t *o, const char *key, double dflt)
+{
+    const json_t *v = o ? json_object_get(o, key) : NULL;
+    return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+/* The status of node id in a run's evidence: "passed", "failed",
+ * "skipped", or "missing" (not reported: not collected, or the run ended
+ * before it). */
+static const char *status_of(const json_t *res, const char *id)
+{
+    const char *s = jstr(json_object_get(res, "status"), id);
+    return s ? s : "missing";
+}
+
+/* The harness's rules (SWE-bench grading): a test passes when it PASSED
+ * or XFAILed; it fails when it FAILED, ERRORed or is missing; a skip is
+ * neither (pytest reports an xfail as a skip here: neither fails). */
+static int failed(const char *st)
+{
+    return strcmp(st, "failed") == 0 || strcmp(st, "missing") == 0;
+}
+
+/*** The store ***/
+
+static void store_layer(struct repo_run *r, struct rinst *in,
+                        const char *sha, const char *layer, json_t *v)
+{
+    if (lt_exec_write(&r->ex) < 0)
+        return;
+    char *s = json_dumps(v, JSON_COMPACT);
+    int rc = s ? lt_store_put_candidate_result(r->st, in->key, sha, layer, s)
+               : LT_EUSAGE;
+    free(s);
+    lt_exec_wrote(&r->ex, rc);
+}
+
+static json_t *load_layer(struct repo_run *r, struct rinst *in,
+                          const char *sha, const char *layer)
+{
+    char *s = NULL;
+    if (lt_store_get_candidate_result(r->st, in->key, sha, layer, &s) < 0 ||
+        !s)
+        return NULL;
+    json_t *v = json_loads(s, 0, NULL);
+    free(s);
+    return v;
+}
+
+/*** An instance's tests ***/
+
+/* The file part of a node id, as a heap string. */
+static char *id_file(const char *id)
+{
+    const char *sep = strstr(id, "::");
+    return xstrndup(id, sep ? (size_t)(sep - id) : strlen(id));
+}
+
+/* The instance's test ids matched to the collected node ids:
+ * {"f2p": {id: [node ids]}, "p2p": {...}, "main": [...], "wider": [...]},
+ * stored under the "map" layer so that a run resumed from the store
+ * decides without a zygote. */
+static json_t *build_map(struct rinst *in, const struct pool *pool)
+{
+    json_t *map = json_object();
+    const struct strv *lists[2] = {&in->f2p, &in->p2p};
+    static const char *const names[2] = {"f2p", "p2p"};
+    for (int l = 0; l < 2; l++) {
+        json_t *o = json_object();
+        for (size_t i = 0; i < lists[l]->n; i++) {
+            uint32_t *idx = NULL;
+            size_t n = 0;
+            lt__rt_match_id(in, pool->test_ids, pool->n_tests,
+                            lists[l]->v[i], &idx, &n);
+            json_t *a = json_array();
+            for (size_t k = 0; k < n; k++)
+                json_array_append_new(a, json_string(pool->test_ids[idx[k]]));
+            json_object_set_new(o, lists[l]->v[i], a);
+            free(idx);
+        }
+        json_object_set_new(map, names[l], o);
+    }
+    json_t *main_ids = json_array(), *wider = json_array();
+    for (size_t i = 0; i < pool->n_tests; i++) {
+        char *file = id_file(pool->test_ids[i]);
+        if (lt__strv_has(&in->test_files, file))
+            json_array_append_new(main_ids, json_string(pool->test_ids[i]));
+        else if (lt__strv_has(&in->wider_files, file))
+            json_array_append_new(wider, json_string(pool->test_ids[i]));
+        free(file);
+    }
+    /* Listed tests outside the test patch's files run with them. */
+    for (int l = 0; l < 2; l++) {
+        const char *k;
+        json_t *a;
+        json_object_foreach(json_object_get(map, names[l]), k, a) {
+            size_t i;
+            json_t *v;
+            json_array_foreach(a, i, v) {
+                int have = 0;
+                size_t m;
+                json_t *w;
+                json_array_foreach(main_ids, m, w)
+                    have |= json_equal(w, v);
+                if (!have)
+                    json_array_append(main_ids, v);
+            }
+        }
+    }
+    json_object_set_new(map, "main", main_ids);
+    json_object_set_new(map, "wider", wider);
+    return map;
+}
+
+/* Indices (in the pool) of the node ids of array ids. */
+static uint32_t *indices_of(const struct pool *pool, const json_t *ids,
+                            size_t *n)
+{
+    uint32_t *out = xcalloc(json_array_size(ids) + 1, sizeof(uint32_t));
+    *n = 0;
+    size_t i;
+    const json_t *v;
+    json_array_foreach(ids, i, v) {
+        for (size_t t = 0; t < pool->n_tests; t++)
+            if (strcmp(pool->test_ids[t], json_string_value(v)) == 0) {
+                out[(*n)++] = (uint32_t)t;
+                break;
+            }
+    }
+    return out;
+}
+
+/*** Evidence of a run ***/
+
+static const char *outcome_name(int out)
+{
+    switch (out) {
+    case LT_TEST_PASSED:
+        return "passed";
+    case LT_TEST_SKIPPED:
+        return "skipped";
+    default:
+        return "failed";
+    }
+}
+
+/* What a run showed: every reported test's status, why it ended early
+ * (when it did), how applying went, its times; coverage: the tests that
+ * executed a line of a changed file. */
+static json_t *run_evidence(const struct pool *pool, const struct job *j,
+                            int coverage)
+{
+    double ms = ((j->exited_at > 0 ? j->exited_at : lt__now()) -
+                 j->started_at) * 1000.0;
+    json_t *o = json_object();
+    json_t *st = json_object(), *cpu = json_object();
+    double cpu_total = 0;
+    for (size_t k = 0; j->seen && k < j->n_tests; k++) {
+        uint32_t t = j->tests[k];
+        if (!j->seen[t] || t >= pool->n_tests)
+            continue;
+        json_object_set_new(st, pool->test_ids[t],
+                            json_string(outcome_name(j->test_outcome[t])));
+        double c = j->test_cpu_ns[t] / 1e6;
+        cpu_total += c;
+        json_object_set_new(cpu, pool->test_ids[t],
+                            json_real(round(c * 1000) / 1000));
+    }
+    json_object_set_new(o, "status", st);
+    json_object_set_new(o, "cpu_ms", cpu);
+    json_object_set_new(o, "cpu_ms_total", json_real(cpu_total));
+    json_object_set_new(o, "duration_ms", json_real(ms));
+    json_t *end = lt__pe_run_end(pool, j, ms);
+    json_object_set_new(o, "end", end ? end : json_null());
+    if (j->apply_text)
+        json_object_set_new(o, "applied", json_string(j->apply_text));
+    if (j->fail_test >= 0 && (size_t)j->fail_test < pool->n_tests &&
+        j->fail_text) {
+        json_t *ft = json_string(j->fail_text);
+        json_object_set_new(o, "first_failure",
+                            json_pack("{s:s, s:o}", "test",
+                                      pool->test_ids[j->fail_test], "text",
+                                      ft ? ft : json_string("?")));
+    }
+    if (coverage) {
+        json_t *cov = json_array();
+        for (size_t k = 0; j->cov && k < j->n_tests; k++) {
+            uint32_t t = j->tests[k];
+            if (t < j->n_cov && j->cov[t].n)
+                json_array_append_new(cov, json_string(pool->test_ids[t]));
+        }
+        json_object_set_new(o, "covered", cov);
+    }
+    return o;
+}
+
+/*** Decisions ***/
+
+/* The tests of a list (the instance's f2p or p2p, through the map) that
+ * the reference does not pass here: the environment's, not the
+ * candidate's; they are left out of both decisions. */
+static int ref_fails(const json_t *ref, const char *node)
+{
+    return ref && failed(status_of(ref, node));
+}
+
+/* Checks the instance's list `name` on run res: appends failing node ids
+ * to fails, the ids dropped because the reference fails them to
+ * dropped.  Returns the number of listed tests that count. */
+static size_t check_list(const json_t *map, const char *name,
+                         const json_t *res, const json_t *ref, json_t *fails,
+                         json_t *dropped)
+{
+    size_t counted = 0;
+    const char *id;
+    json_t *nodes;
+    json_object_foreach(json_object_get(map, name), id, nodes) {
+        if (json_array_size(nodes) == 0) {
+            /* Not collected here: missing, which fails, as the harness
+             * would count it, unless the reference misses it too. */
+            if (ref) {
+                json_array_append_new(dropped, json_string(id));
+                continue;
+            }
+            counted++;
+            json_array_append_new(fails, json_string(id));
+            continue;
+        }
+        size_t i;
+        json_t *n;
+        json_array_foreach(nodes, i, n) {
+            const char *node = json_string_value(n);
+            if (ref_fails(ref, node)) {
+                json_array_append_new(dropped, json_string(node));
+                continue;
+            }
+            counted++;
+            if (failed(status_of(res, node)))
+                json_array_append_new(fails, json_string(node));
+        }
+    }
+    return counted;
+}
+
+/* The lists computed again here, from the base and the reference:
+ * fail-to-pass and pass-to-pass among the main tests; the differences
+ * from the instance's lists are reported. */
+static json_t *recompute(const json_t *map, const json_t *base,
+                         const json_t *ref)
+{
+    json_t *f2p = json_array(), *p2p = json_array();
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(map, "main"), i, v) {
+        const char *node = json_string_value(v);
+        const char *b = status_of(base, node);
+        const char *f = ref ? status_of(ref, node) : b;
+        if (strcmp(f, "passed") != 0)
+            continue;
+        json_array_append_new(strcmp(b, "passed") == 0 ? p2p : f2p,
+                              json_string(node));
+    }
+    return json_pack("{s:o, s:o}", "f2p", f2p, "p2p", p2p);
+}
+
+/* Node ids of a list of the map, flattened. */
+static json_t *flat(const json_t *map, const char *name)
+{
+    json_t *out = json_array();
+    const char *id;
+    json_t *nodes;
+    json_object_foreach(json_object_get(map, name), id, nodes) {
+        size_t i;
+        json_t *n;
+        json_array_foreach(nodes, i, n)
+            json_array_append(out, n);
+    }
+    return out;
+}
+
+static int in_array(const json_t *a, const char *s)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v)
+        if (strcmp(json_string_value(v), s) == 0)
+            return 1;
+    return 0;
+}
+
+/* Ids of a that are not in b (at most MAX_LISTED). */
+static json_t *minus(const json_t *a, const json_t *b)
+{
+    json_t *out = json_array();
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v)
+        if (!in_array(b, json_string_value(v)) &&
+            json_array_size(out) < MAX_LISTED)
+            json_array_append(out, v);
+    return out;
+}
+
+/* The comparison of the instance's lists with those computed here. */
+static json_t *lists_report(const json_t *map, const json_t *re)
+{
+    json_t *f = flat(map, "f2p"), *p = flat(map, "p2p");
+    json_t *o = json_pack(
+        "{s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:o}", "f2p_instance",
+        (json_int_t)json_object_size(json_object_get(map, "f2p")),
+        "p2p_instance",
+        (json_int_t)json_object_size(json_object_get(map, "p2p")),
+        "f2p_here", (json_int_t)json_array_size(json_object_get(re, "f2p")),
+        "p2p_here", (json_int_t)json_array_size(json_object_get(re, "p2p")),
+        "f2p_only_instance", minus(f, json_object_get(re, "f2p")),
+        "f2p_only_here", minus(json_object_get(re, "f2p"), f),
+        "p2p_only_instance", minus(p, json_object_get(re, "p2p")),
+        "p2p_only_here", minus(json_object_get(re, "p2p"), p));
+    json_decref(f);
+    json_decref(p);
+    return o;
+}
+
+struct rverdict {
+    const char *verdict, *reason;
+    char *detail;
+    json_t *ev;
+    int resolved;             /* the harness's decision */
+};
+
+/* Whether every test of ids passes in res (lists computed here). */
+static size_t count_fails(const json_t *ids, const json_t *res, json_t *out)
+{
+    size_t n = 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach(ids, i, v)
+        if (failed(status_of(res, json_string_value(v)))) {
+            n++;
+            if (out && json_array_size(out) < MAX_LISTED)
+                json_array_append(out, v);
+        }
+    return n;
+}
+
+/* The verdict of candidate c from its run and its instance's runs. */
+static void decide(const struct repo_run *r, const struct rcand *c,
+                   const json_t *map, struct rverdict *v)
+{
+    const struct lt_patches_opts *o = r->o;
+    const struct rinst *in = c->inst;
+    const struct rover *ov = c->ov;
+    const json_t *base = in->base_ov->result;
+    const json_t *ref = in->ref_ov ? in->ref_ov->result : NULL;
+    const json_t *wider = in->ref_ov ? json_object_get(ref, "wider") : NULL;
+    json_t *ev = v->ev = json_object();
+    v->resolved = 0;
+    v->detail = NULL;
+    json_object_set_new(ev, "instance_id", json_string(in->id));
+    json_object_set_new(ev, "applied_with",
+                        ov->how ? json_string(ov->how) : json_null());
+    json_object_set_new(ev, "changed", json_incref(ov->changed));
+    if (json_array_size(ov->notes))
+        json_object_set_new(ev, "left_out", json_incref(ov->notes));
+    if (!ov->applied) {
+        v->verdict = "invalid";
+        v->reason = "does_not_apply";
+        v->detail = xasprintf("the diff does not apply at %.12s: %s",
+                              in->base, ov->apply_error);
+        return;
+    }
+    if (ov->empty) {
+        v->verdict = "invalid";
+        v->reason = "empty_patch";
+        v->detail = xstrdup("the diff is empty");
+        return;
+    }
+    const json_t *res = ov->result;
+    const json_t *end = json_object_get(res, "end");
+    json_object_set_new(ev, "duration_ms",
+                        json_real(jnum(res, "duration_ms", 0)));
+    if (json_is_object(end)) {
+        const char *st = jstr(end, "status");
+        json_object_set(ev, "end", (json_t *)end);
+        if (st && strcmp(st, "error") == 0) {
+            v->verdict = "error";
+            v->reason = "engine_error";
+            v->detail = xstrdup(jstr(end, "detail") ? jstr(end, "detail")
+                                                    : "");
+            return;
+        }
+        if (st && (strcmp(st, "syntax") == 0 || strcmp(st, "tamper") == 0 ||
+                   strcmp(st, "import_error") == 0)) {
+            v->verdict = "invalid";
+            v->reason = st;
+            v->detail = xstrdup(jstr(end, "detail") ? jstr(end, "detail")
+                                                    : "");
+            return;
+        }
+    }
+    /* Resolved: the instance's lists, less what the reference fails
+     * here. */
+    json_t *fails = json_array(), *dropped = json_array();
+    size_t counted = check_list(map, "f2p", res, ref, fails, dropped);
+    counted += check_list(map, "p2p", res, ref, fails, dropped);
+    json_t *re = recompute(map, base, ref);
+    json_t *re_fails = json_array();
+    size_t re_n = count_fails(json_object_get(re, "f2p"), res, re_fails) +
+                  count_fails(json_object_get(re, "p2p"), res, re_fails);
+    int by_instance = !in->ci && json_object_size(json_object_get(map, "f2p"));
+    v->resolved = by_instance ? json_array_size(fails) == 0
+                              : re_n == 0 &&
+                                    json_array_size(json_object_get(re, "f2p"));
+    json_object_set_new(ev, "resolved", json_boolean(v->resolved));
+    json_object_set_new(ev, "resolved_here_lists", json_boolean(re_n == 0));
+    json_object_set_new(
+        ev, "decided_by",
+        json_string(by_instance ? (json_array_size(dropped)
+                                       ? "instance lists, less the tests the "
+                                         "reference fails here"
+                                       : "instance lists")
+                                : "lists computed here"));
+    if (json_array_size(dropped))
+        json_object_set_new(ev, "dropped_tests", json_incref(dropped));
+    json_object_set_new(ev, "failing",
+                        json_incref(by_instance ? fails : re_fails));
+    json_object_set_new(ev, "tests_counted",
+                        json_integer((json_int_t)(by_instance ? counted
+                                                              : 0)));
+    json_decref(dropped);
+    json_decref(re);
+    json_t *fl = by_instance ? fails : re_fails;
+    if (!v->resolved) {
+        v->verdict = "invalid";
+        const char *st = json_is_object(end) ? jstr(end, "status") : NULL;
+        v->reason = st && (strcmp(st, "timeout") == 0 ||
+                           strcmp(st, "crash") == 0)
+                        ? st
+                        : "fails_tests";
+        const char *first = json_array_size(fl)
+                                ? json_string_value(json_array_get(fl, 0))
+                                : "?";
+        const json_t *ff = json_object_get(res, "first_failure");
+        const char *why = ff && jstr(ff, "test") &&
+                                  strcmp(jstr(ff, "test"), first) == 0
+                              ? jstr(ff, "text")
+                              : status_of(res, first);
+        v->detail = st && strcmp(v->reason, "fails_tests") != 0
+                        ? xstrdup(jstr(end, "detail") ? jstr(end, "detail")
+                                                      : st)
+                        : xasprintf("%zu listed test(s) fail; first %s: %s",
+                                    json_array_size(fl), first,
+                                    why ? why : "failed");
+        json_decref(fails);
+        json_decref(re_fails);
+        return;
+    }
+    json_decref(fails);
+    json_decref(re_fails);
+    /* The wider suite: a test that passes on the reference and fails on
+     * the candidate is a witness. */
+    json_t *chosen = json_object_get(map, "wider_chosen");
+    json_t *witness = json_array();
+    size_t i;
+    json_t *t;
+    json_array_foreach(chosen, i, t) {
+        const char *node = json_string_value(t);
+        if (strcmp(status_of(wider, node), "passed") == 0 &&
+            failed(status_of(res, node)) &&
+            json_array_size(witness) < MAX_LISTED)
+            json_array_append(witness, t);
+    }
+    json_object_set_new(ev, "wider",
+                        json_pack("{s:i, s:O}", "tests",
+                                  (json_int_t)json_array_size(chosen),
+                                  "failing", witness));
+    if (json_array_size(witness)) {
+        const char *first = json_string_value(json_array_get(witness, 0));
+        const json_t *ff = json_object_get(res, "first_failure");
+        const char *why = ff && jstr(ff, "test") &&
+                                  strcmp(jstr(ff, "test"), first) == 0
+                              ? jstr(ff, "text")
+                              : status_of(res, first);
+        v->verdict = "overfitting";
+        v->reason = "fails_wider_suite";
+        v->detail = xasprintf("resolved, but %zu test(s) of the wider suite "
+                              "that pass with the reference fix fail; "
+                              "first %s: %s",
+                              json_array_size(witness), first,
+                              why ? why : "failed");
+        json_object_set_new(ev, "witness",
+                            json_pack("{s:s, s:s, s:s}", "test", first,
+                                      "reference", "passed", "candidate",
+                                      why ? why : "failed"));
+        json_decref(witness);
+        return;
+    }
+    json_decref(witness);
+#ifdef LT_HAVE_SIMILARITY
+    if (in->ref_ov && in->ref_ov->diff_lines) {
+        const char *a = ov->diff_lines, *b = in->ref_ov->diff_lines;
+        double tok = lt_sim_token_levenshtein(a, strlen(a), b, strlen(b),
+                                              LT_SIM_PYTHON);
+        if (tok >= 0) {
+            json_object_set_new(ev, "token_similarity",
+                                json_real(round(tok * 1e6) / 1e6));
+            if (tok >= o->sim_threshold) {
+                v->verdict = "memorized";
+                v->reason = "identical_to_reference";
+                v->detail = xasprintf("resolved; its changed lines are %.1f%% "
+                                      "alike the reference fix's",
+                                      100 * tok);
+                return;
+            }
+        }
+    }
+#else
+    (void)o;
+#endif
+    v->verdict = "correct";
+    v->reason = "passes";
+    v->detail = xasprintf("resolved; %zu wider-suite test(s) agree with the "
+                          "reference fix",
+                          json_array_size(chosen));
+}
+
+/*** Tasks ***/
+
+static const struct lt_task_ops task_ops;
+
+static void submit(struct repo_run *r, struct rinst *in, enum rkind kind,
+                   struct rover *ov)
+{
+    struct rtask *k = xcalloc(1, sizeof(*k));
+    k->task.ops = &task_ops;
+    k->task.lane = in->lane;
+    k->task.owner = k;
+    k->kind = kind;
+    k->in = in;
+    k->ov = ov;
+    ov->queued = 1;
+    in->pending++;
+    r->n_runs++;
+    lt_exec_submit(&r->ex, &k->task);
+}
+
+/* The map of an instance, loaded or built. */
+static json_t *inst_map(struct repo_run *r, struct rinst *in)
+{
+    return load_layer(r, in, "map", "map");
+}
+
+/* The wider tests each candidate repeats: those of the wider suite that
+ * pass with the reference (the base without one) and execute a line of a
+ * changed file, cheapest first, within --wider-budget CPU seconds of the
+ * reference's time. */
+static json_t *choose_wider(const struct repo_run *r, const json_t *wider)
+{
+    json_t *cov = json_object_get(wider, "covered");
+    size_t n = json_array_size(cov);
+    double *cost = xcalloc(n + 1, sizeof(double));
+    size_t *order = xcalloc(n + 1, sizeof(size_t));
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *node = json_string_value(json_array_get(cov, i));
+        if (strcmp(status_of(wider, node), "passed") != 0)
+            continue;
+        cost[m] = jnum(json_object_get(wider, "cpu_ms"), node, 0);
+        order[m++] = i;
+    }
+    /* Insertion sort by cost: a few thousand at most. */
+    for (size_t i = 1; i < m; i++)
+        for (size_t k = i; k > 0 && cost[k] < cost[k - 1]; k--) {
+            double c = cost[k];
+            cost[k] = cost[k - 1];
+            cost[k - 1] = c;
+            size_t t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+        }
+    json_t *out = json_array();
+    double spent = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (spent + cost[i] > r->o->wider_budget * 1000.0)
+            break;
+        spent += cost[i];
+        json_array_append(out, json_array_get(cov, order[i]));
+    }
+    free(cost);
+    free(order);
+    return out;
+}
+
+/* Queues what an instance can run now: the base, reference and wider
+ * runs first, the candidates once those are known. */
+static void advance(struct repo_run *r, struct rinst *in)
+{
+    if (!in->have_tests || in->done)
+        return;
+    struct rover *setup = in->ref_ov ? in->ref_ov : in->base_ov;
+    if (!in->base_ov->result && !in->base_ov->queued)
+        submit(r, in, R_BASE, in->base_ov);
+    if (in->ref_ov && !in->ref_ov->result && !in->ref_ov->queued)
+        submit(r, in, R_REF, in->ref_ov);
+    if (!in->base_ov->result || (in->ref_ov && !in->ref_ov->result))
+        return;
+    if (!json_object_get(setup->result, "wider")) {
+        if (in->n_wider && !setup->queued)
+            submit(r, in, R_WIDER, setup);
+        else if (!in->n_wider)
+            json_object_set_new(setup->result, "wider", json_object());
+        if (!json_object_get(setup->result, "wider"))
+            return;
+    }
+    json_t *map = inst_map(r, in);
+    if (map && !json_object_get(map, "wider_chosen")) {
+        json_object_set_new(map, "wider_chosen",
+                            choose_wider(r, json_object_get(setup->result,
+                                                            "wider")));
+        store_layer(r, in, "map", "map", map);
+    }
+    free(in->wider_idx);
+    in->wider_idx = indices_of(&in->lane->pool,
+                               json_object_get(map, "wider_chosen"),
+                               &in->n_wider);
+    json_decref(map);
+    for (size_t i = 0; i < in->n_ovs; i++) {
+        struct rover *ov = in->ovs[i];
+        if (!ov->result && !ov->queued && ov->applied && !ov->empty)
+            submit(r, in, R_CAND, ov);
+    }
+}
+
+static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
+                        struct lt_launch *la)
+{
+    struct repo_run *r = ex->owner;
+    struct rtask *k = xt->owner;
+    struct rinst *in = k->in;
+    const struct pool *pool = &in->lane->pool;
+    struct lt_run_request *req = &la->req;
+    int wider = k->kind == R_WIDER;
+    /* The tests: the main ones, the wider suite's (all of them, with
+     * coverage, in the wider run; the chosen ones for a candidate). */
+    json_t *map = inst_map(r, in);
+    size_t n_main = 0, n_w = 0;
+    uint32_t *main_idx = wider ? xcalloc(1, sizeof(uint32_t))
+                               : indices_of(pool, json_object_get(map, "main"),
+                                            &n_main);
+    uint32_t *w_idx =
+        wider ? indices_of(pool, json_object_get(map, "wider"), &n_w)
+        : k->kind == R_CAND ? indices_of(pool,
+                                         json_object_get(map, "wider_chosen"),
+                                         &n_w)
+                            : xcalloc(1, sizeof(uint32_t));
+    json_decref(map);
+    lt__job_alloc(&la->spec, pool->n_tests, wider);
+    la->spec.n_files = in->n_subjects ? in->n_subjects : 1;
+    la->spec.tests = xcalloc(n_main + n_w + 1, sizeof(uint32_t));
+    memcpy(la->spec.tests, main_idx, n_main * sizeof(uint32_t));
+    memcpy(la->spec.tests + n_main, w_idx, n_w * sizeof(uint32_t));
+    la->spec.n_tests = n_main + n_w;
+    free(main_idx);
+    free(w_idx);
+    json_t *extra = json_pack("{s:O}", "files", k->ov->files);
+    la->owned[1] = json_dumps(extra, JSON_COMPACT);
+    json_decref(extra);
+    req->mode = LT_RUN_MUTANT;
+    req->subject = 0;
+    req->start = req->end = 0;
+    req->replacement = "";
+    req->extra = la->owned[1];
+    req->flags = k->kind == R_CAND ? RF_CAND : RF_RUN;
+    if (wider)
+        req->flags |= LT_RUN_COVERAGE;
+    req->memory_bytes = (uint64_t)r->o->run.memory_mb << 20;
+    double cpu = SETUP_TIMEOUT, wall = SETUP_TIMEOUT;
+    if (k->kind == R_CAND) {
+        const json_t *setup = in->ref_ov ? in->ref_ov->result
+                                         : in->base_ov->result;
+        double ref_ms = jnum(setup, "cpu_ms_total", 0) +
+                        jnum(json_object_get(setup, "wider"), "cpu_ms_total",
+                             0) * (n_w ? 1 : 0);
+        cpu = r->o->run.timeout_factor * ref_ms / 1000.0 +
+              r->o->run.timeout_const + 1.0;
+        wall = 3 * cpu + 5;
+    }
+    req->cpu_seconds = lt__cpu_limit_for(cpu);
+    la->spec.cpu_budget_ns = cpu * 1e9;
+    la->wall = wall;
+    return 0;
+}
+
+static void progress_show(struct repo_run *r, int force)
+{
+    lt__progress_show(&r->prog, force, r->decided, r->n_cands, NULL);
+}
+
+/* Counts the candidates decided by the result of ov. */
+static void count_decided(struct repo_run *r, const struct rover *ov)
+{
+    for (size_t i = 0; i < r->n_cands; i++)
+        if (r->cands[i].ov == ov)
+            r->decided++;
+}
+
+static void task_finished(struct lt_exec *ex, struct lt_task *xt,
+                          struct job *j)
+{
+    struct repo_run *r = ex->owner;
+    struct rtask *k = xt->owner;
+    struct rinst *in = k->in;
+    json_t *ev = run_evidence(&in->lane->pool, j, k->kind == R_WIDER);
+    const char *st = jstr(json_object_get(ev, "end"), "status");
+    if (st && strcmp(st, "error") == 0 && !xt->retried) {
+        json_decref(ev);
+        lt_exec_retry(ex, xt);
+        return;
+    }
+    in->pending--;
+    k->ov->queued = 0;
+    if (k->kind == R_WIDER) {
+        json_object_set_new(k->ov->result, "wider", ev);
+        store_layer(r, in, k->ov->sha, "repo", k->ov->result);
+    } else {
+        if ((k->kind == R_BASE || k->kind == R_REF) && st &&
+            strcmp(st, "error") == 0) {
+            lt_error("instance %s: the %s run failed: %s", in->id,
+                     k->kind == R_BASE ? "base" : "reference",
+                     jstr(json_object_get(ev, "end"), "detail"));
+            lt_exec_fail(ex, LT_EXIT_ENGINE);
+        }
+        if (k->kind == R_REF && st && strcmp(st, "syntax") == 0) {
+            lt_error("instance %s: the reference fix does not compile: %s",
+                     in->id, jstr(json_object_get(ev, "end"), "detail"));
+            lt_exec_fail(ex, LT_EXIT_USAGE);
+        }
+        k->ov->result = ev;
+        store_layer(r, in, k->ov->sha, "repo", ev);
+        if (k->kind == R_CAND)
+            count_decided(r, k->ov);
+    }
+    free(k);
+    advance(r, in);
+}
+
+static void task_lost(struct lt_exec *ex, struct lt_task *xt,
+                      const char *why)
+{
+    struct repo_run *r = ex->owner;
+    struct rtask *k = xt->owner;
+    struct rinst *in = k->in;
+    in->pending--;
+    k->ov->queued = 0;
+    if (k->kind == R_CAND) {
+        k->ov->result = json_pack("{s:{}, s:{s:s, s:s, s:f}}", "status",
+                                  "end", "status", "error", "detail", why,
+                                  "duration_ms", 0.0);
+        store_layer(r, in, k->ov->sha, "repo", k->ov->result);
+        count_decided(r, k->ov);
+    } else {
+        lt_error("instance %s: the %s run: %s", in->id,
+                 k->kind == R_BASE ? "base" : k->kind == R_REF ? "reference"
+                                                               : "wider",
+                 why);
+        lt_exec_fail(ex, LT_EXIT_ENGINE);
+    }
+    free(k);
+}
+
+static const struct lt_task_ops task_ops = {
+    .prepare = task_prepare, .finished = task_finished, .lost = task_lost};
+
+/*** The lanes ***/
+
+static int inst_ready(struct lt_exec *ex, struct lt_lane *l, int first,
+                      char **why)
+{
+    struct repo_run *r = ex->owner;
+    struct rinst *in = l->owner;
+    (void)why;
+    if (!first)
+        return 0;
+    json_t *map = inst_map(r, in);
+    if (!map) {
+        map = build_map(in, &l->pool);
+        if (json_array_size(json_object_get(map, "main")) == 0 &&
+            json_array_size(json_object_get(map, "wider")) == 0) {
+            lt_error("instance %s: no test collected from %s", in->id,
+                     in->test_files.n ? in->test_files.v[0] : "the tree");
+            json_decref(map);
+            lt_exec_fail(ex, LT_EXIT_USAGE);
+            return -1;
+        }
+        store_layer(r, in, "map", "map", map);
+    }
+    in->n_wider = json_array_size(json_object_get(map, "wider"));
+    json_decref(map);
+    in->have_tests = 1;
+    advance(r, in);
+    return 0;
+}
+
+static void inst_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
+                              const char *msg)
+{
+    struct rinst *in = l->owner;
+    (void)rc;
+    lt_error("instance %s: the tests cannot be collected in %s: %s", in->id,
+             in->tree, msg);
+    lt_exec_fail(ex, LT_EXIT_USAGE);
+}
+
+static size_t inst_work(const struct lt_lane *l)
+{
+    const struct rinst *in = l->owner;
+    if (in->done)
+        return 0;
+    size_t q = lt_exec_queued(l);
+    return in->have_tests ? q : in->n_ovs + 2;
+}
+
+static const struct lt_lane_ops lane_ops = {
+    .ready = inst_ready, .start_failed = inst_start_failed,
+    .work = inst_work};
+
+/* Whether instance in has everything it needs to decide. */
+static int inst_complete(struct repo_run *r, struct rinst *in)
+{
+    json_t *map = inst_map(r, in);
+    int ok = map && json_object_get(map, "wider_chosen") &&
+             in->base_ov->result && (!in->ref_ov || in->ref_ov->result);
+    json_decref(map);
+    for (size_t i = 0; ok && i < in->n_ovs; i++)
+        ok = in->ovs[i]->result || !in->ovs[i]->applied ||
+             in->ovs[i]->empty;
+    return ok;
+}
+
+/* Subjects, interpreter and test arguments of an instance's lane. */
+static int inst_lane(struct repo_run *r, struct rinst *in)
+{
+    const struct lt_patches_opts *o = r->o;
+    struct strv paths = {0};
+    struct rover *all[2] = {in->ref_ov, NULL};
+    for (size_t i = 0; i < in->n_ovs + 1; i++) {
+        const struct rover *ov = i == 0 ? all[0] : in->ovs[i - 1];
+        size_t k;
+        json_t *pair;
+        json_array_foreach(ov ? ov->files : NULL, k, pair) {
+            const char *p = json_string_value(json_array_get(pair, 0));
+            size_t n = strlen(p);
+            struct stat sb;
+            if (n > 3 && strcmp(p + n - 3, ".py") == 0 &&
+                stat(p, &sb) == 0 && !lt__strv_has(&paths, p))
+                lt__strv_push(&paths, p);
+        }
+    }
+    in->subjects = xcalloc(paths.n + 1, sizeof(*in->subjects));
+    for (size_t i = 0; i < paths.n; i++) {
+        char *src = NULL;
+        size_t len = 0;
+        if (lt_read_file(paths.v[i], &src, &len) < 0)
+            continue;
+        in->subjects[in->n_subjects++] =
+            (struct lt_subject){xstrdup(paths.v[i]), src, len};
+    }
+    struct lt_pyenv env = {0};
+    char *perr = NULL;
+    int rc = lt_pyenv_resolve(in->python, in->tree, paths.v, paths.n, 1,
+                              &env, &perr);
+    lt__strv_free(&paths);
+    if (rc < 0) {
+        lt_error("instance %s: %s", in->id, perr ? perr : lt_strerror(rc));
+        free(perr);
+        lt_pyenv_clear(&env);
+        return -1;
+    }
+    free(in->python);
+    in->python = xstrdup(env.python);
+    char *libpython = xstrdup(env.libpython);
+    in->path_prefix = env.path_prefix ? xstrdup(env.path_prefix) : NULL;
+    lt_pyenv_clear(&env);
+    /* pytest's arguments: the test files, then the user's. */
+    struct strv args = {0};
+    for (int w = 0; w < 2; w++) {
+        const struct strv *files = w ? &in->wider_files : &in->test_files;
+        for (size_t i = 0; i < files->n; i++) {
+            size_t n = strlen(files->v[i]);
+            char *abs = xasprintf("%s/%s", in->tree, files->v[i]);
+            struct stat sb;
+            if (n > 3 && strcmp(files->v[i] + n - 3, ".py") == 0 &&
+                stat(abs, &sb) == 0 && !lt__strv_has(&args, files->v[i]))
+                lt__strv_push(&args, files->v[i]);
+            free(abs);
+        }
+    }
+    for (int l = 0; l < 2; l++) {
+        const struct strv *ids = l ? &in->p2p : &in->f2p;
+        for (size_t i = 0; i < ids->n; i++) {
+            if (!strstr(ids->v[i], "::"))
+                continue;
+            char *file = id_file(ids->v[i]);
+            char *abs = xasprintf("%s/%s", in->tree, file);
+            struct stat sb;
+            if (stat(abs, &sb) == 0 && !lt__strv_has(&args, file))
+                lt__strv_push(&args, file);
+            free(abs);
+            free(file);
+        }
+    }
+    if (!args.n) {
+        lt_error("instance %s: no test file to run (the test patch adds "
+                 "none and no test imports the changed files)", in->id);
+        lt__strv_free(&args);
+        free(libpython);
+        return -1;
+    }
+    for (size_t i = 0; i < o->n_pytest_args; i++)
+        lt__strv_push(&args, o->pytest_args[i]);
+    in->args = args.v; /* owned by the instance from here on */
+    in->n_args = args.n;
+    in->cfg = (struct lt_runner_config){
+        .exe = lt__engine_exe(), .cwd = in->tree,
+        .scratch_base = r->scratch, .pytest_args = in->args,
+        .n_pytest_args = in->n_args, .subjects = in->subjects,
+        .n_subjects = in->n_subjects, .debug = o->debug,
+        .python = in->python, .libpython = libpython,
+        .path_prefix = in->path_prefix};
+    in->lane = lt_exec_lane(&r->ex, &in->cfg, &lane_ops, in);
+    in->lane->start_timeout = ZYGOTE_TIMEOUT;
+    return 0;
+}
+
+/*** Planning: worktrees, diffs, the store ***/
+
+static struct rover *rover_new(void)
+{
+    return xcalloc(1, sizeof(struct rover));
+}
+
+static void rover_free(struct rover *ov)
+{
+    if (!ov)
+        return;
+    free(ov->apply_error);
+    json_decref(ov->files);
+    json_decref(ov->notes);
+    json_decref(ov->changed);
+    json_decref(ov->result);
+    free(ov->diff_lines);
+    free(ov);
+}
+
+/* The instance's fingerprint: what its runs depend on. */
+static void inst_key(const struct repo_run *r, struct rinst *in)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    lt_buf_printf(&b, "%s\n%s\n%s\n%s\n%s\n%s\n", LT_REPO_SCHEMA, in->id,
+                  in->base, in->test_patch ? in->test_patch : "",
+                  in->patch ? in->patch : "", in->python ? in->python : "");
+    for (size_t i = 0; i < in->f2p.n; i++)
+        lt_buf_printf(&b, "f %s\n", in->f2p.v[i]);
+    for (size_t i = 0; i < in->p2p.n; i++)
+        lt_buf_printf(&b, "p %s\n", in->p2p.v[i]);
+    for (size_t i = 0; i < in->wider_files.n; i++)
+        lt_buf_printf(&b, "w %s\n", in->wider_files.v[i]);
+    for (size_t i = 0; i < r->o->n_pytest_args; i++)
+        lt_buf_printf(&b, "a %s\n", r->o->pytest_args[i]);
+    lt_buf_printf(&b, "%g %g %g %lu\n", r->o->wider_budget,
+                  r->o->run.timeout_factor, r->o->run.timeout_const,
+                  (unsigned long)r->o->run.memory_mb);
+    char sha[65];
+    lt_sha256_hex(b.data, b.len, sha);
+    memcpy(in->key, sha, 16);
+    in->key[16] = '\0';
+    lt_buf_free(&b);
+}
+
+/* Worktree, diffs and stored results of one instance. */
+static int plan_inst(struct repo_run *r, struct rinst *in)
+{
+    lt__rt_diff_paths(in->test_patch ? in->test_patch : "", &in->test_files);
+    if (lt__rt_worktree(r, in) < 0)
+        return -1;
+    in->base_ov = rover_new();
+    in->base_ov->is_base = 1;
+    if (lt__rt_apply(r, in, "", in->base_ov) < 0)
+        return -1;
+    lt_sha256_hex("", 0, in->base_ov->sha);
+    if (in->patch && *in->patch) {
+        in->ref_ov = rover_new();
+        in->ref_ov->is_ref = 1;
+        lt_sha256_hex(in->patch, strlen(in->patch), in->ref_ov->sha);
+        if (lt__rt_apply(r, in, in->patch, in->ref_ov) < 0)
+            return -1;
+        if (!in->ref_ov->applied) {
+            lt_error("%s: instance %s: field 'patch': the reference fix does "
+                     "not apply at %.12s: %s", in->where, in->id, in->base,
+                     in->ref_ov->apply_error);
+            return -2;
+        }
+    }
+    in->ovs = xcalloc(in->n_cands + 1, sizeof(*in->ovs));
+    struct strv changed = {0};
+    if (in->ref_ov)
+        lt__rt_diff_paths(in->patch, &changed);
+    for (size_t i = 0; i < r->n_cands; i++) {
+        struct rcand *c = &r->cands[i];
+        if (c->inst != in)
+            continue;
+        char sha[65];
+        lt_sha256_hex(c->patch, c->len, sha);
+        for (size_t k = 0; k < in->n_ovs && !c->ov; k++)
+            if (strcmp(in->ovs[k]->sha, sha) == 0)
+                c->ov = in->ovs[k];
+        if (c->ov)
+            continue;
+        struct rover *ov = c->ov = in->ovs[in->n_ovs++] = rover_new();
+        memcpy(ov->sha, sha, 65);
+        if (lt__rt_apply(r, in, c->patch, ov) < 0)
+            return -1;
+        size_t k;
+        json_t *pair;
+        json_array_foreach(ov->files, k, pair) {
+            const char *abs = json_string_value(json_array_get(pair, 0));
+            const char *rel = abs + strlen(in->tree) + 1;
+            if (!lt__strv_has(&changed, rel))
+                lt__strv_push(&changed, rel);
+        }
+    }
+    /* Only the package files count for the wider suite. */
+    struct strv pkg = {0};
+    for (size_t i = 0; i < changed.n; i++)
+        if (!lt__rt_protected(in, changed.v[i]))
+            lt__strv_push(&pkg, changed.v[i]);
+    lt__rt_wider_files(in, &pkg, &in->wider_files);
+    lt__strv_free(&pkg);
+    lt__strv_free(&changed);
+    inst_key(r, in);
+    return 0;
+}
+
+static int load_results(struct repo_run *r, struct rinst *in)
+{
+    in->base_ov->result = load_layer(r, in, in->base_ov->sha, "repo");
+    if (in->ref_ov)
+        in->ref_ov->result = load_layer(r, in, in->ref_ov->sha, "repo");
+    for (size_t i = 0; i < in->n_ovs; i++)
+        if (in->ovs[i]->applied && !in->ovs[i]->empty)
+            in->ovs[i]->result = load_layer(r, in, in->ovs[i]->sha, "repo");
+    for (size_t i = 0; i < r->n_cands; i++)
+        if (r->cands[i].inst == in &&
+            (r->cands[i].ov->result || !r->cands[i].ov->applied ||
+             r->cands[i].ov->empty))
+            r->decided++;
+    return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+    char *p = xstrdup(path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+            free(p);
+            return -errno;
+        }
+        *s = '/';
+    }
+    int rc = mkdir(p, 0755) < 0 && errno != EEXIST ? -errno : 0;
+    free(p);
+    return rc;
+}
+
+static int open_store(struct repo_run *r)
+{
+    const struct lt_patches_opts *o = r->o;
+    char *errmsg = NULL;
+    int rc = lt_store_open(o->run.db, &r->st, &errmsg);
+    if (rc < 0) {
+        lt_error("%s: %s", o->run.db, errmsg ? errmsg : lt_strerror(rc));
+        free(errmsg);
+        return lt_exit_from_error(rc);
+    }
+    rc = lt_store_patches_init(r->st);
+    if (rc == 0)
+        rc = lt_store_begin(r->st);
+    if (rc == 0)
+        rc = lt_store_clear_patch_runs(r->st);
+    if (rc == 0)
+        rc = lt_store_set_meta(r->st, "patches_schema", LT_REPO_SCHEMA);
+    if (rc == 0)
+        rc = lt_store_commit(r->st);
+    if (rc < 0)
+        return lt__store_write_failed(r->st, o->run.db, rc);
+    return 0;
+}
+
+/* Stores every candidate's verdict (patch_runs), the rows every report
+ * is rendered from. */
+static int store_verdicts(struct repo_run *r)
+{
+    int rc = lt_store_begin(r->st);
+    for (size_t i = 0; rc == 0 && i < r->n_cands; i++) {
+        struct rcand *c = &r->cands[i];
+        json_t *map = inst_map(r, c->inst);
+        struct rverdict v = {0};
+        if (!map || (!c->ov->result && c->ov->applied && !c->ov->empty)) {
+            v.verdict = "error";
+            v.reason = "engine_error";
+            v.detail = xstrdup("the candidate was not run");
+            v.ev = json_object();
+        } else {
+            decide(r, c, map, &v);
+        }
+        json_decref(map);
+        json_object_set_new(v.ev, "model_name_or_path",
+                            json_string(c->model));
+        json_object_set_new(v.ev, "harness",
+                            json_string(!c->ov->applied ? "error"
+                                        : c->ov->empty  ? "empty"
+                                        : v.resolved    ? "resolved"
+                                        : strcmp(v.verdict, "error") == 0
+                                            ? "error"
+                                            : "unresolved"));
+        char *evs = json_dumps(v.ev, JSON_COMPACT);
+        struct lt_patch_run pr = {
+            .seq = c->seq, .program = c->inst->id, .run_id = c->model,
+            .unit = c->inst->key, .text_sha = c->ov->sha,
+            .verdict = v.verdict, .reason = v.reason,
+            .detail = v.detail ? v.detail : "", .evidence = evs,
+            .duration_ms = jnum(v.ev, "duration_ms", 0)};
+        rc = lt_store_put_patch_run(r->st, &pr);
+        free(evs);
+        free(v.detail);
+        json_decref(v.ev);
+    }
+    if (rc == 0)
+        rc = lt_store_commit(r->st);
+    else
+        lt_store_rollback(r->st);
+    if (rc < 0)
+        return lt__store_write_failed(r->st, r->o->run.db, rc);
+    return 0;
+}
+
+/* Per-instance checks once its runs are known: the base must not be
+ * resolved, the lists computed here are compared with the instance's. */
+static void instance_notes(struct repo_run *r)
+{
+    for (size_t i = 0; i < r->n_insts; i++) {
+        struct rinst *in = r->insts[i];
+        if (!in->n_cands || !in->base_ov || !in->base_ov->result)
+            continue;
+        json_t *map = inst_map(r, in);
+        if (!map)
+            continue;
+        json_t *re = recompute(map, in->base_ov->result,
+                               in->ref_ov ? in->ref_ov->result : NULL);
+        json_t *rep = lists_report(map, re);
+        if (lt_store_begin(r->st) == 0) {
+            char *s = json_dumps(rep, JSON_COMPACT);
+            if (lt_store_put_candidate_result(r->st, in->key, "lists",
+                                              "lists", s) == 0)
+                lt_store_commit(r->st);
+            else
+                lt_store_rollback(r->st);
+            free(s);
+        }
+        if (!in->ci && json_array_size(json_object_get(re, "f2p")) == 0)
+            lt_warn("instance %s: no FAIL_TO_PASS test fails at the base "
+                    "and passes with the reference here", in->id);
+        json_decref(rep);
+        json_decref(re);
+        json_decref(map);
+    }
+}
+
+static size_t settle(struct lt_exec *ex)
+{
+    struct repo_run *r = ex->owner;
+    size_t waiting = 0;
+    for (size_t i = 0; i < r->n_insts; i++) {
+        struct rinst *in = r->insts[i];
+        if (!in->lane || in->done)
+            continue;
+        if (!in->have_tests) {
+            waiting++;
+            continue;
+        }
+        if (in->pending == 0 && lt_exec_queued(in->lane) == 0) {
+            in->done = 1;
+            lt_exec_trim(ex, in->lane, 0);
+        }
+    }
+    return waiting;
+}
+
+static void run_progress(struct lt_exec *ex, int force)
+{
+    struct repo_run *r = ex->owner;
+    if (force)
+        lt_exec_commit(ex, 1);
+    progress_show(r, force);
+}
+
+static void run_free(struct repo_run *r)
+{
+    if (r->run_log)
+        fclose(r->run_log);
+    lt_exec_close(&r->ex);
+    for (size_t i = 0; i < r->n_insts; i++) {
+        struct rinst *in = r->insts[i];
+        if (!in)
+            continue;
+        rover_free(in->base_ov);
+        rover_free(in->ref_ov);
+        for (size_t k = 0; k < in->n_ovs; k++)
+            rover_free(in->ovs[k]);
+        free((char *)in->cfg.libpython);
+        lt__ri_inst_free(in);
+    }
+    free(r->insts);
+    for (size_t i = 0; i < r->n_cands; i++) {
+        free(r->cands[i].instance_id);
+        free(r->cands[i].model);
+        free(r->cands[i].patch);
+    }
+    free(r->cands);
+    if (r->scratch) {
+        lt_sandbox_scratch_remove(r->scratch);
+        free(r->scratch);
+    }
+    free(r->trees);
+    lt_store_close(r->st);
+}
+
+/* Contract: see engine.h. */
+int lt_patches_repo(const struct lt_patches_opts *o)
+{
+    struct repo_run r;
+    memset(&r, 0, sizeof(r));
+    r.o = o;
+    r.t_start = lt__now();
+    lt_exec_init(&r.ex, o->run.jobs);
+    r.ex.owner = &r;
+    int code = 0;
+    if (lt__ri_read(&r) < 0) {
+        code = LT_EXIT_USAGE;
+        goto out;
+    }
+    r.trees = o->worktrees ? xstrdup(o->worktrees)
+                           : xasprintf("%s.trees", o->run.db);
+    int rc = mkdir_p(r.trees);
+    if (rc < 0) {
+        lt_error("--worktrees %s: %s", r.trees, lt_strerror(rc));
+        code = LT_EXIT_USAGE;
+        goto out;
+    }
+    char *abs = realpath(r.trees, NULL);
+    free(r.trees);
+    r.trees = abs;
+    for (size_t i = 0; i < r.n_insts; i++) {
+        if (!r.insts[i]->n_cands)
+            continue;
+        rc = plan_inst(&r, r.insts[i]);
+        if (rc < 0) {
+            code = rc == -2 ? LT_EXIT_USAGE : LT_EXIT_USAGE;
+            goto out;
+        }
+    }
+    code = open_store(&r);
+    if (code)
+        goto out;
+    int need = 0;
+    for (size_t i = 0; i < r.n_insts; i++) {
+        struct rinst *in = r.insts[i];
+        if (!in->n_cands)
+            continue;
+        load_results(&r, in);
+        in->done = inst_complete(&r, in);
+        need |= !in->done;
+    }
+    if (need) {
+        r.scratch = lt_sandbox_scratch_new(NULL);
+        if (!r.scratch) {
+            lt_error("cannot create a scratch directory: %s",
+                     strerror(errno));
+            code = LT_EXIT_ENGINE;
+            goto out;
+        }
+        for (size_t i = 0; i < r.n_insts; i++)
+            if (r.insts[i]->n_cands && !r.insts[i]->done &&
+                inst_lane(&r, r.insts[i]) < 0) {
+                code = LT_EXIT_USAGE;
+                goto out;
+            }
+        lt__progress_init(&r.prog, o->run.progress, "patches");
+        r.ex.st = r.st;
+        r.ex.db = o->run.db;
+        r.ex.batch = BATCH_WRITES;
+        r.ex.idle = settle;
+        r.ex.progress = run_progress;
+        code = lt_exec_run(&r.ex);
+        if (code)
+            goto out;
+    }
+    instance_notes(&r);
+    code = store_verdicts(&r);
+    if (code == 0)
+        code = lt__repo_report(r.st, o, lt__now() - r.t_start, stdout);
+out:
+    run_free(&r);
+    return code;
+}

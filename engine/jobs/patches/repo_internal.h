@@ -1,0 +1,160 @@
+/* Shared between the files of `litmus patches` on repositories
+ * (docs/patches.md, "Repository candidates"): repo_input.c (instances,
+ * predictions, environments, the CI form), repo_tree.c (worktrees,
+ * applying diffs, which files a diff touches, test ids), repo.c (the
+ * run: lanes, tasks, decisions) and repo_report.c (reports).  Internal
+ * to engine/.  SPDX-License-Identifier: MIT */
+#ifndef LT_ENGINE_PATCHES_REPO_INTERNAL_H
+#define LT_ENGINE_PATCHES_REPO_INTERNAL_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine/core/exec.h"
+#include "engine/core/progress.h"
+#include "engine/core/store.h"
+#include "engine/engine.h"
+#include "runners/runner.h"
+
+#define LT_REPO_SCHEMA "litmus.patches.repo/1"
+#define LT_REPO_MAX_DIFF (8u << 20) /* larger diffs are not applied */
+
+/* A list of strings (heap, each and the array). */
+struct strv {
+    char **v;
+    size_t n, cap;
+};
+void lt__strv_push(struct strv *s, const char *str);
+void lt__strv_push_own(struct strv *s, char *str);
+int lt__strv_has(const struct strv *s, const char *str);
+void lt__strv_free(struct strv *s);
+
+/* A diff applied on an instance's tree: a candidate's (identical diffs
+ * share one), the reference fix's, or the empty one of the base run. */
+struct rover {
+    char sha[65];            /* SHA-256 of the diff text */
+    int applied;             /* 1: in place; 0: does not apply */
+    int empty;               /* the diff changes nothing */
+    const char *how;         /* which command of the cascade applied it */
+    char *apply_error;       /* why it does not apply */
+    /* What the child puts in place: [[absolute path, text or null]]
+     * for the files of the package the diff changes. */
+    json_t *files;
+    json_t *notes;           /* what was left out and why: test files,
+                                configuration, files outside the package */
+    json_t *changed;         /* every path the diff touches */
+    char *diff_lines;        /* its added and removed lines (similarity) */
+    json_t *result;          /* the run's evidence, once known */
+    int queued;
+    int is_ref, is_base;
+};
+
+/* One instance: a repository at a base commit, its test patch, the
+ * reference fix and the tests that decide. */
+struct rinst {
+    char *id, *repo, *base, *version;
+    char *patch, *test_patch;    /* the reference fix and the tests */
+    struct strv f2p, p2p;        /* the instance's lists, as given */
+    char *python;                /* the environment's interpreter, or
+                                    NULL: as `litmus score` chooses */
+    const char *where;           /* the input file, for messages */
+    long line;                   /* its line (JSON Lines), or 0 */
+    int ci;                      /* the CI form: lists derived */
+    char *clone;                 /* the repository's clone */
+    char *tree;                  /* its worktree: base + test patch */
+    char key[17];                /* fingerprint: the store's `program` */
+    struct strv test_files;      /* files the test patch touches */
+    struct strv wider_files;     /* test files that may observe a change */
+    struct rover *base_ov, *ref_ov;
+    struct rover **ovs;          /* candidates' distinct diffs */
+    size_t n_ovs;
+    size_t n_cands;
+    /* Its lane, once it needs runs. */
+    struct lt_runner_config cfg;
+    struct lt_subject *subjects;
+    size_t n_subjects;
+    char **args;
+    size_t n_args;
+    char *path_prefix;
+    struct lt_lane *lane;
+    int have_tests, done, pending;
+    uint32_t *main_idx;          /* tests of the test patch's files */
+    size_t n_main;
+    uint32_t *wider_idx;         /* the wider suite's chosen tests */
+    size_t n_wider;
+    int wider_known;
+};
+
+/* One prediction: a candidate diff for an instance. */
+struct rcand {
+    long long seq;
+    char *instance_id, *model;
+    char *patch;
+    size_t len;
+    struct rinst *inst;
+    struct rover *ov;
+    const char *where;
+    long line;
+};
+
+/* The state of one run. */
+struct repo_run {
+    const struct lt_patches_opts *o;
+    struct lt_store *st;
+    struct rinst **insts;
+    size_t n_insts;
+    struct rcand *cands;
+    size_t n_cands;
+    char *trees;                 /* the folder of worktrees */
+    char *scratch;
+    struct lt_exec ex;
+    struct lt_progress prog;
+    size_t decided, n_runs;
+    double t_start;
+    FILE *run_log;
+};
+
+/*** repo_input.c ***/
+
+/* The instances and predictions (or the CI form's one instance and its
+ * candidates) into r.  0, or -1 after an error printed (exit 2). */
+int lt__ri_read(struct repo_run *r);
+void lt__ri_inst_free(struct rinst *in);
+
+/*** repo_tree.c ***/
+
+/* The worktree of an instance: a clone of its repository at the base
+ * commit with the test patch committed on top, made once and reused.
+ * 0, or -1 after an error printed. */
+int lt__rt_worktree(struct repo_run *r, struct rinst *in);
+/* Applies diff (NULL or "": the empty diff) on the instance's worktree
+ * with the harness's cascade and reads back what it changed, then
+ * restores the tree; fills ov.  0 (ov says whether it applied), or -1
+ * after an error printed (the tree could not be restored). */
+int lt__rt_apply(struct repo_run *r, struct rinst *in, const char *diff,
+                 struct rover *ov);
+/* The files a unified diff touches (b/ side, or a/ for a deletion). */
+void lt__rt_diff_paths(const char *diff, struct strv *out);
+/* Test files of the worktree that may observe the files of the
+ * instance's diffs (import their module or sit beside them). */
+void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
+                        struct strv *out);
+/* The collected test indices an instance's test id names: a pytest node
+ * id, `name (module.Class)` as unittest prints it, or a bare test name
+ * found in the instance's test files.  Appends to *out (heap, *n). */
+void lt__rt_match_id(const struct rinst *in, char *const *ids, size_t n_ids,
+                     const char *want, uint32_t **out, size_t *n);
+/* Whether a path of the tree is a test file, test configuration, or
+ * outside the package: what a candidate cannot change. */
+const char *lt__rt_protected(const struct rinst *in, const char *path);
+
+/*** repo_report.c ***/
+
+/* Renders the stored verdicts: text or JSON to out, CSV and the
+ * harness's reports when asked.  Returns the exit code. */
+int lt__repo_report(struct lt_store *st, const struct lt_patches_opts *o,
+                    double elapsed_s, FILE *out);
+
+#endif

@@ -1,0 +1,775 @@
+/* `litmus patches` on repositories: the trees.  An instance's worktree
+ * (a clone of its repository at the base commit, the test patch
+ * committed on top), diffs applied there with the harness's cascade and
+ * read back as whole files, which files a diff touches and which of them
+ * a candidate may change, the test files that may observe a change, and
+ * the instances' test ids matched to the collected ones.
+ * SPDX-License-Identifier: MIT */
+#include "engine/jobs/patches/repo_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/run.h"
+#include "common/sha256.h"
+#include "common/xmalloc.h"
+
+#define GIT_OUT_CAP ((size_t)64 << 20)
+#define MAX_WIDER_FILES 40     /* test files of the wider suite */
+#define MAX_SCAN_FILES 20000   /* test files read to find them */
+
+/* Runs a command in dir; its first error line in *why (heap) when it
+ * fails.  The exit status, or a negative code. */
+static int run_in(const char *dir, char *const argv[], char **out,
+                  char **why)
+{
+    char *err = NULL;
+    int rc = lt_run_capture(argv, dir, NULL, GIT_OUT_CAP, out, &err);
+    if (why) {
+        if (rc != 0) {
+            const char *e = err && *err ? err : "";
+            /* The first line that says something. */
+            while (*e == '\n')
+                e++;
+            *why = xstrndup(e, strcspn(e, "\n"));
+            if (!**why) {
+                free(*why);
+                *why = xasprintf("%s exited with status %d", argv[0], rc);
+            }
+        } else {
+            *why = NULL;
+        }
+    }
+    free(err);
+    return rc;
+}
+
+static int exists(const char *p)
+{
+    struct stat sb;
+    return lstat(p, &sb) == 0;
+}
+
+static int remove_tree(const char *dir)
+{
+    char *argv[] = {"rm", "-rf", "--", (char *)dir, NULL};
+    return lt_run_capture(argv, NULL, NULL, 4096, NULL, NULL) == 0 ? 0 : -1;
+}
+
+/* Writes text to path; 0 or -errno. */
+static int write_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -errno;
+    size_t n = strlen(text), off = 0;
+    while (off < n) {
+        ssize_t w = write(fd, text + off, n - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            int e = -errno;
+            close(fd);
+            return e;
+        }
+        off += (size_t)w;
+    }
+    return close(fd) < 0 ? -errno : 0;
+}
+
+/* Restores the worktree to its commit (base + test patch). */
+static int restore(const char *tree)
+{
+    char *reset[] = {"git", "reset", "-q", "--hard", "HEAD", NULL};
+    char *clean[] = {"git", "clean", "-fdq", NULL};
+    return run_in(tree, reset, NULL, NULL) == 0 &&
+                   run_in(tree, clean, NULL, NULL) == 0
+               ? 0
+               : -1;
+}
+
+/*** Which files a candidate may change ***/
+
+static int has_component(const char *path, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = path; p && *p;) {
+        const char *e = strchr(p, '/');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (e && len == n && strncmp(p, name, n) == 0)
+            return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+static int is_test_file(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    return has_component(path, "tests") || has_component(path, "test") ||
+           strncmp(base, "test_", 5) == 0 ||
+           (n > 8 && strcmp(base + n - 8, "_test.py") == 0);
+}
+
+static int is_config(const char *path)
+{
+    static const char *const names[] = {
+        "conftest.py", "pytest.ini", "tox.ini", "setup.cfg",
+        "pyproject.toml", ".coveragerc", "noxfile.py", "setup.py",
+        "sitecustomize.py", "usercustomize.py", NULL};
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (int i = 0; names[i]; i++)
+        if (strcmp(base, names[i]) == 0)
+            return 1;
+    size_t n = strlen(base);
+    return n > 4 && strcmp(base + n - 4, ".pth") == 0;
+}
+
+/* Whether path (relative to the tree) is inside an importable package of
+ * the base tree, or is a top-level module it already has. */
+static int in_package(const struct rinst *in, const char *path)
+{
+    const char *slash = strchr(path, '/');
+    if (!slash) {
+        size_t n = strlen(path);
+        char *p = xasprintf("%s/%s", in->tree, path);
+        int ok = n > 3 && strcmp(path + n - 3, ".py") == 0 && exists(p);
+        free(p);
+        return ok;
+    }
+    char *top = xstrndup(path, (size_t)(slash - path));
+    if (strcmp(top, "src") == 0 || strcmp(top, "lib") == 0) {
+        const char *s2 = strchr(slash + 1, '/');
+        free(top);
+        if (!s2)
+            return 1; /* a module directly under src/ */
+        top = xstrndup(path, (size_t)(s2 - path));
+    }
+    char *init = xasprintf("%s/%s/__init__.py", in->tree, top);
+    int ok = exists(init);
+    free(init);
+    if (!ok) {
+        /* The file's own folder is a package (namespace parents). */
+        char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+        init = xasprintf("%s/%s/__init__.py", in->tree, dir);
+        ok = exists(init);
+        free(init);
+        free(dir);
+    }
+    free(top);
+    return ok;
+}
+
+/* Contract: see repo_internal.h.  "instance_test" (a file of the test
+ * patch: the harness restores it), "test", "config", "outside", or NULL
+ * for a file of the package. */
+const char *lt__rt_protected(const struct rinst *in, const char *path)
+{
+    if (lt__strv_has(&in->test_files, path))
+        return "instance_test";
+    if (is_config(path))
+        return "config";
+    if (is_test_file(path))
+        return "test";
+    if (!in->tree)
+        return NULL;
+    return in_package(in, path) ? NULL : "outside";
+}
+
+/*** Diffs ***/
+
+/* The path of a diff header's side ("a/x" or "b/x", maybe quoted), or
+ * NULL for /dev/null. */
+static char *side_path(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+        n--;
+    /* "--- a/path\tdate" */
+    const char *tab = memchr(s, '\t', n);
+    if (tab)
+        n = (size_t)(tab - s);
+    char *p = xstrndup(s, n);
+    if (p[0] == '"') {
+        /* git quotes unusual names: unquote the simple escapes. */
+        char *w = p;
+        for (char *r = p + 1; *r && *r != '"'; r++) {
+            if (*r == '\\' && r[1]) {
+                r++;
+                *w++ = *r == 't' ? '\t' : *r == 'n' ? '\n' : *r;
+            } else {
+                *w++ = *r;
+            }
+        }
+        *w = '\0';
+    }
+    if (strcmp(p, "/dev/null") == 0) {
+        free(p);
+        return NULL;
+    }
+    char *slash = strchr(p, '/');
+    char *out = xstrdup(slash ? slash + 1 : p);
+    free(p);
+    return out;
+}
+
+/* Contract: see repo_internal.h. */
+void lt__rt_diff_paths(const char *diff, struct strv *out)
+{
+    char *minus = NULL;
+    for (const char *p = diff; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n > 4 && strncmp(p, "--- ", 4) == 0) {
+            free(minus);
+            minus = side_path(p + 4, n - 4);
+        } else if (n > 4 && strncmp(p, "+++ ", 4) == 0) {
+            char *plus = side_path(p + 4, n - 4);
+            const char *path = plus ? plus : minus;
+            if (path && !lt__strv_has(out, path))
+                lt__strv_push(out, path);
+            free(plus);
+            free(minus);
+            minus = NULL;
+        }
+        p = e ? e + 1 : NULL;
+    }
+    free(minus);
+}
+
+/* The added and removed lines of a diff, without their markers. */
+static char *changed_lines(const char *diff)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    for (const char *p = diff; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n && (p[0] == '+' || p[0] == '-') &&
+            !(n >= 3 && (strncmp(p, "+++", 3) == 0 ||
+                         strncmp(p, "---", 3) == 0))) {
+            lt_buf_append(&b, p + 1, n - 1);
+            lt_buf_puts(&b, "\n");
+        }
+        p = e ? e + 1 : NULL;
+    }
+    lt_buf_puts(&b, "");
+    return lt_buf_steal(&b);
+}
+
+/*** The worktree ***/
+
+static char *safe_name(const char *id)
+{
+    char *s = xstrdup(id);
+    for (char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+              (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' ||
+              *p == '.'))
+            *p = '_';
+    return s;
+}
+
+/* Applies the diff in file `path` on the tree with the cascade of the
+ * SWE-bench harness: git apply, then a 3-way merge, then patch with
+ * fuzz.  The command that applied it, or NULL (*why says the first
+ * attempt's failure) with the tree restored. */
+static const char *cascade(const char *tree, const char *path, char **why)
+{
+    char *ga[] = {"git", "apply", "--whitespace=nowarn", (char *)path, NULL};
+    char *g3[] = {"git", "apply", "--3way", "--whitespace=nowarn",
+                  (char *)path, NULL};
+    char *pf[] = {"patch", "--batch", "--fuzz=5", "-p1", "-t",
+                  "--no-backup-if-mismatch", "-i", (char *)path, NULL};
+    char *const *cmds[] = {ga, g3, pf};
+    static const char *const names[] = {"git apply", "git apply --3way",
+                                        "patch --fuzz=5"};
+    *why = NULL;
+    for (int i = 0; i < 3; i++) {
+        char *w = NULL, *out = NULL;
+        int rc = run_in(tree, cmds[i], &out, &w);
+        /* patch says why on standard output. */
+        if (rc != 0 && i == 2 && out && *out) {
+            free(w);
+            const char *o = out;
+            w = xstrndup(o, strcspn(o, "\n"));
+        }
+        free(out);
+        if (rc == 0) {
+            free(w);
+            free(*why);
+            *why = NULL;
+            return names[i];
+        }
+        if (!*why)
+            *why = w;
+        else
+            free(w);
+        restore(tree);
+    }
+    return NULL;
+}
+
+/* Contract: see repo_internal.h. */
+int lt__rt_worktree(struct repo_run *r, struct rinst *in)
+{
+    char *name = safe_name(in->id);
+    in->tree = xasprintf("%s/%s", r->trees, name);
+    free(name);
+    char sha[65];
+    char *stamp_text = xasprintf("%s\n%s", in->base, in->test_patch);
+    lt_sha256_hex(stamp_text, strlen(stamp_text), sha);
+    free(stamp_text);
+    char *stamp = xasprintf("%s/.git/litmus-ready", in->tree);
+    char *have = NULL;
+    size_t len = 0;
+    int rc = -1;
+    char *why = NULL;
+    if (lt_read_file(stamp, &have, &len) == 0 && strcmp(have, sha) == 0 &&
+        restore(in->tree) == 0) {
+        rc = 0;
+        goto out;
+    }
+    if (exists(in->tree) && remove_tree(in->tree) < 0) {
+        lt_error("instance %s: cannot remove the old worktree %s", in->id,
+                 in->tree);
+        goto out;
+    }
+    char *clone[] = {"git", "clone", "-q", "--shared", "--no-checkout",
+                     in->clone, in->tree, NULL};
+    if (run_in(NULL, clone, NULL, &why) != 0) {
+        lt_error("instance %s: cannot clone %s: %s", in->id, in->clone, why);
+        goto out;
+    }
+    char *co[] = {"git", "-c", "advice.detachedHead=false", "checkout", "-q",
+                  "--detach", in->base, NULL};
+    free(why);
+    if (run_in(in->tree, co, NULL, &why) != 0) {
+        lt_error("%s: instance %s: field 'base_commit': %s is not a commit "
+                 "of %s (%s)", in->where, in->id, in->base, in->clone, why);
+        goto out;
+    }
+    free(why);
+    why = NULL;
+    if (in->test_patch && *in->test_patch) {
+        char *tp = xasprintf("%s/.git/litmus-test.diff", in->tree);
+        write_file(tp, in->test_patch);
+        const char *how = cascade(in->tree, tp, &why);
+        free(tp);
+        if (!how) {
+            lt_error("%s: instance %s: field 'test_patch' does not apply at "
+                     "%s: %s", in->where, in->id, in->base, why);
+            goto out;
+        }
+        char *add[] = {"git", "add", "-A", NULL};
+        char *commit[] = {"git", "-c", "user.name=litmus", "-c",
+                          "user.email=litmus@localhost", "-c",
+                          "commit.gpgsign=false", "commit", "-q",
+                          "--no-verify", "-m", "litmus: test patch", NULL};
+        if (run_in(in->tree, add, NULL, &why) != 0 ||
+            run_in(in->tree, commit, NULL, &why) != 0) {
+            lt_error("instance %s: cannot commit the test patch: %s", in->id,
+                     why);
+            goto out;
+        }
+    }
+    if (write_file(stamp, sha) < 0) {
+        lt_error("instance %s: cannot write %s: %s", in->id, stamp,
+                 strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    free(why);
+    free(have);
+    free(stamp);
+    return rc;
+}
+
+/* The paths of `git status --porcelain` lines ("XY path"; renames are
+ * off, so a path is one name, quoted by git when unusual). */
+static void read_status(struct strv *out, const char *text)
+{
+    for (const char *p = text; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n > 3) {
+            char *q = xstrndup(p + 3, n - 3);
+            char *path = q;
+            if (q[0] == '"') {
+                /* side_path unquotes and drops the first component. */
+                char *tmp = xasprintf("\"x/%s", q + 1);
+                path = side_path(tmp, strlen(tmp));
+                free(tmp);
+                free(q);
+                q = path;
+            }
+            if (path && !lt__strv_has(out, path))
+                lt__strv_push(out, path);
+            free(q);
+        }
+        p = e ? e + 1 : NULL;
+    }
+}
+
+/* Contract: see repo_internal.h. */
+int lt__rt_apply(struct repo_run *r, struct rinst *in, const char *diff,
+                 struct rover *ov)
+{
+    (void)r;
+    ov->files = json_array();
+    ov->notes = json_array();
+    ov->changed = json_array();
+    ov->diff_lines = changed_lines(diff ? diff : "");
+    const char *p = diff ? diff : "";
+    while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
+        p++;
+    if (!*p) {
+        ov->empty = 1;
+        ov->applied = 1;
+        ov->how = "empty";
+        return 0;
+    }
+    if (strlen(diff) > LT_REPO_MAX_DIFF) {
+        ov->apply_error = xasprintf("the diff is over %u MiB",
+                                    LT_REPO_MAX_DIFF >> 20);
+        return 0;
+    }
+    char *path = xasprintf("%s/.git/litmus-candidate.diff", in->tree);
+    int rc = write_file(path, diff);
+    if (rc < 0) {
+        lt_error("instance %s: cannot write %s: %s", in->id, path,
+                 lt_strerror(rc));
+        free(path);
+        return -1;
+    }
+    char *why = NULL;
+    ov->how = cascade(in->tree, path, &why);
+    unlink(path);
+    free(path);
+    if (!ov->how) {
+        ov->apply_error = why ? why : xstrdup("does not apply");
+        return 0;
+    }
+    free(why);
+    ov->applied = 1;
+    char *status[] = {"git", "status", "--porcelain=v1",
+                      "--untracked-files=all", "--no-renames", NULL};
+    char *out = NULL;
+    char *err = NULL;
+    rc = lt_run_capture(status, in->tree, NULL, GIT_OUT_CAP, &out, &err);
+    free(err);
+    struct strv paths = {0};
+    if (rc == 0 && out)
+        read_status(&paths, out);
+    free(out);
+    for (size_t i = 0; i < paths.n; i++) {
+        const char *rel = paths.v[i];
+        json_array_append_new(ov->changed, json_string(rel));
+        const char *kind = lt__rt_protected(in, rel);
+        if (kind) {
+            json_t *note = json_object();
+            json_object_set_new(note, "path", json_string(rel));
+            json_object_set_new(note, "kind", json_string(kind));
+            json_array_append_new(ov->notes, note);
+            continue;
+        }
+        char *abs = xasprintf("%s/%s", in->tree, rel);
+        char *text = NULL;
+        size_t len = 0;
+        json_t *pair = json_array();
+        json_array_append_new(pair, json_string(abs));
+        if (exists(abs) && lt_read_file(abs, &text, &len) == 0) {
+            json_t *t = json_stringn(text, len);
+            if (!t) { /* not UTF-8: a binary file, bound as it is */
+                json_t *note = json_object();
+                json_object_set_new(note, "path", json_string(rel));
+                json_object_set_new(note, "kind", json_string("binary"));
+                json_array_append_new(ov->notes, note);
+                json_decref(pair);
+                pair = NULL;
+            } else {
+                json_array_append_new(pair, t);
+            }
+        } else {
+            json_array_append_new(pair, json_null());
+        }
+        if (pair)
+            json_array_append_new(ov->files, pair);
+        free(text);
+        free(abs);
+    }
+    lt__strv_free(&paths);
+    if (restore(in->tree) < 0) {
+        lt_error("instance %s: cannot restore the worktree %s", in->id,
+                 in->tree);
+        return -1;
+    }
+    return 0;
+}
+
+/*** The wider suite ***/
+
+/* The dotted module of a package file, or NULL. */
+static char *module_of(const char *rel)
+{
+    size_t n = strlen(rel);
+    if (n < 4 || strcmp(rel + n - 3, ".py") != 0)
+        return NULL;
+    const char *s = rel;
+    if (strncmp(s, "src/", 4) == 0 || strncmp(s, "lib/", 4) == 0)
+        s += 4;
+    char *m = xstrndup(s, strlen(s) - 3);
+    size_t ml = strlen(m);
+    if (ml >= 9 && strcmp(m + ml - 9, "/__init__") == 0)
+        m[ml - 9] = '\0';
+    for (char *p = m; *p; p++)
+        if (*p == '/')
+            *p = '.';
+    return m;
+}
+
+struct scan {
+    const char *root;
+    size_t root_len;
+    struct strv files;
+};
+
+static int skip_dir(const char *name)
+{
+    return name[0] == '.' || strcmp(name, "node_modules") == 0 ||
+           strcmp(name, "build") == 0 || strcmp(name, "dist") == 0 ||
+           strcmp(name, "__pycache__") == 0 || strcmp(name, "venv") == 0 ||
+           strcmp(name, "site-packages") == 0;
+}
+
+static void scan_dir(struct scan *s, const char *dir, int depth)
+{
+    if (depth > 12 || s->files.n >= MAX_SCAN_FILES)
+        return;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) && s->files.n < MAX_SCAN_FILES) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char *p = xasprintf("%s/%s", dir, e->d_name);
+        struct stat sb;
+        if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            char *cfg = xasprintf("%s/pyvenv.cfg", p);
+            if (!skip_dir(e->d_name) && !exists(cfg))
+                scan_dir(s, p, depth + 1);
+            free(cfg);
+        } else if (S_ISREG(sb.st_mode)) {
+            size_t n = strlen(e->d_name);
+            if (n > 3 && strcmp(e->d_name + n - 3, ".py") == 0 &&
+                (strncmp(e->d_name, "test_", 5) == 0 ||
+                 (n > 8 && strcmp(e->d_name + n - 8, "_test.py") == 0)))
+                lt__strv_push(&s->files, p + s->root_len + 1);
+        }
+        free(p);
+    }
+    closedir(d);
+}
+
+/* Whether text imports module (dotted) by name. */
+static int names_module(const char *text, const char *module)
+{
+    size_t n = strlen(module);
+    for (const char *p = strstr(text, module); p; p = strstr(p + 1, module)) {
+        char after = p[n];
+        char before = p == text ? ' ' : p[-1];
+        if ((after == '.' || after == ' ' || after == '\n' || after == ',' ||
+             after == '\r' || after == ')' || after == '\'' ||
+             after == '"') &&
+            (before == ' ' || before == '\n' || before == '(' ||
+             before == '\'' || before == '"' || before == ','))
+            return 1;
+    }
+    /* from parent import last */
+    const char *dot = strrchr(module, '.');
+    if (!dot)
+        return 0;
+    char *pat = xasprintf("from %.*s import ", (int)(dot - module), module);
+    int found = 0;
+    for (const char *p = strstr(text, pat); p && !found;
+         p = strstr(p + 1, pat)) {
+        const char *q = p + strlen(pat);
+        const char *e = q + strcspn(q, "\n");
+        size_t ln = strlen(dot + 1);
+        for (const char *w = q; w + ln <= e; w++)
+            if (strncmp(w, dot + 1, ln) == 0 &&
+                (w == q || w[-1] == ' ' || w[-1] == ',' || w[-1] == '(') &&
+                (w + ln == e || strchr(" ,)\r", w[ln]))) {
+                found = 1;
+                break;
+            }
+    }
+    free(pat);
+    return found;
+}
+
+/* Contract: see repo_internal.h. */
+void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
+                        struct strv *out)
+{
+    struct strv mods = {0};
+    struct strv dirs = {0};
+    for (size_t i = 0; i < changed->n; i++) {
+        char *m = module_of(changed->v[i]);
+        if (m)
+            lt__strv_push_own(&mods, m);
+        /* Test files named after the module, beside it or in tests/. */
+        const char *slash = strrchr(changed->v[i], '/');
+        char *stem = xstrdup(slash ? slash + 1 : changed->v[i]);
+        stem[strcspn(stem, ".")] = '\0';
+        lt__strv_push_own(&dirs, xasprintf("test_%s.py", stem));
+        free(stem);
+    }
+    if (!mods.n) {
+        lt__strv_free(&dirs);
+        return;
+    }
+    struct scan s = {in->tree, strlen(in->tree), {0}};
+    scan_dir(&s, in->tree, 0);
+    /* Named after a changed module first, then importing one. */
+    for (int pass = 0; pass < 2 && out->n < MAX_WIDER_FILES; pass++) {
+        for (size_t i = 0; i < s.files.n && out->n < MAX_WIDER_FILES; i++) {
+            const char *rel = s.files.v[i];
+            if (lt__strv_has(&in->test_files, rel) || lt__strv_has(out, rel))
+                continue;
+            const char *base = strrchr(rel, '/');
+            base = base ? base + 1 : rel;
+            int take = 0;
+            if (pass == 0) {
+                take = lt__strv_has(&dirs, base);
+            } else {
+                char *abs = xasprintf("%s/%s", in->tree, rel);
+                char *text = NULL;
+                size_t len = 0;
+                if (lt_read_file(abs, &text, &len) == 0)
+                    for (size_t k = 0; k < mods.n && !take; k++)
+                        take = names_module(text, mods.v[k]);
+                free(text);
+                free(abs);
+            }
+            if (take)
+                lt__strv_push(out, rel);
+        }
+    }
+    lt__strv_free(&s.files);
+    lt__strv_free(&mods);
+    lt__strv_free(&dirs);
+}
+
+/*** Test ids ***/
+
+static void push_idx(uint32_t **out, size_t *n, uint32_t v)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*out)[i] == v)
+            return;
+    *out = xrealloc(*out, (*n + 1) * sizeof(uint32_t));
+    (*out)[(*n)++] = v;
+}
+
+/* The file part of a node id as a dotted module ("tests/test_x.py" ->
+ * "tests.test_x"). */
+static char *id_module(const char *id)
+{
+    const char *sep = strstr(id, "::");
+    size_t n = sep ? (size_t)(sep - id) : strlen(id);
+    char *m = xstrndup(id, n);
+    size_t ml = strlen(m);
+    if (ml > 3 && strcmp(m + ml - 3, ".py") == 0)
+        m[ml - 3] = '\0';
+    for (char *p = m; *p; p++)
+        if (*p == '/')
+            *p = '.';
+    return m;
+}
+
+/* Whether dotted a ends with dotted b (at a dot) or b with a. */
+static int dotted_match(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na >= nb)
+        return strcmp(a + na - nb, b) == 0 && (na == nb || a[na - nb - 1] == '.');
+    return strcmp(b + nb - na, a) == 0 && b[nb - na - 1] == '.';
+}
+
+/* Contract: see repo_internal.h. */
+void lt__rt_match_id(const struct rinst *in, char *const *ids, size_t n_ids,
+                     const char *want, uint32_t **out, size_t *n)
+{
+    size_t before = *n;
+    for (size_t i = 0; i < n_ids; i++)
+        if (strcmp(ids[i], want) == 0)
+            push_idx(out, n, (uint32_t)i);
+    if (*n > before || strstr(want, "::"))
+        return;
+    /* unittest's "test_x (pkg.module.Class)" or, from 3.11 on,
+     * "test_x (pkg.module.Class.test_x)". */
+    const char *open = strstr(want, " (");
+    size_t wl = strlen(want);
+    if (open && wl > 3 && want[wl - 1] == ')') {
+        char *name = xstrndup(want, (size_t)(open - want));
+        char *dotted = xstrndup(open + 2, wl - (size_t)(open - want) - 3);
+        char *last = strrchr(dotted, '.');
+        if (last && strcmp(last + 1, name) == 0) {
+            *last = '\0';
+            last = strrchr(dotted, '.');
+        }
+        if (last) {
+            *last = '\0';
+            const char *cls = last + 1;
+            char *suffix = xasprintf("::%s::%s", cls, name);
+            size_t sl = strlen(suffix);
+            for (size_t i = 0; i < n_ids; i++) {
+                size_t il = strlen(ids[i]);
+                if (il < sl || strcmp(ids[i] + il - sl, suffix) != 0)
+                    continue;
+                char *m = id_module(ids[i]);
+                if (dotted_match(m, dotted))
+                    push_idx(out, n, (uint32_t)i);
+                free(m);
+            }
+            free(suffix);
+        }
+        free(name);
+        free(dotted);
+        return;
+    }
+    /* A bare test name: the test of that name in the instance's test
+     * files (as sympy's runner prints them), else anywhere. */
+    for (int anywhere = 0; anywhere < 2 && *n == before; anywhere++) {
+        for (size_t i = 0; i < n_ids; i++) {
+            const char *last = NULL;
+            for (const char *p = strstr(ids[i], "::"); p;
+                 p = strstr(p + 2, "::"))
+                last = p + 2;
+            if (!last || strcmp(last, want) != 0)
+                continue;
+            if (!anywhere) {
+                const char *sep = strstr(ids[i], "::");
+                char *file = xstrndup(ids[i], (size_t)(sep - ids[i]));
+                int ok = lt__strv_has(&in->test_files, file);
+                free(file);
+                if (!ok)
+                    continue;
+            }
+            push_idx(out, n, (uint32_t)i);
+        }
+    }
+}
