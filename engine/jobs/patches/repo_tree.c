@@ -643,8 +643,43 @@ void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
     }
     struct scan s = {in->tree, strlen(in->tree), {0}};
     scan_dir(&s, in->tree, 0);
-    /* Named after a changed module first, then importing one. */
-    for (int pass = 0; pass < 2 && out->n < MAX_WIDER_FILES; pass++) {
+    /* The top-level packages: a test that imports the package may reach
+     * a changed module through it (`import textkit; textkit.parse()`). */
+    struct strv tops = {0};
+    for (size_t k = 0; k < mods.n; k++) {
+        char *top = xstrndup(mods.v[k], strcspn(mods.v[k], "."));
+        if (!lt__strv_has(&tops, top))
+            lt__strv_push(&tops, top);
+        free(top);
+    }
+    /* Test files nearest a changed file first (the longest common
+     * folder), so that a cut keeps the closest. */
+    for (size_t i = 1; i < s.files.n; i++) {
+        for (size_t k = i; k > 0; k--) {
+            size_t a = 0, b = 0;
+            for (size_t c = 0; c < changed->n; c++) {
+                size_t la = 0, lb = 0;
+                const char *x = s.files.v[k], *y = s.files.v[k - 1],
+                           *z = changed->v[c];
+                while (x[la] && x[la] == z[la])
+                    la++;
+                while (y[lb] && y[lb] == z[lb])
+                    lb++;
+                if (la > a)
+                    a = la;
+                if (lb > b)
+                    b = lb;
+            }
+            if (a <= b)
+                break;
+            char *t = s.files.v[k];
+            s.files.v[k] = s.files.v[k - 1];
+            s.files.v[k - 1] = t;
+        }
+    }
+    /* Named after a changed module first, then importing one, then
+     * importing its package. */
+    for (int pass = 0; pass < 3 && out->n < MAX_WIDER_FILES; pass++) {
         for (size_t i = 0; i < s.files.n && out->n < MAX_WIDER_FILES; i++) {
             const char *rel = s.files.v[i];
             if (lt__strv_has(&in->test_files, rel) || lt__strv_has(out, rel))
@@ -655,12 +690,13 @@ void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
             if (pass == 0) {
                 take = lt__strv_has(&dirs, base);
             } else {
+                const struct strv *names = pass == 1 ? &mods : &tops;
                 char *abs = xasprintf("%s/%s", in->tree, rel);
                 char *text = NULL;
                 size_t len = 0;
                 if (lt_read_file(abs, &text, &len) == 0)
-                    for (size_t k = 0; k < mods.n && !take; k++)
-                        take = names_module(text, mods.v[k]);
+                    for (size_t k = 0; k < names->n && !take; k++)
+                        take = names_module(text, names->v[k]);
                 free(text);
                 free(abs);
             }
@@ -670,6 +706,7 @@ void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
     }
     lt__strv_free(&s.files);
     lt__strv_free(&mods);
+    lt__strv_free(&tops);
     lt__strv_free(&dirs);
 }
 

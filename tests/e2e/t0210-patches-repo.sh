@@ -1,0 +1,88 @@
+# litmus patches on repository candidates (SWE-bench instances and
+# predictions, and the CI form): each candidate's "resolved" equals the
+# decision of the harness's rules computed with plain pytest
+# (tests/fixtures/repo_patches/labels.json), except where litmus refuses
+# a faked pass; candidates that break a wider-suite test are overfitting
+# with that test as witness; hostile candidates are invalid; the report,
+# CSV and harness reports agree with the store; a second run resumes from
+# the store without a child.
+. "$(dirname "$0")/lib.sh"
+FIX=$(cd "$(dirname "$0")/../fixtures/repo_patches" && pwd)
+bash "$FIX/make_repos.sh" "$WORK/rp" >/dev/null || fail "make_repos.sh"
+R=$WORK/rp
+DB=$WORK/repo.db
+args=(patches --instances "$R/instances.jsonl" --predictions "$R/predictions.jsonl"
+      --repos "$R/repos" --env "$R/env.json" --db "$DB" --no-progress -j 2)
+run_litmus "${args[@]}" -f json --csv "$WORK/out.csv" --harness-report "$WORK/harness"
+# Exit 1: some candidates are overfitting (the CI gate).
+expect_eq "$RC" 1 "exit code ($(tail -3 "$WORK/err"))"
+python3 - "$WORK/out" "$FIX/labels.json" "$WORK/harness" <<'PY' || fail "verdicts against the labels"
+import json, os, sys
+doc = json.load(open(sys.argv[1]))
+labels = json.load(open(sys.argv[2]))
+rows = {(c["instance_id"], c["model_name_or_path"][len("fixture-"):]): c
+        for c in doc["candidates"]}
+# Where litmus differs from plain pytest on purpose: faked passes are
+# never resolved; the 3-way merge of the cascade applies what plain
+# `git apply` refuses.
+refused = {"hostile-fake-report", "hostile-pytest-monkeypatch", "edits-conftest"}
+bad = []
+for inst, cands in labels.items():
+    for k, lab in cands.items():
+        c = rows[(inst, k)]
+        resolved = c["evidence"]["harness"] == "resolved"
+        want = lab["resolved"]
+        if lab["kind"] in refused:
+            want = False
+        if lab["kind"] == "apply-3way-only":
+            want = True
+        if resolved != want:
+            bad.append("%s %s: resolved %s, harness %s" % (inst, k, resolved, want))
+        if lab["kind"] == "overfit-wider-suite" and c["verdict"] != "overfitting":
+            bad.append("%s %s: %s, not overfitting" % (inst, k, c["verdict"]))
+        if lab["kind"] == "overfit-wider-suite":
+            w = c["evidence"].get("witness", {}).get("test", "")
+            if "::" not in w:
+                bad.append("%s %s: no witness test" % (inst, k))
+        if lab["label"] == "correct" and c["verdict"] not in ("correct", "memorized"):
+            bad.append("%s %s: correct labelled %s (%s)" % (inst, k, c["verdict"], c["detail"]))
+        if lab["kind"].startswith("hostile") and c["verdict"] == "invalid" and \
+                c["reason"] not in ("tamper", "timeout", "fails_tests", "crash"):
+            bad.append("%s %s: hostile with reason %s" % (inst, k, c["reason"]))
+        if lab["kind"] in ("does-not-apply",) and c["reason"] != "does_not_apply":
+            bad.append("%s %s: %s" % (inst, k, c["reason"]))
+        if lab["kind"] == "empty" and c["reason"] != "empty_patch":
+            bad.append("%s %s: empty gave %s" % (inst, k, c["reason"]))
+# The harness's report per model agrees with the rows.
+for name in os.listdir(sys.argv[3]):
+    rep = json.load(open(os.path.join(sys.argv[3], name)))
+    model = name[:-len(".litmus.json")]
+    mine = sorted(c["instance_id"] for c in doc["candidates"]
+                  if c["model_name_or_path"] == model and c["evidence"]["harness"] == "resolved")
+    if sorted(rep["resolved_ids"]) != mine:
+        bad.append("harness report of %s: %s != %s" % (model, rep["resolved_ids"], mine))
+    if rep["submitted_instances"] != rep["completed_instances"] + rep["empty_patch_instances"] + rep["error_instances"]:
+        bad.append("harness report of %s does not add up" % model)
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+expect_eq "$(($(wc -l < "$WORK/out.csv") - 1))" "$(wc -l < "$R/predictions.jsonl")" "CSV rows"
+# The wider suite's witness names the test in the text report too.
+run_litmus "${args[@]}"
+expect_eq "$RC" 1 "second run exit code"
+grep -q "fails_wider_suite" "$WORK/out" || fail "text report lacks fails_wider_suite"
+grep -q "left out: tests/conftest.py (config)" "$WORK/out" || fail "edited conftest not reported"
+# The second run took every result from the store: no child ran.
+LITMUS_RUN_LOG=$WORK/runlog run_litmus "${args[@]}"
+[ ! -s "$WORK/runlog" ] || fail "the second run started runs: $(head -3 "$WORK/runlog")"
+# The CI form: a pull request's revisions on the repository at hand.
+run_litmus patches --repo "$R/ci-repo" --base main --reference fix --candidate cand-good \
+  --candidate cand-breaks --db "$WORK/ci.db" --no-progress -f json
+expect_eq "$RC" 1 "CI form exit code ($(tail -3 "$WORK/err"))"
+python3 - "$WORK/out" <<'PY' || fail "CI form verdicts"
+import json, sys
+rows = {c["model_name_or_path"]: c for c in json.load(open(sys.argv[1]))["candidates"]}
+assert rows["cand-good"]["verdict"] == "correct", rows["cand-good"]
+assert rows["cand-breaks"]["verdict"] == "overfitting", rows["cand-breaks"]
+assert rows["cand-breaks"]["reason"] == "fails_wider_suite", rows["cand-breaks"]
+PY
