@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Repository candidates against labels: runs `litmus patches --instances`
+# on a labelled set and prints resolved agreement with the harness's
+# decisions (computed with plain pytest), overfitting recall, false alarms
+# on correct candidates, every reference fix judged (resolved), every base
+# unresolved, and the wall time per candidate (median, 90th percentile)
+# against a fresh `python -m pytest` process per candidate of the same
+# tests.
+#
+#   bench/repo_patches_bench.sh [LITMUS] SET_DIR...
+#
+# A SET_DIR holds instances.jsonl, predictions.jsonl, labels.jsonl
+# ({instance_id, model_name_or_path, label, resolved}) and env.json; the
+# clones are in SET_DIR/../repos.  The fixture set is made by
+# tests/fixtures/repo_patches/make_repos.sh (its labels.json is read too).
+# SPDX-License-Identifier: MIT
+set -euo pipefail
+LITMUS=${1:-build/litmus}
+[ -x "$LITMUS" ] || { echo "usage: $0 [LITMUS] SET_DIR..." >&2; exit 2; }
+shift
+LITMUS=$(cd "$(dirname "$LITMUS")" && pwd)/$(basename "$LITMUS")
+work=$(mktemp -d "${TMPDIR:-/tmp}/litmus-repo-bench-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+for set in "$@"; do
+  set=$(cd "$set" && pwd)
+  name=$(basename "$set")
+  repos=${REPOS:-$(dirname "$set")/repos}
+  # Each reference fix and each base (the empty diff) as candidates too.
+  /usr/bin/python3 - "$set" "$work/$name.pred.jsonl" <<'PY'
+import json, sys
+s = sys.argv[1]
+out = open(sys.argv[2], "w")
+for line in open(s + "/predictions.jsonl"):
+    if line.strip():
+        out.write(line if line.endswith("\n") else line + "\n")
+for line in open(s + "/instances.jsonl"):
+    if not line.strip():
+        continue
+    r = json.loads(line)
+    for model, patch in (("bench-reference", r["patch"]), ("bench-base", "")):
+        out.write(json.dumps({"instance_id": r["instance_id"],
+                              "model_name_or_path": model,
+                              "model_patch": patch}) + "\n")
+PY
+  start=$(date +%s.%N)
+  set +e
+  "$LITMUS" patches --instances "$set/instances.jsonl" \
+    --predictions "$work/$name.pred.jsonl" --repos "$repos" \
+    --env "$set/env.json" --db "$work/$name.db" --no-progress -f json \
+    > "$work/$name.json" 2> "$work/$name.err"
+  rc=$?
+  set -e
+  end=$(date +%s.%N)
+  if [ "$rc" -gt 1 ]; then
+    echo "$name: litmus exited $rc:" >&2
+    tail -5 "$work/$name.err" >&2
+    continue
+  fi
+  /usr/bin/python3 - "$set" "$work/$name.json" "$start" "$end" <<'PY'
+import json, os, statistics, sys
+s, out, t0, t1 = sys.argv[1:5]
+doc = json.load(open(out))
+rows = {(c["instance_id"], c["model_name_or_path"]): c for c in doc["candidates"]}
+labels = []
+if os.path.exists(s + "/labels.jsonl"):
+    labels = [json.loads(l) for l in open(s + "/labels.jsonl") if l.strip()]
+agree = n = 0
+of = of_caught = cor = cor_flagged = 0
+for lab in labels:
+    c = rows.get((lab["instance_id"], lab["model_name_or_path"]))
+    if c is None:
+        continue
+    n += 1
+    mine = c["evidence"].get("harness") == "resolved"
+    agree += mine == bool(lab.get("resolved"))
+    if lab["label"] == "overfitting":
+        of += 1
+        of_caught += c["verdict"] in ("overfitting", "invalid")
+    elif lab["label"] == "correct":
+        cor += 1
+        cor_flagged += c["verdict"] not in ("correct", "memorized")
+refs = [c for (i, m), c in rows.items() if m == "bench-reference"]
+bases = [c for (i, m), c in rows.items() if m == "bench-base"]
+ms = sorted(c["evidence"].get("duration_ms", 0) for c in doc["candidates"]
+            if c["evidence"].get("duration_ms"))
+name = os.path.basename(s)
+print("%s: %d candidates, resolved agreement %d/%d (%.1f%%), overfitting "
+      "caught %d/%d, correct flagged %d/%d" % (
+          name, n, agree, n, 100.0 * agree / max(n, 1), of_caught, of,
+          cor_flagged, cor))
+print("%s: reference fixes resolved %d/%d (correct or memorized %d), bases "
+      "unresolved %d/%d" % (
+          name, sum(c["evidence"].get("harness") == "resolved" for c in refs),
+          len(refs), sum(c["verdict"] in ("correct", "memorized") for c in refs),
+          sum(c["evidence"].get("harness") != "resolved" for c in bases),
+          len(bases)))
+if ms:
+    p90 = ms[min(len(ms) - 1, int(round(0.9 * (len(ms) - 1))))]
+    print("%s: child time per candidate: median %.2f s, p90 %.2f s; whole "
+          "run %.1f s wall" % (name, statistics.median(ms) / 1000,
+                               p90 / 1000, float(t1) - float(t0)))
+PY
+done
