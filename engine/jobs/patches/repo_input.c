@@ -500,8 +500,8 @@ static char *ci_diff(const char *repo, const char *base, const char *what,
     return out;
 }
 
-/* The part of a diff that touches the files keep() says (test files:
- * keep 1; the rest: keep 0). */
+/* The part of a diff that touches test files (tests 1) or the rest
+ * (tests 0). */
 static char *diff_part(const struct rinst *in, const char *diff, int tests)
 {
     struct lt_buf b = LT_BUF_INIT;
@@ -511,7 +511,6 @@ static char *diff_part(const struct rinst *in, const char *diff, int tests)
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) + 1 : strlen(p);
         if (strncmp(p, "diff --git ", 11) == 0) {
-            struct strv one = {0};
             char *hdr = xstrndup(p, n);
             /* The header names a/ and b/: the path is the b/ side. */
             const char *bp = strstr(hdr, " b/");
@@ -521,7 +520,6 @@ static char *diff_part(const struct rinst *in, const char *diff, int tests)
             on = (kind && strcmp(kind, "test") == 0) == tests;
             free(path);
             free(hdr);
-            lt__strv_free(&one);
         }
         if (on)
             lt_buf_append(&b, p, n);
