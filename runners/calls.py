@@ -162,10 +162,13 @@ def same(a, b, depth=0):
         return True
     ta, tb = type(a), type(b)
     if ta is not tb:
+        # The same class of each side's copy of the program: compared by
+        # state, its __dict__ and its __slots__.
         if ta.__qualname__ == tb.__qualname__ and \
-                ta.__module__ == tb.__module__ and \
-                hasattr(a, "__dict__") and hasattr(b, "__dict__"):
-            return same(vars(a), vars(b), depth + 1)
+                ta.__module__ == tb.__module__:
+            sa, sb = _state(a), _state(b)
+            if sa is not None and sb is not None:
+                return same(sa, sb, depth + 1)
         return False
     if ta in _PLAIN:
         return a == b
@@ -197,6 +200,32 @@ def same(a, b, depth=0):
         return bool(a == b)
     except Exception:
         return False
+
+
+_NO_STATE = object()
+
+
+def _state(obj):
+    """An object's attributes, from its __dict__ and the __slots__ of its
+    classes, or None when it has neither (a built-in's value)."""
+    state = {}
+    found = False
+    d = getattr(obj, "__dict__", None)
+    if isinstance(d, dict):
+        state.update(d)
+        found = True
+    for cls in type(obj).__mro__:
+        slots = cls.__dict__.get("__slots__", ())
+        if isinstance(slots, str):
+            slots = (slots,)
+        for name in slots:
+            if name in ("__dict__", "__weakref__"):
+                continue
+            found = True
+            value = getattr(obj, name, _NO_STATE)
+            if value is not _NO_STATE:
+                state.setdefault(name, value)
+    return state if found else None
 
 
 # --- differential testing ------------------------------------------------
@@ -231,6 +260,10 @@ OUTSIDE_TRIED = 4    # inputs outside the contract run for the note
 def _load(source, path, name):
     mod = types.ModuleType(name)
     mod.__file__ = path
+    # A module of a package (a repository candidate's changed file):
+    # its relative imports resolve against the package the zygote has.
+    if "." in name:
+        mod.__package__ = name.rpartition(".")[0]
     code = compile(source, path, "exec", dont_inherit=True)
     exec(code, mod.__dict__)
     return mod

@@ -613,7 +613,7 @@ static int tests_finished(struct patches_run *r, struct ptask *k,
 static int diff_finished(struct patches_run *r, struct ptask *k,
                          const struct job *j)
 {
-    json_t *ev = lt__pe_diff(j, k);
+    json_t *ev = lt__pe_diff(j, k->probe_stuck);
     if (strcmp(lt__pe_str(ev, "status"), "error") == 0 && !k->task.retried) {
         json_decref(ev);
         lt__patches_submit(r, k, 1);

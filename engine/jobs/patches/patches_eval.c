@@ -798,7 +798,7 @@ static json_t *signal_status(const struct job *j, double ms)
 
 /* The status of a differential run that sent well-formed records: a
  * witness first, then how the child ended, then its summary. */
-static json_t *diff_status(const struct job *j, const struct ptask *task,
+static json_t *diff_status(const struct job *j, int probe_stuck,
                            const struct diff_records *dr, double ms)
 {
     int st = j->wait_status;
@@ -811,7 +811,7 @@ static json_t *diff_status(const struct job *j, const struct ptask *task,
     if (!j->sandboxed)
         return status_obj("error", "the differential run ended before "
                           "entering the sandbox", ms);
-    if (task->probe_stuck || j->timed_out)
+    if (probe_stuck || j->timed_out)
         return stuck_status(j, ms);
     if (WIFSIGNALED(st))
         return signal_status(j, ms);
@@ -836,7 +836,7 @@ static json_t *diff_status(const struct job *j, const struct ptask *task,
 /* Evidence of a differential job (mode LT_RUN_CALLS).  A witness is
  * evidence against the patch whatever happened after it; "same" needs
  * the positive end: summary, END, exit 0, no guard fired. */
-json_t *lt__pe_diff(const struct job *j, const struct ptask *task)
+json_t *lt__pe_diff(const struct job *j, int probe_stuck)
 {
     double ms = job_ms(j);
     if (j->tamper)
@@ -848,7 +848,7 @@ json_t *lt__pe_diff(const struct job *j, const struct ptask *task)
     int bad = read_records(j, &dr) < 0;
     json_t *o = bad ? status_obj("error", "malformed record from the "
                                  "differential run", ms)
-                    : diff_status(j, task, &dr, ms);
+                    : diff_status(j, probe_stuck, &dr, ms);
     if (dr.summary)
         json_object_update(o, dr.summary);
     if (dr.slower && !bad)

@@ -273,8 +273,9 @@ json_t *lt__pe_run_end(const struct pool *pool, const struct job *j,
  * reference does not pass. */
 json_t *lt__pe_reference(const struct unit *u, const struct job *j,
                          int held, char **why);
-/* Evidence of a differential job. */
-json_t *lt__pe_diff(const struct job *j, const struct ptask *t);
+/* Evidence of a differential job (probe_stuck: the watchdog killed it on
+ * a call that made no progress). */
+json_t *lt__pe_diff(const struct job *j, int probe_stuck);
 /* Verdict of one mutant run; *detail and *killed_by heap or NULL. */
 enum lt_verdict lt__pe_mutant(const struct pool *pool, const struct job *j,
                               char **detail, char **killed_by);

@@ -38,6 +38,9 @@
 #define ZYGOTE_TIMEOUT 600.0  /* s for a zygote to import and collect */
 #define BATCH_WRITES 32
 #define MAX_LISTED 50         /* test ids listed in a verdict's evidence */
+#define DIFF_TIMEOUT 300.0    /* s of wall time for a differential job */
+#define CALL_CONST 0.25       /* s added to a differential call's limit */
+#define MAX_EXTRA (7u << 20)  /* a RUN frame holds at most 8 MiB */
 
 /* Run flags: every run is of a diff's files, untrusted (the reference and
  * the base alike: one path, one set of walls), in process mode (the
@@ -45,7 +48,7 @@
 #define RF_RUN (LT_RUN_UNTRUSTED | LT_RUN_PROCESSES | LT_RUN_FILES)
 #define RF_CAND (RF_RUN | LT_RUN_GUARD_EACH | LT_RUN_CHECK_EQ)
 
-enum rkind { R_BASE, R_REF, R_WIDER, R_CAND };
+enum rkind { R_BASE, R_REF, R_WIDER, R_CAND, R_DIFF };
 
 struct rtask {
     struct lt_task task;
@@ -246,6 +249,12 @@ static json_t *run_evidence(const struct pool *pool, const struct job *j,
                                       pool->test_ids[j->fail_test], "text",
                                       ft ? ft : json_string("?")));
     }
+    if (j->n_calls) {
+        json_t *calls = json_array();
+        for (size_t i = 0; i < j->n_calls; i++)
+            json_array_append_new(calls, json_string(j->calls[i]));
+        json_object_set_new(o, "calls", calls);
+    }
     if (coverage) {
         json_t *cov = json_array();
         for (size_t k = 0; j->cov && k < j->n_tests; k++) {
@@ -383,6 +392,43 @@ static json_t *lists_report(const json_t *map, const json_t *re)
     json_decref(f);
     json_decref(p);
     return o;
+}
+
+/* The text of path among a diff's files, or NULL. */
+static const char *file_text(const struct rover *ov, const char *path)
+{
+    size_t i;
+    json_t *pair;
+    json_array_foreach(ov ? ov->files : NULL, i, pair)
+        if (strcmp(json_string_value(json_array_get(pair, 0)), path) == 0)
+            return json_string_value(json_array_get(pair, 1));
+    return NULL;
+}
+
+/* Whether candidate ov is compared with the reference by differential
+ * execution: both change the one package file alone, differently; its
+ * run completed and no main test that passes with the reference fails
+ * with it (a candidate that fails is decided by its tests). */
+static int diff_eligible(const struct rinst *in, const struct rover *ov,
+                         const json_t *map)
+{
+    if (!in->diff_path || !in->ref_ov || !in->ref_ov->result ||
+        !ov->result || !json_is_null(json_object_get(ov->result, "end")) ||
+        json_array_size(ov->files) != 1)
+        return 0;
+    const char *mine = file_text(ov, in->diff_path);
+    const char *ref = file_text(in->ref_ov, in->diff_path);
+    if (!mine || !ref || strcmp(mine, ref) == 0)
+        return 0;
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(map, "main"), i, t) {
+        const char *node = json_string_value(t);
+        if (strcmp(status_of(in->ref_ov->result, node), "passed") == 0 &&
+            failed(status_of(ov->result, node)))
+            return 0;
+    }
+    return 1;
 }
 
 struct rverdict {
@@ -560,6 +606,32 @@ static void decide(const struct repo_run *r, const struct rcand *c,
         return;
     }
     json_decref(witness);
+    /* Differential execution of the tests' calls into the changed file,
+     * and of inputs derived from them, on the reference and the
+     * candidate. */
+    const json_t *diff = json_object_get(res, "diff");
+    if (diff) {
+        json_object_set(ev, "differential", (json_t *)diff);
+        const char *ds = jstr(diff, "status");
+        if (ds && strcmp(ds, "witness") == 0) {
+            v->verdict = "overfitting";
+            v->reason = "differs_from_reference";
+            v->detail = xasprintf("resolved, but differs from the reference "
+                                  "fix: %s",
+                                  jstr(diff, "detail") ? jstr(diff, "detail")
+                                                       : "");
+            json_object_set(ev, "witness",
+                            json_object_get(diff, "witness"));
+            return;
+        }
+        if (ds && strcmp(ds, "tamper") == 0) {
+            v->verdict = "invalid";
+            v->reason = "tamper";
+            v->detail = xstrdup(jstr(diff, "detail") ? jstr(diff, "detail")
+                                                     : "");
+            return;
+        }
+    }
 #ifdef LT_HAVE_SIMILARITY
     if (in->ref_ov && in->ref_ov->diff_lines) {
         const char *a = ov->diff_lines, *b = in->ref_ov->diff_lines;
@@ -683,16 +755,70 @@ static void advance(struct repo_run *r, struct rinst *in)
                                                             "wider")));
         store_layer(r, in, "map", "map", map);
     }
-    free(in->wider_idx);
-    in->wider_idx = indices_of(&in->lane->pool,
-                               json_object_get(map, "wider_chosen"),
-                               &in->n_wider);
-    json_decref(map);
     for (size_t i = 0; i < in->n_ovs; i++) {
         struct rover *ov = in->ovs[i];
-        if (!ov->result && !ov->queued && ov->applied && !ov->empty)
+        if (ov->queued || !ov->applied || ov->empty)
+            continue;
+        if (!ov->result)
             submit(r, in, R_CAND, ov);
+        else if (!json_object_get(ov->result, "diff") &&
+                 diff_eligible(in, ov, map))
+            submit(r, in, R_DIFF, ov);
     }
+    json_decref(map);
+}
+
+/* A differential job (runners/calls.py, diff_main): the reference's and
+ * the candidate's text of the changed file loaded side by side in the
+ * child, called on the inputs the tests passed (captured in the
+ * reference run) and on inputs derived from them.  0, or LT_EUSAGE when
+ * it is too large to send. */
+static int prepare_diff(struct repo_run *r, struct rtask *k,
+                        struct lt_launch *la)
+{
+    const struct lt_patches_opts *o = r->o;
+    struct rinst *in = k->in;
+    const json_t *ref = in->ref_ov->result;
+    double max_ms = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(ref, "cpu_ms"), key, v)
+        if (json_number_value(v) > max_ms)
+            max_ms = json_number_value(v);
+    double call_timeout = CALL_CONST + o->run.timeout_factor * max_ms / 1000;
+    json_t *calls = json_object_get(ref, "calls");
+    json_t *origins = json_array();
+    for (size_t i = 0; i < json_array_size(calls); i++)
+        json_array_append_new(origins, json_string("test"));
+    json_t *job = json_pack(
+        "{s:s, s:s, s:s, s:s, s:s, s:O, s:o, s:[], s:b, s:f, s:f, s:f, "
+        "s:f, s:f, s:i}",
+        "kind", "diff", "module", in->diff_module, "path", in->diff_path,
+        "reference", file_text(in->ref_ov, in->diff_path), "candidate",
+        file_text(k->ov, in->diff_path), "captured",
+        calls ? calls : json_array(), "captured_origin", origins, "inputs",
+        "derive", 1, "call_timeout", call_timeout, "timeout_factor",
+        o->run.timeout_factor, "timeout_const", o->run.timeout_const,
+        "candidate_test_ms", max_ms, "budget", o->diff_budget, "max_inputs",
+        20000);
+    char *extra = job ? json_dumps(job, JSON_COMPACT) : NULL;
+    json_decref(job);
+    la->owned[1] = extra;
+    if (!extra || strlen(extra) > MAX_EXTRA)
+        return LT_EUSAGE;
+    lt__job_alloc(&la->spec, in->lane->pool.n_tests, 0);
+    la->spec.n_files = in->n_subjects ? in->n_subjects : 1;
+    la->spec.tests = xcalloc(1, sizeof(uint32_t));
+    la->req.mode = LT_RUN_CALLS;
+    la->req.subject = 0;
+    la->req.start = la->req.end = 0;
+    la->req.replacement = "";
+    la->req.extra = extra;
+    la->req.flags = LT_RUN_UNTRUSTED | LT_RUN_CHECK_EQ;
+    la->req.memory_bytes = (uint64_t)o->run.memory_mb << 20;
+    la->req.cpu_seconds = lt__cpu_limit_for(DIFF_TIMEOUT);
+    la->wall = DIFF_TIMEOUT;
+    return 0;
 }
 
 static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
@@ -704,6 +830,8 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     const struct pool *pool = &in->lane->pool;
     struct lt_run_request *req = &la->req;
     int wider = k->kind == R_WIDER;
+    if (k->kind == R_DIFF)
+        return prepare_diff(r, k, la);
     /* The tests: the main ones, the wider suite's (all of them, with
      * coverage, in the wider run; the chosen ones for a candidate). */
     json_t *map = inst_map(r, in);
@@ -737,6 +865,12 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     req->flags = k->kind == R_CAND ? RF_CAND : RF_RUN;
     if (wider)
         req->flags |= LT_RUN_COVERAGE;
+    /* The reference run records the tests' calls into the changed file,
+     * the inputs of differential execution. */
+    if (k->kind == R_REF && in->diff_subject >= 0) {
+        req->flags |= LT_RUN_CAPTURE;
+        req->subject = (uint32_t)in->diff_subject;
+    }
     req->memory_bytes = (uint64_t)r->o->run.memory_mb << 20;
     double cpu = SETUP_TIMEOUT, wall = SETUP_TIMEOUT;
     if (k->kind == R_CAND) {
@@ -774,6 +908,22 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
     struct repo_run *r = ex->owner;
     struct rtask *k = xt->owner;
     struct rinst *in = k->in;
+    if (k->kind == R_DIFF) {
+        json_t *dv = lt__pe_diff(j, 0);
+        const char *ds = jstr(dv, "status");
+        if (ds && strcmp(ds, "error") == 0 && !xt->retried) {
+            json_decref(dv);
+            lt_exec_retry(ex, xt);
+            return;
+        }
+        in->pending--;
+        k->ov->queued = 0;
+        json_object_set_new(k->ov->result, "diff", dv);
+        store_layer(r, in, k->ov->sha, "repo", k->ov->result);
+        free(k);
+        advance(r, in);
+        return;
+    }
     json_t *ev = run_evidence(&in->lane->pool, j, k->kind == R_WIDER);
     const char *st = jstr(json_object_get(ev, "end"), "status");
     if (st && strcmp(st, "error") == 0 && !xt->retried) {
@@ -816,7 +966,12 @@ static void task_lost(struct lt_exec *ex, struct lt_task *xt,
     struct rinst *in = k->in;
     in->pending--;
     k->ov->queued = 0;
-    if (k->kind == R_CAND) {
+    if (k->kind == R_DIFF) {
+        json_object_set_new(k->ov->result, "diff",
+                            json_pack("{s:s, s:s, s:f}", "status", "error",
+                                      "detail", why, "duration_ms", 0.0));
+        store_layer(r, in, k->ov->sha, "repo", k->ov->result);
+    } else if (k->kind == R_CAND) {
         k->ov->result = json_pack("{s:{}, s:{s:s, s:s, s:f}}", "status",
                                   "end", "status", "error", "detail", why,
                                   "duration_ms", 0.0);
@@ -865,11 +1020,35 @@ static int inst_ready(struct lt_exec *ex, struct lt_lane *l, int first,
     return 0;
 }
 
+static int open_lane(struct repo_run *r, struct rinst *in);
+static void inst_key(const struct repo_run *r, struct rinst *in);
+
+/* The instance's zygote could not collect its tests.  When the wider
+ * suite was part of them (a test folder of examples whose conftest
+ * imports what is not installed), the instance is judged without it, in
+ * a lane of its own, and a warning says so; else the run stops. */
 static void inst_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
                               const char *msg)
 {
+    struct repo_run *r = ex->owner;
     struct rinst *in = l->owner;
     (void)rc;
+    if (!in->narrowed && in->wider_files.n) {
+        lt_warn("instance %s: the wider suite cannot be collected here (%s): "
+                "judged without it", in->id, msg);
+        lt_exec_lane_fail(ex, l, msg);
+        in->narrowed = 1;
+        lt__strv_free(&in->wider_files);
+        inst_key(r, in);
+        struct rover *all[2] = {in->base_ov, in->ref_ov};
+        for (size_t i = 0; i < 2 + in->n_ovs; i++) {
+            struct rover *ov = i < 2 ? all[i] : in->ovs[i - 2];
+            if (ov && !ov->result && ov->applied && (!ov->empty || i == 0))
+                ov->result = load_layer(r, in, ov->sha, "repo");
+        }
+        if (open_lane(r, in) == 0)
+            return;
+    }
     lt_error("instance %s: the tests cannot be collected in %s: %s", in->id,
              in->tree, msg);
     lt_exec_fail(ex, LT_EXIT_USAGE);
@@ -894,58 +1073,21 @@ static int inst_complete(struct repo_run *r, struct rinst *in)
     json_t *map = inst_map(r, in);
     int ok = map && json_object_get(map, "wider_chosen") &&
              in->base_ov->result && (!in->ref_ov || in->ref_ov->result);
+    for (size_t i = 0; ok && i < in->n_ovs; i++) {
+        const struct rover *ov = in->ovs[i];
+        ok = !ov->applied || ov->empty ||
+             (ov->result && (json_object_get(ov->result, "diff") ||
+                             !diff_eligible(in, ov, map)));
+    }
     json_decref(map);
-    for (size_t i = 0; ok && i < in->n_ovs; i++)
-        ok = in->ovs[i]->result || !in->ovs[i]->applied ||
-             in->ovs[i]->empty;
     return ok;
 }
 
-/* Subjects, interpreter and test arguments of an instance's lane. */
-static int inst_lane(struct repo_run *r, struct rinst *in)
+/* The instance's lane: pytest on the test patch's files and the wider
+ * suite's, with the user's arguments.  0, or -1 after an error printed. */
+static int open_lane(struct repo_run *r, struct rinst *in)
 {
     const struct lt_patches_opts *o = r->o;
-    struct strv paths = {0};
-    struct rover *all[2] = {in->ref_ov, NULL};
-    for (size_t i = 0; i < in->n_ovs + 1; i++) {
-        const struct rover *ov = i == 0 ? all[0] : in->ovs[i - 1];
-        size_t k;
-        json_t *pair;
-        json_array_foreach(ov ? ov->files : NULL, k, pair) {
-            const char *p = json_string_value(json_array_get(pair, 0));
-            size_t n = strlen(p);
-            struct stat sb;
-            if (n > 3 && strcmp(p + n - 3, ".py") == 0 &&
-                stat(p, &sb) == 0 && !lt__strv_has(&paths, p))
-                lt__strv_push(&paths, p);
-        }
-    }
-    in->subjects = xcalloc(paths.n + 1, sizeof(*in->subjects));
-    for (size_t i = 0; i < paths.n; i++) {
-        char *src = NULL;
-        size_t len = 0;
-        if (lt_read_file(paths.v[i], &src, &len) < 0)
-            continue;
-        in->subjects[in->n_subjects++] =
-            (struct lt_subject){xstrdup(paths.v[i]), src, len};
-    }
-    struct lt_pyenv env = {0};
-    char *perr = NULL;
-    int rc = lt_pyenv_resolve(in->python, in->tree, paths.v, paths.n, 1,
-                              &env, &perr);
-    lt__strv_free(&paths);
-    if (rc < 0) {
-        lt_error("instance %s: %s", in->id, perr ? perr : lt_strerror(rc));
-        free(perr);
-        lt_pyenv_clear(&env);
-        return -1;
-    }
-    free(in->python);
-    in->python = xstrdup(env.python);
-    char *libpython = xstrdup(env.libpython);
-    in->path_prefix = env.path_prefix ? xstrdup(env.path_prefix) : NULL;
-    lt_pyenv_clear(&env);
-    /* pytest's arguments: the test files, then the user's. */
     struct strv args = {0};
     for (int w = 0; w < 2; w++) {
         const struct strv *files = w ? &in->wider_files : &in->test_files;
@@ -977,7 +1119,6 @@ static int inst_lane(struct repo_run *r, struct rinst *in)
         lt_error("instance %s: no test file to run (the test patch adds "
                  "none and no test imports the changed files)", in->id);
         lt__strv_free(&args);
-        free(libpython);
         return -1;
     }
     /* A wider-suite file that cannot be collected here (an old test of
@@ -988,18 +1129,72 @@ static int inst_lane(struct repo_run *r, struct rinst *in)
         lt__strv_push(&args, "--continue-on-collection-errors");
     for (size_t i = 0; i < o->n_pytest_args; i++)
         lt__strv_push(&args, o->pytest_args[i]);
-    in->args = args.v; /* owned by the instance from here on */
-    in->n_args = args.n;
+    lt__strv_free(&in->args[1]);
+    in->args[1] = in->args[0];
+    in->args[0] = args;
     in->cfg = (struct lt_runner_config){
         .exe = lt__engine_exe(), .cwd = in->tree,
-        .scratch_base = r->scratch, .pytest_args = in->args,
-        .n_pytest_args = in->n_args, .subjects = in->subjects,
+        .scratch_base = r->scratch, .pytest_args = in->args[0].v,
+        .n_pytest_args = in->args[0].n, .subjects = in->subjects,
         .n_subjects = in->n_subjects, .debug = o->debug,
-        .python = in->python, .libpython = libpython,
-        .path_prefix = in->path_prefix};
+        .python = in->python, .libpython = in->libpython,
+        .path_prefix = in->path_prefix,
+        .preload_generator = in->diff_subject >= 0};
     in->lane = lt_exec_lane(&r->ex, &in->cfg, &lane_ops, in);
     in->lane->start_timeout = ZYGOTE_TIMEOUT;
     return 0;
+}
+
+/* An instance's subjects (the package files any of its diffs change)
+ * and interpreter, then its lane.  0, or -1 after an error printed. */
+static int inst_lane(struct repo_run *r, struct rinst *in)
+{
+    struct strv paths = {0};
+    struct rover *all[2] = {in->ref_ov, NULL};
+    for (size_t i = 0; i < in->n_ovs + 1; i++) {
+        const struct rover *ov = i == 0 ? all[0] : in->ovs[i - 1];
+        size_t k;
+        json_t *pair;
+        json_array_foreach(ov ? ov->files : NULL, k, pair) {
+            const char *p = json_string_value(json_array_get(pair, 0));
+            size_t n = strlen(p);
+            struct stat sb;
+            if (n > 3 && strcmp(p + n - 3, ".py") == 0 &&
+                stat(p, &sb) == 0 && !lt__strv_has(&paths, p))
+                lt__strv_push(&paths, p);
+        }
+    }
+    in->subjects = xcalloc(paths.n + 1, sizeof(*in->subjects));
+    for (size_t i = 0; i < paths.n; i++) {
+        char *src = NULL;
+        size_t len = 0;
+        if (lt_read_file(paths.v[i], &src, &len) < 0)
+            continue;
+        in->subjects[in->n_subjects++] =
+            (struct lt_subject){xstrdup(paths.v[i]), src, len};
+    }
+    in->diff_subject = -1;
+    for (size_t i = 0; in->diff_path && i < in->n_subjects; i++)
+        if (strcmp(in->subjects[i].path, in->diff_path) == 0)
+            in->diff_subject = (int)i;
+    struct lt_pyenv env = {0};
+    char *perr = NULL;
+    int rc = lt_pyenv_resolve(in->python, in->tree, paths.v, paths.n, 1,
+                              &env, &perr);
+    lt__strv_free(&paths);
+    if (rc < 0) {
+        lt_error("instance %s: %s", in->id, perr ? perr : lt_strerror(rc));
+        free(perr);
+        lt_pyenv_clear(&env);
+        return -1;
+    }
+    free(in->python);
+    in->python = xstrdup(env.python);
+    char *libpython = xstrdup(env.libpython);
+    in->path_prefix = env.path_prefix ? xstrdup(env.path_prefix) : NULL;
+    lt_pyenv_clear(&env);
+    in->libpython = libpython;
+    return open_lane(r, in);
 }
 
 /*** Planning: worktrees, diffs, the store ***/
@@ -1037,7 +1232,8 @@ static void inst_key(const struct repo_run *r, struct rinst *in)
         lt_buf_printf(&b, "w %s\n", in->wider_files.v[i]);
     for (size_t i = 0; i < r->o->n_pytest_args; i++)
         lt_buf_printf(&b, "a %s\n", r->o->pytest_args[i]);
-    lt_buf_printf(&b, "%g %g %g %lu\n", r->o->wider_budget,
+    lt_buf_printf(&b, "%g %g %g %g %lu\n", r->o->wider_budget,
+                  r->o->diff_budget,
                   r->o->run.timeout_factor, r->o->run.timeout_const,
                   (unsigned long)r->o->run.memory_mb);
     char sha[65];
@@ -1069,6 +1265,21 @@ static int plan_inst(struct repo_run *r, struct rinst *in)
                      "not apply at %.12s: %s", in->where, in->id, in->base,
                      in->ref_ov->apply_error);
             return -2;
+        }
+    }
+    /* Differential execution needs the one package file the reference
+     * changes, a Python module of the base tree. */
+    if (in->ref_ov && json_array_size(in->ref_ov->files) == 1) {
+        json_t *pair = json_array_get(in->ref_ov->files, 0);
+        const char *abs = json_string_value(json_array_get(pair, 0));
+        struct stat sb;
+        char *mod = lt__rt_module_of(abs + strlen(in->tree) + 1);
+        if (mod && json_is_string(json_array_get(pair, 1)) &&
+            stat(abs, &sb) == 0) {
+            in->diff_path = xstrdup(abs);
+            in->diff_module = mod;
+        } else {
+            free(mod);
         }
     }
     in->ovs = xcalloc(in->n_cands + 1, sizeof(*in->ovs));
@@ -1290,7 +1501,6 @@ static void run_free(struct repo_run *r)
         rover_free(in->ref_ov);
         for (size_t k = 0; k < in->n_ovs; k++)
             rover_free(in->ovs[k]);
-        free((char *)in->cfg.libpython);
         lt__ri_inst_free(in);
     }
     free(r->insts);

@@ -294,7 +294,11 @@ void lt__ri_inst_free(struct rinst *in)
         free((char *)in->subjects[i].source);
     }
     free(in->subjects);
-    free(in->args);
+    lt__strv_free(&in->args[0]);
+    lt__strv_free(&in->args[1]);
+    free(in->libpython);
+    free(in->diff_module);
+    free(in->diff_path);
     free(in->path_prefix);
     free(in->main_idx);
     free(in->wider_idx);

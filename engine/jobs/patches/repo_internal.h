@@ -75,9 +75,18 @@ struct rinst {
     struct lt_runner_config cfg;
     struct lt_subject *subjects;
     size_t n_subjects;
-    char **args;
-    size_t n_args;
+    struct strv args[2];         /* pytest's arguments: the lane's, and
+                                    those of a lane given up (kept while
+                                    the executor may read them) */
+    char *libpython;
     char *path_prefix;
+    int narrowed;                /* judged without the wider suite: it
+                                    could not be collected here */
+    /* Differential execution: the one package file the reference fix
+     * changes (its subject index, or -1: none), and its module. */
+    int diff_subject;
+    char *diff_path;
+    char *diff_module;
     struct lt_lane *lane;
     int have_tests, done, pending;
     uint32_t *main_idx;          /* tests of the test patch's files */
@@ -146,6 +155,10 @@ void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
  * found in the instance's test files.  Appends to *out (heap, *n). */
 void lt__rt_match_id(const struct rinst *in, char *const *ids, size_t n_ids,
                      const char *want, uint32_t **out, size_t *n);
+/* The dotted module of a package file relative to the tree
+ * ("src/pkg/mod.py" -> "pkg.mod"), or NULL for a file that is not Python
+ * (heap). */
+char *lt__rt_module_of(const char *rel);
 /* Whether a path of the tree is a test file, test configuration, or
  * outside the package: what a candidate cannot change. */
 const char *lt__rt_protected(const struct rinst *in, const char *path);

@@ -520,8 +520,8 @@ int lt__rt_apply(struct repo_run *r, struct rinst *in, const char *diff,
 
 /*** The wider suite ***/
 
-/* The dotted module of a package file, or NULL. */
-static char *module_of(const char *rel)
+/* Contract: see repo_internal.h. */
+char *lt__rt_module_of(const char *rel)
 {
     size_t n = strlen(rel);
     if (n < 4 || strcmp(rel + n - 3, ".py") != 0)
@@ -550,7 +550,10 @@ static int skip_dir(const char *name)
     return name[0] == '.' || strcmp(name, "node_modules") == 0 ||
            strcmp(name, "build") == 0 || strcmp(name, "dist") == 0 ||
            strcmp(name, "__pycache__") == 0 || strcmp(name, "venv") == 0 ||
-           strcmp(name, "site-packages") == 0;
+           strcmp(name, "site-packages") == 0 ||
+           /* Tests of example projects and docs use their own setup. */
+           strcmp(name, "examples") == 0 || strcmp(name, "example") == 0 ||
+           strcmp(name, "docs") == 0 || strcmp(name, "doc") == 0;
 }
 
 static void scan_dir(struct scan *s, const char *dir, int depth)
@@ -627,7 +630,7 @@ void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
     struct strv mods = {0};
     struct strv dirs = {0};
     for (size_t i = 0; i < changed->n; i++) {
-        char *m = module_of(changed->v[i]);
+        char *m = lt__rt_module_of(changed->v[i]);
         if (m)
             lt__strv_push_own(&mods, m);
         /* Test files named after the module, beside it or in tests/. */

@@ -42,9 +42,7 @@
 static json_t *diff_of(const char *const *records)
 {
     struct job j;
-    struct ptask t;
     memset(&j, 0, sizeof(j));
-    memset(&t, 0, sizeof(t));
     size_t n = 0;
     while (records[n])
         n++;
@@ -55,7 +53,7 @@ static json_t *diff_of(const char *const *records)
     j.sandboxed = 1;
     j.ended = 1;
     j.probe_index = -1;
-    json_t *ev = lt__pe_diff(&j, &t);
+    json_t *ev = lt__pe_diff(&j, 0);
     for (size_t i = 0; i < n; i++)
         free(j.records[i]);
     free(j.records);
