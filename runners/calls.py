@@ -193,6 +193,13 @@ def same(a, b, depth=0):
         la = list(itertools.islice(a, 100000))
         lb = list(itertools.islice(b, 100000))
         return same(la, lb, depth + 1)
+    if _SHALLOW_FOREIGN[0] and ta.__eq__ is object.__eq__:
+        # A repository candidate: one class on both sides is the
+        # package's or a library's, not the changed file's.  Their
+        # objects hold framework state (functions, registries, caches)
+        # that no test compares: their plain attributes and a repr of
+        # their own are.
+        return _shallow_same(a, b)
     if hasattr(a, "__dict__") and hasattr(b, "__dict__") and \
             ta.__eq__ is object.__eq__:
         return same(vars(a), vars(b), depth + 1)
@@ -203,6 +210,35 @@ def same(a, b, depth=0):
 
 
 _NO_STATE = object()
+_SHALLOW_FOREIGN = [False]  # set by diff_main for repository candidates
+_ADDRESS = None
+
+
+def _plain(v):
+    return type(v) in _PLAIN or type(v) is float or \
+        (type(v) in (list, tuple) and len(v) < 100 and
+         all(type(x) in _PLAIN for x in v))
+
+
+def _shallow_same(a, b):
+    """Objects of one class from outside the changed file: equal when
+    their plain attributes are and their own reprs (addresses left out)
+    are."""
+    global _ADDRESS
+    if type(a).__repr__ is not object.__repr__:
+        import re
+        if _ADDRESS is None:
+            _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+        try:
+            if _ADDRESS.sub("", repr(a)) != _ADDRESS.sub("", repr(b)):
+                return False
+        except Exception:
+            pass
+    sa, sb = _state(a) or {}, _state(b) or {}
+    pa = {k: v for k, v in sa.items() if _plain(v)}
+    pb = {k: v for k, v in sb.items() if _plain(v)}
+    return pa.keys() == pb.keys() and all(
+        same(pa[k], pb[k], 1) for k in pa)
 
 
 def _state(obj):
@@ -554,6 +590,7 @@ def _user_precondition(job, fname):
 
 def diff_main(job):
     path, name = job["path"], job.get("module") or "subject"
+    _SHALLOW_FOREIGN[0] = bool(job.get("package"))
     budget = float(job.get("budget", 10.0))
     max_inputs = int(job.get("max_inputs", 20000))
     clock = {"start": time.process_time()}

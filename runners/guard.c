@@ -59,9 +59,64 @@ static _Noreturn void fire(const char *fmt, ...)
     _exit(75);
 }
 
+/* The classes pinned (a set of addresses, open addressing; they live as
+ * long as their entries hold them): an attribute set on one of them from
+ * the candidate's code changes the framework.  A class the candidate's
+ * code, or the package's, made while the tests ran is its own. */
+static PyObject **pinned_types;
+static size_t cap_pinned, n_pinned;
+
+static size_t type_slot(PyObject *t, size_t cap)
+{
+    return ((uintptr_t)t >> 4) * 0x9E3779B97F4A7C15ull % cap;
+}
+
+static void pin_type(PyObject *t)
+{
+    if (2 * (n_pinned + 1) > cap_pinned) {
+        size_t cap = cap_pinned ? 2 * cap_pinned : 1024;
+        PyObject **tab = calloc(cap, sizeof(*tab));
+        if (!tab)
+            abort();
+        for (size_t i = 0; i < cap_pinned; i++) {
+            if (!pinned_types[i])
+                continue;
+            size_t k = type_slot(pinned_types[i], cap);
+            while (tab[k])
+                k = (k + 1) % cap;
+            tab[k] = pinned_types[i];
+        }
+        free(pinned_types);
+        pinned_types = tab;
+        cap_pinned = cap;
+    }
+    size_t k = type_slot(t, cap_pinned);
+    while (pinned_types[k] && pinned_types[k] != t)
+        k = (k + 1) % cap_pinned;
+    if (!pinned_types[k]) {
+        pinned_types[k] = t;
+        n_pinned++;
+    }
+}
+
+static int is_pinned_type(PyObject *t)
+{
+    if (!cap_pinned)
+        return 0;
+    size_t k = type_slot(t, cap_pinned);
+    while (pinned_types[k]) {
+        if (pinned_types[k] == t)
+            return 1;
+        k = (k + 1) % cap_pinned;
+    }
+    return 0;
+}
+
 static void add_entry(PyObject *container, PyObject *key, PyObject *value,
                       PyObject *label)
 {
+    if (PyType_Check(value))
+        pin_type(value);
     if (n_entries == cap_entries) {
         cap_entries = cap_entries ? cap_entries * 2 : 4096;
         entries = realloc(entries, cap_entries * sizeof(*entries));
@@ -414,7 +469,8 @@ static int audit_hook(const char *event, PyObject *args, void *data)
         PyTuple_Check(args) && PyTuple_Size(args) >= 2) {
         PyObject *obj = PyTuple_GetItem(args, 0);
         PyObject *name = PyTuple_GetItem(args, 1);
-        if (!PyType_Check(obj) || !running_in_subject())
+        if (!PyType_Check(obj) || !is_pinned_type(obj) ||
+            !running_in_subject())
             return 0;
         PyObject *mod = PyObject_GetAttrString(obj, "__module__");
         int own = is_subject_module(mod);

@@ -3,7 +3,8 @@
 # decision of the harness's rules computed with plain pytest
 # (tests/fixtures/repo_patches/labels.json), except where litmus refuses
 # a faked pass; candidates that break a wider-suite test are overfitting
-# with that test as witness; hostile candidates are invalid; the report,
+# with that test as witness, others are caught by differential execution
+# against the reference; hostile candidates are invalid; the report,
 # CSV and harness reports agree with the store; a second run resumes from
 # the store without a child.
 . "$(dirname "$0")/lib.sh"
@@ -23,10 +24,11 @@ labels = json.load(open(sys.argv[2]))
 rows = {(c["instance_id"], c["model_name_or_path"][len("fixture-"):]): c
         for c in doc["candidates"]}
 # Where litmus differs from plain pytest on purpose: faked passes are
-# never resolved; the 3-way merge of the cascade applies what plain
-# `git apply` refuses.
+# never resolved.
 refused = {"hostile-fake-report", "hostile-pytest-monkeypatch", "edits-conftest"}
 bad = []
+flagged = []
+differential = 0
 for inst, cands in labels.items():
     for k, lab in cands.items():
         c = rows[(inst, k)]
@@ -34,8 +36,6 @@ for inst, cands in labels.items():
         want = lab["resolved"]
         if lab["kind"] in refused:
             want = False
-        if lab["kind"] == "apply-3way-only":
-            want = True
         if resolved != want:
             bad.append("%s %s: resolved %s, harness %s" % (inst, k, resolved, want))
         if lab["kind"] == "overfit-wider-suite" and c["verdict"] != "overfitting":
@@ -44,8 +44,13 @@ for inst, cands in labels.items():
             w = c["evidence"].get("witness", {}).get("test", "")
             if "::" not in w:
                 bad.append("%s %s: no witness test" % (inst, k))
-        if lab["label"] == "correct" and c["verdict"] not in ("correct", "memorized"):
-            bad.append("%s %s: correct labelled %s (%s)" % (inst, k, c["verdict"], c["detail"]))
+        if lab["label"] == "correct" and c["verdict"] not in ("correct", "memorized") and \
+                lab["kind"] != "apply-3way-only":
+            flagged.append("%s %s: correct labelled %s (%s)" % (inst, k, c["verdict"], c["detail"]))
+        if lab["label"] == "overfitting" and c["reason"] == "differs_from_reference":
+            differential += 1
+            if not c["evidence"].get("witness"):
+                bad.append("%s %s: differs_from_reference without a witness" % (inst, k))
         if lab["kind"].startswith("hostile") and c["verdict"] == "invalid" and \
                 c["reason"] not in ("tamper", "timeout", "fails_tests", "crash"):
             bad.append("%s %s: hostile with reason %s" % (inst, k, c["reason"]))
@@ -53,6 +58,14 @@ for inst, cands in labels.items():
             bad.append("%s %s: %s" % (inst, k, c["reason"]))
         if lab["kind"] == "empty" and c["reason"] != "empty_patch":
             bad.append("%s %s: empty gave %s" % (inst, k, c["reason"]))
+# Differential execution catches overfitting patches the suites miss;
+# its known false alarms here: a -0.0 the reference formats as "-0", and
+# a yes/no setting read as True where the reference keeps 1 (equal for
+# the tests' ==).
+if differential < 4:
+    bad.append("differential execution caught %d overfitting patches" % differential)
+if len(flagged) > 2:
+    bad.extend(flagged)
 # The harness's report per model agrees with the rows.
 for name in os.listdir(sys.argv[3]):
     rep = json.load(open(os.path.join(sys.argv[3], name)))

@@ -791,9 +791,9 @@ static int prepare_diff(struct repo_run *r, struct rtask *k,
     for (size_t i = 0; i < json_array_size(calls); i++)
         json_array_append_new(origins, json_string("test"));
     json_t *job = json_pack(
-        "{s:s, s:s, s:s, s:s, s:s, s:O, s:o, s:[], s:b, s:f, s:f, s:f, "
-        "s:f, s:f, s:i}",
-        "kind", "diff", "module", in->diff_module, "path", in->diff_path,
+        "{s:s, s:b, s:s, s:s, s:s, s:s, s:O, s:o, s:[], s:b, s:f, s:f, "
+        "s:f, s:f, s:f, s:i}",
+        "kind", "diff", "package", 1, "module", in->diff_module, "path", in->diff_path,
         "reference", file_text(in->ref_ov, in->diff_path), "candidate",
         file_text(k->ov, in->diff_path), "captured",
         calls ? calls : json_array(), "captured_origin", origins, "inputs",

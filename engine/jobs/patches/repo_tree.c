@@ -281,18 +281,21 @@ static char *safe_name(const char *id)
 }
 
 /* Applies the diff in file `path` on the tree with the cascade of the
- * SWE-bench harness: git apply, then a 3-way merge, then patch with
- * fuzz.  The command that applied it, or NULL (*why says the first
+ * SWE-bench harness, command for command (its GIT_APPLY_CMDS): git
+ * apply, git apply --reject (a success only when no hunk is rejected),
+ * then patch with a fuzz of 5; the first that exits 0 applied it.  No
+ * 3-way merge: the harness has none, so a diff only a merge would place
+ * is one it does not apply.  The command that applied it, or NULL (*why says the first
  * attempt's failure) with the tree restored. */
 static const char *cascade(const char *tree, const char *path, char **why)
 {
-    char *ga[] = {"git", "apply", "--whitespace=nowarn", (char *)path, NULL};
-    char *g3[] = {"git", "apply", "--3way", "--whitespace=nowarn",
-                  (char *)path, NULL};
-    char *pf[] = {"patch", "--batch", "--fuzz=5", "-p1", "-t",
+    char *ga[] = {"git", "apply", "--verbose", (char *)path, NULL};
+    char *gr[] = {"git", "apply", "--verbose", "--reject", (char *)path,
+                  NULL};
+    char *pf[] = {"patch", "--batch", "--fuzz=5", "-p1",
                   "--no-backup-if-mismatch", "-i", (char *)path, NULL};
-    char *const *cmds[] = {ga, g3, pf};
-    static const char *const names[] = {"git apply", "git apply --3way",
+    char *const *cmds[] = {ga, gr, pf};
+    static const char *const names[] = {"git apply", "git apply --reject",
                                         "patch --fuzz=5"};
     *why = NULL;
     for (int i = 0; i < 3; i++) {
