@@ -3,9 +3,11 @@
 # on a labelled set and prints resolved agreement with the harness's
 # decisions (computed with plain pytest), overfitting recall, false alarms
 # on correct candidates, every reference fix judged (resolved), every base
-# unresolved, and the wall time per candidate (median, 90th percentile)
-# against a fresh `python -m pytest` process per candidate of the same
-# tests.
+# unresolved, and the time per candidate (median, 90th percentile: its
+# test run and its differential run, in the forked children) against a
+# fresh `python -m pytest` process per candidate on the same tests in a
+# fresh checkout (what a harness without containers does; FRESH_SAMPLE
+# candidates per set, default 12, 0 to skip).
 #
 #   bench/repo_patches_bench.sh [LITMUS] SET_DIR...
 #
@@ -47,7 +49,7 @@ PY
   "$LITMUS" patches --instances "$set/instances.jsonl" \
     --predictions "$work/$name.pred.jsonl" --repos "$repos" \
     --env "$set/env.json" --db "$work/$name.db" --no-progress -f json \
-    > "$work/$name.json" 2> "$work/$name.err"
+    --worktrees "$work/$name.trees" > "$work/$name.json" 2> "$work/$name.err"
   rc=$?
   set -e
   end=$(date +%s.%N)
@@ -56,9 +58,9 @@ PY
     tail -5 "$work/$name.err" >&2
     continue
   fi
-  /usr/bin/python3 - "$set" "$work/$name.json" "$start" "$end" <<'PY'
-import json, os, statistics, sys
-s, out, t0, t1 = sys.argv[1:5]
+  /usr/bin/python3 - "$set" "$work/$name.json" "$start" "$end" "$work/$name.trees" "${FRESH_SAMPLE:-12}" <<'PY'
+import json, os, statistics, subprocess, sys, tempfile, time
+s, out, t0, t1, trees, sample = sys.argv[1:7]
 doc = json.load(open(out))
 rows = {(c["instance_id"], c["model_name_or_path"]): c for c in doc["candidates"]}
 labels = []
@@ -81,7 +83,11 @@ for lab in labels:
         cor_flagged += c["verdict"] not in ("correct", "memorized")
 refs = [c for (i, m), c in rows.items() if m == "bench-reference"]
 bases = [c for (i, m), c in rows.items() if m == "bench-base"]
-ms = sorted(c["evidence"].get("duration_ms", 0) for c in doc["candidates"]
+def cost_ms(c):
+    ev = c["evidence"]
+    return ev.get("duration_ms", 0) + \
+        (ev.get("differential") or {}).get("duration_ms", 0)
+ms = sorted(cost_ms(c) for c in doc["candidates"]
             if c["evidence"].get("duration_ms"))
 name = os.path.basename(s)
 print("%s: %d candidates, resolved agreement %d/%d (%.1f%%), overfitting "
@@ -94,10 +100,51 @@ print("%s: reference fixes resolved %d/%d (correct or memorized %d), bases "
           len(refs), sum(c["verdict"] in ("correct", "memorized") for c in refs),
           sum(c["evidence"].get("harness") != "resolved" for c in bases),
           len(bases)))
+def p90(xs):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(0.9 * (len(xs) - 1))))]
 if ms:
-    p90 = ms[min(len(ms) - 1, int(round(0.9 * (len(ms) - 1))))]
-    print("%s: child time per candidate: median %.2f s, p90 %.2f s; whole "
-          "run %.1f s wall" % (name, statistics.median(ms) / 1000,
-                               p90 / 1000, float(t1) - float(t0)))
+    print("%s: litmus per candidate (test run + differential run): median "
+          "%.2f s, p90 %.2f s; whole run %.1f s wall for %d candidates" % (
+              name, statistics.median(ms) / 1000, p90(ms) / 1000,
+              float(t1) - float(t0), len(doc["candidates"])))
+# The comparator: a fresh checkout and a fresh pytest per candidate, on
+# the same test files, as a harness without containers would run it.
+insts = {json.loads(l)["instance_id"]: json.loads(l)
+         for l in open(s + "/instances.jsonl") if l.strip()}
+env = json.load(open(s + "/env.json"))
+preds = [json.loads(l) for l in open(s + "/predictions.jsonl") if l.strip()]
+fresh, mine = [], []
+for p in preds[:int(sample)]:
+    inst = insts[p["instance_id"]]
+    tree = os.path.join(trees, "".join(ch if ch.isalnum() or ch in "-_." else "_"
+                                       for ch in inst["instance_id"]))
+    c = rows.get((p["instance_id"], p["model_name_or_path"]))
+    if not os.path.isdir(tree) or c is None or not c["evidence"].get("duration_ms"):
+        continue
+    py = env.get(inst["repo"], env.get("*", {}))
+    py = py if isinstance(py, str) else py.get(inst.get("version"), py.get("*", "/usr/bin/python3"))
+    files = sorted({t.split("::")[0] for t in
+                    (inst["FAIL_TO_PASS"] if isinstance(inst["FAIL_TO_PASS"], list)
+                     else json.loads(inst["FAIL_TO_PASS"])) +
+                    (inst["PASS_TO_PASS"] if isinstance(inst["PASS_TO_PASS"], list)
+                     else json.loads(inst["PASS_TO_PASS"])) if "::" in t})
+    with tempfile.TemporaryDirectory() as d:
+        w0 = time.time()
+        subprocess.run(["git", "clone", "-q", "--shared", tree, d + "/t"], check=True)
+        subprocess.run(["git", "apply"], input=p["model_patch"].encode(), cwd=d + "/t",
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        envv = dict(os.environ, PYTHONPATH=(d + "/t/src") if os.path.isdir(d + "/t/src") else d + "/t")
+        subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider"] + files,
+                       cwd=d + "/t", env=envv, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        fresh.append((time.time() - w0) * 1000)
+        mine.append(cost_ms(c))
+if fresh:
+    print("%s: fresh checkout + pytest per candidate (%d sampled): median "
+          "%.2f s, p90 %.2f s; litmus on the same: median %.2f s (%.1fx)" % (
+              name, len(fresh), statistics.median(fresh) / 1000,
+              p90(fresh) / 1000, statistics.median(mine) / 1000,
+              statistics.median(fresh) / max(statistics.median(mine), 1)))
 PY
 done

@@ -918,6 +918,24 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
         }
         in->pending--;
         k->ov->queued = 0;
+        if (ds && strcmp(ds, "error") == 0 && j->output.len) {
+            /* The runner's own failure (a traceback): its last line says
+             * what, for the user and for us. */
+            char *out = xstrndup(j->output.data, j->output.len);
+            lt_debug("instance %s: differential run output:\n%s", in->id,
+                     out);
+            char *e = out + strlen(out);
+            while (e > out && (e[-1] == '\n' || e[-1] == ' '))
+                *--e = '\0';
+            char *last = strrchr(out, '\n');
+            char *d = xasprintf("%s: %s", jstr(dv, "detail"),
+                                last ? last + 1 : out);
+            json_t *t = json_string(d);
+            if (t)
+                json_object_set_new(dv, "detail", t);
+            free(d);
+            free(out);
+        }
         json_object_set_new(k->ov->result, "diff", dv);
         store_layer(r, in, k->ov->sha, "repo", k->ov->result);
         free(k);
