@@ -151,52 +151,124 @@ def install_capture(path, modules, project_modules):
 
 
 # --- comparison ----------------------------------------------------------
+#
+# Results are compared with the equality the tests use, `==`: an int and
+# an equal float, True and 1, are equal, as `assert f(x) == 3` finds them.
+# Such a difference in type alone is reported (a note), never a witness.
+# Two floats are equal up to rounding; objects of the program's classes
+# (loaded twice, once per side) compare by class name and attributes.
+# `==` across types is used only between the standard library's numbers,
+# sets and mappings: a candidate's own class could claim equality with
+# anything through a reflected __eq__.
 
 _PLAIN = (int, str, bytes, bool, type(None), complex)
+_NUMBERS = (bool, int, float, complex)
+_SETS = (set, frozenset)
 
 
-def same(a, b, depth=0):
-    """Exact type and value.  Objects of the program's own classes (loaded
-    twice, once per side) compare by class name and attributes."""
+def _mapping_types():
+    import collections
+    return (dict, collections.OrderedDict, collections.defaultdict,
+            collections.Counter)
+
+
+_MAPPINGS = _mapping_types()
+
+
+def _type_text(v):
+    return "%s %s" % (type(v).__name__, _short_repr(v)[:60])
+
+
+def compare(a, b, depth=0):
+    """(equal, type_difference): equal as the tests' `==` finds them; the
+    second is None, or the first place where the two differ in type only
+    ("int 3 vs float 3.0")."""
     if depth > 50:
-        return True
+        return True, None
     ta, tb = type(a), type(b)
     if ta is not tb:
         if ta.__qualname__ == tb.__qualname__ and \
-                ta.__module__ == tb.__module__ and \
-                hasattr(a, "__dict__") and hasattr(b, "__dict__"):
-            return same(vars(a), vars(b), depth + 1)
-        return False
+                ta.__module__ == tb.__module__:
+            # One class of the program, loaded once per side.
+            if hasattr(a, "__dict__") and hasattr(b, "__dict__"):
+                return compare(vars(a), vars(b), depth + 1)
+            if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+                return _compare_seq(a, b, depth)    # a namedtuple
+            return False, None
+        if ta in _NUMBERS and tb in _NUMBERS:
+            # Exact across types, as Python's == (no rounding tolerance:
+            # a float that has lost an int's low digits is a difference).
+            try:
+                eq = bool(a == b)
+            except Exception:
+                eq = False
+            return eq, ("%s vs %s" % (_type_text(a), _type_text(b))
+                        if eq else None)
+        if (ta in _SETS and tb in _SETS) or \
+                (ta in _MAPPINGS and tb in _MAPPINGS):
+            eq, note = compare(_plain_container(a), _plain_container(b),
+                               depth + 1)
+            if eq and note is None:
+                note = "%s vs %s" % (ta.__name__, tb.__name__)
+            return eq, note
+        return False, None
     if ta in _PLAIN:
-        return a == b
+        return a == b, None
     if ta is float:
         # Rounding differs between equal formulas ((a + b) + c and
         # a + (b + c)): a difference in the last bits is not a witness.
-        return a == b or (a != a and b != b) or \
-            math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+        return (a == b or (a != a and b != b) or
+                math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)), None
     if ta in (list, tuple):
-        return len(a) == len(b) and all(
-            same(x, y, depth + 1) for x, y in zip(a, b))
+        return _compare_seq(a, b, depth)
     if ta is dict:
         if len(a) != len(b):
-            return False
+            return False, None
+        note = None
         for k, v in a.items():
-            if k not in b or not same(v, b[k], depth + 1):
-                return False
-        return True
-    if ta in (set, frozenset):
-        return a == b
+            if k not in b:
+                return False, None
+            eq, n = compare(v, b[k], depth + 1)
+            if not eq:
+                return False, None
+            note = note or n
+        return True, note
+    if ta in _SETS:
+        return a == b, None
     if isinstance(a, types.GeneratorType) or hasattr(ta, "__next__"):
         la = list(itertools.islice(a, 100000))
         lb = list(itertools.islice(b, 100000))
-        return same(la, lb, depth + 1)
+        return compare(la, lb, depth + 1)
     if hasattr(a, "__dict__") and hasattr(b, "__dict__") and \
             ta.__eq__ is object.__eq__:
-        return same(vars(a), vars(b), depth + 1)
+        return compare(vars(a), vars(b), depth + 1)
     try:
-        return bool(a == b)
+        return bool(a == b), None
     except Exception:
-        return False
+        return False, None
+
+
+def _plain_container(v):
+    if isinstance(v, _SETS):
+        return set(v)
+    return dict(v)
+
+
+def _compare_seq(a, b, depth):
+    if len(a) != len(b):
+        return False, None
+    note = None
+    for x, y in zip(a, b):
+        eq, n = compare(x, y, depth + 1)
+        if not eq:
+            return False, None
+        note = note or n
+    return True, note
+
+
+def same(a, b):
+    """Whether the tests' `==` finds a and b equal (see compare)."""
+    return compare(a, b)[0]
 
 
 # --- differential testing ------------------------------------------------
@@ -351,6 +423,7 @@ class _Compare:
         self.max_given_s = 0.0  # the reference's slowest given input
         self.max_given_size = 0  # the largest given input
         self.too_big = None     # the smallest larger input that timed out
+        self.type_note = None   # the first result equal but of another type
 
     def _call(self, fn, args, kwargs, limit):
         a, k = copy.deepcopy((args, kwargs))
@@ -416,15 +489,25 @@ class _Compare:
             if _litmus.equal_to_anything(cv):
                 _litmus.tamper("returned a %s that compares equal to "
                                "anything" % type(cv).__name__)
-            if not same(rv, cv):
+            eq, note = compare(rv, cv)
+            if not eq:
                 return self._witness(origin, fname, args, kwargs, rs, rv,
                                      cs, cv)
             # The arguments after the call are a part of the result: an
             # in-place algorithm's, and a patch's that changes what the
             # reference leaves alone (the caller's list).
-            if not same(ra, ca):
+            eq, after_note = compare(ra, ca)
+            if not eq:
                 return self._witness(origin, fname, args, kwargs, rs, rv,
                                      cs, cv, after=(ra, ca))
+            if (note or after_note) and self.type_note is None:
+                self.type_note = {
+                    "type": "type_difference", "origin": origin,
+                    "function": fname, "input_repr": _describe(args, kwargs),
+                    "difference": note or after_note,
+                    "in_arguments": note is None,
+                    "reference": _outcome(rs, rv),
+                    "candidate": _outcome(cs, cv)}
             if ct >= SLOW_NOTE_MIN_S and ct > SLOW_NOTE_FACTOR * max(rt,
                                                                    1e-4):
                 ratio = ct / max(rt, 1e-4)
@@ -690,6 +773,8 @@ def diff_main(job):
             "reference": ow["reference"], "candidate": ow["candidate"],
             "arguments_after": ow.get("arguments_after"),
             "contract": fn.contract.describe() if fn else []}))
+    if w is None and cmp.type_note is not None:
+        _litmus.record(json.dumps(cmp.type_note))
     if cmp.slow is not None:
         ratio, where, rt, ct, finished = cmp.slow
         _litmus.record(json.dumps({
