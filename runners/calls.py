@@ -887,10 +887,9 @@ def _args_strategy(st, fn):
                          if type(n) is type(a)] or [a]
                 places.append(("obj", nodes))
                 continue
-            rules = litmus_inputs.place_rules(fn.contract, i)
             s = litmus_inputs.strategy(
-                st, fn.shapes[i], fn.consts,
-                nonneg=rules.get("nonneg", False), elem_rules=rules,
+                st, fn.shapes[i], fn.consts, rules=fn.contract.describe(),
+                name="argument %d" % (i + 1),
                 floor=litmus_inputs.floor_of(fn.shapes[i]))
             if s is None:
                 places.append(("fixed", a))
