@@ -819,10 +819,11 @@ def _same_value(a, b):
 
 
 def derive(args, shapes, consts):
-    """Argument tuples that relate two arguments of one type (swapped,
-    equal, one the other reversed: edit_distance(s, s), a string and its
-    mirror) and those that differ from args in one place, taken in turn:
-    a budget cut short still sees both kinds."""
+    """Argument tuples that relate two arguments (swapped, equal, one the
+    other reversed: edit_distance(s, s), a string and its mirror; two
+    numbers one apart; a text exactly as long as a width, an index at a
+    length and one off it) and those that differ from args in one place,
+    taken in turn: a budget cut short still sees both kinds."""
     yield from _alternate(_related(args), _one_change(args, shapes, consts))
 
 
@@ -849,18 +850,49 @@ def _related(args):
     for i, a in enumerate(args):
         for j in range(i + 1, len(args)):
             b = args[j]
-            if type(a) is not type(b) or _user_object(a):
-                continue
-            out = [(a, a)]
-            if type(a) in (str, list, tuple):
-                out.append((a, a[::-1]))
-            out += [(b, a), (b, b)]
-            if type(a) in (str, list, tuple):
-                out.append((b[::-1], b))
-            for x, y in out:
+            for x, y in _pair_variants(a, b):
                 new = list(args)
                 new[i], new[j] = x, y
                 yield tuple(new)
+
+
+MAX_BOUNDARY_LEN = 64   # a sequence grown to an int argument at most
+
+
+def _pair_variants(a, b):
+    """Two arguments brought to a boundary between them: of one type,
+    equal, swapped, mirrored, and (integers) one apart; a sequence and
+    an integer, the integer at the sequence's length and one off it, and
+    the sequence cut or grown to the integer (a text as long as its
+    width)."""
+    out = []
+    if type(a) is type(b) and not _user_object(a):
+        out = [(a, a)]
+        if type(a) in (str, list, tuple):
+            out.append((a, a[::-1]))
+        out += [(b, a), (b, b)]
+        if type(a) in (str, list, tuple):
+            out.append((b[::-1], b))
+        if type(a) is int:
+            out += [(a, a + 1), (a, a - 1), (b + 1, b), (b - 1, b)]
+        return out
+    if type(a) is int and type(b) in (str, list, tuple):
+        return [(n, s) for s, n in _length_variants(b, a)]
+    if type(b) is int and type(a) in (str, list, tuple):
+        return _length_variants(a, b)
+    return out
+
+
+def _length_variants(s, n):
+    """(sequence, int) pairs where the int meets the sequence's length:
+    equal to it and one off, and the sequence cut or grown to the int."""
+    out = [(s, len(s)), (s, len(s) - 1), (s, len(s) + 1)]
+    if 0 <= n < len(s):
+        out.append((s[:n], n))
+    elif len(s) < n <= len(s) + MAX_BOUNDARY_LEN and len(s) > 0:
+        grown = (s * (n // len(s) + 1))[:n]
+        out.append((grown, n))
+    return [(x, y) for x, y in out if (x, y) != (s, n)]
 
 
 def size_of(v, depth=0):

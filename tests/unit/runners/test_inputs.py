@@ -1,7 +1,8 @@
 # Tests of runners/inputs.py, the differential layer's inputs: the
 # contract inferred from the tests' inputs (signs kept position by
-# position inside nested containers) and the hypothesis strategies under
-# the contract.
+# position inside nested containers), the derived inputs' relation step
+# (two arguments brought to a boundary) and the hypothesis strategies
+# under the contract.
 #   /usr/bin/python3 -m pytest tests/unit/runners/test_inputs.py
 # SPDX-License-Identifier: MIT
 import os
@@ -78,6 +79,39 @@ def test_tuples_of_several_lengths_are_not_records():
     c = contract(samples, doc, ('xs',))
     assert 'the elements of the elements of argument 1 > 0' in c.describe()
     assert not c.ok(([(1, -1)],))
+
+
+# --- derived inputs: two arguments at a boundary ---------------------------
+
+def related(args):
+    return list(inputs._related(args))
+
+
+def test_text_as_long_as_its_width():
+    got = related(('hello', 7))
+    assert ('hello', 5) in got          # the width at the text's length
+    assert ('hello', 4) in got and ('hello', 6) in got
+    assert ('hellohe', 7) in got        # the text grown to the width
+    got = related((3, 'abcdef'))
+    assert (6, 'abcdef') in got and ('abc' in [s for _, s in got])
+
+
+def test_index_at_a_length():
+    got = related(([4, 5, 6], 1))
+    assert ([4, 5, 6], 3) in got and ([4, 5, 6], 2) in got
+    assert ([4], 1) in got
+
+
+def test_two_ints_equal_and_one_apart():
+    got = related((3, 9))
+    for pair in [(3, 3), (9, 9), (9, 3), (3, 4), (3, 2), (10, 9), (8, 9)]:
+        assert pair in got, (pair, got)
+
+
+def test_relation_step_comes_first():
+    shapes = shapes_of([('hello', 7)])
+    first = list(inputs.derive(('hello', 7), shapes, set()))[:2]
+    assert first[0] == ('hello', 5), first
 
 
 # --- hypothesis strategies under the contract ------------------------------
