@@ -6,6 +6,7 @@
 # through `_litmus` frames only.  SPDX-License-Identifier: MIT
 import base64
 import copy
+import heapq
 import itertools
 import json
 import math
@@ -297,6 +298,7 @@ class _Enough(BaseException):
 
 
 REPEATS_ENOUGH = 40  # generated inputs already compared, in a row
+DERIVE_QUANTUM_S = 0.05  # CPU time of one turn of a derived stream
 OUTSIDE_TRIED = 4    # inputs outside the contract run for the note
 
 
@@ -721,7 +723,12 @@ def diff_main(job):
     # the given inputs' variants in turn (one of each, then the next of
     # each), the smallest given inputs first (by size, not measured time:
     # the same order in every run), so that a budget cut short by a slow
-    # program still reaches every given input.
+    # program still reaches every given input.  A turn costs its stream
+    # one unit per started DERIVE_QUANTUM_S of CPU time, and the stream
+    # that has spent the fewest units goes next: where every call is
+    # quicker than that, this is the plain round, and where some given
+    # inputs' variants are exponential (lcs_length's two long strings),
+    # the small ones' variants are not starved behind them.
     derive = job.get("derive", True) and budget > 0
     if state["witness"] is None and derive:
         streams = []
@@ -730,16 +737,21 @@ def diff_main(job):
                 litmus_inputs.size_of(fn.bases[k][1]), k))
             for k in order:
                 origin, args, kwargs = fn.bases[k]
-                streams.append(_variant_stream(fn, args, kwargs))
+                streams.append((0, len(streams),
+                                _variant_stream(fn, args, kwargs)))
+        heapq.heapify(streams)
         while streams and state["witness"] is None and \
                 spent() <= 0.6 * budget:
-            for stream in list(streams):
-                item = next(stream, None)
-                if item is None:
-                    streams.remove(stream)
-                    continue
-                if try_input(*item) or spent() > 0.6 * budget:
-                    break
+            units, k, stream = heapq.heappop(streams)
+            item = next(stream, None)
+            if item is None:
+                continue
+            t0 = time.process_time()
+            if try_input(*item):
+                break
+            took = time.process_time() - t0
+            heapq.heappush(streams, (units + max(1, math.ceil(
+                took / DERIVE_QUANTUM_S)), k, stream))
 
     # 3. Inputs hypothesis generates from the same shapes, shrunk by it.
     gen_note = None

@@ -155,3 +155,32 @@ def test_a_tuple_for_a_list_is_a_witness():
     (w,) = of_type(recs, 'witness')
     assert w['reference']['type'] == 'list', w
     assert w['candidate']['type'] == 'tuple', w
+
+
+# --- the derived inputs' turns ---------------------------------------------
+
+LCS = '''
+def lcs_length(a, b):
+    if not a or not b:
+        return 0
+    if a[0] == b[0]:
+        return 1 + lcs_length(a[1:], b[1:])
+    return max(lcs_length(a[1:], b), lcs_length(a, b[1:]))
+'''
+
+# Keeps b whole on a match: wrong only when a character of a repeats.
+LCS_KEEPS_B = LCS.replace('1 + lcs_length(a[1:], b[1:])',
+                          '1 + lcs_length(a[1:], b)')
+
+
+def test_small_inputs_variants_are_not_starved_by_exponential_ones():
+    # Two long disjoint strings make most of their variants exponential;
+    # the difference is a few turns deep in the variants of the small
+    # inputs ("abb" for "ab").  Turns are paid in CPU time, so the small
+    # inputs' variants still come within the budget.
+    tests = [('ab', 'xab'), ('abc', 'abc'), ('house', 'mouse'), ('abcd', 'bd'),
+             ('pqrstuvwx', 'abcdefghi'), ('abcdefghij', 'klmnopqrst')]
+    recs = run_diff(LCS, LCS_KEEPS_B,
+                    [('lcs_length', t, {}) for t in tests], budget=1.0)
+    (w,) = of_type(recs, 'witness')
+    assert w['origin'] == 'derived', w
