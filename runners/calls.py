@@ -6,6 +6,7 @@
 # through `_litmus` frames only.  SPDX-License-Identifier: MIT
 import base64
 import copy
+import heapq
 import itertools
 import json
 import math
@@ -151,44 +152,94 @@ def install_capture(path, modules, project_modules):
 
 
 # --- comparison ----------------------------------------------------------
+#
+# Results are compared with the equality the tests use, `==`: an int and
+# an equal float, True and 1, are equal, as `assert f(x) == 3` finds them.
+# Such a difference in type alone is reported (a note), never a witness.
+# Two floats are equal up to rounding; objects of the program's classes
+# (loaded twice, once per side) compare by class name and attributes.
+# `==` across types is used only between the standard library's numbers,
+# sets and mappings: a candidate's own class could claim equality with
+# anything through a reflected __eq__.
 
 _PLAIN = (int, str, bytes, bool, type(None), complex)
+_NUMBERS = (bool, int, float, complex)
+_SETS = (set, frozenset)
 
 
-def same(a, b, depth=0):
-    """Exact type and value.  Objects of the program's own classes (loaded
-    twice, once per side) compare by class name and attributes."""
+def _mapping_types():
+    import collections
+    return (dict, collections.OrderedDict, collections.defaultdict,
+            collections.Counter)
+
+
+_MAPPINGS = _mapping_types()
+
+
+def _type_text(v):
+    return "%s %s" % (type(v).__name__, _short_repr(v)[:60])
+
+
+def compare(a, b, depth=0):
+    """(equal, type_difference): equal as the tests' `==` finds them; the
+    second is None, or the first place where the two differ in type only
+    ("int 3 vs float 3.0")."""
     if depth > 50:
-        return True
+        return True, None
     ta, tb = type(a), type(b)
     if ta is not tb:
         # The same class of each side's copy of the program: compared by
         # state, its __dict__ and its __slots__.
         if ta.__qualname__ == tb.__qualname__ and \
                 ta.__module__ == tb.__module__:
+            # One class of the program, loaded once per side: compared
+            # by state, its __dict__ and its __slots__.
             sa, sb = _state(a), _state(b)
             if sa is not None and sb is not None:
-                return same(sa, sb, depth + 1)
-        return False
+                return compare(sa, sb, depth + 1)
+            if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+                return _compare_seq(a, b, depth)    # a namedtuple
+            return False, None
+        if ta in _NUMBERS and tb in _NUMBERS:
+            # Exact across types, as Python's == (no rounding tolerance:
+            # a float that has lost an int's low digits is a difference).
+            try:
+                eq = bool(a == b)
+            except Exception:
+                eq = False
+            return eq, ("%s vs %s" % (_type_text(a), _type_text(b))
+                        if eq else None)
+        if (ta in _SETS and tb in _SETS) or \
+                (ta in _MAPPINGS and tb in _MAPPINGS):
+            eq, note = compare(_plain_container(a), _plain_container(b),
+                               depth + 1)
+            if eq and note is None:
+                note = "%s vs %s" % (ta.__name__, tb.__name__)
+            return eq, note
+        return False, None
     if ta in _PLAIN:
-        return a == b
+        return a == b, None
     if ta is float:
         # Rounding differs between equal formulas ((a + b) + c and
         # a + (b + c)): a difference in the last bits is not a witness.
-        return a == b or (a != a and b != b) or \
-            math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+        return (a == b or (a != a and b != b) or
+                math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)), None
     if ta in (list, tuple):
-        return len(a) == len(b) and all(
-            same(x, y, depth + 1) for x, y in zip(a, b))
+        return _compare_seq(a, b, depth)
     if ta is dict:
         if len(a) != len(b):
-            return False
+            return False, None
+        note = None
         for k, v in a.items():
-            if k not in b or not same(v, b[k], depth + 1):
-                return False
-        return True
-    if ta in (set, frozenset):
-        return a == b
+            if k not in b:
+                return False, None
+            eq, n = compare(v, b[k], depth + 1)
+            if not eq:
+                return False, None
+            note = note or n
+        return True, note
+    if ta in _SETS:
+        return a == b, None
     if isinstance(a, types.GeneratorType) or hasattr(ta, "__next__"):
         # An iterator that cannot be read (a closed file the tests
         # passed) compares by what reading it raises.
@@ -197,21 +248,44 @@ def same(a, b, depth=0):
                 return list(itertools.islice(it, 100000))
             except Exception as exc:
                 return ("<raises>", type(exc).__name__)
-        return same(drain(a), drain(b), depth + 1)
+        return compare(drain(a), drain(b), depth + 1)
     if _SHALLOW_FOREIGN[0] and ta.__eq__ is object.__eq__:
         # A repository candidate: one class on both sides is the
         # package's or a library's, not the changed file's.  Their
         # objects hold framework state (functions, registries, caches)
         # that no test compares: their plain attributes and a repr of
         # their own are.
-        return _shallow_same(a, b)
+        return _shallow_same(a, b), None
     if hasattr(a, "__dict__") and hasattr(b, "__dict__") and \
             ta.__eq__ is object.__eq__:
-        return same(vars(a), vars(b), depth + 1)
+        return compare(vars(a), vars(b), depth + 1)
     try:
-        return bool(a == b)
+        return bool(a == b), None
     except Exception:
-        return False
+        return False, None
+
+
+def _plain_container(v):
+    if isinstance(v, _SETS):
+        return set(v)
+    return dict(v)
+
+
+def _compare_seq(a, b, depth):
+    if len(a) != len(b):
+        return False, None
+    note = None
+    for x, y in zip(a, b):
+        eq, n = compare(x, y, depth + 1)
+        if not eq:
+            return False, None
+        note = note or n
+    return True, note
+
+
+def same(a, b):
+    """Whether the tests' `==` finds a and b equal (see compare)."""
+    return compare(a, b)[0]
 
 
 _NO_STATE = object()
@@ -242,8 +316,7 @@ def _shallow_same(a, b):
     sa, sb = _state(a) or {}, _state(b) or {}
     pa = {k: v for k, v in sa.items() if _plain(v)}
     pb = {k: v for k, v in sb.items() if _plain(v)}
-    return pa.keys() == pb.keys() and all(
-        same(pa[k], pb[k], 1) for k in pa)
+    return pa.keys() == pb.keys() and all(same(pa[k], pb[k]) for k in pa)
 
 
 def _state(obj):
@@ -295,6 +368,7 @@ class _Enough(BaseException):
 
 
 REPEATS_ENOUGH = 40  # generated inputs already compared, in a row
+DERIVE_QUANTUM_S = 0.05  # CPU time of one turn of a derived stream
 OUTSIDE_TRIED = 4    # inputs outside the contract run for the note
 
 
@@ -425,6 +499,7 @@ class _Compare:
         self.max_given_s = 0.0  # the reference's slowest given input
         self.max_given_size = 0  # the largest given input
         self.too_big = None     # the smallest larger input that timed out
+        self.type_note = None   # the first result equal but of another type
 
     def _call(self, fn, args, kwargs, limit):
         # A fresh copy for each side.  deepcopy shares what it takes for
@@ -501,15 +576,25 @@ class _Compare:
             if _litmus.equal_to_anything(cv):
                 _litmus.tamper("returned a %s that compares equal to "
                                "anything" % type(cv).__name__)
-            if not same(rv, cv):
+            eq, note = compare(rv, cv)
+            if not eq:
                 return self._witness(origin, fname, args, kwargs, rs, rv,
                                      cs, cv)
             # The arguments after the call are a part of the result: an
             # in-place algorithm's, and a patch's that changes what the
             # reference leaves alone (the caller's list).
-            if not same(ra, ca):
+            eq, after_note = compare(ra, ca)
+            if not eq:
                 return self._witness(origin, fname, args, kwargs, rs, rv,
                                      cs, cv, after=(ra, ca))
+            if (note or after_note) and self.type_note is None:
+                self.type_note = {
+                    "type": "type_difference", "origin": origin,
+                    "function": fname, "input_repr": _describe(args, kwargs),
+                    "difference": note or after_note,
+                    "in_arguments": note is None,
+                    "reference": _outcome(rs, rv),
+                    "candidate": _outcome(cs, cv)}
             if ct >= SLOW_NOTE_MIN_S and ct > SLOW_NOTE_FACTOR * max(rt,
                                                                    1e-4):
                 ratio = ct / max(rt, 1e-4)
@@ -818,7 +903,12 @@ def diff_main(job):
     # the given inputs' variants in turn (one of each, then the next of
     # each), the smallest given inputs first (by size, not measured time:
     # the same order in every run), so that a budget cut short by a slow
-    # program still reaches every given input.
+    # program still reaches every given input.  A turn costs its stream
+    # one unit per started DERIVE_QUANTUM_S of CPU time, and the stream
+    # that has spent the fewest units goes next: where every call is
+    # quicker than that, this is the plain round, and where some given
+    # inputs' variants are exponential (lcs_length's two long strings),
+    # the small ones' variants are not starved behind them.
     derive = job.get("derive", True) and budget > 0
     if state["witness"] is None and derive:
         streams = []
@@ -827,16 +917,21 @@ def diff_main(job):
                 litmus_inputs.size_of(fn.bases[k][1]), k))
             for k in order:
                 origin, args, kwargs = fn.bases[k]
-                streams.append(_variant_stream(fn, args, kwargs))
+                streams.append((0, len(streams),
+                                _variant_stream(fn, args, kwargs)))
+        heapq.heapify(streams)
         while streams and state["witness"] is None and \
                 spent() <= 0.6 * budget:
-            for stream in list(streams):
-                item = next(stream, None)
-                if item is None:
-                    streams.remove(stream)
-                    continue
-                if try_input(*item) or spent() > 0.6 * budget:
-                    break
+            units, k, stream = heapq.heappop(streams)
+            item = next(stream, None)
+            if item is None:
+                continue
+            t0 = time.process_time()
+            if try_input(*item):
+                break
+            took = time.process_time() - t0
+            heapq.heappush(streams, (units + max(1, math.ceil(
+                took / DERIVE_QUANTUM_S)), k, stream))
 
     # 3. Inputs hypothesis generates from the same shapes, shrunk by it.
     gen_note = None
@@ -870,6 +965,8 @@ def diff_main(job):
             "reference": ow["reference"], "candidate": ow["candidate"],
             "arguments_after": ow.get("arguments_after"),
             "contract": fn.contract.describe() if fn else []}))
+    if w is None and cmp.type_note is not None:
+        _litmus.record(json.dumps(cmp.type_note))
     if cmp.slow is not None:
         ratio, where, rt, ct, finished = cmp.slow
         _litmus.record(json.dumps({
@@ -982,10 +1079,9 @@ def _args_strategy(st, fn):
                          if type(n) is type(a)] or [a]
                 places.append(("obj", nodes))
                 continue
-            rules = litmus_inputs.place_rules(fn.contract, i)
             s = litmus_inputs.strategy(
-                st, fn.shapes[i], fn.consts,
-                nonneg=rules.get("nonneg", False), elem_rules=rules,
+                st, fn.shapes[i], fn.consts, rules=fn.contract.describe(),
+                name="argument %d" % (i + 1),
                 floor=litmus_inputs.floor_of(fn.shapes[i]))
             if s is None:
                 places.append(("fixed", a))

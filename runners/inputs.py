@@ -13,6 +13,7 @@ MAX_OBJECTS = 64        # objects of one input's graph that are recombined
 MAX_PAIRS = 400         # object combinations tried per input
 MAX_LIST_GEN = 12       # longest generated container
 MAX_CONSTANTS = 12      # program and test constants tried per integer
+MAX_FIELDS = 8          # a tuple this long or shorter may be a record
 # Large magnitudes where fixed-size arithmetic and floats go wrong: the
 # largest 32-bit int, beyond a double's exact integers, a huge square - 1.
 LARGE = [2 ** 31 - 1, 2 ** 53 + 1, 10 ** 18 - 1]
@@ -72,6 +73,18 @@ class Shape:
             items = list(v)
             for x in items[:200]:
                 d["elem"].add(x, depth + 1)
+            if t is tuple:
+                # A record ((weight, value)): every tuple of one length,
+                # each position a shape of its own.
+                if "fields" not in d:
+                    d["fields"] = [Shape() for _ in items] \
+                        if 2 <= len(items) <= MAX_FIELDS else None
+                f = d["fields"]
+                if f is not None and len(f) != len(items):
+                    d["fields"] = None
+                elif f is not None:
+                    for sub, x in zip(f, items):
+                        sub.add(x, depth + 1)
             if t in (list, tuple) and len(items) >= 2:
                 d["pairs"] += len(items) * (len(items) - 1) // 2
                 d["long"] += len(items) >= 3
@@ -154,7 +167,7 @@ class Contract:
         self._acyclic(shapes, samples)
 
     def _place(self, name, sh, get, depth):
-        if sh.count < 2 or depth > 2:
+        if sh.count < 2 or depth > 3:
             return
         kinds = sh.kinds
         # The sign of a number argument (a count, an index, a size); the
@@ -202,8 +215,15 @@ class Contract:
                 self._add("%s is not empty" % name, get,
                           lambda v: not isinstance(v, (list, tuple)) or
                           len(v) > 0)
-            self._place("the elements of " + name, d["elem"],
-                        _each(get), depth + 1)
+            if d.get("fields"):
+                # A record, position by position: the weights of (weight,
+                # value) pairs keep their sign when the values do not.
+                for f, fsh in enumerate(d["fields"]):
+                    self._place("field %d of %s" % (f + 1, name), fsh,
+                                _field(get, f), depth + 1)
+            else:
+                self._place("the elements of " + name, d["elem"],
+                            _each(get), depth + 1)
         d = kinds.get("dict")
         if d and len(kinds) == 1:
             if d["minlen"] >= 1 and sh.count >= 3 and self.says_nonempty:
@@ -330,6 +350,16 @@ def _each(get, values=False):
                 out.extend(_items(x, values))
             return _Each(out)
         return _Each(_items(v, values))
+    return g
+
+
+def _field(get, f):
+    """The f-th field of the tuples get finds (one, or each of many)."""
+    def g(args):
+        v = get(args)
+        vs = v.items if isinstance(v, _Each) else [v]
+        return _Each([x[f] for x in vs
+                      if type(x) is tuple and len(x) > f])
     return g
 
 
@@ -789,10 +819,11 @@ def _same_value(a, b):
 
 
 def derive(args, shapes, consts):
-    """Argument tuples that relate two arguments of one type (swapped,
-    equal, one the other reversed: edit_distance(s, s), a string and its
-    mirror) and those that differ from args in one place, taken in turn:
-    a budget cut short still sees both kinds."""
+    """Argument tuples that relate two arguments (swapped, equal, one the
+    other reversed: edit_distance(s, s), a string and its mirror; two
+    numbers one apart; a text exactly as long as a width, an index at a
+    length and one off it) and those that differ from args in one place,
+    taken in turn: a budget cut short still sees both kinds."""
     yield from _alternate(_related(args), _one_change(args, shapes, consts))
 
 
@@ -819,18 +850,49 @@ def _related(args):
     for i, a in enumerate(args):
         for j in range(i + 1, len(args)):
             b = args[j]
-            if type(a) is not type(b) or _user_object(a):
-                continue
-            out = [(a, a)]
-            if type(a) in (str, list, tuple):
-                out.append((a, a[::-1]))
-            out += [(b, a), (b, b)]
-            if type(a) in (str, list, tuple):
-                out.append((b[::-1], b))
-            for x, y in out:
+            for x, y in _pair_variants(a, b):
                 new = list(args)
                 new[i], new[j] = x, y
                 yield tuple(new)
+
+
+MAX_BOUNDARY_LEN = 64   # a sequence grown to an int argument at most
+
+
+def _pair_variants(a, b):
+    """Two arguments brought to a boundary between them: of one type,
+    equal, swapped, mirrored, and (integers) one apart; a sequence and
+    an integer, the integer at the sequence's length and one off it, and
+    the sequence cut or grown to the integer (a text as long as its
+    width)."""
+    out = []
+    if type(a) is type(b) and not _user_object(a):
+        out = [(a, a)]
+        if type(a) in (str, list, tuple):
+            out.append((a, a[::-1]))
+        out += [(b, a), (b, b)]
+        if type(a) in (str, list, tuple):
+            out.append((b[::-1], b))
+        if type(a) is int:
+            out += [(a, a + 1), (a, a - 1), (b + 1, b), (b - 1, b)]
+        return out
+    if type(a) is int and type(b) in (str, list, tuple):
+        return [(n, s) for s, n in _length_variants(b, a)]
+    if type(b) is int and type(a) in (str, list, tuple):
+        return _length_variants(a, b)
+    return out
+
+
+def _length_variants(s, n):
+    """(sequence, int) pairs where the int meets the sequence's length:
+    equal to it and one off, and the sequence cut or grown to the int."""
+    out = [(s, len(s)), (s, len(s) - 1), (s, len(s) + 1)]
+    if 0 <= n < len(s):
+        out.append((s[:n], n))
+    elif len(s) < n <= len(s) + MAX_BOUNDARY_LEN and len(s) > 0:
+        grown = (s * (n // len(s) + 1))[:n]
+        out.append((grown, n))
+    return [(x, y) for x, y in out if (x, y) != (s, n)]
 
 
 def size_of(v, depth=0):
@@ -905,21 +967,28 @@ def _smaller_value(v, depth=0):
 
 # --- hypothesis strategies -----------------------------------------------
 
-def strategy(st, shape, consts, depth=0, nonneg=False, elem_rules=None,
-             floor=None):
+def strategy(st, shape, consts, depth=0, rules=(), name="", floor=None):
     """A hypothesis strategy for values of a shape, or None when the shape
-    holds objects or values litmus cannot build.  Integers start at floor
-    when given (the smallest positive value the tests gave a number
-    argument: hypothesis then shrinks towards it, not past it)."""
+    holds objects or values litmus cannot build.  rules are the contract's
+    rules (their texts) and name the place's name in them ("argument 2",
+    "field 1 of the elements of argument 2"): numbers keep the sign a rule
+    gives their place, containers the order, distinctness and size.
+    Integers start at floor when given (the smallest positive value the
+    tests gave a number argument: hypothesis then shrinks towards it, not
+    past it)."""
     if shape is None or not shape.kinds:
         return None
     parts = []
     kinds = shape.kinds
+    has = set(rules)
+    positive = name + " > 0" in has
+    nonneg = positive or name + " >= 0" in has
     for k, d in kinds.items():
         if k == "int":
             m = max(10, 2 * max(abs(d["min"]), abs(d["max"])))
             m = min(m, 10 ** 6)
-            lo = floor if floor is not None else 0 if nonneg else -m
+            lo = floor if floor is not None else 1 if positive else \
+                0 if nonneg else -m
             ints = st.integers(lo, max(m, lo))
             near = sorted(c for c in consts | d["values"] | {0, 1, -1}
                           if c >= lo and abs(c) <= 10 ** 9)
@@ -928,7 +997,8 @@ def strategy(st, shape, consts, depth=0, nonneg=False, elem_rules=None,
         elif k == "float":
             m = max(10.0, 2 * max(abs(d["min"]), abs(d["max"])))
             parts.append(st.floats(0.0 if nonneg else -m, m,
-                                   allow_nan=False, allow_infinity=False))
+                                   exclude_min=positive, allow_nan=False,
+                                   allow_infinity=False))
         elif k == "bool":
             parts.append(st.booleans())
         elif k == "none":
@@ -944,10 +1014,17 @@ def strategy(st, shape, consts, depth=0, nonneg=False, elem_rules=None,
                 if d["alphabet"] else ["a", "b", " "]
             parts.append(st.text(alphabet=st.sampled_from(alphabet),
                                  max_size=max(3, d["maxlen"])))
+        elif k == "tuple" and d.get("fields") and depth < 4:
+            # A record: each field from its own shape and rules.
+            fields = [strategy(st, f, consts, depth + 1, rules,
+                               "field %d of %s" % (i + 1, name))
+                      for i, f in enumerate(d["fields"])]
+            if any(f is None for f in fields):
+                return None
+            parts.append(st.tuples(*fields))
         elif k in ("list", "tuple", "set", "frozenset") and depth < 4:
-            rules = elem_rules or {}
-            elem = strategy(st, d["elem"], consts, depth + 1,
-                            nonneg=rules.get("elem_nonneg", False))
+            elem = strategy(st, d["elem"], consts, depth + 1, rules,
+                            "the elements of " + name)
             if elem is None:
                 if d["maxlen"] == 0:
                     elem = st.integers(-3, 3)
@@ -956,19 +1033,20 @@ def strategy(st, shape, consts, depth=0, nonneg=False, elem_rules=None,
             if len(d["elem"].kinds) > 1 and "none" not in d["elem"].kinds:
                 elem = st.one_of(elem, st.none())
             size = min(MAX_LIST_GEN, max(d["maxlen"] + 2, 4))
-            lo = 1 if rules.get("nonempty") else 0
+            lo = 1 if name + " is not empty" in has else 0
             if k in ("set", "frozenset"):
                 s = st.sets(elem, min_size=lo, max_size=size)
                 parts.append(s if k == "set" else s.map(frozenset))
                 continue
             s = st.lists(elem, min_size=lo, max_size=size,
-                         unique=bool(rules.get("distinct")))
-            if rules.get("sorted"):
+                         unique=name + " has distinct elements" in has)
+            if name + " is sorted" in has:
                 s = s.map(_sorted_or_same)
             parts.append(s if k == "list" else s.map(tuple))
         elif k == "dict" and depth < 4:
             key = strategy(st, d["key"], consts, depth + 1)
-            val = strategy(st, d["val"], consts, depth + 1)
+            val = strategy(st, d["val"], consts, depth + 1, rules,
+                           "the values of " + name)
             if key is None or val is None:
                 return None
             parts.append(st.dictionaries(key, val, max_size=min(
@@ -985,24 +1063,6 @@ def _sorted_or_same(xs):
         return sorted(xs)
     except TypeError:
         return xs
-
-
-def place_rules(contract, i):
-    """The contract's rules about argument i+1, as strategy options."""
-    name = "argument %d" % (i + 1)
-    rules = {}
-    for text in contract.describe():
-        if text == name + " >= 0":
-            rules["nonneg"] = True
-        elif text == name + " has distinct elements":
-            rules["distinct"] = True
-        elif text == name + " is sorted":
-            rules["sorted"] = True
-        elif text == name + " is not empty":
-            rules["nonempty"] = True
-        elif text == "the elements of %s >= 0" % name:
-            rules["elem_nonneg"] = True
-    return rules
 
 
 def floor_of(shape):

@@ -130,8 +130,11 @@ def _is_project_module(mod):
 def _project_modules():
     """Modules that may hold names imported from a subject: everything
     but the standard library and installed packages, which cannot have
-    imported the user's code.  Classified once in the zygote."""
-    return [m for m in list(sys.modules.values()) if _is_project_module(m)]
+    imported the user's code, and litmus's own modules (litmus_shim,
+    litmus_calls, ...: their names are pinned by the guards of an
+    untrusted run).  Classified once in the zygote."""
+    return [m for name, m in list(sys.modules.items())
+            if not name.startswith("litmus_") and _is_project_module(m)]
 
 
 _SHARED_TYPES = (bool, int, float, complex, str, bytes, tuple, frozenset,
@@ -142,22 +145,43 @@ _GONE = object()
 _UNMOVED = object()
 
 
+def _imported_from_elsewhere(value, module_name):
+    """Whether a module's function or class came from another module
+    (`from math import gcd`): other modules may hold the same object
+    through their own imports, which a patch that no longer imports it
+    must not take from them."""
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType,
+                          type)):
+        try:
+            owner = value.__module__
+        except Exception:
+            return False
+        return isinstance(owner, str) and owner != module_name
+    return False
+
+
 def _rebind(old, new_dict, drop_missing=False):
     """After re-executing a module, points other modules' names that held
     its old objects at the new ones (tests that did `from m import f`).
     drop_missing: a name the new module no longer defines is removed
     where others imported it, so using it fails as the import would have
-    in a fresh interpreter."""
+    in a fresh interpreter.  Modules (`import heapq`) are shared by every
+    module that imports them, litmus's own too: they never move.  What
+    the old module imported from elsewhere is not dropped where others
+    imported it too."""
     moved = {}
+    module_name = new_dict.get("__name__")
     for name, value in old.items():
         # Immutable values may be shared or interned (small ints, strings,
         # None): matching them by identity would rewrite unrelated names.
-        if value is None or isinstance(value, _SHARED_TYPES):
+        if value is None or isinstance(value, _SHARED_TYPES) or \
+                isinstance(value, types.ModuleType):
             continue
         if name in new_dict:
             if new_dict[name] is not value:
                 moved[id(value)] = new_dict[name]
-        elif drop_missing:
+        elif drop_missing and \
+                not _imported_from_elsewhere(value, module_name):
             moved[id(value)] = _GONE
     if not moved:
         return

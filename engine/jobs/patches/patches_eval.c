@@ -653,6 +653,44 @@ static json_t *outside_copy(const json_t *r)
     return o;
 }
 
+/* A "type_difference" record: the first input where the patch's result
+ * equals the reference's as the tests' `==` finds it (3 and 3.0, True
+ * and 1) but differs in type (never a witness), or NULL when
+ * malformed. */
+static json_t *type_difference_copy(const json_t *r)
+{
+    const char *in = lt__pe_str(r, "input_repr");
+    const char *what = lt__pe_str(r, "difference");
+    const char *origin = lt__pe_str(r, "origin");
+    json_t *ref = outcome_copy(json_object_get(r, "reference"));
+    json_t *cand = outcome_copy(json_object_get(r, "candidate"));
+    int known = 0;
+    for (int x = 0; origin && origins[x]; x++)
+        known |= strcmp(origin, origins[x]) == 0;
+    if (!in || !what || !known || !ref || !cand) {
+        json_decref(ref);
+        json_decref(cand);
+        return NULL;
+    }
+    const char *fn = lt__pe_str(r, "function");
+    int in_args = json_is_true(json_object_get(r, "in_arguments"));
+    char *short_in = clip(in, 200), *short_what = clip(what, 200);
+    char *text = xasprintf("%s%s: %s%s%s (%s input)", short_what,
+                           in_args ? " in the arguments after the call" : "",
+                           fn ? fn : "", fn ? " on " : "input ", short_in,
+                           origin);
+    free(short_in);
+    free(short_what);
+    json_t *o = json_pack("{s:o, s:o, s:s, s:o, s:o, s:b, s:o}",
+                          "input_repr", jstr_clip(in, MAX_REPR),
+                          "difference", jstr_clip(what, 300),
+                          "origin", origin, "reference", ref,
+                          "candidate", cand, "in_arguments", in_args,
+                          "text", jstr_clip(text, 600));
+    free(text);
+    return o;
+}
+
 /* A "summary" record: how many inputs were compared, skipped, and by
  * origin, with its extras; NULL when malformed. */
 static json_t *summary_copy(const json_t *r)
@@ -684,7 +722,7 @@ static json_t *summary_copy(const json_t *r)
 
 /* The records of a differential run, each kept once (the first). */
 struct diff_records {
-    json_t *witness, *summary, *slower, *outside;
+    json_t *witness, *summary, *slower, *outside, *type_difference;
 };
 
 /* Reads the records a differential run sent into *dr.  0, or -1 when
@@ -714,6 +752,10 @@ static int read_records(const struct job *j, struct diff_records *dr)
         } else if (strcmp(type, "outside_contract") == 0 && !dr->outside) {
             dr->outside = outside_copy(r);
             bad = !dr->outside;
+        } else if (strcmp(type, "type_difference") == 0 &&
+                   !dr->type_difference) {
+            dr->type_difference = type_difference_copy(r);
+            bad = !dr->type_difference;
         }
         /* Other record types are not ours to judge: ignored. */
         json_decref(r);
@@ -855,6 +897,9 @@ json_t *lt__pe_diff(const struct job *j, int probe_stuck)
         json_object_set(o, "slower", dr.slower);
     if (dr.outside && !bad && !dr.witness)
         json_object_set(o, "outside_contract_difference", dr.outside);
+    if (dr.type_difference && !bad && !dr.witness)
+        json_object_set(o, "type_difference", dr.type_difference);
+    json_decref(dr.type_difference);
     json_decref(dr.summary);
     json_decref(dr.witness);
     json_decref(dr.slower);
@@ -979,7 +1024,9 @@ static int diff_thin(const json_t *diff)
  * patch much slower than the reference with equal results (overfitting,
  * reason "slower", at --slower-is-overfitting FACTOR and above; else a
  * note), a difference found only outside the tests' contract (a note:
- * never grounds for overfitting), and a generator that could not run.
+ * never grounds for overfitting), a result equal to the reference's but
+ * of another type (3.0 for 3: a note), and a generator that could not
+ * run.
  * 1 when it decided the verdict. */
 static int diff_notes(const struct lt_patches_opts *o, const json_t *diff,
                       json_t *notes, struct pverdict *out)
@@ -1023,6 +1070,10 @@ static int diff_notes(const struct lt_patches_opts *o, const json_t *diff,
              lt__pe_str(outside, "text"));
         lt_buf_free(&b);
     }
+    const json_t *typed = json_object_get(diff, "type_difference");
+    if (typed && lt__pe_str(typed, "text"))
+        note(notes, "differs from the reference only in type: %s",
+             lt__pe_str(typed, "text"));
     const char *gen = lt__pe_str(diff, "generator_note");
     if (gen)
         note(notes, "input generation: %s", gen);

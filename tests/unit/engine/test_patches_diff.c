@@ -3,7 +3,8 @@
  * differential child sends are hostile input, validated or refused
  * (lt__pe_diff); a slower patch is a note or, with
  * --slower-is-overfitting, a verdict; a difference outside the tests'
- * contract is a note, never a witness; the mutation gap decides only
+ * contract, or equal to the reference's result in all but its type, is
+ * a note, never a witness; the mutation gap decides only
  * where differential testing is thin (lt__pe_decide).
  * SPDX-License-Identifier: MIT */
 #include <setjmp.h>
@@ -145,6 +146,52 @@ static void test_slower_and_outside_kept(void **state)
     json_decref(ev);
 }
 
+#define TYPE_DIFFERENCE                                                      \
+    "{\"type\": \"type_difference\", \"origin\": \"derived\", "           \
+    "\"function\": \"mean\", \"input_repr\": \"([3],)\", "                \
+    "\"difference\": \"int 3 vs float 3.0\", \"in_arguments\": false, "     \
+    "\"reference\": {\"value\": 3, \"repr\": \"3\", \"type\": "          \
+    "\"int\"}, \"candidate\": {\"value\": 3.0, \"repr\": \"3.0\", "       \
+    "\"type\": \"float\"}}"
+
+/* A result equal to the reference's under == but of another type is
+ * kept as its own record (never a witness); a malformed one is refused,
+ * and a witness leaves it out. */
+static void test_type_difference_kept(void **state)
+{
+    (void)state;
+    const char *recs[] = {TYPE_DIFFERENCE, SUMMARY, NULL};
+    json_t *ev = diff_of(recs);
+    expect_status(ev, "same");
+    const json_t *td = json_object_get(ev, "type_difference");
+    assert_non_null(td);
+    assert_string_equal(json_string_value(json_object_get(td, "text")),
+                        "int 3 vs float 3.0: mean on ([3],) (derived input)");
+    json_decref(ev);
+    const char *with_witness[] = {WITNESS, TYPE_DIFFERENCE, SUMMARY, NULL};
+    ev = diff_of(with_witness);
+    expect_status(ev, "witness");
+    assert_null(json_object_get(ev, "type_difference"));
+    json_decref(ev);
+    static const char *const bad[] = {
+        /* No difference named. */
+        "{\"type\": \"type_difference\", \"origin\": \"derived\", "
+        "\"input_repr\": \"(1,)\", \"reference\": {\"timeout\": true}, "
+        "\"candidate\": {\"timeout\": true}}",
+        /* An origin litmus never sends. */
+        "{\"type\": \"type_difference\", \"origin\": \"elsewhere\", "
+        "\"difference\": \"int 1 vs bool True\", \"input_repr\": "
+        "\"(1,)\", \"reference\": {\"timeout\": true}, \"candidate\": "
+        "{\"timeout\": true}}",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        const char *r[] = {bad[i], SUMMARY, NULL};
+        ev = diff_of(r);
+        expect_status(ev, "error");
+        json_decref(ev);
+    }
+}
+
 /*** Verdicts ***/
 
 static void decide(json_t *diff, json_t *mut, json_t *ref_mut,
@@ -222,6 +269,20 @@ static void test_outside_contract_is_a_note(void **state)
     clear(&v);
 }
 
+static void test_type_difference_is_a_note(void **state)
+{
+    (void)state;
+    struct pverdict v;
+    decide(same_with(json_pack("{s:{s:s}}", "type_difference", "text",
+                               "int 3 vs float 3.0: mean on ([3],) (derived "
+                               "input)")),
+           NULL, NULL, 0, &v);
+    expect_verdict(&v, "correct", "passes",
+                   "differs from the reference only in type: int 3 vs float "
+                   "3.0: mean on ([3],)");
+    clear(&v);
+}
+
 static void test_mutation_gap_needs_thin_differential(void **state)
 {
     (void)state;
@@ -252,6 +313,8 @@ int main(void)
         cmocka_unit_test(test_slower_and_outside_kept),
         cmocka_unit_test(test_slower_is_a_note_or_a_verdict),
         cmocka_unit_test(test_outside_contract_is_a_note),
+        cmocka_unit_test(test_type_difference_kept),
+        cmocka_unit_test(test_type_difference_is_a_note),
         cmocka_unit_test(test_mutation_gap_needs_thin_differential),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,148 @@
+# Tests of runners/inputs.py, the differential layer's inputs: the
+# contract inferred from the tests' inputs (signs kept position by
+# position inside nested containers), the derived inputs' relation step
+# (two arguments brought to a boundary) and the hypothesis strategies
+# under the contract.
+#   /usr/bin/python3 -m pytest tests/unit/runners/test_inputs.py
+# SPDX-License-Identifier: MIT
+import os
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.environ.get(
+    'LT_RUNNERS_DIR', os.path.join(HERE, '..', '..', '..', 'runners')))
+import inputs  # noqa: E402
+
+KNAPSACK_DOC = ('knapsack(capacity, items) items: list of (weight, value) '
+                'pairs with positive integer weights.')
+
+
+def shapes_of(samples):
+    shapes = [inputs.Shape() for _ in range(max(len(s) for s in samples))]
+    for s in samples:
+        for i, a in enumerate(s):
+            shapes[i].add(a)
+    return shapes
+
+
+def contract(samples, doc='', params=()):
+    return inputs.Contract(shapes_of(samples), samples, None, doc, params)
+
+
+# --- the contract inside nested containers --------------------------------
+
+def test_tuple_fields_position_by_position():
+    # Weights always positive, values of both signs: the weights keep
+    # their rule (merged with the values, no rule held).
+    samples = [(10, [(5, 10), (4, 0), (6, -3)]), (7, [(2, 3), (3, -4)]),
+               (3, [(1, 1)])]
+    c = contract(samples, KNAPSACK_DOC, ('capacity', 'items'))
+    assert 'field 1 of the elements of argument 2 > 0' in c.describe()
+    assert not any('field 2' in r for r in c.describe()), c.describe()
+    assert not c.ok((5, [(-1, 1)]))
+    assert not c.ok((5, [(0, 1)]))
+    assert c.ok((5, [(1, -1)]))
+    assert c.ok((5, [(2, 7), (1, 0)]))
+
+
+def test_all_positive_pairs_reject_a_negative_element():
+    samples = [(10, [(5, 10), (4, 40), (6, 30)]), (7, [(2, 3), (3, 4)]),
+               (3, [(1, 1)])]
+    c = contract(samples, KNAPSACK_DOC, ('capacity', 'items'))
+    assert not c.ok((5, [(-1, 1)]))
+    assert not c.ok((5, [(1, -1)]))
+    assert c.ok((5, [(1, 1), (2, 9)]))
+
+
+def test_nested_three_levels():
+    doc = 'm: a list of matrices of positive ints'
+    samples = [([[[1, 2]]],), ([[[1]], [[3, 4]]],), ([[[2, 3]]],)]
+    c = contract(samples, doc, ('m',))
+    assert not c.ok(([[[-1, 1]]],)), c.describe()
+    assert c.ok(([[[5, 1]]],))
+
+
+def test_elements_need_the_documentation():
+    # Small positive test lists are positive by chance: no rule without
+    # the documentation (unchanged).
+    samples = [(10, [(5, 10), (4, 40)]), (7, [(2, 3)]), (3, [(1, 1)])]
+    c = contract(samples, 'items: list of (weight, value) pairs.',
+                 ('capacity', 'items'))
+    assert c.ok((5, [(-1, 1)]))
+
+
+def test_tuples_of_several_lengths_are_not_records():
+    doc = 'xs: tuples of positive ints'
+    samples = [([(1, 2), (3, 4, 5)],), ([(1,)],), ([(2, 3)],)]
+    c = contract(samples, doc, ('xs',))
+    assert 'the elements of the elements of argument 1 > 0' in c.describe()
+    assert not c.ok(([(1, -1)],))
+
+
+# --- derived inputs: two arguments at a boundary ---------------------------
+
+def related(args):
+    return list(inputs._related(args))
+
+
+def test_text_as_long_as_its_width():
+    got = related(('hello', 7))
+    assert ('hello', 5) in got          # the width at the text's length
+    assert ('hello', 4) in got and ('hello', 6) in got
+    assert ('hellohe', 7) in got        # the text grown to the width
+    got = related((3, 'abcdef'))
+    assert (6, 'abcdef') in got and ('abc' in [s for _, s in got])
+
+
+def test_index_at_a_length():
+    got = related(([4, 5, 6], 1))
+    assert ([4, 5, 6], 3) in got and ([4, 5, 6], 2) in got
+    assert ([4], 1) in got
+
+
+def test_two_ints_equal_and_one_apart():
+    got = related((3, 9))
+    for pair in [(3, 3), (9, 9), (9, 3), (3, 4), (3, 2), (10, 9), (8, 9)]:
+        assert pair in got, (pair, got)
+
+
+def test_relation_step_comes_first():
+    shapes = shapes_of([('hello', 7)])
+    first = list(inputs.derive(('hello', 7), shapes, set()))[:2]
+    assert first[0] == ('hello', 5), first
+
+
+# --- hypothesis strategies under the contract ------------------------------
+
+hypothesis = pytest.importorskip('hypothesis')
+
+
+def draws(strategy, n=300):
+    out = []
+
+    @hypothesis.settings(max_examples=n, database=None, derandomize=True,
+                         suppress_health_check=list(hypothesis.HealthCheck))
+    @hypothesis.given(strategy)
+    def collect(v):
+        out.append(v)
+    collect()
+    return out
+
+
+def test_generated_records_keep_their_fields_and_signs():
+    import hypothesis.strategies as st
+    samples = [(10, [(5, 10), (4, 40), (6, 30)]), (7, [(2, 3), (3, 4)]),
+               (3, [(1, 1)])]
+    shapes = shapes_of(samples)
+    c = contract(samples, KNAPSACK_DOC, ('capacity', 'items'))
+    s = inputs.strategy(st, shapes[1], set(), rules=c.describe(),
+                        name='argument 2')
+    got = draws(s)
+    assert any(got)
+    for items in got:
+        for it in items:
+            assert type(it) is tuple and len(it) == 2, items
+            assert it[0] > 0 and it[1] > 0, items
+        assert c.ok((5, items)), items
