@@ -19,6 +19,7 @@ unsigned lt_guard_flags(void);
 void lt_guard_check(void);
 
 PyObject *lt_guard_py_set(PyObject *self, PyObject *args);
+PyObject *lt_guard_py_unpin(PyObject *self, PyObject *args);
 PyObject *lt_guard_py_tamper(PyObject *self, PyObject *args);
 PyObject *lt_guard_py_equal_to_anything(PyObject *self, PyObject *arg);
 

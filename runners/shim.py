@@ -196,6 +196,35 @@ def _rebind(old, new_dict, drop_missing=False):
                 del d[name]
             elif repl is not _UNMOVED:
                 d[name] = repl
+    _rebind_params(moved)
+
+
+def _rebind_params(moved):
+    """The values pytest took at collection for parametrized tests
+    (`parametrize("cls", [LRI, LRU])`, or in tuples of them) are the old
+    objects too: each test's parameters are pointed at the new ones, as a
+    fresh import and collection would have made them."""
+    if PYTEST_SESSION is None:
+        return
+
+    def new_value(v):
+        repl = moved.get(id(v), _UNMOVED)
+        if repl is not _UNMOVED and repl is not _GONE:
+            return repl
+        if type(v) in (tuple, list):
+            items = [new_value(x) for x in v]
+            if any(x is not y for x, y in zip(items, v)):
+                return type(v)(items)
+        return v
+
+    for item in getattr(PYTEST_SESSION, "items", ()):
+        params = getattr(getattr(item, "callspec", None), "params", None)
+        if not isinstance(params, dict):
+            continue
+        for name, value in list(params.items()):
+            repl = new_value(value)
+            if repl is not value:
+                params[name] = repl
 
 
 # What the import system put in a module's namespace, kept when a patch
@@ -786,9 +815,12 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
     sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
     untrusted = bool(flags & F_UNTRUSTED) or mode == 2
     files = None
+    unpin = ()
     if mode == 1 and flags & F_FILES:
         import json
-        files = [(f[0], f[1]) for f in json.loads(extra)["files"]]
+        change = json.loads(extra)
+        files = [(f[0], f[1]) for f in change["files"]]
+        unpin = [str(n) for n in change.get("unpin", ())]
     if untrusted:
         UNTRUSTED = True
         # The candidate's text is only written to scratch here (for the
@@ -803,6 +835,8 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
         _child_setup(scratch)
         # Before the guards: the watch writes its sitecustomize.py.
         needs = _needs_watch(mode, flags, scratch)
+        if unpin:
+            _litmus.guard_unpin(unpin)
         _litmus.arm(flags)
     if mode == 2:
         _litmus.applied(APPLY_OK, "calls")

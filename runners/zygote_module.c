@@ -397,6 +397,8 @@ static PyMethodDef litmus_methods[] = {
     {"test_result", py_test_result, METH_VARARGS, "A test ended."},
     {"guard_set", lt_guard_py_set, METH_VARARGS,
      "Pin the framework's state (zygote)."},
+    {"guard_unpin", lt_guard_py_unpin, METH_VARARGS,
+     "Let go of pinned entries by name (a child)."},
     {"arm", py_arm, METH_VARARGS, "Arm the guards of an untrusted run."},
     {"tamper", lt_guard_py_tamper, METH_VARARGS, "Report tampering; ends."},
     {"equal_to_anything", lt_guard_py_equal_to_anything, METH_O,

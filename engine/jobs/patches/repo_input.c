@@ -298,6 +298,7 @@ void lt__ri_inst_free(struct rinst *in)
     lt__strv_free(&in->args[1]);
     free(in->libpython);
     free(in->diff_module);
+    lt__strv_free(&in->unpin);
     free(in->diff_path);
     free(in->path_prefix);
     free(in->main_idx);

@@ -84,6 +84,8 @@ struct rinst {
                                     could not be collected here */
     /* Differential execution: the one package file the reference fix
      * changes (its subject index, or -1: none), and its module. */
+    struct strv unpin;           /* guard entries the instance's own
+                                    tests replace (the base run showed) */
     int diff_subject;
     char *diff_path;
     char *diff_module;
