@@ -996,9 +996,12 @@ def strategy(st, shape, consts, depth=0, rules=(), name="", floor=None):
                          if near else ints)
         elif k == "float":
             m = max(10.0, 2 * max(abs(d["min"]), abs(d["max"])))
+            # No negative zero: tests almost never pass one, and two
+            # right programs often print or compare it differently.
             parts.append(st.floats(0.0 if nonneg else -m, m,
                                    exclude_min=positive, allow_nan=False,
-                                   allow_infinity=False))
+                                   allow_infinity=False).map(
+                                       lambda x: x + 0.0))
         elif k == "bool":
             parts.append(st.booleans())
         elif k == "none":

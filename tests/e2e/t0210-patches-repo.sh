@@ -13,7 +13,8 @@ bash "$FIX/make_repos.sh" "$WORK/rp" >/dev/null || fail "make_repos.sh"
 R=$WORK/rp
 DB=$WORK/repo.db
 args=(patches --instances "$R/instances.jsonl" --predictions "$R/predictions.jsonl"
-      --repos "$R/repos" --env "$R/env.json" --db "$DB" --no-progress -j 2)
+      --repos "$R/repos" --env "$R/env.json" --db "$DB" --no-progress -j 2
+      --diff-budget 3)
 run_litmus "${args[@]}" -f json --csv "$WORK/out.csv" --harness-report "$WORK/harness"
 # Exit 1: some candidates are overfitting (the CI gate).
 expect_eq "$RC" 1 "exit code ($(tail -3 "$WORK/err"))"
@@ -90,7 +91,7 @@ LITMUS_RUN_LOG=$WORK/runlog run_litmus "${args[@]}"
 [ ! -s "$WORK/runlog" ] || fail "the second run started runs: $(head -3 "$WORK/runlog")"
 # The CI form: a pull request's revisions on the repository at hand.
 run_litmus patches --repo "$R/ci-repo" --base main --reference fix --candidate cand-good \
-  --candidate cand-breaks --db "$WORK/ci.db" --no-progress -f json
+  --candidate cand-breaks --db "$WORK/ci.db" --no-progress -f json --diff-budget 3
 expect_eq "$RC" 1 "CI form exit code ($(tail -3 "$WORK/err"))"
 python3 - "$WORK/out" <<'PY' || fail "CI form verdicts"
 import json, sys
