@@ -249,6 +249,13 @@ def compare(a, b, depth=0):
             except Exception as exc:
                 return ("<raises>", type(exc).__name__)
         return compare(drain(a), drain(b), depth + 1)
+    if ta in (types.BuiltinMethodType, types.MethodType):
+        # A bound method each side got a copy of ([3, 2, 1].pop): the
+        # same method of equal objects.
+        if getattr(a, "__name__", None) != getattr(b, "__name__", None):
+            return False, None
+        return compare(getattr(a, "__self__", None),
+                       getattr(b, "__self__", None), depth + 1)
     if _SHALLOW_FOREIGN[0] and ta.__eq__ is object.__eq__:
         # A repository candidate: one class on both sides is the
         # package's or a library's, not the changed file's.  Their

@@ -6,6 +6,7 @@
 # I/O.  SPDX-License-Identifier: MIT
 import copy
 import inspect
+import itertools
 import math
 import re
 
@@ -790,7 +791,30 @@ def variants(v, shape, consts, depth=0):
                         out.append(d)
     elif t in (set, frozenset):
         out = [t()] + [t(x for x in v if x != y) for y in list(v)[:6]]
+    elif t in _ITERATORS:
+        # An iterator the tests built (iter(range(16))): its items, read
+        # from a copy, varied as a list and handed over as an iterator.
+        items = _iterator_items(v)
+        if items is not None:
+            out = [iter(x) for x in variants(items, None, consts, depth)]
     return [x for x in out if not _same_value(x, v)]
+
+
+_ITERATORS = (type(iter([])), type(iter(())), type(iter(range(0))),
+              type(iter("")))
+
+
+def _iterator_items(it, limit=10000):
+    """The items an iterator would give, read from a pickled copy (the
+    original is left as it is), or None when it cannot be copied or is
+    longer than limit."""
+    import pickle
+    try:
+        copy_ = pickle.loads(pickle.dumps(it, protocol=4))
+        items = list(itertools.islice(copy_, limit + 1))
+    except Exception:
+        return None
+    return items if len(items) <= limit else None
 
 
 def _seeds(shape):

@@ -35,6 +35,8 @@ def _tamper(why):
 _litmus.tamper = _tamper
 sys.modules['_litmus'] = _litmus
 sys.modules['litmus_inputs'] = inputs
+import codediff  # noqa: E402
+sys.modules['litmus_codediff'] = codediff
 import calls  # noqa: E402
 
 
@@ -184,3 +186,99 @@ def test_small_inputs_variants_are_not_starved_by_exponential_ones():
                     [('lcs_length', t, {}) for t in tests], budget=1.0)
     (w,) = of_type(recs, 'witness')
     assert w['origin'] == 'derived', w
+
+
+# --- repository candidates ------------------------------------------------
+
+def run_package_diff(reference, candidate, calls_made, budget=0.5):
+    del RECORDS[:]
+    job = {'kind': 'diff', 'path': '/nowhere/pkg/mod.py', 'module': 'pkg.mod',
+           'package': True, 'reference': reference, 'candidate': candidate,
+           'captured': [base64.b64encode(pickle.dumps(c, protocol=4)).decode()
+                        for c in calls_made],
+           'captured_origin': ['test'] * len(calls_made),
+           'budget': budget, 'generate': False}
+    try:
+        calls.diff_main(job)
+    finally:
+        calls._SHALLOW_FOREIGN[0] = False
+    return [json.loads(r) for r in RECORDS]
+
+
+MODULE = '''
+import random
+
+def pick(xs):
+    return random.sample(xs, 2)
+
+def clip(x):
+    return max(0, x)
+
+def clip_all(xs):
+    return [clip(x) for x in xs]
+'''
+
+
+def test_only_the_functions_the_change_reaches_are_compared():
+    # clip changes (and clip_all, which uses it); pick, which draws
+    # random numbers, is left alone.
+    changed = MODULE.replace('max(0, x)', 'x if x > 0 else 0')
+    ref, cand = (calls._load(t, '/nowhere/pkg/mod.py', 'pkg.mod')
+                 for t in (MODULE, changed))
+    assert calls._affected(ref, cand, '/nowhere/pkg/mod.py') == \
+        {'clip', 'clip_all'}
+
+
+def test_random_draws_alike_on_both_sides():
+    # An unchanged sampler gives the same answer on both sides.
+    recs = run_package_diff(MODULE, MODULE + '\n', [('pick', ([1, 2, 3, 4],),
+                                                      {})])
+    assert not of_type(recs, 'witness'), recs
+
+
+SLOTS = '''
+class Interval:
+    __slots__ = ("start", "end")
+
+    def __init__(self, start, end):
+        self.start, self.end = start, end
+
+    def __eq__(self, other):
+        return isinstance(other, Interval) and \\
+            (self.start, self.end) == (other.start, other.end)
+
+def merge(a, b):
+    return [Interval(min(a.start, b.start), max(a.end, b.end))]
+'''
+
+
+def test_slotted_objects_of_each_side_compared_by_their_slots():
+    a, b = calls._load(SLOTS, '/nowhere/pkg/mod.py', 'pkg.mod'), \
+        calls._load(SLOTS, '/nowhere/pkg/mod.py', 'pkg.mod')
+    assert calls.same(a.Interval(1, 6), b.Interval(1, 6))
+    assert not calls.same(a.Interval(1, 6), b.Interval(1, 5))
+
+
+def test_an_iterator_that_cannot_be_read_compares_by_its_error():
+    import io
+    f, g = io.StringIO('x'), io.StringIO('x')
+    f.close()
+    g.close()
+    assert calls.same(f, g)
+    assert not calls.same(f, iter([1]))
+
+
+def test_a_bound_builtin_method_is_not_shared_between_sides():
+    # list.pop of the tests' list: each side gets a list of its own.
+    src = '''
+def drain(pop):
+    out = []
+    try:
+        while True:
+            out.append(pop())
+    except IndexError:
+        return out
+'''
+    recs = run_package_diff(src, src + '\n', [('drain', ([3, 2, 1].pop,),
+                                                {})])
+    assert not of_type(recs, 'witness'), recs

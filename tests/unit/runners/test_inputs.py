@@ -146,3 +146,20 @@ def test_generated_records_keep_their_fields_and_signs():
             assert type(it) is tuple and len(it) == 2, items
             assert it[0] > 0 and it[1] > 0, items
         assert c.ok((5, items)), items
+
+
+# --- iterators the tests pass ---------------------------------------------
+
+def test_iterator_varied_as_its_items():
+    it = iter(range(4))
+    out = inputs.variants(it, None, set())
+    lists = [list(x) for x in out]
+    assert [] in lists and [0, 1, 2, 3, 4] in lists and [3, 2, 1, 0] in lists
+    assert all(type(x) is type(iter([])) for x in out)
+    # The tests' own iterator is left as it was.
+    assert list(it) == [0, 1, 2, 3]
+
+
+def test_iterator_that_cannot_be_copied_has_no_variant():
+    gen = (x for x in range(3))
+    assert inputs.variants(gen, None, set()) == []
