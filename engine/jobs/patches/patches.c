@@ -1022,22 +1022,14 @@ static int open_store(struct patches_run *r, const char *shard,
                       const char *plan, int *db_existed)
 {
     const struct lt_patches_opts *o = r->o;
-    char *errmsg = NULL;
     *db_existed = access(o->run.db, F_OK) == 0;
-    int rc = lt_store_open(o->run.db, &r->st, &errmsg);
-    if (rc < 0) {
-        *db_existed = 1;
-        lt_error("%s: %s", o->run.db, errmsg ? errmsg : lt_strerror(rc));
-        free(errmsg);
-        return lt_exit_from_error(rc);
+    int code = lt__patches_store_begin(o->run.db, LT_PATCHES_SCHEMA, &r->st);
+    if (code) {
+        if (!r->st) /* not opened: whatever is there is not ours */
+            *db_existed = 1;
+        return code;
     }
-    rc = lt_store_patches_init(r->st);
-    if (rc == 0)
-        rc = lt_store_begin(r->st);
-    if (rc == 0)
-        rc = lt_store_clear_patch_runs(r->st);
-    if (rc == 0)
-        rc = lt_store_set_meta(r->st, "patches_schema", LT_PATCHES_SCHEMA);
+    int rc = 0;
     /* A shard's store holds its candidates' results; used as another
      * shard, `litmus merge` would take it for that one. */
     char *was = NULL;
@@ -1063,6 +1055,28 @@ static int open_store(struct patches_run *r, const char *shard,
     if (rc < 0)
         return lt__store_write_failed(r->st, o->run.db, rc);
     return 0;
+}
+
+/* Contract: see patches_internal.h. */
+int lt__patches_store_begin(const char *db, const char *schema,
+                            struct lt_store **st)
+{
+    char *errmsg = NULL;
+    *st = NULL;
+    int rc = lt_store_open(db, st, &errmsg);
+    if (rc < 0) {
+        lt_error("%s: %s", db, errmsg ? errmsg : lt_strerror(rc));
+        free(errmsg);
+        return lt_exit_from_error(rc);
+    }
+    rc = lt_store_patches_init(*st);
+    if (rc == 0)
+        rc = lt_store_begin(*st);
+    if (rc == 0)
+        rc = lt_store_clear_patch_runs(*st);
+    if (rc == 0)
+        rc = lt_store_set_meta(*st, "patches_schema", schema);
+    return rc < 0 ? lt__store_write_failed(*st, db, rc) : 0;
 }
 
 /* Plans every unit from the store and, when any run is needed, readies

@@ -179,6 +179,13 @@ struct ptask *lt__patches_task_new(struct unit *u, enum ptask_kind kind,
 void lt__patches_job_tests(struct unit *u, struct job *spec,
                            const uint32_t *idx, size_t n, int cov);
 
+/* Opens the patch triage's store at db for a run: its tables, the
+ * previous run's verdicts cleared, its schema noted, in a transaction
+ * left open for the caller to add to and commit.  0, or an exit code
+ * after an error printed (*st NULL when the store did not open). */
+int lt__patches_store_begin(const char *db, const char *schema,
+                            struct lt_store **st);
+
 /*** patches_input.c ***/
 
 /* The programs: the manifest's entries, or the single --buggy one, with
@@ -324,6 +331,9 @@ double lt__ps_score(double d, double v, double n, double pop, double dk,
 
 /*** patches_report.c ***/
 
+/* One CSV field to f (NULL: empty), RFC 4180 quoting, then a comma, or
+ * a line break when last. */
+void lt__csv_field(FILE *f, const char *s, int last);
 /* Renders every stored patch row: text or JSON to out, CSV to csv_path
  * when set.  Returns the exit code (0, 1 on an overfitting patch, 3 on
  * an error verdict or a store failure). */

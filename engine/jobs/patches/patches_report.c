@@ -136,7 +136,8 @@ static struct prog_sum *summarise(const struct rows *rs, size_t *n_out,
 
 /*** CSV ***/
 
-static void csv_field(FILE *f, const char *s, int last)
+/* Contract: see patches_internal.h. */
+void lt__csv_field(FILE *f, const char *s, int last)
 {
     s = s ? s : "";
     if (strpbrk(s, ",\"\n\r")) {
@@ -161,7 +162,7 @@ static void csv_num(FILE *f, const json_t *ev, const char *key, int last)
         snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
     else if (json_is_number(v))
         snprintf(buf, sizeof(buf), "%.4f", json_number_value(v));
-    csv_field(f, buf, last);
+    lt__csv_field(f, buf, last);
 }
 
 static int write_csv(const struct rows *rs, const char *path)
@@ -182,10 +183,10 @@ static int write_csv(const struct rows *rs, const char *path)
     fputs(",outside_contract\n", f);
     for (size_t i = 0; i < rs->n; i++) {
         const struct row *r = &rs->v[i];
-        csv_field(f, r->program, 0);
-        csv_field(f, r->run_id, 0);
-        csv_field(f, r->verdict, 0);
-        csv_field(f, r->reason, 0);
+        lt__csv_field(f, r->program, 0);
+        lt__csv_field(f, r->run_id, 0);
+        lt__csv_field(f, r->verdict, 0);
+        lt__csv_field(f, r->reason, 0);
         csv_num(f, r->ev, "tests_passed", 0);
         csv_num(f, r->ev, "tests_total", 0);
         csv_num(f, r->ev, "mutation_score", 0);
@@ -194,12 +195,12 @@ static int write_csv(const struct rows *rs, const char *path)
         const char *wt = json_is_object(w)
                              ? json_string_value(json_object_get(w, "text"))
                              : NULL;
-        csv_field(f, wt, 0);
+        lt__csv_field(f, wt, 0);
         csv_num(f, r->ev, "token_similarity", 0);
         csv_num(f, r->ev, "ast_similarity", 0);
         char ms[32];
         snprintf(ms, sizeof(ms), "%.1f", r->duration_ms);
-        csv_field(f, ms, 0);
+        lt__csv_field(f, ms, 0);
         const json_t *d = json_object_get(r->ev, "differential");
         const json_t *bo = json_object_get(d, "by_origin");
         for (size_t k = 0; k < sizeof(by) / sizeof(*by); k++)

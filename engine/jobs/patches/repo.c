@@ -1430,26 +1430,11 @@ static int mkdir_p(const char *path)
 
 static int open_store(struct repo_run *r)
 {
-    const struct lt_patches_opts *o = r->o;
-    char *errmsg = NULL;
-    int rc = lt_store_open(o->run.db, &r->st, &errmsg);
-    if (rc < 0) {
-        lt_error("%s: %s", o->run.db, errmsg ? errmsg : lt_strerror(rc));
-        free(errmsg);
-        return lt_exit_from_error(rc);
-    }
-    rc = lt_store_patches_init(r->st);
-    if (rc == 0)
-        rc = lt_store_begin(r->st);
-    if (rc == 0)
-        rc = lt_store_clear_patch_runs(r->st);
-    if (rc == 0)
-        rc = lt_store_set_meta(r->st, "patches_schema", LT_REPO_SCHEMA);
-    if (rc == 0)
-        rc = lt_store_commit(r->st);
-    if (rc < 0)
-        return lt__store_write_failed(r->st, o->run.db, rc);
-    return 0;
+    int code = lt__patches_store_begin(r->o->run.db, LT_REPO_SCHEMA, &r->st);
+    if (code)
+        return code;
+    int rc = lt_store_commit(r->st);
+    return rc < 0 ? lt__store_write_failed(r->st, r->o->run.db, rc) : 0;
 }
 
 /* Stores every candidate's verdict (patch_runs), the rows every report

@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
+#include "engine/jobs/patches/patches_internal.h"
 #include "engine/jobs/patches/patches_store.h"
 
 static const char *const verdicts[] = {"correct", "overfitting",
@@ -49,23 +50,6 @@ static const char *harness_of(const json_t *row)
     return rstr(json_object_get(row, "evidence"), "harness");
 }
 
-/* One CSV field, RFC 4180 quoting. */
-static void csv_field(FILE *f, const char *s, int last)
-{
-    if (strpbrk(s, ",\"\n\r")) {
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(s, f);
-    }
-    fputc(last ? '\n' : ',', f);
-}
-
 static int write_csv(const char *path, const json_t *rows)
 {
     FILE *f = fopen(path, "w");
@@ -99,22 +83,22 @@ static int write_csv(const char *path, const json_t *rows)
         char fl[16];
         snprintf(fl, sizeof(fl), "%zu",
                  json_array_size(json_object_get(ev, "failing")));
-        csv_field(f, rstr(row, "instance_id"), 0);
-        csv_field(f, rstr(row, "model_name_or_path"), 0);
-        csv_field(f, rstr(row, "verdict"), 0);
-        csv_field(f, rstr(row, "reason"), 0);
-        csv_field(f, strcmp(harness_of(row), "resolved") == 0 ? "true"
+        lt__csv_field(f, rstr(row, "instance_id"), 0);
+        lt__csv_field(f, rstr(row, "model_name_or_path"), 0);
+        lt__csv_field(f, rstr(row, "verdict"), 0);
+        lt__csv_field(f, rstr(row, "reason"), 0);
+        lt__csv_field(f, strcmp(harness_of(row), "resolved") == 0 ? "true"
                                                                : "false",
                   0);
-        csv_field(f, rstr(ev, "decided_by"), 0);
-        csv_field(f, fl, 0);
-        csv_field(f, wt, 0);
-        csv_field(f, wf, 0);
-        csv_field(f, sim, 0);
-        csv_field(f, rstr(ev, "applied_with"), 0);
-        csv_field(f, lo, 0);
-        csv_field(f, num, 0);
-        csv_field(f, rstr(row, "detail"), 1);
+        lt__csv_field(f, rstr(ev, "decided_by"), 0);
+        lt__csv_field(f, fl, 0);
+        lt__csv_field(f, wt, 0);
+        lt__csv_field(f, wf, 0);
+        lt__csv_field(f, sim, 0);
+        lt__csv_field(f, rstr(ev, "applied_with"), 0);
+        lt__csv_field(f, lo, 0);
+        lt__csv_field(f, num, 0);
+        lt__csv_field(f, rstr(row, "detail"), 1);
     }
     if (fclose(f) != 0) {
         lt_error("--csv %s: %s", path, strerror(errno));
