@@ -1092,8 +1092,7 @@ static void inst_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
 {
     struct repo_run *r = ex->owner;
     struct rinst *in = l->owner;
-    (void)rc;
-    if (!in->narrowed && in->wider_files.n) {
+    if (rc == LT_ENOTESTS && !in->narrowed && in->wider_files.n) {
         lt_warn("instance %s: the wider suite cannot be collected here (%s): "
                 "judged without it", in->id, msg);
         lt_exec_lane_fail(ex, l, msg);
