@@ -1023,43 +1023,17 @@ static int open_store(struct patches_run *r, const char *shard,
 {
     const struct lt_patches_opts *o = r->o;
     *db_existed = access(o->run.db, F_OK) == 0;
-    int code = lt__patches_store_begin(o->run.db, LT_PATCHES_SCHEMA, &r->st);
-    if (code) {
-        if (!r->st) /* not opened: whatever is there is not ours */
-            *db_existed = 1;
-        return code;
-    }
-    int rc = 0;
-    /* A shard's store holds its candidates' results; used as another
-     * shard, `litmus merge` would take it for that one. */
-    char *was = NULL;
-    if (rc == 0)
-        rc = lt_store_get_meta(r->st, "patches_shard", &was);
-    if (rc == 0 && was && strcmp(was, shard) != 0) {
-        lt_error("%s holds %s%s, not %s%s; use another --db", o->run.db,
-                 *was ? "patches shard " : "the whole triage", was,
-                 *shard ? "shard " : "the whole triage", shard);
-        free(was);
-        lt_store_rollback(r->st);
-        return LT_EXIT_USAGE;
-    }
-    free(was);
-    if (rc == 0 && *shard)
-        rc = lt_store_set_meta(r->st, "patches_shard", shard);
-    if (rc == 0)
-        rc = lt_store_set_meta(r->st, "patches_settings", plan);
-    if (rc == 0)
-        rc = lt_store_set_meta(r->st, "patches_complete", "0");
-    if (rc == 0)
-        rc = lt_store_commit(r->st);
-    if (rc < 0)
-        return lt__store_write_failed(r->st, o->run.db, rc);
-    return 0;
+    int code = lt__patches_store_open(o->run.db, LT_PATCHES_SCHEMA, shard,
+                                      plan, &r->st);
+    if (code && !r->st) /* not opened: whatever is there is not ours */
+        *db_existed = 1;
+    return code;
 }
 
 /* Contract: see patches_internal.h. */
-int lt__patches_store_begin(const char *db, const char *schema,
-                            struct lt_store **st)
+int lt__patches_store_open(const char *db, const char *schema,
+                           const char *shard, const char *plan,
+                           struct lt_store **st)
 {
     char *errmsg = NULL;
     *st = NULL;
@@ -1076,6 +1050,28 @@ int lt__patches_store_begin(const char *db, const char *schema,
         rc = lt_store_clear_patch_runs(*st);
     if (rc == 0)
         rc = lt_store_set_meta(*st, "patches_schema", schema);
+    /* A shard's store holds its candidates' results; used as another
+     * shard, `litmus merge` would take it for that one. */
+    char *was = NULL;
+    if (rc == 0)
+        rc = lt_store_get_meta(*st, "patches_shard", &was);
+    if (rc == 0 && was && strcmp(was, shard) != 0) {
+        lt_error("%s holds %s%s, not %s%s; use another --db", db,
+                 *was ? "patches shard " : "the whole triage", was,
+                 *shard ? "shard " : "the whole triage", shard);
+        free(was);
+        lt_store_rollback(*st);
+        return LT_EXIT_USAGE;
+    }
+    free(was);
+    if (rc == 0 && *shard)
+        rc = lt_store_set_meta(*st, "patches_shard", shard);
+    if (rc == 0)
+        rc = lt_store_set_meta(*st, "patches_settings", plan);
+    if (rc == 0)
+        rc = lt_store_set_meta(*st, "patches_complete", "0");
+    if (rc == 0)
+        rc = lt_store_commit(*st);
     return rc < 0 ? lt__store_write_failed(*st, db, rc) : 0;
 }
 

@@ -179,12 +179,15 @@ struct ptask *lt__patches_task_new(struct unit *u, enum ptask_kind kind,
 void lt__patches_job_tests(struct unit *u, struct job *spec,
                            const uint32_t *idx, size_t n, int cov);
 
-/* Opens the patch triage's store at db for a run: its tables, the
- * previous run's verdicts cleared, its schema noted, in a transaction
- * left open for the caller to add to and commit.  0, or an exit code
- * after an error printed (*st NULL when the store did not open). */
-int lt__patches_store_begin(const char *db, const char *schema,
-                            struct lt_store **st);
+/* Opens the patch triage's store at db for a run and marks the run in
+ * it: its tables, the previous run's verdicts cleared, its schema, shard
+ * ("I/N", or "" for the whole triage: a store of another shard is
+ * refused) and plan (the triage's fingerprint, for `litmus merge`), not
+ * complete yet.  0, or an exit code after an error printed (*st NULL
+ * when the store did not open). */
+int lt__patches_store_open(const char *db, const char *schema,
+                           const char *shard, const char *plan,
+                           struct lt_store **st);
 
 /*** patches_input.c ***/
 

@@ -114,6 +114,13 @@ static json_t *load_layer(struct repo_run *r, struct rinst *in,
     return v;
 }
 
+/* The store's layer of a diff's run: the base's, the reference's and the
+ * candidates' apart (a candidate may be the reference's very diff). */
+static const char *layer_of(const struct rover *ov)
+{
+    return ov->is_base ? "base" : ov->is_ref ? "ref" : "repo";
+}
+
 /*** An instance's tests ***/
 
 /* The file part of a node id, as a heap string. */
@@ -569,7 +576,11 @@ static void decide(const struct repo_run *r, const struct rcand *c,
     json_decref(re_fails);
     /* The wider suite: a test that passes on the reference and fails on
      * the candidate is a witness. */
-    json_t *chosen = json_object_get(map, "wider_chosen");
+    /* The wider tests this candidate ran (the choice depends on measured
+     * times: another run's, a merged shard's, may differ). */
+    json_t *chosen = json_object_get(res, "wider_ran");
+    if (!chosen)
+        chosen = json_object_get(map, "wider_chosen");
     json_t *witness = json_array();
     size_t i;
     json_t *t;
@@ -961,7 +972,7 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
             free(out);
         }
         json_object_set_new(k->ov->result, "diff", dv);
-        store_layer(r, in, k->ov->sha, "repo", k->ov->result);
+        store_layer(r, in, k->ov->sha, layer_of(k->ov), k->ov->result);
         free(k);
         advance(r, in);
         return;
@@ -995,7 +1006,7 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
     k->ov->queued = 0;
     if (k->kind == R_WIDER) {
         json_object_set_new(k->ov->result, "wider", ev);
-        store_layer(r, in, k->ov->sha, "repo", k->ov->result);
+        store_layer(r, in, k->ov->sha, layer_of(k->ov), k->ov->result);
     } else {
         if ((k->kind == R_BASE || k->kind == R_REF) && st &&
             strcmp(st, "error") == 0) {
@@ -1009,8 +1020,14 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
                      in->id, jstr(json_object_get(ev, "end"), "detail"));
             lt_exec_fail(ex, LT_EXIT_USAGE);
         }
+        if (k->kind == R_CAND) {
+            json_t *map = inst_map(r, in);
+            json_object_set(ev, "wider_ran",
+                            json_object_get(map, "wider_chosen"));
+            json_decref(map);
+        }
         k->ov->result = ev;
-        store_layer(r, in, k->ov->sha, "repo", ev);
+        store_layer(r, in, k->ov->sha, layer_of(k->ov), ev);
         if (k->kind == R_CAND)
             count_decided(r, k->ov);
     }
@@ -1030,12 +1047,12 @@ static void task_lost(struct lt_exec *ex, struct lt_task *xt,
         json_object_set_new(k->ov->result, "diff",
                             json_pack("{s:s, s:s, s:f}", "status", "error",
                                       "detail", why, "duration_ms", 0.0));
-        store_layer(r, in, k->ov->sha, "repo", k->ov->result);
+        store_layer(r, in, k->ov->sha, layer_of(k->ov), k->ov->result);
     } else if (k->kind == R_CAND) {
         k->ov->result = json_pack("{s:{}, s:{s:s, s:s, s:f}}", "status",
                                   "end", "status", "error", "detail", why,
                                   "duration_ms", 0.0);
-        store_layer(r, in, k->ov->sha, "repo", k->ov->result);
+        store_layer(r, in, k->ov->sha, layer_of(k->ov), k->ov->result);
         count_decided(r, k->ov);
     } else {
         lt_error("instance %s: the %s run: %s", in->id,
@@ -1103,7 +1120,7 @@ static void inst_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
         for (size_t i = 0; i < 2 + in->n_ovs; i++) {
             struct rover *ov = i < 2 ? all[i] : in->ovs[i - 2];
             if (ov && !ov->result && ov->applied && (!ov->empty || i == 0))
-                ov->result = load_layer(r, in, ov->sha, "repo");
+                ov->result = load_layer(r, in, ov->sha, layer_of(ov));
         }
         if (open_lane(r, in) == 0)
             return;
@@ -1122,9 +1139,26 @@ static size_t inst_work(const struct lt_lane *l)
     return in->have_tests ? q : in->n_ovs + 2;
 }
 
+/* A zygote of the instance started (t NULL), or task t's child did:
+ * LITMUS_RUN_LOG, the tests' record of what a run started. */
+static void inst_started(struct lt_exec *ex, struct lt_lane *l,
+                         struct lt_task *t)
+{
+    struct repo_run *r = ex->owner;
+    struct rinst *in = l->owner;
+    if (!r->run_log)
+        return;
+    static const char *const kinds[] = {"base", "reference", "wider",
+                                        "candidate", "differential"};
+    const struct rtask *k = t ? t->owner : NULL;
+    fprintf(r->run_log, "%s %s%s%.12s\n", in->id, k ? kinds[k->kind] : "zygote",
+            k ? " " : "", k ? k->ov->sha : "");
+    fflush(r->run_log);
+}
+
 static const struct lt_lane_ops lane_ops = {
     .ready = inst_ready, .start_failed = inst_start_failed,
-    .work = inst_work};
+    .work = inst_work, .started = inst_started};
 
 /* Whether instance in has everything it needs to decide. */
 static int inst_complete(struct repo_run *r, struct rinst *in)
@@ -1383,9 +1417,9 @@ static int plan_inst(struct repo_run *r, struct rinst *in)
 
 static int load_results(struct repo_run *r, struct rinst *in)
 {
-    in->base_ov->result = load_layer(r, in, in->base_ov->sha, "repo");
+    in->base_ov->result = load_layer(r, in, in->base_ov->sha, "base");
     if (in->ref_ov)
-        in->ref_ov->result = load_layer(r, in, in->ref_ov->sha, "repo");
+        in->ref_ov->result = load_layer(r, in, in->ref_ov->sha, "ref");
     for (int w = 0; w < 4; w++) {
         const struct rover *ov = w % 2 ? in->ref_ov : in->base_ov;
         const json_t *res = ov ? ov->result : NULL;
@@ -1429,11 +1463,8 @@ static int mkdir_p(const char *path)
 
 static int open_store(struct repo_run *r)
 {
-    int code = lt__patches_store_begin(r->o->run.db, LT_REPO_SCHEMA, &r->st);
-    if (code)
-        return code;
-    int rc = lt_store_commit(r->st);
-    return rc < 0 ? lt__store_write_failed(r->st, r->o->run.db, rc) : 0;
+    return lt__patches_store_open(r->o->run.db, LT_REPO_SCHEMA, r->shard,
+                                  r->plan, &r->st);
 }
 
 /* Stores every candidate's verdict (patch_runs), the rows every report
@@ -1571,6 +1602,7 @@ static void run_free(struct repo_run *r)
         free(r->scratch);
     }
     free(r->trees);
+    free(r->plan);
     lt_store_close(r->st);
 }
 
@@ -1584,7 +1616,7 @@ int lt_patches_repo(const struct lt_patches_opts *o)
     lt_exec_init(&r.ex, o->run.jobs);
     r.ex.owner = &r;
     int code = 0;
-    if (lt__ri_read(&r) < 0) {
+    if (lt__ri_read(&r) < 0 || lt__ri_shard(&r) < 0) {
         code = LT_EXIT_USAGE;
         goto out;
     }
@@ -1634,6 +1666,8 @@ int lt_patches_repo(const struct lt_patches_opts *o)
                 code = LT_EXIT_USAGE;
                 goto out;
             }
+        const char *log_path = getenv("LITMUS_RUN_LOG");
+        r.run_log = log_path && *log_path ? fopen(log_path, "a") : NULL;
         lt__progress_init(&r.prog, o->run.progress, "patches");
         r.ex.st = r.st;
         r.ex.db = o->run.db;
@@ -1648,6 +1682,12 @@ int lt_patches_repo(const struct lt_patches_opts *o)
     code = store_verdicts(&r);
     if (code == 0)
         code = lt__repo_report(r.st, o, lt__now() - r.t_start, stdout);
+    if (code == 0 || code == 1) {
+        /* Every candidate has a verdict: `litmus merge` may take it. */
+        int rc2 = lt_store_set_meta(r.st, "patches_complete", "1");
+        if (rc2 < 0)
+            code = lt__store_write_failed(r.st, o->run.db, rc2);
+    }
 out:
     run_free(&r);
     return code;

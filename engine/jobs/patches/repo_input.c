@@ -20,6 +20,7 @@
 #include "common/run.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
+#include "engine/core/internal.h"
 
 /*** String lists ***/
 
@@ -643,6 +644,81 @@ int lt__ri_read(struct repo_run *r)
             free(w);
             return rc;
         }
+    }
+    return 0;
+}
+
+/*** Shards ***/
+
+static int cmp_cand_key(const void *a, const void *b)
+{
+    const struct rcand *x = *(const struct rcand *const *)a;
+    const struct rcand *y = *(const struct rcand *const *)b;
+    int c = strcmp(x->instance_id, y->instance_id);
+    return c ? c : strcmp(x->model, y->model);
+}
+
+/* Contract: see repo_internal.h. */
+int lt__ri_shard(struct repo_run *r)
+{
+    const struct lt_patches_opts *o = r->o;
+    struct lt_buf b = LT_BUF_INIT;
+    lt_buf_printf(&b, "%s wider %g diff %g factor %g const %g sim %g\n",
+                  LT_REPO_SCHEMA, o->wider_budget, o->diff_budget,
+                  o->run.timeout_factor, o->run.timeout_const,
+                  o->sim_threshold);
+    for (size_t i = 0; i < o->n_pytest_args; i++)
+        lt_buf_printf(&b, "arg %s\n", o->pytest_args[i]);
+    for (size_t i = 0; i < r->n_insts; i++) {
+        const struct rinst *in = r->insts[i];
+        char sha[65];
+        struct lt_buf t = LT_BUF_INIT;
+        lt_buf_printf(&t, "%s\n%s\n%s\n%s\n%s\n", in->id, in->base,
+                      in->patch ? in->patch : "",
+                      in->test_patch ? in->test_patch : "",
+                      in->python ? in->python : "");
+        for (size_t k = 0; k < in->f2p.n; k++)
+            lt_buf_printf(&t, "f %s\n", in->f2p.v[k]);
+        for (size_t k = 0; k < in->p2p.n; k++)
+            lt_buf_printf(&t, "p %s\n", in->p2p.v[k]);
+        lt_sha256_hex(t.data, t.len, sha);
+        lt_buf_free(&t);
+        lt_buf_printf(&b, "instance %s %s\n", in->id, sha);
+    }
+    for (size_t i = 0; i < r->n_cands; i++) {
+        char sha[65];
+        lt_sha256_hex(r->cands[i].patch, r->cands[i].len, sha);
+        lt_buf_printf(&b, "candidate %s %s %s\n", r->cands[i].instance_id,
+                      r->cands[i].model, sha);
+    }
+    char sha[65];
+    lt_sha256_hex(b.data, b.len, sha);
+    lt_buf_free(&b);
+    r->plan = xstrdup(sha);
+    if (!o->run.shard_count)
+        return 0;
+    snprintf(r->shard, sizeof(r->shard), "%u/%u", o->run.shard_index,
+             o->run.shard_count);
+    unsigned char *keep = xcalloc(r->n_cands + 1, 1);
+    lt__shard_deal(r->cands, r->n_cands, sizeof(*r->cands), cmp_cand_key,
+                   o->run.shard_index, o->run.shard_count, keep);
+    size_t w = 0, all = r->n_cands;
+    for (size_t i = 0; i < r->n_cands; i++) {
+        if (!keep[i]) {
+            r->cands[i].inst->n_cands--;
+            free(r->cands[i].instance_id);
+            free(r->cands[i].model);
+            free(r->cands[i].patch);
+            continue;
+        }
+        r->cands[w++] = r->cands[i];
+    }
+    r->n_cands = w;
+    free(keep);
+    if (!w) {
+        lt_error("shard %s gets none of the %zu candidates: use at most %zu "
+                 "shards", r->shard, all, all);
+        return -1;
     }
     return 0;
 }

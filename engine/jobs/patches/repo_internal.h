@@ -113,6 +113,8 @@ struct rcand {
 /* The state of one run. */
 struct repo_run {
     const struct lt_patches_opts *o;
+    char shard[48];              /* "I/N", or "" for the whole run */
+    char *plan;                  /* the run's fingerprint, before the deal */
     struct lt_store *st;
     struct rinst **insts;
     size_t n_insts;
@@ -132,6 +134,10 @@ struct repo_run {
 /* The instances and predictions (or the CI form's one instance and its
  * candidates) into r.  0, or -1 after an error printed (exit 2). */
 int lt__ri_read(struct repo_run *r);
+/* The run's plan (every instance and candidate and the options that
+ * decide a verdict, hashed) into r->plan, then keeps the candidates dealt
+ * to the shard of --shard, if any.  0, or -1 after an error printed. */
+int lt__ri_shard(struct repo_run *r);
 void lt__ri_inst_free(struct rinst *in);
 
 /*** repo_tree.c ***/
