@@ -302,8 +302,6 @@ void lt__ri_inst_free(struct rinst *in)
     lt__strv_free(&in->unpin);
     free(in->diff_path);
     free(in->path_prefix);
-    free(in->main_idx);
-    free(in->wider_idx);
     free(in);
 }
 

@@ -91,11 +91,7 @@ struct rinst {
     char *diff_module;
     struct lt_lane *lane;
     int have_tests, done, pending;
-    uint32_t *main_idx;          /* tests of the test patch's files */
-    size_t n_main;
-    uint32_t *wider_idx;         /* the wider suite's chosen tests */
-    size_t n_wider;
-    int wider_known;
+    size_t n_wider;              /* tests of the wider suite collected */
 };
 
 /* One prediction: a candidate diff for an instance. */
