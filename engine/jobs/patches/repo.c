@@ -666,9 +666,18 @@ static void decide(const struct repo_run *r, const struct rcand *c,
 #endif
     v->verdict = "correct";
     v->reason = "passes";
-    v->detail = xasprintf("resolved; %zu wider-suite test(s) agree with the "
-                          "reference fix",
-                          json_array_size(chosen));
+    const char *ds = diff ? jstr(diff, "status") : NULL;
+    char *dtext = !diff ? xstrdup("")
+                  : ds && strcmp(ds, "same") == 0
+                      ? xasprintf(" and on %.0f inputs of differential "
+                                  "execution",
+                                  jnum(diff, "compared", 0))
+                      : xasprintf(" (differential execution %s)",
+                                  ds ? ds : "inconclusive");
+    v->detail = xasprintf("resolved; agrees with the reference fix on %zu "
+                          "wider-suite test(s)%s",
+                          json_array_size(chosen), dtext);
+    free(dtext);
 }
 
 /*** Tasks ***/
