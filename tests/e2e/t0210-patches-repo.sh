@@ -15,7 +15,7 @@ R=$WORK/rp
 DB=$WORK/repo.db
 args=(patches --instances "$R/instances.jsonl" --predictions "$R/predictions.jsonl"
       --repos "$R/repos" --env "$R/env.json" --no-progress -j 2
-      --diff-budget 3 --worktrees "$WORK/trees")
+      --diff-budget 3 --timeout 3 --worktrees "$WORK/trees")
 for i in 0 1; do
   run_litmus "${args[@]}" --shard $i/2 --db "$WORK/s$i.db" --csv "$WORK/s$i.csv"
   [ "$RC" -le 1 ] || fail "shard $i: $(tail -3 "$WORK/err")"

@@ -903,8 +903,12 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
         double ref_ms = jnum(setup, "cpu_ms_total", 0) +
                         jnum(json_object_get(setup, "wider"), "cpu_ms_total",
                              0) * (n_w ? 1 : 0);
+        /* A right fix slower than the reference must still finish, as
+         * the harness's half hour would let it: at least --timeout. */
         cpu = r->o->run.timeout_factor * ref_ms / 1000.0 +
               r->o->run.timeout_const + 1.0;
+        if (cpu < r->o->timeout)
+            cpu = r->o->timeout;
         wall = 3 * cpu + 5;
     }
     req->cpu_seconds = lt__cpu_limit_for(cpu);
