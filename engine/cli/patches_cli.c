@@ -106,7 +106,9 @@ static const char usage_patches[] =
     "                         for the same tests (default 5)\n"
     "      --timeout-const S  ... plus S seconds (default "
     STR(LT_PATCHES_TIMEOUT_CONST) ")\n"
-    "      --timeout S        limit of a run without a reference (default 15)\n"
+    "      --timeout S        limit of a run without a reference, and the\n"
+    "                         least a repository candidate's run gets\n"
+    "                         (default 15)\n"
     "      --memory-mb N      address-space limit of a child (default "
     LT_MEMORY_MB_DEFAULT_TEXT ")\n"
     "      --db FILE          results database (default .litmus-patches.db)\n"
@@ -357,7 +359,6 @@ int lt__cmd_patches(int argc, char **argv)
                  "programs; see litmus patches --help)");
         return 2;
     }
-    o.debug = lt_log_get_level() >= LT_LOG_DEBUG;
     return lt_patches(&o);
 }
 
