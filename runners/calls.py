@@ -26,24 +26,32 @@ class CallTimeout(BaseException):
     """Raised by the CPU timer inside a call that ran too long."""
 
 
+_TIMER_ARMED = [False]
+
+
 def _on_timer(signum, frame):
-    raise CallTimeout()
+    # A timer that fires as the call returns must not raise outside it.
+    if _TIMER_ARMED[0]:
+        raise CallTimeout()
 
 
 def _timed(fn, seconds):
     """(status, value): status "ok", "raise" or "timeout"."""
     signal.signal(signal.SIGPROF, _on_timer)
+    _TIMER_ARMED[0] = True
     signal.setitimer(signal.ITIMER_PROF, max(seconds, 0.001))
     try:
-        return "ok", fn()
+        try:
+            return "ok", fn()
+        finally:
+            _TIMER_ARMED[0] = False
+            signal.setitimer(signal.ITIMER_PROF, 0)
     except CallTimeout:
         return "timeout", None
     except RecursionError as exc:
         return "raise", exc
     except Exception as exc:
         return "raise", exc
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
 
 
 def _short_repr(v):
@@ -104,12 +112,53 @@ _captured = set()
 CAPTURE_MAX = 5000
 
 
+def _rebuild_function(code, module, name, defaults, kwdefaults, cells):
+    """A function _dumps pickled by its code: its globals are those of its
+    module, which the zygote the calls are replayed in imported too."""
+    import marshal
+    mod = sys.modules.get(module)
+    glob = mod.__dict__ if mod is not None else {"__builtins__": __builtins__}
+    closure = tuple(types.CellType(v) for v in cells) if cells else None
+    f = types.FunctionType(marshal.loads(code), glob, name, defaults, closure)
+    f.__kwdefaults__ = kwdefaults
+    return f
+
+
+class _CallPickler(pickle.Pickler):
+    """Pickles the functions the tests pass that pickle cannot find by
+    name (a lambda, a function defined inside a test) by their code."""
+
+    def reducer_override(self, obj):
+        if type(obj) is not types.FunctionType:
+            return NotImplemented
+        qual = getattr(obj, "__qualname__", "")
+        mod = sys.modules.get(getattr(obj, "__module__", None) or "")
+        if "<" not in qual and mod is not None and \
+                getattr(mod, qual, None) is obj:
+            return NotImplemented  # found by name, as pickle does
+        import marshal
+        try:
+            cells = tuple(c.cell_contents for c in (obj.__closure__ or ()))
+        except ValueError:  # an empty cell
+            return NotImplemented
+        return (_rebuild_function,
+                (marshal.dumps(obj.__code__), obj.__module__, obj.__name__,
+                 obj.__defaults__, obj.__kwdefaults__, cells))
+
+
+def _dumps(value):
+    import io
+    buf = io.BytesIO()
+    _CallPickler(buf, protocol=4).dump(value)
+    return buf.getvalue()
+
+
 def _wrap(fn, name):
     def capture(*args, **kwargs):
         if _depth[0] == 0 and len(_captured) < CAPTURE_MAX:
             try:
                 blob = base64.b64encode(
-                    pickle.dumps((name, args, kwargs), protocol=4)).decode()
+                    _dumps((name, args, kwargs))).decode()
             except Exception:
                 blob = None
             if blob and blob not in _captured:
@@ -514,7 +563,7 @@ class _Compare:
         # reference would empty the list the candidate then gets); a
         # pickle round trip rebuilds it.
         try:
-            a, k = pickle.loads(pickle.dumps((args, kwargs), protocol=4))
+            a, k = pickle.loads(_dumps((args, kwargs)))
         except Exception:
             a, k = copy.deepcopy((args, kwargs))
         self.index += 1

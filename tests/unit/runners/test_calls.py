@@ -182,9 +182,17 @@ def test_small_inputs_variants_are_not_starved_by_exponential_ones():
     # inputs' variants still come within the budget.
     tests = [('ab', 'xab'), ('abc', 'abc'), ('house', 'mouse'), ('abcd', 'bd'),
              ('pqrstuvwx', 'abcdefghi'), ('abcdefghij', 'klmnopqrst')]
-    recs = run_diff(LCS, LCS_KEEPS_B,
-                    [('lcs_length', t, {}) for t in tests], budget=1.0)
-    (w,) = of_type(recs, 'witness')
+    # A budget of 1 s of CPU: the old order spends it on the exponential
+    # variants.  CPU time measured under load varies by some percent, so
+    # the witness may fall just past it: three tries, one must find it
+    # (the old order never does).
+    for attempt in range(3):
+        recs = run_diff(LCS, LCS_KEEPS_B,
+                        [('lcs_length', t, {}) for t in tests], budget=1.0)
+        found = of_type(recs, 'witness')
+        if found:
+            break
+    (w,) = found
     assert w['origin'] == 'derived', w
 
 
@@ -194,7 +202,7 @@ def run_package_diff(reference, candidate, calls_made, budget=0.5):
     del RECORDS[:]
     job = {'kind': 'diff', 'path': '/nowhere/pkg/mod.py', 'module': 'pkg.mod',
            'package': True, 'reference': reference, 'candidate': candidate,
-           'captured': [base64.b64encode(pickle.dumps(c, protocol=4)).decode()
+           'captured': [base64.b64encode(calls._dumps(c)).decode()
                         for c in calls_made],
            'captured_origin': ['test'] * len(calls_made),
            'budget': budget, 'generate': False}
@@ -282,3 +290,19 @@ def drain(pop):
     recs = run_package_diff(src, src + '\n', [('drain', ([3, 2, 1].pop,),
                                                 {})])
     assert not of_type(recs, 'witness'), recs
+
+
+def test_a_lambda_the_tests_pass_is_captured_and_replayed():
+    # split(xs, pred) with the tests' lambda: pickled by its code, rebuilt
+    # with its module's globals.
+    limit = 2
+    blob = calls._dumps(('keep', ([1, 2, 3], lambda x: x < limit), {}))
+    name, args, kwargs = pickle.loads(blob)
+    assert args[1](1) and not args[1](3)
+    src = '''
+def keep(xs, pred):
+    return [x for x in xs if pred(x)]
+'''
+    wrong = src.replace('if pred(x)', 'if pred(x) or x == 3')
+    recs = run_package_diff(src, wrong, [(name, args, kwargs)])
+    assert of_type(recs, 'witness'), recs
