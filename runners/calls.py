@@ -52,6 +52,13 @@ def _timed(fn, seconds):
         return "raise", exc
     except Exception as exc:
         return "raise", exc
+    except (SystemExit, KeyboardInterrupt) as exc:
+        # A package's function may end a command (click's ctx.exit(),
+        # sys.exit in a CLI helper): an outcome both sides are compared
+        # on.  A single file's candidate exiting is tampering.
+        if _PACKAGE[0]:
+            return "raise", exc
+        raise
 
 
 def _short_repr(v):
@@ -305,7 +312,7 @@ def compare(a, b, depth=0):
             return False, None
         return compare(getattr(a, "__self__", None),
                        getattr(b, "__self__", None), depth + 1)
-    if _SHALLOW_FOREIGN[0] and ta.__eq__ is object.__eq__:
+    if _PACKAGE[0] and ta.__eq__ is object.__eq__:
         # A repository candidate: one class on both sides is the
         # package's or a library's, not the changed file's.  Their
         # objects hold framework state (functions, registries, caches)
@@ -345,7 +352,7 @@ def same(a, b):
 
 
 _NO_STATE = object()
-_SHALLOW_FOREIGN = [False]  # set by diff_main for repository candidates
+_PACKAGE = [False]  # set by diff_main for a repository candidate's file
 _ADDRESS = None
 
 
@@ -567,7 +574,7 @@ class _Compare:
         except Exception:
             a, k = copy.deepcopy((args, kwargs))
         self.index += 1
-        if _SHALLOW_FOREIGN[0]:
+        if _PACKAGE[0]:
             # Both sides draw the same random numbers.
             import random
             random.seed(0)
@@ -833,7 +840,7 @@ def _affected(ref, cand, path):
 
 def diff_main(job):
     path, name = job["path"], job.get("module") or "subject"
-    _SHALLOW_FOREIGN[0] = bool(job.get("package"))
+    _PACKAGE[0] = bool(job.get("package"))
     budget = float(job.get("budget", 10.0))
     max_inputs = int(job.get("max_inputs", 20000))
     clock = {"start": time.process_time()}

@@ -25,6 +25,10 @@ from litmus_codediff import qualname as _qualname
 
 
 _REALPATHS = {}
+try:
+    from abc import ABCMeta as _ABCMETA
+except ImportError:  # pragma: no cover
+    _ABCMETA = type
 
 
 def _realpath(path):
@@ -353,8 +357,73 @@ def apply_mutant(index, start, end, replacement, swap=b"", fresh=False):
             exec(code, mod.__dict__)
         except BaseException as exc:  # the mutant broke module-level code
             return APPLY_RAISED, "%s: %s" % (type(exc).__name__, exc)
+        if fresh:
+            _keep_classes(old, mod.__dict__)
         _rebind(old, mod.__dict__, drop_missing=fresh)
     return APPLY_OK, "re-executed module"
+
+
+_CLASS_SKIP = frozenset(("__dict__", "__weakref__"))
+
+
+def _keep_classes(old, new_dict):
+    """After a patch's module is re-executed: each class it defines again
+    (same name, same kind, bases and slots) keeps its identity, its
+    attributes replaced by the new definition's.  A subclass another
+    module made at import (a test's conftest subclassing the package's
+    app class) then inherits the patched methods, as it would after a
+    fresh import; replacing the class would leave it on the old one."""
+    module_name = new_dict.get("__name__")
+    for name, was in old.items():
+        now = new_dict.get(name)
+        if not isinstance(was, type) or not isinstance(now, type) or \
+                was is now or was.__module__ != module_name or \
+                now.__module__ != module_name or \
+                was.__qualname__ != now.__qualname__:
+            continue
+        if _merge_class(was, now):
+            new_dict[name] = was
+
+
+def _merge_class(was, now):
+    """Puts now's attributes on was; False (was untouched) when the two
+    cannot be one class: another metaclass, other bases or slots."""
+    if type(was) is not type(now) or type(was) not in (type, _ABCMETA) or \
+            was.__bases__ != now.__bases__ or \
+            was.__dict__.get("__slots__") != now.__dict__.get("__slots__"):
+        return False
+    new_attrs = {k: v for k, v in now.__dict__.items() if k not in _CLASS_SKIP}
+    try:
+        for k in [k for k in was.__dict__ if k not in _CLASS_SKIP and
+                  k not in new_attrs]:
+            delattr(was, k)
+        for k, v in new_attrs.items():
+            if k in ("__module__", "__qualname__"):
+                continue
+            setattr(was, k, v)
+            _retarget_class_cell(v, now, was)
+    except (TypeError, AttributeError):
+        return False
+    return True
+
+
+def _retarget_class_cell(value, now, was):
+    """A method that uses super() or __class__ holds its class in a cell:
+    the new class, which is dropped; it must be the one kept."""
+    funcs = []
+    f = getattr(value, "__func__", value)
+    if isinstance(f, types.FunctionType):
+        funcs.append(f)
+    if isinstance(value, property):
+        funcs.extend(g for g in (value.fget, value.fset, value.fdel)
+                     if isinstance(g, types.FunctionType))
+    for f in funcs:
+        for var, cell in zip(f.__code__.co_freevars, f.__closure__ or ()):
+            try:
+                if var == "__class__" and cell.cell_contents is now:
+                    cell.cell_contents = was
+            except ValueError:  # an empty cell
+                pass
 
 
 def _describe(report):
