@@ -374,6 +374,7 @@ def _keep_classes(old, new_dict):
     app class) then inherits the patched methods, as it would after a
     fresh import; replacing the class would leave it on the old one."""
     module_name = new_dict.get("__name__")
+    kept = {}  # id(new class) -> the class kept in its place
     for name, was in old.items():
         now = new_dict.get(name)
         if not isinstance(was, type) or not isinstance(now, type) or \
@@ -381,21 +382,29 @@ def _keep_classes(old, new_dict):
                 now.__module__ != module_name or \
                 was.__qualname__ != now.__qualname__:
             continue
-        if _merge_class(was, now):
+        if _merge_class(was, now, kept):
+            kept[id(now)] = was
             new_dict[name] = was
 
 
-def _merge_class(was, now):
+def _merge_class(was, now, kept):
     """Puts now's attributes on was; False (was untouched) when the two
-    cannot be one class: another metaclass, other bases or slots."""
+    cannot be one class: another metaclass, other bases (a base kept in
+    place of a new one counts as that one) or slots."""
+    bases = tuple(kept.get(id(b), b) for b in now.__bases__)
     if type(was) is not type(now) or type(was) not in (type, _ABCMETA) or \
-            was.__bases__ != now.__bases__ or \
+            was.__bases__ != bases or \
             was.__dict__.get("__slots__") != now.__dict__.get("__slots__"):
         return False
-    new_attrs = {k: v for k, v in now.__dict__.items() if k not in _CLASS_SKIP}
+    # The slots' descriptors stay the kept class's own (the same slots):
+    # the new class's would not apply to the kept class's objects.
+    slot_types = (types.MemberDescriptorType, types.GetSetDescriptorType)
+    new_attrs = {k: v for k, v in now.__dict__.items()
+                 if k not in _CLASS_SKIP and not isinstance(v, slot_types)}
     try:
-        for k in [k for k in was.__dict__ if k not in _CLASS_SKIP and
-                  k not in new_attrs]:
+        for k in [k for k, v in was.__dict__.items()
+                  if k not in _CLASS_SKIP and k not in new_attrs and
+                  not isinstance(v, slot_types)]:
             delattr(was, k)
         for k, v in new_attrs.items():
             if k in ("__module__", "__qualname__"):

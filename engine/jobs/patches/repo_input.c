@@ -287,6 +287,7 @@ void lt__ri_inst_free(struct rinst *in)
     free(in->python);
     free(in->clone);
     free(in->tree);
+    free(in->apply_tree);
     lt__strv_free(&in->test_files);
     lt__strv_free(&in->wider_files);
     free(in->ovs);

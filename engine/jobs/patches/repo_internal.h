@@ -64,6 +64,8 @@ struct rinst {
     int ci;                      /* the CI form: lists derived */
     char *clone;                 /* the repository's clone */
     char *tree;                  /* its worktree: base + test patch */
+    char *apply_tree;            /* a checkout of the base, where diffs are
+                                    applied as the harness applies them */
     char key[17];                /* fingerprint: the store's `program` */
     struct strv test_files;      /* files the test patch touches */
     struct strv wider_files;     /* test files that may observe a change */

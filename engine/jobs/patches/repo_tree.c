@@ -323,33 +323,34 @@ static const char *cascade(const char *tree, const char *path, char **why)
     return NULL;
 }
 
-/* Contract: see repo_internal.h. */
-int lt__rt_worktree(struct repo_run *r, struct rinst *in)
+/* A checkout of the instance's repository at its base commit in dir,
+ * with the test patch committed on top when tests; made once and reused
+ * while its stamp (base and test patch) holds.  0, or -1 after an error
+ * printed. */
+static int checkout(struct rinst *in, const char *dir, int tests)
 {
-    char *name = safe_name(in->id);
-    in->tree = xasprintf("%s/%s", r->trees, name);
-    free(name);
     char sha[65];
-    char *stamp_text = xasprintf("%s\n%s", in->base, in->test_patch);
+    char *stamp_text = xasprintf("%s\n%s", in->base,
+                                 tests ? in->test_patch : "");
     lt_sha256_hex(stamp_text, strlen(stamp_text), sha);
     free(stamp_text);
-    char *stamp = xasprintf("%s/.git/litmus-ready", in->tree);
+    char *stamp = xasprintf("%s/.git/litmus-ready", dir);
     char *have = NULL;
     size_t len = 0;
     int rc = -1;
     char *why = NULL;
     if (lt_read_file(stamp, &have, &len) == 0 && strcmp(have, sha) == 0 &&
-        restore(in->tree) == 0) {
+        restore(dir) == 0) {
         rc = 0;
         goto out;
     }
-    if (exists(in->tree) && remove_tree(in->tree) < 0) {
+    if (exists(dir) && remove_tree(dir) < 0) {
         lt_error("instance %s: cannot remove the old worktree %s", in->id,
-                 in->tree);
+                 dir);
         goto out;
     }
     char *clone[] = {"git", "clone", "-q", "--shared", "--no-checkout",
-                     in->clone, in->tree, NULL};
+                     in->clone, (char *)dir, NULL};
     if (run_in(NULL, clone, NULL, &why) != 0) {
         lt_error("instance %s: cannot clone %s: %s", in->id, in->clone, why);
         goto out;
@@ -357,17 +358,17 @@ int lt__rt_worktree(struct repo_run *r, struct rinst *in)
     char *co[] = {"git", "-c", "advice.detachedHead=false", "checkout", "-q",
                   "--detach", in->base, NULL};
     free(why);
-    if (run_in(in->tree, co, NULL, &why) != 0) {
+    if (run_in(dir, co, NULL, &why) != 0) {
         lt_error("%s: instance %s: field 'base_commit': %s is not a commit "
                  "of %s (%s)", in->where, in->id, in->base, in->clone, why);
         goto out;
     }
     free(why);
     why = NULL;
-    if (in->test_patch && *in->test_patch) {
-        char *tp = xasprintf("%s/.git/litmus-test.diff", in->tree);
+    if (tests && in->test_patch && *in->test_patch) {
+        char *tp = xasprintf("%s/.git/litmus-test.diff", dir);
         write_file(tp, in->test_patch);
-        const char *how = cascade(in->tree, tp, &why);
+        const char *how = cascade(dir, tp, &why);
         free(tp);
         if (!how) {
             lt_error("%s: instance %s: field 'test_patch' does not apply at "
@@ -379,8 +380,8 @@ int lt__rt_worktree(struct repo_run *r, struct rinst *in)
                           "user.email=litmus@localhost", "-c",
                           "commit.gpgsign=false", "commit", "-q",
                           "--no-verify", "-m", "litmus: test patch", NULL};
-        if (run_in(in->tree, add, NULL, &why) != 0 ||
-            run_in(in->tree, commit, NULL, &why) != 0) {
+        if (run_in(dir, add, NULL, &why) != 0 ||
+            run_in(dir, commit, NULL, &why) != 0) {
             lt_error("instance %s: cannot commit the test patch: %s", in->id,
                      why);
             goto out;
@@ -397,6 +398,21 @@ out:
     free(have);
     free(stamp);
     return rc;
+}
+
+/* Contract: see repo_internal.h.  Two checkouts: the worktree the tests
+ * run in (base and test patch) and one of the base alone, where every
+ * diff is applied as the harness applies a prediction (before the test
+ * patch, whose files it then restores). */
+int lt__rt_worktree(struct repo_run *r, struct rinst *in)
+{
+    char *name = safe_name(in->id);
+    in->tree = xasprintf("%s/%s", r->trees, name);
+    in->apply_tree = xasprintf("%s/%s.base", r->trees, name);
+    free(name);
+    return checkout(in, in->tree, 1) < 0 || checkout(in, in->apply_tree, 0) < 0
+               ? -1
+               : 0;
 }
 
 /* The paths of `git status --porcelain` lines ("XY path"; renames are
@@ -448,7 +464,8 @@ int lt__rt_apply(struct repo_run *r, struct rinst *in, const char *diff,
                                     LT_REPO_MAX_DIFF >> 20);
         return 0;
     }
-    char *path = xasprintf("%s/.git/litmus-candidate.diff", in->tree);
+    const char *at = in->apply_tree;
+    char *path = xasprintf("%s/.git/litmus-candidate.diff", at);
     int rc = write_file(path, diff);
     if (rc < 0) {
         lt_error("instance %s: cannot write %s: %s", in->id, path,
@@ -457,7 +474,7 @@ int lt__rt_apply(struct repo_run *r, struct rinst *in, const char *diff,
         return -1;
     }
     char *why = NULL;
-    ov->how = cascade(in->tree, path, &why);
+    ov->how = cascade(at, path, &why);
     unlink(path);
     free(path);
     if (!ov->how) {
@@ -470,7 +487,7 @@ int lt__rt_apply(struct repo_run *r, struct rinst *in, const char *diff,
                       "--untracked-files=all", "--no-renames", NULL};
     char *out = NULL;
     char *err = NULL;
-    rc = lt_run_capture(status, in->tree, NULL, GIT_OUT_CAP, &out, &err);
+    rc = lt_run_capture(status, at, NULL, GIT_OUT_CAP, &out, &err);
     free(err);
     struct strv paths = {0};
     if (rc == 0 && out)
@@ -487,12 +504,14 @@ int lt__rt_apply(struct repo_run *r, struct rinst *in, const char *diff,
             json_array_append_new(ov->notes, note);
             continue;
         }
+        /* Read where it was applied, put in place in the worktree. */
         char *abs = xasprintf("%s/%s", in->tree, rel);
+        char *src = xasprintf("%s/%s", at, rel);
         char *text = NULL;
         size_t len = 0;
         json_t *pair = json_array();
         json_array_append_new(pair, json_string(abs));
-        if (exists(abs) && lt_read_file(abs, &text, &len) == 0) {
+        if (exists(src) && lt_read_file(src, &text, &len) == 0) {
             json_t *t = json_stringn(text, len);
             if (!t) { /* not UTF-8: a binary file, bound as it is */
                 json_t *note = json_object();
@@ -510,12 +529,12 @@ int lt__rt_apply(struct repo_run *r, struct rinst *in, const char *diff,
         if (pair)
             json_array_append_new(ov->files, pair);
         free(text);
+        free(src);
         free(abs);
     }
     lt__strv_free(&paths);
-    if (restore(in->tree) < 0) {
-        lt_error("instance %s: cannot restore the worktree %s", in->id,
-                 in->tree);
+    if (restore(at) < 0) {
+        lt_error("instance %s: cannot restore the worktree %s", in->id, at);
         return -1;
     }
     return 0;

@@ -1,0 +1,123 @@
+# Tests of runners/shim.py's application of a patch's whole files, outside
+# a zygote (a stand-in `_litmus` module): a re-executed module's classes
+# keep their identity so that subclasses made at import inherit the patch
+# (slots, super() and properties included); classes that cannot be one
+# (another base) are replaced; parametrized tests' values follow.
+#   /usr/bin/python3 -m pytest tests/unit/runners/test_shim_apply.py
+# SPDX-License-Identifier: MIT
+import os
+import sys
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.environ.get(
+    'LT_RUNNERS_DIR', os.path.join(HERE, '..', '..', '..', 'runners')))
+_litmus = types.ModuleType('_litmus')
+sys.modules['_litmus'] = _litmus
+import codediff  # noqa: E402
+import inputs  # noqa: E402
+sys.modules['litmus_codediff'] = codediff
+sys.modules['litmus_inputs'] = inputs
+import calls  # noqa: E402
+sys.modules['litmus_calls'] = calls
+import shim  # noqa: E402
+
+OLD = '''
+class Base:
+    __slots__ = ("x",)
+
+    def __init__(self, x):
+        self.x = x
+
+    def size(self):
+        return self.x
+
+    @property
+    def double(self):
+        return 2 * self.x
+
+
+class Other:
+    def go(self):
+        return "old"
+'''
+
+NEW = OLD.replace("return self.x", "return self.x + 1").replace(
+    "return 2 * self.x", "return 3 * self.x")
+
+
+def reexec(mod, text):
+    old = dict(mod.__dict__)
+    for name in list(mod.__dict__):
+        if name not in shim._IMPORT_DUNDERS:
+            del mod.__dict__[name]
+    exec(compile(text, "<patched>", "exec"), mod.__dict__)
+    shim._keep_classes(old, mod.__dict__)
+    return old
+
+
+def module(text):
+    mod = types.ModuleType("patched_mod")
+    exec(compile(text, "<orig>", "exec"), mod.__dict__)
+    return mod
+
+
+def test_a_subclass_made_at_import_inherits_the_patch():
+    mod = module(OLD)
+    Base = mod.Base
+
+    class Sub(Base):          # a conftest's subclass, made before the patch
+        __slots__ = ()
+
+        def size(self):
+            return super().size() * 10
+
+    reexec(mod, NEW)
+    assert mod.Base is Base
+    s = Sub(4)
+    assert s.size() == 50     # the patched Base.size under super()
+    assert s.double == 12     # the patched property
+    assert s.x == 4           # the kept slot
+
+
+def test_super_in_the_patched_class_itself():
+    text = OLD + '''
+class Kid(Base):
+    __slots__ = ()
+
+    def size(self):
+        return super().size() + 100
+'''
+    mod = module(text)
+    Kid = mod.Kid
+    reexec(mod, text.replace("+ 100", "+ 200"))
+    assert mod.Kid is Kid
+    assert Kid(1).size() == 201
+
+
+def test_a_class_with_other_bases_is_replaced():
+    mod = module(OLD)
+    Other = mod.Other
+    reexec(mod, OLD.replace("class Other:", "class Other(dict):"))
+    assert mod.Other is not Other
+    assert issubclass(mod.Other, dict)
+
+
+def test_parametrized_values_follow_the_new_objects():
+    class Callspec:
+        def __init__(self, params):
+            self.params = params
+
+    class Item:
+        def __init__(self, params):
+            self.callspec = Callspec(params)
+
+    old_f, new_f = (lambda: 1), (lambda: 2)
+    item = Item({"fn": old_f, "pair": (old_f, 3), "n": 7})
+    session = types.SimpleNamespace(items=[item])
+    saved, shim.PYTEST_SESSION = shim.PYTEST_SESSION, session
+    try:
+        shim._rebind_params({id(old_f): new_f})
+    finally:
+        shim.PYTEST_SESSION = saved
+    assert item.callspec.params == {"fn": new_f, "pair": (new_f, 3), "n": 7}
