@@ -21,6 +21,7 @@ LITMUS=${1:-build/litmus}
 [ -x "$LITMUS" ] || { echo "usage: $0 [LITMUS] SET_DIR..." >&2; exit 2; }
 shift
 LITMUS=$(cd "$(dirname "$LITMUS")" && pwd)/$(basename "$LITMUS")
+export HARNESS=$(cd "$(dirname "$0")" && pwd)/repo_harness.py
 work=$(mktemp -d "${TMPDIR:-/tmp}/litmus-repo-bench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 for set in "$@"; do
@@ -59,7 +60,7 @@ PY
     continue
   fi
   /usr/bin/python3 - "$set" "$work/$name.json" "$start" "$end" "$work/$name.trees" "${FRESH_SAMPLE:-12}" <<'PY'
-import json, os, statistics, subprocess, sys, tempfile, time
+import json, os, statistics, sys
 s, out, t0, t1, trees, sample = sys.argv[1:7]
 doc = json.load(open(out))
 rows = {(c["instance_id"], c["model_name_or_path"]): c for c in doc["candidates"]}
@@ -108,43 +109,31 @@ if ms:
           "%.2f s, p90 %.2f s; whole run %.1f s wall for %d candidates" % (
               name, statistics.median(ms) / 1000, p90(ms) / 1000,
               float(t1) - float(t0), len(doc["candidates"])))
-# The comparator: a fresh checkout and a fresh pytest per candidate, on
-# the same test files, as a harness without containers would run it.
-insts = {json.loads(l)["instance_id"]: json.loads(l)
-         for l in open(s + "/instances.jsonl") if l.strip()}
-env = json.load(open(s + "/env.json"))
-preds = [json.loads(l) for l in open(s + "/predictions.jsonl") if l.strip()]
-fresh, mine = [], []
-for p in preds[:int(sample)]:
-    inst = insts[p["instance_id"]]
-    tree = os.path.join(trees, "".join(ch if ch.isalnum() or ch in "-_." else "_"
-                                       for ch in inst["instance_id"]))
-    c = rows.get((p["instance_id"], p["model_name_or_path"]))
-    if not os.path.isdir(tree) or c is None or not c["evidence"].get("duration_ms"):
-        continue
-    py = env.get(inst["repo"], env.get("*", {}))
-    py = py if isinstance(py, str) else py.get(inst.get("version"), py.get("*", "/usr/bin/python3"))
-    files = sorted({t.split("::")[0] for t in
-                    (inst["FAIL_TO_PASS"] if isinstance(inst["FAIL_TO_PASS"], list)
-                     else json.loads(inst["FAIL_TO_PASS"])) +
-                    (inst["PASS_TO_PASS"] if isinstance(inst["PASS_TO_PASS"], list)
-                     else json.loads(inst["PASS_TO_PASS"])) if "::" in t})
-    with tempfile.TemporaryDirectory() as d:
-        w0 = time.time()
-        subprocess.run(["git", "clone", "-q", "--shared", tree, d + "/t"], check=True)
-        subprocess.run(["git", "apply"], input=p["model_patch"].encode(), cwd=d + "/t",
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        envv = dict(os.environ, PYTHONPATH=(d + "/t/src") if os.path.isdir(d + "/t/src") else d + "/t")
-        subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider"] + files,
-                       cwd=d + "/t", env=envv, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        fresh.append((time.time() - w0) * 1000)
+# The comparator: bench/repo_harness.py, a fresh checkout and one pytest
+# process per candidate on the same tests, as a harness without
+# containers runs them, on the first FRESH_SAMPLE predictions.
+import subprocess
+fresh, mine, agree = [], [], 0
+if int(sample):
+    here = os.path.dirname(os.path.abspath(sys.argv[0])) if sys.argv[0] != "-" else ""
+    out_json = out + ".harness.json"
+    subprocess.run([sys.executable, os.environ["HARNESS"], s, "--only", sample,
+                    "--json", out_json], stdout=subprocess.DEVNULL, check=True)
+    for h in json.load(open(out_json)):
+        c = rows.get((h["instance_id"], h["model_name_or_path"]))
+        if c is None or not c["evidence"].get("duration_ms"):
+            continue
+        fresh.append(h["seconds"] * 1000)
         mine.append(cost_ms(c))
+        agree += (c["evidence"].get("harness") == "resolved") == h["resolved"]
 if fresh:
     print("%s: fresh checkout + pytest per candidate (%d sampled): median "
-          "%.2f s, p90 %.2f s; litmus on the same: median %.2f s (%.1fx)" % (
+          "%.2f s, p90 %.2f s; litmus on the same: median %.2f s, p90 %.2f s "
+          "(%.1fx faster at the median); resolved decisions equal on %d/%d" % (
               name, len(fresh), statistics.median(fresh) / 1000,
               p90(fresh) / 1000, statistics.median(mine) / 1000,
-              statistics.median(fresh) / max(statistics.median(mine), 1)))
+              p90(mine) / 1000,
+              statistics.median(fresh) / max(statistics.median(mine), 1),
+              agree, len(fresh)))
 PY
 done

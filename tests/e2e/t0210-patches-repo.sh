@@ -15,7 +15,7 @@ R=$WORK/rp
 DB=$WORK/repo.db
 args=(patches --instances "$R/instances.jsonl" --predictions "$R/predictions.jsonl"
       --repos "$R/repos" --env "$R/env.json" --no-progress -j 2
-      --diff-budget 3 --timeout 3 --worktrees "$WORK/trees")
+      --diff-budget 1 --timeout 3 --worktrees "$WORK/trees")
 for i in 0 1; do
   run_litmus "${args[@]}" --shard $i/2 --db "$WORK/s$i.db" --csv "$WORK/s$i.csv"
   [ "$RC" -le 1 ] || fail "shard $i: $(tail -3 "$WORK/err")"
@@ -116,7 +116,7 @@ LITMUS_RUN_LOG=$WORK/runlog run_litmus "${args[@]}" --db "$WORK/s0.db" --shard 0
 [ ! -s "$WORK/runlog" ] || fail "a complete shard ran again: $(head -3 "$WORK/runlog")"
 # The CI form: a pull request's revisions on the repository at hand.
 run_litmus patches --repo "$R/ci-repo" --base main --reference fix --candidate cand-good \
-  --candidate cand-breaks --db "$WORK/ci.db" --no-progress -f json --diff-budget 3
+  --candidate cand-breaks --db "$WORK/ci.db" --no-progress -f json --diff-budget 1
 expect_eq "$RC" 1 "CI form exit code ($(tail -3 "$WORK/err"))"
 python3 - "$WORK/out" <<'PY' || fail "CI form verdicts"
 import json, sys
