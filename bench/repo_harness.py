@@ -66,15 +66,20 @@ def apply(tree, diff):
 
 
 def statuses(output):
-    """{node id: status} from pytest -rA's short summary."""
+    """{node id: status} from pytest -rA's short summary, read as the
+    SWE-bench harness reads it: the id is the line's second word, so an id
+    with a space in its parameters is cut there (as the instances' lists
+    of such tests are)."""
     out = {}
     for line in output.splitlines():
-        word, _, rest = line.partition(" ")
-        if word not in STATUSES or not rest:
-            continue
-        if word in ("FAILED", "ERROR") and " - " in rest:
-            rest = rest.split(" - ", 1)[0]
-        out[rest.strip()] = word
+        words = line.split()
+        if len(words) >= 2 and words[0] in STATUSES:
+            out[words[1]] = words[0]
+            # The whole id as well, for lists that keep it whole.
+            whole = line.split(" ", 1)[1]
+            if words[0] in ("FAILED", "ERROR") and " - " in whole:
+                whole = whole.rsplit(" - ", 1)[0]
+            out.setdefault(whole.strip(), words[0])
     return out
 
 
