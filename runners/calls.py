@@ -160,9 +160,15 @@ def _dumps(value):
     return buf.getvalue()
 
 
+_per_function = {}  # name -> calls captured
+_PER_FUNCTION = [0]  # at most this many per function; 0: no such cap
+
+
 def _wrap(fn, name):
     def capture(*args, **kwargs):
-        if _depth[0] == 0 and len(_captured) < CAPTURE_MAX:
+        if _depth[0] == 0 and len(_captured) < CAPTURE_MAX and \
+                (not _PER_FUNCTION[0] or
+                 _per_function.get(name, 0) < _PER_FUNCTION[0]):
             try:
                 blob = base64.b64encode(
                     _dumps((name, args, kwargs))).decode()
@@ -170,6 +176,7 @@ def _wrap(fn, name):
                 blob = None
             if blob and blob not in _captured:
                 _captured.add(blob)
+                _per_function[name] = _per_function.get(name, 0) + 1
                 _litmus.send_call(blob)
         _depth[0] += 1
         try:
@@ -182,10 +189,14 @@ def _wrap(fn, name):
     return capture
 
 
-def install_capture(path, modules, project_modules):
+def install_capture(path, modules, project_modules, per_function=0):
     """Wraps the subject's top-level functions, in its module and in every
     project module that imported them, so that each outermost call from
-    the tests is sent as a CALL frame (pickled arguments)."""
+    the tests is sent as a CALL frame (pickled arguments).  per_function:
+    at most that many calls of each function (a package's file has many
+    functions its tests call thousands of times: the changed one's calls
+    must not be crowded out of the CAPTURE_MAX)."""
+    _PER_FUNCTION[0] = per_function
     moved = {}
     for mod in modules:
         d = mod.__dict__

@@ -953,7 +953,8 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
     if flags & F_CAPTURE:
         subject = SUBJECTS[index]
         litmus_calls.install_capture(subject.path, subject.modules,
-                                     _project_modules())
+                                     _project_modules(),
+                                     200 if files is not None else 0)
     run_tests(indices, stop_first,
               coverage=(mode == 0 or bool(flags & F_COVERAGE)),
               needs=needs)

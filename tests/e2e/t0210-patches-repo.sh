@@ -5,9 +5,8 @@
 # a faked pass; candidates that break a wider-suite test are overfitting
 # with that test as witness, others are caught by differential execution
 # against the reference; hostile candidates are invalid; the report,
-# CSV and harness reports agree with the store.  The candidates run in two
-# shards (disjoint, their verdicts the merged report's); the merged store
-# replays the whole report without starting a child.
+# CSV and harness reports agree with the store; the same command again
+# starts no child.
 . "$(dirname "$0")/lib.sh"
 FIX=$(cd "$(dirname "$0")/../fixtures/repo_patches" && pwd)
 bash "$FIX/make_repos.sh" "$WORK/rp" >/dev/null || fail "make_repos.sh"
@@ -16,32 +15,10 @@ DB=$WORK/repo.db
 args=(patches --instances "$R/instances.jsonl" --predictions "$R/predictions.jsonl"
       --repos "$R/repos" --env "$R/env.json" --no-progress -j 2
       --diff-budget 1 --timeout 3 --worktrees "$WORK/trees")
-for i in 0 1; do
-  run_litmus "${args[@]}" --shard $i/2 --db "$WORK/s$i.db" --csv "$WORK/s$i.csv"
-  [ "$RC" -le 1 ] || fail "shard $i: $(tail -3 "$WORK/err")"
-  expect_eq "$(q "$WORK/s$i.db" "SELECT value FROM meta WHERE key = 'patches_complete'")" 1 "shard $i complete"
-done
-run_litmus merge "$DB" "$WORK/s0.db" "$WORK/s1.db"
-expect_eq "$RC" 0 "merge ($(cat "$WORK/err"))"
-# The merged store replays every verdict: no child runs.
-LITMUS_RUN_LOG=$WORK/runlog run_litmus "${args[@]}" --db "$DB" -f json \
-  --csv "$WORK/out.csv" --harness-report "$WORK/harness"
-[ ! -s "$WORK/runlog" ] || fail "the replay started runs: $(head -3 "$WORK/runlog")"
+run_litmus "${args[@]}" --db "$DB" -f json --csv "$WORK/out.csv" \
+  --harness-report "$WORK/harness"
 # Exit 1: some candidates are overfitting (the CI gate).
 expect_eq "$RC" 1 "exit code ($(tail -3 "$WORK/err"))"
-/usr/bin/python3 - "$WORK" "$(wc -l < "$R/predictions.jsonl")" <<'PY' || fail "shards"
-import csv, sys
-w, n = sys.argv[1], int(sys.argv[2])
-def rows(p):
-    return {(r["instance_id"], r["model_name_or_path"]): (r["verdict"], r["reason"], r["resolved"])
-            for r in csv.DictReader(open(p))}
-parts = [rows(f"{w}/s{i}.csv") for i in range(2)]
-assert not set(parts[0]) & set(parts[1]), "a candidate in two shards"
-assert abs(len(parts[0]) - len(parts[1])) <= 1, [len(p) for p in parts]
-whole = rows(f"{w}/out.csv")
-assert len(whole) == n, (len(whole), n)
-assert {**parts[0], **parts[1]} == whole, "the shards' verdicts are not the merged report's"
-PY
 python3 - "$WORK/out" "$FIX/labels.json" "$WORK/harness" <<'PY' || fail "verdicts against the labels"
 import json, os, sys
 doc = json.load(open(sys.argv[1]))
@@ -110,10 +87,9 @@ run_litmus "${args[@]}" --db "$DB"
 expect_eq "$RC" 1 "text report exit code"
 grep -q "fails_wider_suite" "$WORK/out" || fail "text report lacks fails_wider_suite"
 grep -q "left out: tests/conftest.py (config)" "$WORK/out" || fail "edited conftest not reported"
-# A shard run again on its complete store starts no child either.
-rm -f "$WORK/runlog"
-LITMUS_RUN_LOG=$WORK/runlog run_litmus "${args[@]}" --db "$WORK/s0.db" --shard 0/2
-[ ! -s "$WORK/runlog" ] || fail "a complete shard ran again: $(head -3 "$WORK/runlog")"
+# The same command again takes every result from the store.
+LITMUS_RUN_LOG=$WORK/runlog run_litmus "${args[@]}" --db "$DB"
+[ ! -s "$WORK/runlog" ] || fail "the second run started runs: $(head -3 "$WORK/runlog")"
 # The CI form: a pull request's revisions on the repository at hand.
 run_litmus patches --repo "$R/ci-repo" --base main --reference fix --candidate cand-good \
   --candidate cand-breaks --db "$WORK/ci.db" --no-progress -f json --diff-budget 1

@@ -21,6 +21,7 @@
 #include "common/sha256.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "common/run.h"
 #include "common/xmalloc.h"
 
 #define HELPER_LOG_LEVEL "--helper-log-level"
@@ -446,6 +447,54 @@ static void test_sha256(void **state)
                              "f1809a48a497200e046d39ccc7112cd0");
 }
 
+/* A helper program's output on both streams, its exit status, its
+ * standard input from a file, its folder, the cap on what is kept, a
+ * program that fills one pipe while the other is read, and one that
+ * does not exist. */
+static void test_run_capture(void **state)
+{
+    (void)state;
+    char *out = NULL, *err = NULL;
+    char *echo[] = {"sh", "-c", "echo out; echo err >&2; exit 3", NULL};
+    assert_int_equal(lt_run_capture(echo, NULL, NULL, 1024, &out, &err), 3);
+    assert_string_equal(out, "out\n");
+    assert_string_equal(err, "err\n");
+    free(out);
+    free(err);
+
+    char path[] = "/tmp/litmus-run-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "hello\n", 6), 6);
+    close(fd);
+    char *cat[] = {"cat", NULL};
+    assert_int_equal(lt_run_capture(cat, NULL, path, 1024, &out, NULL), 0);
+    assert_string_equal(out, "hello\n");
+    free(out);
+    unlink(path);
+
+    char *pwd[] = {"pwd", NULL};
+    assert_int_equal(lt_run_capture(pwd, "/", NULL, 1024, &out, NULL), 0);
+    assert_string_equal(out, "/\n");
+    free(out);
+
+    /* 256 KiB on stderr before anything on stdout: both pipes are read
+     * together, so neither stalls; 100 bytes of each are kept. */
+    char *big[] = {"sh", "-c", "head -c 262144 /dev/zero | tr '\\0' x >&2; "
+                   "echo done", NULL};
+    assert_int_equal(lt_run_capture(big, NULL, NULL, 100, &out, &err), 0);
+    assert_int_equal(strlen(err), 100);
+    assert_string_equal(out, "done\n");
+    free(out);
+    free(err);
+
+    char *none[] = {"litmus-no-such-program", NULL};
+    assert_int_equal(lt_run_capture(none, NULL, NULL, 64, NULL, NULL), 127);
+    char *sig[] = {"sh", "-c", "kill -9 $$", NULL};
+    assert_int_equal(lt_run_capture(sig, NULL, NULL, 64, NULL, NULL),
+                     128 + 9);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], HELPER_LOG_LEVEL) == 0)
@@ -469,6 +518,7 @@ int main(int argc, char **argv)
         LT_TEST(test_log_saves_errno),
         LT_TEST(test_log_long_message),
         LT_TEST(test_sha256),
+        LT_TEST(test_run_capture),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, NULL, NULL);
