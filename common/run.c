@@ -11,6 +11,29 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/cov.h"
+
+/* In the child: its standard streams and folder; 0, or the exit status
+ * that says what failed (126: the input or the folder, 127: the pipes). */
+static int child_setup(int out, int err, const char *cwd,
+                       const char *stdin_path)
+{
+    if (dup2(out, 1) < 0 || dup2(err, 2) < 0)
+        return 127;
+    int in = stdin_path ? open(stdin_path, O_RDONLY) : -1;
+    if (stdin_path && in < 0)
+        return 126;
+    if (in < 0)
+        close(0); /* no input: reads see the end at once */
+    else if (in > 0 && (dup2(in, 0) < 0 || close(in) < 0))
+        return 127;
+    if (cwd && chdir(cwd) < 0)
+        return 126;
+    setenv("GIT_PAGER", "cat", 1);
+    setenv("GIT_TERMINAL_PROMPT", "0", 1);
+    setenv("LC_ALL", "C", 1);
+    return 0;
+}
 
 /* Contract: see run.h.  Both pipes are read together (poll), so that a
  * program that fills one while we wait on the other cannot stall. */
@@ -20,75 +43,53 @@ int lt_run_capture(char *const argv[], const char *cwd,
 {
     int po[2] = {-1, -1}, pe[2] = {-1, -1};
     int rc = 0;
+    pid_t pid = -1;
     struct lt_buf b[2] = {LT_BUF_INIT, LT_BUF_INIT};
     if (out)
         *out = NULL;
     if (err)
         *err = NULL;
-    if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0) {
-        rc = -errno;
-        goto done;
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
+    if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0 ||
+        (pid = fork()) < 0) {
         rc = -errno;
         goto done;
     }
     if (pid == 0) {
-        if (dup2(po[1], 1) < 0 || dup2(pe[1], 2) < 0)
-            _exit(127);
-        int in = stdin_path ? open(stdin_path, O_RDONLY) : -1;
-        if (stdin_path && in < 0)
-            _exit(126);
-        if (in >= 0) {
-            if (dup2(in, 0) < 0)
-                _exit(127);
-            close(in);
-        } else {
-            close(0);
-        }
-        if (cwd && chdir(cwd) < 0)
-            _exit(126);
-        setenv("GIT_PAGER", "cat", 1);
-        setenv("GIT_TERMINAL_PROMPT", "0", 1);
-        setenv("LC_ALL", "C", 1);
-        execvp(argv[0], argv);
-        _exit(127);
+        int code = child_setup(po[1], pe[1], cwd, stdin_path);
+        lt_cov_flush(); /* exec drops the child's counts (coverage builds) */
+        if (code == 0)
+            execvp(argv[0], argv);
+        _exit(code ? code : 127);
     }
     close(po[1]);
     close(pe[1]);
     po[1] = pe[1] = -1;
     struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
-    int open_fds = 2;
     char chunk[65536];
-    while (open_fds > 0) {
-        if (poll(fds, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
+    while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+        fds[0].revents = fds[1].revents = 0;
+        if (poll(fds, 2, -1) < 0 && errno != EINTR)
             break;
-        }
         for (int i = 0; i < 2; i++) {
             if (fds[i].fd < 0 || !fds[i].revents)
                 continue;
             ssize_t r = read(fds[i].fd, chunk, sizeof(chunk));
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r <= 0) {
+            if (r <= 0 && !(r < 0 && errno == EINTR)) {
                 fds[i].fd = -1;
-                open_fds--;
                 continue;
             }
             size_t room = b[i].len < cap ? cap - b[i].len : 0;
-            lt_buf_append(&b[i], chunk, (size_t)r < room ? (size_t)r : room);
+            if (r > 0)
+                lt_buf_append(&b[i], chunk,
+                              (size_t)r < room ? (size_t)r : room);
         }
     }
-    int status;
-    while (waitpid(pid, &status, 0) < 0) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) {
             rc = -errno;
             goto done;
         }
-    }
     rc = WIFEXITED(status) ? WEXITSTATUS(status)
                            : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     lt_buf_puts(&b[0], "");

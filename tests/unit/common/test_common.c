@@ -147,6 +147,10 @@ static void test_read_file(void **state)
     close(fd);
     assert_int_equal(lt_read_file(path, &data, &len), 0);
     assert_int_equal(len, 0);
+    /* A folder opens but cannot be read: an I/O error, nothing kept. */
+    char *none = NULL;
+    assert_int_equal(lt_read_file("/", &none, &len), -EIO);
+    assert_null(none);
     assert_string_equal(data, "");
     free(data);
 
@@ -254,7 +258,7 @@ static void test_strerror_codes(void **state)
     static const int codes[] = {
         LT_EINTERNAL, LT_EPARSE,    LT_EUSAGE,   LT_ELOCKED,
         LT_ECORRUPT,  LT_EPYTHON,   LT_EPROTO,   LT_EBASELINE,
-        LT_ENOTESTS,  LT_ESCHEMA,   LT_ENOTFOUND,
+        LT_ENOTESTS,  LT_ESCHEMA,   LT_ENOTFOUND, LT_EINTERRUPTED,
     };
     enum { N = sizeof(codes) / sizeof(codes[0]) };
     const char *unknown = lt_strerror(-20000);
@@ -487,6 +491,12 @@ static void test_run_capture(void **state)
     assert_string_equal(out, "done\n");
     free(out);
     free(err);
+
+    /* What the child cannot set up: 126, as a shell says it. */
+    assert_int_equal(lt_run_capture(cat, NULL, "/nonexistent/litmus", 64,
+                                     NULL, NULL), 126);
+    assert_int_equal(lt_run_capture(pwd, "/nonexistent/litmus", NULL, 64,
+                                     NULL, NULL), 126);
 
     char *none[] = {"litmus-no-such-program", NULL};
     assert_int_equal(lt_run_capture(none, NULL, NULL, 64, NULL, NULL), 127);
