@@ -23,9 +23,23 @@ for i in 0 1; do
 done
 run_litmus merge "$WORK/m.db" "$WORK/s0.db" "$WORK/s1.db"
 expect_eq "$RC" 0 "merge ($(cat "$WORK/err"))"
-LITMUS_RUN_LOG=$WORK/runlog run_litmus "${args[@]}" --db "$WORK/m.db" --csv "$WORK/m.csv"
+LITMUS_RUN_LOG=$WORK/runlog run_litmus "${args[@]}" --db "$WORK/m.db" --csv "$WORK/m.csv" \
+  -f json --harness-report "$WORK/harness"
 [ "$RC" -le 1 ] || fail "replay: $(tail -3 "$WORK/err")"
 [ ! -s "$WORK/runlog" ] || fail "the replay started runs: $(head -3 "$WORK/runlog")"
+/usr/bin/python3 - "$WORK" <<'PY' || fail "the JSON report and the harness's reports disagree"
+import json, os, sys
+w = sys.argv[1]
+doc = json.load(open(f"{w}/out"))
+assert doc["schema"] == "litmus.patches.repo/1", doc["schema"]
+for name in os.listdir(f"{w}/harness"):
+    model = name[:-len(".litmus.json")]
+    rep = json.load(open(f"{w}/harness/{name}"))
+    mine = sorted(c["instance_id"] for c in doc["candidates"]
+                  if c["model_name_or_path"] == model and c["evidence"]["harness"] == "resolved")
+    assert sorted(rep["resolved_ids"]) == mine, (model, rep["resolved_ids"], mine)
+    assert doc["harness"][model]["resolved_ids"] == rep["resolved_ids"]
+PY
 /usr/bin/python3 - "$WORK" "$n" <<'PY' || fail "the shards' verdicts are not the merged report's"
 import csv, sys
 w, n = sys.argv[1], int(sys.argv[2])
