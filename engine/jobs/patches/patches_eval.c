@@ -167,6 +167,26 @@ static json_t *early_status(const struct pool *pool, const struct job *j,
     return o;
 }
 
+/* The shared rule's decision (lt_verdict_decide) on an untrusted run that
+ * needs every test's outcome, the test first failing being first (or
+ * -1).  Returns whether the run completed: every test reported and a
+ * clean end, so that its outcomes decide; the caller frees d's strings. */
+static int decide_untrusted(const struct pool *pool, const struct job *j,
+                            long first, struct lt_decision *d)
+{
+    struct lt_evidence ev;
+    lt__job_evidence(pool, j, &ev);
+    ev.untrusted = 1;
+    ev.need_all = 1;
+    ev.fail_test = first >= 0 ? pool_test(pool, first) : NULL;
+    ev.fail_memory = first >= 0 && j->test_outcome[first] == LT_TEST_MEMORY;
+    lt_verdict_decide(&ev, d);
+    lt__evidence_clear(&ev);
+    return d->verdict == LT_VERDICT_SURVIVED ||
+           strcmp(d->reason, "test_failed") == 0 ||
+           strcmp(d->reason, "test_memory") == 0;
+}
+
 /* Evidence of a run of tests on a candidate: layer 1 (held = 0, reason
  * fails_tests) or the held-out tests (held = 1, fails_held_out).  The
  * verdict is the shared rule's (lt_verdict_decide) for an untrusted run
@@ -201,20 +221,9 @@ json_t *lt__pe_tests(const struct unit *u, const struct job *j, int held,
             json_array_append_new(failing, json_string(test_name(u, t)));
     }
 
-    struct lt_evidence ev;
     struct lt_decision d;
-    lt__job_evidence(&u->lane->pool, j, &ev);
-    ev.untrusted = 1;
-    ev.need_all = 1;
-    ev.fail_test = first >= 0 ? test_name(u, first) : NULL;
-    ev.fail_memory = first >= 0 && j->test_outcome[first] == LT_TEST_MEMORY;
-    lt_verdict_decide(&ev, &d);
-    lt__evidence_clear(&ev);
-
+    int complete = decide_untrusted(&u->lane->pool, j, first, &d);
     json_t *o;
-    int complete = d.verdict == LT_VERDICT_SURVIVED ||
-                   strcmp(d.reason, "test_failed") == 0 ||
-                   strcmp(d.reason, "test_memory") == 0;
     if (!complete) {
         json_decref(failing);
         json_decref(skipped);
@@ -267,18 +276,8 @@ json_t *lt__pe_run_end(const struct pool *pool, const struct job *j,
             break;
         }
     }
-    struct lt_evidence ev;
     struct lt_decision d;
-    lt__job_evidence(pool, j, &ev);
-    ev.untrusted = 1;
-    ev.need_all = 1;
-    ev.fail_test = first >= 0 ? pool_test(pool, first) : NULL;
-    ev.fail_memory = first >= 0 && j->test_outcome[first] == LT_TEST_MEMORY;
-    lt_verdict_decide(&ev, &d);
-    lt__evidence_clear(&ev);
-    int complete = d.verdict == LT_VERDICT_SURVIVED ||
-                   strcmp(d.reason, "test_failed") == 0 ||
-                   strcmp(d.reason, "test_memory") == 0;
+    int complete = decide_untrusted(pool, j, first, &d);
     json_t *o = complete ? NULL : early_status(pool, j, &d, ms);
     free(d.killed_by);
     free(d.detail);
