@@ -920,18 +920,13 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
         _litmus.applied(APPLY_OK, "calls")
         litmus_calls.main(extra)
         return
-    if files is not None:
-        status, text = apply_files(files)
-        if untrusted and status == APPLY_RAISED and \
-                text.startswith(("SystemExit", "KeyboardInterrupt")):
-            _litmus.tamper("raised %s while being imported" % text)
-        _litmus.applied(status, text)
-        if status != APPLY_OK:
-            return
-    elif mode == 1:
-        status, text = apply_mutant(index, start, end, replacement,
-                                    b"" if untrusted else swap,
-                                    fresh=untrusted)
+    if mode == 1:
+        if files is not None:
+            status, text = apply_files(files)
+        else:
+            status, text = apply_mutant(index, start, end, replacement,
+                                        b"" if untrusted else swap,
+                                        fresh=untrusted)
         if untrusted and status == APPLY_RAISED and \
                 text.startswith(("SystemExit", "KeyboardInterrupt")):
             _litmus.tamper("raised %s while being imported" % text)
