@@ -169,11 +169,16 @@ def _wrap(fn, name):
         if _depth[0] == 0 and len(_captured) < CAPTURE_MAX and \
                 (not _PER_FUNCTION[0] or
                  _per_function.get(name, 0) < _PER_FUNCTION[0]):
+            # Pickling may call the program's own methods (a receiver's
+            # __reduce_ex__, __getstate__): not calls of the tests.
+            _depth[0] += 1
             try:
                 blob = base64.b64encode(
                     _dumps((name, args, kwargs))).decode()
             except Exception:
                 blob = None
+            finally:
+                _depth[0] -= 1
             if blob and blob not in _captured:
                 _captured.add(blob)
                 _per_function[name] = _per_function.get(name, 0) + 1
@@ -187,6 +192,80 @@ def _wrap(fn, name):
     capture.__name__ = getattr(fn, "__name__", name)
     capture.__qualname__ = getattr(fn, "__qualname__", name)
     return capture
+
+
+# Methods whose calls are the object protocol's plumbing (pickling,
+# attribute access, printing), not the behaviour a test asks for; wrapping
+# some of them (__new__, __getattribute__) would change how the class works.
+_NOT_CAPTURED = frozenset((
+    "__new__", "__init_subclass__", "__class_getitem__", "__subclasshook__",
+    "__set_name__", "__del__", "__getattr__", "__getattribute__",
+    "__setattr__", "__delattr__", "__dir__", "__repr__", "__str__",
+    "__format__", "__hash__", "__sizeof__", "__reduce__", "__reduce_ex__",
+    "__getstate__", "__setstate__", "__getnewargs__", "__getnewargs_ex__",
+    "__copy__", "__deepcopy__"))
+
+
+def _wrap_methods(cls, cls_name, path):
+    """Wraps the methods a class of the changed file defines (plain, static
+    and class methods) as "Class.method": a repository fix is most often
+    a method's.  The receiver (or the class) is the first argument."""
+    for name, value in list(vars(cls).items()):
+        if name in _NOT_CAPTURED:
+            continue
+        kind = type(value)
+        fn = value.__func__ if kind in (staticmethod, classmethod) else value
+        if not isinstance(fn, types.FunctionType) or \
+                fn.__code__.co_filename != path:
+            continue
+        w = _wrap(fn, "%s.%s" % (cls_name, name))
+        try:
+            setattr(cls, name, kind(w) if kind is not types.FunctionType
+                    else w)
+        except (TypeError, AttributeError):
+            pass  # a class that refuses new attributes
+
+
+def _method_of(mod, fname):
+    """The plain function a captured "Class.method" name calls on one
+    side, or None."""
+    cls_name, _, meth = fname.partition(".")
+    cls = getattr(mod, cls_name, None)
+    if not isinstance(cls, type):
+        return None
+    value = vars(cls).get(meth)
+    if isinstance(value, (staticmethod, classmethod)):
+        value = value.__func__
+    return value if isinstance(value, types.FunctionType) else None
+
+
+def _side_function(mod, fname):
+    if "." in fname:
+        return _method_of(mod, fname)
+    return getattr(mod, fname, None)
+
+
+class _SideUnpickler(pickle.Unpickler):
+    """Rebuilds a captured input with the changed module's classes and
+    functions taken from one side: a receiver the tests built is an
+    instance of the reference's class on one side and of the candidate's
+    on the other."""
+
+    def __init__(self, data, side):
+        import io
+        super().__init__(io.BytesIO(data))
+        self.side = side
+
+    def find_class(self, module, name):
+        if module == self.side.__name__:
+            v = self.side
+            for part in name.split("."):
+                v = getattr(v, part, _MISSING)
+                if v is _MISSING:
+                    break
+            if v is not _MISSING:
+                return v
+        return super().find_class(module, name)
 
 
 def install_capture(path, modules, project_modules, per_function=0):
@@ -206,6 +285,10 @@ def install_capture(path, modules, project_modules, per_function=0):
                 w = _wrap(value, name)
                 moved[id(value)] = w
                 d[name] = w
+            elif per_function and isinstance(value, type) and \
+                    value.__module__ == mod.__name__ and \
+                    value.__qualname__ == name:
+                _wrap_methods(value, name, path)
     if not moved:
         return
     for mod in project_modules:
@@ -247,13 +330,34 @@ def _type_text(v):
     return "%s %s" % (type(v).__name__, _short_repr(v)[:60])
 
 
+_SEEN = [None]  # the pairs of one comparison, with the objects kept alive
+
+
 def compare(a, b, depth=0):
     """(equal, type_difference): equal as the tests' `==` finds them; the
     second is None, or the first place where the two differ in type only
     ("int 3 vs float 3.0")."""
+    if depth == 0:
+        saved, _SEEN[0] = _SEEN[0], {}
+        try:
+            return _compare(a, b, 0)
+        finally:
+            _SEEN[0] = saved
+    return _compare(a, b, depth)
+
+
+def _compare(a, b, depth):
     if depth > 50:
         return True, None
     ta, tb = type(a), type(b)
+    if ta not in _PLAIN and ta is not float:
+        # A pair met again (a graph, an object and its inverse that hold
+        # each other): compared once, or a shared structure would be
+        # compared once per path, exponentially many.
+        key = (id(a), id(b))
+        if key in _SEEN[0]:
+            return True, None
+        _SEEN[0][key] = (a, b)
     if ta is not tb:
         # The same class of each side's copy of the program: compared by
         # state, its __dict__ and its __slots__.
@@ -263,6 +367,16 @@ def compare(a, b, depth=0):
             # by state, its __dict__ and its __slots__.
             sa, sb = _state(a), _state(b)
             if sa is not None and sb is not None:
+                # A subclass of a built-in container (a dict that keeps
+                # its inverse): its items are a part of its value.
+                for base in (dict, list, tuple, set, frozenset):
+                    if isinstance(a, base) and isinstance(b, base):
+                        plain = dict if base is dict else \
+                            list if base in (list, tuple) else set
+                        eq, note = compare(plain(a), plain(b), depth + 1)
+                        if not eq:
+                            return eq, note
+                        break
                 return compare(sa, sb, depth + 1)
             if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
                 return _compare_seq(a, b, depth)    # a namedtuple
@@ -323,6 +437,14 @@ def compare(a, b, depth=0):
             return False, None
         return compare(getattr(a, "__self__", None),
                        getattr(b, "__self__", None), depth + 1)
+    if ta is types.FunctionType:
+        # A function a program makes or copies (a wrapper, a copy of the
+        # tests' lambda): the same name, defaults and attributes.
+        if a.__qualname__ != b.__qualname__:
+            return False, None
+        return compare((a.__defaults__, a.__kwdefaults__, vars(a)),
+                       (b.__defaults__, b.__kwdefaults__, vars(b)),
+                       depth + 1)
     if _PACKAGE[0] and ta.__eq__ is object.__eq__:
         # A repository candidate: one class on both sides is the
         # package's or a library's, not the changed file's.  Their
@@ -460,9 +582,15 @@ def _load(source, path, name):
 
 def _pickle_key(args, kwargs):
     try:
-        return pickle.dumps((args, kwargs), protocol=4)
+        return _dumps((args, kwargs))
     except Exception:
+        pass
+    try:
         return repr((args, kwargs)).encode()
+    except Exception:
+        # A receiver caught before its __init__ ran has no repr of its
+        # own: this input is its own key.
+        return ("<%d>" % id(args)).encode()
 
 
 def _hypothesis():
@@ -575,13 +703,16 @@ class _Compare:
         self.too_big = None     # the smallest larger input that timed out
         self.type_note = None   # the first result equal but of another type
 
-    def _call(self, fn, args, kwargs, limit):
+    def _call(self, fn, args, kwargs, limit, side):
         # A fresh copy for each side.  deepcopy shares what it takes for
         # atomic, a bound built-in method among them ([3, 2, 1].pop: the
         # reference would empty the list the candidate then gets); a
-        # pickle round trip rebuilds it.
+        # pickle round trip rebuilds it.  A repository file's objects
+        # become the side's own (a method's receiver).
         try:
-            a, k = pickle.loads(_dumps((args, kwargs)))
+            data = _dumps((args, kwargs))
+            a, k = _SideUnpickler(data, side).load() if _PACKAGE[0] \
+                else pickle.loads(data)
         except Exception:
             a, k = copy.deepcopy((args, kwargs))
         self.index += 1
@@ -596,8 +727,8 @@ class _Compare:
     def judge(self, fname, args, kwargs, origin):
         """None when the two agree (or the input is outside the
         reference's domain: "skip"), else a witness dict."""
-        rf, cf = getattr(self.ref, fname, None), getattr(self.cand, fname,
-                                                           None)
+        rf, cf = _side_function(self.ref, fname), \
+            _side_function(self.cand, fname)
         if not callable(rf):
             return "skip"
         given = origin in ("test", "held_out", "inputs")
@@ -607,7 +738,8 @@ class _Compare:
         _litmus.probe(self.index, 0)
         rlimit = self.call_limit if given else self.gen_ref_limit
         try:
-            rs, rv, rt, ra = self._call(rf, args, kwargs, rlimit)
+            rs, rv, rt, ra = self._call(rf, args, kwargs, rlimit,
+                                          self.ref)
         except Exception:
             return "skip"   # arguments that cannot be copied
         if given:
@@ -634,10 +766,12 @@ class _Compare:
         # engine's watchdog, which sees the phase, judges the same way).
         larger = not given and size > self.max_given_size
         _litmus.probe(self.index, 2 if larger else 1)
-        cs, cv, ct, ca = self._call(cf, args, kwargs, climit)
+        cs, cv, ct, ca = self._call(cf, args, kwargs, climit,
+                                        self.cand)
         if cs == "timeout":
             _litmus.probe(self.index, 2 if larger else 1)
-            cs, cv, ct, ca = self._call(cf, args, kwargs, climit)  # confirm
+            cs, cv, ct, ca = self._call(cf, args, kwargs, climit,
+                                        self.cand)  # confirm
         if cs == "timeout" and larger:
             # Larger than every input of the tests: a patch that is only
             # slower (exponential where the reference is not) cannot be
@@ -700,8 +834,11 @@ class _Function:
     gave, the shapes and contract of those inputs, the constants of the
     code and the tests."""
 
-    def __init__(self, name, bases, consts, user_pre, doc, params):
+    def __init__(self, name, bases, consts, user_pre, doc, params,
+                 flags=()):
         self.name = name
+        self.params = tuple(params)
+        self.flags = tuple(flags)   # (name, default) of its bool options
         self.bases = bases          # [(origin, args, kwargs)]
         n = max((len(a) for _, a, _ in bases), default=0)
         self.shapes = [litmus_inputs.Shape() for _ in range(n)]
@@ -739,7 +876,7 @@ class _Function:
 def _documentation(mod, fname):
     """A function's name and docstring, and its module's docstring: where
     a program states its contract."""
-    fn = getattr(mod, fname, None)
+    fn = _side_function(mod, fname)
     return " ".join(x for x in (fname, getattr(fn, "__doc__", None),
                                 getattr(mod, "__doc__", None))
                     if isinstance(x, str))
@@ -747,11 +884,29 @@ def _documentation(mod, fname):
 
 def _parameters(mod, fname):
     """The positional parameter names of a function of the reference."""
-    fn = getattr(mod, fname, None)
+    fn = _side_function(mod, fname)
     code = getattr(fn, "__code__", None)
     if code is None:
         return ()
     return code.co_varnames[:code.co_argcount]
+
+
+def _flags(mod, fname):
+    """(name, default) of a function's parameters that default to a bool
+    and can be passed by keyword."""
+    fn = _side_function(mod, fname)
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return ()
+    out = []
+    names = code.co_varnames[:code.co_argcount]
+    for name, d in zip(names[len(names) - len(fn.__defaults__ or ()):],
+                       fn.__defaults__ or ()):
+        if type(d) is bool and code.co_posonlyargcount <= names.index(name):
+            out.append((name, d))
+    out += [(k, d) for k, d in (fn.__kwdefaults__ or {}).items()
+            if type(d) is bool]
+    return out
 
 
 def _user_precondition(job, fname):
@@ -803,9 +958,19 @@ def _affected(ref, cand, path):
     def differs(a, b):
         if a is _MISSING or b is _MISSING:
             return True
-        if own(a) != own(b) or type(a) is not type(b) and not \
-                (isinstance(a, type) and isinstance(b, type)):
+        if own(a) != own(b):
             return True
+        if type(a) is not type(b) and not \
+                (isinstance(a, type) and isinstance(b, type)):
+            # A sentinel whose class is made per call (make_sentinel):
+            # the same when its class's name and its repr are.
+            ta, tb = type(a), type(b)
+            try:
+                return own(a) or ta.__qualname__ != tb.__qualname__ or \
+                    ta.__module__ != tb.__module__ or repr(a) != repr(b) \
+                    or " at 0x" in repr(a)
+            except Exception:
+                return True
         if own(a):
             ca, cb = codes(a), codes(b)
             if len(ca) != len(cb):
@@ -839,11 +1004,42 @@ def _affected(ref, cand, path):
             for c in codes(v):
                 _code_names(c, used)
             uses[n] = used
+    # The methods of the file's classes, each as "Class.method": those
+    # whose code differs, then those that use one of them or an affected
+    # top-level name (by attribute name: self.update reaches update).
+    for n in names:
+        a, b = da.get(n, _MISSING), db.get(n, _MISSING)
+        if not isinstance(b, type) or not own(b) or b.__qualname__ != n:
+            continue
+        old = vars(a) if isinstance(a, type) else {}
+        for m, x in vars(b).items():
+            fb = getattr(x, "__func__", x)
+            if m in _NOT_CAPTURED or not isinstance(
+                    fb, types.FunctionType) or \
+                    fb.__code__.co_filename != path:
+                continue
+            qual = "%s.%s" % (n, m)
+            uses[qual] = _code_names(fb.__code__, set())
+            fa = getattr(old.get(m), "__func__", old.get(m))
+            try:
+                if not isinstance(fa, types.FunctionType) or \
+                        code_diff(fa.__code__, fb.__code__, quick=True)[0] \
+                        or not same(fa.__defaults__, fb.__defaults__):
+                    affected.add(qual)
+            except Exception:
+                affected.add(qual)
     grew = True
     while grew:
         grew = False
         for n, used in uses.items():
-            if n not in affected and used & affected:
+            if n in affected:
+                continue
+            # A method reaches its own class's changed methods by name
+            # (self.update); any name reaches a changed top-level one.
+            cls = n.partition(".")[0] if "." in n else None
+            if used & affected or cls is not None and any(
+                    q.partition(".")[2] in used for q in affected
+                    if q.partition(".")[0] == cls):
                 affected.add(n)
                 grew = True
     return affected
@@ -912,7 +1108,8 @@ def diff_main(job):
     for origin, fname, args, kwargs in given:
         functions.setdefault(fname, []).append((origin, args, kwargs))
     functions = {f: _Function(f, b, consts, _user_precondition(job, f),
-                              _documentation(ref, f), _parameters(ref, f))
+                              _documentation(ref, f), _parameters(ref, f),
+                              _flags(ref, f))
                  for f, b in functions.items()}
 
     judged = {}  # input -> its witness, or None
@@ -1065,8 +1262,24 @@ def _variant_stream(fn, args, kwargs):
     other combinations of its objects, then its values one change away."""
     for dargs in litmus_inputs.object_inputs(args, fn.contract):
         yield "objects", fn.name, dargs, kwargs
-    for dargs in litmus_inputs.derive(args, fn.shapes, fn.consts):
-        yield "derived", fn.name, dargs, kwargs
+    arg_variants = litmus_inputs.derive(args, fn.shapes, fn.consts)
+    yield from litmus_inputs.alternate(
+        (("derived", fn.name, dargs, kwargs) for dargs in arg_variants),
+        _kwarg_variants(fn, args, kwargs))
+
+
+def _kwarg_variants(fn, args, kwargs):
+    """The keyword arguments one change away, each in turn (a flag the
+    tests passed flipped, a value varied, one left out, a flag they left
+    at its default passed the other way)."""
+    for k, default in fn.flags:
+        if k not in kwargs and k not in fn.params[:len(args)]:
+            yield "derived", fn.name, args, dict(kwargs, **{k: not default})
+    for k, v in kwargs.items():
+        rest = {x: y for x, y in kwargs.items() if x != k}
+        yield "derived", fn.name, args, rest
+        for nv in litmus_inputs.variants(v, None, fn.consts)[:12]:
+            yield "derived", fn.name, args, dict(kwargs, **{k: nv})
 
 
 def _send_witness(w):

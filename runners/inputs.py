@@ -789,8 +789,14 @@ def variants(v, shape, consts, depth=0):
                         d = dict(v)
                         d[k] = nx
                         out.append(d)
+        if depth == 0:
+            # The same pairs as an iterable, which dict() and update()
+            # take too: a program with a branch per form.
+            out += [list(v.items()), []]
     elif t in (set, frozenset):
         out = [t()] + [t(x for x in v if x != y) for y in list(v)[:6]]
+    elif t in _TIMES:
+        out = _time_variants(v)
     elif t in _ITERATORS:
         # An iterator the tests built (iter(range(16))): its items, read
         # from a copy, varied as a list and handed over as an iterator.
@@ -799,6 +805,46 @@ def variants(v, shape, consts, depth=0):
             out = [iter(x) for x in variants(items, None, consts, depth)]
     return [x for x in out if not _same_value(x, v)]
 
+
+def _time_variants(v):
+    """Dates and times one step away: a day, a month and a year either
+    side (ends of months, leap days), other times on the same day, the
+    start of the day; durations negated, halved, zero."""
+    import datetime as dt
+    out = []
+    if isinstance(v, dt.timedelta):
+        return [-v, v / 2, 2 * v, dt.timedelta(0), v + dt.timedelta(days=1),
+                v - dt.timedelta(days=1)]
+    if isinstance(v, dt.date):
+        for days in (1, -1, 31, -31, 365, -365, 28, 29):
+            try:
+                out.append(v + dt.timedelta(days=days))
+            except OverflowError:
+                pass
+        for month, day in ((1, 1), (12, 31), (2, 28), (v.month, 1)):
+            try:
+                out.append(v.replace(month=month, day=day))
+            except ValueError:
+                pass
+        try:
+            out.append(v.replace(year=2020, month=2, day=29))
+        except ValueError:
+            pass
+    if isinstance(v, dt.datetime):
+        out += [v.replace(hour=0, minute=0, second=0, microsecond=0),
+                v.replace(hour=23, minute=59), v + dt.timedelta(hours=1),
+                v - dt.timedelta(hours=1), v + dt.timedelta(hours=12)]
+    elif isinstance(v, dt.time):
+        out = [dt.time(0, 0), dt.time(23, 59, 59), v.replace(second=0)]
+    return out
+
+
+def _times():
+    import datetime as dt
+    return (dt.date, dt.datetime, dt.time, dt.timedelta)
+
+
+_TIMES = _times()
 
 _ITERATORS = (type(iter([])), type(iter(())), type(iter(range(0))),
               type(iter("")))
@@ -848,7 +894,7 @@ def derive(args, shapes, consts):
     numbers one apart; a text exactly as long as a width, an index at a
     length and one off it) and those that differ from args in one place,
     taken in turn: a budget cut short still sees both kinds."""
-    yield from _alternate(_related(args), _one_change(args, shapes, consts))
+    yield from alternate(_related(args), _one_change(args, shapes, consts))
 
 
 def _one_change(args, shapes, consts):
@@ -858,7 +904,7 @@ def _one_change(args, shapes, consts):
             yield args[:i] + (nv,) + args[i + 1:]
 
 
-def _alternate(*streams):
+def alternate(*streams):
     """The items of the streams, one of each in turn."""
     live = list(streams)
     while live:

@@ -306,3 +306,148 @@ def keep(xs, pred):
     wrong = src.replace('if pred(x)', 'if pred(x) or x == 3')
     recs = run_package_diff(src, wrong, [(name, args, kwargs)])
     assert of_type(recs, 'witness'), recs
+
+
+# --- methods of a repository file's classes --------------------------------
+
+TWO_WAY = '''
+class TwoWay(dict):
+    """A dict that keeps its inverse."""
+    __slots__ = ("inv",)
+
+    def __init__(self, pairs=()):
+        dict.__init__(self)
+        self.inv = {}
+        self.update(pairs)
+
+    def update(self, pairs, strict=False):
+        if isinstance(pairs, dict):
+            items = list(pairs.items())
+        else:
+            items = []
+            for k, v in pairs:
+                items.append((k, v))
+        for k, v in items:
+            if strict and v in self.inv:
+                raise ValueError(v)
+            dict.__setitem__(self, k, v)
+            self.inv[v] = k
+'''
+
+
+def capture_calls(source, run):
+    """The CALL blobs install_capture sends while run(module) calls into
+    a module of a package loaded from source (as pkg.mod)."""
+    sent = []
+    mod = calls._load(source, '/nowhere/pkg/mod.py', 'pkg.mod')
+    saved = sys.modules.get('pkg.mod'), _litmus.send_call
+    sys.modules.setdefault('pkg', types.ModuleType('pkg'))
+    sys.modules['pkg'].__path__ = []
+    sys.modules['pkg.mod'] = mod
+    _litmus.send_call = sent.append
+    calls._captured.clear()
+    calls._per_function.clear()
+    try:
+        calls.install_capture('/nowhere/pkg/mod.py', [mod], [], 200)
+        run(mod)
+    finally:
+        _litmus.send_call = saved[1]
+    return sent, mod
+
+
+def diff_blobs(reference, candidate, blobs, mod):
+    del RECORDS[:]
+    job = {'kind': 'diff', 'path': '/nowhere/pkg/mod.py', 'module': 'pkg.mod',
+           'package': True, 'reference': reference, 'candidate': candidate,
+           'captured': blobs, 'captured_origin': ['test'] * len(blobs),
+           'budget': 2.0, 'generate': False}
+    sys.modules['pkg.mod'] = mod
+    try:
+        calls.diff_main(job)
+    finally:
+        calls._PACKAGE[0] = False
+    return [json.loads(r) for r in RECORDS]
+
+
+def test_method_calls_are_captured_with_their_receiver():
+    def run(mod):
+        t = mod.TwoWay({1: 2})
+        t.update({3: 4})
+        assert t.inv == {2: 1, 4: 3}
+    blobs, _ = capture_calls(TWO_WAY, run)
+    names = [pickle.loads(base64.b64decode(b))[0] for b in blobs]
+    # The outermost calls only: __init__'s own call of update is not one.
+    assert names == ['TwoWay.__init__', 'TwoWay.update']
+
+
+def test_a_method_fixed_only_for_dicts_is_caught_on_pairs():
+    # The candidate leaves the pairs branch as it was (items unbound when
+    # the pairs are empty): a dict argument becomes its pairs, and [].
+    cand = TWO_WAY.replace('''            items = []
+            for k, v in pairs:''', '''            for k, v in pairs:
+                items = []''')
+    blobs, mod = capture_calls(TWO_WAY,
+                               lambda m: m.TwoWay({0: 0}).update({1: 2}))
+    recs = diff_blobs(TWO_WAY, cand, blobs, mod)
+    w = of_type(recs, 'witness')
+    # On update's input, or __init__'s (which calls update).
+    assert w and w[0]['function'] in ('TwoWay.update', 'TwoWay.__init__'), \
+        recs
+    assert 'UnboundLocalError' in w[0]['candidate']['exception']
+    # The receiver of each side is of that side's class.
+    assert not of_type(diff_blobs(TWO_WAY, TWO_WAY + '\n', blobs, mod),
+                       'witness')
+
+
+def test_a_flag_the_tests_never_passed_is_tried():
+    # strict=True refuses every pair on the candidate's side.
+    cand = TWO_WAY.replace('if strict and v in self.inv', 'if strict')
+    blobs, mod = capture_calls(TWO_WAY,
+                               lambda m: m.TwoWay({1: 2}).update({3: 4}))
+    recs = diff_blobs(TWO_WAY, cand, blobs, mod)
+    assert [w['function'] for w in of_type(recs, 'witness')] == \
+        ['TwoWay.update'], recs
+
+
+def test_only_the_methods_the_change_reaches_are_affected():
+    src = TWO_WAY + '''
+class Other(dict):
+    def update(self, pairs):
+        dict.update(self, pairs)
+'''
+    cand = src.replace('items.append((k, v))', 'items += [(k, v)]')
+    ref, c = (calls._load(t, '/nowhere/pkg/mod.py', 'pkg.mod')
+              for t in (src, cand))
+    assert calls._affected(ref, c, '/nowhere/pkg/mod.py') == \
+        {'TwoWay', 'TwoWay.update', 'TwoWay.__init__'}
+
+
+def test_a_dict_subclass_compares_by_its_items_and_a_cycle_ends():
+    a, b = (calls._load(TWO_WAY, '/nowhere/pkg/mod.py', 'pkg.mod')
+            for _ in range(2))
+    x, y = a.TwoWay({1: 2}), b.TwoWay({1: 2})
+    x.inv['self'] = x
+    y.inv['self'] = y
+    assert calls.same(x, y)
+    y.update({5: 6})
+    assert not calls.same(x, y)
+
+
+def test_a_shared_graph_is_compared_in_linear_time():
+    # 40 levels of a list holding the level below twice: 2**40 paths.
+    def chain():
+        v = [0]
+        for _ in range(40):
+            v = [v, v]
+        return v
+    import time
+    t0 = time.process_time()
+    assert calls.same(chain(), chain())
+    assert time.process_time() - t0 < 1.0
+
+
+def test_dates_have_variants_a_day_a_month_and_a_year_away():
+    import datetime as dt
+    out = inputs.variants(dt.date(2017, 2, 1), None, set())
+    assert dt.date(2017, 1, 31) in out and dt.date(2017, 12, 31) in out
+    assert dt.date(2018, 2, 1) in out
