@@ -1047,7 +1047,7 @@ def _affected(ref, cand, path):
 
 def diff_main(job):
     path, name = job["path"], job.get("module") or "subject"
-    _PACKAGE[0] = bool(job.get("package"))
+    _PACKAGE[0] = litmus_inputs.PACKAGE[0] = bool(job.get("package"))
     budget = float(job.get("budget", 10.0))
     max_inputs = int(job.get("max_inputs", 20000))
     clock = {"start": time.process_time()}

@@ -774,6 +774,12 @@ def variants(v, shape, consts, depth=0):
                 if shape else None
             cand += [[x] for x in _seeds(elem)]
         out = [t(c) for c in cand]
+        if PACKAGE[0] and depth == 0:
+            # A library's functions take any iterable, and None is a value
+            # like another: the same items as an iterator (read once), and
+            # None at either end.
+            out += [iter(items), iter([]), t(items[:1] + [None] + items[1:]),
+                    t([None] + items)]
     elif t is dict:
         keys = list(v)
         out = [{}]
@@ -845,6 +851,10 @@ def _times():
 
 
 _TIMES = _times()
+
+# Set for a repository candidate's file (calls.py, diff_main): wider
+# variants, which a library's functions are expected to take.
+PACKAGE = [False]
 
 _ITERATORS = (type(iter([])), type(iter(())), type(iter(range(0))),
               type(iter("")))

@@ -209,7 +209,7 @@ def run_package_diff(reference, candidate, calls_made, budget=0.5):
     try:
         calls.diff_main(job)
     finally:
-        calls._PACKAGE[0] = False
+        calls._PACKAGE[0] = inputs.PACKAGE[0] = False
     return [json.loads(r) for r in RECORDS]
 
 
@@ -365,7 +365,7 @@ def diff_blobs(reference, candidate, blobs, mod):
     try:
         calls.diff_main(job)
     finally:
-        calls._PACKAGE[0] = False
+        calls._PACKAGE[0] = inputs.PACKAGE[0] = False
     return [json.loads(r) for r in RECORDS]
 
 

@@ -163,3 +163,16 @@ def test_iterator_varied_as_its_items():
 def test_iterator_that_cannot_be_copied_has_no_variant():
     gen = (x for x in range(3))
     assert inputs.variants(gen, None, set()) == []
+
+
+def test_a_repository_files_lists_are_also_tried_as_iterators_and_with_none():
+    inputs.PACKAGE[0] = True
+    try:
+        out = inputs.variants([1, 2], None, set())
+    finally:
+        inputs.PACKAGE[0] = False
+    assert [None, 1, 2] in out and [1, None, 2] in out
+    its = [list(v) for v in out if isinstance(v, type(iter([])))]
+    assert its == [[1, 2], []]
+    # A single file's program keeps to the tests' element types.
+    assert [None, 1, 2] not in inputs.variants([1, 2], None, set())
