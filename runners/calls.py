@@ -1503,6 +1503,9 @@ def cases_main(job):
 
 
 def main(extra):
+    # A crash's Python stack on stderr (kept with LITMUS_DEBUG=1).
+    import faulthandler
+    faulthandler.enable(sys.__stderr__)
     job = json.loads(extra)
     kind = job.get("kind")
     if kind == "diff":

@@ -959,7 +959,16 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
     if (k->kind == R_DIFF) {
         json_t *dv = lt__pe_diff(j, 0);
         const char *ds = jstr(dv, "status");
-        if (ds && strcmp(ds, "error") == 0 && !xt->retried) {
+        /* A crash of the child is confirmed by a second run: under the
+         * memory limit, an input that costs the candidate more memory
+         * (a list where the reference streams) can end in SIGSEGV at a
+         * stack growth, which says nothing of its results. */
+        const char *exc = jstr(json_object_get(json_object_get(dv,
+                                                               "witness"),
+                                               "candidate"),
+                               "exception");
+        int crashed = exc && strcmp(exc, "crash") == 0;
+        if (ds && (strcmp(ds, "error") == 0 || crashed) && !xt->retried) {
             json_decref(dv);
             lt_exec_retry(ex, xt);
             return;
