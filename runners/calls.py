@@ -136,6 +136,10 @@ class _CallPickler(pickle.Pickler):
     name (a lambda, a function defined inside a test) by their code."""
 
     def reducer_override(self, obj):
+        if isinstance(obj, type) and obj.__module__ == _SIDE_MODULE[0]:
+            # A class of the changed file, whichever side's: by name, and
+            # each side's unpickler takes its own (_SideUnpickler).
+            return (_side_class, (obj.__module__, obj.__qualname__))
         if type(obj) is not types.FunctionType:
             return NotImplemented
         qual = getattr(obj, "__qualname__", "")
@@ -151,6 +155,18 @@ class _CallPickler(pickle.Pickler):
         return (_rebuild_function,
                 (marshal.dumps(obj.__code__), obj.__module__, obj.__name__,
                  obj.__defaults__, obj.__kwdefaults__, cells))
+
+
+_SIDE_MODULE = [None]  # the changed file's module name, in a diff run
+
+
+def _side_class(module, qualname):
+    """A class pickled by _CallPickler as the changed file's, found where
+    no side is chosen (the zygote's copy of the module)."""
+    v = sys.modules[module]
+    for part in qualname.split("."):
+        v = getattr(v, part)
+    return v
 
 
 def _dumps(value):
@@ -240,9 +256,65 @@ def _method_of(mod, fname):
 
 
 def _side_function(mod, fname):
+    if fname.endswith("." + _COPY):
+        return copy.deepcopy
     if "." in fname:
         return _method_of(mod, fname)
     return getattr(mod, fname, None)
+
+
+# A class whose copying or pickling methods change is compared on deep
+# copies of the objects the tests made ("Class.<copy>"): deepcopy runs
+# the same __reduce_ex__, __getstate__ and __setstate__ that pickle does,
+# without looking the class up by name (each side's class is its own).
+_COPY = "<copy>"
+_COPY_METHODS = ("__reduce__", "__reduce_ex__", "__getstate__",
+                 "__setstate__", "__getnewargs__", "__getnewargs_ex__",
+                 "__copy__", "__deepcopy__")
+COPY_INPUTS_MAX = 20
+
+
+def _copy_changed(ref, cand, path):
+    """The names of the file's classes whose copying methods differ."""
+    from litmus_codediff import code_diff
+    out = set()
+    for n, b in vars(cand).items():
+        a = getattr(ref, n, None)
+        if not isinstance(b, type) or b.__qualname__ != n or \
+                not isinstance(a, type):
+            continue
+        for m in _COPY_METHODS:
+            fa, fb = vars(a).get(m), vars(b).get(m)
+            if fa is None and fb is None:
+                continue
+            ca, cb = getattr(fa, "__code__", None), getattr(fb, "__code__",
+                                                             None)
+            if ca is None or cb is None or \
+                    cb.co_filename != path or code_diff(ca, cb,
+                                                        quick=True)[0]:
+                out.add(n)
+                break
+    return out
+
+
+def _copy_inputs(given, classes, module):
+    """("test", "Class.<copy>", (obj,), {}) for the objects of those
+    classes the recorded calls hold (receivers and arguments)."""
+    out, seen = [], set()
+    for origin, _, args, kwargs in given:
+        for v in list(args) + list(kwargs.values()):
+            t = type(v)
+            if t.__module__ != module or t.__qualname__ not in classes:
+                continue
+            try:
+                key = _dumps(v)
+            except Exception:
+                continue
+            if key in seen or len(out) >= COPY_INPUTS_MAX:
+                continue
+            seen.add(key)
+            out.append((origin, "%s.%s" % (t.__qualname__, _COPY), (v,), {}))
+    return out
 
 
 class _SideUnpickler(pickle.Unpickler):
@@ -256,7 +328,12 @@ class _SideUnpickler(pickle.Unpickler):
         super().__init__(io.BytesIO(data))
         self.side = side
 
+    def _side_class(self, module, qualname):
+        return self.find_class(module, qualname)
+
     def find_class(self, module, name):
+        if name == "_side_class" and module == __name__:
+            return self._side_class
         if module == self.side.__name__:
             v = self.side
             for part in name.split("."):
@@ -714,6 +791,8 @@ class _Compare:
             a, k = _SideUnpickler(data, side).load() if _PACKAGE[0] \
                 else pickle.loads(data)
         except Exception:
+            if _PACKAGE[0]:
+                raise  # the other side's objects would not do
             a, k = copy.deepcopy((args, kwargs))
         self.index += 1
         if _PACKAGE[0]:
@@ -766,8 +845,13 @@ class _Compare:
         # engine's watchdog, which sees the phase, judges the same way).
         larger = not given and size > self.max_given_size
         _litmus.probe(self.index, 2 if larger else 1)
-        cs, cv, ct, ca = self._call(cf, args, kwargs, climit,
+        try:
+            cs, cv, ct, ca = self._call(cf, args, kwargs, climit,
                                         self.cand)
+        except Exception:
+            # The candidate's classes cannot rebuild the input from the
+            # reference's (a fix of pickling itself): not a result.
+            return "skip"
         if cs == "timeout":
             _litmus.probe(self.index, 2 if larger else 1)
             cs, cv, ct, ca = self._call(cf, args, kwargs, climit,
@@ -1048,6 +1132,7 @@ def _affected(ref, cand, path):
 def diff_main(job):
     path, name = job["path"], job.get("module") or "subject"
     _PACKAGE[0] = litmus_inputs.PACKAGE[0] = bool(job.get("package"))
+    _SIDE_MODULE[0] = name if _PACKAGE[0] else None
     budget = float(job.get("budget", 10.0))
     max_inputs = int(job.get("max_inputs", 20000))
     clock = {"start": time.process_time()}
@@ -1079,7 +1164,12 @@ def diff_main(job):
     for blob, origin in zip(job.get("captured", []),
                             job.get("captured_origin", [])):
         try:
-            fname, args, kwargs = pickle.loads(base64.b64decode(blob))
+            data = base64.b64decode(blob)
+            # Recorded in the reference's run: its objects are the
+            # reference's (the zygote holds the base's classes, whose
+            # pickling methods a fix may change).
+            fname, args, kwargs = _SideUnpickler(data, ref).load() \
+                if _PACKAGE[0] else pickle.loads(data)
         except Exception:
             continue
         given.append((origin, fname, tuple(args), dict(kwargs)))
@@ -1102,8 +1192,10 @@ def diff_main(job):
         # only those whose code differs, or that use one that does, are
         # compared.
         affected = _affected(ref, cand, path)
-        if affected:
-            given = [g for g in given if g[1] in affected]
+        copied = _copy_changed(ref, cand, path)
+        if affected or copied:
+            given = [g for g in given if g[1] in affected] + \
+                _copy_inputs(given, copied, name)
     functions = {}
     for origin, fname, args, kwargs in given:
         functions.setdefault(fname, []).append((origin, args, kwargs))

@@ -451,3 +451,31 @@ def test_dates_have_variants_a_day_a_month_and_a_year_away():
     out = inputs.variants(dt.date(2017, 2, 1), None, set())
     assert dt.date(2017, 1, 31) in out and dt.date(2017, 12, 31) in out
     assert dt.date(2018, 2, 1) in out
+
+
+ORDERED = '''
+class Ordered:
+    """Pairs in insertion order, keys repeated."""
+
+    def __init__(self, pairs=()):
+        self.pairs = list(pairs)
+
+    def add(self, k, v):
+        self.pairs.append((k, v))
+
+    def __reduce__(self):
+        return (self.__class__, (list(self.pairs),))
+'''
+
+
+def test_a_changed_pickling_method_is_compared_on_copies():
+    # The candidate's __reduce__ groups the pairs by key: a copy of the
+    # tests' object loses its order.
+    cand = ORDERED.replace('(list(self.pairs),)', '(sorted(self.pairs),)')
+    blobs, mod = capture_calls(
+        ORDERED, lambda m: m.Ordered([('b', 1), ('a', 2)]).add('c', 3))
+    recs = diff_blobs(ORDERED, cand, blobs, mod)
+    assert [w['function'] for w in of_type(recs, 'witness')] == \
+        ['Ordered.<copy>'], recs
+    assert not of_type(diff_blobs(ORDERED, ORDERED + '\n', blobs, mod),
+                       'witness')
