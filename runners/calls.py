@@ -975,9 +975,20 @@ def _parameters(mod, fname):
     return code.co_varnames[:code.co_argcount]
 
 
+def _is_option(d):
+    """A default worth passing the other way: a bool, or a sentinel that
+    tells "not given" apart (a bare object(), an instance of a class made
+    for it: boltons' make_sentinel, a private _Missing)."""
+    if type(d) in (bool, object):
+        return True
+    name = type(d).__name__.lower()
+    return "sentinel" in name or "missing" in name or \
+        (name.startswith("_") and type(d).__module__ != "builtins")
+
+
 def _flags(mod, fname):
     """(name, default) of a function's parameters that default to a bool
-    and can be passed by keyword."""
+    or a sentinel and can be passed by keyword."""
     fn = _side_function(mod, fname)
     code = getattr(fn, "__code__", None)
     if code is None:
@@ -986,10 +997,10 @@ def _flags(mod, fname):
     names = code.co_varnames[:code.co_argcount]
     for name, d in zip(names[len(names) - len(fn.__defaults__ or ()):],
                        fn.__defaults__ or ()):
-        if type(d) is bool and code.co_posonlyargcount <= names.index(name):
+        if _is_option(d) and code.co_posonlyargcount <= names.index(name):
             out.append((name, d))
     out += [(k, d) for k, d in (fn.__kwdefaults__ or {}).items()
-            if type(d) is bool]
+            if _is_option(d)]
     return out
 
 
@@ -1366,7 +1377,10 @@ def _kwarg_variants(fn, args, kwargs):
     at its default passed the other way)."""
     for k, default in fn.flags:
         if k not in kwargs and k not in fn.params[:len(args)]:
-            yield "derived", fn.name, args, dict(kwargs, **{k: not default})
+            # A flag the other way; an option whose default is a sentinel
+            # (given or not), given: None is the value callers pass most.
+            value = not default if type(default) is bool else None
+            yield "derived", fn.name, args, dict(kwargs, **{k: value})
     for k, v in kwargs.items():
         rest = {x: y for x, y in kwargs.items() if x != k}
         yield "derived", fn.name, args, rest

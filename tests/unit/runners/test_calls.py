@@ -479,3 +479,35 @@ def test_a_changed_pickling_method_is_compared_on_copies():
         ['Ordered.<copy>'], recs
     assert not of_type(diff_blobs(ORDERED, ORDERED + '\n', blobs, mod),
                        'witness')
+
+
+def test_an_option_left_at_its_sentinel_default_is_passed_none():
+    # poplast(default=_MISSING): the reference returns the default on an
+    # empty object, the candidate still raises.
+    src = '''
+_MISSING = object()
+
+
+class Stack:
+    def __init__(self):
+        self.items = []
+
+    def poplast(self, default=_MISSING):
+        if not self.items:
+            if default is _MISSING:
+                raise KeyError("empty")
+            return default
+        return self.items.pop()
+'''
+    cand = src.replace('''            if default is _MISSING:
+                raise KeyError("empty")
+            return default''', '''            raise KeyError("empty")''')
+    def run(m):
+        try:
+            m.Stack().poplast()     # the tests check the error
+        except KeyError:
+            pass
+    blobs, mod = capture_calls(src, run)
+    recs = diff_blobs(src, cand, blobs, mod)
+    w = of_type(recs, 'witness')
+    assert w and w[0]['function'] == 'Stack.poplast', recs
