@@ -657,6 +657,41 @@ def _load(source, path, name):
     return mod
 
 
+def _load_side(source, path, name, others):
+    """One side's compared module, with the side's texts of the other
+    modules its fix changes [(module, path, text)] loaded beside it: in
+    each, what came from another of them (a function, a class, the module
+    itself) is that side's, not the zygote's base copy."""
+    mods = [(name, _load(source, path, name))] + \
+        [(m, _load(text, p, m)) for m, p, text in others]
+    if len(mods) == 1:
+        return mods[0][1]
+    swap = {}
+    for m, side in mods:
+        base = sys.modules.get(m)
+        if base is None:
+            continue
+        swap[id(base)] = side
+        for k, v in vars(base).items():
+            # Only what the module defines: a shared value (None, 0, an
+            # imported function) is nobody's to swap.
+            if k in vars(side) and not k.startswith("__") and \
+                    isinstance(v, (types.FunctionType, type)) and \
+                    getattr(v, "__module__", None) == m:
+                swap[id(v)] = vars(side)[k]
+    for m, side in mods:
+        d = vars(side)
+        for k, v in list(d.items()):
+            if k.startswith("__"):
+                continue
+            new = swap.get(id(v))
+            if new is not None and new is not v and \
+                    not (isinstance(v, types.FunctionType) and
+                         v.__globals__ is d):
+                d[k] = new
+    return mods[0][1]
+
+
 def _pickle_key(args, kwargs):
     try:
         return _dumps((args, kwargs))
@@ -1161,13 +1196,16 @@ def diff_main(job):
         job["_precondition_module"] = _load(job["precondition"],
                                             "<litmus_precondition>",
                                             "litmus_precondition")
-    ref = _load(job["reference"], path, name)
+    also = [a for a in job.get("also", ()) if len(a) == 4]
+    ref = _load_side(job["reference"], path, name,
+                     [(m, p, r) for m, p, r, _ in also])
     consts = set()
     for v in vars(ref).values():
         if isinstance(v, types.FunctionType) and \
                 v.__code__.co_filename == path:
             litmus_inputs.constants_of(v.__code__, consts)
-    cand = _load(job["candidate"], path, name)
+    cand = _load_side(job["candidate"], path, name,
+                      [(m, p, c) for m, p, _, c in also])
     cmp = _Compare(ref, cand, job)
 
     given = []  # (origin, function, args, kwargs)

@@ -402,6 +402,65 @@ static json_t *lists_report(const json_t *map, const json_t *re)
 }
 
 /* The text of path among a diff's files, or NULL. */
+#define DIFF_FILES_MAX 4   /* package files of a fix compared together */
+
+/* The lines a unified diff adds or removes in the file at rel. */
+static size_t changed_lines(const char *diff, const char *rel)
+{
+    size_t n = 0, len = strlen(rel);
+    int in_file = 0;
+    for (const char *l = diff; l && *l;) {
+        const char *e = strchr(l, '\n');
+        size_t ll = e ? (size_t)(e - l) : strlen(l);
+        if (ll >= 6 && strncmp(l, "+++ ", 4) == 0)
+            in_file = ll - 6 == len && strncmp(l + 6, rel, len) == 0;
+        else if (in_file && ll > 0 && (l[0] == '+' || l[0] == '-') &&
+                 strncmp(l, "--- ", 4) != 0)
+            n++;
+        l = e ? e + 1 : NULL;
+    }
+    return n;
+}
+
+/* Differential execution compares the package module the reference
+ * changes most (by lines), a Python module of the base tree; the other
+ * modules it changes (at most DIFF_FILES_MAX in all) are loaded beside
+ * it on each side, so that the compared file sees its own side's. */
+static void choose_diff_files(struct rinst *in)
+{
+    size_t n = json_array_size(in->ref_ov ? in->ref_ov->files : NULL);
+    if (n == 0 || n > DIFF_FILES_MAX)
+        return;
+    json_t *mods = json_array();
+    size_t best = 0, best_lines = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_t *pair = json_array_get(in->ref_ov->files, i);
+        const char *abs = json_string_value(json_array_get(pair, 0));
+        struct stat sb;
+        char *mod = lt__rt_module_of(abs + strlen(in->tree) + 1);
+        if (!mod || !json_is_string(json_array_get(pair, 1)) ||
+            stat(abs, &sb) != 0) {
+            /* A new or deleted module: the sides cannot be told apart by
+             * loading the base's others. */
+            free(mod);
+            json_decref(mods);
+            return;
+        }
+        size_t lines = changed_lines(in->patch, abs + strlen(in->tree) + 1);
+        if (json_array_size(mods) == 0 || lines > best_lines) {
+            best = json_array_size(mods);
+            best_lines = lines;
+        }
+        json_array_append_new(mods, json_pack("[s,s]", abs, mod));
+        free(mod);
+    }
+    json_t *primary = json_array_get(mods, best);
+    in->diff_path = xstrdup(json_string_value(json_array_get(primary, 0)));
+    in->diff_module = xstrdup(json_string_value(json_array_get(primary, 1)));
+    json_array_remove(mods, best);
+    in->diff_also = mods;
+}
+
 static const char *file_text(const struct rover *ov, const char *path)
 {
     size_t i;
@@ -420,15 +479,26 @@ static int diff_eligible(const struct rinst *in, const struct rover *ov,
                          const json_t *map)
 {
     if (!in->diff_path || !in->ref_ov || !in->ref_ov->result ||
-        !ov->result || !json_is_null(json_object_get(ov->result, "end")) ||
-        json_array_size(ov->files) != 1)
+        !ov->result || !json_is_null(json_object_get(ov->result, "end")))
         return 0;
     const char *mine = file_text(ov, in->diff_path);
     const char *ref = file_text(in->ref_ov, in->diff_path);
     if (!mine || !ref || strcmp(mine, ref) == 0)
         return 0;
+    /* Every file the candidate changes is loaded in the differential
+     * child: the compared one and the reference's others. */
     size_t i;
     json_t *t;
+    json_array_foreach(ov->files, i, t) {
+        const char *p = json_string_value(json_array_get(t, 0));
+        int known = strcmp(p, in->diff_path) == 0;
+        size_t k;
+        json_t *a;
+        json_array_foreach(in->diff_also, k, a)
+            known |= strcmp(p, json_string_value(json_array_get(a, 0))) == 0;
+        if (!known)
+            return 0;
+    }
     json_array_foreach(json_object_get(map, "main"), i, t) {
         const char *node = json_string_value(t);
         if (strcmp(status_of(in->ref_ov->result, node), "passed") == 0 &&
@@ -788,6 +858,31 @@ static void advance(struct repo_run *r, struct rinst *in)
     json_decref(map);
 }
 
+/* [[module, path, reference's text, candidate's text]] of the
+ * reference's other changed modules; the candidate's is the base's where
+ * it leaves the file alone. */
+static json_t *also_files(const struct rinst *in, const struct rover *ov)
+{
+    json_t *out = json_array();
+    size_t i;
+    json_t *a;
+    json_array_foreach(in->diff_also, i, a) {
+        const char *path = json_string_value(json_array_get(a, 0));
+        const char *mine = file_text(ov, path);
+        char *base = NULL;
+        size_t len = 0;
+        if (!mine && lt_read_file(path, &base, &len) == 0)
+            mine = base;
+        if (mine)
+            json_array_append_new(
+                out, json_pack("[s,s,s,s]",
+                               json_string_value(json_array_get(a, 1)), path,
+                               file_text(in->ref_ov, path), mine));
+        free(base);
+    }
+    return out;
+}
+
 /* A differential job (runners/calls.py, diff_main): the reference's and
  * the candidate's text of the changed file loaded side by side in the
  * child, called on the inputs the tests passed (captured in the
@@ -821,6 +916,8 @@ static int prepare_diff(struct repo_run *r, struct rtask *k,
         o->run.timeout_factor, "timeout_const", o->run.timeout_const,
         "candidate_test_ms", max_ms, "budget", o->diff_budget, "max_inputs",
         20000);
+    if (job && in->diff_also)
+        json_object_set_new(job, "also", also_files(in, k->ov));
     char *extra = job ? json_dumps(job, JSON_COMPACT) : NULL;
     json_decref(job);
     la->owned[1] = extra;
@@ -1382,21 +1479,7 @@ static int plan_inst(struct repo_run *r, struct rinst *in)
             return -2;
         }
     }
-    /* Differential execution needs the one package file the reference
-     * changes, a Python module of the base tree. */
-    if (in->ref_ov && json_array_size(in->ref_ov->files) == 1) {
-        json_t *pair = json_array_get(in->ref_ov->files, 0);
-        const char *abs = json_string_value(json_array_get(pair, 0));
-        struct stat sb;
-        char *mod = lt__rt_module_of(abs + strlen(in->tree) + 1);
-        if (mod && json_is_string(json_array_get(pair, 1)) &&
-            stat(abs, &sb) == 0) {
-            in->diff_path = xstrdup(abs);
-            in->diff_module = mod;
-        } else {
-            free(mod);
-        }
-    }
+    choose_diff_files(in);
     in->ovs = xcalloc(in->n_cands + 1, sizeof(*in->ovs));
     struct strv changed = {0};
     if (in->ref_ov)

@@ -300,6 +300,7 @@ void lt__ri_inst_free(struct rinst *in)
     lt__strv_free(&in->args[1]);
     free(in->libpython);
     free(in->diff_module);
+    json_decref(in->diff_also);
     lt__strv_free(&in->unpin);
     free(in->diff_path);
     free(in->path_prefix);

@@ -91,6 +91,9 @@ struct rinst {
     int diff_subject;
     char *diff_path;
     char *diff_module;
+    /* The reference's other changed modules: [[path, module], ...],
+     * loaded beside the compared file on each side. */
+    json_t *diff_also;
     struct lt_lane *lane;
     int have_tests, done, pending;
     size_t n_wider;              /* tests of the wider suite collected */

@@ -511,3 +511,42 @@ class Stack:
     recs = diff_blobs(src, cand, blobs, mod)
     w = of_type(recs, 'witness')
     assert w and w[0]['function'] == 'Stack.poplast', recs
+
+
+def test_a_fix_in_two_modules_is_compared_with_each_sides_helper():
+    # The fix changes a helper in pkg.helpers and its caller in pkg.mod:
+    # each side's caller must use its own side's helper, not the base's.
+    base_helper = 'def norm(x):\n    return x\n'
+    ref_helper = 'def norm(x):\n    return abs(x)\n'
+    caller = 'from pkg.helpers import norm\n\ndef size(x):\n    return norm(x) + 0\n'
+    helpers = types.ModuleType('pkg.helpers')
+    exec(base_helper, helpers.__dict__)
+    helpers.__name__ = 'pkg.helpers'
+    helpers.norm.__module__ = 'pkg.helpers'
+    sys.modules.setdefault('pkg', types.ModuleType('pkg')).__path__ = []
+    sys.modules['pkg.helpers'] = helpers
+    sys.modules['pkg'].helpers = helpers
+    mod = calls._load(caller, '/nowhere/pkg/mod.py', 'pkg.mod')
+    blob = base64.b64encode(calls._dumps(('size', (-3,), {}))).decode()
+
+    def run(cand_caller, cand_helper):
+        del RECORDS[:]
+        job = {'kind': 'diff', 'path': '/nowhere/pkg/mod.py',
+               'module': 'pkg.mod', 'package': True,
+               'reference': caller + '\n', 'candidate': cand_caller,
+               'also': [['pkg.helpers', '/nowhere/pkg/helpers.py',
+                         ref_helper, cand_helper]],
+               'captured': [blob], 'captured_origin': ['test'],
+               'budget': 0.5, 'generate': False}
+        sys.modules['pkg.mod'] = mod
+        try:
+            calls.diff_main(job)
+        finally:
+            calls._PACKAGE[0] = inputs.PACKAGE[0] = False
+        return of_type([json.loads(r) for r in RECORDS], 'witness')
+
+    # The same fix: no witness (with the base's helper on one side only,
+    # size(-3) would differ).
+    assert not run(caller, ref_helper)
+    # A candidate that fixes only the caller, differently: -3 vs 3.
+    assert run(caller.replace('norm(x) + 0', 'norm(x) * 1'), base_helper)
