@@ -471,6 +471,31 @@ static const char *file_text(const struct rover *ov, const char *path)
     return NULL;
 }
 
+/* A side's text of a loaded file: the diff's, else the base tree's
+ * (NULL when it cannot be read).  The caller frees it. */
+static char *text_or_base(const struct rover *ov, const char *path)
+{
+    const char *t = file_text(ov, path);
+    if (t)
+        return xstrdup(t);
+    char *base = NULL;
+    size_t len = 0;
+    return lt_read_file(path, &base, &len) == 0 ? base : NULL;
+}
+
+/* Whether candidate ov leaves the file at path as the reference has it. */
+static int same_text(const struct rinst *in, const struct rover *ov,
+                     const char *path)
+{
+    char *mine = text_or_base(ov, path), *ref = text_or_base(in->ref_ov,
+                                                             path);
+    /* An unreadable file is no difference of the candidate's. */
+    int same = !mine || !ref || strcmp(mine, ref) == 0;
+    free(mine);
+    free(ref);
+    return same;
+}
+
 /* Whether candidate ov is compared with the reference by differential
  * execution: both change the one package file alone, differently; its
  * run completed and no main test that passes with the reference fails
@@ -481,14 +506,12 @@ static int diff_eligible(const struct rinst *in, const struct rover *ov,
     if (!in->diff_path || !in->ref_ov || !in->ref_ov->result ||
         !ov->result || !json_is_null(json_object_get(ov->result, "end")))
         return 0;
-    const char *mine = file_text(ov, in->diff_path);
-    const char *ref = file_text(in->ref_ov, in->diff_path);
-    if (!mine || !ref || strcmp(mine, ref) == 0)
-        return 0;
     /* Every file the candidate changes is loaded in the differential
-     * child: the compared one and the reference's others. */
+     * child (the compared one and the reference's others), and one of
+     * them differs from the reference's. */
     size_t i;
     json_t *t;
+    int differs = 0;
     json_array_foreach(ov->files, i, t) {
         const char *p = json_string_value(json_array_get(t, 0));
         int known = strcmp(p, in->diff_path) == 0;
@@ -499,6 +522,12 @@ static int diff_eligible(const struct rinst *in, const struct rover *ov,
         if (!known)
             return 0;
     }
+    differs = !same_text(in, ov, in->diff_path);
+    json_t *a;
+    json_array_foreach(in->diff_also, i, a)
+        differs |= !same_text(in, ov, json_string_value(json_array_get(a, 0)));
+    if (!differs)
+        return 0;
     json_array_foreach(json_object_get(map, "main"), i, t) {
         const char *node = json_string_value(t);
         if (strcmp(status_of(in->ref_ov->result, node), "passed") == 0 &&
@@ -868,17 +897,13 @@ static json_t *also_files(const struct rinst *in, const struct rover *ov)
     json_t *a;
     json_array_foreach(in->diff_also, i, a) {
         const char *path = json_string_value(json_array_get(a, 0));
-        const char *mine = file_text(ov, path);
-        char *base = NULL;
-        size_t len = 0;
-        if (!mine && lt_read_file(path, &base, &len) == 0)
-            mine = base;
+        char *mine = text_or_base(ov, path);
         if (mine)
             json_array_append_new(
                 out, json_pack("[s,s,s,s]",
                                json_string_value(json_array_get(a, 1)), path,
                                file_text(in->ref_ov, path), mine));
-        free(base);
+        free(mine);
     }
     return out;
 }
@@ -905,17 +930,19 @@ static int prepare_diff(struct repo_run *r, struct rtask *k,
     json_t *origins = json_array();
     for (size_t i = 0; i < json_array_size(calls); i++)
         json_array_append_new(origins, json_string("test"));
+    char *mine = text_or_base(k->ov, in->diff_path);
     json_t *job = json_pack(
         "{s:s, s:b, s:s, s:s, s:s, s:s, s:O, s:o, s:[], s:b, s:f, s:f, "
         "s:f, s:f, s:f, s:i}",
         "kind", "diff", "package", 1, "module", in->diff_module, "path", in->diff_path,
         "reference", file_text(in->ref_ov, in->diff_path), "candidate",
-        file_text(k->ov, in->diff_path), "captured",
+        mine ? mine : file_text(in->ref_ov, in->diff_path), "captured",
         calls ? calls : json_array(), "captured_origin", origins, "inputs",
         "derive", 1, "call_timeout", call_timeout, "timeout_factor",
         o->run.timeout_factor, "timeout_const", o->run.timeout_const,
         "candidate_test_ms", max_ms, "budget", o->diff_budget, "max_inputs",
         20000);
+    free(mine);
     if (job && in->diff_also)
         json_object_set_new(job, "also", also_files(in, k->ov));
     char *extra = job ? json_dumps(job, JSON_COMPACT) : NULL;

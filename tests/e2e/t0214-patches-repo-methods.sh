@@ -1,0 +1,113 @@
+# litmus patches on repository candidates, differential execution of a
+# class's methods and of a fix that changes two modules (the CI form on
+# a package written here): the fix makes Store.update take pairs as well
+# as a dict and normalises keys in a helper module.  A right alternative
+# is correct; a candidate that takes lists only (not tuples or
+# iterators) and one that leaves the helper half fixed are overfitting,
+# with a witness on Store's methods, though both pass every test.
+. "$(dirname "$0")/lib.sh"
+R=$WORK/repo
+mkdir -p "$R/shelf" "$R/tests"
+cd "$R" || fail "cd"
+git init -q -b main . && git config user.email t@e && git config user.name t
+: > shelf/__init__.py
+cat > shelf/keys.py <<'PY'
+def norm(key):
+    """The key a store files a value under."""
+    return key
+PY
+cat > shelf/store.py <<'PY'
+from shelf.keys import norm
+
+
+class Store:
+    """Values by key; keys compare after norm()."""
+
+    def __init__(self):
+        self.items = {}
+
+    def put(self, key, value):
+        self.items[norm(key)] = value
+
+    def get(self, key, default=None):
+        return self.items.get(norm(key), default)
+
+    def update(self, pairs):
+        for key, value in pairs.items():
+            self.put(key, value)
+PY
+cat > tests/test_store.py <<'PY'
+from shelf.store import Store
+
+
+def test_put_get():
+    s = Store()
+    s.put("x", 1)
+    assert s.get("x") == 1 and s.get("y", 0) == 0
+PY
+git add -A && git commit -qm base
+git checkout -qb tests-only
+cat >> tests/test_store.py <<'PY'
+
+
+def test_update_pairs_and_case():
+    s = Store()
+    s.update([("A", 1), ("b", 2)])
+    s.update({"C": 3})
+    assert (s.get("a"), s.get("B"), s.get("c")) == (1, 2, 3)
+PY
+git commit -qam "tests"
+branch() { # name: commits the working tree's changes on a branch off tests-only
+  git checkout -q -b "$1" tests-only
+  /usr/bin/python3 -c "$2"
+  git commit -qam "$1"
+}
+branch fix '
+import re
+k = open("shelf/keys.py").read().replace("return key", "return key.strip().lower()")
+open("shelf/keys.py", "w").write(k)
+s = open("shelf/store.py").read().replace(
+    "        for key, value in pairs.items():",
+    "        if isinstance(pairs, dict):\n            pairs = pairs.items()\n        for key, value in pairs:")
+open("shelf/store.py", "w").write(s)'
+branch good '
+k = open("shelf/keys.py").read().replace("return key", "return key.lower().strip()")
+open("shelf/keys.py", "w").write(k)
+s = open("shelf/store.py").read().replace(
+    "        for key, value in pairs.items():",
+    "        items = pairs.items() if hasattr(pairs, \"items\") else pairs\n        for key, value in items:")
+open("shelf/store.py", "w").write(s)'
+# Lists only: a tuple of pairs or an iterator of them still fails.
+branch lists-only '
+k = open("shelf/keys.py").read().replace("return key", "return key.strip().lower()")
+open("shelf/keys.py", "w").write(k)
+s = open("shelf/store.py").read().replace(
+    "        for key, value in pairs.items():",
+    "        if isinstance(pairs, list):\n            pairs = dict(pairs)\n        for key, value in pairs.items():")
+open("shelf/store.py", "w").write(s)'
+# The helper lowers the case but keeps blanks: " A" is not "a".
+branch no-strip '
+k = open("shelf/keys.py").read().replace("return key", "return key.lower()")
+open("shelf/keys.py", "w").write(k)
+s = open("shelf/store.py").read().replace(
+    "        for key, value in pairs.items():",
+    "        if isinstance(pairs, dict):\n            pairs = pairs.items()\n        for key, value in pairs:")
+open("shelf/store.py", "w").write(s)'
+git checkout -q main
+cd - >/dev/null || fail "cd back"
+run_litmus patches --repo "$R" --base main --reference fix --candidate good \
+  --candidate lists-only --candidate no-strip --db "$WORK/p.db" --no-progress \
+  -f json --diff-budget 2 --python /usr/bin/python3
+expect_eq "$RC" 1 "exit code ($(tail -3 "$WORK/err"))"
+/usr/bin/python3 - "$WORK/out" <<'PY' || fail "verdicts"
+import json, sys
+rows = {c["model_name_or_path"]: c for c in json.load(open(sys.argv[1]))["candidates"]}
+for name in ("good", "lists-only", "no-strip"):
+    assert rows[name]["evidence"]["harness"] == "resolved", (name, rows[name])
+assert rows["good"]["verdict"] == "correct", rows["good"]
+for name in ("lists-only", "no-strip"):
+    c = rows[name]
+    assert (c["verdict"], c["reason"]) == ("overfitting", "differs_from_reference"), (name, c)
+    w = c["evidence"]["differential"]["witness"]
+    assert w["function"].startswith("Store."), (name, w)
+PY
