@@ -57,42 +57,38 @@ def test_update_pairs_and_case():
     assert (s.get("a"), s.get("B"), s.get("c")) == (1, 2, 3)
 PY
 git commit -qam "tests"
-branch() { # name: commits the working tree's changes on a branch off tests-only
+# branch NAME NORM UPDATE: a branch off tests-only whose norm() returns
+# NORM and whose update() body is UPDATE.
+branch() {
   git checkout -q -b "$1" tests-only
-  /usr/bin/python3 -c "$2"
+  /usr/bin/python3 - "$2" "$3" <<'PY'
+import sys
+norm, body = sys.argv[1], sys.argv[2]
+k = open("shelf/keys.py").read().replace("return key", "return " + norm)
+open("shelf/keys.py", "w").write(k)
+old = "        for key, value in pairs.items():\n            self.put(key, value)\n"
+s = open("shelf/store.py").read()
+assert old in s
+open("shelf/store.py", "w").write(s.replace(old, "".join(
+    "        " + line + "\n" for line in body.split("\n"))))
+PY
   git commit -qam "$1"
 }
-branch fix '
-import re
-k = open("shelf/keys.py").read().replace("return key", "return key.strip().lower()")
-open("shelf/keys.py", "w").write(k)
-s = open("shelf/store.py").read().replace(
-    "        for key, value in pairs.items():",
-    "        if isinstance(pairs, dict):\n            pairs = pairs.items()\n        for key, value in pairs:")
-open("shelf/store.py", "w").write(s)'
-branch good '
-k = open("shelf/keys.py").read().replace("return key", "return key.lower().strip()")
-open("shelf/keys.py", "w").write(k)
-s = open("shelf/store.py").read().replace(
-    "        for key, value in pairs.items():",
-    "        items = pairs.items() if hasattr(pairs, \"items\") else pairs\n        for key, value in items:")
-open("shelf/store.py", "w").write(s)'
+dict_or_pairs='if isinstance(pairs, dict):
+    pairs = pairs.items()
+for key, value in pairs:
+    self.put(key, value)'
+branch fix 'key.strip().lower()' "$dict_or_pairs"
+branch good 'key.lower().strip()' 'items = pairs.items() if hasattr(pairs, "items") else pairs
+for key, value in items:
+    self.put(key, value)'
 # Lists only: a tuple of pairs or an iterator of them still fails.
-branch lists-only '
-k = open("shelf/keys.py").read().replace("return key", "return key.strip().lower()")
-open("shelf/keys.py", "w").write(k)
-s = open("shelf/store.py").read().replace(
-    "        for key, value in pairs.items():",
-    "        if isinstance(pairs, list):\n            pairs = dict(pairs)\n        for key, value in pairs.items():")
-open("shelf/store.py", "w").write(s)'
+branch lists-only 'key.strip().lower()' 'if isinstance(pairs, list):
+    pairs = dict(pairs)
+for key, value in pairs.items():
+    self.put(key, value)'
 # The helper lowers the case but keeps blanks: " A" is not "a".
-branch no-strip '
-k = open("shelf/keys.py").read().replace("return key", "return key.lower()")
-open("shelf/keys.py", "w").write(k)
-s = open("shelf/store.py").read().replace(
-    "        for key, value in pairs.items():",
-    "        if isinstance(pairs, dict):\n            pairs = pairs.items()\n        for key, value in pairs:")
-open("shelf/store.py", "w").write(s)'
+branch no-strip 'key.lower()' "$dict_or_pairs"
 git checkout -q main
 cd - >/dev/null || fail "cd back"
 run_litmus patches --repo "$R" --base main --reference fix --candidate good \

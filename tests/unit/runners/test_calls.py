@@ -355,12 +355,12 @@ def capture_calls(source, run):
     return sent, mod
 
 
-def diff_blobs(reference, candidate, blobs, mod):
+def diff_blobs(reference, candidate, blobs, mod, also=(), budget=2.0):
     del RECORDS[:]
     job = {'kind': 'diff', 'path': '/nowhere/pkg/mod.py', 'module': 'pkg.mod',
            'package': True, 'reference': reference, 'candidate': candidate,
            'captured': blobs, 'captured_origin': ['test'] * len(blobs),
-           'budget': 2.0, 'generate': False}
+           'budget': budget, 'generate': False, 'also': list(also)}
     sys.modules['pkg.mod'] = mod
     try:
         calls.diff_main(job)
@@ -530,20 +530,10 @@ def test_a_fix_in_two_modules_is_compared_with_each_sides_helper():
     blob = base64.b64encode(calls._dumps(('size', (-3,), {}))).decode()
 
     def run(cand_caller, cand_helper):
-        del RECORDS[:]
-        job = {'kind': 'diff', 'path': '/nowhere/pkg/mod.py',
-               'module': 'pkg.mod', 'package': True,
-               'reference': caller + '\n', 'candidate': cand_caller,
-               'also': [['pkg.helpers', '/nowhere/pkg/helpers.py',
-                         ref_helper, cand_helper]],
-               'captured': [blob], 'captured_origin': ['test'],
-               'budget': 0.5, 'generate': False}
-        sys.modules['pkg.mod'] = mod
-        try:
-            calls.diff_main(job)
-        finally:
-            calls._PACKAGE[0] = inputs.PACKAGE[0] = False
-        return of_type([json.loads(r) for r in RECORDS], 'witness')
+        also = [['pkg.helpers', '/nowhere/pkg/helpers.py', ref_helper,
+                 cand_helper]]
+        return of_type(diff_blobs(caller + '\n', cand_caller, [blob], mod,
+                                  also, budget=0.5), 'witness')
 
     # The same fix: no witness (with the base's helper on one side only,
     # size(-3) would differ).
