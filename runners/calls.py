@@ -140,6 +140,17 @@ class _CallPickler(pickle.Pickler):
             # A class of the changed file, whichever side's: by name, and
             # each side's unpickler takes its own (_SideUnpickler).
             return (_side_class, (obj.__module__, obj.__qualname__))
+        named = _SIDE_OBJECTS.get(id(obj))
+        if named is not None and named[2] is obj:
+            # Another global of a side's module (a sentinel, a function,
+            # a shared instance): by name too.
+            return (_side_class, named[:2])
+        fresh = _fresh_kind(obj)
+        if fresh is not None:
+            return fresh
+        container = _container_reduce(obj)
+        if container is not None:
+            return container
         if type(obj) is not types.FunctionType:
             return NotImplemented
         qual = getattr(obj, "__qualname__", "")
@@ -158,6 +169,78 @@ class _CallPickler(pickle.Pickler):
 
 
 _SIDE_MODULE = [None]  # the changed file's module name, in a diff run
+_SIDE_OBJECTS = {}     # id -> (module, name, object) of the sides' globals
+
+
+def _name_side_globals(*mods):
+    """Registers the globals of each side's modules that pickle cannot
+    find by name (they are not the zygote's)."""
+    _SIDE_OBJECTS.clear()
+    for m in mods:
+        for k, v in vars(m).items():
+            if k.startswith("__") or type(v) in _PLAIN or \
+                    type(v) in (float, list, tuple, dict, set) or \
+                    isinstance(v, (type, types.ModuleType)):
+                continue
+            _SIDE_OBJECTS.setdefault(id(v), (m.__name__, k, v))
+
+
+def _container_reduce(obj):
+    """A subclass of dict, list or set pickled the default way sends its
+    items before its attributes: a __setitem__ of its own then runs on an
+    object without them (an LRU cache's lock).  Rebuilt here attributes
+    first, items through the built-in type's own methods; None for every
+    other object and for a class that pickles itself."""
+    t = type(obj)
+    for base in (dict, list, set):
+        if isinstance(obj, base) and t is not base:
+            break
+    else:
+        return None
+    for name in ("__reduce__", "__reduce_ex__", "__getstate__",
+                 "__getnewargs__", "__getnewargs_ex__"):
+        if getattr(t, name, None) is not getattr(base, name, None):
+            return None
+    state = _state(obj) or {}
+    items = list(dict.items(obj)) if base is dict else \
+        list(base.__iter__(obj))
+    # The object is made first and filled by a state setter, as pickle
+    # fills any object: a cycle through it (a mapping and its inverse)
+    # then pickles.
+    return (_new_container, (t, base.__name__), (state, items), None, None,
+            _fill_container)
+
+
+def _new_container(cls, base_name):
+    return {"dict": dict, "list": list, "set": set}[base_name].__new__(cls)
+
+
+def _fill_container(obj, state):
+    attrs, items = state
+    for k, v in attrs.items():
+        object.__setattr__(obj, k, v)
+    if isinstance(obj, dict):
+        dict.update(obj, items)
+    elif isinstance(obj, list):
+        list.extend(obj, items)
+    else:
+        set.update(obj, items)
+
+
+def _fresh_kind(obj):
+    """How to rebuild what pickle refuses but an object of a library
+    commonly holds: a lock (a new one, released: the calls are recorded
+    before they run) and a module (imported by name); else None."""
+    import threading
+    t = type(obj)
+    if t in (type(threading.Lock()), type(threading.RLock())):
+        return (t if t is not type(threading.Lock()) else threading.Lock,
+                ())
+    if isinstance(obj, types.ModuleType) and \
+            sys.modules.get(obj.__name__) is obj:
+        import importlib
+        return (importlib.import_module, (obj.__name__,))
+    return None
 
 
 def _side_class(module, qualname):
@@ -1206,6 +1289,8 @@ def diff_main(job):
             litmus_inputs.constants_of(v.__code__, consts)
     cand = _load_side(job["candidate"], path, name,
                       [(m, p, c) for m, p, _, c in also])
+    if _PACKAGE[0]:
+        _name_side_globals(ref, cand)
     cmp = _Compare(ref, cand, job)
 
     given = []  # (origin, function, args, kwargs)

@@ -494,7 +494,10 @@ def object_inputs(args, contract):
         if all(c is args[i] for c, i in zip(combo, places)):
             continue
         memo = {}
-        new = copy.deepcopy(args, memo)
+        try:
+            new = copy.deepcopy(args, memo)
+        except Exception:
+            return  # objects that cannot be copied (a lock): no others
         new = list(new)
         for c, i in zip(combo, places):
             new[i] = memo.get(id(c), c)

@@ -540,3 +540,41 @@ def test_a_fix_in_two_modules_is_compared_with_each_sides_helper():
     assert not run(caller, ref_helper)
     # A candidate that fixes only the caller, differently: -3 vs 3.
     assert run(caller.replace('norm(x) + 0', 'norm(x) * 1'), base_helper)
+
+
+def test_a_dict_subclass_with_a_lock_and_its_own_setitem_is_replayed():
+    # Pickled the default way, its items would go through __setitem__
+    # before its lock and order exist; the lock itself cannot be pickled.
+    src = '''
+import threading
+
+
+class Recent(dict):
+    def __init__(self):
+        dict.__init__(self)
+        self._lock = threading.RLock()
+        self.order = []
+
+    def __setitem__(self, key, value):
+        with self._lock:
+            if key in self.order:
+                self.order.remove(key)
+            self.order.append(key)
+            dict.__setitem__(self, key, value)
+'''
+    # The candidate forgets to refresh an overwritten key's place.
+    cand = src.replace('''            if key in self.order:
+                self.order.remove(key)
+            self.order.append(key)''', '''            if key not in self.order:
+                self.order.append(key)''')
+
+    def run(m):
+        r = m.Recent()
+        r['a'] = 1
+        r['b'] = 2
+        r['a'] = 3
+    blobs, mod = capture_calls(src, run)
+    assert len(blobs) == 4, blobs
+    w = of_type(diff_blobs(src, cand, blobs, mod), 'witness')
+    assert w and w[0]['function'] == 'Recent.__setitem__', w
+    assert not of_type(diff_blobs(src, src + '\n', blobs, mod), 'witness')
