@@ -958,11 +958,14 @@ class _Compare:
         climit = min(max(self.call_limit, self.factor * self.own_s),
                      max(self.factor * rt + self.const,
                          self.factor * self.own_s))
-        # Phase 1: the patch is being called; 2: on an input larger than
+        # Phase 1: the patch is being called on an input the tests gave;
+        # 3: on one litmus derived, no larger; 2: on an input larger than
         # every given one, where not finishing is only "slower" (the
         # engine's watchdog, which sees the phase, judges the same way).
+        # A child killed by a signal in phase 3 is no witness: pure Python
+        # dies so only at the child's memory or stack limit.
         larger = not given and size > self.max_given_size
-        _litmus.probe(self.index, 2 if larger else 1)
+        _litmus.probe(self.index, 2 if larger else 1 if given else 3)
         try:
             cs, cv, ct, ca = self._call(cf, args, kwargs, climit,
                                         self.cand)
@@ -971,7 +974,7 @@ class _Compare:
             # reference's (a fix of pickling itself): not a result.
             return "skip"
         if cs == "timeout":
-            _litmus.probe(self.index, 2 if larger else 1)
+            _litmus.probe(self.index, 2 if larger else 1 if given else 3)
             cs, cv, ct, ca = self._call(cf, args, kwargs, climit,
                                         self.cand)  # confirm
         if cs == "timeout" and larger:

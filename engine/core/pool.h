@@ -110,7 +110,7 @@ struct job {
     char **records;          /* RECORD frames: JSON texts */
     size_t n_records, cap_records;
     long probe_index;        /* last PROBE: input index, or -1 */
-    int probe_phase;         /* 0 reference, 1 candidate */
+    int probe_phase;         /* 0 reference; 1-3 the patch (calls.py) */
     void *owner;             /* the job's owner's data; not freed here */
 };
 

@@ -780,14 +780,15 @@ static json_t *probe_witness(long idx, const char *d, json_t *candidate,
 }
 
 /* The status of a differential run stopped past its deadline or by the
- * probe watchdog: by the probe it was on (phase 1: a test-sized input,
- * a witness; phase 2: a larger one, inconclusive). */
+ * probe watchdog: by the probe it was on (phase 1: an input of the
+ * tests', 3: a derived one no larger, a witness; phase 2: a larger one,
+ * inconclusive). */
 static json_t *stuck_status(const struct job *j, double ms)
 {
     long idx = j->probe_index;
     json_t *o;
     char *d;
-    if (idx >= 0 && j->probe_phase == 1) {
+    if (idx >= 0 && (j->probe_phase == 1 || j->probe_phase == 3)) {
         d = xasprintf("input #%ld: the patch does not finish", idx);
         o = probe_witness(idx, d, json_pack("{s:b}", "timeout", 1), ms);
     } else if (idx >= 0 && j->probe_phase == 2) {
@@ -828,6 +829,15 @@ static json_t *signal_status(const struct job *j, double ms)
                       "#%ld, larger than every input of the "
                       "tests (not a witness); the inputs after it "
                       "were not compared", sig, j->probe_index);
+        o = status_obj("inconclusive", d, ms);
+    } else if (j->probe_index >= 0 && j->probe_phase == 3) {
+        /* Python code is killed by a signal only at a limit of the
+         * child's (memory, stack): a derived input that costs the patch
+         * more says nothing of its results. */
+        d = xasprintf("the patch crashes (signal %d) on derived input "
+                      "#%ld, at a limit of the child's (not a witness); "
+                      "the inputs after it were not compared", sig,
+                      j->probe_index);
         o = status_obj("inconclusive", d, ms);
     } else {
         d = xasprintf("the differential run died by signal %d", sig);

@@ -8,6 +8,7 @@
  * where differential testing is thin (lt__pe_decide).
  * SPDX-License-Identifier: MIT */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -92,6 +93,32 @@ static void test_witness_kept_with_its_contract(void **state)
                                                         "outside_contract")),
                      3);
     json_decref(ev);
+}
+
+/* A child killed by SIGSEGV while the patch ran on probe phase: a witness
+ * on an input of the tests' (1), not on one litmus derived (3, a limit of
+ * the child's) nor on a larger one (2). */
+static void test_crash_is_a_witness_on_given_inputs_only(void **state)
+{
+    (void)state;
+    static const struct {
+        int phase;
+        const char *status;
+    } cases[] = {{1, "witness"}, {3, "inconclusive"}, {2, "inconclusive"}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+        struct job j;
+        memset(&j, 0, sizeof(j));
+        j.sandboxed = 1;
+        j.wait_status = SIGSEGV; /* WIFSIGNALED, WTERMSIG == SIGSEGV */
+        j.probe_index = 7;
+        j.probe_phase = cases[i].phase;
+        json_t *ev = lt__pe_diff(&j, 0);
+        expect_status(ev, cases[i].status);
+        assert_non_null(strstr(json_string_value(json_object_get(ev,
+                                                                 "detail")),
+                               "#7"));
+        json_decref(ev);
+    }
 }
 
 static void test_hostile_records_refused(void **state)
@@ -309,6 +336,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_witness_kept_with_its_contract),
+        cmocka_unit_test(test_crash_is_a_witness_on_given_inputs_only),
         cmocka_unit_test(test_hostile_records_refused),
         cmocka_unit_test(test_slower_and_outside_kept),
         cmocka_unit_test(test_slower_is_a_note_or_a_verdict),
