@@ -13,6 +13,7 @@ import math
 import pickle
 import signal
 import sys
+import threading
 import time
 import types
 
@@ -227,15 +228,18 @@ def _fill_container(obj, state):
         set.update(obj, items)
 
 
+_LOCK, _RLOCK = type(threading.Lock()), type(threading.RLock())
+
+
 def _fresh_kind(obj):
     """How to rebuild what pickle refuses but an object of a library
     commonly holds: a lock (a new one, released: the calls are recorded
     before they run) and a module (imported by name); else None."""
-    import threading
     t = type(obj)
-    if t in (type(threading.Lock()), type(threading.RLock())):
-        return (t if t is not type(threading.Lock()) else threading.Lock,
-                ())
+    if t is _LOCK:
+        return (threading.Lock, ())
+    if t is _RLOCK:
+        return (threading.RLock, ())
     if isinstance(obj, types.ModuleType) and \
             sys.modules.get(obj.__name__) is obj:
         import importlib
@@ -243,12 +247,22 @@ def _fresh_kind(obj):
     return None
 
 
+def _attr_path(root, qualname, default=None):
+    """root.a.b for qualname "a.b", or default."""
+    v = root
+    for part in qualname.split("."):
+        v = getattr(v, part, _MISSING)
+        if v is _MISSING:
+            return default
+    return v
+
+
 def _side_class(module, qualname):
     """A class pickled by _CallPickler as the changed file's, found where
     no side is chosen (the zygote's copy of the module)."""
-    v = sys.modules[module]
-    for part in qualname.split("."):
-        v = getattr(v, part)
+    v = _attr_path(sys.modules[module], qualname, _MISSING)
+    if v is _MISSING:
+        raise pickle.UnpicklingError("no %s in %s" % (qualname, module))
     return v
 
 
@@ -313,7 +327,7 @@ def _wrap_methods(cls, cls_name, path):
         if name in _NOT_CAPTURED:
             continue
         kind = type(value)
-        fn = value.__func__ if kind in (staticmethod, classmethod) else value
+        fn = _function_of(value)
         if not isinstance(fn, types.FunctionType) or \
                 fn.__code__.co_filename != path:
             continue
@@ -332,10 +346,16 @@ def _method_of(mod, fname):
     cls = getattr(mod, cls_name, None)
     if not isinstance(cls, type):
         return None
-    value = vars(cls).get(meth)
-    if isinstance(value, (staticmethod, classmethod)):
-        value = value.__func__
+    value = _function_of(vars(cls).get(meth))
     return value if isinstance(value, types.FunctionType) else None
+
+
+def _function_of(value):
+    """The function a class attribute holds: a static or class method's
+    own, else the value itself."""
+    if isinstance(value, (staticmethod, classmethod)):
+        return value.__func__
+    return value
 
 
 def _side_function(mod, fname):
@@ -418,11 +438,7 @@ class _SideUnpickler(pickle.Unpickler):
         if name == "_side_class" and module == __name__:
             return self._side_class
         if module == self.side.__name__:
-            v = self.side
-            for part in name.split("."):
-                v = getattr(v, part, _MISSING)
-                if v is _MISSING:
-                    break
+            v = _attr_path(self.side, name, _MISSING)
             if v is not _MISSING:
                 return v
         return super().find_class(module, name)

@@ -483,17 +483,15 @@ static char *text_or_base(const struct rover *ov, const char *path)
     return lt_read_file(path, &base, &len) == 0 ? base : NULL;
 }
 
-/* Whether candidate ov leaves the file at path as the reference has it. */
+/* Whether candidate ov leaves the file at path as the reference has it.
+ * The reference changes every file compared, so a candidate that leaves
+ * one at the base's text differs there (no need to read it). */
 static int same_text(const struct rinst *in, const struct rover *ov,
                      const char *path)
 {
-    char *mine = text_or_base(ov, path), *ref = text_or_base(in->ref_ov,
+    const char *mine = file_text(ov, path), *ref = file_text(in->ref_ov,
                                                              path);
-    /* An unreadable file is no difference of the candidate's. */
-    int same = !mine || !ref || strcmp(mine, ref) == 0;
-    free(mine);
-    free(ref);
-    return same;
+    return mine && ref && strcmp(mine, ref) == 0;
 }
 
 /* Whether candidate ov is compared with the reference by differential
