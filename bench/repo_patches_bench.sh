@@ -4,7 +4,7 @@
 # decisions (computed with plain pytest), overfitting recall, false alarms
 # on correct candidates, every reference fix judged (resolved), every base
 # unresolved, and the time per candidate (median, 90th percentile: its
-# test run and its differential run, in the forked children) against a
+# test run, its differential run and its mutants, in the forked children) against a
 # fresh `python -m pytest` process per candidate on the same tests in a
 # fresh checkout (what a harness without containers does; FRESH_SAMPLE
 # candidates per set, default 12, 0 to skip).
@@ -87,7 +87,8 @@ bases = [c for (i, m), c in rows.items() if m == "bench-base"]
 def cost_ms(c):
     ev = c["evidence"]
     return ev.get("duration_ms", 0) + \
-        (ev.get("differential") or {}).get("duration_ms", 0)
+        (ev.get("differential") or {}).get("duration_ms", 0) + \
+        ((ev.get("mutation") or {}).get("candidate") or {}).get("duration_ms", 0)
 ms = sorted(cost_ms(c) for c in doc["candidates"]
             if c["evidence"].get("duration_ms"))
 name = os.path.basename(s)
@@ -105,7 +106,7 @@ def p90(xs):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(0.9 * (len(xs) - 1))))]
 if ms:
-    print("%s: litmus per candidate (test run + differential run): median "
+    print("%s: litmus per candidate (test run + differential run + mutants): median "
           "%.2f s, p90 %.2f s; whole run %.1f s wall for %d candidates" % (
               name, statistics.median(ms) / 1000, p90(ms) / 1000,
               float(t1) - float(t0), len(doc["candidates"])))

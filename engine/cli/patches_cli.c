@@ -94,6 +94,8 @@ static const char usage_patches[] =
     "                         tests' times (default 30); over it, a sample\n"
     "                         of the mutants runs and the score comes with\n"
     "                         a 95% interval; 0: every mutant runs\n"
+    "                         (repository candidates: mutants of the lines\n"
+    "                         each diff adds, 12 at most, as a note)\n"
     "      --diff-budget S    CPU seconds per patch for derived and generated\n"
     "                         differential inputs (default 10; the tests'\n"
     "                         own inputs are always compared)\n"

@@ -4,7 +4,9 @@
 # as a dict and normalises keys in a helper module.  A right alternative
 # is correct; a candidate that takes lists only (not tuples or
 # iterators) and one that leaves the helper half fixed are overfitting,
-# with a witness on Store's methods, though both pass every test.
+# with a witness on Store's methods, though both pass every test.  The
+# correct one also gets the mutation layer: mutants of the lines it adds,
+# run with the instance's tests, beside the reference's.
 . "$(dirname "$0")/lib.sh"
 R=$WORK/repo
 mkdir -p "$R/shelf" "$R/tests"
@@ -106,4 +108,12 @@ for name in ("lists-only", "no-strip"):
     assert (c["verdict"], c["reason"]) == ("overfitting", "differs_from_reference"), (name, c)
     w = c["evidence"]["differential"]["witness"]
     assert w["function"].startswith("Store."), (name, w)
+m = rows["good"]["evidence"]["mutation"]
+for side in ("candidate", "reference"):
+    s = m[side]
+    assert s["sampled"] >= 1 and s["score"] is not None, (side, m)
+    assert s["killed"] + s["survived"] + s["errors"] == s["sampled"], (side, m)
+assert "mutants of its changed lines" in rows["good"]["detail"], rows["good"]
+for name in ("lists-only", "no-strip"):
+    assert "mutation" not in rows[name]["evidence"], rows[name]
 PY

@@ -48,14 +48,17 @@
 #define RF_RUN (LT_RUN_UNTRUSTED | LT_RUN_PROCESSES | LT_RUN_FILES)
 #define RF_CAND (RF_RUN | LT_RUN_GUARD_EACH | LT_RUN_CHECK_EQ)
 
-enum rkind { R_BASE, R_REF, R_WIDER, R_CAND, R_DIFF };
+enum rkind { R_BASE, R_REF, R_WIDER, R_CAND, R_DIFF, R_MUT };
 
 struct rtask {
     struct lt_task task;
     enum rkind kind;
     struct rinst *in;
     struct rover *ov;
+    size_t mut;               /* R_MUT: its entry in the layer's sample */
 };
+
+#define MUT_RUN_S 0.05        /* s a mutant's child costs besides its tests */
 
 /*** Small helpers ***/
 
@@ -763,6 +766,36 @@ static void decide(const struct repo_run *r, const struct rcand *c,
 #endif
     v->verdict = "correct";
     v->reason = "passes";
+    /* The mutation layer: how well the instance's tests pin the lines
+     * each diff adds (evidence and a note; never a verdict of its own). */
+    json_t *mut = lt__rm_summary(json_object_get(ov->result, "mutation"));
+    char *mtext = xstrdup("");
+    if (mut) {
+        json_t *rm = in->ref_ov ? lt__rm_summary(json_object_get(
+                                      in->ref_ov->result, "mutation"))
+                                : NULL;
+        if (json_is_number(json_object_get(mut, "score"))) {
+            free(mtext);
+            mtext = xasprintf(
+                "; its tests kill %lld of %lld mutants of its changed lines",
+                json_integer_value(json_object_get(mut, "killed")),
+                json_integer_value(json_object_get(mut, "killed")) +
+                    json_integer_value(json_object_get(mut, "survived")));
+            if (json_is_number(json_object_get(rm, "score"))) {
+                char *both = xasprintf(
+                    "%s (the reference's: %lld of %lld)", mtext,
+                    json_integer_value(json_object_get(rm, "killed")),
+                    json_integer_value(json_object_get(rm, "killed")) +
+                        json_integer_value(json_object_get(rm, "survived")));
+                free(mtext);
+                mtext = both;
+            }
+        }
+        json_t *mo = json_pack("{s:o}", "candidate", mut);
+        if (rm)
+            json_object_set_new(mo, "reference", rm);
+        json_object_set_new(ev, "mutation", mo);
+    }
     const char *ds = diff ? jstr(diff, "status") : NULL;
     char *dtext = !diff ? xstrdup("")
                   : ds && strcmp(ds, "same") == 0
@@ -772,17 +805,18 @@ static void decide(const struct repo_run *r, const struct rcand *c,
                       : xasprintf(" (differential execution %s)",
                                   ds ? ds : "inconclusive");
     v->detail = xasprintf("resolved; agrees with the reference fix on %zu "
-                          "wider-suite test(s)%s",
-                          json_array_size(chosen), dtext);
+                          "wider-suite test(s)%s%s",
+                          json_array_size(chosen), dtext, mtext);
     free(dtext);
+    free(mtext);
 }
 
 /*** Tasks ***/
 
 static const struct lt_task_ops task_ops;
 
-static void submit(struct repo_run *r, struct rinst *in, enum rkind kind,
-                   struct rover *ov)
+static void submit_task(struct repo_run *r, struct rinst *in,
+                        enum rkind kind, struct rover *ov, size_t mut)
 {
     struct rtask *k = xcalloc(1, sizeof(*k));
     k->task.ops = &task_ops;
@@ -791,10 +825,20 @@ static void submit(struct repo_run *r, struct rinst *in, enum rkind kind,
     k->kind = kind;
     k->in = in;
     k->ov = ov;
-    ov->queued = 1;
+    k->mut = mut;
+    if (kind == R_MUT)
+        ov->mut_queued++;
+    else
+        ov->queued = 1;
     in->pending++;
     r->n_runs++;
     lt_exec_submit(&r->ex, &k->task);
+}
+
+static void submit(struct repo_run *r, struct rinst *in, enum rkind kind,
+                   struct rover *ov)
+{
+    submit_task(r, in, kind, ov, 0);
 }
 
 /* The map of an instance, loaded or built. */
@@ -844,6 +888,171 @@ static json_t *choose_wider(const struct repo_run *r, const json_t *wider)
     return out;
 }
 
+/*** The mutation layer ***/
+
+/* Whether candidate ov's mutation layer is wanted: with --mutation, once
+ * its other layers leave it correct (an overfitting or invalid one is
+ * decided without it). */
+static int wants_mutation(const struct repo_run *r, struct rinst *in,
+                          struct rover *ov, const json_t *map)
+{
+    if (!r->o->mutation || !ov->result || !ov->applied || ov->empty ||
+        (!json_object_get(ov->result, "diff") && diff_eligible(in, ov, map)))
+        return 0;
+    struct rcand c = {.inst = in, .ov = ov};
+    struct rverdict v = {0};
+    decide(r, &c, map, &v);
+    int want = strcmp(v.verdict, "correct") == 0;
+    free(v.detail);
+    json_decref(v.ev);
+    return want;
+}
+
+/* Whether ov's mutation layer has every run it needs. */
+static int mutation_done(const struct repo_run *r, const struct rover *ov)
+{
+    const json_t *st = json_object_get(ov->result, "mutation");
+    return st && json_number_value(json_object_get(st, "budget")) ==
+                     r->o->mutation_budget &&
+           lt__rm_done(st);
+}
+
+/* Plans ov's mutants (once per --mutation-budget) and queues the runs
+ * its sample still lacks. */
+static void mutation_advance(struct repo_run *r, struct rinst *in,
+                             struct rover *ov)
+{
+    if (ov->mut_queued || !ov->result)
+        return;
+    json_t *st = json_object_get(ov->result, "mutation");
+    if (!st || json_number_value(json_object_get(st, "budget")) !=
+                   r->o->mutation_budget) {
+        /* A mutant costs at most what the instance's tests cost the
+         * reference (a killed one stops at its first failing test). */
+        const json_t *setup = in->ref_ov ? in->ref_ov->result
+                                         : in->base_ov->result;
+        double per = jnum(setup, "cpu_ms_total", 0) / 1000.0 + MUT_RUN_S;
+        st = lt__rm_plan(ov->files, in->tree, ov->diff ? ov->diff : "", per,
+                         r->o->mutation_budget);
+        json_object_set_new(ov->result, "mutation", st);
+        store_layer(r, in, ov->sha, layer_of(ov), ov->result);
+    }
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(st, "sample"), i, m)
+        if (json_is_null(json_object_get(m, "status")))
+            submit_task(r, in, R_MUT, ov, i);
+}
+
+/* A mutant's run: the diff's files with the mutant in place, the
+ * instance's tests (FAIL_TO_PASS first, the likeliest to fail), up to
+ * the first failure. */
+static int prepare_mutant(struct repo_run *r, struct rtask *k,
+                          struct lt_launch *la)
+{
+    struct rinst *in = k->in;
+    const struct pool *pool = &in->lane->pool;
+    const json_t *entry = json_array_get(
+        json_object_get(json_object_get(k->ov->result, "mutation"),
+                        "sample"),
+        k->mut);
+    json_t *files = entry ? lt__rm_files(k->ov->files, entry) : NULL;
+    if (!files)
+        return LT_EUSAGE;
+    json_t *map = inst_map(r, in);
+    json_t *order = json_array();
+    const char *id;
+    json_t *nodes;
+    json_object_foreach(json_object_get(map, "f2p"), id, nodes) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(nodes, i, v)
+            if (!in_array(order, json_string_value(v)))
+                json_array_append(order, v);
+    }
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(map, "main"), i, v)
+        if (!in_array(order, json_string_value(v)))
+            json_array_append(order, v);
+    json_decref(map);
+    size_t n = 0;
+    uint32_t *idx = indices_of(pool, order, &n);
+    json_decref(order);
+    lt__job_alloc(&la->spec, pool->n_tests, 0);
+    la->spec.n_files = in->n_subjects ? in->n_subjects : 1;
+    la->spec.tests = idx;
+    la->spec.n_tests = n;
+    json_t *unpin = json_array();
+    for (size_t u = 0; u < in->unpin.n; u++)
+        json_array_append_new(unpin, json_string(in->unpin.v[u]));
+    json_t *extra = json_pack("{s:o, s:o}", "files", files, "unpin", unpin);
+    la->owned[1] = json_dumps(extra, JSON_COMPACT);
+    json_decref(extra);
+    if (!la->owned[1] || strlen(la->owned[1]) > MAX_EXTRA)
+        return LT_EUSAGE;
+    struct lt_run_request *req = &la->req;
+    req->mode = LT_RUN_MUTANT;
+    req->subject = 0;
+    req->start = req->end = 0;
+    req->replacement = "";
+    req->extra = la->owned[1];
+    req->flags = k->ov->is_ref ? RF_RUN : RF_CAND;
+    req->stop_first = 1;
+    req->memory_bytes = (uint64_t)r->o->run.memory_mb << 20;
+    const json_t *setup = in->ref_ov ? in->ref_ov->result
+                                     : in->base_ov->result;
+    /* A mutant that loops is killed by its timeout: the reference's time
+     * on these tests, scaled, without --timeout's floor. */
+    double cpu = r->o->run.timeout_factor * jnum(setup, "cpu_ms_total", 0) /
+                     1000.0 +
+                 r->o->run.timeout_const + 1.0;
+    req->cpu_seconds = lt__cpu_limit_for(cpu);
+    la->spec.cpu_budget_ns = cpu * 1e9;
+    la->wall = 3 * cpu + 5;
+    return 0;
+}
+
+/* A mutant's outcome from its run's evidence: killed (a test failed, or
+ * the run ended in a timeout, a crash or an import error), survived
+ * (every test passed), or error (the run says nothing of the tests). */
+static const char *mutant_outcome(const json_t *ev)
+{
+    const char *st = jstr(json_object_get(ev, "end"), "status");
+    if (st && (strcmp(st, "timeout") == 0 || strcmp(st, "crash") == 0 ||
+               strcmp(st, "import_error") == 0))
+        return "killed";
+    if (st)
+        return "error";
+    const char *key;
+    json_t *v;
+    size_t ran = 0;
+    json_object_foreach(json_object_get(ev, "status"), key, v) {
+        if (failed(json_string_value(v)))
+            return "killed";
+        ran++;
+    }
+    return ran ? "survived" : "error";
+}
+
+/* Records the outcome of mutant k->mut of k->ov. */
+static void mutant_set(struct repo_run *r, struct rtask *k,
+                       const char *status, const char *by, double ms)
+{
+    json_t *entry = json_array_get(
+        json_object_get(json_object_get(k->ov->result, "mutation"),
+                        "sample"),
+        k->mut);
+    if (entry) {
+        json_object_set_new(entry, "status", json_string(status));
+        if (by)
+            json_object_set_new(entry, "by", json_string(by));
+        json_object_set_new(entry, "duration_ms", json_real(round(ms)));
+    }
+    if (!k->ov->mut_queued || --k->ov->mut_queued == 0)
+        store_layer(r, k->in, k->ov->sha, layer_of(k->ov), k->ov->result);
+}
+
 /* Queues what an instance can run now: the base, reference and wider
  * runs first, the candidates once those are known. */
 static void advance(struct repo_run *r, struct rinst *in)
@@ -881,6 +1090,11 @@ static void advance(struct repo_run *r, struct rinst *in)
         else if (!json_object_get(ov->result, "diff") &&
                  diff_eligible(in, ov, map))
             submit(r, in, R_DIFF, ov);
+        else if (wants_mutation(r, in, ov, map)) {
+            mutation_advance(r, in, ov);
+            if (in->ref_ov)
+                mutation_advance(r, in, in->ref_ov);
+        }
     }
     json_decref(map);
 }
@@ -974,6 +1188,8 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     int wider = k->kind == R_WIDER;
     if (k->kind == R_DIFF)
         return prepare_diff(r, k, la);
+    if (k->kind == R_MUT)
+        return prepare_mutant(r, k, la);
     /* The tests: the main ones, the wider suite's (all of them, with
      * coverage, in the wider run; the chosen ones for a candidate). */
     json_t *map = inst_map(r, in);
@@ -1128,6 +1344,16 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
         lt_exec_retry(ex, xt);
         return;
     }
+    if (k->kind == R_MUT) {
+        const json_t *ff = json_object_get(ev, "first_failure");
+        in->pending--;
+        mutant_set(r, k, mutant_outcome(ev), ff ? jstr(ff, "test") : st,
+                   jnum(ev, "duration_ms", 0));
+        json_decref(ev);
+        free(k);
+        advance(r, in);
+        return;
+    }
     /* The instance's own tests replaced a pinned entry with no candidate
      * (the base) or with the reference in place: the guards let go of it
      * in every run of the instance, and the run is made again. */
@@ -1186,6 +1412,11 @@ static void task_lost(struct lt_exec *ex, struct lt_task *xt,
     struct rtask *k = xt->owner;
     struct rinst *in = k->in;
     in->pending--;
+    if (k->kind == R_MUT) {
+        mutant_set(r, k, "error", why, 0);
+        free(k);
+        return;
+    }
     k->ov->queued = 0;
     if (k->kind == R_DIFF) {
         json_object_set_new(k->ov->result, "diff",
@@ -1292,8 +1523,9 @@ static void inst_started(struct lt_exec *ex, struct lt_lane *l,
     struct rinst *in = l->owner;
     if (!r->run_log)
         return;
-    static const char *const kinds[] = {"base", "reference", "wider",
-                                        "candidate", "differential"};
+    static const char *const kinds[] = {"base",      "reference",
+                                        "wider",     "candidate",
+                                        "differential", "mutant"};
     const struct rtask *k = t ? t->owner : NULL;
     fprintf(r->run_log, "%s %s%s%.12s\n", in->id, k ? kinds[k->kind] : "zygote",
             k ? " " : "", k ? k->ov->sha : "");
@@ -1311,10 +1543,14 @@ static int inst_complete(struct repo_run *r, struct rinst *in)
     int ok = map && json_object_get(map, "wider_chosen") &&
              in->base_ov->result && (!in->ref_ov || in->ref_ov->result);
     for (size_t i = 0; ok && i < in->n_ovs; i++) {
-        const struct rover *ov = in->ovs[i];
+        struct rover *ov = in->ovs[i];
         ok = !ov->applied || ov->empty ||
              (ov->result && (json_object_get(ov->result, "diff") ||
                              !diff_eligible(in, ov, map)));
+        if (ok && ov->applied && !ov->empty &&
+            wants_mutation(r, in, ov, map))
+            ok = mutation_done(r, ov) &&
+                 (!in->ref_ov || mutation_done(r, in->ref_ov));
     }
     json_decref(map);
     return ok;

@@ -47,7 +47,9 @@ struct rover {
     json_t *changed;         /* every path the diff touches */
     char *diff_lines;        /* its added and removed lines (similarity) */
     json_t *result;          /* the run's evidence, once known */
+    const char *diff;        /* its text (a candidate's or the reference's) */
     int queued;
+    size_t mut_queued;       /* its mutants' runs under way */
     int is_ref, is_base;
 };
 
@@ -155,6 +157,12 @@ int lt__rt_apply(struct repo_run *r, struct rinst *in, const char *diff,
                  struct rover *ov);
 /* The files a unified diff touches (b/ side, or a/ for a deletion). */
 void lt__rt_diff_paths(const char *diff, struct strv *out);
+/* Marks in mark[1..n_lines] the lines of text (file rel after diff)
+ * that diff adds, and for a removal the line now in its place.  A hunk
+ * applied with an offset or fuzz lands elsewhere than its header says:
+ * its lines are found at the nearest place of text where they stand. */
+void lt__rt_added_lines(const char *diff, const char *rel, const char *text,
+                        unsigned char *mark, size_t n_lines);
 /* Test files of the worktree that may observe the files of the
  * instance's diffs (import their module or sit beside them). */
 void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
@@ -171,6 +179,28 @@ char *lt__rt_module_of(const char *rel);
 /* Whether a path of the tree is a test file, test configuration, or
  * outside the package: what a candidate cannot change. */
 const char *lt__rt_protected(const struct rinst *in, const char *path);
+
+/*** repo_mutants.c ***/
+
+/* The mutation layer's state for a diff with files [[abs path, text]]
+ * in tree: {"budget", "mutants" (runnable ones on the lines diff adds),
+ * "equivalent", "sample": [{"path", "line", "op", "start", "end",
+ * "original", "replacement", "status": null}]} (or "error": why, and an
+ * empty sample).  The sample is every mutant budget_s CPU seconds afford
+ * at per_mutant_s each (every one for budget_s 0), at most 12, spread
+ * evenly over the lines. */
+json_t *lt__rm_plan(const json_t *files, const char *tree, const char *diff,
+                    double per_mutant_s, double budget_s);
+/* files with the sample entry mutant applied to its file, or NULL when
+ * it does not fit (a file changed since the plan). */
+json_t *lt__rm_files(const json_t *files, const json_t *mutant);
+/* Whether every entry of the sample has its status. */
+int lt__rm_done(const json_t *st);
+/* The evidence of a finished layer: {"mutants", "sampled", "killed",
+ * "survived", "errors", "duration_ms" (the runs' wall time, summed),
+ * "score" (null without a run), "survivors"}, or
+ * {"error"}; NULL for NULL. */
+json_t *lt__rm_summary(const json_t *st);
 
 /*** repo_report.c ***/
 

@@ -59,7 +59,8 @@ static int write_csv(const char *path, const json_t *rows)
     }
     fputs("instance_id,model_name_or_path,verdict,reason,resolved,"
           "decided_by,failing,wider_tests,wider_failing,token_similarity,"
-          "applied_with,left_out,duration_ms,detail\n",
+          "applied_with,left_out,duration_ms,mutation_score,"
+          "reference_mutation_score,detail\n",
           f);
     size_t i;
     json_t *row;
@@ -98,6 +99,16 @@ static int write_csv(const char *path, const json_t *rows)
         lt__csv_field(f, rstr(ev, "applied_with"), 0);
         lt__csv_field(f, lo, 0);
         lt__csv_field(f, num, 0);
+        const json_t *mut = json_object_get(ev, "mutation");
+        for (int side = 0; side < 2; side++) {
+            const json_t *sc = json_object_get(
+                json_object_get(mut, side ? "reference" : "candidate"),
+                "score");
+            char ms[32] = "";
+            if (json_is_number(sc))
+                snprintf(ms, sizeof(ms), "%.4f", json_number_value(sc));
+            lt__csv_field(f, ms, 0);
+        }
         lt__csv_field(f, rstr(row, "detail"), 1);
     }
     if (fclose(f) != 0) {

@@ -248,6 +248,113 @@ void lt__rt_diff_paths(const char *diff, struct strv *out)
     free(minus);
 }
 
+/* Where line `want` (len bytes) of a hunk expected at line `at` is in
+ * text's lines (starts[1..n], ends beyond): at `at`, else the nearest
+ * equal line; 0 when none is. */
+static size_t locate_line(const char *const *starts, size_t n, size_t at,
+                          const char *want, size_t len)
+{
+    for (size_t d = 0; d <= n; d++) {
+        for (int side = 0; side < (d ? 2 : 1); side++) {
+            if (side == 0 ? at + d > n : d >= at)
+                continue;
+            size_t l = side == 0 ? at + d : at - d;
+            size_t ll = (size_t)(starts[l + 1] - starts[l]);
+            while (ll && (starts[l][ll - 1] == '\n' ||
+                          starts[l][ll - 1] == '\r'))
+                ll--;
+            if (ll == len && memcmp(starts[l], want, len) == 0)
+                return l;
+        }
+        if (at + d > n && d >= at)
+            break;
+    }
+    return 0;
+}
+
+/* Contract: see repo_internal.h. */
+void lt__rt_added_lines(const char *diff, const char *rel, const char *text,
+                        unsigned char *mark, size_t n_lines)
+{
+    /* starts[l] is where line l (1-based) begins; starts[n + 1] the end. */
+    const char **starts = xcalloc(n_lines + 2, sizeof(*starts));
+    size_t n = 0;
+    for (const char *p = text; *p && n < n_lines;) {
+        starts[++n] = p;
+        const char *e = strchr(p, '\n');
+        p = e ? e + 1 : p + strlen(p);
+    }
+    starts[n + 1] = text + strlen(text);
+    int in_file = 0;
+    long shift = 0;    /* where this hunk landed against its header */
+    int shift_known = 0;
+    size_t at = 0;     /* the new side's line number in the hunk */
+    unsigned long old_left = 0, new_left = 0; /* the hunk's lines to come */
+    for (const char *p = diff; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t ll = e ? (size_t)(e - p) : strlen(p);
+        char c = ll ? p[0] : ' ';
+        if (old_left || new_left) {
+            if (c == '\\') {
+                p = e ? e + 1 : NULL;
+                continue;
+            }
+            if (c == '-' && old_left)
+                old_left--;
+            else if (c == '+' && new_left)
+                new_left--;
+            else if (c == ' ' && old_left && new_left) {
+                old_left--;
+                new_left--;
+            } else {
+                old_left = new_left = 0;   /* a malformed hunk ends here */
+                continue;
+            }
+            if (in_file && c != '-') {
+                /* A context or added line: where the hunk really is. */
+                long want = (long)at + shift;
+                size_t got = want >= 1 ? locate_line(starts, n, (size_t)want,
+                                                      ll ? p + 1 : p,
+                                                      ll ? ll - 1 : 0)
+                                       : 0;
+                if (got && (!shift_known || c == ' ')) {
+                    shift = (long)got - (long)at;
+                    shift_known = 1;
+                }
+                if (c == '+' && got)
+                    mark[got] = 1;
+            } else if (in_file) {
+                /* A removal marks the line that now stands in its place. */
+                long l = (long)at + shift;
+                if (l >= 1 && (size_t)l <= n)
+                    mark[l] = 1;
+            }
+            if (c != '-')
+                at++;
+        } else if (ll > 4 && strncmp(p, "+++ ", 4) == 0) {
+            char *plus = side_path(p + 4, ll - 4);
+            in_file = plus && strcmp(plus, rel) == 0;
+            free(plus);
+        } else if (ll > 3 && strncmp(p, "@@ -", 4) == 0) {
+            /* "@@ -a[,b] +c[,d] @@": a count left out is 1. */
+            char *q;
+            strtoul(p + 4, &q, 10);
+            old_left = *q == ',' ? strtoul(q + 1, &q, 10) : 1;
+            while (*q == ' ')
+                q++;
+            new_left = 0;
+            if (*q == '+') {
+                at = strtoul(q + 1, &q, 10);
+                new_left = *q == ',' ? strtoul(q + 1, &q, 10) : 1;
+            }
+            shift = 0;
+            shift_known = 0;
+        }
+        p = e ? e + 1 : NULL;
+    }
+    free(starts);
+}
+
 /* The added and removed lines of a diff, without their markers. */
 static char *changed_lines(const char *diff)
 {
@@ -449,6 +556,7 @@ int lt__rt_apply(struct repo_run *r, struct rinst *in, const char *diff,
     ov->files = json_array();
     ov->notes = json_array();
     ov->changed = json_array();
+    ov->diff = diff ? diff : "";
     ov->diff_lines = changed_lines(diff ? diff : "");
     const char *p = diff ? diff : "";
     while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
