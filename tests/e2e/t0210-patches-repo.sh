@@ -14,7 +14,8 @@ R=$WORK/rp
 DB=$WORK/repo.db
 args=(patches --instances "$R/instances.jsonl" --predictions "$R/predictions.jsonl"
       --repos "$R/repos" --env "$R/env.json" --no-progress -j 2
-      --diff-budget 1 --timeout 3 --worktrees "$WORK/trees")
+      --diff-budget 1 --no-mutation --timeout 3 --worktrees "$WORK/trees")
+# (the mutation layer is checked in t0214)
 run_litmus "${args[@]}" --db "$DB" -f json --csv "$WORK/out.csv" \
   --harness-report "$WORK/harness"
 # Exit 1: some candidates are overfitting (the CI gate).

@@ -117,3 +117,10 @@ assert "mutants of its changed lines" in rows["good"]["detail"], rows["good"]
 for name in ("lists-only", "no-strip"):
     assert "mutation" not in rows[name]["evidence"], rows[name]
 PY
+# The same command again takes every result, mutants included, from the
+# store.
+LITMUS_RUN_LOG=$WORK/runlog run_litmus patches --repo "$R" --base main \
+  --reference fix --candidate good --candidate lists-only --candidate no-strip \
+  --db "$WORK/p.db" --no-progress -f json --diff-budget 2 --python /usr/bin/python3
+expect_eq "$RC" 1 "exit code of the second run"
+[ ! -s "$WORK/runlog" ] || fail "the second run started runs: $(head -3 "$WORK/runlog")"
