@@ -15,6 +15,10 @@
  * lt_sandbox_describe_missing(); printf-style, truncated to fit. */
 void lt__sbx_note(unsigned feature, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Whether `feature` has a note already (notes.c holds the notes). */
+int lt__sbx_noted(unsigned feature);
+/* Forgets every note: lt_sandbox_enter() starts afresh. */
+void lt__sbx_notes_clear(void);
 
 /* The Landlock ABI version the kernel speaks, 0 when it has none (or the
  * build left Landlock out), or a negative errno. */

@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,63 +28,6 @@
 #ifndef SYS_close_range
 #define SYS_close_range 436
 #endif
-
-/*** Degradation notes ***/
-
-static const char *const feature_names[LT__SBX_NFEATURES] = {
-    "rlimits", "caps", "no_new_privs", "landlock", "netns", "seccomp",
-    "fs_view", "identity", "processes",
-};
-
-/* Why each feature is missing, filled by the probe or by enter.  Plain
- * static storage: enter runs in a single-threaded child, probe in the
- * caller's set-up code. */
-static char notes[LT__SBX_NFEATURES][160];
-
-static int feature_index(unsigned feature)
-{
-    for (int i = 0; i < LT__SBX_NFEATURES; i++)
-        if (feature == 1u << i)
-            return i;
-    return -1;
-}
-
-void lt__sbx_note(unsigned feature, const char *fmt, ...)
-{
-    int i = feature_index(feature);
-    if (i < 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(notes[i], sizeof(notes[i]), fmt, ap);
-    va_end(ap);
-}
-
-/* Contract: a comma-separated "name (reason)" list of the features that
- * `have` lacks, "" when none is missing.  Points into a static buffer
- * that the next call overwrites. */
-const char *lt_sandbox_describe_missing(unsigned have)
-{
-    static char out[LT__SBX_NFEATURES * 176];
-    size_t len = 0;
-
-    out[0] = '\0';
-    for (int i = 0; i < LT__SBX_NFEATURES; i++) {
-        if (have & (1u << i))
-            continue;
-        /* Process mode is asked for by some children only: missing only
-         * where one tried and failed. */
-        if ((1u << i) == LT_SBX_PROCESSES && !notes[i][0])
-            continue;
-        const char *why = notes[i][0] ? notes[i] : "not in force";
-        int n = snprintf(out + len, sizeof(out) - len, "%s%s (%s)",
-                         len ? ", " : "", feature_names[i], why);
-        if (n < 0 || (size_t)n >= sizeof(out) - len)
-            break;
-        len += (size_t)n;
-    }
-    return out;
-}
 
 /*** Options and probe ***/
 
@@ -293,8 +235,7 @@ static int step(const struct lt_sandbox_opts *opts, unsigned feature, int rc,
         *have |= feature;
         return 0;
     }
-    int i = feature_index(feature);
-    if (i >= 0 && !notes[i][0]) /* keep a more precise note */
+    if (!lt__sbx_noted(feature)) /* keep a more precise note */
         lt__sbx_note(feature, "%s", lt_strerror(rc));
     if (opts->required & feature)
         return rc;
@@ -312,7 +253,7 @@ int lt_sandbox_enter(const struct lt_sandbox_opts *opts, unsigned *got)
     *got = 0;
     if (!opts || !opts->scratch_dir)
         return LT_EUSAGE;
-    memset(notes, 0, sizeof(notes));
+    lt__sbx_notes_clear();
 
     /* 1. Own process group, so the engine's group kill reaches us and no
      *    signal meant for the zygote's group does.  A session leader

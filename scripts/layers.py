@@ -7,8 +7,11 @@ The layers, lowest first: the libraries below the engine (common, sandbox,
 harness, operators, runners), engine/core and engine/similarity, the
 report writers, the jobs (score, patches, dataset, cluster: siblings),
 the command line.  A call is a leak when it reaches a higher layer or a
-sibling job.  Prints one line per leak, "caller.c -> callee.c: symbol",
-and exits 1 when there is one.  --all prints every call between two
+sibling job.  Prints one line per leak, "caller.c -> callee.c: symbol".
+The files of one folder must depend one way too: a cycle of calls between
+them (a.c calls b.c, which calls a.c, directly or through others) prints
+"cycle: a.c -> b.c -> a.c" with a symbol of each call.  Exits 1 when
+there is a leak or a cycle.  --all prints every call between two
 different layers too (the graph, for docs/design.md).
 """
 import collections
@@ -17,7 +20,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from buildobjs import current_objects  # noqa: E402
+from buildobjs import current_objects, object_sources  # noqa: E402
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 BASE = ("lt_common", "lt_sandbox", "lt_harness", "lt_operators", "lt_runners")
 
@@ -55,6 +60,64 @@ def symbols(obj, defined):
             yield f[1]
 
 
+def file_cycles(objs, owner, sources):
+    """The cycles of calls between files of one folder: each a list of
+    (file, symbol it calls in the next file), in call order."""
+    graph = collections.defaultdict(dict)
+    folder = lambda o: os.path.dirname(sources[o])
+    for o in objs:
+        for s in sorted(set(symbols(o, False))):
+            d = owner.get(s)
+            if d and d != o and folder(d) == folder(o):
+                graph[o].setdefault(d, s)
+    # Tarjan's strongly connected components, without recursion.
+    index, low, on, stack, comps = {}, {}, set(), [], []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    comps.append(set(comp))
+    # One cycle through each component, to name it: a walk from its first
+    # file that stays inside, until it meets a file it has seen.
+    cycles = []
+    for comp in comps:
+        path, seen, v = [], {}, min(comp)
+        while v not in seen:
+            seen[v] = len(path)
+            w = min(x for x in graph[v] if x in comp)
+            path.append((v, graph[v][w]))
+            v = w
+        cycles.append((path[seen[v]:], v))
+    return cycles
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__.strip())
@@ -69,6 +132,17 @@ def main():
     for o in objs:
         for s in symbols(o, True):
             owner[s] = o
+    # The project's own files (not the tests', fuzzers' or third
+    # parties').
+    sources = object_sources(os.path.abspath(build))
+    objs_all = [o for o in sorted(sources) if os.path.exists(o) and
+                not os.path.relpath(sources[o], TOP).startswith(
+                    ("tests/", "third_party/", "..")) and
+                ".dir" in o]
+    owner_all = {}
+    for o in objs_all:
+        for s in symbols(o, True):
+            owner_all[s] = o
     leaks, edges = [], collections.Counter()
     for o in sorted(objs):
         lo = layer_of(o)
@@ -85,11 +159,16 @@ def main():
                 leaks.append(f"{name(o)} -> {name(d)}: {s}")
     for line in leaks:
         print(line)
+    cycles = file_cycles(objs_all, owner_all, sources)
+    for path, back in cycles:
+        name = lambda o: os.path.relpath(sources[o], TOP)
+        print("cycle: " + " -> ".join(f"{name(f)} ({s})" for f, s in path) +
+              f" -> {name(back)}")
     if show_all:
         for (a, b), n in sorted(edges.items()):
             print(f"{a} -> {b}: {n} symbols")
-    print(f"leaks: {len(leaks)}", file=sys.stderr)
-    return 1 if leaks else 0
+    print(f"leaks: {len(leaks)}, file cycles: {len(cycles)}", file=sys.stderr)
+    return 1 if leaks or cycles else 0
 
 
 if __name__ == "__main__":

@@ -1,6 +1,9 @@
 /* What the report writers share: one load of a stored run (mutants,
  * results, sources, tests, run figures) that every format renders, and
- * the helpers for locations, paths and text.  Internal to engine/.
+ * the helpers for locations, paths and text, all in report_data.c, the
+ * bottom file of the folder; report.c (the dispatcher, text and JSON,
+ * `litmus show`) calls report_stryker.c and report_ci.c, and all three
+ * call report_data.c.  Internal to engine/.
  * SPDX-License-Identifier: MIT */
 #ifndef LT_ENGINE_REPORT_INTERNAL_H
 #define LT_ENGINE_REPORT_INTERNAL_H
@@ -79,6 +82,14 @@ int lt__is_survivor(enum lt_verdict v);
 /* The unified diff of mutant i with three lines of context (caller
  * frees). */
 char *lt__rmutant_diff(const struct lt__rdata *d, size_t i);
+/* The same for mutant m of source src (len bytes), its file shown as
+ * name (caller frees). */
+char *lt__mutant_diff(const struct lt_mutant *m, const char *src, size_t len,
+                      const char *name);
+/* A number the run stored under meta key, or -1. */
+double lt__meta_seconds(struct lt_store *st, const char *key);
+/* path relative to cwd when it lies below it. */
+const char *lt__display_path(const char *path, const char *cwd);
 
 /* Indexes of the tests whose stored coverage reaches a line of mutant i
  * (caller frees *idx); -1 when no test has coverage recorded. */

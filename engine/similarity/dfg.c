@@ -17,6 +17,14 @@
 
 #include "common/xmalloc.h"
 
+/* Contract: see internal.h (here, the bottom file of the tree code:
+ * tree.c calls dfg.c, never the reverse). */
+const char *lt__flat_type(const struct lt__flat *f, uint32_t i)
+{
+    return ts_language_symbol_name((const TSLanguage *)f->language,
+                                   f->n[i].sym);
+}
+
 /*** Arena ***/
 
 struct block {

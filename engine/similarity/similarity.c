@@ -70,22 +70,6 @@ const char *const lt__phase_names[LT__PH_N] = {
     [LT__PH_OTHER] = "other",
 };
 
-double lt__sim_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-void lt__sim_lap(double *prof, enum lt__phase phase, double *t)
-{
-    if (!prof)
-        return;
-    double n = lt__sim_now();
-    prof[phase] += n - *t;
-    *t = n;
-}
-
 void lt__sim_profile(struct lt_sim *s, double *acc)
 {
     s->prof = acc;

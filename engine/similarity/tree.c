@@ -246,12 +246,6 @@ bool lt__trees_trim(struct lt__trees *t)
     return true;
 }
 
-const char *lt__flat_type(const struct lt__flat *f, uint32_t i)
-{
-    return ts_language_symbol_name((const TSLanguage *)f->language,
-                                   f->n[i].sym);
-}
-
 /* The type name of symbol sym. */
 static const char *sym_name(const struct lt__trees *t, uint16_t sym,
                             size_t *len)

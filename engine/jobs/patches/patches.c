@@ -57,89 +57,6 @@ void lt_patches_opts_init(struct lt_patches_opts *o)
     o->run.progress = -1;
 }
 
-/*** Tasks: what a unit queues on its lane ***/
-
-static const struct lt_task_ops task_ops, diff_ops;
-
-/* The priority of a kind of task: the reference runs first (budgets and
- * captured calls come from them), then layer 1, layer 2, the mutants. */
-static int kind_class(enum ptask_kind kind)
-{
-    return kind == T_REF_MAIN || kind == T_REF_HELD ? 0
-           : kind == T_L1                          ? 1
-           : kind == T_MUT                         ? 3
-                                                   : 2;
-}
-
-/* Contract: see patches_internal.h. */
-void lt__patches_submit(struct patches_run *r, struct ptask *k, int retry)
-{
-    k->in_q = 1;
-    k->u->nq[kind_class(k->kind)]++;
-    if (retry)
-        lt_exec_retry(&r->ex, &k->task);
-    else
-        lt_exec_submit(&r->ex, &k->task);
-}
-
-/* A queued task left the lane's queue. */
-static void unqueued(struct ptask *k)
-{
-    if (k->in_q) {
-        k->in_q = 0;
-        k->u->nq[kind_class(k->kind)]--;
-    }
-}
-
-/* The lane's next task: the first queued of the highest priority.  Tasks
- * handed back come before the others in the queue: retries, and tasks
- * the executor queued again itself (their zygote died or refused them;
- * not counted in nq until seen here). */
-static struct lt_task *unit_next(struct lt_lane *l)
-{
-    struct unit *u = l->owner;
-    int want = 0;
-    while (want < 4 && u->nq[want] == 0)
-        want++;
-    struct lt_task *best = NULL;
-    int best_c = 4;
-    for (struct lt_task *t = l->qhead; t; t = t->next) {
-        struct ptask *k = t->owner;
-        int c = kind_class(k->kind);
-        int handed_back = t->retried || !k->in_q;
-        if (!k->in_q) {
-            k->in_q = 1;
-            u->nq[c]++;
-            if (c < want)
-                want = c;
-        }
-        if (!best || c < best_c) {
-            best = t;
-            best_c = c;
-        }
-        if (!handed_back && best_c <= want)
-            break;
-    }
-    if (best)
-        unqueued(best->owner);
-    return best;
-}
-
-/* Contract: see patches_internal.h. */
-struct ptask *lt__patches_task_new(struct unit *u, enum ptask_kind kind,
-                                   struct ptext *t)
-{
-    struct ptask *k = xcalloc(1, sizeof(*k));
-    k->task.ops = kind == T_DIFF ? &diff_ops : &task_ops;
-    k->task.lane = u->lane;
-    k->task.owner = k;
-    k->kind = kind;
-    k->u = u;
-    k->t = t;
-    k->probe_index = -1;
-    return k;
-}
-
 /*** Advancing a unit ***/
 
 static void compute_sim(struct patches_run *r, struct unit *u, struct ptext *t)
@@ -158,7 +75,7 @@ static void compute_sim(struct patches_run *r, struct unit *u, struct ptext *t)
     /* Rounded so that a stored value and a fresh one print alike. */
     t->sim = json_pack("{s:f, s:f}", "token", round(tok * 1e6) / 1e6, "ast",
                        round(ast * 1e6) / 1e6);
-    lt__pu_store_layer(r, u, t->sha, "sim", t->sim);
+    lt__pt_store_layer(r, u, t->sha, "sim", t->sim);
 #else
     (void)r;
     (void)u;
@@ -181,7 +98,7 @@ static void share_layers(struct patches_run *r, struct unit *u, struct ptext *t)
             continue;
         *mine[i] = json_deep_copy(theirs[i]);
         json_object_set_new(*mine[i], "shared_with", json_string(s->sha));
-        lt__pu_store_layer(r, u, t->sha, names[i], *mine[i]);
+        lt__pt_store_layer(r, u, t->sha, names[i], *mine[i]);
     }
     t->q_l1 = t->q_held = t->q_diff = 1;
     t->mut_started = 1;
@@ -194,11 +111,11 @@ static void advance(struct patches_run *r, struct unit *u)
         return;
     if (u->ref && !u->ref_json) {
         if (!u->q_ref) {
-            lt__patches_submit(r, lt__patches_task_new(u, T_REF_MAIN, u->ref),
+            lt__patches_submit(r, lt__patches_task_new(r, u, T_REF_MAIN, u->ref),
                                0);
             if (u->n_held)
                 lt__patches_submit(
-                    r, lt__patches_task_new(u, T_REF_HELD, u->ref), 0);
+                    r, lt__patches_task_new(r, u, T_REF_HELD, u->ref), 0);
             u->q_ref = 1;
         }
         return; /* budgets and captured calls come from it */
@@ -216,7 +133,7 @@ static void advance(struct patches_run *r, struct unit *u)
             continue;
         }
         if (!t->l1 && !t->q_l1) {
-            lt__patches_submit(r, lt__patches_task_new(u, T_L1, t), 0);
+            lt__patches_submit(r, lt__patches_task_new(r, u, T_L1, t), 0);
             t->q_l1 = 1;
         }
         if (!lt__pu_l1_passed(t))
@@ -230,14 +147,14 @@ static void advance(struct patches_run *r, struct unit *u)
                                 "compiles to the same code as the reference "
                                 "fix", "compared", 0, "skipped", 0,
                                 "by_origin", "duration_ms", 0.0);
-            lt__pu_store_layer(r, u, t->sha, "diff", t->diff);
+            lt__pt_store_layer(r, u, t->sha, "diff", t->diff);
         }
         if (u->ref && !t->diff && !t->q_diff) {
-            lt__patches_submit(r, lt__patches_task_new(u, T_DIFF, t), 0);
+            lt__patches_submit(r, lt__patches_task_new(r, u, T_DIFF, t), 0);
             t->q_diff = 1;
         }
         if (u->n_held && !t->held && !t->q_held) {
-            lt__patches_submit(r, lt__patches_task_new(u, T_HELD, t), 0);
+            lt__patches_submit(r, lt__patches_task_new(r, u, T_HELD, t), 0);
             t->q_held = 1;
         }
         compute_sim(r, u, t);
@@ -291,17 +208,6 @@ static const char *kind_name(enum ptask_kind k)
     return n[k];
 }
 
-/* Contract: see patches_internal.h. */
-void lt__patches_job_tests(struct unit *u, struct job *spec,
-                           const uint32_t *idx, size_t n, int cov)
-{
-    lt__job_alloc(spec, u->lane->pool.n_tests, cov);
-    spec->n_files = 1;
-    spec->tests = xmalloc((n + 1) * sizeof(uint32_t));
-    memcpy(spec->tests, idx, n * sizeof(uint32_t));
-    spec->n_tests = n;
-}
-
 /* The reference's CPU seconds on the main (held 0) or held-out tests: a
  * text's tests are limited by a multiple of it. */
 static double ref_cpu_s(const struct unit *u, int held)
@@ -314,7 +220,7 @@ static double ref_cpu_s(const struct unit *u, int held)
 /* The CPU ms of the slowest main test of a text's layer-1 run. */
 static double slowest_test_ms(const struct unit *u, const struct ptext *t)
 {
-    const json_t *cpus = json_object_get(lt__pu_cov_of(u, t), "cpu_ms");
+    const json_t *cpus = json_object_get(lt__pt_cov_of(u, t), "cpu_ms");
     double max = 0;
     size_t i;
     const json_t *v;
@@ -548,7 +454,7 @@ static void ref_done(struct patches_run *r, struct unit *u)
     json_object_set_new(o, "calls", calls);
     json_object_set_new(o, "origins", origins);
     u->ref_json = o;
-    lt__pu_store_layer(r, u, u->ref->sha, "ref", o);
+    lt__pt_store_layer(r, u, u->ref->sha, "ref", o);
 }
 
 /* A reference run ended: its evidence, or the run stops when the
@@ -604,7 +510,7 @@ static int tests_finished(struct patches_run *r, struct ptask *k,
                             json_integer((json_int_t)u->lane->pool.n_tests));
         t->l1 = ev;
     }
-    lt__pu_store_layer(r, u, t->sha, held ? "held" : "l1", ev);
+    lt__pt_store_layer(r, u, t->sha, held ? "held" : "l1", ev);
     return 0;
 }
 
@@ -620,7 +526,7 @@ static int diff_finished(struct patches_run *r, struct ptask *k,
         return 1;
     }
     k->t->diff = ev;
-    lt__pu_store_layer(r, k->u, k->t->sha, "diff", ev);
+    lt__pt_store_layer(r, k->u, k->t->sha, "diff", ev);
     return 0;
 }
 
@@ -667,7 +573,7 @@ static void task_lost(struct lt_exec *ex, struct lt_task *xt,
     struct ptask *k = xt->owner;
     struct unit *u = k->u;
     struct ptext *t = k->t;
-    unqueued(k);
+    lt__patches_unqueued(k);
     if (strcmp(why, "the job cannot be encoded") == 0 && k->kind == T_DIFF)
         why = "the differential job is too large";
     switch (k->kind) {
@@ -695,7 +601,7 @@ static void task_lost(struct lt_exec *ex, struct lt_task *xt,
             t->held = ev;
         else
             t->diff = ev;
-        lt__pu_store_layer(r, u, t->sha, layer, ev);
+        lt__pt_store_layer(r, u, t->sha, layer, ev);
         break;
     }
     case T_MUT:
@@ -862,7 +768,7 @@ static const struct lt_task_ops diff_ops = {
     .watch = diff_watch};
 static const struct lt_lane_ops lane_ops = {
     .ready = unit_ready, .start_failed = unit_start_failed,
-    .work = unit_work, .next = unit_next, .started = unit_started};
+    .work = unit_work, .next = lt__patches_next, .started = unit_started};
 
 /* The unit's lane: its zygotes run pytest on its tests with its buggy
  * file as the subject. */
@@ -1168,6 +1074,8 @@ int lt_patches(const struct lt_patches_opts *o)
     struct patches_run r;
     memset(&r, 0, sizeof(r));
     r.o = o;
+    r.task_ops = &task_ops;
+    r.diff_ops = &diff_ops;
     lt_exec_init(&r.ex, o->run.jobs);
     r.ex.owner = &r;
     r.t_start = lt__now();

@@ -1,10 +1,14 @@
 /* Shared between the files of `litmus patches`: patches.c (the run: its
- * tasks on the executor, step by step), patches_input.c (the manifest,
- * patches and inputs; shards), patches_units.c (units and their cache in
- * the store), patches_mutants.c (a text's mutants and their sample),
+ * tasks' outcomes on the executor, step by step), patches_input.c (the
+ * manifest, patches and inputs; shards), patches_units.c (units and their
+ * cache in the store), patches_mutants.c (a text's mutants and their
+ * sample), patches_tasks.c (the queue, a task's tests, stored layers),
  * patches_eval.c (evidence from runs and the verdict rules),
  * patches_sample.c (sampling arithmetic), patches_report.c (reports from
- * the store).  Internal to engine/.  SPDX-License-Identifier: MIT */
+ * the store).  Calls go one way: patches.c -> patches_units.c ->
+ * patches_mutants.c -> patches_tasks.c (scripts/layers.py checks that no
+ * two files of the folder call each other).  Internal to engine/.
+ * SPDX-License-Identifier: MIT */
 #ifndef LT_ENGINE_PATCHES_INTERNAL_H
 #define LT_ENGINE_PATCHES_INTERNAL_H
 
@@ -165,19 +169,41 @@ struct patches_run {
     struct lt_progress prog;
     double t_start;
     size_t zygotes_started, jobs_started[T_MUT + 1];
+    /* The ops of its tasks (patches.c's): differential jobs, the others. */
+    const struct lt_task_ops *task_ops, *diff_ops;
 };
 
-/*** patches.c ***/
+/*** patches_tasks.c (the bottom file: it calls none of the others) ***/
 
 /* Queues task k on its unit's lane; a retry goes first among its kind. */
 void lt__patches_submit(struct patches_run *r, struct ptask *k, int retry);
-/* A new task of the given kind for text t of unit u (caller submits). */
-struct ptask *lt__patches_task_new(struct unit *u, enum ptask_kind kind,
+/* A new task of the given kind for text t of unit u, with r's task ops
+ * (caller submits). */
+struct ptask *lt__patches_task_new(const struct patches_run *r,
+                                   struct unit *u, enum ptask_kind kind,
                                    struct ptext *t);
+/* The lane's next task (its `next` op): the first queued of the highest
+ * priority, the reference's runs first, then layer 1, layer 2, the
+ * mutants. */
+struct lt_task *lt__patches_next(struct lt_lane *l);
+/* Forgets that task k is queued (it left the lane's queue). */
+void lt__patches_unqueued(struct ptask *k);
 /* Sets the per-test arrays of job spec over the pool positions idx[0..n)
  * (per-test coverage when cov). */
 void lt__patches_job_tests(struct unit *u, struct job *spec,
                            const uint32_t *idx, size_t n, int cov);
+/* Loads a stored layer of text t into *out (left alone when none).
+ * 0, or a negative store code. */
+int lt__pt_load_layer(struct patches_run *r, struct unit *u,
+                      struct ptext *t, const char *layer, json_t **out);
+/* Stores a layer of the text with digest sha in the executor's batch. */
+void lt__pt_store_layer(struct patches_run *r, struct unit *u,
+                        const char *sha, const char *layer, json_t *v);
+/* The per-test coverage a text's mutants are selected by: its layer 1's,
+ * or the reference run's; NULL when unknown. */
+const json_t *lt__pt_cov_of(const struct unit *u, const struct ptext *t);
+
+/*** patches.c ***/
 
 /* Opens the patch triage's store at db for a run and marks the run in
  * it: its tables, the previous run's verdicts cleared, its schema, shard
@@ -227,21 +253,11 @@ struct ptext *lt__pu_text_of(struct unit *u, const char *text, size_t len,
 void lt__pu_free_tasks(struct unit *u);
 /* Frees a unit and its texts (after lt_exec_close). */
 void lt__pu_free(struct unit *u);
-/* Loads a stored layer of text t into *out (left alone when none).
- * 0, or a negative store code. */
-int lt__pu_load_layer(struct patches_run *r, struct unit *u,
-                      struct ptext *t, const char *layer, json_t **out);
-/* Stores a layer of the text with digest sha in the executor's batch. */
-void lt__pu_store_layer(struct patches_run *r, struct unit *u,
-                        const char *sha, const char *layer, json_t *v);
 /* Loads what the store knows of u's texts and sets u->pending_work.  0,
  * or a negative store code after an error printed. */
 int lt__pu_plan(struct patches_run *r, struct unit *u);
 /* Whether t passed its own tests (layer 1). */
 int lt__pu_l1_passed(const struct ptext *t);
-/* The per-test coverage a text's mutants are selected by: its layer 1's,
- * or the reference run's; NULL when unknown. */
-const json_t *lt__pu_cov_of(const struct unit *u, const struct ptext *t);
 /* Points each candidate that compiles like an earlier one to it. */
 void lt__pu_share_by_code(struct unit *u);
 

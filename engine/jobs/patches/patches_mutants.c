@@ -188,7 +188,7 @@ enum { TM_LAYER1, TM_REAL, TM_LIMIT };
 static size_t mut_tests(const struct unit *u, struct ptext *t, size_t i,
                         int mode, uint32_t **sel, double **cpu)
 {
-    const json_t *cov = lt__pu_cov_of(u, t);
+    const json_t *cov = lt__pt_cov_of(u, t);
     size_t n = select_tests(u, t, cov, &t->ml.items[i],
                             t->an[i].structural, sel);
     const json_t *cpus = json_object_get(cov, "cpu_ms");
@@ -331,7 +331,7 @@ static void share_mutation(struct patches_run *r, struct unit *u,
         w->mut = json_deep_copy(t->mut);
         json_object_set_new(w->mut, "shared_with", json_string(t->sha));
         json_object_set_new(w->mut, "duration_ms", json_real(0));
-        lt__pu_store_layer(r, u, w->sha, "mut", w->mut);
+        lt__pt_store_layer(r, u, w->sha, "mut", w->mut);
     }
 }
 
@@ -405,7 +405,7 @@ static void finish_mutation(struct patches_run *r, struct unit *u,
     json_object_set_new(t->mut, "timing_run", json_boolean(sp->timed));
     json_object_set_new(t->mut, "counts", counts);
     json_object_set_new(t->mut, "duration_ms", json_real(ms));
-    lt__pu_store_layer(r, u, t->sha, "mut", t->mut);
+    lt__pt_store_layer(r, u, t->sha, "mut", t->mut);
     share_mutation(r, u, t);
 }
 
@@ -415,7 +415,7 @@ static void mutation_error(struct patches_run *r, struct unit *u,
     json_decref(t->mut);
     t->mut = json_pack("{s:s, s:s, s:n, s:f}", "status", "error", "detail",
                        why, "score", "duration_ms", 0.0);
-    lt__pu_store_layer(r, u, t->sha, "mut", t->mut);
+    lt__pt_store_layer(r, u, t->sha, "mut", t->mut);
     share_mutation(r, u, t);
 }
 
@@ -436,7 +436,7 @@ static void queue_sample(struct patches_run *r, struct unit *u, struct ptext *t,
                 put_mutant(r, u, t, i, (enum lt_verdict)t->mv[rep], NULL,
                            "same code as another mutant", 0);
         } else if (!asked) {
-            struct ptask *task = lt__patches_task_new(u, T_MUT, t);
+            struct ptask *task = lt__patches_task_new(r, u, T_MUT, t);
             task->mi = rep;
             lt__patches_submit(r, task, 0);
             t->mut_left++;
@@ -468,7 +468,7 @@ static void mutation_next(struct patches_run *r, struct unit *u,
                  real ? "untraced" : "layer-1", s->timing_s, k);
         if (k < s->n_order && !s->timed) {
             s->stage = 0;
-            struct ptask *task = lt__patches_task_new(u, T_MUT, t);
+            struct ptask *task = lt__patches_task_new(r, u, T_MUT, t);
             task->mi = LT_PM_TIMING;
             lt__patches_submit(r, task, 0);
             return;
@@ -503,7 +503,7 @@ static void classify_mutants(struct patches_run *r, struct unit *u,
                            t->an[i].detail, 0);
         } else if (t->dup_of[i] < 0) {
             uint32_t *sel = NULL;
-            size_t k = select_tests(u, t, lt__pu_cov_of(u, t), &t->ml.items[i],
+            size_t k = select_tests(u, t, lt__pt_cov_of(u, t), &t->ml.items[i],
                                     t->an[i].structural, &sel);
             free(sel);
             if (k == 0 && !t->mv[i])
@@ -623,7 +623,7 @@ static void mutation_timed(struct patches_run *r, struct unit *u,
     if (!ok)
         json_decref(cpus);
     json_object_set_new(mt, "duration_ms", json_real(ms));
-    lt__pu_store_layer(r, u, t->sha, "mtime", mt);
+    lt__pt_store_layer(r, u, t->sha, "mtime", mt);
     use_timing(u, t, mt);
     json_decref(mt);
     t->samp->stage = 1;
@@ -712,7 +712,7 @@ static int restore_stored(struct patches_run *r, struct unit *u,
                           struct ptext *t)
 {
     json_t *mt = NULL;
-    int rc = lt__pu_load_layer(r, u, t, "mtime", &mt);
+    int rc = lt__pt_load_layer(r, u, t, "mtime", &mt);
     if (rc == 0 && mt)
         use_timing(u, t, mt);
     json_decref(mt);
@@ -735,7 +735,7 @@ void lt__pm_start(struct patches_run *r, struct unit *u, struct ptext *t)
             share_mutation(r, u, u->ref);
         return;
     }
-    const json_t *cov = lt__pu_cov_of(u, t);
+    const json_t *cov = lt__pt_cov_of(u, t);
     const json_t *lines = cov ? json_object_get(cov, "lines") : NULL;
     if (!cov || json_array_size(lines) != u->n_main) {
         mutation_error(r, u, t, "no coverage of the tests on this text "
@@ -777,7 +777,7 @@ static void prepare_timing(const struct patches_run *r, struct ptask *k,
     lt__patches_job_tests(u, &la->spec, u->main_tests, u->n_main, 0);
     la->req.replacement = t->text;
     la->req.flags = mut_flags(t);
-    const json_t *cpus = json_object_get(lt__pu_cov_of(u, t), "cpu_ms");
+    const json_t *cpus = json_object_get(lt__pt_cov_of(u, t), "cpu_ms");
     double sum = 0;
     for (size_t i = 0; i < u->n_main; i++)
         sum += json_number_value(json_array_get(cpus, i)) / 1000;

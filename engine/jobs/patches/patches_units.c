@@ -150,38 +150,6 @@ void lt__pu_free(struct unit *u)
     free(u);
 }
 
-/* Contract: see patches_internal.h. */
-int lt__pu_load_layer(struct patches_run *r, struct unit *u,
-                      struct ptext *t, const char *layer, json_t **out)
-{
-    char *s = NULL;
-    int rc = lt_store_get_candidate_result(r->st, u->key, t->sha, layer, &s);
-    if (rc < 0)
-        return rc;
-    if (s) {
-        json_t *v = json_loads(s, 0, NULL);
-        if (json_is_object(v))
-            *out = v;
-        else
-            json_decref(v);
-    }
-    free(s);
-    return 0;
-}
-
-/* The store writes of the run go through the executor's batches; the
- * first failure stops the run (reported when it ends). */
-void lt__pu_store_layer(struct patches_run *r, struct unit *u,
-                        const char *sha, const char *layer, json_t *v)
-{
-    if (lt_exec_write(&r->ex) < 0)
-        return;
-    char *s = json_dumps(v, JSON_COMPACT);
-    lt_exec_wrote(&r->ex, lt_store_put_candidate_result(r->st, u->key, sha,
-                                                        layer, s));
-    free(s);
-}
-
 /* What a program's unit is made of, read from its files. */
 struct unit_sources {
     char *src, *ref;        /* the buggy file; the reference fix or NULL */
@@ -348,16 +316,16 @@ static int load_text(struct patches_run *r, struct unit *u, struct ptext *t)
     const struct lt_patches_opts *o = r->o;
     int rc = 0;
     if (t->is_cand) {
-        rc = lt__pu_load_layer(r, u, t, "l1", &t->l1);
+        rc = lt__pt_load_layer(r, u, t, "l1", &t->l1);
         if (rc == 0)
-            rc = lt__pu_load_layer(r, u, t, "held", &t->held);
+            rc = lt__pt_load_layer(r, u, t, "held", &t->held);
         if (rc == 0)
-            rc = lt__pu_load_layer(r, u, t, "diff", &t->diff);
+            rc = lt__pt_load_layer(r, u, t, "diff", &t->diff);
         if (rc == 0)
-            rc = lt__pu_load_layer(r, u, t, "sim", &t->sim);
+            rc = lt__pt_load_layer(r, u, t, "sim", &t->sim);
     }
     if (rc == 0 && o->mutation)
-        rc = lt__pu_load_layer(r, u, t, "mut", &t->mut);
+        rc = lt__pt_load_layer(r, u, t, "mut", &t->mut);
     if (t->mut && !lt__pm_budget_same(o, t->mut)) {
         json_decref(t->mut); /* decided again under this budget */
         t->mut = NULL;
@@ -410,7 +378,7 @@ int lt__pu_plan(struct patches_run *r, struct unit *u)
 {
     int rc = 0;
     if (u->ref)
-        rc = lt__pu_load_layer(r, u, u->ref, "ref", &u->ref_json);
+        rc = lt__pt_load_layer(r, u, u->ref, "ref", &u->ref_json);
     for (size_t i = 0; rc == 0 && i < u->n_texts; i++) {
         struct ptext *t = u->texts[i];
         rc = load_text(r, u, t);
@@ -423,14 +391,6 @@ int lt__pu_plan(struct patches_run *r, struct unit *u)
     }
     u->pending_work = needs_runs(r->o, u);
     return 0;
-}
-
-/* Contract: see patches_internal.h. */
-const json_t *lt__pu_cov_of(const struct unit *u, const struct ptext *t)
-{
-    if (t->is_ref && u->ref_json)
-        return json_object_get(u->ref_json, "cov");
-    return t->l1 ? json_object_get(t->l1, "cov") : NULL;
 }
 
 /*** Texts that compile alike ***/

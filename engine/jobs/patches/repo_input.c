@@ -22,39 +22,6 @@
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
 
-/*** String lists ***/
-
-void lt__strv_push_own(struct strv *s, char *str)
-{
-    if (s->n + 1 >= s->cap) {
-        s->cap = s->cap ? 2 * s->cap : 8;
-        s->v = xrealloc(s->v, s->cap * sizeof(char *));
-    }
-    s->v[s->n++] = str;
-    s->v[s->n] = NULL;
-}
-
-void lt__strv_push(struct strv *s, const char *str)
-{
-    lt__strv_push_own(s, xstrdup(str));
-}
-
-int lt__strv_has(const struct strv *s, const char *str)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->v[i], str) == 0)
-            return 1;
-    return 0;
-}
-
-void lt__strv_free(struct strv *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        free(s->v[i]);
-    free(s->v);
-    memset(s, 0, sizeof(*s));
-}
-
 /*** Records ***/
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,9 +1,11 @@
 /* Shared between the files of `litmus patches` on repositories
- * (docs/patches.md, "Repository candidates"): repo_input.c (instances,
- * predictions, environments, the CI form), repo_tree.c (worktrees,
- * applying diffs, which files a diff touches, test ids), repo.c (the
- * run: lanes, tasks, decisions) and repo_report.c (reports).  Internal
- * to engine/.  SPDX-License-Identifier: MIT */
+ * (docs/patches.md, "Repository candidates"), which call downward only:
+ * repo.c (the run: lanes, tasks, decisions) over repo_input.c
+ * (instances, predictions, environments, the CI form), repo_mutants.c
+ * (the mutation layer's plan and counts) and repo_report.c (reports),
+ * all over repo_tree.c (string lists, worktrees, applying diffs, which
+ * files and lines a diff touches, test ids).  Internal to engine/.
+ * SPDX-License-Identifier: MIT */
 #ifndef LT_ENGINE_PATCHES_REPO_INTERNAL_H
 #define LT_ENGINE_PATCHES_REPO_INTERNAL_H
 
@@ -21,7 +23,7 @@
 #define LT_REPO_SCHEMA "litmus.patches.repo/1"
 #define LT_REPO_MAX_DIFF (8u << 20) /* larger diffs are not applied */
 
-/* A list of strings (heap, each and the array). */
+/* A list of strings (heap, each and the array); repo_tree.c. */
 struct strv {
     char **v;
     size_t n, cap;

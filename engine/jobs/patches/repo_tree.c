@@ -1,9 +1,11 @@
-/* `litmus patches` on repositories: the trees.  An instance's worktree
- * (a clone of its repository at the base commit, the test patch
- * committed on top), diffs applied there with the harness's cascade and
- * read back as whole files, which files a diff touches and which of them
- * a candidate may change, the test files that may observe a change, and
- * the instances' test ids matched to the collected ones.
+/* `litmus patches` on repositories: the trees, the bottom file of the
+ * folder's repo_* files (it calls none of them).  String lists; an
+ * instance's worktree (a clone of its repository at the base commit, the
+ * test patch committed on top), diffs applied there with the harness's
+ * cascade and read back as whole files, which files and lines a diff
+ * touches and which files a candidate may change, the test files that
+ * may observe a change, and the instances' test ids matched to the
+ * collected ones.
  * SPDX-License-Identifier: MIT */
 #include "engine/jobs/patches/repo_internal.h"
 
@@ -95,6 +97,39 @@ static int restore(const char *tree)
                    run_in(tree, clean, NULL, NULL) == 0
                ? 0
                : -1;
+}
+
+/*** String lists ***/
+
+void lt__strv_push_own(struct strv *s, char *str)
+{
+    if (s->n + 1 >= s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 8;
+        s->v = xrealloc(s->v, s->cap * sizeof(char *));
+    }
+    s->v[s->n++] = str;
+    s->v[s->n] = NULL;
+}
+
+void lt__strv_push(struct strv *s, const char *str)
+{
+    lt__strv_push_own(s, xstrdup(str));
+}
+
+int lt__strv_has(const struct strv *s, const char *str)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->v[i], str) == 0)
+            return 1;
+    return 0;
+}
+
+void lt__strv_free(struct strv *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->v[i]);
+    free(s->v);
+    memset(s, 0, sizeof(*s));
 }
 
 /*** Which files a candidate may change ***/

@@ -770,18 +770,6 @@ static void file_tests_first(uint32_t *tests, size_t n,
     free(rest);
 }
 
-/* 1 when a line of the mutant ran while the tests were imported and
- * collected: every test depends on it, and swapping code after the
- * import would miss what it did then, so it runs on a fresh import. */
-int lt__baseline_at_import(const struct baseline *b, const struct lt_mutant *m,
-                           size_t file)
-{
-    for (int l = m->line; b->at_import && l <= m->end_line; l++)
-        if (l >= 0 && (size_t)l <= b->n_lines[file] && b->at_import[file][l])
-            return 1;
-    return 0;
-}
-
 static const double *sort_cost; /* for by_cost(): baseline wall times */
 
 static int by_cost(const void *a, const void *b)

@@ -172,10 +172,6 @@ size_t lt__baseline_select(const struct pool *pool, const struct baseline *b,
                            const struct lt_mutant *m, size_t file,
                            int structural, uint32_t **out);
 
-/* 1 when a line of the mutant ran while the tests were imported. */
-int lt__baseline_at_import(const struct baseline *b,
-                           const struct lt_mutant *m, size_t file);
-
 /* A test's coverage for the store: "FILE:1-4,9\n" per subject file it
  * touched, or NULL. */
 char *lt__baseline_coverage_text(const struct baseline *b,
@@ -259,6 +255,10 @@ void lt__baseline_readers(struct score_run *r);
  * file (per test), or NULL: every test. */
 const unsigned char *lt__baseline_narrow(const struct baseline *b,
                                          size_t file, int line, int end_line);
+
+/* 1 when a line of the mutant ran while the tests were imported. */
+int lt__baseline_at_import(const struct baseline *b,
+                           const struct lt_mutant *m, size_t file);
 
 /* lt__baseline_select for the plan's mutant i (score_baseline.c). */
 size_t lt__mutant_select(const struct score_run *r, size_t i, uint32_t **out);
