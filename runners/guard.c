@@ -163,7 +163,8 @@ static int is_subject_module(PyObject *mod)
 }
 
 /* The candidate's own objects move legitimately (tests that imported
- * its functions are rebound to the new ones). */
+ * its functions are rebound to the new ones).  Read in the zygote, from
+ * the objects as the project defined them, before any candidate runs. */
 static int from_subject(PyObject *v)
 {
     if (LT_PY_FUNCTION_CHECK(v)) {
@@ -172,6 +173,15 @@ static int from_subject(PyObject *v)
         /* file lives as long as code: compared before the release. */
         int own = is_subject_file(file);
         Py_XDECREF(code);
+        if (!own && subject_names) {
+            /* A decorated function (a @contextmanager's helper, a
+             * functools.wraps wrapper) runs code of another file but
+             * keeps its module's name: it moves with its module too. */
+            PyObject *mod = PyObject_GetAttrString(v, "__module__");
+            own = is_subject_module(mod);
+            Py_XDECREF(mod);
+            PyErr_Clear();
+        }
         return own;
     }
     if (PyType_Check(v) && subject_names) {

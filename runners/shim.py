@@ -385,6 +385,42 @@ def _keep_classes(old, new_dict):
         if _merge_class(was, now, kept):
             kept[id(now)] = was
             new_dict[name] = was
+    if kept:
+        _retype_instances(new_dict, kept)
+
+
+def _retype_instances(new_dict, kept):
+    """Objects the re-executed module made of a class that was then kept
+    in the new one's place (`settings = _Settings()` at module level, or
+    in a module-level list or dict) are of the dropped class: their
+    methods' super() names the kept one, so they become its instances,
+    as a fresh import would have made them."""
+    def retype(v):
+        new_cls = type(v)
+        was = kept.get(id(new_cls))
+        if was is None:
+            return
+        # Past the class's own __setattr__ (it may use super()): the
+        # first one a built-in base defines (threading.local's, object's).
+        for base in new_cls.__mro__:
+            setter = base.__dict__.get("__setattr__")
+            if setter is not None and \
+                    not isinstance(setter, types.FunctionType):
+                try:
+                    setter(v, "__class__", was)
+                except TypeError:  # another layout: left as it is
+                    pass
+                return
+    for v in list(new_dict.values()):
+        if isinstance(v, type):
+            continue
+        retype(v)
+        if type(v) in (list, tuple, set, frozenset):
+            for x in list(v)[:1000]:
+                retype(x)
+        elif type(v) is dict:
+            for x in list(v.values())[:1000]:
+                retype(x)
 
 
 def _merge_class(was, now, kept):

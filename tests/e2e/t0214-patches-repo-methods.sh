@@ -14,9 +14,19 @@ cd "$R" || fail "cd"
 git init -q -b main . && git config user.email t@e && git config user.name t
 : > shelf/__init__.py
 cat > shelf/keys.py <<'PY'
+from contextlib import contextmanager
+
+
 def norm(key):
     """The key a store files a value under."""
     return key
+
+
+@contextmanager
+def quiet():
+    """A decorated helper the tests import: re-executing this module
+    rebinds the tests' name to the new one, which is no tampering."""
+    yield
 PY
 cat > shelf/store.py <<'PY'
 from shelf.keys import norm
@@ -46,6 +56,18 @@ def test_put_get():
     s = Store()
     s.put("x", 1)
     assert s.get("x") == 1 and s.get("y", 0) == 0
+PY
+# Tests inside the package (as sympy keeps them): the wider suite, and a
+# module that re-executing keys.py rebinds.
+mkdir -p shelf/tests
+: > shelf/tests/__init__.py
+cat > shelf/tests/test_keys.py <<'PY'
+from shelf.keys import norm, quiet
+
+
+def test_norm_in_quiet():
+    with quiet():
+        assert norm("k") == "k"
 PY
 git add -A && git commit -qm base
 git checkout -qb tests-only

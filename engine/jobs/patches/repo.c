@@ -34,7 +34,9 @@
 #include "engine/similarity/similarity.h"
 #endif
 
-#define SETUP_TIMEOUT 900.0   /* s for a base, reference or wider run */
+#define SETUP_TIMEOUT 900.0   /* s for a base or reference run */
+#define WIDER_FACTOR 6.0      /* the wider run's CPU s: this x --wider-budget, */
+#define WIDER_MIN 60.0        /* ... and at least this */
 #define ZYGOTE_TIMEOUT 600.0  /* s for a zygote to import and collect */
 #define BATCH_WRITES 32
 #define MAX_LISTED 50         /* test ids listed in a verdict's evidence */
@@ -691,10 +693,17 @@ static void decide(const struct repo_run *r, const struct rcand *c,
             json_array_size(witness) < MAX_LISTED)
             json_array_append(witness, t);
     }
-    json_object_set_new(ev, "wider",
-                        json_pack("{s:i, s:O}", "tests",
-                                  (json_int_t)json_array_size(chosen),
-                                  "failing", witness));
+    json_t *wev = json_pack("{s:i, s:O}", "tests",
+                            (json_int_t)json_array_size(chosen), "failing",
+                            witness);
+    const char *wst = jstr(json_object_get(wider, "end"), "status");
+    if (wst && strcmp(wst, "timeout") == 0)
+        /* The wider run stopped at its budget: the choice is among the
+         * tests it reached. */
+        json_object_set_new(wev, "searched_until_budget",
+                            json_integer((json_int_t)json_object_size(
+                                json_object_get(wider, "status"))));
+    json_object_set_new(ev, "wider", wev);
     if (json_array_size(witness)) {
         const char *first = json_string_value(json_array_get(witness, 0));
         const json_t *ff = json_object_get(res, "first_failure");
@@ -1248,6 +1257,16 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
         if (cpu < r->o->timeout)
             cpu = r->o->timeout;
         wall = 3 * cpu + 5;
+    }
+    if (wider) {
+        /* The wider run only looks for tests to repeat, within
+         * --wider-budget: a large suite (hundreds of a project's test
+         * files import the changed module) stops at its own budget, and
+         * the tests it reached, nearest files first, are the choice. */
+        cpu = WIDER_FACTOR * r->o->wider_budget;
+        if (cpu < WIDER_MIN)
+            cpu = WIDER_MIN;
+        wall = 2 * cpu + 30;
     }
     req->cpu_seconds = lt__cpu_limit_for(cpu);
     la->spec.cpu_budget_ns = cpu * 1e9;

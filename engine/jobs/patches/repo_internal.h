@@ -190,7 +190,8 @@ const char *lt__rt_protected(const struct rinst *in, const char *path);
  * "original", "replacement", "status": null}]} (or "error": why, and an
  * empty sample).  The sample is every mutant budget_s CPU seconds afford
  * at per_mutant_s each (every one for budget_s 0), at most 12, spread
- * evenly over the lines. */
+ * evenly over the lines; none, and "skipped": why, when one alone is over
+ * the budget. */
 json_t *lt__rm_plan(const json_t *files, const char *tree, const char *diff,
                     double per_mutant_s, double budget_s);
 /* files with the sample entry mutant applied to its file, or NULL when
@@ -200,7 +201,8 @@ json_t *lt__rm_files(const json_t *files, const json_t *mutant);
 int lt__rm_done(const json_t *st);
 /* The evidence of a finished layer: {"mutants", "sampled", "killed",
  * "survived", "errors", "duration_ms" (the runs' wall time, summed),
- * "score" (null without a run), "survivors"}, or
+ * "score" (null without a run), "survivors"}, {"mutants", "skipped",
+ * "score": null}, or
  * {"error"}; NULL for NULL. */
 json_t *lt__rm_summary(const json_t *st);
 

@@ -130,7 +130,16 @@ json_t *lt__rm_plan(const json_t *files, const char *tree, const char *diff,
     size_t n = json_array_size(all), pick = n;
     if (budget_s > 0 && per_mutant_s > 0) {
         double afford = floor(budget_s / per_mutant_s);
-        pick = afford < 1 ? 1 : afford < (double)n ? (size_t)afford : n;
+        pick = afford < (double)n ? (size_t)afford : n;
+        if (!pick && n) {
+            /* One mutant's run alone would pass the budget (a slow
+             * suite): the layer says so rather than overspend. */
+            char *over = xasprintf("a mutant's run takes about %.0f s, "
+                                   "over --mutation-budget %g s",
+                                   per_mutant_s, budget_s);
+            json_object_set_new(st, "skipped", json_string(over));
+            free(over);
+        }
     }
     if (pick > MUT_MAX)
         pick = MUT_MAX;
@@ -200,6 +209,10 @@ json_t *lt__rm_summary(const json_t *st)
         return NULL;
     if (json_object_get(st, "error"))
         return json_pack("{s:O}", "error", json_object_get(st, "error"));
+    if (json_object_get(st, "skipped"))
+        return json_pack("{s:O, s:O, s:n}", "mutants",
+                         json_object_get(st, "mutants"), "skipped",
+                         json_object_get(st, "skipped"), "score");
     size_t killed = 0, survived = 0, errors = 0;
     double ms = 0;
     json_t *surv = json_array();

@@ -121,3 +121,46 @@ def test_parametrized_values_follow_the_new_objects():
     finally:
         shim.PYTEST_SESSION = saved
     assert item.callspec.params == {"fn": new_f, "pair": (new_f, 3), "n": 7}
+
+
+SETTINGS = '''
+from threading import local
+
+
+class _Settings(local):
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+    def __setattr__(self, name, value):
+        return super().__setattr__(name, value)
+
+
+class Plain:
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+
+
+settings = _Settings(evaluate=True)
+registry = [Plain()]
+
+
+def flip():
+    settings.evaluate = not settings.evaluate
+    registry[0].seen = True
+    return settings.evaluate
+'''
+
+
+def test_module_level_instances_become_the_kept_class():
+    # A module-level object made by the re-executed module is of the new
+    # class, which is dropped for the kept one; its super() names the kept
+    # one, so without retyping it raises "obj must be an instance or
+    # subtype of type" (sympy's global_parameters).
+    mod = module(SETTINGS)
+    Settings = mod._Settings
+    reexec(mod, SETTINGS.replace("not settings.evaluate",
+                                 "(not settings.evaluate)"))
+    assert mod._Settings is Settings
+    assert type(mod.settings) is Settings
+    assert type(mod.registry[0]) is mod.Plain
+    assert mod.flip() is False and mod.registry[0].seen
