@@ -152,7 +152,8 @@ int lt_zygote_send_quit(int sock);
  * LT_RUNNER_SCRATCH_SLOTS, unused by the rest of the zygote's family),
  * and dies with the zygote.  *clone_sock: the engine's end of the copy's
  * socket (CLOEXEC); the copy's first frame on it is CLONED (its pid), or
- * FAILED.  0 or a negative code. */
+ * FAILED.  0 or a negative code.  A zygote asks its pre-import server
+ * for a copy of the server the same way (zygote_preimport.c). */
 int lt_zygote_send_clone(int sock, uint32_t instance, int *clone_sock);
 
 /* Entry point of the zygote process (`litmus __zygote FD`); never

@@ -1,7 +1,11 @@
 /* The zygote process: embedded CPython started from an isolated config,
- * its file-system view, and the fork server that runs one sandboxed
- * child per RUN.  The `_litmus` module, the tracers, the pre-import
- * server and the engine's side live in the other zygote_*.c files.
+ * its file-system view, and the runner's shim, which collects the tests
+ * and then serves RUNs through the `_litmus` module.  The top of the
+ * zygote_*.c files, which call only downward: the module
+ * (zygote_module.c), the fork server (zygote_serve.c), the pre-import
+ * server and copies (zygote_preimport.c), the tracers (zygote_trace.c),
+ * a job's child (zygote_job.c), and at the bottom the process's state,
+ * exits and frames (zygote_io.c).  The engine's side is zygote_client.c.
  * SPDX-License-Identifier: MIT */
 #include "common/pyabi.h"
 
@@ -15,10 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common/cov.h"
@@ -26,7 +27,6 @@
 #include "common/xmalloc.h"
 #include "harness/wire.h"
 #include "runners/frames.h"
-#include "runners/guard.h"
 #include "runners/internal.h"
 #include "runners/zygote_internal.h"
 #include "sandbox/sandbox.h"
@@ -38,87 +38,9 @@ extern const size_t lt_calls_py_len;
 extern const char lt_inputs_py[];
 extern const size_t lt_inputs_py_len;
 
-/*** Zygote state ***/
-
-struct lt__zygote_state lt__zygote = {
-    .engine_sock = -1,
-    .result_fd = -1,
-    .scratch_instances = 1,
-    .preimport_sock = -1,
-    .cov_writable = 1,
-};
-
 static pid_t engine_pid; /* the zygote's parent, litmus */
 
-/*** Exits and frames ***/
-
-/* Contract: see zygote_internal.h (cov_writable says where the counts
- * may go). */
-_Noreturn void lt__zygote_exit(int code)
-{
-    if (lt__zygote.cov_writable)
-        lt_cov_flush();
-    _exit(code);
-}
-
-/* Contract: see zygote_internal.h. */
-_Noreturn void lt__zygote_die(const char *what, int code)
-{
-    char line[512];
-    int n = snprintf(line, sizeof(line), "litmus-zygote: %s: %s\n", what,
-                     lt_strerror(code));
-    ssize_t ignored = write(2, line, (size_t)(n > 0 ? n : 0));
-    (void)ignored;
-    lt__zygote_exit(3);
-}
-
-/* Contract: see zygote_internal.h. */
-void lt__send_frame(int fd, struct lt_wire_writer *w)
-{
-    lt_wire_finish(w);
-    int rc = lt_wire_send(fd, w, NULL, 0);
-    lt_wire_writer_free(w);
-    if (rc < 0 && fd == lt__zygote.engine_sock)
-        lt__zygote_die("engine went away", rc);
-    /* A child whose pipe broke cannot report: it just ends without END,
-     * which the engine never counts as a pass. */
-    if (rc < 0)
-        _exit(74);
-}
-
-/* Contract: see zygote_internal.h. */
-void lt__send_reply(int fd, const struct lt_reply *f)
-{
-    struct lt_wire_writer w;
-    if (lt_reply_encode(&w, f) < 0) /* a type no zygote sends: a bug */
-        abort();
-    lt__send_frame(fd, &w);
-}
-
-/* A fresh child whose import or collection failed before its tests ran:
- * plain pytest reports that as an error (exit status != 0), so it is a
- * kill, like a module that raises when re-executed.  After APPLIED the
- * child just ends without END, which is never a pass. */
-_Noreturn void lt__fresh_abort(const char *msg)
-{
-    if (lt__zygote.fresh_applied)
-        _exit(70);
-    lt__send_reply(lt__zygote.result_fd, &(struct lt_reply){
-        .type = LT_FRAME_APPLIED,
-        .applied = {LT_APPLY_RAISED, lt_reply_text_of(msg, 2000)}});
-    lt__send_reply(lt__zygote.result_fd,
-                   &(struct lt_reply){.type = LT_FRAME_END});
-    _exit(0);
-}
-
-/* Contract: see zygote_internal.h. */
-void lt__send_failed(const char *msg)
-{
-    if (lt__zygote.fresh_child)
-        lt__fresh_abort(msg);
-    lt__send_reply(lt__zygote.engine_sock, &(struct lt_reply){
-        .type = LT_FRAME_FAILED, .failed = lt_reply_text_of(msg, SIZE_MAX)});
-}
+/*** Zygote start-up ***/
 
 /* Compiles one of the runner's embedded Python sources and imports it
  * as a module under name; 1, or 0 with the Python error set. */
@@ -131,204 +53,6 @@ static int embedded_module(const char *source, const char *file,
     Py_XDECREF(mod);
     return mod != NULL;
 }
-
-/*** Running a job ***/
-
-void lt__close_fds(int *fds, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (fds[i] >= 0)
-            close(fds[i]);
-}
-
-/* The child after fork: wire up its fds, hand over to Python, then end
- * with END and _exit.  Never returns. */
-static _Noreturn void run_child(PyObject *callback, PyObject *job_args,
-                                int res_fd, int out_fd)
-{
-    lt__zygote.cov_writable = 0;
-    close(lt__zygote.engine_sock);
-    lt__zygote.engine_sock = -1;
-    /* A sandboxed child must never reach the pre-import server, which
-     * forks outside any sandbox. */
-    if (lt__zygote.preimport_sock >= 0)
-        close(lt__zygote.preimport_sock);
-    lt__zygote.preimport_sock = -1;
-    lt__zygote.result_fd = res_fd;
-    if (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
-        _exit(72);
-    close(out_fd);
-    PyObject *r = PyObject_CallObject(callback, job_args);
-    if (!r) {
-        PyErr_Print();
-        fflush(stderr);
-        _exit(70);
-    }
-    Py_DECREF(r);
-    lt_guard_check();
-    fflush(stdout);
-    fflush(stderr);
-    lt__send_reply(lt__zygote.result_fd,
-                   &(struct lt_reply){.type = LT_FRAME_END});
-    _exit(0);
-}
-
-/* The arguments of the shim's child_main for a decoded RUN (a new
- * reference); sets the child's limits and makes its scratch directory. */
-PyObject *lt__run_job_args(const struct lt_run_frame *q)
-{
-    PyObject *tests = PyList_New(q->n_tests);
-    if (!tests)
-        return NULL;
-    for (uint32_t i = 0; i < q->n_tests; i++) {
-        PyObject *t = PyLong_FromUnsignedLong(lt_run_frame_test(q, i));
-        if (!t || PyList_SetItem(tests, (Py_ssize_t)i, t) < 0) {
-            Py_DECREF(tests);
-            return NULL;
-        }
-    }
-    lt__zygote.child_cpu_seconds = q->cpu_seconds;
-    lt__zygote.child_memory_bytes = q->memory_bytes;
-    free(lt__zygote.child_scratch);
-    lt__zygote.child_scratch =
-        lt_sandbox_scratch_new(lt__zygote.scratch_base);
-    if (!lt__zygote.child_scratch)
-        lt__zygote_die("cannot create a scratch directory", -errno);
-    return Py_BuildValue(
-        "(iIKKs#NiNIs#y#)", q->mode, q->subject,
-        (unsigned long long)q->start, (unsigned long long)q->end, q->repl,
-        (Py_ssize_t)q->repl_len, tests, q->stop_first,
-        PyUnicode_DecodeFSDefault(lt__zygote.child_scratch), q->flags,
-        q->extra, (Py_ssize_t)q->extra_len, q->swap, (Py_ssize_t)q->swap_len);
-}
-
-/* STARTED on fd: the child's pid, or 0 and fork's errno. */
-void lt__send_started(int fd, uint64_t token, pid_t pid, int err)
-{
-    lt__send_reply(fd, &(struct lt_reply){
-        .type = LT_FRAME_STARTED,
-        .started = {token, pid > 0 ? (uint32_t)pid : 0,
-                    pid > 0 ? 0 : (uint32_t)err}});
-}
-
-/* Reaps the child `pid` (if any) and reports EXITED on fd. */
-void lt__reap_and_report(int fd, uint64_t token, pid_t pid,
-                         const struct timespec *t0)
-{
-    int status = 0;
-    struct rusage ru;
-    memset(&ru, 0, sizeof(ru));
-    if (pid > 0) {
-        while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
-            ;
-    }
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    lt_sandbox_scratch_remove(lt__zygote.child_scratch);
-
-    lt__send_reply(fd, &(struct lt_reply){
-        .type = LT_FRAME_EXITED,
-        .exited = {
-            .token = token, .status = (uint32_t)status,
-            .maxrss_kb = (uint64_t)ru.ru_maxrss,
-            .utime_us = (uint64_t)ru.ru_utime.tv_sec * 1000000u +
-                        (uint64_t)ru.ru_utime.tv_usec,
-            .stime_us = (uint64_t)ru.ru_stime.tv_sec * 1000000u +
-                        (uint64_t)ru.ru_stime.tv_usec,
-            .wall_ns = (uint64_t)(t1.tv_sec - t0->tv_sec) * 1000000000u +
-                       (uint64_t)(t1.tv_nsec - t0->tv_nsec),
-            .minflt = (uint64_t)ru.ru_minflt,
-            .majflt = (uint64_t)ru.ru_majflt}});
-}
-
-/* fork() with CPython's hooks: the interpreter's locks are taken before
- * and reset in the child, released in the parent.  errno is fork's. */
-pid_t lt__py_fork(void)
-{
-    PyOS_BeforeFork();
-    pid_t pid = fork();
-    int saved = errno;
-    if (pid == 0)
-        PyOS_AfterFork_Child();
-    else
-        PyOS_AfterFork_Parent();
-    errno = saved;
-    return pid;
-}
-
-/* One RUN: relayed to the pre-import server when it is a fresh trusted
- * mutant and the server takes it; else a child of ours runs it (the
- * shim's callback), reported with STARTED and EXITED.  A malformed frame
- * ends the zygote.  None, or NULL with a Python error. */
-static PyObject *handle_run(PyObject *callback, const uint8_t *payload,
-                            size_t len, int *fds, int nfds)
-{
-    struct lt_run_frame q;
-    if (nfds != 2 || lt_run_frame_decode(payload, len, &q) < 0) {
-        lt__close_fds(fds, nfds);
-        lt__zygote_die("malformed RUN frame", LT_EPROTO);
-    }
-    if ((q.flags & LT_RUN_FRESH) && !(q.flags & LT_RUN_UNTRUSTED) &&
-        q.mode == LT_RUN_MUTANT && lt__zygote.preimport_sock >= 0 &&
-        lt__relay_fresh(payload, len, fds, q.token) == 0) {
-        lt__close_fds(fds, nfds);
-        Py_RETURN_NONE;
-    }
-    PyObject *job_args = lt__run_job_args(&q);
-    if (!job_args) {
-        lt__close_fds(fds, nfds);
-        return NULL;
-    }
-
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    pid_t pid = lt__py_fork();
-    if (pid == 0)
-        run_child(callback, job_args, fds[0], fds[1]);
-    int fork_errno = errno;
-    Py_DECREF(job_args);
-    lt__close_fds(fds, nfds);
-    lt__send_started(lt__zygote.engine_sock, q.token, pid, fork_errno);
-    lt__reap_and_report(lt__zygote.engine_sock, q.token, pid, &t0);
-    Py_RETURN_NONE;
-}
-
-/* Contract: see zygote_internal.h.  Returns None, or NULL with a Python
- * error when a job's arguments could not be built. */
-PyObject *lt__serve(PyObject *callback)
-{
-    for (;;) {
-        uint8_t *payload = NULL;
-        size_t len = 0;
-        int fds[LT_WIRE_MAX_FDS];
-        int nfds = 0;
-        int type = lt_wire_recv(lt__zygote.engine_sock, LT_WIRE_MAX_FRAME,
-                                &payload, &len, fds, &nfds);
-        if (type <= 0 || type == LT_FRAME_QUIT) {
-            free(payload);
-            lt__close_fds(fds, nfds);
-            Py_RETURN_NONE;
-        }
-        lt__reap_copies();
-        if (type == LT_FRAME_CLONE) {
-            lt__handle_clone(payload, len, fds, nfds);
-            free(payload);
-            continue;
-        }
-        if (type != LT_FRAME_RUN) {
-            free(payload);
-            lt__close_fds(fds, nfds);
-            lt__zygote_die("unexpected frame from the engine", LT_EPROTO);
-        }
-        PyObject *r = handle_run(callback, payload, len, fds, nfds);
-        free(payload);
-        if (!r)
-            return NULL;
-        Py_DECREF(r);
-    }
-}
-
-/*** Zygote start-up ***/
 
 /* Starts the interpreter as `python` would start: its prefix, and for a
  * venv (a pyvenv.cfg beside or above it) the venv's site-packages, its

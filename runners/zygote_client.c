@@ -1,6 +1,11 @@
 /* The engine's side of a zygote: starting one with a scrubbed
  * environment and its INIT frame, and sending it RUN, QUIT and CLONE.
- * Runs in litmus itself, never in a zygote.  SPDX-License-Identifier: MIT */
+ * Runs in litmus, with two exceptions: lt_zygote_main is what a new
+ * zygote process (`litmus __zygote`) runs before it loads
+ * litmus-python.so, and a zygote asks its own pre-import server for a
+ * copy with lt_zygote_send_clone, as the engine asks the zygote
+ * (zygote_preimport.c), so litmus-python.so links this file too.
+ * SPDX-License-Identifier: MIT */
 #include "runners/runner.h"
 
 #include <errno.h>

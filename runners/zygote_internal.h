@@ -1,6 +1,6 @@
 /* Shared by the zygote_*.c files only: the state of a zygote process and
- * of the processes forked from it, and the few helpers more than one of
- * them calls.  SPDX-License-Identifier: MIT */
+ * of the processes forked from it (zygote_io.c defines it), and what each
+ * file offers the files above it.  SPDX-License-Identifier: MIT */
 #ifndef LT_RUNNERS_ZYGOTE_INTERNAL_H
 #define LT_RUNNERS_ZYGOTE_INTERNAL_H
 
@@ -46,13 +46,12 @@ struct lt__zygote_state {
      * it. */
     int cov_writable;
 };
-extern struct lt__zygote_state lt__zygote;
+extern struct lt__zygote_state lt__zygote; /* zygote_io.c */
 
-/*** zygote.c: exits, frames, jobs ***/
+/* The files form layers: each calls only the files declared before it
+ * here, from zygote_io.c at the bottom to zygote.c at the top. */
 
-/* The zygote, in litmus-python.so: what lt_zygote_main (runner.h,
- * zygote_client.c) finds by name and hands the engine's socket to. */
-_Noreturn void lt_py_zygote_main(int sock);
+/*** zygote_io.c: exits and frames (calls no other zygote file) ***/
 
 /* _exit() after writing the gcov counts where allowed. */
 _Noreturn void lt__zygote_exit(int code);
@@ -68,16 +67,17 @@ void lt__send_reply(int fd, const struct lt_reply *f);
 void lt__send_failed(const char *msg);
 /* A fresh child that failed before its tests: a kill, never a pass. */
 _Noreturn void lt__fresh_abort(const char *msg);
+
+/*** zygote_job.c: a job's child ***/
+
 void lt__close_fds(int *fds, int n);
 pid_t lt__py_fork(void);
 PyObject *lt__run_job_args(const struct lt_run_frame *q);
 void lt__send_started(int fd, uint64_t token, pid_t pid, int err);
 void lt__reap_and_report(int fd, uint64_t token, pid_t pid,
                          const struct timespec *t0);
-/* The fork server loop: RUN and CLONE frames until QUIT or EOF. */
-PyObject *lt__serve(PyObject *callback);
 
-/*** zygote_trace.c ***/
+/*** zygote_trace.c: the tracers ***/
 
 void lt__trace_init(char **paths, const size_t *source_lens,
                     const char **sources, uint32_t n);
@@ -85,7 +85,7 @@ void lt__import_trace_begin(void);
 void lt__import_trace_send(void);
 extern PyMethodDef lt__trace_methods[];
 
-/*** zygote_preimport.c ***/
+/*** zygote_preimport.c: fresh imports and copies ***/
 
 void lt__preimport_close(void);
 int lt__relay_fresh(const uint8_t *payload, size_t len, int *fds,
@@ -96,9 +96,20 @@ void lt__reap_copies(void);
 void lt__use_scratch_instance(uint32_t i);
 extern PyMethodDef lt__preimport_methods[];
 
-/*** zygote_module.c ***/
+/*** zygote_serve.c: the fork server ***/
+
+/* The fork server loop: RUN and CLONE frames until QUIT or EOF. */
+PyObject *lt__serve(PyObject *callback);
+
+/*** zygote_module.c: the `_litmus` module ***/
 
 /* Creates the `_litmus` module (the inittab's init function). */
 PyObject *lt__litmus_module_init(void);
+
+/*** zygote.c: start-up (the top) ***/
+
+/* The zygote, in litmus-python.so: what lt_zygote_main (runner.h,
+ * zygote_client.c) finds by name and hands the engine's socket to. */
+_Noreturn void lt_py_zygote_main(int sock);
 
 #endif

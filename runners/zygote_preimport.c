@@ -313,7 +313,8 @@ static PyObject *py_fresh_ids(PyObject *self, PyObject *args)
 }
 
 /* _litmus.fresh_end(): a fresh child is done (its tests ran, or applying
- * the mutant was refused): END and _exit, as run_child ends. */
+ * the mutant was refused): END and _exit, as run_child (zygote_serve.c)
+ * ends. */
 static PyObject *py_fresh_end(PyObject *self, PyObject *args)
 {
     fflush(stdout);

@@ -1,10 +1,11 @@
 /* The executor of `litmus dataset`: lanes of zygotes (the bare lane for
  * call evaluation, one pytest lane per program verified by its tests)
- * sharing the --jobs budget, a FIFO of tasks per lane, one event loop
- * over every lane, the decoding of each child's evidence (hostile input)
- * into a small JSON result, and a content-addressed cache of those
- * results in the store so that a rerun skips what an interrupted one
- * finished.  SPDX-License-Identifier: MIT */
+ * sharing the --jobs budget on the engine's executor (a FIFO of tasks per
+ * lane, one event loop over every lane), the decoding of each child's
+ * evidence (hostile input) into a small JSON result, the loop of a run
+ * (a Java run's is dataset_java.c's), and --floor.  Calls the Java
+ * workers (dataset_java.c), the tasks and their caches (dataset_tasks.c)
+ * and the helpers (dataset_helpers.c).  SPDX-License-Identifier: MIT */
 #include "engine/jobs/dataset/dataset_internal.h"
 
 #include <errno.h>
@@ -36,17 +37,13 @@
 static const struct lt_lane_ops lane_ops;
 static const struct lt_task_ops task_ops;
 
-int lt__ds_scratch(struct ds_run *r)
+/* A zygote lane's run hook (lt__ds_submit, for a task no cache answered):
+ * the executor runs the task on one of the lane's zygotes. */
+static void run_on_zygotes(struct ds_run *r, struct ds_task *t)
 {
-    if (r->scratch)
-        return 0;
-    r->scratch = lt_sandbox_scratch_new(NULL);
-    if (!r->scratch) {
-        int e = errno;
-        lt_error("cannot create a scratch directory: %s", strerror(e));
-        return -e;
-    }
-    return 0;
+    t->xt.ops = &task_ops;
+    t->xt.lane = t->lane->xl;
+    lt_exec_submit(&r->ex, &t->xt);
 }
 
 /* Registers a lane whose fields are set with the executor.  NULL when no
@@ -58,6 +55,7 @@ static struct ds_lane *lane_add(struct ds_run *r, struct ds_lane *l)
         return NULL;
     }
     l->base_cpu_ms = -1;
+    l->run = run_on_zygotes;
     struct lt_runner_config cfg = {
         .cwd = l->cwd, .scratch_base = r->scratch,
         .pytest_args = l->bare ? NULL : l->args,
@@ -145,173 +143,7 @@ struct ds_lane *lt__ds_lane_tests(struct ds_run *r, const char *path,
     return l;
 }
 
-const char *lt__ds_test_id(const struct ds_lane *l, long idx)
-{
-    if (l->java)
-        return idx >= 0 && (size_t)idx < l->n_java_tests
-                   ? l->java_tests[idx]
-                   : "?";
-    const struct pool *p = &l->xl->pool;
-    if (idx < 0 || !p->test_ids || (size_t)idx >= p->n_tests)
-        return "?";
-    return p->test_ids[idx];
-}
-
 /*** Tasks ***/
-
-struct ds_task *lt__ds_task_new(enum ds_task_kind kind, struct ds_lane *l,
-                                const char *source, size_t len)
-{
-    struct ds_task *t = xcalloc(1, sizeof(*t));
-    t->kind = kind;
-    t->lane = l;
-    t->xt.ops = &task_ops;
-    t->xt.lane = l->xl;
-    t->xt.owner = t;
-    t->source = xstrndup(source ? source : "", source ? len : 0);
-    t->len = source ? len : 0;
-    t->call_timeout = 1.0;
-    t->budget_s = 10.0;
-    return t;
-}
-
-void lt__ds_task_free(struct ds_task *t)
-{
-    if (!t)
-        return;
-    free(t->source);
-    json_decref(t->calls);
-    free(t->tests);
-    json_decref(t->result);
-    free(t);
-}
-
-/* Cache key: what decides the evidence of a run, and nothing that varies
- * from run to run (time limits are left out, so that a rerun finds what
- * an interrupted run stored). */
-static void task_key(struct ds_task *t)
-{
-    struct lt_sha256 s;
-    uint8_t d[32];
-    lt_sha256_init(&s);
-    char head[128];
-    snprintf(head, sizeof(head), "dataset/1\n%d\n%d\n%d\n%d\n", (int)t->kind,
-             t->untrusted, t->trace, t->stop_first);
-    lt_sha256_update(&s, head, strlen(head));
-    lt_sha256_update(&s, t->lane->key, strlen(t->lane->key) + 1);
-    if (t->calls) {
-        char *c = json_dumps(t->calls, JSON_COMPACT);
-        lt_sha256_update(&s, c, strlen(c) + 1);
-        free(c);
-    }
-    if (t->tests) {
-        for (size_t i = 0; i < t->n_tests; i++) {
-            char num[16];
-            int n = snprintf(num, sizeof(num), "%u,", t->tests[i]);
-            lt_sha256_update(&s, num, (size_t)n);
-        }
-    }
-    lt_sha256_update(&s, "\n", 1);
-    lt_sha256_update(&s, t->source, t->len);
-    lt_sha256_final(&s, d);
-    static const char hex[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++) {
-        t->key[2 * i] = hex[d[i] >> 4];
-        t->key[2 * i + 1] = hex[d[i] & 15];
-    }
-    t->key[64] = '\0';
-}
-
-/* Callbacks run from the executor's idle hook, outside its rounds, so
- * that they may submit, add lanes and run synchronous tasks freely. */
-static void ready_push(struct ds_run *r, struct ds_task *t)
-{
-    t->next_ready = NULL;
-    if (r->ready_tail)
-        r->ready_tail->next_ready = t;
-    else
-        r->ready = t;
-    r->ready_tail = t;
-}
-
-/* Hands a task to the executor.  Its callback runs from lt__ds_loop once
- * the result is known (from the store, or from a run); the callback owns
- * the task then. */
-void lt__ds_submit(struct ds_run *r, struct ds_task *t)
-{
-    task_key(t);
-    r->outstanding++;
-    r->tasks_total++;
-    if (r->st && !t->nocache) {
-        char *json = NULL;
-        if (lt_store_get_dataset(r->st, t->key, &json) == 0 && json) {
-            json_t *res = json_loads(json, 0, NULL);
-            free(json);
-            if (json_is_object(res)) {
-                if (t->lane->java)
-                    lt__ds_java_known_tests(r, t->lane);
-                t->result = res;
-                t->cached = 1;
-                r->s.cache_hits++;
-                ready_push(r, t);
-                return;
-            }
-            json_decref(res);
-        }
-    }
-    /* A run already done or running in this process (identical variants
-     * of a program, the same input twice) is not run again. */
-    if (!t->nocache) {
-        if (!r->memo) {
-            r->memo = json_object();
-            r->leaders = json_object();
-        }
-        json_t *res = json_object_get(r->memo, t->key);
-        if (res) {
-            t->result = json_deep_copy(res);
-            t->cached = 1;
-            r->s.cache_hits++;
-            ready_push(r, t);
-            return;
-        }
-        json_t *lead = json_object_get(r->leaders, t->key);
-        if (lead) {
-            struct ds_task *l = (struct ds_task *)(intptr_t)
-                json_integer_value(lead);
-            t->followers = l->followers;
-            l->followers = t;
-            return;
-        }
-        json_object_set_new(r->leaders, t->key,
-                            json_integer((json_int_t)(intptr_t)t));
-    }
-    if (t->lane->java)
-        lt__ds_java_submit(r, t);
-    else
-        lt_exec_submit(&r->ex, &t->xt);
-}
-
-/* The result of a run is known: the tasks that waited for the same run
- * get a copy, and later ones find it. */
-static void result_known(struct ds_run *r, struct ds_task *t)
-{
-    if (t->nocache || !r->leaders)
-        return;
-    json_object_del(r->leaders, t->key);
-    const char *status = json_string_value(json_object_get(t->result,
-                                                           "status"));
-    if (status && strcmp(status, "error") != 0)
-        json_object_set_new(r->memo, t->key, json_deep_copy(t->result));
-    while (t->followers) {
-        struct ds_task *f = t->followers;
-        t->followers = f->followers;
-        f->followers = NULL;
-        f->result = json_deep_copy(t->result);
-        f->cached = 1;
-        r->s.cache_hits++;
-        ready_push(r, f);
-    }
-}
 
 /*** Evidence ***/
 
@@ -691,21 +523,6 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     return 0;
 }
 
-static void store_result(struct ds_run *r, struct ds_task *t)
-{
-    if (!r->st || t->nocache)
-        return;
-    const char *status = json_string_value(json_object_get(t->result,
-                                                           "status"));
-    if (!status || strcmp(status, "error") == 0)
-        return; /* engine failures are never kept */
-    if (lt_exec_write(&r->ex) < 0)
-        return;
-    char *json = json_dumps(t->result, JSON_COMPACT);
-    lt_exec_wrote(&r->ex, lt_store_put_dataset(r->st, t->key, json));
-    free(json);
-}
-
 /* --floor: what this run's work would cost at least.  Runs that hit a
  * limit are charged their wall time; the others count one runner job and
  * their in-process work (call evaluation: run again later, all in one
@@ -766,13 +583,6 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
     lt__ds_result(r, t);
 }
 
-void lt__ds_result(struct ds_run *r, struct ds_task *t)
-{
-    store_result(r, t);
-    result_known(r, t);
-    ready_push(r, t);
-}
-
 /* The task cannot run (its runner died twice, its job cannot be encoded,
  * its lane cannot start): it ends in error. */
 static void task_lost(struct lt_exec *ex, struct lt_task *xt, const char *why)
@@ -782,8 +592,7 @@ static void task_lost(struct lt_exec *ex, struct lt_task *xt, const char *why)
     if (!xt->lane->failed)
         r->s.engine_errors++;
     t->result = err_result("error", "%s", why);
-    result_known(r, t);
-    ready_push(r, t);
+    lt__ds_result(r, t); /* an error, which the store never keeps */
 }
 
 static const struct lt_task_ops task_ops = {

@@ -1,7 +1,7 @@
 /* Shared by the files of `litmus dataset`: the programs read from the
- * input, the executor that runs call-evaluation and test jobs on zygote
- * pools (with a content-addressed cache in the store), and the entry
- * points of the four modes.  Internal to engine/.
+ * input, the tasks (with a content-addressed cache in the store) and the
+ * lanes that run them, on zygote pools or Java workers, and what each
+ * file offers the files above it.  Internal to engine/.
  * SPDX-License-Identifier: MIT */
 #ifndef LT_ENGINE_DATASET_INTERNAL_H
 #define LT_ENGINE_DATASET_INTERNAL_H
@@ -42,6 +42,13 @@ struct ds_lane {
     struct lt_subject subject;
     int ran_tests;           /* --floor: test runs went here */
     double base_cpu_ms;      /* the baseline's test CPU time, or -1 */
+    /* How the lane's tasks run, set by the file that made the lane
+     * (dataset_exec.c: zygotes; dataset_java.c: JVM workers), which
+     * lt__ds_submit (dataset_tasks.c, below both) calls back through:
+     * run takes a task that no cache answered; stored, when set, hears
+     * that a task's result came from the store. */
+    void (*run)(struct ds_run *r, struct ds_task *t);
+    void (*stored)(struct ds_run *r, struct ds_lane *l);
     /* Java lanes (dataset_java.c): no executor lane (xl is NULL); the
      * test ids, sorted, from the first answer that listed them. */
     int java;
@@ -162,66 +169,33 @@ struct ds_prog {
     void *m;                 /* the mode's state */
 };
 
-/* dataset.c */
+/* The files form layers: each calls only the files declared before it
+ * here (and the table, dataset_store.h), from dataset_helpers.c at the
+ * bottom to dataset.c at the top; a lower file reaches a higher one only
+ * through a pointer (a lane's hooks, a task's callback). */
+
+/*** dataset_helpers.c: what every file shares ***/
+
+int lt__ds_count_lines(const char *s, size_t len);
 char *lt__ds_id_text(const json_t *id);
-void lt__ds_drop(struct ds_run *r, const char *reason, size_t n);
-void lt__ds_count_item(struct ds_run *r, const char *op, const char *cat,
-                       const char *loc);
-void lt__ds_prog_done(struct ds_run *r, struct ds_prog *p);
-void lt__ds_emit_now(struct ds_run *r, struct ds_prog *p);
-void lt__ds_dump(const json_t *v, struct lt_buf *b);
-void lt__ds_dump_str(const char *s, size_t n, struct lt_buf *b);
-void lt__ds_dump_real(double d, struct lt_buf *b);
-/* Adds n to a summary count: which 0 by operator, 1 by category, 2 by
- * location; nothing for n == 0. */
-void lt__ds_count(struct ds_run *r, int which, const char *key, size_t n);
 uint64_t lt__ds_hash(const char *s);
 uint64_t lt__ds_mix(uint64_t x);
 void lt__ds_shuffle(size_t *v, size_t n, uint64_t seed);
+void lt__ds_dump(const json_t *v, struct lt_buf *b);
+void lt__ds_dump_str(const char *s, size_t n, struct lt_buf *b);
+void lt__ds_dump_real(double d, struct lt_buf *b);
 char *lt__ds_udiff(const char *a, const char *b, const char *name);
 /* Calls a generator of operators/dataset.py (lt_dataset_call); args is
  * consumed.  The answer, or NULL with r->call_rc (LT_EUSAGE: the generator
  * rejects the input) and r->call_err set. */
 json_t *lt__ds_call(struct ds_run *r, const char *fn, json_t *args,
                     const char *where);
-int lt__ds_count_lines(const char *s, size_t len);
 /* Parses every call expression of the array calls; 0, or an exit code
  * (2: one is not an expression) after one error line. */
 int lt__ds_check_calls(struct ds_run *r, const char *where, const char *id,
                        json_t *calls);
-
-/* dataset_exec.c */
-struct ds_lane *lt__ds_lane_bare(struct ds_run *r);
-struct ds_lane *lt__ds_lane_tests(struct ds_run *r, const char *path,
-                                  const char *tests, char **err);
-struct ds_task *lt__ds_task_new(enum ds_task_kind kind, struct ds_lane *l,
-                                const char *source, size_t len);
-void lt__ds_task_free(struct ds_task *t);
-void lt__ds_submit(struct ds_run *r, struct ds_task *t);
-int lt__ds_loop(struct ds_run *r);
-void lt__ds_exec_close(struct ds_run *r);
 const char *lt__ds_test_id(const struct ds_lane *l, long idx);
-int lt__ds_floor(struct ds_run *r, json_t *summary);
-
 int lt__ds_case_usable(const json_t *c);
-/* The run's scratch directory exists (r->scratch); 0 or negative after
- * an error line. */
-int lt__ds_scratch(struct ds_run *r);
-/* A task's result is known (t->result): stored, handed to the tasks
- * waiting for the same run, and its callback queued. */
-void lt__ds_result(struct ds_run *r, struct ds_task *t);
-
-/* dataset_java.c */
-struct ds_lane *lt__ds_lane_java(struct ds_run *r, const char *path,
-                                 const char *root, const char *tests,
-                                 char **err);
-void lt__ds_java_submit(struct ds_run *r, struct ds_task *t);
-/* A Java lane's test ids from the store, when a worker has not said
- * them in this run. */
-void lt__ds_java_known_tests(struct ds_run *r, struct ds_lane *l);
-int lt__ds_java_loop(struct ds_run *r);
-void lt__ds_java_close(struct ds_run *r);
-
 /* The verdict of a run on a program text against a reference run of the
  * same program: behaviour changed (1), the same (0), or unknown (-1, the
  * run failed for the engine's own reasons).  *witness (new reference, or
@@ -231,6 +205,46 @@ int lt__ds_compare(const struct ds_task *ref, const struct ds_task *t,
 /* The run did not compile (Java): the compiler's first message, else
  * NULL. */
 const char *lt__ds_compile_error(const struct ds_task *t);
+void lt__ds_drop(struct ds_run *r, const char *reason, size_t n);
+/* Adds n to a summary count: which 0 by operator, 1 by category, 2 by
+ * location; nothing for n == 0. */
+void lt__ds_count(struct ds_run *r, int which, const char *key, size_t n);
+void lt__ds_count_item(struct ds_run *r, const char *op, const char *cat,
+                       const char *loc);
+void lt__ds_emit_now(struct ds_run *r, struct ds_prog *p);
+void lt__ds_prog_done(struct ds_run *r, struct ds_prog *p);
+/* The run's scratch directory exists (r->scratch); 0 or negative after
+ * an error line. */
+int lt__ds_scratch(struct ds_run *r);
+
+/*** dataset_tasks.c: tasks, their caches and results ***/
+
+struct ds_task *lt__ds_task_new(enum ds_task_kind kind, struct ds_lane *l,
+                                const char *source, size_t len);
+void lt__ds_task_free(struct ds_task *t);
+void lt__ds_submit(struct ds_run *r, struct ds_task *t);
+/* A task's result is known (t->result): stored, handed to the tasks
+ * waiting for the same run, and its callback queued. */
+void lt__ds_result(struct ds_run *r, struct ds_task *t);
+
+/*** dataset_java.c: the Java workers ***/
+
+struct ds_lane *lt__ds_lane_java(struct ds_run *r, const char *path,
+                                 const char *root, const char *tests,
+                                 char **err);
+int lt__ds_java_loop(struct ds_run *r);
+void lt__ds_java_close(struct ds_run *r);
+
+/*** dataset_exec.c: the executor, its zygote lanes, --floor ***/
+
+struct ds_lane *lt__ds_lane_bare(struct ds_run *r);
+struct ds_lane *lt__ds_lane_tests(struct ds_run *r, const char *path,
+                                  const char *tests, char **err);
+int lt__ds_loop(struct ds_run *r);
+void lt__ds_exec_close(struct ds_run *r);
+int lt__ds_floor(struct ds_run *r, json_t *summary);
+
+/*** The modes: dataset_select.c, dataset_variants.c ***/
 
 /* Modes: prepare runs for every program before anything executes (the
  * generators; 0, or an exit code after a one-line error naming the
@@ -252,5 +266,7 @@ struct ds_task *lt__ds_variant_task(struct ds_run *r, struct ds_prog *p,
                                     const struct ds_task *ref,
                                     const char *text, size_t len,
                                     int whole_suite);
+
+/* dataset.c, the top, holds the job (lt_dataset, engine.h). */
 
 #endif

@@ -2,9 +2,11 @@
  * program go to warm JVM workers (runners/jvm.h), each a sandboxed process
  * that compiles in memory and runs JUnit 4 tests or call expressions.
  * The tasks, their cache keys, the store and the callbacks are the
- * dataset's own (dataset_exec.c); this file owns the workers: starting
+ * dataset's own (dataset_tasks.c); this file owns the workers: starting
  * them, handing each a task, reading its answer as hostile input, wall
- * deadlines, and starting a new worker when one ended.
+ * deadlines, and starting a new worker when one ended.  Calls only
+ * dataset_tasks.c, dataset_helpers.c and the table (dataset_store.c):
+ * lt__ds_submit reaches it through the hooks of its lanes.
  * SPDX-License-Identifier: MIT */
 #include "engine/jobs/dataset/dataset_internal.h"
 
@@ -77,6 +79,10 @@ static struct ds_java *java_of(struct ds_run *r)
 
 /*** Lanes ***/
 
+/* The hooks of a Java lane (struct ds_lane), defined with the workers. */
+static void queue_task(struct ds_run *r, struct ds_task *t);
+static void known_tests(struct ds_run *r, struct ds_lane *l);
+
 /* The digest of the .java files below dir (names and contents, in name
  * order): what a run compiles besides the program text. */
 static void digest_tree(struct lt_sha256 *s, const char *dir, int depth)
@@ -142,6 +148,8 @@ struct ds_lane *lt__ds_lane_java(struct ds_run *r, const char *path,
     }
     struct ds_lane *l = xcalloc(1, sizeof(*l));
     l->java = 1;
+    l->run = queue_task;
+    l->stored = known_tests;
     l->bare = tests == NULL;
     l->base_cpu_ms = -1;
     struct lt_sha256 s;
@@ -408,7 +416,10 @@ static void store_tests(struct ds_run *r, const struct ds_lane *l,
     json_decref(v);
 }
 
-void lt__ds_java_known_tests(struct ds_run *r, struct ds_lane *l)
+/* A Java lane's stored hook (lt__ds_submit, for a result from the
+ * store): the lane's test ids from the store, when a worker has not said
+ * them in this run. */
+static void known_tests(struct ds_run *r, struct ds_lane *l)
 {
     if (l->java_tests_known || !r->st)
         return;
@@ -566,7 +577,7 @@ static void task_done(struct ds_run *r, struct ds_task *t, json_t *res,
         t->xt.retried = 1;
         r->s.retries++;
         json_decref(res);
-        lt__ds_java_submit(r, t);
+        queue_task(r, t);
         return;
     }
     if (status && strcmp(status, "error") == 0)
@@ -782,8 +793,9 @@ static void worker_send(struct ds_run *r, struct jworker *w,
         w->leaving = 1;
 }
 
-/* A task for the workers (from lt__ds_submit, after the cache missed). */
-void lt__ds_java_submit(struct ds_run *r, struct ds_task *t)
+/* A task for the workers: a Java lane's run hook (lt__ds_submit, after
+ * the caches missed), and a retry. */
+static void queue_task(struct ds_run *r, struct ds_task *t)
 {
     struct ds_java *j = java_of(r);
     t->next_ready = NULL;

@@ -1,5 +1,5 @@
 /* The dataset cache: one row per run, its JSON result under the hash of
- * everything that decides it (dataset_exec.c), kept beside the mutation
+ * everything that decides it (dataset_tasks.c), kept beside the mutation
  * tables of any litmus database.  SPDX-License-Identifier: MIT */
 #include "engine/core/store.h"
 #include "engine/core/store_internal.h"
