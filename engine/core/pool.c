@@ -130,6 +130,8 @@ again:
         }
         if (n > 0)
             break;
+        if (pool->waiting)
+            pool->waiting(pool->waiting_arg);
         if (lt__now() > until) {
             *failmsg = xstrdup("a runner did not finish collecting the "
                                "tests in time");

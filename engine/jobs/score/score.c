@@ -230,10 +230,51 @@ static char **plan_paths(const struct lt_plan *plan)
 /* Starts `count` zygotes of the run's configuration (its lane first). */
 static int start_zygotes(struct score_run *r, int count)
 {
+    /* The collection's progress counts from its start, though the run
+     * waits for it (and shows it) only after the plan. */
+    lt__progress_init(&r->collect, r->o->run.progress,
+                      "collecting the tests");
+    lt__progress_hold(&r->collect, 1);
     r->lane = lt_exec_lane(&r->ex, &r->cfg, &lt__score_lane_ops, NULL);
     r->pool = &r->lane->pool;
     r->pool->tm = r->tm;
     return lt_exec_warm(&r->ex, r->lane, count);
+}
+
+/* The executor's progress hook while the run waits for its zygotes:
+ * the collection's time, when it lasts. */
+static void collect_progress(struct lt_exec *ex, int force)
+{
+    struct score_run *r = ex->owner;
+    lt__progress_show(&r->collect, force, 0, 0, NULL);
+}
+
+/* Waits until every zygote started is ready or failed, with the
+ * collection's progress line.  0, or the run's fatal code. */
+static int wait_for_zygotes(struct score_run *r)
+{
+    r->ex.owner = r;
+    r->ex.progress = collect_progress;
+    int rc = lt_exec_wait_ready(&r->ex, r->lane);
+    collect_progress(&r->ex, 1);
+    r->ex.progress = NULL;
+    r->ex.owner = NULL;
+    return rc;
+}
+
+/* The progress of compiling the plan's mutants (lt__mutants_analyse's
+ * batches). */
+struct compile_progress {
+    struct lt_progress show;
+    size_t before;  /* mutants of the files before the current one */
+    size_t done, total;
+};
+
+static void compiled_some(void *arg, size_t done_in_file)
+{
+    struct compile_progress *cp = arg;
+    cp->done = cp->before + done_in_file;
+    lt__progress_show(&cp->show, 0, cp->done, cp->total, NULL);
 }
 
 /* Plan: finds and reads the subject files, the lines changed since
@@ -335,7 +376,12 @@ static int step_plan(struct score_run *r)
     r->mp = xcalloc(nm + 1, sizeof(*r->mp));
     /* The analysis also keeps, for mutants that only change functions,
      * the compiled code objects, so that no child compiles the module
-     * again.  Bounded: past the budget children compile for themselves. */
+     * again.  Bounded: past the budget children compile for themselves.
+     * A mutant takes milliseconds: a large project's (minutes, while the
+     * zygotes collect) shows its progress. */
+    struct compile_progress cp = {.total = nm};
+    lt__progress_init(&cp.show, o->run.progress, "mutants compiled");
+    lt__progress_hold(&cp.show, 0);
     size_t swap_budget = SWAP_BUDGET;
     for (size_t f = 0, i = 0; f < plan->n_files; f++) {
         size_t first = i;
@@ -346,10 +392,11 @@ static int step_plan(struct score_run *r)
             continue;
         struct lt_change_analysis *an = xcalloc(cnt, sizeof(*an));
         long *dup = xcalloc(cnt, sizeof(*dup));
+        cp.before = first;
         rc = lt__mutants_analyse(plan->files[f].path, plan->files[f].source,
                                  plan->files[f].len,
                                  &plan->mutants.items[first], cnt,
-                                 &swap_budget, an, dup);
+                                 &swap_budget, an, dup, compiled_some, &cp);
         for (size_t k = 0; k < cnt; k++) {
             r->mp[first + k].a = an[k];
             r->mp[first + k].dup_of = dup[k] < 0 ? -1
@@ -358,10 +405,12 @@ static int step_plan(struct score_run *r)
         free(an);
         free(dup);
         if (rc < 0) {
+            lt__progress_show(&cp.show, 1, cp.done, nm, NULL);
             lt_error("cannot compile the mutants of %s", plan->files[f].path);
             return stop(r, LT_EXIT_ENGINE);
         }
     }
+    lt__progress_show(&cp.show, 1, nm, nm, NULL);
 
     /* The mutants this process runs: all of them, or its shard's. */
     r->owned = xcalloc(nm + 1, 1);
@@ -654,7 +703,7 @@ static int step_baseline(struct score_run *r)
     /* The zygotes were started before the analysis; as many as there are
      * mutants to run are enough (one for the baseline when none is). */
     lt_exec_trim(&r->ex, r->lane, r->n_queue > 0 ? (int)r->n_queue : 1);
-    if (lt_exec_wait_ready(&r->ex, r->lane) != 0)
+    if (wait_for_zygotes(r) != 0)
         return stop(r, r->ex.fatal);
     if (o->explain_sandbox) {
         explain_sandbox(r);
