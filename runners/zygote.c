@@ -112,12 +112,19 @@ _Noreturn void lt__fresh_abort(const char *msg)
 }
 
 /* Contract: see zygote_internal.h. */
-void lt__send_failed(const char *msg)
+void lt__send_failure(int cause, const char *msg)
 {
     if (lt__zygote.fresh_child)
         lt__fresh_abort(msg);
     lt__send_reply(lt__zygote.engine_sock, &(struct lt_reply){
-        .type = LT_FRAME_FAILED, .failed = lt_reply_text_of(msg, SIZE_MAX)});
+        .type = LT_FRAME_FAILED,
+        .failed = {(uint8_t)cause, lt_reply_text_of(msg, SIZE_MAX)}});
+    lt__zygote.failed_sent = 1;
+}
+
+void lt__send_failed(const char *msg)
+{
+    lt__send_failure(LT_FAIL_OTHER, msg);
 }
 
 /* Compiles one of the runner's embedded Python sources and imports it
@@ -754,7 +761,9 @@ static void run_shim(PyObject *shim, const struct lt_init_frame *init)
                         : NULL;
     if (!res) {
         PyErr_Print();
-        if (!lt__zygote.ready_sent)
+        /* The shim's main() says why itself before it raises; this is
+         * for a failure to call it at all. */
+        if (!lt__zygote.ready_sent && !lt__zygote.failed_sent)
             lt__send_failed("the runner shim raised; run with "
                             "LITMUS_DEBUG=1");
         _exit(3);
