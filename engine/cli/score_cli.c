@@ -284,6 +284,7 @@ int lt__cmd_score(int argc, char **argv)
                                         "pytest, unittest or doctest");
                 goto out;
             }
+            o.runner_given = 1;
             break;
         case OPT_DESELECT_FAILING:
             o.deselect_failing = 1;

@@ -235,7 +235,7 @@ static int start_zygotes(struct score_run *r, int count)
     lt__progress_init(&r->collect, r->o->run.progress,
                       "collecting the tests");
     lt__progress_hold(&r->collect, 1);
-    r->lane = lt_exec_lane(&r->ex, &r->cfg, &lt__score_lane_ops, NULL);
+    r->lane = lt_exec_lane(&r->ex, &r->cfg, &lt__score_lane_ops, r);
     r->pool = &r->lane->pool;
     r->pool->tm = r->tm;
     return lt_exec_warm(&r->ex, r->lane, count);
@@ -260,6 +260,68 @@ static int wait_for_zygotes(struct score_run *r)
     r->ex.progress = NULL;
     r->ex.owner = NULL;
     return rc;
+}
+
+/*** The automatic unittest runner ***/
+
+/* Contract: see score_internal.h. */
+int lt__score_start_failed(struct score_run *r, struct lt_exec *ex,
+                           struct lt_lane *l, int rc, const char *msg)
+{
+    const struct lt_score_opts *o = r->o;
+    if (lt__interrupted || rc != LT_ENOTESTS || l->ready_once)
+        return 0;
+    if (r->pytest_failure) {
+        if (l->pool.cfg.runner == LT_TEST_RUNNER_PYTEST)
+            return 1; /* another of pytest's zygotes: said once */
+        /* The unittest runner could not collect the suite either:
+         * pytest's failure, with its hint, is the one to read. */
+        lt_debug("the unittest runner could not collect the tests "
+                 "either: %s", msg);
+        lt_error("%s", r->pytest_failure);
+        lt_exec_fail(ex, LT_EXIT_USAGE);
+        return 1;
+    }
+    /* Arguments after `--` (or pytest-args) were written for pytest, and
+     * a runner named (even pytest) is the one the user wants. */
+    if (l->pool.fail_cause != LT_FAIL_UNITTEST_SUITE || o->runner_given ||
+        r->runner != LT_TEST_RUNNER_PYTEST || o->n_pytest_args > 0)
+        return 0;
+    lt_debug("pytest could not collect a unittest suite (%s): the "
+             "unittest runner is tried", msg);
+    r->pytest_failure = xstrdup(msg);
+    return 1;
+}
+
+/* pytest could not collect a suite that looks like unittest's, and no
+ * runner was named (r->pytest_failure): the unittest runner collects it
+ * from the test paths alone, on a lane of its own (want zygotes); when
+ * it finds tests the run goes on with it and a note says so, else
+ * pytest's failure stops the run (lt__score_start_failed).  0, or 1 with
+ * the exit code set. */
+static int run_unittest(struct score_run *r, int want)
+{
+    r->runner = LT_TEST_RUNNER_UNITTEST;
+    r->cfg.runner = r->runner;
+    r->cfg.pytest_args = r->args;
+    r->cfg.n_pytest_args = r->o->n_tests;
+    /* A collection narrowed by a stored baseline was pytest's: unittest
+     * collects every test, and the baseline's digest is its own. */
+    r->narrowed = 0;
+    if (start_zygotes(r, want) < 0)
+        return stop(r, LT_EXIT_ENGINE);
+    lt_exec_trim(&r->ex, r->lane, r->n_queue > 0 ? (int)r->n_queue : 1);
+    if (wait_for_zygotes(r) != 0)
+        return stop(r, r->ex.fatal);
+    if (r->pool->n_tests == 0) {
+        lt_error("%s", r->pytest_failure);
+        return stop(r, LT_EXIT_USAGE);
+    }
+    fprintf(stderr, "litmus: note: pytest could not collect the tests, "
+            "which look like a unittest suite; unittest's discovery "
+            "collects %zu: they run with --runner unittest (--runner "
+            "pytest keeps pytest)\n", r->pool->n_tests);
+    return 0;
 }
 
 /* The progress of compiling the plan's mutants (lt__mutants_analyse's
@@ -346,7 +408,7 @@ static int step_plan(struct score_run *r)
         .allow_read = o->allow_read, .n_allow_read = o->n_allow_read,
         .pass_env = o->pass_env, .n_pass_env = o->n_pass_env,
         .sandbox_uid = o->sandbox_uid, .scratch_mb = o->scratch_mb,
-        .runner = o->runner};
+        .runner = r->runner};
 
     /* Before the first zygote: it must be watched before it forks. */
     if (o->telemetry) {
@@ -705,6 +767,11 @@ static int step_baseline(struct score_run *r)
     lt_exec_trim(&r->ex, r->lane, r->n_queue > 0 ? (int)r->n_queue : 1);
     if (wait_for_zygotes(r) != 0)
         return stop(r, r->ex.fatal);
+    if (r->pytest_failure && r->runner == LT_TEST_RUNNER_PYTEST) {
+        if (run_unittest(r, want))
+            return 1;
+        pool = r->pool;
+    }
     if (o->explain_sandbox) {
         explain_sandbox(r);
         return stop(r, LT_EXIT_OK);
@@ -997,6 +1064,7 @@ static void run_close(struct score_run *r)
     free(r->has_result);
     free(r->owned);
     free(r->cwd);
+    free(r->pytest_failure);
     lt_pyenv_clear(&r->pyenv);
     for (size_t i = 0; r->mp && i < r->plan.mutants.count; i++)
         lt__mutants_clear(&r->mp[i].a, 1);
@@ -1022,6 +1090,7 @@ int lt_score(const struct lt_score_opts *o)
     r.o = o;
     r.exit_code = LT_EXIT_ENGINE;
     r.db_existed = 1;
+    r.runner = o->runner;
     lt_exec_init(&r.ex, o->run.jobs > 0 ? o->run.jobs : lt__online_cores());
     if (!step_plan(&r) && !step_resume(&r) && !step_baseline(&r) &&
         !step_reuse(&r) && !step_run(&r))

@@ -221,6 +221,13 @@ struct score_run {
     struct pool *pool;
     struct lt_progress collect;  /* the zygotes' import and collection,
                                     shown while the run waits for them */
+    int runner;                  /* the runner the tests run with: o's,
+                                    or unittest when pytest could not
+                                    collect a unittest suite (below) */
+    char *pytest_failure;        /* set: pytest could not collect a suite
+                                    that looks like unittest's, and the
+                                    unittest runner is tried (the message
+                                    is the error if it fails too) */
     /* resume */
     struct lt_store *st;
     int db_existed;              /* 0: this run made the store */
@@ -251,6 +258,14 @@ struct score_run {
     struct mrun *mr;
     size_t n_rechecks;           /* wall-clock timeouts run again alone */
 };
+
+/* A zygote of the run's lane could not start or collect (the lane's
+ * start_failed, score_mutants.c): 1 when the run takes it in (pytest
+ * could not collect a suite that looks like unittest's: the unittest
+ * runner is tried next, or it failed too and the run stops with pytest's
+ * message), 0 when the caller reports msg itself. */
+int lt__score_start_failed(struct score_run *r, struct lt_exec *ex,
+                           struct lt_lane *l, int rc, const char *msg);
 
 /*** Who can observe a wide mutant (score_readers.c) ***/
 

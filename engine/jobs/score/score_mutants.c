@@ -370,6 +370,8 @@ static void score_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
         lt_exec_set_jobs(ex, l->live);
         return;
     }
+    if (l->owner && lt__score_start_failed(l->owner, ex, l, rc, msg))
+        return;
     lt_error("%s", msg);
     lt_exec_fail(ex, rc == LT_ENOTESTS ? LT_EXIT_USAGE
                      : lt__interrupted ? LT_EXIT_INTERRUPTED
