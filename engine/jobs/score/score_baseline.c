@@ -760,8 +760,8 @@ int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
     lt__progress_hold(&count.show, 0);
     if (runs > 1)
         snprintf(count.details, sizeof(count.details),
-                 "%zu tests x %d %sruns%s", n_tests, runs,
-                 first_run > 0 ? "more " : "",
+                 "%zu test%s x %d %sruns%s", n_tests, n_tests == 1 ? "" : "s",
+                 runs, first_run > 0 ? "more " : "",
                  first_run > 0 ? " to find flaky tests" : "");
     else if (first_run > 0)
         snprintf(count.details, sizeof(count.details),
