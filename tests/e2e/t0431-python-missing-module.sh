@@ -34,7 +34,7 @@ one_line() { # what, then the extended regex the line must match
   grep -q 'LITMUS_DEBUG\|shim raised' "$WORK/err" && fail "$1: no cause: $(cat "$WORK/err")"
   [ ! -e "$P/.litmus.db" ] || fail "$1: a database was left"
 }
-re() { printf '%s' "$1" | sed 's/[][\.*^$(){}?+|/]/\\&/g'; } # a literal in a regex
+re() { printf '%s' "$1" | sed 's/[][\.*^$(){}?+|]/\\&/g'; } # a literal in a regex
 venv() { # name, venv options: makes $WORK/name, sets VENV and SITE
   VENV=$WORK/$1; shift
   /usr/bin/python3 -m venv --without-pip "$@" "$VENV" >"$WORK/venv.log" 2>&1 ||

@@ -5,7 +5,7 @@
 # here), on a terminal the live line the mutants use.  A baseline over
 # before the interval writes nothing; --no-progress silences it.  The
 # count is of tests the children finished: while the first test (which
-# waits 1.2 s and covers nothing) runs in both runs, every line says 0.
+# waits 1.5 s and covers nothing) runs in both runs, every line says 0.
 . "$(dirname "$0")/lib.sh"
 P=$WORK/proj
 mkdir -p "$P"
@@ -22,7 +22,7 @@ from calc import double
 
 
 def test_a_waits():
-    time.sleep(1.2)
+    time.sleep(1.5)
 
 
 @pytest.mark.parametrize("n", range(11))
