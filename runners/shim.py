@@ -1437,6 +1437,11 @@ def _explain_import_error(exc):
     if isinstance(exc, ModuleNotFoundError) and exc.name:
         return "%s (%s)" % (text, _missing_module_context(exc.name,
                                                           importer)), 1
+    # One that wraps a missing module ('Error importing plugin "x": No
+    # module named 'x''): the module's own importer.
+    explained, found = _explain_import_text(text)
+    if found:
+        return explained, 1
     return "%s (%sin %s)" % (text, "imported by %s; " % importer
                              if importer else "",
                              sys.executable or "the interpreter"), 1

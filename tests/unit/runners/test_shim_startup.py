@@ -132,6 +132,22 @@ def test_import_error_of_a_name_says_importer_and_interpreter(missing):
                          % (missing / "lt_startup_user.py", sys.executable))
 
 
+def test_wrapped_missing_module_is_named(missing):
+    """pytest's 'Error importing plugin' wraps the missing module in an
+    ImportError of its own: the module is still named, with where the
+    interpreter looked."""
+    try:
+        import lt_startup_plugin_absent  # noqa: F401
+    except ModuleNotFoundError as exc:
+        error = ImportError('Error importing plugin "lt_startup_plugin_'
+                            'absent": %s' % exc.args[0])
+    text, imported = shim._explain_import_error(error)
+    assert imported == 1
+    assert "No module named 'lt_startup_plugin_absent' (imported by " \
+        "%s:" % __file__ in text
+    assert "; not found by %s on its sys.path" % sys.executable in text
+
+
 def test_other_exceptions_are_not_import_failures():
     text, imported = shim._explain_import_error(ValueError("bad value"))
     assert (text, imported) == ("ValueError: bad value", 0)
