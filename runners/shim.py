@@ -1892,10 +1892,10 @@ def _serve_tests(runner, errors):
     fresh child, runs its job instead (never returns)."""
     global RUNNER
     RUNNER = runner
+    _MISSING.remove()  # the children import as under plain pytest
     if FRESH_JOB is not None:
         _fresh_run(runner, errors)  # never returns
     _FRESH_FINDER.remove()
-    _MISSING.remove()
     if errors:
         explained = [_explain_import_text(e) for e in errors]
         cause = FAIL_OTHER
