@@ -104,6 +104,9 @@ struct lt_score_opts {
     size_t n_pytest_args;
     int runner;            /* enum lt_test_runner (runners/runner.h):
                               pytest (0, the default), unittest, doctest */
+    int runner_given;      /* --runner or [tool.litmus] runner named it:
+                              no automatic unittest runner when pytest
+                              cannot collect a unittest suite */
     struct lt_run_opts run; /* --db, --jobs, limits, progress, --shard */
     const char *operators; /* set name or list */
     enum lt_format format;

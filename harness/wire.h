@@ -28,7 +28,8 @@ enum lt_frame_type {
                                 a zygote to its pre-import server. */
     /* zygote -> litmus */
     LT_FRAME_READY = 10,     /* collected test ids */
-    LT_FRAME_FAILED = 11,    /* collection or start-up failed: message */
+    LT_FRAME_FAILED = 11,    /* collection or start-up failed: u8 cause
+                                (enum lt_fail_cause), message */
     LT_FRAME_STARTED = 12,   /* child pid */
     LT_FRAME_EXITED = 13,    /* wait status and resource usage */
     LT_FRAME_CLONED = 16,    /* a copy's first frame: u32 its pid; it is
@@ -85,6 +86,21 @@ enum lt_apply_status {
                                                     on re-execution */
     LT_APPLY_EQUIVALENT = LT_PY_SHIM_APPLY_EQUIVALENT, /* the original's
                                                           code objects */
+};
+
+/* Why a zygote could not start or collect (LT_FRAME_FAILED), as
+ * runners/shim.py tells it: the engine's choices follow it, the message
+ * says it to the user. */
+enum lt_fail_cause {
+    LT_FAIL_OTHER = LT_PY_SHIM_FAIL_OTHER,
+    /* pytest could not collect a suite that looks like unittest's (no
+     * pytest settings; the files that failed import unittest): the
+     * unittest runner may collect it (score's automatic runner). */
+    LT_FAIL_UNITTEST_SUITE = LT_PY_SHIM_FAIL_UNITTEST_SUITE,
+    /* A module the tests, their plugins or pytest need cannot be
+     * imported in the interpreter's environment: the message names the
+     * module, the interpreter and where it was looked for. */
+    LT_FAIL_IMPORT = LT_PY_SHIM_FAIL_IMPORT,
 };
 
 /*** Encoding ***/

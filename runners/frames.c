@@ -296,7 +296,8 @@ static int get_zygote_reply(struct lt_wire_reader *r, struct lt_reply *f)
 {
     switch (f->type) {
     case LT_FRAME_FAILED:
-        f->failed = get_text(r);
+        f->failed.cause = lt_wire_get_u8(r);
+        f->failed.text = get_text(r);
         return 0;
     case LT_FRAME_STARTED:
         f->started.token = lt_wire_get_u64(r);
@@ -424,7 +425,8 @@ int lt_reply_encode(struct lt_wire_writer *w, const struct lt_reply *f)
         put_text(w, f->record);
         return 0;
     case LT_FRAME_FAILED:
-        put_text(w, f->failed);
+        lt_wire_put_u8(w, f->failed.cause);
+        put_text(w, f->failed.text);
         return 0;
     case LT_FRAME_PROBE:
         lt_wire_put_u32(w, f->probe.index);

@@ -118,7 +118,11 @@ struct lt_reply {
             uint64_t line_events;
             struct lt_line_pairs lines;
         } coverage;
-        struct lt_reply_text tamper, call, record, failed;
+        struct lt_reply_text tamper, call, record;
+        struct {
+            uint8_t cause; /* enum lt_fail_cause */
+            struct lt_reply_text text;
+        } failed;
         struct { uint32_t index; uint8_t phase; } probe;
         struct { uint64_t token; uint32_t pid, err; } started;
         struct {

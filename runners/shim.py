@@ -13,6 +13,9 @@ import _litmus
 # Outcome codes, mirrored from harness/wire.h.
 PASSED, FAILED, SKIPPED, MEMORY = 0, 1, 2, 3
 APPLY_OK, APPLY_INVALID, APPLY_RAISED, APPLY_EQUIVALENT = 0, 1, 2, 3
+# Why the zygote could not start or collect (_litmus.fail; wire.h,
+# enum lt_fail_cause).
+FAIL_OTHER, FAIL_UNITTEST_SUITE, FAIL_IMPORT = 0, 1, 2
 # Run flags, mirrored from runners/runner.h.
 F_UNTRUSTED, F_COVERAGE, F_CAPTURE, F_PROCESSES, F_FILES = 1, 2, 4, 64, 128
 NEEDS_PROCESSES, NEEDS_NETWORK, NEEDS_UNTRACED = 1, 2, 4
@@ -1350,6 +1353,136 @@ def _argument_parser(prog):
     return Parser(prog=prog, add_help=False)
 
 
+### Start-up failures of the user's environment
+
+class _MissingModules:
+    """Last on sys.meta_path while the zygote starts (pytest, its plugins,
+    conftest files, the test modules): asked only for a module that no
+    other finder found, just before the import raises
+    ModuleNotFoundError, it keeps who asked and where the module was
+    looked for, which the error's own text does not say."""
+
+    def __init__(self):
+        # name -> ("file:line" of the importing code or None, the
+        # package directories searched, or None for sys.path)
+        self.seen = {}
+
+    def find_spec(self, name, path=None, target=None):
+        try:
+            where = [str(p) for p in path] if path is not None else None
+        except Exception:
+            where = None
+        self.seen[name] = (_importer_of(sys._getframe(1)), where)
+        return None
+
+    def install(self):
+        if self not in sys.meta_path:
+            sys.meta_path.append(self)
+
+    def remove(self):
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:
+            pass
+
+
+_MISSING = _MissingModules()
+
+
+def _in_import_system(filename):
+    return (filename.startswith("<frozen ")
+            or os.path.basename(os.path.dirname(filename)) == "importlib"
+            or filename == "<litmus shim>")
+
+
+def _importer_of(frame):
+    """'FILE:LINE' of the code that asked for an import, from the frame
+    where the import system was entered: the first frame outside it, or
+    None."""
+    depth = 0
+    while frame is not None and depth < 100:
+        name = frame.f_code.co_filename
+        if not _in_import_system(name):
+            return "%s:%d" % (name, frame.f_lineno)
+        frame = frame.f_back
+        depth += 1
+    return None
+
+
+def _importer_in_traceback(tb):
+    """'FILE:LINE' of the innermost frame of a traceback outside the
+    import system (the import statement that failed), or None."""
+    found = None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if not _in_import_system(name):
+            found = "%s:%d" % (name, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
+def _missing_module_context(name, importer=None):
+    """Who imported the missing module `name`, the interpreter and where
+    it looked: "imported by F:L; not found by /v/bin/python on its
+    sys.path, packages in /v/lib/python3.11/site-packages"."""
+    seen = _MISSING.seen.get(name)
+    where = None
+    if seen is not None:
+        importer = importer or seen[0]
+        where = seen[1]
+    if where:
+        looked = "in %s" % ", ".join(where)
+    else:
+        sites = [p for p in sys.path if os.path.basename(
+            p.rstrip(os.sep)) in ("site-packages", "dist-packages")]
+        looked = "on its sys.path%s" % (
+            ", packages in %s" % ", ".join(sites) if sites else "")
+    return "%snot found by %s %s" % (
+        "imported by %s; " % importer if importer else "",
+        sys.executable or "the interpreter", looked)
+
+
+_NO_MODULE = None  # re.compile(r"No module named '([^']+)'"), made on use
+
+
+def _explain_import_text(text):
+    """An error as litmus reports it ("tests/t.py: ModuleNotFoundError:
+    No module named 'x'"), with who imported the module, the interpreter
+    and where it looked when it names a module that cannot be imported;
+    and 1 when it does (else 0)."""
+    global _NO_MODULE
+    if _NO_MODULE is None:
+        import re
+        _NO_MODULE = re.compile(r"No module named '([^']+)'")
+    found = None
+    for found in _NO_MODULE.finditer(text):
+        pass
+    if found is None:
+        return text, 0
+    return "%s (%s)" % (text, _missing_module_context(found.group(1))), 1
+
+
+def _explain_import_error(exc):
+    """An exception raised before the first test, in a line; for an
+    ImportError, with the import that failed (file and line), the
+    interpreter and where it looked; and 1 when it is one (else 0)."""
+    text = _exception_text(type(exc), exc)
+    if not isinstance(exc, ImportError):
+        return text, 0
+    importer = _importer_in_traceback(exc.__traceback__)
+    if isinstance(exc, ModuleNotFoundError) and exc.name:
+        return "%s (%s)" % (text, _missing_module_context(exc.name,
+                                                          importer)), 1
+    # One that wraps a missing module ('Error importing plugin "x": No
+    # module named 'x''): the module's own importer.
+    explained, found = _explain_import_text(text)
+    if found:
+        return explained, 1
+    return "%s (%sin %s)" % (text, "imported by %s; " % importer
+                             if importer else "",
+                             sys.executable or "the interpreter"), 1
+
+
 class PytestRunner:
     """pytest in-process: the session's items, each run through
     pytest_runtest_protocol with every plugin's wrappers."""
@@ -1365,15 +1498,16 @@ class PytestRunner:
     def prepare(self):
         _fast_failure_reports()
 
-    def hint(self):
-        """After a failed collection: a suggestion when the suite looks
-        like a unittest one (no pytest settings, the files that failed
-        import unittest), which pytest often cannot collect (helpers
-        named Test*, imports that rely on unittest's discovery putting the
-        start directory on the path)."""
+    def unittest_suite(self):
+        """After a failed collection: 1 when the suite looks like a
+        unittest one (no pytest settings, the files that failed import
+        unittest), which pytest often cannot collect (helpers named
+        Test*, imports that rely on unittest's discovery putting the start
+        directory on the path); the engine may then run it with the
+        unittest runner (FAIL_UNITTEST_SUITE)."""
         config = getattr(self.session, "config", None)
         if config is None or getattr(config, "inipath", None) is not None:
-            return ""
+            return 0
         root = str(getattr(config, "rootpath", "") or os.getcwd())
         for name in self.error_files:
             path = os.path.join(root, name)
@@ -1383,10 +1517,15 @@ class PytestRunner:
             except OSError:
                 continue
             if "import unittest" in text or "from unittest" in text:
-                return ("; the tests look like a unittest suite and pytest "
-                        "has no settings here: if `python -m unittest "
-                        "discover` runs them, pass --runner unittest")
-        return ""
+                return 1
+        return 0
+
+    def hint(self):
+        if not self.unittest_suite():
+            return ""
+        return ("; the tests look like a unittest suite and pytest has no "
+                "settings here: if `python -m unittest discover` runs them, "
+                "pass --runner unittest")
 
     def run(self, item, nextitem):
         reports = _run_protocol(item, nextitem)
@@ -1789,12 +1928,20 @@ def _serve_tests(runner, errors):
     fresh child, runs its job instead (never returns)."""
     global RUNNER
     RUNNER = runner
+    _MISSING.remove()  # the children import as under plain pytest
     if FRESH_JOB is not None:
         _fresh_run(runner, errors)  # never returns
     _FRESH_FINDER.remove()
     if errors:
-        _litmus.fail("collection failed: " + "; ".join(errors)
-                     + runner.hint())
+        explained = [_explain_import_text(e) for e in errors]
+        cause = FAIL_OTHER
+        if getattr(runner, "unittest_suite", lambda: 0)():
+            cause = FAIL_UNITTEST_SUITE
+        elif any(imported for _, imported in explained):
+            cause = FAIL_IMPORT
+        _litmus.fail("collection failed: "
+                     + "; ".join(text for text, _ in explained)
+                     + runner.hint(), cause)
         return
     if not runner.items:
         _litmus.fail("no tests collected" + runner.hint())
@@ -2031,14 +2178,37 @@ def _fresh_run(runner, errors):
 def main(args, subjects, flags=0):
     """The zygote's life: flags bit 0, a bare zygote (call evaluation, no
     tests); bit 1, preload the differential input generator; bits 2-3,
-    the runner (RUNNER_PYTEST, RUNNER_UNITTEST, RUNNER_DOCTEST)."""
+    the runner (RUNNER_PYTEST, RUNNER_UNITTEST, RUNNER_DOCTEST).  What
+    raises before READY is reported as the start-up's failure, in a line
+    (an import that failed: the module, who imported it, the interpreter
+    and where it looked), then raised on."""
+    try:
+        _main(args, subjects, flags)
+    except BaseException as exc:
+        text, imported = _explain_import_error(exc)
+        _litmus.fail("the runner could not start: " + text,
+                     FAIL_IMPORT if imported else FAIL_OTHER)
+        raise
+
+
+def _main(args, subjects, flags):
     global PRELOAD_GENERATOR, RUNNER_KIND
     kind = (flags >> 2) & 3
     RUNNER_KIND = kind
-    if kind == RUNNER_PYTEST:
-        import pytest
-    sys.dont_write_bytecode = True
     bare = flags & 1
+    if not bare:
+        _MISSING.install()
+    if kind == RUNNER_PYTEST:
+        try:
+            import pytest
+        except Exception as exc:
+            # A pytest that cannot be imported: one of its own
+            # dependencies (or a plugin it imports) is missing.
+            text, imported = _explain_import_error(exc)
+            _litmus.fail("cannot import pytest: " + text,
+                         FAIL_IMPORT if imported else FAIL_OTHER)
+            return
+    sys.dont_write_bytecode = True
     PRELOAD_GENERATOR = bool(flags & 2)
     if bare:
         # Call evaluation only: no tests to collect.
@@ -2072,15 +2242,38 @@ def main(args, subjects, flags=0):
     import io
     chatter = io.StringIO()
     sys.stdout = sys.stderr = chatter
+    raised = None
     try:
         code = pytest.main(forced + args, plugins=[plugin])
     except SystemExit as exc:
         code = exc.code
     except BaseException as exc:
         code = "%s: %s" % (type(exc).__name__, exc)
+        raised = exc
     finally:
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    if raised is not None:
+        # A plugin that pytest loads could not be imported, or pytest
+        # itself failed.
+        text, imported = _explain_import_error(raised)
+        _litmus.fail("pytest ended before running tests: " + text,
+                     FAIL_IMPORT if imported else FAIL_OTHER)
+        return
     lines = [l.strip() for l in chatter.getvalue().splitlines() if l.strip()]
+    # A conftest file that cannot import a module: pytest said which
+    # ("ImportError while loading conftest 'F'.", then "E   ...Error: No
+    # module named 'x'"); that, with who imported it and where the
+    # interpreter looked, is the line.
+    for line in reversed(lines):
+        text, imported = _explain_import_text(
+            line[1:].strip() if line.startswith("E ") else line)
+        if imported:
+            loading = [l.rstrip(".") for l in lines
+                       if l.startswith("ImportError while loading")]
+            _litmus.fail("pytest ended before running tests (exit status "
+                         "%s): %s%s" % (code, loading[0] + ": " if loading
+                                        else "", text), FAIL_IMPORT)
+            return
     said = " | ".join(lines[-4:])
     _litmus.fail("pytest ended before running tests (exit status %s)%s"
                  % (code, ": " + said if said else ""))

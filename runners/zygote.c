@@ -478,7 +478,9 @@ static void run_shim(PyObject *shim, const struct lt_init_frame *init)
                         : NULL;
     if (!res) {
         PyErr_Print();
-        if (!lt__zygote.ready_sent)
+        /* The shim's main() says why itself before it raises; this is
+         * for a failure to call it at all. */
+        if (!lt__zygote.ready_sent && !lt__zygote.failed_sent)
             lt__send_failed("the runner shim raised; run with "
                             "LITMUS_DEBUG=1");
         _exit(3);

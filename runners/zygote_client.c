@@ -170,8 +170,9 @@ _Noreturn void lt_zygote_main(int sock, const char *python,
     struct lt_wire_writer w;
     lt_reply_encode(&w, &(struct lt_reply){
         .type = LT_FRAME_FAILED,
-        .failed = lt_reply_text_of(err ? err : "litmus-python.so did not "
-                                   "start the zygote", SIZE_MAX)});
+        .failed = {LT_FAIL_OTHER,
+                   lt_reply_text_of(err ? err : "litmus-python.so did not "
+                                    "start the zygote", SIZE_MAX)}});
     lt_wire_send(sock, &w, NULL, 0);
     lt_wire_writer_free(&w);
     free(err);

@@ -19,6 +19,7 @@ struct lt__zygote_state {
     int engine_sock;    /* zygote: to the engine; -1 elsewhere */
     int result_fd;      /* child: its result pipe */
     int ready_sent;     /* READY went out: later failures are not start-up's */
+    int failed_sent;    /* FAILED went out: the engine knows why */
     pid_t pid;          /* the parent this process's children check */
     unsigned features;  /* sandbox features the zygote itself set up */
     struct lt_wire_writer view_note; /* VIEW frame, sent before READY */
@@ -63,7 +64,9 @@ void lt__send_frame(int fd, struct lt_wire_writer *w);
 /* Encodes *f (lt_reply_encode, runners/frames.h) and sends it on fd, as
  * lt__send_frame. */
 void lt__send_reply(int fd, const struct lt_reply *f);
-/* FAILED to the engine (in a fresh child: lt__fresh_abort). */
+/* FAILED to the engine (in a fresh child: lt__fresh_abort), for cause
+ * (enum lt_fail_cause, harness/wire.h); lt__send_failed: LT_FAIL_OTHER. */
+void lt__send_failure(int cause, const char *msg);
 void lt__send_failed(const char *msg);
 /* A fresh child that failed before its tests: a kill, never a pass. */
 _Noreturn void lt__fresh_abort(const char *msg);

@@ -87,10 +87,18 @@ _Noreturn void lt__fresh_abort(const char *msg)
 }
 
 /* Contract: see zygote_internal.h. */
-void lt__send_failed(const char *msg)
+void lt__send_failure(int cause, const char *msg)
 {
     if (lt__zygote.fresh_child)
         lt__fresh_abort(msg);
     lt__send_reply(lt__zygote.engine_sock, &(struct lt_reply){
-        .type = LT_FRAME_FAILED, .failed = lt_reply_text_of(msg, SIZE_MAX)});
+        .type = LT_FRAME_FAILED,
+        .failed = {(uint8_t)cause, lt_reply_text_of(msg, SIZE_MAX)}});
+    lt__zygote.failed_sent = 1;
+}
+
+/* Contract: see zygote_internal.h. */
+void lt__send_failed(const char *msg)
+{
+    lt__send_failure(LT_FAIL_OTHER, msg);
 }

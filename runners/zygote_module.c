@@ -68,14 +68,20 @@ static PyObject *py_ready(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* _litmus.fail(message, cause=FAIL_OTHER): why the zygote could not
+ * start or collect (cause: enum lt_fail_cause), once. */
 static PyObject *py_fail(PyObject *self, PyObject *args)
 {
     const char *msg;
-    if (!PyArg_ParseTuple(args, "s", &msg))
+    int cause = LT_FAIL_OTHER;
+    if (!PyArg_ParseTuple(args, "s|i", &msg, &cause))
         return NULL;
-    /* After READY the session is over: pytest unwinding is not a failure. */
-    if (!lt__zygote.ready_sent)
-        lt__send_failed(msg);
+    if (cause < 0 || cause > UINT8_MAX)
+        cause = LT_FAIL_OTHER;
+    /* After READY the session is over: pytest unwinding is not a
+     * failure; after a FAILED the engine knows why already. */
+    if (!lt__zygote.ready_sent && !lt__zygote.failed_sent)
+        lt__send_failure(cause, msg);
     Py_RETURN_NONE;
 }
 
@@ -387,7 +393,8 @@ fail:
 
 static PyMethodDef litmus_methods[] = {
     {"ready", py_ready, METH_VARARGS, "Send the collected test ids."},
-    {"fail", py_fail, METH_VARARGS, "Report a start-up failure."},
+    {"fail", py_fail, METH_VARARGS,
+     "Report a start-up failure (message, cause)."},
     {"serve", py_serve, METH_VARARGS, "Run the fork server loop."},
     {"applied", py_applied, METH_VARARGS, "Report how applying went."},
     {"enter_sandbox", py_enter_sandbox, METH_VARARGS, "Enter the sandbox."},

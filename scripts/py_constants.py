@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the C header of the constants that the embedded Python and the
 C code share, read from the Python sources (the one place they are
-written): apply statuses, change statuses, capture limits, fault kinds.
+written): apply statuses, start-up failure causes, change statuses, capture limits, fault kinds.
 
     py_constants.py SOURCE_DIR OUT_HEADER
 
@@ -16,7 +16,8 @@ import sys
 # (file, prefix, names): LT_PY_<PREFIX>_<NAME> for each name.
 SHARED = (
     ("runners/shim.py", "SHIM",
-     ("APPLY_OK", "APPLY_INVALID", "APPLY_RAISED", "APPLY_EQUIVALENT")),
+     ("APPLY_OK", "APPLY_INVALID", "APPLY_RAISED", "APPLY_EQUIVALENT",
+      "FAIL_OTHER", "FAIL_UNITTEST_SUITE", "FAIL_IMPORT")),
     ("runners/codediff.py", "CODEDIFF", ("OK", "INVALID", "EQUIVALENT")),
     ("runners/calls.py", "CALLS", ("CAPTURE_MAX", "REPR_MAX")),
     ("operators/ds_common.py", "DS", ("FAULT_KINDS",)),

@@ -27,7 +27,10 @@ static const char usage_score[] =
     "      --runner R         pytest (default); unittest: discovery as\n"
     "                         `python -m unittest discover` (T is a start\n"
     "                         directory or a test name); doctest: the\n"
-    "                         doctests of the mutated modules (and of T)\n"
+    "                         doctests of the mutated modules (and of T).\n"
+    "                         Without it, a suite pytest cannot collect\n"
+    "                         that looks like unittest's runs with unittest\n"
+    "                         (a note says so); --runner pytest keeps pytest\n"
     "  -j, --jobs N           parallel runners (default: number of cores,\n"
     "                         up to 4 per core when the tests mostly wait)\n"
     "      --db FILE          results database (default: .litmus.db)\n"
@@ -87,7 +90,9 @@ static const char usage_score[] =
     LT_MEMORY_MB_DEFAULT_TEXT ",\n"
     "                         0 for none)\n"
     "      --progress / --no-progress  progress on stderr with the time\n"
-    "                         left (default: a live line on a terminal, a\n"
+    "                         left: the mutants, and the compilation, the\n"
+    "                         collection and the baseline's tests when they\n"
+    "                         last (default: a live line on a terminal, a\n"
     "                         plain line every 30 s otherwise; --progress:\n"
     "                         the live line anywhere)\n"
     "      --reason TEXT, --elements-js FILE, --junit-no-coverage P,\n"
@@ -284,6 +289,7 @@ int lt__cmd_score(int argc, char **argv)
                                         "pytest, unittest or doctest");
                 goto out;
             }
+            o.runner_given = 1;
             break;
         case OPT_DESELECT_FAILING:
             o.deselect_failing = 1;

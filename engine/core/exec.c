@@ -78,12 +78,23 @@ static void slots_grow(struct lt_lane *l, int n)
     l->pool.n = n;
 }
 
+/* While a zygote imports and collects: the job's progress goes on (a
+ * long collection is not a silent one). */
+static void lane_waiting(void *arg)
+{
+    struct lt_exec *ex = arg;
+    if (ex->progress)
+        ex->progress(ex, 0);
+}
+
 struct lt_lane *lt_exec_lane(struct lt_exec *ex,
                              const struct lt_runner_config *cfg,
                              const struct lt_lane_ops *ops, void *owner)
 {
     struct lt_lane *l = xcalloc(1, sizeof(*l));
     l->pool.cfg = *cfg;
+    l->pool.waiting = lane_waiting;
+    l->pool.waiting_arg = ex;
     if (!l->pool.cfg.exe)
         l->pool.cfg.exe = engine_exe;
     l->ops = ops;

@@ -130,6 +130,8 @@ again:
         }
         if (n > 0)
             break;
+        if (pool->waiting)
+            pool->waiting(pool->waiting_arg);
         if (lt__now() > until) {
             *failmsg = xstrdup("a runner did not finish collecting the "
                                "tests in time");
@@ -179,7 +181,8 @@ again:
         return lt__read_ready(pool, z, failmsg);
     }
     if (type == LT_FRAME_FAILED) {
-        *failmsg = text_dup(f.failed);
+        *failmsg = text_dup(f.failed.text);
+        pool->fail_cause = f.failed.cause;
         rc = LT_ENOTESTS;
     } else if (type == LT_FRAME_CLONED && z->copy_of) {
         /* A copy: its tests are its origin's, already checked. */

@@ -150,6 +150,12 @@ struct pool {
     size_t n_import;
     int have_import;
     double import_s;
+    int fail_cause;          /* enum lt_fail_cause of the last FAILED */
+    /* Called about every 0.2 s while lt__read_ready waits for a zygote
+     * to import and collect (the executor shows the job's progress);
+     * NULL: nothing. */
+    void (*waiting)(void *arg);
+    void *waiting_arg;
 };
 
 

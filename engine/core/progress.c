@@ -12,9 +12,16 @@
 
 /* The live line is redrawn at most this often (seconds). */
 #define LIVE_INTERVAL 0.2
+/* A held phase's live line waits this long (seconds): a phase over
+ * sooner leaves no line on the terminal. */
+#define LIVE_HOLD 1.0
 /* Units done before the time left is estimated: the first few say little
  * about the rest (score starts the longest mutants first). */
 #define ESTIMATE_MIN_DONE 3
+
+/* When the last progress line was written, or the first report began:
+ * a held phase's first line in a log is due one interval after it. */
+static double quiet_since;
 
 /* An elapsed time: "45s", "3m12s", "1h05m". */
 static void fmt_elapsed(char *buf, size_t n, double s)
@@ -76,6 +83,8 @@ void lt__progress_format(char *buf, size_t n, const char *unit, size_t done,
 void lt__progress_init(struct lt_progress *p, int opt, const char *unit)
 {
     *p = (struct lt_progress){.unit = unit, .start = lt__now()};
+    if (quiet_since == 0)
+        quiet_since = p->start;
     if (opt == 0)
         p->mode = LT_PROGRESS_OFF;
     else if (opt > 0 || isatty(2))
@@ -96,6 +105,13 @@ void lt__progress_init(struct lt_progress *p, int opt, const char *unit)
 }
 
 /* See progress.h. */
+void lt__progress_hold(struct lt_progress *p, int uncounted)
+{
+    p->hold = p->mode == LT_PROGRESS_LIVE ? LIVE_HOLD : p->interval;
+    p->uncounted = uncounted;
+}
+
+/* See progress.h. */
 void lt__progress_show(struct lt_progress *p, int force, size_t done,
                        size_t total, const char *fmt, ...)
 {
@@ -104,12 +120,22 @@ void lt__progress_show(struct lt_progress *p, int force, size_t done,
     double now = lt__now();
     if (force) {
         /* Nothing to add: the log's last line had this count, or no
-         * line was written and nothing was done. */
+         * line was written and nothing was done (or, for a held phase,
+         * no line was written at all). */
+        if (!p->shown && p->hold > 0)
+            return;
         if (done == p->last_done &&
             (!p->shown || p->mode == LT_PROGRESS_LOG))
             return;
-    } else if (p->shown && now - p->last < p->interval) {
-        return;
+    } else if (p->shown) {
+        if (now - p->last < p->interval)
+            return;
+    } else if (p->hold > 0) {
+        /* A held phase: on a terminal from its start; in a log from the
+         * last line any report wrote. */
+        double from = p->mode == LT_PROGRESS_LIVE ? p->start : quiet_since;
+        if (now - from < p->hold)
+            return;
     }
     char details[256] = "", line[512];
     if (fmt) {
@@ -118,13 +144,21 @@ void lt__progress_show(struct lt_progress *p, int force, size_t done,
         vsnprintf(details, sizeof(details), fmt, ap);
         va_end(ap);
     }
-    lt__progress_format(line, sizeof(line), p->unit, done, total, details,
-                        now - p->start);
+    if (p->uncounted) {
+        char el[48];
+        fmt_elapsed(el, sizeof(el), now - p->start);
+        snprintf(line, sizeof(line), "%s%s%s; %s elapsed", p->unit,
+                 *details ? ", " : "", details, el);
+    } else {
+        lt__progress_format(line, sizeof(line), p->unit, done, total,
+                            details, now - p->start);
+    }
     if (p->mode == LT_PROGRESS_LIVE)
         fprintf(stderr, "\r\033[K%s%s", line, force ? "\n" : "");
     else
         fprintf(stderr, "litmus: %s\n", line);
     fflush(stderr);
+    quiet_since = now;
     p->last = now;
     p->last_done = done;
     p->shown = 1;

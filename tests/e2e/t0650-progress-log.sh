@@ -18,7 +18,10 @@ score() { # db, then more arguments: stdout and stderr to $WORK/out, err
     >"$WORK/out" 2>"$WORK/err"
   RC=$?
 }
-progress_lines() { grep -E '^litmus: [0-9]+/' "$WORK/err"; }
+# The mutants' lines (the phases before them, the compilation, the
+# collection and the baseline, have lines of their own when they last:
+# t0651).
+progress_lines() { grep -E '^litmus: [0-9]+/[0-9]+ mutants,' "$WORK/err"; }
 
 # A log: a line every 0.05 s here.
 LITMUS_PROGRESS_INTERVAL=0.05 score "$WORK/log.db"
@@ -81,7 +84,7 @@ LITMUS_PROGRESS_INTERVAL=0.05 "$LITMUS" score "$FX" --tests "$FX" --db "$db" -j 
   >/dev/null 2>"$WORK/err" &
 pid=$!
 for _ in $(seq 300); do
-  grep -Eq "^litmus: ([2-9]|1[01])/$N " "$WORK/err" && break
+  grep -Eq "^litmus: ([2-9]|1[01])/$N mutants," "$WORK/err" && break
   sleep 0.05
 done
 kill -TERM "$pid"

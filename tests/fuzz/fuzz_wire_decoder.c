@@ -63,7 +63,7 @@ static void parse_reply(int type, const uint8_t *p, size_t n)
     case LT_FRAME_TAMPER: check_text(f.tamper, p, n); break;
     case LT_FRAME_CALL: check_text(f.call, p, n); break;
     case LT_FRAME_RECORD: check_text(f.record, p, n); break;
-    case LT_FRAME_FAILED: check_text(f.failed, p, n); break;
+    case LT_FRAME_FAILED: check_text(f.failed.text, p, n); break;
     case LT_FRAME_VIEW:
         check_text(f.view.missing, p, n);
         check_text(f.view.desc, p, n);

@@ -44,7 +44,7 @@ SEEDS = {
     "end": frame(END),
     "ready": frame(READY, u32(0x3F) + u32(3) + s("t.py::test_a")
                    + s("t.py::test_b") + s("t.py::C::test_c")),
-    "failed": frame(FAILED, s("collection failed")),
+    "failed": frame(FAILED, u8(0) + s("collection failed")),
     "started": frame(STARTED, u64(1) + u32(4242) + u32(0)),
     "exited": frame(EXITED, u64(1) + u32(0) + u64(15000) + u64(2000)
                     + u64(48 << 20) + u64(3)),

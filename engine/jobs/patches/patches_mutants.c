@@ -666,7 +666,7 @@ static int generate_mutants(struct patches_run *r, struct unit *u,
     t->dup_of = xcalloc(n + 1, sizeof(long));
     t->mv = xcalloc(n + 1, 1);
     rc = lt__mutants_analyse(u->p0->buggy, t->text, t->len, t->ml.items, n,
-                             NULL, t->an, t->dup_of);
+                             NULL, t->an, t->dup_of, NULL, NULL);
     if (rc < 0) {
         mutation_error(r, u, t, "cannot compile the mutants");
         return -1;

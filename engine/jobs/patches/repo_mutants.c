@@ -67,7 +67,8 @@ static int file_mutants(const char *abs, const char *rel, const char *text,
     }
     struct lt_change_analysis *an = xcalloc(n + 1, sizeof(*an));
     long *dup_of = xcalloc(n + 1, sizeof(long));
-    rc = lt__mutants_analyse(rel, text, len, mine, n, NULL, an, dup_of);
+    rc = lt__mutants_analyse(rel, text, len, mine, n, NULL, an, dup_of, NULL,
+                             NULL);
     if (rc < 0)
         *why = xasprintf("%s: cannot compile its mutants", rel);
     for (size_t i = 0; rc == 0 && i < n; i++) {

@@ -136,6 +136,7 @@ int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
             const char *s = json_string_value(v);
             if (!s || lt_test_runner_parse(s, &o->runner) < 0)
                 rc = -1;
+            o->runner_given = 1;
         } else if (key_is(key, "operators")) {
             char **list;
             size_t n;

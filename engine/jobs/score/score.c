@@ -230,10 +230,84 @@ static char **plan_paths(const struct lt_plan *plan)
 /* Starts `count` zygotes of the run's configuration (its lane first). */
 static int start_zygotes(struct score_run *r, int count)
 {
-    r->lane = lt_exec_lane(&r->ex, &r->cfg, &lt__score_lane_ops, NULL);
+    /* The collection's progress counts from its start, though the run
+     * waits for it (and shows it) only after the plan. */
+    lt__progress_init(&r->collect, r->o->run.progress,
+                      "collecting the tests");
+    lt__progress_hold(&r->collect, 1);
+    r->lane = lt_exec_lane(&r->ex, &r->cfg, &lt__score_lane_ops, r);
     r->pool = &r->lane->pool;
     r->pool->tm = r->tm;
     return lt_exec_warm(&r->ex, r->lane, count);
+}
+
+/* The executor's progress hook while the run waits for its zygotes:
+ * the collection's time, when it lasts. */
+static void collect_progress(struct lt_exec *ex, int force)
+{
+    struct score_run *r = ex->owner;
+    lt__progress_show(&r->collect, force, 0, 0, NULL);
+}
+
+/* Waits until every zygote started is ready or failed, with the
+ * collection's progress line.  0, or the run's fatal code. */
+static int wait_for_zygotes(struct score_run *r)
+{
+    r->ex.owner = r;
+    r->ex.progress = collect_progress;
+    int rc = lt_exec_wait_ready(&r->ex, r->lane);
+    collect_progress(&r->ex, 1);
+    r->ex.progress = NULL;
+    r->ex.owner = NULL;
+    return rc;
+}
+
+/*** The automatic unittest runner ***/
+
+/* pytest could not collect a suite that looks like unittest's, and no
+ * runner was named (r->pytest_failure): the unittest runner collects it
+ * from the test paths alone, on a lane of its own (want zygotes); when
+ * it finds tests the run goes on with it and a note says so, else
+ * pytest's failure stops the run (unittest_fallback in score_mutants.c).  0, or 1 with
+ * the exit code set. */
+static int run_unittest(struct score_run *r, int want)
+{
+    r->runner = LT_TEST_RUNNER_UNITTEST;
+    r->cfg.runner = r->runner;
+    r->cfg.pytest_args = r->args;
+    r->cfg.n_pytest_args = r->o->n_tests;
+    /* A collection narrowed by a stored baseline was pytest's: unittest
+     * collects every test, and the baseline's digest is its own. */
+    r->narrowed = 0;
+    if (start_zygotes(r, want) < 0)
+        return stop(r, LT_EXIT_ENGINE);
+    lt_exec_trim(&r->ex, r->lane, r->n_queue > 0 ? (int)r->n_queue : 1);
+    if (wait_for_zygotes(r) != 0)
+        return stop(r, r->ex.fatal);
+    if (r->pool->n_tests == 0) {
+        lt_error("%s", r->pytest_failure);
+        return stop(r, LT_EXIT_USAGE);
+    }
+    fprintf(stderr, "litmus: note: pytest could not collect the tests, "
+            "which look like a unittest suite; unittest's discovery "
+            "collects %zu: they run with --runner unittest (--runner "
+            "pytest keeps pytest)\n", r->pool->n_tests);
+    return 0;
+}
+
+/* The progress of compiling the plan's mutants (lt__mutants_analyse's
+ * batches). */
+struct compile_progress {
+    struct lt_progress show;
+    size_t before;  /* mutants of the files before the current one */
+    size_t done, total;
+};
+
+static void compiled_some(void *arg, size_t done_in_file)
+{
+    struct compile_progress *cp = arg;
+    cp->done = cp->before + done_in_file;
+    lt__progress_show(&cp->show, 0, cp->done, cp->total, NULL);
 }
 
 /* Plan: finds and reads the subject files, the lines changed since
@@ -305,7 +379,7 @@ static int step_plan(struct score_run *r)
         .allow_read = o->allow_read, .n_allow_read = o->n_allow_read,
         .pass_env = o->pass_env, .n_pass_env = o->n_pass_env,
         .sandbox_uid = o->sandbox_uid, .scratch_mb = o->scratch_mb,
-        .runner = o->runner};
+        .runner = r->runner};
 
     /* Before the first zygote: it must be watched before it forks. */
     if (o->telemetry) {
@@ -335,7 +409,12 @@ static int step_plan(struct score_run *r)
     r->mp = xcalloc(nm + 1, sizeof(*r->mp));
     /* The analysis also keeps, for mutants that only change functions,
      * the compiled code objects, so that no child compiles the module
-     * again.  Bounded: past the budget children compile for themselves. */
+     * again.  Bounded: past the budget children compile for themselves.
+     * A mutant takes milliseconds: a large project's (minutes, while the
+     * zygotes collect) shows its progress. */
+    struct compile_progress cp = {.total = nm};
+    lt__progress_init(&cp.show, o->run.progress, "mutants compiled");
+    lt__progress_hold(&cp.show, 0);
     size_t swap_budget = SWAP_BUDGET;
     for (size_t f = 0, i = 0; f < plan->n_files; f++) {
         size_t first = i;
@@ -346,10 +425,11 @@ static int step_plan(struct score_run *r)
             continue;
         struct lt_change_analysis *an = xcalloc(cnt, sizeof(*an));
         long *dup = xcalloc(cnt, sizeof(*dup));
+        cp.before = first;
         rc = lt__mutants_analyse(plan->files[f].path, plan->files[f].source,
                                  plan->files[f].len,
                                  &plan->mutants.items[first], cnt,
-                                 &swap_budget, an, dup);
+                                 &swap_budget, an, dup, compiled_some, &cp);
         for (size_t k = 0; k < cnt; k++) {
             r->mp[first + k].a = an[k];
             r->mp[first + k].dup_of = dup[k] < 0 ? -1
@@ -358,10 +438,12 @@ static int step_plan(struct score_run *r)
         free(an);
         free(dup);
         if (rc < 0) {
+            lt__progress_show(&cp.show, 1, cp.done, nm, NULL);
             lt_error("cannot compile the mutants of %s", plan->files[f].path);
             return stop(r, LT_EXIT_ENGINE);
         }
     }
+    lt__progress_show(&cp.show, 1, nm, nm, NULL);
 
     /* The mutants this process runs: all of them, or its shard's. */
     r->owned = xcalloc(nm + 1, 1);
@@ -654,8 +736,13 @@ static int step_baseline(struct score_run *r)
     /* The zygotes were started before the analysis; as many as there are
      * mutants to run are enough (one for the baseline when none is). */
     lt_exec_trim(&r->ex, r->lane, r->n_queue > 0 ? (int)r->n_queue : 1);
-    if (lt_exec_wait_ready(&r->ex, r->lane) != 0)
+    if (wait_for_zygotes(r) != 0)
         return stop(r, r->ex.fatal);
+    if (r->pytest_failure && r->runner == LT_TEST_RUNNER_PYTEST) {
+        if (run_unittest(r, want))
+            return 1;
+        pool = r->pool;
+    }
     if (o->explain_sandbox) {
         explain_sandbox(r);
         return stop(r, LT_EXIT_OK);
@@ -948,6 +1035,7 @@ static void run_close(struct score_run *r)
     free(r->has_result);
     free(r->owned);
     free(r->cwd);
+    free(r->pytest_failure);
     lt_pyenv_clear(&r->pyenv);
     for (size_t i = 0; r->mp && i < r->plan.mutants.count; i++)
         lt__mutants_clear(&r->mp[i].a, 1);
@@ -973,6 +1061,7 @@ int lt_score(const struct lt_score_opts *o)
     r.o = o;
     r.exit_code = LT_EXIT_ENGINE;
     r.db_existed = 1;
+    r.runner = o->runner;
     lt_exec_init(&r.ex, o->run.jobs > 0 ? o->run.jobs : lt__online_cores());
     if (!step_plan(&r) && !step_resume(&r) && !step_baseline(&r) &&
         !step_reuse(&r) && !step_run(&r))

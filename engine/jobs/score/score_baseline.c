@@ -16,6 +16,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
+#include "engine/core/progress.h"
 #include "engine/jobs/score/score_internal.h"
 #include "engine/core/select.h"
 #include "harness/wire.h"
@@ -213,6 +214,19 @@ static int report_failing(const struct pool *pool, struct job *const *jobs,
     return -1;
 }
 
+/* The baseline's progress line (engine/core/progress.h): the test runs
+ * done of those to do, counted from the TEST_RESULT frames the children
+ * sent, each test once per run.  A test that a chunk runs again (after a
+ * whole run gave way to chunks, or when the runs are made again whole)
+ * counts once, so the count never goes back. */
+struct baseline_count {
+    struct lt_progress show;
+    unsigned char **seen;    /* per run (from first_run), per test */
+    int first_run, runs;
+    size_t done, total;
+    char details[96];
+};
+
 /* The baseline's tasks.  Each run starts whole, in one child, in
  * collection order.  When the early judgement finds that the tests mostly
  * wait (so more zygotes start), the whole runs are stopped and every run
@@ -233,6 +247,7 @@ struct baseline_task {
     struct job job;          /* the finished run, taken from the executor */
     int ended;
     int superseded;          /* a whole run stopped for the chunks */
+    size_t counted;          /* tests[0..counted) are in the count */
 };
 
 struct baseline_set {
@@ -249,6 +264,7 @@ struct baseline_set {
                                 when its chunk began inside its module */
     struct baseline_task *whole, *parts;
     size_t n_parts;
+    struct baseline_count *count;
 };
 
 static int baseline_prepare(struct lt_exec *ex, struct lt_task *xt,
@@ -318,10 +334,64 @@ static void deal_chunks(struct lt_exec *ex, struct baseline_set *set,
              chunks);
 }
 
+/* Adds to the count the tests of bt's run that j has results of: from
+ * where the count stopped, up to the first test without one (a child
+ * runs its tests in the order given), or every one (all: the task's
+ * child ended). */
+static void count_results(struct baseline_task *bt, const struct job *j,
+                          int all)
+{
+    struct baseline_count *c = bt->set->count;
+    if (!c || !j->seen || bt->run < c->first_run ||
+        bt->run >= c->first_run + c->runs)
+        return;
+    unsigned char *seen = c->seen[bt->run - c->first_run];
+    for (size_t k = all ? 0 : bt->counted; k < bt->n_tests; k++) {
+        uint32_t t = bt->tests[k];
+        if (!j->seen[t]) {
+            if (all)
+                continue;
+            break;
+        }
+        if (!all)
+            bt->counted = k + 1;
+        if (!seen[t]) {
+            seen[t] = 1;
+            c->done++;
+        }
+    }
+    if (all)
+        bt->counted = bt->n_tests;
+}
+
+/* The executor's progress hook during the baseline: the results its
+ * running children sent so far, then the line when one is due (force:
+ * the run's end). */
+static void baseline_progress(struct lt_exec *ex, int force)
+{
+    struct baseline_set *set = ex->owner;
+    if (!set || !set->count)
+        return;
+    for (size_t li = 0; li < ex->n_lanes; li++) {
+        const struct pool *pool = &ex->lanes[li]->pool;
+        for (int k = 0; k < pool->n; k++) {
+            const struct job *j = &pool->z[k].job;
+            const struct lt_task *t = j->owner;
+            if (j->active && t && t->ops == &baseline_ops &&
+                ((const struct baseline_task *)t->owner)->set == set)
+                count_results(t->owner, j, 0);
+        }
+    }
+    struct baseline_count *c = set->count;
+    lt__progress_show(&c->show, force, c->done, c->total, "%s",
+                      c->details);
+}
+
 static void baseline_finished(struct lt_exec *ex, struct lt_task *xt,
                               struct job *j)
 {
     struct baseline_task *bt = xt->owner;
+    count_results(bt, j, 1);
     /* The executor resets j after this: the run moves here. */
     lt__job_move(&bt->job, j);
     bt->ended = 1;
@@ -389,7 +459,8 @@ static const struct lt_task_ops baseline_ops = {
  * early judgement asked for (outside the executor's rounds). */
 static size_t baseline_idle(struct lt_exec *ex)
 {
-    struct early_jobs *e = ex->owner;
+    const struct baseline_set *set = ex->owner;
+    struct early_jobs *e = set ? set->early : NULL;
     if (e && e->want > ex->jobs && !e->applied) {
         e->applied = 1;
         struct lt_lane *l = ex->lanes[0];
@@ -541,14 +612,15 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
                         const struct lt_score_opts *o, struct baseline *b,
                         struct early_jobs *early, const uint32_t *tests,
                         size_t n_tests, int first_run, int runs,
-                        int may_split)
+                        int may_split, struct baseline_count *count)
 {
     struct pool *pool = &lane->pool;
     struct baseline_set set = {
         .plan = plan, .o = o, .early = early, .tests = tests,
         .n_tests = n_tests, .first_run = first_run, .runs = runs,
         .may_split = may_split && early && early->on &&
-                     n_tests >= 2 * BASELINE_CHUNK_MIN};
+                     n_tests >= 2 * BASELINE_CHUNK_MIN,
+        .count = count};
     /* One run with zygotes to spare: its tests are shared out at once,
      * in chunks of about equal size, two a zygote (so that one slow chunk
      * does not hold the run alone). */
@@ -589,9 +661,11 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
             lt_exec_submit(ex, &bt->xt);
         }
     }
-    ex->owner = early;
+    ex->owner = &set;
     ex->idle = baseline_idle;
+    ex->progress = baseline_progress;
     int rc = lt_exec_run(ex);
+    ex->progress = NULL;
     ex->idle = NULL;
     ex->owner = NULL;
     struct baseline_task *done = set.chunks ? set.parts : set.whole;
@@ -651,7 +725,7 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
         lt_debug("baseline: a chunk had a failing test: the runs are made "
                  "again whole");
         return run_baseline(ex, lane, plan, o, b, early, tests, n_tests,
-                            first_run, runs, 0);
+                            first_run, runs, 0, count);
     }
     return rc;
 }
@@ -671,8 +745,33 @@ int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
 {
     if (n_tests == 0 || runs <= 0)
         return 0;
-    return run_baseline(ex, lane, plan, o, b, early, tests, n_tests,
-                        first_run, runs, 1);
+    /* The progress line of these runs: "120/400 baseline test runs, 200
+     * tests x 2 runs; 45s elapsed, about 1m left" (a baseline over in a
+     * moment writes none). */
+    size_t nt = lane->pool.n_tests;
+    struct baseline_count count = {
+        .first_run = first_run, .runs = runs,
+        .total = n_tests * (size_t)runs};
+    count.seen = xcalloc((size_t)runs + 1, sizeof(*count.seen));
+    for (int k = 0; k < runs; k++)
+        count.seen[k] = xcalloc(nt + 1, 1);
+    lt__progress_init(&count.show, o->run.progress,
+                      runs > 1 ? "baseline test runs" : "baseline tests");
+    lt__progress_hold(&count.show, 0);
+    if (runs > 1)
+        snprintf(count.details, sizeof(count.details),
+                 "%zu test%s x %d %sruns%s", n_tests, n_tests == 1 ? "" : "s",
+                 runs, first_run > 0 ? "more " : "",
+                 first_run > 0 ? " to find flaky tests" : "");
+    else if (first_run > 0)
+        snprintf(count.details, sizeof(count.details),
+                 "run again to find flaky tests");
+    int rc = run_baseline(ex, lane, plan, o, b, early, tests, n_tests,
+                          first_run, runs, 1, &count);
+    for (int k = 0; k < runs; k++)
+        free(count.seen[k]);
+    free(count.seen);
+    return rc;
 }
 
 static int cmp_u32(const void *a, const void *b)

@@ -257,6 +257,12 @@ static void baseline_env(struct score_run *r, int traced)
     struct lt_sha256 h;
     lt_sha256_init(&h);
     sha_str(&h, "litmus baseline environment 2");
+    /* The runner litmus chose when pytest could not collect a unittest
+     * suite: its tests are other tests (the settings name only the
+     * runner asked for). */
+    if (r->runner != r->o->runner)
+        sha_str(&h, r->runner == LT_TEST_RUNNER_UNITTEST ? "runner unittest"
+                                                        : "runner other");
     sha_str(&h, r->pyenv.python ? r->pyenv.python : "");
     sha_str(&h, r->pyenv.version ? r->pyenv.version : "");
     sha_str(&h, r->pyenv.packages ? r->pyenv.packages : "");
@@ -612,7 +618,7 @@ char **lt__baseline_narrow_collection(struct score_run *r, size_t *n_files)
     const struct lt_score_opts *o = r->o;
     const struct lt_plan *plan = &r->plan;
     const struct stored_baseline *sb = r->stored;
-    if (o->runner != LT_TEST_RUNNER_PYTEST || o->n_tests == 0 ||
+    if (r->runner != LT_TEST_RUNNER_PYTEST || o->n_tests == 0 ||
         o->full_matrix || !sb || !sb->env || !sb->n) {
         lt_debug("baseline: no stored baseline to narrow the collection "
                  "by");

@@ -17,6 +17,7 @@
 #include "engine/core/exec.h"
 #include "engine/core/mutate.h"
 #include "engine/core/pool.h"
+#include "engine/core/progress.h"
 #include "engine/core/pyenv.h"
 #include "engine/engine.h"
 #include "operators/operators.h"
@@ -136,7 +137,9 @@ void lt__baseline_cover(struct baseline *b, size_t file, size_t line,
  * later runs find the flaky), on the lane's zygotes side by side, and
  * fills their entries of *b.  A single run is shared out at once in
  * chunks of whole test modules; several start whole, and give way to
- * chunks when the tests mostly wait.  0, or an exit code after printing
+ * chunks when the tests mostly wait.  Shows the progress of the runs
+ * (test runs done, from the children's results) when they last long
+ * enough (--progress, --no-progress).  0, or an exit code after printing
  * why (failing tests, a timeout, a run that did not complete). */
 int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
                      const struct lt_plan *plan,
@@ -212,6 +215,15 @@ struct score_run {
     struct lt_exec ex;
     struct lt_lane *lane;
     struct pool *pool;
+    struct lt_progress collect;  /* the zygotes' import and collection,
+                                    shown while the run waits for them */
+    int runner;                  /* the runner the tests run with: o's,
+                                    or unittest when pytest could not
+                                    collect a unittest suite (below) */
+    char *pytest_failure;        /* set: pytest could not collect a suite
+                                    that looks like unittest's, and the
+                                    unittest runner is tried (the message
+                                    is the error if it fails too) */
     /* resume */
     struct lt_store *st;
     int db_existed;              /* 0: this run made the store */

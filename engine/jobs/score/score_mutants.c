@@ -359,6 +359,43 @@ static void mutants_progress(struct lt_exec *ex, int force)
     progress_show(&mr->prog, force);
 }
 
+/*** The automatic unittest runner ***/
+
+/* A zygote of the lane l of run r could not start or collect: 1 when
+ * that is the automatic unittest runner's business (pytest failed on a
+ * unittest-style suite and no runner was named: score.c then tries the
+ * unittest runner; or that runner failed too: pytest's failure is
+ * printed and the run stops), 0 when the caller reports it. */
+static int unittest_fallback(struct score_run *r, struct lt_exec *ex,
+                             struct lt_lane *l, int rc, const char *msg)
+{
+    const struct lt_score_opts *o = r->o;
+    if (lt__interrupted || rc != LT_ENOTESTS || l->ready_once)
+        return 0;
+    if (r->pytest_failure) {
+        if (l->pool.cfg.runner == LT_TEST_RUNNER_PYTEST)
+            return 1; /* another of pytest's zygotes: said once */
+        /* The unittest runner could not collect the suite either:
+         * pytest's failure, with its hint, is the one to read. */
+        lt_debug("the unittest runner could not collect the tests "
+                 "either: %s", msg);
+        lt_error("%s", r->pytest_failure);
+        lt_exec_fail(ex, LT_EXIT_USAGE);
+        return 1;
+    }
+    /* Arguments after `--` (or pytest-args) were written for pytest, and
+     * a runner named (even pytest) is the one the user wants. */
+    if (l->pool.fail_cause != LT_FAIL_UNITTEST_SUITE || o->runner_given ||
+        r->runner != LT_TEST_RUNNER_PYTEST || o->n_pytest_args > 0)
+        return 0;
+    lt_debug("pytest could not collect a unittest suite (%s): the "
+             "unittest runner is tried", msg);
+    r->pytest_failure = xstrdup(msg);
+    return 1;
+}
+
+/*** The lanes' ops ***/
+
 /* A zygote that cannot start or collect: before the first is ready, the
  * run cannot go on; later, the run goes on with the zygotes it has. */
 static void score_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
@@ -370,6 +407,8 @@ static void score_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
         lt_exec_set_jobs(ex, l->live);
         return;
     }
+    if (l->owner && unittest_fallback(l->owner, ex, l, rc, msg))
+        return;
     lt_error("%s", msg);
     lt_exec_fail(ex, rc == LT_ENOTESTS ? LT_EXIT_USAGE
                      : lt__interrupted ? LT_EXIT_INTERRUPTED

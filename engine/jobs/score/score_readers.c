@@ -218,7 +218,7 @@ void lt__baseline_readers(struct score_run *r)
     const struct lt_plan *plan = &r->plan;
     struct baseline *b = &r->base;
     const struct pool *pool = r->pool;
-    if (o->runner != LT_TEST_RUNNER_PYTEST || o->full_matrix)
+    if (r->runner != LT_TEST_RUNNER_PYTEST || o->full_matrix)
         return;
     /* Only the queued wide mutants ask; none, no scan. */
     size_t wide = 0;
