@@ -553,6 +553,18 @@ def _compare(a, b, depth):
                         if not eq:
                             return eq, note
                         break
+                # How a fix stores its state is its own: an attribute
+                # under another name (self.old against self._saved), or
+                # of another type under the same name (a stack as a list
+                # where the other keeps None and chains tuples), says
+                # nothing of its behaviour, which shows through the
+                # methods; the attributes both keep as the same type of
+                # value are compared.
+                common = [k for k in sa.keys() & sb.keys()
+                          if type(sa[k]).__name__ == type(sb[k]).__name__]
+                if len(common) != len(sa) or len(common) != len(sb):
+                    sa = {k: sa[k] for k in common}
+                    sb = {k: sb[k] for k in common}
                 return compare(sa, sb, depth + 1)
             if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
                 return _compare_seq(a, b, depth)    # a namedtuple
@@ -689,6 +701,23 @@ def _shallow_same(a, b):
     pa = {k: v for k, v in sa.items() if _plain(v)}
     pb = {k: v for k, v in sb.items() if _plain(v)}
     return pa.keys() == pb.keys() and all(same(pa[k], pb[k]) for k in pa)
+
+
+def _foreign_state(exc, args):
+    """Whether exc is the candidate reading an attribute that an object
+    of its arguments lacks because the reference made it (the receiver a
+    test's call was recorded with, rebuilt from the reference's state): a
+    fix that keeps its state under other names (self._saved for
+    self.old) is not wrong for that; its own objects would have it."""
+    obj = getattr(exc, "obj", None) if isinstance(exc, AttributeError) \
+        else None
+    name = getattr(exc, "name", None)
+    if obj is None or not isinstance(name, str) or \
+            not any(obj is a for a in args):
+        return False
+    state = _state(obj)
+    return state is not None and name not in state and \
+        not hasattr(type(obj), name)
 
 
 def _state(obj):
@@ -1034,6 +1063,8 @@ class _Compare:
         if rs == cs == "raise":
             if type(rv).__name__ == type(cv).__name__:
                 return None
+        if cs == "raise" and _foreign_state(cv, ca):
+            return "skip"
         return self._witness(origin, fname, args, kwargs, rs, rv, cs, cv)
 
     @staticmethod

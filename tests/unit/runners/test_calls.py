@@ -578,3 +578,59 @@ class Recent(dict):
     w = of_type(diff_blobs(src, cand, blobs, mod), 'witness')
     assert w and w[0]['function'] == 'Recent.__setitem__', w
     assert not of_type(diff_blobs(src, src + '\n', blobs, mod), 'witness')
+
+
+STACKED = '''
+class evaluate:
+    """A context manager that may be entered again while active."""
+
+    def __init__(self, x):
+        self.x = x
+        self.old = []
+
+    def __enter__(self):
+        self.old.append(STATE[0])
+        STATE[0] = self.x
+
+    def __exit__(self, *exc):
+        STATE[0] = self.old.pop()
+
+
+STATE = [True]
+'''
+
+
+def test_state_kept_under_another_name_is_not_a_difference():
+    # A right fix that keeps its stack as self._saved where the reference
+    # says self.old: the attributes both keep are compared (sympy's
+    # parameters.evaluate), a value they share still is.
+    def run(mod):
+        with mod.evaluate(False):
+            with mod.evaluate(True):
+                assert mod.STATE[0] is True
+        assert mod.STATE[0] is True
+    blobs, mod = capture_calls(STACKED, run)
+    renamed = STACKED.replace("self.old", "self._saved")
+    assert not of_type(diff_blobs(STACKED, renamed, blobs, mod), 'witness')
+    # A wrong value in an attribute both keep is still a witness, the
+    # other renamed or not.
+    wrong_x = STACKED.replace("self.x = x", "self.x = not x")
+    assert of_type(diff_blobs(STACKED, wrong_x, blobs, mod), 'witness')
+    assert of_type(diff_blobs(STACKED, wrong_x.replace("self.old",
+                                                       "self._saved"),
+                              blobs, mod), 'witness')
+
+
+def test_state_of_another_type_under_the_same_name_is_not_a_difference():
+    # A right fix that chains (value, previous) tuples in self.old where
+    # the reference keeps a list in it.
+    def run(mod):
+        with mod.evaluate(False):
+            assert mod.STATE[0] is False
+    blobs, mod = capture_calls(STACKED, run)
+    chained = STACKED.replace("self.old = []", "self.old = None").replace(
+        "self.old.append(STATE[0])", "self.old = (STATE[0], self.old)"
+    ).replace("STATE[0] = self.old.pop()",
+              "STATE[0], self.old = self.old")
+    recs = diff_blobs(STACKED, chained, blobs, mod)
+    assert not of_type(recs, 'witness'), of_type(recs, 'witness')
