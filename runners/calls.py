@@ -277,8 +277,12 @@ _per_function = {}  # name -> calls captured
 _PER_FUNCTION = [0]  # at most this many per function; 0: no such cap
 
 
-def _wrap(fn, name):
+def _wrap(fn, name, cls=None):
     def capture(*args, **kwargs):
+        made_by = None
+        if cls is not None and _depth[0] == 0 and args and \
+                type(args[0]) is cls:
+            made_by = _sequence_step(cls, name, args, kwargs)
         if _depth[0] == 0 and len(_captured) < CAPTURE_MAX and \
                 (not _PER_FUNCTION[0] or
                  _per_function.get(name, 0) < _PER_FUNCTION[0]):
@@ -286,8 +290,9 @@ def _wrap(fn, name):
             # __reduce_ex__, __getstate__): not calls of the tests.
             _depth[0] += 1
             try:
-                blob = base64.b64encode(
-                    _dumps((name, args, kwargs))).decode()
+                blob = base64.b64encode(_dumps(
+                    (name, args, kwargs) if made_by is None
+                    else (name, (made_by,) + args[1:], kwargs))).decode()
             except Exception:
                 blob = None
             finally:
@@ -305,6 +310,95 @@ def _wrap(fn, name):
     capture.__name__ = getattr(fn, "__name__", name)
     capture.__qualname__ = getattr(fn, "__qualname__", name)
     return capture
+
+
+# Calls on one object: a test makes an object of the changed file's
+# classes and calls its methods in turn.  A method's call is replayed on
+# an object each side builds itself, by the recorded __init__ and the
+# calls before this one (its prefix): the reference's object as the tests
+# had it, and the candidate's as its own code makes it, so a fix that
+# keeps its state otherwise (a stack where the reference keeps a list)
+# is judged on what its methods return, not on the reference's state.
+SEQ_STEPS_MAX = 12      # calls of a prefix; later calls replay the state
+SEQ_OBJECTS_MAX = 200   # objects followed in one run
+_sequences = {}         # id(obj) -> (obj, [(method, pickled args), ...])
+
+
+class _Receiver:
+    """A method's receiver as the calls that made it: built anew on each
+    side (`build`)."""
+
+    __slots__ = ("cls_name", "steps")
+
+    def __init__(self, cls_name, steps):
+        self.cls_name = cls_name
+        self.steps = steps
+
+    def __reduce__(self):
+        return (_Receiver, (self.cls_name, self.steps))
+
+    def __repr__(self):
+        parts = []
+        for meth, data in self.steps:
+            try:
+                a, k = pickle.loads(data)
+                text = ", ".join([_short_repr(x) for x in a] +
+                                 ["%s=%s" % (n, _short_repr(x))
+                                  for n, x in k.items()])
+            except Exception:
+                text = "..."
+            parts.append("%s(%s)" % (self.cls_name if not parts
+                                     else "." + meth, text))
+        return "; ".join(parts)
+
+    def build(self, side):
+        """This side's object: its class called as the first step did,
+        then each later step's method; what they return or raise is the
+        earlier calls' business (each is compared as its own input)."""
+        cls = getattr(side, self.cls_name, None)
+        obj = None
+        for meth, data in self.steps:
+            a, k = _SideUnpickler(data, side).load()
+            if obj is None:
+                obj = cls(*a, **k)
+                continue
+            fn = _method_of(side, "%s.%s" % (self.cls_name, meth))
+            try:
+                _force(fn(obj, *a, **k) if fn is not None
+                       else getattr(obj, meth)(*a, **k))
+            except Exception:
+                pass
+        return obj
+
+
+def _sequence_step(cls, name, args, kwargs):
+    """Records an outermost call on an object of a changed class; the
+    calls that made the object before this one (a _Receiver), or None
+    when it is not followed (made before the capture, or past
+    SEQ_STEPS_MAX calls)."""
+    obj, meth = args[0], name.rpartition(".")[2]
+    if meth == "__init__":
+        if len(_sequences) < SEQ_OBJECTS_MAX:
+            _sequences[id(obj)] = (obj, [])
+        seq = _sequences.get(id(obj))
+        if seq is None or seq[0] is not obj:
+            return None
+    else:
+        seq = _sequences.get(id(obj))
+        if seq is None or seq[0] is not obj or not seq[1] or \
+                len(seq[1]) >= SEQ_STEPS_MAX:
+            return None
+    before = list(seq[1])
+    _depth[0] += 1
+    try:
+        seq[1].append((meth, _dumps((args[1:], kwargs))))
+    except Exception:
+        # Arguments that cannot be pickled: the object is not followed.
+        _sequences.pop(id(obj), None)
+        return None
+    finally:
+        _depth[0] -= 1
+    return _Receiver(cls.__qualname__, before) if before else None
 
 
 # Methods whose calls are the object protocol's plumbing (pickling,
@@ -331,7 +425,7 @@ def _wrap_methods(cls, cls_name, path):
         if not isinstance(fn, types.FunctionType) or \
                 fn.__code__.co_filename != path:
             continue
-        w = _wrap(fn, "%s.%s" % (cls_name, name))
+        w = _wrap(fn, "%s.%s" % (cls_name, name), cls)
         try:
             setattr(cls, name, kind(w) if kind is not types.FunctionType
                     else w)
@@ -407,7 +501,12 @@ def _copy_inputs(given, classes, module):
     for origin, _, args, kwargs in given:
         for v in list(args) + list(kwargs.values()):
             t = type(v)
-            if t.__module__ != module or t.__qualname__ not in classes:
+            if isinstance(v, _Receiver):
+                # Each side's own object, made by the tests' calls.
+                if v.cls_name not in classes:
+                    continue
+                t = None
+            elif t.__module__ != module or t.__qualname__ not in classes:
                 continue
             try:
                 key = _dumps(v)
@@ -416,7 +515,9 @@ def _copy_inputs(given, classes, module):
             if key in seen or len(out) >= COPY_INPUTS_MAX:
                 continue
             seen.add(key)
-            out.append((origin, "%s.%s" % (t.__qualname__, _COPY), (v,), {}))
+            out.append((origin, "%s.%s" % (t.__qualname__ if t is not None
+                                           else v.cls_name, _COPY),
+                        (v,), {}))
     return out
 
 
@@ -962,9 +1063,17 @@ class _Compare:
             # Both sides draw the same random numbers.
             import random
             random.seed(0)
+        built = [a]
+
+        def call():
+            if a and isinstance(a[0], _Receiver):
+                # This side's own object, made by the calls before this
+                # one (timed with it: they are the tests' too).
+                built[0] = (a[0].build(side),) + tuple(a[1:])
+            return _force(fn(*built[0], **k))
         t0 = time.process_time()
-        st, v = _timed(lambda: _force(fn(*a, **k)), limit)
-        return st, v, time.process_time() - t0, a
+        st, v = _timed(call, limit)
+        return st, v, time.process_time() - t0, built[0]
 
     def judge(self, fname, args, kwargs, origin):
         """None when the two agree (or the input is outside the
@@ -1063,7 +1172,8 @@ class _Compare:
         if rs == cs == "raise":
             if type(rv).__name__ == type(cv).__name__:
                 return None
-        if cs == "raise" and _foreign_state(cv, ca):
+        if cs == "raise" and not (args and isinstance(args[0], _Receiver)) \
+                and _foreign_state(cv, ca):
             return "skip"
         return self._witness(origin, fname, args, kwargs, rs, rv, cs, cv)
 

@@ -126,6 +126,13 @@ static const char *layer_of(const struct rover *ov)
     return ov->is_base ? "base" : ov->is_ref ? "ref" : "repo";
 }
 
+/* The layer of a diff's mutation state: apart from its runs', so that
+ * shards that each ran the reference's mutants merge into one row. */
+static const char *mut_layer_of(const struct rover *ov)
+{
+    return ov->is_ref ? "ref_mut" : "mut";
+}
+
 /*** An instance's tests ***/
 
 /* The file part of a node id, as a heap string. */
@@ -777,12 +784,10 @@ static void decide(const struct repo_run *r, const struct rcand *c,
     v->reason = "passes";
     /* The mutation layer: how well the instance's tests pin the lines
      * each diff adds (evidence and a note; never a verdict of its own). */
-    json_t *mut = lt__rm_summary(json_object_get(ov->result, "mutation"));
+    json_t *mut = lt__rm_summary(ov->mut);
     char *mtext = xstrdup("");
     if (mut) {
-        json_t *rm = in->ref_ov ? lt__rm_summary(json_object_get(
-                                      in->ref_ov->result, "mutation"))
-                                : NULL;
+        json_t *rm = in->ref_ov ? lt__rm_summary(in->ref_ov->mut) : NULL;
         if (json_is_number(json_object_get(mut, "score"))) {
             free(mtext);
             mtext = xasprintf(
@@ -920,7 +925,7 @@ static int wants_mutation(const struct repo_run *r, struct rinst *in,
 /* Whether ov's mutation layer has every run it needs. */
 static int mutation_done(const struct repo_run *r, const struct rover *ov)
 {
-    const json_t *st = json_object_get(ov->result, "mutation");
+    const json_t *st = ov->mut;
     return st && json_number_value(json_object_get(st, "budget")) ==
                      r->o->mutation_budget &&
            lt__rm_done(st);
@@ -933,7 +938,7 @@ static void mutation_advance(struct repo_run *r, struct rinst *in,
 {
     if (ov->mut_queued || !ov->result)
         return;
-    json_t *st = json_object_get(ov->result, "mutation");
+    json_t *st = ov->mut;
     if (!st || json_number_value(json_object_get(st, "budget")) !=
                    r->o->mutation_budget) {
         /* A mutant costs at most what the instance's tests cost the
@@ -943,8 +948,9 @@ static void mutation_advance(struct repo_run *r, struct rinst *in,
         double per = jnum(setup, "cpu_ms_total", 0) / 1000.0 + MUT_RUN_S;
         st = lt__rm_plan(ov->files, in->tree, ov->diff ? ov->diff : "", per,
                          r->o->mutation_budget);
-        json_object_set_new(ov->result, "mutation", st);
-        store_layer(r, in, ov->sha, layer_of(ov), ov->result);
+        json_decref(ov->mut);
+        ov->mut = st;
+        store_layer(r, in, ov->sha, mut_layer_of(ov), st);
     }
     size_t i;
     json_t *m;
@@ -962,8 +968,7 @@ static int prepare_mutant(struct repo_run *r, struct rtask *k,
     struct rinst *in = k->in;
     const struct pool *pool = &in->lane->pool;
     const json_t *entry = json_array_get(
-        json_object_get(json_object_get(k->ov->result, "mutation"),
-                        "sample"),
+        json_object_get(k->ov->mut, "sample"),
         k->mut);
     json_t *files = entry ? lt__rm_files(k->ov->files, entry) : NULL;
     if (!files)
@@ -1027,12 +1032,8 @@ static int prepare_mutant(struct repo_run *r, struct rtask *k,
  * (every test passed), or error (the run says nothing of the tests). */
 static const char *mutant_outcome(const json_t *ev)
 {
-    const char *st = jstr(json_object_get(ev, "end"), "status");
-    if (st && (strcmp(st, "timeout") == 0 || strcmp(st, "crash") == 0 ||
-               strcmp(st, "import_error") == 0))
-        return "killed";
-    if (st)
-        return "error";
+    /* A failing test first: the run stopped there, which its end says
+     * too (the tests after it never ran). */
     const char *key;
     json_t *v;
     size_t ran = 0;
@@ -1041,7 +1042,11 @@ static const char *mutant_outcome(const json_t *ev)
             return "killed";
         ran++;
     }
-    return ran ? "survived" : "error";
+    const char *st = jstr(json_object_get(ev, "end"), "status");
+    if (st && (strcmp(st, "timeout") == 0 || strcmp(st, "crash") == 0 ||
+               strcmp(st, "import_error") == 0))
+        return "killed";
+    return !st && ran ? "survived" : "error";
 }
 
 /* Records the outcome of mutant k->mut of k->ov. */
@@ -1049,8 +1054,7 @@ static void mutant_set(struct repo_run *r, struct rtask *k,
                        const char *status, const char *by, double ms)
 {
     json_t *entry = json_array_get(
-        json_object_get(json_object_get(k->ov->result, "mutation"),
-                        "sample"),
+        json_object_get(k->ov->mut, "sample"),
         k->mut);
     if (entry) {
         json_object_set_new(entry, "status", json_string(status));
@@ -1059,7 +1063,7 @@ static void mutant_set(struct repo_run *r, struct rtask *k,
         json_object_set_new(entry, "duration_ms", json_real(round(ms)));
     }
     if (!k->ov->mut_queued || --k->ov->mut_queued == 0)
-        store_layer(r, k->in, k->ov->sha, layer_of(k->ov), k->ov->result);
+        store_layer(r, k->in, k->ov->sha, mut_layer_of(k->ov), k->ov->mut);
 }
 
 /* Queues what an instance can run now: the base, reference and wider
@@ -1705,6 +1709,7 @@ static void rover_free(struct rover *ov)
     json_decref(ov->notes);
     json_decref(ov->changed);
     json_decref(ov->result);
+    json_decref(ov->mut);
     free(ov->diff_lines);
     free(ov);
 }
@@ -1817,9 +1822,13 @@ static int load_results(struct repo_run *r, struct rinst *in)
                 !lt__strv_has(&in->unpin, json_string_value(v)))
                 lt__strv_push(&in->unpin, json_string_value(v));
     }
+    if (in->ref_ov)
+        in->ref_ov->mut = load_layer(r, in, in->ref_ov->sha, "ref_mut");
     for (size_t i = 0; i < in->n_ovs; i++)
-        if (in->ovs[i]->applied && !in->ovs[i]->empty)
+        if (in->ovs[i]->applied && !in->ovs[i]->empty) {
             in->ovs[i]->result = load_layer(r, in, in->ovs[i]->sha, "repo");
+            in->ovs[i]->mut = load_layer(r, in, in->ovs[i]->sha, "mut");
+        }
     for (size_t i = 0; i < r->n_cands; i++)
         if (r->cands[i].inst == in &&
             (r->cands[i].ov->result || !r->cands[i].ov->applied ||

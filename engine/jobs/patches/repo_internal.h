@@ -49,6 +49,7 @@ struct rover {
     json_t *changed;         /* every path the diff touches */
     char *diff_lines;        /* its added and removed lines (similarity) */
     json_t *result;          /* the run's evidence, once known */
+    json_t *mut;             /* its mutation layer's state (repo_mutants.c) */
     const char *diff;        /* its text (a candidate's or the reference's) */
     int queued;
     size_t mut_queued;       /* its mutants' runs under way */

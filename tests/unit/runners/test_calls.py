@@ -634,3 +634,50 @@ def test_state_of_another_type_under_the_same_name_is_not_a_difference():
               "STATE[0], self.old = self.old")
     recs = diff_blobs(STACKED, chained, blobs, mod)
     assert not of_type(recs, 'witness'), of_type(recs, 'witness')
+
+
+HISTORY = '''
+class History:
+    """The values added, newest last."""
+
+    def __init__(self, limit):
+        self.limit = limit
+        self.items = []
+
+    def add(self, value):
+        self.items.append(value)
+        del self.items[:-self.limit]
+
+    def last(self):
+        return self.items[-1] if self.items else None
+'''
+
+
+def test_a_method_runs_on_an_object_each_side_builds_by_the_calls_before():
+    # The tests make a History and call it: each of its methods' calls is
+    # replayed on an object each side makes by the recorded __init__ and
+    # the calls before.  A right fix that keeps its items newest first
+    # (under another name) agrees; one that forgets the limit on that
+    # representation is caught, where a call on the reference's object
+    # could not run it at all.
+    def run(mod):
+        h = mod.History(2)
+        h.add(1)
+        h.add(2)
+        h.add(3)
+        assert h.last() == 3
+    blobs, mod = capture_calls(HISTORY, run)
+    newest_first = HISTORY.replace('''        self.items = []''', '''        self._recent = []''').replace(
+        '''        self.items.append(value)
+        del self.items[:-self.limit]''', '''        self._recent.insert(0, value)
+        del self._recent[self.limit:]''').replace(
+        "return self.items[-1] if self.items else None",
+        "return self._recent[0] if self._recent else None")
+    assert not of_type(diff_blobs(HISTORY, newest_first, blobs, mod),
+                       'witness')
+    unlimited = newest_first.replace("        del self._recent[self.limit:]\n",
+                                     "").replace(
+        "return self._recent[0]", "return self._recent[-1]")
+    w = of_type(diff_blobs(HISTORY, unlimited, blobs, mod), 'witness')
+    assert w and w[0]['function'] == 'History.last', w
+    assert w[0]['input_repr'].startswith('(History(2); .add(1)'), w[0]
