@@ -11,6 +11,8 @@
 #
 #   bench/repo_patches_bench.sh [LITMUS] SET_DIR...
 #
+# KEEP=DIR keeps each set's JSON report (SET.json) there.
+#
 # A SET_DIR holds instances.jsonl, predictions.jsonl, labels.jsonl
 # ({instance_id, model_name_or_path, label, resolved}) and env.json; the
 # clones are in SET_DIR/../repos.  The fixture set is made by
@@ -54,6 +56,7 @@ PY
   rc=$?
   set -e
   end=$(date +%s.%N)
+  [ -z "${KEEP:-}" ] || { mkdir -p "$KEEP" && cp "$work/$name.json" "$KEEP/"; }
   if [ "$rc" -gt 1 ]; then
     echo "$name: litmus exited $rc:" >&2
     tail -5 "$work/$name.err" >&2

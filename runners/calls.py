@@ -351,14 +351,44 @@ class _Receiver:
                                      else "." + meth, text))
         return "; ".join(parts)
 
-    def build(self, side):
+    def litmus_variants(self, vary):
+        """Receivers one change away (litmus_inputs.variants): a call's
+        argument varied (the constructor's first), or a later call left
+        out."""
+        out = []
+        try:
+            steps = [(m, pickle.loads(d)) for m, d in self.steps]
+        except Exception:
+            return out
+        for i, (meth, (a, k)) in enumerate(steps[:3]):
+            for j, x in enumerate(a[:4]):
+                for nx in vary(x)[:8]:
+                    try:
+                        data = _dumps((a[:j] + (nx,) + a[j + 1:], k))
+                    except Exception:
+                        continue
+                    out.append(_Receiver(self.cls_name,
+                                         self.steps[:i] + [(meth, data)] +
+                                         self.steps[i + 1:]))
+        for i in range(1, len(self.steps)):
+            out.append(_Receiver(self.cls_name,
+                                 self.steps[:i] + self.steps[i + 1:]))
+        return out
+
+    def decode(self, side):
+        """The steps' arguments as this side's objects; raises when its
+        classes cannot rebuild them (a fix of pickling itself): no
+        input for this side, as for any argument."""
+        return [(meth,) + tuple(_SideUnpickler(data, side).load())
+                for meth, data in self.steps]
+
+    def build(self, side, decoded):
         """This side's object: its class called as the first step did,
         then each later step's method; what they return or raise is the
         earlier calls' business (each is compared as its own input)."""
         cls = getattr(side, self.cls_name, None)
         obj = None
-        for meth, data in self.steps:
-            a, k = _SideUnpickler(data, side).load()
+        for meth, a, k in decoded:
             if obj is None:
                 obj = cls(*a, **k)
                 continue
@@ -1064,12 +1094,14 @@ class _Compare:
             import random
             random.seed(0)
         built = [a]
+        decoded = a[0].decode(side) if a and isinstance(a[0], _Receiver) \
+            else None
 
         def call():
-            if a and isinstance(a[0], _Receiver):
+            if decoded is not None:
                 # This side's own object, made by the calls before this
                 # one (timed with it: they are the tests' too).
-                built[0] = (a[0].build(side),) + tuple(a[1:])
+                built[0] = (a[0].build(side, decoded),) + tuple(a[1:])
             return _force(fn(*built[0], **k))
         t0 = time.process_time()
         st, v = _timed(call, limit)

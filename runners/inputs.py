@@ -700,6 +700,11 @@ def variants(v, shape, consts, depth=0):
     zero or None as an element, the same one level down."""
     t = type(v)
     out = []
+    vary = getattr(t, "litmus_variants", None)
+    if vary is not None:
+        # An object that knows its own neighbours (a receiver described by
+        # the calls that made it): each of them one change away.
+        return vary(v, lambda x: variants(x, None, consts, depth + 1))
     if t is bool:
         out = [not v]
     elif t is int:

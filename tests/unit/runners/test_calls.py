@@ -646,7 +646,7 @@ class History:
 
     def add(self, value):
         self.items.append(value)
-        del self.items[:-self.limit]
+        self.items = self.items[-self.limit:] if self.limit > 0 else []
 
     def last(self):
         return self.items[-1] if self.items else None
@@ -669,15 +669,37 @@ def test_a_method_runs_on_an_object_each_side_builds_by_the_calls_before():
     blobs, mod = capture_calls(HISTORY, run)
     newest_first = HISTORY.replace('''        self.items = []''', '''        self._recent = []''').replace(
         '''        self.items.append(value)
-        del self.items[:-self.limit]''', '''        self._recent.insert(0, value)
-        del self._recent[self.limit:]''').replace(
+        self.items = self.items[-self.limit:] if self.limit > 0 else []''',
+        '''        self._recent.insert(0, value)
+        self._recent = self._recent[:self.limit] if self.limit > 0 else []'''
+    ).replace(
         "return self.items[-1] if self.items else None",
         "return self._recent[0] if self._recent else None")
     assert not of_type(diff_blobs(HISTORY, newest_first, blobs, mod),
                        'witness')
-    unlimited = newest_first.replace("        del self._recent[self.limit:]\n",
-                                     "").replace(
+    unlimited = newest_first.replace(
+        "        self._recent = self._recent[:self.limit] if self.limit > 0 "
+        "else []\n", "").replace(
         "return self._recent[0]", "return self._recent[-1]")
     w = of_type(diff_blobs(HISTORY, unlimited, blobs, mod), 'witness')
     assert w and w[0]['function'] == 'History.last', w
     assert w[0]['input_repr'].startswith('(History(2); .add(1)'), w[0]
+
+
+def test_a_receiver_made_by_calls_has_neighbours_made_by_other_calls():
+    # History(2) after .add(1): its variants change the constructor's
+    # argument or leave a call out, each still a receiver of calls.
+    def run(mod):
+        h = mod.History(2)
+        h.add(1)
+        h.add(5)
+        h.last()
+    blobs, mod = capture_calls(HISTORY, run)
+    last = [pickle.loads(base64.b64decode(b)) for b in blobs
+            if pickle.loads(base64.b64decode(b))[0] == 'History.last']
+    receiver = last[0][1][0]
+    out = inputs.variants(receiver, None, set())
+    assert out and all(type(r).__name__ == '_Receiver' for r in out)
+    texts = [repr(r) for r in out]
+    assert 'History(3); .add(1); .add(5)' in texts, texts
+    assert 'History(2); .add(5)' in texts, texts
