@@ -54,7 +54,7 @@ bad=$(grep -Ev "$LINE" "$WORK/lines")
 counts <"$WORK/lines" | sort -n -c 2>/dev/null || fail "the count went down: $(cat "$WORK/lines")"
 [[ $(tail -1 "$WORK/lines") =~ ^litmus:\ 24/24\ baseline\ test\ runs,\ 12\ tests\ x\ 2\ runs\;\ [0-9hms]+\ elapsed$ ]] ||
   fail "last baseline line: $(tail -1 "$WORK/lines")"
-first_mutants=$(grep -n -m1 -E '^litmus: [0-9]+/[0-9]+ mutants' "$WORK/err" | cut -d: -f1)
+first_mutants=$(grep -n -m1 -E '^litmus: [0-9]+/[0-9]+ mutants,' "$WORK/err" | cut -d: -f1)
 last_baseline=$(grep -n -E '^litmus: [0-9]+/[0-9]+ baseline test' "$WORK/err" | tail -1 | cut -d: -f1)
 [ -n "$first_mutants" ] && [ "$last_baseline" -lt "$first_mutants" ] ||
   fail "the baseline's lines do not come before the mutants': $(cat "$WORK/err")"

@@ -673,7 +673,7 @@ void lt__ds_rewrite_free(struct ds_run *r, struct ds_prog *p)
         for (int i = 0; i < 5; i++)
             lt__ds_count(r, 0, rw_ops[i], w->count_op[i]);
         for (int i = 0; i < 4; i++) {
-            char q[16];
+            char q[24];
             snprintf(q, sizeof(q), "quarter %d", i + 1);
             lt__ds_count(r, 2, q, w->count_q[i]);
         }
