@@ -133,11 +133,13 @@ if int(sample):
 if fresh:
     print("%s: fresh checkout + pytest per candidate (%d sampled): median "
           "%.2f s, p90 %.2f s; litmus on the same: median %.2f s, p90 %.2f s "
-          "(%.1fx faster at the median); resolved decisions equal on %d/%d" % (
+          "(litmus/fresh at the median: %.2f; litmus also runs the wider "
+          "suite, the differential run and the mutants); resolved decisions "
+          "equal on %d/%d" % (
               name, len(fresh), statistics.median(fresh) / 1000,
               p90(fresh) / 1000, statistics.median(mine) / 1000,
               p90(mine) / 1000,
-              statistics.median(fresh) / max(statistics.median(mine), 1),
+              statistics.median(mine) / max(statistics.median(fresh), 1),
               agree, len(fresh)))
 PY
 done
