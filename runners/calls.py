@@ -834,6 +834,83 @@ def _shallow_same(a, b):
     return pa.keys() == pb.keys() and all(same(pa[k], pb[k]) for k in pa)
 
 
+def _globals_view(mod):
+    """What a call can leave in a module besides its result: the module's
+    plain values (a flag, a counter) and the plain attributes of the
+    objects of its own classes it holds (a settings object), by dotted
+    name.  A repository file only: a call's effect there is what the
+    code after it sees (sympy's `with evaluate(False):`)."""
+    view = {}
+    name = getattr(mod, "__name__", None)
+    for k, v in list(vars(mod).items()):
+        if k.startswith("__"):
+            continue
+        t = type(v)
+        if t in _PLAIN or t is float:
+            view[k] = v
+        elif t.__module__ == name and not isinstance(v, type) and \
+                not callable(v):
+            st = _state(v)
+            for a, x in (st or {}).items():
+                if type(x) in _PLAIN or type(x) is float:
+                    view["%s.%s" % (k, a)] = x
+    return view
+
+
+def _restore_globals(mod, view):
+    """Puts back the entries of a _globals_view of mod (those it has
+    still): plain module values, and plain attributes of its objects,
+    set past their own __setattr__ where they define one."""
+    d = vars(mod)
+    for k, v in view.items():
+        name, _, attr = k.partition(".")
+        if not attr:
+            if type(d.get(name)) in _PLAIN or type(d.get(name)) is float:
+                d[name] = v
+            continue
+        obj = d.get(name)
+        if obj is None:
+            continue
+        try:
+            state = getattr(obj, "__dict__", None)
+            if isinstance(state, dict) and attr in state:
+                state[attr] = v
+            else:
+                object.__setattr__(obj, attr, v)
+        except Exception:
+            pass
+
+
+def _globals_delta(before, after):
+    """The entries a call changed: {name: (old, new)}."""
+    out = {}
+    for k in set(before) | set(after):
+        a, b = before.get(k, _NO_STATE), after.get(k, _NO_STATE)
+        if a is b or (type(a) is type(b) and a == b):
+            continue
+        out[k] = (a, b)
+    return out
+
+
+def _same_delta(dr, dc):
+    """Whether two calls changed their modules alike: the same entries to
+    the same values; an entry of another type of value on each side is
+    each fix's own (as for objects' attributes)."""
+    for k in set(dr) | set(dc):
+        if k not in dr or k not in dc:
+            # Changed on one side only: a difference, unless the entry is
+            # one the other side does not keep at all.
+            if (dr.get(k) or dc.get(k))[0] is _NO_STATE:
+                continue
+            return False
+        (ra, rb), (ca, cb) = dr[k], dc[k]
+        if type(rb) is not type(cb):
+            continue
+        if not compare(rb, cb)[0]:
+            return False
+    return True
+
+
 def _foreign_state(exc, args):
     """Whether exc is the candidate reading an attribute that an object
     of its arguments lacks because the reference made it (the receiver a
@@ -1062,6 +1139,10 @@ class _Compare:
 
     def __init__(self, ref, cand, job):
         self.ref, self.cand = ref, cand
+        self.delta = {}  # what the last call changed in its module
+        # Each side's module state as loaded, put back before each input.
+        self.initial = {id(m): _globals_view(m) if _PACKAGE[0] else {}
+                        for m in (ref, cand)}
         self.call_limit = float(job.get("call_timeout", 1.0))
         self.factor = float(job.get("timeout_factor", 5.0))
         self.const = float(job.get("timeout_const", 1.0))
@@ -1096,16 +1177,27 @@ class _Compare:
         built = [a]
         decoded = a[0].decode(side) if a and isinstance(a[0], _Receiver) \
             else None
+        before = [None]
+        if _PACKAGE[0]:
+            # Each input from the module's state as loaded: what an
+            # earlier input left there (on one side only, perhaps) is not
+            # this one's.
+            _restore_globals(side, self.initial[id(side)])
 
         def call():
             if decoded is not None:
                 # This side's own object, made by the calls before this
                 # one (timed with it: they are the tests' too).
                 built[0] = (a[0].build(side, decoded),) + tuple(a[1:])
+            if _PACKAGE[0]:
+                before[0] = _globals_view(side)
             return _force(fn(*built[0], **k))
         t0 = time.process_time()
         st, v = _timed(call, limit)
-        return st, v, time.process_time() - t0, built[0]
+        took = time.process_time() - t0
+        self.delta = _globals_delta(before[0], _globals_view(side)) \
+            if before[0] is not None else {}
+        return st, v, took, built[0]
 
     def judge(self, fname, args, kwargs, origin):
         """None when the two agree (or the input is outside the
@@ -1125,6 +1217,7 @@ class _Compare:
                                           self.ref)
         except Exception:
             return "skip"   # arguments that cannot be copied
+        rdelta = self.delta
         if given:
             self.max_given_s = max(self.max_given_s, rt)
             self.max_given_size = max(self.max_given_size, size)
@@ -1186,6 +1279,11 @@ class _Compare:
             if not eq:
                 return self._witness(origin, fname, args, kwargs, rs, rv,
                                      cs, cv, after=(ra, ca))
+            # What the call left in its module: compared as it changed
+            # (an earlier input's effect on one side is not this one's).
+            if not _same_delta(rdelta, self.delta):
+                return self._witness(origin, fname, args, kwargs, rs, rv,
+                                     cs, cv, module=(rdelta, self.delta))
             if (note or after_note) and self.type_note is None:
                 self.type_note = {
                     "type": "type_difference", "origin": origin,
@@ -1210,7 +1308,8 @@ class _Compare:
         return self._witness(origin, fname, args, kwargs, rs, rv, cs, cv)
 
     @staticmethod
-    def _witness(origin, fname, args, kwargs, rs, rv, cs, cv, after=None):
+    def _witness(origin, fname, args, kwargs, rs, rv, cs, cv, after=None,
+                 module=None):
         w = {"type": "witness", "origin": origin, "function": fname,
              "input": _as_json(list(args)) if not kwargs else None,
              "input_repr": _describe(args, kwargs),
@@ -1220,6 +1319,13 @@ class _Compare:
         if after is not None:
             w["arguments_after"] = {"reference": _short_repr(after[0]),
                                     "candidate": _short_repr(after[1])}
+        if module is not None:
+            def changes(d):
+                return ", ".join("%s=%s" % (k, _short_repr(v[1]))
+                                 for k, v in sorted(d.items())) or \
+                    "unchanged"
+            w["module_after"] = {"reference": changes(module[0]),
+                                 "candidate": changes(module[1])}
         return w
 
 

@@ -484,15 +484,16 @@ static json_t *strings_copy(const json_t *v)
     return out;
 }
 
-/* "; the arguments after the call: reference ..., patch ..." when a
- * record gives both (an in-place difference). */
-static void after_text(struct lt_buf *b, const char *ra, const char *ca)
+/* "; the WHAT after the call: reference ..., patch ..." when a record
+ * gives both (an in-place difference, or one left in the module). */
+static void after_text(struct lt_buf *b, const char *what, const char *ra,
+                       const char *ca)
 {
     if (!ra || !ca)
         return;
     char *r1 = clip(ra, 100), *c1 = clip(ca, 100);
-    lt_buf_printf(b, "; the arguments after the call: reference %s, "
-                  "patch %s", r1, c1);
+    lt_buf_printf(b, "; the %s after the call: reference %s, patch %s",
+                  what, r1, c1);
     free(r1);
     free(c1);
 }
@@ -546,6 +547,15 @@ static json_t *witness_copy(const json_t *r)
                             json_pack("{s:o, s:o}", "reference",
                                       jstr_clip(ra, MAX_REPR), "candidate",
                                       jstr_clip(ca, MAX_REPR)));
+    /* What the call left in its module (a repository file). */
+    const json_t *mod = json_object_get(r, "module_after");
+    const char *rm = lt__pe_str(mod, "reference");
+    const char *cm = lt__pe_str(mod, "candidate");
+    if (rm && cm)
+        json_object_set_new(o, "module_after",
+                            json_pack("{s:o, s:o}", "reference",
+                                      jstr_clip(rm, MAX_REPR), "candidate",
+                                      jstr_clip(cm, MAX_REPR)));
     struct lt_buf b = LT_BUF_INIT;
     char *short_in = clip(repr, 200);
     lt_buf_printf(&b, "%s%s%s (%s input): reference ",
@@ -555,7 +565,8 @@ static json_t *witness_copy(const json_t *r)
     outcome_text(&b, ref);
     lt_buf_puts(&b, ", patch ");
     outcome_text(&b, cand);
-    after_text(&b, ra, ca);
+    after_text(&b, "arguments", ra, ca);
+    after_text(&b, "module", rm, cm);
     char *text = clip(b.data, 600);
     json_object_set_new(o, "text", jstr_clip(text, 600));
     free(text);
@@ -639,7 +650,7 @@ static json_t *outside_copy(const json_t *r)
     lt_buf_puts(&b, ", patch ");
     outcome_text(&b, cand);
     const json_t *after = json_object_get(r, "arguments_after");
-    after_text(&b, lt__pe_str(after, "reference"),
+    after_text(&b, "arguments", lt__pe_str(after, "reference"),
                lt__pe_str(after, "candidate"));
     char *text = clip(b.data, 600);
     lt_buf_free(&b);

@@ -703,3 +703,61 @@ def test_a_receiver_made_by_calls_has_neighbours_made_by_other_calls():
     texts = [repr(r) for r in out]
     assert 'History(3); .add(1); .add(5)' in texts, texts
     assert 'History(2); .add(5)' in texts, texts
+
+
+SETTING = '''
+class _Params:
+    def __init__(self):
+        self.evaluate = True
+
+
+params = _Params()
+
+
+class evaluate:
+    """Sets params.evaluate inside a with block; may be entered again."""
+
+    def __init__(self, x):
+        self.x = x
+        self.old = []
+
+    def __enter__(self):
+        self.old.append(params.evaluate)
+        params.evaluate = self.x
+
+    def __exit__(self, *exc):
+        params.evaluate = self.old.pop()
+'''
+
+
+def test_what_a_call_leaves_in_its_module_is_compared():
+    # The same instance entered twice, nested: the inner exit must leave
+    # the outer block's value.  A candidate that saves the old value only
+    # when it changes restores the outermost one too early; its methods
+    # return None like the reference's, the module's state tells them
+    # apart.
+    def run(mod):
+        ctx = mod.evaluate(False)
+        with ctx:
+            with ctx:
+                pass
+            assert mod.params.evaluate is False
+        assert mod.params.evaluate is True
+    blobs, mod = capture_calls(SETTING, run)
+    lazy = SETTING.replace('''        self.old = []''', '''        self.old = None''').replace(
+        '''        self.old.append(params.evaluate)''',
+        '''        if params.evaluate != self.x:
+            self.old = params.evaluate''').replace(
+        "params.evaluate = self.old.pop()", "params.evaluate = self.old")
+    w = of_type(diff_blobs(SETTING, lazy, blobs, mod), 'witness')
+    assert w and w[0]['function'] == 'evaluate.__exit__', w
+    after = w[0]['module_after']
+    assert after['reference'] != after['candidate'] and \
+        'params.evaluate=' in after['candidate'], w
+    # A right fix that chains tuples instead of a list agrees.
+    chained = SETTING.replace('''        self.old = []''', '''        self.old = None''').replace(
+        '''        self.old.append(params.evaluate)''',
+        '''        self.old = (params.evaluate, self.old)''').replace(
+        "params.evaluate = self.old.pop()",
+        "params.evaluate, self.old = self.old")
+    assert not of_type(diff_blobs(SETTING, chained, blobs, mod), 'witness')
