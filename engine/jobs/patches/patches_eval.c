@@ -498,6 +498,21 @@ static void after_text(struct lt_buf *b, const char *what, const char *ra,
     free(c1);
 }
 
+/* Copies r's {"reference", "candidate"} pair under key into o when both
+ * are strings (clipped), and points *rs and *cs at them (or NULL). */
+static void after_copy(json_t *o, const json_t *r, const char *key,
+                       const char **rs, const char **cs)
+{
+    const json_t *pair = json_object_get(r, key);
+    *rs = lt__pe_str(pair, "reference");
+    *cs = lt__pe_str(pair, "candidate");
+    if (*rs && *cs)
+        json_object_set_new(o, key,
+                            json_pack("{s:o, s:o}", "reference",
+                                      jstr_clip(*rs, MAX_REPR), "candidate",
+                                      jstr_clip(*cs, MAX_REPR)));
+}
+
 /* A validated copy of a witness record with a one-line "text", or NULL
  * when the record is malformed. */
 static json_t *witness_copy(const json_t *r)
@@ -539,23 +554,10 @@ static json_t *witness_copy(const json_t *r)
     json_object_set_new(o, "shrunk",
                         json_boolean(json_is_true(json_object_get(r,
                                                                   "shrunk"))));
-    const json_t *after = json_object_get(r, "arguments_after");
-    const char *ra = lt__pe_str(after, "reference");
-    const char *ca = lt__pe_str(after, "candidate");
-    if (ra && ca)
-        json_object_set_new(o, "arguments_after",
-                            json_pack("{s:o, s:o}", "reference",
-                                      jstr_clip(ra, MAX_REPR), "candidate",
-                                      jstr_clip(ca, MAX_REPR)));
+    const char *ra, *ca, *rm, *cm;
+    after_copy(o, r, "arguments_after", &ra, &ca);
     /* What the call left in its module (a repository file). */
-    const json_t *mod = json_object_get(r, "module_after");
-    const char *rm = lt__pe_str(mod, "reference");
-    const char *cm = lt__pe_str(mod, "candidate");
-    if (rm && cm)
-        json_object_set_new(o, "module_after",
-                            json_pack("{s:o, s:o}", "reference",
-                                      jstr_clip(rm, MAX_REPR), "candidate",
-                                      jstr_clip(cm, MAX_REPR)));
+    after_copy(o, r, "module_after", &rm, &cm);
     struct lt_buf b = LT_BUF_INIT;
     char *short_in = clip(repr, 200);
     lt_buf_printf(&b, "%s%s%s (%s input): reference ",
