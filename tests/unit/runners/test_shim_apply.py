@@ -5,22 +5,9 @@
 # (another base) are replaced; parametrized tests' values follow.
 #   /usr/bin/python3 -m pytest tests/unit/runners/test_shim_apply.py
 # SPDX-License-Identifier: MIT
-import os
-import sys
 import types
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.environ.get(
-    'LT_RUNNERS_DIR', os.path.join(HERE, '..', '..', '..', 'runners')))
-_litmus = types.ModuleType('_litmus')
-sys.modules['_litmus'] = _litmus
-import codediff  # noqa: E402
-import inputs  # noqa: E402
-sys.modules['litmus_codediff'] = codediff
-sys.modules['litmus_inputs'] = inputs
-import calls  # noqa: E402
-sys.modules['litmus_calls'] = calls
-import shim  # noqa: E402
+from shim_stub import shim  # noqa: E402
 
 OLD = '''
 class Base:

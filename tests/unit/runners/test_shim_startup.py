@@ -12,18 +12,7 @@ import types
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.environ.get(
-    'LT_RUNNERS_DIR', os.path.join(HERE, '..', '..', '..', 'runners')))
-_litmus = types.ModuleType('_litmus')
-sys.modules['_litmus'] = _litmus
-import codediff  # noqa: E402
-import inputs  # noqa: E402
-sys.modules['litmus_codediff'] = codediff
-sys.modules['litmus_inputs'] = inputs
-import calls  # noqa: E402
-sys.modules['litmus_calls'] = calls
-import shim  # noqa: E402
+from shim_stub import _litmus, shim  # noqa: E402
 
 
 @pytest.fixture
