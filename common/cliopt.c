@@ -99,6 +99,65 @@ int lt_cli_real(const char *opt, const char *s, double lo, double hi,
     return 0;
 }
 
+int lt_parse_duration(const char *s, double *seconds)
+{
+    static const char units[] = "hms";
+    static const double scale[] = {3600, 60, 1};
+    double total = 0;
+    int next_unit = 0; /* units[next_unit..] may still come */
+    if (!s || !*s)
+        return -1;
+    while (*s) {
+        /* Digits, then an optional fraction: no sign, no exponent. */
+        const char *p = s;
+        double v = 0;
+        while (*p >= '0' && *p <= '9')
+            v = v * 10 + (*p++ - '0');
+        if (p == s)
+            return -1;
+        if (*p == '.') {
+            double f = 0.1;
+            const char *q = ++p;
+            while (*p >= '0' && *p <= '9') {
+                v += (*p++ - '0') * f;
+                f /= 10;
+            }
+            if (p == q)
+                return -1;
+        }
+        if (!*p) {
+            /* A bare number is seconds, but only alone: "1h30" could mean
+             * thirty minutes or thirty seconds. */
+            if (next_unit > 0)
+                return -1;
+            total = v;
+            break;
+        }
+        const char *u = strchr(units + next_unit, *p);
+        if (!u)
+            return -1;
+        next_unit = (int)(u - units) + 1;
+        total += v * scale[u - units];
+        s = p + 1;
+    }
+    *seconds = total;
+    return 0;
+}
+
+int lt_cli_duration(const char *opt, const char *s, double hi, double *out)
+{
+    double v = 0;
+    if (lt_parse_duration(s, &v) < 0 || !(v > 0) || v > hi) {
+        char want[96];
+        snprintf(want, sizeof(want), "a duration such as 90, 90s, 15m, 2h "
+                 "or 1h30m, at most %gh", hi / 3600);
+        lt_cli_bad_value(opt, s, want);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 int lt_cli_split(int argc, char **argv)
 {
     int i = 1;

@@ -32,6 +32,17 @@ int lt_cli_long(const char *opt, const char *s, long long lo, long long hi,
 int lt_cli_real(const char *opt, const char *s, double lo, double hi,
                 double *out);
 
+/* A duration: seconds as a number ("90", "2.5"), or numbers each with
+ * a unit, s, m or h ("90s", "15m", "2h", "1h30m", "1.5h"), at most one
+ * of each unit, larger ones first.  0 and *seconds set, or -1 for
+ * anything else (a sign, an exponent, spaces, "inf", a bare number after
+ * a unit as in "1h30").  No range is checked. */
+int lt_parse_duration(const char *s, double *seconds);
+
+/* lt_parse_duration for option OPT, in (0, hi] seconds: 0 and *out set,
+ * or a usage error naming the accepted forms and hi printed and -1. */
+int lt_cli_duration(const char *opt, const char *s, double hi, double *out);
+
 /* A bad value for OPT: "OPT: invalid value 'S' (WANT)", as a usage
  * error; returns LT_CLI_USAGE. */
 int lt_cli_bad_value(const char *opt, const char *s, const char *want);

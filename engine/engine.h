@@ -112,6 +112,10 @@ struct lt_score_opts {
     enum lt_format format;
     double fail_under;     /* score threshold in [0,1]; < 0: none */
     double baseline_timeout; /* seconds for the whole baseline */
+    double max_time;       /* --max-time: wall seconds of the whole run,
+                              from its start (0: none).  No mutant starts
+                              past it; the unfinished are not_run and the
+                              same command runs them (docs/scale.md) */
     int full_matrix;       /* run every covering test: a kill matrix */
     int baseline_runs;     /* baseline repetitions to find flaky tests */
     const char *python;    /* interpreter whose environment the tests run
@@ -191,17 +195,21 @@ int lt_slurm(const struct lt_slurm_opts *o);
 
 /* Fills defaults: operators "mutmut", jobs = cores, db ".litmus.db",
  * text, no threshold, factor 5, constant LT_SCORE_TIMEOUT_CONST, baseline
- * 300 s, 2048 MB (0 in sanitizer builds), progress auto, no kill matrix,
- * 2 baseline runs. */
+ * 300 s, no --max-time, 2048 MB (0 in sanitizer builds), progress auto,
+ * no kill matrix, 2 baseline runs. */
 void lt_score_opts_init(struct lt_score_opts *o);
 
 /* "pytest", "unittest", "doctest": 0 and *runner set (enum
  * lt_test_runner), or -1 for another name. */
 int lt_test_runner_parse(const char *name, int *runner);
 
+/* The largest --max-time, in seconds (a week). */
+#define LT_MAX_TIME_MAX (7.0 * 86400)
+
 /* Fills *o from the [tool.litmus] table of a pyproject.toml (keys as the
  * long options: paths, tests, jobs, db, operators, format, fail-under,
- * timeout-factor, timeout-const, baseline-timeout, baseline-runs,
+ * timeout-factor, timeout-const, baseline-timeout, max-time (a duration
+ * string such as "15m", or seconds), baseline-runs,
  * memory-mb, full-matrix, pytest-args, runner, python, deselect-failing,
  * allow-read, sandbox-uid, scratch-mb, exclude, exclude-operators).
  * 0, or a negative code with a one-line *err (caller frees) for

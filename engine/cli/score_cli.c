@@ -50,6 +50,13 @@ static const char usage_score[] =
     "      --timeout-const S  ... plus S seconds (default "
     STR(LT_SCORE_TIMEOUT_CONST) ")\n"
     "      --baseline-timeout S  limit for the unmutated run (default 300)\n"
+    "      --max-time T       time budget of the whole run (90, 90s, 15m,\n"
+    "                         2h, 1h30m): when the mutants would pass it,\n"
+    "                         the expected time is said first and the\n"
+    "                         cheapest and most informative run first; at\n"
+    "                         T no mutant starts, the rest are reported as\n"
+    "                         not_run and the same command runs them (the\n"
+    "                         limit of one mutant is --timeout-factor's)\n"
     "      --baseline-runs N  unmutated runs; tests whose outcome changes\n"
     "                         are flaky and left out (default 2)\n"
     "      --full-matrix      run every covering test of each mutant, not\n"
@@ -107,9 +114,9 @@ static const char usage_score[] =
     "'*_test.py'`); with --runner doctest, to doctest (`-- -o ELLIPSIS`).\n"
     "[tool.litmus] keys are the long options (paths, tests, jobs, db,\n"
     "operators, format, fail-under, timeout-factor, timeout-const,\n"
-    "baseline-timeout, baseline-runs, memory-mb, full-matrix, pytest-args,\n"
-    "runner, python, deselect-failing, allow-read, pass-env, sandbox-uid,\n"
-    "scratch-mb); the command line overrides them.\n"
+    "baseline-timeout, max-time, baseline-runs, memory-mb, full-matrix,\n"
+    "pytest-args, runner, python, deselect-failing, allow-read, pass-env,\n"
+    "sandbox-uid, scratch-mb); the command line overrides them.\n"
     "\n"
     "The tests run as `python -m pytest` would run them in this directory:\n"
     "with that interpreter's packages, PYTHONPATH, this directory first on\n"
@@ -121,7 +128,7 @@ enum {
     OPT_PYTHON, OPT_RUNNER, OPT_DESELECT_FAILING, OPT_ALLOW_READ,
     OPT_PASS_ENV, OPT_SANDBOX_UID, OPT_SCRATCH_MB, OPT_NO_FS_VIEW,
     OPT_TELEMETRY, OPT_EXPLAIN_SANDBOX, OPT_SINCE, OPT_RERUN,
-    OPT_FRESH_BASELINE,
+    OPT_FRESH_BASELINE, OPT_MAX_TIME,
 };
 
 const struct option lt__score_longopts[] = {
@@ -130,6 +137,7 @@ const struct option lt__score_longopts[] = {
     {"format", required_argument, NULL, 'f'},
     {"fail-under", required_argument, NULL, OPT_FAIL_UNDER},
     {"baseline-timeout", required_argument, NULL, OPT_BASELINE_TIMEOUT},
+    {"max-time", required_argument, NULL, OPT_MAX_TIME},
     {"full-matrix", no_argument, NULL, OPT_FULL_MATRIX},
     {"baseline-runs", required_argument, NULL, OPT_BASELINE_RUNS},
     {"python", required_argument, NULL, OPT_PYTHON},
@@ -266,6 +274,13 @@ int lt__cmd_score(int argc, char **argv)
             break;
         case OPT_BASELINE_TIMEOUT:
             if (lt_cli_real("--baseline-timeout", optarg, 1, 86400, &o.baseline_timeout) < 0) {
+                code = 2;
+                goto out;
+            }
+            break;
+        case OPT_MAX_TIME:
+            if (lt_cli_duration("--max-time", optarg, LT_MAX_TIME_MAX,
+                                &o.max_time) < 0) {
                 code = 2;
                 goto out;
             }

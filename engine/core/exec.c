@@ -278,6 +278,15 @@ static void task_lost(struct lt_exec *ex, struct lt_task *t, const char *why)
     t->ops->lost(ex, t, why);
 }
 
+/* The deadline came before task t ended. */
+static void task_left(struct lt_exec *ex, struct lt_task *t)
+{
+    ex->outstanding--;
+    ex->left++;
+    if (t->ops->left)
+        t->ops->left(ex, t);
+}
+
 static struct lt_task *queue_pop(struct lt_lane *l)
 {
     struct lt_task *t = l->qhead;
@@ -572,8 +581,12 @@ static void job_finished(struct lt_exec *ex, struct lt_lane *l, int k)
         ex->sandbox = j->sandbox;
         lt__warn_degraded(&l->pool, j->sandbox);
     }
-    ex->outstanding--;
-    t->ops->finished(ex, t, j);
+    if (j->cut)
+        task_left(ex, t);
+    else {
+        ex->outstanding--;
+        t->ops->finished(ex, t, j);
+    }
     lt__job_reset(j);
 }
 
@@ -695,6 +708,57 @@ static int step(struct lt_exec *ex, double max_wait)
     return 0;
 }
 
+/*** The deadline ***/
+
+void lt_exec_set_deadline(struct lt_exec *ex, double deadline, double grace)
+{
+    ex->deadline = deadline;
+    ex->grace = grace > 0 ? grace : 0;
+    ex->past_deadline = 0;
+}
+
+/* Once the deadline has come: every queued task is left, and at the end
+ * of the grace every child still running is stopped (its task is left
+ * when its end is read, as a job ends: the zygote stays usable).  A
+ * child that has exited is let be: its result is complete. */
+static void check_deadline(struct lt_exec *ex, double now)
+{
+    if (ex->deadline <= 0 || now < ex->deadline)
+        return;
+    if (!ex->past_deadline)
+        lt_debug("the run's deadline: no task starts from now on; %d "
+                 "running get %.1f s to end", ex->running, ex->grace);
+    ex->past_deadline = 1;
+    for (size_t li = 0; li < ex->n_lanes; li++) {
+        struct lt_lane *l = ex->lanes[li];
+        struct lt_task *t;
+        while ((t = queue_pop(l)) != NULL)
+            task_left(ex, t);
+        if (now < ex->deadline + ex->grace)
+            continue;
+        for (int k = 0; k < l->pool.n; k++) {
+            struct job *j = &l->pool.z[k].job;
+            if (l->slot[k] != LT_SLOT_READY || !j->active || j->cut ||
+                j->got_exited)
+                continue;
+            j->cut = 1;
+            lt__job_kill(j);
+        }
+    }
+}
+
+/* How long the loop may wait before the deadline needs it (max_wait
+ * otherwise). */
+static double deadline_wait(const struct lt_exec *ex, double now,
+                            double max_wait)
+{
+    if (ex->deadline <= 0)
+        return max_wait;
+    double at = now < ex->deadline ? ex->deadline : ex->deadline + ex->grace;
+    double w = at - now;
+    return w > 0 && w < max_wait ? w : max_wait;
+}
+
 /* A zygote is starting: a lane waits for its collection to know its
  * tasks. */
 static int starting(const struct lt_exec *ex)
@@ -712,6 +776,7 @@ int lt_exec_run(struct lt_exec *ex)
         size_t waiting = ex->idle ? ex->idle(ex) : 0;
         if (ex->fatal || lt__interrupted)
             break;
+        check_deadline(ex, lt__now());
         if (ex->outstanding == 0 && waiting == 0)
             break;
         /* Slots first: an idle ready zygote is copied before it takes a
@@ -722,7 +787,7 @@ int lt_exec_run(struct lt_exec *ex)
             break;
         if (ex->outstanding == 0 && !starting(ex))
             continue; /* every task was lost: their callbacks may add */
-        int rc = step(ex, 0.5);
+        int rc = step(ex, deadline_wait(ex, lt__now(), 0.5));
         if (rc < 0) {
             lt_error("poll: %s", strerror(-rc));
             lt_exec_fail(ex, LT_EXIT_ENGINE);

@@ -55,6 +55,11 @@ struct lt_task_ops {
      * executor's own limit checks (watchdogs of a job kind). */
     void (*watch)(struct lt_exec *ex, struct lt_task *t, struct job *j,
                   double now);
+    /* Optional: the run's deadline (lt_exec_set_deadline) came before
+     * the task ended: it never started, or its child was stopped at the
+     * end of the grace and what it reported is no result.  The task is
+     * the callback's again, neither finished nor lost. */
+    void (*left)(struct lt_exec *ex, struct lt_task *t);
 };
 
 struct lt_task {
@@ -142,6 +147,12 @@ struct lt_exec {
     unsigned sandbox;
     int sandbox_checked;
 
+    /* The run's time budget (lt_exec_set_deadline). */
+    double deadline;         /* lt__now() time; 0: none */
+    double grace;            /* s a child running then may take to end */
+    int past_deadline;       /* the deadline came: nothing starts now */
+    size_t left;             /* tasks left at the deadline */
+
     /* Optional hooks of the job: idle() runs before every scheduling
      * round (deferred callbacks, finishing groups of tasks) and returns
      * how much it still waits for; progress() shows the job's progress
@@ -198,6 +209,14 @@ void lt_exec_retry(struct lt_exec *ex, struct lt_task *t);
  * LT_EXIT_ENGINE (a runner could not start, a write to the store failed:
  * what was committed stays), LT_EXIT_INTERRUPTED. */
 int lt_exec_run(struct lt_exec *ex);
+
+/* The run's time budget: from `deadline` (an lt__now() time; 0: none)
+ * no task starts and every queued one, or one queued later, is left
+ * (lt_task_ops.left); children still running `grace` seconds after it
+ * are stopped and their tasks left too.  A child that ends within the
+ * grace finishes as usual.  lt_exec_run() returns 0 once nothing is
+ * outstanding; ex->left counts the tasks left (over every run of ex). */
+void lt_exec_set_deadline(struct lt_exec *ex, double deadline, double grace);
 
 /* Stops the run with this exit code (the first one stands). */
 void lt_exec_fail(struct lt_exec *ex, int code);

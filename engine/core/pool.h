@@ -96,6 +96,8 @@ struct job {
                                 not eat the tests' time */
     double exited_at;        /* when EXITED arrived */
     int timed_out, output_overflow, killed_by_us;
+    int cut;                 /* stopped at the run's deadline (exec.h):
+                                what it reported is no result */
     int wait_status;
     long maxrss_kb;
     double child_ns;

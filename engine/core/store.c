@@ -808,6 +808,19 @@ int lt_store_set_meta(struct lt_store *st, const char *key, const char *val)
                           "set meta", "tt", key, val);
 }
 
+/* Contract: see store.h. */
+int lt_store_budget_stopped(struct lt_store *st)
+{
+    char *stop = NULL, *complete = NULL;
+    int stopped = lt_store_get_meta(st, LT_META_BUDGET_STOP, &stop) == 0 &&
+                  stop && *stop &&
+                  lt_store_get_meta(st, "complete", &complete) == 0 &&
+                  !(complete && strcmp(complete, "1") == 0);
+    free(stop);
+    free(complete);
+    return stopped;
+}
+
 /*** Files ***/
 
 /* Records path with its content hash and source.  When path was stored
@@ -995,8 +1008,8 @@ int lt_store_put_mutant(struct lt_store *st, const struct lt_mutant *m)
 
 /* Stores r unless a result for r->mutant_id is already stored: the first
  * result wins, so a batch replayed after a crash changes nothing.
- * LT_EUSAGE for an empty id or a verdict that is not a result (pending or
- * out of range). */
+ * LT_EUSAGE for an empty id or a verdict that is not a result (pending,
+ * not_run or out of range). */
 int lt_store_put_result(struct lt_store *st, const struct lt_result *r)
 {
     static const char sql[] =
@@ -1005,7 +1018,7 @@ int lt_store_put_result(struct lt_store *st, const struct lt_result *r)
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
         "strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
     if (!r->mutant_id[0] || r->verdict <= LT_VERDICT_PENDING ||
-        r->verdict >= LT_VERDICT__COUNT)
+        r->verdict == LT_VERDICT_NOT_RUN || r->verdict >= LT_VERDICT__COUNT)
         return LT_EUSAGE;
     return lt__store_exec(st, sql, "put result", "tttttdli", r->mutant_id,
                           lt_verdict_name(r->verdict), r->killed_by,

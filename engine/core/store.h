@@ -38,6 +38,16 @@ const char *lt_store_errmsg(struct lt_store *st);
 int lt_store_get_meta(struct lt_store *st, const char *key, char **out);
 int lt_store_set_meta(struct lt_store *st, const char *key, const char *val);
 
+/* The meta key of a run that stopped at its --max-time: the budget in
+ * seconds; unset (or "") for any other run. */
+#define LT_META_BUDGET_STOP "budget_stop"
+
+/* 1 when the store holds a run that its --max-time stopped and that no
+ * later run finished (LT_META_BUDGET_STOP set, "complete" not "1"): its
+ * mutants without a result are not_run, not pending.  0 otherwise, also
+ * when the meta cannot be read. */
+int lt_store_budget_stopped(struct lt_store *st);
+
 /* Records a source file and its content hash.  If the path was stored
  * with another hash, its mutants and their results are deleted first
  * (the file changed: old results mean nothing).  *changed set to 1 then. */

@@ -22,6 +22,7 @@ static const char *const names[LT_VERDICT__COUNT] = {
     [LT_VERDICT_EQUIVALENT] = "equivalent",
     [LT_VERDICT_INVALID] = "invalid",
     [LT_VERDICT_ERROR] = "error",
+    [LT_VERDICT_NOT_RUN] = "not_run",
 };
 
 /* The name of v, a static string.  Values outside the enum give
@@ -61,8 +62,8 @@ int lt_verdict_is_detected(enum lt_verdict v)
 }
 
 /* 1 when the mutant counts in the score's denominator: detected,
- * survived or not covered.  Equivalent, invalid, error and pending do
- * not. */
+ * survived or not covered.  Equivalent, invalid, error, pending and
+ * not_run do not. */
 int lt_verdict_is_valid(enum lt_verdict v)
 {
     return lt_verdict_is_detected(v) || v == LT_VERDICT_SURVIVED ||

@@ -16,10 +16,14 @@ enum lt_verdict {
     LT_VERDICT_EQUIVALENT,    /* compiles to the original's code: not run */
     LT_VERDICT_INVALID,       /* does not compile */
     LT_VERDICT_ERROR,         /* engine or sandbox failed: never a kill */
+    LT_VERDICT_NOT_RUN,       /* the run's --max-time came first: never
+                                 stored (no result is what the rerun
+                                 runs), given by reports only */
     LT_VERDICT__COUNT
 };
 
-/* "killed", "survived", ...; "pending" for LT_VERDICT_PENDING. */
+/* "killed", "survived", ...; "pending" for LT_VERDICT_PENDING, "not_run"
+ * for LT_VERDICT_NOT_RUN. */
 const char *lt_verdict_name(enum lt_verdict v);
 /* Inverse of lt_verdict_name; LT_VERDICT_PENDING for unknown names. */
 enum lt_verdict lt_verdict_from_name(const char *name);

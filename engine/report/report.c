@@ -99,7 +99,13 @@ static void write_text(const struct lt__rdata *d, FILE *out)
             s->counts[LT_VERDICT_ERROR]);
     if (s->counts[LT_VERDICT_PENDING])
         fprintf(out, ", not run yet %d", s->counts[LT_VERDICT_PENDING]);
+    if (s->counts[LT_VERDICT_NOT_RUN])
+        fprintf(out, ", not_run %d", s->counts[LT_VERDICT_NOT_RUN]);
     fputc('\n', out);
+    if (s->counts[LT_VERDICT_NOT_RUN])
+        fprintf(out, "  not_run: %d mutants --max-time left no time for, "
+                     "left out of the score; the same command runs them\n",
+                s->counts[LT_VERDICT_NOT_RUN]);
     if (d->duplicates || s->counts[LT_VERDICT_EQUIVALENT])
         fprintf(out, "  not run: %d equivalent to the original, %d "
                      "duplicates of another mutant (verdict shared)\n",
@@ -109,7 +115,12 @@ static void write_text(const struct lt__rdata *d, FILE *out)
                    s->counts[LT_VERDICT_CRASHED] + s->counts[LT_VERDICT_MEMORY];
     int valid = detected + s->counts[LT_VERDICT_SURVIVED] +
                 s->counts[LT_VERDICT_NO_COVERAGE];
-    if (score >= 0)
+    if (score >= 0 && s->counts[LT_VERDICT_NOT_RUN])
+        fprintf(out, "mutation score: %.1f%% (%d detected of %d valid; "
+                     "%d not_run not counted)\n",
+                score * 100.0, detected, valid,
+                s->counts[LT_VERDICT_NOT_RUN]);
+    else if (score >= 0)
         fprintf(out, "mutation score: %.1f%% (%d detected of %d valid)\n",
                 score * 100.0, detected, valid);
     else
@@ -266,7 +277,10 @@ int lt_show(const char *db, const char *id, enum lt_format format)
     const char *name = lt__display_path(m.file, cwd);
     char *diff = rc == 0 ? lt__mutant_diff(&m, src, len, name)
                          : xstrdup("(source not stored)\n");
-    const char *verdict = has ? lt_verdict_name(r.verdict) : "pending";
+    const char *verdict = has ? lt_verdict_name(r.verdict)
+                          : lt_store_budget_stopped(st)
+                              ? lt_verdict_name(LT_VERDICT_NOT_RUN)
+                              : "pending";
     char *telemetry = NULL;
     if (lt_store_get_telemetry(st, m.id, &telemetry) < 0)
         telemetry = NULL;

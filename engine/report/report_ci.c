@@ -97,6 +97,7 @@ static enum lt_junit_policy policy_of(enum lt_verdict v,
     case LT_VERDICT_EQUIVALENT:
     case LT_VERDICT_INVALID:
     case LT_VERDICT_PENDING:
+    case LT_VERDICT_NOT_RUN:
         return LT_JUNIT_SKIPPED;
     case LT_VERDICT_ERROR:
         return LT_JUNIT_ERROR;

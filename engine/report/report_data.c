@@ -93,7 +93,8 @@ static int load_mutant(const struct lt_mutant *m, const struct lt_result *r,
         copy_result(&x->r, r);
         x->has_result = 1;
     } else {
-        x->r.verdict = LT_VERDICT_PENDING;
+        x->r.verdict = d->budget_stopped ? LT_VERDICT_NOT_RUN
+                                         : LT_VERDICT_PENDING;
     }
     lt_summary_add(&d->sum, x->r.verdict);
     if (r && r->detail && strncmp(r->detail, "same code as mutant ", 20) == 0)
@@ -198,6 +199,7 @@ int lt__rdata_load(struct lt_store *st, struct lt__rdata *d)
     if (!d->cwd)
         d->cwd = xstrdup(".");
     d->repo_root = find_repo_root(d->cwd);
+    d->budget_stopped = lt_store_budget_stopped(st);
     struct load l = {d, 0, 0};
     int rc = lt_store_each(st, load_mutant, &l);
     if (rc < 0)

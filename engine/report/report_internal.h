@@ -41,7 +41,9 @@ struct lt__rfile {
 
 struct lt__rmutant {
     struct lt_mutant m;  /* heap copies */
-    struct lt_result r;  /* heap copies; verdict PENDING without result */
+    struct lt_result r;  /* heap copies; without a result, verdict
+                            PENDING, or NOT_RUN when --max-time stopped
+                            the run */
     int has_result;
     size_t file;         /* index into lt__rdata.files */
     struct lt__loc loc;
@@ -69,6 +71,8 @@ struct lt__rdata {
     double setup_s, baseline_s, mutants_s; /* -1 when not recorded */
     char *settings;     /* the run's settings (meta), or NULL */
     int any_coverage;   /* some test has coverage recorded */
+    int budget_stopped; /* --max-time stopped the run: the mutants without
+                           a result are not_run */
 };
 
 /* Reads everything a report needs from the store into d (freed with

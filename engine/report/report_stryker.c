@@ -32,7 +32,9 @@
  * score the elements compute, detected / valid, is litmus's own;
  * RuntimeError would leave them out of it.  equivalent is Ignored with a
  * reason; error (the engine or sandbox failed) is RuntimeError, which
- * the score leaves out as litmus does. */
+ * the score leaves out as litmus does; a mutant without a result
+ * (pending, or not_run when --max-time stopped the run) is Pending,
+ * which the score leaves out too. */
 static const char *stryker_status(enum lt_verdict v)
 {
     switch (v) {
@@ -76,6 +78,8 @@ static char *status_reason(const struct lt__rmutant *x)
                          detail ? detail : "");
     case LT_VERDICT_NO_COVERAGE:
         return xstrdup(detail ? detail : "no test reaches this code");
+    case LT_VERDICT_NOT_RUN:
+        return xstrdup("not_run: the run's --max-time came before it");
     default:
         return detail ? xstrdup(detail) : NULL;
     }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cliopt.h"
 #include "common/err.h"
 #include "common/xmalloc.h"
 #include "engine/core/pyenv.h"
@@ -197,6 +198,17 @@ int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
         } else if (key_is(key, "baseline-timeout")) {
             if (number(v, 1, 86400, &o->baseline_timeout) < 0)
                 rc = -1;
+        } else if (key_is(key, "max-time")) {
+            /* "15m" as on the command line, or a number of seconds. */
+            const char *t = json_string_value(v);
+            d = 0;
+            if (t ? lt_parse_duration(t, &d) < 0
+                  : number(v, 0, LT_MAX_TIME_MAX, &d) < 0)
+                rc = -1;
+            else if (!(d > 0) || d > LT_MAX_TIME_MAX)
+                rc = -1;
+            else
+                o->max_time = d;
         } else if (key_is(key, "baseline-runs")) {
             if (!json_is_integer(v) || json_integer_value(v) < 1 ||
                 json_integer_value(v) > 100)

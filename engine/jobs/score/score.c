@@ -589,6 +589,10 @@ static int step_resume(struct score_run *r)
     /* Set again once every mutant of the run (or shard) has a result. */
     if (rc == 0)
         rc = lt_store_set_meta(r->st, "complete", "0");
+    /* Set again when this run stops at its --max-time: until then the
+     * mutants without a result are pending, not not_run. */
+    if (rc == 0)
+        rc = lt_store_set_meta(r->st, LT_META_BUDGET_STOP, NULL);
     if (rc == 0 && r->incremental)
         rc = lt_store_clear_run(r->st);
     lt_buf_free(&fp);
@@ -951,12 +955,24 @@ static int step_run(struct score_run *r)
         rc = lt_store_commit(r->st);
     if (rc < 0)
         return stop(r, lt__store_write_failed(r->st, r->o->run.db, rc));
+    /* What --max-time left: the mutants of this run without a result. */
+    for (size_t i = 0; r->n_left && i < plan->mutants.count; i++) {
+        int has = r->owned[i] ? lt_store_has_result(r->st,
+                                                    plan->mutants.items[i].id)
+                              : 1;
+        if (has < 0)
+            return stop(r, lt__store_write_failed(r->st, r->o->run.db, has));
+        r->n_not_run += !has;
+    }
     return 0;
 }
 
 /* Finish: the run's figures (for `litmus report`, `make bench` and the
- * curious, docs/scale.md) and "complete", then the report; the exit code
- * is the report's (1 below --fail-under). */
+ * curious, docs/scale.md) and "complete", or, when --max-time left
+ * mutants without a result, the budget's stop (the store stays
+ * unfinished: the same command resumes it); then the report, with those
+ * mutants as not_run.  The exit code is the report's (1 below
+ * --fail-under, on the verdicts there are). */
 static int step_finish(struct score_run *r)
 {
     const struct lt_score_opts *o = r->o;
@@ -994,15 +1010,26 @@ static int step_finish(struct score_run *r)
     snprintf(v[11], sizeof(v[11]), "%zu", r->n_reused);
     snprintf(v[12], sizeof(v[12]), "%zu", r->n_tests_reused);
     snprintf(v[13], sizeof(v[13]), "1");
+    /* A budget's stop: "complete" stays "0", and the stop is said. */
+    size_t n_keys = sizeof(keys) / sizeof(*keys) - (r->n_not_run > 0);
     int rc = lt_store_begin(r->st);
-    for (size_t k = 0; rc == 0 && k < sizeof(keys) / sizeof(*keys); k++)
+    for (size_t k = 0; rc == 0 && k < n_keys; k++)
         rc = lt_store_set_meta(r->st, keys[k], v[k]);
+    if (rc == 0 && r->n_not_run > 0) {
+        char secs[32];
+        snprintf(secs, sizeof(secs), "%.3f", o->max_time);
+        rc = lt_store_set_meta(r->st, LT_META_BUDGET_STOP, secs);
+    }
     /* Only figures: a failure here loses no result, but the next write
      * would fail the same way, so say so now. */
     if (rc == 0)
         rc = lt_store_commit(r->st);
     if (rc < 0)
         return stop(r, lt__store_write_failed(r->st, o->run.db, rc));
+    if (r->n_not_run > 0)
+        fprintf(stderr, "litmus: --max-time reached: %zu of %zu mutants "
+                "not run (not_run in the report, left out of the score); "
+                "the same command runs them\n", r->n_not_run, r->n_owned);
     return stop(r, lt__report_score(r->st, o->format, o->fail_under, stdout,
                                     &o->report));
 }

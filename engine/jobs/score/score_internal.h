@@ -253,6 +253,9 @@ struct score_run {
     /* run */
     struct mrun *mr;
     size_t n_rechecks;           /* wall-clock timeouts run again alone */
+    size_t n_left;               /* queued mutants --max-time left */
+    size_t n_not_run;            /* mutants of the run without a result
+                                    (those left and their duplicates) */
 };
 
 /*** Who can observe a wide mutant (score_readers.c) ***/
@@ -314,8 +317,9 @@ int lt__baseline_store(struct score_run *r);
 extern const struct lt_lane_ops lt__score_lane_ops;
 
 /* Runs every mutant of r->queue on the executor, storing each verdict
- * (and its duplicates') in batches, longest first.  0, or the run's exit
- * code. */
+ * (and its duplicates') in batches: longest first, or with --max-time
+ * in the budget's order, until the budget (the mutants it leaves are
+ * counted in r->n_left).  0, or the run's exit code. */
 int lt__score_run_mutants(struct score_run *r);
 
 /* Frees what lt__score_run_mutants() kept for the executor (after

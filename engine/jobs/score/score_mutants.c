@@ -14,6 +14,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "engine/core/budget.h"
 #include "engine/core/internal.h"
 #include "engine/jobs/score/score_internal.h"
 #include "engine/core/progress.h"
@@ -26,6 +27,11 @@
  * within this many seconds. */
 #define BATCH_RESULTS 64
 #define BATCH_SECONDS 0.5
+
+/* A mutant's run costs about this much besides its tests (the fork, the
+ * change applied, the result read), in seconds: the estimates of
+ * --max-time only. */
+#define MUTANT_OVERHEAD_S 0.005
 
 /*** Verdicts ***/
 
@@ -107,6 +113,20 @@ static int cmp_by_cost(const void *a, const void *b)
 }
 
 /* What the mutants' callbacks share. */
+struct mrun;
+
+/* 1 when mutant mi runs in a fresh child that imports its module again
+ * (a change to module-level or class-body code, or to a line that runs
+ * at import, not applied by re-executing one statement). */
+static int runs_fresh(const struct mplan *mp, const struct baseline *base,
+                      const struct lt_plan *plan, size_t mi)
+{
+    return !mp[mi].rebind &&
+           (mp[mi].a.structural ||
+            lt__baseline_at_import(base, &plan->mutants.items[mi],
+                                   plan->mutant_file[mi]));
+}
+
 struct mrun {
     const struct lt_score_opts *o;
     const struct lt_plan *plan;
@@ -120,6 +140,7 @@ struct mrun {
     size_t n_rechecks;         /* wall-clock timeouts run again alone */
     size_t n_rests;            /* CPU timeouts whose other tests ran */
     size_t finished;           /* runs that ended */
+    size_t left;               /* mutants the deadline left (--max-time) */
     int fresh_off;             /* LITMUS_FRESH=0 (bench aid) */
     FILE *run_log;             /* LITMUS_RUN_LOG (test aid) */
     struct mtask *tasks;       /* one per queued mutant */
@@ -179,9 +200,7 @@ static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
     /* A fresh run imports and collects again before its tests: its wall
      * deadline allows for that, then restarts at SANDBOXED (its CPU
      * budget counts from there anyway). */
-    int fresh = !mr->mp[mi].rebind &&
-                (mr->mp[mi].a.structural ||
-                 lt__baseline_at_import(base, m, mr->plan->mutant_file[mi]));
+    int fresh = runs_fresh(mr->mp, base, mr->plan, mi);
     la->wall = wall_budget;
     if (fresh) {
         spec->sandbox_wall_s = wall_budget;
@@ -347,9 +366,22 @@ static void mutant_lost(struct lt_exec *ex, struct lt_task *xt,
     lt_result_clear(&res);
 }
 
+/* --max-time came before the mutant's run ended: it has no result, and
+ * a rerun runs it whole (a timeout whose other tests never ran is not
+ * kept either). */
+static void mutant_left(struct lt_exec *ex, struct lt_task *xt)
+{
+    struct mtask *t = xt->owner;
+    (void)ex;
+    free(t->rest);
+    t->rest = NULL;
+    lt_result_clear(&t->stopped);
+    t->mr->left++;
+}
+
 static const struct lt_task_ops mutant_ops = {
     .prepare = mutant_prepare, .finished = mutant_finished,
-    .lost = mutant_lost};
+    .lost = mutant_lost, .left = mutant_left};
 
 static void mutants_progress(struct lt_exec *ex, int force)
 {
@@ -433,6 +465,88 @@ const struct lt_lane_ops lt__score_lane_ops = {
     .start_failed = score_start_failed, .started = score_started};
 
 
+/*** The time budget (--max-time) ***/
+
+/* A duration for a message: "4.5 s", "40 s", "12 min", "1.5 h". */
+static void say_duration(double s, char *buf, size_t len)
+{
+    if (s < 0)
+        s = 0;
+    if (s < 10)
+        snprintf(buf, len, "%.1f s", s);
+    else if (s < 90)
+        snprintf(buf, len, "%.0f s", s);
+    else if (s < 90 * 60)
+        snprintf(buf, len, "%.0f min", s / 60);
+    else
+        snprintf(buf, len, "%.1f h", s / 3600);
+}
+
+/* Children running when the budget comes get this long to end: 2% of
+ * the budget, from 1 to 10 s.  Then they are stopped, and their mutants
+ * are not_run as those that never started. */
+static double budget_grace(double max_time)
+{
+    double g = max_time * 0.02;
+    return g < 1 ? 1 : g > 10 ? 10 : g;
+}
+
+/* --max-time: puts the queue in the order of a run that may stop
+ * part-way (lt__budget_order: every line's cheapest mutant first, then
+ * every line's next), with cost[] in the same order; says, when the
+ * mutants are expected to pass the budget, how long they would take and
+ * how many will run by it; and sets the executor's deadline. */
+static void budget_plan(struct score_run *r, double *cost)
+{
+    const struct lt_score_opts *o = r->o;
+    size_t n = r->n_queue;
+    struct lt__budget_item *items = xcalloc(n + 1, sizeof(*items));
+    for (size_t q = 0; q < n; q++) {
+        size_t i = r->queue[q];
+        uint64_t line = (uint32_t)r->plan.mutants.items[i].line;
+        items[q] = (struct lt__budget_item){
+            cost[q], ((uint64_t)r->plan.mutant_file[i] << 32) | line};
+    }
+    size_t *order = xcalloc(n + 1, sizeof(size_t));
+    lt__budget_order(items, n, order);
+    size_t *queue = xcalloc(n + 1, sizeof(size_t));
+    for (size_t q = 0; q < n; q++) {
+        queue[q] = r->queue[order[q]];
+        cost[q] = items[order[q]].cost_s;
+    }
+    memcpy(r->queue, queue, n * sizeof(size_t));
+    free(queue);
+    free(order);
+    free(items);
+
+    double deadline = r->t_start + o->max_time, now = lt__now();
+    double room = deadline - now, all = 0;
+    size_t fit = lt__budget_fit(cost, n, r->ex.jobs, room, &all);
+    char budget[32], need[32], have[32], spent[32];
+    say_duration(o->max_time, budget, sizeof(budget));
+    say_duration(all, need, sizeof(need));
+    say_duration(room, have, sizeof(have));
+    say_duration(now - r->t_start, spent, sizeof(spent));
+    if (n > 0 && room <= 0)
+        fprintf(stderr, "litmus: --max-time %s was spent before the "
+                "mutants (start-up and baseline took %s): none of the %zu "
+                "to run starts; they are reported as not_run, and the same "
+                "command runs them on the stored baseline\n", budget, spent,
+                n);
+    else if (n > 0 && all > room)
+        fprintf(stderr, "litmus: the %zu mutants to run are expected to "
+                "take about %s on %d %s; --max-time %s leaves %s: about "
+                "%zu of them will run, the cheapest first and one per line "
+                "before any line's next, and the rest will be reported as "
+                "not_run (the same command runs them)\n", n, need,
+                r->ex.jobs, r->ex.jobs == 1 ? "child" : "children", budget,
+                have, fit);
+    else
+        lt_debug("the %zu mutants are expected to take about %s of the "
+                 "%s --max-time leaves", n, need, have);
+    lt_exec_set_deadline(&r->ex, deadline, budget_grace(o->max_time));
+}
+
 /* Contract: see score_internal.h. */
 int lt__score_run_mutants(struct score_run *r)
 {
@@ -454,25 +568,38 @@ int lt__score_run_mutants(struct score_run *r)
     const char *run_log_path = getenv("LITMUS_RUN_LOG");
     mr->run_log = run_log_path && *run_log_path ? fopen(run_log_path, "a")
                                                 : NULL;
-    /* Longest first: the mutants whose selected tests take longest start
-     * first, so that the last ones to end are short and the children end
-     * together (what a mutant costs, not its verdict, depends on the
-     * order). */
-    struct by_cost *bc = xcalloc(n_queue + 1, sizeof(*bc));
+    /* Each mutant's expected cost: its selected tests' baseline wall
+     * time, and a fresh import when it needs one. */
+    double *tests_ms = xcalloc(n_queue + 1, sizeof(double));
+    double *cost = xcalloc(n_queue + 1, sizeof(double));
     for (size_t q = 0; q < n_queue; q++) {
         size_t i = r->queue[q];
         uint32_t *sel = NULL;
         size_t n = lt__mutant_select(r, i, &sel);
-        double ms = 0;
         for (size_t k = 0; k < n; k++)
-            ms += r->base.wall_ms[sel[k]];
+            tests_ms[q] += r->base.wall_ms[sel[k]];
         free(sel);
-        bc[q] = (struct by_cost){ms, q, i};
+        cost[q] = tests_ms[q] / 1000.0 + MUTANT_OVERHEAD_S +
+                  (runs_fresh(r->mp, &r->base, &r->plan, i) ? r->pool->import_s
+                                                             : 0);
     }
-    qsort(bc, n_queue, sizeof(*bc), cmp_by_cost);
-    for (size_t q = 0; q < n_queue; q++)
-        r->queue[q] = bc[q].mutant;
-    free(bc);
+    if (o->max_time > 0) {
+        budget_plan(r, cost);
+    } else {
+        /* Longest first: the mutants whose selected tests take longest
+         * start first, so that the last ones to end are short and the
+         * children end together (what a mutant costs, not its verdict,
+         * depends on the order). */
+        struct by_cost *bc = xcalloc(n_queue + 1, sizeof(*bc));
+        for (size_t q = 0; q < n_queue; q++)
+            bc[q] = (struct by_cost){tests_ms[q], q, r->queue[q]};
+        qsort(bc, n_queue, sizeof(*bc), cmp_by_cost);
+        for (size_t q = 0; q < n_queue; q++)
+            r->queue[q] = bc[q].mutant;
+        free(bc);
+    }
+    free(cost);
+    free(tests_ms);
     mr->tasks = xcalloc(n_queue + 1, sizeof(*mr->tasks));
     for (size_t q = 0; q < n_queue; q++) {
         struct mtask *t = &mr->tasks[q];
@@ -494,11 +621,14 @@ int lt__score_run_mutants(struct score_run *r)
     r->n_rechecks = mr->n_rechecks;
     if (rc != 0)
         return rc;
-    if (mr->finished < n_queue + mr->n_rechecks + mr->n_rests) {
+    /* Each run ends once: finished, or left at the deadline. */
+    size_t ended = mr->finished + r->ex.left;
+    if (ended < n_queue + mr->n_rechecks + mr->n_rests) {
         lt_error("internal error: %zu mutant runs were never finished",
-                 n_queue + mr->n_rechecks + mr->n_rests - mr->finished);
+                 n_queue + mr->n_rechecks + mr->n_rests - ended);
         return LT_EXIT_ENGINE;
     }
+    r->n_left = mr->left;
     return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "common/buf.h"
+#include "common/cliopt.h"
 #include "common/sha256.h"
 #include "common/err.h"
 #include "common/log.h"
@@ -451,6 +452,65 @@ static void test_sha256(void **state)
                              "f1809a48a497200e046d39ccc7112cd0");
 }
 
+/*** Durations (--max-time) ***/
+
+static void expect_duration(const char *s, double want)
+{
+    double got = -1;
+    int rc = lt_parse_duration(s, &got);
+    if (rc != 0 || got != want)
+        fail_msg("'%s': rc %d, %g s; expected %g s", s, rc, got, want);
+}
+
+static void test_duration_forms(void **state)
+{
+    (void)state;
+    expect_duration("90", 90);
+    expect_duration("2.5", 2.5);
+    expect_duration("90s", 90);
+    expect_duration("15m", 900);
+    expect_duration("2h", 7200);
+    expect_duration("1h30m", 5400);
+    expect_duration("1m30s", 90);
+    expect_duration("1h2m3s", 3723);
+    expect_duration("1.5h", 5400);
+    expect_duration("0.5m", 30);
+    expect_duration("0", 0);
+    static const char *const bad[] = {
+        "", "s", "m5", "-5", "+5", "5x", "5 m", " 5", "5m ", "1e3", "inf",
+        "nan", "0x10", "1.", ".5", "1h30", "30m1h", "1m1m", "5ms", "5sec",
+        "1h1h", "5.5.5"};
+    for (size_t k = 0; k < sizeof(bad) / sizeof(*bad); k++) {
+        double got = -7;
+        if (lt_parse_duration(bad[k], &got) != -1 || got != -7)
+            fail_msg("'%s' was accepted as %g s", bad[k], got);
+    }
+    assert_int_equal(lt_parse_duration(NULL, &(double){0}), -1);
+}
+
+/* The option's form: a range, and the usage error's exit code path. */
+static void test_cli_duration_range(void **state)
+{
+    (void)state;
+    double v = -1;
+    assert_int_equal(lt_cli_duration("--max-time", "10m", 86400, &v), 0);
+    assert_true(v == 600);
+    /* Zero, past the bound and bad text: -1 and v untouched (the usage
+     * error goes to stderr). */
+    int saved = dup(2), devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 2);
+    int zero = lt_cli_duration("--max-time", "0s", 86400, &v);
+    int over = lt_cli_duration("--max-time", "25h", 86400, &v);
+    int text = lt_cli_duration("--max-time", "soon", 86400, &v);
+    dup2(saved, 2);
+    close(saved);
+    close(devnull);
+    assert_int_equal(zero, -1);
+    assert_int_equal(over, -1);
+    assert_int_equal(text, -1);
+    assert_true(v == 600);
+}
+
 /* A helper program's output on both streams, its exit status, its
  * standard input from a file, its folder, the cap on what is kept, a
  * program that fills one pipe while the other is read, and one that
@@ -529,6 +589,8 @@ int main(int argc, char **argv)
         LT_TEST(test_log_long_message),
         LT_TEST(test_sha256),
         LT_TEST(test_run_capture),
+        LT_TEST(test_duration_forms),
+        LT_TEST(test_cli_duration_range),
     };
     cmocka_set_message_output(CM_OUTPUT_TAP);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,8 @@
  * children at once, exclusive tasks, one retry after a runner died and
  * the loss after a second death, a lane that cannot start, slots moving
  * between lanes, a job's own order of tasks, a failed store write
- * stopping the run, and zygotes made as copies of a ready one.  SPDX-License-Identifier: MIT */
+ * stopping the run, zygotes made as copies of a ready one, and the run's
+ * deadline (--max-time).  SPDX-License-Identifier: MIT */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -93,6 +94,7 @@ struct seen {
     int started[MAX_TASKS]; /* per task: starts */
     int finished[MAX_TASKS];
     int lost[MAX_TASKS];
+    int left[MAX_TASKS];    /* left at the run's deadline */
     char lost_why[MAX_TASKS][128];
     int order[MAX_TASKS];   /* task ids in the order they started */
     int n_order;
@@ -182,8 +184,18 @@ static void t_watch(struct lt_exec *ex, struct lt_task *xt, struct job *j,
     }
 }
 
+static void t_left(struct lt_exec *ex, struct lt_task *xt)
+{
+    struct ttask *t = xt->owner;
+    (void)ex;
+    t->seen->left[t->id]++;
+}
+
 static const struct lt_task_ops ops = {
     .prepare = t_prepare, .finished = t_finished, .lost = t_lost};
+static const struct lt_task_ops leaving_ops = {
+    .prepare = t_prepare, .finished = t_finished, .lost = t_lost,
+    .left = t_left};
 static const struct lt_task_ops killing_ops = {
     .prepare = t_prepare, .finished = t_finished, .lost = t_lost,
     .watch = t_watch};
@@ -435,6 +447,70 @@ static void test_copies(void **state)
     project_free(&p);
 }
 
+/* The run's deadline.  A child running when it comes ends within the
+ * grace and finishes; the queued tasks are left without starting.  A
+ * child still running at the end of the grace is stopped, its task left
+ * (not finished: what it reported is no result), and the zygote under it
+ * runs the next task as before. */
+static void test_deadline(void **state)
+{
+    (void)state;
+    struct project p;
+    project_make(&p, "test_calc.py", 0.6); /* a task: about 1.2 s */
+    struct lt_exec ex;
+    lt_exec_init(&ex, 1);
+    struct lt_runner_config cfg = project_cfg(&p);
+    struct lt_lane *l = lt_exec_lane(&ex, &cfg, NULL, NULL);
+    assert_int_equal(lt_exec_warm(&ex, l, 1), 0);
+    assert_int_equal(lt_exec_wait_ready(&ex, l), 0);
+    struct seen s = {0};
+    struct ttask t[MAX_TASKS];
+    submit_n(&ex, l, t, 0, 4, &s, &leaving_ops);
+    lt_exec_set_deadline(&ex, lt__now() + 0.3, 30.0);
+    assert_int_equal(lt_exec_run(&ex), 0);
+    assert_true(ex.past_deadline);
+    assert_int_equal(s.started[0], 1);
+    assert_int_equal(s.finished[0], 1);
+    assert_int_equal(s.left[0], 0);
+    for (int i = 1; i < 4; i++) {
+        assert_int_equal(s.started[i], 0);
+        assert_int_equal(s.finished[i], 0);
+        assert_int_equal(s.left[i], 1);
+    }
+    assert_int_equal(ex.left, 3);
+    assert_int_equal(ex.outstanding, 0);
+
+    /* Past the grace: stopped long before its tests would end. */
+    s = (struct seen){0};
+    submit_n(&ex, l, t, 4, 2, &s, &leaving_ops);
+    double t0 = lt__now();
+    lt_exec_set_deadline(&ex, t0 + 0.2, 0.2);
+    assert_false(ex.past_deadline);
+    assert_int_equal(lt_exec_run(&ex), 0);
+    double took = lt__now() - t0;
+    if (took > 1.0)
+        fail_msg("the run took %.2f s past a deadline and grace of 0.4 s",
+                 took);
+    assert_int_equal(s.started[4], 1);
+    assert_int_equal(s.finished[4], 0);
+    assert_int_equal(s.left[4], 1);
+    assert_int_equal(s.started[5], 0);
+    assert_int_equal(s.left[5], 1);
+    assert_int_equal(ex.left, 5);
+    assert_int_equal(ex.running, 0);
+
+    /* No deadline: the same zygote runs the next task to its end. */
+    s = (struct seen){0};
+    submit_n(&ex, l, t, 6, 1, &s, &leaving_ops);
+    lt_exec_set_deadline(&ex, 0, 0);
+    assert_int_equal(lt_exec_run(&ex), 0);
+    assert_int_equal(s.finished[6], 1);
+    assert_int_equal(s.left[6], 0);
+    assert_int_equal(ex.left, 5);
+    lt_exec_close(&ex);
+    project_free(&p);
+}
+
 int main(void)
 {
     lt_engine_set_exe(LT_TEST_LITMUS);
@@ -445,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_policy_order),
         cmocka_unit_test(test_store_failure_stops),
         cmocka_unit_test(test_copies),
+        cmocka_unit_test(test_deadline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

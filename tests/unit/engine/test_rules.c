@@ -1,6 +1,8 @@
-/* Unit tests of two rules that used to be reachable only through a
- * sandboxed pytest run: test selection (lt__select_tests) and markdown
- * fence stripping of patch texts (lt__strip_fence).
+/* Unit tests of rules that used to be reachable only through a
+ * sandboxed pytest run: test selection (lt__select_tests), markdown
+ * fence stripping of patch texts (lt__strip_fence), --shard values, and
+ * the time budget's order and estimate (lt__budget_order,
+ * lt__budget_fit).
  * SPDX-License-Identifier: MIT */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 
 #include "engine/engine.h"
 #include "engine/jobs/patches/patches_internal.h"
+#include "engine/core/budget.h"
 #include "engine/core/select.h"
 
 /*** Selection ***/
@@ -212,6 +215,85 @@ static void test_shard_parse(void **state)
     assert_int_equal(lt_shard_parse(NULL, &i, &n, &why), -1);
 }
 
+/*** The time budget's order and estimate (engine/core/budget.c) ***/
+
+static void expect_order(const struct lt__budget_item *items, size_t n,
+                         const size_t *want)
+{
+    size_t got[16];
+    char gs[128] = "", ws[128] = "";
+    lt__budget_order(items, n, got);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(gs + strlen(gs), sizeof(gs) - strlen(gs), " %zu", got[i]);
+        snprintf(ws + strlen(ws), sizeof(ws) - strlen(ws), " %zu", want[i]);
+    }
+    if (strcmp(gs, ws) != 0)
+        fail_msg("order:%s; expected:%s", gs, ws);
+}
+
+/* Every line's cheapest mutant before any line's second; within a round
+ * the cheapest first, ties in plan order. */
+static void test_budget_order_rounds(void **state)
+{
+    (void)state;
+    static const struct lt__budget_item items[] = {
+        {5.0, 10}, /* 0: line 10, dearest of its line */
+        {1.0, 10}, /* 1: line 10, cheapest */
+        {2.0, 20}, /* 2: line 20, its only one */
+        {0.5, 30}, /* 3: line 30, cheapest of all */
+        {0.5, 30}, /* 4: line 30, the same cost: after 3 */
+        {9.0, 40}, /* 5: line 40, the only one, dear */
+        {1.0, 10}, /* 6: line 10, ties with 1: after it */
+    };
+    /* Round 0: 3 (0.5), 1 (1), 2 (2), 5 (9); round 1: 4 (0.5), 6 (1);
+     * round 2: 0 (5). */
+    static const size_t want[] = {3, 1, 2, 5, 4, 6, 0};
+    expect_order(items, 7, want);
+}
+
+/* One group: the order is simply the cheapest first; one task per
+ * group: the same; nothing to order: nothing written. */
+static void test_budget_order_degenerate(void **state)
+{
+    (void)state;
+    static const struct lt__budget_item one_group[] = {
+        {3, 7}, {1, 7}, {2, 7}, {1, 7}};
+    static const size_t want1[] = {1, 3, 2, 0};
+    expect_order(one_group, 4, want1);
+    static const struct lt__budget_item own_groups[] = {
+        {3, 1}, {1, 2}, {2, 3}, {0, 4}};
+    static const size_t want2[] = {3, 1, 2, 0};
+    expect_order(own_groups, 4, want2);
+    size_t untouched = 42;
+    lt__budget_order(NULL, 0, &untouched);
+    assert_int_equal(untouched, 42);
+}
+
+/* List scheduling: each child takes the next task when it is free. */
+static void test_budget_fit(void **state)
+{
+    (void)state;
+    static const double cost[] = {1, 1, 1, 1, 2, 2};
+    double all = -1;
+    /* One child: ends at 1, 2, 3, 4, 6, 8. */
+    assert_int_equal(lt__budget_fit(cost, 6, 1, 4.0, &all), 4);
+    assert_true(all == 8.0);
+    assert_int_equal(lt__budget_fit(cost, 6, 1, 5.9, NULL), 4);
+    assert_int_equal(lt__budget_fit(cost, 6, 1, 100, NULL), 6);
+    assert_int_equal(lt__budget_fit(cost, 6, 1, 0.5, NULL), 0);
+    /* Two children: 1,1 | 2,2 | then 2 and 2 end at 4 each. */
+    assert_int_equal(lt__budget_fit(cost, 6, 2, 2.0, &all), 4);
+    assert_true(all == 4.0);
+    assert_int_equal(lt__budget_fit(cost, 6, 2, 4.0, NULL), 6);
+    /* More children than tasks, and no child at all (taken as one). */
+    assert_int_equal(lt__budget_fit(cost, 6, 64, 2.0, &all), 6);
+    assert_true(all == 2.0);
+    assert_int_equal(lt__budget_fit(cost, 6, 0, 4.0, NULL), 4);
+    all = -1;
+    assert_int_equal(lt__budget_fit(NULL, 0, 2, 1.0, &all), 0);
+    assert_true(all == 0.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +307,9 @@ int main(void)
         cmocka_unit_test(test_fence_prose_and_other_languages),
         cmocka_unit_test(test_fence_closing_rules),
         cmocka_unit_test(test_shard_parse),
+        cmocka_unit_test(test_budget_order_rounds),
+        cmocka_unit_test(test_budget_order_degenerate),
+        cmocka_unit_test(test_budget_fit),
     };
     return cmocka_run_group_tests_name("engine_rules", tests, NULL, NULL);
 }

@@ -242,7 +242,8 @@ static void test_verdict_names(void **state)
 {
     static const char *const want[LT_VERDICT__COUNT] = {
         "pending", "killed", "timeout", "crashed", "memory",
-        "survived", "no_coverage", "equivalent", "invalid", "error"};
+        "survived", "no_coverage", "equivalent", "invalid", "error",
+        "not_run"};
     for (int v = 0; v < LT_VERDICT__COUNT; v++) {
         assert_string_equal(lt_verdict_name((enum lt_verdict)v), want[v]);
         assert_int_equal(lt_verdict_from_name(want[v]), v);
@@ -264,6 +265,8 @@ static void test_verdict_names(void **state)
     assert_false(lt_verdict_is_valid(LT_VERDICT_INVALID));
     assert_false(lt_verdict_is_valid(LT_VERDICT_ERROR));
     assert_false(lt_verdict_is_valid(LT_VERDICT_PENDING));
+    assert_false(lt_verdict_is_valid(LT_VERDICT_NOT_RUN));
+    assert_false(lt_verdict_is_detected(LT_VERDICT_NOT_RUN));
 }
 
 static double score_of(const enum lt_verdict *vs, size_t n)
@@ -280,7 +283,8 @@ static void test_summary_score(void **state)
 {
     enum lt_verdict none[] = {LT_VERDICT_PENDING};
     enum lt_verdict unscored[] = {LT_VERDICT_EQUIVALENT, LT_VERDICT_INVALID,
-                                  LT_VERDICT_ERROR, LT_VERDICT_PENDING};
+                                  LT_VERDICT_ERROR, LT_VERDICT_PENDING,
+                                  LT_VERDICT_NOT_RUN};
     enum lt_verdict three_of_four[] = {LT_VERDICT_KILLED, LT_VERDICT_KILLED,
                                        LT_VERDICT_KILLED,
                                        LT_VERDICT_SURVIVED};
@@ -299,7 +303,11 @@ static void test_summary_score(void **state)
     memset(&empty, 0, sizeof(empty));
     assert_true(lt_summary_score(&empty) == -1);
     assert_true(score_of(none, 1) == -1);
-    assert_true(score_of(unscored, 4) == -1);
+    assert_true(score_of(unscored, 5) == -1);
+    /* Mutants the budget left out change neither side of the score. */
+    enum lt_verdict cut_short[] = {LT_VERDICT_KILLED, LT_VERDICT_SURVIVED,
+                                   LT_VERDICT_NOT_RUN, LT_VERDICT_NOT_RUN};
+    assert_float_equal(score_of(cut_short, 4), 0.5, 1e-12);
     assert_float_equal(score_of(three_of_four, 4), 0.75, 1e-12);
     assert_float_equal(score_of(mixed, 10), 4.0 / 6.0, 1e-12);
     assert_float_equal(score_of(all_survive, 3), 0.0, 1e-12);
@@ -426,6 +434,10 @@ static void test_open_create_reopen(void **state)
     /* A pending verdict is not a result. */
     struct lt_result bad = mk_result("2222222222222222", LT_VERDICT_PENDING);
     assert_int_equal(lt_store_put_result(st, &bad), LT_EUSAGE);
+    /* Nor is not_run: a mutant without a result is what a rerun runs. */
+    bad.verdict = LT_VERDICT_NOT_RUN;
+    assert_int_equal(lt_store_put_result(st, &bad), LT_EUSAGE);
+    assert_int_equal(lt_store_has_result(st, "2222222222222222"), 0);
     lt_store_close(st);
 }
 
