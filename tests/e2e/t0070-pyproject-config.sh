@@ -23,6 +23,27 @@ echo 'colour = "blue"' >> pyproject.toml
 run_litmus score --no-progress
 expect_eq "$RC" 2 "unknown key"
 grep -q "unknown key 'colour'" "$WORK/err" || fail "unclear message: $(cat "$WORK/err")"
+# max-time: a duration as on the command line, or seconds; anything
+# else is refused before anything runs.
+sed -i '/^colour/d' pyproject.toml
+for bad in '"soon"' '"1h30"' '0' '-5' '"200h"' 'true'; do
+  printf 'max-time = %s\n' "$bad" >> pyproject.toml
+  run_litmus score --no-progress
+  expect_eq "$RC" 2 "max-time = $bad"
+  grep -q "invalid value for 'max-time'" "$WORK/err" || fail "unclear message for max-time = $bad: $(cat "$WORK/err")"
+  sed -i '/^max-time/d' pyproject.toml
+done
+# Taken, in both forms: a budget no start-up fits in leaves every mutant
+# not_run.
+for good in '"0.01s"' '0.01'; do
+  printf 'max-time = %s\n' "$good" >> pyproject.toml
+  run_litmus score --no-progress --fail-under 0 --db budget.db
+  expect_eq "$RC" 0 "max-time = $good"
+  grep -q "^litmus: --max-time 0.01 s was spent before the mutants" "$WORK/err" ||
+    fail "max-time = $good not taken: $(cat "$WORK/err")"
+  grep -q "not_run [1-9]" "$WORK/out" || fail "no not_run: $(cat "$WORK/out")"
+  sed -i '/^max-time/d' pyproject.toml
+done
 printf '[tool.litmus\n' > broken.toml
 run_litmus score --config broken.toml
 expect_eq "$RC" 2 "broken TOML"

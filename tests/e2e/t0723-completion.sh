@@ -17,6 +17,7 @@ expect_eq "$(complete_words litmus s | tr '\n' ' ')" "score show similarity slur
   expect_eq "$(complete_words litmus s | tr '\n' ' ')" "score show slurm " "litmus s"
 expect_eq "$(complete_words litmus score --timeout-c)" "--timeout-const" "score --timeout-c"
 expect_eq "$(complete_words litmus score a.py --baseline | tr '\n' ' ')" "--baseline-runs --baseline-timeout " "score --baseline"
+expect_eq "$(complete_words litmus score a.py --max)" "--max-time" "score --max"
 expect_eq "$(complete_words litmus report --junit | tr '\n' ' ')" "--junit-no-coverage --junit-timeout " "report --junit"
 expect_eq "$(complete_words litmus dataset re)" "rewrite" "dataset re"
 expect_eq "$(complete_words litmus dataset rewrite --st)" "--strength" "dataset rewrite --st"

@@ -467,12 +467,15 @@ const struct lt_lane_ops lt__score_lane_ops = {
 
 /*** The time budget (--max-time) ***/
 
-/* A duration for a message: "4.5 s", "40 s", "12 min", "1.5 h". */
+/* A duration for a message: "0.25 s", "4.5 s", "40 s", "12 min",
+ * "1.5 h". */
 static void say_duration(double s, char *buf, size_t len)
 {
     if (s < 0)
         s = 0;
-    if (s < 10)
+    if (s < 1)
+        snprintf(buf, len, "%.2f s", s);
+    else if (s < 10)
         snprintf(buf, len, "%.1f s", s);
     else if (s < 90)
         snprintf(buf, len, "%.0f s", s);
