@@ -581,9 +581,9 @@ static void job_finished(struct lt_exec *ex, struct lt_lane *l, int k)
         ex->sandbox = j->sandbox;
         lt__warn_degraded(&l->pool, j->sandbox);
     }
-    if (j->cut)
-        task_left(ex, t);
-    else {
+    if (j->cut) {
+        task_left(ex, t); /* stopped at the deadline: no result */
+    } else {
         ex->outstanding--;
         t->ops->finished(ex, t, j);
     }

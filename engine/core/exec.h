@@ -7,10 +7,11 @@
  * every lane under one --jobs budget, starting and restarting zygotes,
  * handing tasks to idle zygotes, the event loop over every child (frames,
  * wall deadlines, CPU budgets), one retry of a task whose runner died,
- * batched store commits, progress and interruption.  Jobs say what a task
- * runs (prepare) and what its result means (finished, lost); the policy
- * of which task goes next and how many children run at once is theirs to
- * change (lt_lane_ops.next, lt_exec_set_jobs).
+ * batched store commits, progress, interruption and the run's own
+ * deadline (--max-time).  Jobs say what a task runs (prepare) and what
+ * its result means (finished, lost, left); the policy of which task goes
+ * next and how many children run at once is theirs to change
+ * (lt_lane_ops.next, lt_exec_set_jobs).
  *
  * Callbacks run inside lt_exec_run() and may submit tasks and add lanes.
  * Internal to engine/.  SPDX-License-Identifier: MIT */

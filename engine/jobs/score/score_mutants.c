@@ -112,9 +112,6 @@ static int cmp_by_cost(const void *a, const void *b)
     return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-/* What the mutants' callbacks share. */
-struct mrun;
-
 /* 1 when mutant mi runs in a fresh child that imports its module again
  * (a change to module-level or class-body code, or to a line that runs
  * at import, not applied by re-executing one statement). */
@@ -127,6 +124,7 @@ static int runs_fresh(const struct mplan *mp, const struct baseline *base,
                                    plan->mutant_file[mi]));
 }
 
+/* What the mutants' callbacks share. */
 struct mrun {
     const struct lt_score_opts *o;
     const struct lt_plan *plan;
