@@ -92,6 +92,15 @@ PY
 run_litmus report --db "$DB"
 grep -Eq "^mutation score: [0-9.]+% \([0-9]+ detected of $done2 valid; $(( N - done2 )) not_run not counted\)" "$WORK/out" ||
   fail "litmus report of the stop: $(cat "$WORK/out")"
+# Stryker: Pending with the reason; JUnit: skipped.
+run_litmus report --db "$DB" --format stryker
+expect_eq "$(grep -c "\"statusReason\": \"not_run: the run's --max-time came before it\"" "$WORK/out")" \
+  "$(( N - done2 ))" "Stryker's Pending mutants with the reason"
+run_litmus report --db "$DB" --format junit
+grep -q "<testsuites name=\"litmus\" tests=\"$N\" failures=\"[0-9]*\" errors=\"0\" skipped=\"$(( N - done2 ))\"" "$WORK/out" ||
+  fail "JUnit's skipped count: $(head -3 "$WORK/out")"
+grep -q '<property name="not_run" value="'$(( N - done2 ))'"/>' "$WORK/out" ||
+  fail "JUnit's not_run property: $(grep property "$WORK/out")"
 not_run_id=$(q "$DB" "SELECT id FROM mutants WHERE id NOT IN (SELECT mutant_id FROM results) LIMIT 1")
 run_litmus show --db "$DB" "$not_run_id"
 grep -q "^verdict: not_run" "$WORK/out" || fail "litmus show of a not_run mutant: $(cat "$WORK/out")"
