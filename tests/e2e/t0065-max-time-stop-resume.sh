@@ -2,10 +2,14 @@
 # it expects, runs every line's cheapest mutant first, stops at the budget
 # with every finished verdict stored, reports the rest as not_run (out of
 # the score), and the same command runs only those.  The fixture's tests
-# wait 0.05 s, 0.3 s and 1 s without using the CPU: its eight mutants on
-# four lines cost about 4.7 s at little cost.
+# wait without using the CPU: 0.05 s and 0.3 s for two lines, and 3 s for
+# discount's two lines while a file SLOW stands beside them.  With SLOW
+# for the baseline and the stopped run, the estimate passes any budget
+# this test gives and the run cannot finish before it, whatever the
+# machine's speed; without it the resume is quick.
 . "$(dirname "$0")/lib.sh"
-FX=$FIXTURES/budget_lines
+cp -r "$FIXTURES/budget_lines" "$WORK/"
+FX=$WORK/budget_lines
 DB=$WORK/budget.db
 N=8
 score() { # more arguments: stdout and stderr to $WORK/out, err
@@ -27,8 +31,9 @@ for bad in 0 soon 1h30 -5s 200h; do
 done
 [ -e "$WORK/bad.db" ] && fail "a store was left by a bad --max-time"
 
-# 1. A budget the baseline alone passes (its tests wait 1.35 s): no
+# 1. A budget the baseline alone passes (its tests wait 3.35 s): no
 # mutant starts, all are not_run, and the baseline is stored.
+touch "$FX/SLOW"
 score --max-time 0.5s
 expect_eq "$RC" 0 "exit code of a run stopped before its mutants ($(cat "$WORK/err"))"
 grep -q "^litmus: --max-time 0.50 s was spent before the mutants" "$WORK/err" ||
@@ -51,10 +56,11 @@ expect_eq "$(results)" 0 "results of the second stop before the mutants"
 grep -q "reused the baseline of 3 of 3 tests" "$WORK/err" ||
   fail "the stopped run's baseline was not reused: $(cat "$WORK/err")"
 
-# 2. The same command with 2 s for the mutants: the estimate first, then
-# the cheapest mutant of every line before any line's second (lines 8,
-# 18, 12 and 13 take 0.05, 0.3, 1 and 1 s), and a stop part-way.
-budget=$(( t1 + 2000 ))
+# 2. The same command with 3 s for the mutants (about 12.7 s expected):
+# the estimate first, then the cheapest mutant of every line before any
+# line's second (lines 8, 18, 12 and 13 take 0.05, 0.3, 3 and 3 s), and
+# a stop part-way: a mutant of line 12 ends in the grace or is stopped.
+budget=$(( t1 + 3000 ))
 export LITMUS_RUN_LOG=$WORK/run2.log
 score --max-time "$(( budget / 1000 )).$(printf %03d $(( budget % 1000 )))s" -f json
 unset LITMUS_RUN_LOG
@@ -106,9 +112,11 @@ run_litmus show --db "$DB" "$not_run_id"
 grep -q "^verdict: not_run" "$WORK/out" || fail "litmus show of a not_run mutant: $(cat "$WORK/out")"
 stored2=$(q "$DB" "SELECT mutant_id || ' ' || verdict FROM results ORDER BY mutant_id")
 no_leftovers
+rm "$FX/SLOW"
 
-# 3. The same command, a budget it fits in: only the not_run mutants run,
-# the earlier verdicts stay, and the run is complete.
+# 3. The same command, a budget it fits in (discount's test is quick
+# now): only the not_run mutants run, the earlier verdicts stay, and the
+# run is complete.
 export LITMUS_RUN_LOG=$WORK/run3.log
 score --max-time 2m
 unset LITMUS_RUN_LOG
