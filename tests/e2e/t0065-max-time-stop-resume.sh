@@ -2,16 +2,17 @@
 # it expects, runs every line's cheapest mutant first, stops at the budget
 # with every finished verdict stored, reports the rest as not_run (out of
 # the score), and the same command runs only those.  The fixture's tests
-# wait without using the CPU: 0.05 s and 0.3 s for two lines, and 3 s for
-# discount's two lines while a file SLOW stands beside them.  With SLOW
-# for the baseline and the stopped run, the estimate passes any budget
-# this test gives and the run cannot finish before it, whatever the
-# machine's speed; without it the resume is quick.
+# wait without using the CPU: 0.05 s (line 9) and 0.3 s (line 21), and
+# for discount's seven mutants on lines 13-16 3 s while a file SLOW
+# stands beside them (0.2 s without).  With SLOW for the baseline and the
+# stopped run, its mutants are expected to take about 22 s and do: far
+# more than the few seconds this test gives them, however loaded the
+# machine; without it the resume is quick.
 . "$(dirname "$0")/lib.sh"
 cp -r "$FIXTURES/budget_lines" "$WORK/"
 FX=$WORK/budget_lines
 DB=$WORK/budget.db
-N=8
+N=11
 score() { # more arguments: stdout and stderr to $WORK/out, err
   "$LITMUS" score "$FX" --tests "$FX" --db "$DB" -j 1 --baseline-runs 1 \
     --no-progress "$@" >"$WORK/out" 2>"$WORK/err"
@@ -20,7 +21,13 @@ score() { # more arguments: stdout and stderr to $WORK/out, err
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 results() { q "$DB" "SELECT count(*) FROM results"; }
 meta() { q "$DB" "SELECT coalesce((SELECT value FROM meta WHERE key = '$1'), '')"; }
-line_of() { q "$DB" "SELECT line FROM mutants WHERE id = '$1'"; }
+lines_of() { # a run log: the line of each mutant started, in order
+  local id order=""
+  while read -r id _; do
+    order="$order $(q "$DB" "SELECT line FROM mutants WHERE id = '$id'")"
+  done <"$1"
+  echo "$order"
+}
 
 # Bad budgets: one message naming the forms, exit 2, no store.
 for bad in 0 soon 1h30 -5s 200h; do
@@ -45,26 +52,29 @@ expect_eq "$(meta complete)" 0 "complete after a budget stop"
 [ -n "$(meta budget_stop)" ] || fail "the stop is not stored"
 no_leftovers
 
-# Again on the stored baseline, with a budget no start-up fits in: still
-# nothing runs, and its time is what the next run takes to reach its
-# mutants (this machine's start-up, under this load).
-t0=$(now_ms)
-score --max-time 0.01s
-t1=$(( $(now_ms) - t0 ))
-expect_eq "$RC" 0 "exit code of the second stop before the mutants"
-expect_eq "$(results)" 0 "results of the second stop before the mutants"
-grep -q "reused the baseline of 3 of 3 tests" "$WORK/err" ||
-  fail "the stopped run's baseline was not reused: $(cat "$WORK/err")"
-
-# 2. The same command with 3 s for the mutants (about 12.7 s expected):
-# the estimate first, then the cheapest mutant of every line before any
-# line's second (lines 8, 18, 12 and 13 take 0.05, 0.3, 3 and 3 s), and
-# a stop part-way: a mutant of line 12 ends in the grace or is stopped.
-budget=$(( t1 + 3000 ))
+# 2. The same command with about 3 s for the mutants, the time the last
+# run took to reach them counted in: the estimate first, the cheapest
+# mutants first (lines 9 and 21), and a stop part-way.  Its budget is
+# the time a run with a budget no start-up fits in takes (on the stored
+# baseline, as this one); on a machine so loaded that this run's start-up
+# takes longer than that, its budget is spent before the mutants too
+# (nothing stored), and it is tried again with that run's time.
+t1=0
 export LITMUS_RUN_LOG=$WORK/run2.log
-score --max-time "$(( budget / 1000 )).$(printf %03d $(( budget % 1000 )))s" -f json
+for x in 0 3000 6000 9000 9000; do
+  budget=$(( t1 + x ))
+  [ "$x" = 0 ] && budget=10
+  t0=$(now_ms)
+  score --max-time "$(( budget / 1000 )).$(printf %03d $(( budget % 1000 )))s" -f json
+  t1=$(( $(now_ms) - t0 ))
+  expect_eq "$RC" 0 "exit code of a budget stop ($(cat "$WORK/err"))"
+  grep -q "reused the baseline of 3 of 3 tests" "$WORK/err" ||
+    fail "the stopped run's baseline was not reused: $(cat "$WORK/err")"
+  grep -q "was spent before the mutants" "$WORK/err" || break
+  expect_eq "$(results)" 0 "results of a stop before the mutants"
+done
 unset LITMUS_RUN_LOG
-expect_eq "$RC" 0 "exit code of a budget stop ($(cat "$WORK/err"))"
+[ "$x" != 0 ] || fail "a budget of 10 ms left time for mutants: $(cat "$WORK/err")"
 grep -Eq "^litmus: the $N mutants to run are expected to take about [0-9.]+ s on 1 child; --max-time [0-9.]+ s leaves [0-9.]+ s: about [0-9]+ of them will run" "$WORK/err" ||
   fail "no estimate before the mutants: $(cat "$WORK/err")"
 done2=$(results)
@@ -72,13 +82,9 @@ done2=$(results)
   fail "a budget stop part-way should store some verdicts, not all: $done2 of $N ($(cat "$WORK/err"))"
 grep -q "^litmus: --max-time reached: $(( N - done2 )) of $N mutants not run" "$WORK/err" ||
   fail "no word of the stop: $(cat "$WORK/err")"
-# Started in the budget's order (one child): lines 8, 18, then 12 and 13
-# (the same cost: in source order), then each line's second.
-order=""
-while read -r id _; do order="$order $(line_of "$id")"; done <"$WORK/run2.log"
-want=" 8 18 12 13 8 18 12 13"
-[ -n "$order" ] && [[ $want == "$order"* ]] ||
-  fail "mutants started in the order$order, not a prefix of$want"
+order=$(lines_of "$WORK/run2.log")
+[[ " 9 21 13 14 15 16" == "$order"* ]] ||
+  fail "the stopped run started the mutants of lines$order, not the cheapest of each line first"
 # Every stored verdict was one this run started; the report says not_run
 # for the rest and leaves them out of the score.
 /usr/bin/python3 - "$WORK/out" "$N" "$done2" <<'PY' || fail "JSON report of a budget stop"
@@ -115,8 +121,8 @@ no_leftovers
 rm "$FX/SLOW"
 
 # 3. The same command, a budget it fits in (discount's test is quick
-# now): only the not_run mutants run, the earlier verdicts stay, and the
-# run is complete.
+# now): only the not_run mutants run, in the budget's order, the earlier
+# verdicts stay, and the run is complete.
 export LITMUS_RUN_LOG=$WORK/run3.log
 score --max-time 2m
 unset LITMUS_RUN_LOG
@@ -127,14 +133,27 @@ again=$(cut -d' ' -f1 "$WORK/run3.log" | sort | comm -12 - <(echo "$stored2" | c
 expect_eq "$(wc -l <"$WORK/run3.log")" "$(( N - done2 ))" "mutants the resume ran"
 kept=$(q "$DB" "SELECT mutant_id || ' ' || verdict FROM results ORDER BY mutant_id" | grep -Fxf <(echo "$stored2") | wc -l)
 expect_eq "$kept" "$done2" "verdicts kept from the stopped run"
+# The budget's order over what was left (the stored baseline's costs:
+# line 9 0.05 s, 21 0.3 s, 13-16 3 s): rounds of one mutant per line,
+# the cheapest first within a round, ties in source order.
+/usr/bin/python3 - $(lines_of "$WORK/run3.log") <<'PY' || fail "the resume's order"
+import sys
+lines = [int(x) for x in sys.argv[1:]]
+cost = lambda line: {9: 0.05, 21: 0.3}.get(line, 3.0)
+seen, keys = {}, []
+for line in lines:
+    keys.append((seen.get(line, 0), cost(line), line))
+    seen[line] = seen.get(line, 0) + 1
+assert keys == sorted(keys), lines
+PY
 expect_eq "$(meta complete)" 1 "complete after the resume"
 expect_eq "$(meta budget_stop)" "" "the stop after the resume"
 grep -q "not_run" "$WORK/out" "$WORK/err" && fail "not_run after the resume: $(cat "$WORK/out" "$WORK/err")"
 grep -q "expected to take" "$WORK/err" && fail "an estimate for a run that fits: $(cat "$WORK/err")"
 # The fixture's verdicts, as an uninterrupted run gives them: 10 -> 11 on
-# line 12 survives (no test has n == 11), every other mutant is killed.
+# line 13 and both mutants of line 15 survive, every other is killed.
 expect_eq "$(q "$DB" "SELECT group_concat(m.line || ':' || r.verdict, ' ') FROM (SELECT * FROM mutants ORDER BY line, replacement) m JOIN results r ON r.mutant_id = m.id")" \
-  "8:killed 8:killed 12:survived 12:killed 13:killed 13:killed 18:killed 18:killed" "verdicts"
-grep -q "^mutation score: 87.5% (7 detected of 8 valid)" "$WORK/out" || fail "final score: $(cat "$WORK/out")"
+  "9:killed 9:killed 13:survived 13:killed 14:killed 14:killed 15:survived 15:survived 16:killed 21:killed 21:killed" "verdicts"
+grep -q "^mutation score: 72.7% (8 detected of 11 valid)" "$WORK/out" || fail "final score: $(cat "$WORK/out")"
 no_leftovers
 exit 0
