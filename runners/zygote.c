@@ -37,6 +37,8 @@ extern const char lt_calls_py[];
 extern const size_t lt_calls_py_len;
 extern const char lt_inputs_py[];
 extern const size_t lt_inputs_py_len;
+extern const char lt_probe_py[];
+extern const size_t lt_probe_py_len;
 
 static pid_t engine_pid; /* the zygote's parent, litmus */
 
@@ -429,9 +431,11 @@ static PyObject *load_runner_modules(void)
         lt__send_failed("the code comparison module failed to load");
         _exit(3);
     }
-    /* litmus_inputs first: litmus_calls imports it. */
+    /* litmus_inputs first: litmus_calls imports it, and litmus_probe
+     * both. */
     if (!embedded_module(lt_inputs_py, "<litmus inputs>", "litmus_inputs") ||
-        !embedded_module(lt_calls_py, "<litmus calls>", "litmus_calls")) {
+        !embedded_module(lt_calls_py, "<litmus calls>", "litmus_calls") ||
+        !embedded_module(lt_probe_py, "<litmus probe>", "litmus_probe")) {
         PyErr_Print();
         lt__send_failed("the call evaluation module failed to load");
         _exit(3);

@@ -1,0 +1,426 @@
+# Probes: a repository candidate's changed functions observed where the
+# tests themselves call them.  Replaying a call away from its test cannot
+# rebuild what the call lives in (a web framework's application and
+# request, a configured registry); a probe needs none of it.  The same
+# tests run once on the reference's files and once on the candidate's,
+# forked from the same zygote; at each of the first calls of a function
+# either patch changes, the probe records what the call returns and what
+# it leaves in its arguments, and calls the function again on inputs one
+# change away from the test's, each in a forked child of the test's own
+# process (the test goes on untouched).  The engine compares the two
+# runs' records key by key (engine/jobs/patches/repo_probe.c).  Compiled
+# into the litmus binary.  SPDX-License-Identifier: MIT
+import json
+import os
+import select
+import signal
+import sys
+import time
+import types
+
+import _litmus
+import litmus_calls
+import litmus_inputs
+from litmus_codediff import _const_key as const_key
+from litmus_codediff import is_function_code, qualname
+
+KINDS_PER_TEST = 16     # calls of one function observed in one test: the
+                        # first of each kind of arguments
+VARIANTS_PER_ARG = 10   # inputs one change away, per argument: at most
+SAME_SHAPE = 6          # this many of the argument's type and size
+VARIANTS_PER_CALL = 16  # ... and per call
+RECORDS_MAX = 2000      # records sent by one run
+SPENT_MAX = 20.0        # s of wall time a run spends in probes
+CHILD_WALL = 5.0        # s a variant's child may take
+SUMMARY_DEPTH = 3
+ITEMS_MAX = 20          # elements of a container summarised
+ATTRS_MAX = 40          # attributes of an object summarised
+TEXT_MAX = 300          # characters of a string kept
+
+_test = [None]          # the index of the running test, None between tests
+_inside = [0]           # > 0 inside an observed call
+_kinds = {}             # (test, function) -> the kinds of arguments seen
+_sent = [0]
+_spent = [0.0]
+
+
+# --- which functions ------------------------------------------------------
+
+def _outermost(q):
+    """A nested function is observed through the one that defines it."""
+    return q.split(".<locals>.", 1)[0]
+
+
+def _function_codes(code, out):
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            if is_function_code(c):
+                out.setdefault(qualname(c), []).append(c)
+            _function_codes(c, out)
+    return out
+
+
+def _const_key(v):
+    """codediff's key of a constant, but a nested function's without its
+    line: a function moved down the file is no change."""
+    if isinstance(v, types.CodeType):
+        return ("code", qualname(v))
+    if isinstance(v, tuple):
+        return ("tuple", tuple(_const_key(x) for x in v))
+    if isinstance(v, frozenset):
+        return ("frozenset", frozenset(_const_key(x) for x in v))
+    return const_key(v)
+
+
+def _same_code(a, b):
+    import dis
+    if (a.co_names, a.co_varnames, a.co_freevars, a.co_argcount,
+            a.co_kwonlyargcount, a.co_flags) != \
+            (b.co_names, b.co_varnames, b.co_freevars, b.co_argcount,
+             b.co_kwonlyargcount, b.co_flags):
+        return False
+
+    def ins(code):
+        return [(i.opname, _const_key(i.argval) if i.opcode in dis.hasconst
+                 else i.argrepr) for i in dis.get_instructions(code)]
+    return ins(a) == ins(b)
+
+
+def changed_functions(path, reference, candidate):
+    """The functions and methods (by qualified name) whose code differs
+    between the two texts of a file, or that one of them lacks."""
+    try:
+        ra = _function_codes(compile(reference, path, "exec"), {})
+        ca = _function_codes(compile(candidate, path, "exec"), {})
+    except (SyntaxError, ValueError):
+        return set()
+    out = set()
+    for q in set(ra) | set(ca):
+        a, b = ra.get(q, ()), ca.get(q, ())
+        if len(a) != len(b) or not all(_same_code(x, y)
+                                       for x, y in zip(a, b)):
+            out.add(_outermost(q))
+    return {q for q in out if "<" not in q}
+
+
+# --- summaries ------------------------------------------------------------
+#
+# What a value is, as JSON the engine compares across the two runs:
+# scalars as themselves, containers and objects as tagged nodes.  Never a
+# repr (an address in it differs from run to run) and never a property
+# (its code runs): an object is its class's name and its attributes.
+
+def _name(t):
+    return "%s.%s" % (getattr(t, "__module__", "?"),
+                      getattr(t, "__qualname__", t.__name__))
+
+
+def summary(v, depth=0, seen=None):
+    if seen is None:
+        seen = set()
+    t = type(v)
+    if v is None or t is bool or t is str and len(v) <= TEXT_MAX:
+        return v
+    if t is str:
+        return {"text": v[:TEXT_MAX], "len": len(v)}
+    if t is int:
+        return v if abs(v) < 2 ** 53 else {"int": str(v)[:TEXT_MAX]}
+    if t is float:
+        if v != v or v in (float("inf"), float("-inf")):
+            return {"float": repr(v)}
+        return v
+    if t in (bytes, bytearray):
+        return {"bytes": v[:TEXT_MAX].decode("latin-1"), "len": len(v)}
+    if isinstance(v, BaseException):
+        return {"exception": _name(t)}
+    if isinstance(v, (types.FunctionType, types.BuiltinFunctionType,
+                      types.MethodType, type, types.ModuleType)):
+        return {"ref": getattr(v, "__qualname__",
+                               getattr(v, "__name__", _name(t)))}
+    if id(v) in seen:
+        return {"cycle": _name(t)}
+    if depth >= SUMMARY_DEPTH:
+        return {"deep": _name(t)}
+    seen = seen | {id(v)}
+    d = depth + 1
+    try:
+        if isinstance(v, (list, tuple)):
+            return {"seq": _name(t), "len": len(v),
+                    "items": [summary(x, d, seen) for x in v[:ITEMS_MAX]]}
+        if isinstance(v, dict):
+            items = [[summary(k, d, seen), summary(x, d, seen)]
+                     for k, x in list(v.items())[:ITEMS_MAX * 2]]
+            items.sort(key=lambda kv: json.dumps(kv[0], sort_keys=True))
+            return {"map": _name(t), "len": len(v), "items": items[:ITEMS_MAX]}
+        if isinstance(v, (set, frozenset)):
+            items = sorted((summary(x, d, seen) for x in v),
+                           key=lambda x: json.dumps(x, sort_keys=True))
+            return {"set": _name(t), "len": len(v), "items": items[:ITEMS_MAX]}
+    except Exception:
+        return {"other": _name(t)}
+    attrs = _attributes(v)
+    if attrs is None:
+        return {"other": _name(t)}
+    return {"obj": _name(t),
+            "attrs": {k: summary(x, d, seen) for k, x in attrs}}
+
+
+def _attributes(v):
+    """(name, value) of an object's own data, without running its code."""
+    out = []
+    try:
+        d = object.__getattribute__(v, "__dict__")
+    except Exception:
+        d = None
+    if isinstance(d, dict):
+        out = [(k, x) for k, x in d.items() if type(k) is str]
+    for cls in type(v).__mro__:
+        for s in cls.__dict__.get("__slots__", ()) if isinstance(
+                cls.__dict__.get("__slots__", ()), (tuple, list)) else ():
+            try:
+                out.append((s, object.__getattribute__(v, s)))
+            except Exception:
+                pass
+    if not out and d is None:
+        return None
+    out = [(k, x) for k, x in out
+           if not k.startswith("__") and not callable(x)]
+    out.sort(key=lambda kv: kv[0])
+    return out[:ATTRS_MAX]
+
+
+def _result(status, value, args, kwargs):
+    if status == "timeout":
+        out = {"timeout": True}
+    elif status == "raise":
+        out = {"raise": _name(type(value))}
+    else:
+        out = {"value": summary(value)}
+    out["args"] = summary(list(args))
+    if kwargs:
+        out["kwargs"] = summary(dict(kwargs))
+    return out
+
+
+# --- the calls ------------------------------------------------------------
+
+def _near(v):
+    """v's variants, distinct: first those of its own type and size (a
+    change inside a value, a shorter list in a pair, stays within what
+    the function accepts more often), then the others (a shorter or
+    longer list, None)."""
+    try:
+        vs = litmus_inputs.variants(v, None, ())
+    except Exception:
+        return []
+    seen, out = set(), []
+    for x in vs:
+        try:
+            key = (type(x).__name__, litmus_calls._short_repr(x))
+        except Exception:
+            continue
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+
+    def shape(x):
+        try:
+            return (type(x), len(x))
+        except TypeError:
+            return (type(x), None)
+    same = [x for x in out if shape(x) == shape(v)][:SAME_SHAPE]
+    other = [x for x in out if shape(x) != shape(v)]
+    return (same + other)[:VARIANTS_PER_ARG]
+
+
+def _variants(args, kwargs):
+    """(what, args, kwargs): the call with one argument (never the
+    receiver, which the test made) one change away."""
+    out = []
+    first = 1 if args and not _plain_value(args[0]) else 0
+    for i in range(first, len(args)):
+        for v in _near(args[i]):
+            out.append(("argument %d = %s" % (i + 1 - first,
+                                              litmus_calls._short_repr(v)),
+                        args[:i] + (v,) + args[i + 1:], kwargs))
+    for k in sorted(kwargs):
+        for v in _near(kwargs[k]):
+            out.append(("%s = %s" % (k, litmus_calls._short_repr(v)), args,
+                        dict(kwargs, **{k: v})))
+    return out[:VARIANTS_PER_CALL]
+
+
+def _plain_value(v):
+    return v is None or type(v) in (bool, int, float, str, bytes, list,
+                                    tuple, dict, set, frozenset)
+
+
+def _in_child(fn, args, kwargs, limit):
+    """The call made in a forked child; its record, None when the child
+    gave none in time."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            _test[0] = None  # no probes inside the child
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            status, value = litmus_calls._timed(
+                lambda: fn(*args, **kwargs), limit)
+            data = json.dumps(_result(status, value, args, kwargs))
+            os.write(w, data.encode()[:1 << 20])
+        except BaseException:
+            pass
+        os._exit(0)
+    os.close(w)
+    chunks = []
+    deadline = time.monotonic() + CHILD_WALL
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([r], [], [], left)[0]:
+                os.kill(pid, signal.SIGKILL)
+                chunks = None
+                break
+            b = os.read(r, 65536)
+            if not b:
+                break
+            chunks.append(b)
+    finally:
+        os.close(r)
+        os.waitpid(pid, 0)
+    if not chunks:
+        return None
+    try:
+        return json.loads(b"".join(chunks))
+    except ValueError:
+        return None
+
+
+def _send(test, name, call, variant, what, out):
+    if out is None or _sent[0] >= RECORDS_MAX:
+        return
+    rec = json.dumps({"t": test, "f": name, "c": call, "v": variant,
+                      "what": what, "out": out}, sort_keys=True)
+    if _litmus.send_call(rec):
+        _sent[0] += 1
+
+
+def _kind(v, depth=0):
+    """A value's kind, for telling a test's calls apart: its type, and
+    one level down for a container (a tuple of a list and an int)."""
+    t = type(v)
+    if depth == 0 and t in (tuple, list, set, frozenset, dict):
+        items = list(v.values() if t is dict else v)[:4]
+        return (t.__name__,) + tuple(_kind(x, 1) for x in items)
+    return t.__name__
+
+
+def _probe(fn, name):
+    def probe(*args, **kwargs):
+        test = _test[0]
+        if test is None or _inside[0] or _sent[0] >= RECORDS_MAX or \
+                _spent[0] >= SPENT_MAX:
+            return fn(*args, **kwargs)
+        seen = _kinds.setdefault((test, name), [])
+        try:
+            kind = (tuple(_kind(a) for a in args),
+                    tuple(sorted((k, _kind(v)) for k, v in kwargs.items())))
+        except Exception:
+            return fn(*args, **kwargs)
+        if kind in seen or len(seen) >= KINDS_PER_TEST:
+            return fn(*args, **kwargs)
+        call = len(seen)
+        seen.append(kind)
+        _inside[0] += 1
+        t0 = time.monotonic()
+        try:
+            for k, (what, vargs, vkw) in enumerate(_variants(args, kwargs)):
+                if _spent[0] + time.monotonic() - t0 >= SPENT_MAX:
+                    break
+                try:
+                    out = _in_child(fn, vargs, vkw, CHILD_WALL / 2)
+                except OSError:
+                    break  # no fork here (a run without process mode)
+                _send(test, name, call, k + 1, what, out)
+        finally:
+            _spent[0] += time.monotonic() - t0
+            _inside[0] -= 1
+        _inside[0] += 1
+        try:
+            value = fn(*args, **kwargs)
+        except BaseException as exc:
+            _inside[0] -= 1
+            _observe(test, name, call, "raise", exc, args, kwargs)
+            raise
+        _inside[0] -= 1
+        _observe(test, name, call, "ok", value, args, kwargs)
+        return value
+    probe.__wrapped__ = fn
+    for a in ("__name__", "__qualname__", "__doc__", "__module__"):
+        try:
+            setattr(probe, a, getattr(fn, a))
+        except (AttributeError, TypeError):
+            pass
+    return probe
+
+
+def _observe(test, name, call, status, value, args, kwargs):
+    t0 = time.monotonic()
+    try:
+        _send(test, name, call, 0, "as the test called it",
+              _result(status, value, args, kwargs))
+    except Exception:
+        pass
+    _spent[0] += time.monotonic() - t0
+
+
+def install(spec, project_modules):
+    """Wraps the functions either text of each file changes, in the
+    module as this run has it.  spec: [{"module", "path", "reference",
+    "candidate"}]."""
+    for f in spec:
+        mod = sys.modules.get(f["module"])
+        if mod is None:
+            continue
+        moved = {}
+        for q in sorted(changed_functions(f["path"], f["reference"],
+                                          f["candidate"])):
+            owner, _, attr = q.rpartition(".")
+            holder = mod
+            for part in owner.split(".") if owner else ():
+                holder = getattr(holder, part, None)
+            if holder is None or not (holder is mod or
+                                      isinstance(holder, type)):
+                continue
+            raw = vars(holder).get(attr)
+            kind = type(raw)
+            fn = getattr(raw, "__func__", raw)
+            if not isinstance(fn, types.FunctionType) or \
+                    fn.__code__.co_filename != f["path"]:
+                continue
+            w = _probe(fn, q)
+            if kind in (staticmethod, classmethod):
+                w = kind(w)
+            if holder is mod:
+                moved[id(raw)] = w
+                mod.__dict__[attr] = w
+            else:
+                setattr(holder, attr, w)
+        for m in project_modules:
+            d = getattr(m, "__dict__", None)
+            if m is mod or not isinstance(d, dict):
+                continue
+            for k, v in list(d.items()):
+                if id(v) in moved:
+                    d[k] = moved[id(v)]
+
+
+def begin_test(index):
+    _test[0] = index
+
+
+def end_test():
+    _test[0] = None
