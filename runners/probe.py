@@ -337,6 +337,13 @@ def _probe(fn, name):
         _inside[0] += 1
         t0 = time.monotonic()
         try:
+            # The input as the test gave it: the engine compares a call
+            # only where both sides' tests gave the same.
+            given = {"args": summary(list(args)),
+                     "kwargs": summary(dict(kwargs))}
+        except Exception:
+            given = None
+        try:
             for k, (what, vargs, vkw) in enumerate(_variants(args, kwargs)):
                 if _spent[0] + time.monotonic() - t0 >= SPENT_MAX:
                     break
@@ -353,10 +360,10 @@ def _probe(fn, name):
             value = fn(*args, **kwargs)
         except BaseException as exc:
             _inside[0] -= 1
-            _observe(test, name, call, "raise", exc, args, kwargs)
+            _observe(test, name, call, "raise", exc, args, kwargs, given)
             raise
         _inside[0] -= 1
-        _observe(test, name, call, "ok", value, args, kwargs)
+        _observe(test, name, call, "ok", value, args, kwargs, given)
         return value
     probe.__wrapped__ = fn
     for a in ("__name__", "__qualname__", "__doc__", "__module__"):
@@ -367,11 +374,13 @@ def _probe(fn, name):
     return probe
 
 
-def _observe(test, name, call, status, value, args, kwargs):
+def _observe(test, name, call, status, value, args, kwargs, given):
     t0 = time.monotonic()
     try:
-        _send(test, name, call, 0, "as the test called it",
-              _result(status, value, args, kwargs))
+        out = _result(status, value, args, kwargs)
+        if given is not None:
+            out["in"] = given
+        _send(test, name, call, 0, "as the test called it", out)
     except Exception:
         pass
     _spent[0] += time.monotonic() - t0

@@ -60,24 +60,39 @@ static void test_same_as_the_tests_compare(void **state)
     assert_false(same("{\"raise\": \"ValueError\"}", "{\"value\": null}"));
 }
 
+/* A record of the test's call (v = 0, its input "in" given) or of an
+ * input one change away. */
 #define REC(t, c, v, out)                                                    \
     "{\"t\": " #t ", \"f\": \"C.m\", \"c\": " #c ", \"v\": " #v              \
     ", \"what\": \"argument 1 = 2\", \"out\": " out "}"
+#define GIVEN(t, c, in)                                                      \
+    "{\"t\": " #t ", \"f\": \"C.m\", \"c\": " #c ", \"v\": 0"              \
+    ", \"what\": \"as the test called it\", \"out\": {\"value\": 0, "        \
+    "\"args\": [], \"in\": " in "}}"
 
 static void test_rounds(void **state)
 {
     (void)state;
-    json_t *ref = parse("[" REC(0, 0, 0, "{\"value\": 1, \"args\": []}") ","
+    /* Test 0's call: the same input on both sides, then one change
+     * away; test 1's call: another input on each side (not compared);
+     * a variant both sides refuse, with different exceptions: agreement. */
+    json_t *ref = parse("[" GIVEN(0, 0, "[1]") ","
                         REC(0, 0, 1, "{\"value\": 2, \"args\": []}") ","
-                        REC(1, 0, 0, "{\"value\": 5, \"args\": []}") "]");
-    json_t *cand = parse("[" REC(0, 0, 0, "{\"value\": 1.0, \"args\": []}") ","
+                        REC(0, 0, 2, "{\"raise\": \"KeyError\"}") ","
+                        GIVEN(1, 0, "[1]") ","
+                        REC(1, 0, 1, "{\"value\": 5, \"args\": []}") "]");
+    json_t *cand = parse("[" GIVEN(0, 0, "[1.0]") ","
                          REC(0, 0, 1, "{\"value\": 3, \"args\": []}") ","
-                         REC(2, 0, 0, "{\"value\": 9, \"args\": []}") "]");
+                         REC(0, 0, 2, "{\"raise\": \"TypeError\"}") ","
+                         GIVEN(1, 0, "[2]") ","
+                         REC(1, 0, 1, "{\"value\": 9, \"args\": []}") "]");
     json_t *first = lt__rp_compare(ref, cand);
     assert_string_equal(json_string_value(json_object_get(first, "status")),
                         "differs");
     assert_int_equal(json_integer_value(json_object_get(first, "compared")),
-                     2);
+                     3);
+    assert_int_equal(
+        json_integer_value(json_object_get(first, "other_input")), 2);
     assert_int_equal(json_array_size(json_object_get(first, "differing")), 1);
     char *tests[] = {"t::a", "t::b", "t::c"};
     /* Both sides repeat themselves: a witness, with its test and input. */
@@ -90,7 +105,8 @@ static void test_rounds(void **state)
     assert_non_null(strstr(detail, "reference 2, patch 3"));
     json_decref(got);
     /* The reference's record changes from run to run: no witness. */
-    json_t *ref1 = parse("[" REC(0, 0, 1, "{\"value\": 4, \"args\": []}") "]");
+    json_t *ref1 = parse("[" GIVEN(0, 0, "[1]") ","
+                         REC(0, 0, 1, "{\"value\": 4, \"args\": []}") "]");
     got = lt__rp_confirm(first, ref, cand, ref1, cand, tests, 3);
     assert_string_equal(json_string_value(json_object_get(got, "status")),
                         "same");
@@ -117,12 +133,12 @@ static void test_arguments_after_the_call(void **state)
 {
     (void)state;
     json_t *ref = parse(
-        "[" REC(0, 0, 0, "{\"value\": null, \"args\": {\"seq\": "
+        "[" REC(0, 0, 0, "{\"value\": null, \"in\": 1, \"args\": {\"seq\": "
                          "\"builtins.list\", \"len\": 1, \"items\": "
                          "[{\"obj\": \"m.B\", \"attrs\": {\"sub\": \"a\"}}]}}")
         "]");
     json_t *cand = parse(
-        "[" REC(0, 0, 0, "{\"value\": null, \"args\": {\"seq\": "
+        "[" REC(0, 0, 0, "{\"value\": null, \"in\": 1, \"args\": {\"seq\": "
                          "\"builtins.list\", \"len\": 1, \"items\": "
                          "[{\"obj\": \"m.B\", \"attrs\": {\"sub\": \"a.b\"}}]}}")
         "]");
