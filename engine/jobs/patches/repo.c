@@ -1265,9 +1265,10 @@ static void advance(struct repo_run *r, struct rinst *in)
             submit(r, in, R_CAND, ov);
             continue;
         }
-        int probing = probe_wanted(r, in, ov, map);
-        if (probing)
+        if (probe_wanted(r, in, ov, map))
             probe_advance(r, in, ov);
+        /* Compared now, or still under way. */
+        int probing = probe_wanted(r, in, ov, map);
         if (!json_object_get(ov->result, "diff") &&
             diff_eligible(in, ov, map))
             submit(r, in, R_DIFF, ov);
