@@ -107,6 +107,11 @@ def test_one_call_per_kind_and_variants_in_children():
     first = {r['v']: r for r in calls[0]}
     assert first[0]['what'] == 'as the test called it'
     assert first[0]['out']['value'] == 2
+    # The input as the test gave it: the engine compares a call only
+    # where both sides' tests gave the same.
+    assert first[0]['out']['in'] == {
+        'args': {'seq': 'builtins.list', 'len': 1, 'items': [1]},
+        'kwargs': {'map': 'builtins.dict', 'len': 0, 'items': []}}
     # Inputs one change away, each its own record: x + 1 of each.
     ran = {r['what']: r['out'].get('value') for r in calls[0] if r['v']}
     assert ran['argument 1 = 2'] == 3 and ran['argument 1 = 0'] == 1
