@@ -10,6 +10,7 @@
 # process (the test goes on untouched).  The engine compares the two
 # runs' records key by key (engine/jobs/patches/repo_probe.c).  Compiled
 # into the litmus binary.  SPDX-License-Identifier: MIT
+import itertools
 import json
 import os
 import select
@@ -32,7 +33,8 @@ VARIANTS_PER_CALL = 16  # ... and per call
 RECORDS_MAX = 2000      # records sent by one run
 SPENT_MAX = 20.0        # s of wall time a run spends in probes
 CHILD_WALL = 5.0        # s a variant's child may take
-SUMMARY_DEPTH = 3
+SUMMARY_DEPTH = 6       # levels of a value summarised, at most ...
+SUMMARY_NODES = 3000    # ... and containers and objects in all
 ITEMS_MAX = 20          # elements of a container summarised
 ATTRS_MAX = 40          # attributes of an object summarised
 TEXT_MAX = 300          # characters of a string kept
@@ -115,9 +117,16 @@ def _name(t):
                       getattr(t, "__qualname__", t.__name__))
 
 
-def summary(v, depth=0, seen=None):
+def summary(v, depth=0, seen=None, left=None):
+    """v as JSON data; seen: the containers and objects above v; left:
+    how many more of them the whole summary may hold.  Beyond the depth
+    or the count, a node is {"deep": its type}, which the engine compares
+    equal to anything (one side's extra attribute shifts where the count
+    runs out)."""
     if seen is None:
         seen = set()
+    if left is None:
+        left = [SUMMARY_NODES]
     t = type(v)
     if v is None or t is bool or t is str and len(v) <= TEXT_MAX:
         return v
@@ -139,30 +148,39 @@ def summary(v, depth=0, seen=None):
                                getattr(v, "__name__", _name(t)))}
     if id(v) in seen:
         return {"cycle": _name(t)}
-    if depth >= SUMMARY_DEPTH:
+    if depth >= SUMMARY_DEPTH or left[0] <= 0:
         return {"deep": _name(t)}
+    left[0] -= 1
     seen = seen | {id(v)}
     d = depth + 1
+
+    def sub(x):
+        return summary(x, d, seen, left)
+    # A subclass's items through the built-in type's own methods: its
+    # overrides are the program's code.
     try:
-        if isinstance(v, (list, tuple)):
-            return {"seq": _name(t), "len": len(v),
-                    "items": [summary(x, d, seen) for x in v[:ITEMS_MAX]]}
-        if isinstance(v, dict):
-            items = [[summary(k, d, seen), summary(x, d, seen)]
-                     for k, x in list(v.items())[:ITEMS_MAX * 2]]
-            items.sort(key=lambda kv: json.dumps(kv[0], sort_keys=True))
-            return {"map": _name(t), "len": len(v), "items": items[:ITEMS_MAX]}
-        if isinstance(v, (set, frozenset)):
-            items = sorted((summary(x, d, seen) for x in v),
-                           key=lambda x: json.dumps(x, sort_keys=True))
-            return {"set": _name(t), "len": len(v), "items": items[:ITEMS_MAX]}
+        for base, tag in ((list, "seq"), (tuple, "seq"), (dict, "map"),
+                          (set, "set"), (frozenset, "set")):
+            if not isinstance(v, base):
+                continue
+            n = base.__len__(v)
+            if base is dict:
+                items = [[sub(k), sub(x)] for k, x in
+                         itertools.islice(dict.items(v), ITEMS_MAX * 2)]
+                items.sort(key=lambda kv: json.dumps(kv[0], sort_keys=True))
+            elif tag == "set":
+                items = sorted((sub(x) for x in base.__iter__(v)),
+                               key=lambda x: json.dumps(x, sort_keys=True))
+            else:
+                items = [sub(x) for x in
+                         itertools.islice(base.__iter__(v), ITEMS_MAX)]
+            return {tag: _name(t), "len": n, "items": items[:ITEMS_MAX]}
     except Exception:
         return {"other": _name(t)}
     attrs = _attributes(v)
     if attrs is None:
         return {"other": _name(t)}
-    return {"obj": _name(t),
-            "attrs": {k: summary(x, d, seen) for k, x in attrs}}
+    return {"obj": _name(t), "attrs": {k: sub(x) for k, x in attrs}}
 
 
 def _attributes(v):

@@ -74,6 +74,16 @@ def test_summary_is_data_without_addresses():
     loop = []
     loop.append(loop)
     assert probe.summary(loop)['items'][0] == {'cycle': 'builtins.list'}
+    # One object held a thousand times is summarised within the count.
+    shared = Lazy()
+    s = probe.summary([[[shared] * 20] * 20] * 20)
+    assert len(json.dumps(s)) < 60 * probe.SUMMARY_NODES
+    assert {'deep': 'test_probe.Lazy'} in s['items'][-1]['items'][-1]['items']
+
+    class Sneaky(dict):
+        def items(self):
+            raise AssertionError('an override must not run')
+    assert probe.summary(Sneaky(a=1))['items'] == [['a', 1]]
 
 
 def test_one_call_per_kind_and_variants_in_children():
