@@ -251,20 +251,57 @@ def _near(v):
     return (same + other)[:VARIANTS_PER_ARG]
 
 
-def _variants(args, kwargs):
-    """(what, args, kwargs): the call with one argument (never the
-    receiver, which the test made) one change away."""
+def _classes_near(v):
+    """A class argument's neighbours: the classes it derives from (an
+    exception handler registered for a base), and for an exception
+    class, an instance of it (a common misuse)."""
+    out = [b for b in v.__mro__[1:] if b is not object][:4]
+    if issubclass(v, BaseException):
+        try:
+            out.insert(0, v())
+        except Exception:
+            pass
+    return out
+
+
+def _unpassed(fn, args, kwargs):
+    """Options the test left at their default, given: a flag the other
+    way, None for another default (a sentinel's "not given")."""
+    import inspect
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return []
     out = []
+    for p in params[len(args):]:
+        if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) or \
+                p.name in kwargs or p.default is p.empty or p.default is None:
+            continue
+        v = not p.default if type(p.default) is bool else None
+        out.append(("%s = %r" % (p.name, v), args,
+                    dict(kwargs, **{p.name: v})))
+    return out[:VARIANTS_PER_ARG]
+
+
+def _variants(fn, args, kwargs):
+    """(what, args, kwargs): the call with one argument (never the
+    receiver, which the test made) one change away, or an option it left
+    out given; each argument's in turn."""
+    per = []
     first = 1 if args and not _plain_value(args[0]) else 0
     for i in range(first, len(args)):
-        for v in _near(args[i]):
-            out.append(("argument %d = %s" % (i + 1 - first,
-                                              litmus_calls._short_repr(v)),
-                        args[:i] + (v,) + args[i + 1:], kwargs))
+        near = _classes_near(args[i]) if isinstance(args[i], type) \
+            else _near(args[i])
+        per.append([("argument %d = %s" % (i + 1 - first,
+                                           litmus_calls._short_repr(v)),
+                     args[:i] + (v,) + args[i + 1:], kwargs) for v in near])
     for k in sorted(kwargs):
-        for v in _near(kwargs[k]):
-            out.append(("%s = %s" % (k, litmus_calls._short_repr(v)), args,
-                        dict(kwargs, **{k: v})))
+        per.append([("%s = %s" % (k, litmus_calls._short_repr(v)), args,
+                     dict(kwargs, **{k: v})) for v in _near(kwargs[k])])
+    per.append(_unpassed(fn, args, kwargs))
+    out = []
+    for row in itertools.zip_longest(*per):
+        out.extend(x for x in row if x is not None)
     return out[:VARIANTS_PER_CALL]
 
 
@@ -362,7 +399,7 @@ def _probe(fn, name):
         except Exception:
             given = None
         try:
-            for k, (what, vargs, vkw) in enumerate(_variants(args, kwargs)):
+            for k, (what, vargs, vkw) in enumerate(_variants(fn, args, kwargs)):
                 if _spent[0] + time.monotonic() - t0 >= SPENT_MAX:
                     break
                 try:

@@ -149,3 +149,26 @@ def test_a_variant_that_hangs_or_changes_state_leaves_the_test_alone():
     finally:
         probe.CHILD_WALL = saved
     assert state['n'] == 0  # each call ran in a child
+
+
+def test_variants_take_each_argument_in_turn():
+    def f(a, b, flag=False, default=object(), none=None):
+        pass
+
+    whats = [w for w, _, _ in probe._variants(f, (1, 'x'), {})]
+    assert whats[0].startswith('argument 1 = ')
+    assert whats[1].startswith('argument 2 = ')
+    assert whats[2] == 'flag = True' and whats[5] == 'default = None'
+    assert not any(w.startswith('none') for w in whats)
+    assert len(whats) == probe.VARIANTS_PER_CALL
+
+    class Missing(KeyError):
+        pass
+
+    def register(self, exc, handler):
+        pass
+    got = {w: a for w, a, _ in probe._variants(register,
+                                               (Lazy(), Missing, 'h'), {})}
+    assert isinstance(got['argument 1 = Missing()'][1], Missing)
+    for base in ('KeyError', 'LookupError', 'Exception'):
+        assert "argument 1 = <class '%s'>" % base in got, sorted(got)
