@@ -996,6 +996,8 @@ static void submit_probe(struct repo_run *r, struct rinst *in,
 static void probe_set(struct repo_run *r, struct rinst *in, struct rover *ov,
                       json_t *layer)
 {
+    json_object_set_new(layer, "duration_ms",
+                        json_real(round(ov->probe_ms * 1000) / 1000));
     json_object_set_new(ov->result, "probe", layer);
     store_layer(r, in, ov->sha, layer_of(ov), ov->result);
     for (int i = 0; i < 2; i++)
@@ -1551,6 +1553,7 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
         json_t **slot = &k->ov->probe_recs[k->side][k->round];
         json_decref(*slot);
         *slot = probe_records(j);
+        k->ov->probe_ms += jnum(ev, "duration_ms", 0);
         json_decref(ev);
         free(k);
         advance(r, in);

@@ -55,6 +55,7 @@ struct rover {
     json_t *probe_recs[2][2];
     json_t *probe_first;     /* the first round's comparison */
     int probe_queued;        /* its probe runs under way */
+    double probe_ms;         /* their wall time so far */
     const char *diff;        /* its text (a candidate's or the reference's) */
     int queued;
     size_t mut_queued;       /* its mutants' runs under way */
