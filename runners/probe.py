@@ -146,6 +146,10 @@ def summary(v, depth=0, seen=None, left=None):
                       types.MethodType, type, types.ModuleType)):
         return {"ref": getattr(v, "__qualname__",
                                getattr(v, "__name__", _name(t)))}
+    if _is_iterator(v):
+        # Reading it would take the test's items: an iterator is an
+        # iterator (a variant's, in a child, is read: _Iterated).
+        return {"iterator": "?"}
     if id(v) in seen:
         return {"cycle": _name(t)}
     if depth >= SUMMARY_DEPTH or left[0] <= 0:
@@ -159,6 +163,9 @@ def summary(v, depth=0, seen=None, left=None):
     # A subclass's items through the built-in type's own methods: its
     # overrides are the program's code.
     try:
+        if isinstance(v, _Iterated):
+            return {"seq": "iterator", "len": len(v),
+                    "items": [sub(x) for x in v[:ITEMS_MAX]]}
         for base, tag in ((list, "seq"), (tuple, "seq"), (dict, "map"),
                           (set, "set"), (frozenset, "set")):
             if not isinstance(v, base):
@@ -181,6 +188,29 @@ def summary(v, depth=0, seen=None, left=None):
     if attrs is None:
         return {"other": _name(t)}
     return {"obj": _name(t), "attrs": {k: sub(x) for k, x in attrs}}
+
+
+ITEMS_READ = 1000  # items of a variant's iterator read
+
+
+class _Iterated(list):
+    """The items a variant's call returned as an iterator."""
+
+
+def _is_iterator(v):
+    """A generator or a built-in iterator (itertools', map's, a list's):
+    the program's own iterators are objects with attributes."""
+    t = type(v)
+    return isinstance(v, types.GeneratorType) or \
+        t.__module__ in ("builtins", "itertools") and hasattr(t, "__next__")
+
+
+def _read(v):
+    """A returned iterator's items, read (inside a variant's child, under
+    its timer: an error raised while reading is the call's)."""
+    if _is_iterator(v):
+        return _Iterated(itertools.islice(v, ITEMS_READ))
+    return v
 
 
 def _attributes(v):
@@ -323,7 +353,7 @@ def _in_child(fn, args, kwargs, limit):
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
             status, value = litmus_calls._timed(
-                lambda: fn(*args, **kwargs), limit)
+                lambda: _read(fn(*args, **kwargs)), limit)
             data = json.dumps(_result(status, value, args, kwargs))
             os.write(w, data.encode()[:1 << 20])
         except BaseException:

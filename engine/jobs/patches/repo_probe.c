@@ -25,7 +25,8 @@ static const char *node_kind(const json_t *v)
 {
     static const char *const tags[] = {"obj", "seq", "map", "set", "text",
                                        "bytes", "exception", "ref", "cycle",
-                                       "deep", "other", "int", "float"};
+                                       "deep", "other", "int", "float",
+                                       "iterator"};
     if (json_is_number(v))
         return "number";
     if (json_is_string(v))

@@ -172,3 +172,26 @@ def test_variants_take_each_argument_in_turn():
     assert isinstance(got['argument 1 = Missing()'][1], Missing)
     for base in ('KeyError', 'LookupError', 'Exception'):
         assert "argument 1 = <class '%s'>" % base in got, sorted(got)
+
+
+def test_a_returned_iterator_is_read_in_a_variants_child_only():
+    import itertools
+
+    def lazy(xs):
+        return (x for x in xs if x)
+
+    def eager_iter(xs):
+        return itertools.takewhile(lambda x: True, [x for x in xs if x])
+    # The test's own call: its iterator is the test's to read.
+    assert probe.summary(lazy([1])) == {'iterator': '?'}
+    # A variant's call, in a child: its items, whatever iterator holds them.
+    a = probe._in_child(lazy, ([0, 1, 2],), {}, 1)
+    b = probe._in_child(eager_iter, ([0, 1, 2],), {}, 1)
+    assert a['value'] == b['value'] == {'seq': 'iterator', 'len': 2,
+                                        'items': [1, 2]}
+
+    def fails_late(xs):
+        yield 1
+        raise ValueError('late')
+    assert probe._in_child(fails_late, ([],), {}, 1)['raise'] == \
+        'builtins.ValueError'
