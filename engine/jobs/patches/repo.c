@@ -65,8 +65,8 @@ struct rtask {
 #define MUT_RUN_S 0.05        /* s a mutant's child costs besides its tests */
 #define PROBE_TESTS_MAX 30.0  /* CPU s of the instance's tests, at most, for
                                  the probe layer */
-#define PROBE_CPU 40.0        /* CPU s a probe run may add (runners/probe.py
-                                 spends at most 20 s of wall time) */
+#define PROBE_CPU 20.0        /* CPU s a probe run may add (runners/probe.py
+                                 spends at most 10 s of wall time) */
 
 /*** Small helpers ***/
 
