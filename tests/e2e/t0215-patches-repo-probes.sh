@@ -78,7 +78,7 @@ git checkout -q main
 cd - >/dev/null || fail "cd back"
 run_litmus patches --repo "$R" --base main --reference fix --candidate good \
   --candidate two-or-more --db "$WORK/p.db" --no-progress -f json \
-  --diff-budget 2 --python /usr/bin/python3 --no-mutation
+  --diff-budget 1 --python /usr/bin/python3 --no-mutation
 expect_eq "$RC" 1 "exit code ($(tail -3 "$WORK/err"))"
 /usr/bin/python3 - "$WORK/out" <<'PY' || fail "verdicts"
 import json, sys
