@@ -378,29 +378,6 @@ static json_t *cases_result(const struct ds_task *t, const struct job *j)
     return out;
 }
 
-/* The dataset's status name of a decision: its records and the stores of
- * earlier runs use these names (docs/verdicts.md, "Jobs"). */
-static const char *status_of(const struct lt_decision *d)
-{
-    static const struct {
-        const char *reason, *status;
-    } names[] = {
-        {"syntax", "invalid"},         {"equivalent", "equivalent"},
-        {"import", "raised"},          {"tamper", "tamper"},
-        {"test_failed", "failed"},     {"test_memory", "failed"},
-        {"test_cpu_limit", "timeout"}, {"cpu_limit", "timeout"},
-        {"wall_limit", "timeout"},     {"cpu_rlimit", "timeout"},
-        {"output_limit", "crashed"},   {"protocol", "error"},
-        {"no_sandbox", "error"},       {"no_apply", "error"},
-        {"signal", "crashed"},         {"exit_early", "crashed"},
-        {"passed", "passed"},
-    };
-    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
-        if (strcmp(d->reason, names[i].reason) == 0)
-            return names[i].status;
-    return "error";
-}
-
 /* The result of a test job: status passed / failed / timeout / crashed /
  * raised / invalid / equivalent / error, the outcome of every test that
  * ran ("outcomes": one letter per collected test: P passed, F failed,
@@ -432,7 +409,7 @@ static json_t *tests_result(const struct ds_task *t, const struct job *j)
     ev.need_all = !t->stop_first;
     lt_verdict_decide(&ev, &d);
     lt__evidence_clear(&ev);
-    const char *status = status_of(&d);
+    const char *status = lt__ds_status_of(&d);
     json_object_set_new(o, "verdict",
                         json_string(lt_verdict_name(d.verdict)));
     json_object_set_new(o, "reason", json_string(d.reason));

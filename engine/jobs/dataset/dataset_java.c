@@ -29,6 +29,7 @@
 #include "common/sha256.h"
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
+#include "engine/core/verdict.h"
 #include "harness/jvm_wire.h"
 #include "runners/jvm.h"
 #include "sandbox/sandbox.h"
@@ -436,8 +437,32 @@ static void known_tests(struct ds_run *r, struct ds_lane *l)
     json_decref(v);
 }
 
+/* Whether test index k is among those a task's run selects: as
+ * worker_send() sends them, the task's indices below the lane's count,
+ * or every test when none is. */
+static int selects(const struct ds_task *t, size_t k, size_t *n_selected)
+{
+    const struct ds_lane *l = t->lane;
+    size_t n = 0;
+    int in = 0;
+    for (size_t i = 0; t->tests && i < t->n_tests; i++) {
+        if (t->tests[i] < l->n_java_tests) {
+            n++;
+            in |= t->tests[i] == k;
+        }
+    }
+    if (n_selected)
+        *n_selected = n ? n : l->n_java_tests;
+    return n ? in : 1;
+}
+
 /* The result of a test run from the worker's answer, in the shape of
- * dataset_exec.c's tests_result(). */
+ * dataset_exec.c's tests_result(): the test lines (hostile input,
+ * checked against the lane's test ids) become the evidence that
+ * lt_verdict_decide(), the rule of every job, decides.  The worker runs
+ * the selected tests in order and stops early on its own at a test over
+ * the CPU budget (T), at an OutOfMemoryError (M) and, with stop_first,
+ * at the first failure: an answer is the runner's END. */
 static json_t *tests_answer(struct ds_run *r, struct ds_task *t,
                             const struct lt_jvm_msg *m, const char *wstatus)
 {
@@ -458,9 +483,14 @@ static json_t *tests_answer(struct ds_run *r, struct ds_task *t,
     memset(oc, '-', nt);
     oc[nt] = '\0';
     double cpu = 0;
-    long first_bad = -1, timed = -1;
+    long first_bad = -1, timed = -1, first_fail = -1;
     int memory = 0;
     json_t *message = NULL;
+    struct lt_evidence ev = {.apply = LT_EV_APPLY_OK, .sandboxed = 1,
+                             .ended = 1};
+    const char *fail_text = NULL;
+    size_t fail_len = 0;
+    selects(t, 0, &ev.n_tests);
     for (size_t i = 0; i < m->n; i++) {
         if (strcmp(m->f[i].name, "test") != 0)
             continue;
@@ -484,18 +514,41 @@ static json_t *tests_answer(struct ds_run *r, struct ds_task *t,
         char c = f[0][0];
         cpu += ms;
         oc[k] = c == 'T' ? 'F' : c;
-        if (c == 'T')
+        ev.n_results++;
+        ev.n_selected_seen += selects(t, (size_t)k, NULL);
+        if (c == 'T' && timed < 0)
             timed = k;
         memory |= c == 'M';
         if ((c == 'F' || c == 'M' || c == 'T') && first_bad < 0) {
             first_bad = k;
             message = text_n(f[3], fl[3]);
         }
+        if ((c == 'F' || c == 'M') && first_fail < 0) {
+            first_fail = k;
+            ev.fail_memory = c == 'M';
+            fail_text = f[3];
+            fail_len = fl[3];
+        }
     }
-    const char *status = timed >= 0 || strcmp(wstatus, "timeout") == 0
-                             ? "timeout"
-                         : first_bad >= 0 || memory ? "failed"
-                                                    : "passed";
+    /* A test over the run's CPU budget (the worker watches each test's
+     * thread), or a thread that would not stop: the limit, with the test
+     * that was running. */
+    ev.timed_out = timed >= 0 || strcmp(wstatus, "timeout") == 0;
+    ev.cpu_over = ev.timed_out;
+    ev.cpu_budget_s = t->budget_s;
+    ev.current_test = timed >= 0 ? l->java_tests[timed] : NULL;
+    ev.fail_test = first_fail >= 0 ? l->java_tests[first_fail] : NULL;
+    char *ftext = fail_text ? xstrndup(fail_text, fail_len) : NULL;
+    ev.fail_text = ftext;
+    /* After an OutOfMemoryError the worker stops (its heap is suspect):
+     * its list ends there, as with stop_first at a failure. */
+    ev.need_all = !t->stop_first && !memory;
+    struct lt_decision d;
+    lt_verdict_decide(&ev, &d);
+    free(ftext);
+    const char *status = lt__ds_status_of(&d);
+    free(d.killed_by);
+    free(d.detail);
     json_t *o = json_pack("{s:s, s:s, s:f, s:f}", "status", status,
                           "outcomes", oc, "cpu_ms", cpu, "tests_ms", cpu);
     free(oc);
@@ -563,6 +616,33 @@ bad:
     json_decref(work);
     return error_result("error", "malformed call result from the Java "
                         "worker");
+}
+
+/* The result of a run that got no answer, decided by lt_verdict_decide()
+ * as every run is: past its wall deadline (wall_s > 0: the worker was
+ * killed there), or the worker ended while it ran (status: its wait
+ * status; the worker answers every compile, so a worker that ends has
+ * compiled the program, and what ended it is the program's doing: an
+ * exit, a signal).  A worker killed by SIGKILL that we did not send is
+ * not decided here: the runner died (task_done runs the task again). */
+static json_t *no_answer(double wall_s, int status)
+{
+    struct lt_evidence ev = {.apply = LT_EV_APPLY_OK, .sandboxed = 1,
+                             .timed_out = wall_s > 0, .wall_limit_s = wall_s};
+    ev.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    ev.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    struct lt_decision d;
+    lt_verdict_decide(&ev, &d);
+    const char *st = lt__ds_status_of(&d);
+    json_t *o = strcmp(st, "timeout") == 0
+                    ? json_pack("{s:s}", "status", st)
+                : ev.signal ? json_pack("{s:s, s:s}", "status", st, "error",
+                                        d.detail ? d.detail : "")
+                            : error_result(st, "the process exited with "
+                                           "status %d", ev.exit_code);
+    free(d.killed_by);
+    free(d.detail);
+    return o;
 }
 
 static void task_done(struct ds_run *r, struct ds_task *t, json_t *res,
@@ -636,9 +716,15 @@ static void worker_answer(struct ds_run *r, struct jworker *w,
         w->leaving = 1;
     } else if (strcmp(compile, "ok") != 0) {
         const char *e = lt_jvm_msg_get(m, "error", &len);
-        res = json_pack("{s:s, s:b, s:o}", "status", "invalid",
-                        "compile_error", 1, "error",
-                        e ? text_n(e, len) : json_string("does not compile"));
+        json_t *text = e ? text_n(e, len) : json_string("does not compile");
+        struct lt_evidence ev = {.apply = LT_EV_APPLY_INVALID,
+                                 .apply_text = json_string_value(text)};
+        struct lt_decision d;
+        lt_verdict_decide(&ev, &d);
+        res = json_pack("{s:s, s:b, s:o}", "status", lt__ds_status_of(&d),
+                        "compile_error", 1, "error", text);
+        free(d.killed_by);
+        free(d.detail);
     } else if (t->kind == TK_CASES) {
         res = cases_answer(t, m, ws);
     } else {
@@ -705,13 +791,9 @@ static void worker_read(struct ds_run *r, struct jworker *w)
         }
         if (t) {
             json_t *res;
-            if (WIFEXITED(status))
-                res = error_result("crashed", "the process exited with "
-                                   "status %d", WEXITSTATUS(status));
-            else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
-                res = error_result("crashed", "killed by signal %d (%s)",
-                                   WTERMSIG(status),
-                                   strsignal(WTERMSIG(status)));
+            if (WIFEXITED(status) ||
+                (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL))
+                res = no_answer(0, status);
             else
                 res = error_result("error", "the Java worker ended");
             task_done(r, t, res, started);
@@ -886,11 +968,11 @@ static int java_step(struct ds_run *r, double wait_s)
          * never got ready). */
         struct ds_task *t = w->t;
         double started = w->since;
+        double wall = w->deadline - w->since;
         int was = w->state;
         worker_end(w, 1);
         if (t)
-            task_done(r, t, json_pack("{s:s}", "status", "timeout"),
-                      started);
+            task_done(r, t, no_answer(wall, 0), started);
         else if (was == W_STARTING && ++j->start_fails >= MAX_START_FAILS) {
             lt_error("the Java workers do not get ready in %.0f s",
                      START_WALL_S);
