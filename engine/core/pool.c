@@ -53,6 +53,10 @@ void lt__job_reset(struct job *j)
         free(j->records[i]);
     free(j->records);
     lt_telemetry_sample_clear(&j->tm);
+    if (j->answer) {
+        lt_jvm_msg_free(j->answer);
+        free(j->answer);
+    }
     if (j->result_fd >= 0)
         close(j->result_fd);
     if (j->out_fd >= 0)

@@ -3,7 +3,7 @@
  * sharing the --jobs budget on the engine's executor (a FIFO of tasks per
  * lane, one event loop over every lane), the decoding of each child's
  * evidence (hostile input) into a small JSON result, the loop of a run
- * (a Java run's is dataset_java.c's), and --floor.  Calls the Java
+ * (Python's and Java's alike), and --floor.  Calls the Java
  * workers (dataset_java.c), the tasks and their caches (dataset_tasks.c)
  * and the helpers (dataset_helpers.c).  SPDX-License-Identifier: MIT */
 #include "engine/jobs/dataset/dataset_internal.h"
@@ -560,20 +560,8 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
     lt__ds_result(r, t);
 }
 
-/* The task cannot run (its runner died twice, its job cannot be encoded,
- * its lane cannot start): it ends in error. */
-static void task_lost(struct lt_exec *ex, struct lt_task *xt, const char *why)
-{
-    struct ds_run *r = ex->owner;
-    struct ds_task *t = xt->owner;
-    if (!xt->lane->failed)
-        r->s.engine_errors++;
-    t->result = err_result("error", "%s", why);
-    lt__ds_result(r, t); /* an error, which the store never keeps */
-}
-
 static const struct lt_task_ops task_ops = {
-    .prepare = task_prepare, .finished = task_finished, .lost = task_lost};
+    .prepare = task_prepare, .finished = task_finished, .lost = lt__ds_task_lost};
 
 /* A pytest lane whose tests cannot be collected fails: its tasks end in
  * error.  The call-evaluation runner failing stops the run. */
@@ -649,8 +637,6 @@ int lt__ds_loop(struct ds_run *r)
     r->ex.db = r->o->run.db;
     r->ex.idle = run_callbacks;
     r->ex.progress = show_progress;
-    if (r->is_java)
-        return lt__ds_java_loop(r);
     return lt_exec_run(&r->ex);
 }
 

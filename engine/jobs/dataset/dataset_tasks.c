@@ -197,3 +197,17 @@ void lt__ds_result(struct ds_run *r, struct ds_task *t)
     result_known(r, t);
     ready_push(r, t);
 }
+
+/* The task cannot run (its runner died twice, its job cannot be encoded,
+ * its lane cannot start): it ends in error.  The lost hook of the
+ * dataset's tasks on every lane. */
+void lt__ds_task_lost(struct lt_exec *ex, struct lt_task *xt, const char *why)
+{
+    struct ds_run *r = ex->owner;
+    struct ds_task *t = xt->owner;
+    if (!xt->lane->failed)
+        r->s.engine_errors++;
+    t->result = json_pack("{s:s, s:s}", "status", "error", "error",
+                          why ? why : "");
+    lt__ds_result(r, t); /* an error, which the store never keeps */
+}
