@@ -507,18 +507,8 @@ static int jvm_job_start(struct lt_exec *ex, struct lt_lane *l, int k,
     if (rc < 0)
         return rc;
     struct job *j = &l->pool.z[k].job;
-    *j = la->spec;
-    j->active = 1;
-    j->result_fd = j->out_fd = j->pidfd = -1;
+    lt__job_begin(j, &la->spec, la->wall);
     j->pid = w->pid;
-    j->apply_status = -1;
-    j->current = -1;
-    j->fail_test = -1;
-    j->probe_index = -1;
-    j->cpu_base_ns = -1;
-    j->test_cpu_base_ns = -1;
-    j->started_at = lt__now();
-    j->deadline = j->started_at + la->wall;
     return 0;
 }
 

@@ -223,6 +223,10 @@ int lt__zygote_start(struct pool *pool, struct zygote *z);
 int lt__zygote_clone(struct pool *pool, struct zygote *from, int from_slot,
                      unsigned instance, struct zygote *z);
 void lt__zygote_stop(struct zygote *z);
+/* Makes *j the active job of spec (owned now by *j), nothing of it read
+ * yet, with its wall deadline `timeout` s from now: what starting a job
+ * means on a zygote (lt__job_start) and on a Java worker. */
+void lt__job_begin(struct job *j, const struct job *spec, double timeout);
 /* Starts a job on an idle zygote: pipes, RUN frame, wall deadline. */
 int lt__job_start(struct zygote *z, struct job *spec, uint64_t token,
                   const struct lt_run_request *req, double timeout);

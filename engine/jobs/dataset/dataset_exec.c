@@ -537,23 +537,12 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
 {
     struct ds_run *r = ex->owner;
     struct ds_task *t = xt->owner;
-    t->wall_ms = (lt__now() - j->started_at) * 1000.0;
     json_t *res = t->kind == TK_CASES ? cases_result(t, j)
                                       : tests_result(t, j);
     if (t->kind == TK_CASES && j->child_ns > 0)
         json_object_set_new(res, "child_ms", json_real(j->child_ns / 1e6));
-    r->s.jobs_run++;
-    r->t_last_job = lt__now();
-    const char *status = json_string_value(json_object_get(res, "status"));
-    if (status && strcmp(status, "error") == 0 && !xt->retried) {
-        /* The engine's own failure: once more, then it stands. */
-        r->s.retries++;
-        json_decref(res);
-        lt_exec_retry(ex, xt);
+    if (!lt__ds_run_over(r, t, res, j->started_at))
         return;
-    }
-    if (status && strcmp(status, "error") == 0)
-        r->s.engine_errors++;
     if (r->o->floor && !t->nocache)
         floor_account(r, t, res);
     t->result = res;

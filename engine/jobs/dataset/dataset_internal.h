@@ -230,6 +230,11 @@ struct ds_task *lt__ds_task_new(enum ds_task_kind kind, struct ds_lane *l,
                                 const char *source, size_t len);
 void lt__ds_task_free(struct ds_task *t);
 void lt__ds_submit(struct ds_run *r, struct ds_task *t);
+/* A run of t started at started_at is over with result res (consumed):
+ * counted; an engine failure (status error) is handed back to the
+ * executor once (0); else 1, and the caller keeps res as the result. */
+int lt__ds_run_over(struct ds_run *r, struct ds_task *t, json_t *res,
+                    double started_at);
 /* The lost hook of the dataset's tasks (lt_task_ops.lost): an error. */
 void lt__ds_task_lost(struct lt_exec *ex, struct lt_task *xt,
                       const char *why);

@@ -680,18 +680,8 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
         res = no_answer(j->deadline - j->started_at, 0);
     else
         res = no_answer(0, j->wait_status);
-    t->wall_ms = (lt__now() - j->started_at) * 1000.0;
-    r->s.jobs_run++;
-    r->t_last_job = lt__now();
-    const char *status = json_string_value(json_object_get(res, "status"));
-    if (status && strcmp(status, "error") == 0 && !xt->retried) {
-        r->s.retries++;
-        json_decref(res);
-        lt_exec_retry(ex, xt);
+    if (!lt__ds_run_over(r, t, res, j->started_at))
         return;
-    }
-    if (status && strcmp(status, "error") == 0)
-        r->s.engine_errors++;
     t->result = res;
     lt__ds_result(r, t);
 }
