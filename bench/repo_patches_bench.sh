@@ -91,6 +91,7 @@ def cost_ms(c):
     ev = c["evidence"]
     return ev.get("duration_ms", 0) + \
         (ev.get("differential") or {}).get("duration_ms", 0) + \
+        (ev.get("probe") or {}).get("duration_ms", 0) + \
         ((ev.get("mutation") or {}).get("candidate") or {}).get("duration_ms", 0)
 ms = sorted(cost_ms(c) for c in doc["candidates"]
             if c["evidence"].get("duration_ms"))
@@ -109,7 +110,7 @@ def p90(xs):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(0.9 * (len(xs) - 1))))]
 if ms:
-    print("%s: litmus per candidate (test run + differential run + mutants): median "
+    print("%s: litmus per candidate (test run + differential run + probes + mutants): median "
           "%.2f s, p90 %.2f s; whole run %.1f s wall for %d candidates" % (
               name, statistics.median(ms) / 1000, p90(ms) / 1000,
               float(t1) - float(t0), len(doc["candidates"])))

@@ -410,11 +410,17 @@ def _holds_objects(sh, depth=0):
 
 def _children(v):
     """The values one step inside v: a container's items, an object's
-    attributes."""
-    if isinstance(v, dict):
-        return list(v.keys()) + list(v.values())
-    if isinstance(v, (list, tuple, set, frozenset)):
-        return list(v)
+    attributes.  A subclass's items through the built-in type's own
+    methods: its overrides (a multi-dict's keys()) may need state a
+    half-built object lacks, and are the program's code, not a walk."""
+    try:
+        if isinstance(v, dict):
+            return list(dict.keys(v)) + list(dict.values(v))
+        for base in (list, tuple, set, frozenset):
+            if isinstance(v, base):
+                return list(base.__iter__(v))
+    except Exception:
+        return []
     if _user_object(v):
         try:
             return list(vars(v).values())

@@ -439,23 +439,9 @@ static void read_init(void)
     lt_jvm_msg_free(&m);
 }
 
-/* Appends the real path of p to the list, once; NULL or a path that
- * does not resolve is left out. */
-static void add_path(char ***list, size_t *n, const char *p)
-{
-    char real[PATH_MAX];
-    if (!p || p[0] != '/' || !realpath(p, real))
-        return;
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp((*list)[i], real) == 0)
-            return;
-    *list = xrealloc(*list, (*n + 1) * sizeof(char *));
-    (*list)[(*n)++] = xstrdup(real);
-}
-
 /* The targets of the symbolic links in dir and below (the JDK's conf/
  * and lib/security point into /etc/java-17-openjdk and /etc/ssl). */
-static void add_link_targets(char ***list, size_t *n, const char *dir,
+static void add_link_targets(struct lt_sandbox_paths *ro, const char *dir,
                              int depth)
 {
     DIR *d = depth < 4 ? opendir(dir) : NULL;
@@ -468,65 +454,58 @@ static void add_link_targets(char ***list, size_t *n, const char *dir,
         char *p = xasprintf("%s/%s", dir, e->d_name);
         struct stat sb;
         if (lstat(p, &sb) == 0 && S_ISLNK(sb.st_mode))
-            add_path(list, n, p);
+            lt_sandbox_paths_add(ro, p);
         else if (S_ISDIR(sb.st_mode))
-            add_link_targets(list, n, p, depth + 1);
+            add_link_targets(ro, p, depth + 1);
         free(p);
     }
     closedir(d);
 }
 
-/* The view: the JDK, JUnit's jars and the engine's read paths read-only,
- * a scratch tmpfs as the only writable place; an identity of nobody's
- * when started as root.  Where no view can be had, the worker goes on
- * degraded and says so in `ready`. */
+/* The view (lt_sandbox_view_enter_runner): the JDK, JUnit's jars and the
+ * engine's read paths read-only, a scratch tmpfs as the only writable
+ * place; an identity of nobody's when started as root.  Where no view
+ * can be had, the worker goes on degraded and says so in `ready`. */
 static void enter_view(void)
 {
-    char **ro = NULL;
-    size_t n = 0;
-    add_path(&ro, &n, w.java_home);
+    struct lt_sandbox_paths ro = {0};
+    lt_sandbox_paths_add(&ro, w.java_home);
     char *conf = xasprintf("%s/conf", w.java_home);
     char *sec = xasprintf("%s/lib/security", w.java_home);
-    add_link_targets(&ro, &n, conf, 0);
-    add_link_targets(&ro, &n, sec, 0);
+    add_link_targets(&ro, conf, 0);
+    add_link_targets(&ro, sec, 0);
     free(conf);
     free(sec);
     char *cp = xstrdup(w.class_path);
     for (char *save = NULL, *tok = strtok_r(cp, ":", &save); tok;
          tok = strtok_r(NULL, ":", &save))
-        add_path(&ro, &n, tok);
+        lt_sandbox_paths_add(&ro, tok);
     free(cp);
     for (size_t i = 0; i < w.n_read; i++)
-        add_path(&ro, &n, w.read[i]);
-    add_path(&ro, &n, w.cds);
+        lt_sandbox_paths_add(&ro, w.read[i]);
+    lt_sandbox_paths_add(&ro, w.cds);
 
     struct lt_view_opts vo = {
-        .root_dir = w.scratch, .ro_paths = (const char *const *)ro,
-        .n_ro_paths = n, .scratch_dir = w.scratch,
+        .root_dir = w.scratch, .ro_paths = (const char *const *)ro.v,
+        .n_ro_paths = ro.n, .scratch_dir = w.scratch,
         .scratch_bytes = (unsigned long long)LT_RUNNER_SCRATCH_MB << 20,
         .scratch_inodes = 16384, .scratch_instances = 1,
         .uid = (uid_t)w.uid, .gid = (gid_t)w.uid};
     unsigned got = 0;
     char err[256];
     char *desc = NULL;
-    int rc = lt_sandbox_view_enter(&vo, &got, err, sizeof(err), &desc);
-    if (rc < 0 && (got & LT_SBX_FSVIEW))
+    int rc = lt_sandbox_view_enter_runner(&vo, w.engine, &got, err,
+                                          sizeof(err), &desc);
+    lt_sandbox_paths_free(&ro);
+    if (rc == -ESRCH)
+        _exit(3);
+    if (rc < 0)
         die("file-system view", err); /* half-built: never run from here */
     if (rc == 0)
         w.features |= got;
     if (w.debug && desc)
         fprintf(stderr, "litmus-jvm: view:\n%s\n", desc);
     free(desc);
-    for (size_t i = 0; i < n; i++)
-        free(ro[i]);
-    free(ro);
-    /* Not dumpable: nothing reads the worker's memory through /proc; a
-     * change of uid cleared the parent-death signal: arm it again and
-     * check that the engine is still the parent. */
-    prctl(PR_SET_DUMPABLE, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != w.engine)
-        _exit(3);
 }
 
 /* The JVM installs the handlers it needs; it must find every signal at

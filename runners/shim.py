@@ -749,10 +749,13 @@ def _needs_watch(mode, flags, scratch):
 
 
 def run_tests(indices, stop_first, coverage=False, selected=None,
-              needs=None):
+              needs=None, probe=False):
     """selected: the items for indices (a fresh child's own collection),
     None for a test that collection no longer produces: it is reported
-    skipped, as plain pytest would not run it either."""
+    skipped, as plain pytest would not run it either.  probe: the probes
+    of litmus_probe observe each test by its index."""
+    if probe:
+        import litmus_probe
     if selected is None:
         items = RUNNER.items
         selected = [items[i] for i in indices]
@@ -775,7 +778,11 @@ def run_tests(indices, stop_first, coverage=False, selected=None,
         t0 = time.perf_counter_ns()
         if coverage:
             _litmus.trace_begin()
+        if probe:
+            litmus_probe.begin_test(indices[k])
         outcome, text = RUNNER.run(item, nxt)
+        if probe:
+            litmus_probe.end_test()
         if needs is not None:
             bits = needs.end()
             if bits:
@@ -933,11 +940,13 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
     untrusted = bool(flags & F_UNTRUSTED) or mode == 2
     files = None
     unpin = ()
+    probe = None
     if mode == 1 and flags & F_FILES:
         import json
         change = json.loads(extra)
         files = [(f[0], f[1]) for f in change["files"]]
         unpin = [str(n) for n in change.get("unpin", ())]
+        probe = change.get("probe")
     if untrusted:
         UNTRUSTED = True
         # The candidate's text is only written to scratch here (for the
@@ -989,9 +998,12 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
         litmus_calls.install_capture(subject.path, subject.modules,
                                      _project_modules(),
                                      200 if files is not None else 0)
+    if probe:
+        import litmus_probe
+        litmus_probe.install(probe, _project_modules())
     run_tests(indices, stop_first,
               coverage=(mode == 0 or bool(flags & F_COVERAGE)),
-              needs=needs)
+              needs=needs, probe=bool(probe))
 
 
 PRELOAD_GENERATOR = False

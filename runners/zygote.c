@@ -37,6 +37,8 @@ extern const char lt_calls_py[];
 extern const size_t lt_calls_py_len;
 extern const char lt_inputs_py[];
 extern const size_t lt_inputs_py_len;
+extern const char lt_probe_py[];
+extern const size_t lt_probe_py_len;
 
 static pid_t engine_pid; /* the zygote's parent, litmus */
 
@@ -149,32 +151,15 @@ static void zygote_tmpdir(void)
     free(dir);
 }
 
-/* Appends the real path of p to the list, once; a relative path or one
- * that does not resolve is left out. */
-static void add_path(char ***list, size_t *n, size_t *cap, const char *p)
-{
-    char real[PATH_MAX];
-    if (!p || p[0] != '/' || !realpath(p, real))
-        return;
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp((*list)[i], real) == 0)
-            return;
-    if (*n == *cap) {
-        *cap = *cap ? 2 * *cap : 32;
-        *list = xrealloc(*list, *cap * sizeof(char *));
-    }
-    (*list)[(*n)++] = xstrdup(real);
-}
-
-/* add_path() for a str (a sys.path entry, a sys prefix); anything else
- * is left out. */
-static void add_py_path(char ***list, size_t *n, size_t *cap, PyObject *o)
+/* lt_sandbox_paths_add() for a str (a sys.path entry, a sys prefix);
+ * anything else is left out. */
+static void add_py_path(struct lt_sandbox_paths *ro, PyObject *o)
 {
     if (o && PyUnicode_Check(o)) {
         PyObject *b = PyUnicode_EncodeFSDefault(o);
         const char *s = b ? PyBytes_AsString(b) : NULL;
         if (s)
-            add_path(list, n, cap, s);
+            lt_sandbox_paths_add(ro, s);
         Py_XDECREF(b);
     }
     PyErr_Clear();
@@ -210,20 +195,18 @@ static const char *project_root(const char *cwd)
 /* What the tests may read: the working directory, the project's root,
  * the subjects' and the test paths' directories, every sys.path entry
  * and the interpreter's prefixes, and --allow-read; real paths, each
- * once.  *n gets the count; the caller frees the list and its entries. */
-static char **readable_paths(const struct lt_init_frame *init, size_t *n)
+ * once, into *ro. */
+static void readable_paths(const struct lt_init_frame *init,
+                           struct lt_sandbox_paths *ro)
 {
-    char **ro = NULL;
-    size_t cap = 0;
-    *n = 0;
-    add_path(&ro, n, &cap, lt__zygote.run_cwd);
-    add_path(&ro, n, &cap, project_root(lt__zygote.run_cwd));
+    lt_sandbox_paths_add(ro, lt__zygote.run_cwd);
+    lt_sandbox_paths_add(ro, project_root(lt__zygote.run_cwd));
     for (uint32_t i = 0; i < init->n_subjects; i++) {
         char *dir = xstrdup(init->paths[i]);
         char *slash = strrchr(dir, '/');
         if (slash && slash != dir)
             *slash = '\0';
-        add_path(&ro, n, &cap, dir);
+        lt_sandbox_paths_add(ro, dir);
         free(dir);
     }
     for (uint32_t i = 0; i < init->n_args; i++) {
@@ -239,21 +222,20 @@ static char **readable_paths(const struct lt_init_frame *init, size_t *n)
             if (slash && slash != abs)
                 *slash = '\0';
         }
-        add_path(&ro, n, &cap, abs);
+        lt_sandbox_paths_add(ro, abs);
         free(abs);
     }
     PyObject *path = PySys_GetObject("path"); /* borrowed */
     for (Py_ssize_t i = 0; path && PyList_Check(path) &&
                            i < PyList_Size(path); i++)
-        add_py_path(&ro, n, &cap, PyList_GetItem(path, i));
+        add_py_path(ro, PyList_GetItem(path, i));
     static const char *const prefixes[] = {"prefix", "base_prefix",
                                            "exec_prefix", "base_exec_prefix",
                                            "executable"};
     for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-        add_py_path(&ro, n, &cap, PySys_GetObject(prefixes[i]));
+        add_py_path(ro, PySys_GetObject(prefixes[i]));
     for (uint32_t i = 0; i < init->n_allow_read; i++)
-        add_path(&ro, n, &cap, init->allow_read[i]);
-    return ro;
+        lt_sandbox_paths_add(ro, init->allow_read[i]);
 }
 
 /* Keeps the VIEW frame that goes out before READY: the features in
@@ -269,29 +251,33 @@ static void note_view(unsigned features, const char *missing,
 }
 
 /* Enters the view of readable_paths() with scratch as the only writable
- * place; where it cannot be, the reason goes to the engine and the run
- * goes on degraded. */
+ * place (lt_sandbox_view_enter_runner); where it cannot be, the reason
+ * goes to the engine and the run goes on degraded. */
 static void enter_view(const struct lt_init_frame *init)
 {
-    size_t n;
-    char **ro = readable_paths(init, &n);
+    struct lt_sandbox_paths ro = {0};
+    readable_paths(init, &ro);
     struct lt_view_opts vo = {
         .root_dir = lt__zygote.scratch_base,
-        .ro_paths = (const char *const *)ro,
-        .n_ro_paths = n, .scratch_dir = lt__zygote.scratch_base,
+        .ro_paths = (const char *const *)ro.v,
+        .n_ro_paths = ro.n, .scratch_dir = lt__zygote.scratch_base,
         .scratch_bytes = (unsigned long long)init->scratch_mb << 20,
         .scratch_inodes = 16384, .scratch_instances = LT_RUNNER_SCRATCH_SLOTS,
         .uid = (uid_t)init->sandbox_uid, .gid = (gid_t)init->sandbox_uid};
     unsigned got = 0;
     char err[256];
     char *desc = NULL;
-    int rc = lt_sandbox_view_enter(&vo, &got, err, sizeof(err), &desc);
-    if (rc < 0 && (got & LT_SBX_FSVIEW)) {
+    int rc = lt_sandbox_view_enter_runner(&vo, engine_pid, &got, err,
+                                          sizeof(err), &desc);
+    lt_sandbox_paths_free(&ro);
+    if (rc == -ESRCH)
+        _exit(3);
+    if (rc < 0) {
         /* Half-built: nothing sandboxed may be forked from here. */
         lt__send_failed(err);
         _exit(3);
     }
-    if (rc < 0) {
+    if (rc > 0) {
         /* No namespace entered: the run goes on degraded, and says so. */
         lt__zygote.features &= ~(unsigned)(LT_SBX_FSVIEW | LT_SBX_IDENTITY);
     } else {
@@ -301,13 +287,6 @@ static void enter_view(const struct lt_init_frame *init)
             lt__use_scratch_instance(0);
         }
     }
-    /* Not dumpable: no child reads the zygote's memory or environment
-     * through /proc, whatever uid it runs as. */
-    prctl(PR_SET_DUMPABLE, 0);
-    /* A change of uid clears the parent-death signal. */
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != engine_pid)
-        _exit(3);
     if (chdir(lt__zygote.run_cwd) < 0)
         lt__zygote_die("chdir", -errno);
     unsigned view_bits = LT_SBX_FSVIEW | LT_SBX_IDENTITY;
@@ -316,9 +295,6 @@ static void enter_view(const struct lt_init_frame *init)
                                           (lt__zygote.features & view_bits)),
               desc ? desc : "");
     free(desc);
-    for (size_t i = 0; i < n; i++)
-        free(ro[i]);
-    free(ro);
 }
 
 /*** The zygote's life ***/
@@ -429,9 +405,11 @@ static PyObject *load_runner_modules(void)
         lt__send_failed("the code comparison module failed to load");
         _exit(3);
     }
-    /* litmus_inputs first: litmus_calls imports it. */
+    /* litmus_inputs first: litmus_calls imports it, and litmus_probe
+     * both. */
     if (!embedded_module(lt_inputs_py, "<litmus inputs>", "litmus_inputs") ||
-        !embedded_module(lt_calls_py, "<litmus calls>", "litmus_calls")) {
+        !embedded_module(lt_calls_py, "<litmus calls>", "litmus_calls") ||
+        !embedded_module(lt_probe_py, "<litmus probe>", "litmus_probe")) {
         PyErr_Print();
         lt__send_failed("the call evaluation module failed to load");
         _exit(3);

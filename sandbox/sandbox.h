@@ -164,6 +164,34 @@ struct lt_view_opts {
 int lt_sandbox_view_enter(const struct lt_view_opts *o, unsigned *got,
                           char *err, size_t errlen, char **description);
 
+/* The read-only paths of a view, as a runner gathers them: real paths,
+ * each once (lt_view_opts.ro_paths = (const char *const *)v, n). */
+struct lt_sandbox_paths {
+    char **v;
+    size_t n, cap;
+};
+
+/* Appends the real path of p, unless it is there already; NULL, a
+ * relative path or one that does not resolve is left out. */
+void lt_sandbox_paths_add(struct lt_sandbox_paths *l, const char *p);
+/* Frees the paths and zeroes the list. */
+void lt_sandbox_paths_free(struct lt_sandbox_paths *l);
+
+/* The one way a runner process (a zygote, a Java worker) enters its view,
+ * single-threaded, before it runs anything it was sent:
+ * lt_sandbox_view_enter(), then, whatever came of it, the process made
+ * not dumpable, PR_SET_PDEATHSIG armed again (a change of uid cleared
+ * it) and `engine` checked to still be the parent.  Returns 0 with *got
+ * (LT_SBX_FSVIEW, LT_SBX_IDENTITY) when the view is in force; 1 when no
+ * view could be had (err says why, *got is 0): the runner goes on
+ * degraded and reports it; a negative code when the runner must _exit
+ * without running anything: the view is half-built (err says why; the
+ * runner reports it) or the engine is gone (-ESRCH).  *description as
+ * for lt_sandbox_view_enter(). */
+int lt_sandbox_view_enter_runner(const struct lt_view_opts *o, pid_t engine,
+                                 unsigned *got, char *err, size_t errlen,
+                                 char **description);
+
 /* Creates a fresh private scratch directory (mode 0700) under `base`,
  * or under $TMPDIR or /tmp when `base` is NULL, and returns its path
  * (caller frees) or NULL with errno set. */

@@ -1,8 +1,9 @@
-/* The file-system view of a zygote and its children: a private mount
- * namespace whose root is an empty read-only tmpfs holding read-only binds
- * of only what the tests need, a size-capped tmpfs as the one writable
- * place, and an unprivileged identity.  Built once per zygote, so a child
- * pays nothing for it.  SPDX-License-Identifier: MIT */
+/* The file-system view of a runner (a zygote and its children, a Java
+ * worker): a private mount namespace whose root is an empty read-only
+ * tmpfs holding read-only binds of only what the tests need, a
+ * size-capped tmpfs as the one writable place, and an unprivileged
+ * identity; and the one way a runner enters it.  Built once per runner,
+ * so a child pays nothing for it.  SPDX-License-Identifier: MIT */
 
 #include "sandbox/sandbox.h"
 
@@ -11,6 +12,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -463,4 +465,57 @@ int lt_sandbox_view_enter(const struct lt_view_opts *o, unsigned *got,
         *description = rc == 0 && desc.len ? lt_buf_steal(&desc) : NULL;
     lt_buf_free(&desc);
     return rc;
+}
+
+/*** A runner's view ***/
+
+/* Contract: see sandbox.h. */
+void lt_sandbox_paths_add(struct lt_sandbox_paths *l, const char *p)
+{
+    char real[PATH_MAX];
+    if (!p || p[0] != '/' || !realpath(p, real))
+        return;
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], real) == 0)
+            return;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 32;
+        l->v = xrealloc(l->v, l->cap * sizeof(char *));
+    }
+    l->v[l->n++] = xstrdup(real);
+}
+
+/* Contract: see sandbox.h.  Accepts a zeroed list. */
+void lt_sandbox_paths_free(struct lt_sandbox_paths *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    memset(l, 0, sizeof(*l));
+}
+
+/* Contract: see sandbox.h.  The order matters: the view first (a change
+ * of uid in it clears PR_SET_PDEATHSIG and makes the process dumpable
+ * again only where the kernel says so), then not dumpable, so that
+ * nothing the runner later forks or runs reads its memory or environment
+ * through /proc, whatever uid it has now; then the parent-death signal
+ * armed again and the engine checked to still be the parent, as a runner
+ * whose engine died in between must not go on. */
+int lt_sandbox_view_enter_runner(const struct lt_view_opts *o, pid_t engine,
+                                 unsigned *got, char *err, size_t errlen,
+                                 char **description)
+{
+    int rc = lt_sandbox_view_enter(o, got, err, errlen, description);
+    if (rc < 0 && (*got & LT_SBX_FSVIEW))
+        return rc; /* half-built: nothing may run from here */
+    int entered = rc == 0;
+    if (!entered)
+        *got = 0;
+    prctl(PR_SET_DUMPABLE, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != engine) {
+        snprintf(err, errlen, "the engine is gone");
+        return -ESRCH;
+    }
+    return entered ? 0 : 1;
 }

@@ -6,17 +6,26 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "common/err.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
 #include "engine/core/store.h"
+#include "sandbox/sandbox.h"
 
 #define BATCH_WRITES 256
 #define BATCH_SECONDS 0.5
 #define CPU_SAMPLE_S 0.02 /* CPU budgets are checked this often */
+#define JVM_START_WALL_S 60.0 /* for a Java worker to start and say ready */
+#define JVM_MAX_START_FAILS 3 /* Java workers in a row that never got ready */
+#define JVM_FIRST_RUN_MS 50.0 /* a run's wall time before any was measured */
+#define JVM_START_BACKLOG_MS 500.0 /* queued work per Java worker that
+                                      pays for starting another */
 
 static const char *engine_exe = "/proc/self/exe";
 
@@ -75,6 +84,11 @@ static void slots_grow(struct lt_lane *l, int n)
         l->slot[k] = LT_SLOT_OFF;
         l->slot_since[k] = 0;
     }
+    if (l->kind == LT_RUNNER_JVM) {
+        l->jw = xrealloc(l->jw, (size_t)n * sizeof(*l->jw));
+        for (int k = l->pool.n; k < n; k++)
+            lt__jworker_init(&l->jw[k]);
+    }
     l->pool.n = n;
 }
 
@@ -105,6 +119,38 @@ struct lt_lane *lt_exec_lane(struct lt_exec *ex,
     ex->lanes = xrealloc(ex->lanes, (ex->n_lanes + 1) * sizeof(*ex->lanes));
     ex->lanes[ex->n_lanes++] = l;
     return l;
+}
+
+struct lt_lane *lt_exec_lane_jvm(struct lt_exec *ex,
+                                 const struct lt_jvm_config *cfg,
+                                 const struct lt_lane_ops *ops, void *owner)
+{
+    struct lt_lane *l = xcalloc(1, sizeof(*l));
+    l->kind = LT_RUNNER_JVM;
+    l->jvm = *cfg;
+    l->jvm.read_paths = NULL;
+    l->jvm.n_read_paths = 0;
+    if (!l->jvm.exe)
+        l->jvm.exe = engine_exe;
+    l->ops = ops;
+    l->owner = owner;
+    l->no_copies = 1;
+    l->start_timeout = JVM_START_WALL_S;
+    slots_grow(l, ex->jobs);
+    ex->lanes = xrealloc(ex->lanes, (ex->n_lanes + 1) * sizeof(*ex->lanes));
+    ex->lanes[ex->n_lanes++] = l;
+    return l;
+}
+
+void lt_exec_jvm_read(struct lt_lane *l, const char *dir)
+{
+    char **reads = (char **)l->jvm.read_paths;
+    for (size_t i = 0; i < l->jvm.n_read_paths; i++)
+        if (strcmp(reads[i], dir) == 0)
+            return;
+    reads = xrealloc(reads, (l->jvm.n_read_paths + 1) * sizeof(char *));
+    reads[l->jvm.n_read_paths++] = xstrdup(dir);
+    l->jvm.read_paths = reads;
 }
 
 void lt_exec_set_jobs(struct lt_exec *ex, int jobs)
@@ -147,6 +193,8 @@ static void slot_off(struct lt_exec *ex, struct lt_lane *l, int k)
         from->copies--;
         root->instances_used &= ~(UINT32_C(1) << z->instance);
     }
+    if (l->kind == LT_RUNNER_JVM)
+        lt__jworker_end(&l->jw[k], 1);
     lt__zygote_stop(z);
     z->dead = 0;
     z->copy_of = 0;
@@ -229,7 +277,17 @@ static int slot_on(struct lt_exec *ex, struct lt_lane *l)
         } else if (first_starting(l)) {
             return 1;
         }
-        if (rc != 0) {
+        if (rc != 0 && l->kind == LT_RUNNER_JVM) {
+            char *err = NULL;
+            rc = lt__jworker_start(&l->jw[k], &l->jvm, &err);
+            if (rc < 0) {
+                lt_error("cannot start a Java worker: %s",
+                         err ? err : lt_strerror(rc));
+                free(err);
+                lt_exec_fail(ex, LT_EXIT_ENGINE);
+                return rc;
+            }
+        } else if (rc != 0) {
             rc = lt__zygote_start(&l->pool, &l->pool.z[k]);
             if (rc < 0) {
                 lt_error("cannot start a runner: %s", lt_strerror(rc));
@@ -376,6 +434,8 @@ static void copy_failed(struct lt_exec *ex, struct lt_lane *l, int k,
     l->no_copies = 1;
 }
 
+static void slot_became_ready(struct lt_exec *ex, struct lt_lane *l, int k);
+
 /* Reads READY (or FAILED) of slot k's zygote. */
 static void slot_ready(struct lt_exec *ex, struct lt_lane *l, int k)
 {
@@ -393,6 +453,13 @@ static void slot_ready(struct lt_exec *ex, struct lt_lane *l, int k)
         return;
     }
     free(fail);
+    slot_became_ready(ex, l, k);
+}
+
+/* Slot k's runner is ready: the lane's ready hook, then the zygotes asked
+ * for ahead of time that waited for it. */
+static void slot_became_ready(struct lt_exec *ex, struct lt_lane *l, int k)
+{
     l->slot[k] = LT_SLOT_READY;
     int first = !l->ready_once;
     l->ready_once = 1;
@@ -416,7 +483,8 @@ static void slot_ready(struct lt_exec *ex, struct lt_lane *l, int k)
 
 int lt_exec_wait_ready(struct lt_exec *ex, struct lt_lane *l)
 {
-    for (int k = 0; k < l->pool.n && !ex->fatal; k++)
+    for (int k = 0; k < l->pool.n && !ex->fatal &&
+                    l->kind == LT_RUNNER_ZYGOTE; k++)
         if (l->slot[k] == LT_SLOT_STARTING)
             slot_ready(ex, l, k);
     return ex->fatal;
@@ -437,6 +505,22 @@ void lt_exec_retry(struct lt_exec *ex, struct lt_task *t)
     queue_push(t->lane, t, 1);
 }
 
+/* Sends a prepared run to slot k's idle Java worker; its job is the
+ * spec, with the wall deadline from now.  0, or -EPIPE when the worker
+ * no longer reads (it is taken for dead; the task waits for another). */
+static int jvm_job_start(struct lt_exec *ex, struct lt_lane *l, int k,
+                         struct lt_launch *la)
+{
+    struct lt__jworker *w = &l->jw[k];
+    int rc = lt__jworker_send(w, la->jvm, la->n_jvm, ++ex->token);
+    if (rc < 0)
+        return rc;
+    struct job *j = &l->pool.z[k].job;
+    lt__job_begin(j, &la->spec, la->wall);
+    j->pid = w->pid;
+    return 0;
+}
+
 /* Starts task t on slot k's idle zygote.  0, or a negative code when the
  * zygote refused it. */
 static int task_start(struct lt_exec *ex, struct lt_lane *l, int k,
@@ -447,13 +531,17 @@ static int task_start(struct lt_exec *ex, struct lt_lane *l, int k,
     la.spec.result_fd = la.spec.out_fd = la.spec.pidfd = -1;
     la.req.replacement = "";
     int rc = t->ops->prepare(ex, t, &la);
-    if (rc == 0) {
+    if (rc == 0 && l->kind == LT_RUNNER_JVM) {
+        la.spec.owner = t;
+        rc = jvm_job_start(ex, l, k, &la);
+    } else if (rc == 0) {
         la.req.tests = la.spec.tests;
         la.req.n_tests = la.spec.n_tests;
         la.spec.owner = t;
         rc = lt__job_start(&l->pool.z[k], &la.spec, ++ex->token, &la.req,
                            la.wall);
     }
+    free(la.jvm);
     for (size_t i = 0; i < sizeof(la.owned) / sizeof(*la.owned); i++)
         free(la.owned[i]);
     if (rc < 0) {
@@ -493,7 +581,8 @@ static void hand_out(struct lt_exec *ex)
             struct zygote *z = &l->pool.z[k];
             if (ex->exclusive)
                 return;
-            if (l->slot[k] != LT_SLOT_READY || z->job.active || z->dead)
+            if (l->slot[k] != LT_SLOT_READY || z->job.active || z->dead ||
+                (l->kind == LT_RUNNER_JVM && l->jw[k].leaving))
                 continue;
             struct lt_task *t = lane_next(l);
             if (t->exclusive && ex->running > 0) {
@@ -517,6 +606,39 @@ static size_t lane_work(const struct lt_lane *l)
     return l->ops && l->ops->work ? l->ops->work(l) : l->queued;
 }
 
+/* The Java workers a JVM lane with work wants live: another one costs
+ * about 0.65 s of CPU to start, so one starts only while the queue holds
+ * more than JVM_START_BACKLOG_MS of runs per live worker (at the mean
+ * wall time of the runs answered so far); at least one. */
+static size_t jvm_want(const struct lt_lane *l)
+{
+    double mean = l->jvm_runs ? l->jvm_run_ms / (double)l->jvm_runs
+                              : JVM_FIRST_RUN_MS;
+    double backlog = (double)l->queued * mean;
+    double n = ceil(backlog / JVM_START_BACKLOG_MS);
+    return n < 1 ? 1 : n > 1e6 ? 1000000 : (size_t)n;
+}
+
+/* Java workers of the lane starting. */
+static int jvm_starting(const struct lt_lane *l)
+{
+    int n = 0;
+    for (int k = 0; k < l->pool.n; k++)
+        n += l->slot[k] == LT_SLOT_STARTING;
+    return n;
+}
+
+/* How many Java workers may start at once: the machine's cores. */
+static int jvm_start_at_once(void)
+{
+    static int n;
+    if (!n) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        n = c < 1 ? 1 : c > 1024 ? 1024 : (int)c;
+    }
+    return n;
+}
+
 /* Shares the zygote slots among the lanes with work: one zygote for
  * every lane that waits first, then more for lanes with more work than
  * zygotes, up to the budget; a lane with nothing queued gives its idle
@@ -529,13 +651,21 @@ static void share_slots(struct lt_exec *ex)
             size_t work = lane_work(l);
             if (work == 0 || l->failed)
                 continue;
-            size_t want = pass == 0 ? 1 : work + (size_t)l->running;
+            size_t want = pass == 0                  ? 1
+                          : l->kind == LT_RUNNER_JVM ? jvm_want(l)
+                                                     : work + (size_t)l->running;
             if (want > (size_t)ex->jobs)
                 want = (size_t)ex->jobs;
             while ((size_t)l->live < want && !ex->fatal) {
                 /* The lane's first zygote is starting: the next one will
                  * be its copy, and needs no slot freed before then. */
                 if (first_starting(l))
+                    break;
+                /* Java workers start a core's worth at a time: a JVM's
+                 * start is CPU-bound (0.65 s of it), and many at once
+                 * starve the runs of the ready ones. */
+                if (l->kind == LT_RUNNER_JVM &&
+                    jvm_starting(l) >= jvm_start_at_once())
                     break;
                 if (ex->live >= ex->jobs) {
                     int freed = 0;
@@ -610,6 +740,147 @@ static void slot_died(struct lt_exec *ex, struct lt_lane *l, int k)
     }
 }
 
+/*** Java workers ***/
+
+/* A Java worker that did not get ready: it ended, said something else,
+ * or took too long (status: its wait status, or -1).  Three in a row
+ * stop the run. */
+static void jvm_start_failed(struct lt_exec *ex, struct lt_lane *l, int k,
+                             int timed_out, int status)
+{
+    slot_off(ex, l, k);
+    if (++l->jvm_start_fails < JVM_MAX_START_FAILS || ex->fatal)
+        return;
+    if (timed_out)
+        lt_error("the Java workers do not get ready in %.0f s",
+                 JVM_START_WALL_S);
+    else
+        lt_error("the Java workers do not start (the last ended with "
+                 "status 0x%x); run with --debug to see why", status);
+    lt_exec_fail(ex, LT_EXIT_ENGINE);
+}
+
+/* A Java worker said ready: what its sandbox lacks is said once a lane. */
+static void jvm_ready(struct lt_exec *ex, struct lt_lane *l, int k)
+{
+    struct lt__jworker *w = &l->jw[k];
+    if ((w->sandbox & LT_SBX_ALL) != LT_SBX_ALL && !l->jvm_warned) {
+        lt_warn("the Java workers' sandbox is degraded: %s",
+                w->missing ? w->missing : "features are missing");
+        l->jvm_warned = 1;
+    }
+    l->jvm_start_fails = 0;
+    lt_debug("Java worker %d ready in %.2f s", (int)w->pid,
+             lt__now() - l->slot_since[k]);
+    slot_became_ready(ex, l, k);
+}
+
+/* The run of slot k's job is over without an answer, or with one. */
+static void jvm_job_over(struct job *j, double now)
+{
+    j->got_exited = 1;
+    j->exited_at = now;
+    j->result_eof = j->out_eof = 1;
+}
+
+/* Slot k's worker ended (its pipe closed).  Its run ends with the
+ * worker's status when the program ended it (an exit, a signal) or when
+ * the engine killed it at the deadline; a SIGKILL the engine did not
+ * send is the runner dying (the task runs again: slot_died). */
+static void jvm_worker_gone(struct lt_lane *l, int k, double now)
+{
+    struct zygote *z = &l->pool.z[k];
+    struct job *j = &z->job;
+    int status = lt__jworker_end(&l->jw[k], 1);
+    if (!j->active || j->got_exited)
+        return;
+    if (WIFEXITED(status) ||
+        (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)) {
+        j->wait_status = status;
+        jvm_job_over(j, now);
+    } else {
+        z->dead = 1;
+    }
+}
+
+/* One round of slot k of a JVM lane: what its worker sent (readable:
+ * its pipe is ready), the start and wall deadlines, a finished run.
+ * Everything a worker sends is hostile: a message out of turn or of
+ * another run makes it leave; its run then ends as malformed. */
+static void jvm_slot_step(struct lt_exec *ex, struct lt_lane *l, int k,
+                          int readable, double now)
+{
+    struct lt__jworker *w = &l->jw[k];
+    struct zygote *z = &l->pool.z[k];
+    struct job *j = &z->job;
+    while (readable && w->pid > 0 && !z->dead) {
+        int busy = j->active && !j->got_exited;
+        struct lt_jvm_msg m;
+        int ev = lt__jworker_read(w, busy, &m);
+        if (ev == LT_JW_NONE)
+            break;
+        if (ev == LT_JW_READY && l->slot[k] == LT_SLOT_STARTING) {
+            jvm_ready(ex, l, k);
+            continue;
+        }
+        if (l->slot[k] == LT_SLOT_STARTING) {
+            if (ev == LT_JW_START_FAILED) {
+                size_t len;
+                const char *e = lt_jvm_msg_get(&m, "error", &len);
+                lt_error("a Java worker failed to start: %.*s",
+                         e ? (int)len : 1, e ? e : "?");
+                lt_jvm_msg_free(&m);
+            }
+            jvm_start_failed(ex, l, k, 0, lt__jworker_end(w, 1));
+            return;
+        }
+        if (ev == LT_JW_ANSWER) {
+            j->answer = xmalloc(sizeof(*j->answer));
+            *j->answer = m;
+            l->jvm_run_ms += (now - j->started_at) * 1000.0;
+            l->jvm_runs++;
+            const char *st = lt_jvm_msg_get(&m, "status", NULL);
+            /* A timeout, memory, stray threads: it ends now. */
+            w->leaving |= strcmp(st, "done") != 0;
+            jvm_job_over(j, now);
+            break;
+        }
+        if (ev == LT_JW_EOF) {
+            jvm_worker_gone(l, k, now);
+            break;
+        }
+        /* Out of turn, malformed, or the answer of another run. */
+        w->leaving = 1;
+        if (busy) {
+            j->protocol_error = 1;
+            jvm_job_over(j, now);
+        }
+        break;
+    }
+    if (l->slot[k] == LT_SLOT_STARTING) {
+        if (w->pid <= 0)
+            jvm_start_failed(ex, l, k, 0, -1);
+        else if (now > l->slot_since[k] + l->start_timeout)
+            jvm_start_failed(ex, l, k, 1, lt__jworker_end(w, 1));
+        return;
+    }
+    if (j->active && !j->got_exited && !z->dead && now >= j->deadline) {
+        /* Past its wall deadline: the worker and its run end here. */
+        j->timed_out = 1;
+        j->killed_by_us = 1;
+        j->wait_status = lt__jworker_end(w, 1);
+        jvm_job_over(j, now);
+    }
+    if (z->dead) {
+        slot_died(ex, l, k);
+        return;
+    }
+    if (lt__job_done(j))
+        job_finished(ex, l, k);
+    if (!j->active && (w->leaving || w->pid <= 0))
+        slot_off(ex, l, k);
+}
+
 /* One round over every lane: waits at most max_wait s for any fd, reads
  * frames, enforces deadlines, CPU budgets and watchdogs, finishes jobs.
  * 0, or -errno of poll. */
@@ -629,6 +900,17 @@ static int step(struct lt_exec *ex, double max_wait)
             struct zygote *z = &l->pool.z[k];
             struct job *j = &z->job;
             pf[f] = pf[f + 1] = pf[f + 2] = (struct pollfd){-1, POLLIN, 0};
+            if (l->kind == LT_RUNNER_JVM && l->slot[k] != LT_SLOT_OFF) {
+                /* A worker's answers and its end come on one pipe. */
+                pf[f].fd = z->dead ? -1 : l->jw[k].from;
+                if (l->slot[k] == LT_SLOT_STARTING && limit > 0 &&
+                    l->slot_since[k] + limit < soonest)
+                    soonest = l->slot_since[k] + limit;
+                if (l->slot[k] == LT_SLOT_READY &&
+                    lt__job_wakeup(j) < soonest)
+                    soonest = lt__job_wakeup(j);
+                continue;
+            }
             if (l->slot[k] == LT_SLOT_STARTING) {
                 pf[f].fd = z->sock;
                 if (limit > 0 && l->slot_since[k] + limit < soonest)
@@ -665,6 +947,11 @@ static int step(struct lt_exec *ex, double max_wait)
         for (int k = 0; k < l->pool.n && !ex->fatal; k++, f += 3) {
             struct zygote *z = &l->pool.z[k];
             struct job *j = &z->job;
+            if (l->kind == LT_RUNNER_JVM) {
+                if (l->slot[k] != LT_SLOT_OFF)
+                    jvm_slot_step(ex, l, k, n > 0 && pf[f].revents, now);
+                continue;
+            }
             if (l->slot[k] == LT_SLOT_STARTING) {
                 if (n > 0 && pf[f].revents) {
                     slot_ready(ex, l, k);
@@ -718,9 +1005,9 @@ void lt_exec_set_deadline(struct lt_exec *ex, double deadline, double grace)
 }
 
 /* Once the deadline has come: every queued task is left, and at the end
- * of the grace every child still running is stopped (its task is left
- * when its end is read, as a job ends: the zygote stays usable).  A
- * child that has exited is let be: its result is complete. */
+ * of the grace every zygote lane's child still running is stopped (its
+ * task is left when its end is read, as a job ends: the zygote stays
+ * usable).  A child that has exited is let be: its result is complete. */
 static void check_deadline(struct lt_exec *ex, double now)
 {
     if (ex->deadline <= 0 || now < ex->deadline)
@@ -734,7 +1021,9 @@ static void check_deadline(struct lt_exec *ex, double now)
         struct lt_task *t;
         while ((t = queue_pop(l)) != NULL)
             task_left(ex, t);
-        if (now < ex->deadline + ex->grace)
+        /* A Java worker's run is no child of its own: it ends by itself,
+         * at the latest at its wall deadline. */
+        if (now < ex->deadline + ex->grace || l->kind != LT_RUNNER_ZYGOTE)
             continue;
         for (int k = 0; k < l->pool.n; k++) {
             struct job *j = &l->pool.z[k].job;
@@ -860,15 +1149,45 @@ void lt_exec_commit(struct lt_exec *ex, int force)
     }
 }
 
+void lt_exec_lane_drop_tasks(struct lt_exec *ex, struct lt_lane *l,
+                             void (*fn)(struct lt_task *t))
+{
+    struct lt_task *t;
+    while ((t = queue_pop(l)) != NULL) {
+        ex->outstanding--;
+        fn(t);
+    }
+    for (int k = 0; k < l->pool.n; k++) {
+        struct job *j = &l->pool.z[k].job;
+        if (!j->active || !j->owner)
+            continue;
+        t = j->owner;
+        j->owner = NULL;
+        job_ended(ex, l, t);
+        ex->outstanding--;
+        lt__job_reset(j);
+        fn(t);
+    }
+}
+
 void lt_exec_close(struct lt_exec *ex)
 {
     lt_exec_commit(ex, 1);
     for (size_t i = 0; i < ex->n_lanes; i++) {
         struct lt_lane *l = ex->lanes[i];
-        /* Stopping a zygote resets its job; an off slot holds none. */
-        for (int k = 0; k < l->pool.n; k++)
-            if (l->slot[k] != LT_SLOT_OFF)
-                lt__zygote_stop(&l->pool.z[k]);
+        /* Stopping a zygote resets its job; an off slot holds none.  Every
+         * answer is in: nothing in a Java worker is worth waiting for. */
+        for (int k = 0; k < l->pool.n; k++) {
+            if (l->slot[k] == LT_SLOT_OFF)
+                continue;
+            if (l->kind == LT_RUNNER_JVM)
+                lt__jworker_end(&l->jw[k], 1);
+            lt__zygote_stop(&l->pool.z[k]);
+        }
+        free(l->jw);
+        for (size_t r = 0; r < l->jvm.n_read_paths; r++)
+            free(l->jvm.read_paths[r]);
+        free((char **)l->jvm.read_paths);
         free(l->pool.z);
         for (size_t t = 0; l->pool.test_ids && t < l->pool.n_tests; t++)
             free(l->pool.test_ids[t]);

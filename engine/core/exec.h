@@ -1,16 +1,19 @@
 /* The one executor of the engine's jobs (score, patches, dataset).
  *
- * A lane is the zygotes of one runner configuration (one pytest
- * collection, or the bare call-evaluation runner); a task is one child
- * job on one of them.  The executor owns everything between "this task
- * should run" and "here is what its child reported": the zygote slots of
- * every lane under one --jobs budget, starting and restarting zygotes,
- * handing tasks to idle zygotes, the event loop over every child (frames,
- * wall deadlines, CPU budgets), one retry of a task whose runner died,
- * batched store commits, progress, interruption and the run's own
- * deadline (--max-time).  Jobs say what a task runs (prepare) and what
- * its result means (finished, lost, left); the policy of which task goes
- * next and how many children run at once is theirs to change
+ * A lane is the runners of one configuration, of one of two kinds:
+ * zygotes (one pytest collection, or the bare call-evaluation runner),
+ * which fork a child per task, or Java workers (a warm JVM each,
+ * runners/jvm.h), which run one task at a time in-process.  A task is
+ * one run on one of them.  The executor owns everything between "this
+ * task should run" and "here is what its run reported": the slots of
+ * every lane under one --jobs budget, starting and restarting runners,
+ * handing tasks to idle ones, the event loop over every runner and
+ * child (frames and answers as hostile input, wall deadlines, CPU
+ * budgets), one retry of a task whose runner died, batched store
+ * commits, progress, interruption and the run's own deadline
+ * (--max-time).  Jobs say what a task runs (prepare) and what its result
+ * means (finished, lost, left); the policy of which task goes next and
+ * how many run at once is theirs to change
  * (lt_lane_ops.next, lt_exec_set_jobs).
  *
  * Callbacks run inside lt_exec_run() and may submit tasks and add lanes.
@@ -28,15 +31,20 @@ struct lt_lane;
 struct lt_task;
 struct lt_store;
 
-/* What one task's child is asked to run.  prepare() fills spec (the tests
- * and per-test arrays, budgets; owner is set by the executor), req and
- * wall; strings it allocates for req go in owned[] and are freed once
- * the job started. */
+/* What one task's run is asked to do.  prepare() fills spec (the tests
+ * and per-test arrays, budgets; owner is set by the executor), the
+ * request and wall; strings it allocates for the request go in owned[]
+ * and are freed once the job started.  The request: req on a zygote
+ * lane; on a JVM lane jvm, the run message's fields after "op" and
+ * "nonce", which the executor puts first (harness/jvm_wire.h; prepare
+ * allocates the array, the executor frees it, not its strings). */
 struct lt_launch {
     struct job spec;
     struct lt_run_request req;
+    struct lt_jvm_field *jvm;
+    size_t n_jvm;
     double wall;             /* wall deadline, seconds from the start */
-    char *owned[2];
+    char *owned[4];
 };
 
 struct lt_task_ops {
@@ -46,8 +54,12 @@ struct lt_task_ops {
     int (*prepare)(struct lt_exec *ex, struct lt_task *t,
                    struct lt_launch *l);
     /* The child ended (done, killed, or past a limit): j holds what it
-     * reported.  The task is the callback's again: it may free it, or
-     * hand it back with lt_exec_retry(). */
+     * reported.  On a JVM lane: the worker answered (j->answer), or it
+     * gave no answer: past the wall deadline (j->timed_out), ended by
+     * the program (j->wait_status: an exit, a signal other than an
+     * unsent SIGKILL), or misbehaved (j->protocol_error).  The task is
+     * the callback's again: it may free it, or hand it back with
+     * lt_exec_retry(). */
     void (*finished)(struct lt_exec *ex, struct lt_task *t, struct job *j);
     /* The task cannot run: its runner died twice, its job cannot be
      * expressed, or its lane cannot start.  why says which. */
@@ -102,8 +114,16 @@ struct lt_lane_ops {
                     struct lt_task *t);
 };
 
+/* The kinds of runner a lane has. */
+enum lt_runner_kind {
+    LT_RUNNER_ZYGOTE = 0,    /* zygotes: a child forked per task */
+    LT_RUNNER_JVM,           /* Java workers: a task at a time in-process */
+};
+
 struct lt_lane {
-    struct pool pool;        /* pool.n: slots; zygotes start per slot */
+    int kind;                /* enum lt_runner_kind */
+    struct pool pool;        /* pool.n: slots; runners start per slot (a
+                                JVM lane uses each slot's job alone) */
     unsigned char *slot;     /* per slot: enum lt_slot_state */
     double *slot_since;      /* per slot: when the zygote was started */
     const struct lt_lane_ops *ops;
@@ -118,7 +138,19 @@ struct lt_lane {
     int no_copies;           /* a copy failed: new zygotes only */
     int failed;              /* cannot start: its tasks are lost */
     char *fail_msg;
-    double start_timeout;    /* s for a zygote to collect; 0: the pool's */
+    double start_timeout;    /* s for a zygote to collect (a Java worker
+                                to say ready); 0: the pool's */
+
+    /* JVM lanes: the workers' settings (read paths: lt_exec_jvm_read),
+     * a worker per slot, workers in a row that never got ready, whether
+     * a degraded sandbox was said, the wall time of the runs answered
+     * (how many workers the queue pays for starting). */
+    struct lt_jvm_config jvm;
+    struct lt__jworker *jw;
+    int jvm_start_fails;
+    int jvm_warned;
+    double jvm_run_ms;
+    size_t jvm_runs;
 };
 
 struct lt_exec {
@@ -179,6 +211,23 @@ void lt_exec_close(struct lt_exec *ex);
 struct lt_lane *lt_exec_lane(struct lt_exec *ex,
                              const struct lt_runner_config *cfg,
                              const struct lt_lane_ops *ops, void *owner);
+/* A lane of Java workers for cfg (copied, with no read paths: add them
+ * with lt_exec_jvm_read; its other strings must outlive the executor).
+ * Workers start when tasks wait: one for a lane with work, more while
+ * the queue holds over half a second of runs (at their mean wall time
+ * so far) per live worker, as a JVM costs about 0.65 s of CPU to start;
+ * no copies.  Three workers in a row that end or do not say ready in
+ * 60 s stop the run (LT_EXIT_ENGINE). */
+struct lt_lane *lt_exec_lane_jvm(struct lt_exec *ex,
+                                 const struct lt_jvm_config *cfg,
+                                 const struct lt_lane_ops *ops, void *owner);
+/* Adds a directory the lane's workers may read (once); workers started
+ * from then on see it. */
+void lt_exec_jvm_read(struct lt_lane *l, const char *dir);
+/* Calls fn on every task still held by the lane, queued or running (a
+ * run that stops early), and forgets them: the job frees its own. */
+void lt_exec_lane_drop_tasks(struct lt_exec *ex, struct lt_lane *l,
+                             void (*fn)(struct lt_task *t));
 /* Starts up to n zygotes of the lane ahead of time (they import and
  * collect while the job does other work): copies of an idle ready one
  * when the lane has one, else the first zygote now and the rest as its
@@ -213,9 +262,10 @@ int lt_exec_run(struct lt_exec *ex);
 
 /* The run's time budget: from `deadline` (an lt__now() time; 0: none)
  * no task starts and every queued one, or one queued later, is left
- * (lt_task_ops.left); children still running `grace` seconds after it
- * are stopped and their tasks left too.  A child that ends within the
- * grace finishes as usual.  lt_exec_run() returns 0 once nothing is
+ * (lt_task_ops.left); zygote children still running `grace` seconds
+ * after it are stopped and their tasks left too (a Java worker's run
+ * ends by itself, at the latest at its wall deadline).  A run that ends
+ * within the grace finishes as usual.  lt_exec_run() returns 0 once nothing is
  * outstanding; ex->left counts the tasks left (over every run of ex). */
 void lt_exec_set_deadline(struct lt_exec *ex, double deadline, double grace);
 

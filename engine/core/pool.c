@@ -53,6 +53,10 @@ void lt__job_reset(struct job *j)
         free(j->records[i]);
     free(j->records);
     lt_telemetry_sample_clear(&j->tm);
+    if (j->answer) {
+        lt_jvm_msg_free(j->answer);
+        free(j->answer);
+    }
     if (j->result_fd >= 0)
         close(j->result_fd);
     if (j->out_fd >= 0)
@@ -324,22 +328,28 @@ int lt__job_start(struct zygote *z, struct job *spec, uint64_t token,
     fcntl(res[0], F_SETFL, O_NONBLOCK);
     fcntl(out[0], F_SETFL, O_NONBLOCK);
     struct job *j = &z->job;
-    *j = *spec;
-    j->active = 1;
+    lt__job_begin(j, spec, timeout);
     j->result_fd = res[0];
     j->out_fd = out[0];
-    j->pidfd = -1;
+    lt_wire_decoder_init(&j->dec, j->is_baseline ? LT_WIRE_MAX_FRAME
+                                                 : LT_WIRE_MAX_CHILD_FRAME);
+    return 0;
+}
+
+/* Contract: see pool.h. */
+void lt__job_begin(struct job *j, const struct job *spec, double timeout)
+{
+    *j = *spec;
+    j->active = 1;
+    j->result_fd = j->out_fd = j->pidfd = -1;
     j->apply_status = -1;
     j->current = -1;
     j->fail_test = -1;
     j->probe_index = -1;
     j->cpu_base_ns = -1;
     j->test_cpu_base_ns = -1;
-    lt_wire_decoder_init(&j->dec, j->is_baseline ? LT_WIRE_MAX_FRAME
-                                                 : LT_WIRE_MAX_CHILD_FRAME);
     j->started_at = lt__now();
     j->deadline = j->started_at + timeout;
-    return 0;
 }
 
 void lt__job_kill(struct job *j)

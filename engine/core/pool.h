@@ -13,7 +13,9 @@
 
 #include "common/buf.h"
 #include "engine/core/telemetry.h"
+#include "harness/jvm_wire.h"
 #include "harness/wire.h"
+#include "runners/jvm.h"
 #include "runners/runner.h"
 
 #define LT_OUTPUT_KEEP (16u << 10) /* bytes of child output kept */
@@ -114,6 +116,10 @@ struct job {
     long probe_index;        /* last PROBE: input index, or -1 */
     int probe_phase;         /* 0 reference; 1-3 the patch (calls.py) */
     void *owner;             /* the job's owner's data; not freed here */
+
+    /* JVM lanes: the worker's answer (op done, the run's nonce), or NULL
+     * when it gave none (timed out, ended, malformed: protocol_error). */
+    struct lt_jvm_msg *answer;
 };
 
 struct zygote {
@@ -161,6 +167,48 @@ struct pool {
 };
 
 
+/*** The Java workers of a JVM lane (jvm_pool.c) ***/
+
+/* One warm JVM (runners/jvm.h); it runs one task at a time in-process. */
+struct lt__jworker {
+    pid_t pid;
+    int to, from;            /* requests (socket), answers (pipe) */
+    struct lt_jvm_decoder dec;
+    char nonce[17];          /* of the run it was sent */
+    int ready;               /* said ready */
+    int leaving;             /* ends once its run is over (it said so,
+                                or misbehaved) */
+    unsigned sandbox;        /* features it said it has, at ready */
+    char *missing;           /* why some are missing, or NULL */
+};
+
+/* What lt__jworker_read() found. */
+enum {
+    LT_JW_NONE = 0,          /* nothing whole yet */
+    LT_JW_READY,             /* the first message: ready */
+    LT_JW_START_FAILED,      /* the first message is not ready (*m: it) */
+    LT_JW_ANSWER,            /* a busy worker's answer, nonce checked (*m) */
+    LT_JW_BAD_ANSWER,        /* a done message of another run, or short */
+    LT_JW_BAD,               /* malformed, or a message out of turn */
+    LT_JW_EOF,               /* the worker closed its end: it is gone */
+};
+
+void lt__jworker_init(struct lt__jworker *w);
+/* Starts the worker: 0, or a negative code with *err (caller frees). */
+int lt__jworker_start(struct lt__jworker *w, const struct lt_jvm_config *c,
+                      char **err);
+/* Sends a run: "op" and a fresh nonce, then the fields f.  0 or -EPIPE
+ * (the worker no longer reads). */
+int lt__jworker_send(struct lt__jworker *w, const struct lt_jvm_field *f,
+                     size_t n, uint64_t token);
+/* Reads what the worker sent, one event a call (call again until
+ * LT_JW_NONE); busy: it runs a task.  *m holds the message of
+ * LT_JW_ANSWER and LT_JW_START_FAILED (the caller frees it). */
+int lt__jworker_read(struct lt__jworker *w, int busy, struct lt_jvm_msg *m);
+/* Ends the worker (SIGKILL first when kill_it) and reaps it: its wait
+ * status, or -1 when none ran.  The slot is empty afterwards. */
+int lt__jworker_end(struct lt__jworker *w, int kill_it);
+
 void lt__job_reset(struct job *j);
 /* Moves a finished job out of its zygote slot into *dst (the caller's to
  * reset), leaving *src empty, so a job outlives the executor's reset. */
@@ -177,6 +225,10 @@ int lt__zygote_start(struct pool *pool, struct zygote *z);
 int lt__zygote_clone(struct pool *pool, struct zygote *from, int from_slot,
                      unsigned instance, struct zygote *z);
 void lt__zygote_stop(struct zygote *z);
+/* Makes *j the active job of spec (owned now by *j), nothing of it read
+ * yet, with its wall deadline `timeout` s from now: what starting a job
+ * means on a zygote (lt__job_start) and on a Java worker. */
+void lt__job_begin(struct job *j, const struct job *spec, double timeout);
 /* Starts a job on an idle zygote: pipes, RUN frame, wall deadline. */
 int lt__job_start(struct zygote *z, struct job *spec, uint64_t token,
                   const struct lt_run_request *req, double timeout);

@@ -3,7 +3,7 @@
  * sharing the --jobs budget on the engine's executor (a FIFO of tasks per
  * lane, one event loop over every lane), the decoding of each child's
  * evidence (hostile input) into a small JSON result, the loop of a run
- * (a Java run's is dataset_java.c's), and --floor.  Calls the Java
+ * (Python's and Java's alike), and --floor.  Calls the Java
  * workers (dataset_java.c), the tasks and their caches (dataset_tasks.c)
  * and the helpers (dataset_helpers.c).  SPDX-License-Identifier: MIT */
 #include "engine/jobs/dataset/dataset_internal.h"
@@ -378,29 +378,6 @@ static json_t *cases_result(const struct ds_task *t, const struct job *j)
     return out;
 }
 
-/* The dataset's status name of a decision: its records and the stores of
- * earlier runs use these names (docs/verdicts.md, "Jobs"). */
-static const char *status_of(const struct lt_decision *d)
-{
-    static const struct {
-        const char *reason, *status;
-    } names[] = {
-        {"syntax", "invalid"},         {"equivalent", "equivalent"},
-        {"import", "raised"},          {"tamper", "tamper"},
-        {"test_failed", "failed"},     {"test_memory", "failed"},
-        {"test_cpu_limit", "timeout"}, {"cpu_limit", "timeout"},
-        {"wall_limit", "timeout"},     {"cpu_rlimit", "timeout"},
-        {"output_limit", "crashed"},   {"protocol", "error"},
-        {"no_sandbox", "error"},       {"no_apply", "error"},
-        {"signal", "crashed"},         {"exit_early", "crashed"},
-        {"passed", "passed"},
-    };
-    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
-        if (strcmp(d->reason, names[i].reason) == 0)
-            return names[i].status;
-    return "error";
-}
-
 /* The result of a test job: status passed / failed / timeout / crashed /
  * raised / invalid / equivalent / error, the outcome of every test that
  * ran ("outcomes": one letter per collected test: P passed, F failed,
@@ -432,7 +409,7 @@ static json_t *tests_result(const struct ds_task *t, const struct job *j)
     ev.need_all = !t->stop_first;
     lt_verdict_decide(&ev, &d);
     lt__evidence_clear(&ev);
-    const char *status = status_of(&d);
+    const char *status = lt__ds_status_of(&d);
     json_object_set_new(o, "verdict",
                         json_string(lt_verdict_name(d.verdict)));
     json_object_set_new(o, "reason", json_string(d.reason));
@@ -560,43 +537,20 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
 {
     struct ds_run *r = ex->owner;
     struct ds_task *t = xt->owner;
-    t->wall_ms = (lt__now() - j->started_at) * 1000.0;
     json_t *res = t->kind == TK_CASES ? cases_result(t, j)
                                       : tests_result(t, j);
     if (t->kind == TK_CASES && j->child_ns > 0)
         json_object_set_new(res, "child_ms", json_real(j->child_ns / 1e6));
-    r->s.jobs_run++;
-    r->t_last_job = lt__now();
-    const char *status = json_string_value(json_object_get(res, "status"));
-    if (status && strcmp(status, "error") == 0 && !xt->retried) {
-        /* The engine's own failure: once more, then it stands. */
-        r->s.retries++;
-        json_decref(res);
-        lt_exec_retry(ex, xt);
+    if (!lt__ds_run_over(r, t, res, j->started_at))
         return;
-    }
-    if (status && strcmp(status, "error") == 0)
-        r->s.engine_errors++;
     if (r->o->floor && !t->nocache)
         floor_account(r, t, res);
     t->result = res;
     lt__ds_result(r, t);
 }
 
-/* The task cannot run (its runner died twice, its job cannot be encoded,
- * its lane cannot start): it ends in error. */
-static void task_lost(struct lt_exec *ex, struct lt_task *xt, const char *why)
-{
-    struct ds_run *r = ex->owner;
-    struct ds_task *t = xt->owner;
-    if (!xt->lane->failed)
-        r->s.engine_errors++;
-    t->result = err_result("error", "%s", why);
-    lt__ds_result(r, t); /* an error, which the store never keeps */
-}
-
 static const struct lt_task_ops task_ops = {
-    .prepare = task_prepare, .finished = task_finished, .lost = task_lost};
+    .prepare = task_prepare, .finished = task_finished, .lost = lt__ds_task_lost};
 
 /* A pytest lane whose tests cannot be collected fails: its tasks end in
  * error.  The call-evaluation runner failing stops the run. */
@@ -672,8 +626,6 @@ int lt__ds_loop(struct ds_run *r)
     r->ex.db = r->o->run.db;
     r->ex.idle = run_callbacks;
     r->ex.progress = show_progress;
-    if (r->is_java)
-        return lt__ds_java_loop(r);
     return lt_exec_run(&r->ex);
 }
 

@@ -22,15 +22,16 @@
 
 struct ds_run;
 struct ds_task;
-struct ds_java;
 
-/*** Lanes: one kind of zygote each ***/
+/*** Lanes: one kind of runner each ***/
 
-/* A lane is the zygotes of one configuration: the bare lane (call
+/* A lane is the runners of one configuration: the bare lane (call
  * evaluation, no pytest) or one program's pytest lane (its file as the
- * subject, its tests collected).  The executor (engine/core/exec.h)
- * starts and stops them per slot as the work moves between lanes; all
- * lanes share the --jobs budget. */
+ * subject, its tests collected), each an executor lane of zygotes; or a
+ * Java program's lane, whose runs go to the run's one executor lane of
+ * JVM workers.  The executor (engine/core/exec.h) starts and stops the
+ * runners per slot as the work moves between lanes; all lanes share the
+ * --jobs budget. */
 struct ds_lane {
     struct lt_lane *xl;      /* the executor's lane: zygotes, queue */
     int bare;
@@ -49,8 +50,9 @@ struct ds_lane {
      * that a task's result came from the store. */
     void (*run)(struct ds_run *r, struct ds_task *t);
     void (*stored)(struct ds_run *r, struct ds_lane *l);
-    /* Java lanes (dataset_java.c): no executor lane (xl is NULL); the
-     * test ids, sorted, from the first answer that listed them. */
+    /* Java lanes (dataset_java.c): they share the run's JVM lane of the
+     * executor (ds_run.jvm; xl is NULL): any worker runs any program.
+     * The test ids, sorted, from the first answer that listed them. */
     int java;
     char **java_tests;
     size_t n_java_tests;
@@ -139,7 +141,8 @@ struct ds_run {
     struct ds_stats s;
     json_t *vocab;           /* rewrite --vocab, parsed */
     struct ds_task *sync_done; /* --floor: the task run_sync waits for */
-    struct ds_java *java;    /* --lang java: the JVM workers */
+    struct lt_lane *jvm;     /* --lang java: the executor's lane of JVM
+                                workers (dataset_java.c) */
     int is_java;             /* the run's programs are Java */
     int call_rc;             /* last failed lt__ds_call: code, message */
     char *call_err;
@@ -195,6 +198,10 @@ json_t *lt__ds_call(struct ds_run *r, const char *fn, json_t *args,
 int lt__ds_check_calls(struct ds_run *r, const char *where, const char *id,
                        json_t *calls);
 const char *lt__ds_test_id(const struct ds_lane *l, long idx);
+/* The dataset status (passed, failed, timeout, crashed, ...) of a
+ * decision of lt_verdict_decide(). */
+struct lt_decision;
+const char *lt__ds_status_of(const struct lt_decision *d);
 int lt__ds_case_usable(const json_t *c);
 /* The verdict of a run on a program text against a reference run of the
  * same program: behaviour changed (1), the same (0), or unknown (-1, the
@@ -223,6 +230,14 @@ struct ds_task *lt__ds_task_new(enum ds_task_kind kind, struct ds_lane *l,
                                 const char *source, size_t len);
 void lt__ds_task_free(struct ds_task *t);
 void lt__ds_submit(struct ds_run *r, struct ds_task *t);
+/* A run of t started at started_at is over with result res (consumed):
+ * counted; an engine failure (status error) is handed back to the
+ * executor once (0); else 1, and the caller keeps res as the result. */
+int lt__ds_run_over(struct ds_run *r, struct ds_task *t, json_t *res,
+                    double started_at);
+/* The lost hook of the dataset's tasks (lt_task_ops.lost): an error. */
+void lt__ds_task_lost(struct lt_exec *ex, struct lt_task *xt,
+                      const char *why);
 /* A task's result is known (t->result): stored, handed to the tasks
  * waiting for the same run, and its callback queued. */
 void lt__ds_result(struct ds_run *r, struct ds_task *t);
@@ -232,7 +247,7 @@ void lt__ds_result(struct ds_run *r, struct ds_task *t);
 struct ds_lane *lt__ds_lane_java(struct ds_run *r, const char *path,
                                  const char *root, const char *tests,
                                  char **err);
-int lt__ds_java_loop(struct ds_run *r);
+/* Frees the tasks the JVM lane still holds (a run that stopped early). */
 void lt__ds_java_close(struct ds_run *r);
 
 /*** dataset_exec.c: the executor, its zygote lanes, --floor ***/

@@ -1,22 +1,22 @@
-/* Java programs in `litmus dataset` (--lang java): the runs of a Java
- * program go to warm JVM workers (runners/jvm.h), each a sandboxed process
- * that compiles in memory and runs JUnit 4 tests or call expressions.
+/* Java programs in `litmus dataset` (--lang java): their runs go to warm
+ * JVM workers (runners/jvm.h), each a sandboxed process that compiles in
+ * memory and runs JUnit 4 tests or call expressions, on the JVM lane of
+ * the engine's executor (engine/core/exec.h), which starts the workers,
+ * hands each a task, reads its answer as hostile input and enforces the
+ * wall deadlines.  This file owns what a run asks (its fields) and what
+ * its answer means: the test lines and the worker's end as evidence,
+ * decided by lt_verdict_decide(), the call results, the lanes' test ids.
  * The tasks, their cache keys, the store and the callbacks are the
- * dataset's own (dataset_tasks.c); this file owns the workers: starting
- * them, handing each a task, reading its answer as hostile input, wall
- * deadlines, and starting a new worker when one ended.  Calls only
- * dataset_tasks.c, dataset_helpers.c and the table (dataset_store.c):
- * lt__ds_submit reaches it through the hooks of its lanes.
+ * dataset's own (dataset_tasks.c).  Calls only dataset_tasks.c,
+ * dataset_helpers.c and the table (dataset_store.c): lt__ds_submit
+ * reaches it through the hooks of its lanes.
  * SPDX-License-Identifier: MIT */
 #include "engine/jobs/dataset/dataset_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,6 +29,7 @@
 #include "common/sha256.h"
 #include "common/xmalloc.h"
 #include "engine/core/internal.h"
+#include "engine/core/verdict.h"
 #include "harness/jvm_wire.h"
 #include "runners/jvm.h"
 #include "sandbox/sandbox.h"
@@ -37,44 +38,28 @@
 #define MAX_TEXT 4096        /* longer reprs and messages are cut */
 #define COMPILE_WALL_S 20.0  /* wall time a compile may take, besides the
                                 run's own limit */
-#define START_WALL_S 60.0    /* for a worker to start its JVM and say ready */
-#define MAX_START_FAILS 3    /* workers in a row that never got ready */
-#define FIRST_RUN_MS 50.0    /* a run's wall time before any was measured */
-#define START_BACKLOG_MS 500.0 /* queued work per worker that pays for
-                                  starting another */
 
-enum { W_OFF = 0, W_STARTING, W_IDLE, W_BUSY };
+static const struct lt_task_ops task_ops;
+static const struct lt_lane_ops jvm_lane_ops;
 
-struct jworker {
-    int state;
-    pid_t pid;
-    int to, from;
-    struct lt_jvm_decoder dec;
-    struct ds_task *t;       /* W_BUSY: the task it runs */
-    double since, deadline;
-    char nonce[17];
-    int leaving;             /* said it ends after its answer */
-};
-
-struct ds_java {
-    struct jworker *w;
-    int n;
-    struct ds_task *head, *tail; /* waiting for a worker */
-    size_t queued;
-    char **reads;            /* directories the workers may read */
-    size_t n_reads;
-    int start_fails;
-    int warned;
-    uint64_t counter;
-    double run_ms;           /* wall time of the runs answered so far */
-    size_t runs;
-};
-
-static struct ds_java *java_of(struct ds_run *r)
+/* The executor's JVM lane of the run, made on first use with the run's
+ * scratch directory; NULL after an error line when there is none. */
+static struct lt_lane *jvm_lane(struct ds_run *r)
 {
-    if (!r->java)
-        r->java = xcalloc(1, sizeof(struct ds_java));
-    return r->java;
+    if (r->jvm)
+        return r->jvm;
+    if (lt__ds_scratch(r) < 0)
+        return NULL;
+    unsigned heap = (unsigned)(r->o->run.memory_mb / 4);
+    if (heap < 128)
+        heap = 128;
+    if (heap > 1024)
+        heap = 1024;
+    struct lt_jvm_config c = {.exe = lt__engine_exe(),
+                              .scratch_base = r->scratch, .heap_mb = heap,
+                              .debug = r->o->debug};
+    r->jvm = lt_exec_lane_jvm(&r->ex, &c, &jvm_lane_ops, r);
+    return r->jvm;
 }
 
 /*** Lanes ***/
@@ -115,15 +100,6 @@ static void digest_tree(struct lt_sha256 *s, const char *dir, int depth)
     free(names);
 }
 
-static void add_read(struct ds_java *j, const char *dir)
-{
-    for (size_t i = 0; i < j->n_reads; i++)
-        if (strcmp(j->reads[i], dir) == 0)
-            return;
-    j->reads = xrealloc(j->reads, (j->n_reads + 1) * sizeof(char *));
-    j->reads[j->n_reads++] = xstrdup(dir);
-}
-
 static char *dir_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -155,7 +131,12 @@ struct ds_lane *lt__ds_lane_java(struct ds_run *r, const char *path,
     struct lt_sha256 s;
     lt_sha256_init(&s);
     lt_sha256_update(&s, "java/1\n", 7);
-    struct ds_java *j = java_of(r);
+    struct lt_lane *xl = jvm_lane(r);
+    if (!xl) {
+        *err = xstrdup("cannot create a scratch directory");
+        free(l);
+        return NULL;
+    }
     if (path) {
         int rc = lt_read_file(path, &l->source, &l->len);
         if (rc < 0) {
@@ -168,7 +149,7 @@ struct ds_lane *lt__ds_lane_java(struct ds_run *r, const char *path,
         lt_sha256_update(&s, path, strlen(path) + 1);
         /* Helper classes on the source path are compiled with it. */
         digest_tree(&s, l->cwd, 0);
-        add_read(j, l->cwd);
+        lt_exec_jvm_read(xl, l->cwd);
     }
     lt_sha256_update(&s, "\n", 1);
     if (tests) {
@@ -185,7 +166,7 @@ struct ds_lane *lt__ds_lane_java(struct ds_run *r, const char *path,
         lt_sha256_update(&s, tests, strlen(tests) + 1);
         if (S_ISDIR(st.st_mode)) {
             digest_tree(&s, tests, 0);
-            add_read(j, tests);
+            lt_exec_jvm_read(xl, tests);
         } else {
             char *text = NULL;
             size_t len = 0;
@@ -194,7 +175,7 @@ struct ds_lane *lt__ds_lane_java(struct ds_run *r, const char *path,
                 free(text);
             }
             char *d = dir_of(tests);
-            add_read(j, d);
+            lt_exec_jvm_read(xl, d);
             free(d);
         }
     }
@@ -212,62 +193,7 @@ struct ds_lane *lt__ds_lane_java(struct ds_run *r, const char *path,
     return l;
 }
 
-/*** Workers ***/
-
-static void worker_reset(struct jworker *w)
-{
-    if (w->to >= 0)
-        close(w->to);
-    if (w->from >= 0)
-        close(w->from);
-    lt_jvm_decoder_free(&w->dec);
-    memset(w, 0, sizeof(*w));
-    w->to = w->from = -1;
-}
-
-static int worker_start(struct ds_run *r, struct jworker *w)
-{
-    struct ds_java *j = r->java;
-    unsigned heap = (unsigned)(r->o->run.memory_mb / 4);
-    if (heap < 128)
-        heap = 128;
-    if (heap > 1024)
-        heap = 1024;
-    struct lt_jvm_config c = {
-        .exe = lt__engine_exe(), .scratch_base = r->scratch,
-        .read_paths = j->reads, .n_read_paths = j->n_reads,
-        .heap_mb = heap, .debug = r->o->debug};
-    char *err = NULL;
-    worker_reset(w);
-    int rc = lt_jvm_spawn(&c, &w->pid, &w->to, &w->from, &err);
-    if (rc < 0) {
-        lt_error("cannot start a Java worker: %s",
-                 err ? err : lt_strerror(rc));
-        free(err);
-        return rc;
-    }
-    lt_jvm_decoder_init(&w->dec);
-    r->s.java_workers++;
-    w->state = W_STARTING;
-    w->since = lt__now();
-    w->deadline = w->since + START_WALL_S;
-    return 0;
-}
-
-/* Ends a worker (killed when it still runs) and reaps it; its exit
- * status, or -1. */
-static int worker_end(struct jworker *w, int kill_it)
-{
-    int status = -1;
-    if (w->pid > 0) {
-        if (kill_it)
-            kill(w->pid, SIGKILL);
-        while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-            ;
-    }
-    worker_reset(w);
-    return status;
-}
+/*** Answers ***/
 
 static json_t *error_result(const char *status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -436,8 +362,32 @@ static void known_tests(struct ds_run *r, struct ds_lane *l)
     json_decref(v);
 }
 
+/* Whether test index k is among those a task's run selects: as
+ * worker_send() sends them, the task's indices below the lane's count,
+ * or every test when none is. */
+static int selects(const struct ds_task *t, size_t k, size_t *n_selected)
+{
+    const struct ds_lane *l = t->lane;
+    size_t n = 0;
+    int in = 0;
+    for (size_t i = 0; t->tests && i < t->n_tests; i++) {
+        if (t->tests[i] < l->n_java_tests) {
+            n++;
+            in |= t->tests[i] == k;
+        }
+    }
+    if (n_selected)
+        *n_selected = n ? n : l->n_java_tests;
+    return n ? in : 1;
+}
+
 /* The result of a test run from the worker's answer, in the shape of
- * dataset_exec.c's tests_result(). */
+ * dataset_exec.c's tests_result(): the test lines (hostile input,
+ * checked against the lane's test ids) become the evidence that
+ * lt_verdict_decide(), the rule of every job, decides.  The worker runs
+ * the selected tests in order and stops early on its own at a test over
+ * the CPU budget (T), at an OutOfMemoryError (M) and, with stop_first,
+ * at the first failure: an answer is the runner's END. */
 static json_t *tests_answer(struct ds_run *r, struct ds_task *t,
                             const struct lt_jvm_msg *m, const char *wstatus)
 {
@@ -458,9 +408,14 @@ static json_t *tests_answer(struct ds_run *r, struct ds_task *t,
     memset(oc, '-', nt);
     oc[nt] = '\0';
     double cpu = 0;
-    long first_bad = -1, timed = -1;
+    long first_bad = -1, timed = -1, first_fail = -1;
     int memory = 0;
     json_t *message = NULL;
+    struct lt_evidence ev = {.apply = LT_EV_APPLY_OK, .sandboxed = 1,
+                             .ended = 1};
+    const char *fail_text = NULL;
+    size_t fail_len = 0;
+    selects(t, 0, &ev.n_tests);
     for (size_t i = 0; i < m->n; i++) {
         if (strcmp(m->f[i].name, "test") != 0)
             continue;
@@ -484,18 +439,41 @@ static json_t *tests_answer(struct ds_run *r, struct ds_task *t,
         char c = f[0][0];
         cpu += ms;
         oc[k] = c == 'T' ? 'F' : c;
-        if (c == 'T')
+        ev.n_results++;
+        ev.n_selected_seen += selects(t, (size_t)k, NULL);
+        if (c == 'T' && timed < 0)
             timed = k;
         memory |= c == 'M';
         if ((c == 'F' || c == 'M' || c == 'T') && first_bad < 0) {
             first_bad = k;
             message = text_n(f[3], fl[3]);
         }
+        if ((c == 'F' || c == 'M') && first_fail < 0) {
+            first_fail = k;
+            ev.fail_memory = c == 'M';
+            fail_text = f[3];
+            fail_len = fl[3];
+        }
     }
-    const char *status = timed >= 0 || strcmp(wstatus, "timeout") == 0
-                             ? "timeout"
-                         : first_bad >= 0 || memory ? "failed"
-                                                    : "passed";
+    /* A test over the run's CPU budget (the worker watches each test's
+     * thread), or a thread that would not stop: the limit, with the test
+     * that was running. */
+    ev.timed_out = timed >= 0 || strcmp(wstatus, "timeout") == 0;
+    ev.cpu_over = ev.timed_out;
+    ev.cpu_budget_s = t->budget_s;
+    ev.current_test = timed >= 0 ? l->java_tests[timed] : NULL;
+    ev.fail_test = first_fail >= 0 ? l->java_tests[first_fail] : NULL;
+    char *ftext = fail_text ? xstrndup(fail_text, fail_len) : NULL;
+    ev.fail_text = ftext;
+    /* After an OutOfMemoryError the worker stops (its heap is suspect):
+     * its list ends there, as with stop_first at a failure. */
+    ev.need_all = !t->stop_first && !memory;
+    struct lt_decision d;
+    lt_verdict_decide(&ev, &d);
+    free(ftext);
+    const char *status = lt__ds_status_of(&d);
+    free(d.killed_by);
+    free(d.detail);
     json_t *o = json_pack("{s:s, s:s, s:f, s:f}", "status", status,
                           "outcomes", oc, "cpu_ms", cpu, "tests_ms", cpu);
     free(oc);
@@ -565,183 +543,53 @@ bad:
                         "worker");
 }
 
-static void task_done(struct ds_run *r, struct ds_task *t, json_t *res,
-                      double started)
+/* The result of a run that got no answer, decided by lt_verdict_decide()
+ * as every run is: past its wall deadline (wall_s > 0: the worker was
+ * killed there), or the worker ended while it ran (status: its wait
+ * status; the worker answers every compile, so a worker that ends has
+ * compiled the program, and what ended it is the program's doing: an
+ * exit, a signal).  A worker killed by SIGKILL that we did not send is
+ * not decided here: the runner died (task_done runs the task again). */
+static json_t *no_answer(double wall_s, int status)
 {
-    t->wall_ms = (lt__now() - started) * 1000.0;
-    r->s.jobs_run++;
-    r->t_last_job = lt__now();
-    const char *status = json_string_value(json_object_get(res, "status"));
-    if (status && strcmp(status, "error") == 0 && !t->xt.retried) {
-        /* The engine's own failure: once more, then it stands. */
-        t->xt.retried = 1;
-        r->s.retries++;
-        json_decref(res);
-        queue_task(r, t);
-        return;
-    }
-    if (status && strcmp(status, "error") == 0)
-        r->s.engine_errors++;
-    t->result = res;
-    lt__ds_result(r, t);
+    struct lt_evidence ev = {.apply = LT_EV_APPLY_OK, .sandboxed = 1,
+                             .timed_out = wall_s > 0, .wall_limit_s = wall_s};
+    ev.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    ev.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    struct lt_decision d;
+    lt_verdict_decide(&ev, &d);
+    const char *st = lt__ds_status_of(&d);
+    json_t *o = strcmp(st, "timeout") == 0
+                    ? json_pack("{s:s}", "status", st)
+                : ev.signal ? json_pack("{s:s, s:s}", "status", st, "error",
+                                        d.detail ? d.detail : "")
+                            : error_result(st, "the process exited with "
+                                           "status %d", ev.exit_code);
+    free(d.killed_by);
+    free(d.detail);
+    return o;
 }
 
-/* The worker's answer to its task. */
-static void worker_answer(struct ds_run *r, struct jworker *w,
-                          struct lt_jvm_msg *m)
+/*** Runs on the executor ***/
+
+/* A Java lane's run hook (lt__ds_submit, after the caches missed): the
+ * executor runs the task on one of the JVM lane's workers. */
+static void queue_task(struct ds_run *r, struct ds_task *t)
 {
-    size_t len;
-    const char *op = lt_jvm_msg_get(m, "op", &len);
-    if (!op) {
-        w->leaving = 1;
-        return;
-    }
-    if (w->state == W_STARTING) {
-        if (strcmp(op, "ready") != 0) {
-            const char *e = lt_jvm_msg_get(m, "error", &len);
-            lt_error("a Java worker failed to start: %.*s", e ? (int)len : 1,
-                     e ? e : "?");
-            w->leaving = 1;
-            return;
-        }
-        struct ds_java *j = r->java;
-        const char *sb = lt_jvm_msg_get(m, "sandbox", &len);
-        unsigned have = sb ? (unsigned)strtoul(sb, NULL, 10) : 0;
-        if ((have & LT_SBX_ALL) != LT_SBX_ALL && !j->warned) {
-            const char *why = lt_jvm_msg_get(m, "missing", &len);
-            lt_warn("the Java workers' sandbox is degraded: %.*s",
-                    why && len ? (int)len : 18,
-                    why && len ? why : "features are missing");
-            j->warned = 1;
-        }
-        j->start_fails = 0;
-        lt_debug("Java worker %d ready in %.2f s", (int)w->pid,
-                 lt__now() - w->since);
-        w->state = W_IDLE;
-        return;
-    }
-    if (w->state != W_BUSY || strcmp(op, "done") != 0) {
-        w->leaving = 1;
-        return;
-    }
-    struct ds_task *t = w->t;
-    size_t nlen;
-    const char *nonce = lt_jvm_msg_get(m, "nonce", &nlen);
-    const char *compile = lt_jvm_msg_get(m, "compile", &len);
-    const char *ws = lt_jvm_msg_get(m, "status", &len);
-    json_t *res;
-    if (!nonce || strlen(w->nonce) != nlen ||
-        memcmp(nonce, w->nonce, nlen) != 0 || !compile || !ws) {
-        res = error_result("error", "malformed answer from the Java worker");
-        w->leaving = 1;
-    } else if (strcmp(compile, "ok") != 0) {
-        const char *e = lt_jvm_msg_get(m, "error", &len);
-        res = json_pack("{s:s, s:b, s:o}", "status", "invalid",
-                        "compile_error", 1, "error",
-                        e ? text_n(e, len) : json_string("does not compile"));
-    } else if (t->kind == TK_CASES) {
-        res = cases_answer(t, m, ws);
-    } else {
-        res = tests_answer(r, t, m, ws);
-    }
-    if (strcmp(ws ? ws : "", "done") != 0)
-        w->leaving = 1; /* timeout, memory, stray threads: it ends now */
-    const char *cms = lt_jvm_msg_get(m, "compile_ms", &len);
-    double c = cms ? number_of(cms, len) : -1;
-    if (c >= 0) {
-        r->s.java_compile_ms += c;
-        r->s.java_compiles++;
-    }
-    double run_ms = json_real_value(json_object_get(res, "cpu_ms")) +
-                    json_real_value(json_object_get(res, "child_ms"));
-    r->s.java_run_ms += run_ms;
-    double started = w->since;
-    r->java->run_ms += (lt__now() - started) * 1000.0;
-    r->java->runs++;
-    w->t = NULL;
-    w->state = W_IDLE;
-    task_done(r, t, res, started);
+    t->xt.ops = &task_ops;
+    t->xt.lane = r->jvm;
+    lt_exec_submit(&r->ex, &t->xt);
 }
 
-/* A worker's answers are in, or it ended. */
-static void worker_read(struct ds_run *r, struct jworker *w)
+/* The run's request: the program (its text, or the file as on disk for
+ * the baseline), its tests and the selected ones, the budgets, the
+ * calls; its wall deadline gives the compile its own time besides. */
+static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
+                        struct lt_launch *la)
 {
-    char buf[65536];
-    for (;;) {
-        ssize_t n = read(w->from, buf, sizeof(buf));
-        if (n > 0) {
-            lt_jvm_decoder_feed(&w->dec, buf, (size_t)n);
-            struct lt_jvm_msg m;
-            int rc;
-            while (!w->leaving && (rc = lt_jvm_decoder_next(&w->dec, &m)) != 0) {
-                if (rc < 0) {
-                    w->leaving = 1;
-                    break;
-                }
-                worker_answer(r, w, &m);
-                lt_jvm_msg_free(&m);
-            }
-            if (!w->leaving)
-                continue;
-        } else if (n < 0 && (errno == EINTR)) {
-            continue;
-        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            return;
-        }
-        /* End of the stream, a read error or a bad answer: the worker is
-         * gone, or will be. */
-        int was = w->state;
-        struct ds_task *t = w->t;
-        double started = w->since;
-        int status = worker_end(w, 1);
-        if (was == W_STARTING) {
-            struct ds_java *j = r->java;
-            if (++j->start_fails >= MAX_START_FAILS) {
-                lt_error("the Java workers do not start (the last ended "
-                         "with status 0x%x); run with --debug to see why",
-                         status);
-                lt_exec_fail(&r->ex, LT_EXIT_ENGINE);
-            }
-        }
-        if (t) {
-            json_t *res;
-            if (WIFEXITED(status))
-                res = error_result("crashed", "the process exited with "
-                                   "status %d", WEXITSTATUS(status));
-            else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
-                res = error_result("crashed", "killed by signal %d (%s)",
-                                   WTERMSIG(status),
-                                   strsignal(WTERMSIG(status)));
-            else
-                res = error_result("error", "the Java worker ended");
-            task_done(r, t, res, started);
-        }
-        return;
-    }
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t k = write(fd, p, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        p += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
-static void worker_send(struct ds_run *r, struct jworker *w,
-                        struct ds_task *t)
-{
-    struct ds_java *j = r->java;
+    struct ds_run *r = ex->owner;
+    struct ds_task *t = xt->owner;
     struct ds_lane *l = t->lane;
-    snprintf(w->nonce, sizeof(w->nonce), "%016llx",
-             (unsigned long long)lt__ds_mix(++j->counter ^
-                                            (uint64_t)(lt__now() * 1e9)));
     struct lt_buf sel = LT_BUF_INIT;
     for (size_t i = 0; t->tests && i < t->n_tests; i++) {
         if (t->tests[i] < l->n_java_tests) {
@@ -750,205 +598,120 @@ static void worker_send(struct ds_run *r, struct jworker *w,
             lt_buf_append(&sel, "\n", 1);
         }
     }
-    char budget[32], call_budget[32];
-    snprintf(budget, sizeof(budget), "%.0f", t->budget_s * 1000.0);
-    snprintf(call_budget, sizeof(call_budget), "%.0f",
-             t->call_timeout * 1000.0);
+    size_t n_sel = sel.len;
+    la->owned[0] = lt_buf_steal(&sel);
+    la->owned[1] = xasprintf("%.0f", t->budget_s * 1000.0);
+    la->owned[2] = xasprintf("%.0f", t->call_timeout * 1000.0);
     size_t nc = json_array_size(t->calls);
-    struct lt_jvm_field *f = xcalloc(12 + nc, sizeof(*f));
+    struct lt_jvm_field *f = xcalloc(10 + nc, sizeof(*f));
     size_t n = 0;
     const char *text = t->kind == TK_BASELINE ? l->source : t->source;
     size_t tlen = t->kind == TK_BASELINE ? l->len : t->len;
 #define FIELD(nm, v, ln) f[n++] = (struct lt_jvm_field){nm, v, ln}
 #define FIELDS(nm, v) FIELD(nm, v, strlen(v))
-    FIELDS("op", "run");
-    FIELDS("nonce", w->nonce);
-    FIELD("program", text, tlen);
+    FIELD("program", text ? text : "", text ? tlen : 0);
     FIELDS("program_path", l->path ? l->path : "");
     FIELDS("tests", l->tests ? l->tests : "");
-    if (t->tests && sel.len)
-        FIELD("select", sel.data, sel.len);
+    if (t->tests && n_sel)
+        FIELD("select", la->owned[0], n_sel);
     FIELDS("stop_first", t->stop_first ? "1" : "0");
-    FIELDS("budget_ms", budget);
-    FIELDS("call_budget_ms", call_budget);
+    FIELDS("budget_ms", la->owned[1]);
+    FIELDS("call_budget_ms", la->owned[2]);
     for (size_t i = 0; i < nc; i++)
         FIELDS("call", json_string_value(json_array_get(t->calls, i)));
 #undef FIELD
 #undef FIELDS
-    struct lt_buf b = LT_BUF_INIT;
-    lt_jvm_encode(&b, f, n);
-    free(f);
-    lt_buf_free(&sel);
-    w->t = t;
-    w->state = W_BUSY;
-    w->since = lt__now();
-    w->deadline = w->since + COMPILE_WALL_S + 3 * t->budget_s + 1;
+    la->jvm = f;
+    la->n_jvm = n;
+    la->wall = COMPILE_WALL_S + 3 * t->budget_s + 1;
     if (!r->t_first_job)
-        r->t_first_job = w->since;
-    /* The worker reads every request whole before it answers; a worker
-     * that stopped reading is dead. */
-    int rc = write_all(w->to, b.data, b.len);
-    lt_buf_free(&b);
-    if (rc < 0)
-        w->leaving = 1;
-}
-
-/* A task for the workers: a Java lane's run hook (lt__ds_submit, after
- * the caches missed), and a retry. */
-static void queue_task(struct ds_run *r, struct ds_task *t)
-{
-    struct ds_java *j = java_of(r);
-    t->next_ready = NULL;
-    if (j->tail)
-        j->tail->next_ready = t;
-    else
-        j->head = t;
-    j->tail = t;
-    j->queued++;
-}
-
-/* One round: workers started for the queue, tasks handed to ready
- * workers, answers read, deadlines enforced.  Waits at most wait_s. */
-static int java_step(struct ds_run *r, double wait_s)
-{
-    struct ds_java *j = r->java;
-    if (!j->w) {
-        j->n = r->o->run.jobs > 0 ? r->o->run.jobs : 1;
-        j->w = xcalloc((size_t)j->n, sizeof(*j->w));
-        for (int i = 0; i < j->n; i++)
-            j->w[i].to = j->w[i].from = -1;
-    }
-    /* Enough workers for the work there is: another worker costs about
-     * half a second of CPU to start, so it starts only when the queue
-     * holds more than START_BACKLOG_MS of runs per live worker (at the
-     * runs' mean time so far). */
-    size_t live = 0;
-    for (int i = 0; i < j->n; i++)
-        live += j->w[i].state != W_OFF;
-    double mean = j->runs ? j->run_ms / (double)j->runs : FIRST_RUN_MS;
-    double backlog = (double)j->queued * mean;
-    for (int i = 0; i < j->n && !r->ex.fatal; i++) {
-        if (j->queued == 0 ||
-            (live > 0 && backlog <= START_BACKLOG_MS * (double)live))
-            break;
-        if (j->w[i].state != W_OFF)
-            continue;
-        if (worker_start(r, &j->w[i]) < 0) {
-            lt_exec_fail(&r->ex, LT_EXIT_ENGINE);
-            return -1;
-        }
-        live++;
-    }
-    for (int i = 0; i < j->n && j->head; i++) {
-        struct jworker *w = &j->w[i];
-        if (w->state != W_IDLE || w->leaving)
-            continue;
-        struct ds_task *t = j->head;
-        j->head = t->next_ready;
-        if (!j->head)
-            j->tail = NULL;
-        j->queued--;
-        t->next_ready = NULL;
-        worker_send(r, w, t);
-    }
-    struct pollfd pf[64];
-    int idx[64];
-    int nf = 0;
-    double now = lt__now(), next = now + wait_s;
-    for (int i = 0; i < j->n && nf < 64; i++) {
-        struct jworker *w = &j->w[i];
-        if (w->state == W_OFF)
-            continue;
-        if (w->state != W_IDLE && w->deadline < next)
-            next = w->deadline;
-        pf[nf] = (struct pollfd){.fd = w->from, .events = POLLIN};
-        idx[nf++] = i;
-    }
-    int ms = next > now ? (int)((next - now) * 1000) + 1 : 0;
-    int n = poll(pf, (nfds_t)nf, ms);
-    if (n < 0 && errno != EINTR)
-        return -errno;
-    for (int k = 0; k < nf && n > 0; k++)
-        if (pf[k].revents)
-            worker_read(r, &j->w[idx[k]]);
-    now = lt__now();
-    for (int i = 0; i < j->n; i++) {
-        struct jworker *w = &j->w[i];
-        if (w->state == W_OFF)
-            continue;
-        if (w->leaving && w->state != W_BUSY) {
-            worker_end(w, 1);
-            continue;
-        }
-        if (w->state == W_IDLE || now < w->deadline)
-            continue;
-        /* Past its wall deadline: the task timed out (or the worker
-         * never got ready). */
-        struct ds_task *t = w->t;
-        double started = w->since;
-        int was = w->state;
-        worker_end(w, 1);
-        if (t)
-            task_done(r, t, json_pack("{s:s}", "status", "timeout"),
-                      started);
-        else if (was == W_STARTING && ++j->start_fails >= MAX_START_FAILS) {
-            lt_error("the Java workers do not get ready in %.0f s",
-                     START_WALL_S);
-            lt_exec_fail(&r->ex, LT_EXIT_ENGINE);
-        }
-    }
+        r->t_first_job = lt__now();
     return 0;
 }
 
-/* Like lt_exec_run() for the Java workers: until every task is done and
- * its callback ran. */
-int lt__ds_java_loop(struct ds_run *r)
+/* The result of a run from the worker's answer. */
+static json_t *answer_result(struct ds_run *r, struct ds_task *t,
+                             const struct lt_jvm_msg *m)
 {
-    struct lt_exec *ex = &r->ex;
-    java_of(r);
-    if (lt__ds_scratch(r) < 0)
-        return LT_EXIT_ENGINE;
-    for (;;) {
-        ex->idle(ex);
-        if (ex->fatal || lt__interrupted)
-            break;
-        if (r->outstanding == 0)
-            break;
-        int rc = java_step(r, 0.25);
-        if (rc < 0 && !ex->fatal) {
-            lt_error("poll: %s", strerror(-rc));
-            lt_exec_fail(ex, LT_EXIT_ENGINE);
-        }
-        lt_exec_commit(ex, 0);
-        if (ex->progress)
-            ex->progress(ex, 0);
+    size_t len;
+    const char *compile = lt_jvm_msg_get(m, "compile", &len);
+    const char *ws = lt_jvm_msg_get(m, "status", &len);
+    json_t *res;
+    if (strcmp(compile, "ok") != 0) {
+        const char *e = lt_jvm_msg_get(m, "error", &len);
+        json_t *text = e ? text_n(e, len) : json_string("does not compile");
+        struct lt_evidence ev = {.apply = LT_EV_APPLY_INVALID,
+                                 .apply_text = json_string_value(text)};
+        struct lt_decision d;
+        lt_verdict_decide(&ev, &d);
+        res = json_pack("{s:s, s:b, s:o}", "status", lt__ds_status_of(&d),
+                        "compile_error", 1, "error", text);
+        free(d.killed_by);
+        free(d.detail);
+    } else if (t->kind == TK_CASES) {
+        res = cases_answer(t, m, ws);
+    } else {
+        res = tests_answer(r, t, m, ws);
     }
-    return lt_exec_finish(ex);
+    const char *cms = lt_jvm_msg_get(m, "compile_ms", &len);
+    double c = cms ? number_of(cms, len) : -1;
+    if (c >= 0) {
+        r->s.java_compile_ms += c;
+        r->s.java_compiles++;
+    }
+    r->s.java_run_ms += json_real_value(json_object_get(res, "cpu_ms")) +
+                        json_real_value(json_object_get(res, "child_ms"));
+    return res;
 }
 
+/* The run is over: its answer, or how it ended without one, becomes its
+ * result.  An engine failure (error) runs once more, then it stands. */
+static void task_finished(struct lt_exec *ex, struct lt_task *xt,
+                          struct job *j)
+{
+    struct ds_run *r = ex->owner;
+    struct ds_task *t = xt->owner;
+    json_t *res;
+    if (j->answer)
+        res = answer_result(r, t, j->answer);
+    else if (j->protocol_error)
+        res = error_result("error", "malformed answer from the Java worker");
+    else if (j->timed_out)
+        res = no_answer(j->deadline - j->started_at, 0);
+    else
+        res = no_answer(0, j->wait_status);
+    if (!lt__ds_run_over(r, t, res, j->started_at))
+        return;
+    t->result = res;
+    lt__ds_result(r, t);
+}
+
+static const struct lt_task_ops task_ops = {
+    .prepare = task_prepare, .finished = task_finished,
+    .lost = lt__ds_task_lost};
+
+/* A worker started: the summary counts them. */
+static void worker_started(struct lt_exec *ex, struct lt_lane *xl,
+                           struct lt_task *t)
+{
+    struct ds_run *r = ex->owner;
+    (void)xl;
+    if (!t)
+        r->s.java_workers++;
+}
+
+static const struct lt_lane_ops jvm_lane_ops = {.started = worker_started};
+
+static void drop_task(struct lt_task *xt)
+{
+    lt__ds_task_free(xt->owner);
+}
+
+/* The tasks the executor still holds when a run stops early (queued, or
+ * running on a worker) are freed; the executor stops the workers. */
 void lt__ds_java_close(struct ds_run *r)
 {
-    struct ds_java *j = r->java;
-    if (!j)
-        return;
-    for (int i = 0; i < j->n; i++) {
-        struct jworker *w = &j->w[i];
-        if (w->state == W_OFF)
-            continue;
-        if (w->t)
-            lt__ds_task_free(w->t);
-        /* Every answer is in: nothing in a worker is worth waiting for. */
-        worker_end(w, 1);
-    }
-    free(j->w);
-    while (j->head) {
-        struct ds_task *t = j->head;
-        j->head = t->next_ready;
-        lt__ds_task_free(t);
-    }
-    for (size_t i = 0; i < j->n_reads; i++)
-        free(j->reads[i]);
-    free(j->reads);
-    free(j);
-    r->java = NULL;
+    if (r->jvm)
+        lt_exec_lane_drop_tasks(&r->ex, r->jvm, drop_task);
+    r->jvm = NULL;
 }

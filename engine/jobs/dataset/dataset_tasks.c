@@ -14,6 +14,7 @@
 
 #include "common/sha256.h"
 #include "common/xmalloc.h"
+#include "engine/core/internal.h"
 
 /*** Tasks ***/
 
@@ -196,4 +197,39 @@ void lt__ds_result(struct ds_run *r, struct ds_task *t)
     store_result(r, t);
     result_known(r, t);
     ready_push(r, t);
+}
+
+/* The task cannot run (its runner died twice, its job cannot be encoded,
+ * its lane cannot start): it ends in error.  The lost hook of the
+ * dataset's tasks on every lane. */
+void lt__ds_task_lost(struct lt_exec *ex, struct lt_task *xt, const char *why)
+{
+    struct ds_run *r = ex->owner;
+    struct ds_task *t = xt->owner;
+    if (!xt->lane->failed)
+        r->s.engine_errors++;
+    t->result = json_pack("{s:s, s:s}", "status", "error", "error",
+                          why ? why : "");
+    lt__ds_result(r, t); /* an error, which the store never keeps */
+}
+
+/* Contract: see dataset_internal.h. */
+int lt__ds_run_over(struct ds_run *r, struct ds_task *t, json_t *res,
+                    double started_at)
+{
+    double now = lt__now();
+    t->wall_ms = (now - started_at) * 1000.0;
+    r->s.jobs_run++;
+    r->t_last_job = now;
+    const char *status = json_string_value(json_object_get(res, "status"));
+    if (status && strcmp(status, "error") == 0 && !t->xt.retried) {
+        /* The engine's own failure: once more, then it stands. */
+        r->s.retries++;
+        json_decref(res);
+        lt_exec_retry(&r->ex, &t->xt);
+        return 0;
+    }
+    if (status && strcmp(status, "error") == 0)
+        r->s.engine_errors++;
+    return 1;
 }

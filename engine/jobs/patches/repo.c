@@ -50,7 +50,7 @@
 #define RF_RUN (LT_RUN_UNTRUSTED | LT_RUN_PROCESSES | LT_RUN_FILES)
 #define RF_CAND (RF_RUN | LT_RUN_GUARD_EACH | LT_RUN_CHECK_EQ)
 
-enum rkind { R_BASE, R_REF, R_WIDER, R_CAND, R_DIFF, R_MUT };
+enum rkind { R_BASE, R_REF, R_WIDER, R_CAND, R_DIFF, R_MUT, R_PROBE };
 
 struct rtask {
     struct lt_task task;
@@ -58,9 +58,15 @@ struct rtask {
     struct rinst *in;
     struct rover *ov;
     size_t mut;               /* R_MUT: its entry in the layer's sample */
+    int side, round;          /* R_PROBE: 0 the reference's files, 1 the
+                                 candidate's; the first or second round */
 };
 
 #define MUT_RUN_S 0.05        /* s a mutant's child costs besides its tests */
+#define PROBE_TESTS_MAX 30.0  /* CPU s of the instance's tests, at most, for
+                                 the probe layer */
+#define PROBE_CPU 20.0        /* CPU s a probe run may add (runners/probe.py
+                                 spends at most 10 s of wall time) */
 
 /*** Small helpers ***/
 
@@ -554,6 +560,22 @@ struct rverdict {
     int resolved;             /* the harness's decision */
 };
 
+/* A layer that compares the candidate with the reference (differential
+ * execution, the probes) and found a witness: the candidate is
+ * overfitting; 1 when so. */
+static int differs_by(const json_t *layer, struct rverdict *v, json_t *ev)
+{
+    const char *st = jstr(layer, "status");
+    if (!st || strcmp(st, "witness") != 0)
+        return 0;
+    v->verdict = "overfitting";
+    v->reason = "differs_from_reference";
+    v->detail = xasprintf("resolved, but differs from the reference fix: %s",
+                          jstr(layer, "detail") ? jstr(layer, "detail") : "");
+    json_object_set(ev, "witness", json_object_get(layer, "witness"));
+    return 1;
+}
+
 /* Whether every test of ids passes in res (lists computed here). */
 static size_t count_fails(const json_t *ids, const json_t *res, json_t *out)
 {
@@ -740,17 +762,8 @@ static void decide(const struct repo_run *r, const struct rcand *c,
     if (diff) {
         json_object_set(ev, "differential", (json_t *)diff);
         const char *ds = jstr(diff, "status");
-        if (ds && strcmp(ds, "witness") == 0) {
-            v->verdict = "overfitting";
-            v->reason = "differs_from_reference";
-            v->detail = xasprintf("resolved, but differs from the reference "
-                                  "fix: %s",
-                                  jstr(diff, "detail") ? jstr(diff, "detail")
-                                                       : "");
-            json_object_set(ev, "witness",
-                            json_object_get(diff, "witness"));
+        if (differs_by(diff, v, ev))
             return;
-        }
         if (ds && strcmp(ds, "tamper") == 0) {
             v->verdict = "invalid";
             v->reason = "tamper";
@@ -758,6 +771,14 @@ static void decide(const struct repo_run *r, const struct rcand *c,
                                                      : "");
             return;
         }
+    }
+    /* The probes: the changed functions where the tests call them, on
+     * the tests' inputs and on inputs one change away. */
+    const json_t *probe = json_object_get(res, "probe");
+    if (probe) {
+        json_object_set(ev, "probe", (json_t *)probe);
+        if (differs_by(probe, v, ev))
+            return;
     }
 #ifdef LT_HAVE_SIMILARITY
     if (in->ref_ov && in->ref_ov->diff_lines) {
@@ -818,9 +839,15 @@ static void decide(const struct repo_run *r, const struct rcand *c,
                                   jnum(diff, "compared", 0))
                       : xasprintf(" (differential execution %s)",
                                   ds ? ds : "inconclusive");
+    const char *ps = probe ? jstr(probe, "status") : NULL;
+    char *ptext = ps && strcmp(ps, "same") == 0
+                      ? xasprintf(", on %.0f probed calls in its tests",
+                                  jnum(probe, "compared", 0))
+                      : xstrdup("");
     v->detail = xasprintf("resolved; agrees with the reference fix on %zu "
-                          "wider-suite test(s)%s%s",
-                          json_array_size(chosen), dtext, mtext);
+                          "wider-suite test(s)%s%s%s",
+                          json_array_size(chosen), ptext, dtext, mtext);
+    free(ptext);
     free(dtext);
     free(mtext);
 }
@@ -842,6 +869,8 @@ static void submit_task(struct repo_run *r, struct rinst *in,
     k->mut = mut;
     if (kind == R_MUT)
         ov->mut_queued++;
+    else if (kind == R_PROBE)
+        ov->probe_queued++;
     else
         ov->queued = 1;
     in->pending++;
@@ -907,11 +936,147 @@ static json_t *choose_wider(const struct repo_run *r, const json_t *wider)
 /* Whether candidate ov's mutation layer is wanted: with --mutation, once
  * its other layers leave it correct (an overfitting or invalid one is
  * decided without it). */
+/*** The probe layer (repo_probe.c compares) ***/
+
+static json_t *also_files(const struct rinst *in, const struct rover *ov);
+
+/* Whether ov's probe layer is still to come: a resolved candidate that
+ * differential execution would judge too. */
+static int probe_wanted(const struct repo_run *r, const struct rinst *in,
+                        const struct rover *ov, const json_t *map)
+{
+    (void)r;
+    return ov->result && !json_object_get(ov->result, "probe") &&
+           diff_eligible(in, ov, map);
+}
+
+/* What the probes observe: each file the reference changes (the compared
+ * one and its others), with both texts. */
+static json_t *probe_spec(const struct rinst *in, const struct rover *ov)
+{
+    json_t *spec = json_array();
+    char *mine = text_or_base(ov, in->diff_path);
+    json_array_append_new(
+        spec, json_pack("{s:s, s:s, s:s, s:s}", "module", in->diff_module,
+                        "path", in->diff_path, "reference",
+                        file_text(in->ref_ov, in->diff_path), "candidate",
+                        mine ? mine : file_text(in->ref_ov, in->diff_path)));
+    free(mine);
+    json_t *also = also_files(in, ov);
+    size_t i;
+    json_t *a;
+    json_array_foreach(also, i, a)
+        json_array_append_new(
+            spec, json_pack("{s:O, s:O, s:O, s:O}", "module",
+                            json_array_get(a, 0), "path", json_array_get(a, 1),
+                            "reference", json_array_get(a, 2), "candidate",
+                            json_array_get(a, 3)));
+    json_decref(also);
+    return spec;
+}
+
+static void submit_probe(struct repo_run *r, struct rinst *in,
+                         struct rover *ov, int side, int round)
+{
+    struct rtask *k = xcalloc(1, sizeof(*k));
+    k->task.ops = &task_ops;
+    k->task.lane = in->lane;
+    k->task.owner = k;
+    k->kind = R_PROBE;
+    k->in = in;
+    k->ov = ov;
+    k->side = side;
+    k->round = round;
+    ov->probe_queued++;
+    in->pending++;
+    r->n_runs++;
+    lt_exec_submit(&r->ex, &k->task);
+}
+
+static void probe_set(struct repo_run *r, struct rinst *in, struct rover *ov,
+                      json_t *layer)
+{
+    json_object_set_new(layer, "duration_ms",
+                        json_real(round(ov->probe_ms * 1000) / 1000));
+    json_object_set_new(ov->result, "probe", layer);
+    store_layer(r, in, ov->sha, layer_of(ov), ov->result);
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 2; k++) {
+            json_decref(ov->probe_recs[i][k]);
+            ov->probe_recs[i][k] = NULL;
+        }
+    json_decref(ov->probe_first);
+    ov->probe_first = NULL;
+}
+
+/* Queues the probe runs ov's layer lacks, or, with both runs of a round
+ * in, compares them: a difference in the first round asks for a second. */
+static void probe_advance(struct repo_run *r, struct rinst *in,
+                          struct rover *ov)
+{
+    if (ov->probe_queued)
+        return;
+    double tests_s = jnum(in->ref_ov->result, "cpu_ms_total", 0) / 1000;
+    if (tests_s > PROBE_TESTS_MAX) {
+        /* Two to four more runs of tests this slow would cost more than
+         * every other layer together. */
+        char *why = xasprintf("the instance's tests take %.0f CPU s with "
+                              "the reference (probes: at most %.0f)",
+                              tests_s, PROBE_TESTS_MAX);
+        probe_set(r, in, ov,
+                  json_pack("{s:s, s:s}", "status", "skipped", "detail", why));
+        free(why);
+        return;
+    }
+    int round = ov->probe_first ? 1 : 0;
+    json_t **recs[2] = {&ov->probe_recs[0][round], &ov->probe_recs[1][round]};
+    if (!*recs[0] || !*recs[1]) {
+        for (int side = 0; side < 2; side++)
+            if (!*recs[side])
+                submit_probe(r, in, ov, side, round);
+        return;
+    }
+    const struct pool *pool = &in->lane->pool;
+    if (!round) {
+        json_t *first = lt__rp_compare(*recs[0], *recs[1]);
+        if (strcmp(jstr(first, "status"), "differs") == 0) {
+            ov->probe_first = first;
+            submit_probe(r, in, ov, 0, 1);
+            submit_probe(r, in, ov, 1, 1);
+            return;
+        }
+        probe_set(r, in, ov, first);
+        return;
+    }
+    probe_set(r, in, ov,
+              lt__rp_confirm(ov->probe_first, ov->probe_recs[0][0],
+                             ov->probe_recs[1][0], ov->probe_recs[0][1],
+                             ov->probe_recs[1][1], pool->test_ids,
+                             pool->n_tests));
+}
+
+/* A probe run's records: the CALL frames that are JSON objects. */
+static json_t *probe_records(const struct job *j)
+{
+    json_t *out = json_array();
+    for (size_t i = 0; i < j->n_calls; i++) {
+        if (j->calls[i][0] != '{')
+            continue;
+        json_t *rec = json_loads(j->calls[i], 0, NULL);
+        if (json_is_object(rec))
+            json_array_append_new(out, rec);
+        else
+            json_decref(rec);
+    }
+    return out;
+}
+
 static int wants_mutation(const struct repo_run *r, struct rinst *in,
                           struct rover *ov, const json_t *map)
 {
     if (!r->o->mutation || !ov->result || !ov->applied || ov->empty ||
-        (!json_object_get(ov->result, "diff") && diff_eligible(in, ov, map)))
+        (!json_object_get(ov->result, "diff") && diff_eligible(in, ov, map)) ||
+        probe_wanted(r, in, ov, map))
         return 0;
     struct rcand c = {.inst = in, .ov = ov};
     struct rverdict v = {0};
@@ -1098,12 +1263,18 @@ static void advance(struct repo_run *r, struct rinst *in)
         struct rover *ov = in->ovs[i];
         if (ov->queued || !ov->applied || ov->empty)
             continue;
-        if (!ov->result)
+        if (!ov->result) {
             submit(r, in, R_CAND, ov);
-        else if (!json_object_get(ov->result, "diff") &&
-                 diff_eligible(in, ov, map))
+            continue;
+        }
+        if (probe_wanted(r, in, ov, map))
+            probe_advance(r, in, ov);
+        /* Compared now, or still under way. */
+        int probing = probe_wanted(r, in, ov, map);
+        if (!json_object_get(ov->result, "diff") &&
+            diff_eligible(in, ov, map))
             submit(r, in, R_DIFF, ov);
-        else if (wants_mutation(r, in, ov, map)) {
+        else if (!probing && wants_mutation(r, in, ov, map)) {
             mutation_advance(r, in, ov);
             if (in->ref_ov)
                 mutation_advance(r, in, in->ref_ov);
@@ -1210,6 +1381,9 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     uint32_t *main_idx = wider ? xcalloc(1, sizeof(uint32_t))
                                : indices_of(pool, json_object_get(map, "main"),
                                             &n_main);
+    /* A probe run: the main tests alone, with the files of its side. */
+    int probe = k->kind == R_PROBE;
+    const struct rover *side = probe && !k->side ? in->ref_ov : k->ov;
     uint32_t *w_idx =
         wider ? indices_of(pool, json_object_get(map, "wider"), &n_w)
         : k->kind == R_CAND ? indices_of(pool,
@@ -1228,10 +1402,14 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     json_t *unpin = json_array();
     for (size_t i = 0; i < in->unpin.n; i++)
         json_array_append_new(unpin, json_string(in->unpin.v[i]));
-    json_t *extra = json_pack("{s:O, s:o}", "files", k->ov->files, "unpin",
+    json_t *extra = json_pack("{s:O, s:o}", "files", side->files, "unpin",
                               unpin);
+    if (probe)
+        json_object_set_new(extra, "probe", probe_spec(in, k->ov));
     la->owned[1] = json_dumps(extra, JSON_COMPACT);
     json_decref(extra);
+    if (!la->owned[1] || strlen(la->owned[1]) > MAX_EXTRA)
+        return LT_EUSAGE;
     req->mode = LT_RUN_MUTANT;
     req->subject = 0;
     req->start = req->end = 0;
@@ -1248,7 +1426,7 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     }
     req->memory_bytes = (uint64_t)r->o->run.memory_mb << 20;
     double cpu = SETUP_TIMEOUT, wall = SETUP_TIMEOUT;
-    if (k->kind == R_CAND) {
+    if (k->kind == R_CAND || probe) {
         const json_t *setup = in->ref_ov ? in->ref_ov->result
                                          : in->base_ov->result;
         double ref_ms = jnum(setup, "cpu_ms_total", 0) +
@@ -1260,6 +1438,8 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
               r->o->run.timeout_const + 1.0;
         if (cpu < r->o->timeout)
             cpu = r->o->timeout;
+        if (probe)
+            cpu += PROBE_CPU; /* the probes' own calls */
         wall = 3 * cpu + 5;
     }
     if (wider) {
@@ -1367,6 +1547,18 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
         lt_exec_retry(ex, xt);
         return;
     }
+    if (k->kind == R_PROBE) {
+        in->pending--;
+        k->ov->probe_queued--;
+        json_t **slot = &k->ov->probe_recs[k->side][k->round];
+        json_decref(*slot);
+        *slot = probe_records(j);
+        k->ov->probe_ms += jnum(ev, "duration_ms", 0);
+        json_decref(ev);
+        free(k);
+        advance(r, in);
+        return;
+    }
     if (k->kind == R_MUT) {
         const json_t *ff = json_object_get(ev, "first_failure");
         in->pending--;
@@ -1437,6 +1629,15 @@ static void task_lost(struct lt_exec *ex, struct lt_task *xt,
     in->pending--;
     if (k->kind == R_MUT) {
         mutant_set(r, k, "error", why, 0);
+        free(k);
+        return;
+    }
+    if (k->kind == R_PROBE) {
+        k->ov->probe_queued--;
+        if (!json_object_get(k->ov->result, "probe"))
+            probe_set(r, in, k->ov,
+                      json_pack("{s:s, s:s}", "status", "error", "detail",
+                                why));
         free(k);
         return;
     }
@@ -1710,6 +1911,10 @@ static void rover_free(struct rover *ov)
     json_decref(ov->changed);
     json_decref(ov->result);
     json_decref(ov->mut);
+    json_decref(ov->probe_first);
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 2; k++)
+            json_decref(ov->probe_recs[i][k]);
     free(ov->diff_lines);
     free(ov);
 }

@@ -50,6 +50,12 @@ struct rover {
     char *diff_lines;        /* its added and removed lines (similarity) */
     json_t *result;          /* the run's evidence, once known */
     json_t *mut;             /* its mutation layer's state (repo_mutants.c) */
+    /* The probe layer's records (repo_probe.c), in memory only: the
+     * reference's and the candidate's runs, first and second round. */
+    json_t *probe_recs[2][2];
+    json_t *probe_first;     /* the first round's comparison */
+    int probe_queued;        /* its probe runs under way */
+    double probe_ms;         /* their wall time so far */
     const char *diff;        /* its text (a candidate's or the reference's) */
     int queued;
     size_t mut_queued;       /* its mutants' runs under way */
@@ -206,6 +212,22 @@ int lt__rm_done(const json_t *st);
  * "score": null}, or
  * {"error"}; NULL for NULL. */
 json_t *lt__rm_summary(const json_t *st);
+
+/*** repo_probe.c ***/
+
+/* Whether two of runners/probe.py's summaries are equal as the tests'
+ * `==` would find them. */
+int lt__rp_same(const json_t *a, const json_t *b);
+/* The first round's comparison of the reference's and the candidate's
+ * probe records: {"status": "same", "differs" or "inconclusive",
+ * "compared", "differing": [keys]}. */
+json_t *lt__rp_compare(const json_t *ref, const json_t *cand);
+/* The layer's result once a second pair of runs has repeated the
+ * differing keys: a witness only where both sides repeat themselves. */
+json_t *lt__rp_confirm(const json_t *first, const json_t *ref0,
+                       const json_t *cand0, const json_t *ref1,
+                       const json_t *cand1, char *const *test_ids,
+                       size_t n_tests);
 
 /*** repo_report.c ***/
 

@@ -17,4 +17,6 @@ sys.modules['litmus_codediff'] = codediff
 sys.modules['litmus_inputs'] = inputs
 import calls  # noqa: E402
 sys.modules['litmus_calls'] = calls
+import probe  # noqa: E402
+sys.modules['litmus_probe'] = probe
 import shim  # noqa: E402,F401

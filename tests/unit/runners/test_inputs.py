@@ -176,3 +176,17 @@ def test_a_repository_files_lists_are_also_tried_as_iterators_and_with_none():
     assert its == [[1, 2], []]
     # A single file's program keeps to the tests' element types.
     assert [None, 1, 2] not in inputs.variants([1, 2], None, set())
+
+
+def test_object_walk_runs_no_override_of_a_half_built_container():
+    # A multi-dict whose keys() needs an attribute its __init__ sets: a
+    # copy made without __init__ lacks it.  The walk reads the built-in
+    # dict's items and never calls the override.
+    class Multi(dict):
+        def keys(self):
+            return [k for k in self.root]
+
+    half = Multi.__new__(Multi)
+    dict.__setitem__(half, 'a', [1])
+    assert inputs._children(half) == ['a', [1]]
+    assert inputs._has_cycle(half) is False

@@ -171,5 +171,7 @@ int main(void)
                                       NULL, NULL);
     failed += _cmocka_run_group_tests("procs", procs_tests, procs_ntests,
                                       NULL, NULL);
+    failed += _cmocka_run_group_tests("view", view_tests, view_ntests, NULL,
+                                      NULL);
     return failed ? 1 : 0;
 }

@@ -96,5 +96,7 @@ extern const struct CMUnitTest limits_tests[];
 extern const size_t limits_ntests;
 extern const struct CMUnitTest procs_tests[];
 extern const size_t procs_ntests;
+extern const struct CMUnitTest view_tests[];
+extern const size_t view_ntests;
 
 #endif

@@ -1,0 +1,417 @@
+/* The probe layer of repository candidates (docs/patches.md, "Repository
+ * candidates"): the instance's tests run once with the reference's files
+ * and once with the candidate's, each observing the functions either diff
+ * changes where the tests call them (runners/probe.py).  This file
+ * compares the two runs' records key by key: a key both runs have, whose
+ * records differ, is a difference; a difference is a witness only when a
+ * second pair of runs repeats both records (a clock, a random token or a
+ * hash order in a value makes a record change from run to run, and says
+ * nothing of the patch).  repo.c runs the probes.  SPDX-License-Identifier:
+ * MIT */
+#include "engine/jobs/patches/repo_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "common/xmalloc.h"
+
+#define SHOWN_MAX 240       /* characters of a value in the detail text */
+#define DIFFERING_MAX 64    /* differing keys carried to the second round */
+
+/* The kind of a summary node: its JSON type, or an object's tag. */
+static const char *node_kind(const json_t *v)
+{
+    static const char *const tags[] = {"obj", "seq", "map", "set", "text",
+                                       "bytes", "exception", "ref", "cycle",
+                                       "deep", "other", "int", "float",
+                                       "iterator"};
+    if (json_is_number(v))
+        return "number";
+    if (json_is_string(v))
+        return "string";
+    if (json_is_boolean(v))
+        return "bool";
+    if (json_is_null(v))
+        return "null";
+    if (json_is_array(v))
+        return "array";
+    for (size_t i = 0; i < sizeof(tags) / sizeof(*tags); i++)
+        if (json_object_get(v, tags[i]))
+            return tags[i];
+    return "object";
+}
+
+static int same_number(double a, double b)
+{
+    if (a == b)
+        return 1;
+    double m = fmax(fabs(a), fabs(b));
+    return fabs(a - b) <= 1e-9 * m;
+}
+
+/* Whether two summaries are equal as the tests' `==` would find them: an
+ * object's attributes compared where both sides keep one of the same
+ * kind (a fix may keep its state otherwise); a mapping's type is not
+ * compared (a dict equals an OrderedDict); a node beyond the summary's
+ * depth or size ("deep") equals anything. */
+int lt__rp_same(const json_t *a, const json_t *b)
+{
+    /* Beyond what a summary holds: unknown, so no difference. */
+    if ((json_is_object(a) && json_object_get(a, "deep")) ||
+        (json_is_object(b) && json_object_get(b, "deep")))
+        return 1;
+    if (json_is_number(a) && json_is_number(b))
+        return same_number(json_number_value(a), json_number_value(b));
+    if (json_typeof(a) != json_typeof(b))
+        return 0;
+    if (json_is_string(a))
+        return strcmp(json_string_value(a), json_string_value(b)) == 0;
+    if (json_is_array(a)) {
+        if (json_array_size(a) != json_array_size(b))
+            return 0;
+        for (size_t i = 0; i < json_array_size(a); i++)
+            if (!lt__rp_same(json_array_get(a, i), json_array_get(b, i)))
+                return 0;
+        return 1;
+    }
+    if (!json_is_object(a))
+        return 1; /* null, true, false: their type says it all */
+    const char *ka = node_kind(a), *kb = node_kind(b);
+    if (strcmp(ka, kb) != 0)
+        return 0;
+    const char *key;
+    json_t *x;
+    if (strcmp(ka, "obj") == 0) {
+        if (!lt__rp_same(json_object_get(a, "obj"), json_object_get(b, "obj")))
+            return 0;
+        const json_t *ab = json_object_get(b, "attrs");
+        json_object_foreach(json_object_get(a, "attrs"), key, x) {
+            const json_t *y = json_object_get(ab, key);
+            if (y && strcmp(node_kind(x), node_kind(y)) == 0 &&
+                !lt__rp_same(x, y))
+                return 0;
+        }
+        return 1;
+    }
+    if (json_object_size(a) != json_object_size(b))
+        return 0;
+    json_object_foreach((json_t *)a, key, x) {
+        if (strcmp(ka, "map") == 0 && strcmp(key, "map") == 0)
+            continue;
+        const json_t *y = json_object_get(b, key);
+        if (!y || !lt__rp_same(x, y))
+            return 0;
+    }
+    return 1;
+}
+
+/* Where two summaries first differ, as lt__rp_same finds them: the path
+ * appended to *path ("" at the top; ".name" an attribute, "[i]" an item)
+ * and the two nodes there. */
+static void first_difference(const json_t *a, const json_t *b, char **path,
+                             const json_t **at_a, const json_t **at_b)
+{
+    *at_a = a;
+    *at_b = b;
+    if (!json_is_object(a) || !json_is_object(b) ||
+        strcmp(node_kind(a), node_kind(b)) != 0)
+        return;
+    const char *kind = node_kind(a);
+    const json_t *ia = NULL, *ib = NULL;
+    if (strcmp(kind, "obj") == 0) {
+        if (!lt__rp_same(json_object_get(a, "obj"), json_object_get(b, "obj")))
+            return;
+        const json_t *ab = json_object_get(b, "attrs");
+        const char *key;
+        json_t *x;
+        json_object_foreach(json_object_get(a, "attrs"), key, x) {
+            const json_t *y = json_object_get(ab, key);
+            if (y && strcmp(node_kind(x), node_kind(y)) == 0 &&
+                !lt__rp_same(x, y)) {
+                char *p = xasprintf("%s.%s", *path, key);
+                free(*path);
+                *path = p;
+                first_difference(x, y, path, at_a, at_b);
+                return;
+            }
+        }
+        return;
+    }
+    if (strcmp(kind, "seq") == 0 || strcmp(kind, "set") == 0 ||
+        strcmp(kind, "map") == 0) {
+        if (!lt__rp_same(json_object_get(a, "len"), json_object_get(b, "len")))
+            return;
+        ia = json_object_get(a, "items");
+        ib = json_object_get(b, "items");
+    }
+    if (!ia || json_array_size(ia) != json_array_size(ib))
+        return;
+    for (size_t i = 0; i < json_array_size(ia); i++) {
+        const json_t *x = json_array_get(ia, i), *y = json_array_get(ib, i);
+        if (lt__rp_same(x, y))
+            continue;
+        if (strcmp(kind, "map") == 0 && json_array_size(x) == 2 &&
+            lt__rp_same(json_array_get(x, 0), json_array_get(y, 0))) {
+            char *k = json_dumps(json_array_get(x, 0),
+                                 JSON_COMPACT | JSON_ENCODE_ANY);
+            char *p = xasprintf("%s[%s]", *path, k ? k : "?");
+            free(k);
+            free(*path);
+            *path = p;
+            first_difference(json_array_get(x, 1), json_array_get(y, 1), path,
+                             at_a, at_b);
+            return;
+        }
+        if (strcmp(kind, "seq") == 0) {
+            char *p = xasprintf("%s[%zu]", *path, i);
+            free(*path);
+            *path = p;
+            first_difference(x, y, path, at_a, at_b);
+        }
+        return;
+    }
+}
+
+static char *record_key(const json_t *rec)
+{
+    return xasprintf("%lld|%s|%lld|%lld",
+                     (long long)json_integer_value(json_object_get(rec, "t")),
+                     json_string_value(json_object_get(rec, "f"))
+                         ? json_string_value(json_object_get(rec, "f"))
+                         : "?",
+                     (long long)json_integer_value(json_object_get(rec, "c")),
+                     (long long)json_integer_value(json_object_get(rec, "v")));
+}
+
+/* key -> record, for one run's records. */
+static json_t *by_key(const json_t *records)
+{
+    json_t *out = json_object();
+    size_t i;
+    json_t *rec;
+    json_array_foreach(records, i, rec) {
+        if (!json_is_object(json_object_get(rec, "out")))
+            continue;
+        char *k = record_key(rec);
+        json_object_set(out, k, rec);
+        free(k);
+    }
+    return out;
+}
+
+/* Whether two records of one key agree.  Inputs one change away (v > 0)
+ * are not checked against a contract: that both sides refuse one, with
+ * whichever exception, is agreement. */
+static int same_out(const json_t *a, const json_t *b)
+{
+    if (!a || !b)
+        return 0;
+    const json_t *ao = json_object_get(a, "out"), *bo = json_object_get(b, "out");
+    if (json_integer_value(json_object_get(a, "v")) &&
+        json_object_get(ao, "raise") && json_object_get(bo, "raise"))
+        return 1;
+    return lt__rp_same(ao, bo);
+}
+
+/* Whether a key's call got the same input on both sides: the test's
+ * call (v = 0) records it ("in"), and an input one change away is
+ * described the same way. */
+static int same_input(const json_t *ra, const json_t *ca, const json_t *a,
+                      const json_t *b)
+{
+    const char *wa = json_string_value(json_object_get(a, "what")),
+               *wb = json_string_value(json_object_get(b, "what"));
+    if (!wa || !wb || strcmp(wa, wb) != 0)
+        return 0;
+    char *k = xasprintf("%lld|%s|%lld|0",
+                        (long long)json_integer_value(json_object_get(a, "t")),
+                        json_string_value(json_object_get(a, "f"))
+                            ? json_string_value(json_object_get(a, "f"))
+                            : "?",
+                        (long long)json_integer_value(json_object_get(a, "c")));
+    const json_t *ga = json_object_get(json_object_get(json_object_get(ra, k),
+                                                       "out"),
+                                       "in"),
+                 *gb = json_object_get(json_object_get(json_object_get(ca, k),
+                                                       "out"),
+                                       "in");
+    free(k);
+    return ga && gb && lt__rp_same(ga, gb);
+}
+
+json_t *lt__rp_compare(const json_t *ref, const json_t *cand)
+{
+    json_t *ra = by_key(ref), *ca = by_key(cand);
+    json_t *differing = json_array();
+    size_t compared = 0, other_input = 0;
+    const char *key;
+    json_t *rec;
+    json_object_foreach(ra, key, rec) {
+        json_t *other = json_object_get(ca, key);
+        if (!other)
+            continue;
+        if (!same_input(ra, ca, rec, other)) {
+            other_input++;
+            continue;
+        }
+        compared++;
+        if (!same_out(rec, other) &&
+            json_array_size(differing) < DIFFERING_MAX)
+            json_array_append_new(differing, json_string(key));
+    }
+    json_t *out = json_pack("{s:s, s:I, s:I, s:I, s:I}", "status",
+                            json_array_size(differing) ? "differs"
+                            : compared                 ? "same"
+                                                       : "inconclusive",
+                            "compared", (json_int_t)compared, "other_input",
+                            (json_int_t)other_input, "reference",
+                            (json_int_t)json_object_size(ra), "candidate",
+                            (json_int_t)json_object_size(ca));
+    if (json_array_size(differing))
+        json_object_set(out, "differing", differing);
+    json_decref(differing);
+    json_decref(ra);
+    json_decref(ca);
+    return out;
+}
+
+/* A summary as text for the detail, shortened. */
+static char *shown(const json_t *v)
+{
+    char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+    if (!s)
+        return xstrdup("?");
+    if (strlen(s) > SHOWN_MAX)
+        strcpy(s + SHOWN_MAX - 3, "...");
+    return s;
+}
+
+/* What a call did, as one side's text: it raised, ran out of time, or
+ * what it returned. */
+static char *what_it_did(const json_t *out)
+{
+    if (json_is_true(json_object_get(out, "timeout")))
+        return xstrdup("runs out of time");
+    const json_t *raised = json_object_get(out, "raise");
+    if (raised)
+        return xasprintf("raises %s", json_string_value(raised)
+                                          ? json_string_value(raised)
+                                          : "?");
+    char *v = shown(json_object_get(out, "value"));
+    char *s = xasprintf("returns %s", v);
+    free(v);
+    return s;
+}
+
+/* The difference of two records' outcomes as text: where the results
+ * differ, or, where they agree, the arguments after the call. */
+static char *difference_text(const json_t *ao, const json_t *bo, int args)
+{
+    const json_t *a = json_object_get(ao, args ? "args" : "value"),
+                 *b = json_object_get(bo, args ? "args" : "value");
+    if (!args && (!a || !b)) {
+        char *rt = what_it_did(ao), *ct = what_it_did(bo);
+        char *s = xasprintf("reference %s, patch %s", rt, ct);
+        free(rt);
+        free(ct);
+        return s;
+    }
+    char *path = xstrdup("");
+    const json_t *da, *db;
+    first_difference(a, b, &path, &da, &db);
+    char *sa = shown(da), *sb = shown(db);
+    char *s = xasprintf("%s%s: reference %s, patch %s",
+                        args ? "the arguments after the call"
+                             : "the result",
+                        path, sa, sb);
+    free(sa);
+    free(sb);
+    free(path);
+    return s;
+}
+
+static int same_result(const json_t *a, const json_t *b)
+{
+    static const char *const keys[] = {"value", "raise", "timeout"};
+    for (size_t i = 0; i < 3; i++) {
+        const json_t *x = json_object_get(a, keys[i]),
+                     *y = json_object_get(b, keys[i]);
+        if (!x != !y || (x && !lt__rp_same(x, y)))
+            return 0;
+    }
+    return 1;
+}
+
+json_t *lt__rp_confirm(const json_t *first, const json_t *ref0,
+                       const json_t *cand0, const json_t *ref1,
+                       const json_t *cand1, char *const *test_ids,
+                       size_t n_tests)
+{
+    json_t *r0 = by_key(ref0), *c0 = by_key(cand0), *r1 = by_key(ref1),
+           *c1 = by_key(cand1);
+    json_t *out = json_deep_copy(first);
+    json_object_del(out, "differing");
+    size_t unstable = 0, confirmed = 0;
+    size_t i;
+    json_t *k;
+    json_t *witness = NULL;
+    char *detail = NULL;
+    json_array_foreach(json_object_get(first, "differing"), i, k) {
+        const char *key = json_string_value(k);
+        const json_t *a = json_object_get(r0, key), *b = json_object_get(c0, key);
+        const json_t *a1 = json_object_get(r1, key),
+                     *b1 = json_object_get(c1, key);
+        if (!a || !b || !same_out(a, a1) || !same_out(b, b1)) {
+            unstable++;
+            continue;
+        }
+        if (same_out(a, b))
+            continue;
+        confirmed++;
+        if (witness)
+            continue;
+        const json_t *ao = json_object_get(a, "out"),
+                     *bo = json_object_get(b, "out");
+        int args = same_result(ao, bo);
+        json_int_t t = json_integer_value(json_object_get(a, "t"));
+        const char *test = t >= 0 && (size_t)t < n_tests ? test_ids[t] : "?";
+        const char *fname = json_string_value(json_object_get(a, "f"));
+        const char *what = json_string_value(json_object_get(a, "what"));
+        json_int_t call = json_integer_value(json_object_get(a, "c"));
+        char *dt = difference_text(ao, bo, args);
+        detail = xasprintf("%s, called by %s (its call %lld) %s%s: %s",
+                           fname ? fname : "?", test, (long long)call + 1,
+                           json_integer_value(json_object_get(a, "v"))
+                               ? "with "
+                               : "",
+                           json_integer_value(json_object_get(a, "v"))
+                               ? (what ? what : "?")
+                               : "as the test called it",
+                           dt);
+        free(dt);
+        witness = json_pack("{s:s, s:s, s:I, s:s, s:O, s:O}", "function",
+                            fname ? fname : "?", "test", test, "call",
+                            (json_int_t)call + 1, "input",
+                            json_integer_value(json_object_get(a, "v"))
+                                ? (what ? what : "?")
+                                : "as the test called it",
+                            "reference", ao, "candidate", bo);
+    }
+    json_object_set_new(out, "status", json_string(witness ? "witness"
+                                                           : "same"));
+    json_object_set_new(out, "unstable", json_integer((json_int_t)unstable));
+    json_object_set_new(out, "confirmed",
+                        json_integer((json_int_t)confirmed));
+    if (witness) {
+        json_object_set_new(out, "witness", witness);
+        json_object_set_new(out, "detail", json_string(detail));
+    }
+    free(detail);
+    json_decref(r0);
+    json_decref(c0);
+    json_decref(r1);
+    json_decref(c1);
+    return out;
+}

@@ -1,0 +1,171 @@
+/* Unit tests of the probe layer's comparison (engine/jobs/patches/
+ * repo_probe.c): summaries equal as the tests' `==` finds them (numbers
+ * up to rounding, a dict and an OrderedDict alike, an object's attributes
+ * where both sides keep one of the same kind), a first round that finds
+ * the keys both runs have and where they differ, and a second that keeps
+ * a difference only where both sides repeated their records.
+ * SPDX-License-Identifier: MIT */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/jobs/patches/repo_internal.h"
+
+static json_t *parse(const char *text)
+{
+    json_error_t err;
+    json_t *v = json_loads(text, JSON_DECODE_ANY, &err);
+    assert_non_null(v);
+    return v;
+}
+
+static int same(const char *a, const char *b)
+{
+    json_t *x = parse(a), *y = parse(b);
+    int r = lt__rp_same(x, y);
+    json_decref(x);
+    json_decref(y);
+    return r;
+}
+
+static void test_same_as_the_tests_compare(void **state)
+{
+    (void)state;
+    assert_true(same("3", "3.0"));
+    assert_true(same("0.30000000000000004", "0.3"));
+    assert_false(same("3", "4"));
+    assert_false(same("\"3\"", "3"));
+    assert_true(same("{\"map\": \"builtins.dict\", \"len\": 1, \"items\": "
+                     "[[\"a\", 1]]}",
+                     "{\"map\": \"collections.OrderedDict\", \"len\": 1, "
+                     "\"items\": [[\"a\", 1]]}"));
+    assert_false(same("{\"seq\": \"builtins.list\", \"len\": 1, \"items\": "
+                      "[1]}",
+                      "{\"seq\": \"builtins.tuple\", \"len\": 1, \"items\": "
+                      "[1]}"));
+    /* Attributes: compared where both keep one of the same kind. */
+    assert_true(same("{\"obj\": \"m.C\", \"attrs\": {\"a\": 1, \"b\": [1]}}",
+                     "{\"obj\": \"m.C\", \"attrs\": {\"a\": 1, \"c\": 2}}"));
+    assert_true(same("{\"obj\": \"m.C\", \"attrs\": {\"a\": 1}}",
+                     "{\"obj\": \"m.C\", \"attrs\": {\"a\": \"one\"}}"));
+    assert_false(same("{\"obj\": \"m.C\", \"attrs\": {\"a\": 1}}",
+                      "{\"obj\": \"m.C\", \"attrs\": {\"a\": 2}}"));
+    assert_false(same("{\"obj\": \"m.C\", \"attrs\": {}}",
+                      "{\"obj\": \"m.D\", \"attrs\": {}}"));
+    assert_false(same("{\"raise\": \"ValueError\"}", "{\"value\": null}"));
+    /* Beyond a summary's depth or size: unknown, equal to anything. */
+    assert_true(same("{\"deep\": \"m.C\"}", "[1, 2]"));
+    assert_true(same("[1, {\"obj\": \"m.C\", \"attrs\": {}}]",
+                     "[1, {\"deep\": \"m.C\"}]"));
+}
+
+/* A record of the test's call (v = 0, its input "in" given) or of an
+ * input one change away. */
+#define REC(t, c, v, out)                                                    \
+    "{\"t\": " #t ", \"f\": \"C.m\", \"c\": " #c ", \"v\": " #v              \
+    ", \"what\": \"argument 1 = 2\", \"out\": " out "}"
+#define GIVEN(t, c, in)                                                      \
+    "{\"t\": " #t ", \"f\": \"C.m\", \"c\": " #c ", \"v\": 0"              \
+    ", \"what\": \"as the test called it\", \"out\": {\"value\": 0, "        \
+    "\"args\": [], \"in\": " in "}}"
+
+static void test_rounds(void **state)
+{
+    (void)state;
+    /* Test 0's call: the same input on both sides, then one change
+     * away; test 1's call: another input on each side (not compared);
+     * a variant both sides refuse, with different exceptions: agreement. */
+    json_t *ref = parse("[" GIVEN(0, 0, "[1]") ","
+                        REC(0, 0, 1, "{\"value\": 2, \"args\": []}") ","
+                        REC(0, 0, 2, "{\"raise\": \"KeyError\"}") ","
+                        GIVEN(1, 0, "[1]") ","
+                        REC(1, 0, 1, "{\"value\": 5, \"args\": []}") "]");
+    json_t *cand = parse("[" GIVEN(0, 0, "[1.0]") ","
+                         REC(0, 0, 1, "{\"value\": 3, \"args\": []}") ","
+                         REC(0, 0, 2, "{\"raise\": \"TypeError\"}") ","
+                         GIVEN(1, 0, "[2]") ","
+                         REC(1, 0, 1, "{\"value\": 9, \"args\": []}") "]");
+    json_t *first = lt__rp_compare(ref, cand);
+    assert_string_equal(json_string_value(json_object_get(first, "status")),
+                        "differs");
+    assert_int_equal(json_integer_value(json_object_get(first, "compared")),
+                     3);
+    assert_int_equal(
+        json_integer_value(json_object_get(first, "other_input")), 2);
+    assert_int_equal(json_array_size(json_object_get(first, "differing")), 1);
+    char *tests[] = {"t::a", "t::b", "t::c"};
+    /* Both sides repeat themselves: a witness, with its test and input. */
+    json_t *got = lt__rp_confirm(first, ref, cand, ref, cand, tests, 3);
+    assert_string_equal(json_string_value(json_object_get(got, "status")),
+                        "witness");
+    const char *detail = json_string_value(json_object_get(got, "detail"));
+    assert_non_null(strstr(detail, "C.m, called by t::a (its call 1) "
+                                   "with argument 1 = 2"));
+    assert_non_null(strstr(detail, "reference 2, patch 3"));
+    json_decref(got);
+    /* The reference's record changes from run to run: no witness. */
+    json_t *ref1 = parse("[" GIVEN(0, 0, "[1]") ","
+                         REC(0, 0, 1, "{\"value\": 4, \"args\": []}") "]");
+    got = lt__rp_confirm(first, ref, cand, ref1, cand, tests, 3);
+    assert_string_equal(json_string_value(json_object_get(got, "status")),
+                        "same");
+    assert_int_equal(json_integer_value(json_object_get(got, "unstable")), 1);
+    json_decref(got);
+    json_decref(ref1);
+    json_decref(first);
+    /* Equal records, and runs with no key in common. */
+    first = lt__rp_compare(ref, ref);
+    assert_string_equal(json_string_value(json_object_get(first, "status")),
+                        "same");
+    json_decref(first);
+    json_t *none = parse("[]");
+    first = lt__rp_compare(ref, none);
+    assert_string_equal(json_string_value(json_object_get(first, "status")),
+                        "inconclusive");
+    json_decref(first);
+    json_decref(none);
+    json_decref(ref);
+    json_decref(cand);
+}
+
+static void test_arguments_after_the_call(void **state)
+{
+    (void)state;
+    json_t *ref = parse(
+        "[" REC(0, 0, 0, "{\"value\": null, \"in\": 1, \"args\": {\"seq\": "
+                         "\"builtins.list\", \"len\": 1, \"items\": "
+                         "[{\"obj\": \"m.B\", \"attrs\": {\"sub\": \"a\"}}]}}")
+        "]");
+    json_t *cand = parse(
+        "[" REC(0, 0, 0, "{\"value\": null, \"in\": 1, \"args\": {\"seq\": "
+                         "\"builtins.list\", \"len\": 1, \"items\": "
+                         "[{\"obj\": \"m.B\", \"attrs\": {\"sub\": \"a.b\"}}]}}")
+        "]");
+    json_t *first = lt__rp_compare(ref, cand);
+    char *tests[] = {"t::a"};
+    json_t *got = lt__rp_confirm(first, ref, cand, ref, cand, tests, 1);
+    const char *detail = json_string_value(json_object_get(got, "detail"));
+    assert_non_null(detail);
+    assert_non_null(strstr(detail, "as the test called it: the arguments "
+                                   "after the call[0].sub: reference \"a\", "
+                                   "patch \"a.b\""));
+    json_decref(got);
+    json_decref(first);
+    json_decref(ref);
+    json_decref(cand);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_as_the_tests_compare),
+        cmocka_unit_test(test_rounds),
+        cmocka_unit_test(test_arguments_after_the_call),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,197 @@
+# Tests of runners/probe.py outside a zygote (shim_stub.py's stand-in
+# `_litmus` keeps the records): which functions a pair of texts changes,
+# summaries that hold no address and run no property, the first call of
+# each kind of arguments observed per test, and the calls one change away
+# made in forked children that leave the test's own state alone.
+#   /usr/bin/python3 -m pytest tests/unit/runners/test_probe.py
+# SPDX-License-Identifier: MIT
+import json
+import os
+import sys
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import shim_stub  # noqa: E402,F401
+import probe  # noqa: E402
+
+SENT = []
+sys.modules['_litmus'].send_call = lambda text: SENT.append(text) or True
+
+BASE = '''
+def helper(x):
+    return x + 1
+
+class Box:
+    def __init__(self, items):
+        self.items = items
+
+    def first(self):
+        return self.items[0]
+
+    def size(self):
+        return len(self.items)
+'''
+
+
+def test_changed_functions_by_code_not_by_line():
+    # A method changed, a function moved down by a blank line (not a
+    # change), a nested function changed (its definer is observed).
+    cand = BASE.replace('return self.items[0]',
+                        'return self.items[0] if self.items else None')
+    cand = '\n\n' + cand
+    assert probe.changed_functions('m.py', BASE, cand) == {'Box.first'}
+    nested = BASE + '\ndef outer():\n    def inner():\n        return 1\n' \
+        '    return inner\n'
+    assert probe.changed_functions(
+        'm.py', nested, nested.replace('return 1', 'return 2')) == {'outer'}
+    assert probe.changed_functions('m.py', BASE, BASE + '\ndef new():\n'
+                                   '    pass\n') == {'new'}
+    assert probe.changed_functions('m.py', BASE, 'def (') == set()
+
+
+class Lazy:
+    def __init__(self):
+        self.a = 1
+        self._b = [1, 2]
+
+    @property
+    def boom(self):
+        raise AssertionError('a property must not run')
+
+
+def test_summary_is_data_without_addresses():
+    s = probe.summary({'k': Lazy(), 'f': test_summary_is_data_without_addresses,
+                       's': {3, 1, 2}, 't': (1.5, b'x')})
+    text = json.dumps(s)
+    assert '0x' not in text
+    assert s['map'] == 'builtins.dict'
+    items = dict((json.dumps(k), v) for k, v in s['items'])
+    assert items['"k"']['attrs'] == {'_b': {'seq': 'builtins.list', 'len': 2,
+                                            'items': [1, 2]}, 'a': 1}
+    assert items['"s"']['items'] == [1, 2, 3]
+    assert items['"t"']['items'] == [1.5, {'bytes': 'x', 'len': 1}]
+    loop = []
+    loop.append(loop)
+    assert probe.summary(loop)['items'][0] == {'cycle': 'builtins.list'}
+    # One object held a thousand times is summarised within the count.
+    shared = Lazy()
+    s = probe.summary([[[shared] * 20] * 20] * 20)
+    assert len(json.dumps(s)) < 60 * probe.SUMMARY_NODES
+    assert '"deep"' in json.dumps(s) and s['items'][0]['items'][0][
+        'items'][0]['obj'] == 'test_probe.Lazy'
+
+
+    class Sneaky(dict):
+        def items(self):
+            raise AssertionError('an override must not run')
+    assert probe.summary(Sneaky(a=1))['items'] == [['a', 1]]
+
+
+def test_one_call_per_kind_and_variants_in_children():
+    mod = types.ModuleType('pmod')
+    mod.__file__ = '/virtual/pmod.py'
+    exec(compile(BASE, '/virtual/pmod.py', 'exec'), mod.__dict__)
+    sys.modules['pmod'] = mod
+    cand = BASE.replace('return x + 1', 'return x + 2')
+    registry = {'h': mod.helper}  # a reference taken before the run
+    try:
+        probe.install([{'module': 'pmod', 'path': '/virtual/pmod.py',
+                        'reference': BASE, 'candidate': cand}], [])
+        import inspect
+        assert str(inspect.signature(mod.helper)) == '(x)'
+        SENT.clear()
+        probe.begin_test(7)
+        assert mod.helper(1) == 2
+        assert mod.helper(5) == 6     # same kind of arguments: not observed
+        assert registry['h'](1.5) == 2.5  # another kind
+        probe.end_test()
+        assert mod.helper(3) == 4     # between tests: not observed
+    finally:
+        del sys.modules['pmod']
+    recs = [json.loads(t) for t in SENT]
+    assert {(r['t'], r['f']) for r in recs} == {(7, 'helper')}
+    calls = {}
+    for r in recs:
+        calls.setdefault(r['c'], []).append(r)
+    assert sorted(calls) == [0, 1]
+    first = {r['v']: r for r in calls[0]}
+    assert first[0]['what'] == 'as the test called it'
+    assert first[0]['out']['value'] == 2
+    # The input as the test gave it: the engine compares a call only
+    # where both sides' tests gave the same.
+    assert first[0]['out']['in'] == {
+        'args': {'seq': 'builtins.list', 'len': 1, 'items': [1]},
+        'kwargs': {'map': 'builtins.dict', 'len': 0, 'items': []}}
+    # Inputs one change away, each its own record: x + 1 of each.
+    ran = {r['what']: r['out'].get('value') for r in calls[0] if r['v']}
+    assert ran['argument 1 = 2'] == 3 and ran['argument 1 = 0'] == 1
+    assert len(ran) <= probe.VARIANTS_PER_CALL
+
+
+def test_a_variant_that_hangs_or_changes_state_leaves_the_test_alone():
+    state = {'n': 0}
+
+    def f(x):
+        state['n'] += 1
+        if x == 0:
+            while True:
+                pass
+        return x
+
+    saved = probe.CHILD_WALL
+    probe.CHILD_WALL = 5.0
+    try:
+        out = probe._in_child(f, (0,), {}, 0.2)
+        assert out == {'timeout': True, 'args': {
+            'seq': 'builtins.list', 'len': 1, 'items': [0]}}
+        assert probe._in_child(f, (4,), {}, 1)['value'] == 4
+    finally:
+        probe.CHILD_WALL = saved
+    assert state['n'] == 0  # each call ran in a child
+
+
+def test_variants_take_each_argument_in_turn():
+    def f(a, b, flag=False, default=object(), none=None):
+        pass
+
+    whats = [w for w, _, _ in probe._variants(f, (1, 'x'), {})]
+    assert whats[0].startswith('argument 1 = ')
+    assert whats[1].startswith('argument 2 = ')
+    assert whats[2] == 'flag = True' and whats[5] == 'default = None'
+    assert not any(w.startswith('none') for w in whats)
+    assert len(whats) == probe.VARIANTS_PER_CALL
+
+    class Missing(KeyError):
+        pass
+
+    def register(self, exc, handler):
+        pass
+    got = {w: a for w, a, _ in probe._variants(register,
+                                               (Lazy(), Missing, 'h'), {})}
+    assert isinstance(got['argument 1 = Missing()'][1], Missing)
+    for base in ('KeyError', 'LookupError', 'Exception'):
+        assert "argument 1 = <class '%s'>" % base in got, sorted(got)
+
+
+def test_a_returned_iterator_is_read_in_a_variants_child_only():
+    import itertools
+
+    def lazy(xs):
+        return (x for x in xs if x)
+
+    def eager_iter(xs):
+        return itertools.takewhile(lambda x: True, [x for x in xs if x])
+    # The test's own call: its iterator is the test's to read.
+    assert probe.summary(lazy([1])) == {'iterator': '?'}
+    # A variant's call, in a child: its items, whatever iterator holds them.
+    a = probe._in_child(lazy, ([0, 1, 2],), {}, 1)
+    b = probe._in_child(eager_iter, ([0, 1, 2],), {}, 1)
+    assert a['value'] == b['value'] == {'seq': 'iterator', 'len': 2,
+                                        'items': [1, 2]}
+
+    def fails_late(xs):
+        yield 1
+        raise ValueError('late')
+    assert probe._in_child(fails_late, ([],), {}, 1)['raise'] == \
+        'builtins.ValueError'

@@ -1,0 +1,150 @@
+/* A runner's view: the path list every runner builds its view from, and
+ * lt_sandbox_view_enter_runner(), the one way a zygote or a Java worker
+ * enters it (not dumpable, parent-death signal armed again, the engine
+ * checked to be the parent).  SPDX-License-Identifier: MIT */
+#include "helpers.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void t_paths(void **state)
+{
+    (void)state;
+    char *dir = lt_sandbox_scratch_new(NULL);
+    assert_non_null(dir);
+    char real[PATH_MAX];
+    assert_non_null(realpath(dir, real));
+    char *sub = NULL, *link = NULL;
+    assert_true(asprintf(&sub, "%s/sub", dir) > 0);
+    assert_true(asprintf(&link, "%s/link", dir) > 0);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    assert_int_equal(symlink(sub, link), 0);
+    struct lt_sandbox_paths l = {0};
+    lt_sandbox_paths_add(&l, dir);
+    lt_sandbox_paths_add(&l, sub);
+    lt_sandbox_paths_add(&l, link);     /* the same as sub */
+    lt_sandbox_paths_add(&l, dir);      /* again */
+    lt_sandbox_paths_add(&l, NULL);
+    lt_sandbox_paths_add(&l, "relative/path");
+    lt_sandbox_paths_add(&l, "/no/such/path/here");
+    assert_int_equal(l.n, 2);
+    assert_string_equal(l.v[0], real);
+    char want[PATH_MAX + 8];
+    snprintf(want, sizeof(want), "%s/sub", real);
+    assert_string_equal(l.v[1], want);
+    for (int i = 0; i < 40; i++) /* past the first allocation */
+        lt_sandbox_paths_add(&l, i % 2 ? sub : dir);
+    assert_int_equal(l.n, 2);
+    lt_sandbox_paths_free(&l);
+    assert_null(l.v);
+    assert_int_equal(l.n, 0);
+    lt_sandbox_paths_free(&l); /* a zeroed list */
+    assert_int_equal(lt_sandbox_scratch_remove(dir), 0);
+    free(sub);
+    free(link);
+    free(dir);
+}
+
+/* In a forked child: enters a view of nothing but the system's paths
+ * with `engine` as the parent to check; exits with the return code's
+ * class (0, 1, 2 for -ESRCH, 3 other) plus 8 when the process is not
+ * dumpable afterwards and 16 when its parent-death signal is SIGKILL. */
+static int view_child(const char *scratch, pid_t engine, char *err,
+                      size_t errlen)
+{
+    prctl(PR_SET_PDEATHSIG, 0);
+    struct lt_view_opts vo = {
+        .root_dir = scratch, .scratch_dir = scratch,
+        .scratch_bytes = 1u << 20, .scratch_inodes = 64,
+        .scratch_instances = 1, .uid = 65534, .gid = 65534};
+    unsigned got = 0;
+    int rc = lt_sandbox_view_enter_runner(&vo, engine, &got, err, errlen,
+                                          NULL);
+    int code = rc == 0 ? 0 : rc == 1 ? 1 : rc == -ESRCH ? 2 : 3;
+    if (rc == 0 && !(got & LT_SBX_FSVIEW))
+        code = 3;
+    if (rc == 1 && got != 0)
+        code = 3;
+    int sig = 0;
+    prctl(PR_GET_PDEATHSIG, &sig);
+    return code | (prctl(PR_GET_DUMPABLE) == 0 ? 8 : 0) |
+           (sig == SIGKILL ? 16 : 0);
+}
+
+/* Runs view_child in a child of this process; engine 0: the child's
+ * real parent (this process).  Its exit code. */
+static int run_view_child(pid_t engine, char *err, size_t errlen)
+{
+    char *scratch = lt_sandbox_scratch_new(NULL);
+    assert_non_null(scratch);
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    fflush(NULL);
+    pid_t me = getpid();
+    pid_t c = fork();
+    assert_true(c >= 0);
+    if (c == 0) {
+        close(p[0]);
+        char e[256] = "";
+        int code = view_child(scratch, engine ? engine : me, e, sizeof(e));
+        ssize_t ignored = write(p[1], e, strlen(e));
+        (void)ignored;
+        _exit(code);
+    }
+    close(p[1]);
+    int st = 0;
+    assert_int_equal(waitpid(c, &st, 0), c);
+    ssize_t n = read(p[0], err, errlen - 1);
+    err[n > 0 ? n : 0] = '\0';
+    close(p[0]);
+    lt_sandbox_scratch_remove(scratch);
+    free(scratch);
+    if (!WIFEXITED(st))
+        fail_msg("the child ended with status 0x%x", st);
+    return WEXITSTATUS(st);
+}
+
+static void t_runner_view(void **state)
+{
+    (void)state;
+    char err[256];
+    int code = run_view_child(0, err, sizeof(err));
+    /* Not dumpable and the death signal armed, whatever the view. */
+    if ((code & 24) != 24)
+        fail_msg("exit code %d: dumpable or no death signal (%s)", code,
+                 err);
+    if ((code & 7) == 1) {
+        skip_or_fail("no file-system view here: %s", err);
+        return;
+    }
+    if ((code & 7) != 0)
+        fail_msg("exit code %d, want a view in force (%s)", code, err);
+}
+
+static void t_runner_view_engine_gone(void **state)
+{
+    (void)state;
+    char err[256];
+    /* pid 1 is never this test's process: as for a runner whose engine
+     * died and which was reparented. */
+    int code = run_view_child(1, err, sizeof(err));
+    if ((code & 7) == 3)
+        fail_msg("exit code %d: the view failed half-built (%s)", code, err);
+    assert_int_equal(code & 7, 2);
+    assert_string_equal(err, "the engine is gone");
+    assert_int_equal(code & 24, 24);
+}
+
+const struct CMUnitTest view_tests[] = {
+    cmocka_unit_test(t_paths),
+    cmocka_unit_test(t_runner_view),
+    cmocka_unit_test(t_runner_view_engine_gone),
+};
+const size_t view_ntests = sizeof(view_tests) / sizeof(view_tests[0]);
