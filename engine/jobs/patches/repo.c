@@ -856,8 +856,10 @@ static void decide(const struct repo_run *r, const struct rcand *c,
 
 static const struct lt_task_ops task_ops;
 
+/* mut: an R_MUT task's entry; side, round: an R_PROBE task's. */
 static void submit_task(struct repo_run *r, struct rinst *in,
-                        enum rkind kind, struct rover *ov, size_t mut)
+                        enum rkind kind, struct rover *ov, size_t mut,
+                        int side, int round)
 {
     struct rtask *k = xcalloc(1, sizeof(*k));
     k->task.ops = &task_ops;
@@ -867,6 +869,8 @@ static void submit_task(struct repo_run *r, struct rinst *in,
     k->in = in;
     k->ov = ov;
     k->mut = mut;
+    k->side = side;
+    k->round = round;
     if (kind == R_MUT)
         ov->mut_queued++;
     else if (kind == R_PROBE)
@@ -881,7 +885,7 @@ static void submit_task(struct repo_run *r, struct rinst *in,
 static void submit(struct repo_run *r, struct rinst *in, enum rkind kind,
                    struct rover *ov)
 {
-    submit_task(r, in, kind, ov, 0);
+    submit_task(r, in, kind, ov, 0, 0, 0);
 }
 
 /* The map of an instance, loaded or built. */
@@ -978,19 +982,7 @@ static json_t *probe_spec(const struct rinst *in, const struct rover *ov)
 static void submit_probe(struct repo_run *r, struct rinst *in,
                          struct rover *ov, int side, int round)
 {
-    struct rtask *k = xcalloc(1, sizeof(*k));
-    k->task.ops = &task_ops;
-    k->task.lane = in->lane;
-    k->task.owner = k;
-    k->kind = R_PROBE;
-    k->in = in;
-    k->ov = ov;
-    k->side = side;
-    k->round = round;
-    ov->probe_queued++;
-    in->pending++;
-    r->n_runs++;
-    lt_exec_submit(&r->ex, &k->task);
+    submit_task(r, in, R_PROBE, ov, 0, side, round);
 }
 
 static void probe_set(struct repo_run *r, struct rinst *in, struct rover *ov,
@@ -1121,7 +1113,7 @@ static void mutation_advance(struct repo_run *r, struct rinst *in,
     json_t *m;
     json_array_foreach(json_object_get(st, "sample"), i, m)
         if (json_is_null(json_object_get(m, "status")))
-            submit_task(r, in, R_MUT, ov, i);
+            submit_task(r, in, R_MUT, ov, i, 0, 0);
 }
 
 /* A mutant's run: the diff's files with the mutant in place, the
