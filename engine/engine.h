@@ -252,6 +252,7 @@ struct lt_patches_opts {
     double slower_factor;    /* a patch this many times slower than the
                                 reference is overfitting (0: a note) */
     int mutation;            /* layer 2 mutation scores (1) */
+    int probes;              /* repository candidates' probe layer (1) */
     int mutation_gate;       /* with a reference: a patch scoring below
                                 the threshold where the reference does
                                 not is overfitting (1; 0: only a note) */

@@ -89,6 +89,8 @@ static const char usage_patches[] =
     "                         overfitting (weak_where_reference_is_not);\n"
     "                         with this option it is only a note\n"
     "      --no-mutation      skip the mutation scores\n"
+    "      --no-probes        repository candidates: skip the probe layer\n"
+    "                         (the changed functions observed in the tests)\n"
     "      --mutation-budget S  CPU seconds of mutant runs per patch, and\n"
     "                         for the reference, as estimated from the\n"
     "                         tests' times (default 30); over it, a sample\n"
@@ -135,7 +137,7 @@ enum {
     OPT_BUGGY = OPT_OWN, OPT_REFERENCE, OPT_HELD_OUT, OPT_INPUTS,
     OPT_PRECONDITION, OPT_DIFF_BUDGET, OPT_SLOWER, OPT_MANIFEST, OPT_PATCHES,
     OPT_CSV, OPT_THRESHOLD, OPT_SIM_THRESHOLD, OPT_MUTATION_GATE,
-    OPT_NO_MUTATION, OPT_MUTATION_BUDGET, OPT_TIMEOUT, OPT_INSTANCES,
+    OPT_NO_MUTATION, OPT_NO_PROBES, OPT_MUTATION_BUDGET, OPT_TIMEOUT, OPT_INSTANCES,
     OPT_PREDICTIONS, OPT_REPOS, OPT_ENV, OPT_REPO, OPT_BASE, OPT_CANDIDATE,
     OPT_WORKTREES, OPT_HARNESS_REPORT, OPT_PYTHON, OPT_WIDER_BUDGET,
 };
@@ -159,6 +161,7 @@ const struct option lt__patches_longopts[] = {
     {"similarity-threshold", required_argument, NULL, OPT_SIM_THRESHOLD},
     {"mutation-gap-note", no_argument, NULL, OPT_MUTATION_GATE},
     {"no-mutation", no_argument, NULL, OPT_NO_MUTATION},
+    {"no-probes", no_argument, NULL, OPT_NO_PROBES},
     {"mutation-budget", required_argument, NULL, OPT_MUTATION_BUDGET},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"instances", required_argument, NULL, OPT_INSTANCES},
@@ -285,6 +288,9 @@ int lt__cmd_patches(int argc, char **argv)
             break;
         case OPT_NO_MUTATION:
             o.mutation = 0;
+            break;
+        case OPT_NO_PROBES:
+            o.probes = 0;
             break;
         case OPT_MUTATION_BUDGET:
             if (lt_cli_real("--mutation-budget", optarg, 0, 86400,

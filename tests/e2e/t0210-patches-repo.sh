@@ -14,8 +14,9 @@ R=$WORK/rp
 DB=$WORK/repo.db
 args=(patches --instances "$R/instances.jsonl" --predictions "$R/predictions.jsonl"
       --repos "$R/repos" --env "$R/env.json" --no-progress -j 2
-      --diff-budget 1 --no-mutation --timeout 3 --worktrees "$WORK/trees")
-# (the mutation layer is checked in t0214)
+      --diff-budget 1 --no-mutation --no-probes --timeout 3
+      --worktrees "$WORK/trees")
+# (the mutation layer is checked in t0214, the probes in t0214 and t0215)
 run_litmus "${args[@]}" --db "$DB" -f json --csv "$WORK/out.csv" \
   --harness-report "$WORK/harness"
 # Exit 1: some candidates are overfitting (the CI gate).

@@ -14,7 +14,7 @@ n=$(wc -l < "$WORK/p.jsonl")
 [ "$n" -ge 8 ] || fail "only $n candidates"
 args=(patches --instances "$WORK/i.jsonl" --predictions "$WORK/p.jsonl"
       --repos "$R/repos" --env "$R/env.json" --no-progress -j 2
-      --diff-budget 0.5 --timeout 3 --worktrees "$WORK/trees")
+      --diff-budget 0.5 --no-probes --timeout 3 --worktrees "$WORK/trees")
 for i in 0 1; do
   run_litmus "${args[@]}" --shard $i/2 --db "$WORK/s$i.db" --csv "$WORK/s$i.csv"
   [ "$RC" -le 1 ] || fail "shard $i: $(tail -3 "$WORK/err")"

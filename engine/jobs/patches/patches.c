@@ -50,6 +50,7 @@ void lt_patches_opts_init(struct lt_patches_opts *o)
     o->timeout = 15.0;
     o->diff_budget = 10.0;
     o->mutation = 1;
+    o->probes = 1;
     o->mutation_gate = 1;
     o->mutation_budget = 30.0;
     o->wider_budget = 20.0;

@@ -949,8 +949,8 @@ static json_t *also_files(const struct rinst *in, const struct rover *ov);
 static int probe_wanted(const struct repo_run *r, const struct rinst *in,
                         const struct rover *ov, const json_t *map)
 {
-    (void)r;
-    return ov->result && !json_object_get(ov->result, "probe") &&
+    return r->o->probes && ov->result &&
+           !json_object_get(ov->result, "probe") &&
            diff_eligible(in, ov, map);
 }
 
