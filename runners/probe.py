@@ -22,7 +22,7 @@ import types
 import _litmus
 import litmus_calls
 import litmus_inputs
-from litmus_codediff import _const_key as const_key
+from litmus_codediff import _frame_equal, _free_const_key, _instructions
 from litmus_codediff import is_function_code, qualname
 
 KINDS_PER_TEST = 16     # calls of one function observed in one test: the
@@ -62,30 +62,11 @@ def _function_codes(code, out):
     return out
 
 
-def _const_key(v):
-    """codediff's key of a constant, but a nested function's without its
-    line: a function moved down the file is no change."""
-    if isinstance(v, types.CodeType):
-        return ("code", qualname(v))
-    if isinstance(v, tuple):
-        return ("tuple", tuple(_const_key(x) for x in v))
-    if isinstance(v, frozenset):
-        return ("frozenset", frozenset(_const_key(x) for x in v))
-    return const_key(v)
-
-
 def _same_code(a, b):
-    import dis
-    if (a.co_names, a.co_varnames, a.co_freevars, a.co_argcount,
-            a.co_kwonlyargcount, a.co_flags) != \
-            (b.co_names, b.co_varnames, b.co_freevars, b.co_argcount,
-             b.co_kwonlyargcount, b.co_flags):
-        return False
-
-    def ins(code):
-        return [(i.opname, _const_key(i.argval) if i.opcode in dis.hasconst
-                 else i.argrepr) for i in dis.get_instructions(code)]
-    return ins(a) == ins(b)
+    """The same code, nested functions named alone (a function moved down
+    the file is no change)."""
+    return _frame_equal(a, b) and _instructions(a, _free_const_key) == \
+        _instructions(b, _free_const_key)
 
 
 def changed_functions(path, reference, candidate):
@@ -223,10 +204,10 @@ def _attributes(v):
     if isinstance(d, dict):
         out = [(k, x) for k, x in d.items() if type(k) is str]
     for cls in type(v).__mro__:
-        for s in cls.__dict__.get("__slots__", ()) if isinstance(
-                cls.__dict__.get("__slots__", ()), (tuple, list)) else ():
+        slots = cls.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
             try:
-                out.append((s, object.__getattribute__(v, s)))
+                out.append((name, object.__getattribute__(v, name)))
             except Exception:
                 pass
     if not out and d is None:

@@ -174,16 +174,17 @@ static void first_difference(const json_t *a, const json_t *b, char **path,
     }
 }
 
-static char *record_key(const json_t *rec)
+/* The key of a record's call with input v: test, function, call, v. */
+static char *call_key(const json_t *rec, json_int_t v)
 {
+    const char *f = json_string_value(json_object_get(rec, "f"));
     return xasprintf("%lld|%s|%lld|%lld",
                      (long long)json_integer_value(json_object_get(rec, "t")),
-                     json_string_value(json_object_get(rec, "f"))
-                         ? json_string_value(json_object_get(rec, "f"))
-                         : "?",
+                     f ? f : "?",
                      (long long)json_integer_value(json_object_get(rec, "c")),
-                     (long long)json_integer_value(json_object_get(rec, "v")));
+                     (long long)v);
 }
+
 
 /* key -> record, for one run's records. */
 static json_t *by_key(const json_t *records)
@@ -194,7 +195,7 @@ static json_t *by_key(const json_t *records)
     json_array_foreach(records, i, rec) {
         if (!json_is_object(json_object_get(rec, "out")))
             continue;
-        char *k = record_key(rec);
+        char *k = call_key(rec, json_integer_value(json_object_get(rec, "v")));
         json_object_set(out, k, rec);
         free(k);
     }
@@ -225,12 +226,7 @@ static int same_input(const json_t *ra, const json_t *ca, const json_t *a,
                *wb = json_string_value(json_object_get(b, "what"));
     if (!wa || !wb || strcmp(wa, wb) != 0)
         return 0;
-    char *k = xasprintf("%lld|%s|%lld|0",
-                        (long long)json_integer_value(json_object_get(a, "t")),
-                        json_string_value(json_object_get(a, "f"))
-                            ? json_string_value(json_object_get(a, "f"))
-                            : "?",
-                        (long long)json_integer_value(json_object_get(a, "c")));
+    char *k = call_key(a, 0);
     const json_t *ga = json_object_get(json_object_get(json_object_get(ra, k),
                                                        "out"),
                                        "in"),
