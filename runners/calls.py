@@ -107,8 +107,12 @@ def _outcome(status, value):
     if status == "timeout":
         return {"timeout": True}
     if status == "raise":
-        return {"exception": type(value).__name__,
-                "repr": _short_repr(value)}
+        out = {"exception": type(value).__name__,
+               "repr": _short_repr(value)}
+        n = getattr(value, "items_before", None)
+        if n is not None:
+            out["items_before"] = n
+        return out
     return {"value": _as_json(value), "repr": _short_repr(value),
             "type": type(value).__name__}
 
@@ -740,6 +744,10 @@ def _compare(a, b, depth):
         return True, note
     if ta in _SETS:
         return a == b, None
+    if ta is litmus_inputs.Endless:
+        # An endless input, after the call: how far each side read it is
+        # how lazily, not what, it computes.
+        return tb is ta and a.items == b.items, None
     if isinstance(a, types.GeneratorType) or hasattr(ta, "__next__"):
         # An iterator that cannot be read (a closed file the tests
         # passed) compares by what reading it raises.
@@ -1226,8 +1234,10 @@ class _Compare:
             # and trying each would spend the budget on timeouts.
             self.too_big = size if self.too_big is None else \
                 min(self.too_big, size)
-        if rs == "timeout" or (not given and rs != "ok"):
-            return "skip"   # outside the reference's domain
+        if rs == "timeout" or (not given and rs != "ok" and not isinstance(
+                rv, litmus_inputs.CallbackError)):
+            return "skip"   # outside the reference's domain (a callback
+            # litmus made fail is inside it: its error is compared)
         if not callable(cf):
             return self._witness(origin, fname, args, kwargs, rs, rv, "raise",
                                  AttributeError("no function %s" % fname))
@@ -1300,7 +1310,9 @@ class _Compare:
                                  True)
             return None
         if rs == cs == "raise":
-            if type(rv).__name__ == type(cv).__name__:
+            if type(rv).__name__ == type(cv).__name__ and \
+                    getattr(rv, "items_before", None) == \
+                    getattr(cv, "items_before", None):
                 return None
         if cs == "raise" and not (args and isinstance(args[0], _Receiver)) \
                 and _foreign_state(cv, ca):
@@ -1965,10 +1977,18 @@ def _shrink(cmp, functions, w, t_limit, spent):
 
 
 def _force(v):
-    """Generators and iterators are consumed inside the timed call."""
+    """Generators and iterators are consumed inside the timed call.  A
+    callback's error (litmus_inputs.CallbackError) that ends the reading
+    says how many items came before it: when the callback was called."""
     if isinstance(v, types.GeneratorType) or \
             (hasattr(type(v), "__next__") and hasattr(type(v), "__iter__")):
-        return list(itertools.islice(v, 100000))
+        items = []
+        try:
+            items.extend(itertools.islice(v, 100000))
+        except litmus_inputs.CallbackError as exc:
+            exc.items_before = len(items)
+            raise
+        return items
     return v
 
 

@@ -5,15 +5,18 @@
 # the zygote, before any candidate runs; pure functions of the inputs, no
 # I/O.  SPDX-License-Identifier: MIT
 import copy
+import functools
 import inspect
 import itertools
 import math
 import re
+import types
 
 MAX_OBJECTS = 64        # objects of one input's graph that are recombined
 MAX_PAIRS = 400         # object combinations tried per input
 MAX_LIST_GEN = 12       # longest generated container
 MAX_CONSTANTS = 12      # program and test constants tried per integer
+MAX_RANGE_ITEMS = 10000  # a longer range is not made a list
 MAX_FIELDS = 8          # a tuple this long or shorter may be a record
 # Large magnitudes where fixed-size arithmetic and floats go wrong: the
 # largest 32-bit int, beyond a double's exact integers, a huge square - 1.
@@ -794,6 +797,10 @@ def variants(v, shape, consts, depth=0):
             # None at either end.
             out += [iter(items), iter([]), t(items[:1] + [None] + items[1:]),
                     t([None] + items)]
+            if items:
+                # The same items without end: a function that returns an
+                # iterator is expected to read its input lazily.
+                out.append(Endless(items))
     elif t is dict:
         keys = list(v)
         out = [{}]
@@ -815,6 +822,20 @@ def variants(v, shape, consts, depth=0):
             out += [list(v.items()), []]
     elif t in (set, frozenset):
         out = [t()] + [t(x for x in v if x != y) for y in list(v)[:6]]
+    elif t is range and PACKAGE[0]:
+        # A range the tests pass: its ends one step either way, emptied,
+        # reversed, and negative numbers reached.
+        a, b, step = v.start, v.stop, v.step
+        out = [range(a - 1, b, step), range(a + 1, b, step),
+               range(a, b - 1, step), range(a, b + 1, step), range(0),
+               range(-b, b, step), range(b - 1, a - 1, -step)]
+        if depth == 0 and len(v) <= MAX_RANGE_ITEMS:
+            out += [list(v), iter(v)]
+    elif PACKAGE[0] and depth == 0 and callable(v) and \
+            isinstance(v, _FUNCTIONS):
+        # A callback: one that fails at its first call, at its second,
+        # a little later.  A library lets a callback's error through.
+        out = [Raising(v, n) for n in (0, 1, 3)]
     elif t in _TIMES:
         out = _time_variants(v)
     elif t in _ITERATORS:
@@ -869,6 +890,56 @@ _TIMES = _times()
 # Set for a repository candidate's file (calls.py, diff_main): wider
 # variants, which a library's functions are expected to take.
 PACKAGE = [False]
+
+class Endless:
+    """An iterator that repeats items without end (itertools.cycle, but
+    one that litmus can copy to each side and compare regardless of how
+    far each side read it)."""
+    __slots__ = ("items", "pos")
+
+    def __init__(self, items):
+        self.items = list(items)
+        self.pos = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        v = self.items[self.pos % len(self.items)]
+        self.pos += 1
+        return v
+
+    def __repr__(self):
+        return "itertools.cycle(%r)" % (self.items,)
+
+
+class CallbackError(Exception):
+    """What a callback litmus passed raises (Raising)."""
+
+
+class Raising:
+    """A callback that calls the tests' own for its first `after` calls
+    and then raises CallbackError: the program's handling of a callback's
+    error, and when it calls it, are compared."""
+    __slots__ = ("fn", "after", "calls")
+
+    def __init__(self, fn, after):
+        self.fn, self.after, self.calls = fn, after, 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        if self.calls > self.after:
+            raise CallbackError("the callback failed at its call %d"
+                                % self.calls)
+        return self.fn(*args, **kwargs)
+
+    def __repr__(self):
+        return "<%s failing from its call %d>" % (
+            getattr(self.fn, "__name__", "callback"), self.after + 1)
+
+
+_FUNCTIONS = (types.FunctionType, types.BuiltinFunctionType,
+              types.MethodType, functools.partial)
 
 _ITERATORS = (type(iter([])), type(iter(())), type(iter(range(0))),
               type(iter("")))

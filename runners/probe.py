@@ -29,7 +29,8 @@ KINDS_PER_TEST = 16     # calls of one function observed in one test: the
                         # first of each kind of arguments
 VARIANTS_PER_ARG = 10   # inputs one change away, per argument: at most
 SAME_SHAPE = 6          # this many of the argument's type and size
-VARIANTS_PER_CALL = 16  # ... and per call
+VARIANTS_PER_CALL = 24  # ... and per call
+ATTR_VALUES = 2         # values tried per public attribute of an object
 RECORDS_MAX = 2000      # records sent by one run
 SPENT_MAX = 10.0        # s of wall time a run spends in probes
 CHILD_WALL = 3.0        # s a variant's child may take
@@ -294,22 +295,57 @@ def _unpassed(fn, args, kwargs):
     return out[:VARIANTS_PER_ARG]
 
 
+def _attribute_variants(obj, label, depth=0):
+    """(what, (holder, name, value)): one public attribute of an object
+    the call was given (the receiver, an object argument, an object they
+    hold) set to a value one change away, as the program's users may set
+    it (an exception's code, a flag, a name).  Private attributes hold
+    the object's invariants and are left alone."""
+    attrs = _attributes(obj) if not _plain_value(obj) and \
+        not isinstance(obj, type) else None
+    per = []
+    for name, v in attrs or ():
+        if name.startswith("_"):
+            continue
+        where = "%s.%s" % (label, name)
+        if type(v) in (bool, int, float, str):
+            per.append([("%s = %s" % (where, litmus_calls._short_repr(x)),
+                         (obj, name, x)) for x in _near(v)[:ATTR_VALUES]])
+        elif depth == 0 and litmus_inputs._user_object(v):
+            per.append(_attribute_variants(v, where, depth + 1))
+    out = []
+    for row in itertools.zip_longest(*per):
+        out.extend(x for x in row if x is not None)
+    return out[:VARIANTS_PER_ARG]
+
+
 def _variants(fn, args, kwargs):
-    """(what, args, kwargs): the call with one argument (never the
-    receiver, which the test made) one change away, or an option it left
-    out given; each argument's in turn."""
+    """(what, args, kwargs, setting): the call with one argument one
+    change away (the receiver, which the test made, is never replaced),
+    a public attribute of the receiver or of an object argument changed
+    (setting: (object, name, value), set in the child before the call),
+    or an option the test left out given; each argument's in turn."""
     per = []
     first = 1 if args and not _plain_value(args[0]) else 0
+    if first:
+        per.append([(what, args, kwargs, setting) for what, setting in
+                    _attribute_variants(args[0], "self")])
     for i in range(first, len(args)):
+        label = "argument %d" % (i + 1 - first)
         near = _classes_near(args[i]) if isinstance(args[i], type) \
             else _near(args[i])
-        per.append([("argument %d = %s" % (i + 1 - first,
-                                           litmus_calls._short_repr(v)),
-                     args[:i] + (v,) + args[i + 1:], kwargs) for v in near])
+        per.append([("%s = %s" % (label, litmus_calls._short_repr(v)),
+                     args[:i] + (v,) + args[i + 1:], kwargs, None)
+                    for v in near])
+        per.append([(what, args, kwargs, setting) for what, setting in
+                    _attribute_variants(args[i], label)])
     for k in sorted(kwargs):
         per.append([("%s = %s" % (k, litmus_calls._short_repr(v)), args,
-                     dict(kwargs, **{k: v})) for v in _near(kwargs[k])])
-    per.append(_unpassed(fn, args, kwargs))
+                     dict(kwargs, **{k: v}), None)
+                    for v in _near(kwargs[k])])
+        per.append([(what, args, kwargs, setting) for what, setting in
+                    _attribute_variants(kwargs[k], k)])
+    per.append([x + (None,) for x in _unpassed(fn, args, kwargs)])
     out = []
     for row in itertools.zip_longest(*per):
         out.extend(x for x in row if x is not None)
@@ -321,9 +357,10 @@ def _plain_value(v):
                                     tuple, dict, set, frozenset)
 
 
-def _in_child(fn, args, kwargs, limit):
-    """The call made in a forked child; its record, None when the child
-    gave none in time."""
+def _in_child(fn, args, kwargs, limit, setting=None):
+    """The call made in a forked child (after setting (object, name,
+    value), when given); its record, None when the child gave none in
+    time or the attribute cannot be set."""
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -333,6 +370,8 @@ def _in_child(fn, args, kwargs, limit):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
+            if setting is not None:
+                setattr(*setting)
             status, value = litmus_calls._timed(
                 lambda: _read(fn(*args, **kwargs)), limit)
             data = json.dumps(_result(status, value, args, kwargs))
@@ -410,11 +449,12 @@ def _probe(fn, name):
         except Exception:
             given = None
         try:
-            for k, (what, vargs, vkw) in enumerate(_variants(fn, args, kwargs)):
+            for k, (what, vargs, vkw, setting) in \
+                    enumerate(_variants(fn, args, kwargs)):
                 if _spent[0] + time.monotonic() - t0 >= SPENT_MAX:
                     break
                 try:
-                    out = _in_child(fn, vargs, vkw, CHILD_WALL / 2)
+                    out = _in_child(fn, vargs, vkw, CHILD_WALL / 2, setting)
                 except OSError:
                     break  # no fork here (a run without process mode)
                 _send(test, name, call, k + 1, what, out)

@@ -406,7 +406,8 @@ json_t *lt__pe_reference(const struct unit *u, const struct job *j,
 /*** Differential runs ***/
 
 /* An outcome object of a witness: {"value", "repr", "type"},
- * {"exception", "repr"} or {"timeout": true}; a clean copy or NULL. */
+ * {"exception", "repr"} (and "items_before", a generator's) or
+ * {"timeout": true}; a clean copy or NULL. */
 static json_t *outcome_copy(const json_t *v)
 {
     if (!json_is_object(v))
@@ -422,6 +423,8 @@ static json_t *outcome_copy(const json_t *v)
     const char *type = lt__pe_str(v, "type");
     if (exc) {
         json_object_set_new(o, "exception", jstr_clip(exc, 200));
+        if ((x = json_object_get(v, "items_before")) && json_is_integer(x))
+            json_object_set(o, "items_before", x);
     } else if (type && json_object_get(v, "value")) {
         json_t *val = json_object_get(v, "value");
         char *dump = json_dumps(val, JSON_COMPACT | JSON_ENCODE_ANY);
@@ -449,6 +452,11 @@ static void outcome_text(struct lt_buf *b, const json_t *o)
         lt_buf_puts(b, "does not finish");
     } else if (exc) {
         lt_buf_printf(b, "raises %s", exc);
+        /* A generator's: after how many items (runners/calls.py _force). */
+        const json_t *before = json_object_get(o, "items_before");
+        if (json_is_integer(before))
+            lt_buf_printf(b, " after %lld item(s)",
+                          (long long)json_integer_value(before));
     } else {
         const char *repr = lt__pe_str(o, "repr");
         char *dump = NULL;

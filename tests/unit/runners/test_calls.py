@@ -198,9 +198,9 @@ def test_small_inputs_variants_are_not_starved_by_exponential_ones():
 
 # --- repository candidates ------------------------------------------------
 
-def run_package_diff(reference, candidate, calls_made, budget=0.5):
+def run_package_diff(reference, candidate, calls_made, budget=0.5, **more):
     del RECORDS[:]
-    job = {'kind': 'diff', 'path': '/nowhere/pkg/mod.py', 'module': 'pkg.mod',
+    job = {**more, 'kind': 'diff', 'path': '/nowhere/pkg/mod.py', 'module': 'pkg.mod',
            'package': True, 'reference': reference, 'candidate': candidate,
            'captured': [base64.b64encode(calls._dumps(c)).decode()
                         for c in calls_made],
@@ -225,6 +225,32 @@ def clip(x):
 def clip_all(xs):
     return [clip(x) for x in xs]
 '''
+
+
+LAZY = '''
+def pairs(xs, tag):
+    for x in xs:
+        yield (tag, x)
+'''
+
+
+def test_a_candidate_that_reads_its_input_eagerly_is_caught_on_an_endless_one():
+    eager = LAZY.replace('    for x in xs:', '    for x in list(xs):')
+    recs = run_package_diff(LAZY, eager, [('pairs', ([1, 2], 'a'), {})],
+                            budget=2.0, call_timeout=0.3)
+    (w,) = of_type(recs, 'witness')
+    assert 'itertools.cycle' in w['input_repr'], w
+    # A lazy fix that reads one item ahead is no difference: how far each
+    # side read the endless input is not compared.
+    ahead = LAZY.replace('    for x in xs:\n        yield (tag, x)',
+                         '    it = iter(xs)\n    x = next(it, None)\n'
+                         '    while x is not None:\n'
+                         '        nxt = next(it, None)\n'
+                         '        yield (tag, x)\n        x = nxt')
+    recs = run_package_diff(LAZY, ahead, [('pairs', ([1, 2], 'a'), {})],
+                            budget=0.5)
+    assert not of_type(recs, 'witness') or \
+        'itertools.cycle' not in of_type(recs, 'witness')[0]['input_repr']
 
 
 def test_only_the_functions_the_change_reaches_are_compared():
@@ -761,3 +787,35 @@ def test_what_a_call_leaves_in_its_module_is_compared():
         "params.evaluate = self.old.pop()",
         "params.evaluate, self.old = self.old")
     assert not of_type(diff_blobs(SETTING, chained, blobs, mod), 'witness')
+
+
+
+ITERATE = '''
+def iterate(func, start):
+    while start < 10:
+        yield start
+        start = func(start)
+'''
+
+
+def test_a_callbacks_error_swallowed_or_raised_early_is_caught():
+    # What a program does when its callback fails is compared: one that
+    # swallows the error, and one that calls the callback an item early.
+    swallowed = ITERATE.replace(
+        '        start = func(start)',
+        '        try:\n            start = func(start)\n'
+        '        except Exception:\n            return')
+    early = ITERATE.replace(
+        '    while start < 10:\n        yield start\n'
+        '        start = func(start)',
+        '    nxt = func(start)\n    while start < 10:\n        yield start\n'
+        '        start, nxt = nxt, func(nxt)')
+    tests = [('iterate', (lambda x: x + 1, 1), {})]
+    for cand in (swallowed, early):
+        recs = run_package_diff(ITERATE, cand, tests, budget=1.0)
+        (w,) = of_type(recs, 'witness')
+        assert 'failing from its call' in w['input_repr'], w
+    # The same behaviour, written otherwise, is no difference.
+    same = ITERATE.replace('while start < 10', 'while 10 > start')
+    assert not of_type(run_package_diff(ITERATE, same, tests, budget=0.3),
+                       'witness')

@@ -174,6 +174,13 @@ def test_a_repository_files_lists_are_also_tried_as_iterators_and_with_none():
     assert [None, 1, 2] in out and [1, None, 2] in out
     its = [list(v) for v in out if isinstance(v, type(iter([])))]
     assert its == [[1, 2], []]
+    # And without end: a lazy function's input.
+    (endless,) = [v for v in out if isinstance(v, inputs.Endless)]
+    import itertools
+    import pickle
+    assert list(itertools.islice(endless, 5)) == [1, 2, 1, 2, 1]
+    copy = pickle.loads(pickle.dumps(endless))
+    assert next(copy) == 2 and repr(copy) == 'itertools.cycle([1, 2])'
     # A single file's program keeps to the tests' element types.
     assert [None, 1, 2] not in inputs.variants([1, 2], None, set())
 
@@ -190,3 +197,21 @@ def test_object_walk_runs_no_override_of_a_half_built_container():
     dict.__setitem__(half, 'a', [1])
     assert inputs._children(half) == ['a', [1]]
     assert inputs._has_cycle(half) is False
+
+
+def test_a_repository_files_ranges_and_callbacks_have_neighbours():
+    inputs.PACKAGE[0] = True
+    try:
+        out = inputs.variants(range(3), None, set())
+        callbacks = inputs.variants(len, None, set())
+    finally:
+        inputs.PACKAGE[0] = False
+    assert range(-1, 3) in out and range(0) in out and [0, 1, 2] in out
+    assert [c.after for c in callbacks] == [0, 1, 3]
+    fails_second = callbacks[1]
+    assert fails_second('ab') == 2
+    with pytest.raises(inputs.CallbackError):
+        fails_second('ab')
+    # A single file's program keeps to the tests' types.
+    assert inputs.variants(range(3), None, set()) == []
+    assert inputs.variants(len, None, set()) == []

@@ -155,23 +155,63 @@ def test_variants_take_each_argument_in_turn():
     def f(a, b, flag=False, default=object(), none=None):
         pass
 
-    whats = [w for w, _, _ in probe._variants(f, (1, 'x'), {})]
+    whats = [w for w, _, _, _ in probe._variants(f, (1, 'x'), {})]
     assert whats[0].startswith('argument 1 = ')
     assert whats[1].startswith('argument 2 = ')
     assert whats[2] == 'flag = True' and whats[5] == 'default = None'
     assert not any(w.startswith('none') for w in whats)
-    assert len(whats) == probe.VARIANTS_PER_CALL
+    assert 12 <= len(whats) <= probe.VARIANTS_PER_CALL
 
     class Missing(KeyError):
         pass
 
     def register(self, exc, handler):
         pass
-    got = {w: a for w, a, _ in probe._variants(register,
+    got = {w: a for w, a, _, _ in probe._variants(register,
                                                (Lazy(), Missing, 'h'), {})}
     assert isinstance(got['argument 1 = Missing()'][1], Missing)
     for base in ('KeyError', 'LookupError', 'Exception'):
         assert "argument 1 = <class '%s'>" % base in got, sorted(got)
+
+
+def test_public_attributes_of_the_receiver_and_arguments_are_varied():
+    class Redirect:
+        def __init__(self):
+            self.code = 308
+            self._cache = 5
+
+    class App:
+        def __init__(self):
+            self.debug = False
+            self.name = 'app'
+            self.redirect = Redirect()
+            self._state = 1
+
+        def handle(self, request):
+            if self.debug and self.redirect.code == 307:
+                return 'refused'
+            return request.method
+
+    class Request:
+        method = 'GET'
+
+        def __init__(self):
+            self.method = 'POST'
+
+    app, request = App(), Request()
+    got = {w: s for w, _, _, s in probe._variants(App.handle,
+                                                  (app, request), {})}
+    assert 'self.debug = True' in got
+    assert any(w.startswith('self.name = ') for w in got)
+    assert any(w.startswith('self.redirect.code = ') for w in got)
+    assert any(w.startswith('argument 1.method = ') for w in got)
+    assert not any('_cache' in w or '_state' in w for w in got)
+    # Set in the child only: the test's objects stay as they were.
+    obj, name, value = got['self.debug = True']
+    assert obj is app and name == 'debug' and value is True
+    out = probe._in_child(App.handle, (app, request), {}, 1,
+                          got['self.debug = True'])
+    assert out['value'] == 'POST' and app.debug is False
 
 
 def test_a_returned_iterator_is_read_in_a_variants_child_only():
