@@ -31,6 +31,8 @@ VARIANTS_PER_ARG = 10   # inputs one change away, per argument: at most
 SAME_SHAPE = 6          # this many of the argument's type and size
 VARIANTS_PER_CALL = 24  # ... and per call
 ATTR_VALUES = 2         # values tried per public attribute of an object
+CONSTANTS_PER_VALUE = 3  # the function's constants tried per value
+CONSTANT_TEXT_MAX = 40  # a longer string constant is a message, not a key
 RECORDS_MAX = 2000      # records sent by one run
 SPENT_MAX = 10.0        # s of wall time a run spends in probes
 CHILD_WALL = 3.0        # s a variant's child may take
@@ -85,6 +87,43 @@ def changed_functions(path, reference, candidate):
                                        for x, y in zip(a, b)):
             out.add(_outermost(q))
     return {q for q in out if "<" not in q}
+
+
+def _code_constants(code, out):
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            _code_constants(c, out)
+        elif isinstance(c, (tuple, frozenset)):
+            for x in c:
+                if not isinstance(x, (tuple, frozenset, types.CodeType)):
+                    _add_constant(x, out)
+        else:
+            _add_constant(c, out)
+
+
+def _add_constant(c, out):
+    t = type(c)
+    if t is str and 0 < len(c) <= CONSTANT_TEXT_MAX and "\n" not in c or \
+            t is int and abs(c) < 10 ** 6 or t is float and c == c:
+        out.add(c)
+
+
+def function_constants(path, reference, candidate):
+    """The constants each changed function compares against (its names,
+    status codes, limits: a test's value set to one of them is the input
+    the other branch takes), from both texts, so that both runs try the
+    same values: {qualified name: [constants]}."""
+    out = {}
+    for text in (reference, candidate):
+        try:
+            codes = _function_codes(compile(text, path, "exec"), {})
+        except (SyntaxError, ValueError):
+            continue
+        for q, cs in codes.items():
+            for c in cs:
+                _code_constants(c, out.setdefault(_outermost(q), set()))
+    return {q: sorted(cs, key=lambda c: (type(c).__name__, repr(c)))
+            for q, cs in out.items()}
 
 
 # --- summaries ------------------------------------------------------------
@@ -234,15 +273,20 @@ def _result(status, value, args, kwargs):
 
 # --- the calls ------------------------------------------------------------
 
-def _near(v):
-    """v's variants, distinct: first those of its own type and size (a
-    change inside a value, a shorter list in a pair, stays within what
-    the function accepts more often), then the others (a shorter or
-    longer list, None)."""
+def _near(v, consts=()):
+    """v's variants, distinct: first the function's constants of v's type
+    (a method name it compares against, a status code), then those of
+    its own type and size (a change inside a value, a shorter list in a
+    pair, stays within what the function accepts more often), then the
+    others (a shorter or longer list, None)."""
     try:
         vs = litmus_inputs.variants(v, None, ())
     except Exception:
         return []
+    known = [c for c in consts if type(c) is type(v) and c != v]
+    if type(v) is int and not isinstance(v, bool):
+        known.sort(key=lambda c: (abs(c - v), c))
+    vs = known[:CONSTANTS_PER_VALUE] + vs
     seen, out = set(), []
     for x in vs:
         try:
@@ -258,9 +302,10 @@ def _near(v):
             return (type(x), len(x))
         except TypeError:
             return (type(x), None)
-    same = [x for x in out if shape(x) == shape(v)][:SAME_SHAPE]
-    other = [x for x in out if shape(x) != shape(v)]
-    return (same + other)[:VARIANTS_PER_ARG]
+    n = len(known[:CONSTANTS_PER_VALUE])
+    same = [x for x in out[n:] if shape(x) == shape(v)][:SAME_SHAPE]
+    other = [x for x in out[n:] if shape(x) != shape(v)]
+    return (out[:n] + same + other)[:VARIANTS_PER_ARG]
 
 
 def _classes_near(v):
@@ -295,57 +340,91 @@ def _unpassed(fn, args, kwargs):
     return out[:VARIANTS_PER_ARG]
 
 
-def _attribute_variants(obj, label, depth=0):
-    """(what, (holder, name, value)): one public attribute of an object
-    the call was given (the receiver, an object argument, an object they
-    hold) set to a value one change away, as the program's users may set
-    it (an exception's code, a flag, a name).  Private attributes hold
-    the object's invariants and are left alone."""
-    attrs = _attributes(obj) if not _plain_value(obj) and \
-        not isinstance(obj, type) else None
-    per = []
-    for name, v in attrs or ():
-        if name.startswith("_"):
+def _settable(obj):
+    """(name, value) of an object's public data: its own attributes and
+    its class's plain ones (an exception class's status code), which an
+    attribute of the object may shadow; never a property's (its code)."""
+    attrs = _attributes(obj)
+    if attrs is None:
+        return []
+    own = dict(attrs)
+    for cls in reversed(type(obj).__mro__[:-1]):
+        if cls.__module__ in ("builtins", "abc", "typing"):
             continue
+        for name, v in vars(cls).items():
+            if name not in own and type(v) in (bool, int, float, str):
+                own[name] = v
+    return sorted((k, v) for k, v in own.items()
+                  if type(k) is str and not k.startswith("_"))
+
+
+def _attribute_variants(obj, label, consts=(), depth=0):
+    """(what, (holder, key, value, how)): one public attribute of an
+    object the call was given (the receiver, an object argument, an
+    object they hold), or one entry of a dict it holds (a configuration),
+    set to a value one change away, as the program's users may set it
+    (an exception's code, a flag, a name), the function's own constants
+    first.  Private attributes hold the object's invariants and are left
+    alone."""
+    if _plain_value(obj) or isinstance(obj, type):
+        return []
+    per = []
+    for name, v in _settable(obj):
         where = "%s.%s" % (label, name)
         if type(v) in (bool, int, float, str):
             per.append([("%s = %s" % (where, litmus_calls._short_repr(x)),
-                         (obj, name, x)) for x in _near(v)[:ATTR_VALUES]])
+                         (obj, name, x, "attr"))
+                        for x in _near(v, consts)[:ATTR_VALUES]])
+        elif type(v) is dict and depth == 0:
+            per.append([("%s[%r] = %s" % (where, k, litmus_calls._short_repr(
+                x)), (v, k, x, "item"))
+                for k in sorted(k for k in v if type(k) is str)[:ATTRS_MAX]
+                if type(v[k]) in (bool, int, str)
+                for x in _near(v[k], consts)[:1]])
         elif depth == 0 and litmus_inputs._user_object(v):
-            per.append(_attribute_variants(v, where, depth + 1))
+            per.append(_attribute_variants(v, where, consts, depth + 1))
     out = []
     for row in itertools.zip_longest(*per):
         out.extend(x for x in row if x is not None)
     return out[:VARIANTS_PER_ARG]
 
 
-def _variants(fn, args, kwargs):
-    """(what, args, kwargs, setting): the call with one argument one
-    change away (the receiver, which the test made, is never replaced),
-    a public attribute of the receiver or of an object argument changed
-    (setting: (object, name, value), set in the child before the call),
-    or an option the test left out given; each argument's in turn."""
+def _variants(fn, args, kwargs, consts=()):
+    """(what, function, args, kwargs, setting): the call with one argument
+    one change away (the receiver, which the test made, is never
+    replaced), a public attribute of the receiver or of an object
+    argument changed (setting, made in the child before the call:
+    _attribute_variants), an option the test left out given, or another
+    changed method of the receiver's class that takes no argument called
+    on it (function: that method; else None, fn itself); each kind in
+    turn.  consts: the function's constants, tried first for values of
+    their type."""
     per = []
     first = 1 if args and not _plain_value(args[0]) else 0
     if first:
-        per.append([(what, args, kwargs, setting) for what, setting in
-                    _attribute_variants(args[0], "self")])
+        per.append([(what, None, args, kwargs, setting)
+                    for what, setting in
+                    _attribute_variants(args[0], "self", consts)])
+        per.append(_sibling_calls(fn, args[0]))
     for i in range(first, len(args)):
         label = "argument %d" % (i + 1 - first)
         near = _classes_near(args[i]) if isinstance(args[i], type) \
-            else _near(args[i])
-        per.append([("%s = %s" % (label, litmus_calls._short_repr(v)),
+            else _near(args[i], consts)
+        per.append([("%s = %s" % (label, litmus_calls._short_repr(v)), None,
                      args[:i] + (v,) + args[i + 1:], kwargs, None)
                     for v in near])
-        per.append([(what, args, kwargs, setting) for what, setting in
-                    _attribute_variants(args[i], label)])
+        per.append([(what, None, args, kwargs, setting)
+                    for what, setting in
+                    _attribute_variants(args[i], label, consts)])
     for k in sorted(kwargs):
-        per.append([("%s = %s" % (k, litmus_calls._short_repr(v)), args,
-                     dict(kwargs, **{k: v}), None)
-                    for v in _near(kwargs[k])])
-        per.append([(what, args, kwargs, setting) for what, setting in
-                    _attribute_variants(kwargs[k], k)])
-    per.append([x + (None,) for x in _unpassed(fn, args, kwargs)])
+        per.append([("%s = %s" % (k, litmus_calls._short_repr(v)), None,
+                     args, dict(kwargs, **{k: v}), None)
+                    for v in _near(kwargs[k], consts)])
+        per.append([(what, None, args, kwargs, setting)
+                    for what, setting in
+                    _attribute_variants(kwargs[k], k, consts)])
+    per.append([(what, None, a, k, None)
+                for what, a, k in _unpassed(fn, args, kwargs)])
     out = []
     for row in itertools.zip_longest(*per):
         out.extend(x for x in row if x is not None)
@@ -355,6 +434,35 @@ def _variants(fn, args, kwargs):
 def _plain_value(v):
     return v is None or type(v) in (bool, int, float, str, bytes, list,
                                     tuple, dict, set, frozenset)
+
+
+_CHANGED_METHODS = {}   # class -> names of its methods either patch changes
+
+
+def _sibling_calls(fn, receiver):
+    """The other changed methods of the receiver's class that need no
+    argument, called on the receiver the test made (with the options
+    they leave at their default given too): a part of a fix that the
+    tests never call is still compared on the objects they built."""
+    out = []
+    cls = type(receiver)
+    for owner in cls.__mro__:
+        for name in _CHANGED_METHODS.get(owner, ()):
+            if name == getattr(fn, "__name__", None):
+                continue
+            method = getattr(cls, name, None)
+            if not isinstance(method, types.FunctionType):
+                continue
+            import inspect
+            try:
+                inspect.signature(method).bind(receiver)
+            except (TypeError, ValueError):
+                continue  # it needs arguments the test never gave
+            out.append(("then self.%s()" % name, method, (receiver,), {},
+                        None))
+            out += [("then self.%s(%s)" % (name, what), method, a, k, None)
+                    for what, a, k in _unpassed(method, (receiver,), {})]
+    return out[:VARIANTS_PER_ARG]
 
 
 def _in_child(fn, args, kwargs, limit, setting=None):
@@ -371,7 +479,11 @@ def _in_child(fn, args, kwargs, limit, setting=None):
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
             if setting is not None:
-                setattr(*setting)
+                holder, key, value, how = setting
+                if how == "item":
+                    holder[key] = value
+                else:
+                    setattr(holder, key, value)
             status, value = litmus_calls._timed(
                 lambda: _read(fn(*args, **kwargs)), limit)
             data = json.dumps(_result(status, value, args, kwargs))
@@ -423,7 +535,7 @@ def _kind(v, depth=0):
     return t.__name__
 
 
-def _probe(fn, name):
+def _probe(fn, name, consts=()):
     def probe(*args, **kwargs):
         test = _test[0]
         if test is None or _inside[0] or _sent[0] >= RECORDS_MAX or \
@@ -449,12 +561,13 @@ def _probe(fn, name):
         except Exception:
             given = None
         try:
-            for k, (what, vargs, vkw, setting) in \
-                    enumerate(_variants(fn, args, kwargs)):
+            for k, (what, other, vargs, vkw, setting) in \
+                    enumerate(_variants(fn, args, kwargs, consts)):
                 if _spent[0] + time.monotonic() - t0 >= SPENT_MAX:
                     break
                 try:
-                    out = _in_child(fn, vargs, vkw, CHILD_WALL / 2, setting)
+                    out = _in_child(other or fn, vargs, vkw, CHILD_WALL / 2,
+                                    setting)
                 except OSError:
                     break  # no fork here (a run without process mode)
                 _send(test, name, call, k + 1, what, out)
@@ -495,7 +608,7 @@ def _observe(test, name, call, status, value, args, kwargs, given):
 _TRAMPOLINES = []  # the probes, by the index a function's new code names
 
 
-def _swap_code(fn, name):
+def _swap_code(fn, name, consts):
     """Gives fn code that calls its probe, and the probe a copy of fn with
     its old code: a reference to fn taken before the run (a callback an
     option holds, a handler in a registry, a decorator's closure) reaches
@@ -518,7 +631,7 @@ def _swap_code(fn, name):
               % (fn.__name__, len(_TRAMPOLINES)))
     module = compile(source, fn.__code__.co_filename, "exec")
     code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
-    _TRAMPOLINES.append(_probe(old, name))
+    _TRAMPOLINES.append(_probe(old, name, consts))
     fn.__globals__["__litmus_probes__"] = _TRAMPOLINES
     fn.__code__ = code
     if signature is not None:
@@ -535,6 +648,8 @@ def install(spec, project_modules):
         if mod is None:
             continue
         moved = {}
+        consts = function_constants(f["path"], f["reference"],
+                                    f["candidate"])
         for q in sorted(changed_functions(f["path"], f["reference"],
                                           f["candidate"])):
             owner, _, attr = q.rpartition(".")
@@ -547,15 +662,17 @@ def install(spec, project_modules):
             if holder is None or not (holder is mod or
                                       isinstance(holder, type)):
                 continue
+            if holder is not mod:
+                _CHANGED_METHODS.setdefault(holder, []).append(attr)
             raw = vars(holder).get(attr)
             kind = type(raw)
             fn = getattr(raw, "__func__", raw)
             if not isinstance(fn, types.FunctionType) or \
                     fn.__code__.co_filename != f["path"]:
                 continue
-            if _swap_code(fn, q):
+            if _swap_code(fn, q, consts.get(q, ())):
                 continue  # every reference to fn now calls the probe
-            w = _probe(fn, q)
+            w = _probe(fn, q, consts.get(q, ()))
             if kind in (staticmethod, classmethod):
                 w = kind(w)
             if holder is mod:
@@ -563,6 +680,9 @@ def install(spec, project_modules):
                 mod.__dict__[attr] = w
             else:
                 setattr(holder, attr, w)
+        for holder in {h for h in _CHANGED_METHODS
+                       if getattr(h, "__module__", None) == mod.__name__}:
+            _observe_class(holder)
         for m in project_modules:
             d = getattr(m, "__dict__", None)
             if m is mod or not isinstance(d, dict):
@@ -570,6 +690,60 @@ def install(spec, project_modules):
             for k, v in list(d.items()):
                 if id(v) in moved:
                     d[k] = moved[id(v)]
+
+
+def _observe_class(cls):
+    """The unchanged methods of a class that holds a changed method are
+    watched too: after a test's first call of one, the changed methods
+    that need no argument are called on the receiver it leaves (each in
+    a child), so that a part of a fix that no test calls is compared on
+    the objects the tests built (a method's default the fix now
+    honours)."""
+    changed = set(_CHANGED_METHODS.get(cls, ()))
+    for attr, raw in list(vars(cls).items()):
+        if attr in changed or not isinstance(raw, types.FunctionType) or \
+                attr in litmus_calls._NOT_CAPTURED or \
+                attr.startswith("__") and attr != "__init__":
+            continue
+        setattr(cls, attr, _observer(raw, "%s.%s" % (cls.__qualname__,
+                                                      attr), cls))
+
+
+def _observer(fn, name, cls):
+    def observer(*args, **kwargs):
+        value = fn(*args, **kwargs)
+        test = _test[0]
+        if test is None or _inside[0] or not args or \
+                not isinstance(args[0], cls) or \
+                _sent[0] >= RECORDS_MAX or _spent[0] >= SPENT_MAX or \
+                (test, name) in _kinds:
+            return value
+        _kinds[(test, name)] = True
+        _inside[0] += 1
+        t0 = time.monotonic()
+        try:
+            # The receiver as the call left it is the input the engine
+            # compares the calls on (the same on both sides, or none).
+            given = {"args": summary([args[0]]), "kwargs": {}}
+            _send(test, name, 0, 0, "as the test left it",
+                  {"value": None, "args": given["args"], "in": given})
+            for k, (what, other, vargs, vkw, _) in \
+                    enumerate(_sibling_calls(fn, args[0])):
+                if _spent[0] + time.monotonic() - t0 >= SPENT_MAX:
+                    break
+                try:
+                    out = _in_child(other, vargs, vkw, CHILD_WALL / 2)
+                except OSError:
+                    break
+                _send(test, name, 0, k + 1, what, out)
+        finally:
+            _spent[0] += time.monotonic() - t0
+            _inside[0] -= 1
+        return value
+    observer.__wrapped__ = fn
+    for a in ("__name__", "__qualname__", "__doc__", "__module__"):
+        setattr(observer, a, getattr(fn, a))
+    return observer
 
 
 def begin_test(index):

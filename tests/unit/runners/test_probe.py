@@ -155,7 +155,7 @@ def test_variants_take_each_argument_in_turn():
     def f(a, b, flag=False, default=object(), none=None):
         pass
 
-    whats = [w for w, _, _, _ in probe._variants(f, (1, 'x'), {})]
+    whats = [w for w, _, _, _, _ in probe._variants(f, (1, 'x'), {})]
     assert whats[0].startswith('argument 1 = ')
     assert whats[1].startswith('argument 2 = ')
     assert whats[2] == 'flag = True' and whats[5] == 'default = None'
@@ -167,7 +167,7 @@ def test_variants_take_each_argument_in_turn():
 
     def register(self, exc, handler):
         pass
-    got = {w: a for w, a, _, _ in probe._variants(register,
+    got = {w: a for w, _, a, _, _ in probe._variants(register,
                                                (Lazy(), Missing, 'h'), {})}
     assert isinstance(got['argument 1 = Missing()'][1], Missing)
     for base in ('KeyError', 'LookupError', 'Exception'):
@@ -175,15 +175,17 @@ def test_variants_take_each_argument_in_turn():
 
 
 def test_public_attributes_of_the_receiver_and_arguments_are_varied():
-    class Redirect:
+    class Redirect(Exception):
+        code = 308      # on the class: shadowed on the instance
+
         def __init__(self):
-            self.code = 308
             self._cache = 5
 
     class App:
         def __init__(self):
             self.debug = False
             self.name = 'app'
+            self.config = {'DEBUG': False, 'ROOT': '/'}
             self.redirect = Redirect()
             self._state = 1
 
@@ -199,15 +201,22 @@ def test_public_attributes_of_the_receiver_and_arguments_are_varied():
             self.method = 'POST'
 
     app, request = App(), Request()
-    got = {w: s for w, _, _, s in probe._variants(App.handle,
-                                                  (app, request), {})}
+    # The function's constants first: the values its branches compare to.
+    consts = probe.function_constants(
+        'm.py', 'def f(r):\n    return r.code in {307, 308} and '
+        'r.method in ("GET", "HEAD")\n', 'def f(r):\n    return 1\n')['f']
+    assert consts == [1, 307, 308, 'GET', 'HEAD']
+    got = {w: s for w, _, _, _, s in probe._variants(App.handle,
+                                                  (app, request), {},
+                                                  consts)}
     assert 'self.debug = True' in got
     assert any(w.startswith('self.name = ') for w in got)
-    assert any(w.startswith('self.redirect.code = ') for w in got)
-    assert any(w.startswith('argument 1.method = ') for w in got)
+    assert 'self.redirect.code = 307' in got
+    assert "argument 1.method = 'GET'" in got
+    assert "self.config['DEBUG'] = True" in got
     assert not any('_cache' in w or '_state' in w for w in got)
     # Set in the child only: the test's objects stay as they were.
-    obj, name, value = got['self.debug = True']
+    obj, name, value, how = got['self.debug = True']
     assert obj is app and name == 'debug' and value is True
     out = probe._in_child(App.handle, (app, request), {}, 1,
                           got['self.debug = True'])
@@ -235,3 +244,103 @@ def test_a_returned_iterator_is_read_in_a_variants_child_only():
         raise ValueError('late')
     assert probe._in_child(fails_late, ([],), {}, 1)['raise'] == \
         'builtins.ValueError'
+
+
+def test_a_class_attribute_and_a_config_entry_are_set_in_the_child():
+    class Redirect(Exception):
+        code = 308
+
+    class App:
+        def __init__(self):
+            self.config = {'DEBUG': False}
+            self.redirect = Redirect()
+
+        def handle(self):
+            return self.config['DEBUG'], self.redirect.code
+
+    app = App()
+    got = {w: s for w, _, _, _, s in probe._variants(App.handle, (app,), {},
+                                                  [307])}
+    out = probe._in_child(App.handle, (app,), {}, 1,
+                          got['self.redirect.code = 307'])
+    assert out['value']['items'] == [False, 307]
+    out = probe._in_child(App.handle, (app,), {}, 1,
+                          got["self.config['DEBUG'] = True"])
+    assert out['value']['items'] == [True, 308]
+    assert app.handle() == (False, 308)
+
+
+def test_a_changed_method_the_tests_never_call_is_called_on_their_receiver():
+    class Bag:
+        def __init__(self):
+            self.items = []
+
+        def add(self, x):
+            self.items.append(x)
+
+        def pop_last(self, default=KeyError):
+            if not self.items:
+                if default is KeyError:
+                    raise KeyError('empty')
+                return default
+            return self.items.pop()
+
+        def find(self, x):
+            return x in self.items
+
+    probe._CHANGED_METHODS[Bag] = ['add', 'pop_last', 'find']
+    try:
+        bag = Bag()
+        got = {w: (f, a, k) for w, f, a, k, _ in
+               probe._variants(Bag.add, (bag, 1), {})}
+    finally:
+        del probe._CHANGED_METHODS[Bag]
+    # find needs an argument the test never gave: not called.
+    assert not any('find' in w for w in got)
+    f, a, k = got['then self.pop_last(default = None)']
+    assert f is Bag.pop_last and a == (bag,) and k == {'default': None}
+    assert probe._in_child(f, a, k, 1)['value'] is None
+    assert 'then self.pop_last()' in got
+
+
+def test_a_class_with_a_changed_method_has_its_other_methods_watched():
+    class Bag:
+        def __init__(self):
+            self.items = []
+
+        def add(self, x):
+            self.items.append(x)
+
+        def pop_last(self, default=KeyError):
+            if not self.items:
+                return default
+            return self.items.pop()
+
+    probe._CHANGED_METHODS[Bag] = ['pop_last']
+    sent = []
+    saved = probe._send
+    probe._send = lambda *a: sent.append(a)
+    try:
+        probe._observe_class(Bag)
+        probe.begin_test(0)
+        bag = Bag()
+        bag.add(1)
+        bag.add(2)     # only the first call of a test is watched
+        probe.end_test()
+    finally:
+        probe._send = saved
+        del probe._CHANGED_METHODS[Bag]
+        probe._kinds.clear()
+    assert bag.items == [1, 2]     # the test's own calls ran once
+    q = Bag.__qualname__
+    by = {(name, what): o for _, name, _, _, what, o in sent}
+    assert sorted({name for name, _ in by}) == [q + '.__init__', q + '.add']
+    # On the receiver as each call left it: empty after __init__, [1]
+    # after the first add.
+    assert by[(q + '.__init__', 'then self.pop_last()')]['value'] == \
+        {'ref': 'KeyError'}
+    assert by[(q + '.add', 'then self.pop_last()')]['value'] == 1
+    left = Bag()
+    left.items.append(1)
+    assert by[(q + '.add', 'as the test left it')]['in']['args'] == \
+        probe.summary([left])
