@@ -34,8 +34,12 @@ ATTR_VALUES = 2         # values tried per public attribute of an object
 CONSTANTS_PER_VALUE = 3  # the function's constants tried per value
 CONSTANT_TEXT_MAX = 40  # a longer string constant is a message, not a key
 RECORDS_MAX = 2000      # records sent by one run
-SPENT_MAX = 10.0        # s of wall time a run spends in probes
-CHILD_WALL = 3.0        # s a variant's child may take
+SPENT_MAX = 10.0        # s of CPU time a run spends in probes (its
+                        # children's included: a loaded machine's runs
+                        # record the same calls) ...
+SPENT_WALL_MAX = 60.0   # ... and of wall time, at most
+CHILD_CPU = 1.5         # s of CPU time a variant's call may take ...
+CHILD_WALL = 6.0        # ... and s of wall time its child, at most
 SUMMARY_DEPTH = 6       # levels of a value summarised, at most ...
 SUMMARY_NODES = 3000    # ... and containers and objects in all
 ITEMS_MAX = 20          # elements of a container summarised
@@ -46,7 +50,8 @@ _test = [None]          # the index of the running test, None between tests
 _inside = [0]           # > 0 inside an observed call
 _kinds = {}             # (test, function) -> the kinds of arguments seen
 _sent = [0]
-_spent = [0.0]
+_spent = [0.0]          # CPU s spent in probes
+_wall0 = [None]         # when the run's first probe began
 
 
 # --- which functions ------------------------------------------------------
@@ -108,12 +113,31 @@ def _add_constant(c, out):
         out.add(c)
 
 
-def function_constants(path, reference, candidate):
-    """The constants each changed function compares against (its names,
-    status codes, limits: a test's value set to one of them is the input
-    the other branch takes), from both texts, so that both runs try the
-    same values: {qualified name: [constants]}."""
-    out = {}
+class Hints:
+    """What a changed function's code shows of its inputs, from both
+    texts, so that both runs try the same values: the constants it
+    compares against (method names, status codes, limits: a value set to
+    one of them takes the other branch) and the names it reads (the
+    attributes of its receiver and arguments that matter)."""
+    __slots__ = ("constants", "names")
+
+    def __init__(self, constants=(), names=()):
+        self.constants, self.names = list(constants), frozenset(names)
+
+
+NO_HINTS = Hints()
+
+
+def _code_names(code, out):
+    out.update(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            _code_names(c, out)
+
+
+def function_hints(path, reference, candidate):
+    """{qualified name: Hints} of every function of the two texts."""
+    consts, names = {}, {}
     for text in (reference, candidate):
         try:
             codes = _function_codes(compile(text, path, "exec"), {})
@@ -121,9 +145,11 @@ def function_constants(path, reference, candidate):
             continue
         for q, cs in codes.items():
             for c in cs:
-                _code_constants(c, out.setdefault(_outermost(q), set()))
-    return {q: sorted(cs, key=lambda c: (type(c).__name__, repr(c)))
-            for q, cs in out.items()}
+                _code_constants(c, consts.setdefault(_outermost(q), set()))
+                _code_names(c, names.setdefault(_outermost(q), set()))
+    return {q: Hints(sorted(cs, key=lambda c: (type(c).__name__, repr(c))),
+                     names.get(q, ()))
+            for q, cs in consts.items()}
 
 
 # --- summaries ------------------------------------------------------------
@@ -340,37 +366,58 @@ def _unpassed(fn, args, kwargs):
     return out[:VARIANTS_PER_ARG]
 
 
-def _settable(obj):
+_CODE = (types.FunctionType, types.MethodType, types.BuiltinFunctionType,
+         type)
+
+
+def _settable(obj, names=frozenset()):
     """(name, value) of an object's public data: its own attributes and
     its class's plain ones (an exception class's status code), which an
-    attribute of the object may shadow; never a property's (its code)."""
-    attrs = _attributes(obj)
-    if attrs is None:
-        return []
-    own = dict(attrs)
+    attribute of the object may shadow, and the properties with a setter
+    among names (the ones the changed function reads: an application's
+    debug flag); no other property (its code would run)."""
+    try:
+        d = object.__getattribute__(obj, "__dict__")
+    except Exception:
+        d = None
+    own = {k: v for k, v in d.items() if type(k) is str and
+           not isinstance(v, _CODE)} if isinstance(d, dict) else {}
+    for k, v in _attributes(obj) or ():
+        own.setdefault(k, v)    # __slots__
     for cls in reversed(type(obj).__mro__[:-1]):
         if cls.__module__ in ("builtins", "abc", "typing"):
             continue
         for name, v in vars(cls).items():
             if name not in own and type(v) in (bool, int, float, str):
                 own[name] = v
+            elif name in names and isinstance(v, property) and \
+                    v.fset is not None:
+                try:
+                    value = v.fget(obj)
+                except Exception:
+                    continue
+                if type(value) in (bool, int, float, str):
+                    own[name] = value
     return sorted((k, v) for k, v in own.items()
                   if type(k) is str and not k.startswith("_"))
 
 
-def _attribute_variants(obj, label, consts=(), depth=0):
+def _attribute_variants(obj, label, hints=NO_HINTS, depth=0):
     """(what, (holder, key, value, how)): one public attribute of an
     object the call was given (the receiver, an object argument, an
     object they hold), or one entry of a dict it holds (a configuration),
     set to a value one change away, as the program's users may set it
-    (an exception's code, a flag, a name), the function's own constants
-    first.  Private attributes hold the object's invariants and are left
-    alone."""
+    (an exception's code, a flag, a name).  The attributes the changed
+    function reads come first, and only their values start with its
+    constants.  Private attributes hold the object's invariants and are
+    left alone."""
     if _plain_value(obj) or isinstance(obj, type):
         return []
-    per = []
-    for name, v in _settable(obj):
+    read, other = [], []
+    for name, v in _settable(obj, hints.names):
         where = "%s.%s" % (label, name)
+        per = read if name in hints.names else other
+        consts = hints.constants if per is read else ()
         if type(v) in (bool, int, float, str):
             per.append([("%s = %s" % (where, litmus_calls._short_repr(x)),
                          (obj, name, x, "attr"))
@@ -380,16 +427,22 @@ def _attribute_variants(obj, label, consts=(), depth=0):
                 x)), (v, k, x, "item"))
                 for k in sorted(k for k in v if type(k) is str)[:ATTRS_MAX]
                 if type(v[k]) in (bool, int, str)
-                for x in _near(v[k], consts)[:1]])
-        elif depth == 0 and litmus_inputs._user_object(v):
-            per.append(_attribute_variants(v, where, consts, depth + 1))
+                for x in _near(v[k], hints.constants if k in hints.names
+                               else ())[:1]])
+        elif depth == 0 and not _plain_value(v) and \
+                not isinstance(v, _CODE) and hasattr(v, "__dict__") and \
+                type(v).__module__ != "builtins":
+            # An object it holds (a request's routing exception, which is
+            # also callable: a response).
+            per.append(_attribute_variants(v, where, hints, depth + 1))
     out = []
-    for row in itertools.zip_longest(*per):
-        out.extend(x for x in row if x is not None)
+    for group in (read, other):
+        for row in itertools.zip_longest(*group):
+            out.extend(x for x in row if x is not None)
     return out[:VARIANTS_PER_ARG]
 
 
-def _variants(fn, args, kwargs, consts=()):
+def _variants(fn, args, kwargs, hints=NO_HINTS):
     """(what, function, args, kwargs, setting): the call with one argument
     one change away (the receiver, which the test made, is never
     replaced), a public attribute of the receiver or of an object
@@ -397,32 +450,32 @@ def _variants(fn, args, kwargs, consts=()):
     _attribute_variants), an option the test left out given, or another
     changed method of the receiver's class that takes no argument called
     on it (function: that method; else None, fn itself); each kind in
-    turn.  consts: the function's constants, tried first for values of
-    their type."""
+    turn.  hints: what the function's code shows (Hints): its constants
+    are tried first for an argument's value of their type."""
     per = []
     first = 1 if args and not _plain_value(args[0]) else 0
     if first:
         per.append([(what, None, args, kwargs, setting)
                     for what, setting in
-                    _attribute_variants(args[0], "self", consts)])
+                    _attribute_variants(args[0], "self", hints)])
         per.append(_sibling_calls(fn, args[0]))
     for i in range(first, len(args)):
         label = "argument %d" % (i + 1 - first)
         near = _classes_near(args[i]) if isinstance(args[i], type) \
-            else _near(args[i], consts)
+            else _near(args[i], hints.constants)
         per.append([("%s = %s" % (label, litmus_calls._short_repr(v)), None,
                      args[:i] + (v,) + args[i + 1:], kwargs, None)
                     for v in near])
         per.append([(what, None, args, kwargs, setting)
                     for what, setting in
-                    _attribute_variants(args[i], label, consts)])
+                    _attribute_variants(args[i], label, hints)])
     for k in sorted(kwargs):
         per.append([("%s = %s" % (k, litmus_calls._short_repr(v)), None,
                      args, dict(kwargs, **{k: v}), None)
-                    for v in _near(kwargs[k], consts)])
+                    for v in _near(kwargs[k], hints.constants)])
         per.append([(what, None, args, kwargs, setting)
                     for what, setting in
-                    _attribute_variants(kwargs[k], k, consts)])
+                    _attribute_variants(kwargs[k], k, hints)])
     per.append([(what, None, a, k, None)
                 for what, a, k in _unpassed(fn, args, kwargs)])
     out = []
@@ -516,6 +569,23 @@ def _in_child(fn, args, kwargs, limit, setting=None):
         return None
 
 
+def _clock():
+    """CPU time of this process and of its children it has waited for
+    (the variants' children)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def _over_budget(extra):
+    """Whether the run has spent its probes' budget (extra: CPU s spent
+    by the probe in progress)."""
+    now = time.monotonic()
+    if _wall0[0] is None:
+        _wall0[0] = now
+    return _spent[0] + extra >= SPENT_MAX or \
+        now - _wall0[0] >= SPENT_WALL_MAX
+
+
 def _send(test, name, call, variant, what, out):
     if out is None or _sent[0] >= RECORDS_MAX:
         return
@@ -535,16 +605,48 @@ def _kind(v, depth=0):
     return t.__name__
 
 
-def _probe(fn, name, consts=()):
+def _read_values(args, hints):
+    """The plain values the function reads from its arguments' own
+    attributes (a request's method): two calls with the same types but
+    another method are two kinds of call."""
+    out = []
+    for a in args:
+        if _plain_value(a):
+            continue
+        try:
+            d = object.__getattribute__(a, "__dict__")
+        except Exception:
+            continue
+        if not isinstance(d, dict):
+            continue
+        for k in sorted(hints.names):
+            if k in d:
+                v = d[k]
+            elif isinstance(getattr(type(a), k, None), property):
+                # A setting behind a property (an application's debug
+                # flag): a getter's plain value.
+                try:
+                    v = getattr(a, k)
+                except Exception:
+                    continue
+            else:
+                continue
+            if type(v) in (bool, int, str) or v is None:
+                out.append((k, v))
+    return tuple(out)
+
+
+def _probe(fn, name, hints=NO_HINTS):
     def probe(*args, **kwargs):
         test = _test[0]
         if test is None or _inside[0] or _sent[0] >= RECORDS_MAX or \
-                _spent[0] >= SPENT_MAX:
+                _over_budget(0):
             return fn(*args, **kwargs)
         seen = _kinds.setdefault((test, name), [])
         try:
             kind = (tuple(_kind(a) for a in args),
-                    tuple(sorted((k, _kind(v)) for k, v in kwargs.items())))
+                    tuple(sorted((k, _kind(v)) for k, v in kwargs.items())),
+                    _read_values(args, hints))
         except Exception:
             return fn(*args, **kwargs)
         if kind in seen or len(seen) >= KINDS_PER_TEST:
@@ -552,7 +654,7 @@ def _probe(fn, name, consts=()):
         call = len(seen)
         seen.append(kind)
         _inside[0] += 1
-        t0 = time.monotonic()
+        t0 = _clock()
         try:
             # The input as the test gave it: the engine compares a call
             # only where both sides' tests gave the same.
@@ -562,17 +664,17 @@ def _probe(fn, name, consts=()):
             given = None
         try:
             for k, (what, other, vargs, vkw, setting) in \
-                    enumerate(_variants(fn, args, kwargs, consts)):
-                if _spent[0] + time.monotonic() - t0 >= SPENT_MAX:
+                    enumerate(_variants(fn, args, kwargs, hints)):
+                if _over_budget(_clock() - t0):
                     break
                 try:
-                    out = _in_child(other or fn, vargs, vkw, CHILD_WALL / 2,
+                    out = _in_child(other or fn, vargs, vkw, CHILD_CPU,
                                     setting)
                 except OSError:
                     break  # no fork here (a run without process mode)
                 _send(test, name, call, k + 1, what, out)
         finally:
-            _spent[0] += time.monotonic() - t0
+            _spent[0] += _clock() - t0
             _inside[0] -= 1
         _inside[0] += 1
         try:
@@ -594,7 +696,7 @@ def _probe(fn, name, consts=()):
 
 
 def _observe(test, name, call, status, value, args, kwargs, given):
-    t0 = time.monotonic()
+    t0 = _clock()
     try:
         out = _result(status, value, args, kwargs)
         if given is not None:
@@ -602,13 +704,13 @@ def _observe(test, name, call, status, value, args, kwargs, given):
         _send(test, name, call, 0, "as the test called it", out)
     except Exception:
         pass
-    _spent[0] += time.monotonic() - t0
+    _spent[0] += _clock() - t0
 
 
 _TRAMPOLINES = []  # the probes, by the index a function's new code names
 
 
-def _swap_code(fn, name, consts):
+def _swap_code(fn, name, hints):
     """Gives fn code that calls its probe, and the probe a copy of fn with
     its old code: a reference to fn taken before the run (a callback an
     option holds, a handler in a registry, a decorator's closure) reaches
@@ -631,7 +733,7 @@ def _swap_code(fn, name, consts):
               % (fn.__name__, len(_TRAMPOLINES)))
     module = compile(source, fn.__code__.co_filename, "exec")
     code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
-    _TRAMPOLINES.append(_probe(old, name, consts))
+    _TRAMPOLINES.append(_probe(old, name, hints))
     fn.__globals__["__litmus_probes__"] = _TRAMPOLINES
     fn.__code__ = code
     if signature is not None:
@@ -648,8 +750,7 @@ def install(spec, project_modules):
         if mod is None:
             continue
         moved = {}
-        consts = function_constants(f["path"], f["reference"],
-                                    f["candidate"])
+        hints = function_hints(f["path"], f["reference"], f["candidate"])
         for q in sorted(changed_functions(f["path"], f["reference"],
                                           f["candidate"])):
             owner, _, attr = q.rpartition(".")
@@ -670,9 +771,9 @@ def install(spec, project_modules):
             if not isinstance(fn, types.FunctionType) or \
                     fn.__code__.co_filename != f["path"]:
                 continue
-            if _swap_code(fn, q, consts.get(q, ())):
+            if _swap_code(fn, q, hints.get(q, NO_HINTS)):
                 continue  # every reference to fn now calls the probe
-            w = _probe(fn, q, consts.get(q, ()))
+            w = _probe(fn, q, hints.get(q, NO_HINTS))
             if kind in (staticmethod, classmethod):
                 w = kind(w)
             if holder is mod:
@@ -700,6 +801,8 @@ def _observe_class(cls):
     the objects the tests built (a method's default the fix now
     honours)."""
     changed = set(_CHANGED_METHODS.get(cls, ()))
+    if not any(_needs_no_argument(vars(cls).get(m)) for m in changed):
+        return
     for attr, raw in list(vars(cls).items()):
         if attr in changed or not isinstance(raw, types.FunctionType) or \
                 attr in litmus_calls._NOT_CAPTURED or \
@@ -709,35 +812,50 @@ def _observe_class(cls):
                                                       attr), cls))
 
 
+def _needs_no_argument(fn):
+    """Whether a plain method can be called with its receiver alone."""
+    if not isinstance(fn, types.FunctionType):
+        return False
+    import inspect
+    try:
+        params = list(inspect.signature(fn).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return False
+    return all(p.default is not p.empty or
+               p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
+
+
 def _observer(fn, name, cls):
     def observer(*args, **kwargs):
         value = fn(*args, **kwargs)
         test = _test[0]
         if test is None or _inside[0] or not args or \
                 not isinstance(args[0], cls) or \
-                _sent[0] >= RECORDS_MAX or _spent[0] >= SPENT_MAX or \
+                _sent[0] >= RECORDS_MAX or _over_budget(0) or \
                 (test, name) in _kinds:
             return value
         _kinds[(test, name)] = True
+        calls = _sibling_calls(fn, args[0])
+        if not calls:
+            return value
         _inside[0] += 1
-        t0 = time.monotonic()
+        t0 = _clock()
         try:
             # The receiver as the call left it is the input the engine
             # compares the calls on (the same on both sides, or none).
             given = {"args": summary([args[0]]), "kwargs": {}}
             _send(test, name, 0, 0, "as the test left it",
                   {"value": None, "args": given["args"], "in": given})
-            for k, (what, other, vargs, vkw, _) in \
-                    enumerate(_sibling_calls(fn, args[0])):
-                if _spent[0] + time.monotonic() - t0 >= SPENT_MAX:
+            for k, (what, other, vargs, vkw, _) in enumerate(calls):
+                if _over_budget(_clock() - t0):
                     break
                 try:
-                    out = _in_child(other, vargs, vkw, CHILD_WALL / 2)
+                    out = _in_child(other, vargs, vkw, CHILD_CPU)
                 except OSError:
                     break
                 _send(test, name, 0, k + 1, what, out)
         finally:
-            _spent[0] += time.monotonic() - t0
+            _spent[0] += _clock() - t0
             _inside[0] -= 1
         return value
     observer.__wrapped__ = fn

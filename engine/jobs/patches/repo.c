@@ -15,7 +15,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/buf.h"
@@ -60,7 +62,12 @@ struct rtask {
     size_t mut;               /* R_MUT: its entry in the layer's sample */
     int side, round;          /* R_PROBE: 0 the reference's files, 1 the
                                  candidate's; the first or second round */
+    int waited;               /* ran again: its first run met the
+                                 wall-clock limit within its CPU budget */
 };
+
+#define WAITED_WALL 4.0       /* the wall-clock limit of such a second run,
+                                 times the first's */
 
 #define MUT_RUN_S 0.05        /* s a mutant's child costs besides its tests */
 #define PROBE_TESTS_MAX 30.0  /* CPU s of the instance's tests, at most, for
@@ -1180,7 +1187,7 @@ static int prepare_mutant(struct repo_run *r, struct rtask *k,
                  r->o->run.timeout_const + 1.0;
     req->cpu_seconds = lt__cpu_limit_for(cpu);
     la->spec.cpu_budget_ns = cpu * 1e9;
-    la->wall = 3 * cpu + 5;
+    la->wall = (3 * cpu + 5) * (k->waited ? WAITED_WALL : 1);
     return 0;
 }
 
@@ -1446,7 +1453,7 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     }
     req->cpu_seconds = lt__cpu_limit_for(cpu);
     la->spec.cpu_budget_ns = cpu * 1e9;
-    la->wall = wall;
+    la->wall = wall * (k->waited ? WAITED_WALL : 1);
     return 0;
 }
 
@@ -1536,6 +1543,20 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
     const char *st = jstr(json_object_get(ev, "end"), "status");
     if (st && strcmp(st, "error") == 0 && !xt->retried) {
         json_decref(ev);
+        lt_exec_retry(ex, xt);
+        return;
+    }
+    /* A run stopped at the wall-clock limit within its CPU budget may only
+     * have waited for a CPU (a loaded machine): it runs once more with a
+     * longer one.  A loop uses CPU and ends at its CPU budget either way;
+     * a sleep or a blocked read ends at the longer limit. */
+    int by_cpu = j->cpu_over || j->test_over_ns > 0 ||
+                 (WIFSIGNALED(j->wait_status) &&
+                  WTERMSIG(j->wait_status) == SIGXCPU);
+    if (st && strcmp(st, "timeout") == 0 && !by_cpu && !k->waited &&
+        k->kind != R_BASE && k->kind != R_REF) {
+        json_decref(ev);
+        k->waited = 1;
         lt_exec_retry(ex, xt);
         return;
     }

@@ -202,17 +202,29 @@ static json_t *by_key(const json_t *records)
     return out;
 }
 
+/* Whether an exception is Python's own (a refusal: a TypeError, a
+ * KeyError), not one of the program's or a library's (which says what
+ * the program decided: a redirect, a usage error). */
+static int builtin_exception(const char *name)
+{
+    return !strchr(name, '.') || strncmp(name, "builtins.", 9) == 0;
+}
+
 /* Whether two records of one key agree.  Inputs one change away (v > 0)
- * are not checked against a contract: that both sides refuse one, with
- * whichever exception, is agreement. */
+ * are not checked against a contract: that both sides refuse one is
+ * agreement, unless both raise the program's own exceptions and not the
+ * same one (the reference lets a redirect through where the patch
+ * raises a debugging error). */
 static int same_out(const json_t *a, const json_t *b)
 {
     if (!a || !b)
         return 0;
     const json_t *ao = json_object_get(a, "out"), *bo = json_object_get(b, "out");
-    if (json_integer_value(json_object_get(a, "v")) &&
-        json_object_get(ao, "raise") && json_object_get(bo, "raise"))
-        return 1;
+    const char *ra = json_string_value(json_object_get(ao, "raise")),
+               *rb = json_string_value(json_object_get(bo, "raise"));
+    if (json_integer_value(json_object_get(a, "v")) && ra && rb)
+        return strcmp(ra, rb) == 0 || builtin_exception(ra) ||
+               builtin_exception(rb);
     return lt__rp_same(ao, bo);
 }
 

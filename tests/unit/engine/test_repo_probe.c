@@ -118,6 +118,19 @@ static void test_rounds(void **state)
     json_decref(got);
     json_decref(ref1);
     json_decref(first);
+    /* A variant on which the two sides raise the program's own
+     * exceptions, and not the same one, differs. */
+    json_t *r2 = parse("[" GIVEN(0, 0, "[1]") ","
+                       REC(0, 0, 1, "{\"raise\": \"web.Redirect\"}") ","
+                       REC(0, 0, 2, "{\"raise\": \"web.Redirect\"}") "]");
+    json_t *c2 = parse("[" GIVEN(0, 0, "[1]") ","
+                       REC(0, 0, 1, "{\"raise\": \"web.FormDataError\"}") ","
+                       REC(0, 0, 2, "{\"raise\": \"builtins.KeyError\"}") "]");
+    json_t *second = lt__rp_compare(r2, c2);
+    assert_int_equal(json_array_size(json_object_get(second, "differing")), 1);
+    json_decref(second);
+    json_decref(r2);
+    json_decref(c2);
     /* Equal records, and runs with no key in common. */
     first = lt__rp_compare(ref, ref);
     assert_string_equal(json_string_value(json_object_get(first, "status")),

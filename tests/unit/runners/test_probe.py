@@ -202,17 +202,23 @@ def test_public_attributes_of_the_receiver_and_arguments_are_varied():
 
     app, request = App(), Request()
     # The function's constants first: the values its branches compare to.
-    consts = probe.function_constants(
-        'm.py', 'def f(r):\n    return r.code in {307, 308} and '
+    hints = probe.function_hints(
+        'm.py', 'def f(r):\n    return r.redirect.code in {307, 308} and '
         'r.method in ("GET", "HEAD")\n', 'def f(r):\n    return 1\n')['f']
-    assert consts == [1, 307, 308, 'GET', 'HEAD']
+    assert hints.constants == [1, 307, 308, 'GET', 'HEAD']
+    assert {'redirect', 'code', 'method'} <= hints.names
     got = {w: s for w, _, _, _, s in probe._variants(App.handle,
                                                   (app, request), {},
-                                                  consts)}
+                                                  hints)}
     assert 'self.debug = True' in got
     assert any(w.startswith('self.name = ') for w in got)
     assert 'self.redirect.code = 307' in got
     assert "argument 1.method = 'GET'" in got
+    # The constants go to the attributes the function reads, first.
+    assert not any(w.startswith("self.name = 'GET'") for w in got)
+    whats = list(got)
+    assert whats.index('self.redirect.code = 307') < \
+        whats.index('self.debug = True')
     assert "self.config['DEBUG'] = True" in got
     assert not any('_cache' in w or '_state' in w for w in got)
     # Set in the child only: the test's objects stay as they were.
@@ -259,8 +265,8 @@ def test_a_class_attribute_and_a_config_entry_are_set_in_the_child():
             return self.config['DEBUG'], self.redirect.code
 
     app = App()
-    got = {w: s for w, _, _, _, s in probe._variants(App.handle, (app,), {},
-                                                  [307])}
+    got = {w: s for w, _, _, _, s in probe._variants(
+        App.handle, (app,), {}, probe.Hints([307], ['redirect', 'code']))}
     out = probe._in_child(App.handle, (app,), {}, 1,
                           got['self.redirect.code = 307'])
     assert out['value']['items'] == [False, 307]
@@ -344,3 +350,34 @@ def test_a_class_with_a_changed_method_has_its_other_methods_watched():
     left.items.append(1)
     assert by[(q + '.add', 'as the test left it')]['in']['args'] == \
         probe.summary([left])
+
+
+def test_a_setting_behind_a_property_tells_calls_apart_and_is_varied():
+    class App:
+        def __init__(self):
+            self.config = {'DEBUG': False}
+            self.method = 'POST'
+
+        @property
+        def debug(self):
+            return self.config['DEBUG']
+
+        @debug.setter
+        def debug(self, value):
+            self.config['DEBUG'] = value
+
+        @property
+        def computed(self):
+            raise AssertionError('a property not read is never run')
+
+    app = App()
+    hints = probe.Hints([], ['debug', 'method'])
+    quiet = probe._read_values((app,), hints)
+    app.debug = True
+    assert probe._read_values((app,), hints) != quiet
+    assert probe._read_values((app,), hints) == \
+        (('debug', True), ('method', 'POST'))
+    got = {w: s for w, _, _, _, s in probe._variants(
+        lambda self: None, (app,), {}, hints)}
+    assert 'self.debug = False' in got
+    assert not any('computed' in w for w in got)
