@@ -90,11 +90,64 @@ enum {
     LT_EV_APPLY_EQUIVALENT = 3,/* same code objects as the original */
 };
 
-/* The decision: a verdict, why (a short stable token, docs/verdicts.md),
- * the test to blame and one line of detail. */
+/* Why a run got its verdict: which rule of lt_verdict_decide() decided
+ * (docs/verdicts.md).  One table in verdict.c gives each reason its
+ * verdict, the status names the patches and dataset jobs record for it,
+ * its detail text and its name; code branches on these values, never on
+ * the names, which are for output only. */
+enum lt_reason {
+    LT_REASON_NONE = 0,        /* not decided (a zeroed decision, an
+                                  unknown name) */
+    LT_REASON_SYNTAX,          /* does not compile */
+    LT_REASON_TAMPER,          /* a guard fired, or a faked end */
+    LT_REASON_EQUIVALENT,      /* same code objects as the original */
+    LT_REASON_IMPORT,          /* importing the change raised */
+    LT_REASON_TEST_FAILED,     /* a test failed */
+    LT_REASON_TEST_MEMORY,     /* ... with MemoryError */
+    LT_REASON_TEST_CPU_LIMIT,  /* over one test's CPU budget */
+    LT_REASON_CPU_LIMIT,       /* over the run's CPU budget */
+    LT_REASON_WALL_LIMIT,      /* past the wall-clock limit */
+    LT_REASON_CPU_RLIMIT,      /* SIGXCPU (RLIMIT_CPU) */
+    LT_REASON_OUTPUT_LIMIT,    /* more output than the cap */
+    LT_REASON_PROTOCOL,        /* malformed or oversized frames */
+    LT_REASON_NO_SANDBOX,      /* ended before entering the sandbox */
+    LT_REASON_SIGNAL,          /* killed by a signal in the sandbox */
+    LT_REASON_NO_APPLY,        /* ended without applying the change */
+    LT_REASON_PASSED,          /* every selected test passed, clean end */
+    LT_REASON_EXIT_EARLY,      /* ended before reporting every test */
+    LT_REASON__COUNT
+};
+
+/* The reason's stable token ("syntax", "test_failed", ...: stored in
+ * records and printed in reports, never renamed); "none" for
+ * LT_REASON_NONE and values outside the enum. */
+const char *lt_reason_name(enum lt_reason r);
+/* Inverse of lt_reason_name, for reading stored records; NULL and unknown
+ * names give LT_REASON_NONE. */
+enum lt_reason lt_reason_from_name(const char *name);
+/* The verdict the reason decides (LT_VERDICT_PENDING for none). */
+enum lt_verdict lt_reason_verdict(enum lt_reason r);
+/* The status a candidate patch's test run records (litmus patches:
+ * "syntax", "unchanged", "tamper", "import_error", "timeout", "crash",
+ * "error"); NULL for the reasons of a complete run (test_failed,
+ * test_memory, passed), whose test outcomes decide the status. */
+const char *lt_reason_patch_status(enum lt_reason r);
+/* The status a test job of litmus dataset records ("invalid",
+ * "equivalent", "raised", "tamper", "failed", "timeout", "crashed",
+ * "error", "passed"). */
+const char *lt_reason_ds_status(enum lt_reason r);
+
+/* The one line of detail lt_verdict_decide() writes for reason r on
+ * evidence ev (the figures of the limit, the signal, the exit status, the
+ * failing test's message ...): a new string the caller frees, or NULL
+ * (passed, none). */
+char *lt_reason_detail(enum lt_reason r, const struct lt_evidence *ev);
+
+/* The decision: a verdict, why (a reason, docs/verdicts.md), the test to
+ * blame and one line of detail. */
 struct lt_decision {
-    enum lt_verdict verdict;
-    const char *reason;        /* static string */
+    enum lt_verdict verdict;   /* lt_reason_verdict(reason) */
+    enum lt_reason reason;
     char *killed_by;           /* test id, "<module import>" or NULL */
     char *detail;              /* or NULL */
 };

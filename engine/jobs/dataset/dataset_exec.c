@@ -402,32 +402,33 @@ static json_t *tests_result(const struct ds_task *t, const struct job *j)
     json_object_set_new(o, "tests_ms", json_real(test_ms));
     free(oc);
     /* The one rule of every job decides; the records keep the dataset's
-     * status names (docs/verdicts.md maps each reason onto one). */
+     * status names (the reasons' table maps each reason onto one,
+     * docs/verdicts.md). */
     struct lt_evidence ev;
     struct lt_decision d;
     lt__job_evidence(&l->xl->pool, j, &ev);
     ev.need_all = !t->stop_first;
     lt_verdict_decide(&ev, &d);
     lt__evidence_clear(&ev);
-    const char *status = lt__ds_status_of(&d);
+    const char *status = lt_reason_ds_status(d.reason);
     json_object_set_new(o, "verdict",
                         json_string(lt_verdict_name(d.verdict)));
-    json_object_set_new(o, "reason", json_string(d.reason));
+    json_object_set_new(o, "reason", json_string(lt_reason_name(d.reason)));
     /* "error": why a run gave no test outcomes (the guard's own words
      * for tamper); failures carry "message", limits nothing. */
-    if (j->tamper && strcmp(d.reason, "tamper") == 0)
+    if (j->tamper && d.reason == LT_REASON_TAMPER)
         json_object_set_new(o, "error", json_string(j->tamper));
     else if (d.detail && (d.verdict == LT_VERDICT_INVALID ||
                           d.verdict == LT_VERDICT_ERROR ||
                           d.verdict == LT_VERDICT_CRASHED ||
-                          strcmp(d.reason, "import") == 0 ||
-                          strcmp(d.reason, "exit_early") == 0))
+                          d.reason == LT_REASON_IMPORT ||
+                          d.reason == LT_REASON_EXIT_EARLY))
         json_object_set_new(o, "error", json_string(d.detail));
     free(d.detail);
     free(d.killed_by);
     json_object_set_new(o, "status", json_string(status));
     long ft = j->fail_test >= 0 ? j->fail_test : j->current;
-    if (ft >= 0 && strcmp(status, "passed") != 0) {
+    if (ft >= 0 && d.reason != LT_REASON_PASSED) {
         json_object_set_new(o, "test", json_string(lt__ds_test_id(l, ft)));
         if (j->fail_test >= 0 && j->fail_text)
             json_object_set_new(o, "message", masked(j->fail_text));

@@ -17,7 +17,6 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "engine/core/verdict.h"
 #include "operators/operators.h"
 #include "sandbox/sandbox.h"
 
@@ -339,30 +338,6 @@ int lt__ds_check_calls(struct ds_run *r, const char *where, const char *id,
 /*** Comparing runs ***/
 
 /* The id of test idx of lane l (Java: as a worker named it), or "?". */
-/* The dataset's status name of a decision, for the runs on zygotes and on
- * Java workers alike: its records and the stores of earlier runs use
- * these names (docs/verdicts.md, "Jobs"). */
-const char *lt__ds_status_of(const struct lt_decision *d)
-{
-    static const struct {
-        const char *reason, *status;
-    } names[] = {
-        {"syntax", "invalid"},         {"equivalent", "equivalent"},
-        {"import", "raised"},          {"tamper", "tamper"},
-        {"test_failed", "failed"},     {"test_memory", "failed"},
-        {"test_cpu_limit", "timeout"}, {"cpu_limit", "timeout"},
-        {"wall_limit", "timeout"},     {"cpu_rlimit", "timeout"},
-        {"output_limit", "crashed"},   {"protocol", "error"},
-        {"no_sandbox", "error"},       {"no_apply", "error"},
-        {"signal", "crashed"},         {"exit_early", "crashed"},
-        {"passed", "passed"},
-    };
-    for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
-        if (strcmp(d->reason, names[i].reason) == 0)
-            return names[i].status;
-    return "error";
-}
-
 const char *lt__ds_test_id(const struct ds_lane *l, long idx)
 {
     if (l->java)

@@ -198,10 +198,6 @@ json_t *lt__ds_call(struct ds_run *r, const char *fn, json_t *args,
 int lt__ds_check_calls(struct ds_run *r, const char *where, const char *id,
                        json_t *calls);
 const char *lt__ds_test_id(const struct ds_lane *l, long idx);
-/* The dataset status (passed, failed, timeout, crashed, ...) of a
- * decision of lt_verdict_decide(). */
-struct lt_decision;
-const char *lt__ds_status_of(const struct lt_decision *d);
 int lt__ds_case_usable(const json_t *c);
 /* The verdict of a run on a program text against a reference run of the
  * same program: behaviour changed (1), the same (0), or unknown (-1, the

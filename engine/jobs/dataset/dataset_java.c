@@ -471,7 +471,7 @@ static json_t *tests_answer(struct ds_run *r, struct ds_task *t,
     struct lt_decision d;
     lt_verdict_decide(&ev, &d);
     free(ftext);
-    const char *status = lt__ds_status_of(&d);
+    const char *status = lt_reason_ds_status(d.reason);
     free(d.killed_by);
     free(d.detail);
     json_t *o = json_pack("{s:s, s:s, s:f, s:f}", "status", status,
@@ -558,8 +558,8 @@ static json_t *no_answer(double wall_s, int status)
     ev.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     struct lt_decision d;
     lt_verdict_decide(&ev, &d);
-    const char *st = lt__ds_status_of(&d);
-    json_t *o = strcmp(st, "timeout") == 0
+    const char *st = lt_reason_ds_status(d.reason);
+    json_t *o = d.verdict == LT_VERDICT_TIMEOUT
                     ? json_pack("{s:s}", "status", st)
                 : ev.signal ? json_pack("{s:s, s:s}", "status", st, "error",
                                         d.detail ? d.detail : "")
@@ -644,7 +644,8 @@ static json_t *answer_result(struct ds_run *r, struct ds_task *t,
                                  .apply_text = json_string_value(text)};
         struct lt_decision d;
         lt_verdict_decide(&ev, &d);
-        res = json_pack("{s:s, s:b, s:o}", "status", lt__ds_status_of(&d),
+        res = json_pack("{s:s, s:b, s:o}", "status",
+                        lt_reason_ds_status(d.reason),
                         "compile_error", 1, "error", text);
         free(d.killed_by);
         free(d.detail);

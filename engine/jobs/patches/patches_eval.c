@@ -94,28 +94,27 @@ static char *where(const struct pool *pool, const struct job *j)
     return xstrdup("");
 }
 
-/* The status of a candidate's test run that did not end cleanly, from
- * the shared decision: the patch vocabulary (syntax, tamper,
- * import_error, unchanged, timeout, crash, error) and its details.
- * Returns a new status object. */
-static json_t *early_status(const struct pool *pool, const struct job *j,
-                            const struct lt_decision *d, double ms)
+/* The detail of a candidate's test run that did not end cleanly, in the
+ * patches' words: where the child was ("during test X"), the patch
+ * rather than the change; NULL where the shared decision's detail says
+ * it (syntax, import, protocol). */
+static char *patch_detail(const struct pool *pool, const struct job *j,
+                          const struct lt_decision *d)
 {
     int st = j->wait_status;
     int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     char *at = where(pool, j);
-    const char *r = d->reason;
     char *detail = NULL;
-    const char *status = "error";
-    if (d->verdict == LT_VERDICT_INVALID) {
-        status = "syntax";
-        detail = xstrdup(j->apply_text ? j->apply_text : "");
-    } else if (d->verdict == LT_VERDICT_EQUIVALENT) {
-        status = "unchanged";
+    switch (d->reason) {
+    case LT_REASON_SYNTAX:
+    case LT_REASON_IMPORT:
+    case LT_REASON_PROTOCOL:
+        break;
+    case LT_REASON_EQUIVALENT:
         detail = xstrdup("the patch compiles to the same code as the buggy "
                          "file");
-    } else if (strcmp(r, "tamper") == 0) {
-        status = "tamper";
+        break;
+    case LT_REASON_TAMPER:
         detail = j->tamper ? xstrdup(j->tamper)
                  : j->apply_status == LT_APPLY_RAISED
                      ? xasprintf("SystemExit raised while importing the "
@@ -123,47 +122,65 @@ static json_t *early_status(const struct pool *pool, const struct job *j,
                                  j->apply_text ? j->apply_text : "")
                      : xasprintf("exited with status 0 before reporting "
                                  "every test%s", at);
-    } else if (strcmp(r, "import") == 0) {
-        status = "import_error";
-        detail = xstrdup(j->apply_text ? j->apply_text : "");
-    } else if (d->verdict == LT_VERDICT_TIMEOUT) {
-        status = "timeout";
-        detail = strcmp(r, "wall_limit") == 0
-                     ? xasprintf("did not finish%s within the wall-clock "
-                                 "limit of %.2f s",
-                                 at, j->deadline - j->started_at)
-                     : xasprintf("did not finish%s within the CPU budget of "
-                                 "%.2f s", at, j->cpu_budget_ns / 1e9);
-    } else if (strcmp(r, "output_limit") == 0) {
-        status = "crash";
+        break;
+    case LT_REASON_WALL_LIMIT:
+        detail = xasprintf("did not finish%s within the wall-clock limit "
+                           "of %.2f s", at, j->deadline - j->started_at);
+        break;
+    case LT_REASON_TEST_CPU_LIMIT:
+    case LT_REASON_CPU_LIMIT:
+    case LT_REASON_CPU_RLIMIT:
+        detail = xasprintf("did not finish%s within the CPU budget of "
+                           "%.2f s", at, j->cpu_budget_ns / 1e9);
+        break;
+    case LT_REASON_OUTPUT_LIMIT:
         detail = xasprintf("wrote more than %u bytes of output%s",
                            LT_OUTPUT_CAP, at);
-    } else if (strcmp(r, "signal") == 0) {
-        status = "crash";
+        break;
+    case LT_REASON_SIGNAL:
         detail = xasprintf("killed by signal %d (%s)%s", WTERMSIG(st),
                            strsignal(WTERMSIG(st)), at);
-    } else if (strcmp(r, "protocol") == 0) {
-        detail = xstrdup("malformed result frames from the child");
-    } else if (strcmp(r, "no_sandbox") == 0) {
+        break;
+    case LT_REASON_NO_SANDBOX:
         detail = WIFSIGNALED(st)
                      ? xasprintf("the child died by signal %d before "
                                  "entering the sandbox", WTERMSIG(st))
                      : xasprintf("the child exited with status %d before "
                                  "entering the sandbox", code);
-    } else if (strcmp(r, "no_apply") == 0) {
+        break;
+    case LT_REASON_NO_APPLY:
         detail = xasprintf("the child exited with status %d before the "
                            "patch was applied", code);
-    } else if (j->ended && code == 0) {
-        /* exit_early after END: a result is missing or doubled. */
-        detail = xstrdup("the child did not report every test");
-    } else {
-        status = "crash";
-        detail = xasprintf("the test process exited with status %d%s", code,
-                           at);
+        break;
+    default: /* exit_early: a complete run never comes here */
+        detail = j->ended && code == 0
+                     ? xstrdup("the child did not report every test")
+                     : xasprintf("the test process exited with status "
+                                 "%d%s", code, at);
+        break;
     }
-    json_t *o = status_obj(status, detail, ms);
-    free(detail);
     free(at);
+    return detail;
+}
+
+/* The status of a candidate's test run that did not end cleanly, from
+ * the shared decision: the patch vocabulary of the reasons' table
+ * (syntax, tamper, import_error, unchanged, timeout, crash, error) and
+ * its details.  Returns a new status object. */
+static json_t *early_status(const struct pool *pool, const struct job *j,
+                            const struct lt_decision *d, double ms)
+{
+    int st = j->wait_status;
+    const char *status = lt_reason_patch_status(d->reason);
+    /* exit_early after END and exit status 0: a result is missing or
+     * doubled, an error rather than a crash (docs/verdicts.md). */
+    if (d->reason == LT_REASON_EXIT_EARLY && j->ended && WIFEXITED(st) &&
+        WEXITSTATUS(st) == 0)
+        status = "error";
+    char *detail = patch_detail(pool, j, d);
+    json_t *o = status_obj(status ? status : "error",
+                           detail ? detail : d->detail, ms);
+    free(detail);
     return o;
 }
 
@@ -182,9 +199,9 @@ static int decide_untrusted(const struct pool *pool, const struct job *j,
     ev.fail_memory = first >= 0 && j->test_outcome[first] == LT_TEST_MEMORY;
     lt_verdict_decide(&ev, d);
     lt__evidence_clear(&ev);
-    return d->verdict == LT_VERDICT_SURVIVED ||
-           strcmp(d->reason, "test_failed") == 0 ||
-           strcmp(d->reason, "test_memory") == 0;
+    /* The reasons of a complete run have no status of their own in the
+     * table: the test outcomes decide it. */
+    return lt_reason_patch_status(d->reason) == NULL;
 }
 
 /* Evidence of a run of tests on a candidate: layer 1 (held = 0, reason

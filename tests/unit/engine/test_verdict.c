@@ -188,9 +188,14 @@ static void check_row(const struct row *r)
     if (d.verdict != r->verdict)
         fail_msg("%s: verdict %s, expected %s", r->name,
                  lt_verdict_name(d.verdict), lt_verdict_name(r->verdict));
-    if (!d.reason || strcmp(d.reason, r->reason) != 0)
+    if (strcmp(lt_reason_name(d.reason), r->reason) != 0 ||
+        lt_reason_from_name(r->reason) != d.reason)
         fail_msg("%s: reason '%s', expected '%s'", r->name,
-                 d.reason ? d.reason : "(null)", r->reason);
+                 lt_reason_name(d.reason), r->reason);
+    if (d.verdict != lt_reason_verdict(d.reason))
+        fail_msg("%s: verdict %s, the table's for %s is %s", r->name,
+                 lt_verdict_name(d.verdict), lt_reason_name(d.reason),
+                 lt_verdict_name(lt_reason_verdict(d.reason)));
     if (!r->killed_by != !d.killed_by ||
         (r->killed_by && strcmp(r->killed_by, d.killed_by) != 0))
         fail_msg("%s: killed_by '%s', expected '%s'", r->name,
@@ -228,11 +233,178 @@ static void test_error_never_detected(void **state)
     }
 }
 
+/*** The reasons' table ***/
+
+/* Every reason, what the table must give for it: the verdict, the
+ * patches and dataset status names (docs/verdicts.md, "Jobs"; NULL
+ * patch status: a complete run) and its detail on EV below. */
+struct reason_row {
+    enum lt_reason reason;
+    const char *name;
+    enum lt_verdict verdict;
+    const char *patch_status, *ds_status;
+    const char *detail;       /* exactly, or NULL: none */
+};
+
+static const struct reason_row reason_rows[] = {
+    {LT_REASON_NONE, "none", LT_VERDICT_PENDING, "error", "error", NULL},
+    {LT_REASON_SYNTAX, "syntax", LT_VERDICT_INVALID, "syntax", "invalid",
+     "SyntaxError: x"},
+    {LT_REASON_TAMPER, "tamper", LT_VERDICT_KILLED, "tamper", "tamper",
+     "exited with status 0 before reporting every test"},
+    {LT_REASON_EQUIVALENT, "equivalent", LT_VERDICT_EQUIVALENT, "unchanged",
+     "equivalent", "compiles to the original code objects"},
+    {LT_REASON_IMPORT, "import", LT_VERDICT_KILLED, "import_error", "raised",
+     "SyntaxError: x"},
+    {LT_REASON_TEST_FAILED, "test_failed", LT_VERDICT_KILLED, NULL, "failed",
+     "AssertionError [also failed: t::b, t::c]"},
+    {LT_REASON_TEST_MEMORY, "test_memory", LT_VERDICT_MEMORY, NULL, "failed",
+     "AssertionError [also failed: t::b, t::c]"},
+    {LT_REASON_TEST_CPU_LIMIT, "test_cpu_limit", LT_VERDICT_TIMEOUT,
+     "timeout", "timeout", "CPU time limit of 0.25 s for one test"},
+    {LT_REASON_CPU_LIMIT, "cpu_limit", LT_VERDICT_TIMEOUT, "timeout",
+     "timeout", "CPU time limit of 1.50 s"},
+    {LT_REASON_WALL_LIMIT, "wall_limit", LT_VERDICT_TIMEOUT, "timeout",
+     "timeout", "wall-clock limit of 9.00 s"},
+    {LT_REASON_CPU_RLIMIT, "cpu_rlimit", LT_VERDICT_TIMEOUT, "timeout",
+     "timeout", "CPU time limit"},
+    {LT_REASON_OUTPUT_LIMIT, "output_limit", LT_VERDICT_CRASHED, "crash",
+     "crashed", "output limit of 1024 bytes exceeded"},
+    {LT_REASON_PROTOCOL, "protocol", LT_VERDICT_ERROR, "error", "error",
+     "malformed result frames from the child"},
+    {LT_REASON_NO_SANDBOX, "no_sandbox", LT_VERDICT_ERROR, "error", "error",
+     "child died by signal 11 before the tests"},
+    {LT_REASON_SIGNAL, "signal", LT_VERDICT_CRASHED, "crash", "crashed",
+     "killed by signal 11 (Segmentation fault)"},
+    {LT_REASON_NO_APPLY, "no_apply", LT_VERDICT_ERROR, "error", "error",
+     "child exited with status 3 before applying the change"},
+    {LT_REASON_PASSED, "passed", LT_VERDICT_SURVIVED, NULL, "passed", NULL},
+    {LT_REASON_EXIT_EARLY, "exit_early", LT_VERDICT_KILLED, "crash",
+     "crashed", "the process exited with status 3 before reporting every "
+     "test"},
+};
+
+static int same(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+#define OR_NULL(s) ((s) ? (s) : "(null)")
+
+/* Each reason's row of the table, one by one. */
+static void test_reason_table(void **state)
+{
+    (void)state;
+    const struct lt_evidence ev = {
+        CLEAN, .apply_text = "SyntaxError: x", .fail_text = "AssertionError",
+        .also_failed = also2, .n_also_failed = 2, .test_over_s = 0.25,
+        .exit_code = 3, .signal = SIGSEGV};
+    size_t n = sizeof(reason_rows) / sizeof(*reason_rows);
+    assert_int_equal(n, LT_REASON__COUNT);
+    for (size_t i = 0; i < n; i++) {
+        const struct reason_row *r = &reason_rows[i];
+        assert_int_equal(r->reason, (int)i);
+        if (strcmp(lt_reason_name(r->reason), r->name) != 0 ||
+            lt_reason_verdict(r->reason) != r->verdict ||
+            !same(lt_reason_patch_status(r->reason), r->patch_status) ||
+            !same(lt_reason_ds_status(r->reason), r->ds_status))
+            fail_msg("%s: table gives %s %s/%s/%s, expected %s %s/%s/%s",
+                     r->name, lt_reason_name(r->reason),
+                     lt_verdict_name(lt_reason_verdict(r->reason)),
+                     OR_NULL(lt_reason_patch_status(r->reason)),
+                     lt_reason_ds_status(r->reason), r->name,
+                     lt_verdict_name(r->verdict), OR_NULL(r->patch_status),
+                     r->ds_status);
+        char *detail = lt_reason_detail(r->reason, &ev);
+        if (!same(detail, r->detail))
+            fail_msg("%s: detail '%s', expected '%s'", r->name,
+                     OR_NULL(detail), OR_NULL(r->detail));
+        free(detail);
+    }
+}
+
+/* The tamper detail of each of its three rules, and no_sandbox's after
+ * an exit. */
+static void test_reason_detail_variants(void **state)
+{
+    (void)state;
+    static const struct {
+        enum lt_reason reason;
+        struct lt_evidence ev;
+        const char *detail;
+    } v[] = {
+        {LT_REASON_TAMPER, {CLEAN, .tamper = "sys.modules"},
+         "guard: sys.modules"},
+        {LT_REASON_TAMPER,
+         {CLEAN, .apply = LT_EV_APPLY_RAISED, .apply_text = "SystemExit: 0"},
+         "raised SystemExit: 0 while being imported"},
+        {LT_REASON_TAMPER, {CLEAN, .apply = LT_EV_APPLY_NONE},
+         "exited with status 0 before reporting every test"},
+        {LT_REASON_NO_SANDBOX, {CLEAN, .exit_code = 71},
+         "child exited with status 71 before the tests"},
+    };
+    for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++) {
+        char *detail = lt_reason_detail(v[i].reason, &v[i].ev);
+        if (!same(detail, v[i].detail))
+            fail_msg("%s #%zu: detail '%s', expected '%s'",
+                     lt_reason_name(v[i].reason), i, OR_NULL(detail),
+                     v[i].detail);
+        free(detail);
+    }
+}
+
+/* A stored name reads back as the reason that wrote it; anything else is
+ * none, and values outside the enum print as none. */
+static void test_reason_names_round_trip(void **state)
+{
+    (void)state;
+    for (int r = 0; r < LT_REASON__COUNT; r++) {
+        const char *name = lt_reason_name((enum lt_reason)r);
+        assert_non_null(name);
+        assert_int_equal(lt_reason_from_name(name), r);
+        for (int q = 0; q < r; q++)
+            assert_string_not_equal(name,
+                                    lt_reason_name((enum lt_reason)q));
+    }
+    assert_int_equal(lt_reason_from_name(NULL), LT_REASON_NONE);
+    assert_int_equal(lt_reason_from_name(""), LT_REASON_NONE);
+    assert_int_equal(lt_reason_from_name("Passed"), LT_REASON_NONE);
+    assert_int_equal(lt_reason_from_name("passed "), LT_REASON_NONE);
+    assert_string_equal(lt_reason_name(LT_REASON__COUNT), "none");
+    assert_string_equal(lt_reason_name((enum lt_reason)-1), "none");
+    assert_null(lt_reason_detail(LT_REASON__COUNT, NULL));
+}
+
+/* The job's status names agree with the verdict where the jobs branch on
+ * one for the other: a dataset "timeout" is exactly the timeout verdict
+ * (dataset_java.c), "passed" exactly the reason passed (dataset_exec.c);
+ * only the reasons of a complete run lack a patch status
+ * (patches_eval.c). */
+static void test_reason_statuses_agree(void **state)
+{
+    (void)state;
+    for (int i = 0; i < LT_REASON__COUNT; i++) {
+        enum lt_reason r = (enum lt_reason)i;
+        assert_int_equal(strcmp(lt_reason_ds_status(r), "timeout") == 0,
+                         lt_reason_verdict(r) == LT_VERDICT_TIMEOUT);
+        assert_int_equal(strcmp(lt_reason_ds_status(r), "passed") == 0,
+                         r == LT_REASON_PASSED);
+        assert_int_equal(lt_reason_patch_status(r) == NULL,
+                         r == LT_REASON_PASSED ||
+                             r == LT_REASON_TEST_FAILED ||
+                             r == LT_REASON_TEST_MEMORY);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_error_never_detected),
+        cmocka_unit_test(test_reason_table),
+        cmocka_unit_test(test_reason_detail_variants),
+        cmocka_unit_test(test_reason_names_round_trip),
+        cmocka_unit_test(test_reason_statuses_agree),
     };
     return cmocka_run_group_tests_name("engine_verdict", tests, NULL, NULL);
 }
