@@ -822,6 +822,11 @@ def variants(v, shape, consts, depth=0):
             out += [list(v.items()), []]
     elif t in (set, frozenset):
         out = [t()] + [t(x for x in v if x != y) for y in list(v)[:6]]
+        if PACKAGE[0] and depth == 0 and v:
+            # A library's set operations take other iterables too: the
+            # same items as a list and a tuple (sorted, when they sort).
+            items = _sorted_or_same(list(v))
+            out += [items, tuple(items)]
     elif t is range and PACKAGE[0]:
         # A range the tests pass: its ends one step either way, emptied,
         # reversed, and negative numbers reached.

@@ -215,3 +215,13 @@ def test_a_repository_files_ranges_and_callbacks_have_neighbours():
     # A single file's program keeps to the tests' types.
     assert inputs.variants(range(3), None, set()) == []
     assert inputs.variants(len, None, set()) == []
+
+
+def test_a_repository_files_sets_are_also_tried_as_lists_and_tuples():
+    inputs.PACKAGE[0] = True
+    try:
+        out = inputs.variants({'b', 'a'}, None, set())
+    finally:
+        inputs.PACKAGE[0] = False
+    assert ['a', 'b'] in out and ('a', 'b') in out
+    assert ['a', 'b'] not in inputs.variants({'b', 'a'}, None, set())
