@@ -365,7 +365,9 @@ static void test_rebind(void **state)
         {NULL, NULL},
     };
     EXPECT(star, 0, 2, "spans=0:4-4 tests=");
-    EXPECT(star, 0, 3, "all");
+    /* big is exported, and the package re-exports it under its name:
+     * whoever reads it names it. */
+    EXPECT(star, 0, 3, "spans= tests=");
 }
 
 /* A project's own dunder is read by naming it, as any name; those the
@@ -407,14 +409,23 @@ static void test_conftest_and_helpers(void **state)
         {NULL, NULL},
     };
     EXPECT(conftest, 0, 1, "all");
-    /* A helper star-importing the subject reads names without naming
-     * them; a test module doing it is a reader itself. */
+    /* A helper star-importing the subject re-exports the names (whoever
+     * reads them from it names them, or star-imports it in turn); a
+     * test module doing it is a reader itself. */
     const struct file star_helper[] = {
         {"pkg/mod.py", MOD_N},
         {"tests/helpers.py", "from pkg.mod import *\n"},
+        {"tests/test_h.py", "from helpers import *\n"},
         {NULL, NULL},
     };
-    EXPECT(star_helper, 0, 6, "all");
+    EXPECT(star_helper, 0, 6, "spans= tests=tests/test_h.py");
+    /* A helper that uses them at import is a reader nobody traces. */
+    const struct file star_use[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/helpers.py", "from pkg.mod import *\nX = f(UNUSED)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(star_use, 0, 6, "all");
     const struct file star_test[] = {
         {"pkg/mod.py", MOD_N},
         {"tests/test_star.py", "from pkg.mod import *\n"},
@@ -532,7 +543,172 @@ static void test_class_body(void **state)
          "    assert mod.make().m() == 1\n"},
         {NULL, NULL},
     };
-    EXPECT(files, 0, 2, "spans=0:8-8 tests=");
+    /* X's readers: m, which names it (not every user of the class). */
+    EXPECT(files, 0, 2, "spans=0:5-5 tests=");
+}
+
+/* Special methods bound in a class body: the tests that ran the bound
+ * code (implicit calls run its lines), and those naming the method. */
+#define CLS_DUNDERS                                                           \
+    "from collections.abc import Sequence\n"  /* 1 */                        \
+    "from operator import lt\n"               /* 2 */                        \
+    "class C(Sequence):\n"                    /* 3 */                        \
+    "    def copy(self):\n"                   /* 4 */                        \
+    "        return C()\n"                    /* 5 */                        \
+    "    __copy__ = copy\n"                   /* 6 */                        \
+    "    def _make(op, doc):\n"               /* 7 */                        \
+    "        def cmp(self, other):\n"         /* 8 */                        \
+    "            return op(1, 2)\n"           /* 9 */                        \
+    "        cmp.__doc__ = dedent(doc)\n"     /* 10 */                       \
+    "        return cmp\n"                    /* 11 */                       \
+    "    __lt__ = _make(lt, 'less')\n"        /* 12 */                       \
+    "    __len__ = copy\n"                    /* 13 */                       \
+    "    def gen(self):\n"                    /* 14 */                       \
+    "        yield 1\n"                       /* 15 */                       \
+    "    __add__ = gen\n"                     /* 16 */                       \
+    "    _make = staticmethod(_make)\n"       /* 17 */                       \
+    "    LIMIT = 3\n"                         /* 18 */                       \
+    "    __repr__ = register(copy)\n"         /* 19 */                       \
+    "def make():\n"                           /* 20 */                       \
+    "    return C()\n"                        /* 21 */
+
+static void test_class_dunders(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py", CLS_DUNDERS},
+        {"tests/test_c.py",
+         "from pkg.mod import make\n\ndef test_c():\n"
+         "    assert make().LIMIT == 3\n"},
+        {"tests/test_copy.py",
+         "import copy\nfrom pkg.mod import make\n\ndef test_cp():\n"
+         "    assert make().__copy__()\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 6, "spans=0:5-5 tests=tests/test_copy.py");
+    EXPECT(files, 0, 12, "spans=0:9-9 tests=");
+    /* Read again by no other statement: LIMIT's own readers. */
+    EXPECT(files, 0, 18, "spans= tests=tests/test_c.py");
+    /* Checked for None without a call, bound to a generator's code (a
+     * call runs none of its lines), or made by an unknown call: the
+     * readers of the class's name, all for a subclass of an ABC. */
+    EXPECT(files, 0, 13, "all");
+    EXPECT(files, 0, 16, "all");
+    EXPECT(files, 0, 19, "all");
+    const struct file plain[] = {
+        {"pkg/mod.py",
+         "class C:\n    def gen(self):\n        yield 1\n"
+         "    __add__ = gen\n    __len__ = gen\n"
+         "def make():\n    return C()\n"},
+        {NULL, NULL},
+    };
+    EXPECT(plain, 0, 4, "spans=0:7-7 tests=");
+    EXPECT(plain, 0, 5, "spans=0:7-7 tests=");
+    /* A decorated class, a metaclass, a base of unknown make: the
+     * class's readers again. */
+    const struct file deco[] = {
+        {"pkg/mod.py",
+         "@total_ordering\nclass C:\n    def f(self):\n        return 1\n"
+         "    __lt__ = f\n"},
+        {"tests/test_d.py", "from pkg.mod import C\n"},
+        {NULL, NULL},
+    };
+    EXPECT(deco, 0, 5, "spans= tests=tests/test_d.py");
+    const struct file base[] = {
+        {"pkg/mod.py",
+         "from lib import Model\nclass C(Model):\n"
+         "    def f(self):\n        return 1\n    __lt__ = f\n"},
+        {NULL, NULL},
+    };
+    EXPECT(base, 0, 5, "all");
+    /* A base of the project's is followed: plain, fine; with
+     * __init_subclass__, not. */
+    const struct file own[] = {
+        {"pkg/mod.py",
+         "class B:\n    pass\nclass C(B):\n"
+         "    def f(self):\n        return 1\n    __lt__ = f\n"},
+        {NULL, NULL},
+    };
+    EXPECT(own, 0, 6, "spans=0:5-5 tests=");
+    const struct file hook[] = {
+        {"pkg/mod.py",
+         "class B:\n    def __init_subclass__(cls):\n        pass\n"
+         "class C(B):\n"
+         "    def f(self):\n        return 1\n    __lt__ = f\n"},
+        {NULL, NULL},
+    };
+    EXPECT(hook, 0, 7, "all");
+    /* Another statement of the body reads the name. */
+    const struct file again[] = {
+        {"pkg/mod.py",
+         "class C:\n    def f(self):\n        return 1\n    __lt__ = f\n"
+         "    __le__ = __lt__\n"},
+        {NULL, NULL},
+    };
+    EXPECT(again, 0, 4, "spans= tests=");
+}
+
+/* Code litmus does not trace (a module that is not a subject) that reads
+ * the name: whoever names that function. */
+static void test_untraced_functions(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"pkg/util.py",
+         "from pkg.mod import N, f\n\ndef g():\n    return N + 1\n"},
+        {"tests/test_g.py", "from pkg.util import g\n"},
+        {"tests/test_f.py", "from pkg.util import f\n"},
+        {NULL, NULL},
+    };
+    /* util re-imports f too: only N's alias flows on. */
+    EXPECT(files, 0, 1, "spans=0:4-4 tests=tests/test_g.py");
+    const struct file state_files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"pkg/util.py",
+         "from pkg import mod\nSEEN = []\n\ndef g():\n"
+         "    SEEN.append(mod.N)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(state_files, 0, 1, "all");
+    const struct file fixture[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/util.py",
+         "import pytest\nfrom pkg import mod\n\n@pytest.fixture\n"
+         "def g():\n    return mod.N\n"},
+        {NULL, NULL},
+    };
+    EXPECT(fixture, 0, 1, "all");
+}
+
+/* A compound statement that sets an attribute of a def it just made
+ * binds the def's name alone. */
+static void test_fresh_attribute_store(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py",
+         "import sys\n"                           /* 1 */
+         "if sys.hexversion >= 0x30D00A2:\n"      /* 2 */
+         "    def f():\n"                         /* 3 */
+         "        return 1\n"                     /* 4 */
+         "    f.__doc__ = 'doc'\n"                /* 5 */
+         "else:\n"                                /* 6 */
+         "    f = len\n"                          /* 7 */
+         "def g():\n"                             /* 8 */
+         "    return f()\n"},                     /* 9 */
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 2, "spans=0:9-9 tests=");
+    const struct file shared[] = {
+        {"pkg/mod.py",
+         "import sys\n"
+         "if sys.hexversion >= 0x30D00A2:\n"
+         "    f = len\n"
+         "    f.__doc__ = 'doc'\n"},
+        {NULL, NULL},
+    };
+    EXPECT(shared, 0, 2, "all");
 }
 
 static void test_bad_queries(void **state)
@@ -581,6 +757,9 @@ int main(void)
         cmocka_unit_test(test_skipped_dirs),
         cmocka_unit_test(test_function_called_at_import),
         cmocka_unit_test(test_class_body),
+        cmocka_unit_test(test_class_dunders),
+        cmocka_unit_test(test_untraced_functions),
+        cmocka_unit_test(test_fresh_attribute_store),
         cmocka_unit_test(test_bad_queries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
