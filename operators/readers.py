@@ -265,7 +265,7 @@ class Unit:
     code (func False) or a function body (func True)."""
     __slots__ = ("rec", "func", "first", "last", "stmt", "names", "impure",
                  "chain", "star", "globals", "main", "body", "calls",
-                 "own", "roots", "escapes", "decorated")
+                 "own", "roots", "escapes", "decorated", "node")
 
     def __init__(self, rec, func, first, last, stmt):
         self.rec = rec
@@ -291,6 +291,7 @@ class Unit:
                                   # own or of its module reaches (f().x)
         self.decorated = False    # a def holding it is decorated by more
                                   # than a known pure wrapper (a fixture)
+        self.node = None          # functions: the def or lambda
 
 
 class Stmt:
@@ -556,6 +557,7 @@ class Walker:
                                   if d is not None]:
             self.visit(d, u, scopes)
         f = self.unit(True, fn.lineno, fn.end_lineno, u.stmt, name_chain)
+        f.node = fn
         f.body = body_first(fn)
         f.decorated = u.func and u.decorated or any(
             deco_name(d) not in PURE_DECORATORS
@@ -871,7 +873,7 @@ class Index:
         for u in rec.units:
             for n in u.names:
                 self.mentions.setdefault(n, []).append(u)
-            if u.names & DYNAMIC:
+            if u.names & DYNAMIC and not instance_dict_only(u):
                 self.dynamic.append(u)
             if u.star:
                 self.stars.append(u)
@@ -1354,6 +1356,62 @@ def rebindable(rec, T):
         return False
     i = rec.stmts.index(T)
     return not any(reads & st.binds for st in rec.stmts[i + 1:])
+
+
+# Callees that hand out a module (or anything) whatever their name.
+MODULE_GETTERS = frozenset(("import_module", "__import__", "reload",
+                            "getmodule", "get", "getattr", "type"))
+
+
+def instance_dict_only(u):
+    """1 when every read without naming of function unit u is `vars(x)`
+    or `x.__dict__` of a local x the function only ever assigns the
+    result of calling a class (a callee whose name starts with a capital):
+    an instance's own dictionary, which holds a module's or class's value
+    only where code naming it put it there.  (`assertRaises(TypeError):
+    vars(st)` on a slotted record.)"""
+    if not u.func or u.node is None or u.names & DYNAMIC - {"vars",
+                                                           "__dict__"}:
+        return False
+    fn = u.node
+    uses, made = [], {}
+    for n in own_nodes(fn):
+        if isinstance(n, ast.Name) and n.id == "vars" and \
+                isinstance(n.ctx, ast.Load):
+            uses.append(n)
+        elif isinstance(n, ast.Attribute) and n.attr == "__dict__":
+            uses.append(n)
+        elif isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign,
+                            ast.NamedExpr, ast.For, ast.With,
+                            ast.comprehension)):
+            tgts = n.targets if isinstance(n, ast.Assign) else \
+                [n.target] if not isinstance(n, ast.With) else \
+                [i.optional_vars for i in n.items if i.optional_vars]
+            for t in tgts:
+                for m in ast.walk(t):
+                    if isinstance(m, ast.Name) and \
+                            not isinstance(m.ctx, ast.Load):
+                        v = getattr(n, "value", None)
+                        ok = isinstance(n, (ast.Assign, ast.AnnAssign)) \
+                            and t is m and isinstance(v, ast.Call) and \
+                            (callee_name(v.func) or "")[:1].isupper() and \
+                            callee_name(v.func) not in MODULE_GETTERS
+                        made[m.id] = made.get(m.id, True) and ok
+    if not uses:
+        return False
+    calls = {id(n.func): n for n in own_nodes(fn) if isinstance(n, ast.Call)}
+    for use in uses:
+        if isinstance(use, ast.Attribute):
+            x = use.value
+        else:
+            call = calls.get(id(use))
+            if call is None or len(call.args) != 1 or call.keywords:
+                return False
+            x = call.args[0]
+        if not (isinstance(x, ast.Name) and x.id in u.own and
+                made.get(x.id)):
+            return False
+    return True
 
 
 def import_mentions(node):

@@ -681,6 +681,39 @@ static void test_untraced_functions(void **state)
     EXPECT(fixture, 0, 1, "all");
 }
 
+/* vars() of an instance a test made reads that instance's own
+ * dictionary, not a module's; of anything else, anything. */
+static void test_vars_of_instance(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/test_v.py",
+         "from pkg import mod\n\ndef test_v():\n"
+         "    st = mod.Stats(1)\n    st.size = 2\n"
+         "    assert vars(st) and st.__dict__\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 1, "spans=0:4-4 tests=");
+    const struct file module[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/test_v.py",
+         "from pkg import mod\n\ndef test_v():\n"
+         "    st = mod\n    assert vars(st)\n"},
+        {"tests/test_w.py",
+         "import importlib\n\ndef test_w():\n"
+         "    st = importlib.import_module('pkg.mod')\n"
+         "    assert vars(st)\n"},
+        {"tests/test_x.py",
+         "from pkg import mod\n\ndef test_x(st):\n"
+         "    assert vars(st)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(module, 0, 1,
+           "spans=0:4-4 tests=tests/test_v.py,tests/test_w.py,"
+           "tests/test_x.py");
+}
+
 /* A compound statement that sets an attribute of a def it just made
  * binds the def's name alone. */
 static void test_fresh_attribute_store(void **state)
@@ -760,6 +793,7 @@ int main(void)
         cmocka_unit_test(test_class_dunders),
         cmocka_unit_test(test_untraced_functions),
         cmocka_unit_test(test_fresh_attribute_store),
+        cmocka_unit_test(test_vars_of_instance),
         cmocka_unit_test(test_bad_queries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
