@@ -1094,10 +1094,10 @@ class Query:
         why = self.ix.plain_class(self.rec, cls)
         if why:
             raise All("%s: %s" % (where_, why))
-        # Another statement of the body that reads N at import passes the
-        # value on unseen.
-        for b in cls.body:
-            if b is not S and name in import_mentions(b):
+        # A later statement of the body that reads N at import passes the
+        # value on unseen (an earlier one read what N held before).
+        for b in cls.body[cls.body.index(S) + 1:]:
+            if name in import_mentions(b):
                 raise All("%s: read again in the class body" % where_)
         before = cls.body[:cls.body.index(S)]
         top = [st.node for st in self.rec.stmts[:self.rec.stmts.index(self.T)]]
@@ -1116,8 +1116,15 @@ class Query:
         elif not spans and name in ABC_MIXIN_NAMES and cls.bases:
             raise All("%s: a base's mixin methods read %s" % (where_, name))
         names = {name}
-        if name.startswith("__") and not name.endswith("__"):
-            names.add("_%s%s" % (cls.name.lstrip("_"), name))
+        if name.startswith("__") and not name.endswith("__") and \
+                cls.name.lstrip("_"):
+            # A private name: `__n` means `_C__n` inside the class's own
+            # code, and another attribute anywhere else.
+            names = {"_%s%s" % (cls.name.lstrip("_"), name)}
+            at = self.rec.stmts.index(self.T)
+            for u in self.ix.mentions.get(name, ()):
+                if u.rec is self.rec and u.stmt == at and u.func:
+                    self.spans.add((self.rec.subject, u.body, u.last))
         self.dynamic()
         self.readers(names, allow=frozenset([name]))
         self.star_readers()
@@ -1276,6 +1283,7 @@ class Query:
             self.names.add(n)
             if is_protocol_name(n) and n not in allow:
                 raise All("binds %s" % n)
+            allow = allow - {n}
             if n in M.globals:
                 raise All("a function of %s declares global %s"
                           % (M.modname, n))
@@ -1299,7 +1307,15 @@ class Query:
                         if why:
                             raise All("%s reads %s; %s"
                                       % (where(self.ix, u), n, why))
-                        pending += seeds(u.chain, r.stmts[u.stmt])
+                        more = seeds(u.chain, r.stmts[u.stmt])
+                        # A special method of a class runs on instances
+                        # that code naming the class made.
+                        st = r.stmts[u.stmt]
+                        if isinstance(st.node, ast.ClassDef) and \
+                                len(u.chain) == 1 and not st.why and \
+                                st.node.name in more:
+                            allow = allow | {u.chain[0]}
+                        pending += more
                         continue
                     # Should it also run at import, what it read flows on
                     # unseen: the engine, which knows, runs every test.
