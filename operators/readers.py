@@ -1097,8 +1097,12 @@ class Query:
         # A later statement of the body that reads N at import passes the
         # value on unseen (an earlier one read what N held before).
         for b in cls.body[cls.body.index(S) + 1:]:
-            if name in import_mentions(b):
+            seen = import_mentions(b)
+            if name in seen:
                 raise All("%s: read again in the class body" % where_)
+            if seen & DYNAMIC:
+                raise All("%s: the class body reads names without naming "
+                          "them" % where_)
         before = cls.body[:cls.body.index(S)]
         top = [st.node for st in self.rec.stmts[:self.rec.stmts.index(self.T)]]
         spans, why = bound_code(self.rec, before, top, value)
@@ -1390,6 +1394,8 @@ def instance_dict_only(u):
                                                            "__dict__"}:
         return False
     fn = u.node
+    if any(isinstance(n, ast.Nonlocal) for n in ast.walk(fn)):
+        return False          # a nested def may rebind its locals
     uses, made = [], {}
     for n in own_nodes(fn):
         if isinstance(n, ast.Name) and n.id == "vars" and \

@@ -646,6 +646,36 @@ static void test_class_dunders(void **state)
         {NULL, NULL},
     };
     EXPECT(again, 0, 4, "spans= tests=");
+    /* An earlier statement read what the name held before: no matter.
+     * A later one reading the body's names without naming them does. */
+    const struct file earlier[] = {
+        {"pkg/mod.py",
+         "class C:\n    def f(self):\n        return 1\n    g = f\n"
+         "    f = property(f)\n"
+         "def make():\n    return C()\n"},
+        {NULL, NULL},
+    };
+    EXPECT(earlier, 0, 5, "spans=0:3-3 tests=");
+    const struct file dyn[] = {
+        {"pkg/mod.py",
+         "class C:\n    def f(self):\n        return 1\n"
+         "    __lt__ = f\n    locals()['x'] = 1\n"
+         "def make():\n    return C()\n"},
+        {NULL, NULL},
+    };
+    EXPECT(dyn, 0, 4, "all");
+    /* A private name is the mangled attribute: another class's `__n`
+     * is another attribute. */
+    const struct file private[] = {
+        {"pkg/mod.py",
+         "class C:\n    def f(self):\n        return 1\n"   /* 1-3 */
+         "    __n = 2\n"                                        /* 4 */
+         "    def g(self):\n        return self.__n\n"         /* 5-6 */
+         "class D:\n    def h(self):\n        return self.__n\n"
+         "def k(c):\n    return c._C__n\n"},                   /* 10-11 */
+        {NULL, NULL},
+    };
+    EXPECT(private, 0, 4, "spans=0:6-6,0:11-11 tests=");
 }
 
 /* Code litmus does not trace (a module that is not a subject) that reads
