@@ -1096,9 +1096,17 @@ class Query:
             raise All("%s: %s" % (where_, why))
         # A later statement of the body that reads N at import passes the
         # value on unseen (an earlier one read what N held before).
+        aliases = set()
         for b in cls.body[cls.body.index(S) + 1:]:
             seen = import_mentions(b)
             if name in seen:
+                # `__rand__ = __and__`: the same value under another name.
+                if isinstance(b, ast.Assign) and len(b.targets) == 1 and \
+                        isinstance(b.targets[0], ast.Name) and \
+                        isinstance(b.value, ast.Name) and \
+                        b.value.id == name:
+                    aliases.add(b.targets[0].id)
+                    continue
                 raise All("%s: read again in the class body" % where_)
             if seen & DYNAMIC:
                 raise All("%s: the class body reads names without naming "
@@ -1110,27 +1118,31 @@ class Query:
             raise All("%s: %s" % (where_, why))
         for first, last in spans:
             self.spans.add((self.rec.subject, first, last))
-        if is_protocol_name(name):
-            if name in NONE_CHECKED:
-                raise All("%s: the runtime checks it without calling it"
-                          % where_)
-            if not spans:
-                raise All("%s: binds %s to no code of the project's"
-                          % (where_, name))
-        elif not spans and name in ABC_MIXIN_NAMES and cls.bases:
-            raise All("%s: a base's mixin methods read %s" % (where_, name))
-        names = {name}
+        for n in {name} | aliases:
+            if is_protocol_name(n):
+                if n in NONE_CHECKED:
+                    raise All("%s: the runtime checks %s without calling "
+                              "it" % (where_, n))
+                if not spans:
+                    raise All("%s: binds %s to no code of the project's"
+                              % (where_, n))
+            elif not spans and n in ABC_MIXIN_NAMES and cls.bases:
+                raise All("%s: a base's mixin methods read %s"
+                          % (where_, n))
+            if n != name and n.startswith("__") and not n.endswith("__"):
+                raise All("%s: passed on to a private name" % where_)
+        names = {name} | aliases
         if name.startswith("__") and not name.endswith("__") and \
                 cls.name.lstrip("_"):
             # A private name: `__n` means `_C__n` inside the class's own
             # code, and another attribute anywhere else.
-            names = {"_%s%s" % (cls.name.lstrip("_"), name)}
+            names = {"_%s%s" % (cls.name.lstrip("_"), name)} | aliases
             at = self.rec.stmts.index(self.T)
             for u in self.ix.mentions.get(name, ()):
                 if u.rec is self.rec and u.stmt == at and u.func:
                     self.spans.add((self.rec.subject, u.body, u.last))
         self.dynamic()
-        self.readers(names, allow=frozenset([name]))
+        self.readers(names, allow=frozenset(names))
         self.star_readers()
         return True
 

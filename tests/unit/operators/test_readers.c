@@ -638,14 +638,24 @@ static void test_class_dunders(void **state)
         {NULL, NULL},
     };
     EXPECT(hook, 0, 7, "all");
-    /* Another statement of the body reads the name. */
+    /* A later statement of the body that only names it again passes
+     * the same value on: both names' readers.  Any other reading makes
+     * it the class's readers. */
     const struct file again[] = {
         {"pkg/mod.py",
          "class C:\n    def f(self):\n        return 1\n    __lt__ = f\n"
-         "    __le__ = __lt__\n"},
+         "    __le__ = __lt__\n"
+         "def g(c):\n    return c.__le__\n"},
         {NULL, NULL},
     };
-    EXPECT(again, 0, 4, "spans= tests=");
+    EXPECT(again, 0, 4, "spans=0:3-3,0:7-7 tests=");
+    const struct file again2[] = {
+        {"pkg/mod.py",
+         "class C:\n    def f(self):\n        return 1\n    __lt__ = f\n"
+         "    __le__ = staticmethod(__lt__)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(again2, 0, 4, "spans= tests=");
     /* An earlier statement read what the name held before: no matter.
      * A later one reading the body's names without naming them does. */
     const struct file earlier[] = {
