@@ -256,8 +256,7 @@ ABC_MIXIN_NAMES = frozenset((
 # Wrappers whose value calls the wrapped function's code when used.
 CODE_WRAPPERS = frozenset(("property", "staticmethod", "classmethod"))
 # Calls a factory of methods may make at import beyond PURE_CALLS.
-FACTORY_CALLS = frozenset(("dedent", "format", "join", "wraps",
-                           "getattr"))
+FACTORY_CALLS = frozenset(("dedent", "format", "join", "wraps"))
 
 
 class Unit:
@@ -1117,6 +1116,11 @@ class Query:
         if why:
             raise All("%s: %s" % (where_, why))
         for first, last in spans:
+            # A mutant inside the code itself (a lambda's body on the
+            # statement's line): the engine cannot tell its calls at
+            # import from the statement's own run.
+            if first <= self.end and self.line <= last:
+                raise All("%s: the mutant is in the bound code" % where_)
             self.spans.add((self.rec.subject, first, last))
         for n in {name} | aliases:
             if is_protocol_name(n):
@@ -1526,11 +1530,25 @@ def code_of(rec, before, top, x):
     """The body span of the plain def that name x holds at a statement
     of a class body preceded by before (the class at top-level statement
     top), or None when it holds no such code."""
-    st = last_binding(before, x)
-    if st is None:
-        st = last_binding(top, x)
-    if st is not None and plain_def(st):
-        return (body_first(st), st.end_lineno)
+    for _ in range(8):
+        st = last_binding(before, x)
+        stmts = before
+        if st is None:
+            st, stmts = last_binding(top, x), top
+        if st is not None and plain_def(st):
+            return (body_first(st), st.end_lineno)
+        # `__rand__ = __and__` after `__and__ = intersection`: the
+        # value another plain name held when this statement ran.
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and
+                isinstance(st.targets[0], ast.Name) and
+                isinstance(st.value, ast.Name)):
+            return None
+        x = st.value.id
+        i = stmts.index(st)
+        if stmts is before:
+            before = before[:i]
+        else:
+            before, top = [], top[:i]
     return None
 
 

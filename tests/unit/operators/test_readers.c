@@ -604,6 +604,16 @@ static void test_class_dunders(void **state)
     };
     EXPECT(plain, 0, 4, "spans=0:7-7 tests=");
     EXPECT(plain, 0, 5, "spans=0:7-7 tests=");
+    /* Through names that held the def when the statement ran. */
+    const struct file chain[] = {
+        {"pkg/mod.py",
+         "def f(self, o):\n    return 1\n"
+         "class C:\n    g = f\n    __and__ = g\n    __rand__ = __and__\n"
+         "    __or__ = h\n"},
+        {NULL, NULL},
+    };
+    EXPECT(chain, 0, 6, "spans=0:2-2 tests=");
+    EXPECT(chain, 0, 7, "spans= tests=");
     /* A decorated class, a metaclass, a base of unknown make: the
      * class's readers again. */
     const struct file deco[] = {
@@ -674,6 +684,17 @@ static void test_class_dunders(void **state)
         {NULL, NULL},
     };
     EXPECT(dyn, 0, 4, "all");
+    /* A lambda's body runs where it is called; a mutant inside it
+     * cannot be told from its statement's run at import. */
+    const struct file lam[] = {
+        {"pkg/mod.py",
+         "class C:\n    __lt__ = (\n        lambda self, o:\n"
+         "            1 < 2)\n    X = 1\n"
+         "def make():\n    return C()\n"},
+        {NULL, NULL},
+    };
+    EXPECT(lam, 0, 3, "spans=0:4-4 tests=");
+    EXPECT(lam, 0, 4, "all");
     /* A private name is the mangled attribute: another class's `__n`
      * is another attribute. */
     const struct file private[] = {
