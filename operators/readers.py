@@ -223,12 +223,48 @@ def is_test_file(path):
                                      or base.endswith("_test.py"))
 
 
+# Special methods and attributes that the runtime or the standard library
+# inspects without calling them (collections.abc's subclass hooks and
+# typing's protocols test `is None`; the descriptor protocol and class
+# creation look at presence; __del__ runs whenever the object goes):
+# for them, the tests that ran the bound code are not all the observers.
+NONE_CHECKED = frozenset("__%s__" % n for n in (
+    "hash", "iter", "len", "contains", "reversed", "next", "await", "aiter",
+    "anext", "call", "buffer", "release_buffer", "enter", "exit", "aenter",
+    "aexit", "fspath", "index", "int", "float", "complex", "bytes", "abs",
+    "round", "class_getitem", "init_subclass", "set_name", "slots",
+    "getattr", "getattribute", "setattr", "delattr", "get", "set",
+    "delete", "del", "new", "subclasshook", "instancecheck",
+    "subclasscheck", "mro_entries", "prepare", "match_args", "weakref",
+    "dict", "doc", "module", "qualname", "name", "annotations",
+    "abstractmethods", "orig_bases", "dataclass_fields", "test"))
+# Bases from collections.abc and typing: ABCMeta makes the class, which
+# reads nothing of a value but whether it is abstract.
+ABC_BASES = frozenset((
+    "Hashable", "Awaitable", "Coroutine", "AsyncIterable", "AsyncIterator",
+    "AsyncGenerator", "Iterable", "Iterator", "Reversible", "Generator",
+    "Sized", "Container", "Collection", "Callable", "Set", "MutableSet",
+    "Mapping", "MutableMapping", "MappingView", "KeysView", "ItemsView",
+    "ValuesView", "Sequence", "MutableSequence", "ByteString", "Buffer",
+    "AbstractSet", "MutableSequence"))
+# What those bases' mixin methods read by name (and call).
+ABC_MIXIN_NAMES = frozenset((
+    "insert", "append", "extend", "pop", "remove", "reverse", "index",
+    "count", "add", "discard", "clear", "get", "keys", "items", "values",
+    "popitem", "update", "setdefault", "isdisjoint", "_from_iterable",
+    "_hash", "send", "throw", "close"))
+# Wrappers whose value calls the wrapped function's code when used.
+CODE_WRAPPERS = frozenset(("property", "staticmethod", "classmethod"))
+# Calls a factory of methods may make at import beyond PURE_CALLS.
+FACTORY_CALLS = frozenset(("dedent", "format", "join", "wraps"))
+
+
 class Unit:
     """A piece of code that runs as one: a top-level statement's import-time
     code (func False) or a function body (func True)."""
     __slots__ = ("rec", "func", "first", "last", "stmt", "names", "impure",
                  "chain", "star", "globals", "main", "body", "calls",
-                 "own")
+                 "own", "roots", "escapes", "decorated", "node")
 
     def __init__(self, rec, func, first, last, stmt):
         self.rec = rec
@@ -248,6 +284,13 @@ class Unit:
         self.own = frozenset()    # functions: locals it makes itself (not
                                   # its arguments): changing them changes
                                   # nothing outside
+        self.roots = set()        # module-level names it stores into or
+                                  # calls a method of (functions)
+        self.escapes = False      # stores into something no name of its
+                                  # own or of its module reaches (f().x)
+        self.decorated = False    # a def holding it is decorated by more
+                                  # than a known pure wrapper (a fixture)
+        self.node = None          # functions: the def or lambda
 
 
 class Stmt:
@@ -265,7 +308,8 @@ class Stmt:
 
 class File:
     __slots__ = ("path", "subject", "test", "modname", "error", "stmts",
-                 "units", "globals", "future_ann")
+                 "units", "globals", "future_ann", "fresh_stores",
+                 "state_names")
 
     def __init__(self, path, subject):
         self.path = path
@@ -280,6 +324,9 @@ class File:
         self.units = []
         self.globals = set()      # names any function declares global
         self.future_ann = False
+        self.fresh_stores = set()  # id() of attribute stores into an
+                                   # object the same statement just made
+        self.state_names = None    # names bound other than by an import
 
 
 # --- Names a statement binds at module level ---
@@ -307,11 +354,53 @@ def pattern_binds(p, out):
             out.add(n.rest)
 
 
-def stmt_binds(s, out):
+def fresh_stores(stmts, out):
+    """Adds to out the id() of every statement of the blocks stmts (and
+    their nested blocks) that only stores into attributes of a function
+    or class the same block has just defined, undecorated and not bound
+    again since (`f.__doc__ = g.__doc__` after `def f`): the object is
+    new and reachable only through the name the block binds, so the
+    store changes nothing but what that name holds."""
+    fresh = set()
+    for b in stmts:
+        if isinstance(b, FUNC + (ast.ClassDef,)):
+            if b.decorator_list:
+                fresh.discard(b.name)
+            else:
+                fresh.add(b.name)
+            continue
+        if isinstance(b, ast.Assign) and all(
+                isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                and t.value.id in fresh for t in b.targets):
+            out.add(id(b))
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            sub = getattr(b, field, None)
+            if isinstance(sub, list):
+                fresh_stores(sub, out)
+        for h in getattr(b, "handlers", ()):
+            fresh_stores(h.body, out)
+        for c in getattr(b, "cases", ()):
+            fresh_stores(c.body, out)
+        # Whatever else the statement binds is no longer the new object.
+        for n in ast.walk(b):
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+                fresh.discard(n.id)
+            elif isinstance(n, FUNC + (ast.ClassDef,)):
+                fresh.discard(n.name)
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                for a in n.names:
+                    fresh.discard(a.asname or a.name.split(".")[0])
+
+
+def stmt_binds(s, out, fresh=frozenset()):
     """Adds the module-level names s binds to out; returns why they cannot
-    be known, or None."""
+    be known, or None.  fresh: ids of the stores fresh_stores() found,
+    which bind nothing."""
     if isinstance(s, FUNC + (ast.ClassDef,)):
         out.add(s.name)
+        return None
+    if id(s) in fresh:
         return None
     if isinstance(s, ast.Assign):
         for t in s.targets:
@@ -360,7 +449,7 @@ def stmt_binds(s, out):
         return "a %s statement" % type(s).__name__.lower()
     subs += getattr(s, "body", []) + getattr(s, "orelse", [])
     for sub in subs:
-        why = stmt_binds(sub, out)
+        why = stmt_binds(sub, out, fresh)
         if why:
             return why
     return None
@@ -467,7 +556,11 @@ class Walker:
                                   if d is not None]:
             self.visit(d, u, scopes)
         f = self.unit(True, fn.lineno, fn.end_lineno, u.stmt, name_chain)
+        f.node = fn
         f.body = body_first(fn)
+        f.decorated = u.func and u.decorated or any(
+            deco_name(d) not in PURE_DECORATORS
+            for d in getattr(fn, "decorator_list", ()))
         local, declared = scope_locals(fn)
         body = fn.body if isinstance(fn.body, list) else [fn.body]
         f.globals = declared
@@ -562,8 +655,17 @@ class Walker:
                         while isinstance(root, (ast.Attribute, ast.Subscript,
                                                 ast.Starred)):
                             root = root.value
+                        if u.func and not (isinstance(root, ast.Name) and
+                                           any(root.id in sc
+                                               for sc in scopes)):
+                            # Not the function's own nor its arguments'.
+                            if isinstance(root, ast.Name):
+                                u.roots.add(root.id)
+                            else:
+                                u.escapes = True
                         if not (u.func and isinstance(root, ast.Name) and
-                                root.id in u.own):
+                                root.id in u.own) and \
+                                id(n) not in self.rec.fresh_stores:
                             u.calls.add("?store")
             if t is ast.AnnAssign:
                 self.annotation(n.annotation, u, scopes)
@@ -582,6 +684,11 @@ class Walker:
                 root = n.func if t is ast.Call else None
                 while isinstance(root, (ast.Attribute, ast.Subscript)):
                     root = root.value
+                if t is ast.Call and u.func and \
+                        isinstance(n.func, ast.Attribute) and \
+                        isinstance(root, ast.Name) and \
+                        not any(root.id in sc for sc in scopes):
+                    u.roots.add(root.id)
                 if not (t is ast.Call and isinstance(n.func, ast.Attribute)
                         and u.func and isinstance(root, ast.Name)
                         and root.id in u.own):
@@ -597,7 +704,8 @@ class Walker:
                 rec.future_ann = True
         for i, node in enumerate(tree.body):
             st = Stmt(node)
-            st.why = stmt_binds(node, st.binds)
+            fresh_stores([node], rec.fresh_stores)
+            st.why = stmt_binds(node, st.binds, rec.fresh_stores)
             st.unit = self.unit(False, st.first, st.last, i)
             rec.stmts.append(st)
             if is_all_assign(node):
@@ -703,6 +811,7 @@ class Index:
         self.broken = None        # a non-test file we could not parse
         self.broken_tests = []
         self.callers_cache = {}
+        self.class_index = None
         # Subjects first; then only the files whose text names something
         # a subject binds or a subject module (a file that does not name
         # it cannot read it), and so on for the names those files bind,
@@ -728,8 +837,15 @@ class Index:
                 break
             more = set()
             for p in named:
-                for st in self.add(p, where.get(p), texts.pop(p)):
+                stmts = self.add(p, where.get(p), texts.pop(p))
+                for st in stmts:
                     more |= st.binds
+                # A module that star-imports re-exports: who names it
+                # may read the names.
+                if any(isinstance(st.node, ast.ImportFrom) and
+                       any(a.name == "*" for a in st.node.names)
+                       for st in stmts):
+                    more |= module_names(p)
             names |= more
 
     def add(self, p, subject, text):
@@ -756,11 +872,77 @@ class Index:
         for u in rec.units:
             for n in u.names:
                 self.mentions.setdefault(n, []).append(u)
-            if u.names & DYNAMIC:
+            if u.names & DYNAMIC and not instance_dict_only(u):
                 self.dynamic.append(u)
             if u.star:
                 self.stars.append(u)
         return rec.stmts
+
+    def classes(self, name):
+        """The top-level classes named name in the scanned files."""
+        if self.class_index is None:
+            self.class_index = {}
+            for rec in self.files:
+                for st in rec.stmts:
+                    if isinstance(st.node, ast.ClassDef):
+                        self.class_index.setdefault(st.node.name, []).append(
+                            st.node)
+        return self.class_index.get(name, [])
+
+    def plain_class(self, rec, cls, seen=()):
+        """Why making class cls may run code of the project's or read the
+        values of its body (a decorator, a metaclass, a base that is not
+        a built-in type, an ABC of the standard library or such a class of
+        the project's without __init_subclass__), or None."""
+        if cls.decorator_list:
+            return "the class is decorated"
+        if cls.keywords:
+            return "the class has a metaclass or keywords"
+        for base in cls.bases:
+            name = callee_name(base.value if isinstance(base, ast.Subscript)
+                               else base)
+            if name in PURE_BASES or name in ABC_BASES:
+                continue
+            found = self.classes(name) if name else []
+            if not found or name in seen:
+                return "subclasses %s" % (name or "an expression")
+            for c in found:
+                b = set()
+                for x in c.body:
+                    stmt_binds(x, b)
+                if "__init_subclass__" in b:
+                    return "%s has __init_subclass__" % name
+                why = self.plain_class(rec, c, seen + (name,))
+                if why:
+                    return why
+        return None
+
+    def followable(self, u):
+        """Why who names function unit u of a file litmus does not trace
+        (not a subject, not a test module) may not be all that sees what
+        it reads, or None: it must be called by name (not a fixture, a
+        hook or a script's main), and change nothing but its arguments
+        and what it returns."""
+        r = u.rec
+        if u.main:
+            return "a script's main block"
+        if os.path.basename(r.path) == "conftest.py":
+            return "a conftest"
+        if u.decorated:
+            return "a decorated function"
+        if any(c.startswith("pytest_") for c in u.chain):
+            return "a pytest hook"
+        if u.globals:
+            return "it declares global %s" % min(u.globals)
+        if u.escapes:
+            return "it stores into what it does not name"
+        state = u.roots - rec_imported(r)
+        if state:
+            return "it changes %s" % min(state)
+        st = r.stmts[u.stmt]
+        if st.why and (len(u.chain) <= 1 or is_dunder(u.chain[-1])):
+            return st.why
+        return None
 
     def import_callers(self, called):
         """The import-time units that may call code reachable through the
@@ -840,6 +1022,21 @@ class Query:
     def run(self):
         try:
             self.find()
+            if isinstance(self.T.node, ast.ClassDef):
+                # One attribute of the class: its own readers when they
+                # can be known, else those of the class's name.
+                q = Query(self.ix, self.rec, self.line, self.end)
+                q.T = self.T
+                try:
+                    done = q.class_attr()
+                except All as e:
+                    done = False
+                    self.attr_why = str(e)
+                if done:
+                    self.spans, self.tests, self.names = \
+                        q.spans, q.tests, q.names
+                    self.rebind = False
+                    return None
             self.dynamic()
             names = set()
             chain = self.chain()
@@ -862,6 +1059,96 @@ class Query:
         except All as e:
             return str(e)
         return None
+
+    def class_attr(self):
+        """Lines in the value of `N = value` (or `N: T = value`), a
+        statement of a top-level class's own body: the mutant changes the
+        class attribute N, and nothing else, when the class is made by
+        nothing but type or ABCMeta (no decorator, metaclass or
+        __init_subclass__ of the project's), the value calls only pure
+        code at import and no other statement of the class body reads N.
+        Then the readers are those of N (its mentions, by name), and, for
+        a special method the runtime calls without naming it, the tests
+        that ran the code the original value is (their implicit calls run
+        its lines).  False when the lines are not such a statement's; All
+        when it cannot be known (the caller then answers for the class's
+        name)."""
+        cls = self.T.node
+        S = None
+        for b in cls.body:
+            if b.lineno <= self.line and self.end <= b.end_lineno:
+                S = b
+        if isinstance(S, ast.Assign) and len(S.targets) == 1 and \
+                isinstance(S.targets[0], ast.Name):
+            name = S.targets[0].id
+        elif isinstance(S, ast.AnnAssign) and S.value is not None and \
+                isinstance(S.target, ast.Name):
+            name = S.target.id
+        else:
+            return False
+        value = S.value
+        if not (value.lineno <= self.line and self.end <= value.end_lineno):
+            return False
+        where_ = "line %d: %s.%s" % (self.line, cls.name, name)
+        why = self.ix.plain_class(self.rec, cls)
+        if why:
+            raise All("%s: %s" % (where_, why))
+        # A later statement of the body that reads N at import passes the
+        # value on unseen (an earlier one read what N held before).
+        aliases = set()
+        for b in cls.body[cls.body.index(S) + 1:]:
+            seen = import_mentions(b)
+            if name in seen:
+                # `__rand__ = __and__`: the same value under another name.
+                if isinstance(b, ast.Assign) and len(b.targets) == 1 and \
+                        isinstance(b.targets[0], ast.Name) and \
+                        isinstance(b.value, ast.Name) and \
+                        b.value.id == name:
+                    aliases.add(b.targets[0].id)
+                    continue
+                raise All("%s: read again in the class body" % where_)
+            if seen & DYNAMIC:
+                raise All("%s: the class body reads names without naming "
+                          "them" % where_)
+        before = cls.body[:cls.body.index(S)]
+        top = [st.node for st in self.rec.stmts[:self.rec.stmts.index(self.T)]]
+        spans, why = bound_code(self.rec, before, top, value)
+        if why:
+            raise All("%s: %s" % (where_, why))
+        for first, last in spans:
+            # A mutant inside the code itself (a lambda's body on the
+            # statement's line): the engine cannot tell its calls at
+            # import from the statement's own run.
+            if first <= self.end and self.line <= last:
+                raise All("%s: the mutant is in the bound code" % where_)
+            self.spans.add((self.rec.subject, first, last))
+        for n in {name} | aliases:
+            if is_protocol_name(n):
+                if n in NONE_CHECKED:
+                    raise All("%s: the runtime checks %s without calling "
+                              "it" % (where_, n))
+                if not spans:
+                    raise All("%s: binds %s to no code of the project's"
+                              % (where_, n))
+            elif not spans and n in ABC_MIXIN_NAMES and cls.bases:
+                raise All("%s: a base's mixin methods read %s"
+                          % (where_, n))
+            if n != name and n.startswith("__") and not n.endswith("__"):
+                raise All("%s: passed on to a private name" % where_)
+        names = {name} | aliases
+        if name.startswith("__") and not name.endswith("__") and \
+                cls.name.lstrip("_"):
+            # A private name: `__n` means `_C__n` inside the class's own
+            # code, and another attribute anywhere else.
+            names = {"_%s%s" % (cls.name.lstrip("_"), name)} | aliases
+            at = self.rec.stmts.index(self.T)
+            for u in self.ix.mentions.get(name, ()):
+                if u.rec is self.rec and u.stmt == at and u.func:
+                    self.spans.add((self.rec.subject, u.body, u.last))
+        self.dynamic()
+        self.readers(names, allow=frozenset(names))
+        self.star_readers()
+        return True
 
     def find(self):
         for st in self.rec.stmts:
@@ -925,13 +1212,27 @@ class Query:
                 out is PUBLIC and any(not n.startswith("_")
                                       for n in self.names)):
             return
-        for u in ix.stars:
-            if any(s in ("", M.modname) for s in u.star):
+        # A package that star-imports M at its top re-exports the names
+        # under the same names (found by name like M's own); star imports
+        # of that package are star imports of M.
+        todo, seen = [M.modname], set()
+        while todo:
+            mod = todo.pop()
+            if mod in seen:
+                continue
+            seen.add(mod)
+            for u in ix.stars:
+                if not any(s in ("", mod) for s in u.star):
+                    continue
                 if u.rec.test:
                     self.tests.add(u.rec.path)
+                elif not u.func and u.rec is not M and isinstance(
+                        u.rec.stmts[u.stmt].node, ast.ImportFrom) and \
+                        not u.rec.stmts[u.stmt].node.module is None:
+                    todo.append(u.rec.modname)
                 else:
                     raise All("%s star-imports %s" % (where(self.ix, u),
-                                                      M.modname))
+                                                      mod))
 
     def callers(self, chain):
         """Lines in a function body: its span, and the names bound by the
@@ -990,7 +1291,7 @@ class Query:
                 where(self.ix, u), n, "; " + st.why if st.why
                 else "; and " + ", ".join(more) if more else ""))
 
-    def readers(self, names):
+    def readers(self, names, allow=frozenset()):
         M, T = self.rec, self.T
         pending = list(names)
         seen = set()
@@ -1000,8 +1301,9 @@ class Query:
                 continue
             seen.add(n)
             self.names.add(n)
-            if is_protocol_name(n):
+            if is_protocol_name(n) and n not in allow:
                 raise All("binds %s" % n)
+            allow = allow - {n}
             if n in M.globals:
                 raise All("a function of %s declares global %s"
                           % (M.modname, n))
@@ -1015,11 +1317,26 @@ class Query:
                     if not u.func:
                         self.flows = True
                         if not st.why:
-                            pending += st.binds
+                            pending += flow_names(st, n)
                     continue
                 if u.func:
                     if r.subject is None:
-                        raise All("%s reads %s" % (where(self.ix, u), n))
+                        # A function of a file litmus does not trace:
+                        # whoever names it may see the change.
+                        why = self.ix.followable(u)
+                        if why:
+                            raise All("%s reads %s; %s"
+                                      % (where(self.ix, u), n, why))
+                        more = seeds(u.chain, r.stmts[u.stmt])
+                        # A special method of a class runs on instances
+                        # that code naming the class made.
+                        st = r.stmts[u.stmt]
+                        if isinstance(st.node, ast.ClassDef) and \
+                                len(u.chain) == 1 and not st.why and \
+                                st.node.name in more:
+                            allow = allow | {u.chain[0]}
+                        pending += more
+                        continue
                     # Should it also run at import, what it read flows on
                     # unseen: the engine, which knows, runs every test.
                     self.spans.add((r.subject, u.body, u.last))
@@ -1031,7 +1348,7 @@ class Query:
                     raise All("%s reads %s at import"
                               % (where(self.ix, u), n))
                 self.flows = True
-                pending += st.binds
+                pending += flow_names(st, n)
 
 
 PUBLIC = frozenset()  # exported(): no __all__, the public names
@@ -1075,6 +1392,262 @@ def rebindable(rec, T):
         return False
     i = rec.stmts.index(T)
     return not any(reads & st.binds for st in rec.stmts[i + 1:])
+
+
+# Callees that hand out a module (or anything) whatever their name.
+MODULE_GETTERS = frozenset(("import_module", "__import__", "reload",
+                            "getmodule", "get", "getattr", "type"))
+
+
+def instance_dict_only(u):
+    """1 when every read without naming of function unit u is `vars(x)`
+    or `x.__dict__` of a local x the function only ever assigns the
+    result of calling a class (a callee whose name starts with a capital):
+    an instance's own dictionary, which holds a module's or class's value
+    only where code naming it put it there.  (`assertRaises(TypeError):
+    vars(st)` on a slotted record.)"""
+    if not u.func or u.node is None or u.names & DYNAMIC - {"vars",
+                                                           "__dict__"}:
+        return False
+    fn = u.node
+    if any(isinstance(n, ast.Nonlocal) for n in ast.walk(fn)):
+        return False          # a nested def may rebind its locals
+    uses, made = [], {}
+    for n in own_nodes(fn):
+        if isinstance(n, ast.Name) and n.id == "vars" and \
+                isinstance(n.ctx, ast.Load):
+            uses.append(n)
+        elif isinstance(n, ast.Attribute) and n.attr == "__dict__":
+            uses.append(n)
+        elif isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign,
+                            ast.NamedExpr, ast.For, ast.With,
+                            ast.comprehension)):
+            tgts = n.targets if isinstance(n, ast.Assign) else \
+                [n.target] if not isinstance(n, ast.With) else \
+                [i.optional_vars for i in n.items if i.optional_vars]
+            for t in tgts:
+                for m in ast.walk(t):
+                    if isinstance(m, ast.Name) and \
+                            not isinstance(m.ctx, ast.Load):
+                        v = getattr(n, "value", None)
+                        ok = isinstance(n, (ast.Assign, ast.AnnAssign)) \
+                            and t is m and isinstance(v, ast.Call) and \
+                            (callee_name(v.func) or "")[:1].isupper() and \
+                            callee_name(v.func) not in MODULE_GETTERS
+                        made[m.id] = made.get(m.id, True) and ok
+    if not uses:
+        return False
+    calls = {id(n.func): n for n in own_nodes(fn) if isinstance(n, ast.Call)}
+    for use in uses:
+        if isinstance(use, ast.Attribute):
+            x = use.value
+        else:
+            call = calls.get(id(use))
+            if call is None or len(call.args) != 1 or call.keywords:
+                return False
+            x = call.args[0]
+        if not (isinstance(x, ast.Name) and x.id in u.own and
+                made.get(x.id)):
+            return False
+    return True
+
+
+def import_mentions(node):
+    """The names the parts of statement node that run where it runs
+    mention (all but function and lambda bodies; a nested class's body
+    included), in any context."""
+    out = set()
+    pending = [node]
+    while pending:
+        n = pending.pop()
+        if isinstance(n, FUNC):
+            pending += n.decorator_list + n.args.defaults + \
+                [d for d in n.args.kw_defaults if d is not None]
+            for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs + \
+                    [n.args.vararg, n.args.kwarg]:
+                if a is not None and a.annotation is not None:
+                    pending.append(a.annotation)
+            if n.returns is not None:
+                pending.append(n.returns)
+            out.add(n.name)
+            continue
+        if isinstance(n, ast.Lambda):
+            pending += n.args.defaults + \
+                [d for d in n.args.kw_defaults if d is not None]
+            continue
+        if isinstance(n, ast.ClassDef):
+            out.add(n.name)
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        elif isinstance(n, ast.Attribute):
+            out.add(n.attr)
+        elif isinstance(n, ast.Constant) and isinstance(n.value, str) and \
+                len(n.value) <= 200 and DOTTED.fullmatch(n.value):
+            out.update(n.value.split("."))
+        pending += ast.iter_child_nodes(n)
+    return out
+
+
+def own_nodes(fn):
+    """The nodes of a def's or lambda's own code: not those of the
+    functions, lambdas and classes it holds (their headers included)."""
+    body = fn.body if isinstance(fn.body, list) else [fn.body]
+    pending = list(body)
+    while pending:
+        n = pending.pop()
+        yield n
+        if isinstance(n, FUNC + (ast.Lambda, ast.ClassDef)):
+            continue
+        pending += ast.iter_child_nodes(n)
+
+
+def is_generator(fn):
+    """A def whose call runs none of its lines (a generator or a
+    coroutine): its lines show no call that did not iterate it."""
+    return isinstance(fn, ast.AsyncFunctionDef) or any(
+        isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await))
+        for n in own_nodes(fn))
+
+
+def last_binding(stmts, name):
+    """The last statement of stmts binding name, or None."""
+    found = None
+    for st in stmts:
+        b = set()
+        if stmt_binds(st, b) or name in b:
+            found = st
+    return found
+
+
+def plain_def(node):
+    """A def whose value is its own code: undecorated, and its calls run
+    its lines (not a generator or a coroutine)."""
+    return isinstance(node, ast.FunctionDef) and not node.decorator_list \
+        and not is_generator(node)
+
+
+def code_of(rec, before, top, x):
+    """The body span of the plain def that name x holds at a statement
+    of a class body preceded by before (the class at top-level statement
+    top), or None when it holds no such code."""
+    for _ in range(8):
+        st = last_binding(before, x)
+        stmts = before
+        if st is None:
+            st, stmts = last_binding(top, x), top
+        if st is not None and plain_def(st):
+            return (body_first(st), st.end_lineno)
+        # `__rand__ = __and__` after `__and__ = intersection`: the
+        # value another plain name held when this statement ran.
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and
+                isinstance(st.targets[0], ast.Name) and
+                isinstance(st.value, ast.Name)):
+            return None
+        x = st.value.id
+        i = stmts.index(st)
+        if stmts is before:
+            before = before[:i]
+        else:
+            before, top = [], top[:i]
+    return None
+
+
+def factory_code(rec, fn):
+    """When calling def fn only makes and returns a nested plain def (a
+    factory of methods: `__lt__ = __make_cmp(lt, ...)`), with no effect
+    at import beyond its own locals: the body spans of the defs it may
+    return; else None."""
+    if not isinstance(fn, ast.FunctionDef) or fn.decorator_list or \
+            is_generator(fn) or not fn.body or \
+            not isinstance(fn.body[-1], ast.Return):
+        return None
+    nested = {b.name: b for b in fn.body if isinstance(b, ast.FunctionDef)
+              and all(deco_name(d) == "wraps" for d in b.decorator_list)
+              and not is_generator(b)}
+    spans = set()
+    for n in own_nodes(fn):
+        if isinstance(n, ast.Return):
+            if not (isinstance(n.value, ast.Name) and n.value.id in nested):
+                return None
+            f = nested[n.value.id]
+            spans.add((body_first(f), f.end_lineno))
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            return None
+    units = [u for u in rec.units if u.func and u.first == fn.lineno and
+             u.chain and u.chain[-1] == fn.name]
+    if len(units) != 1:
+        return None
+    u = units[0]
+    if u.globals or u.escapes or u.roots - rec_imported(rec) or \
+            u.calls - PURE_CALLS - PURE_BASES - PURE_DECORATORS - \
+            FACTORY_CALLS - set(nested):
+        return None
+    return spans
+
+
+def rec_imported(rec):
+    """The names file rec binds by imports alone."""
+    out = set()
+    other = set()
+    for st in rec.stmts:
+        if isinstance(st.node, (ast.Import, ast.ImportFrom)):
+            out |= st.binds
+        else:
+            other |= st.binds
+    return out - other
+
+
+def bound_code(rec, before, top, value):
+    """The code a class attribute's value is, as body spans of plain
+    defs: a def of the class or module by name (through property,
+    staticmethod or classmethod), a lambda, or what a factory of methods
+    returns; none for other values.  (spans, why): why says which call
+    at import may do more than make the value."""
+    spans = set()
+    head = value
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+            and value.func.id in CODE_WRAPPERS and len(value.args) == 1:
+        head = value.args[0]
+    if isinstance(head, ast.Name):
+        sp = code_of(rec, before, top, head.id)
+        if sp:
+            spans.add(sp)
+    elif isinstance(head, ast.Lambda):
+        spans.add((head.body.lineno, head.body.end_lineno))
+    factory = None
+    if isinstance(head, ast.Call) and isinstance(head.func, ast.Name):
+        st = last_binding(before, head.func.id) or \
+            last_binding(top, head.func.id)
+        if st is not None:
+            got = factory_code(rec, st)
+            if got is not None:
+                spans |= got
+                factory = head
+    # Everything else the value runs at import: pure calls only.
+    pending = [value]
+    while pending:
+        n = pending.pop()
+        if isinstance(n, ast.Lambda):
+            pending += n.args.defaults
+            continue
+        if isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await,
+                          ast.NamedExpr)):
+            return set(), "a %s at import" % type(n).__name__.lower()
+        if isinstance(n, ast.Call) and n is not factory:
+            name = callee_name(n.func)
+            if name not in PURE_CALLS and name not in CODE_WRAPPERS:
+                return set(), "calls %s at import" % (name or "something")
+        pending += ast.iter_child_nodes(n)
+    return spans, None
+
+
+def flow_names(st, n):
+    """The names that a statement reading n passes it on to: for `from m
+    import a, n as b`, only b; for any other statement, all it binds."""
+    node = st.node
+    if isinstance(node, ast.ImportFrom):
+        return [a.asname or a.name for a in node.names if a.name == n]
+    return list(st.binds)
 
 
 def seeds(chain, st):

@@ -55,6 +55,11 @@ Selections (--select, comma-separated, united):
   sample:N           N mutants drawn with a fixed seed (--seed) from the
                      union of the other selectors, or from all mutants
 
+--verdict V[,V...] then keeps only the selected mutants whose stored
+verdict is one of those (`--select outside-functions --verdict survived`:
+the survivors among class-body and module-level mutants, the ones a too
+narrow selection of tests would have made).
+
 Exit status: 0 every checked verdict agrees, 1 some disagree, 2 bad input
 (missing or unreadable store, unknown selection, failing baseline,
 shadowed subject).
@@ -548,6 +553,10 @@ def parse_args(argv):
     p.add_argument("--timeout", type=float, default=None, metavar="S",
                    help="seconds per mutant (default: 10 x the baseline "
                    "run + 10)")
+    p.add_argument("--verdict", default=None, metavar="V[,V...]",
+                   help="keep only the selected mutants whose stored "
+                   "verdict is one of these (survived: the check of a "
+                   "narrowed selection)")
     p.add_argument("--seed", type=int, default=20261124,
                    help="seed of sample:N (default: 20261124)")
     p.add_argument("--verbose", "-v", action="store_true",
@@ -578,6 +587,9 @@ def main(argv):
         sources, mutants = read_mutants(db)
         db.close()
         picked = select(args.select, sources, mutants, args.seed)
+        if args.verdict:
+            keep = {v.strip() for v in args.verdict.split(",")}
+            picked = [m for m in picked if m.verdict in keep]
         project = Project(settings, args.python)
         if not os.access(args.python, os.X_OK):
             raise BadInput("--python %s is not an executable" % args.python)

@@ -282,6 +282,14 @@ void lt__baseline_readers(struct score_run *r)
             all++;
         } else {
             narrowed++;
+            size_t n_marked = 0, n_runnable = 0;
+            for (size_t t = 0; t < pool->n_tests; t++) {
+                n_runnable += b->runnable[t] != 0;
+                n_marked += mark[t] && b->runnable[t];
+            }
+            lt_debug("readers: %s:%d: %zu of %zu tests (%zu spans, %zu "
+                     "test modules)", plan->files[file].path, m->line,
+                     n_marked, n_runnable, rd.n_spans, rd.n_test_files);
             if (rd.rebind)
                 rebind_all(r, file, m->line, m->end_line);
         }

@@ -365,7 +365,9 @@ static void test_rebind(void **state)
         {NULL, NULL},
     };
     EXPECT(star, 0, 2, "spans=0:4-4 tests=");
-    EXPECT(star, 0, 3, "all");
+    /* big is exported, and the package re-exports it under its name:
+     * whoever reads it names it. */
+    EXPECT(star, 0, 3, "spans= tests=");
 }
 
 /* A project's own dunder is read by naming it, as any name; those the
@@ -407,14 +409,23 @@ static void test_conftest_and_helpers(void **state)
         {NULL, NULL},
     };
     EXPECT(conftest, 0, 1, "all");
-    /* A helper star-importing the subject reads names without naming
-     * them; a test module doing it is a reader itself. */
+    /* A helper star-importing the subject re-exports the names (whoever
+     * reads them from it names them, or star-imports it in turn); a
+     * test module doing it is a reader itself. */
     const struct file star_helper[] = {
         {"pkg/mod.py", MOD_N},
         {"tests/helpers.py", "from pkg.mod import *\n"},
+        {"tests/test_h.py", "from helpers import *\n"},
         {NULL, NULL},
     };
-    EXPECT(star_helper, 0, 6, "all");
+    EXPECT(star_helper, 0, 6, "spans= tests=tests/test_h.py");
+    /* A helper that uses them at import is a reader nobody traces. */
+    const struct file star_use[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/helpers.py", "from pkg.mod import *\nX = f(UNUSED)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(star_use, 0, 6, "all");
     const struct file star_test[] = {
         {"pkg/mod.py", MOD_N},
         {"tests/test_star.py", "from pkg.mod import *\n"},
@@ -532,7 +543,266 @@ static void test_class_body(void **state)
          "    assert mod.make().m() == 1\n"},
         {NULL, NULL},
     };
-    EXPECT(files, 0, 2, "spans=0:8-8 tests=");
+    /* X's readers: m, which names it (not every user of the class). */
+    EXPECT(files, 0, 2, "spans=0:5-5 tests=");
+}
+
+/* Special methods bound in a class body: the tests that ran the bound
+ * code (implicit calls run its lines), and those naming the method. */
+#define CLS_DUNDERS                                                           \
+    "from collections.abc import Sequence\n"  /* 1 */                        \
+    "from operator import lt\n"               /* 2 */                        \
+    "class C(Sequence):\n"                    /* 3 */                        \
+    "    def copy(self):\n"                   /* 4 */                        \
+    "        return C()\n"                    /* 5 */                        \
+    "    __copy__ = copy\n"                   /* 6 */                        \
+    "    def _make(op, doc):\n"               /* 7 */                        \
+    "        def cmp(self, other):\n"         /* 8 */                        \
+    "            return op(1, 2)\n"           /* 9 */                        \
+    "        cmp.__doc__ = dedent(doc)\n"     /* 10 */                       \
+    "        return cmp\n"                    /* 11 */                       \
+    "    __lt__ = _make(lt, 'less')\n"        /* 12 */                       \
+    "    __len__ = copy\n"                    /* 13 */                       \
+    "    def gen(self):\n"                    /* 14 */                       \
+    "        yield 1\n"                       /* 15 */                       \
+    "    __add__ = gen\n"                     /* 16 */                       \
+    "    _make = staticmethod(_make)\n"       /* 17 */                       \
+    "    LIMIT = 3\n"                         /* 18 */                       \
+    "    __repr__ = register(copy)\n"         /* 19 */                       \
+    "def make():\n"                           /* 20 */                       \
+    "    return C()\n"                        /* 21 */
+
+static void test_class_dunders(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py", CLS_DUNDERS},
+        {"tests/test_c.py",
+         "from pkg.mod import make\n\ndef test_c():\n"
+         "    assert make().LIMIT == 3\n"},
+        {"tests/test_copy.py",
+         "import copy\nfrom pkg.mod import make\n\ndef test_cp():\n"
+         "    assert make().__copy__()\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 6, "spans=0:5-5 tests=tests/test_copy.py");
+    EXPECT(files, 0, 12, "spans=0:9-9 tests=");
+    /* Read again by no other statement: LIMIT's own readers. */
+    EXPECT(files, 0, 18, "spans= tests=tests/test_c.py");
+    /* Checked for None without a call, bound to a generator's code (a
+     * call runs none of its lines), or made by an unknown call: the
+     * readers of the class's name, all for a subclass of an ABC. */
+    EXPECT(files, 0, 13, "all");
+    EXPECT(files, 0, 16, "all");
+    EXPECT(files, 0, 19, "all");
+    const struct file plain[] = {
+        {"pkg/mod.py",
+         "class C:\n    def gen(self):\n        yield 1\n"
+         "    __add__ = gen\n    __len__ = gen\n"
+         "def make():\n    return C()\n"},
+        {NULL, NULL},
+    };
+    EXPECT(plain, 0, 4, "spans=0:7-7 tests=");
+    EXPECT(plain, 0, 5, "spans=0:7-7 tests=");
+    /* Through names that held the def when the statement ran. */
+    const struct file chain[] = {
+        {"pkg/mod.py",
+         "def f(self, o):\n    return 1\n"
+         "class C:\n    g = f\n    __and__ = g\n    __rand__ = __and__\n"
+         "    __or__ = h\n"},
+        {NULL, NULL},
+    };
+    EXPECT(chain, 0, 6, "spans=0:2-2 tests=");
+    EXPECT(chain, 0, 7, "spans= tests=");
+    /* A decorated class, a metaclass, a base of unknown make: the
+     * class's readers again. */
+    const struct file deco[] = {
+        {"pkg/mod.py",
+         "@total_ordering\nclass C:\n    def f(self):\n        return 1\n"
+         "    __lt__ = f\n"},
+        {"tests/test_d.py", "from pkg.mod import C\n"},
+        {NULL, NULL},
+    };
+    EXPECT(deco, 0, 5, "spans= tests=tests/test_d.py");
+    const struct file base[] = {
+        {"pkg/mod.py",
+         "from lib import Model\nclass C(Model):\n"
+         "    def f(self):\n        return 1\n    __lt__ = f\n"},
+        {NULL, NULL},
+    };
+    EXPECT(base, 0, 5, "all");
+    /* A base of the project's is followed: plain, fine; with
+     * __init_subclass__, not. */
+    const struct file own[] = {
+        {"pkg/mod.py",
+         "class B:\n    pass\nclass C(B):\n"
+         "    def f(self):\n        return 1\n    __lt__ = f\n"},
+        {NULL, NULL},
+    };
+    EXPECT(own, 0, 6, "spans=0:5-5 tests=");
+    const struct file hook[] = {
+        {"pkg/mod.py",
+         "class B:\n    def __init_subclass__(cls):\n        pass\n"
+         "class C(B):\n"
+         "    def f(self):\n        return 1\n    __lt__ = f\n"},
+        {NULL, NULL},
+    };
+    EXPECT(hook, 0, 7, "all");
+    /* A later statement of the body that only names it again passes
+     * the same value on: both names' readers.  Any other reading makes
+     * it the class's readers. */
+    const struct file again[] = {
+        {"pkg/mod.py",
+         "class C:\n    def f(self):\n        return 1\n    __lt__ = f\n"
+         "    __le__ = __lt__\n"
+         "def g(c):\n    return c.__le__\n"},
+        {NULL, NULL},
+    };
+    EXPECT(again, 0, 4, "spans=0:3-3,0:7-7 tests=");
+    const struct file again2[] = {
+        {"pkg/mod.py",
+         "class C:\n    def f(self):\n        return 1\n    __lt__ = f\n"
+         "    __le__ = staticmethod(__lt__)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(again2, 0, 4, "spans= tests=");
+    /* An earlier statement read what the name held before: no matter.
+     * A later one reading the body's names without naming them does. */
+    const struct file earlier[] = {
+        {"pkg/mod.py",
+         "class C:\n    def f(self):\n        return 1\n    g = f\n"
+         "    f = property(f)\n"
+         "def make():\n    return C()\n"},
+        {NULL, NULL},
+    };
+    EXPECT(earlier, 0, 5, "spans=0:3-3 tests=");
+    const struct file dyn[] = {
+        {"pkg/mod.py",
+         "class C:\n    def f(self):\n        return 1\n"
+         "    __lt__ = f\n    locals()['x'] = 1\n"
+         "def make():\n    return C()\n"},
+        {NULL, NULL},
+    };
+    EXPECT(dyn, 0, 4, "all");
+    /* A lambda's body runs where it is called; a mutant inside it
+     * cannot be told from its statement's run at import. */
+    const struct file lam[] = {
+        {"pkg/mod.py",
+         "class C:\n    __lt__ = (\n        lambda self, o:\n"
+         "            1 < 2)\n    X = 1\n"
+         "def make():\n    return C()\n"},
+        {NULL, NULL},
+    };
+    EXPECT(lam, 0, 3, "spans=0:4-4 tests=");
+    EXPECT(lam, 0, 4, "all");
+    /* A private name is the mangled attribute: another class's `__n`
+     * is another attribute. */
+    const struct file private[] = {
+        {"pkg/mod.py",
+         "class C:\n    def f(self):\n        return 1\n"   /* 1-3 */
+         "    __n = 2\n"                                        /* 4 */
+         "    def g(self):\n        return self.__n\n"         /* 5-6 */
+         "class D:\n    def h(self):\n        return self.__n\n"
+         "def k(c):\n    return c._C__n\n"},                   /* 10-11 */
+        {NULL, NULL},
+    };
+    EXPECT(private, 0, 4, "spans=0:6-6,0:11-11 tests=");
+}
+
+/* Code litmus does not trace (a module that is not a subject) that reads
+ * the name: whoever names that function. */
+static void test_untraced_functions(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"pkg/util.py",
+         "from pkg.mod import N, f\n\ndef g():\n    return N + 1\n"},
+        {"tests/test_g.py", "from pkg.util import g\n"},
+        {"tests/test_f.py", "from pkg.util import f\n"},
+        {NULL, NULL},
+    };
+    /* util re-imports f too: only N's alias flows on. */
+    EXPECT(files, 0, 1, "spans=0:4-4 tests=tests/test_g.py");
+    const struct file state_files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"pkg/util.py",
+         "from pkg import mod\nSEEN = []\n\ndef g():\n"
+         "    SEEN.append(mod.N)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(state_files, 0, 1, "all");
+    const struct file fixture[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/util.py",
+         "import pytest\nfrom pkg import mod\n\n@pytest.fixture\n"
+         "def g():\n    return mod.N\n"},
+        {NULL, NULL},
+    };
+    EXPECT(fixture, 0, 1, "all");
+}
+
+/* vars() of an instance a test made reads that instance's own
+ * dictionary, not a module's; of anything else, anything. */
+static void test_vars_of_instance(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/test_v.py",
+         "from pkg import mod\n\ndef test_v():\n"
+         "    st = mod.Stats(1)\n    st.size = 2\n"
+         "    assert vars(st) and st.__dict__\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 1, "spans=0:4-4 tests=");
+    const struct file module[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/test_v.py",
+         "from pkg import mod\n\ndef test_v():\n"
+         "    st = mod\n    assert vars(st)\n"},
+        {"tests/test_w.py",
+         "import importlib\n\ndef test_w():\n"
+         "    st = importlib.import_module('pkg.mod')\n"
+         "    assert vars(st)\n"},
+        {"tests/test_x.py",
+         "from pkg import mod\n\ndef test_x(st):\n"
+         "    assert vars(st)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(module, 0, 1,
+           "spans=0:4-4 tests=tests/test_v.py,tests/test_w.py,"
+           "tests/test_x.py");
+}
+
+/* A compound statement that sets an attribute of a def it just made
+ * binds the def's name alone. */
+static void test_fresh_attribute_store(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py",
+         "import sys\n"                           /* 1 */
+         "if sys.hexversion >= 0x30D00A2:\n"      /* 2 */
+         "    def f():\n"                         /* 3 */
+         "        return 1\n"                     /* 4 */
+         "    f.__doc__ = 'doc'\n"                /* 5 */
+         "else:\n"                                /* 6 */
+         "    f = len\n"                          /* 7 */
+         "def g():\n"                             /* 8 */
+         "    return f()\n"},                     /* 9 */
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 2, "spans=0:9-9 tests=");
+    const struct file shared[] = {
+        {"pkg/mod.py",
+         "import sys\n"
+         "if sys.hexversion >= 0x30D00A2:\n"
+         "    f = len\n"
+         "    f.__doc__ = 'doc'\n"},
+        {NULL, NULL},
+    };
+    EXPECT(shared, 0, 2, "all");
 }
 
 static void test_bad_queries(void **state)
@@ -581,6 +851,10 @@ int main(void)
         cmocka_unit_test(test_skipped_dirs),
         cmocka_unit_test(test_function_called_at_import),
         cmocka_unit_test(test_class_body),
+        cmocka_unit_test(test_class_dunders),
+        cmocka_unit_test(test_untraced_functions),
+        cmocka_unit_test(test_fresh_attribute_store),
+        cmocka_unit_test(test_vars_of_instance),
         cmocka_unit_test(test_bad_queries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
