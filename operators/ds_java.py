@@ -89,7 +89,7 @@ Rewriter(source, vocab=None)
       class has one there.
 """
 
-from ds_common import location
+from ds_base import location, call_text, _split_bom
 from ds_java_tree import JSrc, TYPE_DECLS
 from ds_java_faults import faults, faults_in_quarter, syntax_message
 from ds_java_rewrite import JavaRewriter
@@ -105,9 +105,7 @@ class Rewriter(JavaRewriter):
 def check(source):
     """{"package", "type", "lines"} of a Java source that parses; else
     ValueError "line N: ..."."""
-    if isinstance(source, str) and source.startswith('\ufeff'):
-        source = source[1:]
-    src = JSrc(source)
+    src = JSrc(_split_bom(source)[1])
     if src.err:
         raise ValueError(syntax_message(src))
     package = ''
@@ -133,13 +131,9 @@ def check(source):
 def check_call(expr):
     """None when `expr` is one Java expression (an input such as
     "Foo.bar(3, new int[]{1, 2})"); else a one-line reason."""
-    if not isinstance(expr, str):
-        return 'not a string'
-    if '\0' in expr:
-        return 'contains a NUL character'
-    text = expr.strip()
-    if not text:
-        return 'empty'
+    text, why = call_text(expr)
+    if why:
+        return why
     if '\\u' in text:
         return 'contains a unicode escape'
     head = 'class LitmusCall { Object litmusCall() { return (\n'

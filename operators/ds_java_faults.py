@@ -4,7 +4,8 @@
 # SPDX-License-Identifier: MIT
 
 import _lt_java
-from ds_common import FAULT_KINDS, location, _check_quarter, _short
+from ds_common import FAULT_KINDS
+from ds_base import location, _check_quarter, _short
 from ds_java_tree import (JSrc, NUMERIC_TYPES, NUMBER_LITERALS,
                           STRING_METHODS, NUMERIC_METHODS, code_bodies,
                           stop_at_types)
