@@ -228,8 +228,9 @@ class Rewriter:
       name) and _pairs by quarter, the blocks `r` may swap;
       _ranges(perm), the line ranges in output order once swapped;
       _reorder(), the swaps of one `r`;
-    * _make_names(): the names and comments; _templates and _strings, the dead code
-      drawn when _vdead (the vocabulary's, in line texts) is empty;
+    * _make_names(): the names and comments; _templates and _strings,
+      the dead code drawn when _vdead (the vocabulary's, in line texts)
+      is empty;
       _comment(rng, slot), one comment's lines;
     * _NONE: the v and r texts of _none()."""
 

@@ -1,13 +1,15 @@
 # litmus dataset generator, Java rewrites (`litmus dataset rewrite` on
-# Java; see ds_java.py): dead code, misleading comments and names, and the
-# reordering of class members, through the tree-sitter-java tree.
+# Java; see ds_java.py): where dead code, misleading comments and names,
+# and the reordering of class members may go, through the
+# tree-sitter-java tree; ds_base.Rewriter draws and splices them.
 # SPDX-License-Identifier: MIT
 
 from ds_base import (Cand, Rewriter, comment_texts, vocab_lists,
                      _split_bom, DEAD_STRINGS)
 from ds_java_tree import (JSrc, BODIES, METHODS, STATEMENT_PARENTS,
                           TYPE_DECLS, JAVA_KEYWORDS, JAVA_LANG, WRAP_CLASS,
-                          camel, code_bodies, stop_at_types)
+                          camel, code_bodies, method_params,
+                          stop_at_types)
 from ds_java_faults import syntax_message
 
 # (header, body..., footer); {u} the file's indent unit, {a}/{b} fresh
@@ -330,13 +332,7 @@ class JavaRewriter(Rewriter):
             banned = set(case_names)
             idents = []
             if id(owner) not in in_record:
-                ps = owner.child('parameters')
-                for p in (ps.children if ps is not None else ()):
-                    nm = p.child('name')
-                    if nm is None and p.type == 'spread_parameter':
-                        d = next((c for c in p.children
-                                  if c.type == 'variable_declarator'), None)
-                        nm = d.child('name') if d is not None else None
+                for p, nm in method_params(owner):
                     if nm is not None and p.type in ('formal_parameter',
                                                      'spread_parameter'):
                         decls.setdefault(seg(nm), []).append(

@@ -219,6 +219,19 @@ class JSrc:
         return out
 
 
+def method_params(m):
+    """(parameter, its name node or None) of a method or constructor,
+    a varargs parameter's name included."""
+    ps = m.child('parameters')
+    for p in (ps.children if ps is not None else ()):
+        nm = p.child('name')
+        if nm is None and p.type == 'spread_parameter':
+            d = next((c for c in p.children
+                      if c.type == 'variable_declarator'), None)
+            nm = d.child('name') if d is not None else None
+        yield p, nm
+
+
 def code_bodies(src):
     """The bodies of methods, constructors and initializers, each with its
     owner: the code the generators may change."""

@@ -1,5 +1,8 @@
-# litmus dataset generator, rewrites (`litmus dataset rewrite`) (see dataset.py).  Pure Python, standard
-# library only, no I/O; embedded in litmus like mutgen.py.
+# litmus dataset generator, rewrites (`litmus dataset rewrite`) (see
+# dataset.py): where dead code, comments, renames and reordered functions
+# may go in a Python program; ds_base.Rewriter draws and splices them.
+# Pure Python, standard library only, no I/O; embedded in litmus like
+# mutgen.py.
 # SPDX-License-Identifier: MIT
 
 import ast
