@@ -1,6 +1,7 @@
 # litmus dataset generator, Java: the entry point of the Java generators of
 # `litmus dataset faults|rewrite --lang java` (ds_java_tree.py: the source
-# model; ds_java_faults.py; ds_java_rewrite.py).  Runs in the interpreter
+# model; ds_java_faults.py; ds_java_rewrite.py; ds_base.py: what they share
+# with the Python generators).  Runs in the interpreter
 # embedded in litmus like dataset.py; reads Java only through the
 # tree-sitter-java tree of module _lt_java (operators/java_tree.c).
 # SPDX-License-Identifier: MIT
