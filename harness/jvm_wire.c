@@ -56,6 +56,7 @@ void lt_jvm_encode(struct lt_buf *out, const struct lt_jvm_field *f,
 void lt_jvm_decoder_init(struct lt_jvm_decoder *d)
 {
     memset(d, 0, sizeof(*d));
+    lt_framebuf_init(&d->in);
     d->nfields = -1;
 }
 
@@ -63,26 +64,9 @@ void lt_jvm_decoder_init(struct lt_jvm_decoder *d)
  * stream turned out malformed are dropped. */
 void lt_jvm_decoder_feed(struct lt_jvm_decoder *d, const void *p, size_t n)
 {
-    if (d->bad || n == 0)
+    if (d->bad)
         return;
-    if (d->start > 0 && d->start == d->len) {
-        d->start = d->pos = d->len = 0;
-    } else if (d->start > 0 && d->len + n > d->cap) {
-        /* Only whole messages lie before start: slide the rest down. */
-        memmove(d->buf, d->buf + d->start, d->len - d->start);
-        d->len -= d->start;
-        d->pos -= d->start;
-        d->start = 0;
-    }
-    if (d->len + n > d->cap) {
-        size_t cap = d->cap ? d->cap : 4096;
-        while (cap < d->len + n)
-            cap *= 2;
-        d->buf = xrealloc(d->buf, cap);
-        d->cap = cap;
-    }
-    memcpy(d->buf + d->len, p, n);
-    d->len += n;
+    d->pos -= lt_framebuf_feed(&d->in, p, n);
 }
 
 /* Parses a decimal number of at most `digits` digits ending in '\n' at
@@ -94,9 +78,9 @@ static int parse_number(const struct lt_jvm_decoder *d, size_t *at,
     size_t v = 0;
     size_t p = *at;
     for (int i = 0;; i++, p++) {
-        if (p >= d->len)
+        if (p >= d->in.len)
             return i > digits ? -1 : 0;
-        char c = d->buf[p];
+        char c = (char)d->in.buf[p];
         if (c == '\n') {
             if (i == 0)
                 return -1;
@@ -104,7 +88,7 @@ static int parse_number(const struct lt_jvm_decoder *d, size_t *at,
         }
         if (c < '0' || c > '9' || i >= digits)
             return -1;
-        if (i == 1 && d->buf[p - 1] == '0')
+        if (i == 1 && d->in.buf[p - 1] == '0')
             return -1; /* leading zero: one spelling per number */
         v = v * 10 + (size_t)(c - '0');
     }
@@ -115,16 +99,16 @@ static int parse_number(const struct lt_jvm_decoder *d, size_t *at,
     return 1;
 }
 
-/* The header at d->start: 1 parsed, 0 need more, -1 malformed. */
+/* The header at d->in.start: 1 parsed, 0 need more, -1 malformed. */
 static int parse_header(struct lt_jvm_decoder *d)
 {
-    size_t have = d->len - d->start;
+    size_t have = d->in.len - d->in.start;
     size_t cmp = have < MAGIC_LEN ? have : MAGIC_LEN;
-    if (memcmp(d->buf + d->start, MAGIC, cmp) != 0)
+    if (memcmp(d->in.buf + d->in.start, MAGIC, cmp) != 0)
         return -1;
     if (have < MAGIC_LEN)
         return 0;
-    size_t at = d->start + MAGIC_LEN;
+    size_t at = d->in.start + MAGIC_LEN;
     size_t n;
     int rc = parse_number(d, &at, MAX_COUNT_DIGITS, LT_JVM_MAX_FIELDS, &n);
     if (rc <= 0)
@@ -147,9 +131,9 @@ static int parse_field(struct lt_jvm_decoder *d)
     size_t at = d->pos;
     size_t name = at;
     for (;; at++) {
-        if (at >= d->len)
+        if (at >= d->in.len)
             return at - name > LT_JVM_MAX_NAME ? -1 : 0;
-        char c = d->buf[at];
+        char c = (char)d->in.buf[at];
         if (c == ' ')
             break;
         if (!((c >= 'a' && c <= 'z') || c == '_') ||
@@ -165,17 +149,16 @@ static int parse_field(struct lt_jvm_decoder *d)
     if (rc <= 0)
         return rc;
     /* The whole message, this value and its '\n' included, within the
-     * cap: known before the bytes arrive, so a lying length fails now. */
-    if (at - d->start + vlen + 1 > LT_JVM_MAX_MSG)
-        return -1;
-    if (d->len - at < vlen + 1)
-        return 0;
-    if (d->buf[at + vlen] != '\n')
+     * cap. */
+    rc = lt_framebuf_has(&d->in, at, vlen + 1, LT_JVM_MAX_MSG);
+    if (rc <= 0)
+        return rc < 0 ? -1 : 0;
+    if (d->in.buf[at + vlen] != '\n')
         return -1;
     size_t *o = d->offs + 4 * d->done;
-    o[0] = name - d->start;
+    o[0] = name - d->in.start;
     o[1] = name_len;
-    o[2] = at - d->start;
+    o[2] = at - d->in.start;
     o[3] = vlen;
     d->done++;
     d->pos = at + vlen + 1;
@@ -191,7 +174,7 @@ int lt_jvm_decoder_next(struct lt_jvm_decoder *d, struct lt_jvm_msg *m)
     memset(m, 0, sizeof(*m));
     if (d->bad)
         return LT_EPROTO;
-    if (d->start >= d->len)
+    if (d->in.start >= d->in.len)
         return 0;
     int rc = 1;
     if (d->nfields < 0)
@@ -205,9 +188,9 @@ int lt_jvm_decoder_next(struct lt_jvm_decoder *d, struct lt_jvm_msg *m)
     if (rc == 0)
         return 0;
 
-    size_t total = d->pos - d->start;
+    size_t total = d->pos - d->in.start;
     m->storage = xmalloc(total + 1);
-    memcpy(m->storage, d->buf + d->start, total);
+    memcpy(m->storage, d->in.buf + d->in.start, total);
     m->storage[total] = '\0';
     m->n = d->done;
     m->f = xcalloc(m->n ? m->n : 1, sizeof(*m->f));
@@ -219,7 +202,7 @@ int lt_jvm_decoder_next(struct lt_jvm_decoder *d, struct lt_jvm_msg *m)
         m->f[i].val = m->storage + o[2];
         m->f[i].len = o[3];
     }
-    d->start = d->pos;
+    d->in.start = d->pos;
     d->nfields = -1;
     d->done = 0;
     return 1;
@@ -228,7 +211,7 @@ int lt_jvm_decoder_next(struct lt_jvm_decoder *d, struct lt_jvm_msg *m)
 /* Contract: releases the decoder's buffers; it may be init'ed again. */
 void lt_jvm_decoder_free(struct lt_jvm_decoder *d)
 {
-    free(d->buf);
+    lt_framebuf_free(&d->in);
     free(d->offs);
     lt_jvm_decoder_init(d);
 }

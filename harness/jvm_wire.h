@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "common/buf.h"
+#include "harness/framebuf.h"
 
 #define LT_JVM_MAX_FIELDS 100000u
 #define LT_JVM_MAX_MSG (64u << 20)
@@ -31,10 +32,8 @@ struct lt_jvm_msg {
 
 /* An incremental decoder: bytes in as they arrive, whole messages out. */
 struct lt_jvm_decoder {
-    char *buf;
-    size_t len, cap;   /* bytes held, allocated */
-    size_t start;      /* offset of the message being parsed */
-    size_t pos;        /* offset parsed up to (absolute in buf) */
+    struct lt_framebuf in; /* start: the message being parsed */
+    size_t pos;        /* offset parsed up to (absolute in in.buf) */
     long nfields;      /* from the header; -1 until it is parsed */
     size_t done;       /* fields parsed so far */
     size_t *offs;      /* per parsed field: name, name len, value, len */

@@ -138,6 +138,13 @@ int lt_wire_send(int fd, const struct lt_wire_writer *w, const int *fds,
 
 /*** Decoding ***/
 
+/* The u32 little-endian at p: a frame's length. */
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
 void lt_wire_reader_init(struct lt_wire_reader *r, const void *payload,
                          size_t len)
 {
@@ -167,11 +174,7 @@ uint8_t lt_wire_get_u8(struct lt_wire_reader *r)
 uint32_t lt_wire_get_u32(struct lt_wire_reader *r)
 {
     const uint8_t *p = take(r, 4);
-    uint32_t v = 0;
-    if (p)
-        for (int i = 0; i < 4; i++)
-            v |= (uint32_t)p[i] << (8 * i);
-    return v;
+    return p ? le32(p) : 0;
 }
 
 uint64_t lt_wire_get_u64(struct lt_wire_reader *r)
@@ -271,8 +274,7 @@ int lt_wire_recv(int fd, size_t max, uint8_t **payload, size_t *len,
             close(dummy_fds[i]);
     if (rc <= 0)
         return rc;
-    uint32_t n = (uint32_t)hdr[0] | (uint32_t)hdr[1] << 8 |
-                 (uint32_t)hdr[2] << 16 | (uint32_t)hdr[3] << 24;
+    uint32_t n = le32(hdr);
     if (n == 0 || n > max)
         return LT_EPROTO;
     size_t plen = n - 1;
@@ -291,61 +293,38 @@ int lt_wire_recv(int fd, size_t max, uint8_t **payload, size_t *len,
 
 void lt_wire_decoder_init(struct lt_wire_decoder *d, size_t max)
 {
-    d->buf = NULL;
-    d->len = d->cap = 0;
+    lt_framebuf_init(&d->in);
     d->max = max;
-    d->consumed = 0;
-}
-
-static void drop_consumed(struct lt_wire_decoder *d)
-{
-    if (!d->consumed)
-        return;
-    memmove(d->buf, d->buf + d->consumed, d->len - d->consumed);
-    d->len -= d->consumed;
-    d->consumed = 0;
 }
 
 void lt_wire_decoder_feed(struct lt_wire_decoder *d, const void *p, size_t n)
 {
-    drop_consumed(d);
-    /* Nothing to add; on a fresh decoder buf is still NULL, and NULL + 0
-     * (or memcpy from a NULL p) is undefined behaviour. */
-    if (n == 0)
-        return;
-    if (d->len + n > d->cap) {
-        size_t cap = d->cap ? d->cap : 1024;
-        while (cap < d->len + n)
-            cap *= 2;
-        d->buf = xrealloc(d->buf, cap);
-        d->cap = cap;
-    }
-    memcpy(d->buf + d->len, p, n);
-    d->len += n;
+    lt_framebuf_feed(&d->in, p, n);
 }
 
 int lt_wire_decoder_pop(struct lt_wire_decoder *d, int *type,
                         const uint8_t **payload, size_t *len)
 {
-    drop_consumed(d); /* the frame handed out by the previous pop */
-    if (d->len < 4)
-        return 0;
-    uint32_t n = (uint32_t)d->buf[0] | (uint32_t)d->buf[1] << 8 |
-                 (uint32_t)d->buf[2] << 16 | (uint32_t)d->buf[3] << 24;
-    if (n == 0 || n > d->max)
+    struct lt_framebuf *in = &d->in;
+    int rc = lt_framebuf_has(in, in->start, 4, 4);
+    if (rc <= 0)
+        return rc;
+    const uint8_t *frame = in->buf + in->start;
+    uint32_t n = le32(frame);
+    if (n == 0)
         return LT_EPROTO;
-    if (d->len < 4 + (size_t)n)
-        return 0;
-    *type = d->buf[4];
-    *payload = d->buf + 5;
+    /* The length prefix, then n bytes of type and payload. */
+    rc = lt_framebuf_has(in, in->start + 4, n, 4 + d->max);
+    if (rc <= 0)
+        return rc;
+    *type = frame[4];
+    *payload = frame + 5;
     *len = n - 1;
-    d->consumed = 4 + (size_t)n;
+    in->start += 4 + (size_t)n;
     return 1;
 }
 
 void lt_wire_decoder_free(struct lt_wire_decoder *d)
 {
-    free(d->buf);
-    d->buf = NULL;
-    d->len = d->cap = 0;
+    lt_framebuf_free(&d->in);
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/framebuf.h"
 #include "lt_py_constants.h" /* generated: the Python's own values */
 
 /* A frame is: u32 little-endian length N of what follows, u8 type, then
@@ -158,16 +159,14 @@ int lt_wire_recv(int fd, size_t max, uint8_t **payload, size_t *len,
 /* Incremental decoder for a non-blocking, hostile stream (a child's result
  * pipe): feed what read() returned, then pop whole frames. */
 struct lt_wire_decoder {
-    uint8_t *buf;
-    size_t len, cap;
-    size_t max;      /* largest accepted frame */
-    size_t consumed; /* bytes of the frame last popped, dropped lazily */
+    struct lt_framebuf in; /* start: past the frame last popped */
+    size_t max;            /* largest accepted frame */
 };
 
 void lt_wire_decoder_init(struct lt_wire_decoder *d, size_t max);
 void lt_wire_decoder_feed(struct lt_wire_decoder *d, const void *p, size_t n);
 /* 1 and a frame (payload points into the decoder, valid until the next
- * feed or pop), 0 when no whole frame is buffered, LT_EPROTO when the
+ * feed), 0 when no whole frame is buffered, LT_EPROTO when the
  * stream is malformed (oversized or zero-length frame). */
 int lt_wire_decoder_pop(struct lt_wire_decoder *d, int *type,
                         const uint8_t **payload, size_t *len);

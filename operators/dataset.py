@@ -205,9 +205,10 @@ of operators or constants.  A clean program and a faulty copy from
   whatever the composition order.
 """
 
-# The generators live in small modules, one a generator; this module is
-# their one entry point (the C bridge and the tests import it) and holds
-# every name they define.
+# The generators live in small modules, one a generator, on ds_common
+# (what the Python ones share) and ds_base (what they share with the Java
+# ones); this module is their one entry point (the C bridge and the tests
+# import it) and holds every name they define.
 import ds_common
 import ds_faults
 import ds_rewrite

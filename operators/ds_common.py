@@ -1,5 +1,7 @@
-# litmus dataset generator, what the generators share: tokens, the source model, locations and checks (see dataset.py).  Pure Python, standard
-# library only, no I/O; embedded in litmus like mutgen.py.
+# litmus dataset generator, what the Python generators share: tokens, the
+# source model and checks (see dataset.py; what the Java generators share
+# with them is in ds_base.py).  Pure Python, standard library only, no I/O;
+# embedded in litmus like mutgen.py.
 # SPDX-License-Identifier: MIT
 
 import ast
@@ -13,6 +15,9 @@ import symtable
 import textwrap
 import tokenize
 
+from ds_base import (count_lines as _count_lines, location,  # noqa: F401
+                     _check_quarter, _short, _split_bom, call_text,
+                     source_bytes)
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 SOFT_KEYWORDS = frozenset(getattr(keyword, 'softkwlist', ()) or
@@ -37,39 +42,15 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-# ---------------------------------------------------------------- locations
-
-def _count_lines(source):
-    if not source:
-        return 0
-    n = source.count('\n')
-    return n if source.endswith('\n') else n + 1
-
-
-def location(line, total_lines):
-    """{"line", "fraction", "quarter", "third"} of a 1-based line (see the
-    module docstring for the formula)."""
-    line = int(line)
-    if line < 1:
-        raise ValueError('line %d: lines are 1-based' % line)
-    total = max(1, int(total_lines))
-    k = min(line, total) - 1
-    return {'line': line, 'fraction': k / total,
-            'quarter': k * 4 // total + 1,
-            'third': ('first', 'middle', 'last')[k * 3 // total]}
-
+# ---------------------------------------------------------------- checks
 
 def check_call(expr):
     """None when `expr` (an input of a record: a call such as "f(1, 2)")
     is one Python expression; else a one-line reason.  Parsing only:
     nothing is evaluated here."""
-    if not isinstance(expr, str):
-        return 'not a string'
-    if '\0' in expr:
-        return 'contains a NUL character'
-    text = expr.strip()
-    if not text:
-        return 'empty'
+    text, why = call_text(expr)
+    if why:
+        return why
     try:
         ast.parse(text, '<input>', 'eval')
     except SyntaxError as exc:
@@ -79,26 +60,12 @@ def check_call(expr):
     return None
 
 
-def _check_quarter(quarter, allow_none=True):
-    if quarter is None and allow_none:
-        return None
-    if isinstance(quarter, bool) or quarter not in (1, 2, 3, 4):
-        raise ValueError('quarter must be 1, 2, 3 or 4%s, not %r' % (
-            ' or None' if allow_none else '', quarter))
-    return quarter
-
-
 def _compiles(src):
     try:
         compile(src, '<variant>', 'exec', 0, True)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return False
     return True
-
-
-def _short(text, limit=60):
-    text = ' '.join(text.split())
-    return text if len(text) <= limit else text[:limit - 3] + '...'
 
 
 # ---------------------------------------------------------------- analysis
@@ -118,18 +85,8 @@ class _Src:
     the generators may touch."""
 
     def __init__(self, source):
-        if not isinstance(source, str):
-            raise TypeError('source must be str, not %s'
-                            % type(source).__name__)
-        if '\0' in source:
-            raise ValueError('source contains a NUL character')
-        if '\r' in source.replace('\r\n', ''):
-            raise ValueError('lone CR line ends are not supported')
+        self.data = source_bytes(source)
         self.text = source
-        try:
-            self.data = source.encode('utf-8')
-        except UnicodeEncodeError:
-            raise ValueError('source is not valid Unicode text')
         parts = source.split('\n')
         self.tail = source.endswith('\n')
         self.n = _count_lines(source)
@@ -345,12 +302,6 @@ def _blocks(a):
 
 
 # ---------------------------------------------------------------- typed
-
-
-def _split_bom(source):
-    if isinstance(source, str) and source.startswith('\ufeff'):
-        return '\ufeff', source[1:]
-    return '', source
 
 
 def _own_nodes(stmt):

@@ -1,6 +1,7 @@
 # litmus dataset generator, Java: the entry point of the Java generators of
 # `litmus dataset faults|rewrite --lang java` (ds_java_tree.py: the source
-# model; ds_java_faults.py; ds_java_rewrite.py).  Runs in the interpreter
+# model; ds_java_faults.py; ds_java_rewrite.py; ds_base.py: what they share
+# with the Python generators).  Runs in the interpreter
 # embedded in litmus like dataset.py; reads Java only through the
 # tree-sitter-java tree of module _lt_java (operators/java_tree.c).
 # SPDX-License-Identifier: MIT
@@ -89,7 +90,7 @@ Rewriter(source, vocab=None)
       class has one there.
 """
 
-from ds_common import location
+from ds_base import location, call_text, _split_bom
 from ds_java_tree import JSrc, TYPE_DECLS
 from ds_java_faults import faults, faults_in_quarter, syntax_message
 from ds_java_rewrite import JavaRewriter
@@ -105,9 +106,7 @@ class Rewriter(JavaRewriter):
 def check(source):
     """{"package", "type", "lines"} of a Java source that parses; else
     ValueError "line N: ..."."""
-    if isinstance(source, str) and source.startswith('\ufeff'):
-        source = source[1:]
-    src = JSrc(source)
+    src = JSrc(_split_bom(source)[1])
     if src.err:
         raise ValueError(syntax_message(src))
     package = ''
@@ -133,13 +132,9 @@ def check(source):
 def check_call(expr):
     """None when `expr` is one Java expression (an input such as
     "Foo.bar(3, new int[]{1, 2})"); else a one-line reason."""
-    if not isinstance(expr, str):
-        return 'not a string'
-    if '\0' in expr:
-        return 'contains a NUL character'
-    text = expr.strip()
-    if not text:
-        return 'empty'
+    text, why = call_text(expr)
+    if why:
+        return why
     if '\\u' in text:
         return 'contains a unicode escape'
     head = 'class LitmusCall { Object litmusCall() { return (\n'

@@ -4,10 +4,11 @@
 # SPDX-License-Identifier: MIT
 
 import _lt_java
-from ds_common import FAULT_KINDS, location, _check_quarter, _short
+from ds_common import FAULT_KINDS
+from ds_base import location, _check_quarter, _short
 from ds_java_tree import (JSrc, NUMERIC_TYPES, NUMBER_LITERALS,
                           STRING_METHODS, NUMERIC_METHODS, code_bodies,
-                          stop_at_types)
+                          method_params, stop_at_types)
 
 FLIP = {'+': '-', '-': '+', '*': '/', '/': '*', '%': '/', '<<': '>>',
         '>>': '<<', '>>>': '>>', '&': '|', '|': '&', '^': '&',
@@ -344,16 +345,7 @@ class _JFaults:
         src = self.src
         rtype = m.child('type')
         rt = src.seg(rtype) if rtype is not None else 'void'
-        params = set()
-        ps = m.child('parameters')
-        for p in (ps.children if ps is not None else ()):
-            nm = p.child('name')
-            if nm is None and p.type == 'spread_parameter':
-                d = next((c for c in p.children
-                          if c.type == 'variable_declarator'), None)
-                nm = d.child('name') if d is not None else None
-            if nm is not None:
-                params.add(src.seg(nm))
+        params = {src.seg(nm) for _, nm in method_params(m) if nm is not None}
         local_names = set()
         stmts = []
         for x in body.walk(lambda x: x.type == 'lambda_expression'

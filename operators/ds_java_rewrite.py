@@ -1,17 +1,15 @@
 # litmus dataset generator, Java rewrites (`litmus dataset rewrite` on
-# Java; see ds_java.py): dead code, misleading comments and names, and the
-# reordering of class members, through the tree-sitter-java tree.
+# Java; see ds_java.py): where dead code, misleading comments and names,
+# and the reordering of class members may go, through the
+# tree-sitter-java tree; ds_base.Rewriter draws and splices them.
 # SPDX-License-Identifier: MIT
 
-import bisect
-import random
-
-from ds_common import location, _check_quarter, _short
-from ds_rewrite import (RENAME_POOL, DEAD_NAMES, DEAD_STRINGS,
-                        COMMENTS_GENERIC, COMMENTS_BY_KIND)
+from ds_base import (Cand, Rewriter, comment_texts, vocab_lists,
+                     _split_bom, DEAD_STRINGS)
 from ds_java_tree import (JSrc, BODIES, METHODS, STATEMENT_PARENTS,
                           TYPE_DECLS, JAVA_KEYWORDS, JAVA_LANG, WRAP_CLASS,
-                          camel, code_bodies, stop_at_types)
+                          camel, code_bodies, method_params,
+                          stop_at_types)
 from ds_java_faults import syntax_message
 
 # (header, body..., footer); {u} the file's indent unit, {a}/{b} fresh
@@ -45,10 +43,6 @@ MEMBERS = frozenset(('method_declaration', 'constructor_declaration',
                      'constant_declaration', 'static_initializer', 'block',
                      'annotation_type_element_declaration')) | TYPE_DECLS
 MOVABLE = (METHODS | TYPE_DECLS)
-
-
-def _taken_name(x, taken):
-    return x in taken or x in JAVA_KEYWORDS or x in JAVA_LANG
 
 
 def _check_dead(x):
@@ -186,28 +180,7 @@ def _static_false(src, n):
 def validate_vocab(vocab):
     """The Python generator's vocabulary checks, for Java: returns (names
     as camelCase identifiers, comment texts, [(raw, (lines, bound))])."""
-    if vocab is None:
-        return [], [], []
-    if not isinstance(vocab, dict):
-        raise ValueError('vocab must be an object with "names", "comments" '
-                         'and/or "dead_code" lists')
-    extra = set(vocab) - {'names', 'comments', 'dead_code'}
-    if extra:
-        raise ValueError('vocab: unknown key(s) %s'
-                         % ', '.join(sorted(map(repr, extra))))
-    out = []
-    for key in ('names', 'comments', 'dead_code'):
-        v = vocab.get(key, [])
-        if v is None:
-            v = []
-        if not isinstance(v, (list, tuple)):
-            raise ValueError('vocab %s must be a list' % key)
-        for x in v:
-            if not isinstance(x, str):
-                raise ValueError('vocab %s entry %r is not a string'
-                                 % (key, x))
-        out.append(list(v))
-    names, comments, dead = out
+    names, comments, dead = vocab_lists(vocab)
     jnames = []
     for x in names:
         if not x.isidentifier() or '$' in x:
@@ -220,51 +193,48 @@ def validate_vocab(vocab):
         if x.startswith('__'):
             raise ValueError('vocab names entry %r starts with __' % x)
         jnames.append(j)
-    texts = []
-    for x in comments:
-        if any(c in x for c in '\r\n\0'):
-            raise ValueError('vocab comments entry %r is not a single line'
-                             % x)
-        t = x.strip()
-        for lead in ('//', '#'):
-            if t.startswith(lead):
-                t = t[len(lead):].strip()
-        if not t:
-            raise ValueError('vocab comments entry %r is empty' % x)
-        if '\\u' in t:
-            raise ValueError('vocab comments entry %r contains a unicode '
-                             'escape (javac reads it as code)' % x)
-        texts.append(t)
+    texts = comment_texts(comments, ('//', '#'), _no_unicode_escape)
     return jnames, texts, [(x, _check_dead(x)) for x in dead]
 
 
-class _Cand:
-    __slots__ = ('name', 'func', 'anchor', 'occ')
+def _no_unicode_escape(x, text):
+    if '\\u' in text:
+        raise ValueError('vocab comments entry %r contains a unicode '
+                         'escape (javac reads it as code)' % x)
 
-    def __init__(self, name, func, anchor, occ):
-        self.name, self.func, self.anchor, self.occ = name, func, anchor, occ
 
-
-class JavaRewriter:
+class JavaRewriter(Rewriter):
     """Semantic-preserving rewrites of one Java program (see ds_java.py).
-    Analyses the tree once; variant() only draws and splices lines."""
+    Analyses the tree once; variant() only draws and splices lines, which
+    are the file's bytes."""
+
+    NL = b'\n'
+    UNUSED = 'unused%d'
+    NUMBERED = '%s%d'
+    _NONE = {'v': 'no local variable or parameter that can be renamed',
+             'r': 'no class with two methods, constructors or nested '
+                  'classes that can be reordered'}
+    _strings = JSTRINGS
+    _word = staticmethod(camel)
+
+    @staticmethod
+    def _enc(text):
+        return text.encode('utf-8')
+
+    @staticmethod
+    def _dec(line):
+        return line.decode('utf-8')
 
     def __init__(self, source, vocab=None):
         vnames, vcomments, vdead = validate_vocab(vocab)
         self.source = source
-        self._bom = ''
-        if isinstance(source, str) and source.startswith('\ufeff'):
-            self._bom, source = '\ufeff', source[1:]
+        self._bom, source = _split_bom(source)
         a = JSrc(source)
         if a.err:
             raise ValueError(syntax_message(a))
-        self.skipped = []
-        n = self._n = a.n
-        self._lines = list(a.blines[:n]) if n else [b'']
-        self._tail = a.tail
-        self._cr = b'\r' if b'\r\n' in a.data else b''
-        self._quarter = [0] + [location(L, n)['quarter']
-                               for L in range(1, n + 1)]
+        n = a.n
+        self._set_lines(n, list(a.blines[:n]) if n else [b''], a.tail,
+                        b'\r' if b'\r\n' in a.data else b'')
         self._idents = a.identifiers() | {WRAP_CLASS}
         self._own_names = {a.seg(n.child('name')) for n in a.nodes
                            if n.child('name') is not None
@@ -277,12 +247,6 @@ class JavaRewriter:
         self._make_pools(vnames, vcomments, vdead)
 
     # analysis ----------------------------------------------------------
-    def _by_quarter(self, items, line_of):
-        res = {None: list(items)}
-        for q in (1, 2, 3, 4):
-            res[q] = [x for x in items if self._quarter[line_of(x)] == q]
-        return res
-
     @staticmethod
     def _indent_unit(a):
         """The file's indent step: a class member's indent beyond its
@@ -323,11 +287,7 @@ class JavaRewriter:
             kind = COMMENT_KIND.get(self._kind_node(a, n).type, 'simple')
             member = p.type not in STATEMENT_PARENTS
             slots[L] = (a.indent(n), code, kind, member)
-        self._slot = slots
-        lines = sorted(slots)
-        self._code_slots = self._by_quarter(
-            [L for L in lines if slots[L][1]], lambda L: L)
-        self._comment_slots = self._by_quarter(lines, lambda L: L)
+        self._set_slots(slots)
 
     @staticmethod
     def _kind_node(a, n):
@@ -372,13 +332,7 @@ class JavaRewriter:
             banned = set(case_names)
             idents = []
             if id(owner) not in in_record:
-                ps = owner.child('parameters')
-                for p in (ps.children if ps is not None else ()):
-                    nm = p.child('name')
-                    if nm is None and p.type == 'spread_parameter':
-                        d = next((c for c in p.children
-                                  if c.type == 'variable_declarator'), None)
-                        nm = d.child('name') if d is not None else None
+                for p, nm in method_params(owner):
                     if nm is not None and p.type in ('formal_parameter',
                                                      'spread_parameter'):
                         decls.setdefault(seg(nm), []).append(
@@ -474,7 +428,7 @@ class JavaRewriter:
                     if (nm.sc, nm.ec) not in occ.setdefault(L, []):
                         occ[L].append((nm.sc, nm.ec))
                 anchor = min(nm.sr + 1 for nm, _, _ in ds)
-                cands.append(_Cand(name, fname, anchor, tuple(
+                cands.append(Cand(name, fname, anchor, tuple(
                     (L, tuple(sorted(set(sp))))
                     for L, sp in sorted(occ.items()))))
         cands.sort(key=lambda c: (c.anchor, c.name, c.func))
@@ -519,7 +473,6 @@ class JavaRewriter:
                 groups.append(mine)
         self._blocks = blocks
         self._groups = groups
-        q = self._quarter
         pairs = {None: []}
         for qq in (1, 2, 3, 4):
             pairs[qq] = []
@@ -532,8 +485,7 @@ class JavaRewriter:
             self._gpairs[None].append(ps)
             pairs[None].extend(ps)
             for qq in (1, 2, 3, 4):
-                mine = [p for p in ps if q[blocks[p[0]][2]] == qq
-                        or q[blocks[p[1]][2]] == qq]
+                mine = self._pairs_in(ps, qq)
                 self._gpairs[qq].append(mine)
                 pairs[qq].extend(mine)
         self._pairs = pairs
@@ -552,33 +504,13 @@ class JavaRewriter:
 
     def _make_pools(self, vnames, vcomments, vdead):
         taken = self._idents
-        names = []
-        for x in vnames:
-            if _taken_name(x, taken):
-                self.skipped.append(('names', x, 'used by the program'))
-            elif x not in names:
-                names.append(x)
-        if not names:
-            names = [camel(x) for x in RENAME_POOL
-                     if not _taken_name(camel(x), taken)]
-        self._rename_pool = names
-        dead_names = [camel(x) for x in DEAD_NAMES
-                      if not _taken_name(camel(x), taken)
-                      and camel(x) not in names]
-        k = 0
-        while len(dead_names) < 4:
-            cand = 'unused%d' % k
-            k += 1
-            if not _taken_name(cand, taken) and cand not in names:
-                dead_names.append(cand)
-        self._dead_names = dead_names
+        self._make_names(vnames, vcomments, taken | JAVA_KEYWORDS | JAVA_LANG)
         # a template naming String or System only when the file does not
         # declare a type (or anything else) of that name
         own = self._own_names
         self._templates = [t for t in DEAD_TEMPLATES
                            if not any(w in ''.join(t) and w in own
                                       for w in ('String', 'System'))]
-        self._comments = vcomments or None
         dead = []
         for raw, (lines, bound, free) in vdead:
             clash = sorted(bound & taken)
@@ -593,69 +525,11 @@ class JavaRewriter:
             else:
                 dead.append([ln.encode('utf-8') for ln in lines])
         self._vdead = dead or None
-        self._rename_base = len(names)
-        base = list(names)
-        k = 0
-        while len(self._rename_pool) < 8 + len(self._cands[None]):
-            cand = '%s%d' % (base[k % len(base)], k // len(base) + 2)
-            k += 1
-            if not _taken_name(cand, taken) and cand not in \
-                    self._rename_pool and cand not in dead_names:
-                self._rename_pool.append(cand)
 
     # variants ------------------------------------------------------------
-    @staticmethod
-    def _parse_ops(ops):
-        if not isinstance(ops, str):
-            raise ValueError('ops must be a string such as "c,v,d"')
-        parts = [p.strip() for p in ops.split(',')] if ',' in ops \
-            else list(ops.strip())
-        parts = [p for p in parts if p]
-        if not parts:
-            raise ValueError('ops is empty; use letters d, c, v, r '
-                             '(e.g. "c,v,d")')
-        for p in parts:
-            if p not in ('d', 'c', 'v', 'r'):
-                raise ValueError('unknown rewrite op %r; ops are d (dead '
-                                 'code), c (comments), v (renames), r '
-                                 '(function reordering)' % p)
-        return parts
-
-    def applicable(self, quarter=None):
-        """Counts of candidates per op in a quarter (None: whole file)."""
-        q = _check_quarter(quarter)
-        return {'d': len(self._code_slots[q]),
-                'c': len(self._comment_slots[q]),
-                'v': len(self._cands[q]), 'r': len(self._pairs[q])}
-
-    def _dead(self, rng, indent):
-        cr = self._cr
-        if self._vdead:
-            lines = self._vdead[rng.randrange(len(self._vdead))]
-            return [(indent + ln if ln.strip() else ln) + cr
-                    for ln in lines]
-        tpl = self._templates[rng.randrange(len(self._templates))]
-        pool = self._dead_names
-        i = rng.randrange(len(pool))
-        j = rng.randrange(len(pool) - 1)
-        if j >= i:
-            j += 1
-        n = rng.randrange(1, 10)
-        vals = {'u': self._unit.decode('utf-8'), 'a': pool[i], 'b': pool[j],
-                'n': n, 'm': n + rng.randrange(1, 10),
-                's': JSTRINGS[rng.randrange(len(JSTRINGS))]}
-        return [indent + ln.format(**vals).encode('utf-8') + cr
-                for ln in tpl]
-
-    def _comment(self, rng, indent, kind, member):
-        if self._comments:
-            pool = self._comments
-            text = pool[rng.randrange(len(pool))]
-        else:
-            specific = COMMENTS_BY_KIND.get(kind, ())
-            k = rng.randrange(len(specific) + len(COMMENTS_GENERIC))
-            text = (specific[k] if k < len(specific)
-                    else COMMENTS_GENERIC[k - len(specific)])
+    def _comment(self, rng, slot):
+        indent, _, kind, member = slot
+        text = self._comment_text(rng, kind)
         style = rng.randrange(3 if member else 2)
         if '*/' in text:
             style = 0
@@ -667,101 +541,16 @@ class JavaRewriter:
             line = '/** ' + text + ' */'
         return [indent + line.encode('utf-8') + self._cr]
 
-    @staticmethod
-    def _slots(rng, cands, k):
-        if len(cands) >= k:
-            return rng.sample(cands, k)
-        return [cands[rng.randrange(len(cands))] for _ in range(k)]
-
-    def variant(self, ops, strength, quarter=None, seed=0, fault_line=None):
-        seq = self._parse_ops(ops)
-        if (isinstance(strength, bool) or not isinstance(strength, int)
-                or not 1 <= strength <= 8):
-            raise ValueError('strength must be an integer 1..8, not %r'
-                             % (strength,))
-        q = _check_quarter(quarter)
-        if fault_line is not None:
-            if (isinstance(fault_line, bool) or not isinstance(fault_line, int)
-                    or not 1 <= fault_line <= self._n):
-                raise ValueError('fault_line %r is not a line of the source '
-                                 '(1..%d)' % (fault_line, self._n))
-        rng = random.Random(seed)
-        pre = {}
-        events = []
-        renames = []
-        used_names = set()
-        perm = None
-        for op in reversed(seq):
-            if op == 'd' or op == 'c':
-                cands = (self._code_slots if op == 'd'
-                         else self._comment_slots)[q]
-                if not cands:
-                    raise ValueError(self._none(op, q))
-                for L in self._slots(rng, cands, strength):
-                    indent, _, kind, member = self._slot[L]
-                    lines = (self._dead(rng, indent) if op == 'd'
-                             else self._comment(rng, indent, kind, member))
-                    item = [op, lines, 0]
-                    pre.setdefault(L, []).append(item)
-                    events.append(item)
-            elif op == 'v':
-                cands = self._cands[q]
-                if not cands:
-                    raise ValueError(self._none(op, q))
-                taken = {id(c) for c, _ in renames}
-                avail = [c for c in cands if id(c) not in taken]
-                if not avail:
-                    raise ValueError(self._none(op, q) + ' (all renamed)')
-                pool = self._rename_pool
-                nbase = self._rename_base
-                for c in rng.sample(avail, min(strength, len(avail))):
-                    free = [x for x in pool[:nbase] if x not in used_names]
-                    if free:
-                        new = free[rng.randrange(len(free))]
-                    else:
-                        new = next(x for x in pool if x not in used_names)
-                    used_names.add(new)
-                    renames.append((c, new))
-                    events.append(['v', c, new])
-            else:
-                if not self._pairs[q]:
-                    raise ValueError(self._none(op, q))
-                if perm is None:
-                    perm = list(range(len(self._blocks)))
-                for gi, g in enumerate(self._groups):
-                    # every class changes; in a quarter, through a member
-                    # declared there when the class has one
-                    order = list(self._gpairs[q][gi]
-                                 or self._gpairs[None][gi])
-                    rng.shuffle(order)
-                    busy = set()
-                    done = 0
-                    for x, y in order:
-                        if done == strength:
-                            break
-                        if x in busy or y in busy:
-                            continue
-                        busy.update((x, y))
-                        ix, iy = perm.index(x), perm.index(y)
-                        perm[ix], perm[iy] = perm[iy], perm[ix]
-                        events.append(['r', x, y])
-                        done += 1
-                    if all(perm[b] == b for b in g):
-                        # a second "r" undid the first: swap once more
-                        x, y = order[0]
-                        ix, iy = perm.index(x), perm.index(y)
-                        perm[ix], perm[iy] = perm[iy], perm[ix]
-                        events.append(['r', x, y])
-        return self._render(pre, events, renames, perm, q, fault_line)
-
-    def _none(self, op, q):
-        what = {'d': 'no statement where dead code can be inserted',
-                'c': 'no statement where a comment can be inserted',
-                'v': 'no local variable or parameter that can be renamed',
-                'r': 'no class with two methods, constructors or nested '
-                     'classes that can be reordered'}[op]
-        return '%s: %s%s' % (op, what, '' if q is None
-                             else ' in quarter %d' % q)
+    def _reorder(self, rng, q, strength, perm, events):
+        for gi, g in enumerate(self._groups):
+            # every class changes; in a quarter, through a member
+            # declared there when the class has one
+            order = self._swap_some(rng, self._gpairs[q][gi]
+                                    or self._gpairs[None][gi],
+                                    strength, perm, events)
+            if all(perm[b] == b for b in g):
+                # a second "r" undid the first: swap once more
+                self._swap(perm, *order[0], events)
 
     def _ranges(self, perm):
         """The original line ranges in output order."""
@@ -783,84 +572,6 @@ class JavaRewriter:
                 out.append((pos, e))
         expand(1, self._n, kids[None])
         return out
-
-    def _render(self, pre, events, renames, perm, q, fault_line):
-        lines = self._lines
-        if renames:
-            spans = {}
-            for c, new in renames:
-                nb = new.encode('utf-8')
-                for L, sp in c.occ:
-                    lst = spans.setdefault(L, [])
-                    for c0, c1 in sp:
-                        lst.append((c0, c1, nb))
-            lines = list(lines)
-            for L, lst in spans.items():
-                lst.sort()
-                s = lines[L - 1]
-                parts = []
-                pos = 0
-                for c0, c1, nb in lst:
-                    parts.append(s[pos:c0])
-                    parts.append(nb)
-                    pos = c1
-                parts.append(s[pos:])
-                lines[L - 1] = b''.join(parts)
-        ranges = self._ranges(perm)
-        keys = sorted(pre)
-        prefix = [0]
-        for L in keys:
-            prefix.append(prefix[-1] + sum(len(it[1]) for it in pre[L]))
-        out = []
-        placed = []
-        for s, e in ranges:
-            i = bisect.bisect_left(keys, s)
-            j = bisect.bisect_right(keys, e)
-            placed.append((s, e, len(out), i))
-            prev = s
-            for L in keys[i:j]:
-                out.extend(lines[prev - 1:L - 1])
-                for item in pre[L]:
-                    item[2] = len(out) + 1
-                    out.extend(item[1])
-                prev = L
-            out.extend(lines[prev - 1:e])
-        data = b'\n'.join(out)
-        if self._tail:
-            data += b'\n'
-        src = self._bom + data.decode('utf-8')
-
-        def where(L):
-            for s, e, start, i in placed:
-                if s <= L <= e:
-                    return (start + L - s + 1 + prefix[bisect.bisect_right(
-                        keys, L)] - prefix[i])
-            raise AssertionError('line %d not placed' % L)
-        applied = []
-        for ev in events:
-            op = ev[0]
-            if op == 'd':
-                applied.append({'op': 'd', 'line': ev[2], 'detail':
-                                'dead code `%s`' % _short(' '.join(
-                                    x.decode('utf-8').strip()
-                                    for x in ev[1]), 70)})
-            elif op == 'c':
-                applied.append({'op': 'c', 'line': ev[2],
-                                'detail': ev[1][0].decode('utf-8').strip()})
-            elif op == 'v':
-                c, new = ev[1], ev[2]
-                applied.append({'op': 'v', 'line': where(c.anchor),
-                                'detail': '`%s` -> `%s` in `%s`'
-                                % (c.name, new, c.func)})
-            else:
-                bx, by = self._blocks[ev[1]], self._blocks[ev[2]]
-                applied.append({'op': 'r', 'line': where(bx[2]),
-                                'detail': 'swap `%s` (line %d) and `%s` '
-                                '(line %d)' % (bx[3], bx[2], by[3], by[2])})
-        return {'source': src,
-                'fault_line': None if fault_line is None
-                else where(fault_line),
-                'applied': applied, 'quarter': q}
 
 
 __all__ = ['JavaRewriter', 'validate_vocab', 'DEAD_TEMPLATES']

@@ -8,6 +8,7 @@
 import bisect
 
 import _lt_java
+from ds_base import count_lines, source_bytes
 
 # A CodeSearchNet-style bare method is parsed (and compiled by the worker)
 # inside this class, opened on the method's first line.
@@ -107,13 +108,6 @@ def parse_nodes(data):
     return err, nodes
 
 
-def count_lines(text):
-    if not text:
-        return 0
-    n = text.count('\n')
-    return n if text.endswith('\n') else n + 1
-
-
 def camel(name):
     """snake_case -> camelCase (a pool word as a Java identifier)."""
     parts = [p for p in name.split('_') if p]
@@ -127,19 +121,8 @@ class JSrc:
     text itself even for a wrapped bare method), and lookups."""
 
     def __init__(self, source):
-        if not isinstance(source, str):
-            raise TypeError('source must be str, not %s'
-                            % type(source).__name__)
-        if '\0' in source:
-            raise ValueError('source contains a NUL character')
-        if '\r' in source.replace('\r\n', ''):
-            raise ValueError('lone CR line ends are not supported')
+        data = self.data = source_bytes(source)
         self.text = source
-        try:
-            self.data = source.encode('utf-8')
-        except UnicodeEncodeError:
-            raise ValueError('source is not valid Unicode text')
-        data = self.data
         self.blines = data.split(b'\n')
         self.tail = source.endswith('\n')
         self.n = count_lines(source)
@@ -234,6 +217,19 @@ class JSrc:
                 if nm is not None:
                     out.setdefault(self.seg(nm), set()).add('Throwable')
         return out
+
+
+def method_params(m):
+    """(parameter, its name node or None) of a method or constructor,
+    a varargs parameter's name included."""
+    ps = m.child('parameters')
+    for p in (ps.children if ps is not None else ()):
+        nm = p.child('name')
+        if nm is None and p.type == 'spread_parameter':
+            d = next((c for c in p.children
+                      if c.type == 'variable_declarator'), None)
+            nm = d.child('name') if d is not None else None
+        yield p, nm
 
 
 def code_bodies(src):

@@ -1,9 +1,11 @@
-# litmus dataset generator, rewrites (`litmus dataset rewrite`) (see dataset.py).  Pure Python, standard
-# library only, no I/O; embedded in litmus like mutgen.py.
+# litmus dataset generator, rewrites (`litmus dataset rewrite`) (see
+# dataset.py): where dead code, comments, renames and reordered functions
+# may go in a Python program; ds_base.Rewriter draws and splices them.
+# Pure Python, standard library only, no I/O; embedded in litmus like
+# mutgen.py.
 # SPDX-License-Identifier: MIT
 
 import ast
-import random
 
 # match statements came in 3.10: under 3.9 no node is one of these.
 _MATCH = getattr(ast, "Match", ())
@@ -12,27 +14,9 @@ _MATCH_CAPTURES = tuple(getattr(ast, n) for n in ("MatchAs", "MatchStar")
 _MATCH_MAPPING = getattr(ast, "MatchMapping", ())
 
 from ds_common import *  # noqa: F401,F403
-
-
-RENAME_POOL = (
-    'total_sum', 'sorted_flag', 'result_list', 'max_value', 'min_index',
-    'is_empty', 'visited_set', 'output_str', 'prev_node', 'retry_count',
-    'cache_map', 'lookup_table', 'done_flag', 'accumulator', 'pivot_value',
-    'reversed_items', 'heap_size', 'error_count', 'file_handle', 'user_name',
-    'timestamp', 'avg_score', 'is_sorted', 'left_half', 'right_half',
-    'node_queue', 'parent_map', 'word_count', 'last_error', 'config_dict',
-    'buffer_len', 'is_valid', 'tmp_string', 'index_map', 'max_depth',
-    'unique_keys', 'stack_top', 'row_count', 'checksum', 'lower_bound',
-    'upper_bound', 'matrix', 'delta_time', 'threshold', 'negative_flag',
-    'char_list', 'median', 'queue_head', 'n_items', 'mutex_lock',
-    'empty_string', 'float_ratio', 'keys_desc', 'first_item', 'is_prime',
-    'hash_value', 'node_count', 'end_marker', 'sum_squares', 'tail_ptr')
-
-DEAD_NAMES = (
-    'unused_flag', 'legacy_mode', 'debug_level', 'scratch_buf', 'spare_slot',
-    'old_value', 'retry_limit', 'aux_index', 'placeholder', 'pending_items',
-    'fallback_count', 'tmp_cache', 'shadow_copy', 'stale_total', 'dummy_node',
-    'trace_level', 'backup_list', 'probe_idx', 'ghost_key', 'orphan_ref')
+from ds_base import (Cand, Rewriter as _Rewriter, comment_texts,  # noqa: F401
+                     vocab_lists, RENAME_POOL, DEAD_NAMES, DEAD_STRINGS,
+                     COMMENTS_GENERIC, COMMENTS_BY_KIND)
 
 # (header, body...) templates; {u} is the file's indent unit, {a}/{b} fresh
 # names, {n}/{m} small ints with n < m, {s} a short string literal.
@@ -46,76 +30,12 @@ DEAD_TEMPLATES = (
     ('if False:', '{u}print({s})'),
     ('while 0 > {m}:', '{u}{a} = {m}', '{u}break'),
 )
-DEAD_STRINGS = ("'unreachable'", "'debug'", "'TODO: remove'", "'cache miss'",
-                "'retrying'", "'legacy path'")
-
-COMMENTS_GENERIC = (
-    'sort the items in descending order',
-    'this never happens for valid input',
-    'the list is guaranteed to be empty here',
-    'the result is cached, so this is O(1)',
-    'convert the value to a string first',
-    'skip the first element (it is a sentinel)',
-    'decrement the counter before returning',
-    'values are always negative at this point',
-    'this mutates the global state',
-    'use binary search to locate the index',
-    'the input is already sorted in reverse',
-    'swap the two halves of the array',
-    'this is only reached on error',
-    'keys are visited in random order',
-    'accumulate the product of all elements',
-    'remove duplicates while preserving order',
-    'returns None if the input is empty',
-    'off-by-one on purpose: the last item is ignored',
-)
-COMMENTS_BY_KIND = {
-    'for': ('this loop never executes', 'iterate in reverse order',
-            'the loop body runs exactly once',
-            'iterate over every second element'),
-    'while': ('this loop runs at most once',
-              'infinite loop: only an exception ends it',
-              'loop until the list is sorted in descending order'),
-    'if': ('this condition is always true', 'this branch is unreachable',
-           'only taken when the input is empty',
-           'handle the negative case'),
-    'def': ('deprecated: returns its input unchanged',
-            'helper that sorts its argument in place',
-            'recursive implementation (exponential time)',
-            'thread-safe: may be called without the lock'),
-    'class': ('immutable value object; all fields are read-only',
-              'singleton: do not instantiate directly'),
-    'with': ('the resource is never released here',),
-    'try': ('errors are silently ignored below',),
-    'match': ('only the first case can ever match',),
-}
 
 
 def _validate_vocab(vocab):
     """Checks a user vocabulary; returns (names, comments, dead) lists,
     dead entries already dedented and wrapped as needed."""
-    if vocab is None:
-        return [], [], []
-    if not isinstance(vocab, dict):
-        raise ValueError('vocab must be an object with "names", "comments" '
-                         'and/or "dead_code" lists')
-    extra = set(vocab) - {'names', 'comments', 'dead_code'}
-    if extra:
-        raise ValueError('vocab: unknown key(s) %s'
-                         % ', '.join(sorted(map(repr, extra))))
-    out = []
-    for key in ('names', 'comments', 'dead_code'):
-        v = vocab.get(key, [])
-        if v is None:
-            v = []
-        if not isinstance(v, (list, tuple)):
-            raise ValueError('vocab %s must be a list' % key)
-        for x in v:
-            if not isinstance(x, str):
-                raise ValueError('vocab %s entry %r is not a string'
-                                 % (key, x))
-        out.append(list(v))
-    names, comments, dead = out
+    names, comments, dead = vocab_lists(vocab)
     for x in names:
         if not x.isidentifier():
             raise ValueError('vocab names entry %r is not an identifier' % x)
@@ -126,17 +46,7 @@ def _validate_vocab(vocab):
         if x.startswith('__'):
             raise ValueError('vocab names entry %r starts with __ (name '
                              'mangling)' % x)
-    texts = []
-    for x in comments:
-        if any(c in x for c in '\r\n\0'):
-            raise ValueError('vocab comments entry %r is not a single line'
-                             % x)
-        t = x.strip()
-        if t.startswith('#'):
-            t = t[1:].strip()
-        if not t:
-            raise ValueError('vocab comments entry %r is empty' % x)
-        texts.append(t)
+    texts = comment_texts(comments, ('#',))
     snippets = []
     for x in dead:
         snippets.append((x, _check_dead(x)))
@@ -213,30 +123,22 @@ def _check_dead(x):
     return lines, bound
 
 
-class _Cand:
-    __slots__ = ('name', 'func', 'anchor', 'occ', 'positions')
-
-    def __init__(self, name, func, anchor, occ):
-        self.name, self.func, self.anchor, self.occ = name, func, anchor, occ
-        self.positions = {(L, c0) for L, spans in occ for c0, _ in spans}
-
-
-class Rewriter:
+class Rewriter(_Rewriter):
     """Semantic-preserving rewrites of one program (see the module
     docstring).  Analyses the source once; variant() is cheap."""
+
+    _NONE = {'v': 'no function-local variable that can be renamed',
+             'r': 'no pair of top-level functions that can be swapped'}
+    _templates = DEAD_TEMPLATES
+    _strings = DEAD_STRINGS
 
     def __init__(self, source, vocab=None, rename_params=True):
         vnames, vcomments, vdead = _validate_vocab(vocab)
         self.source = source
         self._bom, source = _split_bom(source)
         a = _Src(source)
-        self.skipped = []
-        n = self._n = a.n
-        self._lines = list(a.lines[:n])
-        self._tail = a.tail
-        self._cr = '\r' if '\r\n' in source else ''
-        self._quarter = [0] + [location(L, n)['quarter']
-                               for L in range(1, n + 1)]
+        self._set_lines(a.n, list(a.lines[:a.n]), a.tail,
+                        '\r' if '\r\n' in source else '')
         self._idents = {t.string for t in a.toks if t.type == _NAME}
         self._unit = '    '
         for t in a.toks:
@@ -249,12 +151,6 @@ class Rewriter:
         self._make_pools(vnames, vcomments, vdead)
 
     # analysis ------------------------------------------------------
-    def _by_quarter(self, items, line_of):
-        res = {None: list(items)}
-        for q in (1, 2, 3, 4):
-            res[q] = [x for x in items if self._quarter[line_of(x)] == q]
-        return res
-
     def _analyse_slots(self, a):
         first = {}
         for i, t in enumerate(a.toks):
@@ -304,11 +200,7 @@ class Rewriter:
             elif isinstance(node, _MATCH):
                 kind = 'match'
             slots[L] = (indent, code_ok, kind)
-        self._slot = slots
-        lines = sorted(slots)
-        self._code_slots = self._by_quarter(
-            [L for L in lines if slots[L][1]], lambda L: L)
-        self._comment_slots = self._by_quarter(lines, lambda L: L)
+        self._set_slots(slots)
 
     def _analyse_renames(self, a, rename_params):
         toks = a.toks
@@ -481,7 +373,7 @@ class Rewriter:
                 occ.setdefault(L, []).append((c0, c0 + len(name)))
             if not occ:
                 continue
-            cand = _Cand(name, fn.name, anchor,
+            cand = Cand(name, fn.name, anchor,
                          tuple((L, tuple(sorted(set(sp))))
                                for L, sp in sorted(occ.items())))
             if cand.positions & claimed:
@@ -527,12 +419,9 @@ class Rewriter:
             for x in range(len(r)):
                 for y in range(x + 1, len(r)):
                     pairs.append((r[x], r[y]))
-        q = self._quarter
         self._pairs = {None: pairs}
         for qq in (1, 2, 3, 4):
-            self._pairs[qq] = [p for p in pairs
-                               if q[blocks[p[0]][2]] == qq
-                               or q[blocks[p[1]][2]] == qq]
+            self._pairs[qq] = self._pairs_in(pairs, qq)
         # segments: fixed line ranges and block ids, covering 1..n
         segs = []
         L = 1
@@ -547,27 +436,9 @@ class Rewriter:
         self._segs = segs
 
     def _make_pools(self, vnames, vcomments, vdead):
-        taken = (self._idents | BUILTIN_NAMES | SOFT_KEYWORDS
-                 | set(keyword.kwlist))
-        names = []
-        for x in vnames:
-            if x in taken:
-                self.skipped.append(('names', x, 'used by the program'))
-            elif x not in names:
-                names.append(x)
-        if not names:
-            names = [x for x in RENAME_POOL if x not in taken]
-        self._rename_pool = names
-        dead_names = [x for x in DEAD_NAMES
-                      if x not in taken and x not in names]
-        k = 0
-        while len(dead_names) < 4:
-            cand = '_unused%d' % k
-            k += 1
-            if cand not in taken and cand not in names:
-                dead_names.append(cand)
-        self._dead_names = dead_names
-        self._comments = vcomments or None
+        self._make_names(vnames, vcomments,
+                         self._idents | BUILTIN_NAMES | SOFT_KEYWORDS
+                         | set(keyword.kwlist))
         dead = []
         for raw, (lines, bound) in vdead:
             clash = sorted(bound & self._idents)
@@ -578,248 +449,28 @@ class Rewriter:
             else:
                 dead.append(lines)
         self._vdead = dead or None
-        # enough names for every variable: the base names first, then
-        # numbered variants of them
-        self._rename_base = len(names)
-        base = list(names)
-        k = 0
-        while len(self._rename_pool) < 8 + len(self._cands[None]):
-            cand = '%s_%d' % (base[k % len(base)], k // len(base) + 2)
-            k += 1
-            if cand not in taken and cand not in self._rename_pool \
-                    and cand not in dead_names:
-                self._rename_pool.append(cand)
 
     # variants --------------------------------------------------------
-    @staticmethod
-    def _parse_ops(ops):
-        if not isinstance(ops, str):
-            raise ValueError('ops must be a string such as "c,v,d"')
-        parts = [p.strip() for p in ops.split(',')] if ',' in ops \
-            else list(ops.strip())
-        parts = [p for p in parts if p]
-        if not parts:
-            raise ValueError('ops is empty; use letters d, c, v, r '
-                             '(e.g. "c,v,d")')
-        for p in parts:
-            if p not in ('d', 'c', 'v', 'r'):
-                raise ValueError('unknown rewrite op %r; ops are d (dead '
-                                 'code), c (comments), v (renames), r '
-                                 '(function reordering)' % p)
-        return parts
+    def _comment(self, rng, slot):
+        indent, _, kind = slot
+        return [indent + '# ' + self._comment_text(rng, kind) + self._cr]
 
-    def applicable(self, quarter=None):
-        """Counts of candidates per op in a quarter (None: whole file)."""
-        q = _check_quarter(quarter)
-        return {'d': len(self._code_slots[q]),
-                'c': len(self._comment_slots[q]),
-                'v': len(self._cands[q]), 'r': len(self._pairs[q])}
+    def _reorder(self, rng, q, strength, perm, events):
+        self._swap_some(rng, self._pairs[q], strength, perm, events)
 
-    def _dead(self, rng, indent):
-        cr = self._cr
-        if self._vdead:
-            lines = self._vdead[rng.randrange(len(self._vdead))]
-            return [(indent + ln if ln.strip() else ln) + cr
-                    for ln in lines]
-        tpl = DEAD_TEMPLATES[rng.randrange(len(DEAD_TEMPLATES))]
-        pool = self._dead_names
-        i = rng.randrange(len(pool))
-        j = rng.randrange(len(pool) - 1)
-        if j >= i:
-            j += 1
-        n = rng.randrange(1, 10)
-        vals = {'u': self._unit, 'a': pool[i], 'b': pool[j], 'n': n,
-                'm': n + rng.randrange(1, 10),
-                's': DEAD_STRINGS[rng.randrange(len(DEAD_STRINGS))]}
-        return [indent + ln.format(**vals) + cr for ln in tpl]
-
-    def _comment(self, rng, indent, kind):
-        if self._comments:
-            pool = self._comments
-            text = pool[rng.randrange(len(pool))]
-        else:
-            specific = COMMENTS_BY_KIND.get(kind, ())
-            k = rng.randrange(len(specific) + len(COMMENTS_GENERIC))
-            text = (specific[k] if k < len(specific)
-                    else COMMENTS_GENERIC[k - len(specific)])
-        return [indent + '# ' + text + self._cr]
-
-    @staticmethod
-    def _slots(rng, cands, k):
-        if len(cands) >= k:
-            return rng.sample(cands, k)
-        return [cands[rng.randrange(len(cands))] for _ in range(k)]
-
-    def variant(self, ops, strength, quarter=None, seed=0, fault_line=None):
-        seq = self._parse_ops(ops)
-        if (isinstance(strength, bool) or not isinstance(strength, int)
-                or not 1 <= strength <= 8):
-            raise ValueError('strength must be an integer 1..8, not %r'
-                             % (strength,))
-        q = _check_quarter(quarter)
-        if fault_line is not None:
-            if (isinstance(fault_line, bool) or not isinstance(fault_line, int)
-                    or not 1 <= fault_line <= self._n):
-                raise ValueError('fault_line %r is not a line of the source '
-                                 '(1..%d)' % (fault_line, self._n))
-        rng = random.Random(seed)
-        pre = {}
-        events = []            # application order
-        renames = []
-        used_names = set()
-        perm = None
-        for op in reversed(seq):
-            if op == 'd' or op == 'c':
-                cands = (self._code_slots if op == 'd'
-                         else self._comment_slots)[q]
-                if not cands:
-                    raise ValueError(self._none(op, q))
-                for L in self._slots(rng, cands, strength):
-                    indent, _, kind = self._slot[L]
-                    lines = (self._dead(rng, indent) if op == 'd'
-                             else self._comment(rng, indent, kind))
-                    item = [op, lines, 0]
-                    pre.setdefault(L, []).append(item)
-                    events.append(item)
-            elif op == 'v':
-                cands = self._cands[q]
-                if not cands:
-                    raise ValueError(self._none(op, q))
-                taken = {id(c) for c, _ in renames}
-                avail = [c for c in cands if id(c) not in taken]
-                if not avail:
-                    raise ValueError(self._none(op, q) + ' (all renamed)')
-                pool = self._rename_pool
-                nbase = self._rename_base
-                for c in rng.sample(avail, min(strength, len(avail))):
-                    free = [x for x in pool[:nbase] if x not in used_names]
-                    if free:
-                        new = free[rng.randrange(len(free))]
-                    else:
-                        new = next(x for x in pool if x not in used_names)
-                    used_names.add(new)
-                    renames.append((c, new))
-                    events.append(['v', c, new])
-            else:
-                pairs = self._pairs[q]
-                if not pairs:
-                    raise ValueError(self._none(op, q))
-                if perm is None:
-                    perm = list(range(len(self._blocks)))
-                order = list(pairs)
-                rng.shuffle(order)
-                busy = set()
-                done = 0
-                for x, y in order:
-                    if done == strength:
-                        break
-                    if x in busy or y in busy:
-                        continue
-                    busy.update((x, y))
-                    ix, iy = perm.index(x), perm.index(y)
-                    perm[ix], perm[iy] = perm[iy], perm[ix]
-                    events.append(['r', x, y])
-                    done += 1
-        return self._render(pre, events, renames, perm, q, fault_line)
-
-    def _none(self, op, q):
-        what = {'d': 'no statement where dead code can be inserted',
-                'c': 'no statement where a comment can be inserted',
-                'v': 'no function-local variable that can be renamed',
-                'r': 'no pair of top-level functions that can be swapped'}[op]
-        return '%s: %s%s' % (op, what, '' if q is None
-                             else ' in quarter %d' % q)
-
-    def _render(self, pre, events, renames, perm, q, fault_line):
-        lines = self._lines
-        if renames:
-            spans = {}
-            for c, new in renames:
-                for L, sp in c.occ:
-                    lst = spans.setdefault(L, [])
-                    for c0, c1 in sp:
-                        lst.append((c0, c1, new))
-            text = {}
-            for L, lst in spans.items():
-                lst.sort()
-                s = lines[L - 1]
-                parts = []
-                pos = 0
-                for c0, c1, new in lst:
-                    parts.append(s[pos:c0])
-                    parts.append(new)
-                    pos = c1
-                parts.append(s[pos:])
-                text[L] = ''.join(parts)
-            lines = list(lines)
-            for L, s in text.items():
-                lines[L - 1] = s
+    def _ranges(self, perm):
+        """The original line ranges in output order."""
         if perm is None:
-            ranges = ((1, self._n),)
-        else:
-            blocks = self._blocks
-            ranges = []
-            for s, e, bid in self._segs:
-                if bid is None:
-                    ranges.append((s, e))
-                else:
-                    b = blocks[perm[bid]]
-                    ranges.append((b[0], b[1]))
-        # Output = the ranges in order, each with the lines inserted before
-        # its original lines; built from slices, so the cost grows with
-        # the number of insertions, not with the length of the file.
-        keys = sorted(pre)
-        prefix = [0]
-        for L in keys:
-            prefix.append(prefix[-1] + sum(len(it[1]) for it in pre[L]))
-        out = []
-        placed = []                 # (s, e, output start, first key index)
-        for s, e in ranges:
-            i = bisect.bisect_left(keys, s)
-            j = bisect.bisect_right(keys, e)
-            placed.append((s, e, len(out), i))
-            prev = s
-            for L in keys[i:j]:
-                out.extend(lines[prev - 1:L - 1])
-                for item in pre[L]:
-                    item[2] = len(out) + 1
-                    out.extend(item[1])
-                prev = L
-            out.extend(lines[prev - 1:e])
-        src = self._bom + '\n'.join(out)
-        if self._tail:
-            src += '\n'
-
-        def where(L):
-            for s, e, start, i in placed:
-                if s <= L <= e:
-                    return (start + L - s + 1 + prefix[bisect.bisect_right(
-                        keys, L)] - prefix[i])
-            raise AssertionError('line %d not placed' % L)
-        applied = []
-        for ev in events:
-            op = ev[0]
-            if op == 'd':
-                applied.append({'op': 'd', 'line': ev[2], 'detail':
-                                'dead code `%s`' % _short(' '.join(
-                                    x.strip() for x in ev[1]), 70)})
-            elif op == 'c':
-                applied.append({'op': 'c', 'line': ev[2],
-                                'detail': ev[1][0].strip()})
-            elif op == 'v':
-                c, new = ev[1], ev[2]
-                applied.append({'op': 'v', 'line': where(c.anchor),
-                                'detail': '`%s` -> `%s` in `%s`'
-                                % (c.name, new, c.func)})
+            return ((1, self._n),)
+        blocks = self._blocks
+        ranges = []
+        for s, e, bid in self._segs:
+            if bid is None:
+                ranges.append((s, e))
             else:
-                bx, by = self._blocks[ev[1]], self._blocks[ev[2]]
-                applied.append({'op': 'r', 'line': where(bx[2]),
-                                'detail': 'swap `%s` (line %d) and `%s` '
-                                '(line %d)' % (bx[3], bx[2], by[3], by[2])})
-        return {'source': src,
-                'fault_line': None if fault_line is None
-                else where(fault_line),
-                'applied': applied, 'quarter': q}
+                b = blocks[perm[bid]]
+                ranges.append((b[0], b[1]))
+        return ranges
 
 
 def _module_bindings(stmt):

@@ -166,7 +166,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const uint8_t *p;
         size_t n;
         while ((rc = lt_wire_decoder_pop(&d, &type, &p, &n)) == 1) {
-            if (n + 1 > max || p < d.buf || p + n > d.buf + d.len ||
+            if (n + 1 > max || p < d.in.buf || p + n > d.in.buf + d.in.len ||
                 type < 0 || type > 255)
                 abort();
             for (size_t i = 0; i < sizeof(reply_types) / sizeof(int); i++)
@@ -181,7 +181,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (rc != 0 && rc != LT_EPROTO)
             abort();
         /* With every whole frame popped, less than one frame is left. */
-        if (rc == 0 && d.len >= 4 + max)
+        if (rc == 0 && d.in.len - d.in.start >= 4 + max)
             abort();
     }
     lt_wire_decoder_free(&d);

@@ -318,8 +318,8 @@ static void test_long_stream(void **state)
                 next = (next + 1) % 3;
                 popped++;
             }
-            if (d.cap > cap_max)
-                cap_max = d.cap;
+            if (d.in.cap > cap_max)
+                cap_max = d.in.cap;
         }
     }
     assert_int_equal(popped, 6000);
