@@ -5,6 +5,7 @@
  * Compiled into litmus-python.so only.  SPDX-License-Identifier: MIT */
 #include "common/pyabi.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,42 @@ const char *lt_py_code_filename(PyObject *code)
     if (!s)
         PyErr_Clear();
     return s;
+}
+
+/*** The frame evaluation hook (pyabi.h) ***/
+
+typedef void (*set_eval_frame_fn)(PyInterpreterState *, lt_py_eval_frame);
+static lt_py_eval_frame eval_default;
+
+int lt_pyabi_eval_frame_set(lt_py_eval_frame hook)
+{
+    static int known = -1;
+    static set_eval_frame_fn set;
+    if (known < 0) {
+        int major = 0, minor = 0;
+        known = sscanf(Py_GetVersion(), "%d.%d", &major, &minor) == 2 &&
+                major == 3 && minor == 11;
+        if (known) {
+            /* dlsym hands back a data pointer; POSIX lets it be a
+             * function's. */
+            void *s = dlsym(RTLD_DEFAULT,
+                            "_PyInterpreterState_SetEvalFrameFunc");
+            void *d = dlsym(RTLD_DEFAULT, "_PyEval_EvalFrameDefault");
+            memcpy(&set, &s, sizeof(set));
+            memcpy(&eval_default, &d, sizeof(eval_default));
+            known = set && eval_default;
+        }
+    }
+    if (!known)
+        return -1;
+    set(PyInterpreterState_Get(), hook);
+    return 0;
+}
+
+PyObject *lt_pyabi_eval_frame_default(PyThreadState *ts, void *frame,
+                                      int throwflag)
+{
+    return eval_default(ts, frame, throwflag);
 }
 
 const char *lt_py_type_name(PyObject *type, char *buf, size_t size)
