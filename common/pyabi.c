@@ -136,30 +136,43 @@ const char *lt_py_code_filename(PyObject *code)
 /*** The frame evaluation hook (pyabi.h) ***/
 
 typedef void (*set_eval_frame_fn)(PyInterpreterState *, lt_py_eval_frame);
+typedef lt_py_eval_frame (*get_eval_frame_fn)(PyInterpreterState *);
 static lt_py_eval_frame eval_default;
 
-int lt_pyabi_eval_frame_set(lt_py_eval_frame hook)
+/* dlsym hands back a data pointer; POSIX lets it be a function's. */
+static void *symbol(const char *name)
+{
+    return dlsym(RTLD_DEFAULT, name);
+}
+
+int lt_pyabi_eval_frame_swap(lt_py_eval_frame from, lt_py_eval_frame to)
 {
     static int known = -1;
     static set_eval_frame_fn set;
+    static get_eval_frame_fn get;
     if (known < 0) {
         int major = 0, minor = 0;
         known = sscanf(Py_GetVersion(), "%d.%d", &major, &minor) == 2 &&
                 major == 3 && minor == 11;
         if (known) {
-            /* dlsym hands back a data pointer; POSIX lets it be a
-             * function's. */
-            void *s = dlsym(RTLD_DEFAULT,
-                            "_PyInterpreterState_SetEvalFrameFunc");
-            void *d = dlsym(RTLD_DEFAULT, "_PyEval_EvalFrameDefault");
+            void *s = symbol("_PyInterpreterState_SetEvalFrameFunc");
+            void *g = symbol("_PyInterpreterState_GetEvalFrameFunc");
+            void *d = symbol("_PyEval_EvalFrameDefault");
             memcpy(&set, &s, sizeof(set));
+            memcpy(&get, &g, sizeof(get));
             memcpy(&eval_default, &d, sizeof(eval_default));
-            known = set && eval_default;
+            known = set && get && eval_default;
         }
     }
     if (!known)
         return -1;
-    set(PyInterpreterState_Get(), hook);
+    PyInterpreterState *interp = PyInterpreterState_Get();
+    lt_py_eval_frame now = get(interp);
+    if (now == eval_default)
+        now = NULL;
+    if (now != from)
+        return -1;
+    set(interp, to ? to : eval_default);
     return 0;
 }
 

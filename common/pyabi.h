@@ -122,10 +122,11 @@ const char *lt_py_type_name(PyObject *type, char *buf, size_t size);
 typedef PyObject *(*lt_py_eval_frame)(PyThreadState *ts, void *frame,
                                       int throwflag);
 
-/* Installs hook as the interpreter's frame evaluator (NULL: the default
- * one again).  0, or -1 when this interpreter is not one whose frames
- * litmus knows (nothing is installed). */
-int lt_pyabi_eval_frame_set(lt_py_eval_frame hook);
+/* Installs `to` as the interpreter's frame evaluator when `from` is the
+ * one installed (NULL stands for the default one, either way).  0, or -1
+ * when another one is installed or this interpreter is not one whose
+ * frames litmus knows (nothing changes then). */
+int lt_pyabi_eval_frame_swap(lt_py_eval_frame from, lt_py_eval_frame to);
 
 /* The default frame evaluator, which a hook calls to run the frame. */
 PyObject *lt_pyabi_eval_frame_default(PyThreadState *ts, void *frame,

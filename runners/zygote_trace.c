@@ -140,27 +140,29 @@ static uint64_t cov_line_events;
 /* A line tracer makes CPython 3.11 run every frame of the thread on its
  * slow path (each instruction checked, none specialized), whatever the
  * tracer does with the event: a hypothesis test, which runs mostly
- * hypothesis's own code, took twice as long traced.  So past the first
- * WIDE_LINE_EVENTS line events of a test (every file's lines, which order
- * the tests by their work), the tracer is on only while a subject's frame
- * runs: a frame evaluation hook (PEP 523) sees every frame start and end
- * and switches the tracer on when a subject's code starts and off when
- * other code does, back again when either returns.  A test's work is
- * then its first WIDE_LINE_EVENTS line events plus the subjects' lines
- * it ran after them: the same from run to run, and unchanged for every
- * test below the mark.  On other versions than 3.11, or when the test
- * installs a tracer of its own, the tracer stays on for the whole test,
- * as before. */
+ * hypothesis's own code, took twice as long traced.  So once a test has
+ * had WIDE_LINE_EVENTS line events (every file's lines, which order the
+ * tests by their work), a frame evaluation hook (PEP 523) goes in until
+ * the test ends: every frame that starts from then on runs with the
+ * tracer on when its code is a subject's and off when it is not, and
+ * puts back, when it returns, the tracer as its caller had it.  The
+ * frames already running at the mark keep the tracer (the hook never
+ * sees them start or end): the test's function, the library loop that
+ * calls it.  A test's work is then its first WIDE_LINE_EVENTS line
+ * events plus the traced ones after them: the same from run to run, and
+ * unchanged for every test below the mark, which never has the hook.
+ * On other versions than 3.11, when the test installs a tracer of its
+ * own, or when another frame evaluator is installed, the tracer stays
+ * on for the whole test, as before. */
 #define WIDE_LINE_EVENTS 65536
 
-static int narrow_known = -1;      /* the hook can be installed */
-static _Thread_local int narrow_on;     /* this thread's test is traced */
-static _Thread_local int narrow;        /* past the mark: subjects only */
-static _Thread_local int in_subject;    /* the innermost frame's code is
-                                           a subject's */
-static _Thread_local int traced;        /* our tracer is installed */
-static _Thread_local int switching;     /* we are calling PyEval_SetTrace */
-static _Thread_local int foreign;       /* the test set a tracer itself */
+static int narrow_known = -1;        /* 3.11, and our audit hook is in */
+static _Thread_local int narrow_on;  /* this thread's test is traced */
+static _Thread_local int narrow;     /* past the mark: the hook is in */
+static _Thread_local int marked;     /* past the mark */
+static _Thread_local int traced;     /* our tracer is installed */
+static _Thread_local int switching;  /* we are calling PyEval_SetTrace */
+static _Thread_local int foreign;    /* the test set a tracer itself */
 
 static int cov_tracer(PyObject *obj, PyFrameObject *frame, int what,
                       PyObject *arg);
@@ -180,20 +182,18 @@ static void set_traced(int on)
     PyErr_Restore(type, value, tb);
 }
 
-/* The frame evaluation hook: the tracer follows the innermost frame. */
+/* The frame evaluation hook, past the mark: the frame runs traced when
+ * its code is a subject's; its caller's tracer comes back after it. */
 static PyObject *narrow_eval(PyThreadState *ts, void *frame, int throwflag)
 {
-    /* Frames run while we switch are the audit hooks' own. */
-    if (!narrow_on || foreign || switching)
+    /* Frames run while we switch are the audit hooks' own; other
+     * threads keep what they had. */
+    if (!narrow || foreign || switching)
         return lt_pyabi_eval_frame_default(ts, frame, throwflag);
-    int outer = in_subject;
-    in_subject = subject_of_code(lt_pyabi_frame_code(frame)) >= 0;
-    if (narrow)
-        set_traced(in_subject);
+    int outer = traced;
+    set_traced(subject_of_code(lt_pyabi_frame_code(frame)) >= 0);
     PyObject *r = lt_pyabi_eval_frame_default(ts, frame, throwflag);
-    in_subject = outer;
-    if (narrow)
-        set_traced(outer);
+    set_traced(outer);
     return r;
 }
 
@@ -213,21 +213,22 @@ static int narrow_audit(const char *event, PyObject *args, void *data)
 static void narrow_begin(void)
 {
     if (narrow_known < 0) {
-        narrow_known = lt_pyabi_eval_frame_set(narrow_eval) == 0 &&
+        narrow_known = lt_pyabi_eval_frame_swap(NULL, NULL) == 0 &&
                        PySys_AddAuditHook(narrow_audit, NULL) == 0;
         PyErr_Clear();
     }
-    narrow = in_subject = foreign = 0;
+    narrow = marked = foreign = 0;
     narrow_on = narrow_known > 0;
     traced = 0;
     set_traced(1);
 }
 
-/* Ends it: no tracer. */
+/* Ends it: no tracer, no hook. */
 static void narrow_end(void)
 {
-    narrow_on = 0;
-    foreign = 0;
+    if (narrow)
+        lt_pyabi_eval_frame_swap(narrow_eval, NULL);
+    narrow = marked = narrow_on = foreign = 0;
     switching = 1;
     PyEval_SetTrace(NULL, NULL);
     switching = 0;
@@ -240,15 +241,15 @@ static int cov_tracer(PyObject *obj, PyFrameObject *frame, int what,
     if (what != LT_PY_TRACE_LINE)
         return 0;
     cov_line_events++;
+    /* The mark: the hook goes in (the tracer stays on for the frames
+     * already running). */
+    if (narrow_on && !marked && cov_line_events >= WIDE_LINE_EVENTS) {
+        marked = 1;
+        narrow = lt_pyabi_eval_frame_swap(NULL, narrow_eval) == 0;
+    }
     PyObject *code = (PyObject *)PyFrame_GetCode(frame);
     int subject = subject_of_code(code);
     Py_DECREF(code);
-    if (narrow_on && !narrow && cov_line_events >= WIDE_LINE_EVENTS) {
-        /* Past the mark: from here on the tracer follows the subjects'
-         * frames (this one's caller chain is known to the hook). */
-        narrow = 1;
-        set_traced(in_subject);
-    }
     if (subject < 0)
         return 0;
     int line = PyFrame_GetLineNumber(frame);
