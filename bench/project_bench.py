@@ -6,6 +6,7 @@ project is never changed (runs go on a temporary copy).
 
     /usr/bin/python3 bench/project_bench.py LITMUS DIR --paths P [P...]
         --tests T [T...] [--sample N] [--since FILE:LINE]
+        [--baseline [--rounds N] [--old LITMUS] [--litmus-args "A ..."]]
         [-- PYTEST_ARGS...]
 
 Whole run: litmus's wall time for every mutant of the paths; the
@@ -30,10 +31,23 @@ runs twice on copies of the stored run: with --fresh-baseline (every
 test collected and run again, as before reusing baselines) and without
 (the stored baseline reused).  Printed: both times to the result and
 their ratio.  Ratios, not absolute times: the machines are noisy.
+
+--baseline: the traced baseline against plain pytest, nothing else.  In
+each of N rounds (default 3), one after the other on the copy: `python
+-m pytest -q -p no:cacheprovider TESTS PYTEST_ARGS` (wall and CPU time),
+then `litmus score PATHS --tests TESTS --max-time 1` with a fresh store
+(the run ends when the baseline does: start-up, collection and every
+baseline run; its wall and CPU time, the zygotes' and children's
+included), and with --old an earlier build the same way.  Printed: each
+round's times and litmus/pytest ratios, then the medians (a litmus run
+whose baseline fails, as a hypothesis deadline missed under the tracer
+makes it, is said and left out).  --litmus-args
+adds options to both litmus runs (e.g. "--baseline-runs 1 --jobs 1").
 """
 
 import os
 import random
+import resource
 import shutil
 import sqlite3
 import subprocess
@@ -47,7 +61,8 @@ def args_of(argv):
         sys.exit(__doc__)
     o = {"litmus": os.path.abspath(argv[1]), "dir": os.path.abspath(argv[2]),
          "paths": [], "tests": [], "sample": 12, "since": None,
-         "pytest": []}
+         "pytest": [], "baseline": False, "rounds": 3, "old": None,
+         "litmus_args": []}
     key = None
     rest = argv[3:]
     while rest:
@@ -61,6 +76,14 @@ def args_of(argv):
             o["sample"] = int(rest.pop(0))
         elif a == "--since":
             o["since"] = rest.pop(0)
+        elif a == "--baseline":
+            o["baseline"] = True
+        elif a == "--rounds":
+            o["rounds"] = int(rest.pop(0))
+        elif a == "--old":
+            o["old"] = os.path.abspath(rest.pop(0))
+        elif a == "--litmus-args":
+            o["litmus_args"] = rest.pop(0).split()
         elif key:
             o[key].append(a)
         else:
@@ -178,7 +201,8 @@ def mutmut251(o, tmp, wall):
 def copy_project(src, dst):
     def ignore(d, names):
         return [n for n in names if n in (".git", "__pycache__", ".venv",
-                                          ".pytest_cache", ".litmus.db")]
+                                          ".pytest_cache", ".litmus.db",
+                                          ".hypothesis")]
     shutil.copytree(src, dst, symlinks=True, ignore=ignore)
     venv = os.path.join(src, ".venv")
     if os.path.isdir(venv) and not os.path.exists(os.path.join(dst,
@@ -192,11 +216,93 @@ def git(root, *args):
                    check=True, capture_output=True)
 
 
+def timed(cmd, root, env=None):
+    """Wall and CPU seconds of cmd (its processes' included), and the
+    completed process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, cwd=root, capture_output=True, text=True,
+                       env=env, stdin=subprocess.DEVNULL)
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + \
+        (after.ru_stime - before.ru_stime)
+    return wall, cpu, p
+
+
+def baseline_bench(o, root, tmp):
+    """--baseline: rounds of plain pytest, litmus's baseline and the old
+    build's, one after the other; prints each round and the medians."""
+    pytest_cmd = [python_of(root), "-m", "pytest", "-q", "-p",
+                  "no:cacheprovider"] + o["tests"] + o["pytest"]
+    sides = [("litmus", o["litmus"])]
+    if o["old"]:
+        sides.append(("old", o["old"]))
+    got = {"pytest": []}
+    for name, _ in sides:
+        got[name] = []
+    for k in range(o["rounds"]):
+        wall, cpu, p = timed(pytest_cmd, root, env_of(root))
+        if p.returncode not in (0, 5):
+            sys.exit("pytest failed (%d): %s"
+                     % (p.returncode, (p.stdout + p.stderr)[-1500:]))
+        got["pytest"].append((wall, cpu))
+        line = "round %d: pytest %.1f s (cpu %.1f s)" % (k + 1, wall, cpu)
+        for name, binary in sides:
+            db = os.path.join(tmp, "baseline-%s-%d.db" % (name, k))
+            cmd = [binary, "score"] + o["paths"] + \
+                sum((["--tests", t] for t in o["tests"]), []) + \
+                ["--db", db, "--no-progress", "--max-time", "1"] + \
+                o["litmus_args"]
+            if o["pytest"]:
+                cmd += ["--"] + o["pytest"]
+            lwall, lcpu, lp = timed(cmd, root)
+            if lp.returncode not in (0, 1) or \
+                    "start-up and baseline took" not in lp.stderr:
+                # A baseline that fails (a hypothesis deadline missed
+                # under the tracer) is said, and left out of the medians.
+                why = [x for x in lp.stderr.splitlines()
+                       if "error" in x or "fail" in x][:2]
+                line += "; %s failed after %.1f s (exit %d: %s)" % (
+                    name, lwall, lp.returncode, " / ".join(why)[:300])
+                got[name].append(None)
+                continue
+            got[name].append((lwall, lcpu))
+            line += "; %s %.1f s (cpu %.1f s), %.2fx" % (
+                name, lwall, lcpu, lwall / wall if wall else 0.0)
+        print(line, flush=True)
+
+    def median(xs):
+        xs = sorted(xs)
+        return xs[len(xs) // 2]
+    pw = median([w for w, _ in got["pytest"]])
+    pc = median([c for _, c in got["pytest"]])
+    out = "median: pytest %.1f s (cpu %.1f s)" % (pw, pc)
+    for name, _ in sides:
+        pairs = [(g, p) for g, p in zip(got[name], got["pytest"]) if g]
+        if not pairs:
+            out += "; %s failed in every round" % name
+            continue
+        ratios = [lw / w for (lw, _), (w, _) in pairs if w]
+        cpus = [lc / c for (_, lc), (_, c) in pairs if c]
+        out += "; %s baseline %.1f s (cpu %.1f s), %.2fx pytest's time " \
+               "(cpu %.2fx)%s" % (
+                   name, median([w for (w, _), _ in pairs]),
+                   median([c for (_, c), _ in pairs]), median(ratios),
+                   median(cpus), "" if len(pairs) == len(got[name]) else
+                   ", %d of %d rounds failed" % (len(got[name]) -
+                                                 len(pairs), len(got[name])))
+    print(out, flush=True)
+
+
 def main():
     o = args_of(sys.argv)
     with tempfile.TemporaryDirectory(prefix="litmus-pb-") as tmp:
         root = os.path.join(tmp, os.path.basename(o["dir"]))
         copy_project(o["dir"], root)
+        if o["baseline"]:
+            baseline_bench(o, root, tmp)
+            return
         if o["since"]:
             git(root, "init", "-q", ".")
             git(root, "add", "-A", ".")

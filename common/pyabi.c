@@ -5,6 +5,7 @@
  * Compiled into litmus-python.so only.  SPDX-License-Identifier: MIT */
 #include "common/pyabi.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,55 @@ const char *lt_py_code_filename(PyObject *code)
     if (!s)
         PyErr_Clear();
     return s;
+}
+
+/*** The frame evaluation hook (pyabi.h) ***/
+
+typedef void (*set_eval_frame_fn)(PyInterpreterState *, lt_py_eval_frame);
+typedef lt_py_eval_frame (*get_eval_frame_fn)(PyInterpreterState *);
+static lt_py_eval_frame eval_default;
+
+/* dlsym hands back a data pointer; POSIX lets it be a function's. */
+static void *symbol(const char *name)
+{
+    return dlsym(RTLD_DEFAULT, name);
+}
+
+int lt_pyabi_eval_frame_swap(lt_py_eval_frame from, lt_py_eval_frame to)
+{
+    static int known = -1;
+    static set_eval_frame_fn set;
+    static get_eval_frame_fn get;
+    if (known < 0) {
+        int major = 0, minor = 0;
+        known = sscanf(Py_GetVersion(), "%d.%d", &major, &minor) == 2 &&
+                major == 3 && minor == 11;
+        if (known) {
+            void *s = symbol("_PyInterpreterState_SetEvalFrameFunc");
+            void *g = symbol("_PyInterpreterState_GetEvalFrameFunc");
+            void *d = symbol("_PyEval_EvalFrameDefault");
+            memcpy(&set, &s, sizeof(set));
+            memcpy(&get, &g, sizeof(get));
+            memcpy(&eval_default, &d, sizeof(eval_default));
+            known = set && get && eval_default;
+        }
+    }
+    if (!known)
+        return -1;
+    PyInterpreterState *interp = PyInterpreterState_Get();
+    lt_py_eval_frame now = get(interp);
+    if (now == eval_default)
+        now = NULL;
+    if (now != from)
+        return -1;
+    set(interp, to ? to : eval_default);
+    return 0;
+}
+
+PyObject *lt_pyabi_eval_frame_default(PyThreadState *ts, void *frame,
+                                      int throwflag)
+{
+    return eval_default(ts, frame, throwflag);
 }
 
 const char *lt_py_type_name(PyObject *type, char *buf, size_t size)

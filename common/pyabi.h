@@ -111,6 +111,33 @@ const char *lt_py_code_filename(PyObject *code);
 /* A type's __name__ as UTF-8 in buf (never fails: "?"). */
 const char *lt_py_type_name(PyObject *type, char *buf, size_t size);
 
+/* PEP 523's frame evaluation hook, where litmus knows the layout of the
+ * frame the hook is given: CPython 3.11 only (an _PyInterpreterFrame,
+ * whose code object is its fifth word; 3.9-3.10 pass a PyFrameObject,
+ * 3.12 moved the field, 3.13 renamed it).  With a hook installed, 3.11
+ * no longer inlines Python-to-Python calls: every frame, a generator's
+ * resumption included, goes through it.  The two entry points are
+ * private but exported by every libpython from 3.9 to 3.13; they are
+ * looked up at run time all the same. */
+typedef PyObject *(*lt_py_eval_frame)(PyThreadState *ts, void *frame,
+                                      int throwflag);
+
+/* Installs `to` as the interpreter's frame evaluator when `from` is the
+ * one installed (NULL stands for the default one, either way).  0, or -1
+ * when another one is installed or this interpreter is not one whose
+ * frames litmus knows (nothing changes then). */
+int lt_pyabi_eval_frame_swap(lt_py_eval_frame from, lt_py_eval_frame to);
+
+/* The default frame evaluator, which a hook calls to run the frame. */
+PyObject *lt_pyabi_eval_frame_default(PyThreadState *ts, void *frame,
+                                      int throwflag);
+
+/* The code object of a frame given to the hook (borrowed; 3.11). */
+static inline PyObject *lt_pyabi_frame_code(void *frame)
+{
+    return *(PyObject **)((char *)frame + 4 * sizeof(void *));
+}
+
 /* Starts the interpreter of `python` (its executable: the prefix and a
  * venv's site-packages follow from it, as they do for `python` itself)
  * with UTF-8 mode, the fixed hash seed 0, no bytecode written, unbuffered

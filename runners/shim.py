@@ -643,7 +643,13 @@ class _NeedsWatch:
                                                else "")
             os.environ["LITMUS_COVER_OUT"] = self._out
             os.environ["LITMUS_COVER_FILES"] = os.pathsep.join(self._index)
-        sys.addaudithook(self._hook)
+        # Only the events _hook reads reach Python (zygote_trace.c).
+        watch = getattr(_litmus, "audit_watch", None)
+        if watch is not None:
+            watch(self._hook, tuple(self._SPAWN) + ("socket.__new__",
+                                                    "socket.connect"))
+        else:
+            sys.addaudithook(self._hook)
 
     def _is_python(self, program):
         if not isinstance(program, (str, bytes, os.PathLike)):

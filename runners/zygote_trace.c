@@ -130,9 +130,110 @@ static int subject_of_code(PyObject *code)
     return subject;
 }
 
-/* Line events of the current test in any file: a measure of its work
- * that, unlike its time, is the same from run to run. */
+/* Line events of the current test: a measure of its work that, unlike
+ * its time, is the same from run to run (see "Tracing only the subjects"
+ * below for which lines count). */
 static uint64_t cov_line_events;
+
+/*** Tracing only the subjects ***/
+
+/* A line tracer makes CPython 3.11 run every frame of the thread on its
+ * slow path (each instruction checked, none specialized), whatever the
+ * tracer does with the event: a hypothesis test, which runs mostly
+ * hypothesis's own code, took twice as long traced.  So once a test has
+ * had WIDE_LINE_EVENTS line events (every file's lines, which order the
+ * tests by their work), a frame evaluation hook (PEP 523) goes in until
+ * the test ends: every frame that starts from then on runs with the
+ * tracer on when its code is a subject's and off when it is not, and
+ * puts back, when it returns, the tracer as its caller had it.  The
+ * frames already running at the mark keep the tracer (the hook never
+ * sees them start or end): the test's function, the library loop that
+ * calls it.  A test's work is then its first WIDE_LINE_EVENTS line
+ * events plus the traced ones after them: the same from run to run, and
+ * unchanged for every test below the mark, which never has the hook.
+ * On other versions than 3.11, when the test installs a tracer of its
+ * own, or when another frame evaluator is installed, the tracer stays
+ * on for the whole test, as before. */
+#define WIDE_LINE_EVENTS 65536
+
+static int narrow_known = -1;        /* 3.11, and our audit hook is in */
+static _Thread_local int narrow_on;  /* this thread's test is traced */
+static _Thread_local int narrow;     /* past the mark: the hook is in */
+static _Thread_local int marked;     /* past the mark */
+static _Thread_local int traced;     /* our tracer is installed */
+static _Thread_local int switching;  /* we are calling PyEval_SetTrace */
+static _Thread_local int foreign;    /* the test set a tracer itself */
+
+static int cov_tracer(PyObject *obj, PyFrameObject *frame, int what,
+                      PyObject *arg);
+
+/* Installs or removes our tracer in this thread, keeping any exception
+ * being raised (PyEval_SetTrace runs the audit hooks). */
+static void set_traced(int on)
+{
+    if (on == traced || foreign)
+        return;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    traced = on;
+    switching = 1;
+    PyEval_SetTrace(on ? cov_tracer : NULL, NULL);
+    switching = 0;
+    PyErr_Restore(type, value, tb);
+}
+
+/* The frame evaluation hook, past the mark: the frame runs traced when
+ * its code is a subject's; its caller's tracer comes back after it. */
+static PyObject *narrow_eval(PyThreadState *ts, void *frame, int throwflag)
+{
+    /* Frames run while we switch are the audit hooks' own; other
+     * threads keep what they had. */
+    if (!narrow || foreign || switching)
+        return lt_pyabi_eval_frame_default(ts, frame, throwflag);
+    int outer = traced;
+    set_traced(subject_of_code(lt_pyabi_frame_code(frame)) >= 0);
+    PyObject *r = lt_pyabi_eval_frame_default(ts, frame, throwflag);
+    set_traced(outer);
+    return r;
+}
+
+/* A tracer set by the test itself (sys.settrace, a coverage tool)
+ * replaces ours, as it always did; from then on nothing switches
+ * tracers in this test. */
+static int narrow_audit(const char *event, PyObject *args, void *data)
+{
+    (void)args;
+    (void)data;
+    if (narrow_on && !switching && strcmp(event, "sys.settrace") == 0)
+        foreign = 1;
+    return 0;
+}
+
+/* Starts a test's tracing (the tracer on, every line counted). */
+static void narrow_begin(void)
+{
+    if (narrow_known < 0) {
+        narrow_known = lt_pyabi_eval_frame_swap(NULL, NULL) == 0 &&
+                       PySys_AddAuditHook(narrow_audit, NULL) == 0;
+        PyErr_Clear();
+    }
+    narrow = marked = foreign = 0;
+    narrow_on = narrow_known > 0;
+    traced = 0;
+    set_traced(1);
+}
+
+/* Ends it: no tracer, no hook. */
+static void narrow_end(void)
+{
+    if (narrow)
+        lt_pyabi_eval_frame_swap(narrow_eval, NULL);
+    narrow = marked = narrow_on = foreign = 0;
+    switching = 1;
+    PyEval_SetTrace(NULL, NULL);
+    switching = 0;
+    traced = 0;
+}
 
 static int cov_tracer(PyObject *obj, PyFrameObject *frame, int what,
                       PyObject *arg)
@@ -140,6 +241,12 @@ static int cov_tracer(PyObject *obj, PyFrameObject *frame, int what,
     if (what != LT_PY_TRACE_LINE)
         return 0;
     cov_line_events++;
+    /* The mark: the hook goes in (the tracer stays on for the frames
+     * already running). */
+    if (narrow_on && !marked && cov_line_events >= WIDE_LINE_EVENTS) {
+        marked = 1;
+        narrow = lt_pyabi_eval_frame_swap(NULL, narrow_eval) == 0;
+    }
     PyObject *code = (PyObject *)PyFrame_GetCode(frame);
     int subject = subject_of_code(code);
     Py_DECREF(code);
@@ -159,7 +266,7 @@ static PyObject *py_trace_begin(PyObject *self, PyObject *args)
     for (uint32_t i = 0; i < n_cov_files; i++)
         memset(cov_files[i].hit, 0, cov_files[i].n_lines + 1);
     cov_line_events = 0;
-    PyEval_SetTrace(cov_tracer, NULL);
+    narrow_begin();
     Py_RETURN_NONE;
 }
 
@@ -349,7 +456,7 @@ static PyObject *py_trace_end(PyObject *self, PyObject *args)
     unsigned int idx;
     if (!PyArg_ParseTuple(args, "I", &idx))
         return NULL;
-    PyEval_SetTrace(NULL, NULL);
+    narrow_end();
     cov_expand_units();
     struct lt_wire_writer w;
     lt_wire_writer_init(&w, LT_FRAME_COVERAGE);
@@ -415,6 +522,73 @@ void lt__import_trace_send(void)
     lt__send_frame(lt__zygote.engine_sock, &w);
 }
 
+/*** Audit events the baseline watches ***/
+
+/* A Python audit hook is called for every audit event, and each call
+ * builds the event's name and arguments as objects: the baseline's watch
+ * of what the tests need (processes, sockets) cost a Python call for
+ * every `open`, `compile`, `exec`, `sys._getframe` of the tests and their
+ * libraries, and for every switch of the tracer above.  Here a C hook
+ * picks the few events the watch wants by name and calls it for those
+ * alone. */
+#define AUDIT_WATCH_MAX 32
+
+static PyObject *audit_watcher;               /* the Python callable */
+static char *audit_events[AUDIT_WATCH_MAX];   /* the names it wants */
+static size_t n_audit_events;
+
+static int audit_watch_hook(const char *event, PyObject *args, void *data)
+{
+    (void)data;
+    if (!audit_watcher)
+        return 0;
+    size_t k = 0;
+    while (k < n_audit_events && strcmp(event, audit_events[k]) != 0)
+        k++;
+    if (k == n_audit_events)
+        return 0;
+    PyObject *r = PyObject_CallFunction(audit_watcher, "sO", event, args);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
+/* _litmus.audit_watch(callable, (event, ...)): callable(event, args) for
+ * those audit events from now on, as sys.addaudithook would give it
+ * every event (an exception it raises fails the audited operation, as
+ * there).  A later call replaces the callable and the names. */
+static PyObject *py_audit_watch(PyObject *self, PyObject *args)
+{
+    PyObject *fn, *names;
+    if (!PyArg_ParseTuple(args, "OO!", &fn, &PyTuple_Type, &names))
+        return NULL;
+    Py_ssize_t n = PyTuple_Size(names);
+    if (n > AUDIT_WATCH_MAX) {
+        PyErr_SetString(PyExc_ValueError, "too many audit events");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *item = PyTuple_GetItem(names, k);
+        if (!item || !PyUnicode_Check(item) || !PyUnicode_AsUTF8(item)) {
+            PyErr_SetString(PyExc_TypeError, "event names are str");
+            return NULL;
+        }
+    }
+    static int added;
+    if (!added) {
+        if (PySys_AddAuditHook(audit_watch_hook, NULL) < 0)
+            return NULL;
+        added = 1;
+    }
+    for (size_t k = 0; k < n_audit_events; k++)
+        free(audit_events[k]);
+    n_audit_events = 0;
+    for (Py_ssize_t k = 0; k < n; k++)
+        audit_events[n_audit_events++] =
+            xstrdup(PyUnicode_AsUTF8(PyTuple_GetItem(names, k)));
+    Py_XSETREF(audit_watcher, Py_NewRef(fn));
+    Py_RETURN_NONE;
+}
+
 PyMethodDef lt__trace_methods[] = {
     {"trace_begin", py_trace_begin, METH_NOARGS, "Start line coverage."},
     {"trace_end", py_trace_end, METH_VARARGS, "Send a test's coverage."},
@@ -425,6 +599,8 @@ PyMethodDef lt__trace_methods[] = {
      "Lines a test's own processes executed."},
     {"set_units", py_set_units, METH_VARARGS,
      "Multi-line statements of a subject, for coverage."},
+    {"audit_watch", py_audit_watch, METH_VARARGS,
+     "Call a function for the named audit events only."},
     {"thread_trace_hook", py_thread_trace_hook, METH_VARARGS,
      "threading.settrace hook that installs the C tracer."},
     {NULL, NULL, 0, NULL},

@@ -153,6 +153,16 @@ static const char *sandbox_hint(const char *text)
         strstr(text, "Read-only file system"))
         return " (refused by the sandbox: only its scratch directory, the "
                "temporary directory of the tests, is writable)";
+    /* Hypothesis times every example against its deadline: a test
+     * traced, or on a loaded machine, may miss one that plain pytest
+     * meets, and hypothesis then reports the test Flaky. */
+    if (strstr(text, "DeadlineExceeded") ||
+        strstr(text, "Unreliable test timings") ||
+        (strstr(text, "hypothesis.errors.Flaky") &&
+         strstr(text, "unreliable results")))
+        return " (a hypothesis deadline missed under the tracer or the "
+               "machine's load?  deadline=None in the project's "
+               "hypothesis settings, or --deselect-failing)";
     if (strstr(text, "Network is unreachable") ||
         strstr(text, "Name or service not known") ||
         strstr(text, "Temporary failure in name resolution") ||

@@ -256,7 +256,10 @@ static void baseline_env(struct score_run *r, int traced)
     const struct stored_baseline *sb = r->stored;
     struct lt_sha256 h;
     lt_sha256_init(&h);
-    sha_str(&h, "litmus baseline environment 2");
+    /* 3: a test's work past 65536 line events counts the lines of the
+     * frames traced then (zygote_trace.c), no longer every line: stored
+     * works of the two kinds must not order one run's tests together. */
+    sha_str(&h, "litmus baseline environment 3");
     /* The runner litmus chose when pytest could not collect a unittest
      * suite: its tests are other tests (the settings name only the
      * runner asked for). */
