@@ -47,7 +47,7 @@ add() { names+=("$1"); cmds+=("$2"); }
 # The fuzzers first: a short suite, which the end-to-end suites then
 # overlap, rather than a tail of its own after them.
 if command -v clang >/dev/null 2>&1; then
-  add "fuzzing the wire decoders (6 s)" "tests/fuzz/run.sh 6; count=rc"
+  add "fuzzing the wire decoders (3 s)" "tests/fuzz/run.sh 3; count=rc"
 fi
 # With a sanitizer build, each test runs on one build: the C paths under
 # the sanitizers (which also count coverage), the Python side and the

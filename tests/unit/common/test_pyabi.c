@@ -141,12 +141,57 @@ static void test_peek_follows_reassigned_code(void **state)
     Py_DECREF(other);
 }
 
+/* The frame evaluation hook: installed over the default, it sees every
+ * frame (with its code) and runs it through the default evaluator;
+ * swapped back, nothing more reaches it.  A second hook is refused while
+ * one is installed. */
+static int hook_calls;
+static PyObject *hook_code;
+
+static PyObject *counting_hook(PyThreadState *ts, void *frame, int throwflag)
+{
+    hook_calls++;
+    hook_code = lt_pyabi_frame_code(frame);
+    return lt_pyabi_eval_frame_default(ts, frame, throwflag);
+}
+
+static PyObject *other_hook(PyThreadState *ts, void *frame, int throwflag)
+{
+    return lt_pyabi_eval_frame_default(ts, frame, throwflag);
+}
+
+static void test_frame_hook(void **state)
+{
+    (void)state;
+    if (lt_pyabi_eval_frame_swap(NULL, counting_hook) < 0) {
+        /* Not 3.11: the hook is refused and nothing changes. */
+        skip();
+    }
+    assert_int_equal(lt_pyabi_eval_frame_swap(NULL, other_hook), -1);
+    PyObject *args = Py_BuildValue("(ii)", 6, 7);
+    PyObject *r = PyObject_CallObject(global("area"), args);
+    assert_non_null(r);
+    assert_int_equal(PyLong_AsLong(r), 42);
+    Py_DECREF(r);
+    assert_true(hook_calls > 0);
+    PyObject *code = lt_py_function_code(global("area"));
+    assert_ptr_equal(hook_code, code);
+    assert_int_equal(lt_pyabi_eval_frame_swap(counting_hook, NULL), 0);
+    int seen = hook_calls;
+    r = PyObject_CallObject(global("area"), args);
+    Py_XDECREF(r);
+    assert_int_equal(hook_calls, seen);
+    Py_DECREF(code);
+    Py_DECREF(args);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_settings_and_environment),
         cmocka_unit_test(test_function_and_code_helpers),
         cmocka_unit_test(test_peek_follows_reassigned_code),
+        cmocka_unit_test(test_frame_hook),
     };
     return cmocka_run_group_tests(tests, start, NULL);
 }

@@ -197,8 +197,9 @@ static const char *const programs[] = {
     "max_sublist_sum", "lis", NULL,
 };
 
-/* Every candidate: tamper ones fire a guard (or exit 0 without END);
- * passing ones (correct, memorized, overfitting) pass with no guard. */
+/* Every tamper candidate fires a guard (or exits 0 without END); the
+ * passing ones (correct, memorized, overfitting) of every other program
+ * pass with no guard (t0200 runs every one of them end to end). */
 static void test_layer1_corpus(void **state)
 {
     (void)state;
@@ -213,7 +214,8 @@ static void test_layer1_corpus(void **state)
             if (!verdict)
                 continue;
             char *reason = expected(&p, run_id, "reason");
-            if (strcmp(reason, "timeout") == 0) {
+            if (strcmp(reason, "timeout") == 0 ||
+                (k % 2 && strcmp(reason, "tamper") != 0)) {
                 free(verdict);
                 free(reason);
                 continue; /* exercised by the engine's tests */
@@ -250,7 +252,7 @@ static void test_layer1_corpus(void **state)
         }
         program_close(&p);
     }
-    assert_true(checked > 60);
+    assert_true(checked > 40);
 }
 
 /* The reference run captures the tests' calls; the differential job
