@@ -1215,9 +1215,9 @@ class Query:
         # A package that star-imports M at its top re-exports the names
         # under the same names (found by name like M's own); star imports
         # of that package are star imports of M.
-        todo, seen = [M.modname], set()
-        while todo:
-            mod = todo.pop()
+        pending, seen = [M.modname], set()
+        while pending:
+            mod = pending.pop()
             if mod in seen:
                 continue
             seen.add(mod)
@@ -1229,7 +1229,7 @@ class Query:
                 elif not u.func and u.rec is not M and isinstance(
                         u.rec.stmts[u.stmt].node, ast.ImportFrom) and \
                         not u.rec.stmts[u.stmt].node.module is None:
-                    todo.append(u.rec.modname)
+                    pending.append(u.rec.modname)
                 else:
                     raise All("%s star-imports %s" % (where(self.ix, u),
                                                       mod))

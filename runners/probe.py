@@ -10,6 +10,7 @@
 # process (the test goes on untouched).  The engine compares the two
 # runs' records key by key (engine/jobs/patches/repo_probe.c).  Compiled
 # into the litmus binary.  SPDX-License-Identifier: MIT
+import inspect
 import itertools
 import json
 import os
@@ -350,7 +351,6 @@ def _classes_near(v):
 def _unpassed(fn, args, kwargs):
     """Options the test left at their default, given: a flag the other
     way, None for another default (a sentinel's "not given")."""
-    import inspect
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
@@ -506,7 +506,6 @@ def _sibling_calls(fn, receiver):
             method = getattr(cls, name, None)
             if not isinstance(method, types.FunctionType):
                 continue
-            import inspect
             try:
                 inspect.signature(method).bind(receiver)
             except (TypeError, ValueError):
@@ -636,6 +635,20 @@ def _read_values(args, hints):
     return tuple(out)
 
 
+def _run_variants(test, name, call, fn, variants, t0):
+    """Makes each variant's call (fn, or the variant's own function) in a
+    child and sends its record, within the probes' budget (t0: the CPU
+    clock when this probe began)."""
+    for k, (what, other, vargs, vkw, setting) in enumerate(variants):
+        if _over_budget(_clock() - t0):
+            break
+        try:
+            out = _in_child(other or fn, vargs, vkw, CHILD_CPU, setting)
+        except OSError:
+            break  # no fork here (a run without process mode)
+        _send(test, name, call, k + 1, what, out)
+
+
 def _probe(fn, name, hints=NO_HINTS):
     def probe(*args, **kwargs):
         test = _test[0]
@@ -663,16 +676,8 @@ def _probe(fn, name, hints=NO_HINTS):
         except Exception:
             given = None
         try:
-            for k, (what, other, vargs, vkw, setting) in \
-                    enumerate(_variants(fn, args, kwargs, hints)):
-                if _over_budget(_clock() - t0):
-                    break
-                try:
-                    out = _in_child(other or fn, vargs, vkw, CHILD_CPU,
-                                    setting)
-                except OSError:
-                    break  # no fork here (a run without process mode)
-                _send(test, name, call, k + 1, what, out)
+            _run_variants(test, name, call, fn,
+                          _variants(fn, args, kwargs, hints), t0)
         finally:
             _spent[0] += _clock() - t0
             _inside[0] -= 1
@@ -719,7 +724,6 @@ def _swap_code(fn, name, hints):
     if fn.__closure__ or not fn.__name__.isidentifier():
         return False
     try:
-        import inspect
         signature = inspect.signature(fn)
     except (TypeError, ValueError):
         signature = None
@@ -816,7 +820,6 @@ def _needs_no_argument(fn):
     """Whether a plain method can be called with its receiver alone."""
     if not isinstance(fn, types.FunctionType):
         return False
-    import inspect
     try:
         params = list(inspect.signature(fn).parameters.values())[1:]
     except (TypeError, ValueError):
@@ -846,14 +849,7 @@ def _observer(fn, name, cls):
             given = {"args": summary([args[0]]), "kwargs": {}}
             _send(test, name, 0, 0, "as the test left it",
                   {"value": None, "args": given["args"], "in": given})
-            for k, (what, other, vargs, vkw, _) in enumerate(calls):
-                if _over_budget(_clock() - t0):
-                    break
-                try:
-                    out = _in_child(other, vargs, vkw, CHILD_CPU)
-                except OSError:
-                    break
-                _send(test, name, 0, k + 1, what, out)
+            _run_variants(test, name, 0, fn, calls, t0)
         finally:
             _spent[0] += _clock() - t0
             _inside[0] -= 1
