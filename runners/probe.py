@@ -10,6 +10,7 @@
 # process (the test goes on untouched).  The engine compares the two
 # runs' records key by key (engine/jobs/patches/repo_probe.c).  Compiled
 # into the litmus binary.  SPDX-License-Identifier: MIT
+import dis
 import inspect
 import itertools
 import json
@@ -290,12 +291,37 @@ def _result(status, value, args, kwargs):
         out = {"timeout": True}
     elif status == "raise":
         out = {"raise": _name(type(value))}
+        if _raised_by_program(value):
+            out["raised_here"] = True
     else:
         out = {"value": summary(value)}
     out["args"] = summary(list(args))
     if kwargs:
         out["kwargs"] = summary(dict(kwargs))
     return out
+
+
+_CHANGED_PATHS = set()  # the files either patch changes (install)
+_RAISE = dis.opmap["RAISE_VARARGS"]
+
+
+def _raised_by_program(exc):
+    """Whether a `raise` statement of a changed file raised exc itself
+    (raise TypeError("an instance, not a class")): the program's decision,
+    even for a built-in type, not a refusal that Python's own operations
+    made (an issubclass() of an instance, a missing key).  An assert is
+    neither: it states what the function takes, and a variant that fails
+    one is outside that."""
+    tb = getattr(exc, "__traceback__", None)
+    if tb is None or isinstance(exc, AssertionError):
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code
+    raw = code.co_code
+    at = tb.tb_lasti
+    return code.co_filename in _CHANGED_PATHS and 0 <= at < len(raw) - 1 \
+        and raw[at] == _RAISE and raw[at + 1] >= 1
 
 
 # --- the calls ------------------------------------------------------------
@@ -453,7 +479,8 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
     turn.  hints: what the function's code shows (Hints): its constants
     are tried first for an argument's value of their type."""
     per = []
-    first = 1 if args and not _plain_value(args[0]) else 0
+    first = 1 if args and not _plain_value(args[0]) and \
+        _is_receiver(fn, args[0]) else 0
     if first:
         per.append([(what, None, args, kwargs, setting)
                     for what, setting in
@@ -482,6 +509,18 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
     for row in itertools.zip_longest(*per):
         out.extend(x for x in row if x is not None)
     return out[:VARIANTS_PER_CALL]
+
+
+def _is_receiver(fn, first):
+    """Whether a call's first argument is the receiver the test made (an
+    object), not an argument to vary: a class is one only for a class
+    method's cls; a static method's class argument (an exception class
+    to register) gets its neighbours (_classes_near)."""
+    if not isinstance(first, type):
+        return True
+    code = getattr(fn, "__code__", None)
+    return code is None or not code.co_argcount or \
+        code.co_varnames[0] in ("cls", "self", "mcs", "metacls", "klass")
 
 
 def _plain_value(v):
@@ -749,7 +788,11 @@ def install(spec, project_modules):
     """Wraps the functions either text of each file changes, in the
     module as this run has it.  spec: [{"module", "path", "reference",
     "candidate"}]."""
+    # A repository's functions: a library's callers pass any iterable, a
+    # mapping of their own, a callback that fails (litmus_inputs.variants).
+    litmus_inputs.PACKAGE[0] = True
     for f in spec:
+        _CHANGED_PATHS.add(f["path"])
         mod = sys.modules.get(f["module"])
         if mod is None:
             continue

@@ -173,6 +173,18 @@ def test_variants_take_each_argument_in_turn():
     for base in ('KeyError', 'LookupError', 'Exception'):
         assert "argument 1 = <class '%s'>" % base in got, sorted(got)
 
+    # A static method's class argument is varied too; a class method's
+    # cls is its receiver.
+    def exc_class_of(exc_class_or_code):
+        pass
+
+    def from_class(cls, value):
+        pass
+    got = [w for w, _, _, _, _ in probe._variants(exc_class_of, (Missing,), {})]
+    assert "argument 1 = <class 'BaseException'>" in got, got
+    got = [w for w, _, _, _, _ in probe._variants(from_class, (Missing, 1), {})]
+    assert not any('BaseException' in w for w in got), got
+
 
 def test_public_attributes_of_the_receiver_and_arguments_are_varied():
     class Redirect(Exception):
@@ -377,3 +389,48 @@ def test_a_setting_behind_a_property_tells_calls_apart_and_is_varied():
         lambda self: None, (app,), {}, hints)}
     assert 'self.debug = False' in got
     assert not any('computed' in w for w in got)
+
+
+def test_an_exception_a_changed_files_raise_statement_raises_is_marked():
+    path = '/tmp/litmus-test-program/register.py'
+    code = compile('''
+def register(exc):
+    if isinstance(exc, Exception):
+        raise TypeError("an instance, not a class")
+    return issubclass(exc, Exception)
+
+def checked(exc):
+    assert issubclass(exc, Exception), "not an exception class"
+
+def again(exc):
+    try:
+        return register(exc)
+    except TypeError:
+        raise
+''', path, 'exec')
+    ns = {}
+    exec(code, ns)
+    probe._CHANGED_PATHS.add(path)
+    try:
+        def outcome(fn, arg):
+            try:
+                fn(arg)
+            except TypeError as exc:
+                return probe._result('raise', exc, (arg,), {})
+        mine = outcome(ns['register'], KeyError())
+        pythons = outcome(ns['register'], 3)      # issubclass(3, ...)
+        reraised = outcome(ns['again'], KeyError())
+        try:
+            ns['checked'](int)
+        except AssertionError as exc:
+            asserted = probe._result('raise', exc, (int,), {})
+    finally:
+        probe._CHANGED_PATHS.discard(path)
+    assert mine['raise'] == 'builtins.TypeError' and mine['raised_here']
+    assert pythons['raise'] == 'builtins.TypeError'
+    assert 'raised_here' not in pythons
+    # A bare raise passes on what another frame raised: the deeper frame
+    # (register's own raise) decides.
+    assert reraised['raised_here']
+    # An assert states the function's contract: a refusal.
+    assert 'raised_here' not in asserted
