@@ -192,17 +192,6 @@ def test_a_repository_files_lists_are_also_tried_as_iterators_and_with_none():
     finally:
         inputs.PACKAGE[0] = False
     assert () in empty and range(0) in empty and '' in empty
-    inputs.PACKAGE[0] = True
-    try:
-        text = inputs.variants('ab', None, set())
-    finally:
-        inputs.PACKAGE[0] = False
-    (endless,) = [v for v in text if isinstance(v, inputs.Endless)]
-    assert endless.items == ['a', 'b']
-    assert [list(v) for v in text if isinstance(v, type(iter('')))] == \
-        [['a', 'b']]
-    assert not any(isinstance(v, inputs.Endless)
-                   for v in inputs.variants('ab', None, set()))
     its = [list(v) for v in out if isinstance(v, type(iter([])))]
     assert its == [[1, 2], []]
     # And without end: a lazy function's input.
