@@ -529,13 +529,34 @@ def _plain_value(v):
 
 
 _CHANGED_METHODS = {}   # class -> names of its methods either patch changes
+_ARGS_SEEN = {}  # "Class.method" -> (args, kwargs) of the tests' first call
+# of a changed method with plain arguments: replayed after its siblings
+
+
+def _remember_arguments(name, args, kwargs):
+    """Keeps the arguments of the tests' first call of a changed method
+    (beyond its receiver) when they are plain values, for
+    _sibling_calls."""
+    if name in _ARGS_SEEN or not args or _plain_value(args[0]) or \
+            isinstance(args[0], type):
+        return  # no receiver: a static method's arguments
+    rest = tuple(args[1:])
+    if all(_replayable(v) for v in rest + tuple(kwargs.values())):
+        _ARGS_SEEN[name] = (rest, dict(kwargs))
+
+
+def _replayable(v):
+    return v is None or type(v) in (bool, int, float, str) or \
+        (type(v) is tuple and len(v) <= 4 and all(_replayable(x) for x in v))
 
 
 def _sibling_calls(fn, receiver):
     """The other changed methods of the receiver's class that need no
     argument, called on the receiver the test made (with the options
     they leave at their default given too): a part of a fix that the
-    tests never call is still compared on the objects they built."""
+    tests never call is still compared on the objects they built.  One
+    that needs arguments is called with those of the tests' first call
+    of it (a seek relative to where a seek(0) left the stream)."""
     out = []
     cls = type(receiver)
     for owner in cls.__mro__:
@@ -548,7 +569,20 @@ def _sibling_calls(fn, receiver):
             try:
                 inspect.signature(method).bind(receiver)
             except (TypeError, ValueError):
-                continue  # it needs arguments the test never gave
+                seen = _ARGS_SEEN.get("%s.%s" % (owner.__qualname__, name))
+                if seen is None:
+                    continue  # it needs arguments the tests never gave
+                a, k = seen
+                try:
+                    inspect.signature(method).bind(receiver, *a, **k)
+                except (TypeError, ValueError):
+                    continue
+                shown = [litmus_calls._short_repr(x) for x in a] + \
+                    ["%s=%s" % (x, litmus_calls._short_repr(k[x]))
+                     for x in sorted(k)]
+                out.append(("then self.%s(%s)" % (name, ", ".join(shown)),
+                            method, (receiver,) + a, dict(k), None))
+                continue
             out.append(("then self.%s()" % name, method, (receiver,), {},
                         None))
             out += [("then self.%s(%s)" % (name, what), method, a, k, None)
@@ -703,6 +737,8 @@ def _probe(fn, name, hints=NO_HINTS):
             return fn(*args, **kwargs)
         if kind in seen or len(seen) >= KINDS_PER_TEST:
             return fn(*args, **kwargs)
+        if "." in name:
+            _remember_arguments(name, args, kwargs)
         call = len(seen)
         seen.append(kind)
         _inside[0] += 1
@@ -843,12 +879,13 @@ def install(spec, project_modules):
 def _observe_class(cls):
     """The unchanged methods of a class that holds a changed method are
     watched too: after a test's first call of one, the changed methods
-    that need no argument are called on the receiver it leaves (each in
-    a child), so that a part of a fix that no test calls is compared on
-    the objects the tests built (a method's default the fix now
-    honours)."""
+    are called on the receiver it leaves (each in a child; with the
+    arguments of the tests' first call of it, for one that needs some),
+    so that a part of a fix that no test calls is compared on the
+    objects the tests built (a method's default the fix now honours)."""
     changed = set(_CHANGED_METHODS.get(cls, ()))
-    if not any(_needs_no_argument(vars(cls).get(m)) for m in changed):
+    if not any(isinstance(vars(cls).get(m), types.FunctionType)
+               for m in changed):
         return
     for attr, raw in list(vars(cls).items()):
         if attr in changed or not isinstance(raw, types.FunctionType) or \
@@ -857,18 +894,6 @@ def _observe_class(cls):
             continue
         setattr(cls, attr, _observer(raw, "%s.%s" % (cls.__qualname__,
                                                       attr), cls))
-
-
-def _needs_no_argument(fn):
-    """Whether a plain method can be called with its receiver alone."""
-    if not isinstance(fn, types.FunctionType):
-        return False
-    try:
-        params = list(inspect.signature(fn).parameters.values())[1:]
-    except (TypeError, ValueError):
-        return False
-    return all(p.default is not p.empty or
-               p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
 
 
 def _observer(fn, name, cls):

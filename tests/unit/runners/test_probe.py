@@ -318,8 +318,26 @@ def test_a_changed_method_the_tests_never_call_is_called_on_their_receiver():
                probe._variants(Bag.add, (bag, 1), {})}
     finally:
         del probe._CHANGED_METHODS[Bag]
-    # find needs an argument the test never gave: not called.
+    # find needs an argument the tests never gave: not called.
     assert not any('find' in w for w in got)
+    # Once a test called it with plain arguments, it is called with
+    # them on the receiver another call left (a static method's are not
+    # kept: no receiver).
+    probe._remember_arguments(Bag.__qualname__ + '.find', (bag, 7), {})
+    probe._remember_arguments(Bag.__qualname__ + '.find', (bag, 8), {})
+    probe._remember_arguments('Other.static', (3, 4), {})
+    probe._CHANGED_METHODS[Bag] = ['add', 'pop_last', 'find']
+    try:
+        bag.items.append(7)
+        again = {w: (f, a) for w, f, a, _, _ in
+                 probe._sibling_calls(Bag.add, bag)}
+    finally:
+        del probe._CHANGED_METHODS[Bag]
+        probe._ARGS_SEEN.clear()
+        bag.items.pop()
+    f, a = again['then self.find(7)']
+    assert f is Bag.find and a == (bag, 7)
+    assert 'Other.static' not in probe._ARGS_SEEN
     f, a, k = got['then self.pop_last(default = None)']
     assert f is Bag.pop_last and a == (bag,) and k == {'default': None}
     assert probe._in_child(f, a, k, 1)['value'] is None
