@@ -9,7 +9,9 @@
 #define LT_ENGINE_CLI_H
 
 #include <getopt.h>
+#include <stdio.h>
 
+#include "engine/cli/optable.h"
 #include "engine/engine.h"
 
 /* A number macro as a string literal, for the defaults in help texts. */
@@ -73,7 +75,9 @@ int lt__cmd_report(int argc, char **argv);
 int lt__cmd_merge(int argc, char **argv);
 int lt__cmd_slurm(int argc, char **argv, const char *exe);
 int lt__cli_dataset(int argc, char **argv);
-extern const struct option lt__score_longopts[];
+/* The option tables (engine/cli/optable.h) and the help they write. */
+extern const struct lt__opt lt__score_options[];
+void lt__score_help(FILE *f);
 extern const struct option lt__patches_longopts[];
 extern const struct option lt__show_longopts[];
 extern const struct option lt__report_longopts[];

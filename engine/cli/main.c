@@ -17,6 +17,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "engine/cli/cli.h"
+#include "engine/cli/optable.h"
 #include "engine/engine.h"
 #include "runners/runner.h"
 #include "runners/jvm.h"
@@ -83,20 +84,21 @@ static const struct command {
     const char *shortopts;
     const struct option *longopts;
     int (*run)(int argc, char **argv);
+    const struct lt__opt *options; /* its table, when it has one */
 } commands[] = {
-    {"score", "t:j:f:h", lt__score_longopts, lt__cmd_score},
-    {"show", "f:h", lt__show_longopts, lt__cmd_show},
-    {"report", "f:h", lt__report_longopts, lt__cmd_report},
-    {"merge", "h", lt__merge_longopts, lt__cmd_merge},
-    {"slurm", "+h", lt__slurm_longopts, cmd_slurm_self},
-    {"patches", "t:j:f:h", lt__patches_longopts, lt__cmd_patches},
+    {"score", NULL, NULL, lt__cmd_score, lt__score_options},
+    {"show", "f:h", lt__show_longopts, lt__cmd_show, NULL},
+    {"report", "f:h", lt__report_longopts, lt__cmd_report, NULL},
+    {"merge", "h", lt__merge_longopts, lt__cmd_merge, NULL},
+    {"slurm", "+h", lt__slurm_longopts, cmd_slurm_self, NULL},
+    {"patches", "t:j:f:h", lt__patches_longopts, lt__cmd_patches, NULL},
     {"dataset", LT__CLI_DATASET_SHORTOPTS, lt__cli_dataset_longopts,
-     lt__cli_dataset},
+     lt__cli_dataset, NULL},
 #ifdef LT_HAVE_SIMILARITY
-    {"similarity", "h", NULL, lt_similarity_main},
+    {"similarity", "h", NULL, lt_similarity_main, NULL},
 #endif
-    {"completion", "", NULL, cmd_completion},
-    {"__defaults", "", NULL, cmd_defaults},
+    {"completion", "", NULL, cmd_completion, NULL},
+    {"__defaults", "", NULL, cmd_defaults, NULL},
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -197,7 +199,11 @@ static int cmd_completion(int argc, char **argv)
             continue;
         }
         fprintf(f, "    %s) words=\"", c->name);
-        print_option_words(f, c->shortopts, command_longopts(c), NULL, 0);
+        if (c->options)
+            lt__opt_words(f, c->options, -1);
+        else
+            print_option_words(f, c->shortopts, command_longopts(c), NULL,
+                               0);
         fputs("\" ;;\n", f);
     }
     fputs("    esac\n"
