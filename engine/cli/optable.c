@@ -331,24 +331,32 @@ static int read_setting(const struct lt__opt *e, const struct lt_setting *v,
     return 0;
 }
 
-static int apply_setting(void *ctx, const char *key,
-                         const struct lt_setting *v, char **err)
+/* Contract: see optable.h. */
+int lt__opt_setting(const struct lt__opt *t, const char *path,
+                    const char *key, const struct lt_setting *v, void *opts,
+                    char **err)
 {
-    const struct pyproject *p = ctx;
-    for (const struct lt__opt *e = p->table; e->name; e++) {
+    for (const struct lt__opt *e = t; e->name; e++) {
         if (!(e->flags & (LT__OPT_KEY | LT__OPT_KEY_ONLY)) ||
             !key_is(key, e->name))
             continue;
         char want[128];
-        if (read_setting(e, v, p->opts, want, sizeof(want)) == 0)
+        if (read_setting(e, v, opts, want, sizeof(want)) == 0)
             return 0;
         *err = xasprintf("%s: invalid value for '%s' in [tool.litmus]%s%s%s",
-                         p->path, key, *want ? " (" : "", want,
+                         path, key, *want ? " (" : "", want,
                          *want ? ")" : "");
         return -1;
     }
-    *err = xasprintf("%s: unknown key '%s' in [tool.litmus]", p->path, key);
+    *err = xasprintf("%s: unknown key '%s' in [tool.litmus]", path, key);
     return -1;
+}
+
+static int apply_setting(void *ctx, const char *key,
+                         const struct lt_setting *v, char **err)
+{
+    const struct pyproject *p = ctx;
+    return lt__opt_setting(p->table, p->path, key, v, p->opts, err);
 }
 
 /* Contract: see optable.h. */

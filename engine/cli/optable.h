@@ -180,4 +180,10 @@ void lt__opt_keys(FILE *f, const char *before, const struct lt__opt *t,
 int lt__opt_read_pyproject(const struct lt__opt *t, const char *path,
                            void *opts, char **err);
 
+/* One key of [tool.litmus] with value V, read into OPTS as
+ * lt__opt_read_pyproject() reads each; PATH names the file in *err. */
+int lt__opt_setting(const struct lt__opt *t, const char *path,
+                    const char *key, const struct lt_setting *v, void *opts,
+                    char **err);
+
 #endif
