@@ -78,11 +78,15 @@ int lt__cli_dataset(int argc, char **argv);
 /* The option tables (engine/cli/optable.h) and the help they write. */
 extern const struct lt__opt lt__score_options[];
 void lt__score_help(FILE *f);
+extern const struct lt__opt lt__show_options[];
+void lt__show_help(FILE *f);
+extern const struct lt__opt lt__report_options[];
+void lt__report_help(FILE *f);
+extern const struct lt__opt lt__merge_options[];
+void lt__merge_help(FILE *f);
+extern const struct lt__opt lt__slurm_options[];
+void lt__slurm_help(FILE *f);
 extern const struct option lt__patches_longopts[];
-extern const struct option lt__show_longopts[];
-extern const struct option lt__report_longopts[];
-extern const struct option lt__merge_longopts[];
-extern const struct option lt__slurm_longopts[];
 extern const struct option lt__cli_dataset_longopts[];
 #define LT__CLI_DATASET_SHORTOPTS "o:j:t:h"
 int lt__cli_dataset_option_in_mode(int val, enum lt_dataset_mode mode);

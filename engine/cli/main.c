@@ -87,10 +87,10 @@ static const struct command {
     const struct lt__opt *options; /* its table, when it has one */
 } commands[] = {
     {"score", NULL, NULL, lt__cmd_score, lt__score_options},
-    {"show", "f:h", lt__show_longopts, lt__cmd_show, NULL},
-    {"report", "f:h", lt__report_longopts, lt__cmd_report, NULL},
-    {"merge", "h", lt__merge_longopts, lt__cmd_merge, NULL},
-    {"slurm", "+h", lt__slurm_longopts, cmd_slurm_self, NULL},
+    {"show", NULL, NULL, lt__cmd_show, lt__show_options},
+    {"report", NULL, NULL, lt__cmd_report, lt__report_options},
+    {"merge", NULL, NULL, lt__cmd_merge, lt__merge_options},
+    {"slurm", NULL, NULL, cmd_slurm_self, lt__slurm_options},
     {"patches", "t:j:f:h", lt__patches_longopts, lt__cmd_patches, NULL},
     {"dataset", LT__CLI_DATASET_SHORTOPTS, lt__cli_dataset_longopts,
      lt__cli_dataset, NULL},

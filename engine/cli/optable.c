@@ -200,7 +200,8 @@ int lt__opt_apply(const struct lt__opt *e, const char *s, void *opts,
     char opt[64];
     snprintf(opt, sizeof(opt), "--%s", e->name);
     if (read_text(e, s, opts, want, sizeof(want)) < 0) {
-        lt_cli_bad_value(opt, s, want);
+        if (!(e->flags & LT__OPT_SAYS_WHY))
+            lt_cli_bad_value(opt, s, want);
         return -1;
     }
     if (e->kind == LT__OPT_LIST) {
@@ -217,6 +218,54 @@ int lt__opt_apply(const struct lt__opt *e, const char *s, void *opts,
         (*list)[(*n)++] = (char *)s;
     }
     return 0;
+}
+
+/* Contract: see optable.h. */
+void lt__opt_start(struct lt__opt_parser *p, const struct lt__opt *t,
+                   const char *prefix, int mode, int argc, char **argv,
+                   void *opts)
+{
+    memset(p, 0, sizeof(*p));
+    p->table = t;
+    p->mode = mode;
+    p->argc = argc;
+    p->argv = argv;
+    p->opts = opts;
+    /* Every mode's options are known to getopt, so that one of another
+     * mode is named as such rather than unknown. */
+    lt__opt_getopt(t, prefix, -1, &p->longopts, p->shortopts,
+                   sizeof(p->shortopts));
+}
+
+/* Contract: see optable.h. */
+int lt__opt_next(struct lt__opt_parser *p)
+{
+    int c;
+    while ((c = lt_cli_getopt(p->argc, p->argv, p->shortopts,
+                              p->longopts)) != -1) {
+        const struct lt__opt *e = lt__opt_find(p->table, c, p->mode);
+        if (!e && (e = lt__opt_find(p->table, c, -1)) != NULL) {
+            lt_cli_usage_error("--%s is not an option of this mode",
+                               e->name);
+            return -1;
+        }
+        if (!e)
+            return -1; /* getopt said why */
+        if (e->kind == LT__OPT_COMMAND)
+            return c;
+        if (lt__opt_apply(e, optarg, p->opts, (size_t)p->argc, p->owned) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Contract: see optable.h. */
+void lt__opt_end(struct lt__opt_parser *p)
+{
+    for (size_t i = 0; p->owned[i]; i++)
+        free(p->owned[i]);
+    free(p->longopts);
+    p->longopts = NULL;
 }
 
 /*** [tool.litmus] ***/

@@ -34,6 +34,8 @@ enum lt__opt_kind {
 #define LT__OPT_KEY_NUMBER 16u /* a CUSTOM key that also takes a number */
 #define LT__OPT_KEY_JOIN 32u   /* a STRING key that also takes a list,
                                   joined by commas */
+#define LT__OPT_SAYS_WHY 64u   /* a CUSTOM row whose .set prints its own
+                                  usage error */
 
 struct lt__opt {
     const char *name;         /* the long option (and key); NULL ends */
@@ -158,6 +160,33 @@ const struct lt__opt *lt__opt_find(const struct lt__opt *t, int code,
  * lists and not the strings).  0, or a usage error printed and -1. */
 int lt__opt_apply(const struct lt__opt *e, const char *s, void *opts,
                   size_t cap, char ***owned);
+
+/* A command line being read by a table: lt__opt_start(), then
+ * lt__opt_next() until it returns 0 (optind is then at the operands) or
+ * -1, then lt__opt_end(). */
+struct lt__opt_parser {
+    const struct lt__opt *table;
+    int mode;
+    int argc;
+    char **argv;
+    void *opts;
+    struct option *longopts;
+    char shortopts[64];
+    char **owned[8]; /* the lists the command line replaced */
+};
+void lt__opt_start(struct lt__opt_parser *p, const struct lt__opt *t,
+                   const char *prefix, int mode, int argc, char **argv,
+                   void *opts);
+
+/* Reads the next option into the options: the code of a COMMAND row (the
+ * caller acts on it; optarg holds its value), 0 at the end, or -1 after a
+ * usage error printed (an unknown option, one of another mode, a bad
+ * value). */
+int lt__opt_next(struct lt__opt_parser *p);
+
+/* Frees the parser's arrays and the lists it made: after the options
+ * are used. */
+void lt__opt_end(struct lt__opt_parser *p);
 
 /* The option lines of the help of T for MODE (-1: any), in table order,
  * with each row's section before it. */

@@ -327,32 +327,24 @@ int lt__cmd_score(int argc, char **argv)
     int split = lt_cli_split(argc, argv);
     int full_argc = argc;
     argc = split;
-    struct option *longopts = NULL;
-    char shortopts[32];
-    char **owned[8] = {NULL}; /* the lists the command line replaced */
+    struct lt__opt_parser p;
     int code = 0;
 
     /* Settings from [tool.litmus] come first; options override them. */
     if (read_config(argc, argv, &o) < 0)
         return 2;
-    lt__opt_getopt(lt__score_options, "", -1, &longopts, shortopts,
-                   sizeof(shortopts));
+    lt__opt_start(&p, lt__score_options, "", -1, argc, argv, &o);
     int c;
-    while ((c = lt_cli_getopt(argc, argv, shortopts, longopts)) != -1) {
-        const struct lt__opt *e = lt__opt_find(lt__score_options, c, -1);
+    while ((c = lt__opt_next(&p)) > 0) {
         if (c == 'h') {
             lt__score_help(stdout);
             goto out;
         }
-        if (!e) { /* getopt printed why */
-            code = 2;
-            goto out;
-        }
-        if (e->kind != LT__OPT_COMMAND &&
-            lt__opt_apply(e, optarg, &o, (size_t)full_argc, owned) < 0) {
-            code = 2;
-            goto out;
-        }
+        /* --config and --no-config were read above. */
+    }
+    if (c < 0) {
+        code = 2;
+        goto out;
     }
     if (argc > optind) {
         o.paths = argv + optind;
@@ -371,8 +363,6 @@ int lt__cmd_score(int argc, char **argv)
     o.debug = lt_log_get_level() >= LT_LOG_DEBUG;
     code = lt_score(&o);
 out:
-    for (size_t i = 0; owned[i]; i++)
-        free(owned[i]);
-    free(longopts);
+    lt__opt_end(&p);
     return code;
 }

@@ -73,6 +73,10 @@ struct command {
 };
 static const struct command commands[] = {
     {"score", lt__score_options, lt__score_help},
+    {"show", lt__show_options, lt__show_help},
+    {"report", lt__report_options, lt__report_help},
+    {"merge", lt__merge_options, lt__merge_help},
+    {"slurm", lt__slurm_options, lt__slurm_help},
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
