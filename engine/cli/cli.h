@@ -86,7 +86,8 @@ extern const struct lt__opt lt__merge_options[];
 void lt__merge_help(FILE *f);
 extern const struct lt__opt lt__slurm_options[];
 void lt__slurm_help(FILE *f);
-extern const struct option lt__patches_longopts[];
+extern const struct lt__opt lt__patches_options[];
+void lt__patches_help(FILE *f);
 extern const struct option lt__cli_dataset_longopts[];
 #define LT__CLI_DATASET_SHORTOPTS "o:j:t:h"
 int lt__cli_dataset_option_in_mode(int val, enum lt_dataset_mode mode);

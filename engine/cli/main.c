@@ -91,7 +91,7 @@ static const struct command {
     {"report", NULL, NULL, lt__cmd_report, lt__report_options},
     {"merge", NULL, NULL, lt__cmd_merge, lt__merge_options},
     {"slurm", NULL, NULL, cmd_slurm_self, lt__slurm_options},
-    {"patches", "t:j:f:h", lt__patches_longopts, lt__cmd_patches, NULL},
+    {"patches", NULL, NULL, lt__cmd_patches, lt__patches_options},
     {"dataset", LT__CLI_DATASET_SHORTOPTS, lt__cli_dataset_longopts,
      lt__cli_dataset, NULL},
 #ifdef LT_HAVE_SIMILARITY

@@ -495,29 +495,3 @@ void lt__opt_keys(FILE *f, const char *before, const struct lt__opt *t,
     fprintf(f, "%s\n", p);
     free(s);
 }
-
-/*** Shared checks ***/
-
-/* Contract: see optable.h. */
-int lt__opt_set_shard(const struct lt__opt *e, void *opts, const char *s,
-                      const char **want)
-{
-    struct lt_run_opts *run = field(e, opts);
-    return lt_shard_parse(s, &run->shard_index, &run->shard_count, want);
-}
-
-/* Contract: see optable.h. */
-int lt__opt_set_junit(const struct lt__opt *e, void *opts, const char *s,
-                      const char **want)
-{
-    (void)want;
-    return lt_junit_policy_parse(s, field(e, opts));
-}
-
-/* Contract: see optable.h. */
-int lt__opt_set_format(const struct lt__opt *e, void *opts, const char *s,
-                       const char **want)
-{
-    (void)want;
-    return lt_format_parse(s, field(e, opts));
-}

@@ -66,6 +66,9 @@ struct lt__opt {
 #define LT__FIELD(T, f) .offset = offsetof(T, f), .size = sizeof(((T *)0)->f)
 #define LT__LIST(T, f, n) LT__FIELD(T, f), .count = offsetof(T, n)
 
+/* The rows below are the options several commands share; their checks
+ * are in engine/cli/run_opts.c. */
+
 /* The run options of every job that runs tests (struct lt_run_opts as
  * member `run` of T): name, code, kind and range once; each command adds
  * its own help text. */
@@ -139,6 +142,14 @@ int lt__opt_set_junit(const struct lt__opt *e, void *opts, const char *s,
     LT__FIELD(T, format)
 int lt__opt_set_format(const struct lt__opt *e, void *opts, const char *s,
                        const char **want);
+
+/* --format of the commands that write text or JSON only. */
+#define LT__FORMAT_TEXT_OR_JSON(T)                                         \
+    .name = "format", .code = 'f', .kind = LT__OPT_CUSTOM, .arg = "FMT",   \
+    .set = lt__opt_set_text_or_json, .want = "text or json",               \
+    LT__FIELD(T, format)
+int lt__opt_set_text_or_json(const struct lt__opt *e, void *opts,
+                             const char *s, const char **want);
 
 #define LT__HELP_ROW                                                       \
     .name = "help", .code = 'h', .kind = LT__OPT_COMMAND, .help = "this text"

@@ -90,6 +90,39 @@ int lt__cli_report_option(int c, const char *arg, struct lt_report_opts *ro)
     }
 }
 
+/* Contract: see optable.h. */
+int lt__opt_set_shard(const struct lt__opt *e, void *opts, const char *s,
+                      const char **want)
+{
+    struct lt_run_opts *run = (void *)((char *)opts + e->offset);
+    return lt_shard_parse(s, &run->shard_index, &run->shard_count, want);
+}
+
+/* Contract: see optable.h. */
+int lt__opt_set_junit(const struct lt__opt *e, void *opts, const char *s,
+                      const char **want)
+{
+    (void)want;
+    return lt_junit_policy_parse(s, (void *)((char *)opts + e->offset));
+}
+
+/* Contract: see optable.h. */
+int lt__opt_set_format(const struct lt__opt *e, void *opts, const char *s,
+                       const char **want)
+{
+    (void)want;
+    return lt_format_parse(s, (void *)((char *)opts + e->offset));
+}
+
+/* Contract: see optable.h. */
+int lt__opt_set_text_or_json(const struct lt__opt *e, void *opts,
+                             const char *s, const char **want)
+{
+    (void)want;
+    return lt__cli_text_or_json(s, (enum lt_format *)((char *)opts +
+                                                      e->offset));
+}
+
 /* Contract: see cli.h. */
 int lt__cli_text_or_json(const char *s, enum lt_format *f)
 {

@@ -52,14 +52,6 @@ static const char usage_merge[] =
     "\n"
     "options:\n";
 
-static int set_text_or_json(const struct lt__opt *e, void *opts,
-                            const char *s, const char **want)
-{
-    (void)want;
-    return lt__cli_text_or_json(s, (enum lt_format *)((char *)opts +
-                                                      e->offset));
-}
-
 #define S struct stored_opts
 #define DB_ROW                                                             \
     .name = "db", .code = OPT_DB, .kind = LT__OPT_STRING, .arg = "FILE",   \
@@ -68,9 +60,7 @@ static int set_text_or_json(const struct lt__opt *e, void *opts,
 /* The options of `litmus show`, in the order of the help. */
 const struct lt__opt lt__show_options[] = {
     {DB_ROW},
-    {.name = "format", .code = 'f', .kind = LT__OPT_CUSTOM, .arg = "FMT",
-     .set = set_text_or_json, .want = "text or json", LT__FIELD(S, format),
-     .help = "text (default) or json"},
+    {LT__FORMAT_TEXT_OR_JSON(S), .help = "text (default) or json"},
     {LT__HELP_ROW},
     {.name = NULL},
 };

@@ -77,6 +77,7 @@ static const struct command commands[] = {
     {"report", lt__report_options, lt__report_help},
     {"merge", lt__merge_options, lt__merge_help},
     {"slurm", lt__slurm_options, lt__slurm_help},
+    {"patches", lt__patches_options, lt__patches_help},
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
