@@ -65,19 +65,41 @@ static int is_key_row(const struct lt__opt *e)
     return (e->flags & (LT__OPT_KEY | LT__OPT_KEY_ONLY)) != 0;
 }
 
-/* The commands with a table, and the help each writes. */
+/* The commands with a table, and the help each writes; dataset's modes
+ * one by one. */
 struct command {
     const char *name;
     const struct lt__opt *table;
     void (*help)(FILE *f);
+    int mode; /* dataset's, or -1 */
 };
+static void dataset_select_help(FILE *f)
+{
+    lt__dataset_help(f, LT_DS_SELECT);
+}
+static void dataset_typed_help(FILE *f)
+{
+    lt__dataset_help(f, LT_DS_TYPED);
+}
+static void dataset_faults_help(FILE *f)
+{
+    lt__dataset_help(f, LT_DS_FAULTS);
+}
+static void dataset_rewrite_help(FILE *f)
+{
+    lt__dataset_help(f, LT_DS_REWRITE);
+}
 static const struct command commands[] = {
-    {"score", lt__score_options, lt__score_help},
-    {"show", lt__show_options, lt__show_help},
-    {"report", lt__report_options, lt__report_help},
-    {"merge", lt__merge_options, lt__merge_help},
-    {"slurm", lt__slurm_options, lt__slurm_help},
-    {"patches", lt__patches_options, lt__patches_help},
+    {"score", lt__score_options, lt__score_help, -1},
+    {"show", lt__show_options, lt__show_help, -1},
+    {"report", lt__report_options, lt__report_help, -1},
+    {"merge", lt__merge_options, lt__merge_help, -1},
+    {"slurm", lt__slurm_options, lt__slurm_help, -1},
+    {"patches", lt__patches_options, lt__patches_help, -1},
+    {"select", lt__dataset_options, dataset_select_help, LT_DS_SELECT},
+    {"typed", lt__dataset_options, dataset_typed_help, LT_DS_TYPED},
+    {"faults", lt__dataset_options, dataset_faults_help, LT_DS_FAULTS},
+    {"rewrite", lt__dataset_options, dataset_rewrite_help, LT_DS_REWRITE},
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -86,9 +108,28 @@ static void write_help(FILE *f, const void *arg)
     ((const struct command *)arg)->help(f);
 }
 
-static void write_words(FILE *f, const void *arg)
+static void write_completion(FILE *f, const void *arg)
 {
-    lt__opt_words(f, arg, -1);
+    (void)arg;
+    lt__cli_completion(f);
+}
+
+/* The words the completion script offers for command C: its line
+ * "    NAME) words=\"...\"" (caller frees). */
+static char *completion_words(const char *script, const struct command *c)
+{
+    char head[64];
+    snprintf(head, sizeof(head), "%s) words=\"", c->name);
+    const char *p = strstr(script, head);
+    if (!p)
+        fail_msg("the completion script has no line for %s", c->name);
+    p += strlen(head);
+    return strndup(p, strcspn(p, "\""));
+}
+
+static int in_mode(const struct lt__opt *e, int mode)
+{
+    return mode < 0 || !e->modes || (e->modes & (1u << mode));
 }
 
 /*** Help, completion and getopt ***/
@@ -96,23 +137,33 @@ static void write_words(FILE *f, const void *arg)
 static void every_option_is_in_help_and_completion(void **state)
 {
     (void)state;
+    char *script = printed(write_completion, NULL);
     for (size_t i = 0; i < N_COMMANDS; i++) {
         const struct command *c = &commands[i];
         char *help = printed(write_help, c);
-        char *words = printed(write_words, c->table);
+        char *words = completion_words(script, c);
         struct option *lo;
         char shortopts[64];
-        lt__opt_getopt(c->table, "", -1, &lo, shortopts, sizeof(shortopts));
+        lt__opt_getopt(c->table, "", c->mode, &lo, shortopts,
+                       sizeof(shortopts));
         for (const struct lt__opt *e = c->table; e->name; e++) {
             if (!is_option_row(e))
                 continue;
             char opt[64];
             snprintf(opt, sizeof(opt), "--%s", e->name);
+            /* Another mode's option is neither offered nor shown (an
+             * option may have a row per mode). */
+            int want = 0;
+            for (const struct lt__opt *r = c->table; r->name; r++)
+                want |= is_option_row(r) && strcmp(r->name, e->name) == 0 &&
+                        in_mode(r, c->mode);
+            if (has_word(words, opt) != want)
+                fail_msg("%s: %s is%s in the completion words '%s'",
+                         c->name, opt, want ? " not" : "", words);
+            if (!in_mode(e, c->mode))
+                continue;
             if (!has_word(help, opt))
                 fail_msg("%s: %s is not in the help", c->name, opt);
-            if (!has_word(words, opt))
-                fail_msg("%s: %s is not in the completion words '%s'",
-                         c->name, opt, words);
             int in_getopt = 0;
             for (const struct option *o = lo; o->name; o++)
                 in_getopt |= strcmp(o->name, e->name) == 0 &&
@@ -134,6 +185,7 @@ static void every_option_is_in_help_and_completion(void **state)
         free(words);
         free(help);
     }
+    free(script);
 }
 
 /*** [tool.litmus] and the command line ***/
