@@ -158,9 +158,10 @@ void lt__cli_completion(FILE *f)
           f);
 }
 
-/* `litmus __defaults` (hidden): the defaults the engine fills in, one
- * "command option value" a line, for the test that checks the help
- * texts against them. */
+/* `litmus __defaults` (hidden): the defaults the engine fills in of the
+ * options whose help states one (LT__OPT_DEFAULT rows), one "command
+ * option value" a line, for the test that checks the help texts against
+ * them. */
 static int cmd_defaults(int argc, char **argv)
 {
     (void)argv;
@@ -168,41 +169,15 @@ static int cmd_defaults(int argc, char **argv)
         return lt_cli_usage_error("takes no arguments");
     struct lt_score_opts s;
     lt_score_opts_init(&s);
-    printf("score db %s\n", s.run.db);
-    printf("score operators %s\n", s.operators);
-    printf("score timeout-factor %g\n", s.run.timeout_factor);
-    printf("score timeout-const %g\n", s.run.timeout_const);
-    printf("score baseline-timeout %g\n", s.baseline_timeout);
-    printf("score baseline-runs %d\n", s.baseline_runs);
-    printf("score memory-mb %lu\n", s.run.memory_mb);
-    printf("score sandbox-uid %u\n", s.sandbox_uid ? s.sandbox_uid : 65534);
-    printf("score scratch-mb %u\n", s.scratch_mb ? s.scratch_mb : 512);
+    lt__opt_defaults(stdout, "score", lt__score_options, &s);
     struct lt_patches_opts p;
     lt_patches_opts_init(&p);
-    printf("patches db %s\n", p.run.db);
-    printf("patches threshold %g\n", p.threshold);
-    printf("patches similarity-threshold %g\n", p.sim_threshold);
-    printf("patches timeout-factor %g\n", p.run.timeout_factor);
-    printf("patches timeout-const %g\n", p.run.timeout_const);
-    printf("patches timeout %g\n", p.timeout);
-    printf("patches mutation-budget %g\n", p.mutation_budget);
-    printf("patches memory-mb %lu\n", p.run.memory_mb);
+    lt__opt_defaults(stdout, "patches", lt__patches_options, &p);
     struct lt_dataset_opts d;
     lt_dataset_opts_init(&d);
-    printf("dataset db %s\n", d.run.db);
-    printf("dataset seed %llu\n", d.seed);
-    printf("dataset timeout %g\n", d.timeout);
-    printf("dataset timeout-factor %g\n", d.run.timeout_factor);
-    printf("dataset timeout-const %g\n", d.run.timeout_const);
-    printf("dataset memory-mb %lu\n", d.run.memory_mb);
-    printf("dataset per-cell %d\n", d.per_cell);
-    printf("dataset per-program %d\n", d.per_program);
-    printf("dataset strength %d\n", d.strength);
-    printf("dataset variants %d\n", d.variants);
-    printf("dataset ops %s\n", d.ops);
+    lt__opt_defaults(stdout, "dataset", lt__dataset_options, &d);
     struct lt_slurm_opts u;
     lt_slurm_opts_init(&u);
-    printf("slurm dir %s\n", u.dir);
-    printf("slurm sbatch %s\n", u.sbatch);
+    lt__opt_defaults(stdout, "slurm", lt__slurm_options, &u);
     return fflush(stdout) == 0 ? 0 : 3;
 }

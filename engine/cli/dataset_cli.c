@@ -144,24 +144,19 @@ static int set_lang(const struct lt__opt *e, void *opts, const char *s,
 static int check_kinds(const char *list);
 static int check_ops(const char *list);
 
-static int set_kinds(const struct lt__opt *e, void *opts, const char *s,
-                     const char **want)
+/* --kinds and --ops: checks that print their own usage error. */
+static int checked_kinds(const struct lt__opt *e, void *opts, const char *s,
+                         const char **want)
 {
-    (void)e, (void)want;
-    if (check_kinds(s) < 0)
-        return -1;
-    ((struct lt_dataset_opts *)opts)->kinds = s;
-    return 0;
+    (void)e, (void)opts, (void)want;
+    return check_kinds(s);
 }
 
-static int set_ops(const struct lt__opt *e, void *opts, const char *s,
-                   const char **want)
+static int checked_ops(const struct lt__opt *e, void *opts, const char *s,
+                       const char **want)
 {
-    (void)e, (void)want;
-    if (check_ops(s) < 0)
-        return -1;
-    ((struct lt_dataset_opts *)opts)->ops = s;
-    return 0;
+    (void)e, (void)opts, (void)want;
+    return check_ops(s);
 }
 
 #define D struct lt_dataset_opts
@@ -173,7 +168,8 @@ static int set_ops(const struct lt__opt *e, void *opts, const char *s,
  * mode's own, the programs' (not select), the common ones. */
 const struct lt__opt lt__dataset_options[] = {
     {.name = "operators", .code = O_OPERATORS, .kind = LT__OPT_STRING,
-     .arg = "SET", LT__FIELD(D, operators), .modes = SELECT,
+     .flags = LT__OPT_DEFAULT, .arg = "SET", LT__FIELD(D, operators),
+     .modes = SELECT,
      .help = "algo1 (default), mutmut, or a comma list of\n"
              "operator names"},
     {.name = "all", .code = O_ALL, .kind = LT__OPT_FLAG, .lo = 1,
@@ -187,31 +183,35 @@ const struct lt__opt lt__dataset_options[] = {
      LT__FIELD(D, tests), .modes = TYPED | FAULTS | REWRITE,
      .help = "tests of programs whose record names none"},
     {.name = "per-cell", .code = O_PER_CELL, .kind = LT__OPT_INT, .arg = "K",
-     .lo = 1, .hi = 10000, LT__FIELD(D, per_cell), .modes = TYPED,
+     .flags = LT__OPT_DEFAULT, .lo = 1, .hi = 10000,
+     LT__FIELD(D, per_cell), .modes = TYPED,
      .help = "mutants per (type, third) (default 1)"},
     {.name = "quarter", .code = O_QUARTER, .kind = LT__OPT_CUSTOM,
      .arg = "Q", .set = set_quarter, .want = "1..4", .modes = FAULTS,
      .help = "1..4, or all (N faults in each quarter);\n"
              "default: anywhere"},
     {.name = "per-program", .code = O_PER_PROGRAM, .kind = LT__OPT_INT,
-     .arg = "N", .lo = 1, .hi = 10000, LT__FIELD(D, per_program),
+     .flags = LT__OPT_DEFAULT, .arg = "N", .lo = 1, .hi = 10000,
+     LT__FIELD(D, per_program),
      .modes = FAULTS,
      .help = "faults per program (and quarter) (default 1)"},
-    {.name = "kinds", .code = O_KINDS, .kind = LT__OPT_CUSTOM,
-     .flags = LT__OPT_SAYS_WHY, .arg = "LIST", .set = set_kinds,
+    {.name = "kinds", .code = O_KINDS, .kind = LT__OPT_STRING,
+     .flags = LT__OPT_SAYS_WHY, .arg = "LIST", .set = checked_kinds,
+     LT__FIELD(D, kinds),
      .modes = FAULTS,
      .help = "comma list of fault kinds (default: all four)"},
-    {.name = "ops", .code = O_OPS, .kind = LT__OPT_CUSTOM,
-     .flags = LT__OPT_SAYS_WHY, .arg = "LIST", .set = set_ops,
+    {.name = "ops", .code = O_OPS, .kind = LT__OPT_STRING,
+     .flags = LT__OPT_SAYS_WHY | LT__OPT_DEFAULT, .arg = "LIST",
+     .set = checked_ops, LT__FIELD(D, ops),
      .modes = REWRITE, .help = "composition of d, c, v, r (default c,v,d)"},
     {.name = "strength", .code = O_STRENGTH, .kind = LT__OPT_INT, .arg = "N",
-     .lo = 1, .hi = 8, LT__FIELD(D, strength), .modes = REWRITE,
+     .flags = LT__OPT_DEFAULT, .lo = 1, .hi = 8, LT__FIELD(D, strength), .modes = REWRITE,
      .help = "applications of each op, 1..8 (default 1)"},
     {.name = "quarter", .code = O_QUARTER, .kind = LT__OPT_CUSTOM,
      .arg = "Q", .set = set_quarter, .want = "1..4", .modes = REWRITE,
      .help = "make every change in quarter 1..4"},
     {.name = "variants", .code = O_VARIANTS, .kind = LT__OPT_INT, .arg = "N",
-     .lo = 1, .hi = 10000000, LT__FIELD(D, variants), .modes = REWRITE,
+     .flags = LT__OPT_DEFAULT, .lo = 1, .hi = 10000000, LT__FIELD(D, variants), .modes = REWRITE,
      .help = "variants per program (default 1)"},
     {.name = "vocab", .code = O_VOCAB, .kind = LT__OPT_STRING, .arg = "F",
      LT__FIELD(D, vocab), .modes = REWRITE,
@@ -244,10 +244,10 @@ const struct lt__opt lt__dataset_options[] = {
      LT__FIELD(D, out), .section = "\ncommon options:\n",
      .help = "output JSON Lines (default: stdout)"},
     {.name = "seed", .code = O_SEED, .kind = LT__OPT_CUSTOM, .arg = "N",
-     .set = set_seed, .want = "a non-negative integer",
+     .flags = LT__OPT_DEFAULT, LT__FIELD(D, seed), .set = set_seed, .want = "a non-negative integer",
      .help = "seed of every random choice (default 0)"},
     {LT__RUN_JOBS(D), .help = "parallel runners (default: number of cores)"},
-    {LT__RUN_DB(D), .arg = "F",
+    {LT__RUN_DB(D), .flags = LT__OPT_DEFAULT, .arg = "F",
      .help = "store of finished runs: the same command again\n"
              "resumes an interrupted run (default\n"
              ".litmus-dataset.db)"},
@@ -264,16 +264,16 @@ const struct lt__opt lt__dataset_options[] = {
              "category and location, drops, throughput) to\n"
              "F; a short summary always goes to stderr"},
     {.name = "timeout", .code = O_TIMEOUT, .kind = LT__OPT_REAL, .arg = "S",
-     .lo = 0.01, .hi = 86400, LT__FIELD(D, timeout),
+     .flags = LT__OPT_DEFAULT, .lo = 0.01, .hi = 86400, LT__FIELD(D, timeout),
      .help = "limit per call of an original program\n"
              "(default 5)"},
-    {LT__RUN_TIMEOUT_FACTOR(D), .arg = "X",
+    {LT__RUN_TIMEOUT_FACTOR(D), .flags = LT__OPT_DEFAULT, .arg = "X",
      .help = "a variant's limit: X x the original's time\n"
              "(default 5) ..."},
-    {LT__RUN_TIMEOUT_CONST(D),
+    {LT__RUN_TIMEOUT_CONST(D), .flags = LT__OPT_DEFAULT,
      .help = "... plus S seconds (default " STR(LT_DATASET_TIMEOUT_CONST)
              ")"},
-    {LT__RUN_MEMORY(D),
+    {LT__RUN_MEMORY(D), .flags = LT__OPT_DEFAULT,
      .help = "address-space limit of a child (default "
              LT_MEMORY_MB_DEFAULT_TEXT ")"},
     {.name = "floor", .code = O_FLOOR, .kind = LT__OPT_FLAG, .lo = 1,
@@ -281,10 +281,7 @@ const struct lt__opt lt__dataset_options[] = {
      .help = "after the run, measure the runners' floor for\n"
              "the same work (benchmarks)"},
     {LT__RUN_PROGRESS(D),
-     .help = "progress on stderr with the time\n"
-             "left (default: a live line on a terminal, a\n"
-             "plain line every 30 s otherwise; --progress:\n"
-             "the live line anywhere)"},
+     .help = LT__RUN_PROGRESS_HELP},
     {LT__RUN_NO_PROGRESS(D)},
     {LT__HELP_ROW},
     {.name = NULL},

@@ -132,6 +132,11 @@ static int read_text(const struct lt__opt *e, const char *s, void *opts,
     case LT__OPT_STRING:
         if ((e->flags & LT__OPT_NONEMPTY) && !*s)
             return -1;
+        if (e->set && e->set(e, NULL, s, &why) < 0) {
+            if (why)
+                snprintf(want, size, "%s", why);
+            return -1;
+        }
         *(const char **)field(e, opts) = s;
         return 0;
     case LT__OPT_INT: {
@@ -447,6 +452,44 @@ void lt__opt_help(FILE *f, const struct lt__opt *t, int mode)
             if (*h == '\n' && *++h)
                 fprintf(f, "%*s", HELP_COLUMN, "");
         }
+    }
+}
+
+/* Contract: see optable.h. */
+void lt__opt_defaults(FILE *f, const char *command, const struct lt__opt *t,
+                      const void *opts)
+{
+    for (const struct lt__opt *e = t; e->name; e++) {
+        if (!(e->flags & LT__OPT_DEFAULT) || !is_option(t, e, -1))
+            continue;
+        const void *v = (const char *)opts + e->offset;
+        unsigned long long n = 0;
+        switch (e->kind) {
+        case LT__OPT_STRING:
+            if (*(const char *const *)v)
+                fprintf(f, "%s %s %s\n", command, e->name,
+                        *(const char *const *)v);
+            continue;
+        case LT__OPT_REAL:
+        case LT__OPT_DURATION:
+            fprintf(f, "%s %s %g\n", command, e->name, *(const double *)v);
+            continue;
+        case LT__OPT_INT:
+            if (e->size == sizeof(unsigned long))
+                n = *(const unsigned long *)v;
+            else
+                n = *(const unsigned *)v;
+            break;
+        case LT__OPT_CUSTOM: /* a whole number of its own parser */
+            memcpy(&n, v, e->size < sizeof(n) ? e->size : sizeof(n));
+            break;
+        default:
+            continue;
+        }
+        if (n == 0 && e->zero_means != 0)
+            fprintf(f, "%s %s %g\n", command, e->name, e->zero_means);
+        else
+            fprintf(f, "%s %s %llu\n", command, e->name, n);
     }
 }
 

@@ -15,7 +15,8 @@
 /* How an option's value is read and where it goes. */
 enum lt__opt_kind {
     LT__OPT_FLAG,     /* no value: stores .lo into an int */
-    LT__OPT_STRING,   /* a const char *, as given */
+    LT__OPT_STRING,   /* a const char *, as given; .set, when given,
+                         checks it */
     LT__OPT_LIST,     /* repeatable: a char ** and its size_t count (.count);
                          .set, when given, checks each item */
     LT__OPT_INT,      /* a whole number in [lo, hi] into an int, unsigned or
@@ -36,6 +37,9 @@ enum lt__opt_kind {
                                   joined by commas */
 #define LT__OPT_SAYS_WHY 64u   /* a CUSTOM row whose .set prints its own
                                   usage error */
+#define LT__OPT_DEFAULT 128u   /* the help states the default, which
+                                  `litmus __defaults` prints from the
+                                  options' _init() for the help's test */
 
 struct lt__opt {
     const char *name;         /* the long option (and key); NULL ends */
@@ -60,6 +64,8 @@ struct lt__opt {
                const char **want);
     const char *want;         /* what a value should be, for messages */
     unsigned modes;           /* dataset: bit 1 << mode; 0: every mode */
+    double zero_means;        /* DEFAULT: what 0 in the field stands for
+                                 (the engine's own choice), when not 0 */
 };
 
 /* A field of options struct T, for a row of the table. */
@@ -93,6 +99,12 @@ struct lt__opt {
     .name = "progress", .code = OPT_PROGRESS, .kind = LT__OPT_FLAG,        \
     .lo = 1, .label = "--progress / --no-progress",                        \
     LT__FIELD(T, run.progress)
+/* The help of --progress for the jobs without score's phases. */
+#define LT__RUN_PROGRESS_HELP                                              \
+    "progress on stderr with the time\n"                                   \
+    "left (default: a live line on a terminal, a\n"                        \
+    "plain line every 30 s otherwise; --progress:\n"                       \
+    "the live line anywhere)"
 #define LT__RUN_NO_PROGRESS(T)                                             \
     .name = "no-progress", .code = OPT_NO_PROGRESS, .kind = LT__OPT_FLAG,  \
     .lo = 0, LT__FIELD(T, run.progress)
@@ -206,6 +218,12 @@ void lt__opt_help(FILE *f, const struct lt__opt *t, int mode);
 /* The completion words of T for MODE: the long options, then the short
  * ones, separated by spaces. */
 void lt__opt_words(FILE *f, const struct lt__opt *t, int mode);
+
+/* Prints "COMMAND NAME VALUE" for each row of T flagged LT__OPT_DEFAULT
+ * (the first row of a name), VALUE read from OPTS as the row's kind
+ * stores it (a CUSTOM row's field is a whole number). */
+void lt__opt_defaults(FILE *f, const char *command, const struct lt__opt *t,
+                      const void *opts);
 
 /* The sentence BEFORE, the [tool.litmus] keys of T comma-separated,
  * AFTER, broken into lines of at most WIDTH columns. */

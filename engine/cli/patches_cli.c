@@ -120,7 +120,8 @@ const struct lt__opt lt__patches_options[] = {
     {FILE_ROW("worktrees", OPT_WORKTREES, "DIR", worktrees),
      .help = "where worktrees are kept (default DB.trees)"},
     {.name = "wider-budget", .code = OPT_WIDER_BUDGET, .kind = LT__OPT_REAL,
-     .arg = "S", .lo = 0, .hi = 86400, LT__FIELD(P, wider_budget),
+     .flags = LT__OPT_DEFAULT, .arg = "S", .lo = 0, .hi = 86400,
+     LT__FIELD(P, wider_budget),
      .help = "CPU seconds of the reference's time on the\n"
              "wider suite (tests beyond the instance's that\n"
              "run the changed files) repeated per candidate\n"
@@ -129,12 +130,13 @@ const struct lt__opt lt__patches_options[] = {
      .help = "write MODEL.litmus.json per model, as the\n"
              "SWE-bench harness reports resolved ids"},
     {.name = "threshold", .code = OPT_THRESHOLD, .kind = LT__OPT_REAL,
-     .arg = "S", .lo = 0, .hi = 1, LT__FIELD(P, threshold),
+     .flags = LT__OPT_DEFAULT, .arg = "S", .lo = 0, .hi = 1,
+     LT__FIELD(P, threshold),
      .section = "\noptions:\n",
      .help = "mutation score threshold (default 0.60)"},
     {.name = "similarity-threshold", .code = OPT_SIM_THRESHOLD,
-     .kind = LT__OPT_REAL, .arg = "S", .lo = 0, .hi = 1,
-     LT__FIELD(P, sim_threshold),
+     .kind = LT__OPT_REAL, .flags = LT__OPT_DEFAULT, .arg = "S", .lo = 0,
+     .hi = 1, LT__FIELD(P, sim_threshold),
      .help = "token and AST similarity from which\n"
              "a passing patch is memorized (default 0.95)"},
     {.name = "mutation-gap-note", .code = OPT_MUTATION_GATE,
@@ -150,8 +152,8 @@ const struct lt__opt lt__patches_options[] = {
      .help = "repository candidates: skip the probe layer\n"
              "(the changed functions observed in the tests)"},
     {.name = "mutation-budget", .code = OPT_MUTATION_BUDGET,
-     .kind = LT__OPT_REAL, .arg = "S", .lo = 0, .hi = 86400,
-     LT__FIELD(P, mutation_budget),
+     .kind = LT__OPT_REAL, .flags = LT__OPT_DEFAULT, .arg = "S", .lo = 0,
+     .hi = 86400, LT__FIELD(P, mutation_budget),
      .help = "CPU seconds of mutant runs per patch, and\n"
              "for the reference, as estimated from the\n"
              "tests' times (default 30); over it, a sample\n"
@@ -160,7 +162,8 @@ const struct lt__opt lt__patches_options[] = {
              "(repository candidates: mutants of the lines\n"
              "each diff adds, 12 at most, as a note)"},
     {.name = "diff-budget", .code = OPT_DIFF_BUDGET, .kind = LT__OPT_REAL,
-     .arg = "S", .lo = 0, .hi = 86400, LT__FIELD(P, diff_budget),
+     .flags = LT__OPT_DEFAULT, .arg = "S", .lo = 0, .hi = 86400,
+     LT__FIELD(P, diff_budget),
      .help = "CPU seconds per patch for derived and generated\n"
              "differential inputs (default 10; the tests'\n"
              "own inputs are always compared)"},
@@ -172,31 +175,29 @@ const struct lt__opt lt__patches_options[] = {
              "result, is overfitting (reason slower); by\n"
              "default that is a note on a correct verdict"},
     {LT__RUN_JOBS(P), .help = "parallel runners (default: number of cores)"},
-    {LT__RUN_TIMEOUT_FACTOR(P), .arg = "X",
+    {LT__RUN_TIMEOUT_FACTOR(P), .flags = LT__OPT_DEFAULT, .arg = "X",
      .help = "limit of a run: X x the reference's CPU time\n"
              "for the same tests (default 5)"},
-    {LT__RUN_TIMEOUT_CONST(P),
+    {LT__RUN_TIMEOUT_CONST(P), .flags = LT__OPT_DEFAULT,
      .help = "... plus S seconds (default " STR(LT_PATCHES_TIMEOUT_CONST)
              ")"},
     {.name = "timeout", .code = OPT_TIMEOUT, .kind = LT__OPT_REAL,
-     .arg = "S", .lo = 0.1, .hi = 86400, LT__FIELD(P, timeout),
+     .flags = LT__OPT_DEFAULT, .arg = "S", .lo = 0.1, .hi = 86400,
+     LT__FIELD(P, timeout),
      .help = "limit of a run without a reference, and the\n"
              "least a repository candidate's run gets\n"
              "(default 15)"},
-    {LT__RUN_MEMORY(P),
+    {LT__RUN_MEMORY(P), .flags = LT__OPT_DEFAULT,
      .help = "address-space limit of a child (default "
              LT_MEMORY_MB_DEFAULT_TEXT ")"},
-    {LT__RUN_DB(P), .arg = "FILE",
+    {LT__RUN_DB(P), .flags = LT__OPT_DEFAULT, .arg = "FILE",
      .help = "results database (default .litmus-patches.db)"},
     {LT__FORMAT_TEXT_OR_JSON(P),
      .help = "text (default) or json (litmus.patches/1)"},
     {FILE_ROW("csv", OPT_CSV, "FILE", csv),
      .help = "also write one CSV row per patch to FILE"},
     {LT__RUN_PROGRESS(P),
-     .help = "progress on stderr with the time\n"
-             "left (default: a live line on a terminal, a\n"
-             "plain line every 30 s otherwise; --progress:\n"
-             "the live line anywhere)"},
+     .help = LT__RUN_PROGRESS_HELP},
     {LT__RUN_NO_PROGRESS(P)},
     {LT__RUN_SHARD(P),
      .help = "only the candidates dealt to slice I of N (by\n"

@@ -13,6 +13,7 @@
 #include "common/cliopt.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "runners/runner.h" /* the sandbox's defaults */
 
 /* The help before the options, and after them. */
 static const char usage_score[] =
@@ -119,10 +120,10 @@ const struct lt__opt lt__score_options[] = {
     {LT__RUN_JOBS(S), .flags = LT__OPT_KEY,
      .help = "parallel runners (default: number of cores,\n"
              "up to 4 per core when the tests mostly wait)"},
-    {LT__RUN_DB(S), .flags = LT__OPT_KEY, .arg = "FILE",
+    {LT__RUN_DB(S), .flags = LT__OPT_KEY | LT__OPT_DEFAULT, .arg = "FILE",
      .help = "results database (default: .litmus.db)"},
     {.name = "operators", .code = OPT_OPERATORS, .kind = LT__OPT_STRING,
-     .flags = LT__OPT_KEY | LT__OPT_KEY_JOIN, .arg = "SET",
+     .flags = LT__OPT_KEY | LT__OPT_KEY_JOIN | LT__OPT_DEFAULT, .arg = "SET",
      LT__FIELD(S, operators),
      .help = "mutmut (default), algo1, or a comma list of\n"
              "operator names"},
@@ -141,14 +142,14 @@ const struct lt__opt lt__score_options[] = {
      .set = set_fail_under, .want = "a fraction 0..1 or a percentage",
      .help = "exit 1 when the score is below S (0..1 or a\n"
              "percentage such as 80%)"},
-    {LT__RUN_TIMEOUT_FACTOR(S), .flags = LT__OPT_KEY, .arg = "F",
+    {LT__RUN_TIMEOUT_FACTOR(S), .flags = LT__OPT_KEY | LT__OPT_DEFAULT, .arg = "F",
      .help = "per-mutant limit: F x baseline time of the\n"
              "tests run (default 5)"},
-    {LT__RUN_TIMEOUT_CONST(S), .flags = LT__OPT_KEY,
+    {LT__RUN_TIMEOUT_CONST(S), .flags = LT__OPT_KEY | LT__OPT_DEFAULT,
      .help = "... plus S seconds (default " STR(LT_SCORE_TIMEOUT_CONST) ")"},
     {.name = "baseline-timeout", .code = OPT_BASELINE_TIMEOUT,
-     .kind = LT__OPT_REAL, .flags = LT__OPT_KEY, .arg = "S", .lo = 1,
-     .hi = 86400, LT__FIELD(S, baseline_timeout),
+     .kind = LT__OPT_REAL, .flags = LT__OPT_KEY | LT__OPT_DEFAULT,
+     .arg = "S", .lo = 1, .hi = 86400, LT__FIELD(S, baseline_timeout),
      .help = "limit for the unmutated run (default 300)"},
     {.name = "max-time", .code = OPT_MAX_TIME, .kind = LT__OPT_DURATION,
      .flags = LT__OPT_KEY, .arg = "T", .hi = LT_MAX_TIME_MAX,
@@ -161,7 +162,7 @@ const struct lt__opt lt__score_options[] = {
              "not_run and the same command runs them (the\n"
              "limit of one mutant is --timeout-factor's)"},
     {.name = "baseline-runs", .code = OPT_BASELINE_RUNS, .kind = LT__OPT_INT,
-     .flags = LT__OPT_KEY, .arg = "N", .lo = 1, .hi = 100,
+     .flags = LT__OPT_KEY | LT__OPT_DEFAULT, .arg = "N", .lo = 1, .hi = 100,
      LT__FIELD(S, baseline_runs),
      .help = "unmutated runs; tests whose outcome changes\n"
              "are flaky and left out (default 2)"},
@@ -195,13 +196,15 @@ const struct lt__opt lt__score_options[] = {
              "(repeatable; they see only PATH, HOME, TMPDIR,\n"
              "LANG, LC_*, TZ, PYTHON* and PYTEST_* besides)"},
     {.name = "sandbox-uid", .code = OPT_SANDBOX_UID, .kind = LT__OPT_INT,
-     .flags = LT__OPT_KEY, .arg = "N", .lo = 1, .hi = 4294967294.0,
-     LT__FIELD(S, sandbox_uid),
+     .flags = LT__OPT_KEY | LT__OPT_DEFAULT, .arg = "N", .lo = 1,
+     .hi = 4294967294.0, LT__FIELD(S, sandbox_uid),
+     .zero_means = LT_RUNNER_SANDBOX_UID,
      .help = "uid of the tests when litmus runs as root\n"
              "(default 65534, nobody)"},
     {.name = "scratch-mb", .code = OPT_SCRATCH_MB, .kind = LT__OPT_INT,
-     .flags = LT__OPT_KEY, .arg = "N", .lo = 1, .hi = 65536,
-     LT__FIELD(S, scratch_mb),
+     .flags = LT__OPT_KEY | LT__OPT_DEFAULT, .arg = "N", .lo = 1,
+     .hi = 65536, LT__FIELD(S, scratch_mb),
+     .zero_means = LT_RUNNER_SCRATCH_MB,
      .help = "size of the tests' writable scratch (default\n"
              "512)"},
     {.name = "no-fs-view", .code = OPT_NO_FS_VIEW, .kind = LT__OPT_FLAG,
@@ -232,7 +235,7 @@ const struct lt__opt lt__score_options[] = {
      .help = "run every test of the baseline again instead\n"
              "of reusing the stored results of tests whose\n"
              "files did not change (docs/incremental.md)"},
-    {LT__RUN_MEMORY(S), .flags = LT__OPT_KEY,
+    {LT__RUN_MEMORY(S), .flags = LT__OPT_KEY | LT__OPT_DEFAULT,
      .help = "address-space limit of a child (default "
              LT_MEMORY_MB_DEFAULT_TEXT ",\n0 for none)"},
     {LT__RUN_PROGRESS(S),

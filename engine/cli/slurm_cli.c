@@ -37,7 +37,7 @@ const struct lt__opt lt__slurm_options[] = {
      .lo = 1, .hi = LT_SHARD_MAX, LT__FIELD(S, shards),
      .help = "number of array tasks (1..100000)"},
     {.name = "dir", .code = OPT_DIR, .kind = LT__OPT_STRING, .arg = "DIR",
-     LT__FIELD(S, dir),
+     .flags = LT__OPT_DEFAULT, LT__FIELD(S, dir),
      .help = "where scripts, stores and outputs go\n"
              "(default litmus-slurm)"},
     {.name = "partition", .code = OPT_PARTITION, .kind = LT__OPT_STRING,
@@ -54,7 +54,7 @@ const struct lt__opt lt__slurm_options[] = {
      .help = "one more #SBATCH option, e.g. --mem=4G\n"
              "(repeatable)"},
     {.name = "sbatch", .code = OPT_SBATCH, .kind = LT__OPT_STRING,
-     .arg = "PROG", LT__FIELD(S, sbatch),
+     .flags = LT__OPT_DEFAULT, .arg = "PROG", LT__FIELD(S, sbatch),
      .help = "the sbatch program (default sbatch)"},
     {.name = "no-submit", .code = OPT_NO_SUBMIT, .kind = LT__OPT_FLAG,
      .lo = 1, LT__FIELD(S, no_submit),

@@ -188,6 +188,18 @@ static void every_option_is_in_help_and_completion(void **state)
     free(script);
 }
 
+/* A row whose default `litmus __defaults` prints says it has one. */
+static void default_rows_state_their_default(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        for (const struct lt__opt *e = commands[i].table; e->name; e++)
+            if ((e->flags & LT__OPT_DEFAULT) &&
+                (!e->help || !strstr(e->help, "default")))
+                fail_msg("%s: --%s is printed by __defaults, but its help "
+                         "names no default", commands[i].name, e->name);
+}
+
 /*** [tool.litmus] and the command line ***/
 
 /* What the command line prints for row NAME of score's table given S,
@@ -418,6 +430,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_option_is_in_help_and_completion),
+        cmocka_unit_test(default_rows_state_their_default),
         cmocka_unit_test(bad_keys_give_the_command_line_message),
         cmocka_unit_test(key_lists_agree),
         cmocka_unit_test(keys_and_options_fill_the_same_fields),
