@@ -308,7 +308,7 @@ static char *joined(const struct lt_setting *v)
 }
 
 /* Value V of key row E into OPTS, by the command line's checks: 0, or -1
- * with what it should be in WANT (empty: a value of another type). */
+ * with what it should be in WANT. */
 static int read_setting(const struct lt__opt *e, const struct lt_setting *v,
                         void *opts, char *want, size_t size)
 {
@@ -316,14 +316,14 @@ static int read_setting(const struct lt__opt *e, const struct lt_setting *v,
     want[0] = '\0';
     switch (e->kind) {
     case LT__OPT_FLAG:
+        snprintf(want, size, "true or false");
         if (v->type != LT_SETTING_BOOL)
             return -1;
         *(int *)field(e, opts) = v->boolean ? (int)e->lo : !(int)e->lo;
         return 0;
     case LT__OPT_INT:
-        if (v->type != LT_SETTING_INTEGER)
-            return -1;
-        if (check_int(e, v->integer, want, size) < 0)
+        if (check_int(e, v->integer, want, size) < 0 ||
+            v->type != LT_SETTING_INTEGER)
             return -1;
         store_int(e, opts, v->integer);
         return 0;
@@ -331,14 +331,14 @@ static int read_setting(const struct lt__opt *e, const struct lt_setting *v,
     case LT__OPT_DURATION:
         if (v->type == LT_SETTING_STRING && e->kind == LT__OPT_DURATION)
             break;
-        if (v->type != LT_SETTING_INTEGER && v->type != LT_SETTING_REAL)
-            return -1;
         if ((e->kind == LT__OPT_REAL ? check_real : check_duration)(
-                e, v->number, want, size) < 0)
+                e, v->number, want, size) < 0 ||
+            (v->type != LT_SETTING_INTEGER && v->type != LT_SETTING_REAL))
             return -1;
         *(double *)field(e, opts) = v->number;
         return 0;
     case LT__OPT_LIST: {
+        snprintf(want, size, "a string or a list of strings");
         if (v->type != LT_SETTING_LIST && v->type != LT_SETTING_STRING)
             return -1;
         size_t n = v->type == LT_SETTING_LIST ? v->n_list : 1;
@@ -371,8 +371,10 @@ static int read_setting(const struct lt__opt *e, const struct lt_setting *v,
     case LT__OPT_COMMAND:
         return -1;
     }
-    if (!text && v->type != LT_SETTING_STRING)
+    if (!text && v->type != LT_SETTING_STRING) {
+        snprintf(want, size, "%s", e->want ? e->want : "a string");
         return -1;
+    }
     if (!text)
         text = xstrdup(v->string);
     if (read_text(e, text, opts, want, size) < 0) {
