@@ -31,9 +31,6 @@ enum {
     OPT_OWN = 320
 };
 
-/* --format of the commands that write text or JSON only: 0, or -1. */
-int lt__cli_text_or_json(const char *s, enum lt_format *f);
-
 /* The commands (argv[0] is the command's name), their option tables
  * (engine/cli/optable.h) and the help each table writes. */
 int lt__cmd_score(int argc, char **argv);

@@ -217,6 +217,8 @@ int lt__opt_apply(const struct lt__opt *e, const char *s, void *opts,
             size_t i = 0;
             while (owned[i])
                 i++;
+            if (i == LT__OPT_MAX_LISTS)
+                abort(); /* a table with more LIST rows than room */
             owned[i] = *list = xcalloc(cap + 1, sizeof(char *));
             *n = 0;
         }

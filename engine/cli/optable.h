@@ -179,10 +179,13 @@ const struct lt__opt *lt__opt_find(const struct lt__opt *t, int code,
 /* Reads S, the value of row E on the command line, into OPTS (the
  * command's options struct).  LIST rows get a new list the first time
  * (replacing one from [tool.litmus]), of room CAP items, recorded in
- * *owned (NULL-terminated, room for every LIST row; the caller frees the
- * lists and not the strings).  0, or a usage error printed and -1. */
+ * OWNED (NULL-terminated, room for LT__OPT_MAX_LISTS; the caller frees
+ * the lists and not the strings).  0, or a usage error printed and -1. */
 int lt__opt_apply(const struct lt__opt *e, const char *s, void *opts,
                   size_t cap, char ***owned);
+
+/* The most LIST rows a table may have. */
+#define LT__OPT_MAX_LISTS 7
 
 /* A command line being read by a table: lt__opt_start(), then
  * lt__opt_next() until it returns 0 (optind is then at the operands) or
@@ -195,7 +198,8 @@ struct lt__opt_parser {
     void *opts;
     struct option *longopts;
     char shortopts[64];
-    char **owned[8]; /* the lists the command line replaced */
+    char **owned[LT__OPT_MAX_LISTS + 1]; /* the lists the command line
+                                            replaced, NULL-terminated */
 };
 void lt__opt_start(struct lt__opt_parser *p, const struct lt__opt *t,
                    const char *prefix, int mode, int argc, char **argv,

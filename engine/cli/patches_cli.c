@@ -3,7 +3,6 @@
 #include "engine/cli/cli.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "common/cliopt.h"
 #include "common/log.h"

@@ -31,17 +31,8 @@ int lt__opt_set_format(const struct lt__opt *e, void *opts, const char *s,
     return lt_format_parse(s, (void *)((char *)opts + e->offset));
 }
 
-/* Contract: see optable.h. */
-int lt__opt_set_text_or_json(const struct lt__opt *e, void *opts,
-                             const char *s, const char **want)
-{
-    (void)want;
-    return lt__cli_text_or_json(s, (enum lt_format *)((char *)opts +
-                                                      e->offset));
-}
-
-/* Contract: see cli.h. */
-int lt__cli_text_or_json(const char *s, enum lt_format *f)
+/* --format of the commands that write text or JSON only. */
+static int text_or_json(const char *s, enum lt_format *f)
 {
     if (strcmp(s, "text") == 0)
         *f = LT_FORMAT_TEXT;
@@ -50,4 +41,13 @@ int lt__cli_text_or_json(const char *s, enum lt_format *f)
     else
         return -1;
     return 0;
+}
+
+/* Contract: see optable.h. */
+int lt__opt_set_text_or_json(const struct lt__opt *e, void *opts,
+                             const char *s, const char **want)
+{
+    (void)want;
+    return text_or_json(s, (enum lt_format *)((char *)opts +
+                                                      e->offset));
 }

@@ -2,7 +2,6 @@
  * [tool.litmus] that come before them.
  * SPDX-License-Identifier: MIT */
 #include "engine/cli/cli.h"
-#include "engine/cli/optable.h"
 
 #include <errno.h>
 #include <stdio.h>

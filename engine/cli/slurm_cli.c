@@ -3,11 +3,9 @@
 #include "engine/cli/cli.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "common/cliopt.h"
-#include "common/xmalloc.h"
 
 enum {
     OPT_SHARDS = OPT_OWN, OPT_DIR, OPT_PARTITION, OPT_TIME, OPT_CPUS,

@@ -188,16 +188,23 @@ static void every_option_is_in_help_and_completion(void **state)
     free(script);
 }
 
-/* A row whose default `litmus __defaults` prints says it has one. */
+/* A row whose default `litmus __defaults` prints says it has one; no
+ * table has more lists than the parser has room for. */
 static void default_rows_state_their_default(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < N_COMMANDS; i++)
-        for (const struct lt__opt *e = commands[i].table; e->name; e++)
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        int lists = 0;
+        for (const struct lt__opt *e = commands[i].table; e->name; e++) {
             if ((e->flags & LT__OPT_DEFAULT) &&
                 (!e->help || !strstr(e->help, "default")))
                 fail_msg("%s: --%s is printed by __defaults, but its help "
                          "names no default", commands[i].name, e->name);
+            lists += e->kind == LT__OPT_LIST && is_option_row(e);
+        }
+        /* The parser has room for this many lists of the command line. */
+        assert_true(lists <= LT__OPT_MAX_LISTS);
+    }
 }
 
 /*** [tool.litmus] and the command line ***/
@@ -213,7 +220,7 @@ static char *cli_message(const char *name, const char *s, int *rc)
     assert_non_null(e);
     struct lt_score_opts o;
     lt_score_opts_init(&o);
-    char **owned[8] = {NULL};
+    char **owned[LT__OPT_MAX_LISTS + 1] = {NULL};
     FILE *err = tmpfile();
     assert_non_null(err);
     fflush(stderr);
@@ -418,7 +425,7 @@ static void keys_and_options_fill_the_same_fields(void **state)
     assert_int_equal(o.sandbox_uid, 1000);
     for (const struct lt__opt *e = lt__score_options; e->name; e++)
         if (strcmp(e->name, "pass-env") == 0 && is_option_row(e)) {
-            char **owned[8] = {NULL};
+            char **owned[LT__OPT_MAX_LISTS + 1] = {NULL};
             assert_int_equal(lt__opt_apply(e, "C", &o, 4, owned), 0);
             assert_int_equal(o.n_pass_env, 1);
             assert_string_equal(o.pass_env[0], "C");
