@@ -10,7 +10,6 @@
 
 #include "common/cliopt.h"
 #include "common/xmalloc.h"
-#include "engine/cli/cli.h"
 
 /* The column where the help's descriptions start. */
 #define HELP_COLUMN 25
