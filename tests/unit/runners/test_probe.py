@@ -162,6 +162,19 @@ def test_variants_take_each_argument_in_turn():
     assert not any(w.startswith('none') for w in whats)
     assert 12 <= len(whats) <= probe.VARIANTS_PER_CALL
 
+    # A library's inputs, but no iterator for a value the test gave.
+    import litmus_inputs
+    litmus_inputs.PACKAGE[0] = True
+    try:
+        near = probe._near([], ())
+        mapping = probe._near({'a': 1}, ())
+    finally:
+        litmus_inputs.PACKAGE[0] = False
+    assert () in near and range(0) in near, near
+    assert not any(probe._is_iterator(v) for v in near), near
+    import collections
+    assert any(type(v) is collections.OrderedDict for v in mapping), mapping
+
     class Missing(KeyError):
         pass
 
