@@ -20,9 +20,11 @@ void lt_init_frame_encode(struct lt_wire_writer *w,
     lt_wire_put_cstr(w, cfg->cwd);
     lt_wire_put_cstr(w, cfg->scratch_base);
     lt_wire_put_u8(w, (uint8_t)(cfg->debug != 0));
-    lt_wire_put_u8(w, (uint8_t)((cfg->bare != 0) |
-                                (cfg->preload_generator != 0) << 1 |
-                                (cfg->runner & 3) << 2));
+    lt_wire_put_u8(w, (uint8_t)((cfg->bare ? LT_INIT_BARE : 0) |
+                                (cfg->preload_generator ? LT_INIT_PRELOAD
+                                                        : 0) |
+                                (cfg->runner & LT_INIT_RUNNER_MASK)
+                                    << LT_INIT_RUNNER_SHIFT));
     lt_wire_put_cstr(w, cfg->python ? cfg->python : LT_PYTHON_DEFAULT);
     lt_wire_put_cstr(w, cfg->path_prefix ? cfg->path_prefix : "");
     lt_wire_put_u8(w, (uint8_t)(cfg->no_view != 0));

@@ -19,12 +19,23 @@
 
 /*** INIT ***/
 
+/* INIT's flags, handed to the shim's main() (runners/shim.py, through
+ * the generated litmus_constants): a bare zygote (call evaluation, no
+ * tests), the differential input generator preloaded, and the test
+ * runner (enum lt_test_runner) in bits 2-3. */
+enum lt_init_flags {
+    LT_INIT_BARE = 1,
+    LT_INIT_PRELOAD = 2,
+    LT_INIT_RUNNER_SHIFT = 2,
+    LT_INIT_RUNNER_MASK = 3,
+};
+
 /* A decoded INIT frame.  The strings are heap copies; a subject's
  * source points into the payload, which must outlive it. */
 struct lt_init_frame {
     char *cwd, *scratch_base, *python, *path_prefix;
     int debug;
-    int flags;        /* bit 0 bare, bit 1 preload, bits 2-3 the runner */
+    int flags;        /* enum lt_init_flags */
     int no_view;
     uint32_t sandbox_uid, scratch_mb;
     char **allow_read;

@@ -10,15 +10,22 @@ import types
 
 import _litmus
 
-# Outcome codes, mirrored from harness/wire.h.
-PASSED, FAILED, SKIPPED, MEMORY = 0, 1, 2, 3
+# Test outcomes and needs (harness/wire.h), run modes and flags, test
+# runners (runners/runner.h), INIT flags (runners/frames.h): generated
+# from the C headers by scripts/py_constants.py.
+from litmus_constants import (
+    PASSED, FAILED, SKIPPED, MEMORY,
+    NEEDS_PROCESSES, NEEDS_NETWORK, NEEDS_UNTRACED,
+    MODE_BASELINE, MODE_MUTANT, MODE_CALLS,
+    F_UNTRUSTED, F_COVERAGE, F_CAPTURE, F_PROCESSES, F_FILES,
+    RUNNER_PYTEST, RUNNER_UNITTEST, RUNNER_DOCTEST,
+    INIT_BARE, INIT_PRELOAD, INIT_RUNNER_SHIFT, INIT_RUNNER_MASK)
+
+# How applying a change went (harness/wire.h, enum lt_apply_status) and
+# why the zygote could not start or collect (_litmus.fail; enum
+# lt_fail_cause): written here, read into C by scripts/py_constants.py.
 APPLY_OK, APPLY_INVALID, APPLY_RAISED, APPLY_EQUIVALENT = 0, 1, 2, 3
-# Why the zygote could not start or collect (_litmus.fail; wire.h,
-# enum lt_fail_cause).
 FAIL_OTHER, FAIL_UNITTEST_SUITE, FAIL_IMPORT = 0, 1, 2
-# Run flags, mirrored from runners/runner.h.
-F_UNTRUSTED, F_COVERAGE, F_CAPTURE, F_PROCESSES, F_FILES = 1, 2, 4, 64, 128
-NEEDS_PROCESSES, NEEDS_NETWORK, NEEDS_UNTRACED = 1, 2, 4
 UNTRUSTED = False  # set in a child running a candidate
 
 import litmus_calls
@@ -749,7 +756,7 @@ class _NeedsWatch:
 def _needs_watch(mode, flags, scratch):
     """The watch of what the tests need, for a run in process mode that
     traces coverage (the baseline, a candidate's layer 1), else None."""
-    if flags & F_PROCESSES and (mode == 0 or flags & F_COVERAGE):
+    if flags & F_PROCESSES and (mode == MODE_BASELINE or flags & F_COVERAGE):
         return _NeedsWatch(scratch)
     return None
 
@@ -943,11 +950,11 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
     # pytest's own chatter went to a buffer; the tests' output goes to the
     # child's capped output pipe.
     sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-    untrusted = bool(flags & F_UNTRUSTED) or mode == 2
+    untrusted = bool(flags & F_UNTRUSTED) or mode == MODE_CALLS
     files = None
     unpin = ()
     probe = None
-    if mode == 1 and flags & F_FILES:
+    if mode == MODE_MUTANT and flags & F_FILES:
         import json
         change = json.loads(extra)
         files = [(f[0], f[1]) for f in change["files"]]
@@ -959,7 +966,7 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
         # processes its tests start): it runs after the sandbox.
         if files is not None:
             _litmus.enter_sandbox(*_files_sandbox_args(flags, scratch, files))
-        elif mode == 1:
+        elif mode == MODE_MUTANT:
             _litmus.enter_sandbox(*_sandbox_args(flags, scratch, index, start,
                                                  end, replacement))
         else:
@@ -970,11 +977,11 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
         if unpin:
             _litmus.guard_unpin(unpin)
         _litmus.arm(flags)
-    if mode == 2:
+    if mode == MODE_CALLS:
         _litmus.applied(APPLY_OK, "calls")
         litmus_calls.main(extra)
         return
-    if mode == 1:
+    if mode == MODE_MUTANT:
         if files is not None:
             status, text = apply_files(files)
         else:
@@ -992,7 +999,7 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
     if not untrusted:
         if files is not None:
             _litmus.enter_sandbox(*_files_sandbox_args(flags, scratch, files))
-        elif mode == 1:
+        elif mode == MODE_MUTANT:
             _litmus.enter_sandbox(*_sandbox_args(flags, scratch, index, start,
                                                  end, replacement))
         else:
@@ -1008,7 +1015,7 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
         import litmus_probe
         litmus_probe.install(probe, _project_modules())
     run_tests(indices, stop_first,
-              coverage=(mode == 0 or bool(flags & F_COVERAGE)),
+              coverage=(mode == MODE_BASELINE or bool(flags & F_COVERAGE)),
               needs=needs, probe=bool(probe))
 
 
@@ -1328,7 +1335,6 @@ def _cache_reads_only():
 # selection, timeouts and verdicts.
 
 RUNNER = None  # this zygote's runner, set once the tests are collected
-RUNNER_PYTEST, RUNNER_UNITTEST, RUNNER_DOCTEST = 0, 1, 2  # runner.h
 RUNNER_KIND = RUNNER_PYTEST  # this zygote's (main)
 
 
@@ -2211,9 +2217,9 @@ def main(args, subjects, flags=0):
 
 def _main(args, subjects, flags):
     global PRELOAD_GENERATOR, RUNNER_KIND
-    kind = (flags >> 2) & 3
+    kind = (flags >> INIT_RUNNER_SHIFT) & INIT_RUNNER_MASK
     RUNNER_KIND = kind
-    bare = flags & 1
+    bare = flags & INIT_BARE
     if not bare:
         _MISSING.install()
     if kind == RUNNER_PYTEST:
@@ -2227,7 +2233,7 @@ def _main(args, subjects, flags):
                          FAIL_IMPORT if imported else FAIL_OTHER)
             return
     sys.dont_write_bytecode = True
-    PRELOAD_GENERATOR = bool(flags & 2)
+    PRELOAD_GENERATOR = bool(flags & INIT_PRELOAD)
     if bare:
         # Call evaluation only: no tests to collect.
         _guard_snapshot()

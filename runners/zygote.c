@@ -39,6 +39,8 @@ extern const char lt_inputs_py[];
 extern const size_t lt_inputs_py_len;
 extern const char lt_probe_py[];
 extern const size_t lt_probe_py_len;
+extern const char lt_constants_py[];
+extern const size_t lt_constants_py_len;
 
 static pid_t engine_pid; /* the zygote's parent, litmus */
 
@@ -405,9 +407,12 @@ static PyObject *load_runner_modules(void)
         lt__send_failed("the code comparison module failed to load");
         _exit(3);
     }
-    /* litmus_inputs first: litmus_calls imports it, and litmus_probe
-     * both. */
-    if (!embedded_module(lt_inputs_py, "<litmus inputs>", "litmus_inputs") ||
+    /* litmus_constants (generated from the C headers) first: the others
+     * import it; litmus_inputs next: litmus_calls imports it, and
+     * litmus_probe both. */
+    if (!embedded_module(lt_constants_py, "<litmus constants>",
+                         "litmus_constants") ||
+        !embedded_module(lt_inputs_py, "<litmus inputs>", "litmus_inputs") ||
         !embedded_module(lt_calls_py, "<litmus calls>", "litmus_calls") ||
         !embedded_module(lt_probe_py, "<litmus probe>", "litmus_probe")) {
         PyErr_Print();
@@ -449,7 +454,7 @@ static void run_shim(PyObject *shim, const struct lt_init_frame *init)
             PyList_SetItem(py_subjects, (Py_ssize_t)i, subject) < 0)
             Py_CLEAR(py_subjects);
     }
-    /* flags: bit 0 bare, bit 1 preload, bits 2-3 the runner */
+    /* flags: enum lt_init_flags (runners/frames.h) */
     PyObject *res = py_args && py_subjects
                         ? PyObject_CallMethod(shim, "main", "(NNi)", py_args,
                                               py_subjects, init->flags)

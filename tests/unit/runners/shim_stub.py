@@ -1,16 +1,36 @@
 # The runner's embedded modules imported outside a zygote, for the tests
-# of runners/shim.py: a stand-in `_litmus` module, and codediff, inputs
-# and calls under the names the shim imports them by (litmus_*).
+# of runners/shim.py: a stand-in `_litmus` module, the constants generated
+# from the C headers, and codediff, inputs and calls under the names the
+# shim imports them by (litmus_*).
 # SPDX-License-Identifier: MIT
 import os
 import sys
 import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.environ.get(
-    'LT_RUNNERS_DIR', os.path.join(HERE, '..', '..', '..', 'runners')))
+RUNNERS = os.environ.get(
+    'LT_RUNNERS_DIR', os.path.join(HERE, '..', '..', '..', 'runners'))
+sys.path.insert(0, RUNNERS)
 _litmus = types.ModuleType('_litmus')
 sys.modules['_litmus'] = _litmus
+
+
+def constants_module():
+    """litmus_constants as the build generates it from the C headers
+    (scripts/py_constants.py), made from the sources beside RUNNERS."""
+    root = os.path.join(os.path.abspath(RUNNERS), '..')
+    sys.path.insert(0, os.path.join(root, 'scripts'))
+    try:
+        import py_constants
+    finally:
+        del sys.path[0]
+    mod = types.ModuleType('litmus_constants')
+    exec(compile(py_constants.python_module(root), '<litmus constants>',
+                 'exec'), mod.__dict__)
+    return mod
+
+
+sys.modules['litmus_constants'] = constants_module()
 import codediff  # noqa: E402
 import inputs  # noqa: E402
 sys.modules['litmus_codediff'] = codediff
