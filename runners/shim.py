@@ -941,36 +941,50 @@ def _child_setup(scratch):
         factory._basetemp = None
 
 
+def _job_files(mode, flags, extra):
+    """A repository candidate's change (mode mutant with F_FILES): its
+    files [(path, text or None)], the pinned names its probes let go of
+    and its probe job; else (None, (), None)."""
+    if mode != MODE_MUTANT or not flags & F_FILES:
+        return None, (), None
+    import json
+    change = json.loads(extra)
+    files = [(f[0], f[1]) for f in change["files"]]
+    unpin = [str(n) for n in change.get("unpin", ())]
+    return files, unpin, change.get("probe")
+
+
+def untrusted_sandbox_args(mode, index, start, end, replacement, indices,
+                           stop_first, scratch, flags=0, extra="", swap=b""):
+    """The enter_sandbox arguments of an untrusted candidate in process
+    mode, asked by the zygote's C (zygote_serve.c) before it enters the
+    sandbox for the child: the candidate's text is written to scratch,
+    to be bound over the original, and is neither compiled nor run
+    here.  Same arguments as child_main."""
+    files, _unpin, _probe = _job_files(mode, flags, extra)
+    if files is not None:
+        return _files_sandbox_args(flags, scratch, files)
+    return _sandbox_args(flags, scratch, index, start, end, replacement)
+
+
 def child_main(mode, index, start, end, replacement, indices, stop_first,
                scratch, flags=0, extra="", swap=b""):
-    """Runs in the forked child, before and after the sandbox.  A trusted
-    change (our own mutant) is applied before the sandbox; an untrusted one
-    (a patch) only after it, with the guards armed first."""
+    """Runs in the forked child.  A trusted change (our own mutant) is
+    applied before the sandbox; an untrusted one (a patch) runs in a
+    child that the zygote's C put in the sandbox before calling here
+    (zygote_serve.c), and is applied with the guards armed first."""
     global UNTRUSTED
     # pytest's own chatter went to a buffer; the tests' output goes to the
     # child's capped output pipe.
     sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
     untrusted = bool(flags & F_UNTRUSTED) or mode == MODE_CALLS
-    files = None
-    unpin = ()
-    probe = None
-    if mode == MODE_MUTANT and flags & F_FILES:
-        import json
-        change = json.loads(extra)
-        files = [(f[0], f[1]) for f in change["files"]]
-        unpin = [str(n) for n in change.get("unpin", ())]
-        probe = change.get("probe")
+    if untrusted != _litmus.sandboxed():
+        raise RuntimeError("an untrusted run outside the sandbox"
+                           if untrusted else
+                           "a trusted run sandboxed before its change")
+    files, unpin, probe = _job_files(mode, flags, extra)
     if untrusted:
         UNTRUSTED = True
-        # The candidate's text is only written to scratch here (for the
-        # processes its tests start): it runs after the sandbox.
-        if files is not None:
-            _litmus.enter_sandbox(*_files_sandbox_args(flags, scratch, files))
-        elif mode == MODE_MUTANT:
-            _litmus.enter_sandbox(*_sandbox_args(flags, scratch, index, start,
-                                                 end, replacement))
-        else:
-            _litmus.enter_sandbox()
         _child_setup(scratch)
         # Before the guards: the watch writes its sitecustomize.py.
         needs = _needs_watch(mode, flags, scratch)
@@ -1989,7 +2003,7 @@ def _serve_tests(runner, errors):
     gc.collect()
     gc.freeze()
     _litmus.ready(runner.ids())
-    _litmus.serve(child_main)
+    _litmus.serve(child_main, untrusted_sandbox_args)
 
 
 def _shim_failed(exc):
@@ -2240,7 +2254,7 @@ def _main(args, subjects, flags):
         gc.collect()
         gc.freeze()
         _litmus.ready([])
-        _litmus.serve(child_main)
+        _litmus.serve(child_main, untrusted_sandbox_args)
         return
     for path, source in subjects:
         try:

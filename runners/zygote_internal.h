@@ -38,6 +38,8 @@ struct lt__zygote_state {
     int fresh_applied;  /* that child sent APPLIED */
     /* Settings of the job the current child runs. */
     char *child_scratch;
+    int child_sandboxed; /* this child entered the sandbox */
+    int child_untrusted; /* its job runs an untrusted change */
     uint64_t child_cpu_seconds;
     uint64_t child_memory_bytes;
     /* Whether this process may still write the build tree's gcov counts:
@@ -73,8 +75,18 @@ _Noreturn void lt__fresh_abort(const char *msg);
 
 /*** zygote_job.c: a job's child ***/
 
+/* CPU time of this process so far, in ns. */
+uint64_t lt__cpu_now_ns(void);
 void lt__close_fds(int *fds, int n);
 pid_t lt__py_fork(void);
+/* A child enters the sandbox with its job's limits and scratch, in
+ * process mode when args (a tuple: processes=0, binds=None, as
+ * _litmus.enter_sandbox takes them) asks for it, each (source, target)
+ * pair of binds (a change's files, written to scratch) bound over its
+ * target so that every process the tests start sees the change; sends
+ * SANDBOXED.  Ends the child when the sandbox cannot be had; 0, or -1
+ * with a Python error when args are malformed. */
+int lt__child_enter_sandbox(PyObject *args);
 PyObject *lt__run_job_args(const struct lt_run_frame *q);
 void lt__send_started(int fd, uint64_t token, pid_t pid, int err);
 void lt__reap_and_report(int fd, uint64_t token, pid_t pid,
@@ -101,8 +113,11 @@ extern PyMethodDef lt__preimport_methods[];
 
 /*** zygote_serve.c: the fork server ***/
 
-/* The fork server loop: RUN and CLONE frames until QUIT or EOF. */
-PyObject *lt__serve(PyObject *callback);
+/* The fork server loop: RUN and CLONE frames until QUIT or EOF.  A
+ * job's child calls callback with the job's arguments (the shim's
+ * child_main); an untrusted job's child enters the sandbox before,
+ * asking binds_cb (same arguments) for the files process mode binds. */
+PyObject *lt__serve(PyObject *callback, PyObject *binds_cb);
 
 /*** zygote_module.c: the `_litmus` module ***/
 

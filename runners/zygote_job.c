@@ -1,11 +1,13 @@
 /* A job's child, as both forking servers run one (the zygote's serve loop
  * in zygote_serve.c and the pre-import server in zygote_preimport.c): the
  * job's arguments and limits from its RUN frame, fork with CPython's
- * hooks, STARTED, and the reaping that reports EXITED.  Calls only
- * zygote_io.c.  SPDX-License-Identifier: MIT */
+ * hooks, entering the sandbox (process mode or not), STARTED, and the
+ * reaping that reports EXITED.  Calls only zygote_io.c.
+ * SPDX-License-Identifier: MIT */
 #include "common/pyabi.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,14 @@
 #include "runners/frames.h"
 #include "runners/zygote_internal.h"
 #include "sandbox/sandbox.h"
+
+/* Contract: see zygote_internal.h. */
+uint64_t lt__cpu_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* Closes the fds of a frame that are open (>= 0). */
 void lt__close_fds(int *fds, int n)
@@ -109,4 +119,123 @@ pid_t lt__py_fork(void)
         PyOS_AfterFork_Parent();
     errno = saved;
     return pid;
+}
+
+/*** Entering the sandbox ***/
+
+/* Process mode, in the child before the sandbox: the namespaces and
+ * the worker.  The waiter (this process, seen by the engine) reports the
+ * worker's pid and ends as the worker does; the worker waits for that
+ * report, so its own frames come after it.  Returns 1 in the worker, 0
+ * where process mode could not be had (the plain sandbox follows). */
+static int enter_process_mode(struct lt_sandbox_opts *o,
+                              const char *const *binds)
+{
+    o->binds = binds && binds[0] ? binds : NULL;
+    o->private_view = (lt__zygote.features & LT_SBX_FSVIEW) != 0;
+    /* Root kept (the project is unreadable by the sandbox's uid): in a
+     * user namespace of its own, root would lose its access to scratch,
+     * which belongs to that uid.  The plain sandbox follows. */
+    if (geteuid() == 0)
+        return 0;
+    int gate[2];
+    if (pipe2(gate, O_CLOEXEC) < 0)
+        lt__zygote_die("pipe", -errno);
+    pid_t worker = lt_sandbox_enter_processes(o);
+    if (worker > 0) {
+        close(gate[0]);
+        lt__send_reply(lt__zygote.result_fd,
+                       &(struct lt_reply){.type = LT_FRAME_WORKER,
+                                          .worker = {(uint32_t)worker}});
+        close(gate[1]);
+        lt_sandbox_wait_worker(worker); /* closes everything else */
+    }
+    if (worker < 0) {
+        close(gate[0]);
+        close(gate[1]);
+        return 0;
+    }
+    close(gate[1]);
+    char byte;
+    while (read(gate[0], &byte, 1) < 0 && errno == EINTR)
+        ;
+    close(gate[0]);
+    o->processes = 1;
+    return 1;
+}
+
+#define MAX_BINDS 256 /* files of one change bound over the originals */
+
+/* The (source, target) pairs of binds, a sequence of 2-tuples of str,
+ * into out[] as a NULL-terminated list of strings that live as long as
+ * the child (it never returns to free them).  0, or -1 with a Python
+ * error set. */
+static int bind_list(PyObject *binds, const char **out)
+{
+    size_t k = 0;
+    out[0] = NULL;
+    if (!binds || binds == Py_None)
+        return 0;
+    PyObject *seq = PySequence_Tuple(binds);
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PyTuple_Size(seq);
+    if (n > MAX_BINDS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "too many files to bind");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *src, *dst;
+        if (!PyArg_ParseTuple(PyTuple_GetItem(seq, i), "ss", &src, &dst)) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[k++] = strdup(src);
+        out[k++] = strdup(dst);
+    }
+    out[k] = NULL;
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* Contract: see zygote_internal.h. */
+int lt__child_enter_sandbox(PyObject *args)
+{
+    int processes = 0;
+    PyObject *binds_obj = NULL;
+    static const char *binds[2 * MAX_BINDS + 1];
+    if (!PyArg_ParseTuple(args, "|iO", &processes, &binds_obj))
+        return -1;
+    if (bind_list(binds_obj, binds) < 0)
+        return -1;
+    struct lt_sandbox_opts o;
+    lt_sandbox_opts_init(&o);
+    o.scratch_dir = lt__zygote.child_scratch;
+    o.cpu_seconds = lt__zygote.child_cpu_seconds;
+    /* RLIMIT_CPU counts the whole life of the process: a fresh child has
+     * imported and collected already, which is not the tests' budget (the
+     * engine's own check counts from SANDBOXED). */
+    if (lt__zygote.fresh_child && o.cpu_seconds)
+        o.cpu_seconds += lt__cpu_now_ns() / 1000000000u + 1;
+    o.memory_bytes = lt__zygote.child_memory_bytes;
+    o.use_netns = 0; /* the zygote entered a fresh netns once for all */
+    o.keep_fds[0] = lt__zygote.result_fd;
+    o.keep_fds[1] = -1;
+    o.parent_pid = lt__zygote.pid;
+    if (processes)
+        enter_process_mode(&o, binds);
+    unsigned got = 0;
+    int rc = lt_sandbox_enter(&o, &got);
+    if (rc < 0)
+        lt__zygote_die("cannot enter the sandbox", rc);
+    lt__zygote.child_sandboxed = 1;
+    /* Tests see the directory the user ran from (read-only); their
+     * temporary files go to the scratch directory. */
+    if (lt__zygote.run_cwd && chdir(lt__zygote.run_cwd) < 0)
+        lt__zygote_die("chdir", -errno);
+    lt__send_reply(lt__zygote.result_fd, &(struct lt_reply){
+        .type = LT_FRAME_SANDBOXED,
+        .sandboxed = {got | lt__zygote.features}});
+    return 0;
 }

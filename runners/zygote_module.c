@@ -6,7 +6,6 @@
 #include "common/pyabi.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,15 +16,7 @@
 #include "runners/zygote_internal.h"
 #include "sandbox/sandbox.h"
 
-/* CPU time of this process so far, in ns. */
-static uint64_t cpu_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t test_cpu_start; /* cpu_now_ns() at TEST_START */
+static uint64_t test_cpu_start; /* lt__lt__cpu_now_ns() at TEST_START */
 
 /*** The zygote's reports ***/
 
@@ -85,25 +76,31 @@ static PyObject *py_fail(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* _litmus.serve(callback): the fork server loop (lt__serve). */
+/* _litmus.serve(callback, binds): the fork server loop (lt__serve). */
 static PyObject *py_serve(PyObject *self, PyObject *args)
 {
-    PyObject *callback;
-    if (!PyArg_ParseTuple(args, "O", &callback))
+    PyObject *callback, *binds_cb;
+    if (!PyArg_ParseTuple(args, "OO", &callback, &binds_cb))
         return NULL;
-    return lt__serve(callback);
+    return lt__serve(callback, binds_cb);
 }
 
 /*** A child's reports ***/
 
 /* _litmus.applied(status, text): APPLIED, how applying the change went
- * (text capped). */
+ * (text capped).  An untrusted change is applied inside the sandbox
+ * (zygote_serve.c) with the guards armed: a shim that forgot them ends
+ * the child here, before any result. */
 static PyObject *py_applied(PyObject *self, PyObject *args)
 {
     int status;
     const char *text;
     if (!PyArg_ParseTuple(args, "is", &status, &text))
         return NULL;
+    if (lt__zygote.child_untrusted &&
+        (!lt__zygote.child_sandboxed || !lt_guard_armed()))
+        lt__zygote_die("an untrusted change applied outside its guards",
+                       LT_EPROTO);
     lt__zygote.fresh_applied = 1;
     lt__send_reply(lt__zygote.result_fd, &(struct lt_reply){
         .type = LT_FRAME_APPLIED,
@@ -111,123 +108,25 @@ static PyObject *py_applied(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* Process mode, in the child before the sandbox: the namespaces and
- * the worker.  The waiter (this process, seen by the engine) reports the
- * worker's pid and ends as the worker does; the worker waits for that
- * report, so its own frames come after it.  Returns 1 in the worker, 0
- * where process mode could not be had (the plain sandbox follows). */
-static int enter_process_mode(struct lt_sandbox_opts *o,
-                              const char *const *binds)
-{
-    o->binds = binds && binds[0] ? binds : NULL;
-    o->private_view = (lt__zygote.features & LT_SBX_FSVIEW) != 0;
-    /* Root kept (the project is unreadable by the sandbox's uid): in a
-     * user namespace of its own, root would lose its access to scratch,
-     * which belongs to that uid.  The plain sandbox follows. */
-    if (geteuid() == 0)
-        return 0;
-    int gate[2];
-    if (pipe2(gate, O_CLOEXEC) < 0)
-        lt__zygote_die("pipe", -errno);
-    pid_t worker = lt_sandbox_enter_processes(o);
-    if (worker > 0) {
-        close(gate[0]);
-        lt__send_reply(lt__zygote.result_fd,
-                       &(struct lt_reply){.type = LT_FRAME_WORKER,
-                                          .worker = {(uint32_t)worker}});
-        close(gate[1]);
-        lt_sandbox_wait_worker(worker); /* closes everything else */
-    }
-    if (worker < 0) {
-        close(gate[0]);
-        close(gate[1]);
-        return 0;
-    }
-    close(gate[1]);
-    char byte;
-    while (read(gate[0], &byte, 1) < 0 && errno == EINTR)
-        ;
-    close(gate[0]);
-    o->processes = 1;
-    return 1;
-}
-
-#define MAX_BINDS 256 /* files of one change bound over the originals */
-
-/* The (source, target) pairs of binds, a sequence of 2-tuples of str,
- * into out[] as a NULL-terminated list of strings that live as long as
- * the child (it never returns to free them).  0, or -1 with a Python
- * error set. */
-static int bind_list(PyObject *binds, const char **out)
-{
-    size_t k = 0;
-    out[0] = NULL;
-    if (!binds || binds == Py_None)
-        return 0;
-    PyObject *seq = PySequence_Tuple(binds);
-    if (!seq)
-        return -1;
-    Py_ssize_t n = PyTuple_Size(seq);
-    if (n > MAX_BINDS) {
-        Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "too many files to bind");
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const char *src, *dst;
-        if (!PyArg_ParseTuple(PyTuple_GetItem(seq, i), "ss", &src, &dst)) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        out[k++] = strdup(src);
-        out[k++] = strdup(dst);
-    }
-    out[k] = NULL;
-    Py_DECREF(seq);
-    return 0;
-}
-
-/* _litmus.enter_sandbox(processes=0, binds=None): processes asks for
- * process mode, with each (source, target) pair of binds (a change's
- * files, written to scratch) bound over its target (the original
- * file), so that every process the tests start sees the change. */
+/* _litmus.enter_sandbox(processes=0, binds=None): a trusted run's child
+ * enters the sandbox here, after its change was applied
+ * (lt__child_enter_sandbox); an untrusted run's child is inside before
+ * any of its Python ran (zygote_serve.c), and may not enter twice. */
 static PyObject *py_enter_sandbox(PyObject *self, PyObject *args)
 {
-    int processes = 0;
-    PyObject *binds_obj = NULL;
-    static const char *binds[2 * MAX_BINDS + 1];
-    if (!PyArg_ParseTuple(args, "|iO", &processes, &binds_obj))
+    if (lt__zygote.child_sandboxed) {
+        PyErr_SetString(PyExc_RuntimeError, "already in the sandbox");
         return NULL;
-    if (bind_list(binds_obj, binds) < 0)
+    }
+    if (lt__child_enter_sandbox(args) < 0)
         return NULL;
-    struct lt_sandbox_opts o;
-    lt_sandbox_opts_init(&o);
-    o.scratch_dir = lt__zygote.child_scratch;
-    o.cpu_seconds = lt__zygote.child_cpu_seconds;
-    /* RLIMIT_CPU counts the whole life of the process: a fresh child has
-     * imported and collected already, which is not the tests' budget (the
-     * engine's own check counts from SANDBOXED). */
-    if (lt__zygote.fresh_child && o.cpu_seconds)
-        o.cpu_seconds += cpu_now_ns() / 1000000000u + 1;
-    o.memory_bytes = lt__zygote.child_memory_bytes;
-    o.use_netns = 0; /* the zygote entered a fresh netns once for all */
-    o.keep_fds[0] = lt__zygote.result_fd;
-    o.keep_fds[1] = -1;
-    o.parent_pid = lt__zygote.pid;
-    if (processes)
-        enter_process_mode(&o, binds);
-    unsigned got = 0;
-    int rc = lt_sandbox_enter(&o, &got);
-    if (rc < 0)
-        lt__zygote_die("cannot enter the sandbox", rc);
-    /* Tests see the directory the user ran from (read-only); their
-     * temporary files go to the scratch directory. */
-    if (lt__zygote.run_cwd && chdir(lt__zygote.run_cwd) < 0)
-        lt__zygote_die("chdir", -errno);
-    lt__send_reply(lt__zygote.result_fd, &(struct lt_reply){
-        .type = LT_FRAME_SANDBOXED,
-        .sandboxed = {got | lt__zygote.features}});
     Py_RETURN_NONE;
+}
+
+/* _litmus.sandboxed(): whether this child entered the sandbox. */
+static PyObject *py_sandboxed(PyObject *self, PyObject *args)
+{
+    return PyBool_FromLong(lt__zygote.child_sandboxed);
 }
 
 static PyObject *py_test_start(PyObject *self, PyObject *args)
@@ -238,7 +137,7 @@ static PyObject *py_test_start(PyObject *self, PyObject *args)
     lt__send_reply(lt__zygote.result_fd,
                    &(struct lt_reply){.type = LT_FRAME_TEST_START,
                                       .test_start = {idx}});
-    test_cpu_start = cpu_now_ns();
+    test_cpu_start = lt__cpu_now_ns();
     Py_RETURN_NONE;
 }
 
@@ -260,7 +159,7 @@ static PyObject *py_test_result(PyObject *self, PyObject *args)
     lt__send_reply(lt__zygote.result_fd, &(struct lt_reply){
         .type = LT_FRAME_TEST_RESULT,
         .test_result = {idx, (uint8_t)outcome, dur_ns,
-                        cpu_now_ns() - test_cpu_start,
+                        lt__cpu_now_ns() - test_cpu_start,
                         lt_reply_text_of(text, 1000)}});
     Py_RETURN_NONE;
 }
@@ -398,6 +297,8 @@ static PyMethodDef litmus_methods[] = {
     {"serve", py_serve, METH_VARARGS, "Run the fork server loop."},
     {"applied", py_applied, METH_VARARGS, "Report how applying went."},
     {"enter_sandbox", py_enter_sandbox, METH_VARARGS, "Enter the sandbox."},
+    {"sandboxed", py_sandboxed, METH_NOARGS,
+     "Whether this child is in the sandbox."},
     {"test_needs", py_test_needs, METH_VARARGS,
      "What a baseline test used that only process mode allows."},
     {"test_start", py_test_start, METH_VARARGS, "A test starts."},
