@@ -41,6 +41,22 @@ extern const char lt_probe_py[];
 extern const size_t lt_probe_py_len;
 extern const char lt_constants_py[];
 extern const size_t lt_constants_py_len;
+extern const char lt_shared_py[], lt_subjects_py[], lt_apply_py[],
+    lt_failures_py[], lt_testrunners_py[], lt_child_py[], lt_fresh_py[];
+
+/* The shim's steps (runners/shim.py's header), in import order: each
+ * imports only those before it. */
+static const struct {
+    const char *source, *file, *name;
+} shim_parts[] = {
+    {lt_shared_py, "<litmus shared>", "litmus_shared"},
+    {lt_subjects_py, "<litmus subjects>", "litmus_subjects"},
+    {lt_apply_py, "<litmus apply>", "litmus_apply"},
+    {lt_failures_py, "<litmus failures>", "litmus_failures"},
+    {lt_testrunners_py, "<litmus testrunners>", "litmus_testrunners"},
+    {lt_child_py, "<litmus child>", "litmus_child"},
+    {lt_fresh_py, "<litmus fresh>", "litmus_fresh"},
+};
 
 static pid_t engine_pid; /* the zygote's parent, litmus */
 
@@ -399,7 +415,8 @@ static void enter_view_or_note(const struct lt_init_frame *init)
 }
 
 /* The runner's embedded Python: the code comparison module, the call
- * evaluation modules, then the shim (returned, a new reference). */
+ * evaluation modules, then the shim's steps and the shim (returned, a
+ * new reference). */
 static PyObject *load_runner_modules(void)
 {
     if (!lt__codediff_module()) {
@@ -418,6 +435,15 @@ static PyObject *load_runner_modules(void)
         PyErr_Print();
         lt__send_failed("the call evaluation module failed to load");
         _exit(3);
+    }
+    for (size_t i = 0; i < sizeof(shim_parts) / sizeof(shim_parts[0]);
+         i++) {
+        if (!embedded_module(shim_parts[i].source, shim_parts[i].file,
+                             shim_parts[i].name)) {
+            PyErr_Print();
+            lt__send_failed("the runner shim failed to load");
+            _exit(3);
+        }
     }
     PyObject *code = Py_CompileString(lt_shim_py, "<litmus shim>",
                                       Py_file_input);

@@ -26,7 +26,7 @@ import sys
 
 # (file, prefix, names): LT_PY_<PREFIX>_<NAME> for each name.
 SHARED = (
-    ("runners/shim.py", "SHIM",
+    ("runners/shared.py", "SHIM",
      ("APPLY_OK", "APPLY_INVALID", "APPLY_RAISED", "APPLY_EQUIVALENT",
       "FAIL_OTHER", "FAIL_UNITTEST_SUITE", "FAIL_IMPORT")),
     ("runners/codediff.py", "CODEDIFF", ("OK", "INVALID", "EQUIVALENT")),

@@ -1,7 +1,7 @@
 # The runner's embedded modules imported outside a zygote, for the tests
 # of runners/shim.py: a stand-in `_litmus` module, the constants generated
-# from the C headers, and codediff, inputs and calls under the names the
-# shim imports them by (litmus_*).
+# from the C headers, and codediff, inputs, calls and the shim's steps
+# under the names the shim imports them by (litmus_*).
 # SPDX-License-Identifier: MIT
 import os
 import sys
@@ -39,4 +39,13 @@ import calls  # noqa: E402
 sys.modules['litmus_calls'] = calls
 import probe  # noqa: E402
 sys.modules['litmus_probe'] = probe
+# The shim's steps, in the order the zygote imports them (zygote.c).
+SHIM_PARTS = ('shared', 'subjects', 'apply', 'failures', 'testrunners',
+              'child', 'fresh')
+for _part in SHIM_PARTS:
+    sys.modules['litmus_' + _part] = __import__(_part)
+import shared  # noqa: E402,F401
+import apply  # noqa: E402,F401
+import failures  # noqa: E402,F401
+import child  # noqa: E402,F401
 import shim  # noqa: E402,F401

@@ -7,7 +7,7 @@
 # SPDX-License-Identifier: MIT
 import types
 
-from shim_stub import shim  # noqa: E402
+from shim_stub import apply, shared  # noqa: E402
 
 OLD = '''
 class Base:
@@ -36,10 +36,10 @@ NEW = OLD.replace("return self.x", "return self.x + 1").replace(
 def reexec(mod, text):
     old = dict(mod.__dict__)
     for name in list(mod.__dict__):
-        if name not in shim._IMPORT_DUNDERS:
+        if name not in apply._IMPORT_DUNDERS:
             del mod.__dict__[name]
     exec(compile(text, "<patched>", "exec"), mod.__dict__)
-    shim._keep_classes(old, mod.__dict__)
+    apply._keep_classes(old, mod.__dict__)
     return old
 
 
@@ -102,11 +102,11 @@ def test_parametrized_values_follow_the_new_objects():
     old_f, new_f = (lambda: 1), (lambda: 2)
     item = Item({"fn": old_f, "pair": (old_f, 3), "n": 7})
     session = types.SimpleNamespace(items=[item])
-    saved, shim.PYTEST_SESSION = shim.PYTEST_SESSION, session
+    saved, shared.PYTEST_SESSION = shared.PYTEST_SESSION, session
     try:
-        shim._rebind_params({id(old_f): new_f})
+        apply._rebind_params({id(old_f): new_f})
     finally:
-        shim.PYTEST_SESSION = saved
+        shared.PYTEST_SESSION = saved
     assert item.callspec.params == {"fn": new_f, "pair": (new_f, 3), "n": 7}
 
 

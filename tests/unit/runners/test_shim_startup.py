@@ -12,7 +12,7 @@ import types
 
 import pytest
 
-from shim_stub import _litmus, shim  # noqa: E402
+from shim_stub import _litmus, failures, shared, shim  # noqa: E402
 
 
 @pytest.fixture
@@ -20,10 +20,10 @@ def missing(tmp_path, monkeypatch):
     """A directory first on sys.path, and the shim's finder installed (as
     during a zygote's start-up) with no record yet."""
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(shim, "_MISSING", shim._MissingModules())
-    shim._MISSING.install()
+    monkeypatch.setattr(failures, "_MISSING", failures._MissingModules())
+    failures._MISSING.install()
     yield tmp_path
-    shim._MISSING.remove()
+    failures._MISSING.remove()
     for name in [n for n in sys.modules if n.startswith("lt_startup_")]:
         del sys.modules[name]
 
@@ -33,7 +33,7 @@ def test_finder_keeps_importer_of_top_level_module(missing):
         "x = 1\nimport lt_startup_absent_dep\n")
     with pytest.raises(ModuleNotFoundError):
         import lt_startup_mod  # noqa: F401
-    importer, where = shim._MISSING.seen["lt_startup_absent_dep"]
+    importer, where = failures._MISSING.seen["lt_startup_absent_dep"]
     assert importer == "%s:2" % (missing / "lt_startup_mod.py")
     assert where is None  # looked for on sys.path
 
@@ -44,7 +44,7 @@ def test_finder_keeps_package_directory_of_submodule(missing):
     (pkg / "__init__.py").write_text("from .absent_part import y\n")
     with pytest.raises(ModuleNotFoundError):
         import lt_startup_pkg  # noqa: F401
-    importer, where = shim._MISSING.seen["lt_startup_pkg.absent_part"]
+    importer, where = failures._MISSING.seen["lt_startup_pkg.absent_part"]
     assert importer == "%s:1" % (pkg / "__init__.py")
     assert where == [str(pkg)]
 
@@ -176,7 +176,7 @@ def test_collection_failure_cause(tmp_path, monkeypatch):
     monkeypatch.setattr(_litmus, "fail",
                         lambda msg, cause=shim.FAIL_OTHER:
                         sent.append((msg, cause)), raising=False)
-    monkeypatch.setattr(shim, "FRESH_JOB", None)
+    monkeypatch.setattr(shared, "FRESH_JOB", None)
     (tmp_path / "test_u.py").write_text("import unittest\n")
     (tmp_path / "test_p.py").write_text("x = 1\n")
     shim._serve_tests(_runner(tmp_path, ["test_u.py"]),

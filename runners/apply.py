@@ -1,0 +1,444 @@
+# Applying a change in a child: a span of a subject (our mutant, or a
+# candidate's) re-executed in its live module, with its functions' code
+# swapped or its names rebound everywhere they were imported, the
+# module's classes kept so that instances and subclasses follow; and a
+# repository candidate's whole files (apply_files).  Part of the shim
+# (shim.py); compiled into the litmus binary as litmus_apply.
+# SPDX-License-Identifier: MIT
+import os
+import sys
+import types
+
+from litmus_codediff import code_diff
+from litmus_codediff import is_function_code as _is_function_code
+import litmus_shared as shared
+from litmus_shared import (
+    APPLY_EQUIVALENT, APPLY_INVALID, APPLY_OK, APPLY_RAISED)
+from litmus_subjects import _project_modules, _realpath
+
+
+try:
+    from abc import ABCMeta as _ABCMETA
+except ImportError:  # pragma: no cover
+    _ABCMETA = type
+
+
+_SHARED_TYPES = (bool, int, float, complex, str, bytes, tuple, frozenset,
+                 range, type(Ellipsis), type(NotImplemented))
+
+
+_GONE = object()
+_UNMOVED = object()
+
+
+def _imported_from_elsewhere(value, module_name):
+    """Whether a module's function or class came from another module
+    (`from math import gcd`): other modules may hold the same object
+    through their own imports, which a patch that no longer imports it
+    must not take from them."""
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType,
+                          type)):
+        try:
+            owner = value.__module__
+        except Exception:
+            return False
+        return isinstance(owner, str) and owner != module_name
+    return False
+
+
+def _rebind(old, new_dict, drop_missing=False):
+    """After re-executing a module, points other modules' names that held
+    its old objects at the new ones (tests that did `from m import f`).
+    drop_missing: a name the new module no longer defines is removed
+    where others imported it, so using it fails as the import would have
+    in a fresh interpreter.  Modules (`import heapq`) are shared by every
+    module that imports them, litmus's own too: they never move.  What
+    the old module imported from elsewhere is not dropped where others
+    imported it too."""
+    moved = {}
+    module_name = new_dict.get("__name__")
+    for name, value in old.items():
+        # Immutable values may be shared or interned (small ints, strings,
+        # None): matching them by identity would rewrite unrelated names.
+        if value is None or isinstance(value, _SHARED_TYPES) or \
+                isinstance(value, types.ModuleType):
+            continue
+        if name in new_dict:
+            if new_dict[name] is not value:
+                moved[id(value)] = new_dict[name]
+        elif drop_missing and \
+                not _imported_from_elsewhere(value, module_name):
+            moved[id(value)] = _GONE
+    if not moved:
+        return
+    for mod in _project_modules():
+        d = getattr(mod, "__dict__", None)
+        if not isinstance(d, dict) or d is new_dict:
+            continue
+        for name, value in list(d.items()):
+            # A mutant may rebind a name to None: absence is _UNMOVED.
+            repl = moved.get(id(value), _UNMOVED)
+            if repl is _GONE:
+                del d[name]
+            elif repl is not _UNMOVED:
+                d[name] = repl
+    _rebind_params(moved)
+
+
+def _rebind_params(moved):
+    """The values pytest took at collection for parametrized tests
+    (`parametrize("cls", [LRI, LRU])`, or in tuples of them) are the old
+    objects too: each test's parameters are pointed at the new ones, as a
+    fresh import and collection would have made them."""
+    if shared.PYTEST_SESSION is None:
+        return
+
+    def new_value(v):
+        repl = moved.get(id(v), _UNMOVED)
+        if repl is not _UNMOVED and repl is not _GONE:
+            return repl
+        if type(v) in (tuple, list):
+            items = [new_value(x) for x in v]
+            if any(x is not y for x, y in zip(items, v)):
+                return type(v)(items)
+        return v
+
+    for item in getattr(shared.PYTEST_SESSION, "items", ()):
+        params = getattr(getattr(item, "callspec", None), "params", None)
+        if not isinstance(params, dict):
+            continue
+        for name, value in list(params.items()):
+            repl = new_value(value)
+            if repl is not value:
+                params[name] = repl
+
+
+# What the import system put in a module's namespace, kept when a patch
+# replaces the module's code; everything else comes from the patch alone.
+_IMPORT_DUNDERS = frozenset(("__name__", "__file__", "__spec__", "__loader__",
+                             "__package__", "__builtins__", "__path__",
+                             "__cached__"))
+
+
+def _install_loader_patch(path, code):
+    """Any later import or reload of the file gets the mutated code, even
+    through importlib machinery the tests drive themselves.  `code` may be
+    the mutated source (bytes) instead: it is compiled on first use, so a
+    child that swapped precompiled functions compiles nothing unless a
+    test imports the file again."""
+    from importlib import machinery
+    real = _realpath(path)
+    original_get_code = machinery.SourceFileLoader.get_code
+    compiled = [code if not isinstance(code, bytes) else None]
+
+    def get_code(self, fullname):
+        if os.path.realpath(self.path) == real:
+            if compiled[0] is None:
+                compiled[0] = compile(code, path, "exec", dont_inherit=True)
+            return compiled[0]
+        return original_get_code(self, fullname)
+
+    machinery.SourceFileLoader.get_code = get_code
+
+
+def _apply_swap(subject, new_raw, swap):
+    """Puts a mutant in place from the engine's swap payload: the changed
+    function code objects, compiled and compared once in the planner.
+    Returns an apply result, or None when the payload does not fit the
+    live functions (the caller then compiles as usual)."""
+    import marshal
+    try:
+        changed = marshal.loads(swap)
+    except (ValueError, EOFError, TypeError):
+        return None
+    pairs = []
+    for keypath, new_code in changed:
+        if keypath == ("<rebind>",):
+            # One module-level statement executed again in the imported
+            # module: the engine found that nothing read what it binds
+            # while the module and the tests were imported.
+            for mod in subject.modules:
+                try:
+                    exec(new_code, mod.__dict__)
+                except BaseException as exc:
+                    return APPLY_RAISED, "%s: %s" % (type(exc).__name__, exc)
+            _install_loader_patch(subject.path, new_raw)
+            return APPLY_OK, "re-executed the mutated statement"
+        funcs = subject.functions.get(keypath)
+        if funcs:
+            pairs.extend((f, new_code) for f in funcs)
+        elif len(keypath) == 1 and _is_function_code(new_code):
+            return None  # no live object: only re-execution places it
+    done = []
+    try:
+        for f, new_code in pairs:
+            old = f.__code__
+            f.__code__ = new_code
+            done.append((f, old))
+    except ValueError:  # closure shape changed
+        for f, old in done:
+            f.__code__ = old
+        return None
+    _install_loader_patch(subject.path, new_raw)
+    return APPLY_OK, "swapped %d function(s), precompiled" % len(pairs)
+
+
+def apply_mutant(index, start, end, replacement, swap=b"", fresh=False):
+    """Puts a change of subject `index` in place.  fresh: the change is a
+    whole new file (a patch), so when the module must be re-executed it
+    starts from an empty namespace, as a fresh import would: nothing the
+    buggy file defined and the patch does not can linger."""
+    subject = shared.SUBJECTS[index]
+    src = subject.source
+    raw = src.encode("utf-8")
+    new_raw = raw[:start] + replacement.encode("utf-8") + raw[end:]
+    if swap and subject.modules:
+        res = _apply_swap(subject, new_raw, swap)
+        if res is not None:
+            return res
+    new_src = new_raw.decode("utf-8", "surrogateescape")
+    try:
+        code = compile(new_src, subject.path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        return APPLY_INVALID, "%s: %s" % (type(exc).__name__, exc)
+    changed, structural = code_diff(subject.code, code, quick=True)
+    if not changed:
+        return APPLY_EQUIVALENT, ""
+    _install_loader_patch(subject.path, code)
+    if not subject.modules:
+        return APPLY_OK, "not imported yet"
+    need_exec = bool(structural)
+    swaps = []
+    if not need_exec:
+        for keypath, new_code in changed.items():
+            if keypath == ():
+                continue
+            funcs = subject.functions.get(keypath)
+            if funcs:
+                swaps.extend((f, new_code) for f in funcs)
+            elif len(keypath) == 1 and _is_function_code(new_code):
+                # A top-level function with no live object: only
+                # re-executing the module can put the mutant in place.
+                # (A class body here changed only below it: the methods
+                # that changed are swapped on their own.)
+                need_exec = True
+    if not need_exec:
+        try:
+            for f, new_code in swaps:
+                f.__code__ = new_code
+            return APPLY_OK, "swapped %d function(s)" % len(swaps)
+        except ValueError:
+            need_exec = True  # closure shape changed
+    for mod in subject.modules:
+        old = dict(mod.__dict__)
+        if fresh:
+            for name in list(mod.__dict__):
+                if name not in _IMPORT_DUNDERS:
+                    del mod.__dict__[name]
+        try:
+            exec(code, mod.__dict__)
+        except BaseException as exc:  # the mutant broke module-level code
+            return APPLY_RAISED, "%s: %s" % (type(exc).__name__, exc)
+        if fresh:
+            _keep_classes(old, mod.__dict__)
+        _rebind(old, mod.__dict__, drop_missing=fresh)
+    return APPLY_OK, "re-executed module"
+
+
+_CLASS_SKIP = frozenset(("__dict__", "__weakref__"))
+
+
+def _keep_classes(old, new_dict):
+    """After a patch's module is re-executed: each class it defines again
+    (same name, same kind, bases and slots) keeps its identity, its
+    attributes replaced by the new definition's.  A subclass another
+    module made at import (a test's conftest subclassing the package's
+    app class) then inherits the patched methods, as it would after a
+    fresh import; replacing the class would leave it on the old one."""
+    module_name = new_dict.get("__name__")
+    kept = {}  # id(new class) -> the class kept in its place
+    for name, was in old.items():
+        now = new_dict.get(name)
+        if not isinstance(was, type) or not isinstance(now, type) or \
+                was is now or was.__module__ != module_name or \
+                now.__module__ != module_name or \
+                was.__qualname__ != now.__qualname__:
+            continue
+        if _merge_class(was, now, kept):
+            kept[id(now)] = was
+            new_dict[name] = was
+    if kept:
+        _retype_instances(new_dict, kept)
+
+
+def _retype_instances(new_dict, kept):
+    """Objects the re-executed module made of a class that was then kept
+    in the new one's place (`settings = _Settings()` at module level, or
+    in a module-level list or dict) are of the dropped class: their
+    methods' super() names the kept one, so they become its instances,
+    as a fresh import would have made them."""
+    def retype(v):
+        new_cls = type(v)
+        was = kept.get(id(new_cls))
+        if was is None:
+            return
+        # Past the class's own __setattr__ (it may use super()): the
+        # first one a built-in base defines (threading.local's, object's).
+        for base in new_cls.__mro__:
+            setter = base.__dict__.get("__setattr__")
+            if setter is not None and \
+                    not isinstance(setter, types.FunctionType):
+                try:
+                    setter(v, "__class__", was)
+                except TypeError:  # another layout: left as it is
+                    pass
+                return
+    for v in list(new_dict.values()):
+        if isinstance(v, type):
+            continue
+        retype(v)
+        if type(v) in (list, tuple, set, frozenset):
+            for x in list(v)[:1000]:
+                retype(x)
+        elif type(v) is dict:
+            for x in list(v.values())[:1000]:
+                retype(x)
+
+
+def _merge_class(was, now, kept):
+    """Puts now's attributes on was; False (was untouched) when the two
+    cannot be one class: another metaclass, other bases (a base kept in
+    place of a new one counts as that one) or slots."""
+    bases = tuple(kept.get(id(b), b) for b in now.__bases__)
+    if type(was) is not type(now) or type(was) not in (type, _ABCMETA) or \
+            was.__bases__ != bases or \
+            was.__dict__.get("__slots__") != now.__dict__.get("__slots__"):
+        return False
+    # The slots' descriptors stay the kept class's own (the same slots):
+    # the new class's would not apply to the kept class's objects.
+    slot_types = (types.MemberDescriptorType, types.GetSetDescriptorType)
+    new_attrs = {k: v for k, v in now.__dict__.items()
+                 if k not in _CLASS_SKIP and not isinstance(v, slot_types)}
+    try:
+        for k in [k for k, v in was.__dict__.items()
+                  if k not in _CLASS_SKIP and k not in new_attrs and
+                  not isinstance(v, slot_types)]:
+            delattr(was, k)
+        for k, v in new_attrs.items():
+            if k in ("__module__", "__qualname__"):
+                continue
+            setattr(was, k, v)
+            _retarget_class_cell(v, now, was)
+    except (TypeError, AttributeError):
+        return False
+    return True
+
+
+def _retarget_class_cell(value, now, was):
+    """A method that uses super() or __class__ holds its class in a cell:
+    the new class, which is dropped; it must be the one kept."""
+    funcs = []
+    f = getattr(value, "__func__", value)
+    if isinstance(f, types.FunctionType):
+        funcs.append(f)
+    if isinstance(value, property):
+        funcs.extend(g for g in (value.fget, value.fset, value.fdel)
+                     if isinstance(g, types.FunctionType))
+    for f in funcs:
+        for var, cell in zip(f.__code__.co_freevars, f.__closure__ or ()):
+            try:
+                if var == "__class__" and cell.cell_contents is now:
+                    cell.cell_contents = was
+            except ValueError:  # an empty cell
+                pass
+
+
+class _NewFileFinder:
+    """Finds the Python files a candidate adds (they exist only in the
+    candidate): `import pkg.new` looks in pkg.__path__, a top-level
+    `import new` in sys.path."""
+
+    def __init__(self, files):
+        self.files = files  # real path -> source text
+
+    def find_spec(self, name, path=None, target=None):
+        from importlib.util import spec_from_loader
+        last = name.rpartition(".")[2]
+        for entry in (path if path is not None else sys.path):
+            if not isinstance(entry, str):
+                continue
+            base = os.path.join(os.path.realpath(entry or "."), last)
+            for file, package in ((base + ".py", False),
+                                  (os.path.join(base, "__init__.py"), True)):
+                if file in self.files:
+                    loader = _NewFileLoader(file, self.files[file], package)
+                    spec = spec_from_loader(name, loader, origin=file,
+                                            is_package=package)
+                    spec.has_location = True
+                    if package:
+                        spec.submodule_search_locations = [base]
+                    return spec
+        return None
+
+
+class _NewFileLoader:
+    def __init__(self, path, text, package):
+        self.path, self.text, self.package = path, text, package
+
+    def create_module(self, spec):
+        return None
+
+    def is_package(self, fullname):
+        return self.package
+
+    def get_source(self, fullname):
+        return self.text
+
+    def exec_module(self, module):
+        module.__file__ = self.path
+        code = compile(self.text, self.path, "exec", dont_inherit=True)
+        exec(code, module.__dict__)
+
+
+def apply_files(files):
+    """Puts a change of whole files in place (a repository candidate):
+    each changed subject re-executed from its new text as a fresh import
+    would (apply_mutant with fresh), each new Python file importable.
+    files: [(path, text or None for a deleted file)].  Returns an apply
+    status and text."""
+    by_path = {s.path: i for i, s in enumerate(shared.SUBJECTS)}
+    new = {}
+    done = []
+    status, text = APPLY_OK, ""
+    for path, src in files:
+        if src is not None and path.endswith(".py") and \
+                _realpath(path) not in by_path and not os.path.exists(path):
+            new[_realpath(path)] = src
+    # New modules first: a changed module may import them.
+    if new:
+        sys.meta_path.insert(0, _NewFileFinder(new))
+    # Syntax first, over every file: a candidate that does not compile is
+    # invalid whatever order its files come in.
+    for path, src in files:
+        if src is not None and path.endswith(".py"):
+            try:
+                compile(src, path, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError) as exc:
+                return APPLY_INVALID, "%s: %s (%s)" % (type(exc).__name__,
+                                                      exc, path)
+    for path, src in files:
+        if src is None or not path.endswith(".py"):
+            continue
+        index = by_path.get(_realpath(path))
+        if index is None:
+            continue
+        raw = shared.SUBJECTS[index].source.encode("utf-8")
+        status, text = apply_mutant(index, 0, len(raw), src, fresh=True)
+        if status == APPLY_EQUIVALENT:
+            status, text = APPLY_OK, ""
+            continue
+        if status != APPLY_OK:
+            return status, "%s (%s)" % (text, path)
+        done.append(os.path.basename(path))
+    done.extend(os.path.basename(p) + " (new)" for p in sorted(new))
+    return APPLY_OK, "files: " + (", ".join(done) if done else "no code change")

@@ -1,0 +1,569 @@
+# Runners: how the tests are collected and run (--runner)
+#
+# One runner object per zygote: `items` (its collected tests, in order),
+# `ids()` (their names, as the engine stores them), `prepare()` (once
+# after collection, before the heap is frozen) and `run(item, nextitem)`
+# -> (outcome, text).  run_tests, child_main and the fresh children go
+# through it alone, so that every runner gets the same coverage,
+# selection, timeouts and verdicts.  Part of the shim (shim.py);
+# compiled into the litmus binary as litmus_testrunners.
+# SPDX-License-Identifier: MIT
+import os
+import sys
+
+import _litmus
+from litmus_constants import FAILED, MEMORY, PASSED, SKIPPED
+import litmus_shared as shared
+from litmus_subjects import _import_names, _realpath
+from litmus_failures import _exception_text
+
+
+def _describe(report):
+    short = getattr(report, "litmus_text", None)
+    if short:
+        return short
+    text = getattr(report, "longreprtext", "") or ""
+    lines = [l for l in text.strip().splitlines() if l.strip()]
+    if not lines:
+        return report.when
+    # The last "E   ..." line is pytest's summary of the exception.
+    for line in reversed(lines):
+        if line.startswith("E "):
+            return line[1:].strip()[:300]
+    return lines[-1].strip()[:300]
+
+
+# The reports of the test being run: LitmusPlugin.pytest_runtest_protocol
+# puts them here; pytest_runtest_logreport collects them instead when
+# another plugin's protocol ran the test.
+_PROTOCOL = {"reports": None, "logged": None}
+
+
+def _run_protocol(item, nextitem):
+    """Runs one test through pytest_runtest_protocol, so that every
+    plugin's wrapper of the protocol applies as under `python -m pytest`:
+    the warnings plugin's filters (filterwarnings in the ini, -W, the
+    filterwarnings mark: warnings turned into errors fail the test),
+    pytest-timeout and the like.  Calling runtestprotocol directly would
+    skip them, and a mutant caught only by such a filter would survive."""
+    _PROTOCOL["reports"] = None
+    _PROTOCOL["logged"] = logged = []
+    try:
+        item.ihook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+    finally:
+        _PROTOCOL["logged"] = None
+    reports = _PROTOCOL["reports"]
+    return logged if reports is None else reports
+
+
+def _fast_failure_reports():
+    """A failing test's report keeps only the exception line: litmus
+    stores nothing more, and pytest's formatting of the traceback (source
+    lines read cold in every child) costs more than the test itself."""
+    from _pytest import nodes
+
+    def repr_failure_py(self, excinfo, style=None):
+        try:
+            return excinfo.exconly()
+        except Exception:
+            return "failed"
+    nodes.Node._repr_failure_py = repr_failure_py
+
+
+def _prepare_hypothesis():
+    """When the tests use hypothesis: fixes its seed to 0 (as
+    --hypothesis-seed=0 would, unless the user gave one: a verdict must
+    not depend on the run), and creates and registers its global Random
+    before the heap is frozen, as hypothesis itself would on the first
+    test.  With a fixed seed hypothesis does that lazily, in the first
+    test, and register_random warns (HypothesisWarning) when
+    gc.get_referrers finds nothing holding the Random: after gc.freeze()
+    the module that holds it is invisible to get_referrers, so the warning
+    fired in every child, and a suite with `filterwarnings = error` failed
+    its hypothesis tests (hypothesis reported them Flaky) where
+    `python -m pytest` passes.  Called before _guard_snapshot."""
+    core = sys.modules.get("hypothesis.core")
+    if core is None:
+        return
+    if not shared.USER_HYPOTHESIS_SEED and getattr(core, "global_force_seed",
+                                             0) is None:
+        core.global_force_seed = 0
+    if getattr(core, "_hypothesis_global_random", 0) is not None:
+        return
+    try:
+        import random
+        import warnings
+        from hypothesis.internal.entropy import register_random
+        core._hypothesis_global_random = random.Random()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            register_random(core._hypothesis_global_random)
+    except Exception:
+        pass
+
+
+def _unique_ids(names):
+    """Test names made unique: a name met again (unittest's load_tests
+    may add one test method several times, with other arguments) gets
+    "#2", "#3"... so that every id maps to one test, in the zygote and in
+    a fresh child alike."""
+    seen = {}
+    ids = []
+    for name in names:
+        n = seen.get(name, 0) + 1
+        seen[name] = n
+        ids.append(name if n == 1 else "%s#%d" % (name, n))
+    return ids
+
+
+class _ArgumentError(Exception):
+    pass
+
+
+def _argument_parser(prog):
+    """An argparse parser that raises instead of printing and exiting."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            raise _ArgumentError("%s: %s" % (prog, message))
+    return Parser(prog=prog, add_help=False)
+
+
+class PytestRunner:
+    """pytest in-process: the session's items, each run through
+    pytest_runtest_protocol with every plugin's wrappers."""
+
+    def __init__(self, session, error_files=()):
+        self.session = session
+        self.items = list(getattr(session, "items", None) or ())
+        self.error_files = list(error_files)
+
+    def ids(self):
+        return [item.nodeid for item in self.items]
+
+    def prepare(self):
+        _fast_failure_reports()
+
+    def unittest_suite(self):
+        """After a failed collection: 1 when the suite looks like a
+        unittest one (no pytest settings, the files that failed import
+        unittest), which pytest often cannot collect (helpers named
+        Test*, imports that rely on unittest's discovery putting the start
+        directory on the path); the engine may then run it with the
+        unittest runner (FAIL_UNITTEST_SUITE)."""
+        config = getattr(self.session, "config", None)
+        if config is None or getattr(config, "inipath", None) is not None:
+            return 0
+        root = str(getattr(config, "rootpath", "") or os.getcwd())
+        for name in self.error_files:
+            path = os.path.join(root, name)
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    text = f.read(200000)
+            except OSError:
+                continue
+            if "import unittest" in text or "from unittest" in text:
+                return 1
+        return 0
+
+    def hint(self):
+        if not self.unittest_suite():
+            return ""
+        return ("; the tests look like a unittest suite and pytest has no "
+                "settings here: if `python -m unittest discover` runs them, "
+                "pass --runner unittest")
+
+    def run(self, item, nextitem):
+        reports = _run_protocol(item, nextitem)
+        outcome, text = PASSED, ""
+        for rep in reports:
+            if rep.failed:
+                outcome = MEMORY if getattr(rep, "litmus_memory", False) \
+                    else FAILED
+                text = _describe(rep)
+                break
+            if rep.when == "call" and rep.skipped:
+                outcome = SKIPPED
+            elif rep.when == "setup" and rep.skipped:
+                outcome = SKIPPED
+        return outcome, text
+
+
+def _unittest_args(args):
+    """The tests `python -m unittest` would run for litmus's test
+    arguments (--tests, then those after `--`): (start directories,
+    names, pattern, top-level directory, -k patterns).  Options as
+    `python -m unittest discover` takes them (-s, -p, -t, -k; -v, -q,
+    -f, -c, -b and --locals are accepted and change nothing here).  A
+    positional argument that is a directory is a start directory; after
+    the word `discover`, positionals are start, pattern and top-level
+    directory, as unittest reads them; any other positional names tests
+    as `python -m unittest NAME` does (a module, a class, a method, or a
+    .py file).  Nothing named: discovery from ".", as
+    `python -m unittest` with no arguments."""
+    parser = _argument_parser("--runner unittest")
+    parser.add_argument("-s", "--start-directory", action="append",
+                        default=[])
+    parser.add_argument("-p", "--pattern")
+    parser.add_argument("-t", "--top-level-directory")
+    parser.add_argument("-k", action="append", default=[])
+    for flag in (("-v", "--verbose"), ("-q", "--quiet"), ("--locals",),
+                 ("-f", "--failfast"), ("-c", "--catch"), ("-b", "--buffer")):
+        parser.add_argument(*flag, action="store_true")
+    parser.add_argument("rest", nargs="*")
+    opts = parser.parse_intermixed_args(args)
+    starts = list(opts.start_directory)
+    names = []
+    pattern, top = opts.pattern, opts.top_level_directory
+    after_discover = None
+    for arg in opts.rest:
+        if arg == "discover" and after_discover is None:
+            after_discover = []
+        elif after_discover is not None:
+            after_discover.append(arg)
+        elif os.path.isdir(arg):
+            starts.append(arg)
+        else:
+            names.append(arg)
+    if after_discover:
+        if len(after_discover) > 3:
+            raise _ArgumentError("--runner unittest: discover takes at most "
+                                 "START, PATTERN and TOP, not %r"
+                                 % after_discover[3])
+        starts.append(after_discover[0])
+        if len(after_discover) > 1:
+            pattern = after_discover[1]
+        if len(after_discover) > 2:
+            top = after_discover[2]
+    if not starts and not names:
+        starts = ["."]
+    name_patterns = [p if "*" in p else "*%s*" % p for p in opts.k]
+    return starts, names, pattern or "test*.py", top, name_patterns
+
+
+def _flatten(suite):
+    """The test cases of a suite, depth first, in order."""
+    import unittest
+    for test in suite:
+        if isinstance(test, unittest.BaseTestSuite):
+            yield from _flatten(test)
+        else:
+            yield test
+
+
+class _ModuleMark:
+    """Stands for a test class whose tear-down has run while its module
+    stays set up: unittest's suite compares the previous test's class and
+    module to decide which fixtures to run."""
+
+    def __init__(self, module):
+        self.__module__ = module
+
+
+class UnittestRunner:
+    """`python -m unittest`: discovery as `python -m unittest discover`
+    does it (start directory, pattern, top-level directory, the
+    load_tests protocol), or the tests named as `python -m unittest NAME`
+    loads them.  Suites are flattened to their test cases; each case runs
+    on its own, inside the class and module fixtures (setUpModule,
+    setUpClass and their tear-downs) that unittest's TestSuite runs around
+    it: a fixture is set up in the window of the first test that needs it
+    and torn down in the window of the last one before another class (or
+    module) comes, as pytest does with nextitem, so its lines count in
+    those tests' coverage and its failure is theirs."""
+
+    def __init__(self, args):
+        (self.starts, self.names, self.pattern, self.top,
+         self.name_patterns) = _unittest_args(args)
+        self.items = []
+        self.errors = []
+        self._suite = None
+        self._result = None
+        self._fixture_fates = {}  # class or module name -> (outcome, text)
+        self._marks = {}
+
+    def _loader(self):
+        import unittest
+        loader = unittest.TestLoader()
+        if self.name_patterns:
+            loader.testNamePatterns = self.name_patterns
+        return loader
+
+    def collect(self):
+        from unittest.loader import _FailedTest
+        from unittest.main import _convert_names
+        suites = []
+        for start in self.starts:
+            loader = self._loader()
+            try:
+                suites.append(loader.discover(start, self.pattern, self.top))
+            except Exception as exc:  # not a directory, not importable
+                self.errors.append("%s: %s" % (start, _exception_text(
+                    type(exc), exc)))
+        if self.names:
+            loader = self._loader()
+            try:
+                suites.append(loader.loadTestsFromNames(
+                    _convert_names(self.names)))
+            except Exception as exc:
+                self.errors.append("%s: %s" % (" ".join(self.names),
+                                               _exception_text(type(exc),
+                                                               exc)))
+        for suite in suites:
+            for test in _flatten(suite):
+                if isinstance(test, _FailedTest):
+                    # An import error, or a name that is not there: unittest
+                    # would report it as an error of the run.
+                    exc = getattr(test, "_exception", None)
+                    lines = [l for l in str(exc).splitlines() if l.strip()]
+                    self.errors.append("%s: %s" % (
+                        test._testMethodName,
+                        lines[-1].strip()[:300] if lines else
+                        type(exc).__name__))
+                elif callable(test):  # a TestCase, or what a suite holds
+                    self.items.append(test)
+
+    def ids(self):
+        return _unique_ids([test.id() if hasattr(test, "id") else str(test)
+                            for test in self.items])
+
+    def prepare(self):
+        pass
+
+    def hint(self):
+        if self.items or not self.starts:
+            return ""
+        return " (unittest's discovery from %s, pattern %r%s)" % (
+            ", ".join(self.starts), self.pattern,
+            ", top-level directory %s" % self.top if self.top else "")
+
+    def _start(self):
+        import unittest
+
+        class Result(unittest.TestResult):
+            """What a window's fixtures and test reported: the first
+            failure wins over skips; nothing is formatted but the
+            exception's line."""
+
+            fate = None
+
+            def _failed(self, test, err, what=FAILED):
+                exc_type, exc = err[0], err[1]
+                if shared.UNTRUSTED and issubclass(exc_type, (SystemExit,
+                                                       KeyboardInterrupt)):
+                    _litmus.tamper("raised %s in %s" % (exc_type.__name__,
+                                                        test))
+                if issubclass(exc_type, MemoryError):
+                    what = MEMORY
+                text = _exception_text(exc_type, exc)
+                if not isinstance(test, unittest.TestCase):
+                    text = "%s: %s" % (test, text)  # setUpClass (m.C): ...
+                if self.fate is None or self.fate[0] not in (FAILED, MEMORY):
+                    self.fate = (what, text)
+
+            def addError(self, test, err):
+                self._failed(test, err)
+
+            def addFailure(self, test, err):
+                self._failed(test, err)
+
+            def addSubTest(self, test, subtest, err):
+                if err is not None:
+                    self._failed(subtest, err)
+
+            def addSkip(self, test, reason):
+                if self.fate is None:
+                    self.fate = (SKIPPED, str(reason)[:300])
+
+            def addExpectedFailure(self, test, err):
+                if self.fate is None:
+                    self.fate = (SKIPPED, "expected failure")
+
+            def addUnexpectedSuccess(self, test):
+                # `python -m unittest` fails the run for it.
+                self.fate = (FAILED, "unexpected success")
+
+        self._suite = unittest.TestSuite()
+        self._result = Result()
+
+    def run(self, test, nextitem):
+        if self._result is None:
+            self._start()
+        suite, result = self._suite, self._result
+        result.fate = None
+        cls = test.__class__
+        try:
+            suite._handleModuleFixture(test, result)
+            suite._handleClassSetUp(test, result)
+            result._previousTestClass = cls
+            module_failed = result._moduleSetUpFailed
+            if module_failed or getattr(cls, "_classSetupFailed", False):
+                # Not run, as in a TestSuite: its fixture failed, in this
+                # window or an earlier one.
+                key = cls.__module__ if module_failed else cls
+                if result.fate is not None:
+                    self._fixture_fates[key] = result.fate
+                else:
+                    result.fate = self._fixture_fates.get(
+                        key, (SKIPPED, "its fixture failed"))
+            else:
+                test(result)
+            next_cls = nextitem.__class__ if nextitem is not None else None
+            if next_cls is not cls:
+                suite._tearDownPreviousClass(nextitem, result)
+                if next_cls is None or next_cls.__module__ != cls.__module__:
+                    suite._handleModuleTearDown(result)
+                    result._previousTestClass = None
+                else:
+                    mark = self._marks.get(cls.__module__)
+                    if mark is None:
+                        mark = self._marks[cls.__module__] = \
+                            _ModuleMark(cls.__module__)
+                    result._previousTestClass = mark
+        except KeyboardInterrupt as exc:  # unittest lets it through
+            result._failed(test, (type(exc), exc, exc.__traceback__))
+        return result.fate or (PASSED, "")
+
+
+def _doctest_args(args):
+    """(option flags, files) for --runner doctest from litmus's test
+    arguments, as `python -m doctest` takes them: -o FLAG (repeatable),
+    -f (FAIL_FAST), -v (accepted); positionals are more files whose
+    doctests run: modules (.py) or text files."""
+    import doctest
+    parser = _argument_parser("--runner doctest")
+    parser.add_argument("-o", "--option", action="append", default=[])
+    parser.add_argument("-f", "--fail-fast", action="store_true")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("files", nargs="*")
+    opts = parser.parse_intermixed_args(args)
+    flags = 0
+    for name in opts.option:
+        if name not in doctest.OPTIONFLAGS_BY_NAME:
+            raise _ArgumentError("--runner doctest: -o %s: not a doctest "
+                                 "option flag" % name)
+        flags |= doctest.OPTIONFLAGS_BY_NAME[name]
+    if opts.fail_fast:
+        flags |= doctest.FAIL_FAST
+    return flags, opts.files
+
+
+def _import_file(path):
+    """The module of a .py file: under the name the import path gives it,
+    else as `python -m doctest FILE` imports it (its directory first on
+    the path, by its base name)."""
+    import importlib
+    real = _realpath(path)
+    for name in _import_names(path):
+        mod = importlib.import_module(name)
+        f = getattr(mod, "__file__", None)
+        if isinstance(f, str) and _realpath(f) == real:
+            return mod
+    directory, base = os.path.split(os.path.abspath(path))
+    sys.path.insert(0, directory)
+    try:
+        return importlib.import_module(base[:-3])
+    finally:
+        sys.path.remove(directory)
+
+
+def _doctest_text(out):
+    """The first failure of a doctest's report in a line: the example,
+    what was expected and what it gave, each traceback cut to its last
+    line (the exception)."""
+    kept = []
+    traceback_depth = None
+    for line in "".join(out).splitlines():
+        text = line.strip()
+        if not text or line.startswith(("*****", "File ")):
+            continue
+        depth = len(line) - len(line.lstrip())
+        if traceback_depth is not None:
+            if depth > traceback_depth:
+                continue  # a frame of the traceback
+            traceback_depth = None
+        if text == "Traceback (most recent call last):":
+            traceback_depth = depth
+            continue
+        if text == "Failed example:" and kept:
+            break  # the next failure
+        kept.append(text)
+    return " ".join(kept)[:300]
+
+
+class DoctestRunner:
+    """`python -m doctest`: the doctests of every subject module and of
+    the files given, one test per docstring (doctest.DocTestFinder's
+    tests, named as doctest names them: module, module.function,
+    module.Class.method), run with a fresh copy of the module's globals
+    each time, as doctest.testmod gives them."""
+
+    def __init__(self, args):
+        self.flags, self.files = _doctest_args(args)
+        self.items = []  # (DocTest, module or None for a text file)
+        self.errors = []
+
+    def collect(self):
+        import doctest
+        finder = doctest.DocTestFinder()
+        parser = doctest.DocTestParser()
+        seen = set()
+        for path in [s.path for s in shared.SUBJECTS] + list(self.files):
+            real = _realpath(path)
+            if real in seen:
+                continue
+            seen.add(real)
+            try:
+                if path.endswith(".py"):
+                    module = _import_file(path)
+                    tests = [(t, module) for t in
+                             finder.find(module, module.__name__)]
+                else:
+                    with open(path, encoding="utf-8") as f:
+                        text = f.read()
+                    tests = [(parser.get_doctest(
+                        text, {}, os.path.basename(path), path, 0), None)]
+            except Exception as exc:
+                self.errors.append("%s: %s" % (path, _exception_text(
+                    type(exc), exc)))
+                continue
+            self.items.extend((t, m) for t, m in tests if t.examples)
+
+    def ids(self):
+        return _unique_ids([test.name for test, _ in self.items])
+
+    def prepare(self):
+        pass
+
+    def hint(self):
+        return "" if self.items else \
+            " (no docstring of the mutated modules or given files has examples)"
+
+    def run(self, item, nextitem):
+        import doctest
+
+        class Runner(doctest.DocTestRunner):
+            memory = False
+
+            def report_unexpected_exception(self, out, test, example,
+                                            exc_info):
+                if issubclass(exc_info[0], MemoryError):
+                    self.memory = True
+                super().report_unexpected_exception(out, test, example,
+                                                    exc_info)
+
+        test, module = item
+        test.globs = dict(module.__dict__) if module is not None \
+            else {"__name__": "__main__"}
+        runner = Runner(verbose=False, optionflags=self.flags)
+        out = []
+        try:
+            res = runner.run(test, out=out.append, clear_globs=True)
+        except KeyboardInterrupt:
+            return FAILED, "KeyboardInterrupt"
+        if res.failed:
+            return (MEMORY if runner.memory else FAILED), _doctest_text(out)
+        if not res.attempted:
+            return SKIPPED, "every example skipped"
+        return PASSED, ""
