@@ -41,6 +41,8 @@ extern const char lt_probe_py[];
 extern const size_t lt_probe_py_len;
 extern const char lt_constants_py[];
 extern const size_t lt_constants_py_len;
+extern const char lt_calls_values_py[], lt_calls_capture_py[],
+    lt_calls_compare_py[], lt_calls_diff_py[], lt_calls_cases_py[];
 extern const char lt_shared_py[], lt_subjects_py[], lt_apply_py[],
     lt_failures_py[], lt_testrunners_py[], lt_child_py[], lt_fresh_py[];
 
@@ -426,10 +428,20 @@ static PyObject *load_runner_modules(void)
     }
     /* litmus_constants (generated from the C headers) first: the others
      * import it; litmus_inputs next: litmus_calls imports it, and
-     * litmus_probe both. */
+     * litmus_probe both; litmus_calls after its modes (calls.py). */
     if (!embedded_module(lt_constants_py, "<litmus constants>",
                          "litmus_constants") ||
         !embedded_module(lt_inputs_py, "<litmus inputs>", "litmus_inputs") ||
+        !embedded_module(lt_calls_values_py, "<litmus calls_values>",
+                         "litmus_calls_values") ||
+        !embedded_module(lt_calls_capture_py, "<litmus calls_capture>",
+                         "litmus_calls_capture") ||
+        !embedded_module(lt_calls_compare_py, "<litmus calls_compare>",
+                         "litmus_calls_compare") ||
+        !embedded_module(lt_calls_diff_py, "<litmus calls_diff>",
+                         "litmus_calls_diff") ||
+        !embedded_module(lt_calls_cases_py, "<litmus calls_cases>",
+                         "litmus_calls_cases") ||
         !embedded_module(lt_calls_py, "<litmus calls>", "litmus_calls") ||
         !embedded_module(lt_probe_py, "<litmus probe>", "litmus_probe")) {
         PyErr_Print();

@@ -30,7 +30,8 @@ SHARED = (
      ("APPLY_OK", "APPLY_INVALID", "APPLY_RAISED", "APPLY_EQUIVALENT",
       "FAIL_OTHER", "FAIL_UNITTEST_SUITE", "FAIL_IMPORT")),
     ("runners/codediff.py", "CODEDIFF", ("OK", "INVALID", "EQUIVALENT")),
-    ("runners/calls.py", "CALLS", ("CAPTURE_MAX", "REPR_MAX")),
+    ("runners/calls_capture.py", "CALLS", ("CAPTURE_MAX",)),
+    ("runners/calls_values.py", "CALLS", ("REPR_MAX",)),
     ("operators/ds_common.py", "DS", ("FAULT_KINDS",)),
 )
 

@@ -35,6 +35,11 @@ import codediff  # noqa: E402
 import inputs  # noqa: E402
 sys.modules['litmus_codediff'] = codediff
 sys.modules['litmus_inputs'] = inputs
+# Call evaluation's modes, in the order the zygote imports them.
+CALLS_PARTS = ('calls_values', 'calls_capture', 'calls_compare',
+               'calls_diff', 'calls_cases')
+for _part in CALLS_PARTS:
+    sys.modules['litmus_' + _part] = __import__(_part)
 import calls  # noqa: E402
 sys.modules['litmus_calls'] = calls
 import probe  # noqa: E402

@@ -37,6 +37,9 @@ sys.modules['_litmus'] = _litmus
 sys.modules['litmus_inputs'] = inputs
 import codediff  # noqa: E402
 sys.modules['litmus_codediff'] = codediff
+for _part in ('calls_values', 'calls_capture', 'calls_compare', 'calls_diff',
+              'calls_cases'):
+    sys.modules['litmus_' + _part] = __import__(_part)
 import calls  # noqa: E402
 
 

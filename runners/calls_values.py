@@ -1,0 +1,171 @@
+# What every mode of call evaluation shares (calls.py): a call under a
+# CPU-time limit, values told in a line or as JSON, a call's outcome, an
+# object's state, and the kinds of plain values.  Compiled into the
+# litmus binary as litmus_calls_values.  SPDX-License-Identifier: MIT
+import itertools
+import json
+import signal
+import threading
+import types
+
+import litmus_inputs
+
+
+REPR_MAX = 2000
+
+
+class CallTimeout(BaseException):
+    """Raised by the CPU timer inside a call that ran too long."""
+
+
+_TIMER_ARMED = [False]
+
+
+def _on_timer(signum, frame):
+    # A timer that fires as the call returns must not raise outside it.
+    if _TIMER_ARMED[0]:
+        raise CallTimeout()
+
+
+def _timed(fn, seconds):
+    """(status, value): status "ok", "raise" or "timeout"."""
+    signal.signal(signal.SIGPROF, _on_timer)
+    _TIMER_ARMED[0] = True
+    signal.setitimer(signal.ITIMER_PROF, max(seconds, 0.001))
+    try:
+        try:
+            return "ok", fn()
+        finally:
+            _TIMER_ARMED[0] = False
+            signal.setitimer(signal.ITIMER_PROF, 0)
+    except CallTimeout:
+        return "timeout", None
+    except RecursionError as exc:
+        return "raise", exc
+    except Exception as exc:
+        return "raise", exc
+    except (SystemExit, KeyboardInterrupt) as exc:
+        # A package's function may end a command (click's ctx.exit(),
+        # sys.exit in a CLI helper): an outcome both sides are compared
+        # on.  A single file's candidate exiting is tampering.
+        if _PACKAGE[0]:
+            return "raise", exc
+        raise
+
+
+def _short_repr(v):
+    try:
+        r = repr(v)
+    except BaseException as exc:  # a hostile __repr__
+        r = "<unrepresentable %s: %s>" % (type(v).__name__,
+                                          type(exc).__name__)
+    return _clip(r)
+
+
+def _clip(text):
+    return text if len(text) <= REPR_MAX else text[:REPR_MAX] + "..."
+
+
+def _jsonable(v, depth=0):
+    """The value as JSON data when it is plain data, else raises."""
+    if depth > 20:
+        raise ValueError("too deep")
+    if type(v) is int and abs(v) >= 2 ** 63:
+        raise ValueError("beyond a 64-bit integer")  # the engine's JSON
+    if v is None or type(v) in (bool, int, str):
+        return v
+    if type(v) is float:
+        if v != v or v in (float("inf"), float("-inf")):
+            raise ValueError("not finite")
+        return v
+    if type(v) in (list, tuple):
+        return [_jsonable(x, depth + 1) for x in v]
+    if type(v) is dict and all(type(k) is str for k in v):
+        return {k: _jsonable(x, depth + 1) for k, x in v.items()}
+    raise ValueError("not JSON data")
+
+
+def _as_json(v):
+    try:
+        data = _jsonable(v)
+        text = json.dumps(data)
+        return data if len(text) <= REPR_MAX else None
+    except (ValueError, RecursionError):
+        return None
+
+
+def _outcome(status, value):
+    if status == "timeout":
+        return {"timeout": True}
+    if status == "raise":
+        out = {"exception": type(value).__name__,
+               "repr": _short_repr(value)}
+        n = getattr(value, "items_before", None)
+        if n is not None:
+            out["items_before"] = n
+        return out
+    return {"value": _as_json(value), "repr": _short_repr(value),
+            "type": type(value).__name__}
+
+
+_LOCK, _RLOCK = type(threading.Lock()), type(threading.RLock())
+
+
+_PLAIN = (int, str, bytes, bool, type(None), complex)
+_NUMBERS = (bool, int, float, complex)
+_SETS = (set, frozenset)
+
+
+def _mapping_types():
+    import collections
+    return (dict, collections.OrderedDict, collections.defaultdict,
+            collections.Counter)
+
+
+_MAPPINGS = _mapping_types()
+
+
+_NO_STATE = object()
+_PACKAGE = [False]  # set by diff_main for a repository candidate's file
+
+
+def _state(obj):
+    """An object's attributes, from its __dict__ and the __slots__ of its
+    classes, or None when it has neither (a built-in's value)."""
+    state = {}
+    found = False
+    d = getattr(obj, "__dict__", None)
+    if isinstance(d, dict):
+        state.update(d)
+        found = True
+    for cls in type(obj).__mro__:
+        slots = cls.__dict__.get("__slots__", ())
+        if isinstance(slots, str):
+            slots = (slots,)
+        for name in slots:
+            if name in ("__dict__", "__weakref__"):
+                continue
+            found = True
+            value = getattr(obj, name, _NO_STATE)
+            if value is not _NO_STATE:
+                state.setdefault(name, value)
+    return state if found else None
+
+
+_MISSING = object()
+
+
+def _force(v):
+    """Generators and iterators are consumed inside the timed call.  A
+    callback's error (litmus_inputs.CallbackError) that ends the reading
+    says how many items came before it: when the callback was called."""
+    if isinstance(v, types.GeneratorType) or \
+            (hasattr(type(v), "__next__") and hasattr(type(v), "__iter__")):
+        items = []
+        try:
+            items.extend(itertools.islice(v, 100000))
+        except litmus_inputs.CallbackError as exc:
+            exc.items_before = len(items)
+            raise
+        return items
+    return v
