@@ -6,24 +6,9 @@
 
 #include <stddef.h>
 
-/* The exit codes of every job.  Inside the engine, functions return 0 or
- * a negative code (common/err.h); lt_exit_from_error() turns one into an
- * exit code at the job's boundary. */
-enum lt_exit {
-    LT_EXIT_OK = 0,
-    LT_EXIT_GATE = 1,         /* score below --fail-under, overfitting patch */
-    LT_EXIT_USAGE = 2,        /* usage or input error */
-    LT_EXIT_ENGINE = 3,       /* engine, sandbox or store failure */
-    LT_EXIT_INTERRUPTED = 130 /* SIGINT or SIGTERM; the same command resumes */
-};
-
-/* The exit code for an internal code: LT_EXIT_OK for 0, LT_EXIT_USAGE for
- * what the user can fix in the command or its input (bad option, input
- * that does not parse, a database that is locked, corrupt, of another
- * schema, no tests, an unknown id), LT_EXIT_INTERRUPTED for
- * LT_EINTERRUPTED, LT_EXIT_ENGINE for everything else (-errno included:
- * a full disk is not the user's typing). */
-enum lt_exit lt_exit_from_error(int rc);
+#include "engine/core/exe.h"  /* lt_engine_set_exe */
+#include "engine/core/exit.h" /* enum lt_exit: what every job returns */
+#include "engine/core/shard.h" /* lt_shard_parse, for --shard */
 
 /* The --timeout-const defaults, in seconds, one per job: the options'
  * _init() functions, the help texts and the comments below use these. */
@@ -150,13 +135,6 @@ struct lt_score_opts {
                               none of a stored one */
     int debug;
 };
-
-/* Parses a --shard value "I/N" (0 <= I < N <= LT_SHARD_MAX).  0, or -1
- * with a one-line *why (static text) for a malformed or out-of-range
- * value such as "4/3". */
-#define LT_SHARD_MAX 100000
-int lt_shard_parse(const char *s, unsigned *index, unsigned *count,
-                   const char **why);
 
 /* `litmus merge OUT IN...`: writes the union of the shard stores IN
  * (every shard 0..N-1 of one plan, each complete) to OUT, from which every
@@ -348,8 +326,5 @@ const char *lt_dataset_mode_name(enum lt_dataset_mode m);
  * FILE:LINE), 3 for engine errors, 130 when interrupted (run the same
  * command again to resume). */
 int lt_dataset(const struct lt_dataset_opts *o);
-
-/* Resolves the litmus binary for re-execution as a zygote. */
-void lt_engine_set_exe(const char *path);
 
 #endif

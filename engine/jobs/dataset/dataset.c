@@ -24,7 +24,9 @@
 #include "common/log.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
+#include "engine/core/exit.h"
+#include "engine/core/shard.h"
 #include "operators/operators.h"
 
 void lt_dataset_opts_init(struct lt_dataset_opts *o)
