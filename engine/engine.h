@@ -136,12 +136,22 @@ struct lt_score_opts {
     int debug;
 };
 
+/* What each job keeps in a shard store: its meta keys and its own
+ * tables (engine/core/store.h; defined beside each job's tables). */
+struct lt_shard_store;
+extern const struct lt_shard_store lt_score_shard_store;
+extern const struct lt_shard_store lt_dataset_shard_store;
+extern const struct lt_shard_store lt_patches_shard_store;
+
 /* `litmus merge OUT IN...`: writes the union of the shard stores IN
  * (every shard 0..N-1 of one plan, each complete) to OUT, from which every
- * report reads as from a single run.  Refuses with exit 2 and a one-line
- * error when the inputs are not the shards of one plan, overlap, miss a
- * shard or are unfinished; force replaces an existing OUT. */
-int lt_merge(const char *out, char **inputs, size_t n_inputs, int force);
+ * report reads as from a single run.  Which job made them is asked of
+ * jobs[0..n_jobs), in that order, by their meta keys; a job's own tables
+ * are copied as it lists them.  Refuses with exit 2 and a one-line error
+ * when the inputs are not the shards of one plan, overlap, miss a shard
+ * or are unfinished; force replaces an existing OUT. */
+int lt_merge(const char *out, char **inputs, size_t n_inputs, int force,
+             const struct lt_shard_store *const *jobs, size_t n_jobs);
 
 /* `litmus slurm score ...` (docs/scale.md): a Slurm array job of score
  * shards and a merge job after it, written to dir and submitted. */

@@ -966,7 +966,7 @@ int lt__patches_store_open(const char *db, const char *schema,
      * shard, `litmus merge` would take it for that one. */
     char *was = NULL;
     if (rc == 0)
-        rc = lt_store_get_meta(*st, "patches_shard", &was);
+        rc = lt_store_get_meta(*st, lt_patches_shard_store.shard_key, &was);
     if (rc == 0 && was && strcmp(was, shard) != 0) {
         lt_error("%s holds %s%s, not %s%s; use another --db", db,
                  *was ? "patches shard " : "the whole triage", was,
@@ -977,11 +977,11 @@ int lt__patches_store_open(const char *db, const char *schema,
     }
     free(was);
     if (rc == 0 && *shard)
-        rc = lt_store_set_meta(*st, "patches_shard", shard);
+        rc = lt_store_set_meta(*st, lt_patches_shard_store.shard_key, shard);
     if (rc == 0)
-        rc = lt_store_set_meta(*st, "patches_settings", plan);
+        rc = lt_store_set_meta(*st, lt_patches_shard_store.settings_key, plan);
     if (rc == 0)
-        rc = lt_store_set_meta(*st, "patches_complete", "0");
+        rc = lt_store_set_meta(*st, lt_patches_shard_store.complete_key, "0");
     if (rc == 0)
         rc = lt_store_commit(*st);
     return rc < 0 ? lt__store_write_failed(*st, db, rc) : 0;
@@ -1040,7 +1040,8 @@ static int report(struct patches_run *r)
     int code = lt__patches_report(r->st, r->o, lt__now() - r->t_start,
                                   r->n_texts, stdout);
     if (code == 0 || code == 1) {
-        int rc = lt_store_set_meta(r->st, "patches_complete", "1");
+        int rc = lt_store_set_meta(r->st, lt_patches_shard_store.complete_key,
+                                   "1");
         if (rc < 0)
             code = lt__store_write_failed(r->st, r->o->run.db, rc);
     }

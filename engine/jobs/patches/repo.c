@@ -2300,7 +2300,8 @@ int lt_patches_repo(const struct lt_patches_opts *o)
         code = lt__repo_report(r.st, o, lt__now() - r.t_start, stdout);
     if (code == 0 || code == 1) {
         /* Every candidate has a verdict: `litmus merge` may take it. */
-        int rc2 = lt_store_set_meta(r.st, "patches_complete", "1");
+        int rc2 = lt_store_set_meta(r.st, lt_patches_shard_store.complete_key,
+                                    "1");
         if (rc2 < 0)
             code = lt__store_write_failed(r.st, o->run.db, rc2);
     }
