@@ -397,7 +397,7 @@ static int step_plan(struct score_run *r)
         return stop(r, LT_EXIT_ENGINE);
     rc = lt__plan_mutants(o, plan, r->since);
     if (rc < 0)
-        return stop(r, rc == LT_EPYTHON ? 3 : 2);
+        return stop(r, rc == LT_EPYTHON ? LT_EXIT_ENGINE : LT_EXIT_USAGE);
     size_t nm = plan->mutants.count;
 
     /* Trivial compiler equivalence: compile every mutant once here, so

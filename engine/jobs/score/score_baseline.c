@@ -512,7 +512,7 @@ static int baseline_finish(const struct lt_suite *suite,
                  j->wait_status, counts, j->current >= 0 ? ", during " : "",
                  j->current >= 0 ? suite->test_ids[j->current] : "",
                  *tail ? "; output: " : "", tail);
-        return j->sandboxed ? 2 : 3;
+        return j->sandboxed ? LT_EXIT_USAGE : LT_EXIT_ENGINE;
     }
     b->features = j->sandbox & ~(unsigned)LT_SBX_PROCESSES;
     b->have_features = 1;
