@@ -42,8 +42,8 @@ struct lt_task;
 struct lt_store;
 
 /* What one task's run is asked to do.  prepare() fills spec (the tests
- * and per-test arrays, budgets; owner is set by the executor), the
- * request and wall; strings it allocates for the request go in owned[]
+ * and per-test arrays, budgets: engine/core/run.h; the run owns them
+ * once it starts), the request and wall; strings it allocates for the request go in owned[]
  * and are freed once the job started.  The request: req on a zygote
  * lane; on a JVM lane jvm, the run message's fields after "op" and
  * "nonce", which the executor puts first (harness/jvm_wire.h; prepare
