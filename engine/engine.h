@@ -194,16 +194,40 @@ int lt_test_runner_parse(const char *name, int *runner);
 /* The largest --max-time, in seconds (a week). */
 #define LT_MAX_TIME_MAX (7.0 * 86400)
 
-/* Fills *o from the [tool.litmus] table of a pyproject.toml (keys as the
- * long options: paths, tests, jobs, db, operators, format, fail-under,
- * timeout-factor, timeout-const, baseline-timeout, max-time (a duration
- * string such as "15m", or seconds), baseline-runs,
- * memory-mb, full-matrix, pytest-args, runner, python, deselect-failing,
- * allow-read, sandbox-uid, scratch-mb, exclude, exclude-operators).
- * 0, or a negative code with a one-line *err (caller frees) for
- * unreadable TOML or a bad key or value. */
-int lt_score_opts_from_pyproject(const char *path, struct lt_score_opts *o,
-                                 char **err);
+/* One value of the [tool.litmus] table, as TOML typed it. */
+enum lt_setting_type {
+    LT_SETTING_STRING,
+    LT_SETTING_INTEGER,
+    LT_SETTING_REAL,
+    LT_SETTING_BOOL,
+    LT_SETTING_LIST,  /* an array of strings */
+    LT_SETTING_OTHER, /* a table, or an array of anything else */
+};
+struct lt_setting {
+    enum lt_setting_type type;
+    const char *string;       /* STRING */
+    long long integer;        /* INTEGER */
+    double number;            /* INTEGER and REAL */
+    int boolean;              /* BOOL */
+    const char *const *list;  /* LIST: n_list strings */
+    size_t n_list;
+};
+
+/* Calls apply(ctx, key, value, err) for each key of the [tool.litmus]
+ * table of the pyproject file PATH, in the file's order; the value's
+ * strings live only during the call.  apply returns 0, or -1 with a
+ * one-line *err, which stops the walk.  0, or a negative code with a
+ * one-line *err (caller frees) for unreadable TOML or apply's -1.  The
+ * meaning of each key is the command line's (engine/cli/score_cli.c). */
+int lt_pyproject_settings(const char *path,
+                          int (*apply)(void *ctx, const char *key,
+                                       const struct lt_setting *value,
+                                       char **err),
+                          void *ctx, char **err);
+
+/* Whether ENTRY of [tool.litmus] exclude-operators is "OP" or "OP:GLOB"
+ * with OP an operator's name: 0, or -1. */
+int lt_score_exclusion_check(const char *entry);
 
 /* `litmus score`: plan, run and report a mutation run; resumes from the
  * database when it already holds part of the same run. */

@@ -4,6 +4,7 @@
 # hypothesis strategies of the same shapes.  Imported by litmus_calls in
 # the zygote, before any candidate runs; pure functions of the inputs, no
 # I/O.  SPDX-License-Identifier: MIT
+import collections
 import copy
 import functools
 import inspect
@@ -797,6 +798,12 @@ def variants(v, shape, consts, depth=0):
             # None at either end.
             out += [iter(items), iter([]), t(items[:1] + [None] + items[1:]),
                     t([None] + items)]
+            # The same items as the other sequence type, and nothing as
+            # other empty sequences: a function that takes any iterable
+            # and tests a list's type where it means "empty".
+            out.append(tuple(items) if t is list else list(items))
+            if not items:
+                out += [range(0), ""]
             if items:
                 # The same items without end: a function that returns an
                 # iterator is expected to read its input lazily.
@@ -804,6 +811,11 @@ def variants(v, shape, consts, depth=0):
     elif t is dict:
         keys = list(v)
         out = [{}]
+        if PACKAGE[0] and depth == 0:
+            # A library's callers pass mappings of their own: the same
+            # items in a subclass (a program that tests type(v) is dict
+            # where it means any mapping).
+            out.append(collections.OrderedDict(v))
         if keys:
             out.append({k: v[k] for k in reversed(keys)})
             for k in keys[:8]:
@@ -993,8 +1005,36 @@ def derive(args, shapes, consts):
     other reversed: edit_distance(s, s), a string and its mirror; two
     numbers one apart; a text exactly as long as a width, an index at a
     length and one off it) and those that differ from args in one place,
-    taken in turn: a budget cut short still sees both kinds."""
-    yield from alternate(_related(args), _one_change(args, shapes, consts))
+    taken in turn: a budget cut short still sees both kinds.  Second,
+    every argument at once at its type's empty value (zip(0, 0),
+    f("", [])): a program that tests the values' truth where it means
+    their presence differs there, and one change at a time never reaches
+    it."""
+    stream = alternate(_related(args), _one_change(args, shapes, consts))
+    yield from itertools.islice(stream, 1)
+    empty = _all_empty(args)
+    if empty is not None:
+        yield empty
+    yield from stream
+
+
+_EMPTY = {int: 0, float: 0.0, str: "", bytes: b"", list: [], tuple: (),
+          dict: {}}
+
+
+def _all_empty(args):
+    """args with every int, float, string and plain container replaced by
+    its type's empty value, or None when that changes fewer than two
+    arguments (one change at a time covers those) or leaves another."""
+    out, changed = [], 0
+    for a in args:
+        t = type(a)
+        if t not in _EMPTY:
+            return None
+        e = _EMPTY[t]
+        out.append(type(e)(e) if t in (list, dict) else e)
+        changed += not _same_value(a, e)
+    return tuple(out) if changed >= 2 else None
 
 
 def _one_change(args, shapes, consts):

@@ -10,6 +10,7 @@
 # process (the test goes on untouched).  The engine compares the two
 # runs' records key by key (engine/jobs/patches/repo_probe.c).  Compiled
 # into the litmus binary.  SPDX-License-Identifier: MIT
+import dis
 import inspect
 import itertools
 import json
@@ -290,12 +291,37 @@ def _result(status, value, args, kwargs):
         out = {"timeout": True}
     elif status == "raise":
         out = {"raise": _name(type(value))}
+        if _raised_by_program(value):
+            out["raised_here"] = True
     else:
         out = {"value": summary(value)}
     out["args"] = summary(list(args))
     if kwargs:
         out["kwargs"] = summary(dict(kwargs))
     return out
+
+
+_CHANGED_PATHS = set()  # the files either patch changes (install)
+_RAISE = dis.opmap["RAISE_VARARGS"]
+
+
+def _raised_by_program(exc):
+    """Whether a `raise` statement of a changed file raised exc itself
+    (raise TypeError("an instance, not a class")): the program's decision,
+    even for a built-in type, not a refusal that Python's own operations
+    made (an issubclass() of an instance, a missing key).  An assert is
+    neither: it states what the function takes, and a variant that fails
+    one is outside that."""
+    tb = getattr(exc, "__traceback__", None)
+    if tb is None or isinstance(exc, AssertionError):
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code
+    raw = code.co_code
+    at = tb.tb_lasti
+    return code.co_filename in _CHANGED_PATHS and 0 <= at < len(raw) - 1 \
+        and raw[at] == _RAISE and raw[at + 1] >= 1
 
 
 # --- the calls ------------------------------------------------------------
@@ -310,6 +336,12 @@ def _near(v, consts=()):
         vs = litmus_inputs.variants(v, None, ())
     except Exception:
         return []
+    # No one-shot or endless iterator in place of a value the test gave:
+    # what a fix does with an iterator it cannot read twice (the
+    # reference's own edge case, often) is not what the tests' calls
+    # show; differential execution tries them where results decide.
+    vs = [x for x in vs if not _is_iterator(x) and
+          not isinstance(x, litmus_inputs.Endless)]
     known = [c for c in consts if type(c) is type(v) and c != v]
     if type(v) is int and not isinstance(v, bool):
         known.sort(key=lambda c: (abs(c - v), c))
@@ -453,7 +485,8 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
     turn.  hints: what the function's code shows (Hints): its constants
     are tried first for an argument's value of their type."""
     per = []
-    first = 1 if args and not _plain_value(args[0]) else 0
+    first = 1 if args and not _plain_value(args[0]) and \
+        _is_receiver(fn, args[0]) else 0
     if first:
         per.append([(what, None, args, kwargs, setting)
                     for what, setting in
@@ -484,19 +517,52 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
     return out[:VARIANTS_PER_CALL]
 
 
+def _is_receiver(fn, first):
+    """Whether a call's first argument is the receiver the test made (an
+    object), not an argument to vary: a class is one only for a class
+    method's cls; a static method's class argument (an exception class
+    to register) gets its neighbours (_classes_near)."""
+    if not isinstance(first, type):
+        return True
+    code = getattr(fn, "__code__", None)
+    return code is None or not code.co_argcount or \
+        code.co_varnames[0] in ("cls", "self", "mcs", "metacls", "klass")
+
+
 def _plain_value(v):
     return v is None or type(v) in (bool, int, float, str, bytes, list,
                                     tuple, dict, set, frozenset)
 
 
 _CHANGED_METHODS = {}   # class -> names of its methods either patch changes
+_ARGS_SEEN = {}  # "Class.method" -> (args, kwargs) of the tests' first call
+# of a changed method with plain arguments: replayed after its siblings
+
+
+def _remember_arguments(name, args, kwargs):
+    """Keeps the arguments of the tests' first call of a changed method
+    (beyond its receiver) when they are plain values, for
+    _sibling_calls."""
+    if name in _ARGS_SEEN or not args or _plain_value(args[0]) or \
+            isinstance(args[0], type):
+        return  # no receiver: a static method's arguments
+    rest = tuple(args[1:])
+    if all(_replayable(v) for v in rest + tuple(kwargs.values())):
+        _ARGS_SEEN[name] = (rest, dict(kwargs))
+
+
+def _replayable(v):
+    return v is None or type(v) in (bool, int, float, str) or \
+        (type(v) is tuple and len(v) <= 4 and all(_replayable(x) for x in v))
 
 
 def _sibling_calls(fn, receiver):
     """The other changed methods of the receiver's class that need no
     argument, called on the receiver the test made (with the options
     they leave at their default given too): a part of a fix that the
-    tests never call is still compared on the objects they built."""
+    tests never call is still compared on the objects they built.  One
+    that needs arguments is called with those of the tests' first call
+    of it (a seek relative to where a seek(0) left the stream)."""
     out = []
     cls = type(receiver)
     for owner in cls.__mro__:
@@ -509,7 +575,20 @@ def _sibling_calls(fn, receiver):
             try:
                 inspect.signature(method).bind(receiver)
             except (TypeError, ValueError):
-                continue  # it needs arguments the test never gave
+                seen = _ARGS_SEEN.get("%s.%s" % (owner.__qualname__, name))
+                if seen is None:
+                    continue  # it needs arguments the tests never gave
+                a, k = seen
+                try:
+                    inspect.signature(method).bind(receiver, *a, **k)
+                except (TypeError, ValueError):
+                    continue
+                shown = [litmus_calls._short_repr(x) for x in a] + \
+                    ["%s=%s" % (x, litmus_calls._short_repr(k[x]))
+                     for x in sorted(k)]
+                out.append(("then self.%s(%s)" % (name, ", ".join(shown)),
+                            method, (receiver,) + a, dict(k), None))
+                continue
             out.append(("then self.%s()" % name, method, (receiver,), {},
                         None))
             out += [("then self.%s(%s)" % (name, what), method, a, k, None)
@@ -664,6 +743,8 @@ def _probe(fn, name, hints=NO_HINTS):
             return fn(*args, **kwargs)
         if kind in seen or len(seen) >= KINDS_PER_TEST:
             return fn(*args, **kwargs)
+        if "." in name:
+            _remember_arguments(name, args, kwargs)
         call = len(seen)
         seen.append(kind)
         _inside[0] += 1
@@ -749,7 +830,11 @@ def install(spec, project_modules):
     """Wraps the functions either text of each file changes, in the
     module as this run has it.  spec: [{"module", "path", "reference",
     "candidate"}]."""
+    # A repository's functions: a library's callers pass any iterable, a
+    # mapping of their own, a callback that fails (litmus_inputs.variants).
+    litmus_inputs.PACKAGE[0] = True
     for f in spec:
+        _CHANGED_PATHS.add(f["path"])
         mod = sys.modules.get(f["module"])
         if mod is None:
             continue
@@ -800,12 +885,13 @@ def install(spec, project_modules):
 def _observe_class(cls):
     """The unchanged methods of a class that holds a changed method are
     watched too: after a test's first call of one, the changed methods
-    that need no argument are called on the receiver it leaves (each in
-    a child), so that a part of a fix that no test calls is compared on
-    the objects the tests built (a method's default the fix now
-    honours)."""
+    are called on the receiver it leaves (each in a child; with the
+    arguments of the tests' first call of it, for one that needs some),
+    so that a part of a fix that no test calls is compared on the
+    objects the tests built (a method's default the fix now honours)."""
     changed = set(_CHANGED_METHODS.get(cls, ()))
-    if not any(_needs_no_argument(vars(cls).get(m)) for m in changed):
+    if not any(isinstance(vars(cls).get(m), types.FunctionType)
+               for m in changed):
         return
     for attr, raw in list(vars(cls).items()):
         if attr in changed or not isinstance(raw, types.FunctionType) or \
@@ -814,18 +900,6 @@ def _observe_class(cls):
             continue
         setattr(cls, attr, _observer(raw, "%s.%s" % (cls.__qualname__,
                                                       attr), cls))
-
-
-def _needs_no_argument(fn):
-    """Whether a plain method can be called with its receiver alone."""
-    if not isinstance(fn, types.FunctionType):
-        return False
-    try:
-        params = list(inspect.signature(fn).parameters.values())[1:]
-    except (TypeError, ValueError):
-        return False
-    return all(p.default is not p.empty or
-               p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
 
 
 def _observer(fn, name, cls):

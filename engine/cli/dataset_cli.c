@@ -36,56 +36,6 @@ static const char usage_dataset[] =
     "`litmus dataset MODE --help` lists the options of a mode.\n"
     "exit codes: 0 ok, 2 usage or input error, 3 engine error.\n";
 
-static const char usage_common[] =
-    "\n"
-    "common options:\n"
-    "  -o, --out F            output JSON Lines (default: stdout)\n"
-    "      --seed N           seed of every random choice (default 0)\n"
-    "  -j, --jobs N           parallel runners (default: number of cores)\n"
-    "      --db F             store of finished runs: the same command again\n"
-    "                         resumes an interrupted run (default\n"
-    "                         .litmus-dataset.db)\n"
-    "      --no-db            keep nothing\n"
-    "      --shard I/N        only the programs dealt to slice I of N (by\n"
-    "                         id); merge the shards' stores with `litmus\n"
-    "                         merge`, then run the command without --shard\n"
-    "                         on the merged store (docs/scale.md)\n"
-    "      --summary F        write the JSON summary (counts per operator,\n"
-    "                         category and location, drops, throughput) to\n"
-    "                         F; a short summary always goes to stderr\n"
-    "      --timeout S        limit per call of an original program\n"
-    "                         (default 5)\n"
-    "      --timeout-factor X a variant's limit: X x the original's time\n"
-    "                         (default 5) ...\n"
-    "      --timeout-const S  ... plus S seconds (default "
-    STR(LT_DATASET_TIMEOUT_CONST) ")\n"
-    "      --memory-mb N      address-space limit of a child (default "
-    LT_MEMORY_MB_DEFAULT_TEXT ")\n"
-    "      --floor            after the run, measure the runners' floor for\n"
-    "                         the same work (benchmarks)\n"
-    "      --progress / --no-progress  progress on stderr with the time\n"
-    "                         left (default: a live line on a terminal, a\n"
-    "                         plain line every 30 s otherwise; --progress:\n"
-    "                         the live line anywhere)\n"
-    "  -h, --help             this text\n";
-
-static const char usage_programs[] =
-    "\n"
-    "Records are programs: {\"id\", \"code\" or \"path\", \"tests\",\n"
-    "\"inputs\"}.  \"path\" is the program file (relative paths are\n"
-    "relative to the JSON Lines file), \"tests\" a test file or folder for\n"
-    "pytest (needs \"path\": the module the tests import), \"inputs\" call\n"
-    "expressions such as \"f(1, 2)\".  A .py INPUT is one program with the\n"
-    "tests of --tests.\n"
-    "\n"
-    "      --lang L           python or java (default: java when the INPUT\n"
-    "                         or the first record's path ends in .java).\n"
-    "                         Java (faults, rewrite): a .java program and\n"
-    "                         JUnit 4 tests (a test file or source root),\n"
-    "                         or inputs such as \"Foo.bar(3, new int[]{1})\",\n"
-    "                         or neither (verified by compiling only);\n"
-    "                         compiled and run by warm JVMs in the sandbox\n";
-
 static const char usage_select[] =
     "usage: litmus dataset select [RECORDS.jsonl...] [options]\n"
     "\n"
@@ -99,12 +49,7 @@ static const char usage_select[] =
     "written after the original record, with is_mutated, original_id and\n"
     "mutation_info {mutation_id, coverage_similarity}.\n"
     "\n"
-    "options:\n"
-    "      --operators SET    algo1 (default), mutmut, or a comma list of\n"
-    "                         operator names\n"
-    "      --all              every valid mutant, most similar first\n"
-    "      --details          add operator, category, line, original and\n"
-    "                         replacement to mutation_info\n";
+    "options:\n";
 
 static const char usage_typed[] =
     "usage: litmus dataset typed [PROGRAMS...] [options]\n"
@@ -116,9 +61,7 @@ static const char usage_typed[] =
     "shown to change behaviour on the tests or inputs (the witness is\n"
     "recorded), written with the original code and a unified diff.\n"
     "\n"
-    "options:\n"
-    "  -t, --tests T          tests of programs whose record names none\n"
-    "      --per-cell K       mutants per (type, third) (default 1)\n";
+    "options:\n";
 
 static const char usage_faults[] =
     "usage: litmus dataset faults [PROGRAMS...] [options]\n"
@@ -129,12 +72,7 @@ static const char usage_faults[] =
     "output differs).  Records carry the fault line, the faulty and the\n"
     "original code, and the witness; `litmus dataset rewrite` reads them.\n"
     "\n"
-    "options:\n"
-    "  -t, --tests T          tests of programs whose record names none\n"
-    "      --quarter Q        1..4, or all (N faults in each quarter);\n"
-    "                         default: anywhere\n"
-    "      --per-program N    faults per program (and quarter) (default 1)\n"
-    "      --kinds LIST       comma list of fault kinds (default: all four)\n";
+    "options:\n";
 
 static const char usage_rewrite[] =
     "usage: litmus dataset rewrite [PROGRAMS...] [options]\n"
@@ -149,16 +87,7 @@ static const char usage_rewrite[] =
     "same rewrites of the original code (they must differ on that line\n"
     "alone).\n"
     "\n"
-    "options:\n"
-    "  -t, --tests T          tests of programs whose record names none\n"
-    "      --ops LIST         composition of d, c, v, r (default c,v,d)\n"
-    "      --strength N       applications of each op, 1..8 (default 1)\n"
-    "      --quarter Q        make every change in quarter 1..4\n"
-    "      --variants N       variants per program (default 1)\n"
-    "      --vocab F          JSON {\"names\": [...], \"comments\": [...],\n"
-    "                         \"dead_code\": [...]} (e.g. written by an LLM)\n"
-    "                         instead of the built-in texts\n"
-    "      --no-verify        generate only (no runs; for benchmarks)\n";
+    "options:\n";
 
 enum {
     O_NO_DB = OPT_OWN, O_SUMMARY, O_SEED, O_TIMEOUT, O_FLOOR, O_OPERATORS,
@@ -166,75 +95,210 @@ enum {
     O_STRENGTH, O_VARIANTS, O_VOCAB, O_NO_VERIFY, O_LANG,
 };
 
-/* The modes an option belongs to: bit 1 << mode; 0 = every mode. */
-static unsigned option_modes(int c)
+static int set_seed(const struct lt__opt *e, void *opts, const char *s,
+                    const char **want)
 {
-    switch (c) {
-    case O_OPERATORS:
-    case O_ALL:
-    case O_DETAILS:
-        return 1u << LT_DS_SELECT;
-    case 't':
-    case O_LANG:
-        return ~(1u << LT_DS_SELECT);
-    case O_PER_CELL:
-        return 1u << LT_DS_TYPED;
-    case O_PER_PROGRAM:
-    case O_KINDS:
-        return 1u << LT_DS_FAULTS;
-    case O_QUARTER:
-        return 1u << LT_DS_FAULTS | 1u << LT_DS_REWRITE;
-    case O_OPS:
-    case O_STRENGTH:
-    case O_VARIANTS:
-    case O_VOCAB:
-    case O_NO_VERIFY:
-        return 1u << LT_DS_REWRITE;
-    }
+    (void)e, (void)want;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-')
+        return -1;
+    ((struct lt_dataset_opts *)opts)->seed = v;
     return 0;
 }
 
-const struct option lt__cli_dataset_longopts[] = {
-    {"out", required_argument, NULL, 'o'},
-    {"tests", required_argument, NULL, 't'},
-    {"no-db", no_argument, NULL, O_NO_DB},
-    {"summary", required_argument, NULL, O_SUMMARY},
-    {"seed", required_argument, NULL, O_SEED},
-    {"timeout", required_argument, NULL, O_TIMEOUT},
-    {"floor", no_argument, NULL, O_FLOOR},
-    {"operators", required_argument, NULL, O_OPERATORS},
-    {"all", no_argument, NULL, O_ALL},
-    {"details", no_argument, NULL, O_DETAILS},
-    {"per-cell", required_argument, NULL, O_PER_CELL},
-    {"per-program", required_argument, NULL, O_PER_PROGRAM},
-    {"quarter", required_argument, NULL, O_QUARTER},
-    {"kinds", required_argument, NULL, O_KINDS},
-    {"ops", required_argument, NULL, O_OPS},
-    {"strength", required_argument, NULL, O_STRENGTH},
-    {"variants", required_argument, NULL, O_VARIANTS},
-    {"vocab", required_argument, NULL, O_VOCAB},
-    {"no-verify", no_argument, NULL, O_NO_VERIFY},
-    {"lang", required_argument, NULL, O_LANG},
-    RUN_LONGOPTS,
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
-
-/* Whether option VAL (from the table above) belongs to MODE. */
-int lt__cli_dataset_option_in_mode(int val, enum lt_dataset_mode mode)
+/* --quarter: 1..4, or (faults) "all". */
+static int set_quarter(const struct lt__opt *e, void *opts, const char *s,
+                       const char **want)
 {
-    unsigned ms = option_modes(val);
-    return !ms || (ms & (1u << mode));
+    (void)e, (void)want;
+    struct lt_dataset_opts *o = opts;
+    char *end;
+    if (strcmp(s, "all") == 0 && o->mode == LT_DS_FAULTS) {
+        o->quarter = -1;
+        return 0;
+    }
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < 1 || v > 4)
+        return -1;
+    o->quarter = (int)v;
+    return 0;
 }
 
-static void mode_help(enum lt_dataset_mode m, FILE *f)
+static int set_lang(const struct lt__opt *e, void *opts, const char *s,
+                    const char **want)
+{
+    (void)e, (void)want;
+    struct lt_dataset_opts *o = opts;
+    if (strcmp(s, "python") == 0)
+        o->lang = LT_LANG_PYTHON;
+    else if (strcmp(s, "java") == 0)
+        o->lang = LT_LANG_JAVA;
+    else
+        return -1;
+    return 0;
+}
+
+static int check_kinds(const char *list);
+static int check_ops(const char *list);
+
+/* --kinds and --ops: checks that print their own usage error. */
+static int checked_kinds(const struct lt__opt *e, void *opts, const char *s,
+                         const char **want)
+{
+    (void)e, (void)opts, (void)want;
+    return check_kinds(s);
+}
+
+static int checked_ops(const struct lt__opt *e, void *opts, const char *s,
+                       const char **want)
+{
+    (void)e, (void)opts, (void)want;
+    return check_ops(s);
+}
+
+#define D struct lt_dataset_opts
+#define SELECT (1u << LT_DS_SELECT)
+#define TYPED (1u << LT_DS_TYPED)
+#define FAULTS (1u << LT_DS_FAULTS)
+#define REWRITE (1u << LT_DS_REWRITE)
+/* The options of every mode, in the order of the modes' help: each
+ * mode's own, the programs' (not select), the common ones. */
+const struct lt__opt lt__dataset_options[] = {
+    {.name = "operators", .code = O_OPERATORS, .kind = LT__OPT_STRING,
+     .flags = LT__OPT_DEFAULT, .arg = "SET", LT__FIELD(D, operators),
+     .modes = SELECT,
+     .help = "algo1 (default), mutmut, or a comma list of\n"
+             "operator names"},
+    {.name = "all", .code = O_ALL, .kind = LT__OPT_FLAG, .lo = 1,
+     LT__FIELD(D, all), .modes = SELECT,
+     .help = "every valid mutant, most similar first"},
+    {.name = "details", .code = O_DETAILS, .kind = LT__OPT_FLAG, .lo = 1,
+     LT__FIELD(D, details), .modes = SELECT,
+     .help = "add operator, category, line, original and\n"
+             "replacement to mutation_info"},
+    {.name = "tests", .code = 't', .kind = LT__OPT_STRING, .arg = "T",
+     LT__FIELD(D, tests), .modes = TYPED | FAULTS | REWRITE,
+     .help = "tests of programs whose record names none"},
+    {.name = "per-cell", .code = O_PER_CELL, .kind = LT__OPT_INT, .arg = "K",
+     .flags = LT__OPT_DEFAULT, .lo = 1, .hi = 10000,
+     LT__FIELD(D, per_cell), .modes = TYPED,
+     .help = "mutants per (type, third) (default 1)"},
+    {.name = "quarter", .code = O_QUARTER, .kind = LT__OPT_CUSTOM,
+     .arg = "Q", .set = set_quarter, .want = "1..4", .modes = FAULTS,
+     .help = "1..4, or all (N faults in each quarter);\n"
+             "default: anywhere"},
+    {.name = "per-program", .code = O_PER_PROGRAM, .kind = LT__OPT_INT,
+     .flags = LT__OPT_DEFAULT, .arg = "N", .lo = 1, .hi = 10000,
+     LT__FIELD(D, per_program),
+     .modes = FAULTS,
+     .help = "faults per program (and quarter) (default 1)"},
+    {.name = "kinds", .code = O_KINDS, .kind = LT__OPT_STRING,
+     .flags = LT__OPT_SAYS_WHY, .arg = "LIST", .set = checked_kinds,
+     LT__FIELD(D, kinds),
+     .modes = FAULTS,
+     .help = "comma list of fault kinds (default: all four)"},
+    {.name = "ops", .code = O_OPS, .kind = LT__OPT_STRING,
+     .flags = LT__OPT_SAYS_WHY | LT__OPT_DEFAULT, .arg = "LIST",
+     .set = checked_ops, LT__FIELD(D, ops),
+     .modes = REWRITE, .help = "composition of d, c, v, r (default c,v,d)"},
+    {.name = "strength", .code = O_STRENGTH, .kind = LT__OPT_INT, .arg = "N",
+     .flags = LT__OPT_DEFAULT, .lo = 1, .hi = 8, LT__FIELD(D, strength), .modes = REWRITE,
+     .help = "applications of each op, 1..8 (default 1)"},
+    {.name = "quarter", .code = O_QUARTER, .kind = LT__OPT_CUSTOM,
+     .arg = "Q", .set = set_quarter, .want = "1..4", .modes = REWRITE,
+     .help = "make every change in quarter 1..4"},
+    {.name = "variants", .code = O_VARIANTS, .kind = LT__OPT_INT, .arg = "N",
+     .flags = LT__OPT_DEFAULT, .lo = 1, .hi = 10000000, LT__FIELD(D, variants), .modes = REWRITE,
+     .help = "variants per program (default 1)"},
+    {.name = "vocab", .code = O_VOCAB, .kind = LT__OPT_STRING, .arg = "F",
+     LT__FIELD(D, vocab), .modes = REWRITE,
+     .help = "JSON {\"names\": [...], \"comments\": [...],\n"
+             "\"dead_code\": [...]} (e.g. written by an LLM)\n"
+             "instead of the built-in texts"},
+    {.name = "no-verify", .code = O_NO_VERIFY, .kind = LT__OPT_FLAG,
+     .lo = 0, LT__FIELD(D, verify), .modes = REWRITE,
+     .help = "generate only (no runs; for benchmarks)"},
+    {.name = "lang", .code = O_LANG, .kind = LT__OPT_CUSTOM, .arg = "L",
+     .set = set_lang, .want = "python or java",
+     .modes = TYPED | FAULTS | REWRITE,
+     .section =
+        "\n"
+        "Records are programs: {\"id\", \"code\" or \"path\", \"tests\",\n"
+        "\"inputs\"}.  \"path\" is the program file (relative paths are\n"
+        "relative to the JSON Lines file), \"tests\" a test file or folder for\n"
+        "pytest (needs \"path\": the module the tests import), \"inputs\" call\n"
+        "expressions such as \"f(1, 2)\".  A .py INPUT is one program with the\n"
+        "tests of --tests.\n"
+        "\n",
+     .help = "python or java (default: java when the INPUT\n"
+             "or the first record's path ends in .java).\n"
+             "Java (faults, rewrite): a .java program and\n"
+             "JUnit 4 tests (a test file or source root),\n"
+             "or inputs such as \"Foo.bar(3, new int[]{1})\",\n"
+             "or neither (verified by compiling only);\n"
+             "compiled and run by warm JVMs in the sandbox"},
+    {.name = "out", .code = 'o', .kind = LT__OPT_STRING, .arg = "F",
+     LT__FIELD(D, out), .section = "\ncommon options:\n",
+     .help = "output JSON Lines (default: stdout)"},
+    {.name = "seed", .code = O_SEED, .kind = LT__OPT_CUSTOM, .arg = "N",
+     .flags = LT__OPT_DEFAULT, LT__FIELD(D, seed), .set = set_seed, .want = "a non-negative integer",
+     .help = "seed of every random choice (default 0)"},
+    {LT__RUN_JOBS(D), .help = "parallel runners (default: number of cores)"},
+    {LT__RUN_DB(D), .flags = LT__OPT_DEFAULT, .arg = "F",
+     .help = "store of finished runs: the same command again\n"
+             "resumes an interrupted run (default\n"
+             ".litmus-dataset.db)"},
+    {.name = "no-db", .code = O_NO_DB, .kind = LT__OPT_COMMAND,
+     .help = "keep nothing"},
+    {LT__RUN_SHARD(D),
+     .help = "only the programs dealt to slice I of N (by\n"
+             "id); merge the shards' stores with `litmus\n"
+             "merge`, then run the command without --shard\n"
+             "on the merged store (docs/scale.md)"},
+    {.name = "summary", .code = O_SUMMARY, .kind = LT__OPT_STRING,
+     .arg = "F", LT__FIELD(D, summary),
+     .help = "write the JSON summary (counts per operator,\n"
+             "category and location, drops, throughput) to\n"
+             "F; a short summary always goes to stderr"},
+    {.name = "timeout", .code = O_TIMEOUT, .kind = LT__OPT_REAL, .arg = "S",
+     .flags = LT__OPT_DEFAULT, .lo = 0.01, .hi = 86400, LT__FIELD(D, timeout),
+     .help = "limit per call of an original program\n"
+             "(default 5)"},
+    {LT__RUN_TIMEOUT_FACTOR(D), .flags = LT__OPT_DEFAULT, .arg = "X",
+     .help = "a variant's limit: X x the original's time\n"
+             "(default 5) ..."},
+    {LT__RUN_TIMEOUT_CONST(D), .flags = LT__OPT_DEFAULT,
+     .help = "... plus S seconds (default " STR(LT_DATASET_TIMEOUT_CONST)
+             ")"},
+    {LT__RUN_MEMORY(D), .flags = LT__OPT_DEFAULT,
+     .help = "address-space limit of a child (default "
+             LT_MEMORY_MB_DEFAULT_TEXT ")"},
+    {.name = "floor", .code = O_FLOOR, .kind = LT__OPT_FLAG, .lo = 1,
+     LT__FIELD(D, floor),
+     .help = "after the run, measure the runners' floor for\n"
+             "the same work (benchmarks)"},
+    {LT__RUN_PROGRESS(D),
+     .help = LT__RUN_PROGRESS_HELP},
+    {LT__RUN_NO_PROGRESS(D)},
+    {LT__HELP_ROW},
+    {.name = NULL},
+};
+#undef SELECT
+#undef TYPED
+#undef FAULTS
+#undef REWRITE
+#undef D
+
+/* Contract: see cli.h. */
+void lt__dataset_help(FILE *f, enum lt_dataset_mode m)
 {
     static const char *const texts[] = {usage_select, usage_typed,
                                         usage_faults, usage_rewrite};
     fputs(texts[m], f);
-    if (m != LT_DS_SELECT)
-        fputs(usage_programs, f);
-    fputs(usage_common, f);
+    lt__opt_help(f, lt__dataset_options, (int)m);
 }
 
 /* The fault kinds of operators/ds_common.py (FAULT_KINDS). */
@@ -316,121 +380,20 @@ int lt__cli_dataset(int argc, char **argv)
     argc--;
     argv++;
     optind = 0;
+    struct lt__opt_parser p;
+    lt__opt_start(&p, lt__dataset_options, "", (int)o.mode, argc, argv, &o);
     int c;
-    long long lv;
-    char *end;
-    while ((c = lt_cli_getopt(argc, argv, LT__CLI_DATASET_SHORTOPTS,
-                            lt__cli_dataset_longopts)) != -1) {
-        if (c == '?')
-            return 2;
-        if (!lt__cli_dataset_option_in_mode(c, o.mode)) {
-            const char *name = "?";
-            for (const struct option *lo = lt__cli_dataset_longopts;
-                 lo->name; lo++)
-                if (lo->val == c)
-                    name = lo->name;
-            return lt_cli_usage_error("--%s is not an option of this mode",
-                                      name);
-        }
-        switch (c) {
-        case 'h':
-            mode_help(o.mode, stdout);
+    while ((c = lt__opt_next(&p)) > 0) {
+        if (c == 'h') {
+            lt__opt_end(&p);
+            lt__dataset_help(stdout, o.mode);
             return 0;
-        case 'o':
-            o.out = optarg;
-            break;
-        case 't':
-            o.tests = optarg;
-            break;
-        case O_NO_DB:
-            o.run.db = NULL;
-            break;
-        case O_SUMMARY:
-            o.summary = optarg;
-            break;
-        case O_SEED:
-            errno = 0;
-            o.seed = strtoull(optarg, &end, 10);
-            if (errno || end == optarg || *end || optarg[0] == '-') {
-                return lt_cli_bad_value("--seed", optarg,
-                                        "a non-negative integer");
-            }
-            break;
-        case O_TIMEOUT:
-            if (lt_cli_real("--timeout", optarg, 0.01, 86400, &o.timeout) < 0)
-                return 2;
-            break;
-        case O_FLOOR:
-            o.floor = 1;
-            break;
-        case O_OPERATORS:
-            o.operators = optarg;
-            break;
-        case O_ALL:
-            o.all = 1;
-            break;
-        case O_DETAILS:
-            o.details = 1;
-            break;
-        case O_PER_CELL:
-            if (lt_cli_long("--per-cell", optarg, 1, 10000, &lv) < 0)
-                return 2;
-            o.per_cell = (int)lv;
-            break;
-        case O_PER_PROGRAM:
-            if (lt_cli_long("--per-program", optarg, 1, 10000, &lv) < 0)
-                return 2;
-            o.per_program = (int)lv;
-            break;
-        case O_QUARTER:
-            if (strcmp(optarg, "all") == 0 && o.mode == LT_DS_FAULTS) {
-                o.quarter = -1;
-            } else if (lt_cli_long("--quarter", optarg, 1, 4, &lv) < 0) {
-                return 2;
-            } else {
-                o.quarter = (int)lv;
-            }
-            break;
-        case O_KINDS:
-            if (check_kinds(optarg) < 0)
-                return 2;
-            o.kinds = optarg;
-            break;
-        case O_OPS:
-            if (check_ops(optarg) < 0)
-                return 2;
-            o.ops = optarg;
-            break;
-        case O_STRENGTH:
-            if (lt_cli_long("--strength", optarg, 1, 8, &lv) < 0)
-                return 2;
-            o.strength = (int)lv;
-            break;
-        case O_VARIANTS:
-            if (lt_cli_long("--variants", optarg, 1, 10000000, &lv) < 0)
-                return 2;
-            o.variants = (int)lv;
-            break;
-        case O_VOCAB:
-            o.vocab = optarg;
-            break;
-        case O_NO_VERIFY:
-            o.verify = 0;
-            break;
-        case O_LANG:
-            if (strcmp(optarg, "python") == 0)
-                o.lang = LT_LANG_PYTHON;
-            else if (strcmp(optarg, "java") == 0)
-                o.lang = LT_LANG_JAVA;
-            else
-                return lt_cli_bad_value("--lang", optarg, "python or java");
-            break;
-        default:
-            if (lt__cli_run_option(c, optarg, &o.run) < 0)
-                return 2;
-            break;
         }
+        o.run.db = NULL; /* --no-db, the other COMMAND row */
     }
+    lt__opt_end(&p);
+    if (c < 0)
+        return 2;
     if (optind < argc) {
         o.inputs = argv + optind;
         o.n_inputs = (size_t)(argc - optind);

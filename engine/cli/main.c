@@ -21,9 +21,6 @@
 #include "runners/runner.h"
 #include "runners/jvm.h"
 
-#ifdef LT_HAVE_SIMILARITY
-#include "engine/similarity/similarity.h"
-#endif
 
 
 
@@ -54,213 +51,8 @@ static const char usage_main[] =
     "exit codes: 0 ok, 1 gate failed, 2 usage or input error, 3 engine "
     "error,\n130 interrupted (run the same command again to resume)\n";
 
-static const char usage_completion[] =
-    "usage: litmus completion bash\n"
-    "\n"
-    "Prints a bash completion script for litmus, e.g.\n"
-    "  source <(litmus completion bash)\n"
-    "or save it as ~/.local/share/bash-completion/completions/litmus.\n";
-
 /* The path of this binary, for the zygotes and the Slurm scripts. */
 static char self_exe[PATH_MAX];
-
-static int cmd_slurm_self(int argc, char **argv)
-{
-    if (!self_exe[0]) {
-        lt_error("cannot find this program's path for the job scripts");
-        return 3;
-    }
-    return lt__cmd_slurm(argc, argv, self_exe);
-}
-
-static int cmd_completion(int argc, char **argv);
-static int cmd_defaults(int argc, char **argv);
-
-/* The commands: name, option table (for the parser, the messages and the
- * completion) and entry point.  `dataset` has one table for its modes. */
-static const struct command {
-    const char *name;
-    const char *shortopts;
-    const struct option *longopts;
-    int (*run)(int argc, char **argv);
-} commands[] = {
-    {"score", "t:j:f:h", lt__score_longopts, lt__cmd_score},
-    {"show", "f:h", lt__show_longopts, lt__cmd_show},
-    {"report", "f:h", lt__report_longopts, lt__cmd_report},
-    {"merge", "h", lt__merge_longopts, lt__cmd_merge},
-    {"slurm", "+h", lt__slurm_longopts, cmd_slurm_self},
-    {"patches", "t:j:f:h", lt__patches_longopts, lt__cmd_patches},
-    {"dataset", LT__CLI_DATASET_SHORTOPTS, lt__cli_dataset_longopts,
-     lt__cli_dataset},
-#ifdef LT_HAVE_SIMILARITY
-    {"similarity", "h", NULL, lt_similarity_main},
-#endif
-    {"completion", "", NULL, cmd_completion},
-    {"__defaults", "", NULL, cmd_defaults},
-};
-#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
-
-static const struct option *command_longopts(const struct command *c)
-{
-#ifdef LT_HAVE_SIMILARITY
-    if (strcmp(c->name, "similarity") == 0)
-        return lt_similarity_longopts();
-#endif
-    return c->longopts;
-}
-
-/* Prints the words completing an option of table LO (and the short options
- * of SHORTOPTS), filtered by KEEP when not NULL. */
-static void print_option_words(FILE *f, const char *shortopts,
-                               const struct option *lo,
-                               int (*keep)(int val, unsigned mode),
-                               unsigned mode)
-{
-    const char *sep = "";
-    for (; lo && lo->name; lo++) {
-        if (keep && !keep(lo->val, mode))
-            continue;
-        fprintf(f, "%s--%s", sep, lo->name);
-        sep = " ";
-    }
-    for (const char *p = shortopts; *p; p++)
-        if (*p != '+' && *p != ':' && (!keep || keep(*p, mode)))
-            fprintf(f, " -%c", *p);
-}
-
-static int dataset_keep(int val, unsigned mode)
-{
-    return lt__cli_dataset_option_in_mode(val, (enum lt_dataset_mode)mode);
-}
-
-/* `litmus completion bash`: a bash completion script built from the
- * option tables above. */
-static int cmd_completion(int argc, char **argv)
-{
-    if (argc == 2 && (strcmp(argv[1], "-h") == 0 ||
-                      strcmp(argv[1], "--help") == 0)) {
-        fputs(usage_completion, stdout);
-        return 0;
-    }
-    if (argc != 2 || strcmp(argv[1], "bash") != 0)
-        return lt_cli_usage_error("the only shell is bash: litmus "
-                                  "completion bash");
-    FILE *f = stdout;
-    fputs("# bash completion for litmus, written by `litmus completion "
-          "bash`.\n"
-          "# Load it with: source <(litmus completion bash)\n"
-          "_litmus() {\n"
-          "    local cur=${COMP_WORDS[COMP_CWORD]} cmd=${COMP_WORDS[1]} "
-          "words= i\n"
-          "    COMPREPLY=()\n"
-          "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
-          "        words=\"--help --version",
-          f);
-    for (size_t i = 0; i < N_COMMANDS; i++)
-        if (commands[i].name[0] != '_')
-            fprintf(f, " %s", commands[i].name);
-    fputs("\"\n"
-          "        COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-          "        return\n"
-          "    fi\n"
-          "    for ((i = 2; i < COMP_CWORD; i++)); do\n"
-          "        [ \"${COMP_WORDS[i]}\" = -- ] && return\n"
-          "    done\n"
-          "    case $cmd in\n",
-          f);
-    for (size_t i = 0; i < N_COMMANDS; i++) {
-        const struct command *c = &commands[i];
-        if (c->name[0] == '_')
-            continue;
-        if (strcmp(c->name, "dataset") == 0) {
-            fputs("    dataset)\n"
-                  "        if [ \"$COMP_CWORD\" -eq 2 ]; then\n"
-                  "            words=\"--help",
-                  f);
-            for (int m = LT_DS_SELECT; m <= LT_DS_REWRITE; m++)
-                fprintf(f, " %s",
-                        lt_dataset_mode_name((enum lt_dataset_mode)m));
-            fputs("\"\n        else\n            case ${COMP_WORDS[2]} in\n",
-                  f);
-            for (int m = LT_DS_SELECT; m <= LT_DS_REWRITE; m++) {
-                fprintf(f, "            %s) words=\"",
-                        lt_dataset_mode_name((enum lt_dataset_mode)m));
-                print_option_words(f, c->shortopts, command_longopts(c),
-                                   dataset_keep, (unsigned)m);
-                fputs("\" ;;\n", f);
-            }
-            fputs("            esac\n        fi ;;\n", f);
-            continue;
-        }
-        if (strcmp(c->name, "completion") == 0) {
-            fputs("    completion) words=\"bash --help\" ;;\n", f);
-            continue;
-        }
-        fprintf(f, "    %s) words=\"", c->name);
-        print_option_words(f, c->shortopts, command_longopts(c), NULL, 0);
-        fputs("\" ;;\n", f);
-    }
-    fputs("    esac\n"
-          "    if [[ $cur == -* || $cmd == completion || "
-          "($cmd == dataset && $COMP_CWORD -eq 2) ]]; then\n"
-          "        COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-          "    else\n"
-          "        COMPREPLY=($(compgen -f -- \"$cur\"))\n"
-          "    fi\n"
-          "}\n"
-          "complete -o default -F _litmus litmus\n",
-          f);
-    return fflush(f) == 0 ? 0 : 3;
-}
-
-/* `litmus __defaults` (hidden): the defaults the engine fills in, one
- * "command option value" a line, for the test that checks the help
- * texts against them. */
-static int cmd_defaults(int argc, char **argv)
-{
-    (void)argv;
-    if (argc != 1)
-        return lt_cli_usage_error("takes no arguments");
-    struct lt_score_opts s;
-    lt_score_opts_init(&s);
-    printf("score db %s\n", s.run.db);
-    printf("score operators %s\n", s.operators);
-    printf("score timeout-factor %g\n", s.run.timeout_factor);
-    printf("score timeout-const %g\n", s.run.timeout_const);
-    printf("score baseline-timeout %g\n", s.baseline_timeout);
-    printf("score baseline-runs %d\n", s.baseline_runs);
-    printf("score memory-mb %lu\n", s.run.memory_mb);
-    printf("score sandbox-uid %u\n", s.sandbox_uid ? s.sandbox_uid : 65534);
-    printf("score scratch-mb %u\n", s.scratch_mb ? s.scratch_mb : 512);
-    struct lt_patches_opts p;
-    lt_patches_opts_init(&p);
-    printf("patches db %s\n", p.run.db);
-    printf("patches threshold %g\n", p.threshold);
-    printf("patches similarity-threshold %g\n", p.sim_threshold);
-    printf("patches timeout-factor %g\n", p.run.timeout_factor);
-    printf("patches timeout-const %g\n", p.run.timeout_const);
-    printf("patches timeout %g\n", p.timeout);
-    printf("patches mutation-budget %g\n", p.mutation_budget);
-    printf("patches memory-mb %lu\n", p.run.memory_mb);
-    struct lt_dataset_opts d;
-    lt_dataset_opts_init(&d);
-    printf("dataset db %s\n", d.run.db);
-    printf("dataset seed %llu\n", d.seed);
-    printf("dataset timeout %g\n", d.timeout);
-    printf("dataset timeout-factor %g\n", d.run.timeout_factor);
-    printf("dataset timeout-const %g\n", d.run.timeout_const);
-    printf("dataset memory-mb %lu\n", d.run.memory_mb);
-    printf("dataset per-cell %d\n", d.per_cell);
-    printf("dataset per-program %d\n", d.per_program);
-    printf("dataset strength %d\n", d.strength);
-    printf("dataset variants %d\n", d.variants);
-    printf("dataset ops %s\n", d.ops);
-    struct lt_slurm_opts u;
-    lt_slurm_opts_init(&u);
-    printf("slurm dir %s\n", u.dir);
-    printf("slurm sbatch %s\n", u.sbatch);
-    return fflush(stdout) == 0 ? 0 : 3;
-}
 
 /* At exit: waits up to a second for the processes re-parented to us
  * (they die with their zygote), then kills and reaps what is left, so no
@@ -342,14 +134,15 @@ int main(int argc, char **argv)
     if (n > 0) {
         self_exe[n] = '\0';
         lt_engine_set_exe(xstrdup(self_exe));
+        lt__cli_set_exe(self_exe);
     } else {
         self_exe[0] = '\0';
     }
-    for (size_t i = 0; i < N_COMMANDS; i++) {
-        if (strcmp(cmd, commands[i].name) == 0) {
-            lt_cli_set_command(commands[i].name);
+    for (const struct lt__cli_command *c = lt__cli_commands; c->name; c++) {
+        if (strcmp(cmd, c->name) == 0) {
+            lt_cli_set_command(c->name);
             optind = 0;
-            return commands[i].run(argc - 1, argv + 1);
+            return c->run(argc - 1, argv + 1);
         }
     }
     if (cmd[0] == '-')

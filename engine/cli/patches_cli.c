@@ -3,7 +3,6 @@
 #include "engine/cli/cli.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "common/cliopt.h"
 #include "common/log.h"
@@ -29,105 +28,9 @@ static const char usage_patches[] =
     "  3  token and AST similarity to the reference fix.\n"
     "Run the same command again to resume an interrupted triage.\n"
     "\n"
-    "inputs:\n"
-    "      --buggy F          the buggy file the patches replace\n"
-    "      --tests T          its tests (file or directory)\n"
-    "      --reference F      the reference fix (enables differential\n"
-    "                         testing and similarity)\n"
-    "      --held-out T       tests not shown to the repair tool\n"
-    "      --inputs F         extra inputs for differential testing: JSON\n"
-    "                         Lines (an array of arguments or {\"function\",\n"
-    "                         \"args\", \"kwargs\"} a line), or a .json array\n"
-    "      --precondition F   a Python file defining litmus_precondition(\n"
-    "                         *args, **kwargs) (or litmus_precondition_<fn>):\n"
-    "                         true for the inputs the program is meant for;\n"
-    "                         replaces the contract inferred from the tests\n"
-    "      --manifest M       many programs: {program: {\"buggy\", \"tests\",\n"
-    "                         \"reference\", \"held_out\", \"inputs\",\n"
-    "                         \"function\", \"precondition\"}}, paths\n"
-    "                         relative to M\n"
-    "      --patches P        a directory of <run_id>.py (with a manifest:\n"
-    "                         <program>/<run_id>.py), or JSON Lines of\n"
-    "                         {\"program\", \"run_id\", \"patch_text\"};\n"
-    "                         markdown code fences are stripped\n"
-    "\n"
-    "repository candidates (diffs; docs/patches.md, \"Repository\n"
-    "candidates\"): resolved as the SWE-bench harness decides, then the\n"
-    "wider suite against the reference fix, then similarity:\n"
-    "      --instances F      SWE-bench instances, JSON Lines or a JSON array\n"
-    "                         (instance_id, repo, base_commit, patch,\n"
-    "                         test_patch, FAIL_TO_PASS, PASS_TO_PASS, version)\n"
-    "      --predictions F    predictions, JSON Lines or a JSON array\n"
-    "                         (instance_id, model_name_or_path, model_patch)\n"
-    "      --repos DIR        one git clone per repository, named owner__name\n"
-    "                         or owner/name\n"
-    "      --env F            {\"owner/name\": {\"VERSION\" or \"*\": python or\n"
-    "                         venv}}: the environment of each instance\n"
-    "                         (default: --python, else as litmus score\n"
-    "                         chooses in the worktree)\n"
-    "      --python PY        the interpreter when --env names none\n"
-    "      --repo DIR         CI form: the repository at hand ...\n"
-    "      --base REV         ... the base revision (default HEAD)\n"
-    "      --candidate X      ... a candidate: a revision or a diff file\n"
-    "                         (repeatable); its test changes are left out\n"
-    "      --reference X      ... the reference fix (revision or diff file);\n"
-    "                         in the CI form, the tests it adds decide\n"
-    "      --worktrees DIR    where worktrees are kept (default DB.trees)\n"
-    "      --wider-budget S   CPU seconds of the reference's time on the\n"
-    "                         wider suite (tests beyond the instance's that\n"
-    "                         run the changed files) repeated per candidate\n"
-    "                         (default 20)\n"
-    "      --harness-report DIR  write MODEL.litmus.json per model, as the\n"
-    "                         SWE-bench harness reports resolved ids\n"
-    "\n"
-    "options:\n"
-    "      --threshold S      mutation score threshold (default 0.60)\n"
-    "      --similarity-threshold S  token and AST similarity from which\n"
-    "                         a passing patch is memorized (default 0.95)\n"
-    "      --mutation-gap-note  with a reference, a patch scoring below the\n"
-    "                         threshold where the reference does not is\n"
-    "                         overfitting (weak_where_reference_is_not);\n"
-    "                         with this option it is only a note\n"
-    "      --no-mutation      skip the mutation scores\n"
-    "      --no-probes        repository candidates: skip the probe layer\n"
-    "                         (the changed functions observed in the tests)\n"
-    "      --mutation-budget S  CPU seconds of mutant runs per patch, and\n"
-    "                         for the reference, as estimated from the\n"
-    "                         tests' times (default 30); over it, a sample\n"
-    "                         of the mutants runs and the score comes with\n"
-    "                         a 95% interval; 0: every mutant runs\n"
-    "                         (repository candidates: mutants of the lines\n"
-    "                         each diff adds, 12 at most, as a note)\n"
-    "      --diff-budget S    CPU seconds per patch for derived and generated\n"
-    "                         differential inputs (default 10; the tests'\n"
-    "                         own inputs are always compared)\n"
-    "      --slower-is-overfitting X  a patch X or more times slower than\n"
-    "                         the reference on an input, with the same\n"
-    "                         result, is overfitting (reason slower); by\n"
-    "                         default that is a note on a correct verdict\n"
-    "  -j, --jobs N           parallel runners (default: number of cores)\n"
-    "      --timeout-factor X limit of a run: X x the reference's CPU time\n"
-    "                         for the same tests (default 5)\n"
-    "      --timeout-const S  ... plus S seconds (default "
-    STR(LT_PATCHES_TIMEOUT_CONST) ")\n"
-    "      --timeout S        limit of a run without a reference, and the\n"
-    "                         least a repository candidate's run gets\n"
-    "                         (default 15)\n"
-    "      --memory-mb N      address-space limit of a child (default "
-    LT_MEMORY_MB_DEFAULT_TEXT ")\n"
-    "      --db FILE          results database (default .litmus-patches.db)\n"
-    "  -f, --format FMT       text (default) or json (litmus.patches/1)\n"
-    "      --csv FILE         also write one CSV row per patch to FILE\n"
-    "      --progress / --no-progress  progress on stderr with the time\n"
-    "                         left (default: a live line on a terminal, a\n"
-    "                         plain line every 30 s otherwise; --progress:\n"
-    "                         the live line anywhere)\n"
-    "      --shard I/N        only the candidates dealt to slice I of N (by\n"
-    "                         program and run id); merge the shards' stores\n"
-    "                         with `litmus merge`, then run the command\n"
-    "                         without --shard on the merged store\n"
-    "                         (docs/scale.md)\n"
-    "  -h, --help             this text\n"
+    "inputs:\n";
+
+static const char usage_patches_end[] =
     "\n"
     "exit codes: 0 ok, 1 a patch is overfitting (for CI gates), 2 usage or\n"
     "input error (missing file, bad JSON Lines, reference failing its\n"
@@ -137,49 +40,186 @@ enum {
     OPT_BUGGY = OPT_OWN, OPT_REFERENCE, OPT_HELD_OUT, OPT_INPUTS,
     OPT_PRECONDITION, OPT_DIFF_BUDGET, OPT_SLOWER, OPT_MANIFEST, OPT_PATCHES,
     OPT_CSV, OPT_THRESHOLD, OPT_SIM_THRESHOLD, OPT_MUTATION_GATE,
-    OPT_NO_MUTATION, OPT_NO_PROBES, OPT_MUTATION_BUDGET, OPT_TIMEOUT, OPT_INSTANCES,
-    OPT_PREDICTIONS, OPT_REPOS, OPT_ENV, OPT_REPO, OPT_BASE, OPT_CANDIDATE,
-    OPT_WORKTREES, OPT_HARNESS_REPORT, OPT_PYTHON, OPT_WIDER_BUDGET,
+    OPT_NO_MUTATION, OPT_NO_PROBES, OPT_MUTATION_BUDGET, OPT_TIMEOUT,
+    OPT_INSTANCES, OPT_PREDICTIONS, OPT_REPOS, OPT_ENV, OPT_REPO, OPT_BASE,
+    OPT_CANDIDATE, OPT_WORKTREES, OPT_HARNESS_REPORT, OPT_PYTHON,
+    OPT_WIDER_BUDGET,
 };
 
 #define MAX_CANDIDATES 256
 
-const struct option lt__patches_longopts[] = {
-    {"buggy", required_argument, NULL, OPT_BUGGY},
-    {"tests", required_argument, NULL, 't'},
-    {"reference", required_argument, NULL, OPT_REFERENCE},
-    {"held-out", required_argument, NULL, OPT_HELD_OUT},
-    {"inputs", required_argument, NULL, OPT_INPUTS},
-    {"precondition", required_argument, NULL, OPT_PRECONDITION},
-    {"diff-budget", required_argument, NULL, OPT_DIFF_BUDGET},
-    {"slower-is-overfitting", required_argument, NULL, OPT_SLOWER},
-    {"manifest", required_argument, NULL, OPT_MANIFEST},
-    {"patches", required_argument, NULL, OPT_PATCHES},
-    {"csv", required_argument, NULL, OPT_CSV},
-    {"format", required_argument, NULL, 'f'},
-    {"threshold", required_argument, NULL, OPT_THRESHOLD},
-    {"similarity-threshold", required_argument, NULL, OPT_SIM_THRESHOLD},
-    {"mutation-gap-note", no_argument, NULL, OPT_MUTATION_GATE},
-    {"no-mutation", no_argument, NULL, OPT_NO_MUTATION},
-    {"no-probes", no_argument, NULL, OPT_NO_PROBES},
-    {"mutation-budget", required_argument, NULL, OPT_MUTATION_BUDGET},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"instances", required_argument, NULL, OPT_INSTANCES},
-    {"predictions", required_argument, NULL, OPT_PREDICTIONS},
-    {"repos", required_argument, NULL, OPT_REPOS},
-    {"env", required_argument, NULL, OPT_ENV},
-    {"repo", required_argument, NULL, OPT_REPO},
-    {"base", required_argument, NULL, OPT_BASE},
-    {"candidate", required_argument, NULL, OPT_CANDIDATE},
-    {"worktrees", required_argument, NULL, OPT_WORKTREES},
-    {"harness-report", required_argument, NULL, OPT_HARNESS_REPORT},
-    {"python", required_argument, NULL, OPT_PYTHON},
-    {"wider-budget", required_argument, NULL, OPT_WIDER_BUDGET},
-    RUN_LONGOPTS,
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+#define P struct lt_patches_opts
+#define FILE_ROW(n, c, a, f)                                               \
+    .name = n, .code = c, .kind = LT__OPT_STRING, .arg = a, LT__FIELD(P, f)
+/* The options of `litmus patches`, in the order of the help. */
+const struct lt__opt lt__patches_options[] = {
+    {FILE_ROW("buggy", OPT_BUGGY, "F", buggy),
+     .help = "the buggy file the patches replace"},
+    {FILE_ROW("tests", 't', "T", tests),
+     .help = "its tests (file or directory)"},
+    {FILE_ROW("reference", OPT_REFERENCE, "F", reference),
+     .help = "the reference fix (enables differential\n"
+             "testing and similarity)"},
+    {FILE_ROW("held-out", OPT_HELD_OUT, "T", held_out),
+     .help = "tests not shown to the repair tool"},
+    {FILE_ROW("inputs", OPT_INPUTS, "F", inputs),
+     .help = "extra inputs for differential testing: JSON\n"
+             "Lines (an array of arguments or {\"function\",\n"
+             "\"args\", \"kwargs\"} a line), or a .json array"},
+    {FILE_ROW("precondition", OPT_PRECONDITION, "F", precondition),
+     .help = "a Python file defining litmus_precondition(\n"
+             "*args, **kwargs) (or litmus_precondition_<fn>):\n"
+             "true for the inputs the program is meant for;\n"
+             "replaces the contract inferred from the tests"},
+    {FILE_ROW("manifest", OPT_MANIFEST, "M", manifest),
+     .help = "many programs: {program: {\"buggy\", \"tests\",\n"
+             "\"reference\", \"held_out\", \"inputs\",\n"
+             "\"function\", \"precondition\"}}, paths\n"
+             "relative to M"},
+    {FILE_ROW("patches", OPT_PATCHES, "P", patches),
+     .help = "a directory of <run_id>.py (with a manifest:\n"
+             "<program>/<run_id>.py), or JSON Lines of\n"
+             "{\"program\", \"run_id\", \"patch_text\"};\n"
+             "markdown code fences are stripped"},
+    {FILE_ROW("instances", OPT_INSTANCES, "F", instances),
+     .section = "\n"
+                "repository candidates (diffs; docs/patches.md, "
+                "\"Repository\n"
+                "candidates\"): resolved as the SWE-bench harness decides, "
+                "then the\n"
+                "wider suite against the reference fix, then similarity:\n",
+     .help = "SWE-bench instances, JSON Lines or a JSON array\n"
+             "(instance_id, repo, base_commit, patch,\n"
+             "test_patch, FAIL_TO_PASS, PASS_TO_PASS, version)"},
+    {FILE_ROW("predictions", OPT_PREDICTIONS, "F", predictions),
+     .help = "predictions, JSON Lines or a JSON array\n"
+             "(instance_id, model_name_or_path, model_patch)"},
+    {FILE_ROW("repos", OPT_REPOS, "DIR", repos),
+     .help = "one git clone per repository, named owner__name\n"
+             "or owner/name"},
+    {FILE_ROW("env", OPT_ENV, "F", env),
+     .help = "{\"owner/name\": {\"VERSION\" or \"*\": python or\n"
+             "venv}}: the environment of each instance\n"
+             "(default: --python, else as litmus score\n"
+             "chooses in the worktree)"},
+    {FILE_ROW("python", OPT_PYTHON, "PY", python),
+     .help = "the interpreter when --env names none"},
+    {FILE_ROW("repo", OPT_REPO, "DIR", repo),
+     .help = "CI form: the repository at hand ..."},
+    {FILE_ROW("base", OPT_BASE, "REV", base),
+     .help = "... the base revision (default HEAD)"},
+    {.name = "candidate", .code = OPT_CANDIDATE, .kind = LT__OPT_LIST,
+     .arg = "X", LT__LIST(P, candidates, n_candidates),
+     .help = "... a candidate: a revision or a diff file\n"
+             "(repeatable); its test changes are left out"},
+    {.name = "reference", .code = OPT_REFERENCE, .flags = LT__OPT_HELP_ONLY,
+     .arg = "X",
+     .help = "... the reference fix (revision or diff file);\n"
+             "in the CI form, the tests it adds decide"},
+    {FILE_ROW("worktrees", OPT_WORKTREES, "DIR", worktrees),
+     .help = "where worktrees are kept (default DB.trees)"},
+    {.name = "wider-budget", .code = OPT_WIDER_BUDGET, .kind = LT__OPT_REAL,
+     .flags = LT__OPT_DEFAULT, .arg = "S", .lo = 0, .hi = 86400,
+     LT__FIELD(P, wider_budget),
+     .help = "CPU seconds of the reference's time on the\n"
+             "wider suite (tests beyond the instance's that\n"
+             "run the changed files) repeated per candidate\n"
+             "(default 20)"},
+    {FILE_ROW("harness-report", OPT_HARNESS_REPORT, "DIR", harness_report),
+     .help = "write MODEL.litmus.json per model, as the\n"
+             "SWE-bench harness reports resolved ids"},
+    {.name = "threshold", .code = OPT_THRESHOLD, .kind = LT__OPT_REAL,
+     .flags = LT__OPT_DEFAULT, .arg = "S", .lo = 0, .hi = 1,
+     LT__FIELD(P, threshold),
+     .section = "\noptions:\n",
+     .help = "mutation score threshold (default 0.60)"},
+    {.name = "similarity-threshold", .code = OPT_SIM_THRESHOLD,
+     .kind = LT__OPT_REAL, .flags = LT__OPT_DEFAULT, .arg = "S", .lo = 0,
+     .hi = 1, LT__FIELD(P, sim_threshold),
+     .help = "token and AST similarity from which\n"
+             "a passing patch is memorized (default 0.95)"},
+    {.name = "mutation-gap-note", .code = OPT_MUTATION_GATE,
+     .kind = LT__OPT_FLAG, .lo = 0, LT__FIELD(P, mutation_gate),
+     .help = "with a reference, a patch scoring below the\n"
+             "threshold where the reference does not is\n"
+             "overfitting (weak_where_reference_is_not);\n"
+             "with this option it is only a note"},
+    {.name = "no-mutation", .code = OPT_NO_MUTATION, .kind = LT__OPT_FLAG,
+     .lo = 0, LT__FIELD(P, mutation), .help = "skip the mutation scores"},
+    {.name = "no-probes", .code = OPT_NO_PROBES, .kind = LT__OPT_FLAG,
+     .lo = 0, LT__FIELD(P, probes),
+     .help = "repository candidates: skip the probe layer\n"
+             "(the changed functions observed in the tests)"},
+    {.name = "mutation-budget", .code = OPT_MUTATION_BUDGET,
+     .kind = LT__OPT_REAL, .flags = LT__OPT_DEFAULT, .arg = "S", .lo = 0,
+     .hi = 86400, LT__FIELD(P, mutation_budget),
+     .help = "CPU seconds of mutant runs per patch, and\n"
+             "for the reference, as estimated from the\n"
+             "tests' times (default 30); over it, a sample\n"
+             "of the mutants runs and the score comes with\n"
+             "a 95% interval; 0: every mutant runs\n"
+             "(repository candidates: mutants of the lines\n"
+             "each diff adds, 12 at most, as a note)"},
+    {.name = "diff-budget", .code = OPT_DIFF_BUDGET, .kind = LT__OPT_REAL,
+     .flags = LT__OPT_DEFAULT, .arg = "S", .lo = 0, .hi = 86400,
+     LT__FIELD(P, diff_budget),
+     .help = "CPU seconds per patch for derived and generated\n"
+             "differential inputs (default 10; the tests'\n"
+             "own inputs are always compared)"},
+    {.name = "slower-is-overfitting", .code = OPT_SLOWER,
+     .kind = LT__OPT_REAL, .arg = "X", .lo = 1, .hi = 1e9,
+     LT__FIELD(P, slower_factor),
+     .help = "a patch X or more times slower than\n"
+             "the reference on an input, with the same\n"
+             "result, is overfitting (reason slower); by\n"
+             "default that is a note on a correct verdict"},
+    {LT__RUN_JOBS(P), .help = "parallel runners (default: number of cores)"},
+    {LT__RUN_TIMEOUT_FACTOR(P), .flags = LT__OPT_DEFAULT, .arg = "X",
+     .help = "limit of a run: X x the reference's CPU time\n"
+             "for the same tests (default 5)"},
+    {LT__RUN_TIMEOUT_CONST(P), .flags = LT__OPT_DEFAULT,
+     .help = "... plus S seconds (default " STR(LT_PATCHES_TIMEOUT_CONST)
+             ")"},
+    {.name = "timeout", .code = OPT_TIMEOUT, .kind = LT__OPT_REAL,
+     .flags = LT__OPT_DEFAULT, .arg = "S", .lo = 0.1, .hi = 86400,
+     LT__FIELD(P, timeout),
+     .help = "limit of a run without a reference, and the\n"
+             "least a repository candidate's run gets\n"
+             "(default 15)"},
+    {LT__RUN_MEMORY(P), .flags = LT__OPT_DEFAULT,
+     .help = "address-space limit of a child (default "
+             LT_MEMORY_MB_DEFAULT_TEXT ")"},
+    {LT__RUN_DB(P), .flags = LT__OPT_DEFAULT, .arg = "FILE",
+     .help = "results database (default .litmus-patches.db)"},
+    {LT__FORMAT_TEXT_OR_JSON(P),
+     .help = "text (default) or json (litmus.patches/1)"},
+    {FILE_ROW("csv", OPT_CSV, "FILE", csv),
+     .help = "also write one CSV row per patch to FILE"},
+    {LT__RUN_PROGRESS(P),
+     .help = LT__RUN_PROGRESS_HELP},
+    {LT__RUN_NO_PROGRESS(P)},
+    {LT__RUN_SHARD(P),
+     .help = "only the candidates dealt to slice I of N (by\n"
+             "program and run id); merge the shards' stores\n"
+             "with `litmus merge`, then run the command\n"
+             "without --shard on the merged store\n"
+             "(docs/scale.md)"},
+    {LT__HELP_ROW},
+    {.name = NULL},
 };
+#undef FILE_ROW
+#undef P
 
+/* Contract: see cli.h. */
+void lt__patches_help(FILE *f)
+{
+    fputs(usage_patches, f);
+    lt__opt_help(f, lt__patches_options, -1);
+    fputs(usage_patches_end, f);
+}
+
+static int run(struct lt_patches_opts *op, int argc, char **argv, int split,
+               int full_argc);
 
 /* `litmus patches ...` with argv[0] = "patches". */
 int lt__cmd_patches(int argc, char **argv)
@@ -189,127 +229,31 @@ int lt__cmd_patches(int argc, char **argv)
     int split = lt_cli_split(argc, argv);
     int full_argc = argc;
     argc = split;
-    int c;
-    static const char *cands[MAX_CANDIDATES];
-    while ((c = lt_cli_getopt(argc, argv, "t:j:f:h", lt__patches_longopts)) !=
-           -1) {
-        switch (c) {
-        case OPT_INSTANCES:
-            o.instances = optarg;
-            break;
-        case OPT_PREDICTIONS:
-            o.predictions = optarg;
-            break;
-        case OPT_REPOS:
-            o.repos = optarg;
-            break;
-        case OPT_ENV:
-            o.env = optarg;
-            break;
-        case OPT_REPO:
-            o.repo = optarg;
-            break;
-        case OPT_BASE:
-            o.base = optarg;
-            break;
-        case OPT_CANDIDATE:
-            if (o.n_candidates == MAX_CANDIDATES) {
-                lt_error("--candidate: at most %d", MAX_CANDIDATES);
-                return 2;
-            }
-            cands[o.n_candidates++] = optarg;
-            o.candidates = cands;
-            break;
-        case OPT_WORKTREES:
-            o.worktrees = optarg;
-            break;
-        case OPT_HARNESS_REPORT:
-            o.harness_report = optarg;
-            break;
-        case OPT_PYTHON:
-            o.python = optarg;
-            break;
-        case OPT_WIDER_BUDGET:
-            if (lt_cli_real("--wider-budget", optarg, 0, 86400,
-                            &o.wider_budget) < 0)
-                return 2;
-            break;
-        case OPT_BUGGY:
-            o.buggy = optarg;
-            break;
-        case 't':
-            o.tests = optarg;
-            break;
-        case OPT_REFERENCE:
-            o.reference = optarg;
-            break;
-        case OPT_HELD_OUT:
-            o.held_out = optarg;
-            break;
-        case OPT_INPUTS:
-            o.inputs = optarg;
-            break;
-        case OPT_PRECONDITION:
-            o.precondition = optarg;
-            break;
-        case OPT_DIFF_BUDGET:
-            if (lt_cli_real("--diff-budget", optarg, 0, 86400,
-                            &o.diff_budget) < 0)
-                return 2;
-            break;
-        case OPT_SLOWER:
-            if (lt_cli_real("--slower-is-overfitting", optarg, 1, 1e9,
-                            &o.slower_factor) < 0)
-                return 2;
-            break;
-        case OPT_MANIFEST:
-            o.manifest = optarg;
-            break;
-        case OPT_PATCHES:
-            o.patches = optarg;
-            break;
-        case OPT_CSV:
-            o.csv = optarg;
-            break;
-        case 'f':
-            if (lt__cli_text_or_json(optarg, &o.format) < 0)
-                return lt_cli_bad_value("--format", optarg, "text or json");
-            break;
-        case OPT_THRESHOLD:
-            if (lt_cli_real("--threshold", optarg, 0, 1, &o.threshold) < 0)
-                return 2;
-            break;
-        case OPT_SIM_THRESHOLD:
-            if (lt_cli_real("--similarity-threshold", optarg, 0, 1, &o.sim_threshold) < 0)
-                return 2;
-            break;
-        case OPT_MUTATION_GATE:
-            o.mutation_gate = 0;
-            break;
-        case OPT_NO_MUTATION:
-            o.mutation = 0;
-            break;
-        case OPT_NO_PROBES:
-            o.probes = 0;
-            break;
-        case OPT_MUTATION_BUDGET:
-            if (lt_cli_real("--mutation-budget", optarg, 0, 86400,
-                            &o.mutation_budget) < 0)
-                return 2;
-            break;
-        case OPT_TIMEOUT:
-            if (lt_cli_real("--timeout", optarg, 0.1, 86400, &o.timeout) < 0)
-                return 2;
-            break;
-        case 'h':
-            fputs(usage_patches, stdout);
-            return 0;
-        default:
-            if (lt__cli_run_option(c, optarg, &o.run) > 0)
-                break;
-            return 2;
-        }
+    struct lt__opt_parser p;
+    lt__opt_start(&p, lt__patches_options, "", -1, argc, argv, &o);
+    int c = lt__opt_next(&p), code; /* only --help is a COMMAND row */
+    if (c != 0) {
+        if (c > 0)
+            lt__patches_help(stdout);
+        code = c > 0 ? 0 : 2;
+        goto out;
     }
+    if (o.n_candidates > MAX_CANDIDATES) {
+        lt_error("--candidate: at most %d", MAX_CANDIDATES);
+        code = 2;
+        goto out;
+    }
+    code = run(&o, argc, argv, split, full_argc);
+out:
+    lt__opt_end(&p);
+    return code;
+}
+
+/* The checks across options, then the triage. */
+static int run(struct lt_patches_opts *op, int argc, char **argv, int split,
+               int full_argc)
+{
+    struct lt_patches_opts o = *op;
     if (optind != argc) {
         return lt_cli_usage_error("takes no operands ('%s')", argv[optind]);
     }

@@ -12,7 +12,9 @@
 #include "common/cliopt.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "runners/runner.h" /* the sandbox's defaults */
 
+/* The help before the options, and after them. */
 static const char usage_score[] =
     "usage: litmus score [PATHS...] [--tests T]... [options] [-- PYTEST_ARGS]\n"
     "\n"
@@ -21,103 +23,9 @@ static const char usage_score[] =
     "forked from a warm interpreter, and prints the mutation score.\n"
     "Run the same command again to resume an interrupted run.\n"
     "\n"
-    "options:\n"
-    "  -t, --tests T          test file or directory given to pytest\n"
-    "                         (repeatable; default: pytest's own discovery)\n"
-    "      --runner R         pytest (default); unittest: discovery as\n"
-    "                         `python -m unittest discover` (T is a start\n"
-    "                         directory or a test name); doctest: the\n"
-    "                         doctests of the mutated modules (and of T).\n"
-    "                         Without it, a suite pytest cannot collect\n"
-    "                         that looks like unittest's runs with unittest\n"
-    "                         (a note says so); --runner pytest keeps pytest\n"
-    "  -j, --jobs N           parallel runners (default: number of cores,\n"
-    "                         up to 4 per core when the tests mostly wait)\n"
-    "      --db FILE          results database (default: .litmus.db)\n"
-    "      --operators SET    mutmut (default), algo1, or a comma list of\n"
-    "                         operator names\n"
-    "  -f, --format FMT       text (default), json, stryker, junit, sarif\n"
-    "                         or github (docs/reports.md)\n"
-    "      --html FILE        also write the HTML report to FILE\n"
-    "      --fail-on-new-survivors FILE  exit 1 when a mutant survives\n"
-    "                         that the baseline FILE does not accept\n"
-    "      --write-survivors FILE  write the survivors to the baseline\n"
-    "                         FILE (reasons already there are kept)\n"
-    "      --fail-under S     exit 1 when the score is below S (0..1 or a\n"
-    "                         percentage such as 80%)\n"
-    "      --timeout-factor F per-mutant limit: F x baseline time of the\n"
-    "                         tests run (default 5)\n"
-    "      --timeout-const S  ... plus S seconds (default "
-    STR(LT_SCORE_TIMEOUT_CONST) ")\n"
-    "      --baseline-timeout S  limit for the unmutated run (default 300)\n"
-    "      --max-time T       time budget of the whole run (90, 90s, 15m,\n"
-    "                         2h, 1h30m): when the mutants would pass it,\n"
-    "                         the expected time is said first and the\n"
-    "                         cheapest and most informative run first; at\n"
-    "                         T no mutant starts, the rest are reported as\n"
-    "                         not_run and the same command runs them (the\n"
-    "                         limit of one mutant is --timeout-factor's)\n"
-    "      --baseline-runs N  unmutated runs; tests whose outcome changes\n"
-    "                         are flaky and left out (default 2)\n"
-    "      --full-matrix      run every covering test of each mutant, not\n"
-    "                         just up to the first failure\n"
-    "      --python PY        interpreter (or venv directory) that runs the\n"
-    "                         tests, with its packages: any CPython 3.9-3.13\n"
-    "                         with a shared libpython (default: the active\n"
-    "                         venv, else ./.venv or ./venv, else\n"
-    "                         /usr/bin/python3)\n"
-    "      --deselect-failing drop tests that fail on the original code\n"
-    "                         (they are listed) instead of stopping\n"
-    "      --allow-read PATH  let the tests read PATH too (repeatable; the\n"
-    "                         sandbox shows them only the project, the\n"
-    "                         interpreter's paths and system libraries)\n"
-    "      --pass-env NAME    let the tests see environment variable NAME\n"
-    "                         (repeatable; they see only PATH, HOME, TMPDIR,\n"
-    "                         LANG, LC_*, TZ, PYTHON* and PYTEST_* besides)\n"
-    "      --sandbox-uid N    uid of the tests when litmus runs as root\n"
-    "                         (default 65534, nobody)\n"
-    "      --scratch-mb N     size of the tests' writable scratch (default\n"
-    "                         512)\n"
-    "      --no-fs-view       no private file-system view (Landlock only)\n"
-    "      --telemetry        record what each mutant's child tried: refused\n"
-    "                         system calls, signals (BPF; root or CAP_BPF)\n"
-    "      --explain-sandbox  print what the tests can see and stop\n"
-    "      --shard I/N        run only slice I of N (0 <= I < N) of the\n"
-    "                         mutants, a fixed deal by mutant id; give each\n"
-    "                         shard its own --db, then `litmus merge`\n"
-    "                         (docs/scale.md)\n"
-    "      --since REV        mutate only lines changed since git revision\n"
-    "                         REV (docs/incremental.md)\n"
-    "      --rerun survivors  reuse every earlier verdict of this --db but\n"
-    "                         survived and no_coverage ones\n"
-    "      --fresh-baseline   run every test of the baseline again instead\n"
-    "                         of reusing the stored results of tests whose\n"
-    "                         files did not change (docs/incremental.md)\n"
-    "      --memory-mb N      address-space limit of a child (default "
-    LT_MEMORY_MB_DEFAULT_TEXT ",\n"
-    "                         0 for none)\n"
-    "      --progress / --no-progress  progress on stderr with the time\n"
-    "                         left: the mutants, and the compilation, the\n"
-    "                         collection and the baseline's tests when they\n"
-    "                         last (default: a live line on a terminal, a\n"
-    "                         plain line every 30 s otherwise; --progress:\n"
-    "                         the live line anywhere)\n"
-    "      --reason TEXT, --elements-js FILE, --junit-no-coverage P,\n"
-    "      --junit-timeout P  as for `litmus report`\n"
-    "      --config FILE      read [tool.litmus] from FILE (default:\n"
-    "                         ./pyproject.toml when it exists)\n"
-    "      --no-config        ignore pyproject.toml\n"
-    "  -h, --help             this text\n"
-    "\n"
-    "Arguments after `--` go to pytest, e.g. `-- --correct -k sort`; with\n"
-    "--runner unittest, to unittest's discovery (`-- discover -s tests -p\n"
-    "'*_test.py'`); with --runner doctest, to doctest (`-- -o ELLIPSIS`).\n"
-    "[tool.litmus] keys are the long options (paths, tests, jobs, db,\n"
-    "operators, format, fail-under, timeout-factor, timeout-const,\n"
-    "baseline-timeout, max-time, baseline-runs, memory-mb, full-matrix,\n"
-    "pytest-args, runner, python, deselect-failing, allow-read, pass-env,\n"
-    "sandbox-uid, scratch-mb); the command line overrides them.\n"
-    "\n"
+    "options:\n";
+
+static const char usage_score_end[] =
     "The tests run as `python -m pytest` would run them in this directory:\n"
     "with that interpreter's packages, PYTHONPATH, this directory first on\n"
     "the import path, and pytest's own settings (docs/environment.md).\n";
@@ -128,39 +36,260 @@ enum {
     OPT_PYTHON, OPT_RUNNER, OPT_DESELECT_FAILING, OPT_ALLOW_READ,
     OPT_PASS_ENV, OPT_SANDBOX_UID, OPT_SCRATCH_MB, OPT_NO_FS_VIEW,
     OPT_TELEMETRY, OPT_EXPLAIN_SANDBOX, OPT_SINCE, OPT_RERUN,
-    OPT_FRESH_BASELINE, OPT_MAX_TIME,
+    OPT_FRESH_BASELINE, OPT_MAX_TIME, KEY_ONLY,
 };
 
-const struct option lt__score_longopts[] = {
-    {"tests", required_argument, NULL, 't'},
-    {"operators", required_argument, NULL, OPT_OPERATORS},
-    {"format", required_argument, NULL, 'f'},
-    {"fail-under", required_argument, NULL, OPT_FAIL_UNDER},
-    {"baseline-timeout", required_argument, NULL, OPT_BASELINE_TIMEOUT},
-    {"max-time", required_argument, NULL, OPT_MAX_TIME},
-    {"full-matrix", no_argument, NULL, OPT_FULL_MATRIX},
-    {"baseline-runs", required_argument, NULL, OPT_BASELINE_RUNS},
-    {"python", required_argument, NULL, OPT_PYTHON},
-    {"runner", required_argument, NULL, OPT_RUNNER},
-    {"deselect-failing", no_argument, NULL, OPT_DESELECT_FAILING},
-    {"allow-read", required_argument, NULL, OPT_ALLOW_READ},
-    {"pass-env", required_argument, NULL, OPT_PASS_ENV},
-    {"sandbox-uid", required_argument, NULL, OPT_SANDBOX_UID},
-    {"scratch-mb", required_argument, NULL, OPT_SCRATCH_MB},
-    {"no-fs-view", no_argument, NULL, OPT_NO_FS_VIEW},
-    {"telemetry", no_argument, NULL, OPT_TELEMETRY},
-    {"explain-sandbox", no_argument, NULL, OPT_EXPLAIN_SANDBOX},
-    {"since", required_argument, NULL, OPT_SINCE},
-    {"rerun", required_argument, NULL, OPT_RERUN},
-    {"fresh-baseline", no_argument, NULL, OPT_FRESH_BASELINE},
-    {"config", required_argument, NULL, OPT_CONFIG},
-    {"no-config", no_argument, NULL, OPT_NO_CONFIG},
-    RUN_LONGOPTS,
-    REPORT_LONGOPTS,
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
+/* --fail-under: a fraction 0..1, or a percentage "80%". */
+static int set_fail_under(const struct lt__opt *e, void *opts,
+                          const char *s, const char **want)
+{
+    (void)e, (void)want;
+    char buf[64];
+    snprintf(buf, sizeof(buf), "%s", s);
+    size_t n = strlen(buf);
+    int percent = n > 0 && buf[n - 1] == '%';
+    if (percent)
+        buf[n - 1] = '\0';
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (errno || end == buf || *end || !(v >= 0) || v > (percent ? 100 : 1))
+        return -1;
+    ((struct lt_score_opts *)opts)->fail_under = percent ? v / 100.0 : v;
+    return 0;
+}
 
+/* --runner: naming one turns off the automatic unittest runner. */
+static int set_runner(const struct lt__opt *e, void *opts, const char *s,
+                      const char **want)
+{
+    (void)e, (void)want;
+    struct lt_score_opts *o = opts;
+    if (lt_test_runner_parse(s, &o->runner) < 0)
+        return -1;
+    o->runner_given = 1;
+    return 0;
+}
+
+static int set_rerun(const struct lt__opt *e, void *opts, const char *s,
+                     const char **want)
+{
+    (void)e, (void)want;
+    if (strcmp(s, "survivors") != 0)
+        return -1;
+    ((struct lt_score_opts *)opts)->rerun_survivors = 1;
+    return 0;
+}
+
+/* A --pass-env item: a name; "NAME=VALUE" would pass nothing. */
+static int check_env_name(const struct lt__opt *e, void *opts, const char *s,
+                          const char **want)
+{
+    (void)e, (void)opts, (void)want;
+    return *s && !strchr(s, '=') ? 0 : -1;
+}
+
+static int check_exclusion(const struct lt__opt *e, void *opts,
+                           const char *s, const char **want)
+{
+    (void)e, (void)opts, (void)want;
+    return lt_score_exclusion_check(s);
+}
+
+#define S struct lt_score_opts
+/* The options of `litmus score` and the keys of [tool.litmus], in the
+ * order of the help. */
+const struct lt__opt lt__score_options[] = {
+    {.name = "paths", .code = KEY_ONLY, .kind = LT__OPT_LIST,
+     .flags = LT__OPT_KEY_ONLY, LT__LIST(S, paths, n_paths)},
+    {.name = "tests", .code = 't', .kind = LT__OPT_LIST, .flags = LT__OPT_KEY,
+     .arg = "T", LT__LIST(S, tests, n_tests),
+     .help = "test file or directory given to pytest\n"
+             "(repeatable; default: pytest's own discovery)"},
+    {.name = "runner", .code = OPT_RUNNER, .kind = LT__OPT_CUSTOM,
+     .flags = LT__OPT_KEY, .arg = "R", .set = set_runner,
+     .want = "pytest, unittest or doctest",
+     .help = "pytest (default); unittest: discovery as\n"
+             "`python -m unittest discover` (T is a start\n"
+             "directory or a test name); doctest: the\n"
+             "doctests of the mutated modules (and of T).\n"
+             "Without it, a suite pytest cannot collect\n"
+             "that looks like unittest's runs with unittest\n"
+             "(a note says so); --runner pytest keeps pytest"},
+    {LT__RUN_JOBS(S), .flags = LT__OPT_KEY,
+     .help = "parallel runners (default: number of cores,\n"
+             "up to 4 per core when the tests mostly wait)"},
+    {LT__RUN_DB(S), .flags = LT__OPT_KEY | LT__OPT_DEFAULT, .arg = "FILE",
+     .help = "results database (default: .litmus.db)"},
+    {.name = "operators", .code = OPT_OPERATORS, .kind = LT__OPT_STRING,
+     .flags = LT__OPT_KEY | LT__OPT_KEY_JOIN | LT__OPT_DEFAULT, .arg = "SET",
+     LT__FIELD(S, operators),
+     .help = "mutmut (default), algo1, or a comma list of\n"
+             "operator names"},
+    {LT__FORMAT_ANY(S), .flags = LT__OPT_KEY,
+     .help = "text (default), json, stryker, junit, sarif\n"
+             "or github (docs/reports.md)"},
+    {LT__REPORT_HTML(S), .help = "also write the HTML report to FILE"},
+    {LT__REPORT_SURVIVORS_IN(S),
+     .help = "exit 1 when a mutant survives\n"
+             "that the baseline FILE does not accept"},
+    {LT__REPORT_SURVIVORS_OUT(S),
+     .help = "write the survivors to the baseline\n"
+             "FILE (reasons already there are kept)"},
+    {.name = "fail-under", .code = OPT_FAIL_UNDER, .kind = LT__OPT_CUSTOM,
+     .flags = LT__OPT_KEY | LT__OPT_KEY_NUMBER, .arg = "S",
+     .set = set_fail_under, .want = "a fraction 0..1 or a percentage",
+     .help = "exit 1 when the score is below S (0..1 or a\n"
+             "percentage such as 80%)"},
+    {LT__RUN_TIMEOUT_FACTOR(S), .flags = LT__OPT_KEY | LT__OPT_DEFAULT, .arg = "F",
+     .help = "per-mutant limit: F x baseline time of the\n"
+             "tests run (default 5)"},
+    {LT__RUN_TIMEOUT_CONST(S), .flags = LT__OPT_KEY | LT__OPT_DEFAULT,
+     .help = "... plus S seconds (default " STR(LT_SCORE_TIMEOUT_CONST) ")"},
+    {.name = "baseline-timeout", .code = OPT_BASELINE_TIMEOUT,
+     .kind = LT__OPT_REAL, .flags = LT__OPT_KEY | LT__OPT_DEFAULT,
+     .arg = "S", .lo = 1, .hi = 86400, LT__FIELD(S, baseline_timeout),
+     .help = "limit for the unmutated run (default 300)"},
+    {.name = "max-time", .code = OPT_MAX_TIME, .kind = LT__OPT_DURATION,
+     .flags = LT__OPT_KEY, .arg = "T", .hi = LT_MAX_TIME_MAX,
+     LT__FIELD(S, max_time),
+     .help = "time budget of the whole run (90, 90s, 15m,\n"
+             "2h, 1h30m): when the mutants would pass it,\n"
+             "the expected time is said first and the\n"
+             "cheapest and most informative run first; at\n"
+             "T no mutant starts, the rest are reported as\n"
+             "not_run and the same command runs them (the\n"
+             "limit of one mutant is --timeout-factor's)"},
+    {.name = "baseline-runs", .code = OPT_BASELINE_RUNS, .kind = LT__OPT_INT,
+     .flags = LT__OPT_KEY | LT__OPT_DEFAULT, .arg = "N", .lo = 1, .hi = 100,
+     LT__FIELD(S, baseline_runs),
+     .help = "unmutated runs; tests whose outcome changes\n"
+             "are flaky and left out (default 2)"},
+    {.name = "full-matrix", .code = OPT_FULL_MATRIX, .kind = LT__OPT_FLAG,
+     .flags = LT__OPT_KEY, .lo = 1, LT__FIELD(S, full_matrix),
+     .help = "run every covering test of each mutant, not\n"
+             "just up to the first failure"},
+    {.name = "python", .code = OPT_PYTHON, .kind = LT__OPT_STRING,
+     .flags = LT__OPT_KEY | LT__OPT_NONEMPTY, .arg = "PY",
+     .want = "an interpreter or a venv directory", LT__FIELD(S, python),
+     .help = "interpreter (or venv directory) that runs the\n"
+             "tests, with its packages: any CPython 3.9-3.13\n"
+             "with a shared libpython (default: the active\n"
+             "venv, else ./.venv or ./venv, else\n"
+             "/usr/bin/python3)"},
+    {.name = "deselect-failing", .code = OPT_DESELECT_FAILING,
+     .kind = LT__OPT_FLAG, .flags = LT__OPT_KEY, .lo = 1,
+     LT__FIELD(S, deselect_failing),
+     .help = "drop tests that fail on the original code\n"
+             "(they are listed) instead of stopping"},
+    {.name = "allow-read", .code = OPT_ALLOW_READ, .kind = LT__OPT_LIST,
+     .flags = LT__OPT_KEY, .arg = "PATH",
+     LT__LIST(S, allow_read, n_allow_read),
+     .help = "let the tests read PATH too (repeatable; the\n"
+             "sandbox shows them only the project, the\n"
+             "interpreter's paths and system libraries)"},
+    {.name = "pass-env", .code = OPT_PASS_ENV, .kind = LT__OPT_LIST,
+     .flags = LT__OPT_KEY, .arg = "NAME", .set = check_env_name,
+     .want = "a variable's name", LT__LIST(S, pass_env, n_pass_env),
+     .help = "let the tests see environment variable NAME\n"
+             "(repeatable; they see only PATH, HOME, TMPDIR,\n"
+             "LANG, LC_*, TZ, PYTHON* and PYTEST_* besides)"},
+    {.name = "sandbox-uid", .code = OPT_SANDBOX_UID, .kind = LT__OPT_INT,
+     .flags = LT__OPT_KEY | LT__OPT_DEFAULT, .arg = "N", .lo = 1,
+     .hi = 4294967294.0, LT__FIELD(S, sandbox_uid),
+     .zero_means = LT_RUNNER_SANDBOX_UID,
+     .help = "uid of the tests when litmus runs as root\n"
+             "(default 65534, nobody)"},
+    {.name = "scratch-mb", .code = OPT_SCRATCH_MB, .kind = LT__OPT_INT,
+     .flags = LT__OPT_KEY | LT__OPT_DEFAULT, .arg = "N", .lo = 1,
+     .hi = 65536, LT__FIELD(S, scratch_mb),
+     .zero_means = LT_RUNNER_SCRATCH_MB,
+     .help = "size of the tests' writable scratch (default\n"
+             "512)"},
+    {.name = "no-fs-view", .code = OPT_NO_FS_VIEW, .kind = LT__OPT_FLAG,
+     .lo = 1, LT__FIELD(S, no_fs_view),
+     .help = "no private file-system view (Landlock only)"},
+    {.name = "telemetry", .code = OPT_TELEMETRY, .kind = LT__OPT_FLAG,
+     .lo = 1, LT__FIELD(S, telemetry),
+     .help = "record what each mutant's child tried: refused\n"
+             "system calls, signals (BPF; root or CAP_BPF)"},
+    {.name = "explain-sandbox", .code = OPT_EXPLAIN_SANDBOX,
+     .kind = LT__OPT_FLAG, .lo = 1, LT__FIELD(S, explain_sandbox),
+     .help = "print what the tests can see and stop"},
+    {LT__RUN_SHARD(S),
+     .help = "run only slice I of N (0 <= I < N) of the\n"
+             "mutants, a fixed deal by mutant id; give each\n"
+             "shard its own --db, then `litmus merge`\n"
+             "(docs/scale.md)"},
+    {.name = "since", .code = OPT_SINCE, .kind = LT__OPT_STRING,
+     .arg = "REV", LT__FIELD(S, since),
+     .help = "mutate only lines changed since git revision\n"
+             "REV (docs/incremental.md)"},
+    {.name = "rerun", .code = OPT_RERUN, .kind = LT__OPT_CUSTOM,
+     .arg = "survivors", .set = set_rerun, .want = "survivors",
+     .help = "reuse every earlier verdict of this --db but\n"
+             "survived and no_coverage ones"},
+    {.name = "fresh-baseline", .code = OPT_FRESH_BASELINE,
+     .kind = LT__OPT_FLAG, .lo = 1, LT__FIELD(S, fresh_baseline),
+     .help = "run every test of the baseline again instead\n"
+             "of reusing the stored results of tests whose\n"
+             "files did not change (docs/incremental.md)"},
+    {LT__RUN_MEMORY(S), .flags = LT__OPT_KEY | LT__OPT_DEFAULT,
+     .help = "address-space limit of a child (default "
+             LT_MEMORY_MB_DEFAULT_TEXT ",\n0 for none)"},
+    {LT__RUN_PROGRESS(S),
+     .help = "progress on stderr with the time\n"
+             "left: the mutants, and the compilation, the\n"
+             "collection and the baseline's tests when they\n"
+             "last (default: a live line on a terminal, a\n"
+             "plain line every 30 s otherwise; --progress:\n"
+             "the live line anywhere)"},
+    {LT__RUN_NO_PROGRESS(S)},
+    {LT__REPORT_REASON(S),
+     .label = "--reason TEXT, --elements-js FILE, --junit-no-coverage P,\n"
+              "      --junit-timeout P",
+     .help = "as for `litmus report`"},
+    {LT__REPORT_ELEMENTS_JS(S)},
+    {LT__REPORT_JUNIT_NO_COVERAGE(S)},
+    {LT__REPORT_JUNIT_TIMEOUT(S)},
+    {.name = "config", .code = OPT_CONFIG, .kind = LT__OPT_COMMAND,
+     .arg = "FILE",
+     .help = "read [tool.litmus] from FILE (default:\n"
+             "./pyproject.toml when it exists)"},
+    {.name = "no-config", .code = OPT_NO_CONFIG, .kind = LT__OPT_COMMAND,
+     .help = "ignore pyproject.toml"},
+    {LT__HELP_ROW},
+    {.name = "pytest-args", .code = KEY_ONLY, .kind = LT__OPT_LIST,
+     .flags = LT__OPT_KEY_ONLY, LT__LIST(S, pytest_args, n_pytest_args)},
+    {.name = "exclude", .code = KEY_ONLY, .kind = LT__OPT_LIST,
+     .flags = LT__OPT_KEY_ONLY, LT__LIST(S, exclude, n_exclude)},
+    {.name = "exclude-operators", .code = KEY_ONLY, .kind = LT__OPT_LIST,
+     .flags = LT__OPT_KEY_ONLY, .set = check_exclusion,
+     .want = "OP or OP:GLOB, OP an operator's name",
+     LT__LIST(S, exclude_ops, n_exclude_ops)},
+    {.name = NULL},
+};
+#undef S
+
+/* Contract: see cli.h. */
+void lt__score_help(FILE *f)
+{
+    fputs(usage_score, f);
+    lt__opt_help(f, lt__score_options, -1);
+    fputs("\n"
+          "Arguments after `--` go to pytest, e.g. `-- --correct -k sort`; "
+          "with\n"
+          "--runner unittest, to unittest's discovery (`-- discover -s "
+          "tests -p\n"
+          "'*_test.py'`); with --runner doctest, to doctest (`-- -o "
+          "ELLIPSIS`).\n",
+          f);
+    lt__opt_keys(f, "[tool.litmus] keys are the long options (",
+                 lt__score_options,
+                 "); the command line overrides them.", 72);
+    fputs("\n", f);
+    fputs(usage_score_end, f);
+}
 
 /* The settings of [tool.litmus] in the --config file (default
  * pyproject.toml, when it exists), unless --no-config: a first pass over
@@ -182,29 +311,11 @@ static int read_config(int argc, char **argv, struct lt_score_opts *o)
     if (!use_config || (!explicit_config && access(config, F_OK) != 0))
         return 0;
     char *err = NULL;
-    if (lt_score_opts_from_pyproject(config, o, &err) < 0) {
+    if (lt__opt_read_pyproject(lt__score_options, config, o, &err) < 0) {
         lt_error("%s", err ? err : "cannot read the settings");
         free(err);
         return -1;
     }
-    return 0;
-}
-
-/* --fail-under: a fraction 0..1, or a percentage "80%".  0, or -1. */
-static int parse_fail_under(const char *arg, double *out)
-{
-    char buf[64];
-    snprintf(buf, sizeof(buf), "%s", arg);
-    size_t n = strlen(buf);
-    int percent = n > 0 && buf[n - 1] == '%';
-    if (percent)
-        buf[n - 1] = '\0';
-    char *end;
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (errno || end == buf || *end || !(v >= 0) || v > (percent ? 100 : 1))
-        return -1;
-    *out = percent ? v / 100.0 : v;
     return 0;
 }
 
@@ -218,152 +329,24 @@ int lt__cmd_score(int argc, char **argv)
     int split = lt_cli_split(argc, argv);
     int full_argc = argc;
     argc = split;
-    char **tests = xcalloc((size_t)full_argc + 1, sizeof(char *));
-    size_t n_tests = 0;
-    char **cli_allow = NULL; /* --allow-read replaces the config's list */
-    char **cli_env = NULL;   /* --pass-env likewise */
+    struct lt__opt_parser p;
+    int code = 0;
 
     /* Settings from [tool.litmus] come first; options override them. */
-    if (read_config(argc, argv, &o) < 0) {
-        free(tests);
+    if (read_config(argc, argv, &o) < 0)
         return 2;
-    }
-    int config_tests = o.n_tests > 0;
+    lt__opt_start(&p, lt__score_options, "", -1, argc, argv, &o);
     int c;
-    long long lv;
-    int code = 0;
-    while ((c = lt_cli_getopt(argc, argv, "t:j:f:h", lt__score_longopts)) !=
-           -1) {
-        switch (c) {
-        case 't':
-            tests[n_tests++] = optarg;
-            break;
-        case OPT_CONFIG:
-        case OPT_NO_CONFIG:
-            break; /* handled above */
-        case OPT_SINCE:
-            o.since = optarg;
-            break;
-        case OPT_RERUN:
-            if (strcmp(optarg, "survivors") != 0) {
-                code = lt_cli_bad_value("--rerun", optarg, "survivors");
-                goto out;
-            }
-            o.rerun_survivors = 1;
-            break;
-        case OPT_FRESH_BASELINE:
-            o.fresh_baseline = 1;
-            break;
-        case OPT_OPERATORS:
-            o.operators = optarg;
-            break;
-        case 'f':
-            if (lt_format_parse(optarg, &o.format) < 0) {
-                code = lt_cli_bad_value("--format", optarg,
-                                 "text, json, stryker, junit, sarif or "
-                                 "github");
-                goto out;
-            }
-            break;
-        case OPT_FAIL_UNDER:
-            if (parse_fail_under(optarg, &o.fail_under) < 0) {
-                code = lt_cli_bad_value("--fail-under", optarg,
-                                        "a fraction 0..1 or a percentage");
-                goto out;
-            }
-            break;
-        case OPT_BASELINE_TIMEOUT:
-            if (lt_cli_real("--baseline-timeout", optarg, 1, 86400, &o.baseline_timeout) < 0) {
-                code = 2;
-                goto out;
-            }
-            break;
-        case OPT_MAX_TIME:
-            if (lt_cli_duration("--max-time", optarg, LT_MAX_TIME_MAX,
-                                &o.max_time) < 0) {
-                code = 2;
-                goto out;
-            }
-            break;
-        case OPT_FULL_MATRIX:
-            o.full_matrix = 1;
-            break;
-        case OPT_BASELINE_RUNS:
-            if (lt_cli_long("--baseline-runs", optarg, 1, 100, &lv) < 0) {
-                code = 2;
-                goto out;
-            }
-            o.baseline_runs = (int)lv;
-            break;
-        case OPT_PYTHON:
-            o.python = optarg;
-            break;
-        case OPT_RUNNER:
-            if (lt_test_runner_parse(optarg, &o.runner) < 0) {
-                code = lt_cli_bad_value("--runner", optarg,
-                                        "pytest, unittest or doctest");
-                goto out;
-            }
-            o.runner_given = 1;
-            break;
-        case OPT_DESELECT_FAILING:
-            o.deselect_failing = 1;
-            break;
-        case OPT_ALLOW_READ:
-            if (!cli_allow) {
-                cli_allow = xcalloc((size_t)full_argc + 1, sizeof(char *));
-                o.allow_read = cli_allow;
-                o.n_allow_read = 0;
-            }
-            cli_allow[o.n_allow_read++] = optarg;
-            break;
-        case OPT_PASS_ENV:
-            if (!*optarg || strchr(optarg, '=')) {
-                lt_error("--pass-env: give a variable's name, not '%s'",
-                         optarg);
-                code = 2;
-                goto out;
-            }
-            if (!cli_env) {
-                cli_env = xcalloc((size_t)full_argc + 1, sizeof(char *));
-                o.pass_env = cli_env;
-                o.n_pass_env = 0;
-            }
-            cli_env[o.n_pass_env++] = optarg;
-            break;
-        case OPT_SANDBOX_UID:
-            if (lt_cli_long("--sandbox-uid", optarg, 1, 4294967294LL, &lv) < 0) {
-                code = 2;
-                goto out;
-            }
-            o.sandbox_uid = (unsigned)lv;
-            break;
-        case OPT_SCRATCH_MB:
-            if (lt_cli_long("--scratch-mb", optarg, 1, 65536, &lv) < 0) {
-                code = 2;
-                goto out;
-            }
-            o.scratch_mb = (unsigned)lv;
-            break;
-        case OPT_NO_FS_VIEW:
-            o.no_fs_view = 1;
-            break;
-        case OPT_TELEMETRY:
-            o.telemetry = 1;
-            break;
-        case OPT_EXPLAIN_SANDBOX:
-            o.explain_sandbox = 1;
-            break;
-        case 'h':
-            fputs(usage_score, stdout);
-            goto out;
-        default:
-            if (lt__cli_run_option(c, optarg, &o.run) > 0 ||
-                lt__cli_report_option(c, optarg, &o.report) > 0)
-                break;
-            code = 2;
+    while ((c = lt__opt_next(&p)) > 0) {
+        if (c == 'h') {
+            lt__score_help(stdout);
             goto out;
         }
+        /* --config and --no-config were read above. */
+    }
+    if (c < 0) {
+        code = 2;
+        goto out;
     }
     if (argc > optind) {
         o.paths = argv + optind;
@@ -379,16 +362,9 @@ int lt__cmd_score(int argc, char **argv)
                                   "[tool.litmus])");
         goto out;
     }
-    if (n_tests > 0 || !config_tests) {
-        o.tests = tests;
-        o.n_tests = n_tests;
-    }
     o.debug = lt_log_get_level() >= LT_LOG_DEBUG;
     code = lt_score(&o);
 out:
-    free(cli_allow);
-    free(cli_env);
-    free(tests);
+    lt__opt_end(&p);
     return code;
 }
-

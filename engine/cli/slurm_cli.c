@@ -3,11 +3,9 @@
 #include "engine/cli/cli.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "common/cliopt.h"
-#include "common/xmalloc.h"
 
 enum {
     OPT_SHARDS = OPT_OWN, OPT_DIR, OPT_PARTITION, OPT_TIME, OPT_CPUS,
@@ -28,35 +26,49 @@ static const char usage_slurm[] =
     "each job's output is in DIR/shard-I.out and DIR/merge.out.\n"
     "Run it from where you would run `litmus score` (docs/scale.md).\n"
     "\n"
-    "options:\n"
-    "      --shards N         number of array tasks (1..100000)\n"
-    "      --dir DIR          where scripts, stores and outputs go\n"
-    "                         (default litmus-slurm)\n"
-    "      --partition P      #SBATCH --partition\n"
-    "      --time T           #SBATCH --time (e.g. 2:00:00), per job\n"
-    "      --cpus-per-task C  #SBATCH --cpus-per-task for the shards; each\n"
-    "                         shard runs that many runners unless\n"
-    "                         SCORE_ARGS set --jobs\n"
-    "      --sbatch-arg OPT   one more #SBATCH option, e.g. --mem=4G\n"
-    "                         (repeatable)\n"
-    "      --sbatch PROG      the sbatch program (default sbatch)\n"
-    "      --no-submit        write the scripts and print the sbatch\n"
-    "                         commands instead of running them\n"
-    "  -h, --help             this text\n";
+    "options:\n";
 
-const struct option lt__slurm_longopts[] = {
-    {"shards", required_argument, NULL, OPT_SHARDS},
-    {"dir", required_argument, NULL, OPT_DIR},
-    {"partition", required_argument, NULL, OPT_PARTITION},
-    {"time", required_argument, NULL, OPT_TIME},
-    {"cpus-per-task", required_argument, NULL, OPT_CPUS},
-    {"sbatch-arg", required_argument, NULL, OPT_SBATCH_ARG},
-    {"sbatch", required_argument, NULL, OPT_SBATCH},
-    {"no-submit", no_argument, NULL, OPT_NO_SUBMIT},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+#define S struct lt_slurm_opts
+/* The options of `litmus slurm`, in the order of the help. */
+const struct lt__opt lt__slurm_options[] = {
+    {.name = "shards", .code = OPT_SHARDS, .kind = LT__OPT_INT, .arg = "N",
+     .lo = 1, .hi = LT_SHARD_MAX, LT__FIELD(S, shards),
+     .help = "number of array tasks (1..100000)"},
+    {.name = "dir", .code = OPT_DIR, .kind = LT__OPT_STRING, .arg = "DIR",
+     .flags = LT__OPT_DEFAULT, LT__FIELD(S, dir),
+     .help = "where scripts, stores and outputs go\n"
+             "(default litmus-slurm)"},
+    {.name = "partition", .code = OPT_PARTITION, .kind = LT__OPT_STRING,
+     .arg = "P", LT__FIELD(S, partition), .help = "#SBATCH --partition"},
+    {.name = "time", .code = OPT_TIME, .kind = LT__OPT_STRING, .arg = "T",
+     LT__FIELD(S, time), .help = "#SBATCH --time (e.g. 2:00:00), per job"},
+    {.name = "cpus-per-task", .code = OPT_CPUS, .kind = LT__OPT_INT,
+     .arg = "C", .lo = 1, .hi = 4096, LT__FIELD(S, cpus_per_task),
+     .help = "#SBATCH --cpus-per-task for the shards; each\n"
+             "shard runs that many runners unless\n"
+             "SCORE_ARGS set --jobs"},
+    {.name = "sbatch-arg", .code = OPT_SBATCH_ARG, .kind = LT__OPT_LIST,
+     .arg = "OPT", LT__LIST(S, sbatch_args, n_sbatch_args),
+     .help = "one more #SBATCH option, e.g. --mem=4G\n"
+             "(repeatable)"},
+    {.name = "sbatch", .code = OPT_SBATCH, .kind = LT__OPT_STRING,
+     .flags = LT__OPT_DEFAULT, .arg = "PROG", LT__FIELD(S, sbatch),
+     .help = "the sbatch program (default sbatch)"},
+    {.name = "no-submit", .code = OPT_NO_SUBMIT, .kind = LT__OPT_FLAG,
+     .lo = 1, LT__FIELD(S, no_submit),
+     .help = "write the scripts and print the sbatch\n"
+             "commands instead of running them"},
+    {LT__HELP_ROW},
+    {.name = NULL},
 };
+#undef S
 
+/* Contract: see cli.h. */
+void lt__slurm_help(FILE *f)
+{
+    fputs(usage_slurm, f);
+    lt__opt_help(f, lt__slurm_options, -1);
+}
 
 /* `litmus slurm ...` with argv[0] = "slurm"; exe is this binary, which
  * the job scripts run. */
@@ -65,53 +77,17 @@ int lt__cmd_slurm(int argc, char **argv, const char *exe)
     struct lt_slurm_opts o;
     lt_slurm_opts_init(&o);
     o.exe = exe;
-    char **extra = xcalloc((size_t)argc + 1, sizeof(char *));
+    struct lt__opt_parser p;
     int c, code = 2;
-    long long lv;
     /* "+": stop at `score`; what follows is the score command's. */
-    while ((c = lt_cli_getopt(argc, argv, "+h", lt__slurm_longopts)) != -1) {
-        switch (c) {
-        case OPT_SHARDS:
-            if (lt_cli_long("--shards", optarg, 1, LT_SHARD_MAX, &lv) < 0) {
-                code = 2;
-                goto out;
-            }
-            o.shards = (unsigned)lv;
-            break;
-        case OPT_DIR:
-            o.dir = optarg;
-            break;
-        case OPT_PARTITION:
-            o.partition = optarg;
-            break;
-        case OPT_TIME:
-            o.time = optarg;
-            break;
-        case OPT_CPUS:
-            if (lt_cli_long("--cpus-per-task", optarg, 1, 4096, &lv) < 0) {
-                code = 2;
-                goto out;
-            }
-            o.cpus_per_task = (unsigned)lv;
-            break;
-        case OPT_SBATCH_ARG:
-            extra[o.n_sbatch_args++] = optarg;
-            break;
-        case OPT_SBATCH:
-            o.sbatch = optarg;
-            break;
-        case OPT_NO_SUBMIT:
-            o.no_submit = 1;
-            break;
-        case 'h':
-            fputs(usage_slurm, stdout);
-            code = 0;
-            goto out;
-        default:
-            goto out;
-        }
+    lt__opt_start(&p, lt__slurm_options, "+", -1, argc, argv, &o);
+    while ((c = lt__opt_next(&p)) > 0) {
+        lt__slurm_help(stdout); /* only --help is the command's */
+        code = 0;
+        goto out;
     }
-    o.sbatch_args = extra;
+    if (c < 0)
+        goto out;
     if (optind >= argc || strcmp(argv[optind], "score") != 0) {
         lt_cli_usage_error("runs `score`: litmus slurm --shards N "
                            "[options] score PATHS...");
@@ -133,7 +109,7 @@ int lt__cmd_slurm(int argc, char **argv, const char *exe)
     }
     code = lt_slurm(&o);
 out:
-    free(extra);
+    lt__opt_end(&p);
     return code;
 }
 

@@ -43,8 +43,8 @@ struct lt_store;
 
 /* What one task's run is asked to do.  prepare() fills spec (the tests
  * and per-test arrays, budgets: engine/core/run.h; the run owns them
- * once it starts), the request and wall; strings it allocates for the request go in owned[]
- * and are freed once the job started.  The request: req on a zygote
+ * once it starts), the request and wall; strings it allocates for the
+ * request go in owned[] and are freed once the job started.  The request: req on a zygote
  * lane; on a JVM lane jvm, the run message's fields after "op" and
  * "nonce", which the executor puts first (harness/jvm_wire.h; prepare
  * allocates the array, the executor frees it, not its strings). */
@@ -282,11 +282,11 @@ void lt_exec_lane_set_telemetry(struct lt_lane *l, struct lt_telemetry *tm);
 /* The lane's slots (they grow with lt_exec_set_jobs); whether slot k
  * ever started a zygote; the pid of its zygote, 0 when none runs. */
 int lt_exec_lane_slots(const struct lt_lane *l);
+int lt_exec_lane_slot_used(const struct lt_lane *l, int k);
+pid_t lt_exec_lane_zygote_pid(const struct lt_lane *l, int k);
 /* CPU seconds of the lane's live zygotes, each with the children it
  * reaped (read from /proc: the zygotes are reaped only at the end). */
 double lt_exec_lane_zygotes_cpu_s(const struct lt_lane *l);
-int lt_exec_lane_slot_used(const struct lt_lane *l, int k);
-pid_t lt_exec_lane_zygote_pid(const struct lt_lane *l, int k);
 /* Calls fn on every task whose child runs now, with what it reported so
  * far (the progress of long runs). */
 void lt_exec_each_running(struct lt_exec *ex,

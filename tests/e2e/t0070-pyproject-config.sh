@@ -44,6 +44,17 @@ for good in '"0.01s"' '0.01'; do
   grep -q "not_run [1-9]" "$WORK/out" || fail "no not_run: $(cat "$WORK/out")"
   sed -i '/^max-time/d' pyproject.toml
 done
+# A key is read by its option's check, and says what the option says.
+printf 'pass-env = ["TOKEN=x"]\n' >> pyproject.toml
+run_litmus score --no-progress
+expect_eq "$RC" 2 "pass-env = [\"TOKEN=x\"]"
+grep -q "invalid value for 'pass-env' in \[tool.litmus\] (a variable's name)" "$WORK/err" ||
+  fail "unclear message for pass-env: $(cat "$WORK/err")"
+sed -i '/^pass-env/d' pyproject.toml
+run_litmus score --no-progress --no-config palindromes.py --pass-env TOKEN=x
+expect_eq "$RC" 2 "--pass-env TOKEN=x"
+grep -q "^litmus score: --pass-env: invalid value 'TOKEN=x' (a variable's name)" "$WORK/err" ||
+  fail "unclear message for --pass-env: $(cat "$WORK/err")"
 printf '[tool.litmus\n' > broken.toml
 run_litmus score --config broken.toml
 expect_eq "$RC" 2 "broken TOML"

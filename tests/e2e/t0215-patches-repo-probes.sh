@@ -6,6 +6,9 @@
 # right alternative is correct; a candidate that takes lists of two or
 # more items only is overfitting, with the probes' witness: the test's
 # call with a shorter list, made in a child of the test's own process.
+# A candidate that leaves the reference's file alone and special-cases
+# two-item lists in the converter it calls (a module the reference never
+# changes) is judged by the probes too: overfitting, the same witness.
 . "$(dirname "$0")/lib.sh"
 R=$WORK/repo
 mkdir -p "$R/pkg" "$R/tests"
@@ -37,6 +40,12 @@ def make_response(rv):
     app = _serving.app  # only inside `with app:`
     if isinstance(rv, str):
         return app.name + ":text:" + rv
+    return app.name + ":" + convert(rv)
+PY
+sed -i '1a from pkg.convert import convert' pkg/app.py
+cat > pkg/convert.py <<'PY'
+def convert(rv):
+    """Any other value a view returns, as text."""
     raise TypeError("a view returned %s" % type(rv).__name__)
 PY
 cat > tests/test_app.py <<'PY'
@@ -63,7 +72,7 @@ branch() {
   git checkout -q -b "$1" tests-only
   /usr/bin/python3 - "$2" <<'PY'
 import sys
-old = '    raise TypeError'
+old = '    return app.name + ":" + convert(rv)'
 s = open("pkg/app.py").read()
 new = ('    if %s:\n        return app.name + ":list:" + ",".join(rv)\n'
        % sys.argv[1]) + old
@@ -74,10 +83,19 @@ PY
 branch fix 'isinstance(rv, list)'
 branch good 'type(rv) is list or isinstance(rv, list)'
 branch two-or-more 'isinstance(rv, list) and len(rv) >= 2'
+git checkout -q -b elsewhere tests-only
+cat > pkg/convert.py <<'PY'
+def convert(rv):
+    """Any other value a view returns, as text."""
+    if isinstance(rv, list) and len(rv) == 2:
+        return "list:" + ",".join(rv)
+    raise TypeError("a view returned %s" % type(rv).__name__)
+PY
+git commit -qam elsewhere
 git checkout -q main
 cd - >/dev/null || fail "cd back"
 run_litmus patches --repo "$R" --base main --reference fix --candidate good \
-  --candidate two-or-more --db "$WORK/p.db" --no-progress -f json \
+  --candidate two-or-more --candidate elsewhere --db "$WORK/p.db" --no-progress -f json \
   --diff-budget 1 --python /usr/bin/python3 --no-mutation
 expect_eq "$RC" 1 "exit code ($(tail -3 "$WORK/err"))"
 /usr/bin/python3 - "$WORK/out" <<'PY' || fail "verdicts"
@@ -101,4 +119,11 @@ assert w["function"] == "make_response", w
 assert w["test"] == "tests/test_app.py::test_list", w
 assert w["input"].startswith("argument 1 = ["), w
 assert "the result: reference" in c["detail"] or "raises" in c["detail"], c
+# Only in a module the reference leaves alone: the probes still judge it.
+e = rows["elsewhere"]
+assert e["evidence"]["harness"] == "resolved", e
+assert "differential" not in e["evidence"], e
+assert (e["verdict"], e["reason"]) == ("overfitting", "differs_from_reference"), e
+w = e["evidence"]["probe"]["witness"]
+assert w["function"] == "make_response" and w["input"].startswith("argument 1 = ["), w
 PY

@@ -33,7 +33,7 @@ for line in open(sys.argv[1]):
              or re.search(r"(\S+) \(default\)", m.group(0)))
         if not d:
             print("%s: --%s names no default" % (f, opt)); bad += 1; continue
-        got = d.group(1).rstrip(".,")
+        got = d.group(1).rstrip(".,;")
         try:
             same = float(got) == float(want)
         except ValueError:

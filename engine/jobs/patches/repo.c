@@ -526,34 +526,17 @@ static int same_text(const struct rinst *in, const struct rover *ov,
  * execution: both change the one package file alone, differently; its
  * run completed and no main test that passes with the reference fails
  * with it (a candidate that fails is decided by its tests). */
-static int diff_eligible(const struct rinst *in, const struct rover *ov,
-                         const json_t *map)
+/* Whether a resolved candidate is one the reference can be compared
+ * with at all: both ran their tests and none of the instance's tests
+ * that pass with the reference fails with it. */
+static int comparable(const struct rinst *in, const struct rover *ov,
+                      const json_t *map)
 {
     if (!in->diff_path || !in->ref_ov || !in->ref_ov->result ||
         !ov->result || !json_is_null(json_object_get(ov->result, "end")))
         return 0;
-    /* Every file the candidate changes is loaded in the differential
-     * child (the compared one and the reference's others), and one of
-     * them differs from the reference's. */
     size_t i;
     json_t *t;
-    int differs = 0;
-    json_array_foreach(ov->files, i, t) {
-        const char *p = json_string_value(json_array_get(t, 0));
-        int known = strcmp(p, in->diff_path) == 0;
-        size_t k;
-        json_t *a;
-        json_array_foreach(in->diff_also, k, a)
-            known |= strcmp(p, json_string_value(json_array_get(a, 0))) == 0;
-        if (!known)
-            return 0;
-    }
-    differs = !same_text(in, ov, in->diff_path);
-    json_t *a;
-    json_array_foreach(in->diff_also, i, a)
-        differs |= !same_text(in, ov, json_string_value(json_array_get(a, 0)));
-    if (!differs)
-        return 0;
     json_array_foreach(json_object_get(map, "main"), i, t) {
         const char *node = json_string_value(t);
         if (strcmp(status_of(in->ref_ov->result, node), "passed") == 0 &&
@@ -561,6 +544,94 @@ static int diff_eligible(const struct rinst *in, const struct rover *ov,
             return 0;
     }
     return 1;
+}
+
+/* Whether path is one of the files the reference changes that the
+ * differential child loads (the compared one and its others). */
+static int reference_file(const struct rinst *in, const char *path)
+{
+    int known = strcmp(path, in->diff_path) == 0;
+    size_t k;
+    json_t *a;
+    json_array_foreach(in->diff_also, k, a)
+        known |= strcmp(path, json_string_value(json_array_get(a, 0))) == 0;
+    return known;
+}
+
+/* Whether candidate ov changes a loaded file away from the reference's
+ * text. */
+static int differs_in_reference_files(const struct rinst *in,
+                                      const struct rover *ov)
+{
+    int differs = !same_text(in, ov, in->diff_path);
+    size_t i;
+    json_t *a;
+    json_array_foreach(in->diff_also, i, a)
+        differs |= !same_text(in, ov, json_string_value(json_array_get(a, 0)));
+    return differs;
+}
+
+static int diff_eligible(const struct rinst *in, const struct rover *ov,
+                         const json_t *map)
+{
+    if (!comparable(in, ov, map))
+        return 0;
+    /* Every file the candidate changes is loaded in the differential
+     * child (the compared one and the reference's others), and one of
+     * them differs from the reference's. */
+    size_t i;
+    json_t *t;
+    json_array_foreach(ov->files, i, t)
+        if (!reference_file(in, json_string_value(json_array_get(t, 0))))
+            return 0;
+    return differs_in_reference_files(in, ov);
+}
+
+/* [[module, path, base text, candidate's text]] of the package modules
+ * that candidate ov changes and the reference leaves alone (an existing
+ * module, changed, not deleted): the probes observe their functions too,
+ * the reference's run having the base's. */
+static json_t *candidate_only_files(const struct rinst *in,
+                                    const struct rover *ov)
+{
+    json_t *out = json_array();
+    size_t i;
+    json_t *t;
+    json_array_foreach(ov->files, i, t) {
+        const char *abs = json_string_value(json_array_get(t, 0));
+        const char *mine = json_string_value(json_array_get(t, 1));
+        size_t tl = strlen(in->tree);
+        if (!mine || reference_file(in, abs) ||
+            strncmp(abs, in->tree, tl) != 0 || abs[tl] != '/')
+            continue;
+        char *mod = lt__rt_module_of(abs + tl + 1);
+        char *base = NULL;
+        size_t len = 0;
+        if (mod && lt_read_file(abs, &base, &len) == 0 &&
+            strcmp(base, mine) != 0)
+            json_array_append_new(out, json_pack("[s,s,s,s]", mod, abs, base,
+                                                 mine));
+        free(base);
+        free(mod);
+    }
+    return out;
+}
+
+/* Whether the probes can compare candidate ov with the reference: it
+ * changes a file the reference changes away from the reference's text,
+ * or a module the reference leaves alone (which differential execution,
+ * loading only the reference's files, cannot judge). */
+static int probe_eligible(const struct rinst *in, const struct rover *ov,
+                          const json_t *map)
+{
+    if (!comparable(in, ov, map))
+        return 0;
+    if (differs_in_reference_files(in, ov))
+        return 1;
+    json_t *only = candidate_only_files(in, ov);
+    int any = json_array_size(only) > 0;
+    json_decref(only);
+    return any;
 }
 
 struct rverdict {
@@ -961,11 +1032,12 @@ static int probe_wanted(const struct repo_run *r, const struct rinst *in,
 {
     return r->o->probes && ov->result &&
            !json_object_get(ov->result, "probe") &&
-           diff_eligible(in, ov, map);
+           probe_eligible(in, ov, map);
 }
 
 /* What the probes observe: each file the reference changes (the compared
- * one and its others), with both texts. */
+ * one and its others) and each module only the candidate changes, with
+ * both texts. */
 static json_t *probe_spec(const struct rinst *in, const struct rover *ov)
 {
     json_t *spec = json_array();
@@ -979,6 +1051,9 @@ static json_t *probe_spec(const struct rinst *in, const struct rover *ov)
     json_t *also = also_files(in, ov);
     size_t i;
     json_t *a;
+    json_t *only = candidate_only_files(in, ov);
+    json_array_extend(also, only);
+    json_decref(only);
     json_array_foreach(also, i, a)
         json_array_append_new(
             spec, json_pack("{s:O, s:O, s:O, s:O}", "module",
@@ -1787,7 +1862,8 @@ static int inst_complete(struct repo_run *r, struct rinst *in)
         struct rover *ov = in->ovs[i];
         ok = !ov->applied || ov->empty ||
              (ov->result && (json_object_get(ov->result, "diff") ||
-                             !diff_eligible(in, ov, map)));
+                             !diff_eligible(in, ov, map)) &&
+              !probe_wanted(r, in, ov, map));
         if (ok && ov->applied && !ov->empty &&
             wants_mutation(r, in, ov, map))
             ok = mutation_done(r, ov) &&

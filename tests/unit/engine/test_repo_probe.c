@@ -131,6 +131,33 @@ static void test_rounds(void **state)
     json_decref(second);
     json_decref(r2);
     json_decref(c2);
+    /* Built-in exceptions that both sides' own raise statements raise,
+     * and not the same one, differ; one raised by Python's operation on
+     * either side is a refusal; on the test's own input, where it was
+     * raised does not count. */
+    r2 = parse("[" GIVEN(0, 0, "[1]") ","
+               REC(0, 0, 1, "{\"raise\": \"builtins.TypeError\", "
+                            "\"raised_here\": true}") ","
+               REC(0, 0, 2, "{\"raise\": \"builtins.TypeError\", "
+                            "\"raised_here\": true}") ","
+               REC(0, 1, 0, "{\"raise\": \"builtins.KeyError\", "
+                            "\"raised_here\": true, \"in\": [2]}") "]");
+    c2 = parse("[" GIVEN(0, 0, "[1]") ","
+               REC(0, 0, 1, "{\"raise\": \"builtins.ValueError\", "
+                            "\"raised_here\": true}") ","
+               REC(0, 0, 2, "{\"raise\": \"builtins.ValueError\"}") ","
+               REC(0, 1, 0, "{\"raise\": \"builtins.KeyError\", "
+                            "\"in\": [2]}") "]");
+    second = lt__rp_compare(r2, c2);
+    json_t *differing = json_object_get(second, "differing");
+    assert_int_equal(json_integer_value(json_object_get(second, "compared")),
+                     4);
+    assert_int_equal(json_array_size(differing), 1);
+    assert_string_equal(json_string_value(json_array_get(differing, 0)),
+                        "0|C.m|0|1");
+    json_decref(second);
+    json_decref(r2);
+    json_decref(c2);
     /* Equal records, and runs with no key in common. */
     first = lt__rp_compare(ref, ref);
     assert_string_equal(json_string_value(json_object_get(first, "status")),

@@ -114,6 +114,18 @@ def test_relation_step_comes_first():
     assert first[0] == ('hello', 5), first
 
 
+def test_every_argument_empty_at_once_comes_second():
+    shapes = shapes_of([(1, 2, 'ab')])
+    got = list(inputs.derive((1, 2, 'ab'), shapes, set()))
+    assert got[1] == (0, 0, ''), got[:3]
+    # One argument, or an argument with no empty value: one change at a
+    # time already covers it, or there is no such input.
+    assert (0,) not in list(inputs.derive((1,), shapes_of([(1,)]), set()))[:1]
+    assert inputs._all_empty((1, None)) is None
+    assert inputs._all_empty((0, 'a')) is None
+    assert inputs._all_empty(([1], {'a': 1})) == ([], {})
+
+
 # --- hypothesis strategies under the contract ------------------------------
 
 hypothesis = pytest.importorskip('hypothesis')
@@ -172,6 +184,14 @@ def test_a_repository_files_lists_are_also_tried_as_iterators_and_with_none():
     finally:
         inputs.PACKAGE[0] = False
     assert [None, 1, 2] in out and [1, None, 2] in out
+    # The other sequence type, and nothing as other empty sequences.
+    assert (1, 2) in out and range(0) not in out
+    inputs.PACKAGE[0] = True
+    try:
+        empty = inputs.variants([], None, set())
+    finally:
+        inputs.PACKAGE[0] = False
+    assert () in empty and range(0) in empty and '' in empty
     its = [list(v) for v in out if isinstance(v, type(iter([])))]
     assert its == [[1, 2], []]
     # And without end: a lazy function's input.

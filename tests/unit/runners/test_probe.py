@@ -162,6 +162,19 @@ def test_variants_take_each_argument_in_turn():
     assert not any(w.startswith('none') for w in whats)
     assert 12 <= len(whats) <= probe.VARIANTS_PER_CALL
 
+    # A library's inputs, but no iterator for a value the test gave.
+    import litmus_inputs
+    litmus_inputs.PACKAGE[0] = True
+    try:
+        near = probe._near([], ())
+        mapping = probe._near({'a': 1}, ())
+    finally:
+        litmus_inputs.PACKAGE[0] = False
+    assert () in near and range(0) in near, near
+    assert not any(probe._is_iterator(v) for v in near), near
+    import collections
+    assert any(type(v) is collections.OrderedDict for v in mapping), mapping
+
     class Missing(KeyError):
         pass
 
@@ -172,6 +185,18 @@ def test_variants_take_each_argument_in_turn():
     assert isinstance(got['argument 1 = Missing()'][1], Missing)
     for base in ('KeyError', 'LookupError', 'Exception'):
         assert "argument 1 = <class '%s'>" % base in got, sorted(got)
+
+    # A static method's class argument is varied too; a class method's
+    # cls is its receiver.
+    def exc_class_of(exc_class_or_code):
+        pass
+
+    def from_class(cls, value):
+        pass
+    got = [w for w, _, _, _, _ in probe._variants(exc_class_of, (Missing,), {})]
+    assert "argument 1 = <class 'BaseException'>" in got, got
+    got = [w for w, _, _, _, _ in probe._variants(from_class, (Missing, 1), {})]
+    assert not any('BaseException' in w for w in got), got
 
 
 def test_public_attributes_of_the_receiver_and_arguments_are_varied():
@@ -306,8 +331,26 @@ def test_a_changed_method_the_tests_never_call_is_called_on_their_receiver():
                probe._variants(Bag.add, (bag, 1), {})}
     finally:
         del probe._CHANGED_METHODS[Bag]
-    # find needs an argument the test never gave: not called.
+    # find needs an argument the tests never gave: not called.
     assert not any('find' in w for w in got)
+    # Once a test called it with plain arguments, it is called with
+    # them on the receiver another call left (a static method's are not
+    # kept: no receiver).
+    probe._remember_arguments(Bag.__qualname__ + '.find', (bag, 7), {})
+    probe._remember_arguments(Bag.__qualname__ + '.find', (bag, 8), {})
+    probe._remember_arguments('Other.static', (3, 4), {})
+    probe._CHANGED_METHODS[Bag] = ['add', 'pop_last', 'find']
+    try:
+        bag.items.append(7)
+        again = {w: (f, a) for w, f, a, _, _ in
+                 probe._sibling_calls(Bag.add, bag)}
+    finally:
+        del probe._CHANGED_METHODS[Bag]
+        probe._ARGS_SEEN.clear()
+        bag.items.pop()
+    f, a = again['then self.find(7)']
+    assert f is Bag.find and a == (bag, 7)
+    assert 'Other.static' not in probe._ARGS_SEEN
     f, a, k = got['then self.pop_last(default = None)']
     assert f is Bag.pop_last and a == (bag,) and k == {'default': None}
     assert probe._in_child(f, a, k, 1)['value'] is None
@@ -377,3 +420,48 @@ def test_a_setting_behind_a_property_tells_calls_apart_and_is_varied():
         lambda self: None, (app,), {}, hints)}
     assert 'self.debug = False' in got
     assert not any('computed' in w for w in got)
+
+
+def test_an_exception_a_changed_files_raise_statement_raises_is_marked():
+    path = '/tmp/litmus-test-program/register.py'
+    code = compile('''
+def register(exc):
+    if isinstance(exc, Exception):
+        raise TypeError("an instance, not a class")
+    return issubclass(exc, Exception)
+
+def checked(exc):
+    assert issubclass(exc, Exception), "not an exception class"
+
+def again(exc):
+    try:
+        return register(exc)
+    except TypeError:
+        raise
+''', path, 'exec')
+    ns = {}
+    exec(code, ns)
+    probe._CHANGED_PATHS.add(path)
+    try:
+        def outcome(fn, arg):
+            try:
+                fn(arg)
+            except TypeError as exc:
+                return probe._result('raise', exc, (arg,), {})
+        mine = outcome(ns['register'], KeyError())
+        pythons = outcome(ns['register'], 3)      # issubclass(3, ...)
+        reraised = outcome(ns['again'], KeyError())
+        try:
+            ns['checked'](int)
+        except AssertionError as exc:
+            asserted = probe._result('raise', exc, (int,), {})
+    finally:
+        probe._CHANGED_PATHS.discard(path)
+    assert mine['raise'] == 'builtins.TypeError' and mine['raised_here']
+    assert pythons['raise'] == 'builtins.TypeError'
+    assert 'raised_here' not in pythons
+    # A bare raise passes on what another frame raised: the deeper frame
+    # (register's own raise) decides.
+    assert reraised['raised_here']
+    # An assert states the function's contract: a refusal.
+    assert 'raised_here' not in asserted
