@@ -627,7 +627,9 @@ static size_t n_audit_events;
 static int audit_watch_hook(const char *event, PyObject *args, void *data)
 {
     (void)data;
-    if (!audit_watcher)
+    /* While the tracer switches (millions of times in a suite) the event
+     * is our own sys.settrace, which the watch does not want. */
+    if (!audit_watcher || switching)
         return 0;
     size_t k = 0;
     while (k < n_audit_events && strcmp(event, audit_events[k]) != 0)
