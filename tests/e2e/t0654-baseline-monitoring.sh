@@ -2,9 +2,10 @@
 # from sys.monitoring (runners/zygote_trace.c, "Line events from
 # sys.monitoring"): each test's coverage is the one the system's 3.11
 # records, for corpus programs (threads included) and for subjects' lines
-# reached from library code; past a test's first 65536 line events the
-# libraries' lines no longer come (the heavy test's work stays under
-# 131072, where a tracer on for the whole test counts over a million);
+# reached from library code (tests/fixtures/traced_calc, as in t0652);
+# past a test's first 65536 line events the libraries' lines no longer
+# come (the heavy test's work stays under 131072, where a tracer on for
+# the whole test counts over a million);
 # a test's own sys.settrace leaves the coverage whole.  Where a plugin
 # already holds the monitoring tool id, the line tracer of before does
 # the work: same coverage, every line counted.  Each interpreter from
@@ -24,81 +25,8 @@ mkdir -p "$P"
 for prog in lru_cache expr_parser thread_counter; do
   cp "$CORPUS/$prog"/*.py "$P/"
 done
-cat >"$P/calc.py" <<'PYCODE'
-import heapq
-import statistics
-
-
-def key(x):
-    return -x
-
-
-def evens(n):
-    for i in range(n):
-        if i % 2 == 0:
-            yield i
-
-
-class Box:
-    def __init__(self, items):
-        self.items = list(items)
-
-    def __getitem__(self, i):
-        return self.items[i] * 3
-
-
-def late(x):
-    return x + 1
-
-
-def top3(data):
-    return heapq.nsmallest(3, data, key=key)
-
-
-def mean_evens(n):
-    return statistics.mean(evens(n))
-PYCODE
-cat >"$P/test_calc.py" <<'PYCODE'
-import difflib
-import sys
-
-from calc import Box, late, mean_evens, top3
-
-
-def library_work():
-    # Pure-Python library code: about 500000 line events.
-    a = ["line %d of text" % i for i in range(900)]
-    b = ["line %d of text" % (i * 7 % 900) for i in range(900)]
-    return sum(1 for _ in difflib.unified_diff(a, b, lineterm=""))
-
-
-def test_heavy():
-    assert library_work() > 0
-    assert top3([5, 1, 9, 7]) == [9, 7, 5]
-    assert mean_evens(10) == 4
-    box = Box(range(50))
-    assert sum(box[i] for i in range(50)) == 3 * sum(range(50))
-    assert library_work() > 0
-    assert late(1) == 2
-
-
-def test_light():
-    assert late(2) == 3
-
-
-def test_own_tracer():
-    seen = []
-
-    def tracer(frame, event, arg):
-        seen.append(event)
-
-    sys.settrace(tracer)
-    late(5)
-    sys.settrace(None)
-    assert "call" in seen
-    assert top3([1, 2]) == [2, 1]
-PYCODE
-subjects="lru_cache.py expr_parser.py thread_counter.py calc.py"
+cp "$FIXTURES/traced_calc"/*.py "$P/"
+subjects="lru_cache.py expr_parser.py thread_counter.py traced_calc.py"
 
 # score_with PYTHON DB [conftest]: the baseline's coverage and work.
 score_with() {
@@ -113,11 +41,11 @@ coverage_of() { # db: "nodeid coverage" per test, own tracer's left out
 }
 work_of() { # db test
   q "$1" "SELECT CAST(work AS INTEGER) FROM baseline_deps
-          WHERE nodeid = 'test_calc.py::$2'"
+          WHERE nodeid = 'test_traced_calc.py::$2'"
 }
 cov_of() { # db test
-  q "$1" "SELECT coverage FROM tests WHERE nodeid = 'test_calc.py::$2'" |
-    tr -d '\n'
+  q "$1" "SELECT coverage FROM tests
+          WHERE nodeid = 'test_traced_calc.py::$2'" | tr -d '\n'
 }
 
 score_with "$SYS" "$WORK/ref.db"
@@ -142,7 +70,7 @@ while read -r v py; do
     fail "$v: test_heavy's work is $heavy: library lines came past the mark"
   [ -n "$light" ] && [ "$light" -gt 1000 ] && [ "$light" -lt 65536 ] ||
     fail "$v: test_light's work is $light: below the mark every line counts"
-  expect_eq "$(cov_of "$db" test_own_tracer)" "$P/calc.py:6,24,28" \
+  expect_eq "$(cov_of "$db" test_own_tracer)" "$P/traced_calc.py:6,24,28" \
     "$v: coverage of a test that set its own tracer"
 
   # A plugin holds tool id 3 (sys.monitoring): the line tracer instead.
