@@ -365,6 +365,15 @@ static PyObject *py_thread_trace_hook(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* _litmus.threads_need_tracer(): whether the tests' threads need
+ * thread_trace_hook (not with sys.monitoring: on 3.12 a thread's
+ * sys.settrace, even undone at once, re-instruments every code object
+ * twice). */
+static PyObject *py_threads_need_tracer(PyObject *self, PyObject *args)
+{
+    return PyBool_FromLong(!monitor_usable());
+}
+
 /* A multi-line simple statement (or a compound statement's header, or a
  * decorator) counts as executed when any of its lines is: the tracer only
  * sees the lines where bytecode starts, so a list literal's continuation
@@ -692,5 +701,7 @@ PyMethodDef lt__trace_methods[] = {
      "Call a function for the named audit events only."},
     {"thread_trace_hook", py_thread_trace_hook, METH_VARARGS,
      "threading.settrace hook that installs the C tracer."},
+    {"threads_need_tracer", py_threads_need_tracer, METH_NOARGS,
+     "Whether the tests' threads need thread_trace_hook."},
     {NULL, NULL, 0, NULL},
 };
