@@ -297,16 +297,18 @@ def baseline_bench(o, root, tmp):
     build's, one after the other, under each interpreter; prints each
     round and the medians."""
     pythons = o["pythons"] or [python_of(root)]
-    for python in pythons:
+    for n, python in enumerate(pythons):
         if len(pythons) > 1 or o["floor"]:
             ver = subprocess.run([python, "-c", "import sys; print("
                                   "sys.version.split()[0])"],
                                  capture_output=True, text=True)
             print("== %s (%s)" % (python, ver.stdout.strip()), flush=True)
-        baseline_rounds(o, root, tmp, python)
+        baseline_rounds(o, root, os.path.join(tmp, "python-%d" % n), python)
 
 
 def baseline_rounds(o, root, tmp, python):
+    """One interpreter's rounds; its stores in tmp."""
+    os.makedirs(tmp)
     pytest_args = ["-m", "pytest", "-q", "-p", "no:cacheprovider"] + \
         o["tests"] + o["pytest"]
     pytest_cmd = [python] + pytest_args
