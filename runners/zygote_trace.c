@@ -271,6 +271,9 @@ static int monitor_usable(void)
     return monitor_known;
 }
 
+/* A test starts with every location on: only a restart makes sure of
+ * it (the events turned off and on again leave off the locations of code
+ * that did not run meanwhile). */
 static void monitor_begin(void)
 {
     if (monitor_disabled && lt_pyabi_monitoring_restart() == 0)
