@@ -28,11 +28,12 @@ done
 cp "$FIXTURES/traced_calc"/*.py "$P/"
 subjects="lru_cache.py expr_parser.py thread_counter.py traced_calc.py"
 
-# score_with PYTHON DB [conftest]: the baseline's coverage and work.
+# score_with PYTHON DB: the baseline's coverage and work (--max-time 1:
+# the run ends with the baseline, no mutant runs).
 score_with() {
   local py=$1 db=$2
   (cd "$P" && "$LITMUS" score $subjects --tests . --db "$db" \
-     --python "$py" --no-progress) >"$WORK/out" 2>"$WORK/err"
+     --python "$py" --no-progress --max-time 1) >"$WORK/out" 2>"$WORK/err"
   [ "$?" -le 1 ] || fail "litmus under $py failed: $(tail -n 5 "$WORK/err")"
 }
 coverage_of() { # db: "nodeid coverage" per test, own tracer's left out
