@@ -811,10 +811,11 @@ def variants(v, shape, consts, depth=0):
     elif t is dict:
         keys = list(v)
         out = [{}]
-        if PACKAGE[0] and depth == 0:
-            # A library's callers pass mappings of their own: the same
-            # items in a subclass (a program that tests type(v) is dict
-            # where it means any mapping).
+        if PACKAGE[0] and depth <= 1:
+            # A library's callers pass mappings of their own (alone or in
+            # a tuple: a view's body and status): the same items in a
+            # subclass (a program that tests type(v) is dict where it
+            # means any mapping).
             out.append(collections.OrderedDict(v))
         if keys:
             out.append({k: v[k] for k in reversed(keys)})
