@@ -994,9 +994,13 @@ def _seeds(shape):
 
 
 def _same_value(a, b):
+    """Whether variant a is value b again: the same type, equal, and the
+    same repr (a tuple holding an OrderedDict, or 1.0 where b has 1, is
+    equal but not the same input)."""
     try:
         return type(a) is type(b) and a == b and \
-            (type(a) is not dict or list(a) == list(b))
+            (type(a) is not dict or list(a) == list(b)) and \
+            (type(a) not in (list, tuple, dict) or repr(a) == repr(b))
     except Exception:
         return False
 
