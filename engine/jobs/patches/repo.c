@@ -231,6 +231,40 @@ static uint32_t *indices_of(const struct lt_suite *suite, const json_t *ids,
     return out;
 }
 
+/* Indices of the main tests for a probe run: the FAIL_TO_PASS tests
+ * first (the calls that show the fix, observed before the probes'
+ * budget runs out on the tests of the rest of their files), then the
+ * others in their order. */
+static uint32_t *probe_order(const struct lt_suite *suite,
+                             const json_t *map, size_t *n)
+{
+    size_t n_main = 0;
+    uint32_t *main_idx = indices_of(suite, json_object_get(map, "main"),
+                                    &n_main);
+    uint32_t *out = xcalloc(n_main + 1, sizeof(uint32_t));
+    char *first = xcalloc(suite->n_tests + 1, 1);
+    *n = 0;
+    const char *id;
+    json_t *ids;
+    json_object_foreach(json_object_get(map, "f2p"), id, ids) {
+        size_t m = 0;
+        uint32_t *idx = indices_of(suite, ids, &m);
+        for (size_t i = 0; i < m; i++)
+            for (size_t k = 0; k < n_main; k++)
+                if (main_idx[k] == idx[i] && !first[idx[i]]) {
+                    first[idx[i]] = 1;
+                    out[(*n)++] = idx[i];
+                }
+        free(idx);
+    }
+    for (size_t k = 0; k < n_main; k++)
+        if (!first[main_idx[k]])
+            out[(*n)++] = main_idx[k];
+    free(first);
+    free(main_idx);
+    return out;
+}
+
 /*** Evidence of a run ***/
 
 static const char *outcome_name(int out)
@@ -1455,11 +1489,14 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
      * coverage, in the wider run; the chosen ones for a candidate). */
     json_t *map = inst_map(r, in);
     size_t n_main = 0, n_w = 0;
-    uint32_t *main_idx = wider ? xcalloc(1, sizeof(uint32_t))
-                               : indices_of(suite, json_object_get(map, "main"),
-                                            &n_main);
-    /* A probe run: the main tests alone, with the files of its side. */
+    /* A probe run: the main tests alone, FAIL_TO_PASS first, with the
+     * files of its side. */
     int probe = k->kind == R_PROBE;
+    uint32_t *main_idx = wider ? xcalloc(1, sizeof(uint32_t))
+                         : probe
+                             ? probe_order(suite, map, &n_main)
+                             : indices_of(suite, json_object_get(map, "main"),
+                                          &n_main);
     const struct rover *side = probe && !k->side ? in->ref_ov : k->ov;
     uint32_t *w_idx =
         wider ? indices_of(suite, json_object_get(map, "wider"), &n_w)
