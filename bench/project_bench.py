@@ -6,7 +6,8 @@ project is never changed (runs go on a temporary copy).
 
     /usr/bin/python3 bench/project_bench.py LITMUS DIR --paths P [P...]
         --tests T [T...] [--sample N] [--since FILE:LINE]
-        [--baseline [--rounds N] [--old LITMUS] [--litmus-args "A ..."]]
+        [--baseline [--rounds N] [--old LITMUS] [--litmus-args "A ..."]
+         [--python PY]... [--floor]]
         [-- PYTEST_ARGS...]
 
 Whole run: litmus's wall time for every mutant of the paths; the
@@ -43,6 +44,13 @@ round's times and litmus/pytest ratios, then the medians (a litmus run
 whose baseline fails, as a hypothesis deadline missed under the tracer
 makes it, is said and left out).  --litmus-args
 adds options to both litmus runs (e.g. "--baseline-runs 1 --jobs 1").
+--python PY (repeatable): each round runs pytest and the builds under
+each of these interpreters (litmus gets --python PY), and the medians
+are printed one line per interpreter, side by side.  --floor: each round
+also runs the same pytest through the interpreter's shared libpython (a
+Py_BytesMain stub built with cc), which is how litmus runs Python: the
+ratio an embedding cannot go under (Debian's python3 is a static,
+faster build of the same interpreter).
 """
 
 import os
@@ -62,7 +70,7 @@ def args_of(argv):
     o = {"litmus": os.path.abspath(argv[1]), "dir": os.path.abspath(argv[2]),
          "paths": [], "tests": [], "sample": 12, "since": None,
          "pytest": [], "baseline": False, "rounds": 3, "old": None,
-         "litmus_args": []}
+         "litmus_args": [], "pythons": [], "floor": False}
     key = None
     rest = argv[3:]
     while rest:
@@ -84,6 +92,10 @@ def args_of(argv):
             o["old"] = os.path.abspath(rest.pop(0))
         elif a == "--litmus-args":
             o["litmus_args"] = rest.pop(0).split()
+        elif a == "--python":
+            o["pythons"].append(rest.pop(0))
+        elif a == "--floor":
+            o["floor"] = True
         elif key:
             o[key].append(a)
         else:
@@ -230,17 +242,83 @@ def timed(cmd, root, env=None):
     return wall, cpu, p
 
 
+SHARED_STUB = """#include <Python.h>
+int main(int argc, char **argv) { return Py_BytesMain(argc, argv); }
+"""
+
+LIBPYTHON_OF = """import json, os, sys, sysconfig
+v = sysconfig.get_config_var
+name = v('INSTSONAME') or ''
+lib = ''
+for d in (v('LIBDIR'), os.path.join(v('LIBDIR') or '', v('MULTIARCH') or ''),
+          os.path.join(sys.base_prefix, 'lib')):
+    if '.so' in name and d and os.path.isfile(os.path.join(d, name)):
+        lib = os.path.realpath(os.path.join(d, name))
+        break
+print(json.dumps([lib, sysconfig.get_paths()['include'], sys.prefix,
+                  sys.base_prefix]))
+"""
+
+
+def shared_python(python, tmp):
+    """An executable that runs `python` from its shared libpython, as
+    litmus's processes do (in a copy of its venv's layout when it is a
+    venv's, so that the venv's packages are found); None, said, when
+    there is no shared libpython or no cc."""
+    import json
+    info = subprocess.run([python, "-c", LIBPYTHON_OF], capture_output=True,
+                          text=True)
+    lib, include, prefix, base = json.loads(info.stdout) \
+        if info.returncode == 0 else ("", "", "", "")
+    if not lib:
+        print("floor: %s has no shared libpython" % python, flush=True)
+        return None
+    home = tempfile.mkdtemp(prefix="shared-", dir=tmp)
+    os.makedirs(os.path.join(home, "bin"))
+    exe = os.path.join(home, "bin", "python")
+    if prefix != base:
+        shutil.copy(os.path.join(prefix, "pyvenv.cfg"), home)
+        os.symlink(os.path.join(prefix, "lib"), os.path.join(home, "lib"))
+    src = os.path.join(home, "stub.c")
+    with open(src, "w") as f:
+        f.write(SHARED_STUB)
+    cc = subprocess.run(["cc", "-O2", "-I", include, src, "-o", exe, lib,
+                         "-Wl,-rpath," + os.path.dirname(lib)],
+                        capture_output=True, text=True)
+    if cc.returncode != 0:
+        print("floor: cannot build the stub: %s" % cc.stderr[-300:],
+              flush=True)
+        return None
+    return exe
+
+
 def baseline_bench(o, root, tmp):
     """--baseline: rounds of plain pytest, litmus's baseline and the old
-    build's, one after the other; prints each round and the medians."""
-    pytest_cmd = [python_of(root), "-m", "pytest", "-q", "-p",
-                  "no:cacheprovider"] + o["tests"] + o["pytest"]
+    build's, one after the other, under each interpreter; prints each
+    round and the medians."""
+    pythons = o["pythons"] or [python_of(root)]
+    for n, python in enumerate(pythons):
+        if len(pythons) > 1 or o["floor"]:
+            ver = subprocess.run([python, "-c", "import sys; print("
+                                  "sys.version.split()[0])"],
+                                 capture_output=True, text=True)
+            print("== %s (%s)" % (python, ver.stdout.strip()), flush=True)
+        baseline_rounds(o, root, os.path.join(tmp, "python-%d" % n), python)
+
+
+def baseline_rounds(o, root, tmp, python):
+    """One interpreter's rounds; its stores in tmp."""
+    os.makedirs(tmp)
+    pytest_args = ["-m", "pytest", "-q", "-p", "no:cacheprovider"] + \
+        o["tests"] + o["pytest"]
+    pytest_cmd = [python] + pytest_args
     sides = [("litmus", o["litmus"])]
     if o["old"]:
         sides.append(("old", o["old"]))
-    got = {"pytest": []}
+    got = {"pytest": [], "floor": []}
     for name, _ in sides:
         got[name] = []
+    stub = shared_python(python, tmp) if o["floor"] else None
     for k in range(o["rounds"]):
         wall, cpu, p = timed(pytest_cmd, root, env_of(root))
         if p.returncode not in (0, 5):
@@ -248,12 +326,25 @@ def baseline_bench(o, root, tmp):
                      % (p.returncode, (p.stdout + p.stderr)[-1500:]))
         got["pytest"].append((wall, cpu))
         line = "round %d: pytest %.1f s (cpu %.1f s)" % (k + 1, wall, cpu)
+        if stub:
+            fwall, fcpu, fp = timed([stub] + pytest_args, root,
+                                    env_of(root))
+            if fp.returncode in (0, 5):
+                got["floor"].append((fwall, fcpu))
+                line += "; pytest on libpython.so %.1f s (cpu %.1f s), " \
+                        "%.2fx" % (fwall, fcpu, fwall / wall if wall else 0)
+            else:
+                got["floor"].append(None)
+                line += "; pytest on libpython.so failed (%d)" % \
+                    fp.returncode
         for name, binary in sides:
             db = os.path.join(tmp, "baseline-%s-%d.db" % (name, k))
             cmd = [binary, "score"] + o["paths"] + \
                 sum((["--tests", t] for t in o["tests"]), []) + \
                 ["--db", db, "--no-progress", "--max-time", "1"] + \
                 o["litmus_args"]
+            if o["pythons"]:
+                cmd += ["--python", python]
             if o["pytest"]:
                 cmd += ["--"] + o["pytest"]
             lwall, lcpu, lp = timed(cmd, root)
@@ -278,6 +369,11 @@ def baseline_bench(o, root, tmp):
     pw = median([w for w, _ in got["pytest"]])
     pc = median([c for _, c in got["pytest"]])
     out = "median: pytest %.1f s (cpu %.1f s)" % (pw, pc)
+    pairs = [(f, p) for f, p in zip(got["floor"], got["pytest"]) if f]
+    if pairs:
+        out += "; pytest on libpython.so %.2fx pytest's time (cpu %.2fx)" % (
+            median([fw / w for (fw, _), (w, _) in pairs if w]),
+            median([fc / c for (_, fc), (_, c) in pairs if c]))
     for name, _ in sides:
         pairs = [(g, p) for g, p in zip(got[name], got["pytest"]) if g]
         if not pairs:

@@ -6,6 +6,7 @@
 #include "common/pyabi.h"
 
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,83 @@ PyObject *lt_pyabi_eval_frame_default(PyThreadState *ts, void *frame,
                                       int throwflag)
 {
     return eval_default(ts, frame, throwflag);
+}
+
+/* sys.monitoring: the module, its DISABLE and the LINE event's bit,
+ * once the tool is litmus's. */
+static PyObject *monitoring;
+static PyObject *monitoring_disable;
+static long monitoring_line_event;
+
+/* Calls sys.monitoring.fn(args...) and drops the result; 0, or -1 with
+ * the error cleared. */
+static int monitoring_call(const char *fn, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    PyObject *args = Py_VaBuildValue(format, ap);
+    va_end(ap);
+    PyObject *f = args ? PyObject_GetAttrString(monitoring, fn) : NULL;
+    PyObject *r = f ? PyObject_CallObject(f, args) : NULL;
+    Py_XDECREF(f);
+    Py_XDECREF(args);
+    Py_XDECREF(r);
+    if (!r)
+        PyErr_Clear();
+    return r ? 0 : -1;
+}
+
+int lt_pyabi_monitoring_start(const char *name, PyObject *line_callback)
+{
+    if (monitoring)
+        return -1;
+    PyObject *mon = PySys_GetObject("monitoring"); /* borrowed */
+    PyObject *events = mon ? PyObject_GetAttrString(mon, "events") : NULL;
+    PyObject *line = events ? PyObject_GetAttrString(events, "LINE") : NULL;
+    PyObject *disable = mon ? PyObject_GetAttrString(mon, "DISABLE") : NULL;
+    long bit = line ? PyLong_AsLong(line) : -1;
+    Py_XDECREF(events);
+    Py_XDECREF(line);
+    PyErr_Clear();
+    if (!mon || !disable || bit <= 0) {
+        Py_XDECREF(disable);
+        return -1;
+    }
+    monitoring = Py_NewRef(mon);
+    /* use_tool_id raises when the id is taken. */
+    if (monitoring_call("use_tool_id", "(is)", LT_PY_MONITORING_TOOL,
+                        name) < 0)
+        goto refused;
+    if (monitoring_call("register_callback", "(ilO)", LT_PY_MONITORING_TOOL,
+                        bit, line_callback) < 0) {
+        monitoring_call("free_tool_id", "(i)", LT_PY_MONITORING_TOOL);
+        goto refused;
+    }
+    monitoring_disable = disable;
+    monitoring_line_event = bit;
+    return 0;
+refused:
+    Py_CLEAR(monitoring);
+    Py_DECREF(disable);
+    return -1;
+}
+
+int lt_pyabi_monitoring_lines(int on)
+{
+    if (!monitoring)
+        return -1;
+    return monitoring_call("set_events", "(il)", LT_PY_MONITORING_TOOL,
+                           on ? monitoring_line_event : 0L);
+}
+
+int lt_pyabi_monitoring_restart(void)
+{
+    return monitoring ? monitoring_call("restart_events", "()") : -1;
+}
+
+PyObject *lt_pyabi_monitoring_disable(void)
+{
+    return monitoring_disable;
 }
 
 const char *lt_py_type_name(PyObject *type, char *buf, size_t size)

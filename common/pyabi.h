@@ -138,6 +138,41 @@ static inline PyObject *lt_pyabi_frame_code(void *frame)
     return *(PyObject **)((char *)frame + 4 * sizeof(void *));
 }
 
+/* sys.monitoring (PEP 669, 3.12 on), for litmus's one tool: LINE events
+ * to a callback, which may turn its location off (returning
+ * sys.monitoring.DISABLE) until the next restart.  Unlike a line
+ * tracer, a code object without events runs at full speed, specialized.
+ * Reached through the sys.monitoring module's own functions: CPython's
+ * C API for it (3.13) only emits events.  The tool id is one that no
+ * convention gives to anyone (0 debugger, 1 coverage, 2 profiler,
+ * 5 optimizer), so that a test's coverage.py or debugger keeps its own. */
+#define LT_PY_MONITORING_TOOL 3
+
+/* METH_FASTCALL (3.7 on; in the limited API from 3.10): a callback
+ * called with its arguments in an array, no tuple made per event. */
+#define LT_PY_METH_FASTCALL 0x0080
+typedef PyObject *(*lt_py_fastcall)(PyObject *self, PyObject *const *args,
+                                    Py_ssize_t nargs);
+
+/* Takes LT_PY_MONITORING_TOOL under `name` with `line_callback` (called
+ * with a code object and a line number) for its LINE events, none of
+ * them on yet.  0; -1 when this interpreter has no sys.monitoring
+ * (before 3.12) or another tool holds the id (nothing changes then, and
+ * no error is set). */
+int lt_pyabi_monitoring_start(const char *name, PyObject *line_callback);
+
+/* The tool's LINE events on (1) or off (0), in every thread and code
+ * object.  0, or -1 (no error set) when the tool is not litmus's. */
+int lt_pyabi_monitoring_lines(int on);
+
+/* Turns back on every location a callback turned off, every tool's
+ * (sys.monitoring.restart_events()).  0, or -1 with no error set. */
+int lt_pyabi_monitoring_restart(void);
+
+/* sys.monitoring.DISABLE, which a callback returns (a new reference) to
+ * turn its location off; NULL before lt_pyabi_monitoring_start. */
+PyObject *lt_pyabi_monitoring_disable(void);
+
 /* Starts the interpreter of `python` (its executable: the prefix and a
  * venv's site-packages follow from it, as they do for `python` itself)
  * with UTF-8 mode, the fixed hash seed 0, no bytecode written, unbuffered

@@ -6,24 +6,9 @@
 
 #include <stddef.h>
 
-/* The exit codes of every job.  Inside the engine, functions return 0 or
- * a negative code (common/err.h); lt_exit_from_error() turns one into an
- * exit code at the job's boundary. */
-enum lt_exit {
-    LT_EXIT_OK = 0,
-    LT_EXIT_GATE = 1,         /* score below --fail-under, overfitting patch */
-    LT_EXIT_USAGE = 2,        /* usage or input error */
-    LT_EXIT_ENGINE = 3,       /* engine, sandbox or store failure */
-    LT_EXIT_INTERRUPTED = 130 /* SIGINT or SIGTERM; the same command resumes */
-};
-
-/* The exit code for an internal code: LT_EXIT_OK for 0, LT_EXIT_USAGE for
- * what the user can fix in the command or its input (bad option, input
- * that does not parse, a database that is locked, corrupt, of another
- * schema, no tests, an unknown id), LT_EXIT_INTERRUPTED for
- * LT_EINTERRUPTED, LT_EXIT_ENGINE for everything else (-errno included:
- * a full disk is not the user's typing). */
-enum lt_exit lt_exit_from_error(int rc);
+#include "engine/core/exe.h"  /* lt_engine_set_exe */
+#include "engine/core/exit.h" /* enum lt_exit: what every job returns */
+#include "engine/core/shard.h" /* lt_shard_parse, for --shard */
 
 /* The --timeout-const defaults, in seconds, one per job: the options'
  * _init() functions, the help texts and the comments below use these. */
@@ -151,19 +136,22 @@ struct lt_score_opts {
     int debug;
 };
 
-/* Parses a --shard value "I/N" (0 <= I < N <= LT_SHARD_MAX).  0, or -1
- * with a one-line *why (static text) for a malformed or out-of-range
- * value such as "4/3". */
-#define LT_SHARD_MAX 100000
-int lt_shard_parse(const char *s, unsigned *index, unsigned *count,
-                   const char **why);
+/* What each job keeps in a shard store: its meta keys and its own
+ * tables (engine/core/store.h; defined beside each job's tables). */
+struct lt_shard_store;
+extern const struct lt_shard_store lt_score_shard_store;
+extern const struct lt_shard_store lt_dataset_shard_store;
+extern const struct lt_shard_store lt_patches_shard_store;
 
 /* `litmus merge OUT IN...`: writes the union of the shard stores IN
  * (every shard 0..N-1 of one plan, each complete) to OUT, from which every
- * report reads as from a single run.  Refuses with exit 2 and a one-line
- * error when the inputs are not the shards of one plan, overlap, miss a
- * shard or are unfinished; force replaces an existing OUT. */
-int lt_merge(const char *out, char **inputs, size_t n_inputs, int force);
+ * report reads as from a single run.  Which job made them is asked of
+ * jobs[0..n_jobs), in that order, by their meta keys; a job's own tables
+ * are copied as it lists them.  Refuses with exit 2 and a one-line error
+ * when the inputs are not the shards of one plan, overlap, miss a shard
+ * or are unfinished; force replaces an existing OUT. */
+int lt_merge(const char *out, char **inputs, size_t n_inputs, int force,
+             const struct lt_shard_store *const *jobs, size_t n_jobs);
 
 /* `litmus slurm score ...` (docs/scale.md): a Slurm array job of score
  * shards and a merge job after it, written to dir and submitted. */
@@ -372,8 +360,5 @@ const char *lt_dataset_mode_name(enum lt_dataset_mode m);
  * FILE:LINE), 3 for engine errors, 130 when interrupted (run the same
  * command again to resume). */
 int lt_dataset(const struct lt_dataset_opts *o);
-
-/* Resolves the litmus binary for re-execution as a zygote. */
-void lt_engine_set_exe(const char *path);
 
 #endif

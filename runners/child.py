@@ -282,7 +282,7 @@ def run_tests(indices, stop_first, coverage=False, selected=None,
                                     "not collected under the mutant")
         indices = [i for i, it in zip(indices, selected) if it is not None]
         selected = [it for it in selected if it is not None]
-    if coverage:
+    if coverage and _litmus.threads_need_tracer():
         import threading
         threading.settrace(_litmus.thread_trace_hook)
     for k, item in enumerate(selected):

@@ -811,10 +811,11 @@ def variants(v, shape, consts, depth=0):
     elif t is dict:
         keys = list(v)
         out = [{}]
-        if PACKAGE[0] and depth == 0:
-            # A library's callers pass mappings of their own: the same
-            # items in a subclass (a program that tests type(v) is dict
-            # where it means any mapping).
+        if PACKAGE[0] and depth <= 1:
+            # A library's callers pass mappings of their own (alone or in
+            # a tuple: a view's body and status): the same items in a
+            # subclass (a program that tests type(v) is dict where it
+            # means any mapping).
             out.append(collections.OrderedDict(v))
         if keys:
             out.append({k: v[k] for k in reversed(keys)})
@@ -993,9 +994,13 @@ def _seeds(shape):
 
 
 def _same_value(a, b):
+    """Whether variant a is value b again: the same type, equal, and the
+    same repr (a tuple holding an OrderedDict, or 1.0 where b has 1, is
+    equal but not the same input)."""
     try:
         return type(a) is type(b) and a == b and \
-            (type(a) is not dict or list(a) == list(b))
+            (type(a) is not dict or list(a) == list(b)) and \
+            (type(a) not in (list, tuple, dict) or repr(a) == repr(b))
     except Exception:
         return False
 

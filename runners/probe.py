@@ -47,12 +47,16 @@ SUMMARY_NODES = 3000    # ... and containers and objects in all
 ITEMS_MAX = 20          # elements of a container summarised
 ATTRS_MAX = 40          # attributes of an object summarised
 TEXT_MAX = 300          # characters of a string kept
+WATCHED_SHARE = 0.25    # of the CPU time and the records, at most, for the
+                        # watched methods' calls: the tests' own calls of
+                        # the changed functions keep the rest
 
 _test = [None]          # the index of the running test, None between tests
 _inside = [0]           # > 0 inside an observed call
 _kinds = {}             # (test, function) -> the kinds of arguments seen
 _sent = [0]
 _spent = [0.0]          # CPU s spent in probes
+_watched = [0.0, 0]     # CPU s spent and records sent by watched methods
 _wall0 = [None]         # when the run's first probe began
 
 
@@ -909,7 +913,9 @@ def _observer(fn, name, cls):
         if test is None or _inside[0] or not args or \
                 not isinstance(args[0], cls) or \
                 _sent[0] >= RECORDS_MAX or _over_budget(0) or \
-                (test, name) in _kinds:
+                (test, name) in _kinds or \
+                _watched[0] >= WATCHED_SHARE * SPENT_MAX or \
+                _watched[1] >= WATCHED_SHARE * RECORDS_MAX:
             return value
         _kinds[(test, name)] = True
         calls = _sibling_calls(fn, args[0])
@@ -917,6 +923,7 @@ def _observer(fn, name, cls):
             return value
         _inside[0] += 1
         t0 = _clock()
+        sent = _sent[0]
         try:
             # The receiver as the call left it is the input the engine
             # compares the calls on (the same on both sides, or none).
@@ -926,6 +933,8 @@ def _observer(fn, name, cls):
             _run_variants(test, name, 0, fn, calls, t0)
         finally:
             _spent[0] += _clock() - t0
+            _watched[0] += _clock() - t0
+            _watched[1] += _sent[0] - sent
             _inside[0] -= 1
         return value
     observer.__wrapped__ = fn

@@ -151,8 +151,10 @@ static uint64_t cov_line_events;
  * calls it.  A test's work is then its first WIDE_LINE_EVENTS line
  * events plus the traced ones after them: the same from run to run, and
  * unchanged for every test below the mark, which never has the hook.
- * On other versions than 3.11, when the test installs a tracer of its
- * own, or when another frame evaluator is installed, the tracer stays
+ * From 3.12 on, sys.monitoring does the same without the tracer (see
+ * "Line events from sys.monitoring" below).  When neither can be had
+ * (3.9-3.10; another frame evaluator, or another tool on our monitoring
+ * id) and when the test installs a tracer of its own, the tracer stays
  * on for the whole test, as before. */
 #define WIDE_LINE_EVENTS 65536
 
@@ -209,9 +211,92 @@ static int narrow_audit(const char *event, PyObject *args, void *data)
     return 0;
 }
 
-/* Starts a test's tracing (the tracer on, every line counted). */
+/*** Line events from sys.monitoring (3.12 on) ***/
+
+/* From 3.12 on a line tracer is itself built on sys.monitoring, and
+ * litmus takes LINE events from it directly: a callback counts and
+ * records each line, and past the mark it turns off every location whose
+ * code is not a subject's (sys.monitoring.DISABLE), so that the
+ * libraries' code runs uninstrumented, specialized, for the rest of the
+ * test; restart_events() at the next test's start turns them back on.
+ * Which lines count is the hook's rule made exact: a test's first
+ * WIDE_LINE_EVENTS line events in any file, then its subjects' alone
+ * (the frames running at the mark are not set apart: a location is off
+ * or on for every frame).  The events reach the callback from every
+ * thread, so no thread needs a tracer of its own, and a test's own
+ * sys.settrace no longer takes the coverage away (it is another tool). */
+static int monitor_known = -1; /* -1 not tried; 1 the tool is ours */
+static int monitor_on;         /* a test is being traced */
+static int monitor_disabled;   /* locations were turned off since restart */
+
+static PyObject *monitor_line(PyObject *self, PyObject *const *args,
+                              Py_ssize_t nargs)
+{
+    (void)self;
+    if (!monitor_on || nargs != 2)
+        Py_RETURN_NONE;
+    int subject = subject_of_code(args[0]);
+    if (subject < 0) {
+        if (cov_line_events >= WIDE_LINE_EVENTS) {
+            monitor_disabled = 1;
+            return Py_NewRef(lt_pyabi_monitoring_disable());
+        }
+        cov_line_events++;
+        Py_RETURN_NONE;
+    }
+    cov_line_events++;
+    long line = PyLong_AsLong(args[1]);
+    if (line == -1 && PyErr_Occurred())
+        PyErr_Clear();
+    struct cov_file *f = &cov_files[subject];
+    if (line > 0 && (unsigned long)line <= f->n_lines)
+        f->hit[line] = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef monitor_line_def = {
+    "litmus_line", (PyCFunction)(void (*)(void))(lt_py_fastcall)monitor_line,
+    LT_PY_METH_FASTCALL, "A line of a traced test (sys.monitoring)."};
+
+/* 1 when a test's lines come from sys.monitoring: tried once per process
+ * (a child of the zygote), which then keeps the tool. */
+static int monitor_usable(void)
+{
+    if (monitor_known < 0) {
+        PyObject *fn = PyCFunction_NewEx(&monitor_line_def, NULL, NULL);
+        monitor_known = fn && lt_pyabi_monitoring_start("litmus", fn) == 0;
+        Py_XDECREF(fn);
+        PyErr_Clear();
+    }
+    return monitor_known;
+}
+
+/* A test starts with every location on: only a restart makes sure of
+ * it (the events turned off and on again leave off the locations of code
+ * that did not run meanwhile). */
+static void monitor_begin(void)
+{
+    if (monitor_disabled && lt_pyabi_monitoring_restart() == 0)
+        monitor_disabled = 0;
+    monitor_on = 1;
+    lt_pyabi_monitoring_lines(1);
+}
+
+static void monitor_end(void)
+{
+    monitor_on = 0;
+    lt_pyabi_monitoring_lines(0);
+}
+
+/*** A test's tracing, either way ***/
+
+/* Starts a test's tracing (every line counted). */
 static void narrow_begin(void)
 {
+    if (monitor_usable()) {
+        monitor_begin();
+        return;
+    }
     if (narrow_known < 0) {
         narrow_known = lt_pyabi_eval_frame_swap(NULL, NULL) == 0 &&
                        PySys_AddAuditHook(narrow_audit, NULL) == 0;
@@ -223,9 +308,13 @@ static void narrow_begin(void)
     set_traced(1);
 }
 
-/* Ends it: no tracer, no hook. */
+/* Ends it: no tracer, no hook, no events. */
 static void narrow_end(void)
 {
+    if (monitor_on) {
+        monitor_end();
+        return;
+    }
     if (narrow)
         lt_pyabi_eval_frame_swap(narrow_eval, NULL);
     narrow = marked = narrow_on = foreign = 0;
@@ -271,11 +360,21 @@ static PyObject *py_trace_begin(PyObject *self, PyObject *args)
 }
 
 /* Installed with threading.settrace(): a new thread calls it once and
- * gets the C tracer from then on. */
+ * gets the C tracer from then on; with sys.monitoring, whose events come
+ * from every thread, no tracer at all. */
 static PyObject *py_thread_trace_hook(PyObject *self, PyObject *args)
 {
-    PyEval_SetTrace(cov_tracer, NULL);
+    PyEval_SetTrace(monitor_known > 0 ? NULL : cov_tracer, NULL);
     Py_RETURN_NONE;
+}
+
+/* _litmus.threads_need_tracer(): whether the tests' threads need
+ * thread_trace_hook (not with sys.monitoring: on 3.12 a thread's
+ * sys.settrace, even undone at once, re-instruments every code object
+ * twice). */
+static PyObject *py_threads_need_tracer(PyObject *self, PyObject *args)
+{
+    return PyBool_FromLong(!monitor_usable());
 }
 
 /* A multi-line simple statement (or a compound statement's header, or a
@@ -540,7 +639,9 @@ static size_t n_audit_events;
 static int audit_watch_hook(const char *event, PyObject *args, void *data)
 {
     (void)data;
-    if (!audit_watcher)
+    /* While the tracer switches (millions of times in a suite) the event
+     * is our own sys.settrace, which the watch does not want. */
+    if (!audit_watcher || switching)
         return 0;
     size_t k = 0;
     while (k < n_audit_events && strcmp(event, audit_events[k]) != 0)
@@ -603,5 +704,7 @@ PyMethodDef lt__trace_methods[] = {
      "Call a function for the named audit events only."},
     {"thread_trace_hook", py_thread_trace_hook, METH_VARARGS,
      "threading.settrace hook that installs the C tracer."},
+    {"threads_need_tracer", py_threads_need_tracer, METH_NOARGS,
+     "Whether the tests' threads need thread_trace_hook."},
     {NULL, NULL, 0, NULL},
 };

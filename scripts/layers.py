@@ -13,9 +13,17 @@ them (a.c calls b.c, which calls a.c, directly or through others) prints
 "cycle: a.c -> b.c -> a.c" with a symbol of each call.  Exits 1 when
 there is a leak or a cycle.  --all prints every call between two
 different layers too (the graph, for docs/design.md).
+
+Core's private structs stay in core: a file of the jobs, the reports or
+the command line that includes engine/core/pool.h or internal.h, or names
+struct job, struct pool or struct zygote (even in a declaration, which
+the compile guard of pool.h does not see), prints "private: file:line:
+what" and fails the check too.  The jobs read a run through
+engine/core/run.h and a lane through engine/core/exec.h.
 """
 import collections
 import os
+import re
 import subprocess
 import sys
 
@@ -58,6 +66,35 @@ def symbols(obj, defined):
             yield f[2]
         elif not defined and len(f) == 2 and f[0] == "U":
             yield f[1]
+
+
+# Above core: what may not reach core's private structs and headers.
+ABOVE_CORE = ("engine/jobs", "engine/report", "engine/cli")
+PRIVATE = re.compile(r'\bstruct\s+(job|pool|zygote)\b|'
+                     r'#\s*include\s*"engine/core/(pool|internal)\.h"')
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
+
+
+def private_uses():
+    """(file, line, text) of each reach above core into core's private
+    structs or headers; comments do not count."""
+    found = []
+    for top in ABOVE_CORE:
+        for root, _, files in os.walk(os.path.join(TOP, top)):
+            for f in sorted(files):
+                if not f.endswith((".c", ".h")):
+                    continue
+                path = os.path.join(root, f)
+                with open(path, encoding="utf-8") as fh:
+                    text = fh.read()
+                # Blank the comments but keep their newlines: lines count.
+                code = COMMENT.sub(lambda m: re.sub(r'[^\n]', ' ',
+                                                    m.group()), text)
+                for m in PRIVATE.finditer(code):
+                    line = code.count("\n", 0, m.start()) + 1
+                    found.append((os.path.relpath(path, TOP), line,
+                                  m.group().strip()))
+    return sorted(found)
 
 
 def file_cycles(objs, owner, sources):
@@ -164,11 +201,15 @@ def main():
         name = lambda o: os.path.relpath(sources[o], TOP)
         print("cycle: " + " -> ".join(f"{name(f)} ({s})" for f, s in path) +
               f" -> {name(back)}")
+    private = private_uses()
+    for path, line, what in private:
+        print(f"private: {path}:{line}: {what}")
     if show_all:
         for (a, b), n in sorted(edges.items()):
             print(f"{a} -> {b}: {n} symbols")
-    print(f"leaks: {len(leaks)}, file cycles: {len(cycles)}", file=sys.stderr)
-    return 1 if leaks or cycles else 0
+    print(f"leaks: {len(leaks)}, file cycles: {len(cycles)}, "
+          f"private: {len(private)}", file=sys.stderr)
+    return 1 if leaks or cycles or private else 0
 
 
 if __name__ == "__main__":

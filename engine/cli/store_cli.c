@@ -177,6 +177,11 @@ int lt__cmd_merge(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     if (argc - optind < 2)
         return lt_cli_usage_error("needs OUT.db and at least one IN.db");
+    /* The jobs whose shard stores merge, each asked in turn. */
+    static const struct lt_shard_store *const jobs[] = {
+        &lt_score_shard_store, &lt_dataset_shard_store,
+        &lt_patches_shard_store};
     return lt_merge(argv[optind], argv + optind + 1,
-                    (size_t)(argc - optind - 1), o.force);
+                    (size_t)(argc - optind - 1), o.force, jobs,
+                    sizeof(jobs) / sizeof(*jobs));
 }

@@ -1,7 +1,7 @@
 /* The clock and the resource figures the engine reads for itself and its
  * zygotes: every job's timings and run figures come from here.
  * SPDX-License-Identifier: MIT */
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
 
 #include <stdio.h>
 #include <time.h>

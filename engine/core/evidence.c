@@ -1,23 +1,24 @@
-/* What a child job reported, as the evidence lt_verdict_decide() reads:
- * the one place that knows both struct job and struct lt_evidence.
+/* What a run reported, as the evidence lt_verdict_decide() reads: the
+ * one place that knows both struct lt_run_report and struct lt_evidence.
  * SPDX-License-Identifier: MIT */
+#include "engine/core/run.h"
+
 #include <stdlib.h>
 #include <sys/wait.h>
 
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
-#include "engine/core/pool.h"
+#include "engine/core/suite.h"
 #include "engine/core/verdict.h"
+#include "harness/wire.h"
 
-static const char *test_name(const struct pool *pool, int t)
+static const char *test_name(const struct lt_suite *pool, int t)
 {
     return t >= 0 && (size_t)t < pool->n_tests ? pool->test_ids[t] : NULL;
 }
 
-/* Fills *ev from a finished job of pool.  Names are borrowed from pool;
- * ev->also_failed is allocated: lt__evidence_clear() frees it. */
-void lt__job_evidence(const struct pool *pool, const struct job *j,
-                      struct lt_evidence *ev)
+/* Contract: see run.h. */
+void lt__run_evidence(const struct lt_suite *pool,
+                      const struct lt_run_report *j, struct lt_evidence *ev)
 {
     int st = j->wait_status;
     *ev = (struct lt_evidence){0};
@@ -67,7 +68,7 @@ void lt__job_evidence(const struct pool *pool, const struct job *j,
     ev->output_cap = LT_OUTPUT_CAP;
 }
 
-/* Frees what lt__job_evidence() allocated.  Accepts a zeroed ev. */
+/* Contract: see run.h. */
 void lt__evidence_clear(struct lt_evidence *ev)
 {
     free((void *)ev->also_failed);

@@ -1,5 +1,14 @@
 /* The one executor: see exec.h.  SPDX-License-Identifier: MIT */
 #include "engine/core/exec.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "engine/core/clock.h"
+#include "engine/core/exe.h"
+#include "engine/core/exit.h"
+#include "engine/core/pool.h"
+#include "engine/core/store.h"
+#include "sandbox/sandbox.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -11,12 +20,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/err.h"
-#include "common/log.h"
-#include "common/xmalloc.h"
-#include "engine/core/internal.h"
-#include "engine/core/store.h"
-#include "sandbox/sandbox.h"
 
 #define BATCH_WRITES 256
 #define BATCH_SECONDS 0.5
@@ -528,16 +531,13 @@ static int task_start(struct lt_exec *ex, struct lt_lane *l, int k,
 {
     struct lt_launch la;
     memset(&la, 0, sizeof(la));
-    la.spec.result_fd = la.spec.out_fd = la.spec.pidfd = -1;
     la.req.replacement = "";
     int rc = t->ops->prepare(ex, t, &la);
     if (rc == 0 && l->kind == LT_RUNNER_JVM) {
-        la.spec.owner = t;
         rc = jvm_job_start(ex, l, k, &la);
     } else if (rc == 0) {
         la.req.tests = la.spec.tests;
         la.req.n_tests = la.spec.n_tests;
-        la.spec.owner = t;
         rc = lt__job_start(&l->pool.z[k], &la.spec, ++ex->token, &la.req,
                            la.wall);
     }
@@ -545,9 +545,10 @@ static int task_start(struct lt_exec *ex, struct lt_lane *l, int k,
     for (size_t i = 0; i < sizeof(la.owned) / sizeof(*la.owned); i++)
         free(la.owned[i]);
     if (rc < 0) {
-        lt__job_reset(&la.spec);
+        lt__run_spec_clear(&la.spec);
         return rc;
     }
+    l->pool.z[k].job.owner = t;
     l->running++;
     ex->running++;
     if (t->exclusive)
@@ -715,7 +716,7 @@ static void job_finished(struct lt_exec *ex, struct lt_lane *l, int k)
         task_left(ex, t); /* stopped at the deadline: no result */
     } else {
         ex->outstanding--;
-        t->ops->finished(ex, t, j);
+        t->ops->finished(ex, t, &j->report);
     }
     lt__job_reset(j);
 }
@@ -981,8 +982,9 @@ static int step(struct lt_exec *ex, double max_wait)
             int killed = lt__job_check_limits(j, now);
             if (!killed && j->active && !j->timed_out && !j->got_exited) {
                 struct lt_task *t = j->owner;
-                if (t && t->ops->watch)
-                    t->ops->watch(ex, t, j, now);
+                if (t && t->ops->watch &&
+                    t->ops->watch(ex, t, &j->report, now))
+                    lt__job_kill(j);
             }
             lt__job_expire_pipes(j, now);
             if (z->dead)
@@ -1202,4 +1204,100 @@ void lt_exec_close(struct lt_exec *ex)
     }
     free(ex->lanes);
     memset(ex, 0, sizeof(*ex));
+}
+
+/*** The lane as its job reads it ***/
+
+void *lt_exec_lane_owner(const struct lt_lane *l)
+{
+    return l->owner;
+}
+
+const struct lt_suite *lt_exec_lane_suite(const struct lt_lane *l)
+{
+    return &l->pool.suite;
+}
+
+const struct lt_runner_config *lt_exec_lane_config(const struct lt_lane *l)
+{
+    return &l->pool.cfg;
+}
+
+int lt_exec_lane_failed(const struct lt_lane *l)
+{
+    return l->failed;
+}
+
+int lt_exec_lane_ready_once(const struct lt_lane *l)
+{
+    return l->ready_once;
+}
+
+int lt_exec_lane_live(const struct lt_lane *l)
+{
+    return l->live;
+}
+
+int lt_exec_lane_running(const struct lt_lane *l)
+{
+    return l->running;
+}
+
+struct lt_task *lt_exec_lane_queue(const struct lt_lane *l)
+{
+    return l->qhead;
+}
+
+void lt_exec_lane_set_start_timeout(struct lt_lane *l, double seconds)
+{
+    l->start_timeout = seconds;
+}
+
+void lt_exec_lane_set_telemetry(struct lt_lane *l, struct lt_telemetry *tm)
+{
+    l->pool.tm = tm;
+}
+
+int lt_exec_lane_slots(const struct lt_lane *l)
+{
+    return l->pool.n;
+}
+
+double lt_exec_lane_zygotes_cpu_s(const struct lt_lane *l)
+{
+    double s = 0;
+    for (int i = 0; i < l->pool.n; i++) {
+        pid_t pid = l->pool.z[i].pid;
+        double ns = pid > 0 ? lt__proc_cpu_ns(pid) : -1;
+        if (ns > 0)
+            s += ns / 1e9;
+    }
+    return s;
+}
+
+int lt_exec_lane_slot_used(const struct lt_lane *l, int k)
+{
+    return l->slot_since[k] > 0;
+}
+
+pid_t lt_exec_lane_zygote_pid(const struct lt_lane *l, int k)
+{
+    return l->pool.z[k].pid;
+}
+
+/* Contract: see exec.h. */
+void lt_exec_each_running(struct lt_exec *ex,
+                          void (*fn)(struct lt_task *t,
+                                     const struct lt_run_report *j,
+                                     void *arg),
+                          void *arg)
+{
+    for (size_t li = 0; li < ex->n_lanes; li++) {
+        const struct pool *pool = &ex->lanes[li]->pool;
+        for (int k = 0; k < pool->n; k++) {
+            const struct job *j = &pool->z[k].job;
+            if (j->active && j->owner)
+                fn(j->owner, &j->report, arg);
+        }
+    }
 }

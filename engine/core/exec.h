@@ -17,14 +17,24 @@
  * (lt_lane_ops.next, lt_exec_set_jobs).
  *
  * Callbacks run inside lt_exec_run() and may submit tasks and add lanes.
- * Internal to engine/.  SPDX-License-Identifier: MIT */
+ * A lane is opaque to the jobs: they read it through the lt_exec_lane_*
+ * functions below, and a run through engine/core/run.h.
+ * SPDX-License-Identifier: MIT */
 #ifndef LT_ENGINE_CORE_EXEC_H
 #define LT_ENGINE_CORE_EXEC_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/core/pool.h"
+#include "engine/core/run.h"
+#include "engine/core/suite.h"
+#include "harness/jvm_wire.h"
+#include "runners/jvm.h"
+#include "runners/runner.h"
+
+/* Set by the engine's signal handlers; polled by long waits. */
+extern volatile sig_atomic_t lt__interrupted;
 
 struct lt_exec;
 struct lt_lane;
@@ -32,14 +42,14 @@ struct lt_task;
 struct lt_store;
 
 /* What one task's run is asked to do.  prepare() fills spec (the tests
- * and per-test arrays, budgets; owner is set by the executor), the
- * request and wall; strings it allocates for the request go in owned[]
- * and are freed once the job started.  The request: req on a zygote
+ * and per-test arrays, budgets: engine/core/run.h; the run owns them
+ * once it starts), the request and wall; strings it allocates for the
+ * request go in owned[] and are freed once the job started.  The request: req on a zygote
  * lane; on a JVM lane jvm, the run message's fields after "op" and
  * "nonce", which the executor puts first (harness/jvm_wire.h; prepare
  * allocates the array, the executor frees it, not its strings). */
 struct lt_launch {
-    struct job spec;
+    struct lt_run_spec spec;
     struct lt_run_request req;
     struct lt_jvm_field *jvm;
     size_t n_jvm;
@@ -54,20 +64,24 @@ struct lt_task_ops {
     int (*prepare)(struct lt_exec *ex, struct lt_task *t,
                    struct lt_launch *l);
     /* The child ended (done, killed, or past a limit): j holds what it
-     * reported.  On a JVM lane: the worker answered (j->answer), or it
+     * reported, until the callback returns (lt_run_report_keep keeps
+     * it).  On a JVM lane: the worker answered (j->answer), or it
      * gave no answer: past the wall deadline (j->timed_out), ended by
      * the program (j->wait_status: an exit, a signal other than an
      * unsent SIGKILL), or misbehaved (j->protocol_error).  The task is
      * the callback's again: it may free it, or hand it back with
      * lt_exec_retry(). */
-    void (*finished)(struct lt_exec *ex, struct lt_task *t, struct job *j);
+    void (*finished)(struct lt_exec *ex, struct lt_task *t,
+                     const struct lt_run_report *j);
     /* The task cannot run: its runner died twice, its job cannot be
      * expressed, or its lane cannot start.  why says which. */
     void (*lost)(struct lt_exec *ex, struct lt_task *t, const char *why);
     /* Optional: called every round while the child runs, after the
-     * executor's own limit checks (watchdogs of a job kind). */
-    void (*watch)(struct lt_exec *ex, struct lt_task *t, struct job *j,
-                  double now);
+     * executor's own limit checks (watchdogs of a job kind), with what
+     * it reported so far.  1: stop the child now (it finishes as
+     * killed); 0: let it run. */
+    int (*watch)(struct lt_exec *ex, struct lt_task *t,
+                 const struct lt_run_report *j, double now);
     /* Optional: the run's deadline (lt_exec_set_deadline) came before
      * the task ended: it never started, or its child was stopped at the
      * end of the grace and what it reported is no result.  The task is
@@ -85,9 +99,6 @@ struct lt_task {
                                 confirmed without machine load) */
     struct lt_task *next;    /* the executor's queue link */
 };
-
-/* Slot states of a lane's zygotes. */
-enum lt_slot_state { LT_SLOT_OFF = 0, LT_SLOT_STARTING, LT_SLOT_READY };
 
 struct lt_lane_ops {
     /* A zygote of the lane became ready; first: the lane's first (its test
@@ -112,45 +123,6 @@ struct lt_lane_ops {
      * did (the job's figures and logs). */
     void (*started)(struct lt_exec *ex, struct lt_lane *l,
                     struct lt_task *t);
-};
-
-/* The kinds of runner a lane has. */
-enum lt_runner_kind {
-    LT_RUNNER_ZYGOTE = 0,    /* zygotes: a child forked per task */
-    LT_RUNNER_JVM,           /* Java workers: a task at a time in-process */
-};
-
-struct lt_lane {
-    int kind;                /* enum lt_runner_kind */
-    struct pool pool;        /* pool.n: slots; runners start per slot (a
-                                JVM lane uses each slot's job alone) */
-    unsigned char *slot;     /* per slot: enum lt_slot_state */
-    double *slot_since;      /* per slot: when the zygote was started */
-    const struct lt_lane_ops *ops;
-    void *owner;
-    struct lt_task *qhead, *qtail; /* tasks waiting for a zygote */
-    size_t queued;
-    int running;             /* children running */
-    int live;                /* zygotes starting or ready */
-    int ready_once;          /* a zygote was ready once */
-    int warm;                /* zygotes asked for by lt_exec_warm: made
-                                as copies once the first is ready */
-    int no_copies;           /* a copy failed: new zygotes only */
-    int failed;              /* cannot start: its tasks are lost */
-    char *fail_msg;
-    double start_timeout;    /* s for a zygote to collect (a Java worker
-                                to say ready); 0: the pool's */
-
-    /* JVM lanes: the workers' settings (read paths: lt_exec_jvm_read),
-     * a worker per slot, workers in a row that never got ready, whether
-     * a degraded sandbox was said, the wall time of the runs answered
-     * (how many workers the queue pays for starting). */
-    struct lt_jvm_config jvm;
-    struct lt__jworker *jw;
-    int jvm_start_fails;
-    int jvm_warned;
-    double jvm_run_ms;
-    size_t jvm_runs;
 };
 
 struct lt_exec {
@@ -283,5 +255,44 @@ void lt_exec_commit(struct lt_exec *ex, int force);
 
 /* Tasks queued on a lane (not yet handed to a zygote). */
 size_t lt_exec_queued(const struct lt_lane *l);
+
+/* The lane as its job reads it. */
+void *lt_exec_lane_owner(const struct lt_lane *l);
+/* What the lane's zygotes collected; its test ids are known once the
+ * first was ready. */
+const struct lt_suite *lt_exec_lane_suite(const struct lt_lane *l);
+/* The runner configuration the lane was made with (lt_exec_lane). */
+const struct lt_runner_config *lt_exec_lane_config(const struct lt_lane *l);
+/* The lane cannot start: its tasks are lost. */
+int lt_exec_lane_failed(const struct lt_lane *l);
+/* A zygote of the lane was ready once. */
+int lt_exec_lane_ready_once(const struct lt_lane *l);
+/* Zygotes starting or ready; children running. */
+int lt_exec_lane_live(const struct lt_lane *l);
+int lt_exec_lane_running(const struct lt_lane *l);
+/* The first queued task (the rest follow t->next), for
+ * lt_lane_ops.next, which picks one of them; NULL: none. */
+struct lt_task *lt_exec_lane_queue(const struct lt_lane *l);
+/* Seconds a zygote of the lane has to collect (a Java worker to say
+ * ready); 0: the default. */
+void lt_exec_lane_set_start_timeout(struct lt_lane *l, double seconds);
+/* The telemetry the lane's zygotes report to (--telemetry; not owned);
+ * before they start. */
+void lt_exec_lane_set_telemetry(struct lt_lane *l, struct lt_telemetry *tm);
+/* The lane's slots (they grow with lt_exec_set_jobs); whether slot k
+ * ever started a zygote; the pid of its zygote, 0 when none runs. */
+int lt_exec_lane_slots(const struct lt_lane *l);
+int lt_exec_lane_slot_used(const struct lt_lane *l, int k);
+pid_t lt_exec_lane_zygote_pid(const struct lt_lane *l, int k);
+/* CPU seconds of the lane's live zygotes, each with the children it
+ * reaped (read from /proc: the zygotes are reaped only at the end). */
+double lt_exec_lane_zygotes_cpu_s(const struct lt_lane *l);
+/* Calls fn on every task whose child runs now, with what it reported so
+ * far (the progress of long runs). */
+void lt_exec_each_running(struct lt_exec *ex,
+                          void (*fn)(struct lt_task *t,
+                                     const struct lt_run_report *j,
+                                     void *arg),
+                          void *arg);
 
 #endif

@@ -1,15 +1,15 @@
 /* The job boundary: internal codes become exit codes, and the messages
  * that end a run early are written once for every job.
  * SPDX-License-Identifier: MIT */
-#include "engine/engine.h"
+#include "engine/core/exit.h"
 
 #include <errno.h>
 
 #include "common/err.h"
 #include "common/log.h"
-#include "engine/core/internal.h"
+#include "engine/core/store.h"
 
-/* Contract: see engine.h. */
+/* Contract: see exit.h. */
 enum lt_exit lt_exit_from_error(int rc)
 {
     switch (rc) {

@@ -3,6 +3,8 @@
  * what it sends as hostile input (harness/jvm_wire.h), ending it.  The
  * executor decides what each event means for its slots and tasks.
  * Internal to engine/core.  SPDX-License-Identifier: MIT */
+#include "common/xmalloc.h"
+#include "engine/core/clock.h"
 #include "engine/core/pool.h"
 
 #include <errno.h>
@@ -13,8 +15,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/xmalloc.h"
-#include "engine/core/internal.h"
 
 void lt__jworker_init(struct lt__jworker *w)
 {

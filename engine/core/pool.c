@@ -15,36 +15,43 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
 #include "runners/frames.h"
 #include "sandbox/sandbox.h"
 
 volatile sig_atomic_t lt__interrupted;
 
+/* Frees what a spec holds (its tests and per-test arrays) and empties it. */
+void lt__run_spec_clear(struct lt_run_spec *s)
+{
+    free(s->tests);
+    free(s->seen);
+    if (s->fail_texts) {
+        for (size_t i = 0; i < (s->n_cov ? s->n_cov : s->n_tests); i++)
+            free(s->fail_texts[i]);
+        free(s->fail_texts);
+    }
+    free(s->test_ns);
+    free(s->test_cpu_ns);
+    free(s->test_outcome);
+    free(s->test_budget_ns);
+    if (s->cov) {
+        size_t n = s->n_cov ? s->n_cov : s->n_tests;
+        for (size_t i = 0; i < n; i++)
+            free(s->cov[i].pairs);
+        free(s->cov);
+    }
+    memset(s, 0, sizeof(*s));
+}
+
 void lt__job_reset(struct job *j)
 {
-    free(j->tests);
+    lt__run_spec_clear(&j->spec);
     lt_wire_decoder_free(&j->dec);
     lt_buf_free(&j->output);
     free(j->apply_text);
-    free(j->seen);
     free(j->fail_text);
-    if (j->fail_texts) {
-        for (size_t i = 0; i < (j->n_cov ? j->n_cov : j->n_tests); i++)
-            free(j->fail_texts[i]);
-        free(j->fail_texts);
-    }
-    free(j->test_ns);
-    free(j->test_cpu_ns);
-    free(j->test_outcome);
-    free(j->test_budget_ns);
     free(j->test_needs);
-    if (j->cov) {
-        size_t n = j->n_cov ? j->n_cov : j->n_tests;
-        for (size_t i = 0; i < n; i++)
-            free(j->cov[i].pairs);
-        free(j->cov);
-    }
     free(j->tamper);
     for (size_t i = 0; i < j->n_calls; i++)
         free(j->calls[i]);
@@ -301,8 +308,9 @@ void lt__zygote_stop(struct zygote *z)
 }
 
 /* Starts a job on an idle zygote: pipes, RUN frame, deadline. */
-int lt__job_start(struct zygote *z, struct job *spec, uint64_t token,
-                     const struct lt_run_request *req_in, double timeout)
+int lt__job_start(struct zygote *z, const struct lt_run_spec *spec,
+                  uint64_t token, const struct lt_run_request *req_in,
+                  double timeout)
 {
     int res[2] = {-1, -1}, out[2] = {-1, -1};
     if (pipe2(res, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
@@ -337,9 +345,11 @@ int lt__job_start(struct zygote *z, struct job *spec, uint64_t token,
 }
 
 /* Contract: see pool.h. */
-void lt__job_begin(struct job *j, const struct job *spec, double timeout)
+void lt__job_begin(struct job *j, const struct lt_run_spec *spec,
+                   double timeout)
 {
-    *j = *spec;
+    memset(j, 0, sizeof(*j));
+    j->spec = *spec;
     j->active = 1;
     j->result_fd = j->out_fd = j->pidfd = -1;
     j->apply_status = -1;
@@ -810,6 +820,38 @@ double lt__job_cpu_ns(const struct job *j)
     return lt__proc_cpu_ns(j->worker > 0 ? j->worker : j->pid);
 }
 
+/* Contract: see pool.h. */
+struct job *lt__job_of(const struct lt_run_report *r)
+{
+    return (struct job *)((char *)(uintptr_t)r - offsetof(struct job, report));
+}
+
+/* Contract: see run.h. */
+double lt_run_cpu_ns(const struct lt_run_report *r)
+{
+    const struct job *j = lt__job_of(r);
+    return j->pid > 0 ? lt__job_cpu_ns(j) : -1;
+}
+
+/* Contract: see run.h.  The executor resets the slot's job after the
+ * callback; the moved job keeps its fds until lt_run_report_free. */
+struct lt_run_report *lt_run_report_keep(const struct lt_run_report *r)
+{
+    struct job *kept = xmalloc(sizeof(*kept));
+    lt__job_move(kept, lt__job_of(r));
+    return &kept->report;
+}
+
+/* Contract: see run.h. */
+void lt_run_report_free(struct lt_run_report *r)
+{
+    if (!r)
+        return;
+    struct job *j = lt__job_of(r);
+    lt__job_reset(j);
+    free(j);
+}
+
 /* The parent pid of `pid` from /proc, or -1. */
 pid_t lt__proc_parent(pid_t pid)
 {
@@ -822,14 +864,16 @@ pid_t lt__proc_parent(pid_t pid)
 }
 
 
-void lt__job_alloc(struct job *spec, size_t nt, int with_coverage)
+/* Contract: see run.h. */
+void lt_run_spec_alloc(struct lt_run_spec *spec, size_t nt,
+                       int with_coverage)
 {
     spec->seen = xcalloc(nt + 1, 1);
     spec->test_ns = xcalloc(nt + 1, sizeof(double));
     spec->test_cpu_ns = xcalloc(nt + 1, sizeof(double));
     spec->test_outcome = xcalloc(nt + 1, 1);
     if (with_coverage) {
-        spec->cov = xcalloc(nt + 1, sizeof(struct cov_list));
+        spec->cov = xcalloc(nt + 1, sizeof(struct lt_cov_list));
         spec->n_cov = nt;
     }
 }

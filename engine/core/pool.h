@@ -1,10 +1,19 @@
 /* The zygotes of one runner configuration and their child jobs, under
  * the executor (engine/core/exec.h):
  * starting and restarting zygotes, one child job per zygote, reading the
- * child's frames as hostile input, deadlines and CPU budgets.  Internal
- * to engine/.  SPDX-License-Identifier: MIT */
+ * child's frames as hostile input, deadlines and CPU budgets.  Private
+ * to engine/core: the jobs see a run through engine/core/run.h and a
+ * lane's collection through engine/core/suite.h.
+ * SPDX-License-Identifier: MIT */
 #ifndef LT_ENGINE_POOL_H
 #define LT_ENGINE_POOL_H
+
+/* Only core's own targets (and its white-box unit tests) define this;
+ * a job or a report that includes this header, even through another,
+ * fails to compile here (the ctest layers_job_cannot_include_pool). */
+#ifndef LT_CORE_PRIVATE
+#error "engine/core/pool.h is private to engine/core: use engine/core/run.h"
+#endif
 
 #include <signal.h>
 #include <stddef.h>
@@ -12,114 +21,54 @@
 #include <sys/types.h>
 
 #include "common/buf.h"
+#include "engine/core/run.h"
+#include "engine/core/suite.h"
 #include "engine/core/telemetry.h"
 #include "harness/jvm_wire.h"
 #include "harness/wire.h"
 #include "runners/jvm.h"
 #include "runners/runner.h"
 
-#define LT_OUTPUT_KEEP (16u << 10) /* bytes of child output kept */
-#define LT_OUTPUT_CAP (1u << 20)   /* more than this and the child is killed */
+struct lt_lane_ops;
+struct lt_task;
+
 #define LT_MAX_CALLS LT_PY_CALLS_CAPTURE_MAX /* captured calls kept per
                                                 job (calls.py stops there) */
 #define LT_MAX_RECORDS 100000      /* RECORD frames kept per job */
 #define LT_MAX_IMPORT_LINES (1u << 22) /* IMPORT_LINES pairs accepted */
 
-/* Set by the engine's signal handlers; polled by long waits. */
-extern volatile sig_atomic_t lt__interrupted;
-
-/* (subject, line) pairs one test executed in the baseline. */
-struct cov_list {
-    uint32_t *pairs;
-    size_t n;
-    uint64_t line_events; /* all lines the test executed, any file */
-};
-
+/* One run on a zygote's child or a Java worker: what the job asked and
+ * what the run reported (engine/core/run.h: the same fields seen as
+ * struct lt_run_spec and struct lt_run_report), then the executor's own
+ * state of the run. */
 struct job {
+    union {
+        struct {
+            LT__RUN_REPORT_FIELDS
+        };
+        struct lt_run_report report;
+    };
     int active;
-    int is_baseline;
-    size_t mutant;           /* index in the plan (mutant jobs) */
-    uint32_t *tests;         /* tests to run, in order */
-    size_t n_tests;
     int attempts;
-
     int result_fd, out_fd;
-    pid_t pid;
     int pidfd;
     pid_t worker;            /* process mode: the child's worker (WORKER
                                 frame), which runs the tests; 0: none */
-    unsigned char *test_needs; /* per test index: LT_NEEDS_* bits from
-                                  NEEDS frames (baseline); NULL: none */
     struct lt_wire_decoder dec;
-    struct lt_buf output;
     size_t output_total;
     int result_eof, out_eof, got_exited, got_started;
-
-    int apply_status;        /* -1 until APPLIED */
-    char *apply_text;
-    unsigned sandbox;        /* features, once SANDBOXED */
-    int sandboxed;
-    int ended;
-    int protocol_error;
-    int current;             /* test started without a result, or -1 */
-    int n_results;
-    unsigned char *seen;     /* per test index: results received */
-    int fail_test;           /* first failing test, or -1 */
-    int fail_outcome;
-    char *fail_text;
-    char **fail_texts;       /* per test index (n_cov entries), when the
-                                job's owner allocated it (the baseline):
-                                why each failing test failed */
-    double *test_ns;         /* per test index: wall time */
-    double *test_cpu_ns;     /* per test index: CPU time */
-    unsigned char *test_outcome;
-    struct cov_list *cov;    /* per test index: lines executed */
-    size_t n_cov;            /* entries of cov (0: n_tests) */
-    size_t n_files;          /* bound for subject indices in coverage */
-    int recheck;             /* a timeout being confirmed alone */
-    double cpu_budget_ns;    /* CPU time allowed, checked from /proc */
-    int cpu_over;            /* killed for using more than that */
-    double *test_budget_ns;  /* per test index: CPU time that test alone
-                                may use, from its TEST_START; NULL or 0:
-                                only the job's budget applies */
     double test_cpu_base_ns; /* the child's CPU time when the current test
                                 started; -1 until read */
-    double test_over_ns;     /* > 0: killed for exceeding this budget of
-                                one test */
     double cpu_base_ns;      /* the child's CPU time when SANDBOXED came:
                                 the budget counts from there, so applying
                                 the change and entering the sandbox do not
                                 eat into the tests' time; -1 until then */
-
-    double started_at, deadline;
-    double sandbox_wall_s;   /* > 0 (fresh runs): at SANDBOXED the wall
-                                deadline becomes at least now + this, so
-                                the child's own import and collection do
-                                not eat the tests' time */
-    double exited_at;        /* when EXITED arrived */
-    int timed_out, output_overflow, killed_by_us;
+    int killed_by_us;
     int cut;                 /* stopped at the run's deadline (exec.h):
                                 what it reported is no result */
-    int wait_status;
-    long maxrss_kb;
-    double child_ns;
-    struct lt_telemetry_sample tm; /* what the child did (--telemetry),
-                                      taken at EXITED */
-
-    /* Untrusted runs (patches) and call evaluation (differential testing,
-     * datasets): what the child's guards and harness reported. */
-    char *tamper;            /* first TAMPER frame's text, or NULL */
-    char **calls;            /* CALL frames: captured calls, base64 */
-    size_t n_calls, cap_calls;
-    char **records;          /* RECORD frames: JSON texts */
-    size_t n_records, cap_records;
-    long probe_index;        /* last PROBE: input index, or -1 */
-    int probe_phase;         /* 0 reference; 1-3 the patch (calls.py) */
-    void *owner;             /* the job's owner's data; not freed here */
-
-    /* JVM lanes: the worker's answer (op done, the run's nonce), or NULL
-     * when it gave none (timed out, ended, malformed: protocol_error). */
-    struct lt_jvm_msg *answer;
+    size_t cap_calls, cap_records;
+    void *owner;             /* the job's task (struct lt_task); not
+                                freed here */
 };
 
 struct zygote {
@@ -144,21 +93,12 @@ struct pool {
     int n;
     struct lt_telemetry *tm; /* --telemetry: not owned; NULL when off */
     struct lt_runner_config cfg;
-    char **test_ids;
-    size_t n_tests;
-    unsigned features;
-    char *view_missing;      /* why the file-system view is missing, or
-                                NULL (from the first zygote's VIEW) */
-    char *view;              /* the view's description, or NULL */
-    /* IMPORT_LINES of the first zygote that sent one: (subject, line)
-     * pairs executed while the subjects and tests were imported and
-     * collected (subject below cfg.n_subjects; lines unchecked), and how
-     * long that took from the first subject import on. */
-    uint32_t *import_pairs;
-    size_t n_import;
-    int have_import;
-    double import_s;
-    int fail_cause;          /* enum lt_fail_cause of the last FAILED */
+    union {                  /* what its zygotes collected */
+        struct {
+            LT__SUITE_FIELDS
+        };
+        struct lt_suite suite;
+    };
     /* Called about every 0.2 s while lt__read_ready waits for a zygote
      * to import and collect (the executor shows the job's progress);
      * NULL: nothing. */
@@ -209,7 +149,58 @@ int lt__jworker_read(struct lt__jworker *w, int busy, struct lt_jvm_msg *m);
  * status, or -1 when none ran.  The slot is empty afterwards. */
 int lt__jworker_end(struct lt__jworker *w, int kill_it);
 
+/*** A lane of the executor (exec.h): its runners and its queue ***/
+
+/* Slot states of a lane's zygotes. */
+enum lt_slot_state { LT_SLOT_OFF = 0, LT_SLOT_STARTING, LT_SLOT_READY };
+
+/* The kinds of runner a lane has. */
+enum lt_runner_kind {
+    LT_RUNNER_ZYGOTE = 0,    /* zygotes: a child forked per task */
+    LT_RUNNER_JVM,           /* Java workers: a task at a time in-process */
+};
+
+struct lt_lane {
+    int kind;                /* enum lt_runner_kind */
+    struct pool pool;        /* pool.n: slots; runners start per slot (a
+                                JVM lane uses each slot's job alone) */
+    unsigned char *slot;     /* per slot: enum lt_slot_state */
+    double *slot_since;      /* per slot: when the zygote was started */
+    const struct lt_lane_ops *ops;
+    void *owner;
+    struct lt_task *qhead, *qtail; /* tasks waiting for a zygote */
+    size_t queued;
+    int running;             /* children running */
+    int live;                /* zygotes starting or ready */
+    int ready_once;          /* a zygote was ready once */
+    int warm;                /* zygotes asked for by lt_exec_warm: made
+                                as copies once the first is ready */
+    int no_copies;           /* a copy failed: new zygotes only */
+    int failed;              /* cannot start: its tasks are lost */
+    char *fail_msg;
+    double start_timeout;    /* s for a zygote to collect (a Java worker
+                                to say ready); 0: the pool's */
+
+    /* JVM lanes: the workers' settings (read paths: lt_exec_jvm_read),
+     * a worker per slot, workers in a row that never got ready, whether
+     * a degraded sandbox was said, the wall time of the runs answered
+     * (how many workers the queue pays for starting). */
+    struct lt_jvm_config jvm;
+    struct lt__jworker *jw;
+    int jvm_start_fails;
+    int jvm_warned;
+    double jvm_run_ms;
+    size_t jvm_runs;
+};
+
+
 void lt__job_reset(struct job *j);
+/* The run a report handed out by core belongs to: every report is a
+ * member of a struct job (lt_run_report_keep's too). */
+struct job *lt__job_of(const struct lt_run_report *r);
+/* Frees what a spec holds (its tests and per-test arrays) and empties
+ * it: a launch that did not start. */
+void lt__run_spec_clear(struct lt_run_spec *s);
 /* Moves a finished job out of its zygote slot into *dst (the caller's to
  * reset), leaving *src empty, so a job outlives the executor's reset. */
 void lt__job_move(struct job *dst, struct job *src);
@@ -228,9 +219,11 @@ void lt__zygote_stop(struct zygote *z);
 /* Makes *j the active job of spec (owned now by *j), nothing of it read
  * yet, with its wall deadline `timeout` s from now: what starting a job
  * means on a zygote (lt__job_start) and on a Java worker. */
-void lt__job_begin(struct job *j, const struct job *spec, double timeout);
+void lt__job_begin(struct job *j, const struct lt_run_spec *spec,
+                   double timeout);
 /* Starts a job on an idle zygote: pipes, RUN frame, wall deadline. */
-int lt__job_start(struct zygote *z, struct job *spec, uint64_t token,
+int lt__job_start(struct zygote *z, const struct lt_run_spec *spec,
+                  uint64_t token,
                   const struct lt_run_request *req, double timeout);
 void lt__job_kill(struct job *j);
 void lt__job_read_results(struct pool *pool, struct job *j);
@@ -244,9 +237,6 @@ int lt__job_check_limits(struct job *j, double now);
 void lt__job_expire_pipes(struct job *j, double now);
 int lt__job_done(const struct job *j);
 double lt__job_wakeup(const struct job *j);
-/* RLIMIT_CPU for a budget: whole seconds, a backstop above the engine's
- * finer check. */
-uint64_t lt__cpu_limit_for(double seconds);
 /* CPU time of a live process in ns from /proc (user and system, its own
  * and that of the children it waited for); -1 when it is gone. */
 double lt__proc_cpu_ns(pid_t pid);
@@ -254,8 +244,5 @@ double lt__proc_cpu_ns(pid_t pid);
  * process mode, with the children it reaped), or -1. */
 double lt__job_cpu_ns(const struct job *j);
 pid_t lt__proc_parent(pid_t pid);
-
-/* Allocates the per-test arrays of a job spec for a pool of nt tests. */
-void lt__job_alloc(struct job *spec, size_t nt, int with_coverage);
 
 #endif

@@ -1,5 +1,6 @@
 /* The progress report of a long job on stderr: see progress.h.
  * SPDX-License-Identifier: MIT */
+#include "engine/core/clock.h"
 #include "engine/core/progress.h"
 
 #include <math.h>
@@ -8,7 +9,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "engine/core/internal.h"
 
 /* The live line is redrawn at most this often (seconds). */
 #define LIVE_INTERVAL 0.2

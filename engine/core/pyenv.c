@@ -24,7 +24,6 @@
 #include "common/log.h"
 #include "common/pyload.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
 #include "runners/runner.h"
 
 #define PROBE_TIMEOUT_MS 60000

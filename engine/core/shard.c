@@ -1,13 +1,13 @@
 /* Shards: which share of a job's work one process runs (--shard I/N).
  * SPDX-License-Identifier: MIT */
+#include "engine/core/shard.h"
+
 #include <errno.h>
 #include <stdlib.h>
 
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
-#include "engine/engine.h"
 
-/* Contract: see engine.h.  Digits only: no sign, no spaces, nothing
+/* Contract: see shard.h.  Digits only: no sign, no spaces, nothing
  * after N, so that a typo cannot select another slice. */
 int lt_shard_parse(const char *s, unsigned *index, unsigned *count,
                    const char **why)

@@ -111,6 +111,25 @@ int lt_store_summary(struct lt_store *st, struct lt_summary *s);
  * it (the same as lt_mutant_clear, without linking the operators). */
 void lt_store_mutant_free_fields(struct lt_mutant *m);
 
+/* What a job keeps in a store it ran as one shard of many (--shard,
+ * docs/scale.md), for `litmus merge`: the meta keys of its plan, its
+ * shard and its end, and the tables of its own.  Each job defines one
+ * beside its tables; the command line hands them to lt_merge(), which
+ * names no job's keys or tables itself. */
+struct lt_shard_store {
+    const char *job;          /* the command: "score", "dataset", ... */
+    const char *settings_key; /* meta: the plan's settings */
+    const char *shard_key;    /* meta: "I/N" */
+    const char *complete_key; /* meta: "1" once the shard ended */
+    /* Its own tables, as lt_store_absorb() takes them: those the merged
+     * store gets, and those whose rows are copied into it (each list
+     * NULL-terminated).  NULL: the job keeps its results in core's
+     * tables (files, mutants, results, tests), which merge unites
+     * mutant by mutant. */
+    const char *const *create;
+    const char *const *copy;
+};
+
 /* Copies tables of the litmus database at path into st, in a transaction
  * of its own (outside a batch): each table named in `create` that st
  * lacks is created as path defines it, then the rows of each table named

@@ -12,7 +12,6 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
 #include "engine/report/report.h"
 #include "engine/report/report_internal.h"
 

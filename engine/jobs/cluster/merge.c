@@ -37,16 +37,13 @@ struct input {
     size_t n_ids, cap_ids;
     double wall_s, cpu_s;
     long tasks;
-    int kind;               /* K_SCORE, K_DATASET, K_PATCHES */
+    const struct lt_shard_store *kind; /* the job that made it */
 };
 
-/* The jobs whose shard stores merge, and their meta keys. */
-enum { K_SCORE, K_DATASET, K_PATCHES };
-static const char *const kind_name[] = {"score", "dataset", "patches"};
-static const char *const kind_keys[][3] = {
-    {"settings", "shard", "complete"},
-    {"dataset_settings", "dataset_shard", "dataset_complete"},
-    {"patches_settings", "patches_shard", "patches_complete"},
+/* The jobs whose shard stores merge (lt_merge's list, in that order). */
+struct jobs {
+    const struct lt_shard_store *const *all;
+    size_t n;
 };
 
 static int collect_file(const char *path, const char *sha, void *ud)
@@ -81,9 +78,20 @@ static double meta_num(struct lt_store *st, const char *key)
     return d;
 }
 
-/* Opens one input and reads its plan; 0, or an exit code after printing
- * why. */
-static int read_input(struct input *in)
+/* "`litmus score`, `dataset` or `patches`": the jobs, for a message. */
+static char *job_list(const struct jobs *jobs)
+{
+    struct lt_buf b = LT_BUF_INIT;
+    for (size_t k = 0; k < jobs->n; k++)
+        lt_buf_printf(&b, "%s`%s%s`",
+                      k == 0 ? "" : k + 1 == jobs->n ? " or " : ", ",
+                      k == 0 ? "litmus " : "", jobs->all[k]->job);
+    return b.data ? b.data : xstrdup("");
+}
+
+/* Opens one input and reads its plan: which job made it, asked of every
+ * job in turn by its meta keys.  0, or an exit code after printing why. */
+static int read_input(struct input *in, const struct jobs *jobs)
 {
     char *errmsg = NULL;
     if (access(in->path, F_OK) != 0) {
@@ -96,30 +104,28 @@ static int read_input(struct input *in)
         free(errmsg);
         return lt_exit_from_error(rc);
     }
-    if (lt_store_get_meta(in->st, "settings", &in->settings) < 0 ||
-        lt_store_get_meta(in->st, "shard", &in->shard) < 0 ||
-        lt_store_get_meta(in->st, "complete", &in->complete) < 0 ||
-        lt_store_each_file(in->st, collect_file, in) < 0 ||
+    for (size_t k = 0; !in->settings && k < jobs->n; k++) {
+        const struct lt_shard_store *job = jobs->all[k];
+        free(in->shard);
+        free(in->complete);
+        in->shard = in->complete = NULL;
+        if (lt_store_get_meta(in->st, job->settings_key, &in->settings) < 0 ||
+            lt_store_get_meta(in->st, job->shard_key, &in->shard) < 0 ||
+            lt_store_get_meta(in->st, job->complete_key, &in->complete) < 0) {
+            lt_error("%s: %s", in->path, lt_store_errmsg(in->st));
+            return LT_EXIT_ENGINE;
+        }
+        in->kind = job;
+    }
+    if (lt_store_each_file(in->st, collect_file, in) < 0 ||
         lt_store_each(in->st, collect_mutant, in) < 0) {
         lt_error("%s: %s", in->path, lt_store_errmsg(in->st));
         return LT_EXIT_ENGINE;
     }
-    /* Not a score run: perhaps a dataset's or a patch triage's. */
-    for (int k = K_DATASET; !in->settings && k <= K_PATCHES; k++) {
-        free(in->shard);
-        free(in->complete);
-        in->shard = in->complete = NULL;
-        if (lt_store_get_meta(in->st, kind_keys[k][0], &in->settings) < 0 ||
-            lt_store_get_meta(in->st, kind_keys[k][1], &in->shard) < 0 ||
-            lt_store_get_meta(in->st, kind_keys[k][2], &in->complete) < 0) {
-            lt_error("%s: %s", in->path, lt_store_errmsg(in->st));
-            return LT_EXIT_ENGINE;
-        }
-        in->kind = k;
-    }
     if (!in->settings) {
-        lt_error("%s holds no `litmus score`, `dataset` or `patches` run",
-                 in->path);
+        char *names = job_list(jobs);
+        lt_error("%s holds no %s run", in->path, names);
+        free(names);
         return LT_EXIT_USAGE;
     }
     const char *why = NULL;
@@ -178,7 +184,7 @@ static int same_plan(const struct input *a, const struct input *b)
     char diff[512];
     if (a->kind != b->kind) {
         lt_error("%s holds a `litmus %s` run, %s a `litmus %s` run", a->path,
-                 kind_name[a->kind], b->path, kind_name[b->kind]);
+                 a->kind->job, b->path, b->kind->job);
         return LT_EXIT_USAGE;
     }
     if (strcmp(a->settings, b->settings) != 0) {
@@ -425,42 +431,26 @@ static int write_merged(const char *tmp, struct input *in, size_t n)
         return rc;
     }
     c.out = out;
-    /* A dataset's or a patch triage's tables are the job's own: they are
-     * copied as the shards define them.  Their rows are keyed by content
-     * (a dataset run's key hashes what decides it; a candidate's result
-     * is keyed by program, text and layer or mutant), so a key stored by
-     * two shards holds the same result and the first one is kept.  The
-     * patch rows are each shard's report: `litmus patches` on the merged
-     * store writes its own. */
-    if (in[0].kind == K_PATCHES) {
-        static const char *const tables[] = {
-            "patch_runs", "candidate_results", "candidate_mutants", NULL};
+    /* A job with tables of its own (a dataset's, a patch triage's) has
+     * them copied as the shards define them.  Their rows are keyed by
+     * content (the job's lt_shard_store says why), so a key stored by
+     * two shards holds the same result and the first one is kept. */
+    const struct lt_shard_store *job = in[0].kind;
+    if (job->create || job->copy) {
         for (size_t k = 0; rc == 0 && k < n; k++)
-            rc = lt_store_absorb(out, in[k].path, tables, tables + 1);
+            rc = lt_store_absorb(out, in[k].path, job->create, job->copy);
         if (rc == 0)
             rc = lt_store_begin(out);
         if (rc == 0)
-            rc = lt_store_set_meta(out, "patches_settings", in[0].settings);
+            rc = lt_store_set_meta(out, job->settings_key, in[0].settings);
         if (rc == 0)
-            rc = lt_store_set_meta(out, "patches_complete", "1");
-        goto done;
-    }
-    if (in[0].kind == K_DATASET) {
-        static const char *const tables[] = {"dataset_runs", NULL};
-        for (size_t k = 0; rc == 0 && k < n; k++)
-            rc = lt_store_absorb(out, in[k].path, tables, tables);
-        if (rc == 0)
-            rc = lt_store_begin(out);
-        if (rc == 0)
-            rc = lt_store_set_meta(out, "dataset_settings", in[0].settings);
-        if (rc == 0)
-            rc = lt_store_set_meta(out, "dataset_complete", "1");
+            rc = lt_store_set_meta(out, job->complete_key, "1");
         goto done;
     }
     rc = lt_store_begin(out);
     /* A merged store is a whole run: no shard key, complete. */
-    static const char *const keys[] = {"settings", "sandbox_features",
-                                       "sandbox_view"};
+    const char *const keys[] = {job->settings_key, "sandbox_features",
+                                "sandbox_view"};
     for (size_t j = 0; rc == 0 && j < sizeof(keys) / sizeof(*keys); j++) {
         char *v = NULL;
         rc = lt_store_get_meta(in[0].st, keys[j], &v);
@@ -469,7 +459,7 @@ static int write_merged(const char *tmp, struct input *in, size_t n)
         free(v);
     }
     if (rc == 0)
-        rc = lt_store_set_meta(out, "complete", "1");
+        rc = lt_store_set_meta(out, job->complete_key, "1");
     struct copy_file cf = {in[0].st, out};
     if (rc == 0)
         rc = lt_store_each_file(in[0].st, copy_one_file, &cf);
@@ -504,8 +494,10 @@ done:
 
 /* See engine.h.  The merged store is written beside OUT and renamed onto
  * it once complete, so OUT is never half a merge. */
-int lt_merge(const char *out, char **inputs, size_t n_inputs, int force)
+int lt_merge(const char *out, char **inputs, size_t n_inputs, int force,
+             const struct lt_shard_store *const *jobs, size_t n_jobs)
 {
+    const struct jobs known = {jobs, n_jobs};
     struct input *in = xcalloc(n_inputs + 1, sizeof(*in));
     char *tmp = NULL;
     int code = 0;
@@ -538,7 +530,7 @@ int lt_merge(const char *out, char **inputs, size_t n_inputs, int force)
                     goto out;
                 }
         }
-        if ((code = read_input(&in[k])) != 0)
+        if ((code = read_input(&in[k], &known)) != 0)
             goto out;
         if (k > 0 && (code = same_plan(&in[0], &in[k])) != 0)
             goto out;
@@ -568,11 +560,12 @@ int lt_merge(const char *out, char **inputs, size_t n_inputs, int force)
         code = LT_EXIT_ENGINE;
         goto out;
     }
-    if (in[0].kind != K_SCORE)
+    /* A job with tables of its own writes its output from them. */
+    if (in[0].kind->create || in[0].kind->copy)
         printf("merged %zu %s shards into %s: run the same `litmus %s` "
                "command without --shard and with --db %s to write the whole "
-               "output from it\n", n_inputs, kind_name[in[0].kind], out,
-               kind_name[in[0].kind], out);
+               "output from it\n", n_inputs, in[0].kind->job, out,
+               in[0].kind->job, out);
     else
         printf("merged %zu shards of %zu mutants into %s\n", n_inputs,
                in[0].n_ids, out);

@@ -24,7 +24,9 @@
 #include "common/log.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
+#include "engine/core/exit.h"
+#include "engine/core/shard.h"
 #include "operators/operators.h"
 
 void lt_dataset_opts_init(struct lt_dataset_opts *o)
@@ -687,7 +689,7 @@ static int open_store(struct ds_run *r, const char *plan, const char *shard)
      * merge would take it for that one.  (Runs are keyed by content, so a
      * store of the whole run may serve a shard.) */
     char *was = NULL;
-    rc = lt_store_get_meta(r->st, "dataset_shard", &was);
+    rc = lt_store_get_meta(r->st, lt_dataset_shard_store.shard_key, &was);
     if (rc < 0) {
         lt_error("%s: %s", db, lt_store_errmsg(r->st));
         return LT_EXIT_ENGINE;
@@ -701,11 +703,12 @@ static int open_store(struct ds_run *r, const char *plan, const char *shard)
     }
     free(was);
     if (*shard)
-        rc = lt_store_set_meta(r->st, "dataset_shard", shard);
+        rc = lt_store_set_meta(r->st, lt_dataset_shard_store.shard_key, shard);
     if (rc == 0)
-        rc = lt_store_set_meta(r->st, "dataset_settings", plan);
+        rc = lt_store_set_meta(r->st, lt_dataset_shard_store.settings_key,
+                               plan);
     if (rc == 0)
-        rc = lt_store_set_meta(r->st, "dataset_complete", "0");
+        rc = lt_store_set_meta(r->st, lt_dataset_shard_store.complete_key, "0");
     return rc < 0 ? lt__store_write_failed(r->st, db, rc) : 0;
 }
 
@@ -751,7 +754,8 @@ static int finish(struct ds_run *r)
     }
     json_decref(summary);
     if (code == 0 && r->st) {
-        int rc = lt_store_set_meta(r->st, "dataset_complete", "1");
+        int rc = lt_store_set_meta(r->st, lt_dataset_shard_store.complete_key,
+                                   "1");
         if (rc < 0)
             code = lt__store_write_failed(r->st, o->run.db, rc);
     }

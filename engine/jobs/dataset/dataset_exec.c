@@ -25,7 +25,7 @@
 #include "common/log.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
 #include "harness/wire.h"
 #include "sandbox/sandbox.h"
 
@@ -291,7 +291,8 @@ bad:
 }
 
 /* The result of a call-evaluation job from the child's frames. */
-static json_t *cases_result(const struct ds_task *t, const struct job *j)
+static json_t *cases_result(const struct ds_task *t,
+                            const struct lt_run_report *j)
 {
     int st = j->wait_status;
     if (j->timed_out || (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU))
@@ -382,11 +383,12 @@ static json_t *cases_result(const struct ds_task *t, const struct job *j)
  * raised / invalid / equivalent / error, the outcome of every test that
  * ran ("outcomes": one letter per collected test: P passed, F failed,
  * S skipped, M memory, '-' not run), the first failing test. */
-static json_t *tests_result(const struct ds_task *t, const struct job *j)
+static json_t *tests_result(const struct ds_task *t,
+                            const struct lt_run_report *j)
 {
     const struct ds_lane *l = t->lane;
     json_t *o = json_object();
-    size_t nt = l->xl->pool.n_tests;
+    size_t nt = lt_exec_lane_suite(l->xl)->n_tests;
     char *oc = xmalloc(nt + 1);
     double test_ms = 0;
     for (size_t i = 0; i < nt; i++) {
@@ -406,7 +408,7 @@ static json_t *tests_result(const struct ds_task *t, const struct job *j)
      * docs/verdicts.md). */
     struct lt_evidence ev;
     struct lt_decision d;
-    lt__job_evidence(&l->xl->pool, j, &ev);
+    lt__run_evidence(lt_exec_lane_suite(l->xl), j, &ev);
     ev.need_all = !t->stop_first;
     lt_verdict_decide(&ev, &d);
     lt__evidence_clear(&ev);
@@ -450,12 +452,12 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     struct ds_task *t = xt->owner;
     struct ds_lane *l = t->lane;
     const struct lt_dataset_opts *o = r->o;
-    struct job *spec = &la->spec;
+    struct lt_run_spec *spec = &la->spec;
     struct lt_run_request *req = &la->req;
     *req = (struct lt_run_request){
         .mode = LT_RUN_MUTANT, .replacement = "",
         .memory_bytes = (uint64_t)o->run.memory_mb << 20};
-    size_t nt = l->xl->pool.n_tests;
+    size_t nt = lt_exec_lane_suite(l->xl)->n_tests;
     if (t->kind == TK_CASES) {
         json_t *job = json_pack(
             "{s:s, s:s, s:s, s:s%, s:O, s:b, s:f}", "kind", "cases", "path",
@@ -469,11 +471,11 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
         req->mode = LT_RUN_CALLS;
         req->extra = la->owned[0];
         req->flags = LT_RUN_UNTRUSTED;
-        lt__job_alloc(spec, nt, 0);
+        lt_run_spec_alloc(spec, nt, 0);
         spec->n_files = 1;
     } else {
         int base = t->kind == TK_BASELINE;
-        lt__job_alloc(spec, nt, base);
+        lt_run_spec_alloc(spec, nt, base);
         spec->is_baseline = base;
         spec->n_files = 1;
         if (t->tests) {
@@ -534,7 +536,7 @@ static void floor_account(struct ds_run *r, struct ds_task *t,
 }
 
 static void task_finished(struct lt_exec *ex, struct lt_task *xt,
-                          struct job *j)
+                          const struct lt_run_report *j)
 {
     struct ds_run *r = ex->owner;
     struct ds_task *t = xt->owner;
@@ -558,7 +560,7 @@ static const struct lt_task_ops task_ops = {
 static void lane_start_failed(struct lt_exec *ex, struct lt_lane *xl, int rc,
                               const char *why)
 {
-    struct ds_lane *l = xl->owner;
+    struct ds_lane *l = lt_exec_lane_owner(xl);
     (void)rc;
     char *msg = l->bare ? xasprintf("the call-evaluation runner failed to "
                                     "start: %s", why)
@@ -576,10 +578,10 @@ static void lane_start_failed(struct lt_exec *ex, struct lt_lane *xl, int rc,
 static int lane_ready(struct lt_exec *ex, struct lt_lane *xl, int first,
                       char **why)
 {
-    struct ds_lane *l = xl->owner;
+    struct ds_lane *l = lt_exec_lane_owner(xl);
     (void)ex;
     (void)first;
-    if (!l->bare && xl->pool.n_tests == 0) {
+    if (!l->bare && lt_exec_lane_suite(xl)->n_tests == 0) {
         *why = xasprintf("no tests collected from %s", l->tests);
         return -1;
     }
@@ -814,7 +816,7 @@ int lt__ds_floor(struct ds_run *r, json_t *summary)
     size_t measured = 0;
     for (size_t i = 0; i < r->n_lanes && measured < 3 && !r->ex.fatal; i++) {
         struct ds_lane *l = r->lanes[i];
-        if (!l->ran_tests || l->xl->failed)
+        if (!l->ran_tests || lt_exec_lane_failed(l->xl))
             continue;
         fork_tests += trivial_ms(r, l, 20, &c2);
         measured++;

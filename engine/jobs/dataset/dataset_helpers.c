@@ -344,7 +344,7 @@ const char *lt__ds_test_id(const struct ds_lane *l, long idx)
         return idx >= 0 && (size_t)idx < l->n_java_tests
                    ? l->java_tests[idx]
                    : "?";
-    const struct pool *p = &l->xl->pool;
+    const struct lt_suite *p = lt_exec_lane_suite(l->xl);
     if (idx < 0 || !p->test_ids || (size_t)idx >= p->n_tests)
         return "?";
     return p->test_ids[idx];

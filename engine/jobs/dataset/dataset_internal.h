@@ -15,7 +15,6 @@
 #include "common/buf.h"
 #include "engine/engine.h"
 #include "engine/core/exec.h"
-#include "engine/core/pool.h"
 #include "engine/core/progress.h"
 #include "engine/core/store.h"
 #include "engine/jobs/dataset/dataset_store.h"

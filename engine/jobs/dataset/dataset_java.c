@@ -28,7 +28,8 @@
 #include "common/log.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
+#include "engine/core/exe.h"
 #include "engine/core/verdict.h"
 #include "harness/jvm_wire.h"
 #include "runners/jvm.h"
@@ -668,7 +669,7 @@ static json_t *answer_result(struct ds_run *r, struct ds_task *t,
 /* The run is over: its answer, or how it ended without one, becomes its
  * result.  An engine failure (error) runs once more, then it stands. */
 static void task_finished(struct lt_exec *ex, struct lt_task *xt,
-                          struct job *j)
+                          const struct lt_run_report *j)
 {
     struct ds_run *r = ex->owner;
     struct ds_task *t = xt->owner;

@@ -187,7 +187,7 @@ int lt__ds_select_prepare(struct ds_run *r, struct ds_prog *p)
             lt_error("%s: id %s: the code does not parse: %s", p->where,
                      p->id_str, msg ? msg : lt_strerror(rc));
         free(msg);
-        return rc == LT_EPYTHON ? 3 : 2;
+        return rc == LT_EPYTHON ? LT_EXIT_ENGINE : LT_EXIT_USAGE;
     }
     free(msg);
     size_t n = s->ml.count;

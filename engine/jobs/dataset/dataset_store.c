@@ -7,6 +7,14 @@
 #include "common/err.h"
 #include "engine/jobs/dataset/dataset_store.h"
 
+/* Contract: see dataset_store.h.  A run's key hashes what decides it, so
+ * a key two shards stored holds the same result. */
+static const char *const dataset_tables[] = {"dataset_runs", NULL};
+const struct lt_shard_store lt_dataset_shard_store = {
+    .job = "dataset", .settings_key = "dataset_settings",
+    .shard_key = "dataset_shard", .complete_key = "dataset_complete",
+    .create = dataset_tables, .copy = dataset_tables};
+
 /* Created on first use like the patch tables, the schema version
  * unchanged. */
 static const char dataset_schema_sql[] =

@@ -6,6 +6,9 @@
 
 #include "engine/core/store.h"
 
+/* `litmus dataset`'s shard stores (lt_merge): dataset_runs. */
+extern const struct lt_shard_store lt_dataset_shard_store;
+
 /* Creates the table dataset_runs when missing (outside a batch). */
 int lt_store_dataset_init(struct lt_store *st);
 /* The JSON result of a run by its key: put keeps the first one stored;

@@ -14,7 +14,7 @@
 
 #include "common/sha256.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
 
 /*** Tasks ***/
 
@@ -206,7 +206,7 @@ void lt__ds_task_lost(struct lt_exec *ex, struct lt_task *xt, const char *why)
 {
     struct ds_run *r = ex->owner;
     struct ds_task *t = xt->owner;
-    if (!xt->lane->failed)
+    if (!lt_exec_lane_failed(xt->lane))
         r->s.engine_errors++;
     t->result = json_pack("{s:s, s:s}", "status", "error", "error",
                           why ? why : "");

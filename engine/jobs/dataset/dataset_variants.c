@@ -406,7 +406,8 @@ static int gen_prepare(struct ds_run *r, struct ds_prog *p, const char *fn,
         lt_error("%s: id %s: %s", p->where, p->id_str,
                  gen ? "bad answer from the generator" : r->call_err);
         json_decref(gen);
-        return r->call_rc == LT_EUSAGE || !gen ? 2 : 3;
+        return r->call_rc == LT_EUSAGE || !gen ? LT_EXIT_USAGE
+                                               : LT_EXIT_ENGINE;
     }
     struct var *v = xcalloc(1, sizeof(*v));
     p->m = v;
@@ -835,7 +836,7 @@ int lt__ds_rewrite_prepare(struct ds_run *r, struct ds_prog *p)
     json_t *ap = lt__ds_call(r, "applicable", a, p->where);
     if (!ap) {
         lt_error("%s: id %s: %s", p->where, p->id_str, r->call_err);
-        return r->call_rc == LT_EUSAGE ? 2 : 3;
+        return r->call_rc == LT_EUSAGE ? LT_EXIT_USAGE : LT_EXIT_ENGINE;
     }
     json_t *skipped = json_object_get(ap, "skipped");
     if (json_array_size(skipped) && p->index == 0)

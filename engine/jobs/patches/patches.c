@@ -20,7 +20,9 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
+#include "engine/core/exe.h"
+#include "engine/core/exit.h"
 #include "engine/core/progress.h"
 #include "engine/jobs/patches/patches_internal.h"
 #include "sandbox/sandbox.h"
@@ -302,7 +304,7 @@ static int prepare_diff(const struct patches_run *r, struct ptask *k,
     const struct lt_patches_opts *o = r->o;
     struct unit *u = k->u;
     struct lt_run_request *req = &la->req;
-    lt__job_alloc(&la->spec, u->lane->pool.n_tests, 0);
+    lt_run_spec_alloc(&la->spec, lt_exec_lane_suite(u->lane)->n_tests, 0);
     la->spec.n_files = 1;
     /* A call's limit: well above the slowest test of the reference
      * and of the candidate (a call the tests make cannot be slower
@@ -373,7 +375,7 @@ static void unit_started(struct lt_exec *ex, struct lt_lane *l,
                          struct lt_task *xt)
 {
     struct patches_run *r = ex->owner;
-    struct unit *u = l->owner;
+    struct unit *u = lt_exec_lane_owner(l);
     struct ptask *k = xt ? xt->owner : NULL;
     if (k)
         r->jobs_started[k->kind]++;
@@ -412,7 +414,7 @@ static int fail_input(struct patches_run *r, const char *fmt, ...)
 
 static unsigned char *ref_skipped_map(const struct unit *u)
 {
-    unsigned char *m = xcalloc(u->lane->pool.n_tests + 1, 1);
+    unsigned char *m = xcalloc(lt_exec_lane_suite(u->lane)->n_tests + 1, 1);
     const json_t *parts[2] = {u->ref_json,
                               u->ref_json ? json_object_get(u->ref_json,
                                                             "held")
@@ -424,7 +426,7 @@ static unsigned char *ref_skipped_map(const struct unit *u)
         json_t *v;
         json_array_foreach(sk, i, v) {
             json_int_t x = json_integer_value(v);
-            if (x >= 0 && (size_t)x < u->lane->pool.n_tests)
+            if (x >= 0 && (size_t)x < lt_exec_lane_suite(u->lane)->n_tests)
                 m[x] = 1;
         }
     }
@@ -461,7 +463,7 @@ static void ref_done(struct patches_run *r, struct unit *u)
 /* A reference run ended: its evidence, or the run stops when the
  * reference does not pass its own tests. */
 static void reference_finished(struct patches_run *r, struct ptask *k,
-                               const struct job *j)
+                               const struct lt_run_report *j)
 {
     struct unit *u = k->u;
     int held = k->kind == T_REF_HELD;
@@ -484,7 +486,7 @@ static void reference_finished(struct patches_run *r, struct ptask *k,
 /* A run of a text's tests (layer 1 or held-out) ended: its evidence.
  * 1 when k was queued again (an engine error, once), else 0. */
 static int tests_finished(struct patches_run *r, struct ptask *k,
-                          const struct job *j)
+                          const struct lt_run_report *j)
 {
     struct unit *u = k->u;
     struct ptext *t = k->t;
@@ -507,8 +509,9 @@ static int tests_finished(struct patches_run *r, struct ptask *k,
     if (held) {
         t->held = ev;
     } else {
+        size_t collected = lt_exec_lane_suite(u->lane)->n_tests;
         json_object_set_new(ev, "tests_collected",
-                            json_integer((json_int_t)u->lane->pool.n_tests));
+                            json_integer((json_int_t)collected));
         t->l1 = ev;
     }
     lt__pt_store_layer(r, u, t->sha, held ? "held" : "l1", ev);
@@ -518,7 +521,7 @@ static int tests_finished(struct patches_run *r, struct ptask *k,
 /* A differential job ended: its evidence.  1 when k was queued again
  * (an engine error, once), else 0. */
 static int diff_finished(struct patches_run *r, struct ptask *k,
-                         const struct job *j)
+                         const struct lt_run_report *j)
 {
     json_t *ev = lt__pe_diff(j, k->probe_stuck);
     if (strcmp(lt__pe_str(ev, "status"), "error") == 0 && !k->task.retried) {
@@ -536,7 +539,7 @@ static int diff_finished(struct patches_run *r, struct ptask *k,
  * give the whole sandbox).  A job whose evidence is an engine error runs
  * once more. */
 static void task_finished(struct lt_exec *ex, struct lt_task *xt,
-                          struct job *j)
+                          const struct lt_run_report *j)
 {
     struct patches_run *r = ex->owner;
     struct ptask *k = xt->owner;
@@ -615,11 +618,11 @@ static void task_lost(struct lt_exec *ex, struct lt_task *xt,
 
 /*** A unit's tests ***/
 
-/* The test ids of the unit's pool, split into main and held-out tests
+/* The test ids of the unit's suite, split into main and held-out tests
  * by the file part of each node id. */
 static int setup_tests(struct patches_run *r, struct unit *u)
 {
-    size_t nt = u->lane->pool.n_tests;
+    size_t nt = lt_exec_lane_suite(u->lane)->n_tests;
     u->main_tests = xcalloc(nt + 1, sizeof(uint32_t));
     u->held_tests = xcalloc(nt + 1, sizeof(uint32_t));
     char *held = u->p0->held_out;
@@ -627,7 +630,7 @@ static int setup_tests(struct patches_run *r, struct unit *u)
     for (size_t i = 0; i < nt; i++) {
         int is_held = 0;
         if (held) {
-            const char *id = u->lane->pool.test_ids[i];
+            const char *id = lt_exec_lane_suite(u->lane)->test_ids[i];
             const char *sep = strstr(id, "::");
             char *file = sep ? xstrndup(id, (size_t)(sep - id)) : xstrdup(id);
             /* Node ids are relative to pytest's rootdir: try the working
@@ -686,11 +689,11 @@ static int unit_ready(struct lt_exec *ex, struct lt_lane *l, int first,
                       char **why)
 {
     struct patches_run *r = ex->owner;
-    struct unit *u = l->owner;
+    struct unit *u = lt_exec_lane_owner(l);
     (void)why; /* every failure stops the run */
     if (!first)
         return 0;
-    if (l->pool.n_tests == 0)
+    if (lt_exec_lane_suite(l)->n_tests == 0)
         return fail_input(r, "program '%s': no tests collected from %s",
                           u->p0->name, u->p0->tests);
     if (setup_tests(r, u) < 0)
@@ -705,7 +708,7 @@ static void unit_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
                               const char *msg)
 {
     struct patches_run *r = ex->owner;
-    struct unit *u = l->owner;
+    struct unit *u = lt_exec_lane_owner(l);
     if (rc == LT_ENOTESTS) {
         /* A FAILED frame without a readable message says nothing more
          * (the executor would name the code). */
@@ -723,7 +726,7 @@ static void unit_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
  * estimate; none once it is done or when it needs no run. */
 static size_t unit_work(const struct lt_lane *l)
 {
-    const struct unit *u = l->owner;
+    const struct unit *u = lt_exec_lane_owner(l);
     if (u->done || !u->pending_work)
         return 0;
     return u->have_tests ? lt_exec_queued(l) : initial_work(u);
@@ -736,21 +739,22 @@ static size_t unit_work(const struct lt_lane *l)
  * the reference look stuck (the comparison would be inconclusive and an
  * overfitting patch pass).  A call that sleeps uses no CPU: the wall
  * clock catches it, later. */
-static void diff_watch(struct lt_exec *ex, struct lt_task *xt, struct job *j,
+static int diff_watch(struct lt_exec *ex, struct lt_task *xt,
+                      const struct lt_run_report *j,
                        double now)
 {
     struct ptask *t = xt->owner;
     (void)ex;
     if (t->probe_stuck)
-        return;
-    double cpu = j->pid > 0 ? lt__job_cpu_ns(j) : -1;
+        return 0;
+    double cpu = lt_run_cpu_ns(j);
     if (j->probe_index != t->probe_index ||
         j->probe_phase != t->probe_phase) {
         t->probe_index = j->probe_index;
         t->probe_phase = j->probe_phase;
         t->probe_at = now;
         t->probe_cpu_ns = cpu;
-        return;
+        return 0;
     }
     if (t->probe_cpu_ns < 0) /* the first reading of this probe */
         t->probe_cpu_ns = cpu;
@@ -758,8 +762,9 @@ static void diff_watch(struct lt_exec *ex, struct lt_task *xt, struct job *j,
     if ((cpu >= 0 && cpu - t->probe_cpu_ns > limit * 1e9) ||
         now - t->probe_at > 3 * limit + 10.0) {
         t->probe_stuck = 1;
-        lt__job_kill(j);
+        return 1;
     }
+    return 0;
 }
 
 static const struct lt_task_ops task_ops = {
@@ -781,7 +786,7 @@ static void unit_lane(struct patches_run *r, struct unit *u)
         .subjects = &u->subject, .n_subjects = 1, .debug = r->o->debug,
         .preload_generator = u->ref != NULL};
     u->lane = lt_exec_lane(&r->ex, &cfg, &lane_ops, u);
-    u->lane->start_timeout = ZYGOTE_TIMEOUT;
+    lt_exec_lane_set_start_timeout(u->lane, ZYGOTE_TIMEOUT);
 }
 
 /*** The run's hooks ***/
@@ -804,7 +809,7 @@ static size_t settle(struct lt_exec *ex)
             continue;
         if (!u->pending_work ||
             (u->have_tests && lt_exec_queued(u->lane) == 0 &&
-             u->lane->running == 0))
+             lt_exec_lane_running(u->lane) == 0))
             finish_unit(r, u);
         else if (!u->have_tests)
             waiting++;
@@ -961,7 +966,7 @@ int lt__patches_store_open(const char *db, const char *schema,
      * shard, `litmus merge` would take it for that one. */
     char *was = NULL;
     if (rc == 0)
-        rc = lt_store_get_meta(*st, "patches_shard", &was);
+        rc = lt_store_get_meta(*st, lt_patches_shard_store.shard_key, &was);
     if (rc == 0 && was && strcmp(was, shard) != 0) {
         lt_error("%s holds %s%s, not %s%s; use another --db", db,
                  *was ? "patches shard " : "the whole triage", was,
@@ -972,11 +977,11 @@ int lt__patches_store_open(const char *db, const char *schema,
     }
     free(was);
     if (rc == 0 && *shard)
-        rc = lt_store_set_meta(*st, "patches_shard", shard);
+        rc = lt_store_set_meta(*st, lt_patches_shard_store.shard_key, shard);
     if (rc == 0)
-        rc = lt_store_set_meta(*st, "patches_settings", plan);
+        rc = lt_store_set_meta(*st, lt_patches_shard_store.settings_key, plan);
     if (rc == 0)
-        rc = lt_store_set_meta(*st, "patches_complete", "0");
+        rc = lt_store_set_meta(*st, lt_patches_shard_store.complete_key, "0");
     if (rc == 0)
         rc = lt_store_commit(*st);
     return rc < 0 ? lt__store_write_failed(*st, db, rc) : 0;
@@ -1035,7 +1040,8 @@ static int report(struct patches_run *r)
     int code = lt__patches_report(r->st, r->o, lt__now() - r->t_start,
                                   r->n_texts, stdout);
     if (code == 0 || code == 1) {
-        int rc = lt_store_set_meta(r->st, "patches_complete", "1");
+        int rc = lt_store_set_meta(r->st, lt_patches_shard_store.complete_key,
+                                   "1");
         if (rc < 0)
             code = lt__store_write_failed(r->st, r->o->run.db, rc);
     }
@@ -1049,7 +1055,7 @@ static void run_free(struct patches_run *r)
     if (r->run_log)
         fclose(r->run_log);
     for (size_t i = 0; i < r->n_units; i++)
-        lt__pu_free_tasks(r->units[i]);
+        lt__pu_free_tasks(&r->ex, r->units[i]);
     lt_exec_close(&r->ex); /* stops the zygotes */
     for (size_t i = 0; i < r->n_units; i++)
         lt__pu_free(r->units[i]);

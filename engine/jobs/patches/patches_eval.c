@@ -10,7 +10,7 @@
 
 #include "common/buf.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
 #include "engine/jobs/patches/patches_internal.h"
 
 #define MAX_LISTED 200     /* failing test ids kept in the evidence */
@@ -53,22 +53,22 @@ static json_t *jstr_clip(const char *s, size_t max)
     return v ? v : json_string("(not UTF-8)");
 }
 
-static double job_ms(const struct job *j)
+static double job_ms(const struct lt_run_report *j)
 {
     double end = j->exited_at > 0 ? j->exited_at : lt__now();
     return (end - j->started_at) * 1000.0;
 }
 
-static const char *pool_test(const struct pool *pool, long idx)
+static const char *pool_test(const struct lt_suite *suite, long idx)
 {
-    if (idx < 0 || (size_t)idx >= pool->n_tests)
+    if (idx < 0 || (size_t)idx >= suite->n_tests)
         return "?";
-    return pool->test_ids[idx];
+    return suite->test_ids[idx];
 }
 
 static const char *test_name(const struct unit *u, long idx)
 {
-    return pool_test(&u->lane->pool, idx);
+    return pool_test(lt_exec_lane_suite(u->lane), idx);
 }
 
 static json_t *status_obj(const char *status, const char *detail, double ms)
@@ -85,10 +85,10 @@ static json_t *status_obj(const char *status, const char *detail, double ms)
 
 /* Where a child stopped, for a message: "during test X", "while
  * importing the patch" or "". */
-static char *where(const struct pool *pool, const struct job *j)
+static char *where(const struct lt_suite *suite, const struct lt_run_report *j)
 {
     if (j->current >= 0)
-        return xasprintf(" during %s", pool_test(pool, j->current));
+        return xasprintf(" during %s", pool_test(suite, j->current));
     if (j->apply_status < 0)
         return xstrdup(" while importing the patch");
     return xstrdup("");
@@ -98,12 +98,13 @@ static char *where(const struct pool *pool, const struct job *j)
  * patches' words: where the child was ("during test X"), the patch
  * rather than the change; NULL where the shared decision's detail says
  * it (syntax, import, protocol). */
-static char *patch_detail(const struct pool *pool, const struct job *j,
+static char *patch_detail(const struct lt_suite *suite,
+                          const struct lt_run_report *j,
                           const struct lt_decision *d)
 {
     int st = j->wait_status;
     int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    char *at = where(pool, j);
+    char *at = where(suite, j);
     char *detail = NULL;
     switch (d->reason) {
     case LT_REASON_SYNTAX:
@@ -167,7 +168,8 @@ static char *patch_detail(const struct pool *pool, const struct job *j,
  * the shared decision: the patch vocabulary of the reasons' table
  * (syntax, tamper, import_error, unchanged, timeout, crash, error) and
  * its details.  Returns a new status object. */
-static json_t *early_status(const struct pool *pool, const struct job *j,
+static json_t *early_status(const struct lt_suite *suite,
+                            const struct lt_run_report *j,
                             const struct lt_decision *d, double ms)
 {
     int st = j->wait_status;
@@ -177,7 +179,7 @@ static json_t *early_status(const struct pool *pool, const struct job *j,
     if (d->reason == LT_REASON_EXIT_EARLY && j->ended && WIFEXITED(st) &&
         WEXITSTATUS(st) == 0)
         status = "error";
-    char *detail = patch_detail(pool, j, d);
+    char *detail = patch_detail(suite, j, d);
     json_t *o = status_obj(status ? status : "error",
                            detail ? detail : d->detail, ms);
     free(detail);
@@ -188,14 +190,15 @@ static json_t *early_status(const struct pool *pool, const struct job *j,
  * needs every test's outcome, the test first failing being first (or
  * -1).  Returns whether the run completed: every test reported and a
  * clean end, so that its outcomes decide; the caller frees d's strings. */
-static int decide_untrusted(const struct pool *pool, const struct job *j,
+static int decide_untrusted(const struct lt_suite *suite,
+                            const struct lt_run_report *j,
                             long first, struct lt_decision *d)
 {
     struct lt_evidence ev;
-    lt__job_evidence(pool, j, &ev);
+    lt__run_evidence(suite, j, &ev);
     ev.untrusted = 1;
     ev.need_all = 1;
-    ev.fail_test = first >= 0 ? pool_test(pool, first) : NULL;
+    ev.fail_test = first >= 0 ? pool_test(suite, first) : NULL;
     ev.fail_memory = first >= 0 && j->test_outcome[first] == LT_TEST_MEMORY;
     lt_verdict_decide(&ev, d);
     lt__evidence_clear(&ev);
@@ -212,7 +215,8 @@ static int decide_untrusted(const struct pool *pool, const struct job *j,
  * (ref_skipped) does not skip.  A pass needs positive evidence: applied,
  * sandboxed, every listed test reported once and passed, END, exit
  * status 0, no guard fired. */
-json_t *lt__pe_tests(const struct unit *u, const struct job *j, int held,
+json_t *lt__pe_tests(const struct unit *u, const struct lt_run_report *j,
+                     int held,
                      const unsigned char *ref_skipped)
 {
     double ms = job_ms(j);
@@ -239,12 +243,12 @@ json_t *lt__pe_tests(const struct unit *u, const struct job *j, int held,
     }
 
     struct lt_decision d;
-    int complete = decide_untrusted(&u->lane->pool, j, first, &d);
+    int complete = decide_untrusted(lt_exec_lane_suite(u->lane), j, first, &d);
     json_t *o;
     if (!complete) {
         json_decref(failing);
         json_decref(skipped);
-        o = early_status(&u->lane->pool, j, &d, ms);
+        o = early_status(lt_exec_lane_suite(u->lane), j, &d, ms);
         /* Early ends: count the tests that did pass before it. */
         size_t before = 0;
         for (size_t k = 0; j->seen && j->test_outcome && k < j->n_tests;
@@ -281,7 +285,8 @@ json_t *lt__pe_tests(const struct unit *u, const struct job *j, int held,
 }
 
 /* Contract: see patches_internal.h. */
-json_t *lt__pe_run_end(const struct pool *pool, const struct job *j,
+json_t *lt__pe_run_end(const struct lt_suite *suite,
+                       const struct lt_run_report *j,
                        double ms)
 {
     long first = -1;
@@ -294,8 +299,8 @@ json_t *lt__pe_run_end(const struct pool *pool, const struct job *j,
         }
     }
     struct lt_decision d;
-    int complete = decide_untrusted(pool, j, first, &d);
-    json_t *o = complete ? NULL : early_status(pool, j, &d, ms);
+    int complete = decide_untrusted(suite, j, first, &d);
+    json_t *o = complete ? NULL : early_status(suite, j, &d, ms);
     free(d.killed_by);
     free(d.detail);
     return o;
@@ -309,13 +314,14 @@ static int cmp_u32(const void *a, const void *b)
 
 /* Per main test, in u->main_tests order: CPU ms, line events and the
  * lines of the subject it executed (mutant selection and budgets). */
-json_t *lt__pe_coverage(const struct unit *u, const struct job *j)
+json_t *lt__pe_coverage(const struct unit *u, const struct lt_run_report *j)
 {
     json_t *cpu = json_array(), *events = json_array(), *lines = json_array();
     for (size_t k = 0; k < u->n_main; k++) {
         uint32_t t = u->main_tests[k];
         json_array_append_new(cpu, json_real(j->test_cpu_ns[t] / 1e6));
-        const struct cov_list *c = j->cov && t < j->n_cov ? &j->cov[t] : NULL;
+        const struct lt_cov_list *c =
+            j->cov && t < j->n_cov ? &j->cov[t] : NULL;
         json_array_append_new(events, json_integer(
                                           c ? (json_int_t)c->line_events : 0));
         json_t *ls = json_array();
@@ -357,7 +363,7 @@ static int is_base64(const char *s)
 /* Evidence of a run of the reference fix over the main (held = 0) or
  * held-out tests: the tests must all pass (skips are allowed and
  * recorded); the captured calls are kept for the differential jobs. */
-json_t *lt__pe_reference(const struct unit *u, const struct job *j,
+json_t *lt__pe_reference(const struct unit *u, const struct lt_run_report *j,
                          int held, char **why)
 {
     json_t *t = lt__pe_tests(u, j, held, NULL);
@@ -764,7 +770,7 @@ struct diff_records {
 
 /* Reads the records a differential run sent into *dr.  0, or -1 when
  * one is malformed (hostile input: rejected, not repaired). */
-static int read_records(const struct job *j, struct diff_records *dr)
+static int read_records(const struct lt_run_report *j, struct diff_records *dr)
 {
     int bad = 0;
     for (size_t i = 0; i < j->n_records && !bad; i++) {
@@ -821,7 +827,7 @@ static json_t *probe_witness(long idx, const char *d, json_t *candidate,
  * probe watchdog: by the probe it was on (phase 1: an input of the
  * tests', 3: a derived one no larger, a witness; phase 2: a larger one,
  * inconclusive). */
-static json_t *stuck_status(const struct job *j, double ms)
+static json_t *stuck_status(const struct lt_run_report *j, double ms)
 {
     long idx = j->probe_index;
     json_t *o;
@@ -852,7 +858,7 @@ static json_t *stuck_status(const struct job *j, double ms)
 
 /* The status of a differential run killed by a signal, by the probe it
  * was on (as stuck_status). */
-static json_t *signal_status(const struct job *j, double ms)
+static json_t *signal_status(const struct lt_run_report *j, double ms)
 {
     int sig = WTERMSIG(j->wait_status);
     json_t *o;
@@ -887,7 +893,7 @@ static json_t *signal_status(const struct job *j, double ms)
 
 /* The status of a differential run that sent well-formed records: a
  * witness first, then how the child ended, then its summary. */
-static json_t *diff_status(const struct job *j, int probe_stuck,
+static json_t *diff_status(const struct lt_run_report *j, int probe_stuck,
                            const struct diff_records *dr, double ms)
 {
     int st = j->wait_status;
@@ -925,7 +931,7 @@ static json_t *diff_status(const struct job *j, int probe_stuck,
 /* Evidence of a differential job (mode LT_RUN_CALLS).  A witness is
  * evidence against the patch whatever happened after it; "same" needs
  * the positive end: summary, END, exit 0, no guard fired. */
-json_t *lt__pe_diff(const struct job *j, int probe_stuck)
+json_t *lt__pe_diff(const struct lt_run_report *j, int probe_stuck)
 {
     double ms = job_ms(j);
     if (j->tamper)
@@ -960,12 +966,13 @@ json_t *lt__pe_diff(const struct job *j, int probe_stuck)
  * of every job (lt_verdict_decide): the guards' reports count as
  * detections, the run noticed the change.  *detail and *killed_by are
  * the caller's to free. */
-enum lt_verdict lt__pe_mutant(const struct pool *pool, const struct job *j,
+enum lt_verdict lt__pe_mutant(const struct lt_suite *suite,
+                              const struct lt_run_report *j,
                               char **detail, char **killed_by)
 {
     struct lt_evidence ev;
     struct lt_decision d;
-    lt__job_evidence(pool, j, &ev);
+    lt__run_evidence(suite, j, &ev);
     lt_verdict_decide(&ev, &d);
     lt__evidence_clear(&ev);
     *detail = d.detail;

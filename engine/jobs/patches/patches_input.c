@@ -16,7 +16,7 @@
 #include "common/log.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/shard.h"
 
 #define MAX_INPUTS_JSON (2u << 20)
 

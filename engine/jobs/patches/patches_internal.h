@@ -19,7 +19,6 @@
 
 #include "engine/engine.h"
 #include "engine/core/exec.h"
-#include "engine/core/pool.h"
 #include "engine/core/progress.h"
 #include "engine/core/store.h"
 #include "engine/core/verdict.h"
@@ -190,7 +189,7 @@ struct lt_task *lt__patches_next(struct lt_lane *l);
 void lt__patches_unqueued(struct ptask *k);
 /* Sets the per-test arrays of job spec over the pool positions idx[0..n)
  * (per-test coverage when cov). */
-void lt__patches_job_tests(struct unit *u, struct job *spec,
+void lt__patches_job_tests(struct unit *u, struct lt_run_spec *spec,
                            const uint32_t *idx, size_t n, int cov);
 /* Loads a stored layer of text t into *out (left alone when none).
  * 0, or a negative store code. */
@@ -250,7 +249,7 @@ int lt__pu_unit_for(struct patches_run *r, struct pprog *p);
 struct ptext *lt__pu_text_of(struct unit *u, const char *text, size_t len,
                              const char *sha);
 /* Frees the tasks of a run that stopped early (before lt_exec_close). */
-void lt__pu_free_tasks(struct unit *u);
+void lt__pu_free_tasks(struct lt_exec *ex, struct unit *u);
 /* Frees a unit and its texts (after lt_exec_close). */
 void lt__pu_free(struct unit *u);
 /* Loads what the store knows of u's texts and sets u->pending_work.  0,
@@ -276,7 +275,7 @@ void lt__pm_prepare(const struct patches_run *r, struct ptask *k,
 /* Records the run of mutant task k.  1 when k was queued again (an
  * engine error, once), else 0: the caller frees k. */
 int lt__pm_finished(struct patches_run *r, struct ptask *k,
-                    const struct job *j);
+                    const struct lt_run_report *j);
 /* Mutant task k cannot run (why says so); the caller frees k. */
 void lt__pm_lost(struct patches_run *r, struct ptask *k, const char *why);
 /* Frees the mutation state of a text. */
@@ -285,7 +284,8 @@ void lt__pm_text_free(struct ptext *t);
 /*** patches_eval.c ***/
 
 /* Evidence of a layer-1 (held = 0) or held-out (held = 1) run. */
-json_t *lt__pe_tests(const struct unit *u, const struct job *j, int held,
+json_t *lt__pe_tests(const struct unit *u, const struct lt_run_report *j,
+                     int held,
                      const unsigned char *ref_skipped);
 /* How an untrusted run that needs every test's outcome ended, by the
  * shared rule (lt_verdict_decide): NULL when it completed (applied,
@@ -293,20 +293,22 @@ json_t *lt__pe_tests(const struct unit *u, const struct job *j, int held,
  * outcomes), else a status object {status, detail, duration_ms} saying
  * why it ended early: syntax, tamper, import_error, unchanged, timeout,
  * crash or error.  Repository candidates use it (repo.c). */
-json_t *lt__pe_run_end(const struct pool *pool, const struct job *j,
+json_t *lt__pe_run_end(const struct lt_suite *suite,
+                       const struct lt_run_report *j,
                        double ms);
 /* Evidence of a reference run; sets *why (caller frees) when the
  * reference does not pass. */
-json_t *lt__pe_reference(const struct unit *u, const struct job *j,
+json_t *lt__pe_reference(const struct unit *u, const struct lt_run_report *j,
                          int held, char **why);
 /* Evidence of a differential job (probe_stuck: the watchdog killed it on
  * a call that made no progress). */
-json_t *lt__pe_diff(const struct job *j, int probe_stuck);
+json_t *lt__pe_diff(const struct lt_run_report *j, int probe_stuck);
 /* Verdict of one mutant run; *detail and *killed_by heap or NULL. */
-enum lt_verdict lt__pe_mutant(const struct pool *pool, const struct job *j,
+enum lt_verdict lt__pe_mutant(const struct lt_suite *suite,
+                              const struct lt_run_report *j,
                               char **detail, char **killed_by);
 /* Coverage part of a passing run: cpu_ms, events, lines per main test. */
-json_t *lt__pe_coverage(const struct unit *u, const struct job *j);
+json_t *lt__pe_coverage(const struct unit *u, const struct lt_run_report *j);
 
 /* The verdict of a patch from its text's evidence and its unit's
  * reference evidence; fills the fields (heap strings, evidence object

@@ -13,7 +13,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
 #include "engine/core/mutate.h"
 #include "engine/core/select.h"
 
@@ -240,12 +240,12 @@ static long killer_pos(const struct unit *u, struct ptext *t, size_t i,
     uint32_t *sel = NULL;
     double *cpu = NULL;
     size_t n = mut_tests(u, t, i, TM_LAYER1, &sel, &cpu);
-    const struct pool *pool = &u->lane->pool;
+    const struct lt_suite *suite = lt_exec_lane_suite(u->lane);
     long p = -1;
     for (size_t q = 0; q < n && p < 0; q++) {
         uint32_t x = u->main_tests[sel[q]];
-        if (x < pool->n_tests && pool->test_ids[x] &&
-            strcmp(pool->test_ids[x], killed_by) == 0)
+        if (x < suite->n_tests && suite->test_ids[x] &&
+            strcmp(suite->test_ids[x], killed_by) == 0)
             p = (long)q;
     }
     free(sel);
@@ -605,7 +605,7 @@ static void use_timing(const struct unit *u, struct ptext *t,
 /* The timing run of text t ended (j NULL: it could not run): its
  * per-test times are stored, and the sample extended with them. */
 static void mutation_timed(struct patches_run *r, struct unit *u,
-                           struct ptext *t, const struct job *j)
+                           struct ptext *t, const struct lt_run_report *j)
 {
     json_t *mt = json_object();
     int ok = j && !j->timed_out && j->seen;
@@ -791,7 +791,7 @@ void lt__pm_prepare(const struct patches_run *r, struct ptask *k,
     const struct lt_patches_opts *o = r->o;
     struct unit *u = k->u;
     struct ptext *t = k->t;
-    struct job *spec = &la->spec;
+    struct lt_run_spec *spec = &la->spec;
     if (k->mi == LT_PM_TIMING) {
         prepare_timing(r, k, la, cpu);
         return;
@@ -810,7 +810,7 @@ void lt__pm_prepare(const struct patches_run *r, struct ptask *k,
      * about factor x that test + the constant, not after the limit
      * of every test selected with it (on an exponential program, the
      * costliest test's). */
-    spec->test_budget_ns = xcalloc(u->lane->pool.n_tests + 1,
+    spec->test_budget_ns = xcalloc(lt_exec_lane_suite(u->lane)->n_tests + 1,
                                    sizeof(double));
     for (size_t i = 0; i < n; i++)
         spec->test_budget_ns[sel[i]] =
@@ -827,7 +827,7 @@ void lt__pm_prepare(const struct patches_run *r, struct ptask *k,
 
 /* Contract: see patches_internal.h. */
 int lt__pm_finished(struct patches_run *r, struct ptask *k,
-                    const struct job *j)
+                    const struct lt_run_report *j)
 {
     struct unit *u = k->u;
     struct ptext *t = k->t;
@@ -836,7 +836,7 @@ int lt__pm_finished(struct patches_run *r, struct ptask *k,
         return 0;
     }
     char *detail = NULL, *killed_by = NULL;
-    enum lt_verdict v = lt__pe_mutant(&u->lane->pool, j, &detail,
+    enum lt_verdict v = lt__pe_mutant(lt_exec_lane_suite(u->lane), j, &detail,
                                       &killed_by);
     if (v == LT_VERDICT_ERROR && !k->task.retried) {
         free(detail);

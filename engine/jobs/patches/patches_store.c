@@ -10,6 +10,17 @@
 #include "common/err.h"
 #include "engine/jobs/patches/patches_store.h"
 
+/* Contract: see patches_store.h.  A candidate's result is keyed by
+ * program, text and layer or mutant, so a key two shards stored holds
+ * the same result; the patch rows are each shard's report: the merged
+ * store gets the table, `litmus patches` on it writes its own rows. */
+static const char *const patches_tables[] = {
+    "patch_runs", "candidate_results", "candidate_mutants", NULL};
+const struct lt_shard_store lt_patches_shard_store = {
+    .job = "patches", .settings_key = "patches_settings",
+    .shard_key = "patches_shard", .complete_key = "patches_complete",
+    .create = patches_tables, .copy = patches_tables + 1};
+
 /* Added to any litmus database on first use (IF NOT EXISTS): they sit
  * beside the mutation tables without changing them, so the schema version
  * stays the same.  `program` in the candidate tables is the program's

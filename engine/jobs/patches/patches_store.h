@@ -6,6 +6,9 @@
 
 #include "engine/core/store.h"
 
+/* `litmus patches`'s shard stores (lt_merge): its tables. */
+extern const struct lt_shard_store lt_patches_shard_store;
+
 /* Creates the tables patch_runs, candidate_results and candidate_mutants
  * when missing (outside a batch).  The mutation tables are untouched. */
 int lt_store_patches_init(struct lt_store *st);

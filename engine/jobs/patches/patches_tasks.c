@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
 #include "engine/jobs/patches/patches_internal.h"
 
 /*** Tasks: what a unit queues on its lane ***/
@@ -49,13 +48,13 @@ void lt__patches_unqueued(struct ptask *k)
  * here). */
 struct lt_task *lt__patches_next(struct lt_lane *l)
 {
-    struct unit *u = l->owner;
+    struct unit *u = lt_exec_lane_owner(l);
     int want = 0;
     while (want < 4 && u->nq[want] == 0)
         want++;
     struct lt_task *best = NULL;
     int best_c = 4;
-    for (struct lt_task *t = l->qhead; t; t = t->next) {
+    for (struct lt_task *t = lt_exec_lane_queue(l); t; t = t->next) {
         struct ptask *k = t->owner;
         int c = kind_class(k->kind);
         int handed_back = t->retried || !k->in_q;
@@ -94,10 +93,10 @@ struct ptask *lt__patches_task_new(const struct patches_run *r,
 }
 
 /* Contract: see patches_internal.h. */
-void lt__patches_job_tests(struct unit *u, struct job *spec,
+void lt__patches_job_tests(struct unit *u, struct lt_run_spec *spec,
                            const uint32_t *idx, size_t n, int cov)
 {
-    lt__job_alloc(spec, u->lane->pool.n_tests, cov);
+    lt_run_spec_alloc(spec, lt_exec_lane_suite(u->lane)->n_tests, cov);
     spec->n_files = 1;
     spec->tests = xmalloc((n + 1) * sizeof(uint32_t));
     memcpy(spec->tests, idx, n * sizeof(uint32_t));

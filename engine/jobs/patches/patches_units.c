@@ -14,7 +14,6 @@
 #include "common/log.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
 
 /*** Units: programs that share a pool and a cache ***/
 
@@ -110,24 +109,17 @@ static void text_free(struct ptext *t)
     free(t);
 }
 
+static void free_task(struct lt_task *t)
+{
+    free(t->owner);
+}
+
 /* The tasks of a run that stopped early: queued on the unit's lane, or
  * running on one of its zygotes (before lt_exec_close). */
-void lt__pu_free_tasks(struct unit *u)
+void lt__pu_free_tasks(struct lt_exec *ex, struct unit *u)
 {
-    if (!u->lane)
-        return;
-    for (struct lt_task *t = u->lane->qhead, *next; t; t = next) {
-        next = t->next;
-        free(t->owner);
-    }
-    u->lane->qhead = u->lane->qtail = NULL;
-    for (int k = 0; k < u->lane->pool.n; k++) {
-        struct job *j = &u->lane->pool.z[k].job;
-        if (j->active && j->owner) {
-            free(((struct lt_task *)j->owner)->owner);
-            j->owner = NULL;
-        }
-    }
+    if (u->lane)
+        lt_exec_lane_drop_tasks(ex, u->lane, free_task);
 }
 
 /* After lt_exec_close (the lane's pool uses the unit's strings). */

@@ -25,7 +25,9 @@
 #include "common/log.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
+#include "engine/core/exe.h"
+#include "engine/core/exit.h"
 #include "engine/core/pyenv.h"
 #include "engine/jobs/patches/patches_internal.h"
 #include "engine/jobs/patches/patches_store.h"
@@ -159,7 +161,7 @@ static char *id_file(const char *id)
  * {"f2p": {id: [node ids]}, "p2p": {...}, "main": [...], "wider": [...]},
  * stored under the "map" layer so that a run resumed from the store
  * decides without a zygote. */
-static json_t *build_map(struct rinst *in, const struct pool *pool)
+static json_t *build_map(struct rinst *in, const struct lt_suite *suite)
 {
     json_t *map = json_object();
     const struct strv *lists[2] = {&in->f2p, &in->p2p};
@@ -169,23 +171,23 @@ static json_t *build_map(struct rinst *in, const struct pool *pool)
         for (size_t i = 0; i < lists[l]->n; i++) {
             uint32_t *idx = NULL;
             size_t n = 0;
-            lt__rt_match_id(in, pool->test_ids, pool->n_tests,
+            lt__rt_match_id(in, suite->test_ids, suite->n_tests,
                             lists[l]->v[i], &idx, &n);
             json_t *a = json_array();
             for (size_t k = 0; k < n; k++)
-                json_array_append_new(a, json_string(pool->test_ids[idx[k]]));
+                json_array_append_new(a, json_string(suite->test_ids[idx[k]]));
             json_object_set_new(o, lists[l]->v[i], a);
             free(idx);
         }
         json_object_set_new(map, names[l], o);
     }
     json_t *main_ids = json_array(), *wider = json_array();
-    for (size_t i = 0; i < pool->n_tests; i++) {
-        char *file = id_file(pool->test_ids[i]);
+    for (size_t i = 0; i < suite->n_tests; i++) {
+        char *file = id_file(suite->test_ids[i]);
         if (lt__strv_has(&in->test_files, file))
-            json_array_append_new(main_ids, json_string(pool->test_ids[i]));
+            json_array_append_new(main_ids, json_string(suite->test_ids[i]));
         else if (lt__strv_has(&in->wider_files, file))
-            json_array_append_new(wider, json_string(pool->test_ids[i]));
+            json_array_append_new(wider, json_string(suite->test_ids[i]));
         free(file);
     }
     /* Listed tests outside the test patch's files run with them. */
@@ -211,8 +213,8 @@ static json_t *build_map(struct rinst *in, const struct pool *pool)
     return map;
 }
 
-/* Indices (in the pool) of the node ids of array ids. */
-static uint32_t *indices_of(const struct pool *pool, const json_t *ids,
+/* Indices (in the suite) of the node ids of array ids. */
+static uint32_t *indices_of(const struct lt_suite *suite, const json_t *ids,
                             size_t *n)
 {
     uint32_t *out = xcalloc(json_array_size(ids) + 1, sizeof(uint32_t));
@@ -220,12 +222,46 @@ static uint32_t *indices_of(const struct pool *pool, const json_t *ids,
     size_t i;
     const json_t *v;
     json_array_foreach(ids, i, v) {
-        for (size_t t = 0; t < pool->n_tests; t++)
-            if (strcmp(pool->test_ids[t], json_string_value(v)) == 0) {
+        for (size_t t = 0; t < suite->n_tests; t++)
+            if (strcmp(suite->test_ids[t], json_string_value(v)) == 0) {
                 out[(*n)++] = (uint32_t)t;
                 break;
             }
     }
+    return out;
+}
+
+/* Indices of the main tests for a probe run: the FAIL_TO_PASS tests
+ * first (the calls that show the fix, observed before the probes'
+ * budget runs out on the tests of the rest of their files), then the
+ * others in their order. */
+static uint32_t *probe_order(const struct lt_suite *suite,
+                             const json_t *map, size_t *n)
+{
+    size_t n_main = 0;
+    uint32_t *main_idx = indices_of(suite, json_object_get(map, "main"),
+                                    &n_main);
+    uint32_t *out = xcalloc(n_main + 1, sizeof(uint32_t));
+    char *first = xcalloc(suite->n_tests + 1, 1);
+    *n = 0;
+    const char *id;
+    json_t *ids;
+    json_object_foreach(json_object_get(map, "f2p"), id, ids) {
+        size_t m = 0;
+        uint32_t *idx = indices_of(suite, ids, &m);
+        for (size_t i = 0; i < m; i++)
+            for (size_t k = 0; k < n_main; k++)
+                if (main_idx[k] == idx[i] && !first[idx[i]]) {
+                    first[idx[i]] = 1;
+                    out[(*n)++] = idx[i];
+                }
+        free(idx);
+    }
+    for (size_t k = 0; k < n_main; k++)
+        if (!first[main_idx[k]])
+            out[(*n)++] = main_idx[k];
+    free(first);
+    free(main_idx);
     return out;
 }
 
@@ -246,7 +282,8 @@ static const char *outcome_name(int out)
 /* What a run showed: every reported test's status, why it ended early
  * (when it did), how applying went, its times; coverage: the tests that
  * executed a line of a changed file. */
-static json_t *run_evidence(const struct pool *pool, const struct job *j,
+static json_t *run_evidence(const struct lt_suite *suite,
+                            const struct lt_run_report *j,
                             int coverage)
 {
     double ms = ((j->exited_at > 0 ? j->exited_at : lt__now()) -
@@ -256,29 +293,29 @@ static json_t *run_evidence(const struct pool *pool, const struct job *j,
     double cpu_total = 0;
     for (size_t k = 0; j->seen && k < j->n_tests; k++) {
         uint32_t t = j->tests[k];
-        if (!j->seen[t] || t >= pool->n_tests)
+        if (!j->seen[t] || t >= suite->n_tests)
             continue;
-        json_object_set_new(st, pool->test_ids[t],
+        json_object_set_new(st, suite->test_ids[t],
                             json_string(outcome_name(j->test_outcome[t])));
         double c = j->test_cpu_ns[t] / 1e6;
         cpu_total += c;
-        json_object_set_new(cpu, pool->test_ids[t],
+        json_object_set_new(cpu, suite->test_ids[t],
                             json_real(round(c * 1000) / 1000));
     }
     json_object_set_new(o, "status", st);
     json_object_set_new(o, "cpu_ms", cpu);
     json_object_set_new(o, "cpu_ms_total", json_real(cpu_total));
     json_object_set_new(o, "duration_ms", json_real(ms));
-    json_t *end = lt__pe_run_end(pool, j, ms);
+    json_t *end = lt__pe_run_end(suite, j, ms);
     json_object_set_new(o, "end", end ? end : json_null());
     if (j->apply_text)
         json_object_set_new(o, "applied", json_string(j->apply_text));
-    if (j->fail_test >= 0 && (size_t)j->fail_test < pool->n_tests &&
+    if (j->fail_test >= 0 && (size_t)j->fail_test < suite->n_tests &&
         j->fail_text) {
         json_t *ft = json_string(j->fail_text);
         json_object_set_new(o, "first_failure",
                             json_pack("{s:s, s:o}", "test",
-                                      pool->test_ids[j->fail_test], "text",
+                                      suite->test_ids[j->fail_test], "text",
                                       ft ? ft : json_string("?")));
     }
     if (j->n_calls) {
@@ -292,7 +329,7 @@ static json_t *run_evidence(const struct pool *pool, const struct job *j,
         for (size_t k = 0; j->cov && k < j->n_tests; k++) {
             uint32_t t = j->tests[k];
             if (t < j->n_cov && j->cov[t].n)
-                json_array_append_new(cov, json_string(pool->test_ids[t]));
+                json_array_append_new(cov, json_string(suite->test_ids[t]));
         }
         json_object_set_new(o, "covered", cov);
     }
@@ -1110,7 +1147,7 @@ static void probe_advance(struct repo_run *r, struct rinst *in,
                 submit_probe(r, in, ov, side, round);
         return;
     }
-    const struct pool *pool = &in->lane->pool;
+    const struct lt_suite *suite = lt_exec_lane_suite(in->lane);
     if (!round) {
         json_t *first = lt__rp_compare(*recs[0], *recs[1]);
         if (strcmp(jstr(first, "status"), "differs") == 0) {
@@ -1125,12 +1162,12 @@ static void probe_advance(struct repo_run *r, struct rinst *in,
     probe_set(r, in, ov,
               lt__rp_confirm(ov->probe_first, ov->probe_recs[0][0],
                              ov->probe_recs[1][0], ov->probe_recs[0][1],
-                             ov->probe_recs[1][1], pool->test_ids,
-                             pool->n_tests));
+                             ov->probe_recs[1][1], suite->test_ids,
+                             suite->n_tests));
 }
 
 /* A probe run's records: the CALL frames that are JSON objects. */
-static json_t *probe_records(const struct job *j)
+static json_t *probe_records(const struct lt_run_report *j)
 {
     json_t *out = json_array();
     for (size_t i = 0; i < j->n_calls; i++) {
@@ -1205,7 +1242,7 @@ static int prepare_mutant(struct repo_run *r, struct rtask *k,
                           struct lt_launch *la)
 {
     struct rinst *in = k->in;
-    const struct pool *pool = &in->lane->pool;
+    const struct lt_suite *suite = lt_exec_lane_suite(in->lane);
     const json_t *entry = json_array_get(
         json_object_get(k->ov->mut, "sample"),
         k->mut);
@@ -1230,9 +1267,9 @@ static int prepare_mutant(struct repo_run *r, struct rtask *k,
             json_array_append(order, v);
     json_decref(map);
     size_t n = 0;
-    uint32_t *idx = indices_of(pool, order, &n);
+    uint32_t *idx = indices_of(suite, order, &n);
     json_decref(order);
-    lt__job_alloc(&la->spec, pool->n_tests, 0);
+    lt_run_spec_alloc(&la->spec, suite->n_tests, 0);
     la->spec.n_files = in->n_subjects ? in->n_subjects : 1;
     la->spec.tests = idx;
     la->spec.n_tests = n;
@@ -1420,7 +1457,7 @@ static int prepare_diff(struct repo_run *r, struct rtask *k,
     la->owned[1] = extra;
     if (!extra || strlen(extra) > MAX_EXTRA)
         return LT_EUSAGE;
-    lt__job_alloc(&la->spec, in->lane->pool.n_tests, 0);
+    lt_run_spec_alloc(&la->spec, lt_exec_lane_suite(in->lane)->n_tests, 0);
     la->spec.n_files = in->n_subjects ? in->n_subjects : 1;
     la->spec.tests = xcalloc(1, sizeof(uint32_t));
     la->req.mode = LT_RUN_CALLS;
@@ -1441,7 +1478,7 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     struct repo_run *r = ex->owner;
     struct rtask *k = xt->owner;
     struct rinst *in = k->in;
-    const struct pool *pool = &in->lane->pool;
+    const struct lt_suite *suite = lt_exec_lane_suite(in->lane);
     struct lt_run_request *req = &la->req;
     int wider = k->kind == R_WIDER;
     if (k->kind == R_DIFF)
@@ -1452,20 +1489,23 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
      * coverage, in the wider run; the chosen ones for a candidate). */
     json_t *map = inst_map(r, in);
     size_t n_main = 0, n_w = 0;
-    uint32_t *main_idx = wider ? xcalloc(1, sizeof(uint32_t))
-                               : indices_of(pool, json_object_get(map, "main"),
-                                            &n_main);
-    /* A probe run: the main tests alone, with the files of its side. */
+    /* A probe run: the main tests alone, FAIL_TO_PASS first, with the
+     * files of its side. */
     int probe = k->kind == R_PROBE;
+    uint32_t *main_idx = wider ? xcalloc(1, sizeof(uint32_t))
+                         : probe
+                             ? probe_order(suite, map, &n_main)
+                             : indices_of(suite, json_object_get(map, "main"),
+                                          &n_main);
     const struct rover *side = probe && !k->side ? in->ref_ov : k->ov;
     uint32_t *w_idx =
-        wider ? indices_of(pool, json_object_get(map, "wider"), &n_w)
-        : k->kind == R_CAND ? indices_of(pool,
+        wider ? indices_of(suite, json_object_get(map, "wider"), &n_w)
+        : k->kind == R_CAND ? indices_of(suite,
                                          json_object_get(map, "wider_chosen"),
                                          &n_w)
                             : xcalloc(1, sizeof(uint32_t));
     json_decref(map);
-    lt__job_alloc(&la->spec, pool->n_tests, wider);
+    lt_run_spec_alloc(&la->spec, suite->n_tests, wider);
     la->spec.n_files = in->n_subjects ? in->n_subjects : 1;
     la->spec.tests = xcalloc(n_main + n_w + 1, sizeof(uint32_t));
     memcpy(la->spec.tests, main_idx, n_main * sizeof(uint32_t));
@@ -1566,7 +1606,7 @@ static int unpin_from(struct rinst *in, const json_t *ev)
 }
 
 static void task_finished(struct lt_exec *ex, struct lt_task *xt,
-                          struct job *j)
+                          const struct lt_run_report *j)
 {
     struct repo_run *r = ex->owner;
     struct rtask *k = xt->owner;
@@ -1614,7 +1654,8 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
         advance(r, in);
         return;
     }
-    json_t *ev = run_evidence(&in->lane->pool, j, k->kind == R_WIDER);
+    json_t *ev = run_evidence(lt_exec_lane_suite(in->lane), j,
+                              k->kind == R_WIDER);
     const char *st = jstr(json_object_get(ev, "end"), "status");
     if (st && strcmp(st, "error") == 0 && !xt->retried) {
         json_decref(ev);
@@ -1760,13 +1801,13 @@ static int inst_ready(struct lt_exec *ex, struct lt_lane *l, int first,
                       char **why)
 {
     struct repo_run *r = ex->owner;
-    struct rinst *in = l->owner;
+    struct rinst *in = lt_exec_lane_owner(l);
     (void)why;
     if (!first)
         return 0;
     json_t *map = inst_map(r, in);
     if (!map) {
-        map = build_map(in, &l->pool);
+        map = build_map(in, lt_exec_lane_suite(l));
         if (json_array_size(json_object_get(map, "main")) == 0 &&
             json_array_size(json_object_get(map, "wider")) == 0) {
             lt_error("instance %s: no test collected from %s", in->id,
@@ -1795,7 +1836,7 @@ static void inst_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
                               const char *msg)
 {
     struct repo_run *r = ex->owner;
-    struct rinst *in = l->owner;
+    struct rinst *in = lt_exec_lane_owner(l);
     if (rc == LT_ENOTESTS && !in->narrowed && in->wider_files.n) {
         lt_warn("instance %s: the wider suite cannot be collected here (%s): "
                 "judged without it", in->id, msg);
@@ -1819,7 +1860,7 @@ static void inst_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
 
 static size_t inst_work(const struct lt_lane *l)
 {
-    const struct rinst *in = l->owner;
+    const struct rinst *in = lt_exec_lane_owner(l);
     if (in->done)
         return 0;
     size_t q = lt_exec_queued(l);
@@ -1832,7 +1873,7 @@ static void inst_started(struct lt_exec *ex, struct lt_lane *l,
                          struct lt_task *t)
 {
     struct repo_run *r = ex->owner;
-    struct rinst *in = l->owner;
+    struct rinst *in = lt_exec_lane_owner(l);
     if (!r->run_log)
         return;
     static const char *const kinds[] = {"base",      "reference",
@@ -1927,7 +1968,7 @@ static int open_lane(struct repo_run *r, struct rinst *in)
         .path_prefix = in->path_prefix,
         .preload_generator = in->diff_subject >= 0};
     in->lane = lt_exec_lane(&r->ex, &in->cfg, &lane_ops, in);
-    in->lane->start_timeout = ZYGOTE_TIMEOUT;
+    lt_exec_lane_set_start_timeout(in->lane, ZYGOTE_TIMEOUT);
     return 0;
 }
 
@@ -2372,7 +2413,8 @@ int lt_patches_repo(const struct lt_patches_opts *o)
         code = lt__repo_report(r.st, o, lt__now() - r.t_start, stdout);
     if (code == 0 || code == 1) {
         /* Every candidate has a verdict: `litmus merge` may take it. */
-        int rc2 = lt_store_set_meta(r.st, "patches_complete", "1");
+        int rc2 = lt_store_set_meta(r.st, lt_patches_shard_store.complete_key,
+                                    "1");
         if (rc2 < 0)
             code = lt__store_write_failed(r.st, o->run.db, rc2);
     }

@@ -20,7 +20,7 @@
 #include "common/run.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/shard.h"
 
 /*** Records ***/
 

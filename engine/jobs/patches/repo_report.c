@@ -13,7 +13,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/exit.h"
 #include "engine/jobs/patches/patches_internal.h"
 #include "engine/jobs/patches/patches_store.h"
 

@@ -9,6 +9,12 @@
 
 #include <string.h>
 
+/* Contract: see reuse_store.h.  The same keys as core's and the
+ * reports' readers of a score store. */
+const struct lt_shard_store lt_score_shard_store = {
+    .job = "score", .settings_key = "settings", .shard_key = "shard",
+    .complete_key = "complete"};
+
 /* Created on first use, the schema version unchanged. */
 static const char reuse_schema_sql[] =
     "CREATE TABLE IF NOT EXISTS reuse_keys(mutant_id TEXT PRIMARY KEY,"

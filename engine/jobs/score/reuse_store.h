@@ -6,6 +6,9 @@
 
 #include "engine/core/store.h"
 
+/* `litmus score`'s shard stores (lt_merge): its results are core's. */
+extern const struct lt_shard_store lt_score_shard_store;
+
 /* The reuse keys of the mutants of a run (docs/incremental.md): init
  * creates their table (outside a batch), put stores one, clear_run forgets
  * the run's mutants, results and keys. */

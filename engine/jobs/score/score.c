@@ -25,23 +25,24 @@
 #include "common/pyload.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
-#include "engine/jobs/score/incr.h"
-#include "engine/jobs/score/score_internal.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
+#include "engine/core/exe.h"
 #include "engine/core/exec.h"
+#include "engine/core/exit.h"
 #include "engine/core/mutate.h"
-#include "engine/core/pool.h"
 #include "engine/core/progress.h"
 #include "engine/core/pyenv.h"
 #include "engine/core/select.h"
 #include "engine/core/store.h"
 #include "engine/core/verdict.h"
+#include "engine/jobs/score/incr.h"
+#include "engine/jobs/score/reuse_store.h"
+#include "engine/jobs/score/score_internal.h"
 #include "engine/report/report.h"
 #include "harness/wire.h"
 #include "operators/operators.h"
 #include "runners/runner.h"
 #include "sandbox/sandbox.h"
-#include "engine/jobs/score/reuse_store.h"
 
 /* Bytes of precompiled swap payloads the engine keeps for one run: about
  * 1 KB a mutant, so enough for tens of thousands of mutants and within the
@@ -67,7 +68,7 @@ void lt_score_opts_init(struct lt_score_opts *o)
 /* CPU seconds of this run so far: the engine, the processes it reaped,
  * and each live zygote with the children it reaped (the mutants' runs),
  * read from /proc because the zygotes are reaped only at the end. */
-static double run_cpu_seconds(const struct pool *pool)
+static double run_cpu_seconds(const struct lt_lane *lane)
 {
     struct rusage ru;
     double s = 0;
@@ -77,12 +78,7 @@ static double run_cpu_seconds(const struct pool *pool)
     if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
         s += ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
              ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-    for (int i = 0; i < pool->n; i++) {
-        double ns = pool->z[i].pid > 0 ? lt__proc_cpu_ns(pool->z[i].pid) : -1;
-        if (ns > 0)
-            s += ns / 1e9;
-    }
-    return s;
+    return s + lt_exec_lane_zygotes_cpu_s(lane);
 }
 
 /*** Resuming and reusing an earlier run ***/
@@ -236,8 +232,8 @@ static int start_zygotes(struct score_run *r, int count)
                       "collecting the tests");
     lt__progress_hold(&r->collect, 1);
     r->lane = lt_exec_lane(&r->ex, &r->cfg, &lt__score_lane_ops, r);
-    r->pool = &r->lane->pool;
-    r->pool->tm = r->tm;
+    r->suite = lt_exec_lane_suite(r->lane);
+    lt_exec_lane_set_telemetry(r->lane, r->tm);
     return lt_exec_warm(&r->ex, r->lane, count);
 }
 
@@ -284,14 +280,14 @@ static int run_unittest(struct score_run *r, int want)
     lt_exec_trim(&r->ex, r->lane, r->n_queue > 0 ? (int)r->n_queue : 1);
     if (wait_for_zygotes(r) != 0)
         return stop(r, r->ex.fatal);
-    if (r->pool->n_tests == 0) {
+    if (r->suite->n_tests == 0) {
         lt_error("%s", r->pytest_failure);
         return stop(r, LT_EXIT_USAGE);
     }
     fprintf(stderr, "litmus: note: pytest could not collect the tests, "
             "which look like a unittest suite; unittest's discovery "
             "collects %zu: they run with --runner unittest (--runner "
-            "pytest keeps pytest)\n", r->pool->n_tests);
+            "pytest keeps pytest)\n", r->suite->n_tests);
     return 0;
 }
 
@@ -401,7 +397,7 @@ static int step_plan(struct score_run *r)
         return stop(r, LT_EXIT_ENGINE);
     rc = lt__plan_mutants(o, plan, r->since);
     if (rc < 0)
-        return stop(r, rc == LT_EPYTHON ? 3 : 2);
+        return stop(r, rc == LT_EPYTHON ? LT_EXIT_ENGINE : LT_EXIT_USAGE);
     size_t nm = plan->mutants.count;
 
     /* Trivial compiler equivalence: compile every mutant once here, so
@@ -651,20 +647,20 @@ static int step_resume(struct score_run *r)
  * and the children's own steps as this kernel would give them. */
 static void explain_sandbox(const struct score_run *r)
 {
-    const struct pool *pool = r->pool;
+    const struct lt_suite *suite = r->suite;
     printf("interpreter: %s (%s, Python %s)\n", r->pyenv.python,
            r->pyenv.how, r->pyenv.version);
     if (r->pyenv.path_prefix)
         printf("first on sys.path after the working directory: %s\n",
                r->pyenv.path_prefix);
-    if (pool->view)
-        fputs(pool->view, stdout);
+    if (suite->view)
+        fputs(suite->view, stdout);
     const char *rest = lt_sandbox_describe_missing(
-        lt_sandbox_probe() | pool->features | LT_SBX_FSVIEW |
+        lt_sandbox_probe() | suite->features | LT_SBX_FSVIEW |
         LT_SBX_IDENTITY);
     printf("degraded: %s%s%s\n", *rest ? rest : "",
-           *rest && pool->view_missing ? ", " : "",
-           pool->view_missing ? pool->view_missing
+           *rest && suite->view_missing ? ", " : "",
+           suite->view_missing ? suite->view_missing
                               : (*rest ? "" : "nothing"));
 }
 
@@ -672,8 +668,8 @@ static void explain_sandbox(const struct score_run *r)
  * selects, in place; their count. */
 static size_t relevant_tests(struct score_run *r, uint32_t *tests, size_t n)
 {
-    const struct pool *pool = r->pool;
-    unsigned char *mark = xcalloc(pool->n_tests + 1, 1);
+    const struct lt_suite *suite = r->suite;
+    unsigned char *mark = xcalloc(suite->n_tests + 1, 1);
     for (size_t q = 0; q < r->n_queue; q++) {
         size_t i = r->queue[q];
         uint32_t *sel = NULL;
@@ -736,7 +732,7 @@ static int step_baseline(struct score_run *r)
         if (start_zygotes(r, want) < 0)
             return stop(r, LT_EXIT_ENGINE);
     }
-    struct pool *pool = r->pool;
+    const struct lt_suite *suite = r->suite;
     /* The zygotes were started before the analysis; as many as there are
      * mutants to run are enough (one for the baseline when none is). */
     lt_exec_trim(&r->ex, r->lane, r->n_queue > 0 ? (int)r->n_queue : 1);
@@ -745,13 +741,13 @@ static int step_baseline(struct score_run *r)
     if (r->pytest_failure && r->runner == LT_TEST_RUNNER_PYTEST) {
         if (run_unittest(r, want))
             return 1;
-        pool = r->pool;
+        suite = r->suite;
     }
     if (o->explain_sandbox) {
         explain_sandbox(r);
         return stop(r, LT_EXIT_OK);
     }
-    if (pool->n_tests == 0) {
+    if (suite->n_tests == 0) {
         lt_error("no tests collected");
         return stop(r, LT_EXIT_USAGE);
     }
@@ -761,25 +757,25 @@ static int step_baseline(struct score_run *r)
         .on = o->run.jobs <= 0 && r->n_queue > (size_t)r->ex.jobs,
         .cap = r->n_queue > INT_MAX ? INT_MAX : (int)r->n_queue};
     /* The tests whose stored baseline still holds are not run again. */
-    lt__baseline_init(&r->base, &r->plan, pool);
+    lt__baseline_init(&r->base, &r->plan, suite);
     lt__baseline_env(r);
-    unsigned char *run_it = xmalloc(pool->n_tests + 1);
-    memset(run_it, 1, pool->n_tests + 1);
+    unsigned char *run_it = xmalloc(suite->n_tests + 1);
+    memset(run_it, 1, suite->n_tests + 1);
     r->n_tests_reused = lt__baseline_take_stored(r, run_it);
-    uint32_t *tests = xcalloc(pool->n_tests + 1, sizeof(uint32_t));
+    uint32_t *tests = xcalloc(suite->n_tests + 1, sizeof(uint32_t));
     size_t n_run = 0;
-    for (size_t i = 0; i < pool->n_tests; i++)
+    for (size_t i = 0; i < suite->n_tests; i++)
         if (run_it[i])
             tests[n_run++] = (uint32_t)i;
     free(run_it);
     if (r->narrowed)
         fprintf(stderr, "litmus: reused the baseline of %zu of %zu tests; "
                 "%zu to run; %zu of %zu test files collected\n",
-                r->n_tests_reused, pool->n_tests, n_run, r->n_narrow_files,
+                r->n_tests_reused, suite->n_tests, n_run, r->n_narrow_files,
                 r->n_test_files_all);
     else if (r->n_tests_reused)
         fprintf(stderr, "litmus: reused the baseline of %zu of %zu tests; "
-                "%zu to run\n", r->n_tests_reused, pool->n_tests, n_run);
+                "%zu to run\n", r->n_tests_reused, suite->n_tests, n_run);
     /* The first run decides which tests pass and what they cover; the
      * others, which find flaky tests, run only the tests some mutant
      * will run (a flaky test elsewhere decides nothing). */
@@ -788,7 +784,7 @@ static int step_baseline(struct score_run *r)
                                &early, tests, n_run, 0,
                                staged ? 1 : o->baseline_runs);
     if (brc == 0) {
-        lt__baseline_index(pool, &r->plan, &r->base);
+        lt__baseline_index(suite, &r->plan, &r->base);
         lt__baseline_readers(r);
         if (staged && o->baseline_runs > 1) {
             size_t n_rel = relevant_tests(r, tests, n_run);
@@ -801,7 +797,7 @@ static int step_baseline(struct score_run *r)
     }
     free(tests);
     if (brc == 0)
-        brc = lt__baseline_settle(pool, &r->plan, &r->base);
+        brc = lt__baseline_settle(suite, &r->plan, &r->base);
     r->t_baseline = lt__now();
     if (brc != 0)
         return stop(r, brc);
@@ -809,9 +805,9 @@ static int step_baseline(struct score_run *r)
     /* The number of children, settled on the whole baseline (the early
      * judgement may have started zygotes already: extra ones stop). */
     if (o->run.jobs <= 0 && r->n_queue > (size_t)lt__online_cores()) {
-        int more = lt__children_for(&r->base, pool->n_tests,
+        int more = lt__children_for(&r->base, suite->n_tests,
                                     lt__online_cores(),
-                                    lt__zygote_peak_kb(pool));
+                                    lt__zygote_peak_kb(r->lane));
         if ((size_t)more > r->n_queue)
             more = (int)r->n_queue;
         if (more != r->ex.jobs) {
@@ -861,7 +857,7 @@ static int step_reuse(struct score_run *r)
 {
     const struct lt_score_opts *o = r->o;
     const struct lt_plan *plan = &r->plan;
-    const struct pool *pool = r->pool;
+    const struct lt_suite *suite = r->suite;
     if (o->run.shard_count)
         return 0;
     r->rkeys = plan_keys(plan, r->cwd);
@@ -876,7 +872,7 @@ static int step_reuse(struct score_run *r)
         char **ids = xcalloc(n + 1, sizeof(char *));
         const char **shas = xcalloc(n + 1, sizeof(char *));
         for (size_t k = 0; k < n; k++)
-            ids[k] = pool->test_ids[sel[k]];
+            ids[k] = suite->test_ids[sel[k]];
         qsort(ids, n, sizeof(char *), lt__cmp_str);
         for (size_t k = 0; k < n; k++)
             shas[k] = lt__test_file_sha(o, ids[k], &tf);
@@ -976,13 +972,12 @@ static int step_run(struct score_run *r)
 static int step_finish(struct score_run *r)
 {
     const struct lt_score_opts *o = r->o;
-    const struct pool *pool = r->pool;
     double t_end = lt__now();
     long zyg_rss = 0;
     int used = 0;
-    for (int i = 0; i < pool->n; i++) {
-        used += r->lane->slot_since[i] > 0;
-        long kb = lt__peak_rss_kb(pool->z[i].pid);
+    for (int i = 0; i < lt_exec_lane_slots(r->lane); i++) {
+        used += lt_exec_lane_slot_used(r->lane, i);
+        long kb = lt__peak_rss_kb(lt_exec_lane_zygote_pid(r->lane, i));
         if (kb > zyg_rss)
             zyg_rss = kb;
     }
@@ -1005,7 +1000,7 @@ static int step_finish(struct score_run *r)
      * runners, and its tasks (every mutant it owns, run or decided
      * without a run). */
     snprintf(v[8], sizeof(v[8]), "%.6f", t_end - r->t_start);
-    snprintf(v[9], sizeof(v[9]), "%.6f", run_cpu_seconds(pool));
+    snprintf(v[9], sizeof(v[9]), "%.6f", run_cpu_seconds(r->lane));
     snprintf(v[10], sizeof(v[10]), "%zu", r->n_owned);
     snprintf(v[11], sizeof(v[11]), "%zu", r->n_reused);
     snprintf(v[12], sizeof(v[12]), "%zu", r->n_tests_reused);

@@ -15,10 +15,10 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
 #include "engine/core/progress.h"
-#include "engine/jobs/score/score_internal.h"
 #include "engine/core/select.h"
+#include "engine/jobs/score/score_internal.h"
 #include "harness/wire.h"
 #include "sandbox/sandbox.h"
 
@@ -119,11 +119,12 @@ int lt__children_for(const struct baseline *b, size_t nt, int cores,
 }
 
 /* The largest peak RSS of the lane's zygotes, in KiB. */
-long lt__zygote_peak_kb(const struct pool *pool)
+long lt__zygote_peak_kb(const struct lt_lane *lane)
 {
     long max = 0;
-    for (int i = 0; i < pool->n; i++) {
-        long kb = pool->z[i].pid > 0 ? lt__peak_rss_kb(pool->z[i].pid) : 0;
+    for (int i = 0; i < lt_exec_lane_slots(lane); i++) {
+        pid_t pid = lt_exec_lane_zygote_pid(lane, i);
+        long kb = pid > 0 ? lt__peak_rss_kb(pid) : 0;
         if (kb > max)
             max = kb;
     }
@@ -174,7 +175,8 @@ static const char *sandbox_hint(const char *text)
 /* Tests that fail on the original code: every one is listed with why.
  * Without `deselect`, that stops the run (-1); with it they are left out
  * of the run and recorded (0). */
-static int report_failing(const struct pool *pool, struct job *const *jobs,
+static int report_failing(const struct lt_suite *suite, int runner,
+                          const struct lt_run_report *const *jobs,
                           size_t n_jobs, int deselect, struct baseline *b)
 {
     size_t n = 0;
@@ -191,7 +193,7 @@ static int report_failing(const struct pool *pool, struct job *const *jobs,
                  n == 1 ? "" : "s", n == 1 ? "s" : "");
     size_t shown = 0;
     for (size_t q = 0; q < n_jobs; q++) {
-        const struct job *j = jobs[q];
+        const struct lt_run_report *j = jobs[q];
         for (size_t k = 0; k < j->n_tests; k++) {
             size_t i = j->tests[k];
             if (j->test_outcome[i] != LT_TEST_FAILED &&
@@ -203,7 +205,7 @@ static int report_failing(const struct pool *pool, struct job *const *jobs,
                 continue;
             const char *why = j->fail_texts && j->fail_texts[i]
                                   ? j->fail_texts[i] : "";
-            fprintf(stderr, "  %s: %s%s\n", pool->test_ids[i], why,
+            fprintf(stderr, "  %s: %s%s\n", suite->test_ids[i], why,
                     sandbox_hint(why));
         }
     }
@@ -211,7 +213,7 @@ static int report_failing(const struct pool *pool, struct job *const *jobs,
         fprintf(stderr, "  ... and %zu more\n", shown - 50);
     if (deselect)
         return 0;
-    if (pool->cfg.runner == LT_TEST_RUNNER_PYTEST)
+    if (runner == LT_TEST_RUNNER_PYTEST)
         fprintf(stderr, "litmus: compare with `python -m pytest`; tests that "
                         "need what the sandbox refuses can be left out with "
                         "--deselect-failing (or -- --deselect ID)\n");
@@ -219,7 +221,7 @@ static int report_failing(const struct pool *pool, struct job *const *jobs,
         fprintf(stderr, "litmus: compare with `python -m %s`; tests that "
                         "need what the sandbox refuses can be left out with "
                         "--deselect-failing\n",
-                pool->cfg.runner == LT_TEST_RUNNER_UNITTEST ? "unittest"
+                runner == LT_TEST_RUNNER_UNITTEST ? "unittest"
                                                             : "doctest");
     return -1;
 }
@@ -254,7 +256,8 @@ struct baseline_task {
     int whole;               /* a whole run, not a chunk */
     const uint32_t *tests;   /* the tests to run, in collection order */
     size_t n_tests;
-    struct job job;          /* the finished run, taken from the executor */
+    struct lt_run_report *job; /* the finished run, kept from the
+                                  executor (lt_run_report_keep) */
     int ended;
     int superseded;          /* a whole run stopped for the chunks */
     size_t counted;          /* tests[0..counted) are in the count */
@@ -282,13 +285,13 @@ static int baseline_prepare(struct lt_exec *ex, struct lt_task *xt,
 {
     struct baseline_task *bt = xt->owner;
     const struct baseline_set *set = bt->set;
-    size_t nt = xt->lane->pool.n_tests;
+    size_t nt = lt_exec_lane_suite(xt->lane)->n_tests;
     (void)ex;
     if (bt->whole && set->chunks) {
         bt->superseded = 1; /* dealt in chunks before it started */
         return LT_EUSAGE;
     }
-    lt__job_alloc(&la->spec, nt, 1);
+    lt_run_spec_alloc(&la->spec, nt, 1);
     la->spec.is_baseline = 1;
     la->spec.n_tests = bt->n_tests;
     la->spec.n_files = set->plan->n_files;
@@ -337,7 +340,6 @@ static void deal_chunks(struct lt_exec *ex, struct baseline_set *set,
         bt->run = set->first_run + (int)(k / chunks);
         bt->tests = set->tests + from;
         bt->n_tests = to - from;
-        bt->job.result_fd = bt->job.out_fd = bt->job.pidfd = -1;
         lt_exec_submit(ex, &bt->xt);
     }
     lt_debug("baseline: the tests mostly wait: each run in %zu chunks",
@@ -348,7 +350,8 @@ static void deal_chunks(struct lt_exec *ex, struct baseline_set *set,
  * where the count stopped, up to the first test without one (a child
  * runs its tests in the order given), or every one (all: the task's
  * child ended). */
-static void count_results(struct baseline_task *bt, const struct job *j,
+static void count_results(struct baseline_task *bt,
+                          const struct lt_run_report *j,
                           int all)
 {
     struct baseline_count *c = bt->set->count;
@@ -377,33 +380,33 @@ static void count_results(struct baseline_task *bt, const struct job *j,
 /* The executor's progress hook during the baseline: the results its
  * running children sent so far, then the line when one is due (force:
  * the run's end). */
+/* Counts what a running child of this baseline reported so far. */
+static void count_running(struct lt_task *t, const struct lt_run_report *j,
+                          void *set)
+{
+    if (t->ops == &baseline_ops &&
+        ((const struct baseline_task *)t->owner)->set == set)
+        count_results(t->owner, j, 0);
+}
+
 static void baseline_progress(struct lt_exec *ex, int force)
 {
     struct baseline_set *set = ex->owner;
     if (!set || !set->count)
         return;
-    for (size_t li = 0; li < ex->n_lanes; li++) {
-        const struct pool *pool = &ex->lanes[li]->pool;
-        for (int k = 0; k < pool->n; k++) {
-            const struct job *j = &pool->z[k].job;
-            const struct lt_task *t = j->owner;
-            if (j->active && t && t->ops == &baseline_ops &&
-                ((const struct baseline_task *)t->owner)->set == set)
-                count_results(t->owner, j, 0);
-        }
-    }
+    lt_exec_each_running(ex, count_running, set);
     struct baseline_count *c = set->count;
     lt__progress_show(&c->show, force, c->done, c->total, "%s",
                       c->details);
 }
 
 static void baseline_finished(struct lt_exec *ex, struct lt_task *xt,
-                              struct job *j)
+                              const struct lt_run_report *j)
 {
     struct baseline_task *bt = xt->owner;
     count_results(bt, j, 1);
     /* The executor resets j after this: the run moves here. */
-    lt__job_move(&bt->job, j);
+    bt->job = lt_run_report_keep(j);
     bt->ended = 1;
     if (bt->superseded)
         deal_chunks(ex, bt->set, xt->lane);
@@ -425,8 +428,8 @@ static void baseline_lost(struct lt_exec *ex, struct lt_task *xt,
  * time says whether the mutants will want more children; when they do,
  * the whole runs give way to chunks (every whole run's watch stops its
  * own child). */
-static void baseline_watch(struct lt_exec *ex, struct lt_task *xt,
-                           struct job *j, double now)
+static int baseline_watch(struct lt_exec *ex, struct lt_task *xt,
+                           const struct lt_run_report *j, double now)
 {
     struct baseline_task *bt = xt->owner;
     struct baseline_set *set = bt->set;
@@ -434,31 +437,31 @@ static void baseline_watch(struct lt_exec *ex, struct lt_task *xt,
     if (bt->whole && !bt->superseded && e && e->want > 0 &&
         set->may_split) {
         bt->superseded = 1;
-        lt__job_kill(j);
-        return;
+        return 1;
     }
     if (bt->run != 0 || !e || !e->on || e->want || !j->sandboxed ||
         j->pid <= 0)
-        return;
-    double cpu = lt__job_cpu_ns(j);
+        return 0;
+    double cpu = lt_run_cpu_ns(j);
     if (cpu < 0)
-        return;
+        return 0;
     if (e->t0 == 0 || e->pid != j->pid) {
         /* The first look at this child (a chunk that ended early hands
          * the watch to the next one). */
         e->pid = j->pid;
         e->t0 = now;
         e->cpu0 = cpu;
-        return;
+        return 0;
     }
     if (now - e->t0 < 0.5)
-        return;
+        return 0;
     int want = children_for_share((cpu - e->cpu0) / 1e6,
                                   (now - e->t0) * 1e3, lt__online_cores(),
-                                  lt__zygote_peak_kb(&xt->lane->pool));
+                                  lt__zygote_peak_kb(xt->lane));
     if (want > e->cap)
         want = e->cap;
     e->want = want > ex->jobs ? want : -1;
+    return 0;
 }
 
 static const struct lt_task_ops baseline_ops = {
@@ -484,7 +487,8 @@ static size_t baseline_idle(struct lt_exec *ex)
 /* Takes in one finished baseline run or chunk (run 0 decides which tests are
  * runnable; later ones find the flaky).  0, or an exit code after
  * printing why. */
-static int baseline_finish(struct pool *pool, struct job *j,
+static int baseline_finish(const struct lt_suite *suite,
+                           const struct lt_run_report *j,
                            const struct lt_score_opts *o, int run,
                            int first_chunk, struct baseline *b)
 {
@@ -493,7 +497,7 @@ static int baseline_finish(struct pool *pool, struct job *j,
         lt_error("the baseline did not finish within %.0f s (test %s); "
                  "raise --baseline-timeout",
                  o->baseline_timeout,
-                 j->current >= 0 ? pool->test_ids[j->current] : "?");
+                 j->current >= 0 ? suite->test_ids[j->current] : "?");
         return LT_EXIT_USAGE;
     }
     if (!j->ended || j->protocol_error || !WIFEXITED(j->wait_status) ||
@@ -506,11 +510,12 @@ static int baseline_finish(struct pool *pool, struct job *j,
                  j->ended ? "" : ", no end");
         lt_error("the baseline run did not complete (status 0x%x%s%s%s)%s%s",
                  j->wait_status, counts, j->current >= 0 ? ", during " : "",
-                 j->current >= 0 ? pool->test_ids[j->current] : "",
+                 j->current >= 0 ? suite->test_ids[j->current] : "",
                  *tail ? "; output: " : "", tail);
-        return j->sandboxed ? 2 : 3;
+        return j->sandboxed ? LT_EXIT_USAGE : LT_EXIT_ENGINE;
     }
-    pool->features = j->sandbox & ~(unsigned)LT_SBX_PROCESSES;
+    b->features = j->sandbox & ~(unsigned)LT_SBX_PROCESSES;
+    b->have_features = 1;
     if (run == 0 && first_chunk && !(j->sandbox & LT_SBX_PROCESSES))
         lt_warn("the tests cannot start processes or use loopback sockets "
                 "in this run: process mode needs user, pid, mount and "
@@ -542,14 +547,13 @@ static int baseline_finish(struct pool *pool, struct job *j,
                 line_add(&b->by_line[f][line], (uint32_t)i);
         }
     }
-    lt__job_reset(j);
     return 0;
 }
 
 void lt__baseline_init(struct baseline *b, const struct lt_plan *plan,
-                       const struct pool *pool)
+                       const struct lt_suite *suite)
 {
-    size_t nt = pool->n_tests;
+    size_t nt = suite->n_tests;
     b->wall_ms = xcalloc(nt + 1, sizeof(double));
     b->cpu_ms = xcalloc(nt + 1, sizeof(double));
     b->work = xcalloc(nt + 1, sizeof(double));
@@ -572,9 +576,9 @@ void lt__baseline_init(struct baseline *b, const struct lt_plan *plan,
     b->at_import = xcalloc(plan->n_files + 1, sizeof(*b->at_import));
     for (size_t f = 0; f < plan->n_files; f++)
         b->at_import[f] = xcalloc(b->n_lines[f] + 1, 1);
-    for (size_t k = 0; k < pool->n_import; k++) {
-        uint32_t f = pool->import_pairs[2 * k];
-        uint32_t line = pool->import_pairs[2 * k + 1];
+    for (size_t k = 0; k < suite->n_import; k++) {
+        uint32_t f = suite->import_pairs[2 * k];
+        uint32_t line = suite->import_pairs[2 * k + 1];
         if (f < b->n_files && line <= b->n_lines[f])
             b->at_import[f][line] = 1;
     }
@@ -589,7 +593,7 @@ void lt__baseline_cover(struct baseline *b, size_t file, size_t line,
 
 /* 1 when a finished baseline child did not end cleanly with a result per
  * test, or a test failed in it. */
-static int baseline_trouble(const struct job *j)
+static int baseline_trouble(const struct lt_run_report *j)
 {
     return j->timed_out || j->fail_test >= 0 || !j->ended ||
            j->protocol_error || !WIFEXITED(j->wait_status) ||
@@ -606,11 +610,11 @@ static size_t module_len(const char *id)
 }
 
 /* 1 when tests[i - 1] and tests[i] are of one test module. */
-static int same_module(const struct pool *pool, const uint32_t *tests,
+static int same_module(const struct lt_suite *suite, const uint32_t *tests,
                        size_t i)
 {
-    const char *a = pool->test_ids[tests[i - 1]];
-    const char *b = pool->test_ids[tests[i]];
+    const char *a = suite->test_ids[tests[i - 1]];
+    const char *b = suite->test_ids[tests[i]];
     size_t la = module_len(a);
     return la == module_len(b) && strncmp(a, b, la) == 0;
 }
@@ -624,7 +628,7 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
                         size_t n_tests, int first_run, int runs,
                         int may_split, struct baseline_count *count)
 {
-    struct pool *pool = &lane->pool;
+    const struct lt_suite *suite = lt_exec_lane_suite(lane);
     struct baseline_set set = {
         .plan = plan, .o = o, .early = early, .tests = tests,
         .n_tests = n_tests, .first_run = first_run, .runs = runs,
@@ -653,7 +657,6 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
             bt->run = first_run;
             bt->tests = tests + from;
             bt->n_tests = (k + 1) * n_tests / n_chunks - from;
-            bt->job.result_fd = bt->job.out_fd = bt->job.pidfd = -1;
             lt_exec_submit(ex, &bt->xt);
         }
     } else {
@@ -667,7 +670,6 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
             bt->whole = 1;
             bt->tests = tests;
             bt->n_tests = n_tests;
-            bt->job.result_fd = bt->job.out_fd = bt->job.pidfd = -1;
             lt_exec_submit(ex, &bt->xt);
         }
     }
@@ -690,16 +692,16 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
      * judgement dealt. */
     int again = 0;
     for (size_t k = 0; rc == 0 && set.chunks && k < n_done; k++) {
-        const struct job *j = &done[k].job;
+        const struct lt_run_report *j = done[k].job;
         size_t from = (size_t)(done[k].tests - tests);
         if (!set.module_chunks) {
             again |= baseline_trouble(j);
             continue;
         }
-        if (j->fail_test < 0 || from == 0 || !same_module(pool, tests, from))
+        if (j->fail_test < 0 || from == 0 || !same_module(suite, tests, from))
             continue;
         for (size_t t = from; t < from + done[k].n_tests && !again; t++) {
-            if (t > from && !same_module(pool, tests, t))
+            if (t > from && !same_module(suite, tests, t))
                 break;
             again = j->test_outcome[tests[t]] == LT_TEST_FAILED ||
                     j->test_outcome[tests[t]] == LT_TEST_MEMORY;
@@ -707,28 +709,33 @@ static int run_baseline(struct lt_exec *ex, struct lt_lane *lane,
     }
     /* The first run's failing tests, said once for all its chunks. */
     if (rc == 0 && !again && first_run == 0) {
-        struct job **failed = xcalloc(n_done + 1, sizeof(*failed));
+        const struct lt_run_report **failed = xcalloc(n_done + 1,
+                                                      sizeof(*failed));
         size_t n_failed = 0;
         for (size_t k = 0; k < n_done; k++)
-            if (done[k].run == 0 && done[k].job.fail_test >= 0 &&
-                !done[k].job.timed_out)
-                failed[n_failed++] = &done[k].job;
+            if (done[k].run == 0 && done[k].job->fail_test >= 0 &&
+                !done[k].job->timed_out)
+                failed[n_failed++] = done[k].job;
         if (n_failed &&
-            report_failing(pool, failed, n_failed, o->deselect_failing,
-                           b) < 0)
+            report_failing(suite, lt_exec_lane_config(lane)->runner, failed,
+                           n_failed,
+                           o->deselect_failing, b) < 0)
             rc = LT_EXIT_USAGE;
         free(failed);
     }
     for (size_t k = 0; k < n_done; k++) {
         int first = k == 0 || done[k].run != done[k - 1].run;
         if (rc == 0 && !again)
-            rc = baseline_finish(pool, &done[k].job, o, done[k].run, first,
+            rc = baseline_finish(suite, done[k].job, o, done[k].run, first,
                                  b);
+        /* Taken in: its per-test arrays can go now. */
+        lt_run_report_free(done[k].job);
+        done[k].job = NULL;
     }
     for (size_t k = 0; set.whole && k < (size_t)runs; k++)
-        lt__job_reset(&set.whole[k].job);
+        lt_run_report_free(set.whole[k].job);
     for (size_t k = 0; k < set.n_parts; k++)
-        lt__job_reset(&set.parts[k].job);
+        lt_run_report_free(set.parts[k].job);
     free(set.whole);
     free(set.parts);
     if (rc == 0 && again) {
@@ -758,7 +765,7 @@ int lt__baseline_run(struct lt_exec *ex, struct lt_lane *lane,
     /* The progress line of these runs: "120/400 baseline test runs, 200
      * tests x 2 runs; 45s elapsed, about 1m left" (a baseline over in a
      * moment writes none). */
-    size_t nt = lane->pool.n_tests;
+    size_t nt = lt_exec_lane_suite(lane)->n_tests;
     struct baseline_count count = {
         .first_run = first_run, .runs = runs,
         .total = n_tests * (size_t)runs};
@@ -790,10 +797,11 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void lt__baseline_index(const struct pool *pool, const struct lt_plan *plan,
+void lt__baseline_index(const struct lt_suite *suite,
+                        const struct lt_plan *plan,
                         struct baseline *b)
 {
-    size_t nt = pool->n_tests;
+    size_t nt = suite->n_tests;
     /* Reused and fresh tests fill the lines in two passes: each line's
      * tests go back to collection order, once each. */
     for (size_t f = 0; f < plan->n_files; f++) {
@@ -821,18 +829,19 @@ void lt__baseline_index(const struct pool *pool, const struct lt_plan *plan,
     }
 }
 
-int lt__baseline_settle(const struct pool *pool, const struct lt_plan *plan,
+int lt__baseline_settle(const struct lt_suite *suite,
+                        const struct lt_plan *plan,
                         struct baseline *b)
 {
-    size_t nt = pool->n_tests;
-    lt__baseline_index(pool, plan, b);
+    size_t nt = suite->n_tests;
+    lt__baseline_index(suite, plan, b);
     size_t usable = 0;
     for (size_t i = 0; i < nt; i++) {
         usable += b->runnable[i];
         if (b->flaky[i])
             lt_warn("test %s is flaky (its outcome changed between "
                     "baseline runs); it is left out of selection",
-                    pool->test_ids[i]);
+                    suite->test_ids[i]);
     }
     if (usable == 0) {
         lt_error("no test passes reliably on the original code");
@@ -893,11 +902,11 @@ static int by_cost(const void *a, const void *b)
  * copy of the test's process, nor of an interpreter that ran isolated or
  * ended without reporting: such a test may reach any line, so it joins
  * every mutant's selection after the covering tests, cheapest first. */
-static size_t add_process_tests(const struct pool *pool,
+static size_t add_process_tests(const struct lt_suite *suite,
                                 const struct baseline *b, uint32_t **out,
                                 size_t n)
 {
-    size_t nt = pool->n_tests, extra = 0;
+    size_t nt = suite->n_tests, extra = 0;
     for (size_t i = 0; i < nt; i++)
         extra += b->runnable[i] && (b->needs[i] & LT_NEEDS_UNTRACED);
     if (!extra)
@@ -920,7 +929,8 @@ static size_t add_process_tests(const struct pool *pool,
  * for a change to module or class-body code, or to a line that runs at
  * import), fastest first.  Returns the count; *out is the caller's to
  * free. */
-size_t lt__baseline_select(const struct pool *pool, const struct baseline *b,
+size_t lt__baseline_select(const struct lt_suite *suite,
+                           const struct baseline *b,
                            const struct lt_mutant *m, size_t file,
                            int structural, uint32_t **out)
 {
@@ -930,7 +940,7 @@ size_t lt__baseline_select(const struct pool *pool, const struct baseline *b,
      * known, else every test. */
     const unsigned char *only =
         wide ? lt__baseline_narrow(b, file, m->line, m->end_line) : NULL;
-    struct lt__selection sel = {pool->n_tests, b->runnable, b->work,
+    struct lt__selection sel = {suite->n_tests, b->runnable, b->work,
                                 line_cover, &fc, only};
     size_t n = lt__select_tests(&sel, m->line, m->end_line, wide, out);
     if (only && n == 0) {
@@ -946,12 +956,12 @@ size_t lt__baseline_select(const struct pool *pool, const struct baseline *b,
     }
     if (wide && b->file_reach)
         file_tests_first(*out, n, b->file_reach[file]);
-    return wide ? n : add_process_tests(pool, b, out, n);
+    return wide ? n : add_process_tests(suite, b, out, n);
 }
 
 size_t lt__mutant_select(const struct score_run *r, size_t i, uint32_t **out)
 {
-    return lt__baseline_select(r->pool, &r->base, &r->plan.mutants.items[i],
+    return lt__baseline_select(r->suite, &r->base, &r->plan.mutants.items[i],
                                r->plan.mutant_file[i], r->mp[i].a.structural,
                                out);
 }

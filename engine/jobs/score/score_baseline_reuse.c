@@ -29,7 +29,6 @@
 #include "common/log.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
 #include "engine/jobs/score/incr.h"
 #include "engine/jobs/score/reuse_store.h"
 #include "engine/jobs/score/score_internal.h"
@@ -252,7 +251,7 @@ void lt__baseline_unload(struct score_run *r)
 static void baseline_env(struct score_run *r, int traced)
 {
     const struct lt_plan *plan = &r->plan;
-    const struct pool *pool = r->pool;
+    const struct lt_suite *suite = r->suite;
     const struct stored_baseline *sb = r->stored;
     struct lt_sha256 h;
     lt_sha256_init(&h);
@@ -300,10 +299,10 @@ static void baseline_env(struct score_run *r, int traced)
         long *lines = NULL;
         size_t n = 0;
         if (traced) {
-            lines = xcalloc(pool->n_import + 1, sizeof(long));
-            for (size_t k = 0; k < pool->n_import; k++)
-                if (pool->import_pairs[2 * k] == f)
-                    lines[n++] = (long)pool->import_pairs[2 * k + 1];
+            lines = xcalloc(suite->n_import + 1, sizeof(long));
+            for (size_t k = 0; k < suite->n_import; k++)
+                if (suite->import_pairs[2 * k] == f)
+                    lines[n++] = (long)suite->import_pairs[2 * k + 1];
         }
         const char *funcs = sb && sb->funcs ? sb->funcs[f] : NULL;
         struct lt_import_digest *d = &r->imports[f];
@@ -484,16 +483,16 @@ static int stored_applies(const struct score_run *r)
 
 size_t lt__baseline_take_stored(struct score_run *r, unsigned char *run_it)
 {
-    const struct pool *pool = r->pool;
+    const struct lt_suite *suite = r->suite;
     const struct stored_baseline *sb = r->stored;
     if (!stored_applies(r))
         return 0;
-    struct test_index *ix = xcalloc(pool->n_tests + 1, sizeof(*ix));
-    for (size_t i = 0; i < pool->n_tests; i++)
-        ix[i] = (struct test_index){pool->test_ids[i], (uint32_t)i};
-    qsort(ix, pool->n_tests, sizeof(*ix), cmp_test_index);
+    struct test_index *ix = xcalloc(suite->n_tests + 1, sizeof(*ix));
+    for (size_t i = 0; i < suite->n_tests; i++)
+        ix[i] = (struct test_index){suite->test_ids[i], (uint32_t)i};
+    qsort(ix, suite->n_tests, sizeof(*ix), cmp_test_index);
     /* Duplicate ids (never from pytest) are not told apart: both run. */
-    for (size_t k = 1; k < pool->n_tests; k++)
+    for (size_t k = 1; k < suite->n_tests; k++)
         if (strcmp(ix[k].id, ix[k - 1].id) == 0)
             run_it[ix[k].i] = run_it[ix[k - 1].i] = 2;
     struct lt_test_files tf = {0};
@@ -502,7 +501,7 @@ size_t lt__baseline_take_stored(struct score_run *r, unsigned char *run_it)
     for (size_t k = 0; k < sb->n; k++) {
         const struct stored_test *t = &sb->t[k];
         struct test_index probe = {t->nodeid, 0};
-        struct test_index *hit = bsearch(&probe, ix, pool->n_tests,
+        struct test_index *hit = bsearch(&probe, ix, suite->n_tests,
                                          sizeof(*ix), cmp_test_index);
         if (!hit || run_it[hit->i] != 1 || !still_holds(r, &tf, t))
             continue;
@@ -521,7 +520,7 @@ size_t lt__baseline_take_stored(struct score_run *r, unsigned char *run_it)
         run_it[i] = 0;
         reused++;
     }
-    for (size_t i = 0; i < pool->n_tests; i++)
+    for (size_t i = 0; i < suite->n_tests; i++)
         run_it[i] = run_it[i] != 0;
     lt__test_files_free(&tf);
     free(ix);
@@ -695,7 +694,7 @@ char **lt__baseline_narrow_collection(struct score_run *r, size_t *n_files)
 
 int lt__baseline_store(struct score_run *r)
 {
-    const struct pool *pool = r->pool;
+    const struct lt_suite *suite = r->suite;
     const struct baseline *b = &r->base;
     const struct stored_baseline *sb = r->stored;
     struct lt_test_files tf = {0};
@@ -703,29 +702,29 @@ int lt__baseline_store(struct score_run *r)
     /* A narrowed collection's tests, then the stored ones it left out,
      * which still hold. */
     size_t n_kept = r->narrowed && sb ? sb->n : 0;
-    struct lt_test_record *recs = xcalloc(pool->n_tests + n_kept + 1,
+    struct lt_test_record *recs = xcalloc(suite->n_tests + n_kept + 1,
                                           sizeof(*recs));
-    char **cov = xcalloc(pool->n_tests + 1, sizeof(char *));
-    for (size_t i = 0; i < pool->n_tests; i++) {
+    char **cov = xcalloc(suite->n_tests + 1, sizeof(char *));
+    for (size_t i = 0; i < suite->n_tests; i++) {
         cov[i] = lt__baseline_coverage_text(b, &r->plan, (uint32_t)i);
         recs[i] = (struct lt_test_record){
-            (int)i, pool->test_ids[i], b->wall_ms[i],
+            (int)i, suite->test_ids[i], b->wall_ms[i],
             b->flaky[i] ? "flaky"
             : b->failing[i] ? "failing"
             : b->runnable[i] ? "passed" : "skipped",
             cov[i]};
     }
-    size_t n_recs = pool->n_tests;
+    size_t n_recs = suite->n_tests;
     const struct stored_test **kept = xcalloc(n_kept + 1, sizeof(*kept));
     size_t nk = 0;
     if (n_kept) {
-        struct test_index *ix = xcalloc(pool->n_tests + 1, sizeof(*ix));
-        for (size_t i = 0; i < pool->n_tests; i++)
-            ix[i] = (struct test_index){pool->test_ids[i], (uint32_t)i};
-        qsort(ix, pool->n_tests, sizeof(*ix), cmp_test_index);
+        struct test_index *ix = xcalloc(suite->n_tests + 1, sizeof(*ix));
+        for (size_t i = 0; i < suite->n_tests; i++)
+            ix[i] = (struct test_index){suite->test_ids[i], (uint32_t)i};
+        qsort(ix, suite->n_tests, sizeof(*ix), cmp_test_index);
         for (size_t k = 0; k < sb->n; k++) {
             struct test_index probe = {sb->t[k].nodeid, 0};
-            if (bsearch(&probe, ix, pool->n_tests, sizeof(*ix),
+            if (bsearch(&probe, ix, suite->n_tests, sizeof(*ix),
                         cmp_test_index))
                 continue;
             kept[nk++] = &sb->t[k];
@@ -740,12 +739,12 @@ int lt__baseline_store(struct score_run *r)
         rc = lt_store_put_tests(r->st, recs, n_recs);
     if (rc == 0)
         rc = lt_store_clear_baseline_deps(r->st);
-    for (size_t i = 0; rc == 0 && r->baseline_env[0] && i < pool->n_tests;
+    for (size_t i = 0; rc == 0 && r->baseline_env[0] && i < suite->n_tests;
          i++) {
         char deps[65];
-        test_deps(r, &tf, pool->test_ids[i], cov[i], deps);
+        test_deps(r, &tf, suite->test_ids[i], cov[i], deps);
         struct lt_baseline_deps d = {
-            .nodeid = pool->test_ids[i], .cpu_ms = b->cpu_ms[i],
+            .nodeid = suite->test_ids[i], .cpu_ms = b->cpu_ms[i],
             .work = b->work[i], .needs = b->needs[i], .deps = deps};
         rc = lt_store_put_baseline_deps(r->st, &d);
     }
@@ -769,17 +768,18 @@ int lt__baseline_store(struct score_run *r)
                                funcs.data ? funcs.data : "");
     lt_buf_free(&funcs);
     char feat[32];
-    snprintf(feat, sizeof(feat), "%u", pool->features);
+    snprintf(feat, sizeof(feat), "%u",
+             r->base.have_features ? r->base.features : suite->features);
     if (rc == 0)
         rc = lt_store_set_meta(r->st, "sandbox_features", feat);
     if (rc == 0)
         rc = lt_store_set_meta(r->st, "sandbox_view",
-                               pool->view ? pool->view
-                               : pool->view_missing ? pool->view_missing
+                               suite->view ? suite->view
+                               : suite->view_missing ? suite->view_missing
                                : "");
     if (rc == 0)
         rc = lt_store_commit(r->st);
-    for (size_t i = 0; i < pool->n_tests; i++)
+    for (size_t i = 0; i < suite->n_tests; i++)
         free(cov[i]);
     free(cov);
     free(recs);

@@ -16,7 +16,6 @@
 
 #include "engine/core/exec.h"
 #include "engine/core/mutate.h"
-#include "engine/core/pool.h"
 #include "engine/core/progress.h"
 #include "engine/core/pyenv.h"
 #include "engine/engine.h"
@@ -86,6 +85,10 @@ struct baseline {
     unsigned char *flaky;      /* passed in one run, not in another */
     unsigned char *failing;    /* failed in the first run and left out
                                   (--deselect-failing) */
+    unsigned features;         /* have_features: the sandbox the runs'
+                                  children had (LT_SBX_*, but processes);
+                                  else the zygotes' (lt_suite.features) */
+    int have_features;
     unsigned char **file_reach; /* per subject file, per test: the test
                                    executed a line of the file itself */
     /* Per subject file, per line: the tests that executed it. */
@@ -125,7 +128,7 @@ struct early_jobs {
 /* Allocates *b for the pool's tests and the plan's files, with the
  * zygote's import-time lines; no test covers anything yet. */
 void lt__baseline_init(struct baseline *b, const struct lt_plan *plan,
-                       const struct pool *pool);
+                       const struct lt_suite *suite);
 
 /* Records that test executed line of subject file (out-of-range lines
  * are dropped). */
@@ -156,13 +159,15 @@ int lt__baseline_staged(const struct lt_exec *ex, size_t n_tests);
 
 /* Each line's tests in collection order, once, and each file's reaching
  * tests, from what the runs and the store gave so far. */
-void lt__baseline_index(const struct pool *pool, const struct lt_plan *plan,
+void lt__baseline_index(const struct lt_suite *suite,
+                        const struct lt_plan *plan,
                         struct baseline *b);
 
 /* Once every test has its entry (run or reused): the index, the flaky
  * warnings.  0, or an exit code after printing why (no test passes
  * reliably). */
-int lt__baseline_settle(const struct pool *pool, const struct lt_plan *plan,
+int lt__baseline_settle(const struct lt_suite *suite,
+                        const struct lt_plan *plan,
                         struct baseline *b);
 
 void lt__baseline_free(struct baseline *b);
@@ -171,7 +176,8 @@ void lt__baseline_free(struct baseline *b);
  * for a change to module or class-body code, or to a line that runs at
  * import), fastest first.  Returns the count; *out is the caller's to
  * free. */
-size_t lt__baseline_select(const struct pool *pool, const struct baseline *b,
+size_t lt__baseline_select(const struct lt_suite *suite,
+                           const struct baseline *b,
                            const struct lt_mutant *m, size_t file,
                            int structural, uint32_t **out);
 
@@ -187,7 +193,7 @@ int lt__children_for(const struct baseline *b, size_t nt, int cores,
                      long zygote_kb);
 int lt__online_cores(void);
 /* The largest peak RSS of the lane's zygotes, in KiB. */
-long lt__zygote_peak_kb(const struct pool *pool);
+long lt__zygote_peak_kb(const struct lt_lane *lane);
 
 /*** One run of `litmus score` (score.c) ***/
 
@@ -214,7 +220,7 @@ struct score_run {
     struct lt_telemetry *tm;
     struct lt_exec ex;
     struct lt_lane *lane;
-    struct pool *pool;
+    const struct lt_suite *suite;
     struct lt_progress collect;  /* the zygotes' import and collection,
                                     shown while the run waits for them */
     int runner;                  /* the runner the tests run with: o's,

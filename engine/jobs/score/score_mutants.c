@@ -15,12 +15,12 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "engine/core/budget.h"
-#include "engine/core/internal.h"
-#include "engine/jobs/score/score_internal.h"
+#include "engine/core/clock.h"
 #include "engine/core/progress.h"
 #include "engine/core/store.h"
 #include "engine/core/telemetry.h"
 #include "engine/core/verdict.h"
+#include "engine/jobs/score/score_internal.h"
 #include "harness/wire.h"
 
 /* Results stored in one transaction: at most this many, or what ended
@@ -37,7 +37,7 @@
 
 /* Decides a mutant's verdict from the evidence of its run, by the one
  * rule of every job (lt_verdict_decide), and records its figures. */
-static void decide(const struct pool *pool, const struct job *j,
+static void decide(const struct lt_suite *suite, const struct lt_run_report *j,
                    struct lt_result *res)
 {
     res->duration_ms = (lt__now() - j->started_at) * 1000.0;
@@ -47,7 +47,7 @@ static void decide(const struct pool *pool, const struct job *j,
         res->output = xstrndup(j->output.data, j->output.len);
     struct lt_evidence ev;
     struct lt_decision d;
-    lt__job_evidence(pool, j, &ev);
+    lt__run_evidence(suite, j, &ev);
     lt_verdict_decide(&ev, &d);
     lt__evidence_clear(&ev);
     res->verdict = d.verdict;
@@ -165,10 +165,10 @@ static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
     struct mrun *mr = t->mr;
     const struct lt_score_opts *o = mr->o;
     const struct baseline *base = mr->base;
-    const struct pool *pool = &xt->lane->pool;
+    const struct lt_suite *suite = lt_exec_lane_suite(xt->lane);
     size_t mi = t->mi;
     const struct lt_mutant *m = &mr->plan->mutants.items[mi];
-    struct job *spec = &la->spec;
+    struct lt_run_spec *spec = &la->spec;
     (void)ex;
     spec->mutant = mi;
     spec->recheck = xt->exclusive;
@@ -177,7 +177,7 @@ static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
         memcpy(spec->tests, t->rest, t->n_rest * sizeof(uint32_t));
         spec->n_tests = t->n_rest;
     } else {
-        spec->n_tests = lt__baseline_select(pool, base, m,
+        spec->n_tests = lt__baseline_select(suite, base, m,
                                      mr->plan->mutant_file[mi],
                                      mr->mp[mi].a.structural, &spec->tests);
     }
@@ -202,15 +202,15 @@ static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
     la->wall = wall_budget;
     if (fresh) {
         spec->sandbox_wall_s = wall_budget;
-        la->wall += 3.0 * (o->run.timeout_factor * pool->import_s +
+        la->wall += 3.0 * (o->run.timeout_factor * suite->import_s +
                            o->run.timeout_const);
     }
     /* Each test also has a budget of its own, from its own baseline
      * time: a looping test is stopped after about factor x its time +
      * the constant, not after the budget of all the tests selected with
      * it. */
-    size_t nt = pool->n_tests;
-    lt__job_alloc(spec, nt, 0);
+    size_t nt = suite->n_tests;
+    lt_run_spec_alloc(spec, nt, 0);
     spec->test_budget_ns = xcalloc(nt + 1, sizeof(double));
     for (size_t k = 0; k < spec->n_tests; k++)
         spec->test_budget_ns[spec->tests[k]] =
@@ -246,7 +246,7 @@ static void count_verdict(struct mrun *mr, enum lt_verdict v)
 
 /* Stores a mutant's result, and the same for its duplicates. */
 static void put_result(struct lt_exec *ex, struct mrun *mr, size_t mi,
-                       struct lt_result *res, const struct job *j)
+                       struct lt_result *res, const struct lt_run_report *j)
 {
     size_t nm = mr->plan->mutants.count;
     if (lt_exec_write(ex) < 0)
@@ -274,7 +274,7 @@ static void put_result(struct lt_exec *ex, struct mrun *mr, size_t mi,
 }
 
 static void mutant_finished(struct lt_exec *ex, struct lt_task *xt,
-                            struct job *j)
+                            const struct lt_run_report *j)
 {
     struct mtask *t = xt->owner;
     struct mrun *mr = t->mr;
@@ -282,7 +282,7 @@ static void mutant_finished(struct lt_exec *ex, struct lt_task *xt,
     struct lt_result res;
     memset(&res, 0, sizeof(res));
     memcpy(res.mutant_id, mr->plan->mutants.items[mi].id, 17);
-    decide(&xt->lane->pool, j, &res);
+    decide(lt_exec_lane_suite(xt->lane), j, &res);
     mr->finished++;
     if (t->rest) {
         /* The rest of a run stopped for CPU time: a failing test wins
@@ -400,10 +400,10 @@ static int unittest_fallback(struct score_run *r, struct lt_exec *ex,
                              struct lt_lane *l, int rc, const char *msg)
 {
     const struct lt_score_opts *o = r->o;
-    if (lt__interrupted || rc != LT_ENOTESTS || l->ready_once)
+    if (lt__interrupted || rc != LT_ENOTESTS || lt_exec_lane_ready_once(l))
         return 0;
     if (r->pytest_failure) {
-        if (l->pool.cfg.runner == LT_TEST_RUNNER_PYTEST)
+        if (lt_exec_lane_config(l)->runner == LT_TEST_RUNNER_PYTEST)
             return 1; /* another of pytest's zygotes: said once */
         /* The unittest runner could not collect the suite either:
          * pytest's failure, with its hint, is the one to read. */
@@ -415,8 +415,9 @@ static int unittest_fallback(struct score_run *r, struct lt_exec *ex,
     }
     /* Arguments after `--` (or pytest-args) were written for pytest, and
      * a runner named (even pytest) is the one the user wants. */
-    if (l->pool.fail_cause != LT_FAIL_UNITTEST_SUITE || o->runner_given ||
-        r->runner != LT_TEST_RUNNER_PYTEST || o->n_pytest_args > 0)
+    if (lt_exec_lane_suite(l)->fail_cause != LT_FAIL_UNITTEST_SUITE ||
+        o->runner_given || r->runner != LT_TEST_RUNNER_PYTEST ||
+        o->n_pytest_args > 0)
         return 0;
     lt_debug("pytest could not collect a unittest suite (%s): the "
              "unittest runner is tried", msg);
@@ -431,13 +432,14 @@ static int unittest_fallback(struct score_run *r, struct lt_exec *ex,
 static void score_start_failed(struct lt_exec *ex, struct lt_lane *l, int rc,
                                const char *msg)
 {
-    if (l->ready_once && l->live > 0 && !lt__interrupted) {
-        lt_debug("a runner did not start: %s; going on with %d", msg,
-                 l->live);
-        lt_exec_set_jobs(ex, l->live);
+    int live = lt_exec_lane_live(l);
+    if (lt_exec_lane_ready_once(l) && live > 0 && !lt__interrupted) {
+        lt_debug("a runner did not start: %s; going on with %d", msg, live);
+        lt_exec_set_jobs(ex, live);
         return;
     }
-    if (l->owner && unittest_fallback(l->owner, ex, l, rc, msg))
+    if (lt_exec_lane_owner(l) &&
+        unittest_fallback(lt_exec_lane_owner(l), ex, l, rc, msg))
         return;
     lt_error("%s", msg);
     lt_exec_fail(ex, rc == LT_ENOTESTS ? LT_EXIT_USAGE
@@ -581,7 +583,7 @@ int lt__score_run_mutants(struct score_run *r)
             tests_ms[q] += r->base.wall_ms[sel[k]];
         free(sel);
         cost[q] = tests_ms[q] / 1000.0 + MUTANT_OVERHEAD_S +
-                  (runs_fresh(r->mp, &r->base, &r->plan, i) ? r->pool->import_s
+                  (runs_fresh(r->mp, &r->base, &r->plan, i) ? r->suite->import_s
                                                              : 0);
     }
     if (o->max_time > 0) {

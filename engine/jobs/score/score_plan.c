@@ -16,9 +16,8 @@
 #include "common/pyload.h"
 #include "common/sha256.h"
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
-#include "engine/jobs/score/score_internal.h"
 #include "engine/jobs/score/incr.h"
+#include "engine/jobs/score/score_internal.h"
 
 /*** Planning: subject files ***/
 

@@ -142,8 +142,8 @@ static int mark_readers(const struct score_run *r, const struct lt_readers *rd,
 {
     const char *mutated = r->plan.files[file].path;
     const struct baseline *b = &r->base;
-    const struct pool *pool = r->pool;
-    size_t nt = pool->n_tests;
+    const struct lt_suite *suite = r->suite;
+    size_t nt = suite->n_tests;
     for (size_t s = 0; s < rd->n_spans; s++) {
         const struct lt_reader_span *sp = &rd->spans[s];
         if (sp->subject >= b->n_files || sp->first < 1)
@@ -217,7 +217,7 @@ void lt__baseline_readers(struct score_run *r)
     const struct lt_score_opts *o = r->o;
     const struct lt_plan *plan = &r->plan;
     struct baseline *b = &r->base;
-    const struct pool *pool = r->pool;
+    const struct lt_suite *suite = r->suite;
     if (r->runner != LT_TEST_RUNNER_PYTEST || o->full_matrix)
         return;
     /* Only the queued wide mutants ask; none, no scan. */
@@ -232,7 +232,7 @@ void lt__baseline_readers(struct score_run *r)
      * that runs every test of a quick suite costs less.  Worth it only
      * when the wide mutants' runs of every test would cost more. */
     double suite_ms = 0;
-    for (size_t i = 0; i < pool->n_tests; i++)
+    for (size_t i = 0; i < suite->n_tests; i++)
         if (b->runnable[i])
             suite_ms += b->wall_ms[i];
     if (!wide || (double)wide * suite_ms < READERS_WORTH_MS) {
@@ -253,10 +253,10 @@ void lt__baseline_readers(struct score_run *r)
                  "test", lt_strerror(rc));
         return;
     }
-    char **test_files = xcalloc(pool->n_tests + 1, sizeof(char *));
-    for (size_t i = 0; i < pool->n_tests; i++)
+    char **test_files = xcalloc(suite->n_tests + 1, sizeof(char *));
+    for (size_t i = 0; i < suite->n_tests; i++)
         test_files[i] = nodeid_file(r->cwd ? r->cwd : ".",
-                                    pool->test_ids[i]);
+                                    suite->test_ids[i]);
     struct test_texts tt = {0};
     b->narrow = xcalloc(wide + 1, sizeof(*b->narrow));
     size_t narrowed = 0, all = 0;
@@ -270,7 +270,7 @@ void lt__baseline_readers(struct score_run *r)
             continue; /* asked already */
         struct lt_readers rd;
         memset(&rd, 0, sizeof(rd));
-        unsigned char *mark = xcalloc(pool->n_tests + 1, 1);
+        unsigned char *mark = xcalloc(suite->n_tests + 1, 1);
         if (lt_readers_for(ix, file, m->line, m->end_line, &rd) < 0 ||
             rd.all ||
             mark_readers(r, &rd, m, file, test_files, &tt, mark) < 0) {
@@ -283,7 +283,7 @@ void lt__baseline_readers(struct score_run *r)
         } else {
             narrowed++;
             size_t n_marked = 0, n_runnable = 0;
-            for (size_t t = 0; t < pool->n_tests; t++) {
+            for (size_t t = 0; t < suite->n_tests; t++) {
                 n_runnable += b->runnable[t] != 0;
                 n_marked += mark[t] && b->runnable[t];
             }
@@ -299,7 +299,7 @@ void lt__baseline_readers(struct score_run *r)
         qsort(b->narrow, b->n_narrow, sizeof(*b->narrow), cmp_narrow);
         lt_readers_clear(&rd);
     }
-    for (size_t i = 0; i < pool->n_tests; i++)
+    for (size_t i = 0; i < suite->n_tests; i++)
         free(test_files[i]);
     free(test_files);
     for (size_t i = 0; i < tt.n; i++) {

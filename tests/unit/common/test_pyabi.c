@@ -1,7 +1,8 @@
-/* common/pyabi.c on the build's own libpython: the start (settings in
- * force, the caller's PYTHON* variables kept in the C environment and in
- * os.environ) and the helpers the zygote uses, against what Python itself
- * says.  SPDX-License-Identifier: MIT */
+/* common/pyabi.c on the build's own libpython, and on each other
+ * CPython's that the build found (LT_TEST_PYTHON, its executable): the
+ * start (settings in force, the caller's PYTHON* variables kept in the C
+ * environment and in os.environ) and the helpers the zygote uses,
+ * against what Python itself says.  SPDX-License-Identifier: MIT */
 #include "common/pyabi.h"
 
 #include <setjmp.h>
@@ -12,6 +13,10 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#ifndef LT_TEST_PYTHON
+#define LT_TEST_PYTHON "/usr/bin/python3"
+#endif
 
 static PyObject *ns; /* the globals of the code below */
 
@@ -29,7 +34,16 @@ static const char case_py[] =
     "         sys.flags.hash_randomization)\n"
     "seed = os.environ.get('PYTHONHASHSEED')\n"
     "path = os.environ.get('PYTHONPATH')\n"
-    "hashes = hash('litmus') == hash('litmus')\n";
+    "hashes = hash('litmus') == hash('litmus')\n"
+    "def loop(n):\n"
+    "    total = 0\n"
+    "    for i in range(n):\n"
+    "        total += i\n"
+    "    return total\n"
+    "def take_tool():\n"
+    "    sys.monitoring.use_tool_id(3, 'someone else')\n"
+    "def give_tool():\n"
+    "    sys.monitoring.free_tool_id(3)\n";
 
 static int start(void **state)
 {
@@ -38,7 +52,7 @@ static int start(void **state)
     setenv("PYTHONDONTWRITEBYTECODE", "", 1); /* the user's, kept */
     unsetenv("PYTHONHASHSEED");
     char err[256] = "";
-    if (lt_pyabi_start("/usr/bin/python3", 1, err, sizeof(err)) < 0) {
+    if (lt_pyabi_start(LT_TEST_PYTHON, 1, err, sizeof(err)) < 0) {
         fprintf(stderr, "%s\n", err);
         return -1;
     }
@@ -185,6 +199,127 @@ static void test_frame_hook(void **state)
     Py_DECREF(args);
 }
 
+/* sys.monitoring: the tool's LINE events reach the callback with the
+ * code and the line; a location the callback turned off stays off, for
+ * this call and the next, until a restart; with the events off nothing
+ * comes.  The tool is refused while someone else holds the id, and
+ * before 3.12 (the line tracer stays the way then).  Last: it takes the
+ * tool id for good. */
+static int line_calls;
+static long loop_body_calls;
+static PyObject *line_code;
+static int disable_body;
+
+static PyObject *line_callback(PyObject *self, PyObject *const *args,
+                               Py_ssize_t nargs)
+{
+    (void)self;
+    assert_int_equal(nargs, 2);
+    line_calls++;
+    if (args[0] != line_code)
+        Py_RETURN_NONE;
+    /* pyabi_case.py's line 18: `total += i` */
+    if (PyLong_AsLong(args[1]) == 18) {
+        loop_body_calls++;
+        if (disable_body)
+            return Py_NewRef(lt_pyabi_monitoring_disable());
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef line_def = {
+    "line", (PyCFunction)(void (*)(void))(lt_py_fastcall)line_callback,
+    LT_PY_METH_FASTCALL, NULL};
+
+static long call_loop(long n)
+{
+    PyObject *args = Py_BuildValue("(l)", n);
+    PyObject *r = PyObject_CallObject(global("loop"), args);
+    assert_non_null(r);
+    long v = PyLong_AsLong(r);
+    Py_DECREF(r);
+    Py_DECREF(args);
+    return v;
+}
+
+static void call_global(const char *name)
+{
+    PyObject *r = PyObject_CallObject(global(name), NULL);
+    if (!r)
+        PyErr_Print();
+    assert_non_null(r);
+    Py_DECREF(r);
+}
+
+static void test_monitoring(void **state)
+{
+    (void)state;
+    PyObject *fn = PyCFunction_NewEx(&line_def, NULL, NULL);
+    assert_non_null(fn);
+    PyObject *version = PySys_GetObject("version_info");
+    PyObject *minor = version ? PySequence_GetItem(version, 1) : NULL;
+    long v = minor ? PyLong_AsLong(minor) : 0;
+    Py_XDECREF(minor);
+    if (v < 12) {
+        assert_int_equal(lt_pyabi_monitoring_start("litmus", fn), -1);
+        assert_null(PyErr_Occurred());
+        assert_int_equal(lt_pyabi_monitoring_lines(1), -1);
+        assert_null(lt_pyabi_monitoring_disable());
+        Py_DECREF(fn);
+        return;
+    }
+    call_global("take_tool");
+    assert_int_equal(lt_pyabi_monitoring_start("litmus", fn), -1);
+    assert_null(PyErr_Occurred());
+    assert_null(lt_pyabi_monitoring_disable());
+    call_global("give_tool");
+    assert_int_equal(lt_pyabi_monitoring_start("litmus", fn), 0);
+    assert_int_equal(lt_pyabi_monitoring_start("litmus", fn), -1);
+    Py_DECREF(fn); /* sys.monitoring holds it */
+    line_code = lt_py_function_code(global("loop"));
+    assert_non_null(line_code);
+
+    /* No events yet. */
+    assert_int_equal(call_loop(10), 45);
+    assert_int_equal(line_calls, 0);
+
+    /* Every line, every iteration. */
+    assert_int_equal(lt_pyabi_monitoring_lines(1), 0);
+    assert_int_equal(call_loop(10), 45);
+    assert_int_equal(loop_body_calls, 10);
+
+    /* Turned off at its first event, for good. */
+    disable_body = 1;
+    loop_body_calls = 0;
+    assert_int_equal(call_loop(10), 45);
+    assert_int_equal(call_loop(10), 45);
+    assert_int_equal(loop_body_calls, 1);
+    int before = line_calls;
+    assert_int_equal(call_loop(10), 45);
+    assert_true(line_calls > before); /* the other lines still come */
+
+    /* A restart turns it back on. */
+    disable_body = 0;
+    assert_int_equal(lt_pyabi_monitoring_restart(), 0);
+    assert_int_equal(call_loop(10), 45);
+    assert_int_equal(loop_body_calls, 11);
+
+    /* Events off: nothing comes.  (Code run meanwhile loses its
+     * instrumentation, and with it the locations turned off: only a
+     * restart says for sure which are on.) */
+    assert_int_equal(lt_pyabi_monitoring_lines(0), 0);
+    before = line_calls;
+    assert_int_equal(call_loop(10), 45);
+    assert_int_equal(line_calls, before);
+
+    /* The id is taken: Python code cannot have it. */
+    PyObject *r = PyObject_CallObject(global("take_tool"), NULL);
+    assert_null(r);
+    assert_true(PyErr_ExceptionMatches(PyExc_ValueError));
+    PyErr_Clear();
+    Py_DECREF(line_code);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_function_and_code_helpers),
         cmocka_unit_test(test_peek_follows_reassigned_code),
         cmocka_unit_test(test_frame_hook),
+        cmocka_unit_test(test_monitoring),
     };
     return cmocka_run_group_tests(tests, start, NULL);
 }

@@ -22,7 +22,9 @@
 
 #include "common/xmalloc.h"
 #include "engine/core/exec.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
+#include "engine/core/exe.h"
+#include "engine/core/exit.h"
 #include "engine/core/pool.h"
 
 #define MAX_TASKS 16
@@ -126,7 +128,7 @@ static int t_prepare(struct lt_exec *ex, struct lt_task *xt,
     la->spec.tests = xcalloc(nt + 1, sizeof(uint32_t));
     for (size_t i = 0; i < nt; i++)
         la->spec.tests[i] = (uint32_t)i;
-    lt__job_alloc(&la->spec, nt, 0);
+    lt_run_spec_alloc(&la->spec, nt, 0);
     la->spec.n_files = 1;
     /* A change the tests cannot tell from the original. */
     const struct lt_subject *subj = &xt->lane->pool.cfg.subjects[0];
@@ -138,7 +140,8 @@ static int t_prepare(struct lt_exec *ex, struct lt_task *xt,
     return 0;
 }
 
-static void t_finished(struct lt_exec *ex, struct lt_task *xt, struct job *j)
+static void t_finished(struct lt_exec *ex, struct lt_task *xt,
+                       const struct lt_run_report *j)
 {
     struct ttask *t = xt->owner;
     struct seen *s = t->seen;
@@ -161,27 +164,28 @@ static void t_lost(struct lt_exec *ex, struct lt_task *xt, const char *why)
 }
 
 /* Kills the zygote under a running child while kill_on_start lasts. */
-static void t_watch(struct lt_exec *ex, struct lt_task *xt, struct job *j,
-                    double now)
+static int t_watch(struct lt_exec *ex, struct lt_task *xt,
+                   const struct lt_run_report *j, double now)
 {
     struct ttask *t = xt->owner;
     (void)ex;
     (void)now;
     if (t->seen->kill_on_start <= 0 || j->pid <= 0)
-        return;
+        return 0;
     struct pool *pool = &xt->lane->pool;
     for (int k = 0; k < pool->n; k++) {
-        if (&pool->z[k].job == j) {
+        if (&pool->z[k].job.report == j) {
             assert_true(pool->z[k].pid > 0);
             /* Its death is seen a round or two later. */
             if (pool->z[k].pid == t->seen->killed)
-                return;
+                return 0;
             t->seen->killed = pool->z[k].pid;
             kill(pool->z[k].pid, SIGKILL);
             t->seen->kill_on_start--;
-            return;
+            return 0;
         }
     }
+    return 0;
 }
 
 static void t_left(struct lt_exec *ex, struct lt_task *xt)

@@ -28,7 +28,9 @@
 #include "common/err.h"
 #include "common/xmalloc.h"
 #include "engine/core/exec.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
+#include "engine/core/exe.h"
+#include "engine/core/exit.h"
 #include "engine/core/pool.h"
 #include "harness/jvm_wire.h"
 #include "sandbox/sandbox.h"
@@ -145,7 +147,8 @@ static int t_prepare(struct lt_exec *ex, struct lt_task *xt,
     return 0;
 }
 
-static void t_finished(struct lt_exec *ex, struct lt_task *xt, struct job *j)
+static void t_finished(struct lt_exec *ex, struct lt_task *xt,
+                       const struct lt_run_report *j)
 {
     struct ttask *t = xt->owner;
     (void)ex;

@@ -43,7 +43,7 @@
  * the records given (NULL-terminated).  Caller frees. */
 static json_t *diff_of(const char *const *records)
 {
-    struct job j;
+    struct lt_run_report j;
     memset(&j, 0, sizeof(j));
     size_t n = 0;
     while (records[n])
@@ -106,7 +106,7 @@ static void test_crash_is_a_witness_on_given_inputs_only(void **state)
         const char *status;
     } cases[] = {{1, "witness"}, {3, "inconclusive"}, {2, "inconclusive"}};
     for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-        struct job j;
+        struct lt_run_report j;
         memset(&j, 0, sizeof(j));
         j.sandboxed = 1;
         j.wait_status = SIGSEGV; /* WIFSIGNALED, WTERMSIG == SIGSEGV */

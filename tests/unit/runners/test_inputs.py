@@ -114,6 +114,19 @@ def test_relation_step_comes_first():
     assert first[0] == ('hello', 5), first
 
 
+def test_a_variant_equal_but_of_other_element_types_is_kept():
+    import collections
+    inputs.PACKAGE[0] = True
+    try:
+        out = inputs.variants(({'foo': 'bar'}, 201), None, set())
+    finally:
+        inputs.PACKAGE[0] = False
+    assert any(type(v[0]) is collections.OrderedDict for v in out
+               if type(v) is tuple and v), out
+    assert inputs._same_value(({'a': 1}, 2), ({'a': 1}, 2))
+    assert not inputs._same_value([1], [1.0])
+
+
 def test_every_argument_empty_at_once_comes_second():
     shapes = shapes_of([(1, 2, 'ab')])
     got = list(inputs.derive((1, 2, 'ab'), shapes, set()))

@@ -465,3 +465,23 @@ def again(exc):
     assert reraised['raised_here']
     # An assert states the function's contract: a refusal.
     assert 'raised_here' not in asserted
+
+
+def test_watched_methods_keep_to_their_share_of_the_budget():
+    Bag = bag_class()
+    probe._CHANGED_METHODS[Bag] = ['pop_last']
+    sent = []
+    saved = probe._send
+    probe._send = lambda *a: sent.append(a)
+    probe._watched[0] = probe.WATCHED_SHARE * probe.SPENT_MAX
+    try:
+        probe._observe_class(Bag)
+        probe.begin_test(0)
+        Bag().add(1)
+        probe.end_test()
+    finally:
+        probe._send = saved
+        probe._watched[0] = 0.0
+        del probe._CHANGED_METHODS[Bag]
+        probe._kinds.clear()
+    assert sent == []

@@ -18,7 +18,9 @@
 #include <jansson.h>
 
 #include "common/xmalloc.h"
-#include "engine/core/internal.h"
+#include "engine/core/clock.h"
+#include "engine/core/exe.h"
+#include "engine/core/exit.h"
 #include "engine/core/exec.h"
 #include "engine/core/pool.h"
 #include "runners/runner.h"
@@ -102,7 +104,7 @@ static int run_prepare(struct lt_exec *ex, struct lt_task *t,
     la->spec.tests = xcalloc(nt + 1, sizeof(uint32_t));
     for (size_t i = 0; i < nt; i++)
         la->spec.tests[i] = (uint32_t)i;
-    lt__job_alloc(&la->spec, nt, (p->flags & LT_RUN_COVERAGE) != 0);
+    lt_run_spec_alloc(&la->spec, nt, (p->flags & LT_RUN_COVERAGE) != 0);
     la->req = (struct lt_run_request){
         .mode = (enum lt_run_mode)p->mode, .start = 0, .end = p->buggy_len,
         .replacement = p->text ? p->text : "", .stop_first = 0,
@@ -113,11 +115,11 @@ static int run_prepare(struct lt_exec *ex, struct lt_task *t,
 }
 
 static void run_finished(struct lt_exec *ex, struct lt_task *t,
-                         struct job *j)
+                         const struct lt_run_report *j)
 {
     struct program *p = ex->owner;
     (void)t;
-    lt__job_move(&p->job, j); /* the executor resets j next */
+    lt__job_move(&p->job, lt__job_of(j)); /* the executor resets j next */
 }
 
 static void run_lost(struct lt_exec *ex, struct lt_task *t, const char *why)
