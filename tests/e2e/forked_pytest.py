@@ -31,6 +31,12 @@ def run(args, cwd, env, timeout):
             null = os.open(os.devnull, os.O_RDWR)
             for fd in (0, 1, 2):
                 os.dup2(null, fd)
+            # The signal handlers of a new interpreter (this one's callers
+            # may have set their own, as lib_dataset.evaluate does).
+            for sig in signal.valid_signals():
+                h = signal.getsignal(sig)
+                if callable(h) and h is not signal.default_int_handler:
+                    signal.signal(sig, signal.SIG_DFL)
             os.environ.clear()
             os.environ.update(env)
             sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
