@@ -67,38 +67,6 @@ int lt_cli_getopt(int argc, char **argv, const char *shortopts,
     return '?';
 }
 
-int lt_cli_long(const char *opt, const char *s, long long lo, long long hi,
-                long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) {
-        char want[64];
-        snprintf(want, sizeof(want), "%lld..%lld", lo, hi);
-        lt_cli_bad_value(opt, s, want);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-int lt_cli_real(const char *opt, const char *s, double lo, double hi,
-                double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= lo && v <= hi)) {
-        char want[64];
-        snprintf(want, sizeof(want), "%g..%g", lo, hi);
-        lt_cli_bad_value(opt, s, want);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 int lt_parse_duration(const char *s, double *seconds)
 {
     static const char units[] = "hms";

@@ -25,13 +25,6 @@ int lt_cli_usage_error(const char *fmt, ...)
 int lt_cli_getopt(int argc, char **argv, const char *shortopts,
                   const struct option *longopts);
 
-/* Parse S as a whole number (or a real number) in [lo, hi] for option
- * OPT into *out: 0, or a usage error printed and -1. */
-int lt_cli_long(const char *opt, const char *s, long long lo, long long hi,
-                long long *out);
-int lt_cli_real(const char *opt, const char *s, double lo, double hi,
-                double *out);
-
 /* A duration: seconds as a number ("90", "2.5"), or numbers each with
  * a unit, s, m or h ("90s", "15m", "2h", "1h30m", "1.5h"), at most one
  * of each unit, larger ones first.  0 and *seconds set, or -1 for
