@@ -551,46 +551,34 @@ def can_fork(project, copy):
 
 
 def forked_child(args, cwd, env, out):
-    """In a fork: `python -m pytest ARGS` in cwd; never returns."""
-    code = 1
-    try:
-        os.setsid()
-        os.chdir(cwd)
-        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.dup2(fd, 1)
-        os.dup2(fd, 2)
-        for sig in signal.valid_signals():
-            h = signal.getsignal(sig)
-            if callable(h) and h is not signal.default_int_handler:
-                signal.signal(sig, signal.SIG_DFL)
-        os.environ.clear()
-        os.environ.update(env)
-        sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
-        # python -m puts the working directory first on the path.
-        sys.path[0] = os.getcwd()
-        import pytest
-        sys.argv = [os.path.join(os.path.dirname(pytest.__file__),
-                                 "__main__.py")] + list(args)
-        code = int(pytest.main(list(args)))
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else int(e.code is not None)
-    except BaseException:
-        code = 1
-    finally:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        finally:
-            os._exit(code)
+    """In a fork: `python -m pytest ARGS` in cwd, its output to the file
+    out, in a session of its own (tests/e2e/forked_pytest.py); never
+    returns."""
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    null = os.open(os.devnull, os.O_RDONLY)
+    _forked_pytest().child(args, cwd, env, null, fd, new_session=True)
+
+
+def _forked_pytest():
+    """tests/e2e/forked_pytest.py, loaded once (it imports pytest)."""
+    mod = sys.modules.get("litmus_forked_pytest")
+    if mod is None:
+        import importlib.util
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            "e2e", "forked_pytest.py")
+        spec = importlib.util.spec_from_file_location("litmus_forked_pytest",
+                                                      path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["litmus_forked_pytest"] = mod
+        spec.loader.exec_module(mod)
+    return mod
 
 
 def check_forked(project, sources, workdir, timeout, todo, jobs):
     """check_one of every mutant of todo, up to jobs forks at a time, from
     this (single) thread; the same results in the same order."""
     sys.dont_write_bytecode = True
-    import pytest  # noqa: F401  (imported once, for every fork)
+    _forked_pytest()  # pytest imported once, for every fork
     pending = list(todo)
     running = {}
     done = {}
@@ -598,7 +586,7 @@ def check_forked(project, sources, workdir, timeout, todo, jobs):
         while pending and len(running) < jobs:
             m = pending.pop(0)
             base, copy = make_copy(project, sources, workdir, m)
-            out = os.path.join(base, "pytest.out")
+            out = os.path.abspath(os.path.join(base, "pytest.out"))
             sys.stdout.flush()
             sys.stderr.flush()
             start = time.monotonic()

@@ -25,36 +25,8 @@ def run(args, cwd, env, timeout):
     sys.stderr.flush()
     pid = os.fork()
     if pid == 0:
-        code = 1
-        try:
-            os.chdir(cwd)
-            null = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):
-                os.dup2(null, fd)
-            # The signal handlers of a new interpreter (this one's callers
-            # may have set their own, as lib_dataset.evaluate does).
-            for sig in signal.valid_signals():
-                h = signal.getsignal(sig)
-                if callable(h) and h is not signal.default_int_handler:
-                    signal.signal(sig, signal.SIG_DFL)
-            os.environ.clear()
-            os.environ.update(env)
-            sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
-            # python -m puts the working directory first on the path.
-            sys.path[0] = os.getcwd()
-            sys.argv = [os.path.join(os.path.dirname(pytest.__file__),
-                                     "__main__.py")] + list(args)
-            code = int(pytest.main(list(args)))
-        except SystemExit as e:
-            code = e.code if isinstance(e.code, int) else int(e.code is not None)
-        except BaseException:
-            code = 1
-        finally:
-            try:
-                sys.stdout.flush()
-                sys.stderr.flush()
-            finally:
-                os._exit(code)
+        null = os.open(os.devnull, os.O_RDWR)
+        child(args, cwd, env, null, null)
     fd = os.pidfd_open(pid)
     try:
         if not select.select([fd], [], [], timeout)[0]:
@@ -65,3 +37,41 @@ def run(args, cwd, env, timeout):
         os.close(fd)
     _, status = os.waitpid(pid, 0)
     return os.waitstatus_to_exitcode(status)
+
+
+def child(args, cwd, env, stdin_fd, out_fd, new_session=False):
+    """In a fork: `python -m pytest ARGS` in cwd with env, reading
+    stdin_fd and writing out_fd (its stdout and stderr), in a session of
+    its own when asked; exits with pytest's status, never returns."""
+    code = 1
+    try:
+        if new_session:
+            os.setsid()
+        os.chdir(cwd)
+        os.dup2(stdin_fd, 0)
+        os.dup2(out_fd, 1)
+        os.dup2(out_fd, 2)
+        # The signal handlers of a new interpreter (this one's callers
+        # may have set their own, as lib_dataset.evaluate does).
+        for sig in signal.valid_signals():
+            h = signal.getsignal(sig)
+            if callable(h) and h is not signal.default_int_handler:
+                signal.signal(sig, signal.SIG_DFL)
+        os.environ.clear()
+        os.environ.update(env)
+        sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
+        # python -m puts the working directory first on the path.
+        sys.path[0] = os.getcwd()
+        sys.argv = [os.path.join(os.path.dirname(pytest.__file__),
+                                 "__main__.py")] + list(args)
+        code = int(pytest.main(list(args)))
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else int(e.code is not None)
+    except BaseException:
+        code = 1
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
