@@ -48,7 +48,7 @@ adds options to both litmus runs (e.g. "--baseline-runs 1 --jobs 1").
 each of these interpreters (litmus gets --python PY), and the medians
 are printed one line per interpreter, side by side.  --floor: each round
 also runs the same pytest through the interpreter's shared libpython (a
-Py_BytesMain stub built with cc), which is how litmus runs Python: the
+Py_BytesMain launcher built with cc), which is how litmus runs Python: the
 ratio an embedding cannot go under (Debian's python3 is a static,
 faster build of the same interpreter).
 """
@@ -242,7 +242,7 @@ def timed(cmd, root, env=None):
     return wall, cpu, p
 
 
-SHARED_STUB = """#include <Python.h>
+SHARED_LAUNCHER = """#include <Python.h>
 int main(int argc, char **argv) { return Py_BytesMain(argc, argv); }
 """
 
@@ -279,14 +279,14 @@ def shared_python(python, tmp):
     if prefix != base:
         shutil.copy(os.path.join(prefix, "pyvenv.cfg"), home)
         os.symlink(os.path.join(prefix, "lib"), os.path.join(home, "lib"))
-    src = os.path.join(home, "stub.c")
+    src = os.path.join(home, "launcher.c")
     with open(src, "w") as f:
-        f.write(SHARED_STUB)
+        f.write(SHARED_LAUNCHER)
     cc = subprocess.run(["cc", "-O2", "-I", include, src, "-o", exe, lib,
                          "-Wl,-rpath," + os.path.dirname(lib)],
                         capture_output=True, text=True)
     if cc.returncode != 0:
-        print("floor: cannot build the stub: %s" % cc.stderr[-300:],
+        print("floor: cannot build the launcher: %s" % cc.stderr[-300:],
               flush=True)
         return None
     return exe
@@ -318,7 +318,7 @@ def baseline_rounds(o, root, tmp, python):
     got = {"pytest": [], "floor": []}
     for name, _ in sides:
         got[name] = []
-    stub = shared_python(python, tmp) if o["floor"] else None
+    launcher = shared_python(python, tmp) if o["floor"] else None
     for k in range(o["rounds"]):
         wall, cpu, p = timed(pytest_cmd, root, env_of(root))
         if p.returncode not in (0, 5):
@@ -326,8 +326,8 @@ def baseline_rounds(o, root, tmp, python):
                      % (p.returncode, (p.stdout + p.stderr)[-1500:]))
         got["pytest"].append((wall, cpu))
         line = "round %d: pytest %.1f s (cpu %.1f s)" % (k + 1, wall, cpu)
-        if stub:
-            fwall, fcpu, fp = timed([stub] + pytest_args, root,
+        if launcher:
+            fwall, fcpu, fp = timed([launcher] + pytest_args, root,
                                     env_of(root))
             if fp.returncode in (0, 5):
                 got["floor"].append((fwall, fcpu))

@@ -621,6 +621,20 @@ static int diff_eligible(const struct rinst *in, const struct rover *ov,
     return differs_in_reference_files(in, ov);
 }
 
+/* The module name of entry t of a candidate's files ([path, text]) when
+ * it is a package module the candidate changes (not deletes) and the
+ * reference leaves alone, else NULL.  The caller frees it. */
+static char *candidate_only_module(const struct rinst *in, const json_t *t)
+{
+    const char *abs = json_string_value(json_array_get(t, 0));
+    size_t tl = strlen(in->tree);
+    if (!abs || !json_is_string(json_array_get(t, 1)) ||
+        reference_file(in, abs) || strncmp(abs, in->tree, tl) != 0 ||
+        abs[tl] != '/')
+        return NULL;
+    return lt__rt_module_of(abs + tl + 1);
+}
+
 /* [[module, path, base text, candidate's text]] of the package modules
  * that candidate ov changes and the reference leaves alone (an existing
  * module, changed, not deleted): the probes observe their functions too,
@@ -632,13 +646,9 @@ static json_t *candidate_only_files(const struct rinst *in,
     size_t i;
     json_t *t;
     json_array_foreach(ov->files, i, t) {
+        char *mod = candidate_only_module(in, t);
         const char *abs = json_string_value(json_array_get(t, 0));
         const char *mine = json_string_value(json_array_get(t, 1));
-        size_t tl = strlen(in->tree);
-        if (!mine || reference_file(in, abs) ||
-            strncmp(abs, in->tree, tl) != 0 || abs[tl] != '/')
-            continue;
-        char *mod = lt__rt_module_of(abs + tl + 1);
         char *base = NULL;
         size_t len = 0;
         if (mod && lt_read_file(abs, &base, &len) == 0 &&
@@ -654,7 +664,8 @@ static json_t *candidate_only_files(const struct rinst *in,
 /* Whether the probes can compare candidate ov with the reference: it
  * changes a file the reference changes away from the reference's text,
  * or a module the reference leaves alone (which differential execution,
- * loading only the reference's files, cannot judge). */
+ * loading only the reference's files, cannot judge).  Asked at every
+ * step of the instance: no file is read. */
 static int probe_eligible(const struct rinst *in, const struct rover *ov,
                           const json_t *map)
 {
@@ -662,10 +673,16 @@ static int probe_eligible(const struct rinst *in, const struct rover *ov,
         return 0;
     if (differs_in_reference_files(in, ov))
         return 1;
-    json_t *only = candidate_only_files(in, ov);
-    int any = json_array_size(only) > 0;
-    json_decref(only);
-    return any;
+    size_t i;
+    json_t *t;
+    json_array_foreach(ov->files, i, t) {
+        char *mod = candidate_only_module(in, t);
+        int found = mod != NULL;
+        free(mod);
+        if (found)
+            return 1;
+    }
+    return 0;
 }
 
 struct rverdict {
