@@ -12,7 +12,8 @@ import types
 
 import _litmus
 from litmus_calls_values import (
-    _LOCK, _MISSING, _PLAIN, _RLOCK, _force, _short_repr, _state)
+    _LOCK, _MISSING, _PLAIN, _RLOCK, _force, _short_repr, _state,
+    own_function)
 
 
 # --- capture -------------------------------------------------------------
@@ -487,8 +488,7 @@ def install_capture(path, modules, project_modules, per_function=0):
     for mod in modules:
         d = mod.__dict__
         for name, value in list(d.items()):
-            if isinstance(value, types.FunctionType) and \
-                    value.__code__.co_filename == path:
+            if own_function(value, path) is not None:
                 w = _wrap(value, name)
                 moved[id(value)] = w
                 d[name] = w

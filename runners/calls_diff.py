@@ -17,7 +17,7 @@ import _litmus
 import litmus_inputs
 from litmus_calls_values import (
     _MISSING, _PACKAGE, _PLAIN, _as_json, _clip, _force, _outcome,
-    _short_repr, _timed)
+    _short_repr, _timed, own_function)
 from litmus_calls_capture import (
     _NOT_CAPTURED, _Receiver, _SIDE_MODULE, _SideUnpickler, _copy_changed,
     _copy_inputs, _dumps, _name_side_globals, _side_function)
@@ -523,13 +523,14 @@ def _affected(ref, cand, path):
     mod_name = ref.__name__
 
     def own(v):
-        if isinstance(v, types.FunctionType):
-            return v.__code__.co_filename == path
-        return isinstance(v, type) and v.__module__ == mod_name
+        if isinstance(v, type):
+            return v.__module__ == mod_name
+        return own_function(v, path) is not None
 
     def codes(v):
-        if isinstance(v, types.FunctionType):
-            return [v.__code__]
+        if not isinstance(v, type):
+            f = own_function(v, path)
+            return [f.__code__] if f is not None else []
         if isinstance(v, type):
             out = []
             for x in vars(v).values():
@@ -565,7 +566,8 @@ def _affected(ref, cand, path):
             for x, y in zip(ca, cb):
                 if x.co_name != y.co_name or code_diff(x, y, quick=True)[0]:
                     return True
-            if isinstance(a, types.FunctionType):
+            if not isinstance(a, type):
+                a, b = own_function(a, path), own_function(b, path)
                 try:
                     return not same(a.__defaults__, b.__defaults__) or \
                         not same(a.__kwdefaults__, b.__kwdefaults__)
@@ -658,9 +660,9 @@ def diff_main(job):
                      [(m, p, r) for m, p, r, _ in also])
     consts = set()
     for v in vars(ref).values():
-        if isinstance(v, types.FunctionType) and \
-                v.__code__.co_filename == path:
-            litmus_inputs.constants_of(v.__code__, consts)
+        f = own_function(v, path)
+        if f is not None:
+            litmus_inputs.constants_of(f.__code__, consts)
     cand = _load_side(job["candidate"], path, name,
                       [(m, p, c) for m, p, _, c in also])
     if _PACKAGE[0]:
@@ -685,8 +687,8 @@ def diff_main(job):
     default_fn = max(counts, key=lambda k: (counts[k], k)) if counts else None
     if default_fn is None:
         public = [k for k, v in vars(ref).items()
-                  if isinstance(v, types.FunctionType) and
-                  not k.startswith("_") and v.__code__.co_filename == path]
+                  if not k.startswith("_") and
+                  own_function(v, path) is not None]
         default_fn = public[0] if len(public) == 1 else None
     for item in job.get("inputs", []):
         fname = item.get("function") or default_fn

@@ -154,6 +154,26 @@ def _state(obj):
 
 _MISSING = object()
 
+WRAPPED_DEPTH_MAX = 8
+
+
+def own_function(v, path):
+    """The function the file at path defines that v is: v itself, or the
+    one a decorator keeping __wrapped__ wraps (functools.wraps, a cache:
+    Django's keep_lazy, lru_cache).  Calls of v are the file's function's
+    calls; v is what callers (and each side's module) hold.  None when
+    path does not define it."""
+    for _ in range(WRAPPED_DEPTH_MAX):
+        if isinstance(v, types.FunctionType):
+            if v.__code__.co_filename == path:
+                return v
+            v = v.__dict__.get("__wrapped__")
+        elif type(v).__name__ == "_lru_cache_wrapper":
+            v = getattr(v, "__wrapped__", None)
+        else:
+            return None
+    return None
+
 
 def _force(v):
     """Generators and iterators are consumed inside the timed call.  A

@@ -860,12 +860,14 @@ def install(spec, project_modules):
                 _CHANGED_METHODS.setdefault(holder, []).append(attr)
             raw = vars(holder).get(attr)
             kind = type(raw)
-            fn = getattr(raw, "__func__", raw)
-            if not isinstance(fn, types.FunctionType) or \
-                    fn.__code__.co_filename != f["path"]:
+            outer = getattr(raw, "__func__", raw)
+            fn = litmus_calls.own_function(outer, f["path"])
+            if fn is None:
                 continue
             if _swap_code(fn, q, hints.get(q, NO_HINTS)):
                 continue  # every reference to fn now calls the probe
+            if fn is not outer:
+                continue  # a decorated closure: its decorator would be lost
             w = _probe(fn, q, hints.get(q, NO_HINTS))
             if kind in (staticmethod, classmethod):
                 w = kind(w)

@@ -65,6 +65,8 @@ enum lt_test_runner {
     LT_TEST_RUNNER_PYTEST = 0,   /* pytest in-process (the default) */
     LT_TEST_RUNNER_UNITTEST = 1, /* as `python -m unittest discover` */
     LT_TEST_RUNNER_DOCTEST = 2,  /* as `python -m doctest FILE` */
+    LT_TEST_RUNNER_DJANGO = 3,   /* Django's own suite, set up as its
+                                    tests/runtests.py does */
 };
 
 #define LT_RUNNER_SANDBOX_UID 65534 /* nobody */

@@ -14,7 +14,7 @@ import _litmus
 import litmus_calls
 from litmus_constants import (
     INIT_BARE, INIT_PRELOAD, INIT_RUNNER_MASK, INIT_RUNNER_SHIFT,
-    RUNNER_PYTEST, RUNNER_UNITTEST)
+    RUNNER_DJANGO, RUNNER_PYTEST, RUNNER_UNITTEST)
 import litmus_shared as shared
 from litmus_shared import FAIL_IMPORT, FAIL_OTHER, FAIL_UNITTEST_SUITE
 from litmus_subjects import (
@@ -22,8 +22,8 @@ from litmus_subjects import (
 from litmus_failures import (
     _MISSING, _exception_text, _explain_import_error, _explain_import_text)
 from litmus_testrunners import (
-    DoctestRunner, PytestRunner, UnittestRunner, _ArgumentError, _PROTOCOL,
-    _describe, _prepare_hypothesis)
+    DjangoRunner, DoctestRunner, PytestRunner, UnittestRunner, _ArgumentError,
+    _PROTOCOL, _describe, _prepare_hypothesis)
 from litmus_child import child_main, untrusted_sandbox_args
 from litmus_fresh import (
     _FRESH_FINDER, _fresh_make_collect_report, _fresh_run, _fresh_setup)
@@ -294,12 +294,13 @@ def _shim_failed(exc):
 
 
 def _main_without_pytest(kind, args):
-    """The zygote's life under --runner unittest or doctest: collect (the
-    output of imports goes nowhere, as pytest's chatter), then serve as
-    under pytest."""
+    """The zygote's life under --runner unittest or doctest, or Django's
+    runner: collect (the output of imports goes nowhere, as pytest's
+    chatter), then serve as under pytest."""
     import io
     try:
-        runner = (UnittestRunner if kind == RUNNER_UNITTEST
+        runner = (UnittestRunner if kind == RUNNER_UNITTEST else
+                  DjangoRunner if kind == RUNNER_DJANGO
                   else DoctestRunner)(args)
     except _ArgumentError as exc:
         _litmus.fail(str(exc))
@@ -321,7 +322,8 @@ def _main_without_pytest(kind, args):
 def main(args, subjects, flags=0):
     """The zygote's life: flags bit 0, a bare zygote (call evaluation, no
     tests); bit 1, preload the differential input generator; bits 2-3,
-    the runner (RUNNER_PYTEST, RUNNER_UNITTEST, RUNNER_DOCTEST).  What
+    the runner (RUNNER_PYTEST, RUNNER_UNITTEST, RUNNER_DOCTEST,
+    RUNNER_DJANGO).  What
     raises before READY is reported as the start-up's failure, in a line
     (an import that failed: the module, who imported it, the interpreter
     and where it looked), then raised on."""

@@ -426,6 +426,157 @@ class UnittestRunner:
         return result.fate or (PASSED, "")
 
 
+def _by_signature(fn, **values):
+    """The values fn takes, by name (every one when it takes **kwargs):
+    Django's set-up functions changed their parameters across versions."""
+    import inspect
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return values
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return values
+    return {k: v for k, v in values.items() if k in params}
+
+
+def _django_label(path):
+    """A test file's label as Django's runner takes it: the dotted module
+    under tests/ ("tests/utils_tests/test_text.py" -> "utils_tests.
+    test_text"); a label given as such stays."""
+    if not path.endswith(".py"):
+        return path
+    parts = path[:-3].replace(os.sep, "/").split("/")
+    if parts and parts[0] == "tests":
+        parts = parts[1:]
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+class DjangoRunner(UnittestRunner):
+    """Django's own suite, set up as its tests/runtests.py sets it up (and
+    as a repository harness runs it: `tests/runtests.py --settings=
+    test_sqlite --parallel 1 LABELS`): the settings module, the test apps
+    of the named modules installed, the test environment and databases
+    created once, in the zygote, by Django's own test runner (SQLite's
+    in-memory databases: each child gets a copy).  Each test then runs as
+    under UnittestRunner, inside its class and module fixtures.  Ids are
+    written as pytest node ids (tests/app/tests.py::Class::test_x), so
+    that the engine reads their files as it reads pytest's."""
+
+    def __init__(self, args):
+        self.continue_on_errors = "--continue-on-collection-errors" in args
+        chosen = [a.split("=", 1)[1] for a in args
+                  if a.startswith("--settings=")]
+        self.settings = chosen[-1] if chosen else "test_sqlite"
+        self.labels = []
+        for a in args:
+            label = _django_label(a) if not a.startswith("-") else None
+            if label and label not in self.labels:
+                self.labels.append(label)
+        self.items = []
+        self.errors = []
+        self._ids = []
+        self._suite = None
+        self._result = None
+        self._fixture_fates = {}
+        self._marks = {}
+
+    def _setup(self, root):
+        import importlib.util
+        import tempfile
+        tests = os.path.join(root, "tests")
+        if tests not in sys.path:
+            sys.path.insert(0, tests)
+        os.environ["DJANGO_SETTINGS_MODULE"] = self.settings
+        # runtests.py's own temporary folder (STATIC_ROOT, the tests'
+        # files), in the zygote's scratch.
+        tempfile.tempdir = os.environ["TMPDIR"] = tempfile.mkdtemp(
+            prefix="django_")
+        spec = importlib.util.spec_from_file_location(
+            "runtests", os.path.join(tests, "runtests.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["runtests"] = module
+        spec.loader.exec_module(module)  # its warning filters, its paths
+        setup = getattr(module, "setup_run_tests", None) or \
+            getattr(module, "setup")
+        setup(**_by_signature(setup, verbosity=0, test_labels=self.labels,
+                              parallel=1, start_at=None, start_after=None))
+
+    def _build(self):
+        """Django's test runner, up to the point where it would run the
+        suite: the environment set up, the databases created, the system
+        checks run; the suite kept, nothing torn down."""
+        import unittest
+        from django.conf import settings
+        from django.test.utils import get_runner
+        if not hasattr(settings, "TEST_RUNNER"):
+            settings.TEST_RUNNER = "django.test.runner.DiscoverRunner"
+        cls = get_runner(settings)
+        runner = cls(**_by_signature(
+            cls, verbosity=0, interactive=False, failfast=False,
+            keepdb=False, reverse=False, debug_sql=False, parallel=1,
+            tags=None, exclude_tags=None))
+        kept = []
+
+        def run_suite(suite, **kwargs):
+            kept.append(suite)
+            return unittest.TestResult()
+        runner.run_suite = run_suite
+        runner.teardown_databases = lambda *a, **k: None
+        runner.teardown_test_environment = lambda *a, **k: None
+        runner.suite_result = lambda *a, **k: 0
+        runner.run_tests(self.labels)
+        return kept[0] if kept else unittest.TestSuite()
+
+    def collect(self):
+        from unittest.loader import _FailedTest
+        root = os.getcwd()
+        if not os.path.isfile(os.path.join(root, "tests", "runtests.py")):
+            self.errors.append("no tests/runtests.py in %s: not Django's "
+                               "suite" % root)
+            return
+        if not self.labels:
+            self.errors.append("no test module named")
+            return
+        self._setup(root)
+        ids = []
+        for test in _flatten(self._build()):
+            if isinstance(test, _FailedTest):
+                exc = getattr(test, "_exception", None)
+                lines = [l for l in str(exc).splitlines() if l.strip()]
+                self.errors.append("%s: %s" % (
+                    test._testMethodName, lines[-1].strip()[:300] if lines
+                    else type(exc).__name__))
+                continue
+            if not callable(test):
+                continue
+            self.items.append(test)
+            ids.append(self._node_id(root, test))
+        self._ids = _unique_ids(ids)
+        if self.continue_on_errors and self.items:
+            # A wider-suite module that cannot be imported here is left
+            # out, as pytest's --continue-on-collection-errors would.
+            self.errors = []
+
+    @staticmethod
+    def _node_id(root, test):
+        cls = type(test)
+        module = sys.modules.get(cls.__module__)
+        path = getattr(module, "__file__", None)
+        name = getattr(test, "_testMethodName", None)
+        if not path or not name:
+            return test.id()
+        rel = os.path.relpath(path, root).replace(os.sep, "/")
+        return "%s::%s::%s" % (rel, cls.__qualname__, name)
+
+    def ids(self):
+        return list(self._ids)
+
+    def hint(self):
+        return ""
+
+
 def _doctest_args(args):
     """(option flags, files) for --runner doctest from litmus's test
     arguments, as `python -m doctest` takes them: -o FLAG (repeatable),

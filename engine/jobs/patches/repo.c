@@ -1971,6 +1971,8 @@ static int open_lane(struct repo_run *r, struct rinst *in)
      * would. */
     if (in->wider_files.n)
         lt__strv_push(&args, "--continue-on-collection-errors");
+    if (in->runner == LT_TEST_RUNNER_DJANGO)
+        lt__strv_push(&args, "--settings=test_sqlite"); /* the harness's */
     for (size_t i = 0; i < o->n_pytest_args; i++)
         lt__strv_push(&args, o->pytest_args[i]);
     lt__strv_free(&in->args[1]);
@@ -1983,7 +1985,7 @@ static int open_lane(struct repo_run *r, struct rinst *in)
         .n_subjects = in->n_subjects, .debug = o->debug,
         .python = in->python, .libpython = in->libpython,
         .path_prefix = in->path_prefix,
-        .preload_generator = in->diff_subject >= 0};
+        .preload_generator = in->diff_subject >= 0, .runner = in->runner};
     in->lane = lt_exec_lane(&r->ex, &in->cfg, &lane_ops, in);
     lt_exec_lane_set_start_timeout(in->lane, ZYGOTE_TIMEOUT);
     return 0;
@@ -2098,6 +2100,7 @@ static int plan_inst(struct repo_run *r, struct rinst *in)
     lt__rt_diff_paths(in->test_patch ? in->test_patch : "", &in->test_files);
     if (lt__rt_worktree(r, in) < 0)
         return -1;
+    in->runner = lt__rt_test_runner(in->tree);
     in->base_ov = rover_new();
     in->base_ov->is_base = 1;
     if (lt__rt_apply(r, in, "", in->base_ov) < 0)

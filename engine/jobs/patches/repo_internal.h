@@ -95,6 +95,8 @@ struct rinst {
     char *path_prefix;
     int narrowed;                /* judged without the wider suite: it
                                     could not be collected here */
+    int runner;                  /* enum lt_test_runner: pytest, or
+                                    Django's runner for Django's tree */
     /* Differential execution: the one package file the reference fix
      * changes (its subject index, or -1: none), and its module. */
     struct strv unpin;           /* guard entries the instance's own
@@ -172,6 +174,10 @@ void lt__rt_diff_paths(const char *diff, struct strv *out);
  * its lines are found at the nearest place of text where they stand. */
 void lt__rt_added_lines(const char *diff, const char *rel, const char *text,
                         unsigned char *mark, size_t n_lines);
+/* The runner a worktree's tests need: Django's own suite (a django
+ * package and tests/runtests.py at its root) runs under Django's runner
+ * (LT_TEST_RUNNER_DJANGO), any other under pytest. */
+int lt__rt_test_runner(const char *tree);
 /* Test files of the worktree that may observe the files of the
  * instance's diffs (import their module or sit beside them). */
 void lt__rt_wider_files(struct rinst *in, const struct strv *changed,

@@ -27,6 +27,7 @@
 
 #define GIT_OUT_CAP ((size_t)64 << 20)
 #define MAX_WIDER_FILES 40     /* test files of the wider suite */
+#define MAX_WIDER_DJANGO 12    /* ... under Django's runner */
 #define MAX_SCAN_FILES 20000   /* test files read to find them */
 
 /* Runs a command in dir; its first error line in *why (heap) when it
@@ -708,6 +709,7 @@ struct scan {
     const char *root;
     size_t root_len;
     struct strv files;
+    int tests_py; /* Django's runner: a folder's tests.py is a test file */
 };
 
 static int skip_dir(const char *name)
@@ -743,7 +745,8 @@ static void scan_dir(struct scan *s, const char *dir, int depth)
             size_t n = strlen(e->d_name);
             if (n > 3 && strcmp(e->d_name + n - 3, ".py") == 0 &&
                 (strncmp(e->d_name, "test_", 5) == 0 ||
-                 (n > 8 && strcmp(e->d_name + n - 8, "_test.py") == 0)))
+                 (n > 8 && strcmp(e->d_name + n - 8, "_test.py") == 0) ||
+                 (s->tests_py && strcmp(e->d_name, "tests.py") == 0)))
                 lt__strv_push(&s->files, p + s->root_len + 1);
         }
         free(p);
@@ -789,6 +792,17 @@ static int names_module(const char *text, const char *module)
 }
 
 /* Contract: see repo_internal.h. */
+int lt__rt_test_runner(const char *tree)
+{
+    char *runtests = xasprintf("%s/tests/runtests.py", tree);
+    char *init = xasprintf("%s/django/__init__.py", tree);
+    int django = exists(runtests) && exists(init);
+    free(runtests);
+    free(init);
+    return django ? LT_TEST_RUNNER_DJANGO : LT_TEST_RUNNER_PYTEST;
+}
+
+/* Contract: see repo_internal.h. */
 void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
                         struct strv *out)
 {
@@ -809,8 +823,13 @@ void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
         lt__strv_free(&dirs);
         return;
     }
-    struct scan s = {in->tree, strlen(in->tree), {0}};
+    int django = in->runner == LT_TEST_RUNNER_DJANGO;
+    struct scan s = {in->tree, strlen(in->tree), {0}, django};
     scan_dir(&s, in->tree, 0);
+    /* Each of Django's test modules installs an application and its
+     * tables; every one of them imports the django package. */
+    size_t most = django ? MAX_WIDER_DJANGO : MAX_WIDER_FILES;
+    int passes = django ? 2 : 3;
     /* The top-level packages: a test that imports the package may reach
      * a changed module through it (`import textkit; textkit.parse()`). */
     struct strv tops = {0};
@@ -847,8 +866,8 @@ void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
     }
     /* Named after a changed module first, then importing one, then
      * importing its package. */
-    for (int pass = 0; pass < 3 && out->n < MAX_WIDER_FILES; pass++) {
-        for (size_t i = 0; i < s.files.n && out->n < MAX_WIDER_FILES; i++) {
+    for (int pass = 0; pass < passes && out->n < most; pass++) {
+        for (size_t i = 0; i < s.files.n && out->n < most; i++) {
             const char *rel = s.files.v[i];
             if (lt__strv_has(&in->test_files, rel) || lt__strv_has(out, rel))
                 continue;
