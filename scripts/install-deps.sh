@@ -12,6 +12,9 @@ packages=(
   # editable installs, and the plugins a real suite brings.
   python3-venv python3-pip python3-setuptools python3-hypothesis
   python3-pytest-cov python3-pytest-xdist python3-exceptiongroup python3-tomli
+  # Django's runner for repository candidates (t0216): Debian's Django,
+  # whose test runner sets up a Django-style tree's suite.
+  python3-django
   # Line coverage of our own C code (make test, make coverage).
   gcovr
   # The --telemetry programs (LT_WITH_BPF): libbpf, and bpftool for

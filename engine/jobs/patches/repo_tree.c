@@ -827,27 +827,40 @@ void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
     struct scan s = {in->tree, strlen(in->tree), {0}, django};
     scan_dir(&s, in->tree, 0);
     /* Each of Django's test modules installs an application and its
-     * tables; every one of them imports the django package. */
+     * tables. */
     size_t most = django ? MAX_WIDER_DJANGO : MAX_WIDER_FILES;
-    int passes = django ? 2 : 3;
     /* The top-level packages: a test that imports the package may reach
-     * a changed module through it (`import textkit; textkit.parse()`). */
+     * a changed module through it (`import textkit; textkit.parse()`).
+     * Every test of Django imports django: there, a changed module's
+     * package, when it is not one of django's own top-level ones
+     * (`from django.db.models.functions import Left`). */
     struct strv tops = {0};
     for (size_t k = 0; k < mods.n; k++) {
-        char *top = xstrndup(mods.v[k], strcspn(mods.v[k], "."));
-        if (!lt__strv_has(&tops, top))
+        const char *dot = strrchr(mods.v[k], '.');
+        size_t depth = 0;
+        for (const char *p = mods.v[k]; *p; p++)
+            depth += *p == '.';
+        char *top = !django ? xstrndup(mods.v[k], strcspn(mods.v[k], "."))
+                    : depth >= 3 ? xstrndup(mods.v[k],
+                                            (size_t)(dot - mods.v[k]))
+                                 : NULL;
+        if (top && !lt__strv_has(&tops, top))
             lt__strv_push(&tops, top);
         free(top);
     }
     /* Test files nearest a changed file first (the longest common
-     * folder), so that a cut keeps the closest. */
+     * folder), so that a cut keeps the closest; Django's tests sit apart
+     * from the code, in an application per subject: nearest the
+     * instance's own test files there. */
+    const struct strv *near =
+        django && in->test_files.n ? &in->test_files : changed;
     for (size_t i = 1; i < s.files.n; i++) {
         for (size_t k = i; k > 0; k--) {
             size_t a = 0, b = 0;
-            for (size_t c = 0; c < changed->n; c++) {
+            for (size_t c = 0; c < near->n; c++) {
                 size_t la = 0, lb = 0;
                 const char *x = s.files.v[k], *y = s.files.v[k - 1],
-                           *z = changed->v[c];
+                           *z = near->v[c];
                 while (x[la] && x[la] == z[la])
                     la++;
                 while (y[lb] && y[lb] == z[lb])
@@ -866,7 +879,7 @@ void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
     }
     /* Named after a changed module first, then importing one, then
      * importing its package. */
-    for (int pass = 0; pass < passes && out->n < most; pass++) {
+    for (int pass = 0; pass < 3 && out->n < most; pass++) {
         for (size_t i = 0; i < s.files.n && out->n < most; i++) {
             const char *rel = s.files.v[i];
             if (lt__strv_has(&in->test_files, rel) || lt__strv_has(out, rel))
@@ -931,6 +944,101 @@ static int dotted_match(const char *a, const char *b)
     if (na >= nb)
         return strcmp(a + na - nb, b) == 0 && (na == nb || a[na - nb - 1] == '.');
     return strcmp(b + nb - na, a) == 0 && b[nb - na - 1] == '.';
+}
+
+/* Where a docstring's text starts on line p (after its indentation), or
+ * NULL when the line does not open one; *quote is its closing quotes. */
+static const char *docstring_open(const char *p, const char **quote)
+{
+    if (*p == 'r' || *p == 'R' || *p == 'u' || *p == 'U')
+        p++;
+    if (strncmp(p, "\"\"\"", 3) == 0)
+        *quote = "\"\"\"";
+    else if (strncmp(p, "'''", 3) == 0)
+        *quote = "'''";
+    else
+        return NULL;
+    return p + 3;
+}
+
+/* Whether a line ends with the colon that opens a block. */
+static int ends_block(const char *p)
+{
+    size_t l = strlen(p);
+    while (l && (p[l - 1] == ' ' || p[l - 1] == '\r' || p[l - 1] == '\t'))
+        l--;
+    return l && p[l - 1] == ':';
+}
+
+/* Appends "FILE::Class::name" for each test method of the instance's
+ * test files whose docstring's first line is want: Django's runner
+ * prints that line in place of a documented test's name, and the
+ * harness's lists name such a test by it. */
+static void documented_tests(const struct rinst *in, const char *want,
+                             struct strv *out)
+{
+    for (size_t f = 0; f < in->test_files.n; f++) {
+        char *abs = xasprintf("%s/%s", in->tree, in->test_files.v[f]);
+        char *text = NULL;
+        size_t len = 0;
+        int rc = lt_read_file(abs, &text, &len);
+        free(abs);
+        if (rc < 0)
+            continue;
+        char cls[256] = "", def[256] = "";
+        size_t cls_indent = 0;
+        int signature = 0; /* inside a def's signature, or just after */
+        for (char *line = text; line && *line;) {
+            char *end = strchr(line, '\n');
+            if (end)
+                *end = '\0';
+            size_t indent = strspn(line, " \t");
+            const char *p = line + indent, *quote = NULL;
+            const char *doc = NULL;
+            if (!*p || *p == '#') {
+                /* blank: nothing changes */
+            } else if (strncmp(p, "class ", 6) == 0) {
+                cls_indent = indent;
+                snprintf(cls, sizeof(cls), "%.*s", (int)strcspn(p + 6, "(:"),
+                         p + 6);
+                signature = 0;
+            } else if (strncmp(p, "def ", 4) == 0 ||
+                       strncmp(p, "async def ", 10) == 0) {
+                p += *p == 'a' ? 10 : 4;
+                snprintf(def, sizeof(def), "%.*s", (int)strcspn(p, "( "), p);
+                if (indent <= cls_indent)
+                    cls[0] = '\0';
+                signature = ends_block(p) ? 2 : 1;
+            } else if (signature == 2 && (doc = docstring_open(p, &quote))) {
+                /* Its first line: on the opening line, else the next. */
+                while (*doc == ' ' || *doc == '\t')
+                    doc++;
+                char *next = end ? end + 1 : NULL;
+                if (!*doc && next) {
+                    doc = next + strspn(next, " \t");
+                }
+                size_t n = strcspn(doc, "\n");
+                const char *close = strstr(doc, quote);
+                if (close && (size_t)(close - doc) < n)
+                    n = (size_t)(close - doc);
+                while (n && (doc[n - 1] == ' ' || doc[n - 1] == '\t' ||
+                             doc[n - 1] == '\r'))
+                    n--;
+                if (n == strlen(want) && strncmp(doc, want, n) == 0 && cls[0])
+                    lt__strv_push_own(out, xasprintf("%s::%s::%s",
+                                                     in->test_files.v[f], cls,
+                                                     def));
+                signature = 0;
+            } else if (signature == 1) {
+                /* A signature over several lines ends with its colon. */
+                signature = ends_block(p) ? 2 : 1;
+            } else {
+                signature = 0; /* a body without a docstring */
+            }
+            line = end ? end + 1 : NULL;
+        }
+        free(text);
+    }
 }
 
 /* Contract: see repo_internal.h. */
@@ -1008,4 +1116,12 @@ void lt__rt_match_id(const struct rinst *in, char *const *ids, size_t n_ids,
             push_idx(out, n, (uint32_t)i);
         }
     }
+    if (*n > before || !strchr(want, ' '))
+        return;
+    struct strv documented = {0};
+    documented_tests(in, want, &documented);
+    for (size_t i = 0; i < n_ids; i++)
+        if (lt__strv_has(&documented, ids[i]))
+            push_idx(out, n, (uint32_t)i);
+    lt__strv_free(&documented);
 }

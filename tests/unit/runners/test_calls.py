@@ -822,3 +822,43 @@ def test_a_callbacks_error_swallowed_or_raised_early_is_caught():
     same = ITERATE.replace('while start < 10', 'while 10 > start')
     assert not of_type(run_package_diff(ITERATE, same, tests, budget=0.3),
                        'witness')
+
+
+# A decorator of another file that keeps __wrapped__ (functools.wraps, as
+# Django's keep_lazy does): the function it wraps is still the changed
+# file's own.
+_DECO = types.ModuleType('lt_test_deco')
+exec(compile('import functools\n'
+             'def keep(fn):\n'
+             '    @functools.wraps(fn)\n'
+             '    def wrapper(*args, **kwargs):\n'
+             '        return fn(*args, **kwargs)\n'
+             '    return wrapper\n', '/elsewhere/deco.py', 'exec'),
+     _DECO.__dict__)
+sys.modules['lt_test_deco'] = _DECO
+
+DECORATED = '''from lt_test_deco import keep
+
+
+@keep
+def clip(x, top):
+    return min(x, top)
+'''
+
+
+def test_a_decorated_function_is_its_file_own():
+    mod = calls._load(DECORATED, '/nowhere/pkg/mod.py', 'pkg.mod')
+    assert calls.own_function(mod.clip, '/nowhere/pkg/mod.py') is \
+        mod.clip.__wrapped__
+    assert calls.own_function(mod.keep, '/nowhere/pkg/mod.py') is None
+    assert calls.own_function(len, '/nowhere/pkg/mod.py') is None
+    changed = DECORATED.replace('min(x, top)', 'x if x < top else top - 1')
+    cand = calls._load(changed, '/nowhere/pkg/mod.py', 'pkg.mod')
+    assert calls._affected(mod, cand, '/nowhere/pkg/mod.py') == {'clip'}
+    # Its calls are captured (through the decorator), and replayed on
+    # both sides: the candidate differs where x reaches top.
+    sent, mod = capture_calls(DECORATED, lambda m: m.clip(5, 3))
+    assert len(sent) == 1
+    recs = diff_blobs(DECORATED, changed, sent, mod)
+    (w,) = of_type(recs, 'witness')
+    assert w['function'] == 'clip', w
