@@ -25,9 +25,9 @@ from litmus_calls_cases import cases_main
 # (and what fits under the caps of a job) stay what they were.
 from litmus_calls_capture import (  # noqa: F401
     _Receiver, _fill_container, _new_container, _rebuild_function,
-    _side_class)
+    _rebuild_plain, _side_class)
 for _pickled in (_Receiver, _fill_container, _new_container,
-                 _rebuild_function, _side_class):
+                 _rebuild_function, _rebuild_plain, _side_class):
     _pickled.__module__ = __name__
 
 

@@ -35,6 +35,53 @@ def _rebuild_function(code, module, name, defaults, kwdefaults, cells):
     return f
 
 
+def _rebuild_plain(cls, state):
+    """An object _dumps pickled as it is in memory (_plain_state): made
+    without its __init__ or __setstate__, its attributes set."""
+    obj = object.__new__(cls) if cls.__new__ is object.__new__ \
+        else cls.__new__(cls)
+    obj.__dict__.update(state)
+    return obj
+
+
+_PICKLES_ITSELF = {}  # type -> whether its pickling is Python code
+
+
+def _pickles_itself(t):
+    """Whether a class, or a base other than object, pickles its objects
+    in Python code of its own (__getstate__, __reduce__, __reduce_ex__)."""
+    known = _PICKLES_ITSELF.get(t)
+    if known is None:
+        known = any(isinstance(vars(k).get(name), types.FunctionType)
+                    for k in t.__mro__ if k is not object
+                    for name in ("__getstate__", "__reduce__",
+                                 "__reduce_ex__"))
+        _PICKLES_ITSELF[t] = known
+    return known
+
+
+def _plain_state(obj):
+    """An object whose class pickles itself in Python code is captured as
+    it is in memory: its class and its attributes, never through its own
+    pickling, which may change it or what the tests see (a database
+    query set runs its query; a cache may empty itself).  None for any
+    other object, and for one without a __dict__ to copy."""
+    t = type(obj)
+    if isinstance(obj, type) or not _pickles_itself(t):
+        return None
+    state = getattr(obj, "__dict__", None)
+    # Its whole state in its __dict__: every base is a class of Python
+    # code (not a dict's items, a C type's fields) without slots.
+    if type(state) is not dict or any(
+            not k.__flags__ & _HEAP_TYPE or vars(k).get("__slots__")
+            for k in t.__mro__ if k is not object):
+        return None
+    return (_rebuild_plain, (t, dict(state)))
+
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement
+
+
 class _CallPickler(pickle.Pickler):
     """Pickles the functions the tests pass that pickle cannot find by
     name (a lambda, a function defined inside a test) by their code."""
@@ -55,6 +102,9 @@ class _CallPickler(pickle.Pickler):
         container = _container_reduce(obj)
         if container is not None:
             return container
+        plain = _plain_state(obj)
+        if plain is not None:
+            return plain
         if type(obj) is not types.FunctionType:
             return NotImplemented
         qual = getattr(obj, "__qualname__", "")

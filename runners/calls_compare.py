@@ -48,6 +48,11 @@ def _compare(a, b, depth):
     if depth > 50:
         return True, None
     ta, tb = type(a), type(b)
+    if isinstance(a, type) and isinstance(b, type):
+        # A class is its name: each side loads the changed file's classes
+        # once (a metaclass's method gets its side's own class).
+        return a is b or (a.__qualname__ == b.__qualname__ and
+                          a.__module__ == b.__module__), None
     if ta not in _PLAIN and ta is not float:
         # A pair met again (a graph, an object and its inverse that hold
         # each other): compared once, or a shared structure would be

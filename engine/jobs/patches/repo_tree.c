@@ -956,9 +956,11 @@ static const char *docstring_open(const char *p, const char **quote)
         *quote = "\"\"\"";
     else if (strncmp(p, "'''", 3) == 0)
         *quote = "'''";
+    else if (*p == '"' || *p == '\'')
+        *quote = *p == '"' ? "\"" : "'"; /* a one-line docstring */
     else
         return NULL;
-    return p + 3;
+    return p + strlen(*quote);
 }
 
 /* Whether a line ends with the colon that opens a block. */

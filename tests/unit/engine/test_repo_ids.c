@@ -45,6 +45,7 @@ static char *const IDS[] = {
     "tests/app/tests.py::ModelTests::test_long_signature",
     "tests/app/tests.py::OtherTests::test_plain",
     "tests/other/test_x.py::XTests::test_only_here",
+    "tests/app/tests.py::ModelTests::test_quoted",
 };
 #define N_IDS (sizeof(IDS) / sizeof(IDS[0]))
 
@@ -93,6 +94,9 @@ static int setup(void **state)
                "        self,\n"
                "    ):\n"
                "        r'''Raw, over several lines.'''\n"
+               "\n"
+               "    def test_quoted(self):\n"
+               "        \"Subselects honor any manual ordering\"\n"
                "\n"
                "class OtherTests(TestCase):\n"
                "    def test_plain(self):\n"
@@ -144,6 +148,8 @@ static void test_docstring_first_lines(void **state)
     assert_string_equal(got, "2");
     matched("Raw, over several lines.", got);
     assert_string_equal(got, "3");
+    matched("Subselects honor any manual ordering", got);
+    assert_string_equal(got, "6");
     /* A class's docstring, a part of a line, a comment: no test. */
     matched("A class's own docstring.", got);
     assert_string_equal(got, "");

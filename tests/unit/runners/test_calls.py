@@ -83,6 +83,19 @@ def test_a_class_of_the_candidate_cannot_claim_equality():
     assert calls.compare([1], [Anything()])[0] is False
 
 
+def test_a_class_loaded_once_per_side_is_the_same_class():
+    # Each side loads the changed file: its classes (and their metaclass)
+    # are two objects of one name, with descriptors of their own.
+    ref, cand = (calls._load('class Meta(type):\n    pass\n'
+                             'class Empty(metaclass=Meta):\n    x = 1\n',
+                             '/nowhere/pkg/mod.py', 'pkg.mod')
+                 for _ in range(2))
+    assert ref.Empty is not cand.Empty
+    assert calls.compare((ref.Empty, [1]), (cand.Empty, [1])) == (True, None)
+    assert calls.compare(ref.Empty, ref.Meta)[0] is False
+    assert calls.compare(int, float)[0] is False
+
+
 # --- the differential run --------------------------------------------------
 
 REFERENCE = '''
@@ -862,3 +875,51 @@ def test_a_decorated_function_is_its_file_own():
     recs = diff_blobs(DECORATED, changed, sent, mod)
     (w,) = of_type(recs, 'witness')
     assert w['function'] == 'clip', w
+
+
+LAZY_SET = '''class Rows:
+    """A lazy set of rows: pickling it fetches them (as a database query
+    set does)."""
+    fetched = 0
+
+    def __init__(self, n):
+        self.n = n
+        self.cache = None
+
+    def __getstate__(self):
+        Rows.fetched += 1
+        self.cache = list(range(self.n))
+        return dict(self.__dict__)
+
+    def __setstate__(self, state):
+        raise AssertionError("never through its own unpickling")
+
+
+class Marks(dict):
+    def __getstate__(self):
+        return {"items": dict(self)}
+
+    def __setstate__(self, state):
+        self.update(state["items"])
+
+
+def count(rows, marks):
+    return rows.n + len(marks)
+'''
+
+
+def test_recording_a_call_does_not_run_the_objects_own_pickling():
+    def run(m):
+        assert m.count(m.Rows(3), m.Marks(a=1)) == 4
+        # Recording the call left the tests' object as it was.
+        assert m.Rows.fetched == 0
+    sent, mod = capture_calls(LAZY_SET, run)
+    calls_of = {}
+    for blob in sent:
+        name, args, kwargs = pickle.loads(base64.b64decode(blob))
+        calls_of[name] = args
+    # Replayed as it was in memory: no cache, no __setstate__; a dict
+    # subclass keeps its own pickling (its items are not attributes).
+    args = calls_of['count']
+    assert args[0].cache is None and args[0].n == 3
+    assert dict(args[1]) == {'a': 1}
