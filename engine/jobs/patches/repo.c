@@ -1948,9 +1948,9 @@ static int open_lane(struct repo_run *r, struct rinst *in)
     for (int l = 0; l < 2; l++) {
         const struct strv *ids = l ? &in->p2p : &in->f2p;
         for (size_t i = 0; i < ids->n; i++) {
-            if (!strstr(ids->v[i], "::"))
+            char *file = lt__rt_id_file(in, ids->v[i]);
+            if (!file)
                 continue;
-            char *file = id_file(ids->v[i]);
             char *abs = xasprintf("%s/%s", in->tree, file);
             struct stat sb;
             if (stat(abs, &sb) == 0 && !lt__strv_has(&args, file))

@@ -182,6 +182,10 @@ int lt__rt_test_runner(const char *tree);
  * instance's diffs (import their module or sit beside them). */
 void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
                         struct strv *out);
+/* The test file (relative to the tree) an instance's test id names: a
+ * node id's, or the module's of unittest's form found in the tree; NULL
+ * for a bare name (heap). */
+char *lt__rt_id_file(const struct rinst *in, const char *id);
 /* The collected test indices an instance's test id names: a pytest node
  * id, `name (module.Class)` as unittest prints it, or a bare test name
  * found in the instance's test files.  Appends to *out (heap, *n). */

@@ -1044,6 +1044,46 @@ static void documented_tests(const struct rinst *in, const char *want,
 }
 
 /* Contract: see repo_internal.h. */
+char *lt__rt_id_file(const struct rinst *in, const char *id)
+{
+    const char *sep = strstr(id, "::");
+    if (sep)
+        return xstrndup(id, (size_t)(sep - id));
+    /* "name (pkg.module.Class)" or "name (pkg.module.Class.name)": the
+     * module's file at the root, or under tests/ (Django's labels). */
+    const char *open = strstr(id, " (");
+    size_t n = strlen(id);
+    if (!open || n < 4 || id[n - 1] != ')')
+        return NULL;
+    char *name = xstrndup(id, (size_t)(open - id));
+    char *dotted = xstrndup(open + 2, n - (size_t)(open - id) - 3);
+    char *last = strrchr(dotted, '.');
+    if (last && strcmp(last + 1, name) == 0)
+        *last = '\0';
+    last = strrchr(dotted, '.');
+    char *found = NULL;
+    if (last) {
+        *last = '\0'; /* the class */
+        for (char *p = dotted; *p; p++)
+            if (*p == '.')
+                *p = '/';
+        static const char *const roots[] = {"", "tests/"};
+        for (size_t i = 0; i < 2 && !found; i++) {
+            char *rel = xasprintf("%s%s.py", roots[i], dotted);
+            char *abs = xasprintf("%s/%s", in->tree, rel);
+            if (exists(abs))
+                found = rel;
+            else
+                free(rel);
+            free(abs);
+        }
+    }
+    free(name);
+    free(dotted);
+    return found;
+}
+
+/* Contract: see repo_internal.h. */
 void lt__rt_match_id(const struct rinst *in, char *const *ids, size_t n_ids,
                      const char *want, uint32_t **out, size_t *n)
 {

@@ -159,6 +159,34 @@ static void test_docstring_first_lines(void **state)
     assert_string_equal(got, "");
 }
 
+static void expect_file(const char *id, const char *want)
+{
+    struct rinst in = {0};
+    in.tree = tree;
+    char *got = lt__rt_id_file(&in, id);
+    if (want)
+        assert_string_equal(got, want);
+    else
+        assert_null(got);
+    free(got);
+}
+
+static void test_the_file_an_id_names(void **state)
+{
+    (void)state;
+    expect_file("tests/app/tests.py::ModelTests::test_plain",
+                "tests/app/tests.py");
+    /* Django's labels are modules under tests/. */
+    expect_file("test_plain (app.tests.ModelTests)", "tests/app/tests.py");
+    expect_file("test_plain (app.tests.ModelTests.test_plain)",
+                "tests/app/tests.py");
+    expect_file("test_plain (tests.app.tests.ModelTests)",
+                "tests/app/tests.py");
+    expect_file("test_plain (app.missing.ModelTests)", NULL);
+    expect_file("test_plain", NULL);
+    expect_file("Regression test for #123: a value is kept.", NULL);
+}
+
 static void test_runner_of_a_tree(void **state)
 {
     (void)state;
@@ -175,6 +203,7 @@ int main(void)
         cmocka_unit_test(test_node_ids_and_unittest_forms),
         cmocka_unit_test(test_bare_names_prefer_the_instance_files),
         cmocka_unit_test(test_docstring_first_lines),
+        cmocka_unit_test(test_the_file_an_id_names),
         cmocka_unit_test(test_runner_of_a_tree),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
