@@ -42,6 +42,11 @@ static void t_paths(void **state)
     for (int i = 0; i < 40; i++) /* past the first allocation */
         lt_sandbox_paths_add(&l, i % 2 ? sub : dir);
     assert_int_equal(l.n, 2);
+    /* The one link on the way to sub, named by its real place. */
+    assert_int_equal(l.n_links, 1);
+    char want_link[PATH_MAX + 8];
+    snprintf(want_link, sizeof(want_link), "%s/link", real);
+    assert_string_equal(l.links[0], want_link);
     lt_sandbox_paths_free(&l);
     assert_null(l.v);
     assert_int_equal(l.n, 0);
@@ -49,6 +54,44 @@ static void t_paths(void **state)
     assert_int_equal(lt_sandbox_scratch_remove(dir), 0);
     free(sub);
     free(link);
+    free(dir);
+}
+
+/* A path through a chain of links (a venv's .venv -> current ->
+ * env-1, one relative, with `..` after them): every link on the way is
+ * noted, in the order met, by its real place; the real path once. */
+static void t_paths_links(void **state)
+{
+    (void)state;
+    char *dir = lt_sandbox_scratch_new(NULL);
+    assert_non_null(dir);
+    char real[PATH_MAX];
+    assert_non_null(realpath(dir, real));
+    char p[4][PATH_MAX + 32];
+    snprintf(p[0], sizeof(p[0]), "%s/env-1", real);
+    assert_int_equal(mkdir(p[0], 0700), 0);
+    snprintf(p[1], sizeof(p[1]), "%s/env-1/lib", real);
+    assert_int_equal(mkdir(p[1], 0700), 0);
+    snprintf(p[2], sizeof(p[2]), "%s/current", real);
+    assert_int_equal(symlink("env-1", p[2]), 0);
+    snprintf(p[3], sizeof(p[3]), "%s/.venv", real);
+    assert_int_equal(symlink(p[2], p[3]), 0);
+
+    struct lt_sandbox_paths l = {0};
+    char named[PATH_MAX * 2];
+    snprintf(named, sizeof(named), "%s/.venv/lib/../lib", real);
+    lt_sandbox_paths_add(&l, named);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.v[0], p[1]);
+    assert_int_equal(l.n_links, 2);
+    assert_string_equal(l.links[0], p[3]);
+    assert_string_equal(l.links[1], p[2]);
+    lt_sandbox_paths_add(&l, named); /* each once */
+    assert_int_equal(l.n_links, 2);
+    lt_sandbox_paths_free(&l);
+    assert_null(l.links);
+    assert_int_equal(l.n_links, 0);
+    assert_int_equal(lt_sandbox_scratch_remove(dir), 0);
     free(dir);
 }
 
@@ -144,6 +187,7 @@ static void t_runner_view_engine_gone(void **state)
 
 const struct CMUnitTest view_tests[] = {
     cmocka_unit_test(t_paths),
+    cmocka_unit_test(t_paths_links),
     cmocka_unit_test(t_runner_view),
     cmocka_unit_test(t_runner_view_engine_gone),
 };
