@@ -224,6 +224,67 @@ static void add_linked_entries(struct lt_sandbox_paths *ro, const char *dir)
     closedir(d);
 }
 
+/* Where the editable installs' import finders, which site put on
+ * sys.meta_path from .pth files, find their packages: paths that are on
+ * no sys.path.  setuptools' (PEP 660, `pip install -e` of a layout it
+ * cannot express as a path) keeps them in its finder module's MAPPING
+ * and NAMESPACES; the `editables` library's (hatchling) in its finder's
+ * _redirections. */
+static const char editable_paths_py[] =
+    "import sys\n"
+    "def paths():\n"
+    "    out = []\n"
+    "    for f in sys.meta_path:\n"
+    "        name = getattr(f, '__module__', None)\n"
+    "        if not isinstance(name, str):\n"
+    "            continue\n"
+    "        tables = []\n"
+    "        if name.startswith('__editable__'):\n"
+    "            mod = sys.modules.get(name)\n"
+    "            tables = [getattr(mod, 'MAPPING', None),\n"
+    "                      getattr(mod, 'NAMESPACES', None)]\n"
+    "        elif name == 'editables.redirector':\n"
+    "            tables = [getattr(f, '_redirections', None)]\n"
+    "        for t in tables:\n"
+    "            for v in (t.values() if isinstance(t, dict) else ()):\n"
+    "                for p in (v if isinstance(v, (list, tuple)) else [v]):\n"
+    "                    if isinstance(p, str):\n"
+    "                        out.append(p)\n"
+    "    return out\n";
+
+/* The paths of editable_paths_py not readable yet join *ro (with the
+ * links on their way).  Best effort: a finder it cannot read adds
+ * nothing. */
+static void add_editable_paths(struct lt_sandbox_paths *ro)
+{
+    PyObject *code = Py_CompileString(editable_paths_py,
+                                      "<litmus editable paths>",
+                                      Py_file_input);
+    PyObject *mod = code ? PyImport_ExecCodeModule("litmus_editable_paths",
+                                                   code)
+                         : NULL;
+    PyObject *list = mod ? PyObject_CallMethod(mod, "paths", NULL) : NULL;
+    for (Py_ssize_t i = 0; list && PyList_Check(list) &&
+                           i < PyList_Size(list); i++) {
+        PyObject *b = PyUnicode_EncodeFSDefault(PyList_GetItem(list, i));
+        const char *s = b ? PyBytes_AsString(b) : NULL;
+        char real[PATH_MAX];
+        if (s && s[0] == '/' && realpath(s, real) && !covered(ro, real))
+            lt_sandbox_paths_add(ro, s);
+        Py_XDECREF(b);
+        PyErr_Clear();
+    }
+    PyErr_Clear();
+    Py_XDECREF(list);
+    Py_XDECREF(mod);
+    Py_XDECREF(code);
+    /* Not a module of the tests'. */
+    PyObject *modules = PyImport_GetModuleDict(); /* borrowed */
+    if (modules && PyMapping_HasKeyString(modules, "litmus_editable_paths"))
+        PyMapping_DelItemString(modules, "litmus_editable_paths");
+    PyErr_Clear();
+}
+
 /* The project's root as pytest would find it from `cwd`: the nearest
  * directory above it with pytest's configuration or a .git, or NULL.
  * Never "/" or $HOME, which would show everything below them.  A static
@@ -295,6 +356,7 @@ static void readable_paths(const struct lt_init_frame *init,
         add_py_path(ro, PySys_GetObject(prefixes[i]));
     for (uint32_t i = 0; i < init->n_allow_read; i++)
         lt_sandbox_paths_add(ro, init->allow_read[i]);
+    add_editable_paths(ro);
     /* Last: a link whose target the paths above already show adds
      * nothing.  Only installed packages' directories: other links of
      * the project's stay out of the view, as they always did. */

@@ -4,9 +4,13 @@
 # --python through the link, the venv's own package imports inside the
 # sandbox's view as it does outside, and the view says which link it
 # made.  A package linked into the venv's site-packages from elsewhere
-# (flit install --symlink, environments made of links) imports too.
-# Where pyenv's 3.11 is on PATH, a venv whose python links to it scores
-# the same way.  No pip: the dependency is copied into site-packages.
+# (flit install --symlink, environments made of links) imports too, and
+# so does one an editable install's import finder maps to a directory
+# outside (setuptools' PEP 660 finder, here a hand-made one of its
+# shape).  Where pyenv's 3.11 is on PATH, a venv whose python links to it
+# scores the same way.  No pip: the dependency is copied into
+# site-packages.  The first run is checked against the venv's pytest,
+# the others by their stored outcomes (all four pass, a mutant killed).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/shapes.sh"
 shape_copy venv_dep
@@ -25,11 +29,23 @@ make_env() {
     ln -s "$LINK" "$P/.venv"
 }
 
-# score_linked: the run with ./.venv found by itself, checked against the
-# venv's pytest, and the link the view made.
+# light_check WHAT: the last run scored with its four tests passing.
+light_check() {
+  local db=$P/.litmus.db
+  [ "$RC" = 0 ] || fail "$1: litmus exited $RC: $(tail -n 5 "$WORK/err")"
+  expect_eq "$(q "$db" "SELECT count(*) FROM tests WHERE outcome = 'passed'")" \
+    4 "$1: the baseline's passing tests"
+  [ "$(q "$db" "SELECT count(*) FROM results WHERE verdict = 'killed'")" -gt 0 ] ||
+    fail "$1: no mutant killed"
+}
+
+# score_linked [WHAT]: the run with ./.venv found by itself (checked
+# against the venv's pytest without WHAT, else light_check WHAT), and the
+# link the view made.
 score_linked() {
   (unset VIRTUAL_ENV; shape_score score budget.py --tests tests --no-progress
-   shape_check no-note "$P/.venv/bin/python" tests) || exit 1
+   if [ $# = 0 ]; then shape_check no-note "$P/.venv/bin/python" tests
+   else light_check "$1"; fi) || exit 1
   q "$P/.litmus.db" "SELECT value FROM meta WHERE key = 'sandbox_view'" |
     grep -qxF "link $LINK -> $ENV" ||
     fail "the view did not make $LINK: $(q "$P/.litmus.db" \
@@ -47,17 +63,45 @@ score_linked
 rm "$P/.venv"
 (unset VIRTUAL_ENV; shape_score score budget.py --tests tests --no-progress \
    --python "$LINK/bin/python"
- shape_check no-note "$LINK/bin/python" tests) || exit 1
+ light_check "--python through a link") || exit 1
 ln -s "$LINK" "$P/.venv"
 
 # 3. The package itself a link from site-packages to a directory outside.
 mkdir -p "$WORK/src"
 mv "$SITE/tinymoney" "$WORK/src/tinymoney"
 ln -s "$WORK/src/tinymoney" "$SITE/tinymoney"
-(unset VIRTUAL_ENV; shape_score score budget.py --tests tests --no-progress
- shape_check no-note "$P/.venv/bin/python" tests) || exit 1
+score_linked "a package linked into site-packages"
 
-# 4. The venv's python a link to pyenv's interpreter (python3 on PATH),
+# 4. An editable install's finder maps the package to that directory.
+rm "$SITE/tinymoney"
+echo "import __editable___tinymoney_finder; __editable___tinymoney_finder.install()" \
+  >"$SITE/__editable__.tinymoney-1.0.pth"
+cat >"$SITE/__editable___tinymoney_finder.py" <<PYCODE
+import importlib.util
+import sys
+
+MAPPING = {"tinymoney": "$WORK/src/tinymoney"}
+NAMESPACES = {}
+
+
+class Finder:
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        where = MAPPING.get(name)
+        if where is None:
+            return None
+        return importlib.util.spec_from_file_location(
+            name, where + "/__init__.py", submodule_search_locations=[where])
+
+
+def install():
+    sys.meta_path.append(Finder)
+PYCODE
+"$P/.venv/bin/python" -c 'import tinymoney' ||
+  fail "the hand-made editable finder does not import tinymoney"
+score_linked "an editable finder's package"
+
+# 5. The venv's python a link to pyenv's interpreter (python3 on PATH),
 # when it is another build of the system's 3.11 (Debian's pytest then
 # serves it through the system site-packages' .pth below).
 PY=$(command -v python3)
@@ -69,5 +113,5 @@ esac
 make_env "$PY" || fail "cannot make a venv of $PY: $(tail -n 3 "$WORK/venv.log")"
 "$P/.venv/bin/python" -c 'import pytest' 2>/dev/null ||
   echo /usr/lib/python3/dist-packages >"$SITE/debian-pytest.pth"
-score_linked
+score_linked "pyenv's python"
 exit 0
