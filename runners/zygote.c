@@ -198,6 +198,17 @@ static int covered(const struct lt_sandbox_paths *l, const char *real)
     return 0;
 }
 
+/* Whether a directory a link or an editable finder leads to is one no
+ * view should show whole: "/", or the home directory. */
+static int too_wide(const char *real)
+{
+    const char *home = getenv("HOME");
+    char home_real[PATH_MAX];
+    return strcmp(real, "/") == 0 ||
+           (home && realpath(home, home_real) &&
+            strcmp(real, home_real) == 0);
+}
+
 /* The symbolic links directly in a site-packages whose targets lie
  * outside everything readable so far: packages linked into a
  * site-packages from elsewhere (`flit install --symlink`, environments
@@ -217,7 +228,7 @@ static void add_linked_entries(struct lt_sandbox_paths *ro, const char *dir)
         char real[PATH_MAX];
         struct stat sb;
         if (lstat(p, &sb) == 0 && S_ISLNK(sb.st_mode) &&
-            realpath(p, real) && !covered(ro, real))
+            realpath(p, real) && !covered(ro, real) && !too_wide(real))
             lt_sandbox_paths_add(ro, p);
         free(p);
     }
@@ -269,7 +280,8 @@ static void add_editable_paths(struct lt_sandbox_paths *ro)
         PyObject *b = PyUnicode_EncodeFSDefault(PyList_GetItem(list, i));
         const char *s = b ? PyBytes_AsString(b) : NULL;
         char real[PATH_MAX];
-        if (s && s[0] == '/' && realpath(s, real) && !covered(ro, real))
+        if (s && s[0] == '/' && realpath(s, real) && !covered(ro, real) &&
+            !too_wide(real))
             lt_sandbox_paths_add(ro, s);
         Py_XDECREF(b);
         PyErr_Clear();
