@@ -7,7 +7,8 @@
 # (flit install --symlink, environments made of links) imports too, and
 # so does one an editable install's import finder maps to a directory
 # outside (setuptools' PEP 660 finder, here a hand-made one of its
-# shape).  Where pyenv's 3.11 is on PATH, a venv whose python links to it
+# shape).  A .venv link whose venv is gone stops the run with that
+# cause.  Where pyenv's 3.11 is on PATH, a venv whose python links to it
 # scores the same way.  No pip: the dependency is copied into
 # site-packages.  The first run is checked against the venv's pytest,
 # the others by their stored outcomes (all four pass, a mutant killed).
@@ -101,7 +102,16 @@ PYCODE
   fail "the hand-made editable finder does not import tinymoney"
 score_linked "an editable finder's package"
 
-# 5. The venv's python a link to pyenv's interpreter (python3 on PATH),
+# 5. A .venv link whose venv is gone: a one-line cause, not the system's
+# interpreter failing later on a missing package.
+mv "$ENV" "$ENV.gone"
+(unset VIRTUAL_ENV; shape_score score budget.py --tests tests --no-progress
+ [ "$RC" = 2 ] || fail "dangling .venv: exit $RC, expected 2"
+ grep -qF "./.venv is a symbolic link to $LINK, which cannot be reached" "$WORK/err" ||
+   fail "dangling .venv: $(cat "$WORK/err")") || exit 1
+mv "$ENV.gone" "$ENV"
+
+# 6. The venv's python a link to pyenv's interpreter (python3 on PATH),
 # when it is another build of the system's 3.11 (Debian's pytest then
 # serves it through the system site-packages' .pth below).
 PY=$(command -v python3)
