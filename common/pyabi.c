@@ -239,7 +239,7 @@ int lt_pyabi_monitoring_start(const char *name, PyObject *line_callback)
 refused:
     Py_CLEAR(monitoring);
     Py_DECREF(disable);
-    return -1;
+    return -2;
 }
 
 int lt_pyabi_monitoring_lines(int on)

@@ -157,8 +157,8 @@ typedef PyObject *(*lt_py_fastcall)(PyObject *self, PyObject *const *args,
 /* Takes LT_PY_MONITORING_TOOL under `name` with `line_callback` (called
  * with a code object and a line number) for its LINE events, none of
  * them on yet.  0; -1 when this interpreter has no sys.monitoring
- * (before 3.12) or another tool holds the id (nothing changes then, and
- * no error is set). */
+ * (before 3.12); -2 when it has, but refused the tool (another tool
+ * holds the id).  Nothing changes on failure, and no error is set. */
 int lt_pyabi_monitoring_start(const char *name, PyObject *line_callback);
 
 /* The tool's LINE events on (1) or off (0), in every thread and code

@@ -68,6 +68,10 @@ enum lt_test_needs {
                                its own whose lines were not traced (a
                                fork, an isolated interpreter, one that
                                ended without reporting) */
+    LT_NEEDS_LINE_TRACER = 8, /* not the test's but the process's: its
+                                 lines came from the line tracer, as
+                                 sys.monitoring (3.12 on) refused litmus
+                                 its tool id; sent once per process */
 };
 
 /* Outcome of one test in a child. */

@@ -487,7 +487,8 @@ static void enter_view(void)
 
     struct lt_view_opts vo = {
         .root_dir = w.scratch, .ro_paths = (const char *const *)ro.v,
-        .n_ro_paths = ro.n, .scratch_dir = w.scratch,
+        .n_ro_paths = ro.n, .links = (const char *const *)ro.links,
+        .n_links = ro.n_links, .scratch_dir = w.scratch,
         .scratch_bytes = (unsigned long long)LT_RUNNER_SCRATCH_MB << 20,
         .scratch_inodes = 16384, .scratch_instances = 1,
         .uid = (uid_t)w.uid, .gid = (gid_t)w.uid};

@@ -11,6 +11,7 @@
 
 #include "runners/runner.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -185,6 +186,117 @@ static void add_py_path(struct lt_sandbox_paths *ro, PyObject *o)
     PyErr_Clear();
 }
 
+/* Whether the real path `real` lies at or below one of l's paths. */
+static int covered(const struct lt_sandbox_paths *l, const char *real)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        size_t n = strlen(l->v[i]);
+        if (strncmp(real, l->v[i], n) == 0 &&
+            (real[n] == '\0' || real[n] == '/' || n == 1))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a directory a link or an editable finder leads to is one no
+ * view should show whole: "/", or the home directory. */
+static int too_wide(const char *real)
+{
+    const char *home = getenv("HOME");
+    char home_real[PATH_MAX];
+    return strcmp(real, "/") == 0 ||
+           (home && realpath(home, home_real) &&
+            strcmp(real, home_real) == 0);
+}
+
+/* The symbolic links directly in a site-packages whose targets lie
+ * outside everything readable so far: packages linked into a
+ * site-packages from elsewhere (`flit install --symlink`, environments
+ * built of links into a store).  Their targets join *ro, and the links
+ * are made again in the view. */
+static void add_linked_entries(struct lt_sandbox_paths *ro, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' ||
+            (e->d_type != DT_LNK && e->d_type != DT_UNKNOWN))
+            continue;
+        char *p = xasprintf("%s/%s", dir, e->d_name);
+        char real[PATH_MAX];
+        struct stat sb;
+        if (lstat(p, &sb) == 0 && S_ISLNK(sb.st_mode) &&
+            realpath(p, real) && !covered(ro, real) && !too_wide(real))
+            lt_sandbox_paths_add(ro, p);
+        free(p);
+    }
+    closedir(d);
+}
+
+/* Where the editable installs' import finders, which site put on
+ * sys.meta_path from .pth files, find their packages: paths that are on
+ * no sys.path.  setuptools' (PEP 660, `pip install -e` of a layout it
+ * cannot express as a path) keeps them in its finder module's MAPPING
+ * and NAMESPACES; the `editables` library's (hatchling) in its finder's
+ * _redirections. */
+static const char editable_paths_py[] =
+    "import sys\n"
+    "def paths():\n"
+    "    out = []\n"
+    "    for f in sys.meta_path:\n"
+    "        name = getattr(f, '__module__', None)\n"
+    "        if not isinstance(name, str):\n"
+    "            continue\n"
+    "        tables = []\n"
+    "        if name.startswith('__editable__'):\n"
+    "            mod = sys.modules.get(name)\n"
+    "            tables = [getattr(mod, 'MAPPING', None),\n"
+    "                      getattr(mod, 'NAMESPACES', None)]\n"
+    "        elif name == 'editables.redirector':\n"
+    "            tables = [getattr(f, '_redirections', None)]\n"
+    "        for t in tables:\n"
+    "            for v in (t.values() if isinstance(t, dict) else ()):\n"
+    "                for p in (v if isinstance(v, (list, tuple)) else [v]):\n"
+    "                    if isinstance(p, str):\n"
+    "                        out.append(p)\n"
+    "    return out\n";
+
+/* The paths of editable_paths_py not readable yet join *ro (with the
+ * links on their way).  Best effort: a finder it cannot read adds
+ * nothing. */
+static void add_editable_paths(struct lt_sandbox_paths *ro)
+{
+    PyObject *code = Py_CompileString(editable_paths_py,
+                                      "<litmus editable paths>",
+                                      Py_file_input);
+    PyObject *mod = code ? PyImport_ExecCodeModule("litmus_editable_paths",
+                                                   code)
+                         : NULL;
+    PyObject *list = mod ? PyObject_CallMethod(mod, "paths", NULL) : NULL;
+    for (Py_ssize_t i = 0; list && PyList_Check(list) &&
+                           i < PyList_Size(list); i++) {
+        PyObject *b = PyUnicode_EncodeFSDefault(PyList_GetItem(list, i));
+        const char *s = b ? PyBytes_AsString(b) : NULL;
+        char real[PATH_MAX];
+        if (s && s[0] == '/' && realpath(s, real) && !covered(ro, real) &&
+            !too_wide(real))
+            lt_sandbox_paths_add(ro, s);
+        Py_XDECREF(b);
+        PyErr_Clear();
+    }
+    PyErr_Clear();
+    Py_XDECREF(list);
+    Py_XDECREF(mod);
+    Py_XDECREF(code);
+    /* Not a module of the tests'. */
+    PyObject *modules = PyImport_GetModuleDict(); /* borrowed */
+    if (modules && PyMapping_HasKeyString(modules, "litmus_editable_paths"))
+        PyMapping_DelItemString(modules, "litmus_editable_paths");
+    PyErr_Clear();
+}
+
 /* The project's root as pytest would find it from `cwd`: the nearest
  * directory above it with pytest's configuration or a .git, or NULL.
  * Never "/" or $HOME, which would show everything below them.  A static
@@ -256,6 +368,74 @@ static void readable_paths(const struct lt_init_frame *init,
         add_py_path(ro, PySys_GetObject(prefixes[i]));
     for (uint32_t i = 0; i < init->n_allow_read; i++)
         lt_sandbox_paths_add(ro, init->allow_read[i]);
+    add_editable_paths(ro);
+    /* Last: a link whose target the paths above already show adds
+     * nothing.  Only installed packages' directories: other links of
+     * the project's stay out of the view, as they always did. */
+    size_t n_dirs = ro->n;
+    for (size_t i = 0; i < n_dirs; i++) {
+        const char *base = strrchr(ro->v[i], '/');
+        if (base && (strcmp(base, "/site-packages") == 0 ||
+                     strcmp(base, "/dist-packages") == 0))
+            add_linked_entries(ro, ro->v[i]);
+    }
+}
+
+/* The sys.path entries (absolute strs) that resolve here, in order, each
+ * followed by its real path; a NULL-terminated array, caller frees
+ * (free_strv). */
+static char **resolvable_entries(void)
+{
+    PyObject *path = PySys_GetObject("path"); /* borrowed */
+    Py_ssize_t n = path && PyList_Check(path) ? PyList_Size(path) : 0;
+    char **v = xcalloc(2 * (size_t)n + 1, sizeof(char *));
+    size_t k = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = PyList_GetItem(path, i);
+        PyObject *b = o && PyUnicode_Check(o) ? PyUnicode_EncodeFSDefault(o)
+                                              : NULL;
+        const char *s = b ? PyBytes_AsString(b) : NULL;
+        char real[PATH_MAX];
+        if (s && s[0] == '/' && realpath(s, real)) {
+            v[k++] = xstrdup(s);
+            v[k++] = xstrdup(real);
+        }
+        Py_XDECREF(b);
+    }
+    PyErr_Clear();
+    return v;
+}
+
+static void free_strv(char **v)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* After the view is entered: an entry of `before` (resolvable_entries()
+ * outside) that no longer resolves fails the zygote with its name, where
+ * otherwise the tests would fail to import a package of it with no word
+ * of why (a venv reached through links the view lacks). */
+static void check_entries(char **before)
+{
+    for (size_t i = 0; before[i]; i += 2) {
+        char real[PATH_MAX];
+        /* Only a missing place: one the sandbox's identity may not
+         * search is a matter of modes, as it was outside for others. */
+        if (realpath(before[i], real) || (errno != ENOENT &&
+                                          errno != ENOTDIR))
+            continue;
+        int e = errno;
+        char *msg = xasprintf(
+            "the sys.path entry %s (%s on the host) cannot be reached in "
+            "the sandbox's file-system view: %s (a symbolic link on its "
+            "way the view lacks); name the interpreter or venv by its real "
+            "path with --python", before[i], before[i + 1], strerror(e));
+        lt__send_failed(msg);
+        free(msg);
+        _exit(3);
+    }
 }
 
 /* Keeps the VIEW frame that goes out before READY: the features in
@@ -277,10 +457,13 @@ static void enter_view(const struct lt_init_frame *init)
 {
     struct lt_sandbox_paths ro = {0};
     readable_paths(init, &ro);
+    char **entries = resolvable_entries();
     struct lt_view_opts vo = {
         .root_dir = lt__zygote.scratch_base,
         .ro_paths = (const char *const *)ro.v,
-        .n_ro_paths = ro.n, .scratch_dir = lt__zygote.scratch_base,
+        .n_ro_paths = ro.n,
+        .links = (const char *const *)ro.links, .n_links = ro.n_links,
+        .scratch_dir = lt__zygote.scratch_base,
         .scratch_bytes = (unsigned long long)init->scratch_mb << 20,
         .scratch_inodes = 16384, .scratch_instances = LT_RUNNER_SCRATCH_SLOTS,
         .uid = (uid_t)init->sandbox_uid, .gid = (gid_t)init->sandbox_uid};
@@ -305,8 +488,10 @@ static void enter_view(const struct lt_init_frame *init)
         if (got & LT_SBX_FSVIEW) {
             lt__zygote.scratch_instances = LT_RUNNER_SCRATCH_SLOTS;
             lt__use_scratch_instance(0);
+            check_entries(entries);
         }
     }
+    free_strv(entries);
     if (chdir(lt__zygote.run_cwd) < 0)
         lt__zygote_die("chdir", -errno);
     unsigned view_bits = LT_SBX_FSVIEW | LT_SBX_IDENTITY;

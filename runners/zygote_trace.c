@@ -226,6 +226,8 @@ static int narrow_audit(const char *event, PyObject *args, void *data)
  * thread, so no thread needs a tracer of its own, and a test's own
  * sys.settrace no longer takes the coverage away (it is another tool). */
 static int monitor_known = -1; /* -1 not tried; 1 the tool is ours */
+static int monitor_refused;    /* 3.12 on, yet the tool id was taken */
+static int monitor_told;       /* the engine knows of the refusal */
 static int monitor_on;         /* a test is being traced */
 static int monitor_disabled;   /* locations were turned off since restart */
 
@@ -264,11 +266,28 @@ static int monitor_usable(void)
 {
     if (monitor_known < 0) {
         PyObject *fn = PyCFunction_NewEx(&monitor_line_def, NULL, NULL);
-        monitor_known = fn && lt_pyabi_monitoring_start("litmus", fn) == 0;
+        int rc = fn ? lt_pyabi_monitoring_start("litmus", fn) : -1;
+        monitor_known = rc == 0;
+        monitor_refused = rc == -2;
         Py_XDECREF(fn);
         PyErr_Clear();
     }
     return monitor_known;
+}
+
+/* The first test a process traces with the line tracer although its
+ * interpreter has sys.monitoring tells the engine (NEEDS), which warns
+ * once a run: the baseline then costs what it cost before 3.12, and
+ * nothing else would say why. */
+static void monitor_tell_refused(uint32_t test)
+{
+    if (!monitor_refused || monitor_told)
+        return;
+    monitor_told = 1;
+    lt__send_reply(lt__zygote.result_fd,
+                   &(struct lt_reply){.type = LT_FRAME_NEEDS,
+                                      .needs = {test,
+                                                LT_NEEDS_LINE_TRACER}});
 }
 
 /* A test starts with every location on: only a restart makes sure of
@@ -556,6 +575,7 @@ static PyObject *py_trace_end(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "I", &idx))
         return NULL;
     narrow_end();
+    monitor_tell_refused(idx);
     cov_expand_units();
     struct lt_wire_writer w;
     lt_wire_writer_init(&w, LT_FRAME_COVERAGE);

@@ -137,6 +137,15 @@ struct lt_view_opts {
                                     interpreter, sys.path entries) besides
                                     the system's software and libraries */
     size_t n_ro_paths;
+    const char *const *links;    /* absolute host paths, free of links
+                                    above them, of symbolic links made
+                                    again in the view with the host's
+                                    target text, so that a path named
+                                    through them (a venv reached through
+                                    a link) leads where it does on the
+                                    host; the targets' real paths come
+                                    with ro_paths */
+    size_t n_links;
     const char *scratch_dir;     /* absolute: a fresh tmpfs here is the
                                     only writable place */
     unsigned long long scratch_bytes, scratch_inodes; /* its caps */
@@ -165,13 +174,20 @@ int lt_sandbox_view_enter(const struct lt_view_opts *o, unsigned *got,
                           char *err, size_t errlen, char **description);
 
 /* The read-only paths of a view, as a runner gathers them: real paths,
- * each once (lt_view_opts.ro_paths = (const char *const *)v, n). */
+ * each once (lt_view_opts.ro_paths = (const char *const *)v, n), and the
+ * symbolic links met on the way to them (lt_view_opts.links = (const
+ * char *const *)links, n_links). */
 struct lt_sandbox_paths {
     char **v;
     size_t n, cap;
+    char **links;
+    size_t n_links, cap_links;
 };
 
-/* Appends the real path of p, unless it is there already; NULL, a
+/* Appends the real path of p, unless it is there already, and every
+ * symbolic link that resolving p passes through (each once): a path the
+ * interpreter was given through links (.venv -> /opt/envs/proj, or a
+ * link to a link) then resolves in the view as on the host.  NULL, a
  * relative path or one that does not resolve is left out. */
 void lt_sandbox_paths_add(struct lt_sandbox_paths *l, const char *p);
 /* Frees the paths and zeroes the list. */

@@ -147,6 +147,34 @@ static int expose(const char *root, const char *path, int depth)
     return 0;
 }
 
+/* Makes the host's symbolic link `link` (absolute, no link above it)
+ * again at the same place in the view, with the same target text, and
+ * describes it; its target is made visible by the caller.  One that is
+ * there already (inside a bound tree, or made before) is left as it is.
+ * 0 or a negative errno; a link gone from the host is skipped (0). */
+static int make_link(const char *root, const char *link, struct lt_buf *d)
+{
+    char target[PATH_MAX], full[PATH_MAX];
+    ssize_t n = readlink(link, target, sizeof(target) - 1);
+    if (n < 0)
+        return 0;
+    target[n] = '\0';
+    int k = snprintf(full, sizeof(full), "%s%s", root, link);
+    if (k < 0 || (size_t)k >= sizeof(full))
+        return -ENAMETOOLONG;
+    struct stat sb;
+    if (lstat(full, &sb) == 0)
+        return 0;
+    int rc = make_parents(root, link);
+    if (rc < 0)
+        return rc;
+    if (symlink(target, full) < 0)
+        return errno == EEXIST ? 0 : -errno;
+    if (d)
+        lt_buf_printf(d, "link %s -> %s\n", link, target);
+    return 0;
+}
+
 static int write_text(const char *root, const char *path, const char *text)
 {
     int rc = make_file(root, path);
@@ -263,6 +291,15 @@ static int expose_paths(const char *root, const struct lt_view_opts *o,
         struct stat sb;
         if (stat(o->ro_paths[i], &sb) == 0)
             describe_add(d, "read", o->ro_paths[i]);
+    }
+    /* After the binds: a link inside a bound tree is there already. */
+    for (size_t i = 0; i < o->n_links; i++) {
+        if ((rc = make_link(root, o->links[i], d)) < 0) {
+            char what[PATH_MAX + 64];
+            snprintf(what, sizeof(what), "making the link %s in the view",
+                     o->links[i]);
+            return set_err(err, errlen, what, -rc);
+        }
     }
     return 0;
 }
@@ -469,20 +506,85 @@ int lt_sandbox_view_enter(const struct lt_view_opts *o, unsigned *got,
 
 /*** A runner's view ***/
 
+/* Appends s to the array *v (n entries, room for *cap) unless it is
+ * there already. */
+static void add_once(char ***v, size_t *n, size_t *cap, const char *s)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*v)[i], s) == 0)
+            return;
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 32;
+        *v = xrealloc(*v, *cap * sizeof(char *));
+    }
+    (*v)[(*n)++] = xstrdup(s);
+}
+
+/* Resolves the absolute path p as the kernel would, one component at a
+ * time, and adds to l->links each symbolic link it meets, named by its
+ * own path with no link above it (where the view can make it again).
+ * realpath() gives only the end of the way; a path the interpreter keeps
+ * unresolved (sys.prefix of a venv reached through a link) needs every
+ * link on the way too.  Stops quietly where the path does not resolve;
+ * realpath() has left it out then. */
+static void note_links(struct lt_sandbox_paths *l, const char *p)
+{
+    char done[PATH_MAX] = ""; /* resolved so far, no links: "" is "/" */
+    char rest[PATH_MAX], next[PATH_MAX], target[PATH_MAX];
+    snprintf(rest, sizeof(rest), "%s", p);
+    const char *r = rest;
+    for (int hops = 0; hops <= 40;) {
+        r += strspn(r, "/");
+        size_t len = strcspn(r, "/"), dl = strlen(done);
+        if (len == 0)
+            return;
+        if (len == 1 && r[0] == '.') {
+            r += len;
+            continue;
+        }
+        if (len == 2 && r[0] == '.' && r[1] == '.') {
+            /* done has no links: its parent is its text's parent. */
+            char *slash = strrchr(done, '/');
+            if (slash)
+                *slash = '\0';
+            r += len;
+            continue;
+        }
+        if (dl + 1 + len >= sizeof(done))
+            return;
+        done[dl] = '/';
+        memcpy(done + dl + 1, r, len);
+        done[dl + 1 + len] = '\0';
+        r += len;
+        struct stat sb;
+        if (lstat(done, &sb) < 0)
+            return;
+        if (!S_ISLNK(sb.st_mode))
+            continue;
+        ssize_t n = readlink(done, target, sizeof(target) - 1);
+        if (n <= 0)
+            return;
+        target[n] = '\0';
+        add_once(&l->links, &l->n_links, &l->cap_links, done);
+        hops++;
+        /* Go on from the link's target, then what followed the link. */
+        int k = snprintf(next, sizeof(next), "%s/%s", target, r);
+        if (k < 0 || (size_t)k >= sizeof(next))
+            return;
+        memcpy(rest, next, (size_t)k + 1);
+        r = rest;
+        done[target[0] == '/' ? 0 : dl] = '\0';
+    }
+}
+
 /* Contract: see sandbox.h. */
 void lt_sandbox_paths_add(struct lt_sandbox_paths *l, const char *p)
 {
     char real[PATH_MAX];
     if (!p || p[0] != '/' || !realpath(p, real))
         return;
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->v[i], real) == 0)
-            return;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 32;
-        l->v = xrealloc(l->v, l->cap * sizeof(char *));
-    }
-    l->v[l->n++] = xstrdup(real);
+    add_once(&l->v, &l->n, &l->cap, real);
+    note_links(l, p);
 }
 
 /* Contract: see sandbox.h.  Accepts a zeroed list. */
@@ -491,6 +593,9 @@ void lt_sandbox_paths_free(struct lt_sandbox_paths *l)
     for (size_t i = 0; i < l->n; i++)
         free(l->v[i]);
     free(l->v);
+    for (size_t i = 0; i < l->n_links; i++)
+        free(l->links[i]);
+    free(l->links);
     memset(l, 0, sizeof(*l));
 }
 

@@ -450,8 +450,30 @@ static void take_worker(const struct pool *pool, struct job *j,
     j->worker = (pid_t)w;
 }
 
+/* Once a run, the first time a child says it traced with the line
+ * tracer where sys.monitoring refused litmus its tool id (3.12 on): the
+ * baseline is then slower (a test of json and fractions calls, 3.12:
+ * 0.47 s against 0.11 s with sys.monitoring and under plain pytest),
+ * which nothing else would explain.  A process-wide flag: one litmus is
+ * one run, and every pool and zygote of it would say the same. */
+static void warn_line_tracer(void)
+{
+    static int told;
+    if (told)
+        return;
+    told = 1;
+    /* 3: LT_PY_MONITORING_TOOL (common/pyabi.h, the runners' side). */
+    lt_warn("sys.monitoring's tool id 3 is taken in the test process (a "
+            "pytest plugin or conftest.py called "
+            "sys.monitoring.use_tool_id(3, ...)): the baseline falls back "
+            "to the line tracer, which traces every line of every frame, "
+            "the libraries' included, for the whole test: the same "
+            "coverage, but a slower baseline (several times as long on "
+            "tests that run mostly library code)");
+}
+
 /* NEEDS: what the current test needed (processes, network, untraced
- * interpreters). */
+ * interpreters), or how its process traced it. */
 static void take_needs(const struct pool *pool, struct job *j,
                        const struct lt_reply *f)
 {
@@ -462,6 +484,8 @@ static void take_needs(const struct pool *pool, struct job *j,
         j->protocol_error = 1;
         return;
     }
+    if (bits & LT_NEEDS_LINE_TRACER)
+        warn_line_tracer();
     if (!j->test_needs)
         j->test_needs = xcalloc(pool->n_tests + 1, 1);
     j->test_needs[idx] |= bits & (LT_NEEDS_PROCESSES |

@@ -142,6 +142,27 @@ static char *venv_python(const char *dir)
     return NULL;
 }
 
+/* Whether `path` (./.venv, ./venv) is a symbolic link that leads
+ * nowhere: a venv kept elsewhere and since removed or moved.  Taking the
+ * system's interpreter instead would fail later on a missing package,
+ * far from the cause; *err then names the link and where it leads. */
+static int dangling_link(const char *path, const char *name, char **err)
+{
+    struct stat sb;
+    if (lstat(path, &sb) < 0 || !S_ISLNK(sb.st_mode) ||
+        stat(path, &sb) == 0)
+        return 0;
+    int e = errno;
+    char target[PATH_MAX];
+    ssize_t n = readlink(path, target, sizeof(target) - 1);
+    target[n > 0 ? n : 0] = '\0';
+    *err = xasprintf("./%s is a symbolic link to %s, which cannot be "
+                     "reached (%s): make the venv again there, or remove "
+                     "the link, or pass --python", name, target,
+                     strerror(e));
+    return 1;
+}
+
 /* Chooses the interpreter: the one named, the active venv, a venv in the
  * working directory, else the system's python3. */
 static int choose(const char *named, const char *cwd, struct lt_pyenv *env,
@@ -185,6 +206,10 @@ static int choose(const char *named, const char *cwd, struct lt_pyenv *env,
     static const char *const local[] = {".venv", "venv"};
     for (size_t i = 0; i < sizeof(local) / sizeof(local[0]); i++) {
         char *dir = xasprintf("%s/%s", cwd, local[i]);
+        if (dangling_link(dir, local[i], err)) {
+            free(dir);
+            return LT_EUSAGE;
+        }
         char *cfg = xasprintf("%s/pyvenv.cfg", dir);
         char *p = access(cfg, F_OK) == 0 ? venv_python(dir) : NULL;
         free(cfg);

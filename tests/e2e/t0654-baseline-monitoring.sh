@@ -8,7 +8,9 @@
 # the whole test counts over a million);
 # a test's own sys.settrace leaves the coverage whole.  Where a plugin
 # already holds the monitoring tool id, the line tracer of before does
-# the work: same coverage, every line counted.  Each interpreter from
+# the work: same coverage, every line counted, and one warning line says
+# so and what it costs (once a run, whatever the tests and zygotes; none
+# when the tool id is litmus's).  Each interpreter from
 # 3.12 on that this machine has (pyenv's, python3.X on PATH) runs in a
 # venv; with none, the test skips.
 . "$(dirname "$0")/lib.sh"
@@ -28,12 +30,13 @@ done
 cp "$FIXTURES/traced_calc"/*.py "$P/"
 subjects="lru_cache.py expr_parser.py thread_counter.py traced_calc.py"
 
-# score_with PYTHON DB: the baseline's coverage and work (--max-time 1:
-# the run ends with the baseline, no mutant runs).
+# score_with PYTHON DB [ARGS...]: the baseline's coverage and work
+# (--max-time 1: the run ends with the baseline, no mutant runs).
 score_with() {
   local py=$1 db=$2
+  shift 2
   (cd "$P" && "$LITMUS" score $subjects --tests . --db "$db" \
-     --python "$py" --no-progress --max-time 1) >"$WORK/out" 2>"$WORK/err"
+     --python "$py" --no-progress --max-time 1 "$@") >"$WORK/out" 2>"$WORK/err"
   [ "$?" -le 1 ] || fail "litmus under $py failed: $(tail -n 5 "$WORK/err")"
 }
 coverage_of() { # db: "nodeid coverage" per test, own tracer's left out
@@ -73,6 +76,8 @@ while read -r v py; do
     fail "$v: test_light's work is $light: below the mark every line counts"
   expect_eq "$(cov_of "$db" test_own_tracer)" "$P/traced_calc.py:6,24,28" \
     "$v: coverage of a test that set its own tracer"
+  ! grep -q "tool id" "$WORK/err" ||
+    fail "$v: a warning of the tool id with sys.monitoring in use: $(cat "$WORK/err")"
 
   # A plugin holds tool id 3 (sys.monitoring): the line tracer instead.
   cat >"$P/conftest.py" <<'PYCODE'
@@ -81,8 +86,10 @@ import sys
 sys.monitoring.use_tool_id(3, "a plugin of the project")
 PYCODE
   db=$WORK/legacy-$v.db
-  score_with "$venv/bin/python" "$db"
+  score_with "$venv/bin/python" "$db" --jobs 2
   rm -f "$P/conftest.py"
+  n=$(grep -c "^litmus: warning: sys.monitoring's tool id 3 is taken.*line tracer.*slower baseline" "$WORK/err")
+  expect_eq "$n" 1 "$v, tool id taken: warning lines ($(cat "$WORK/err"))"
   coverage_of "$db" >"$WORK/legacy.cov"
   diff "$WORK/ref.cov" "$WORK/legacy.cov" >"$WORK/diff" ||
     fail "$v, tool id taken: coverage differs from 3.11's: $(cat "$WORK/diff")"
