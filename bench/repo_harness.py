@@ -8,7 +8,9 @@ base commit, the test patch applied, the candidate applied with the SWE-bench
 harness's commands (git apply --verbose, then --reject, then patch --fuzz=5),
 the test patch's files restored, then one `python -m pytest -rA` process on
 the test files of FAIL_TO_PASS and PASS_TO_PASS, whose summary lines give
-each test's status.  Resolved: every listed test PASSED or XFAILed (skipped
+each test's status (Django's own tree: `tests/runtests.py --settings=
+test_sqlite --parallel 1 -v 2` on the test files' labels, whose "... ok"
+lines give it, read as the harness reads them).  Resolved: every listed test PASSED or XFAILed (skipped
 ones count neither way, missing ones fail), the harness's rule.
 
     repo_harness.py SET_DIR [--repos DIR] [--only N] [--json OUT]
@@ -83,6 +85,40 @@ def statuses(output):
     return out
 
 
+DJANGO_STATUS = {"ok": "PASSED", "FAIL": "FAILED", "ERROR": "ERROR",
+                 "skipped": "SKIPPED", "expected": "XFAIL",
+                 "unexpected": "FAILED"}
+
+
+def django_statuses(output):
+    """{test: status} from Django's runner at verbosity 2: a line "NAME
+    ... ok" (NAME is "test_x (app.tests.Class)", 3.11's "test_x
+    (app.tests.Class.test_x)", or a documented test's docstring line);
+    both forms of the name are kept."""
+    import re
+    out = {}
+    for line in output.splitlines():
+        m = re.match(r"^(.*) \.\.\. (ok|FAIL|ERROR|skipped|expected failure|"
+                     r"unexpected success)", line)
+        if not m:
+            continue
+        name, status = m.group(1), DJANGO_STATUS[m.group(2).split()[0]]
+        out[name] = status
+        m = re.match(r"^(\w+) \((.*)\.(\w+)\)$", name)
+        if m and m.group(3) == m.group(1):
+            out.setdefault("%s (%s)" % (m.group(1), m.group(2)), status)
+    return out
+
+
+def django_labels(files):
+    """Django's labels of test files: tests/app/tests.py -> app.tests."""
+    out = []
+    for f in files:
+        if f.startswith("tests/") and f.endswith(".py"):
+            out.append(f[len("tests/"):-3].replace("/", "."))
+    return sorted(set(out))
+
+
 def status_of(st, test):
     if test in st:
         return st[test]
@@ -125,12 +161,22 @@ def judge(inst, pred, repos, env, work):
     envv = dict(os.environ)
     src = os.path.join(tree, "src")
     envv["PYTHONPATH"] = src if os.path.isdir(src) else tree
-    run = subprocess.run([python_of(env, inst), "-m", "pytest", "-rA",
-                          "-p", "no:cacheprovider"] + files, cwd=tree,
-                         env=envv, stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True,
-                         errors="replace", timeout=1800)
-    st = statuses(run.stdout)
+    if os.path.isfile(os.path.join(tree, "tests", "runtests.py")) and \
+            os.path.isfile(os.path.join(tree, "django", "__init__.py")):
+        run = subprocess.run([python_of(env, inst), "tests/runtests.py",
+                              "--settings=test_sqlite", "--parallel", "1",
+                              "-v", "2"] + django_labels(files), cwd=tree,
+                             env=envv, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True,
+                             errors="replace", timeout=1800)
+        st = django_statuses(run.stdout)
+    else:
+        run = subprocess.run([python_of(env, inst), "-m", "pytest", "-rA",
+                              "-p", "no:cacheprovider"] + files, cwd=tree,
+                             env=envv, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True,
+                             errors="replace", timeout=1800)
+        st = statuses(run.stdout)
     failing = [t for t in f2p + p2p
                if status_of(st, t) in (None, "FAILED", "ERROR")]
     result.update(resolved=not failing, failing=failing[:20],
