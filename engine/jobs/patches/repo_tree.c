@@ -987,8 +987,15 @@ static void documented_tests(const struct rinst *in, const char *want,
         free(abs);
         if (rc < 0)
             continue;
-        char cls[256] = "", def[256] = "";
-        size_t cls_indent = 0;
+        /* The classes the line is in (a test may define a class of its
+         * own inside a method), and the function whose docstring may
+         * come. */
+        struct {
+            size_t indent;
+            char name[128];
+        } classes[16];
+        size_t depth = 0;
+        char def[256] = "", cls[128] = "";
         int signature = 0; /* inside a def's signature, or just after */
         for (char *line = text; line && *line;) {
             char *end = strchr(line, '\n');
@@ -1000,16 +1007,23 @@ static void documented_tests(const struct rinst *in, const char *want,
             if (!*p || *p == '#') {
                 /* blank: nothing changes */
             } else if (strncmp(p, "class ", 6) == 0) {
-                cls_indent = indent;
-                snprintf(cls, sizeof(cls), "%.*s", (int)strcspn(p + 6, "(:"),
-                         p + 6);
+                while (depth && classes[depth - 1].indent >= indent)
+                    depth--;
+                if (depth < sizeof(classes) / sizeof(classes[0])) {
+                    classes[depth].indent = indent;
+                    snprintf(classes[depth].name, sizeof(classes[0].name),
+                             "%.*s", (int)strcspn(p + 6, "(: "), p + 6);
+                    depth++;
+                }
                 signature = 0;
             } else if (strncmp(p, "def ", 4) == 0 ||
                        strncmp(p, "async def ", 10) == 0) {
                 p += *p == 'a' ? 10 : 4;
                 snprintf(def, sizeof(def), "%.*s", (int)strcspn(p, "( "), p);
-                if (indent <= cls_indent)
-                    cls[0] = '\0';
+                while (depth && classes[depth - 1].indent >= indent)
+                    depth--;
+                snprintf(cls, sizeof(cls), "%s",
+                         depth ? classes[depth - 1].name : "");
                 signature = ends_block(p) ? 2 : 1;
             } else if (signature == 2 && (doc = docstring_open(p, &quote))) {
                 /* Its first line: on the opening line, else the next. */
