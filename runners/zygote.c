@@ -133,17 +133,39 @@ static int put_on_path(const char *cwd, const char *prefix)
 
 /*** The file-system view ***/
 
+/* The lowest fd the collection's temporary directory is kept at (above
+ * those a program opens itself). */
+#define COLLECTION_TMP_FD_MIN 500
+
 /* Collection runs in the zygote, inside the view, where /tmp is not
  * writable: tests that make temporary files at import time (a module-level
  * tempfile, a plugin's cache directory) failed to collect with "No usable
  * temporary directory".  The zygote's own temporary files go to a scratch
  * directory of its own under the run's scratch, as a child's go to its
- * own; the engine removes the run's scratch at the end. */
+ * own; the engine removes the run's scratch at the end.
+ * A directory made there at import (a module's tempfile.mkdtemp(), where
+ * its tests then write) must be writable by each test, yet each child's
+ * own: the zygote names it through /proc/self/fd/N, and each child puts a
+ * copy of it at N in its own scratch (lt__collection_tmp_copy). */
 static void zygote_tmpdir(void)
 {
     char *dir = lt_sandbox_scratch_new(lt__zygote.scratch_base);
     if (!dir)
         return;
+    lt__zygote.collection_tmp = xstrdup(dir);
+    lt__zygote.collection_tmp_fd = -1;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        lt__zygote.collection_tmp_fd =
+            fcntl(fd, F_DUPFD_CLOEXEC, COLLECTION_TMP_FD_MIN);
+        close(fd);
+    }
+    char *named = lt__zygote.collection_tmp_fd >= 0
+                      ? xasprintf("/proc/self/fd/%d",
+                                  lt__zygote.collection_tmp_fd)
+                      : xstrdup(dir);
+    free(dir);
+    dir = named;
     PyObject *os = PyImport_ImportModule("os");
     PyObject *environ = os ? PyObject_GetAttrString(os, "environ") : NULL;
     PyObject *value = PyUnicode_DecodeFSDefault(dir);

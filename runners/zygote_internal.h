@@ -36,6 +36,11 @@ struct lt__zygote_state {
     int preimport_sock; /* zygote: to its pre-import server */
     int fresh_child;    /* this is a child of that server */
     int fresh_applied;  /* that child sent APPLIED */
+    /* The zygote's temporary directory (TMPDIR and HOME at collection)
+     * and the fd its paths go through: /proc/self/fd/N, N this fd, where
+     * each child puts a copy of its own (-1: none, the plain path). */
+    char *collection_tmp;
+    int collection_tmp_fd;
     /* Settings of the job the current child runs. */
     char *child_scratch;
     int child_sandboxed; /* this child entered the sandbox */

@@ -22,6 +22,7 @@ struct lt__zygote_state lt__zygote = {
     .result_fd = -1,
     .scratch_instances = 1,
     .preimport_sock = -1,
+    .collection_tmp_fd = -1,
     .cov_writable = 1,
 };
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/err.h"
+#include "common/xmalloc.h"
 #include "harness/wire.h"
 #include "runners/frames.h"
 #include "runners/zygote_internal.h"
@@ -199,6 +200,36 @@ static int bind_list(PyObject *binds, const char **out)
     return 0;
 }
 
+/* A child's copy of the zygote's temporary directory, in its scratch,
+ * at the fd the zygote's paths name (zygote_tmpdir in zygote.c): what
+ * collection left there is the child's to read and write.  The fd to
+ * keep through the sandbox, or -1.  Too large a directory to copy stays
+ * the zygote's, readable only. */
+#define COLLECTION_TMP_MAX_BYTES (64ull << 20)
+#define COLLECTION_TMP_MAX_ENTRIES 4096
+static int collection_tmp_copy(void)
+{
+    int at = lt__zygote.collection_tmp_fd;
+    if (at < 0 || !lt__zygote.child_scratch)
+        return -1;
+    char *copy = xasprintf("%s/.collection-tmp", lt__zygote.child_scratch);
+    if (lt_sandbox_scratch_copy(lt__zygote.collection_tmp, copy,
+                                COLLECTION_TMP_MAX_BYTES,
+                                COLLECTION_TMP_MAX_ENTRIES) == 0) {
+        int fd = open(copy, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        /* dup2 clears close-on-exec: the tests' processes see it too. */
+        if (fd >= 0 && fd != at) {
+            if (dup2(fd, at) < 0)
+                lt__zygote_die("dup2", -errno);
+            close(fd);
+        }
+    } else {
+        (void)fcntl(at, F_SETFD, 0);
+    }
+    free(copy);
+    return at;
+}
+
 /* Contract: see zygote_internal.h. */
 int lt__child_enter_sandbox(PyObject *args)
 {
@@ -221,7 +252,8 @@ int lt__child_enter_sandbox(PyObject *args)
     o.memory_bytes = lt__zygote.child_memory_bytes;
     o.use_netns = 0; /* the zygote entered a fresh netns once for all */
     o.keep_fds[0] = lt__zygote.result_fd;
-    o.keep_fds[1] = -1;
+    o.keep_fds[1] = collection_tmp_copy();
+    o.keep_fds[2] = -1;
     o.parent_pid = lt__zygote.pid;
     if (processes)
         enter_process_mode(&o, binds);

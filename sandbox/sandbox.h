@@ -217,4 +217,12 @@ char *lt_sandbox_scratch_new(const char *base);
  * Returns 0 or -errno. */
 int lt_sandbox_scratch_remove(const char *path);
 
+/* Copies the directory tree `from` to a new directory `to` (mode 0700):
+ * directories, regular files (with their modes) and symlinks (as links,
+ * never followed); other kinds are left out.  At most max_bytes of file
+ * contents and max_entries entries, else -EFBIG (what was copied stays).
+ * Returns 0 or -errno. */
+int lt_sandbox_scratch_copy(const char *from, const char *to,
+                            unsigned long long max_bytes, unsigned max_entries);
+
 #endif

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,5 +161,138 @@ int lt_sandbox_scratch_remove(const char *path)
     close(fd);
     if (rc == 0 && rmdir(path) < 0)
         rc = -errno;
+    return rc;
+}
+
+/* What copy_tree may still copy. */
+struct copy_budget {
+    unsigned long long bytes;
+    unsigned entries;
+};
+
+static int copy_file(int from_dir, int to_dir, const char *name,
+                     const struct stat *sb, struct copy_budget *left)
+{
+    if ((unsigned long long)sb->st_size > left->bytes)
+        return -EFBIG;
+    left->bytes -= (unsigned long long)sb->st_size;
+    int in = openat(from_dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (in < 0)
+        return -errno;
+    int out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                     sb->st_mode & 0777);
+    if (out < 0) {
+        int e = -errno;
+        close(in);
+        return e;
+    }
+    char buf[65536];
+    int rc = 0;
+    for (;;) {
+        ssize_t n = read(in, buf, sizeof(buf));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            rc = n < 0 ? -errno : 0;
+            break;
+        }
+        for (ssize_t off = 0; off < n;) {
+            ssize_t w = write(out, buf + off, (size_t)(n - off));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w < 0) {
+                rc = -errno;
+                break;
+            }
+            off += w;
+        }
+        if (rc < 0)
+            break;
+    }
+    close(in);
+    close(out);
+    return rc;
+}
+
+/* Copies the entries of directory from_dir into to_dir (both fds);
+ * symlinks as links, never followed. */
+static int copy_tree(int from_dir, int to_dir, int depth,
+                     struct copy_budget *left)
+{
+    if (depth > 32)
+        return -ELOOP;
+    int fd = dup(from_dir);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return -errno;
+    }
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (left->entries == 0) {
+            rc = -EFBIG;
+            break;
+        }
+        left->entries--;
+        struct stat sb;
+        if (fstatat(from_dir, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0) {
+            rc = -errno;
+        } else if (S_ISDIR(sb.st_mode)) {
+            int sub = openat(from_dir, e->d_name,
+                             O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            int made = mkdirat(to_dir, e->d_name, sb.st_mode & 0777);
+            int dst = made == 0 ? openat(to_dir, e->d_name,
+                                         O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+                                             O_CLOEXEC)
+                                : -1;
+            rc = sub < 0 || dst < 0 ? -errno
+                                    : copy_tree(sub, dst, depth + 1, left);
+            if (sub >= 0)
+                close(sub);
+            if (dst >= 0)
+                close(dst);
+        } else if (S_ISLNK(sb.st_mode)) {
+            char target[PATH_MAX];
+            ssize_t n = readlinkat(from_dir, e->d_name, target,
+                                   sizeof(target) - 1);
+            if (n < 0) {
+                rc = -errno;
+            } else {
+                target[n] = '\0';
+                if (symlinkat(target, to_dir, e->d_name) < 0)
+                    rc = -errno;
+            }
+        } else if (S_ISREG(sb.st_mode)) {
+            rc = copy_file(from_dir, to_dir, e->d_name, &sb, left);
+        } /* sockets, fifos, devices: not copied */
+    }
+    closedir(d);
+    return rc;
+}
+
+/* Contract: see sandbox.h. */
+int lt_sandbox_scratch_copy(const char *from, const char *to,
+                            unsigned long long max_bytes, unsigned max_entries)
+{
+    int src = open(from, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (src < 0)
+        return -errno;
+    if (mkdir(to, 0700) < 0) {
+        int e = -errno;
+        close(src);
+        return e;
+    }
+    int dst = open(to, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int rc = dst < 0 ? -errno : 0;
+    struct copy_budget left = {max_bytes, max_entries};
+    if (rc == 0)
+        rc = copy_tree(src, dst, 0, &left);
+    close(src);
+    if (dst >= 0)
+        close(dst);
     return rc;
 }
