@@ -1067,7 +1067,8 @@ char *lt__rt_id_file(const struct rinst *in, const char *id)
      * module's file at the root, or under tests/ (Django's labels). */
     const char *open = strstr(id, " (");
     size_t n = strlen(id);
-    if (!open || n < 4 || id[n - 1] != ')')
+    if (!open || n < 4 || id[n - 1] != ')' ||
+        strcspn(id, " ") != (size_t)(open - id))
         return NULL;
     char *name = xstrndup(id, (size_t)(open - id));
     char *dotted = xstrndup(open + 2, n - (size_t)(open - id) - 3);
@@ -1123,7 +1124,9 @@ void lt__rt_match_id(const struct rinst *in, char *const *ids, size_t n_ids,
      * "test_x (pkg.module.Class.test_x)". */
     const char *open = strstr(want, " (");
     size_t wl = strlen(want);
-    if (open && wl > 3 && want[wl - 1] == ')') {
+    /* (a docstring's line may end in parentheses too: "... (#12689)") */
+    if (open && wl > 3 && want[wl - 1] == ')' &&
+        strcspn(want, " ") == (size_t)(open - want)) {
         char *name = xstrndup(want, (size_t)(open - want));
         char *dotted = xstrndup(open + 2, wl - (size_t)(open - want) - 3);
         char *last = strrchr(dotted, '.');

@@ -46,6 +46,7 @@ static char *const IDS[] = {
     "tests/app/tests.py::OtherTests::test_plain",
     "tests/other/test_x.py::XTests::test_only_here",
     "tests/app/tests.py::ModelTests::test_quoted",
+    "tests/app/tests.py::ModelTests::test_ticket",
 };
 #define N_IDS (sizeof(IDS) / sizeof(IDS[0]))
 
@@ -86,6 +87,12 @@ static int setup(void **state)
                "\n"
                "    def test_documented(self):\n"
                "        \"\"\"Regression test for #123: a value is kept.\"\"\"\n"
+               "        pass\n"
+               "\n"
+               "    def test_ticket(self):\n"
+               "        \"\"\"\n"
+               "        Checks of 'exclude' values (#12689)\n"
+               "        \"\"\"\n"
                "        pass\n"
                "\n"
                "    def test_below(self):\n"
@@ -154,6 +161,9 @@ static void test_docstring_first_lines(void **state)
     assert_string_equal(got, "3");
     matched("Subselects honor any manual ordering", got);
     assert_string_equal(got, "6");
+    /* Not unittest's "name (module.Class)": a sentence in parentheses. */
+    matched("Checks of 'exclude' values (#12689)", got);
+    assert_string_equal(got, "7");
     /* A class's docstring, a part of a line, a comment: no test. */
     matched("A class's own docstring.", got);
     assert_string_equal(got, "");
@@ -189,6 +199,7 @@ static void test_the_file_an_id_names(void **state)
     expect_file("test_plain (app.missing.ModelTests)", NULL);
     expect_file("test_plain", NULL);
     expect_file("Regression test for #123: a value is kept.", NULL);
+    expect_file("Checks of 'exclude' values (#12689)", NULL);
 }
 
 static void test_runner_of_a_tree(void **state)
