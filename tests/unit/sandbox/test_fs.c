@@ -228,9 +228,76 @@ static void t_scratch(void **state)
     free(out);
 }
 
+/* lt_sandbox_scratch_copy: a tree copied with its files' contents and
+ * modes, its folders and its links as links (never followed); a fifo
+ * left out; over its budget, -EFBIG. */
+static void t_scratch_copy(void **state)
+{
+    (void)state;
+    char *from = lt_sandbox_scratch_new(NULL);
+    char *base = lt_sandbox_scratch_new(NULL);
+    assert_non_null(from);
+    assert_non_null(base);
+    char *p = xasprintf("%s/sub", from);
+    assert_int_equal(mkdir(p, 0750), 0);
+    free(p);
+    p = xasprintf("%s/sub/note.txt", from);
+    int fd = open(p, O_WRONLY | O_CREAT, 0640);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "hello", 5), 5);
+    close(fd);
+    free(p);
+    p = xasprintf("%s/link", from);
+    assert_int_equal(symlink("/etc/passwd", p), 0);
+    free(p);
+    p = xasprintf("%s/pipe", from);
+    assert_int_equal(mkfifo(p, 0600), 0);
+    free(p);
+
+    char *to = xasprintf("%s/copy", base);
+    assert_int_equal(lt_sandbox_scratch_copy(from, to, 1 << 20, 100), 0);
+    struct stat st;
+    p = xasprintf("%s/sub/note.txt", to);
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(st.st_size, 5);
+    assert_int_equal(st.st_mode & 0777, 0640);
+    free(p);
+    p = xasprintf("%s/sub", to);
+    assert_int_equal(stat(p, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    free(p);
+    char target[64] = {0};
+    p = xasprintf("%s/link", to);
+    assert_int_equal(lstat(p, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(readlink(p, target, sizeof(target) - 1), 11);
+    assert_string_equal(target, "/etc/passwd");
+    free(p);
+    p = xasprintf("%s/pipe", to);
+    assert_int_equal(lstat(p, &st), -1);
+    free(p);
+
+    /* Over its budget of bytes, or of entries. */
+    char *small = xasprintf("%s/small", base);
+    assert_int_equal(lt_sandbox_scratch_copy(from, small, 4, 100), -EFBIG);
+    char *few = xasprintf("%s/few", base);
+    assert_int_equal(lt_sandbox_scratch_copy(from, few, 1 << 20, 1), -EFBIG);
+    /* A destination that exists is not copied over. */
+    assert_true(lt_sandbox_scratch_copy(from, to, 1 << 20, 100) < 0);
+
+    assert_int_equal(lt_sandbox_scratch_remove(from), 0);
+    assert_int_equal(lt_sandbox_scratch_remove(base), 0);
+    free(from);
+    free(base);
+    free(to);
+    free(small);
+    free(few);
+}
+
 const struct CMUnitTest fs_tests[] = {
     cmocka_unit_test(t_fs),
     cmocka_unit_test(t_ro_paths),
     cmocka_unit_test(t_scratch),
+    cmocka_unit_test(t_scratch_copy),
 };
 const size_t fs_ntests = sizeof(fs_tests) / sizeof(fs_tests[0]);
