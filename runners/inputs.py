@@ -853,7 +853,15 @@ def variants(v, shape, consts, depth=0):
             isinstance(v, _FUNCTIONS):
         # A callback: one that fails at its first call, at its second,
         # a little later.  A library lets a callback's error through.
-        out = [Raising(v, n) for n in (0, 1, 3)]
+        out = [Raising(v, 0)]
+        if isinstance(v, types.FunctionType):
+            # The same callback in other forms, which a library that
+            # inspects what it is given must take as well: functions of
+            # other signatures that pass their arguments on (a factory of
+            # `**options`, where the tests' takes `**kwargs`), a partial.
+            out += [_passing_on(v, "keywords"), _passing_on(v, "positional"),
+                    functools.partial(v), _passing_on(v, "any")]
+        out += [Raising(v, 1), Raising(v, 3)]
     elif t in _TIMES:
         out = _time_variants(v)
     elif t in _ITERATORS:
@@ -929,6 +937,23 @@ class Endless:
 
     def __repr__(self):
         return "itertools.cycle(%r)" % (self.items,)
+
+
+def _passing_on(fn, kind):
+    """A function that calls fn with its own arguments: of any arguments,
+    of keywords only (`**options`) or positional ones only (`*values`)."""
+    if kind == "any":
+        def passing(*values, **options):
+            return fn(*values, **options)
+    elif kind == "keywords":
+        def passing(**options):
+            return fn(**options)
+    else:
+        def passing(*values):
+            return fn(*values)
+    passing.__name__ = passing.__qualname__ = "%s_%s" % (
+        getattr(fn, "__name__", "callback"), kind)
+    return passing
 
 
 class CallbackError(Exception):

@@ -15,6 +15,7 @@ import inspect
 import itertools
 import json
 import os
+import re
 import select
 import signal
 import sys
@@ -330,6 +331,16 @@ def _raised_by_program(exc):
 
 # --- the calls ------------------------------------------------------------
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _told(v):
+    """A value as a variant's description says it, without addresses: the
+    reference's run and the candidate's describe one variant alike (a
+    function made for the variant may sit elsewhere in each)."""
+    return _ADDRESS.sub("", litmus_calls._short_repr(v))
+
+
 def _near(v, consts=()):
     """v's variants, distinct: first the function's constants of v's type
     (a method name it compares against, a status code), then those of
@@ -455,11 +466,11 @@ def _attribute_variants(obj, label, hints=NO_HINTS, depth=0):
         per = read if name in hints.names else other
         consts = hints.constants if per is read else ()
         if type(v) in (bool, int, float, str):
-            per.append([("%s = %s" % (where, litmus_calls._short_repr(x)),
+            per.append([("%s = %s" % (where, _told(x)),
                          (obj, name, x, "attr"))
                         for x in _near(v, consts)[:ATTR_VALUES]])
         elif type(v) is dict and depth == 0:
-            per.append([("%s[%r] = %s" % (where, k, litmus_calls._short_repr(
+            per.append([("%s[%r] = %s" % (where, k, _told(
                 x)), (v, k, x, "item"))
                 for k in sorted(k for k in v if type(k) is str)[:ATTRS_MAX]
                 if type(v[k]) in (bool, int, str)
@@ -500,14 +511,14 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
         label = "argument %d" % (i + 1 - first)
         near = _classes_near(args[i]) if isinstance(args[i], type) \
             else _near(args[i], hints.constants)
-        per.append([("%s = %s" % (label, litmus_calls._short_repr(v)), None,
+        per.append([("%s = %s" % (label, _told(v)), None,
                      args[:i] + (v,) + args[i + 1:], kwargs, None)
                     for v in near])
         per.append([(what, None, args, kwargs, setting)
                     for what, setting in
                     _attribute_variants(args[i], label, hints)])
     for k in sorted(kwargs):
-        per.append([("%s = %s" % (k, litmus_calls._short_repr(v)), None,
+        per.append([("%s = %s" % (k, _told(v)), None,
                      args, dict(kwargs, **{k: v}), None)
                     for v in _near(kwargs[k], hints.constants)])
         per.append([(what, None, args, kwargs, setting)
@@ -587,8 +598,8 @@ def _sibling_calls(fn, receiver):
                     inspect.signature(method).bind(receiver, *a, **k)
                 except (TypeError, ValueError):
                     continue
-                shown = [litmus_calls._short_repr(x) for x in a] + \
-                    ["%s=%s" % (x, litmus_calls._short_repr(k[x]))
+                shown = [_told(x) for x in a] + \
+                    ["%s=%s" % (x, _told(k[x]))
                      for x in sorted(k)]
                 out.append(("then self.%s(%s)" % (name, ", ".join(shown)),
                             method, (receiver,) + a, dict(k), None))

@@ -242,6 +242,28 @@ def test_a_repository_files_ranges_and_callbacks_have_neighbours():
     assert range(-1, 3) in out and range(0) in out and [0, 1, 2] in out
     assert [c.after for c in callbacks] == [0, 1, 3]
     fails_second = callbacks[1]
+
+    # A function the tests pass: also of other signatures, and as a
+    # partial, each calling it with what it gets.
+    def factory(**kwargs):
+        return sorted(kwargs)
+    inputs.PACKAGE[0] = True
+    try:
+        forms = inputs.variants(factory, None, set())
+    finally:
+        inputs.PACKAGE[0] = False
+    import functools
+    import inspect
+    kinds = [[p.kind for p in inspect.signature(f).parameters.values()]
+             for f in forms if not isinstance(f, inputs.Raising)]
+    assert [inspect.Parameter.VAR_KEYWORD] in kinds
+    assert [inspect.Parameter.VAR_POSITIONAL] in kinds
+    assert any(isinstance(f, functools.partial) for f in forms)
+    for f in forms:
+        if isinstance(f, inputs.Raising) or \
+                list(inspect.signature(f).parameters) == ['values']:
+            continue
+        assert f(b=1, a=2) == ['a', 'b'], f
     assert fails_second('ab') == 2
     with pytest.raises(inputs.CallbackError):
         fails_second('ab')

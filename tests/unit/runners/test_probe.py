@@ -186,6 +186,19 @@ def test_variants_take_each_argument_in_turn():
     for base in ('KeyError', 'LookupError', 'Exception'):
         assert "argument 1 = <class '%s'>" % base in got, sorted(got)
 
+    # A function made as a variant is described without its address: the
+    # reference's run and the candidate's tell it alike.
+    def make(**kwargs):
+        pass
+    litmus_inputs.PACKAGE[0] = True
+    try:
+        whats = [w for w, _, _, _, _ in probe._variants(register,
+                                                        (Lazy(), make, 'h'), {})]
+    finally:
+        litmus_inputs.PACKAGE[0] = False
+    assert 'argument 1 = <function make_keywords>' in whats, whats
+    assert not any(' at 0x' in w for w in whats), whats
+
     # A static method's class argument is varied too; a class method's
     # cls is its receiver.
     def exc_class_of(exc_class_or_code):
