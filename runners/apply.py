@@ -295,6 +295,18 @@ def _retype_instances(new_dict, kept):
                 return
     for v in list(new_dict.values()):
         if isinstance(v, type):
+            # A class the module's kept metaclass made, not kept itself:
+            # the kept metaclass's methods' super() names that one.
+            was = kept.get(id(type(v)))
+            if was is not None and v not in kept.values():
+                try:
+                    v.__class__ = was
+                except TypeError:
+                    pass
+            # Its attributes too (a descriptor the class body makes of a
+            # kept class: `fields_cache = FieldsCacheDescriptor()`).
+            for x in list(vars(v).values())[:1000]:
+                retype(x)
             continue
         retype(v)
         if type(v) in (list, tuple, set, frozenset):
@@ -310,8 +322,14 @@ def _merge_class(was, now, kept):
     cannot be one class: another metaclass, other bases (a base kept in
     place of a new one counts as that one) or slots."""
     bases = tuple(kept.get(id(b), b) for b in now.__bases__)
-    if type(was) is not type(now) or type(was) not in (type, _ABCMETA) or \
-            was.__bases__ != bases or \
+    meta = type(was)
+    # The metaclass: type or ABCMeta, or the module's own metaclass that
+    # was itself kept (Django's ModelBase for its Model) and sets
+    # attributes as type does.
+    same_meta = meta is type(now) and meta in (type, _ABCMETA) or \
+        kept.get(id(type(now))) is meta and meta.__setattr__ is \
+        type.__setattr__
+    if not same_meta or was.__bases__ != bases or \
             was.__dict__.get("__slots__") != now.__dict__.get("__slots__"):
         return False
     # The slots' descriptors stay the kept class's own (the same slots):

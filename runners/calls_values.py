@@ -176,9 +176,18 @@ def own_function(v, path):
 
 
 def _force(v):
-    """Generators and iterators are consumed inside the timed call.  A
+    """Generators and iterators are consumed inside the timed call, and a
+    coroutine is run to its end in an event loop of its own (an async
+    view's response is what it returns, not the coroutine object).  A
     callback's error (litmus_inputs.CallbackError) that ends the reading
     says how many items came before it: when the callback was called."""
+    if isinstance(v, types.CoroutineType):
+        import asyncio
+        loop = asyncio.new_event_loop()
+        try:
+            return loop.run_until_complete(v)
+        finally:
+            loop.close()
     if isinstance(v, types.GeneratorType) or \
             (hasattr(type(v), "__next__") and hasattr(type(v), "__iter__")):
         items = []

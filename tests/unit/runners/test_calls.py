@@ -923,3 +923,41 @@ def test_recording_a_call_does_not_run_the_objects_own_pickling():
     args = calls_of['count']
     assert args[0].cache is None and args[0].n == 3
     assert dict(args[1]) == {'a': 1}
+
+
+def test_an_object_equal_only_to_itself_compares_by_its_state():
+    # A Django model instance without a primary key: its __eq__ is
+    # identity, so each side's copy differs unless its state is compared.
+    class Row:
+        def __init__(self, pk, name):
+            self.pk, self.name = pk, name
+
+        def __eq__(self, other):
+            if self.pk is None:
+                return self is other
+            return isinstance(other, Row) and self.pk == other.pk
+        __hash__ = object.__hash__
+    assert calls.compare(Row(None, 'a'), Row(None, 'a')) == (True, None)
+    assert calls.compare(Row(None, 'a'), Row(None, 'b'))[0] is False
+    # One with a key keeps its own ==.
+    assert calls.compare(Row(1, 'a'), Row(1, 'b')) == (True, None)
+    assert calls.compare(Row(1, 'a'), Row(2, 'a'))[0] is False
+
+
+ASYNC_VIEW = '''
+async def respond(method):
+    if method not in ("GET", "POST"):
+        return 405
+    return 200
+'''
+
+
+def test_a_coroutine_is_compared_by_what_it_returns():
+    # Two coroutine objects never compare equal; what they return does.
+    same = ASYNC_VIEW.replace('("GET", "POST")', '["GET", "POST"]')
+    recs = run_package_diff(ASYNC_VIEW, same, [('respond', ('PUT',), {})])
+    assert not of_type(recs, 'witness'), recs
+    other = ASYNC_VIEW.replace('return 405', 'return 400')
+    recs = run_package_diff(ASYNC_VIEW, other, [('respond', ('PUT',), {})])
+    (w,) = of_type(recs, 'witness')
+    assert w['reference']['value'] == 405 and w['candidate']['value'] == 400

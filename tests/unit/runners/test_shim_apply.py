@@ -151,3 +151,46 @@ def test_module_level_instances_become_the_kept_class():
     assert type(mod.settings) is Settings
     assert type(mod.registry[0]) is mod.Plain
     assert mod.flip() is False and mod.registry[0].seen
+
+
+META = '''
+class Meta(type):
+    def __new__(cls, name, bases, attrs):
+        made = super().__new__(cls, name, bases, attrs)
+        made.registered = True
+        return made
+
+
+class Cache:
+    def __get__(self, obj, owner):
+        return {}
+
+
+class Model(metaclass=Meta):
+    cache = Cache()
+
+    def check(self):
+        return "old"
+'''
+
+
+def test_a_class_of_the_modules_own_metaclass_keeps_its_identity():
+    # Django's Model and ModelBase: both defined again; the metaclass is
+    # kept, so the class of it is too, and a model made at import (a test
+    # app's) inherits the patch; a model a test makes afterwards goes
+    # through the kept metaclass, whose super() names it.
+    mod = module(META)
+    Model, Meta = mod.Model, mod.Meta
+
+    class Song(Model):
+        pass
+
+    reexec(mod, META.replace('return "old"', 'return "new"'))
+    assert mod.Meta is Meta and mod.Model is Model
+    assert Song().check() == "new"
+
+    class Album(mod.Model):    # made by a test, after the patch
+        pass
+    assert Album.registered and Album().check() == "new"
+    # The descriptor the class body made is of the kept class.
+    assert isinstance(vars(mod.Model)["cache"], mod.Cache)
