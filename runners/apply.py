@@ -241,11 +241,62 @@ def apply_mutant(index, start, end, replacement, swap=b"", fresh=False):
             return APPLY_RAISED, "%s: %s" % (type(exc).__name__, exc)
         if fresh:
             _keep_classes(old, mod.__dict__)
+            _keep_functions(old, mod.__dict__)
         _rebind(old, mod.__dict__, drop_missing=fresh)
     return APPLY_OK, "re-executed module"
 
 
 _CLASS_SKIP = frozenset(("__dict__", "__weakref__"))
+
+WRAPPED_DEPTH_MAX = 4  # decorators followed into a function's closure
+
+
+def _keep_functions(old, new_dict):
+    """After a patch's module is re-executed: each function it defines
+    again keeps its identity, with the new definition's code, defaults
+    and closure.  A reference taken at import elsewhere (a URL pattern's
+    view, a registered callback, a signal's receiver) then runs the patch,
+    as after a fresh import; rebinding names would leave it on the old
+    code.  A decorator's closure is followed to the function it wraps."""
+    module_name = new_dict.get("__name__")
+    for name, was in old.items():
+        now = new_dict.get(name)
+        if type(was) is not types.FunctionType or \
+                type(now) is not types.FunctionType or was is now or \
+                was.__module__ != module_name or \
+                now.__module__ != module_name or \
+                was.__qualname__ != now.__qualname__:
+            continue
+        if _update_function(was, now, 0):
+            new_dict[name] = was
+
+
+def _update_function(was, now, depth):
+    """Gives was now's code, defaults and closure contents; False (was
+    untouched) when their closures differ in shape."""
+    if was.__code__.co_freevars != now.__code__.co_freevars:
+        return False
+    pairs = []
+    for cw, cn in zip(was.__closure__ or (), now.__closure__ or ()):
+        try:
+            pairs.append((cw, cw.cell_contents, cn.cell_contents))
+        except ValueError:  # an empty cell
+            pairs.append((cw, None, None))
+    was.__code__ = now.__code__
+    was.__defaults__ = now.__defaults__
+    was.__kwdefaults__ = now.__kwdefaults__
+    for cell, a, b in pairs:
+        if type(a) is types.FunctionType and type(b) is types.FunctionType \
+                and depth < WRAPPED_DEPTH_MAX and a is not b and \
+                a.__code__.co_filename == b.__code__.co_filename and \
+                _update_function(a, b, depth + 1):
+            continue  # the wrapped function, updated in place
+        if a is not b:
+            cell.cell_contents = b
+    for k, v in now.__dict__.items():
+        if k != "__wrapped__":
+            was.__dict__[k] = v
+    return True
 
 
 def _keep_classes(old, new_dict):

@@ -194,3 +194,37 @@ def test_a_class_of_the_modules_own_metaclass_keeps_its_identity():
     assert Album.registered and Album().check() == "new"
     # The descriptor the class body made is of the kept class.
     assert isinstance(vars(mod.Model)["cache"], mod.Cache)
+
+
+VIEWS = '''
+import functools
+
+
+def tagged(view):
+    @functools.wraps(view)
+    def inner(request):
+        return view(request) + "!"
+    return inner
+
+
+@tagged
+def index(request):
+    return "old " + request
+
+
+def plain(x=1):
+    return x
+'''
+
+
+def test_a_function_taken_at_import_runs_the_patch():
+    # A URL pattern holds the decorated view it got at import: the patched
+    # view is what it calls, as after a fresh import.
+    mod = module(VIEWS)
+    urlpatterns = [("", mod.index), ("plain", mod.plain)]
+    new = VIEWS.replace('"old "', '"new "').replace("x=1", "x=2")
+    old = reexec(mod, new)
+    apply._keep_functions(old, mod.__dict__)
+    assert urlpatterns[0][1]("r") == "new r!"
+    assert urlpatterns[1][1]() == 2
+    assert mod.index is urlpatterns[0][1]
