@@ -879,7 +879,9 @@ void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
     }
     /* Named after a changed module first, then importing one, then
      * importing its package. */
-    for (int pass = 0; pass < 3 && out->n < most; pass++) {
+    /* Django: then the test applications named like the instance's own
+     * (many_to_one_null beside many_to_one), whatever they import. */
+    for (int pass = 0; pass < (django ? 4 : 3) && out->n < most; pass++) {
         for (size_t i = 0; i < s.files.n && out->n < most; i++) {
             const char *rel = s.files.v[i];
             if (lt__strv_has(&in->test_files, rel) || lt__strv_has(out, rel))
@@ -889,6 +891,14 @@ void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
             int take = 0;
             if (pass == 0) {
                 take = lt__strv_has(&dirs, base);
+            } else if (pass == 3) {
+                for (size_t k = 0; k < in->test_files.n && !take; k++) {
+                    const char *t = in->test_files.v[k];
+                    size_t c = 0;
+                    while (rel[c] && rel[c] == t[c])
+                        c++;
+                    take = strncmp(t, "tests/", 6) == 0 && c >= 6 + 4;
+                }
             } else {
                 const struct strv *names = pass == 1 ? &mods : &tops;
                 char *abs = xasprintf("%s/%s", in->tree, rel);
