@@ -97,16 +97,22 @@ def django_statuses(output):
     both forms of the name are kept."""
     import re
     out = {}
+    named = None  # a documented test's name line, its status on the next
     for line in output.splitlines():
         m = re.match(r"^(.*) \.\.\. (ok|FAIL|ERROR|skipped|expected failure|"
                      r"unexpected success)", line)
         if not m:
+            named = line if re.match(r"^\w+ \(.*\)$", line) else None
             continue
-        name, status = m.group(1), DJANGO_STATUS[m.group(2).split()[0]]
-        out[name] = status
-        m = re.match(r"^(\w+) \((.*)\.(\w+)\)$", name)
-        if m and m.group(3) == m.group(1):
-            out.setdefault("%s (%s)" % (m.group(1), m.group(2)), status)
+        status = DJANGO_STATUS[m.group(2).split()[0]]
+        for name in (m.group(1), named):
+            if name is None:
+                continue
+            out[name] = status
+            m = re.match(r"^(\w+) \((.*)\.(\w+)\)$", name)
+            if m and m.group(3) == m.group(1):
+                out.setdefault("%s (%s)" % (m.group(1), m.group(2)), status)
+        named = None
     return out
 
 
