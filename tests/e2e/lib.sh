@@ -48,6 +48,36 @@ score_dir() {
   run_litmus score "$dir" --tests "$dir" --db "$DB" --no-progress "$@"
 }
 
+# Work that several tests of one suite run need, done once: `shared NAME
+# FUNCTION` calls FUNCTION DIR in a subshell the first time, DIR being
+# $LT_E2E_SHARED/NAME, under a lock that the other tests' calls wait on;
+# every call then sets SHARED to DIR and SHARED_RC to FUNCTION's exit
+# code.  tests/e2e/run.sh gives each suite run a fresh LT_E2E_SHARED
+# (one $LITMUS, one source tree; removed at its end).  A test run alone
+# has none: FUNCTION runs in a folder of its own.  Callers copy what they
+# change out of DIR.
+shared() { # name function
+  local name=$1 fn=$2
+  if [ -z "${LT_E2E_SHARED:-}" ]; then
+    SHARED=$WORK/shared-$name
+    mkdir -p "$SHARED"
+    ( "$fn" "$SHARED" )
+    SHARED_RC=$?
+    return 0
+  fi
+  SHARED=$LT_E2E_SHARED/$name
+  (
+    flock 9 || exit 1
+    if [ ! -e "$SHARED.rc" ]; then
+      rm -rf "$SHARED"
+      mkdir -p "$SHARED"
+      ( "$fn" "$SHARED" )
+      echo $? >"$SHARED.rc"
+    fi
+  ) 9>"$SHARED.lock"
+  SHARED_RC=$(cat "$SHARED.rc" 2>/dev/null) || SHARED_RC=1
+}
+
 # No zygote or child of this test's litmus may outlive it.  (One grep
 # reads every process's environment: a grep per process cost 0.2 s of
 # CPU a call.)
