@@ -174,3 +174,22 @@ PY
     fail "dataset_subset: cannot write $out"
   [ "$(wc -l <"$out")" = $# ] || fail "dataset_subset: not every id of '$*' is in the fixture"
 }
+
+# The first eight programs of the selection fixture (about 500 runs; t0300
+# runs all twenty) in IN=$WORK/select8.jsonl, and their uninterrupted
+# selection with seed 1 in $WORK/whole.jsonl: made once per suite run
+# (shared), since t0304 resumes and t0811 shards that same selection, and
+# each compares its result with it.  (The output does not depend on where
+# the input file is.)
+select8_whole() {
+  IN=$WORK/select8.jsonl
+  head -n 8 "$FIXTURES/dataset/select.jsonl" >"$IN"
+  shared select8-seed1 select8_whole_into
+  [ "$SHARED_RC" = 0 ] || fail "uninterrupted run: $(cat "$SHARED/err")"
+  cp "$SHARED/whole.jsonl" "$WORK/whole.jsonl" || fail "no shared whole.jsonl"
+}
+select8_whole_into() { # dir
+  head -n 8 "$FIXTURES/dataset/select.jsonl" >"$1/select8.jsonl"
+  "$LITMUS" dataset select "$1/select8.jsonl" --seed 1 -j 2 --no-progress \
+    --no-db -o "$1/whole.jsonl" 2>"$1/err"
+}
