@@ -57,10 +57,35 @@ def layer_of(obj):
     return None
 
 
+_SYMBOLS = {}
+
+
+def _nm(objs, defined):
+    """Reads the symbols of many objects with one nm (one process per
+    object cost most of the check's time): fills _SYMBOLS[(obj, defined)]
+    with each object's lines, in nm's order."""
+    todo = [o for o in dict.fromkeys(objs) if (o, defined) not in _SYMBOLS]
+    for i in range(0, len(todo), 256):
+        batch = todo[i:i + 256]
+        args = ["nm", "--defined-only" if defined else "--undefined-only"]
+        out = subprocess.run(args + batch, capture_output=True, text=True,
+                             check=True)
+        # With two files or more, nm heads each one's lines "\nFILE:".
+        heads = {o + ":": o for o in batch}
+        current = batch[0]
+        for o in batch:
+            _SYMBOLS[(o, defined)] = []
+        for line in out.stdout.splitlines():
+            if len(batch) > 1 and line in heads:
+                current = heads[line]
+            elif line:
+                _SYMBOLS[(current, defined)].append(line)
+
+
 def symbols(obj, defined):
-    args = ["nm", "--defined-only" if defined else "--undefined-only", obj]
-    out = subprocess.run(args, capture_output=True, text=True, check=True)
-    for line in out.stdout.splitlines():
+    if (obj, defined) not in _SYMBOLS:
+        _nm([obj], defined)
+    for line in _SYMBOLS[(obj, defined)]:
         f = line.split()
         if defined and len(f) == 3 and f[1] in "TDBR":
             yield f[2]
@@ -165,10 +190,6 @@ def main():
             if layer_of(o) and os.path.exists(o)]
     if not any(layer_of(o)[1] == "core" for o in objs):
         sys.exit(f"{build}: no engine/core objects: build litmus first")
-    owner = {}
-    for o in objs:
-        for s in symbols(o, True):
-            owner[s] = o
     # The project's own files (not the tests', fuzzers' or third
     # parties').
     sources = object_sources(os.path.abspath(build))
@@ -176,6 +197,13 @@ def main():
                 not os.path.relpath(sources[o], TOP).startswith(
                     ("tests/", "third_party/", "..")) and
                 ".dir" in o]
+    # Every object's symbols, read once by one nm per kind.
+    _nm(objs + objs_all, True)
+    _nm(objs + objs_all, False)
+    owner = {}
+    for o in objs:
+        for s in symbols(o, True):
+            owner[s] = o
     owner_all = {}
     for o in objs_all:
         for s in symbols(o, True):

@@ -48,6 +48,36 @@ score_dir() {
   run_litmus score "$dir" --tests "$dir" --db "$DB" --no-progress "$@"
 }
 
+# Work that several tests of one suite run need, done once: `shared NAME
+# FUNCTION` calls FUNCTION DIR in a subshell the first time, DIR being
+# $LT_E2E_SHARED/NAME, under a lock that the other tests' calls wait on;
+# every call then sets SHARED to DIR and SHARED_RC to FUNCTION's exit
+# code.  tests/e2e/run.sh gives each suite run a fresh LT_E2E_SHARED
+# (one $LITMUS, one source tree; removed at its end).  A test run alone
+# has none: FUNCTION runs in a folder of its own.  Callers copy what they
+# change out of DIR.
+shared() { # name function
+  local name=$1 fn=$2
+  if [ -z "${LT_E2E_SHARED:-}" ]; then
+    SHARED=$WORK/shared-$name
+    mkdir -p "$SHARED"
+    ( "$fn" "$SHARED" )
+    SHARED_RC=$?
+    return 0
+  fi
+  SHARED=$LT_E2E_SHARED/$name
+  (
+    flock 9 || exit 1
+    if [ ! -e "$SHARED.rc" ]; then
+      rm -rf "$SHARED"
+      mkdir -p "$SHARED"
+      ( "$fn" "$SHARED" )
+      echo $? >"$SHARED.rc"
+    fi
+  ) 9>"$SHARED.lock"
+  SHARED_RC=$(cat "$SHARED.rc" 2>/dev/null) || SHARED_RC=1
+}
+
 # No zygote or child of this test's litmus may outlive it.  (One grep
 # reads every process's environment: a grep per process cost 0.2 s of
 # CPU a call.)
@@ -143,4 +173,23 @@ with open(out, "w") as f:
 PY
     fail "dataset_subset: cannot write $out"
   [ "$(wc -l <"$out")" = $# ] || fail "dataset_subset: not every id of '$*' is in the fixture"
+}
+
+# The first eight programs of the selection fixture (about 500 runs; t0300
+# runs all twenty) in IN=$WORK/select8.jsonl, and their uninterrupted
+# selection with seed 1 in $WORK/whole.jsonl: made once per suite run
+# (shared), since t0304 resumes and t0811 shards that same selection, and
+# each compares its result with it.  (The output does not depend on where
+# the input file is.)
+select8_whole() {
+  IN=$WORK/select8.jsonl
+  head -n 8 "$FIXTURES/dataset/select.jsonl" >"$IN"
+  shared select8-seed1 select8_whole_into
+  [ "$SHARED_RC" = 0 ] || fail "uninterrupted run: $(cat "$SHARED/err")"
+  cp "$SHARED/whole.jsonl" "$WORK/whole.jsonl" || fail "no shared whole.jsonl"
+}
+select8_whole_into() { # dir
+  head -n 8 "$FIXTURES/dataset/select.jsonl" >"$1/select8.jsonl"
+  "$LITMUS" dataset select "$1/select8.jsonl" --seed 1 -j 2 --no-progress \
+    --no-db -o "$1/whole.jsonl" 2>"$1/err"
 }

@@ -36,12 +36,25 @@ need_chromium() {
 
 # Scores bench/corpus/merge_sort from the repository root (so paths in
 # reports are repository-relative) into $DB; one survivor, 35:17.
+# Without options, the suite run's one scored copy (lib.sh's shared: the
+# report tests t0701-t0705 read the same run, each its own copy of it).
 score_merge_sort() {
   DB=$WORK/merge_sort.db
-  (cd "$REPO" && "$LITMUS" score bench/corpus/merge_sort --tests bench/corpus/merge_sort \
-     --db "$DB" --no-progress "$@" >"$WORK/score.out" 2>"$WORK/score.err")
-  RC=$?
+  if [ $# -eq 0 ]; then
+    shared merge_sort score_merge_sort_into
+    cp "$SHARED/merge_sort.db" "$SHARED/score.out" "$SHARED/score.err" "$WORK/" ||
+      fail "no shared merge_sort store in $SHARED"
+    RC=$SHARED_RC
+  else
+    score_merge_sort_into "$WORK" "$@"
+    RC=$?
+  fi
   [ "$RC" = 0 ] || fail "score merge_sort: exit $RC: $(cat "$WORK/score.err")"
+}
+score_merge_sort_into() { # dir [score options]
+  local dir=$1; shift
+  (cd "$REPO" && "$LITMUS" score bench/corpus/merge_sort --tests bench/corpus/merge_sort \
+     --db "$dir/merge_sort.db" --no-progress "$@" >"$dir/score.out" 2>"$dir/score.err")
 }
 
 # litmus report on $DB from the repository root; stdout in $WORK/out.

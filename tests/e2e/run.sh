@@ -30,6 +30,9 @@ RELEASE_ONLY=" t0210-patches-repo t0216-patches-repo-django t0552-class-readers 
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/litmus-e2e-run-XXXXXX")
 trap 'rm -rf "$out"' EXIT
+# What several tests need, made once by the first (lib.sh, shared).
+export LT_E2E_SHARED=$out/shared
+mkdir -p "$LT_E2E_SHARED"
 
 names=() elsewhere=()
 for t in "$dir"/${pattern}*.sh; do

@@ -3,12 +3,9 @@
 # uninterrupted run, and leaves no process behind.
 . "$(dirname "$0")/lib.sh"
 # Eight of the selection fixture's programs (about 500 runs): resuming does
-# not depend on the input's size, and t0300 runs all twenty.
-IN=$WORK/select8.jsonl
-head -n 8 "$FIXTURES/dataset/select.jsonl" >"$IN"
-
-"$LITMUS" dataset select "$IN" --seed 1 -j 2 --no-progress --no-db \
-  -o "$WORK/whole.jsonl" 2>"$WORK/err" || fail "uninterrupted run: $(cat "$WORK/err")"
+# not depend on the input's size, and t0300 runs all twenty.  Their
+# uninterrupted run (whole.jsonl) is t0811's too (lib.sh, select8_whole).
+select8_whole
 
 "$LITMUS" dataset select "$IN" --seed 1 -j 2 --no-progress --db "$WORK/d.db" \
   -o "$WORK/part.jsonl" 2>/dev/null &

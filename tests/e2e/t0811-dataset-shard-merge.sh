@@ -3,12 +3,10 @@
 # single run; bad shard sets are refused with exit 2.
 . "$(dirname "$0")/lib.sh"
 # Eight of the selection fixture's programs (about 500 runs): sharding does
-# not depend on the input's size, and t0300 runs all twenty.
-IN=$WORK/select8.jsonl
-head -n 8 "$FIXTURES/dataset/select.jsonl" >"$IN"
+# not depend on the input's size, and t0300 runs all twenty.  Their whole
+# run (whole.jsonl) is t0304's too (lib.sh, select8_whole).
+select8_whole
 ds() { "$LITMUS" dataset select "$IN" --seed 1 -j 2 --no-progress "$@"; }
-
-ds --no-db -o "$WORK/whole.jsonl" 2>"$WORK/err" || fail "whole run: $(cat "$WORK/err")"
 for i in 0 1 2; do
   ds --shard $i/3 --db "$WORK/d$i.db" -o "$WORK/s$i.jsonl" 2>"$WORK/err" || fail "shard $i: $(cat "$WORK/err")"
   [ -s "$WORK/s$i.jsonl" ] || fail "shard $i wrote nothing"

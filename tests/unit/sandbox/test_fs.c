@@ -193,6 +193,35 @@ static void t_scratch(void **state)
     assert_int_equal(chmod(p, 0), 0);
     free(p);
 
+    /* Thousands of files among subdirectories that hold files too (a
+     * test filled its scratch): every one goes, in passes over the
+     * directory's entries. */
+    p = xasprintf("%s/many", s);
+    assert_int_equal(mkdir(p, 0700), 0);
+    int many = open(p, O_RDONLY | O_DIRECTORY);
+    assert_true(many >= 0);
+    free(p);
+    for (int i = 0; i < 5000; i++) {
+        char n[32];
+        int f;
+        if (i % 1000 == 500) {
+            snprintf(n, sizeof(n), "sub%d", i);
+            assert_int_equal(mkdirat(many, n, 0700), 0);
+            int sub = openat(many, n, O_RDONLY | O_DIRECTORY);
+            assert_true(sub >= 0);
+            f = openat(sub, "file", O_WRONLY | O_CREAT, 0600);
+            assert_true(f >= 0);
+            close(f);
+            close(sub);
+            continue;
+        }
+        snprintf(n, sizeof(n), "f%d", i);
+        f = openat(many, n, O_WRONLY | O_CREAT, 0600);
+        assert_true(f >= 0);
+        close(f);
+    }
+    close(many);
+
     /* 1000 levels: no recursion, no fd per level. */
     int fd = open(s, O_RDONLY | O_DIRECTORY);
     for (int i = 0; i < 1000; i++) {
