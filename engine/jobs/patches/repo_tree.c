@@ -879,9 +879,16 @@ void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
     }
     /* Named after a changed module first, then importing one, then
      * importing its package. */
-    /* Django: then the test applications named like the instance's own
-     * (many_to_one_null beside many_to_one), whatever they import. */
-    for (int pass = 0; pass < (django ? 4 : 3) && out->n < most; pass++) {
+    /* Django: first the test applications named like the instance's own
+     * (many_to_one_null beside many_to_one) and other applications' tests
+     * of its subject (validation/test_constraints.py for constraints),
+     * whatever they import; a module named after a changed one (base.py:
+     * test_base.py) is less often about it there. */
+    static const int order[] = {0, 1, 2}, django_order[] = {3, 0, 1, 2};
+    const int *passes = django ? django_order : order;
+    size_t n_passes = django ? 4 : 3;
+    for (size_t o = 0; o < n_passes && out->n < most; o++) {
+        int pass = passes[o];
         for (size_t i = 0; i < s.files.n && out->n < most; i++) {
             const char *rel = s.files.v[i];
             if (lt__strv_has(&in->test_files, rel) || lt__strv_has(out, rel))
@@ -894,10 +901,18 @@ void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
             } else if (pass == 3) {
                 for (size_t k = 0; k < in->test_files.n && !take; k++) {
                     const char *t = in->test_files.v[k];
+                    if (strncmp(t, "tests/", 6) != 0)
+                        continue;
                     size_t c = 0;
                     while (rel[c] && rel[c] == t[c])
                         c++;
-                    take = strncmp(t, "tests/", 6) == 0 && c >= 6 + 4;
+                    /* or test_APP.py in another application
+                     * (validation/test_constraints.py for constraints) */
+                    size_t app = strcspn(t + 6, "/");
+                    take = c >= 6 + 4 ||
+                           (strncmp(base, "test_", 5) == 0 &&
+                            strncmp(base + 5, t + 6, app) == 0 &&
+                            strcmp(base + 5 + app, ".py") == 0);
                 }
             } else {
                 const struct strv *names = pass == 1 ? &mods : &tops;
