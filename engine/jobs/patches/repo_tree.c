@@ -1200,7 +1200,7 @@ void lt__rt_match_id(const struct rinst *in, char *const *ids, size_t n_ids,
             push_idx(out, n, (uint32_t)i);
         }
     }
-    if (*n > before || !strchr(want, ' '))
+    if (*n > before)
         return;
     struct strv documented = {0};
     documented_tests(in, want, &documented);

@@ -47,6 +47,7 @@ static char *const IDS[] = {
     "tests/other/test_x.py::XTests::test_only_here",
     "tests/app/tests.py::ModelTests::test_quoted",
     "tests/app/tests.py::ModelTests::test_ticket",
+    "tests/app/tests.py::ModelTests::test_typo",
 };
 #define N_IDS (sizeof(IDS) / sizeof(IDS[0]))
 
@@ -106,6 +107,11 @@ static int setup(void **state)
                "    ):\n"
                "        r'''Raw, over several lines.'''\n"
                "\n"
+               "    def test_typo(self):\n"
+               "        \"\"\" \"\n"
+               "        A stray quote opens this one.\n"
+               "        \"\"\"\n"
+               "\n"
                "    def test_quoted(self):\n"
                "        \"Subselects honor any manual ordering\"\n"
                "\n"
@@ -164,6 +170,9 @@ static void test_docstring_first_lines(void **state)
     /* Not unittest's "name (module.Class)": a sentence in parentheses. */
     matched("Checks of 'exclude' values (#12689)", got);
     assert_string_equal(got, "7");
+    /* A first line of one word (a stray quote in Django's tests). */
+    matched("\"", got);
+    assert_string_equal(got, "8");
     /* A class's docstring, a part of a line, a comment: no test. */
     matched("A class's own docstring.", got);
     assert_string_equal(got, "");
