@@ -18,11 +18,13 @@ SPDX-License-Identifier: MIT
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import repo_harness  # noqa: E402
 
 MARK = '''
 
@@ -36,18 +38,15 @@ class LitmusMarkTests(_LitmusMarkCase):
 
 
 def django_passes(tree, label, python):
-    """The names Django's runner reports ok, as the harness reads them."""
-    run = subprocess.run([python, "tests/runtests.py", "--settings=test_sqlite",
-                          "--parallel", "1", "-v", "2", label], cwd=tree,
-                         env=dict(os.environ, PYTHONPATH=tree),
+    """The names Django's runner reports ok, as the harness reads them,
+    and how many tests it reported."""
+    run = subprocess.run(repo_harness.django_command(python, [label]),
+                         cwd=tree, env=dict(os.environ, PYTHONPATH=tree),
                          capture_output=True, text=True)
-    statuses = {}
-    for line in run.stderr.splitlines():
-        m = re.match(r"^(.*) \.\.\. (ok|FAIL|ERROR|skipped|expected failure|"
-                     r"unexpected success)", line)
-        if m:
-            statuses[m.group(1)] = m.group(2).split()[0]
-    return [name for name, st in statuses.items() if st == "ok"], len(statuses)
+    statuses = {name: status for name, status, _ in
+                repo_harness.django_lines(run.stderr)}
+    return [name for name, st in statuses.items() if st == "PASSED"], \
+        len(statuses)
 
 
 def git(tree, *args):

@@ -90,29 +90,44 @@ DJANGO_STATUS = {"ok": "PASSED", "FAIL": "FAILED", "ERROR": "ERROR",
                  "unexpected": "FAILED"}
 
 
-def django_statuses(output):
-    """{test: status} from Django's runner at verbosity 2: a line "NAME
-    ... ok" (NAME is "test_x (app.tests.Class)", 3.11's "test_x
-    (app.tests.Class.test_x)", or a documented test's docstring line);
-    both forms of the name are kept."""
+def django_command(python, labels):
+    """Django's own runner as the harness runs it, from the tree's root."""
+    return [python, "tests/runtests.py", "--settings=test_sqlite",
+            "--parallel", "1", "-v", "2"] + list(labels)
+
+
+def django_lines(output):
+    """(name, status) of each "NAME ... ok" line of Django's runner at
+    verbosity 2, as the harness reads them (a documented test's NAME is
+    its docstring's line), and the line before it when that one names
+    the test ("test_x (app.tests.Class.test_x)"), else None."""
     import re
-    out = {}
-    named = None  # a documented test's name line, its status on the next
+    named = None
     for line in output.splitlines():
         m = re.match(r"^(.*) \.\.\. (ok|FAIL|ERROR|skipped|expected failure|"
                      r"unexpected success)", line)
         if not m:
             named = line if re.match(r"^\w+ \(.*\)$", line) else None
             continue
-        status = DJANGO_STATUS[m.group(2).split()[0]]
-        for name in (m.group(1), named):
+        yield m.group(1), DJANGO_STATUS[m.group(2).split()[0]], named
+        named = None
+
+
+def django_statuses(output):
+    """{test: status} from Django's runner at verbosity 2 (django_lines):
+    a documented test's status is its name's too, and 3.11's long form
+    of a name ("test_x (app.tests.Class.test_x)") is kept beside the
+    short one."""
+    import re
+    out = {}
+    for printed, status, named in django_lines(output):
+        for name in (printed, named):
             if name is None:
                 continue
             out[name] = status
             m = re.match(r"^(\w+) \((.*)\.(\w+)\)$", name)
             if m and m.group(3) == m.group(1):
                 out.setdefault("%s (%s)" % (m.group(1), m.group(2)), status)
-        named = None
     return out
 
 
@@ -169,9 +184,8 @@ def judge(inst, pred, repos, env, work):
     envv["PYTHONPATH"] = src if os.path.isdir(src) else tree
     if os.path.isfile(os.path.join(tree, "tests", "runtests.py")) and \
             os.path.isfile(os.path.join(tree, "django", "__init__.py")):
-        run = subprocess.run([python_of(env, inst), "tests/runtests.py",
-                              "--settings=test_sqlite", "--parallel", "1",
-                              "-v", "2"] + django_labels(files), cwd=tree,
+        run = subprocess.run(django_command(python_of(env, inst),
+                                            django_labels(files)), cwd=tree,
                              env=envv, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True,
                              errors="replace", timeout=1800)

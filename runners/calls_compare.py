@@ -10,7 +10,7 @@ import types
 import litmus_inputs
 from litmus_calls_values import (
     _MAPPINGS, _NO_STATE, _NUMBERS, _PACKAGE, _PLAIN, _SETS, _short_repr,
-    _state)
+    _state, without_addresses)
 
 
 # --- comparison ----------------------------------------------------------
@@ -219,7 +219,6 @@ def _compare_seq(a, b, depth):
 def same(a, b):
     """Whether the tests' `==` finds a and b equal (see compare)."""
     return compare(a, b)[0]
-_ADDRESS = None
 
 
 def _plain(v):
@@ -232,13 +231,9 @@ def _shallow_same(a, b):
     """Objects of one class from outside the changed file: equal when
     their plain attributes are and their own reprs (addresses left out)
     are."""
-    global _ADDRESS
     if type(a).__repr__ is not object.__repr__:
-        import re
-        if _ADDRESS is None:
-            _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
         try:
-            if _ADDRESS.sub("", repr(a)) != _ADDRESS.sub("", repr(b)):
+            if without_addresses(repr(a)) != without_addresses(repr(b)):
                 return False
         except Exception:
             pass

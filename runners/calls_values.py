@@ -4,6 +4,7 @@
 # litmus binary as litmus_calls_values.  SPDX-License-Identifier: MIT
 import itertools
 import json
+import re
 import signal
 import threading
 import types
@@ -60,6 +61,15 @@ def _short_repr(v):
         r = "<unrepresentable %s: %s>" % (type(v).__name__,
                                           type(exc).__name__)
     return _clip(r)
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def without_addresses(text):
+    """A repr with its objects' addresses left out: two copies of one
+    value (each side's, each run's) are told alike."""
+    return _ADDRESS.sub("", text)
 
 
 def _clip(text):

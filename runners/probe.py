@@ -15,7 +15,6 @@ import inspect
 import itertools
 import json
 import os
-import re
 import select
 import signal
 import sys
@@ -331,14 +330,11 @@ def _raised_by_program(exc):
 
 # --- the calls ------------------------------------------------------------
 
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
-
-
 def _told(v):
     """A value as a variant's description says it, without addresses: the
     reference's run and the candidate's describe one variant alike (a
     function made for the variant may sit elsewhere in each)."""
-    return _ADDRESS.sub("", litmus_calls._short_repr(v))
+    return litmus_calls.without_addresses(litmus_calls._short_repr(v))
 
 
 def _near(v, consts=()):

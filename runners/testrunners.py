@@ -276,6 +276,10 @@ class UnittestRunner:
     def __init__(self, args):
         (self.starts, self.names, self.pattern, self.top,
          self.name_patterns) = _unittest_args(args)
+        self._clear()
+
+    def _clear(self):
+        """No test collected, no fixture set up yet."""
         self.items = []
         self.errors = []
         self._suite = None
@@ -474,13 +478,8 @@ class DjangoRunner(UnittestRunner):
             label = _django_label(a) if not a.startswith("-") else None
             if label and label not in self.labels:
                 self.labels.append(label)
-        self.items = []
-        self.errors = []
         self._ids = []
-        self._suite = None
-        self._result = None
-        self._fixture_fates = {}
-        self._marks = {}
+        self._clear()
 
     def _setup(self, root):
         import importlib.util

@@ -64,9 +64,10 @@ def _nm(objs, defined):
     """Reads the symbols of many objects with one nm (one process per
     object cost most of the check's time): fills _SYMBOLS[(obj, defined)]
     with each object's lines, in nm's order."""
-    todo = [o for o in dict.fromkeys(objs) if (o, defined) not in _SYMBOLS]
-    for i in range(0, len(todo), 256):
-        batch = todo[i:i + 256]
+    unread = [o for o in dict.fromkeys(objs)
+              if (o, defined) not in _SYMBOLS]
+    for i in range(0, len(unread), 256):
+        batch = unread[i:i + 256]
         args = ["nm", "--defined-only" if defined else "--undefined-only"]
         out = subprocess.run(args + batch, capture_output=True, text=True,
                              check=True)

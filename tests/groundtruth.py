@@ -574,12 +574,12 @@ def _forked_pytest():
     return mod
 
 
-def check_forked(project, sources, workdir, timeout, todo, jobs):
-    """check_one of every mutant of todo, up to jobs forks at a time, from
+def check_forked(project, sources, workdir, timeout, mutants, jobs):
+    """check_one of every one of the mutants, up to jobs forks at a time, from
     this (single) thread; the same results in the same order."""
     sys.dont_write_bytecode = True
     _forked_pytest()  # pytest imported once, for every fork
-    pending = list(todo)
+    pending = list(mutants)
     running = {}
     done = {}
     while pending or running:
@@ -625,7 +625,7 @@ def check_forked(project, sources, workdir, timeout, todo, jobs):
             outcome = "survived" if rc == 0 else "detected"
             done[m.id] = (m, outcome, describe(rc), tail(text, TAIL_LINES),
                           now - start)
-    return [done[m.id] for m in todo]
+    return [done[m.id] for m in mutants]
 
 
 # --- Main ----------------------------------------------------------------

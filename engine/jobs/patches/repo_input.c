@@ -257,6 +257,7 @@ void lt__ri_inst_free(struct rinst *in)
     free(in->apply_tree);
     lt__strv_free(&in->test_files);
     lt__strv_free(&in->wider_files);
+    lt__strv_free(&in->documented);
     free(in->ovs);
     for (size_t i = 0; i < in->n_subjects; i++) {
         free((char *)in->subjects[i].path);

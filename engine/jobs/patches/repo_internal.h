@@ -80,6 +80,9 @@ struct rinst {
     char key[17];                /* fingerprint: the store's `program` */
     struct strv test_files;      /* files the test patch touches */
     struct strv wider_files;     /* test files that may observe a change */
+    struct strv documented;      /* pairs: a documented test method's
+                                    docstring line, its node id */
+    int documented_read;         /* documented was made (once) */
     struct rover *base_ov, *ref_ov;
     struct rover **ovs;          /* candidates' distinct diffs */
     size_t n_ovs;
@@ -187,9 +190,11 @@ void lt__rt_wider_files(struct rinst *in, const struct strv *changed,
  * for a bare name (heap). */
 char *lt__rt_id_file(const struct rinst *in, const char *id);
 /* The collected test indices an instance's test id names: a pytest node
- * id, `name (module.Class)` as unittest prints it, or a bare test name
- * found in the instance's test files.  Appends to *out (heap, *n). */
-void lt__rt_match_id(const struct rinst *in, char *const *ids, size_t n_ids,
+ * id, `name (module.Class)` as unittest prints it, a bare test name found
+ * in the instance's test files, or the first line of a test method's
+ * docstring (read once per instance into in->documented).  Appends to
+ * *out (heap, *n). */
+void lt__rt_match_id(struct rinst *in, char *const *ids, size_t n_ids,
                      const char *want, uint32_t **out, size_t *n);
 /* The dotted module of a package file relative to the tree
  * ("src/pkg/mod.py" -> "pkg.mod"), or NULL for a file that is not Python

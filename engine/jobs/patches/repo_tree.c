@@ -997,13 +997,17 @@ static int ends_block(const char *p)
     return l && p[l - 1] == ':';
 }
 
-/* Appends "FILE::Class::name" for each test method of the instance's
- * test files whose docstring's first line is want: Django's runner
- * prints that line in place of a documented test's name, and the
- * harness's lists name such a test by it. */
-static void documented_tests(const struct rinst *in, const char *want,
-                             struct strv *out)
+/* Every documented test method of the instance's test files, once per
+ * instance: in->documented holds pairs (its docstring's first line,
+ * "FILE::Class::name").  Django's runner prints that line in place of a
+ * documented test's name, and the harness's lists name such a test by
+ * it. */
+static void index_docstrings(struct rinst *in)
 {
+    if (in->documented_read)
+        return;
+    in->documented_read = 1;
+    struct strv *out = &in->documented;
     for (size_t f = 0; f < in->test_files.n; f++) {
         char *abs = xasprintf("%s/%s", in->tree, in->test_files.v[f]);
         char *text = NULL;
@@ -1065,10 +1069,12 @@ static void documented_tests(const struct rinst *in, const char *want,
                 while (n && (doc[n - 1] == ' ' || doc[n - 1] == '\t' ||
                              doc[n - 1] == '\r'))
                     n--;
-                if (n == strlen(want) && strncmp(doc, want, n) == 0 && cls[0])
+                if (cls[0]) {
+                    lt__strv_push_own(out, xstrndup(doc, n));
                     lt__strv_push_own(out, xasprintf("%s::%s::%s",
                                                      in->test_files.v[f], cls,
                                                      def));
+                }
                 signature = 0;
             } else if (signature == 1) {
                 /* A signature over several lines ends with its colon. */
@@ -1082,49 +1088,68 @@ static void documented_tests(const struct rinst *in, const char *want,
     }
 }
 
+/* unittest's "test_x (pkg.module.Class)" or, from 3.11 on, "test_x
+ * (pkg.module.Class.test_x)": 1 and its parts (heap), else 0.  A
+ * docstring's line may end in parentheses too ("... values (#12689)"):
+ * the name is one word. */
+static int unittest_form(const char *id, char **name, char **module,
+                         char **cls)
+{
+    const char *open = strstr(id, " (");
+    size_t n = strlen(id);
+    if (!open || n < 4 || id[n - 1] != ')' ||
+        strcspn(id, " ") != (size_t)(open - id))
+        return 0;
+    char *dotted = xstrndup(open + 2, n - (size_t)(open - id) - 3);
+    *name = xstrndup(id, (size_t)(open - id));
+    char *last = strrchr(dotted, '.');
+    if (last && strcmp(last + 1, *name) == 0) {
+        *last = '\0';
+        last = strrchr(dotted, '.');
+    }
+    if (!last) {
+        free(dotted);
+        free(*name);
+        return 0;
+    }
+    *last = '\0';
+    *cls = xstrdup(last + 1);
+    *module = dotted;
+    return 1;
+}
+
 /* Contract: see repo_internal.h. */
 char *lt__rt_id_file(const struct rinst *in, const char *id)
 {
     const char *sep = strstr(id, "::");
     if (sep)
         return xstrndup(id, (size_t)(sep - id));
-    /* "name (pkg.module.Class)" or "name (pkg.module.Class.name)": the
-     * module's file at the root, or under tests/ (Django's labels). */
-    const char *open = strstr(id, " (");
-    size_t n = strlen(id);
-    if (!open || n < 4 || id[n - 1] != ')' ||
-        strcspn(id, " ") != (size_t)(open - id))
+    /* The module's file at the root, or under tests/ (Django's labels). */
+    char *name, *module, *cls;
+    if (!unittest_form(id, &name, &module, &cls))
         return NULL;
-    char *name = xstrndup(id, (size_t)(open - id));
-    char *dotted = xstrndup(open + 2, n - (size_t)(open - id) - 3);
-    char *last = strrchr(dotted, '.');
-    if (last && strcmp(last + 1, name) == 0)
-        *last = '\0';
-    last = strrchr(dotted, '.');
+    for (char *p = module; *p; p++)
+        if (*p == '.')
+            *p = '/';
     char *found = NULL;
-    if (last) {
-        *last = '\0'; /* the class */
-        for (char *p = dotted; *p; p++)
-            if (*p == '.')
-                *p = '/';
-        static const char *const roots[] = {"", "tests/"};
-        for (size_t i = 0; i < 2 && !found; i++) {
-            char *rel = xasprintf("%s%s.py", roots[i], dotted);
-            char *abs = xasprintf("%s/%s", in->tree, rel);
-            if (exists(abs))
-                found = rel;
-            else
-                free(rel);
-            free(abs);
-        }
+    static const char *const roots[] = {"", "tests/"};
+    for (size_t i = 0; i < 2 && !found; i++) {
+        char *rel = xasprintf("%s%s.py", roots[i], module);
+        char *abs = xasprintf("%s/%s", in->tree, rel);
+        if (exists(abs))
+            found = rel;
+        else
+            free(rel);
+        free(abs);
     }
     free(name);
-    free(dotted);
+    free(module);
+    free(cls);
     return found;
 }
 
 /* Contract: see repo_internal.h. */
-void lt__rt_match_id(const struct rinst *in, char *const *ids, size_t n_ids,
+void lt__rt_match_id(struct rinst *in, char *const *ids, size_t n_ids,
                      const char *want, uint32_t **out, size_t *n)
 {
     size_t before = *n;
@@ -1145,38 +1170,23 @@ void lt__rt_match_id(const struct rinst *in, char *const *ids, size_t n_ids,
                 push_idx(out, n, (uint32_t)i);
         return;
     }
-    /* unittest's "test_x (pkg.module.Class)" or, from 3.11 on,
-     * "test_x (pkg.module.Class.test_x)". */
-    const char *open = strstr(want, " (");
-    size_t wl = strlen(want);
-    /* (a docstring's line may end in parentheses too: "... (#12689)") */
-    if (open && wl > 3 && want[wl - 1] == ')' &&
-        strcspn(want, " ") == (size_t)(open - want)) {
-        char *name = xstrndup(want, (size_t)(open - want));
-        char *dotted = xstrndup(open + 2, wl - (size_t)(open - want) - 3);
-        char *last = strrchr(dotted, '.');
-        if (last && strcmp(last + 1, name) == 0) {
-            *last = '\0';
-            last = strrchr(dotted, '.');
+    char *name, *module, *cls;
+    if (unittest_form(want, &name, &module, &cls)) {
+        char *suffix = xasprintf("::%s::%s", cls, name);
+        size_t sl = strlen(suffix);
+        for (size_t i = 0; i < n_ids; i++) {
+            size_t il = strlen(ids[i]);
+            if (il < sl || strcmp(ids[i] + il - sl, suffix) != 0)
+                continue;
+            char *m = id_module(ids[i]);
+            if (dotted_match(m, module))
+                push_idx(out, n, (uint32_t)i);
+            free(m);
         }
-        if (last) {
-            *last = '\0';
-            const char *cls = last + 1;
-            char *suffix = xasprintf("::%s::%s", cls, name);
-            size_t sl = strlen(suffix);
-            for (size_t i = 0; i < n_ids; i++) {
-                size_t il = strlen(ids[i]);
-                if (il < sl || strcmp(ids[i] + il - sl, suffix) != 0)
-                    continue;
-                char *m = id_module(ids[i]);
-                if (dotted_match(m, dotted))
-                    push_idx(out, n, (uint32_t)i);
-                free(m);
-            }
-            free(suffix);
-        }
+        free(suffix);
         free(name);
-        free(dotted);
+        free(module);
+        free(cls);
         return;
     }
     /* A bare test name: the test of that name in the instance's test
@@ -1202,10 +1212,12 @@ void lt__rt_match_id(const struct rinst *in, char *const *ids, size_t n_ids,
     }
     if (*n > before)
         return;
-    struct strv documented = {0};
-    documented_tests(in, want, &documented);
-    for (size_t i = 0; i < n_ids; i++)
-        if (lt__strv_has(&documented, ids[i]))
-            push_idx(out, n, (uint32_t)i);
-    lt__strv_free(&documented);
+    index_docstrings(in);
+    for (size_t d = 0; d + 1 < in->documented.n; d += 2) {
+        if (strcmp(in->documented.v[d], want) != 0)
+            continue;
+        for (size_t i = 0; i < n_ids; i++)
+            if (strcmp(ids[i], in->documented.v[d + 1]) == 0)
+                push_idx(out, n, (uint32_t)i);
+    }
 }

@@ -60,6 +60,7 @@ static void matched(const char *want, char *out)
     uint32_t *idx = NULL;
     size_t n = 0;
     lt__rt_match_id(&in, IDS, N_IDS, want, &idx, &n);
+    lt__strv_free(&in.documented);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         out[k++] = (char)('0' + idx[i]);
