@@ -862,6 +862,8 @@ def variants(v, shape, consts, depth=0):
             out += [_passing_on(v, "keywords"), _passing_on(v, "positional"),
                     functools.partial(v), _passing_on(v, "any")]
         out += [Raising(v, 1), Raising(v, 3)]
+    elif PACKAGE[0] and depth == 0 and _state_container(v):
+        out = _container_subclass_variants(v)
     elif t in _TIMES:
         out = _time_variants(v)
     elif t in _ITERATORS:
@@ -871,6 +873,55 @@ def variants(v, shape, consts, depth=0):
         if items is not None:
             out = [iter(x) for x in variants(items, None, consts, depth)]
     return [x for x in out if not _same_value(x, v)]
+
+
+def _state_container(v):
+    """A dict or list of a program's own subclass that also keeps state
+    of its own (a session: its items, and whether it was read or
+    changed)."""
+    t = type(v)
+    base = dict if isinstance(v, dict) else list if isinstance(v, list) \
+        else None
+    if base is None or t.__module__ in _BUILTIN_MODULES:
+        return False
+    # Only a direct line to the builtin: an OrderedDict or defaultdict
+    # keeps C state that a bare __new__ would not set up.
+    if any(c.__module__ in _BUILTIN_MODULES and c not in (base, object)
+           for c in t.__mro__):
+        return False
+    try:
+        return isinstance(object.__getattribute__(v, "__dict__"), dict)
+    except AttributeError:
+        return False
+
+
+def _container_subclass_variants(v):
+    """The container's items changed and its own state kept as it was:
+    emptied, and one item fewer.  The copies are built through the
+    builtin's methods, never the subclass's, whose hooks would change
+    that state (a session that marks itself modified on each write): an
+    empty session that was only read, as a new visitor's."""
+    t = type(v)
+    base = dict if isinstance(v, dict) else list
+    items = list(base.items(v)) if base is dict else list(base.__iter__(v))
+    fewer = [items[:-1]] if items else []
+    if base is dict:
+        fewer += [[kv for kv in items if kv[0] != k]
+                  for k, _ in items[:-1][:4]]
+    out = []
+    for kept in [[]] + fewer:
+        try:
+            y = t.__new__(t)
+            object.__getattribute__(y, "__dict__").update(
+                copy.copy(object.__getattribute__(v, "__dict__")))
+            if base is dict:
+                dict.update(y, kept)
+            else:
+                list.extend(y, kept)
+        except Exception:
+            continue
+        out.append(y)
+    return out
 
 
 def _time_variants(v):

@@ -5,6 +5,7 @@
 # under the contract.
 #   /usr/bin/python3 -m pytest tests/unit/runners/test_inputs.py
 # SPDX-License-Identifier: MIT
+import collections
 import os
 import sys
 
@@ -280,3 +281,40 @@ def test_a_repository_files_sets_are_also_tried_as_lists_and_tuples():
         inputs.PACKAGE[0] = False
     assert ['a', 'b'] in out and ('a', 'b') in out
     assert ['a', 'b'] not in inputs.variants({'b', 'a'}, None, set())
+
+
+class _Session(dict):
+    """A mapping that marks itself on each write, as a web session."""
+
+    def __init__(self, *a):
+        super().__init__(*a)
+        self.modified = False
+        self.accessed = True
+
+    def __setitem__(self, k, v):
+        self.modified = True
+        super().__setitem__(k, v)
+
+
+def test_a_repository_files_container_subclass_is_emptied_keeping_its_state():
+    s = _Session({'user': 1, 'theme': 'dark'})
+    inputs.PACKAGE[0] = True
+    try:
+        out = inputs.variants(s, None, set())
+    finally:
+        inputs.PACKAGE[0] = False
+    assert out and all(type(x) is _Session for x in out)
+    assert dict(out[0]) == {}
+    # Its own state is as it was: no write hook ran on the copies.
+    assert all(x.modified is False and x.accessed is True for x in out)
+    assert {'theme': 'dark'} in [dict(x) for x in out]
+    assert dict(s) == {'user': 1, 'theme': 'dark'} and not s.modified
+    # A single file's program keeps to the tests' values; a builtin's
+    # subclass with C state of its own is left alone.
+    assert inputs.variants(s, None, set()) == []
+    inputs.PACKAGE[0] = True
+    try:
+        assert not inputs._state_container(collections.OrderedDict(a=1))
+        assert not inputs._state_container(collections.defaultdict(int))
+    finally:
+        inputs.PACKAGE[0] = False
