@@ -522,10 +522,51 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
                     _attribute_variants(kwargs[k], k, hints)])
     per.append([(what, None, a, k, None)
                 for what, a, k in _unpassed(fn, args, kwargs)])
+    if first:
+        per.append(_moved_settings(args, kwargs, hints))
     out = []
     for row in itertools.zip_longest(*per):
         out.extend(x for x in row if x is not None)
     return out[:VARIANTS_PER_CALL]
+
+
+def _moved_settings(args, kwargs, hints):
+    """A setting the call's options give, given by the receiver instead:
+    the options' entry left out and the receiver's unset attribute of the
+    same name (one the changed function reads) set to its value, the
+    other way a program's users give it (a blueprint made with its
+    subdomain, not registered with it).  Where one patch reads only the
+    options and the other whichever is set, their results part."""
+    receiver = args[0]
+    try:
+        own = object.__getattribute__(receiver, "__dict__")
+    except Exception:
+        return []
+    if not isinstance(own, dict):
+        return []
+    out = []
+    places = [(i, v) for i, v in enumerate(args[1:], 1)] + \
+        [(k, v) for k, v in sorted(kwargs.items())] + [(None, kwargs)]
+    for where, d in places:
+        if type(d) is not dict:
+            continue
+        for k in sorted(x for x in d if type(x) is str):
+            if k.startswith("_") or k not in hints.names or \
+                    k not in own or own[k] is not None or d[k] is None:
+                continue
+            rest = {x: y for x, y in d.items() if x != k}
+            if where is None:   # a keyword argument of the call itself
+                a, kw, label = args, rest, "the keywords"
+            elif type(where) is int:
+                a, kw = args[:where] + (rest,) + args[where + 1:], kwargs
+                label = "argument %d" % where
+            else:
+                a, kw = args, dict(kwargs, **{where: rest})
+                label = where
+            out.append(("self.%s = %s, left out of %s" % (k, _told(d[k]),
+                                                          label),
+                        None, a, kw, (receiver, k, d[k], "attr")))
+    return out[:VARIANTS_PER_ARG]
 
 
 def _is_receiver(fn, first):

@@ -314,6 +314,41 @@ def test_a_class_attribute_and_a_config_entry_are_set_in_the_child():
     assert app.handle() == (False, 308)
 
 
+def test_a_setting_the_options_give_is_also_given_by_the_receiver():
+    class Part:
+        def __init__(self, prefix=None):
+            self.prefix = prefix
+
+        def only_options(self, options):
+            return options.get('prefix')
+
+        def either(self, options, **kw):
+            return options.get('prefix') or kw.get('prefix') or self.prefix
+
+    part = Part()
+    hints = probe.Hints([], ['prefix', 'get'])
+    got = {w: (a, k, s) for w, _, a, k, s in probe._variants(
+        Part.either, (part, {'prefix': 'api', 'x': 1}), {'prefix': 'v'},
+        hints)}
+    a, k, s = got["self.prefix = 'api', left out of argument 1"]
+    assert a[1] == {'x': 1} and k == {'prefix': 'v'}
+    assert s == (part, 'prefix', 'api', 'attr')
+    a, k, s = got["self.prefix = 'v', left out of the keywords"]
+    assert a[1] == {'prefix': 'api', 'x': 1} and k == {}
+    # Where the two patches part: one reads the options alone.
+    a, k, s = got["self.prefix = 'api', left out of argument 1"]
+    assert probe._in_child(Part.either, a, {}, 1, s)['value'] == 'api'
+    assert probe._in_child(Part.only_options, a, {}, 1, s)['value'] is None
+    assert part.prefix is None
+    # Only an unset attribute the function reads, never a private entry.
+    part.prefix = 'set'
+    assert not probe._moved_settings((part, {'prefix': 'api'}), {}, hints)
+    part.prefix = None
+    assert not probe._moved_settings((part, {'prefix': 'api'}), {},
+                                     probe.Hints([], ['get']))
+    assert not probe._moved_settings((part, {'_prefix': 'a'}), {}, hints)
+
+
 def bag_class():
     """A fresh class per test (the probes rebind its methods)."""
     class Bag:
