@@ -1157,8 +1157,12 @@ def _pair_variants(a, b):
     the sequence cut or grown to the integer (a text as long as its
     width)."""
     out = []
+    if PACKAGE[0] and type(a) is _TIMES[0] and type(b) is _TIMES[0]:
+        # Two days, given as moments of those days (a datetime is a
+        # date): the same day then holds two moments in either order.
+        out = _moments_of_days(a, b)
     if type(a) is type(b) and not _user_object(a):
-        out = [(a, a)]
+        out += [(a, a)]
         if type(a) in (str, list, tuple):
             out.append((a, a[::-1]))
         out += [(b, a), (b, b)]
@@ -1172,6 +1176,15 @@ def _pair_variants(a, b):
     if type(b) is int and type(a) in (str, list, tuple):
         return _length_variants(a, b)
     return out
+
+
+def _moments_of_days(a, b):
+    """Two dates as datetimes within their days, the first in the
+    morning and the second in the evening, then the other way."""
+    import datetime as dt
+    morning, evening = dt.time(8), dt.time(20)
+    return [(dt.datetime.combine(a, morning), dt.datetime.combine(b, evening)),
+            (dt.datetime.combine(a, evening), dt.datetime.combine(b, morning))]
 
 
 def _length_variants(s, n):

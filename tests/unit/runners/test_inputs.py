@@ -318,3 +318,25 @@ def test_a_repository_files_container_subclass_is_emptied_keeping_its_state():
         assert not inputs._state_container(collections.defaultdict(int))
     finally:
         inputs.PACKAGE[0] = False
+
+
+def test_a_repository_files_two_days_are_also_moments_of_those_days():
+    import datetime as dt
+    day = dt.date(2020, 1, 1)
+    inputs.PACKAGE[0] = True
+    try:
+        got = list(inputs._related((day, day, 1)))
+    finally:
+        inputs.PACKAGE[0] = False
+    assert (dt.datetime(2020, 1, 1, 8), dt.datetime(2020, 1, 1, 20), 1) in got
+    assert (dt.datetime(2020, 1, 1, 20), dt.datetime(2020, 1, 1, 8), 1) in got
+    # Datetimes stay as they are, and a single file's dates too.
+    moments = (dt.datetime(2020, 1, 1, 9), dt.datetime(2020, 1, 2, 9))
+    inputs.PACKAGE[0] = True
+    try:
+        assert all(type(x) is dt.datetime and x.hour == 9
+                   for t in inputs._related(moments) for x in t)
+    finally:
+        inputs.PACKAGE[0] = False
+    assert not any(isinstance(x, dt.datetime)
+                   for t in inputs._related((day, day)) for x in t)
