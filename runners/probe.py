@@ -465,6 +465,13 @@ def _attribute_variants(obj, label, hints=NO_HINTS, depth=0):
             per.append([("%s = %s" % (where, _told(x)),
                          (obj, name, x, "attr"))
                         for x in _near(v, consts)[:ATTR_VALUES]])
+        elif type(v) in (list, tuple):
+            # The same items as the other sequence type, as a user who
+            # sets the attribute, or a method that rebuilds it, may leave
+            # it (a URL's path parts after normalising).
+            swapped = tuple(v) if type(v) is list else list(v)
+            per.append([("%s = %s" % (where, _told(swapped)),
+                         (obj, name, swapped, "attr"))])
         elif type(v) is dict and depth == 0:
             per.append([("%s[%r] = %s" % (where, k, _told(
                 x)), (v, k, x, "item"))

@@ -349,6 +349,28 @@ def test_a_setting_the_options_give_is_also_given_by_the_receiver():
     assert not probe._moved_settings((part, {'_prefix': 'a'}), {}, hints)
 
 
+def test_a_sequence_attribute_is_also_the_other_sequence_type():
+    class Path:
+        def __init__(self, parts):
+            self.parts = parts
+
+    class Base:
+        def __init__(self):
+            self.parts = ('a', 'b')
+
+        def join(self, other):
+            return list(self.parts[:-1]) + other.parts
+
+    base, dest = Base(), Path(['c'])
+    got = {w: s for w, _, _, _, s in probe._variants(Base.join, (base, dest),
+                                                     {})}
+    assert got["self.parts = ['a', 'b']"] == (base, 'parts', ['a', 'b'],
+                                              'attr')
+    setting = got["argument 1.parts = ('c',)"]
+    out = probe._in_child(Base.join, (base, dest), {}, 1, setting)
+    assert out['raise'] == 'TypeError' and dest.parts == ['c']
+
+
 def bag_class():
     """A fresh class per test (the probes rebind its methods)."""
     class Bag:
