@@ -368,7 +368,7 @@ def test_a_sequence_attribute_is_also_the_other_sequence_type():
                                               'attr')
     setting = got["argument 1.parts = ('c',)"]
     out = probe._in_child(Base.join, (base, dest), {}, 1, setting)
-    assert out['raise'] == 'TypeError' and dest.parts == ['c']
+    assert out['raise'] == 'builtins.TypeError' and dest.parts == ['c']
 
 
 def bag_class():
