@@ -531,6 +531,7 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
                 for what, a, k in _unpassed(fn, args, kwargs)])
     if first:
         per.append(_moved_settings(args, kwargs, hints))
+        per.append(_raising_hooks(fn, args, kwargs, hints))
     out = []
     for row in itertools.zip_longest(*per):
         out.extend(x for x in row if x is not None)
@@ -574,6 +575,44 @@ def _moved_settings(args, kwargs, hints):
                                                           label),
                         None, a, kw, (receiver, k, d[k], "attr")))
     return out[:VARIANTS_PER_ARG]
+
+
+def _raising_hooks(fn, args, kwargs, hints):
+    """A hook the receiver's own class overrides (a user's subclass
+    method the changed function calls: a sitemap's lastmod), failing at
+    its first call and at its second.  A library lets a hook's error
+    through; a patch that catches every exception hides it."""
+    receiver = args[0]
+    owner = _defining_class(fn, type(receiver))
+    if owner is None:
+        return []
+    mro = type(receiver).__mro__
+    out, done = [], set()
+    for cls in mro[:mro.index(owner)]:
+        for name, v in sorted(vars(cls).items()):
+            if name.startswith("_") or name not in hints.names or \
+                    not isinstance(v, types.FunctionType) or name in done:
+                continue
+            done.add(name)
+            try:
+                bound = getattr(receiver, name)
+            except Exception:
+                continue
+            for after in (0, 1):
+                hook = litmus_inputs.Raising(bound, after)
+                out.append(("self.%s = %s" % (name, _told(hook)), None, args,
+                            kwargs, (receiver, name, hook, "attr")))
+    return out[:VARIANTS_PER_ARG]
+
+
+def _defining_class(fn, cls):
+    """The class of cls's MRO whose body defines fn (by its qualified
+    name: the class holds the probe's wrapper), None when none does."""
+    owner, _, name = getattr(fn, "__qualname__", "").rpartition(".")
+    for c in cls.__mro__:
+        if c.__qualname__ == owner and name in vars(c):
+            return c
+    return None
 
 
 def _is_receiver(fn, first):

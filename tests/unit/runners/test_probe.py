@@ -371,6 +371,51 @@ def test_a_sequence_attribute_is_also_the_other_sequence_type():
     assert out['raise'] == 'builtins.TypeError' and dest.parts == ['c']
 
 
+def test_a_hook_the_receivers_class_overrides_is_made_to_fail():
+    class Sitemap:
+        def items(self):
+            return []
+
+        def lastmod(self, item):
+            return None
+
+        def latest(self):
+            try:
+                return max([self.lastmod(x) for x in self.items()])
+            except TypeError:
+                return None
+
+        def latest_quiet(self):
+            try:
+                return max([self.lastmod(x) for x in self.items()])
+            except Exception:
+                return None
+
+    class Mine(Sitemap):
+        def items(self):
+            return [1, 2]
+
+        def lastmod(self, item):
+            return item
+
+    site = Mine()
+    hints = probe.Hints([], ['lastmod', 'items', 'max'])
+    got = {w: s for w, _, _, _, s in probe._variants(Sitemap.latest, (site,),
+                                                     {}, hints)}
+    names = [w for w in got if 'failing' in w]
+    assert names == ['self.items = <items failing from its call 1>',
+                     'self.items = <items failing from its call 2>',
+                     'self.lastmod = <lastmod failing from its call 1>',
+                     'self.lastmod = <lastmod failing from its call 2>']
+    setting = got['self.lastmod = <lastmod failing from its call 1>']
+    loud = probe._in_child(Sitemap.latest, (site,), {}, 1, setting)
+    quiet = probe._in_child(Sitemap.latest_quiet, (site,), {}, 1, setting)
+    assert loud['raise'].endswith('CallbackError')
+    assert quiet['value'] is None and site.latest() == 2
+    # The library's own methods are not hooks: a plain Sitemap has none.
+    assert not probe._raising_hooks(Sitemap.latest, (Sitemap(),), {}, hints)
+
+
 def bag_class():
     """A fresh class per test (the probes rebind its methods)."""
     class Bag:
