@@ -400,7 +400,7 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
         needs = _needs_watch(mode, flags, scratch)
         if unpin:
             _litmus.guard_unpin(unpin)
-        _litmus.arm(flags)
+        _litmus.arm(flags, scratch)
     if mode == MODE_CALLS:
         _litmus.applied(APPLY_OK, "calls")
         litmus_calls.main(extra)

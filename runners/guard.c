@@ -15,6 +15,7 @@
 #include "common/pyabi.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -459,6 +460,42 @@ static int steers_pytest_or_python(const char *path)
            (n > 4 && strcmp(base + n - 4, ".pyc") == 0);
 }
 
+static char scratch_real[4096]; /* the child's scratch, resolved; "" if none */
+
+void lt_guard_set_scratch(const char *dir)
+{
+    char r[PATH_MAX];
+    scratch_real[0] = '\0';
+    if (dir && realpath(dir, r) && strlen(r) < sizeof(scratch_real))
+        snprintf(scratch_real, sizeof(scratch_real), "%s", r);
+}
+
+/* Whether a file written at path is a test's temporary project file in
+ * the scratch folder: its folder, resolved (no link or ".." leads out),
+ * is inside scratch, and it is not a file Python reads at start-up. */
+static int scratch_project_file(const char *path)
+{
+    if (!scratch_real[0] || path[0] != '/')
+        return 0;
+    const char *base = strrchr(path, '/') + 1;
+    size_t n = strlen(base);
+    if (strcmp(base, "sitecustomize.py") == 0 ||
+        strcmp(base, "usercustomize.py") == 0 ||
+        (n > 4 && strcmp(base + n - 4, ".pth") == 0))
+        return 0;
+    char dir[PATH_MAX], real[PATH_MAX];
+    size_t d = (size_t)(base - 1 - path);
+    if (d == 0 || d >= sizeof(dir))
+        return 0;
+    memcpy(dir, path, d);
+    dir[d] = '\0';
+    if (!realpath(dir, real))
+        return 0;
+    size_t k = strlen(scratch_real);
+    return strncmp(real, scratch_real, k) == 0 &&
+           (real[k] == '\0' || real[k] == '/');
+}
+
 static int audit_hook(const char *event, PyObject *args, void *data)
 {
     (void)data;
@@ -501,7 +538,7 @@ static int audit_hook(const char *event, PyObject *args, void *data)
         snprintf(s, sizeof(s), "%s", b ? b : "");
         Py_DECREF(bytes);
         PyErr_Clear();
-        if (steers_pytest_or_python(s))
+        if (steers_pytest_or_python(s) && !scratch_project_file(s))
             fire("opened %s for writing", s);
         return 0;
     }

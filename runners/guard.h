@@ -12,6 +12,13 @@ void lt_guard_set_reporter(lt_guard_report_fn fn);
 /* Arms the guards in a child: the audit hook, and the always-equal
  * profiler when check_eq.  0, or -1 when the hook cannot be added. */
 int lt_guard_arm(unsigned flags, int check_eq);
+
+/* The child's own scratch folder (or NULL): a module, a conftest.py or
+ * an ini file written there is a test's own temporary project (pytest's
+ * pytester, a documentation tool's test roots), which steers no session
+ * of this run; sitecustomize, usercustomize and .pth files stay guarded
+ * everywhere. */
+void lt_guard_set_scratch(const char *dir);
 int lt_guard_armed(void);
 unsigned lt_guard_flags(void);
 

@@ -182,14 +182,17 @@ static void report_tamper(const char *what)
                                       .tamper = lt_reply_text_of(what, 1000)});
 }
 
-/* _litmus.arm(flags): arms the guards of an untrusted run (after the
- * sandbox, before the candidate is compiled). */
+/* _litmus.arm(flags[, scratch]): arms the guards of an untrusted run
+ * (after the sandbox, before the candidate is compiled); scratch is the
+ * child's own folder, where tests write their temporary projects. */
 static PyObject *py_arm(PyObject *self, PyObject *args)
 {
     unsigned int flags;
-    if (!PyArg_ParseTuple(args, "I", &flags))
+    const char *scratch = NULL;
+    if (!PyArg_ParseTuple(args, "I|z", &flags, &scratch))
         return NULL;
     lt_guard_set_reporter(report_tamper);
+    lt_guard_set_scratch(scratch);
     if (lt_guard_arm(flags, (flags & LT_RUN_CHECK_EQ) != 0) < 0)
         lt__zygote_die("cannot add the audit hook", LT_EPYTHON);
     Py_RETURN_NONE;

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -466,6 +467,112 @@ static const char *cascade(const char *tree, const char *path, char **why)
     return NULL;
 }
 
+#define LENT_FILES_MAX 4096     /* build products copied into a worktree */
+#define LENT_PER_COPY 256       /* paths per cp command */
+
+/* Folders whose ignored files are never a build of the package: tools'
+ * caches, environments, distribution and documentation builds. */
+static int lent_skip_dir(const char *name, size_t n)
+{
+    static const char *const names[] = {
+        "__pycache__", "node_modules", "build", "dist", "venv", "env",
+        "site-packages", "htmlcov", "_build"};
+    if (n && name[0] == '.')
+        return 1; /* .tox, .venv, .eggs, .mypy_cache, .pytest_cache */
+    if (n > 9 && memcmp(name + n - 9, ".egg-info", 9) == 0)
+        return 1;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strlen(names[i]) == n && memcmp(names[i], name, n) == 0)
+            return 1;
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Whether an ignored file of the clone is a product of building the
+ * package in place: a compiled extension (.so, .pyd), or a module
+ * generated inside a package (a version file an editable install
+ * writes), which the worktree at the same commit lacks. */
+static int build_product(const char *tree, const char *rel)
+{
+    for (const char *p = rel;;) {
+        size_t n = strcspn(p, "/");
+        if (!p[n])
+            break; /* the file's own name */
+        if (lent_skip_dir(p, n))
+            return 0;
+        p += n + 1;
+    }
+    if (ends_with(rel, ".so") || ends_with(rel, ".pyd"))
+        return 1;
+    if (!ends_with(rel, ".py"))
+        return 0;
+    const char *slash = strrchr(rel, '/');
+    if (!slash)
+        return 0;
+    char *init = xasprintf("%s/%.*s/__init__.py", tree, (int)(slash - rel),
+                           rel);
+    int in_pkg = exists(init);
+    free(init);
+    return in_pkg;
+}
+
+/* A clone the user built in place (`pip install -e .`, `setup.py
+ * build_ext --inplace`) holds files git ignores that the package needs
+ * to import: its compiled extensions, a generated version module.  A
+ * fresh worktree has none, so they are copied from the clone, never over
+ * a file of the commit.  A note says how many. */
+static void lend_build_products(struct rinst *in, const char *dir)
+{
+    char *ls[] = {"git", "ls-files", "-z", "--others", "--ignored",
+                  "--exclude-standard", NULL};
+    char *out = NULL;
+    if (run_in(in->clone, ls, &out, NULL) != 0 || !out) {
+        free(out);
+        return;
+    }
+    struct strv files = {0};
+    for (const char *p = out; *p && files.n < LENT_FILES_MAX;
+         p += strlen(p) + 1) {
+        char *dst = xasprintf("%s/%s", dir, p);
+        if (build_product(dir, p) && !exists(dst))
+            lt__strv_push(&files, p);
+        free(dst);
+    }
+    free(out);
+    size_t lent = 0;
+    for (size_t at = 0; at < files.n; at += LENT_PER_COPY) {
+        size_t k = files.n - at < LENT_PER_COPY ? files.n - at : LENT_PER_COPY;
+        char **cp = xcalloc(k + 6, sizeof *cp);
+        size_t c = 0;
+        cp[c++] = "cp";
+        cp[c++] = "-p";
+        cp[c++] = "--parents";
+        cp[c++] = "--";
+        for (size_t i = 0; i < k; i++)
+            cp[c++] = files.v[at + i];
+        cp[c++] = (char *)dir;
+        char *why = NULL;
+        if (run_in(in->clone, cp, NULL, &why) == 0)
+            lent += k;
+        else
+            lt_warn("instance %s: cannot copy build products of %s: %s",
+                    in->id, in->clone, why);
+        free(why);
+        free(cp);
+    }
+    if (lent)
+        fprintf(stderr, "litmus: note: instance %s: %zu file(s) that git "
+                "ignores copied from %s (compiled extensions, generated "
+                "modules%s)\n", in->id, lent, in->clone,
+                files.n >= LENT_FILES_MAX ? "; the first 4096" : "");
+    lt__strv_free(&files);
+}
+
 /* A checkout of the instance's repository at its base commit in dir,
  * with the test patch committed on top when tests; made once and reused
  * while its stamp (base and test patch) holds.  0, or -1 after an error
@@ -508,6 +615,8 @@ static int checkout(struct rinst *in, const char *dir, int tests)
     }
     free(why);
     why = NULL;
+    if (tests) /* the tree the tests run in */
+        lend_build_products(in, dir);
     if (tests && in->test_patch && *in->test_patch) {
         char *tp = xasprintf("%s/.git/litmus-test.diff", dir);
         write_file(tp, in->test_patch);
