@@ -400,12 +400,20 @@ static void feed_decoder(struct job *j, const void *p, size_t n)
     lt_wire_decoder_feed(&j->dec, p, n);
 }
 
+/* A frame out of turn or malformed: the run ends as a protocol error;
+ * LITMUS_DEBUG=1 says which frame. */
+static void protocol_error(struct job *j, const char *where)
+{
+    j->protocol_error = 1;
+    lt_debug("job %p: protocol error in %s", (void *)j, where);
+}
+
 /* APPLIED: the change was applied (or not, and why); once. */
 static void take_applied(const struct pool *pool, struct job *j,
                          const struct lt_reply *f)
 {
     if (j->apply_status >= 0) {
-        j->protocol_error = 1;
+        protocol_error(j, "take_applied");
         return;
     }
     j->apply_status = f->applied.status;
@@ -444,7 +452,7 @@ static void take_worker(const struct pool *pool, struct job *j,
     if (!f->fields_read || j->worker || j->sandboxed || parent == 0 ||
         (j->pid > 0 && parent != -1 && grand != -1 &&
          grand != j->pid)) {
-        j->protocol_error = 1;
+        protocol_error(j, "take_worker");
         return;
     }
     j->worker = (pid_t)w;
@@ -481,7 +489,7 @@ static void take_needs(const struct pool *pool, struct job *j,
     uint8_t bits = f->needs.bits;
     if (!f->fields_read || idx >= pool->n_tests ||
         (int)idx != j->current) {
-        j->protocol_error = 1;
+        protocol_error(j, "take_needs");
         return;
     }
     if (bits & LT_NEEDS_LINE_TRACER)
@@ -499,7 +507,7 @@ static void take_test_start(const struct pool *pool, struct job *j,
 {
     uint32_t idx = f->test_start.test;
     if (!j->sandboxed || idx >= pool->n_tests || j->current >= 0) {
-        j->protocol_error = 1;
+        protocol_error(j, "take_test_start");
         return;
     }
     j->current = (int)idx;
@@ -519,7 +527,7 @@ static void take_test_result(const struct pool *pool, struct job *j,
         (int)idx != j->current || j->seen[idx] ||
         outcome > LT_TEST_MEMORY) {
         free(text);
-        j->protocol_error = 1;
+        protocol_error(j, "take_test_result");
         return;
     }
     j->seen[idx] = 1;
@@ -552,7 +560,7 @@ static void take_coverage(const struct pool *pool, struct job *j,
     if (!j->cov || !f->fields_read ||
         idx >= (j->n_cov ? j->n_cov : j->n_tests) ||
         (int)idx != j->current || j->cov[idx].pairs) {
-        j->protocol_error = 1;
+        protocol_error(j, "take_coverage");
         return;
     }
     uint32_t *pairs = xmalloc(((size_t)count * 2 + 1) *
@@ -562,7 +570,7 @@ static void take_coverage(const struct pool *pool, struct job *j,
                           &pairs[2 * k + 1]);
         if (pairs[2 * k] >= (j->n_files ? j->n_files
                                          : pool->cfg.n_subjects))
-            j->protocol_error = 1;
+            protocol_error(j, "take_coverage");
     }
     j->cov[idx].pairs = pairs;
     j->cov[idx].n = count;
@@ -586,7 +594,7 @@ static void take_call(const struct pool *pool, struct job *j,
 {
     char *blob = text_dup(f->call);
     if (!blob) {
-        j->protocol_error = 1;
+        protocol_error(j, "take_call");
         return;
     }
     if (j->n_calls >= LT_MAX_CALLS) {
@@ -608,7 +616,7 @@ static void take_record(const struct pool *pool, struct job *j,
     char *text = text_dup(f->record);
     if (!text || j->n_records >= LT_MAX_RECORDS) {
         free(text);
-        j->protocol_error = 1;
+        protocol_error(j, "take_record");
         return;
     }
     if (j->n_records == j->cap_records) {
@@ -674,16 +682,16 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             take_record(pool, j, &f);
             break;
         default:
-            j->protocol_error = 1;
+            protocol_error(j, "lt__job_read_results");
             break;
         }
         if (decoded < 0)
-            j->protocol_error = 1;
+            protocol_error(j, "lt__job_read_results");
         if (j->protocol_error)
             break;
     }
     if (rc < 0)
-        j->protocol_error = 1;
+        protocol_error(j, "lt__job_read_results");
     if (j->protocol_error) {
         lt__job_kill(j);
         j->result_eof = 1;

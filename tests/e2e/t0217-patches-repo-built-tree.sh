@@ -84,3 +84,54 @@ s = rows["sneaky"]
 assert (s["verdict"], s["reason"]) == ("invalid", "tamper"), s
 assert "sitecustomize.py for writing" in s["detail"], s
 PY
+# An instance whose FAIL_TO_PASS test needs a module this environment
+# lacks: the reference fails it here too, so no candidate can be said
+# resolved or not; each is an error (environment), as the harness's
+# error_ids, never a vacuous "resolved".
+mkdir -p "$WORK/repos"
+git clone -q "$R" "$WORK/repos/meter__meter" || fail "clone"
+cp "$R/meter/_version.py" "$WORK/repos/meter__meter/meter/" || fail "built clone"
+/usr/bin/python3 - "$R" "$WORK" <<'PY' || fail "instance"
+import json, subprocess, sys
+repo, work = sys.argv[1:3]
+git = lambda *a: subprocess.run(["git", "-C", repo] + list(a), check=True,
+                                capture_output=True, text=True).stdout
+base = git("rev-parse", "main").strip()
+fix = git("diff", "main", "fix", "--", "meter")
+test = """diff --git a/tests/test_extra.py b/tests/test_extra.py
+new file mode 100644
+--- /dev/null
++++ b/tests/test_extra.py
+@@ -0,0 +1,6 @@
++from meter import scale
++
++
++def test_scale_without_factor_by_plugin():
++    import meter_plugin_not_installed  # noqa: F401
++    assert scale(2, None) == 2
+"""
+inst = {"instance_id": "meter__meter-1", "repo": "meter/meter",
+        "base_commit": base, "patch": fix, "test_patch": test,
+        "FAIL_TO_PASS": ["tests/test_extra.py::test_scale_without_factor_by_plugin"],
+        "PASS_TO_PASS": ["tests/test_scale.py::test_scale"], "version": "1"}
+open(work + "/inst.jsonl", "w").write(json.dumps(inst) + "\n")
+open(work + "/pred.jsonl", "w").write(json.dumps(
+    {"instance_id": "meter__meter-1", "model_name_or_path": "m",
+     "model_patch": fix}) + "\n")
+PY
+run_litmus patches --instances "$WORK/inst.jsonl" --predictions "$WORK/pred.jsonl" \
+  --repos "$WORK/repos" --db "$WORK/e.db" --no-progress -f json \
+  --worktrees "$WORK/etrees" --no-mutation --no-probes --python /usr/bin/python3 \
+  --harness-report "$WORK/harness"
+expect_eq "$RC" 3 "exit code of the instance the environment cannot run ($(tail -3 "$WORK/err"))"
+/usr/bin/python3 - "$WORK/out" "$WORK/harness" <<'PY' || fail "environment verdict"
+import json, os, sys
+c, = json.load(open(sys.argv[1]))["candidates"]
+assert (c["verdict"], c["reason"]) == ("error", "environment"), c
+assert "meter_plugin_not_installed" in c["detail"], c
+assert c["evidence"]["harness"] == "error" and not c["evidence"]["resolved"], c
+h = sys.argv[2]
+reports = [json.load(open(os.path.join(h, f))) for f in os.listdir(h)] \
+    if os.path.isdir(h) else [json.load(open(h))]
+assert any(r.get("error_ids") == ["meter__meter-1"] for r in reports), reports
+PY

@@ -208,8 +208,22 @@ static json_t *build_map(struct rinst *in, const struct lt_suite *suite)
             }
         }
     }
+    /* A listed test in a wider-suite file runs once, as a main test. */
+    json_t *rest = json_array();
+    size_t i;
+    json_t *v;
+    json_array_foreach(wider, i, v) {
+        int listed = 0;
+        size_t m;
+        json_t *w;
+        json_array_foreach(main_ids, m, w)
+            listed |= json_equal(w, v);
+        if (!listed)
+            json_array_append(rest, v);
+    }
+    json_decref(wider);
     json_object_set_new(map, "main", main_ids);
-    json_object_set_new(map, "wider", wider);
+    json_object_set_new(map, "wider", rest);
     return map;
 }
 
@@ -781,8 +795,9 @@ static void decide(const struct repo_run *r, const struct rcand *c,
     /* Resolved: the instance's lists, less what the reference fails
      * here. */
     json_t *fails = json_array(), *dropped = json_array();
-    size_t counted = check_list(map, "f2p", res, ref, fails, dropped);
-    counted += check_list(map, "p2p", res, ref, fails, dropped);
+    size_t f2p_counted = check_list(map, "f2p", res, ref, fails, dropped);
+    size_t counted = f2p_counted + check_list(map, "p2p", res, ref, fails,
+                                              dropped);
     json_t *re = recompute(map, base, ref);
     json_t *re_fails = json_array();
     size_t re_n = count_fails(json_object_get(re, "f2p"), res, re_fails) +
@@ -807,8 +822,32 @@ static void decide(const struct repo_run *r, const struct rcand *c,
     json_object_set_new(ev, "tests_counted",
                         json_integer((json_int_t)(by_instance ? counted
                                                               : 0)));
-    json_decref(dropped);
     json_decref(re);
+    if (by_instance && f2p_counted == 0) {
+        /* The reference fails (or misses) every FAIL_TO_PASS test here:
+         * this environment cannot run the instance's tests, and nothing
+         * here says whether a candidate resolves it. */
+        const json_t *ff = json_object_get(ref, "first_failure");
+        const char *first = ff && jstr(ff, "test")
+                                ? jstr(ff, "test")
+                                : json_string_value(json_array_get(dropped, 0));
+        const char *why = ff && jstr(ff, "text") ? jstr(ff, "text")
+                          : first            ? status_of(ref, first)
+                                             : NULL;
+        v->resolved = 0;
+        json_object_set_new(ev, "resolved", json_false());
+        v->verdict = "error";
+        v->reason = "environment";
+        v->detail = xasprintf(
+            "the reference fix fails every FAIL_TO_PASS test here (first "
+            "%s: %s): this environment does not run the instance's tests",
+            first ? first : "?", why && *why ? why : "not collected");
+        json_decref(dropped);
+        json_decref(fails);
+        json_decref(re_fails);
+        return;
+    }
+    json_decref(dropped);
     json_t *fl = by_instance ? fails : re_fails;
     if (!v->resolved) {
         v->verdict = "invalid";
