@@ -125,6 +125,33 @@ PURE_CALLS = frozenset((
     "isinstance", "issubclass", "compile", "namedtuple", "NamedTuple",
     "TypeVar", "field", "Decimal", "Fraction", "timedelta",
 ))
+# Context managers of the standard library that change nothing outside
+# the block (a `with` of anything else is a call of unknown code).
+PURE_CMS = frozenset(("suppress", "nullcontext"))
+# Modules of the standard library whose functions compute a value from
+# their arguments and change no state of their own (an iterator they
+# return consumes what it is given, as the caller asked).
+PURE_MODULES = frozenset(("math", "cmath", "itertools", "operator",
+                          "functools", "contextlib", "builtins"))
+# Those functions, and the built-ins beyond PURE_CALLS that read only
+# what they are given; matched by the called name's last part when the
+# file binds that name by an import of a PURE_MODULES module (or not at
+# all: a built-in).
+PURE_LIB = frozenset((
+    "islice", "chain", "from_iterable", "compress", "count", "cycle",
+    "repeat", "accumulate", "starmap", "product", "permutations",
+    "combinations", "combinations_with_replacement", "groupby",
+    "zip_longest", "takewhile", "dropwhile", "filterfalse", "pairwise",
+    "batched", "isqrt", "gcd", "lcm", "comb", "perm", "factorial",
+    "prod", "fsum", "sqrt", "log", "log2", "log10", "exp", "floor",
+    "ceil", "trunc", "isclose", "isfinite", "isinf", "isnan", "copysign",
+    "fabs", "hypot", "itemgetter", "attrgetter", "add", "mul", "sub",
+    "neg", "truediv", "floordiv", "mod", "eq", "ne", "lt", "le", "gt",
+    "ge", "not_", "truth", "getitem", "reduce", "partial", "suppress",
+    "nullcontext", "map", "filter", "iter", "next", "any", "all",
+    "getattr", "hasattr", "repr", "hash", "callable", "id", "type",
+    "format", "ascii", "slice",
+))
 # Bases whose subclassing runs no code of the project's (no
 # __init_subclass__ or metaclass of its own).
 PURE_BASES = frozenset(
@@ -309,7 +336,7 @@ class Stmt:
 class File:
     __slots__ = ("path", "subject", "test", "modname", "error", "stmts",
                  "units", "globals", "future_ann", "fresh_stores",
-                 "state_names")
+                 "state_names", "cache")
 
     def __init__(self, path, subject):
         self.path = path
@@ -327,6 +354,8 @@ class File:
         self.fresh_stores = set()  # id() of attribute stores into an
                                    # object the same statement just made
         self.state_names = None    # names bound other than by an import
+        self.cache = {}            # answers about the file that queries
+                                   # share (stdlib_names, effect_free)
 
 
 # --- Names a statement binds at module level ---
@@ -684,14 +713,29 @@ class Walker:
                 root = n.func if t is ast.Call else None
                 while isinstance(root, (ast.Attribute, ast.Subscript)):
                     root = root.value
+                local_root = isinstance(root, ast.Name) and \
+                    any(root.id in sc for sc in scopes)
                 if t is ast.Call and u.func and \
                         isinstance(n.func, ast.Attribute) and \
-                        isinstance(root, ast.Name) and \
-                        not any(root.id in sc for sc in scopes):
+                        isinstance(root, ast.Name) and not local_root:
                     u.roots.add(root.id)
-                if not (t is ast.Call and isinstance(n.func, ast.Attribute)
-                        and u.func and isinstance(root, ast.Name)
-                        and root.id in u.own):
+                if t in (ast.Yield, ast.YieldFrom) and u.func:
+                    # A value handed to whoever iterates the generator.
+                    u.calls.add("?yield")
+                elif t in (ast.With, ast.AsyncWith) and all(
+                        isinstance(i.context_expr, ast.Call) and
+                        callee_name(i.context_expr.func) in PURE_CMS
+                        for i in n.items):
+                    pass          # the call itself is recorded below
+                elif t is ast.Call and u.func and local_root and \
+                        (isinstance(n.func, ast.Attribute) or
+                         isinstance(n.func, ast.Name)):
+                    # Something a local or an argument holds: ".name".
+                    # Own locals' methods (out.append) are not recorded.
+                    if not (isinstance(n.func, ast.Attribute) and
+                            root.id in u.own):
+                        u.calls.add("." + callee_name(n.func))
+                else:
                     u.calls.add((callee_name(n.func) if t is ast.Call
                                  else None) or "?")
             pending += kids(n)
@@ -812,6 +856,8 @@ class Index:
         self.broken_tests = []
         self.callers_cache = {}
         self.class_index = None
+        self.decorated = None
+        self.by_path = None
         # Subjects first; then only the files whose text names something
         # a subject binds or a subject module (a file that does not name
         # it cannot read it), and so on for the names those files bind,
@@ -877,6 +923,12 @@ class Index:
             if u.star:
                 self.stars.append(u)
         return rec.stmts
+
+    def file(self, path):
+        """The scanned file at path, or None."""
+        if self.by_path is None:
+            self.by_path = {rec.path: rec for rec in self.files}
+        return self.by_path.get(path)
 
     def classes(self, name):
         """The top-level classes named name in the scanned files."""
@@ -975,7 +1027,8 @@ class Index:
                 elif not u.impure and not st.why and (
                         r.subject is not None or r.test
                         or isinstance(st.node, ast.ImportFrom)):
-                    new = st.binds
+                    # `from m import a, n as b` re-exports n as b only.
+                    new = set(flow_names(st, n))
                 else:
                     out.append((u, n))
                     continue
@@ -984,23 +1037,45 @@ class Index:
                     pending.append(m)
         return out
 
-    # The answer is (why, spans, test_files, names, rebind): why is None
-    # unless all; rebind: executing the mutated statement again in the
-    # imported module puts the mutant in place as a fresh import would;
-    # names are those the change flows into (tests that are not in a
-    # test module, doctests, can only be matched by their text).
+    # The answer is (why, spans, test_files, names, rebind, skip): why is
+    # None unless all; spans are (subject, first, last, followed), where
+    # followed says that what the span's code reads when it runs at
+    # import is followed in this answer (its import-time callers' names
+    # are among the readers'), so that its having run at import is no
+    # reason for all; rebind: executing the mutated statement again in
+    # the imported module puts the mutant in place as a fresh import
+    # would; names are those the change flows into (tests that are not in
+    # a test module, doctests, can only be matched by their text); skip:
+    # "PATH::Class::test" for the tests of the test modules in test_files
+    # that cannot read the change (see Query.finish).
     def query(self, subject, line, end_line):
         rec = self.by_subject[subject]
         if rec.error:
-            return ("cannot parse " + rec.error, [], [], [], False)
+            return ("cannot parse " + rec.error, [], [], [], False, [])
         if self.broken:
-            return (self.broken, [], [], [], False)
+            return (self.broken, [], [], [], False, [])
         q = Query(self, rec, line, end_line)
         why = q.run()
         if why:
-            return (why, [], [], [], False)
-        return (None, sorted(q.spans), sorted(q.tests), sorted(q.names),
-                q.rebind)
+            return (why, [], [], [], False, [])
+        skip = q.finish()
+        spans = sorted((s, f, l, int((s, f, l) in q.followed))
+                       for s, f, l in q.spans)
+        return (None, spans, sorted(q.tests), sorted(q.names), q.rebind,
+                skip)
+
+    def decorated_names(self):
+        """The names of defs anywhere that a decorator beyond the pure
+        ones wraps (a fixture is used by naming it as a parameter)."""
+        if self.decorated is None:
+            self.decorated = set()
+            for rec in self.files:
+                for u in rec.units:
+                    if u.func and isinstance(u.node, FUNC) and any(
+                            deco_name(d) not in PURE_DECORATORS
+                            for d in u.node.decorator_list):
+                        self.decorated.add(u.node.name)
+        return self.decorated
 
 
 class All(Exception):
@@ -1018,6 +1093,12 @@ class Query:
         self.names = set()        # every name the change flows into
         self.flows = False        # some import-time code reads one
         self.T = None
+        self.followed = set()     # spans whose import-time reads are
+                                  # followed (import_flow)
+        self.partial = {}         # test module path -> the qualified
+                                  # names of its tests that read (only
+                                  # when no code of it that runs for
+                                  # every test does)
 
     def run(self):
         try:
@@ -1035,6 +1116,7 @@ class Query:
                 if done:
                     self.spans, self.tests, self.names = \
                         q.spans, q.tests, q.names
+                    self.followed, self.partial = q.followed, q.partial
                     self.rebind = False
                     return None
             self.dynamic()
@@ -1254,7 +1336,8 @@ class Query:
         # What the function changes beyond what it returns (a registry it
         # fills, an argument it appends to) is out of sight.
         top = chain[0]
-        if isinstance(top, ast.Lambda) or not pure_function(M, top.name, ()):
+        if isinstance(top, ast.Lambda) or not (
+                pure_function(M, top.name, ()) or effect_free(M, top.name)):
             raise All("line %d: %s changes state beyond what it returns"
                       % (self.line, getattr(top, "name", "a lambda")))
         self.spans.add((M.subject, body_first(inner), inner.end_lineno))
@@ -1271,17 +1354,20 @@ class Query:
             raise All("line %d: no caller at import found" % self.line)
         out = set()
         for u, n in found:
-            self.caller(u, n, out, names)
+            self.caller(u, n, out)
         return out
 
-    def caller(self, u, n, names, chain_names):
+    def caller(self, u, n, names):
         """u calls n at import, which reads or is the mutated code: a
         statement of M passes that on to the names it binds (unless it
         calls more, which may hand the result on unseen), a test module
         is a reader, anything else cannot be followed."""
         r = u.rec
         st = r.stmts[u.stmt]
-        more = side_effects(u, (n,) + tuple(chain_names))
+        # What u calls, n included (through it the mutated code runs):
+        # pure, or effect-free and given fresh values, else what it does
+        # with the mutated code's results may reach beyond st's names.
+        more = side_effects(u)
         if r is self.rec and not st.why and not more:
             names |= st.binds
         elif r.test:
@@ -1291,16 +1377,84 @@ class Query:
                 where(self.ix, u), n, "; " + st.why if st.why
                 else "; and " + ", ".join(more) if more else ""))
 
+    def import_flow(self, u):
+        """Function unit u of the mutated module reads a changed name.
+        When its function may run at import, what it read there goes
+        into what it returns: the names bound by the import-time
+        statements that call it, when every such caller is a statement
+        of the module that calls only pure or effect-free code given
+        fresh values (side_effects), or a test module's (then a reader).
+        Those names, or None when it cannot be followed (never called at
+        import by name, an effect on the way)."""
+        r = u.rec
+        if r is not self.rec or not u.chain:
+            return None
+        st = r.stmts[u.stmt]
+        top = u.chain[0]
+        if st.why or not isinstance(st.node, FUNC) or not (
+                pure_function(r, top, ()) or effect_free(r, top)):
+            return None
+        found = self.ix.import_callers(seeds(u.chain, st))
+        if isinstance(found, str) or not found:
+            return None
+        names, tests = set(), set()
+        for cu, _ in found:
+            cst = cu.rec.stmts[cu.stmt]
+            if cu.rec.test:
+                tests.add(cu.rec.path)
+            elif cu.rec is not r or cu.func or cst.why or side_effects(cu):
+                return None
+            else:
+                names |= cst.binds
+        self.tests |= tests
+        return sorted(names)
+
+    def named_import(self, st, n):
+        """1 when statement st of a test module is `from m import ...`
+        that binds n's value under a name its tests must name to read it
+        (not a star import; not a fixture, which tests take by naming it
+        as a parameter)."""
+        node = st.node
+        return isinstance(node, ast.ImportFrom) and not st.why and \
+            all(a.name != "*" for a in node.names) and \
+            n not in self.ix.decorated_names() and not is_dunder(n) and \
+            not n.startswith(("pytest_", "setup", "teardown"))
+
+    def finish(self):
+        """The test modules read only by some of their tests join
+        test_files, with the others' names in the skip list: every
+        "PATH::QUALNAME" of a def of the module (test_quals) that no
+        reading unit is in.  A test whose id is not among them (inherited,
+        generated, a doctest) stays a reader."""
+        skip = []
+        for path, readers in sorted(self.partial.items()):
+            if path in self.tests:
+                continue
+            self.tests.add(path)
+            rec = self.ix.file(path)
+            if rec is None:
+                continue
+            skip += ["%s::%s" % (path, q) for q in test_quals(rec)
+                     if q not in readers]
+        return sorted(skip)
+
     def readers(self, names, allow=frozenset()):
         M, T = self.rec, self.T
         pending = list(names)
         seen = set()
+        # Names reached only through a test's code (a helper's, a test's
+        # own) are no names of the project's that a doctest or a star
+        # import could read: they stay out of self.names.
+        code = set(names)
+
+        def push(more):
+            code.update(more)
+            pending.extend(more)
         while pending:
             n = pending.pop()
             if n in seen:
                 continue
             seen.add(n)
-            self.names.add(n)
             if is_protocol_name(n) and n not in allow:
                 raise All("binds %s" % n)
             allow = allow - {n}
@@ -1312,12 +1466,30 @@ class Query:
                 if u is T.unit:
                     continue
                 if r.test:
-                    self.tests.add(r.path)
                     st = r.stmts[u.stmt]
                     if not u.func:
                         self.flows = True
                         if not st.why:
-                            pending += flow_names(st, n)
+                            push(flow_names(st, n))
+                        if self.named_import(st, n):
+                            # `from pkg import N`: the module holds N;
+                            # its tests read it by naming it.
+                            self.partial.setdefault(r.path, set())
+                        else:
+                            self.tests.add(r.path)
+                        continue
+                    # A test's own code: that test, and whoever calls
+                    # it by name.  Code that runs for every test or is
+                    # called without its name (a fixture, setUp, a
+                    # hook): the whole module.
+                    q = test_qualname(u)
+                    if q is None:
+                        self.tests.add(r.path)
+                    else:
+                        self.partial.setdefault(r.path, set()).add(q)
+                    for c in seeds(u.chain, st):
+                        if not is_dunder(c) and c not in seen:
+                            pending.append(c)
                     continue
                 if u.func:
                     if r.subject is None:
@@ -1335,20 +1507,33 @@ class Query:
                                 len(u.chain) == 1 and not st.why and \
                                 st.node.name in more:
                             allow = allow | {u.chain[0]}
-                        pending += more
+                        push(more)
                         continue
                     # Should it also run at import, what it read flows on
-                    # unseen: the engine, which knows, runs every test.
-                    self.spans.add((r.subject, u.body, u.last))
+                    # unseen: the engine, which knows, runs every test,
+                    # unless every import-time caller is followed here.
+                    span = (r.subject, u.body, u.last)
+                    self.spans.add(span)
+                    if span not in self.followed:
+                        flow = self.import_flow(u)
+                        if flow is not None:
+                            self.followed.add(span)
+                            self.flows = True
+                            push(flow)
                     continue
                 st = r.stmts[u.stmt]
-                if u.impure or st.why or (
+                # A statement that calls only pure code, or effect-free
+                # functions given fresh values, passes what it read on to
+                # its names alone (`P = tuple(sieve(N))`).
+                if st.why or (u.impure and (r.subject is None or
+                                            side_effects(u))) or (
                         r.subject is None
                         and not isinstance(st.node, ast.ImportFrom)):
                     raise All("%s reads %s at import"
                               % (where(self.ix, u), n))
                 self.flows = True
-                pending += flow_names(st, n)
+                push(flow_names(st, n))
+        self.names |= seen & code
 
 
 PUBLIC = frozenset()  # exported(): no __all__, the public names
@@ -1641,6 +1826,120 @@ def bound_code(rec, before, top, value):
     return spans, None
 
 
+# Methods a test framework calls without naming them in the project's
+# code, beyond dunders: unittest's (setUp, run, the type-specific
+# assertEqual helpers...), pytest's xunit-style set-up and hooks.
+_IMPLICIT = None
+
+
+def implicit_test_name(name):
+    global _IMPLICIT
+    if _IMPLICIT is None:
+        import unittest
+        _IMPLICIT = frozenset(dir(unittest.TestCase)) | frozenset((
+            "setup", "teardown", "setUpModule", "tearDownModule",
+            "load_tests"))
+    return is_dunder(name) or name in _IMPLICIT or name.startswith(
+        ("pytest_", "setup_", "teardown_"))
+
+
+# Decorators of a test that leave it a test called by its id (marks,
+# hypothesis, mock's patches, unittest's skips), besides PURE_DECORATORS.
+TEST_DECORATORS = frozenset((
+    "given", "settings", "example", "seed", "reproduce_failure", "patch",
+    "object", "dict", "multiple", "skip", "skipIf", "skipUnless",
+    "expectedFailure", "parametrize", "usefixtures", "filterwarnings",
+    "xfail", "skipif"))
+
+
+def test_decorator(d):
+    """1 when decorator d keeps the function a test run by its id
+    (pytest.mark.anything included), not a fixture or a registration."""
+    if isinstance(d, ast.Call):
+        d = d.func
+    parts = []
+    while isinstance(d, ast.Attribute):
+        parts.append(d.attr)
+        d = d.value
+    if not isinstance(d, ast.Name):
+        return False
+    parts.append(d.id)
+    return "mark" in parts[1:] or parts[0] in TEST_DECORATORS or \
+        parts[0] in PURE_DECORATORS
+
+
+def def_path(node, name, line, prefix=()):
+    """The classes holding the def named name whose lines hold line, in
+    top-level statement node (through if, try and with blocks), with the
+    def: (classes, def), or None."""
+    if isinstance(node, FUNC):
+        if node.name == name and node.lineno <= line <= node.end_lineno:
+            return prefix, node
+        return None
+    if isinstance(node, ast.ClassDef):
+        if not (node.lineno <= line <= node.end_lineno):
+            return None
+        prefix = prefix + (node.name,)
+    elif not isinstance(node, (ast.If, ast.Try, ast.With,
+                               getattr(ast, "TryStar", ast.Try))):
+        return None
+    for field in ("body", "orelse", "finalbody", "handlers"):
+        for b in getattr(node, field, ()):
+            for sub in (b.body if isinstance(b, ast.ExceptHandler) else
+                        [b]):
+                found = def_path(sub, name, line, prefix)
+                if found:
+                    return found
+    return None
+
+
+def test_qualname(u):
+    """The id of the test that function unit u of a test module is in
+    ("Class::test_x" or "test_x", as pytest names it after the file's
+    "::"), or None when its code may run for other tests: a def a
+    framework calls without naming it (set-up, a hook, a dunder), one
+    decorated beyond a test's decorators (a fixture), code outside a
+    def."""
+    if not u.chain:
+        return None
+    outer = u.chain[0]
+    if implicit_test_name(outer):
+        return None
+    found = def_path(u.rec.stmts[u.stmt].node, outer, u.first)
+    if found is None:
+        return None
+    classes, fn = found
+    if not all(test_decorator(d) for d in fn.decorator_list):
+        return None
+    return "::".join(classes + (outer,))
+
+
+def test_quals(rec):
+    """Every "Class::name" and "name" a def of test module rec may be
+    collected as, outside other defs."""
+    found = rec.cache.get("quals")
+    if found is not None:
+        return found
+    out = []
+
+    def walk(nodes, prefix):
+        for n in nodes:
+            if isinstance(n, FUNC):
+                out.append("::".join(prefix + (n.name,)))
+            elif isinstance(n, ast.ClassDef):
+                walk(n.body, prefix + (n.name,))
+            elif isinstance(n, (ast.If, ast.Try, ast.With,
+                                getattr(ast, "TryStar", ast.Try))):
+                walk(n.body + getattr(n, "orelse", []) +
+                     getattr(n, "finalbody", []), prefix)
+                for h in getattr(n, "handlers", ()):
+                    walk(h.body, prefix)
+
+    walk([st.node for st in rec.stmts], ())
+    found = rec.cache["quals"] = sorted(set(out))
+    return found
+
+
 def flow_names(st, n):
     """The names that a statement reading n passes it on to: for `from m
     import a, n as b`, only b; for any other statement, all it binds."""
@@ -1677,9 +1976,263 @@ def callee_name(node):
 def side_effects(u, allowed=()):
     """What a unit calls beyond the pure calls and bases, the functions of
     its own file that have no side effects themselves, and `allowed`,
-    sorted: calls that may change state the statement does not bind."""
+    sorted: calls that may change state the statement does not bind.  In
+    an import-time unit, a call of an effect-free function of the file
+    (effect_free) whose every call in the statement passes only fresh or
+    constant values (plain_call_sites) is no side effect either: a
+    generator building a constant (`P = tuple(sieve(211))`)."""
     rest = u.calls - PURE_CALLS - PURE_DECORATORS - PURE_BASES - set(allowed)
-    return sorted(c for c in rest if not pure_function(u.rec, c, ()))
+    return sorted(c for c in rest if not pure_function(u.rec, c, ()) and
+                  not (not u.func and effect_free(u.rec, c) and
+                       plain_call_sites(u, c)))
+
+
+def binders(rec, name):
+    """The top-level statements of file rec that bind name."""
+    return [st for st in rec.stmts if name in st.binds]
+
+
+def stdlib_names(rec):
+    """The names file rec binds only by imports of PURE_MODULES modules,
+    each to what it imported: a module's name, or a function's own name
+    (`from itertools import pairwise as ipairwise`: ipairwise ->
+    pairwise)."""
+    found = rec.cache.get("stdlib")
+    if found is not None:
+        return found
+    out, other = {}, set()
+    for st in rec.stmts:
+        node = st.node
+        if isinstance(node, ast.Import) and all(
+                a.name.split(".")[0] in PURE_MODULES for a in node.names):
+            for a in node.names:
+                out[a.asname or a.name.split(".")[0]] = a.name
+        elif isinstance(node, ast.ImportFrom) and not node.level and \
+                node.module and node.module.split(".")[0] in PURE_MODULES:
+            for a in node.names:
+                out[a.asname or a.name] = a.name
+        else:
+            other |= st.binds
+    found = rec.cache["stdlib"] = {k: v for k, v in out.items()
+                                   if k not in other}
+    return found
+
+
+def lib_call(rec, name):
+    """1 when a call of name in file rec is one of PURE_LIB's: the file
+    binds the name by an import of a PURE_MODULES module, or not at all
+    (a built-in, or reached as an attribute of such a module)."""
+    stdlib = stdlib_names(rec)
+    if name in stdlib:
+        return stdlib[name] in PURE_LIB
+    return name in PURE_LIB and not binders(rec, name)
+
+
+def immutable_value(node):
+    """1 when node is a constant, or a tuple or frozenset of them."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Tuple):
+        return all(immutable_value(e) for e in node.elts)
+    if isinstance(node, ast.UnaryOp):
+        return immutable_value(node.operand)
+    if isinstance(node, ast.BinOp):
+        return immutable_value(node.left) and immutable_value(node.right)
+    return False
+
+
+def constant_name(rec, name):
+    """1 when every top-level binding of name in rec is `name = V` with V
+    an immutable value: reading it hands out nothing that can change."""
+    sts = binders(rec, name)
+    return bool(sts) and all(
+        isinstance(st.node, ast.Assign) and len(st.node.targets) == 1 and
+        isinstance(st.node.targets[0], ast.Name) and
+        immutable_value(st.node.value) for st in sts)
+
+
+def fresh_value(rec, node):
+    """1 when evaluating node at import yields a constant or a new object
+    built from constants (a literal, a pure built-in's result, arithmetic
+    on them): a callee that changes it changes nothing anyone else
+    holds."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Name):
+        return node.id in ("None", "True", "False") or \
+            constant_name(rec, node.id)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return all(fresh_value(rec, e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is None or fresh_value(rec, k) for k in node.keys) \
+            and all(fresh_value(rec, v) for v in node.values)
+    if isinstance(node, ast.Starred):
+        return fresh_value(rec, node.value)
+    if isinstance(node, ast.UnaryOp):
+        return fresh_value(rec, node.operand)
+    if isinstance(node, ast.BinOp):
+        return fresh_value(rec, node.left) and fresh_value(rec, node.right)
+    if isinstance(node, ast.BoolOp):
+        return all(fresh_value(rec, v) for v in node.values)
+    if isinstance(node, ast.Compare):
+        return fresh_value(rec, node.left) and \
+            all(fresh_value(rec, c) for c in node.comparators)
+    if isinstance(node, ast.IfExp):
+        return all(fresh_value(rec, x) for x in (node.test, node.body,
+                                                 node.orelse))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id in PURE_CALLS and not binders(rec, node.func.id):
+        return all(fresh_value(rec, a) for a in node.args) and \
+            all(fresh_value(rec, k.value) for k in node.keywords)
+    return False
+
+
+def plain_call_sites(u, name):
+    """1 when, in the import-time code of unit u's statement, name is
+    only called (never handed over as a value) and every call passes
+    fresh values (fresh_value): whatever an effect-free callee does to
+    its arguments stays inside the call."""
+    st = u.rec.stmts[u.stmt]
+    calls = 0
+    pending = [st.node]
+    while pending:
+        n = pending.pop()
+        if isinstance(n, FUNC):
+            pending += n.decorator_list + n.args.defaults + \
+                [d for d in n.args.kw_defaults if d is not None]
+            continue
+        if isinstance(n, ast.Lambda):
+            pending += n.args.defaults + \
+                [d for d in n.args.kw_defaults if d is not None]
+            continue
+        if isinstance(n, ast.Call) and callee_name(n.func) == name:
+            if not all(fresh_value(u.rec, a) for a in n.args) or \
+                    not all(fresh_value(u.rec, k.value) for k in n.keywords):
+                return False
+            calls += 1
+            pending += n.args + [k.value for k in n.keywords]
+            if isinstance(n.func, ast.Attribute):
+                pending.append(n.func.value)
+            continue
+        if isinstance(n, ast.Name) and n.id == name:
+            return False          # handed over, not called here
+        pending += ast.iter_child_nodes(n)
+    return calls > 0
+
+
+def global_loads(fn):
+    """The names a def (with the defs, lambdas and comprehensions inside
+    it) reads as globals: Name loads no enclosing scope of its own binds."""
+    out = set()
+
+    def walk(nodes, scopes):
+        pending = list(nodes)
+        while pending:
+            n = pending.pop()
+            if isinstance(n, ast.Name):
+                if not isinstance(n.ctx, ast.Store) and \
+                        not any(n.id in sc for sc in scopes):
+                    out.add(n.id)
+                continue
+            if isinstance(n, FUNC + (ast.Lambda,)):
+                pending += n.args.defaults + \
+                    [d for d in n.args.kw_defaults if d is not None]
+                if not isinstance(n, ast.Lambda):
+                    pending += n.decorator_list
+                local, _ = scope_locals(n)
+                walk(n.body if isinstance(n.body, list) else [n.body],
+                     scopes + (local,))
+                continue
+            if isinstance(n, COMP):
+                local = set()
+                for g in n.generators:
+                    for m in ast.walk(g.target):
+                        if isinstance(m, ast.Name):
+                            local.add(m.id)
+                pending.append(n.generators[0].iter)
+                parts = n.generators[0].ifs[:]
+                for g in n.generators[1:]:
+                    parts += [g.iter] + g.ifs
+                parts += [n.key, n.value] if isinstance(n, ast.DictComp) \
+                    else [n.elt]
+                walk(parts, scopes + (local,))
+                continue
+            pending += ast.iter_child_nodes(n)
+
+    local, _ = scope_locals(fn)
+    walk(fn.body if isinstance(fn.body, list) else [fn.body], (local,))
+    return out
+
+
+def effect_free(rec, name, seen=()):
+    """1 when name is a def at the top of file rec (bound by nothing else)
+    that, called with fresh values (fresh_value), changes nothing but
+    what it makes itself and those values, and hands out nothing but
+    what it returns or yields: no decorator beyond the pure ones, no
+    default that is not an immutable value, no global or nonlocal
+    declaration, no store into anything but its own locals and
+    arguments, and calls only of pure built-ins (PURE_CALLS), of the pure
+    standard library (lib_call), of what its locals and arguments hold
+    (methods included: under fresh values they are built-ins'), and of
+    such functions of the file.  The globals it reads are built-ins,
+    immutable constants (constant_name), the standard library's, or such
+    functions: it never holds an object another call could change.
+    Generators and `with suppress(...)` are fine: yielding hands a value
+    to the one iterating, as returning does."""
+    cache = rec.cache.setdefault("effect_free", {})
+    if name in cache:
+        return cache[name]
+    if name in seen:
+        return True           # recursion: decided by the outer call
+    ok = _effect_free(rec, name, seen + (name,))
+    if not seen:
+        cache[name] = ok
+    return ok
+
+
+def _effect_free(rec, name, seen):
+    sts = binders(rec, name)
+    if len(sts) != 1 or not isinstance(sts[0].node, FUNC):
+        return False
+    st = sts[0]
+    fn = st.node
+    if fn.name != name or any(deco_name(d) not in PURE_DECORATORS
+                              for d in fn.decorator_list):
+        return False
+    at = rec.stmts.index(st)
+    stdlib = set(stdlib_names(rec))
+    for n in ast.walk(fn):
+        if isinstance(n, FUNC + (ast.Lambda,)):
+            if not all(d is None or immutable_value(d) for d in
+                       n.args.defaults + n.args.kw_defaults):
+                return False
+    for u in rec.units:
+        if not u.func or u.stmt != at:
+            continue
+        if u.globals or u.escapes or u.roots - stdlib:
+            return False
+        if any(isinstance(x, ast.Nonlocal) for x in own_nodes(u.node)):
+            return False
+        for c in u.calls:
+            if c == "?yield" or c.startswith("."):
+                continue
+            if c in PURE_CALLS or c in PURE_BASES or c in PURE_DECORATORS:
+                if not binders(rec, c):
+                    continue
+            if lib_call(rec, c):
+                continue
+            if effect_free(rec, c, seen):
+                continue
+            return False
+    for g in global_loads(fn):
+        if g == name or g in stdlib or constant_name(rec, g):
+            continue
+        if not binders(rec, g) and hasattr(builtins, g):
+            continue
+        if effect_free(rec, g, seen):
+            continue
+        return False
+    return True
 
 
 def pure_function(rec, name, seen):
