@@ -44,7 +44,9 @@ statements: all).
   - Lines in a function body (the engine asks only about lines that ran at
     import, so the function was called at import): the function's span is
     a reader span, and the affected names are those bound by the import-
-    time statements that call it.  Callers are followed by name from the
+    time statements that call it.  The function must be pure (calls only
+    pure code, stores only into its own locals) or effect-free (below),
+    and so must what each such statement calls (else all).  Callers are followed by name from the
     seeds of the function: its def names (enclosing ones too) and, for a
     top-level function, a lambda or a dunder method (called unnamed), the
     names of its top-level statement.  Any function mentioning one adds
@@ -64,14 +66,31 @@ Then, for every affected name N (and names it flows into, below):
     function of M declaring `global N`: all (other dunders, a project's
     own `__version__` or `__author__`, are read by naming them);
   - a function unit of a subject file mentioning N: its span;
-  - any unit of a test module mentioning N: that test module (and, for
-    its import-time code, N flows into the names it binds, which other
-    test modules may import);
+  - a unit of a test module mentioning N: when it is a test's own code
+    (a def outside any other, a method of a class, decorated at most by
+    marks, hypothesis, patches or skips, not one of the names a framework
+    calls unnamed: setUp, run, setup_method, pytest_*, dunders), that
+    test ("Class::test_x") is a reader, and whoever names the def is
+    followed (a helper's callers); a `from m import N` at the top makes
+    the module hold N without reading it (unless N names a decorated
+    def: a fixture is taken by naming it as a parameter); any other unit
+    (import-time code, a fixture, set-up, a lambda at the top) makes the
+    whole module a reader, and for its import-time code N flows into the
+    names it binds, which other test modules may import.  A test module
+    that only some tests read gets the others' "PATH::QUAL" in the
+    answer's skip list; a test whose id is none of the module's defs
+    (inherited, generated, a doctest) always reads;
   - an import-time unit of a subject file mentioning N, other than T
     itself: when it calls nothing (no call, decorator, with, await or
-    yield) and its bound names are known, N flows into those names
-    (`TABLE = {k: N for k in X}`, `from pkg.mod import N as M`, a
-    default value); otherwise all;
+    yield) or only pure built-ins and effect-free functions of its file
+    given fresh values, and its bound names are known, N flows into those
+    names (`TABLE = {k: N for k in X}`, `from pkg.mod import N as M`, a
+    default value, `P = tuple(sieve(N))`); otherwise all;
+  - a function unit of M that reads N and runs at import itself (a
+    generator a constant is built with): when every import-time caller of
+    it is such a statement of M (or a test module's, then a reader), N
+    also flows into the callers' names, and the span is marked followed:
+    the engine need not take its having run at import as all;
   - a pure `from x import ...` at the top of any other file: N flows into
     its alias; any other unit of another file (conftest.py, helpers,
     setup.py, docs): all.
@@ -84,10 +103,23 @@ Regardless of names:
     or its test module; the same in another subject file: its span for a
     function, all at import time; in M's own import-time code other than
     T: all (also for sys.modules[__name__]).
+Effect-free (effect_free): a def at the top of its file, bound once,
+that changes nothing outside what it makes itself and its arguments and
+holds nothing another call could change: no decorator but the pure ones,
+only immutable defaults, no global or nonlocal, stores only into its own
+locals and arguments, calls only pure built-ins, the pure standard
+library (PURE_LIB, by name through imports of PURE_MODULES), what its
+locals and arguments hold (their methods), and effect-free functions of
+its file; reads as globals only built-ins, immutable constants, the
+standard library's names and such functions; yields and `with
+suppress(...)` allowed.  Called with fresh values (constants, literals,
+pure built-ins' results: fresh_value) by name, whatever it does stays in
+what it returns or yields.
+
 Left out, known: a reader function that also runs at import (a constant
-computed by calling it) passes what it read on unseen: the engine, which
-has the import coverage, must take a reader span that ran at import as
-all.  Also reads through getattr with a computed name, through objects
+computed by calling it) passes what it read on unseen, unless followed
+as above: the engine, which has the import coverage, must take a reader
+span that ran at import and is not followed as all.  Also reads through getattr with a computed name, through objects
 handed over by calls at import, through pickles, the file system or
 subprocesses.  Matching is by name only, never by module, which can only
 add readers.
@@ -2106,13 +2138,13 @@ def plain_call_sites(u, name):
                 [d for d in n.args.kw_defaults if d is not None]
             continue
         if isinstance(n, ast.Call) and callee_name(n.func) == name:
+            if not isinstance(n.func, ast.Name):
+                return False      # another object's n, not the file's
             if not all(fresh_value(u.rec, a) for a in n.args) or \
                     not all(fresh_value(u.rec, k.value) for k in n.keywords):
                 return False
             calls += 1
             pending += n.args + [k.value for k in n.keywords]
-            if isinstance(n.func, ast.Attribute):
-                pending.append(n.func.value)
             continue
         if isinstance(n, ast.Name) and n.id == name:
             return False          # handed over, not called here
