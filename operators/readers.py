@@ -323,7 +323,7 @@ class Unit:
     code (func False) or a function body (func True)."""
     __slots__ = ("rec", "func", "first", "last", "stmt", "names", "impure",
                  "chain", "star", "globals", "main", "body", "calls",
-                 "own", "roots", "escapes", "decorated", "node")
+                 "own", "roots", "escapes", "decorated", "node", "attrs")
 
     def __init__(self, rec, func, first, last, stmt):
         self.rec = rec
@@ -332,6 +332,8 @@ class Unit:
         self.last = last
         self.stmt = stmt          # index of the top-level statement
         self.names = set()
+        self.attrs = set()        # the names among those mentioned other
+                                  # than as a variable: x.N, "N", an import
         self.impure = False       # calls something (import-time units)
         self.chain = ()           # def names, outermost first (functions)
         self.star = []            # modules star-imported
@@ -645,12 +647,14 @@ class Walker:
                 continue
             if t is ast.Attribute:
                 u.names.add(n.attr)
+                u.attrs.add(n.attr)
                 pending.append(n.value)
                 continue
             if t is ast.Constant:
                 v = n.value
                 if type(v) is str and len(v) <= 200 and DOTTED.fullmatch(v):
                     u.names.update(v.split("."))
+                    u.attrs.update(v.split("."))
                 continue
             if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
                 self.function(n, u, scopes, chain)
@@ -698,6 +702,7 @@ class Walker:
                                       if n.module else "")
                     else:
                         u.names.add(a.name)
+                        u.attrs.add(a.name)
                 continue
             if t in (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
                 # Storing into an attribute or item of anything but a
@@ -961,6 +966,18 @@ class Index:
         if self.by_path is None:
             self.by_path = {rec.path: rec for rec in self.files}
         return self.by_path.get(path)
+
+    def plain_binding(self, u):
+        """1 when import-time unit u of a file litmus does not trace (not
+        a conftest: its defs may be fixtures) calls nothing (no call,
+        decorator, base or store beyond the names it binds, but for the
+        pure decorators and built-in bases): what it reads goes into those
+        names alone (a def's default value), and whoever names them is
+        followed."""
+        return not u.func and \
+            not (u.calls - PURE_DECORATORS - PURE_BASES) and \
+            not u.main and not u.rec.stmts[u.stmt].why and \
+            os.path.basename(u.rec.path) != "conftest.py"
 
     def classes(self, name):
         """The top-level classes named name in the scanned files."""
@@ -1478,9 +1495,22 @@ class Query:
         # own) are no names of the project's that a doctest or a star
         # import could read: they stay out of self.names.
         code = set(names)
+        # The files whose own top-level binding of a name is one the
+        # change reaches (the name of a def that reads it, of a
+        # statement it flows into): another file's own variable of the
+        # same name is another object.
+        origin = {}
 
-        def push(more):
-            code.update(more)
+        def push(more, rec, test=False):
+            if not test:
+                code.update(more)
+            for m in more:
+                where_ = origin.setdefault(m, set())
+                if rec.path not in where_:
+                    where_.add(rec.path)
+                    # Seen before from elsewhere: rec's own mentions of it
+                    # were passed over then.
+                    seen.discard(m)
             pending.extend(more)
         while pending:
             n = pending.pop()
@@ -1497,12 +1527,16 @@ class Query:
                 r = u.rec
                 if u is T.unit:
                     continue
+                if r is not M and n not in u.attrs and \
+                        n in own_globals(r) and \
+                        r.path not in origin.get(n, ()):
+                    continue      # its own variable n, another object
                 if r.test:
                     st = r.stmts[u.stmt]
                     if not u.func:
                         self.flows = True
                         if not st.why:
-                            push(flow_names(st, n))
+                            push(flow_names(st, n), r)
                         if self.named_import(st, n):
                             # `from pkg import N`: the module holds N;
                             # its tests read it by naming it.
@@ -1519,9 +1553,9 @@ class Query:
                         self.tests.add(r.path)
                     else:
                         self.partial.setdefault(r.path, set()).add(q)
-                    for c in seeds(u.chain, st):
-                        if not is_dunder(c) and c not in seen:
-                            pending.append(c)
+                    push([c for c in seeds(u.chain, st)
+                          if not is_dunder(c) and c not in seen], r,
+                         test=True)
                     continue
                 if u.func:
                     if r.subject is None:
@@ -1539,7 +1573,7 @@ class Query:
                                 len(u.chain) == 1 and not st.why and \
                                 st.node.name in more:
                             allow = allow | {u.chain[0]}
-                        push(more)
+                        push(more, r)
                         continue
                     # Should it also run at import, what it read flows on
                     # unseen: the engine, which knows, runs every test,
@@ -1551,20 +1585,21 @@ class Query:
                         if flow is not None:
                             self.followed.add(span)
                             self.flows = True
-                            push(flow)
+                            push(flow, r)
                     continue
                 st = r.stmts[u.stmt]
                 # A statement that calls only pure code, or effect-free
                 # functions given fresh values, passes what it read on to
                 # its names alone (`P = tuple(sieve(N))`).
-                if st.why or (u.impure and (r.subject is None or
-                                            side_effects(u))) or (
-                        r.subject is None
-                        and not isinstance(st.node, ast.ImportFrom)):
+                if st.why or (u.impure and r.subject is not None and
+                              side_effects(u)) or (
+                        r.subject is None and not isinstance(
+                            st.node, ast.ImportFrom) and
+                        not self.ix.plain_binding(u)):
                     raise All("%s reads %s at import"
                               % (where(self.ix, u), n))
                 self.flows = True
-                push(flow_names(st, n))
+                push(flow_names(st, n), r)
         self.names |= seen & code
 
 
@@ -2017,6 +2052,36 @@ def side_effects(u, allowed=()):
     return sorted(c for c in rest if not pure_function(u.rec, c, ()) and
                   not (not u.func and effect_free(u.rec, c) and
                        plain_call_sites(u, c)))
+
+
+def own_globals(rec):
+    """The names file rec binds at its top only by statements other than
+    imports, when it has no star import: a variable of one of them read
+    in rec is rec's own object, whatever another module binds under the
+    same name (more.py's `_marker = object()`, not recipes.py's)."""
+    found = rec.cache.get("own_globals")
+    if found is not None:
+        return found
+    out, imported = set(), set()
+    star = False
+    for st in rec.stmts:
+        node = st.node
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            imported |= st.binds
+            star = star or any(a.name == "*" for a in node.names)
+        else:
+            b = set()
+            stmt_binds(node, b)   # what it binds before anything unknown
+            out |= b
+        for n in ast.walk(node):
+            if isinstance(n, (ast.Import, ast.ImportFrom)) and \
+                    n is not node:
+                for a in n.names:
+                    imported.add(a.asname or a.name.split(".")[0])
+                    star = star or a.name == "*"
+    found = rec.cache["own_globals"] = frozenset() if star else \
+        frozenset(out - imported - rec.globals)
+    return found
 
 
 def binders(rec, name):

@@ -661,6 +661,29 @@ static void test_per_test(void **state)
     }
 }
 
+/* Another module's own variable of the same name is another object: its
+ * readers are not N's.  A module litmus does not trace that imports N and
+ * keeps it in a def's default passes it on to the def's name. */
+static void test_own_variables(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py", "N = 1\ndef f():\n    return N\n"},
+        {"pkg/helper.py", "N = 2\ndef g():\n    return N\n"},
+        {"pkg/keep.py",
+         "from pkg.mod import N\ndef h(x=N):\n    return x\n"},
+        {"tests/test_g.py",
+         "from pkg.helper import g\ndef test_g():\n    assert g() == 2\n"},
+        {"tests/test_h.py",
+         "from pkg.keep import h\ndef test_h():\n    assert h() == 1\n"
+         "def test_other():\n    pass\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 1,
+           "spans=0:3-3 tests=tests/test_h.py skip=tests/test_h.py::"
+           "test_other");
+}
+
 static void test_class_body(void **state)
 {
     (void)state;
@@ -988,6 +1011,7 @@ int main(void)
         cmocka_unit_test(test_function_called_at_import),
         cmocka_unit_test(test_generator_constant),
         cmocka_unit_test(test_per_test),
+        cmocka_unit_test(test_own_variables),
         cmocka_unit_test(test_class_body),
         cmocka_unit_test(test_class_dunders),
         cmocka_unit_test(test_untraced_functions),
