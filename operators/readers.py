@@ -94,6 +94,17 @@ Then, for every affected name N (and names it flows into, below):
   - a pure `from x import ...` at the top of any other file: N flows into
     its alias; any other unit of another file (conftest.py, helpers,
     setup.py, docs): all.
+  - a bare-name read of N in another file that binds N at its top only
+    by statements other than imports (and star-imports nothing) reads
+    that file's own N, another object: not followed, unless N reaches the
+    file as one of its own names (a def of its that reads the change);
+  - an import-time statement of a file that is neither subject nor test
+    (nor conftest) that calls nothing but pure decorators and built-in
+    bases (a def whose default is N) passes N on to its names.
+  - files no other file names (find_unimported: a docs conf.py, a tool
+    script; no import, string or path of the tree or of its setup.cfg,
+    tox.ini, pytest.ini, pyproject.toml names their module) cannot run in
+    a test: their code reads nothing.
 Regardless of names:
   - a file that cannot be read or parsed: all, or, for a test module, that
     module is always a reader;
@@ -895,6 +906,7 @@ class Index:
         self.class_index = None
         self.decorated = None
         self.by_path = None
+        self.unimported = frozenset()
         # Subjects first; then only the files whose text names something
         # a subject binds or a subject module (a file that does not name
         # it cannot read it), and so on for the names those files bind,
@@ -907,6 +919,7 @@ class Index:
                     texts[p] = f.read()
             except OSError as e:
                 texts[p] = e
+        every = dict(texts)       # for unimported() below
         names = set()
         for p in self.subjects:
             names.update(module_names(p))
@@ -930,6 +943,42 @@ class Index:
                        for st in stmts):
                     more |= module_names(p)
             names |= more
+        self.unimported = self.find_unimported(every)
+
+    def find_unimported(self, texts):
+        """The parsed files that are neither subjects, test modules nor
+        conftests and whose module's own name (the file's stem, or the
+        package's for __init__.py) no other file of the tree names as a
+        word (Python sources, and the project's setup.cfg, tox.ini,
+        pytest.ini and pyproject.toml, where plugins and options are
+        named): no import, import_module string, pytest_plugins entry or
+        path of a script names it, so no test can run its code (a docs
+        conf.py, a tool script).  Their code reads nothing here."""
+        cand = {}
+        for rec in self.files:
+            if rec.subject is None and not rec.test and \
+                    os.path.basename(rec.path) != "conftest.py":
+                cand.setdefault(rec.modname, []).append(rec.path)
+        if not cand:
+            return frozenset()
+        for cfg in ("setup.cfg", "tox.ini", "pytest.ini", "pyproject.toml"):
+            p = os.path.join(self.root, cfg)
+            try:
+                with open(p, "rb") as f:
+                    texts[p] = f.read()
+            except OSError:
+                pass
+        pattern = name_pattern(cand)
+        named = set()
+        for p, t in texts.items():
+            if not isinstance(t, bytes):
+                return frozenset()   # unreadable: it might name any
+            for m in set(pattern.findall(t)):
+                stem = m.decode()
+                if p not in cand[stem] or len(cand[stem]) > 1:
+                    named.add(stem)
+        return frozenset(p for stem, ps in cand.items() if stem not in named
+                         for p in ps)
 
     def add(self, p, subject, text):
         """Parses one file into the index; its top-level statements."""
@@ -1066,7 +1115,7 @@ class Index:
             for u in self.mentions.get(n, ()):
                 r = u.rec
                 st = r.stmts[u.stmt]
-                if u.main:
+                if u.main or r.path in self.unimported:
                     continue
                 if u.func:
                     if st.why:
@@ -1312,6 +1361,8 @@ class Query:
         ix, M = self.ix, self.rec
         for u in ix.dynamic:
             r = u.rec
+            if r.path in ix.unimported:
+                continue
             if r is M:
                 if u.func:
                     self.spans.add((r.subject, u.body, u.last))
@@ -1353,7 +1404,8 @@ class Query:
                 continue
             seen.add(mod)
             for u in ix.stars:
-                if not any(s in ("", mod) for s in u.star):
+                if not any(s in ("", mod) for s in u.star) or \
+                        u.rec.path in ix.unimported:
                     continue
                 if u.rec.test:
                     self.tests.add(u.rec.path)
@@ -1525,7 +1577,7 @@ class Query:
                           % (M.modname, n))
             for u in self.ix.mentions.get(n, ()):
                 r = u.rec
-                if u is T.unit:
+                if u is T.unit or r.path in self.ix.unimported:
                     continue
                 if r is not M and n not in u.attrs and \
                         n in own_globals(r) and \

@@ -432,6 +432,7 @@ static void test_conftest_and_helpers(void **state)
     const struct file star_use[] = {
         {"pkg/mod.py", MOD_N},
         {"tests/helpers.py", "from pkg.mod import *\nX = f(UNUSED)\n"},
+        {"tests/test_u.py", "import helpers\n"},
         {NULL, NULL},
     };
     EXPECT(star_use, 0, 6, "all");
@@ -481,10 +482,11 @@ static void test_skipped_dirs(void **state)
         {NULL, NULL},
     };
     EXPECT(files, 0, 1, "spans=0:4-4 tests=");
-    /* The same, not skipped. */
+    /* The same, not skipped (and imported by a test module). */
     const struct file kept[] = {
         {"pkg/mod.py", MOD_N},
         {"scripts/x.py", "Y = compute(N)\n"},
+        {"tests/test_x.py", "from scripts import x\n"},
         {NULL, NULL},
     };
     EXPECT(kept, 0, 1, "all");
@@ -682,6 +684,29 @@ static void test_own_variables(void **state)
     EXPECT(files, 0, 1,
            "spans=0:3-3 tests=tests/test_h.py skip=tests/test_h.py::"
            "test_other");
+}
+
+/* A file no other file names (a docs conf.py, a tool script) cannot be
+ * imported or run by a test: what it reads at import is nobody's.  Named
+ * by a test (a path to run it), it counts again. */
+static void test_unimported_files(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"docs/conf.py", "from pkg.mod import N\nTITLE = render(N)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 1, "spans=0:4-4 tests=");
+    const struct file named[] = {
+        {"pkg/mod.py", MOD_N},
+        {"docs/conf.py", "from pkg.mod import N\nTITLE = render(N)\n"},
+        {"tests/test_docs.py",
+         "import runpy\ndef test_conf():\n"
+         "    runpy.run_path('docs/conf.py')\n"},
+        {NULL, NULL},
+    };
+    EXPECT(named, 0, 1, "all");
 }
 
 static void test_class_body(void **state)
@@ -888,6 +913,7 @@ static void test_untraced_functions(void **state)
         {"pkg/util.py",
          "from pkg import mod\nSEEN = []\n\ndef g():\n"
          "    SEEN.append(mod.N)\n"},
+        {"tests/test_u.py", "from pkg import util\n"},
         {NULL, NULL},
     };
     EXPECT(state_files, 0, 1, "all");
@@ -896,6 +922,7 @@ static void test_untraced_functions(void **state)
         {"tests/util.py",
          "import pytest\nfrom pkg import mod\n\n@pytest.fixture\n"
          "def g():\n    return mod.N\n"},
+        {"tests/test_u.py", "from util import g\n"},
         {NULL, NULL},
     };
     EXPECT(fixture, 0, 1, "all");
@@ -1012,6 +1039,7 @@ int main(void)
         cmocka_unit_test(test_generator_constant),
         cmocka_unit_test(test_per_test),
         cmocka_unit_test(test_own_variables),
+        cmocka_unit_test(test_unimported_files),
         cmocka_unit_test(test_class_body),
         cmocka_unit_test(test_class_dunders),
         cmocka_unit_test(test_untraced_functions),
