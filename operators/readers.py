@@ -946,9 +946,9 @@ class Index:
         self.unimported = self.find_unimported(every)
 
     def find_unimported(self, texts):
-        """The parsed files that are neither subjects, test modules nor
-        conftests and whose module's own name (the file's stem, or the
-        package's for __init__.py) no other file of the tree names as a
+        """The parsed files that are neither subjects, test modules,
+        conftests nor a package's __init__.py and whose module's own name
+        (the file's stem) no other file of the tree names as a
         word (Python sources, and the project's setup.cfg, tox.ini,
         pytest.ini and pyproject.toml, where plugins and options are
         named): no import, import_module string, pytest_plugins entry or
@@ -956,8 +956,11 @@ class Index:
         conf.py, a tool script).  Their code reads nothing here."""
         cand = {}
         for rec in self.files:
+            # A package's __init__.py runs whenever any of its modules is
+            # imported: never a candidate.
             if rec.subject is None and not rec.test and \
-                    os.path.basename(rec.path) != "conftest.py":
+                    os.path.basename(rec.path) not in ("conftest.py",
+                                                       "__init__.py"):
                 cand.setdefault(rec.modname, []).append(rec.path)
         if not cand:
             return frozenset()
@@ -1407,6 +1410,9 @@ class Query:
                 if not any(s in ("", mod) for s in u.star) or \
                         u.rec.path in ix.unimported:
                     continue
+                # It copies the names at import: executing the mutated
+                # statement again in M alone would leave its copies old.
+                self.flows = True
                 if u.rec.test:
                     self.tests.add(u.rec.path)
                 elif not u.func and u.rec is not M and isinstance(

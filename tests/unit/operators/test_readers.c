@@ -377,6 +377,18 @@ static void test_rebind(void **state)
     /* big is exported, and the package re-exports it under its name:
      * whoever reads it names it. */
     EXPECT(star, 0, 3, "spans= tests=");
+    /* An exported alias (`padnone = pad_none` in more-itertools, read as
+     * `mi.padnone`): the package holds a copy made at import, which
+     * executing the statement again in mod would leave old. */
+    const struct file alias[] = {
+        {"pkg/mod.py",
+         "__all__ = ['big', 'large']\ndef big(x):\n    return x\n"
+         "large = big\n"},
+        {"pkg/__init__.py", "from .mod import *\n"},
+        {NULL, NULL},
+    };
+    EXPECT(alias, 0, 4, "spans= tests=");
+    assert_int_equal(last_rebind, 0);
 }
 
 /* A project's own dunder is read by naming it, as any name; those the
