@@ -206,16 +206,22 @@ struct lt_readers_index;
 struct lt_reader_span {
     size_t subject;          /* index into the subjects of the scan */
     int first, last;
+    int followed;            /* what this code reads when it runs at
+                                import is followed in the answer (the
+                                names of its import-time callers are
+                                among the readers'): its having run at
+                                import is no reason for all */
 };
 
 /* Who can observe a mutant.  When all is 1 nothing else is set: every
  * test must run (the engine's fallback), and why says why, for --debug.
  * Otherwise the tests that depend on it are those that executed a line
- * of a span, and every test of the test modules; both may be empty (no
- * test reads what the statement binds: the import the engine does anyway
- * still kills a mutant that breaks it).  Spans that also ran at import
- * are reads at import the index could not follow by name: the engine,
- * which has the import coverage, must treat them as all. */
+ * of a span, and every test of the test modules but those skip names;
+ * both may be empty (no test reads what the statement binds: the import
+ * the engine does anyway still kills a mutant that breaks it).  Spans
+ * that also ran at import, unless followed, are reads at import the index
+ * could not follow by name: the engine, which has the import coverage,
+ * must treat them as all. */
 struct lt_readers {
     int all;
     char *why;                       /* all only; owned */
@@ -232,6 +238,14 @@ struct lt_readers {
                                         executed again in the imported
                                         module instead of a fresh import
                                         (lt_rebind_payload) */
+    char **skip;                     /* "PATH::Class::test" or
+                                        "PATH::test" (PATH one of
+                                        test_files): tests of those
+                                        modules that cannot read the
+                                        change; a test id matches when
+                                        equal up to its first '[';
+                                        sorted (strcmp); owned */
+    size_t n_skip;
 };
 
 /* Scans every .py file under root (skipping VCS, cache, virtualenv and

@@ -98,15 +98,45 @@ out:
     return rc;
 }
 
-/* Fills r from the answer (why, [(subject, first, last)], [path],
- * [name], rebind).  0 or -1 with a Python error set. */
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A list of str as owned C strings (file-system encoding when fs). 0 or
+ * -1 with a Python error set; what was converted stays in *out. */
+static int strings(PyObject *list, int fs, char ***out, size_t *n)
+{
+    size_t len = (size_t)PyList_Size(list);
+    *out = len ? xcalloc(len, sizeof(char *)) : NULL;
+    for (size_t i = 0; i < len; i++) {
+        PyObject *item = PyList_GetItem(list, (Py_ssize_t)i);
+        if (fs) {
+            PyObject *b = PyUnicode_EncodeFSDefault(item);
+            if (!b)
+                return -1;
+            (*out)[i] = xstrdup(PyBytes_AsString(b));
+            Py_DECREF(b);
+        } else {
+            const char *s = PyUnicode_AsUTF8(item);
+            if (!s)
+                return -1;
+            (*out)[i] = xstrdup(s);
+        }
+        (*n)++;
+    }
+    return 0;
+}
+
+/* Fills r from the answer (why, [(subject, first, last, followed)],
+ * [path], [name], rebind, [skip]).  0 or -1 with a Python error set. */
 static int convert(PyObject *res, size_t n_subjects, struct lt_readers *r)
 {
-    PyObject *why, *spans, *files, *names;
+    PyObject *why, *spans, *files, *names, *skip;
     int rebind = 0;
-    if (!PyArg_ParseTuple(res, "OO!O!O!p", &why, &PyList_Type, &spans,
+    if (!PyArg_ParseTuple(res, "OO!O!O!pO!", &why, &PyList_Type, &spans,
                           &PyList_Type, &files, &PyList_Type, &names,
-                          &rebind))
+                          &rebind, &PyList_Type, &skip))
         return -1;
     r->rebind = rebind;
     if (why != Py_None) {
@@ -118,41 +148,28 @@ static int convert(PyObject *res, size_t n_subjects, struct lt_readers *r)
         return 0;
     }
     size_t ns = (size_t)PyList_Size(spans);
-    size_t nf = (size_t)PyList_Size(files);
     r->spans = ns ? xcalloc(ns, sizeof(*r->spans)) : NULL;
-    r->test_files = nf ? xcalloc(nf, sizeof(*r->test_files)) : NULL;
     for (size_t i = 0; i < ns; i++) {
         Py_ssize_t subject;
-        int first, last;
-        if (!PyArg_ParseTuple(PyList_GetItem(spans, (Py_ssize_t)i), "nii",
-                              &subject, &first, &last))
+        int first, last, followed;
+        if (!PyArg_ParseTuple(PyList_GetItem(spans, (Py_ssize_t)i), "niip",
+                              &subject, &first, &last, &followed))
             return -1;
         if (subject < 0 || (size_t)subject >= n_subjects) {
             PyErr_SetString(PyExc_ValueError, "span of an unknown subject");
             return -1;
         }
-        r->spans[i] = (struct lt_reader_span){(size_t)subject, first, last};
+        r->spans[i] = (struct lt_reader_span){(size_t)subject, first, last,
+                                              followed};
         r->n_spans++;
     }
-    for (size_t i = 0; i < nf; i++) {
-        PyObject *b = PyUnicode_EncodeFSDefault(
-            PyList_GetItem(files, (Py_ssize_t)i));
-        if (!b)
-            return -1;
-        r->test_files[i] = xstrdup(PyBytes_AsString(b));
-        r->n_test_files++;
-        Py_DECREF(b);
-    }
-    size_t nn = (size_t)PyList_Size(names);
-    r->names = nn ? xcalloc(nn, sizeof(*r->names)) : NULL;
-    for (size_t i = 0; i < nn; i++) {
-        const char *n = PyUnicode_AsUTF8(PyList_GetItem(names,
-                                                        (Py_ssize_t)i));
-        if (!n)
-            return -1;
-        r->names[i] = xstrdup(n);
-        r->n_names++;
-    }
+    if (strings(files, 1, &r->test_files, &r->n_test_files) < 0 ||
+        strings(names, 0, &r->names, &r->n_names) < 0 ||
+        strings(skip, 1, &r->skip, &r->n_skip) < 0)
+        return -1;
+    /* Sorted here as the bytes compare, whatever Python's order. */
+    if (r->n_skip > 1)
+        qsort(r->skip, r->n_skip, sizeof(*r->skip), cmp_str);
     return 0;
 }
 
@@ -195,6 +212,9 @@ void lt_readers_clear(struct lt_readers *r)
     for (size_t i = 0; i < r->n_names; i++)
         free(r->names[i]);
     free(r->names);
+    for (size_t i = 0; i < r->n_skip; i++)
+        free(r->skip[i]);
+    free(r->skip);
     free(r->spans);
     free(r->why);
     memset(r, 0, sizeof(*r));

@@ -44,7 +44,9 @@ statements: all).
   - Lines in a function body (the engine asks only about lines that ran at
     import, so the function was called at import): the function's span is
     a reader span, and the affected names are those bound by the import-
-    time statements that call it.  Callers are followed by name from the
+    time statements that call it.  The function must be pure (calls only
+    pure code, stores only into its own locals) or effect-free (below),
+    and so must what each such statement calls (else all).  Callers are followed by name from the
     seeds of the function: its def names (enclosing ones too) and, for a
     top-level function, a lambda or a dunder method (called unnamed), the
     names of its top-level statement.  Any function mentioning one adds
@@ -64,17 +66,45 @@ Then, for every affected name N (and names it flows into, below):
     function of M declaring `global N`: all (other dunders, a project's
     own `__version__` or `__author__`, are read by naming them);
   - a function unit of a subject file mentioning N: its span;
-  - any unit of a test module mentioning N: that test module (and, for
-    its import-time code, N flows into the names it binds, which other
-    test modules may import);
+  - a unit of a test module mentioning N: when it is a test's own code
+    (a def outside any other, a method of a class, decorated at most by
+    marks, hypothesis, patches or skips, not one of the names a framework
+    calls unnamed: setUp, run, setup_method, pytest_*, dunders), that
+    test ("Class::test_x") is a reader, and whoever names the def is
+    followed (a helper's callers); a `from m import N` at the top makes
+    the module hold N without reading it (unless N names a decorated
+    def: a fixture is taken by naming it as a parameter); any other unit
+    (import-time code, a fixture, set-up, a lambda at the top) makes the
+    whole module a reader, and for its import-time code N flows into the
+    names it binds, which other test modules may import.  A test module
+    that only some tests read gets the others' "PATH::QUAL" in the
+    answer's skip list; a test whose id is none of the module's defs
+    (inherited, generated, a doctest) always reads;
   - an import-time unit of a subject file mentioning N, other than T
     itself: when it calls nothing (no call, decorator, with, await or
-    yield) and its bound names are known, N flows into those names
-    (`TABLE = {k: N for k in X}`, `from pkg.mod import N as M`, a
-    default value); otherwise all;
+    yield) or only pure built-ins and effect-free functions of its file
+    given fresh values, and its bound names are known, N flows into those
+    names (`TABLE = {k: N for k in X}`, `from pkg.mod import N as M`, a
+    default value, `P = tuple(sieve(N))`); otherwise all;
+  - a function unit of M that reads N and runs at import itself (a
+    generator a constant is built with): when every import-time caller of
+    it is such a statement of M (or a test module's, then a reader), N
+    also flows into the callers' names, and the span is marked followed:
+    the engine need not take its having run at import as all;
   - a pure `from x import ...` at the top of any other file: N flows into
     its alias; any other unit of another file (conftest.py, helpers,
     setup.py, docs): all.
+  - a bare-name read of N in another file that binds N at its top only
+    by statements other than imports (and star-imports nothing) reads
+    that file's own N, another object: not followed, unless N reaches the
+    file as one of its own names (a def of its that reads the change);
+  - an import-time statement of a file that is neither subject nor test
+    (nor conftest) that calls nothing but pure decorators and built-in
+    bases (a def whose default is N) passes N on to its names.
+  - files no other file names (find_unimported: a docs conf.py, a tool
+    script; no import, string or path of the tree or of its setup.cfg,
+    tox.ini, pytest.ini, pyproject.toml names their module) cannot run in
+    a test: their code reads nothing.
 Regardless of names:
   - a file that cannot be read or parsed: all, or, for a test module, that
     module is always a reader;
@@ -84,10 +114,23 @@ Regardless of names:
     or its test module; the same in another subject file: its span for a
     function, all at import time; in M's own import-time code other than
     T: all (also for sys.modules[__name__]).
+Effect-free (effect_free): a def at the top of its file, bound once,
+that changes nothing outside what it makes itself and its arguments and
+holds nothing another call could change: no decorator but the pure ones,
+only immutable defaults, no global or nonlocal, stores only into its own
+locals and arguments, calls only pure built-ins, the pure standard
+library (PURE_LIB, by name through imports of PURE_MODULES), what its
+locals and arguments hold (their methods), and effect-free functions of
+its file; reads as globals only built-ins, immutable constants, the
+standard library's names and such functions; yields and `with
+suppress(...)` allowed.  Called with fresh values (constants, literals,
+pure built-ins' results: fresh_value) by name, whatever it does stays in
+what it returns or yields.
+
 Left out, known: a reader function that also runs at import (a constant
-computed by calling it) passes what it read on unseen: the engine, which
-has the import coverage, must take a reader span that ran at import as
-all.  Also reads through getattr with a computed name, through objects
+computed by calling it) passes what it read on unseen, unless followed
+as above: the engine, which has the import coverage, must take a reader
+span that ran at import and is not followed as all.  Also reads through getattr with a computed name, through objects
 handed over by calls at import, through pickles, the file system or
 subprocesses.  Matching is by name only, never by module, which can only
 add readers.
@@ -124,6 +167,33 @@ PURE_CALLS = frozenset((
     "hex", "oct", "bin", "enumerate", "zip", "reversed", "sorted",
     "isinstance", "issubclass", "compile", "namedtuple", "NamedTuple",
     "TypeVar", "field", "Decimal", "Fraction", "timedelta",
+))
+# Context managers of the standard library that change nothing outside
+# the block (a `with` of anything else is a call of unknown code).
+PURE_CMS = frozenset(("suppress", "nullcontext"))
+# Modules of the standard library whose functions compute a value from
+# their arguments and change no state of their own (an iterator they
+# return consumes what it is given, as the caller asked).
+PURE_MODULES = frozenset(("math", "cmath", "itertools", "operator",
+                          "functools", "contextlib", "builtins"))
+# Those functions, and the built-ins beyond PURE_CALLS that read only
+# what they are given; matched by the called name's last part when the
+# file binds that name by an import of a PURE_MODULES module (or not at
+# all: a built-in).
+PURE_LIB = frozenset((
+    "islice", "chain", "from_iterable", "compress", "count", "cycle",
+    "repeat", "accumulate", "starmap", "product", "permutations",
+    "combinations", "combinations_with_replacement", "groupby",
+    "zip_longest", "takewhile", "dropwhile", "filterfalse", "pairwise",
+    "batched", "isqrt", "gcd", "lcm", "comb", "perm", "factorial",
+    "prod", "fsum", "sqrt", "log", "log2", "log10", "exp", "floor",
+    "ceil", "trunc", "isclose", "isfinite", "isinf", "isnan", "copysign",
+    "fabs", "hypot", "itemgetter", "attrgetter", "add", "mul", "sub",
+    "neg", "truediv", "floordiv", "mod", "eq", "ne", "lt", "le", "gt",
+    "ge", "not_", "truth", "getitem", "reduce", "partial", "suppress",
+    "nullcontext", "map", "filter", "iter", "next", "any", "all",
+    "getattr", "hasattr", "repr", "hash", "callable", "id", "type",
+    "format", "ascii", "slice",
 ))
 # Bases whose subclassing runs no code of the project's (no
 # __init_subclass__ or metaclass of its own).
@@ -264,7 +334,7 @@ class Unit:
     code (func False) or a function body (func True)."""
     __slots__ = ("rec", "func", "first", "last", "stmt", "names", "impure",
                  "chain", "star", "globals", "main", "body", "calls",
-                 "own", "roots", "escapes", "decorated", "node")
+                 "own", "roots", "escapes", "decorated", "node", "attrs")
 
     def __init__(self, rec, func, first, last, stmt):
         self.rec = rec
@@ -273,6 +343,8 @@ class Unit:
         self.last = last
         self.stmt = stmt          # index of the top-level statement
         self.names = set()
+        self.attrs = set()        # the names among those mentioned other
+                                  # than as a variable: x.N, "N", an import
         self.impure = False       # calls something (import-time units)
         self.chain = ()           # def names, outermost first (functions)
         self.star = []            # modules star-imported
@@ -309,7 +381,7 @@ class Stmt:
 class File:
     __slots__ = ("path", "subject", "test", "modname", "error", "stmts",
                  "units", "globals", "future_ann", "fresh_stores",
-                 "state_names")
+                 "state_names", "cache")
 
     def __init__(self, path, subject):
         self.path = path
@@ -327,6 +399,8 @@ class File:
         self.fresh_stores = set()  # id() of attribute stores into an
                                    # object the same statement just made
         self.state_names = None    # names bound other than by an import
+        self.cache = {}            # answers about the file that queries
+                                   # share (stdlib_names, effect_free)
 
 
 # --- Names a statement binds at module level ---
@@ -584,12 +658,14 @@ class Walker:
                 continue
             if t is ast.Attribute:
                 u.names.add(n.attr)
+                u.attrs.add(n.attr)
                 pending.append(n.value)
                 continue
             if t is ast.Constant:
                 v = n.value
                 if type(v) is str and len(v) <= 200 and DOTTED.fullmatch(v):
                     u.names.update(v.split("."))
+                    u.attrs.update(v.split("."))
                 continue
             if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
                 self.function(n, u, scopes, chain)
@@ -637,6 +713,7 @@ class Walker:
                                       if n.module else "")
                     else:
                         u.names.add(a.name)
+                        u.attrs.add(a.name)
                 continue
             if t in (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
                 # Storing into an attribute or item of anything but a
@@ -684,14 +761,29 @@ class Walker:
                 root = n.func if t is ast.Call else None
                 while isinstance(root, (ast.Attribute, ast.Subscript)):
                     root = root.value
+                local_root = isinstance(root, ast.Name) and \
+                    any(root.id in sc for sc in scopes)
                 if t is ast.Call and u.func and \
                         isinstance(n.func, ast.Attribute) and \
-                        isinstance(root, ast.Name) and \
-                        not any(root.id in sc for sc in scopes):
+                        isinstance(root, ast.Name) and not local_root:
                     u.roots.add(root.id)
-                if not (t is ast.Call and isinstance(n.func, ast.Attribute)
-                        and u.func and isinstance(root, ast.Name)
-                        and root.id in u.own):
+                if t in (ast.Yield, ast.YieldFrom) and u.func:
+                    # A value handed to whoever iterates the generator.
+                    u.calls.add("?yield")
+                elif t in (ast.With, ast.AsyncWith) and all(
+                        isinstance(i.context_expr, ast.Call) and
+                        callee_name(i.context_expr.func) in PURE_CMS
+                        for i in n.items):
+                    pass          # the call itself is recorded below
+                elif t is ast.Call and u.func and local_root and \
+                        (isinstance(n.func, ast.Attribute) or
+                         isinstance(n.func, ast.Name)):
+                    # Something a local or an argument holds: ".name".
+                    # Own locals' methods (out.append) are not recorded.
+                    if not (isinstance(n.func, ast.Attribute) and
+                            root.id in u.own):
+                        u.calls.add("." + callee_name(n.func))
+                else:
                     u.calls.add((callee_name(n.func) if t is ast.Call
                                  else None) or "?")
             pending += kids(n)
@@ -812,6 +904,9 @@ class Index:
         self.broken_tests = []
         self.callers_cache = {}
         self.class_index = None
+        self.decorated = None
+        self.by_path = None
+        self.unimported = frozenset()
         # Subjects first; then only the files whose text names something
         # a subject binds or a subject module (a file that does not name
         # it cannot read it), and so on for the names those files bind,
@@ -824,6 +919,7 @@ class Index:
                     texts[p] = f.read()
             except OSError as e:
                 texts[p] = e
+        every = dict(texts)       # for unimported() below
         names = set()
         for p in self.subjects:
             names.update(module_names(p))
@@ -847,6 +943,45 @@ class Index:
                        for st in stmts):
                     more |= module_names(p)
             names |= more
+        self.unimported = self.find_unimported(every)
+
+    def find_unimported(self, texts):
+        """The parsed files that are neither subjects, test modules,
+        conftests nor a package's __init__.py and whose module's own name
+        (the file's stem) no other file of the tree names as a
+        word (Python sources, and the project's setup.cfg, tox.ini,
+        pytest.ini and pyproject.toml, where plugins and options are
+        named): no import, import_module string, pytest_plugins entry or
+        path of a script names it, so no test can run its code (a docs
+        conf.py, a tool script).  Their code reads nothing here."""
+        cand = {}
+        for rec in self.files:
+            # A package's __init__.py runs whenever any of its modules is
+            # imported: never a candidate.
+            if rec.subject is None and not rec.test and \
+                    os.path.basename(rec.path) not in ("conftest.py",
+                                                       "__init__.py"):
+                cand.setdefault(rec.modname, []).append(rec.path)
+        if not cand:
+            return frozenset()
+        for cfg in ("setup.cfg", "tox.ini", "pytest.ini", "pyproject.toml"):
+            p = os.path.join(self.root, cfg)
+            try:
+                with open(p, "rb") as f:
+                    texts[p] = f.read()
+            except OSError:
+                pass
+        pattern = name_pattern(cand)
+        named = set()
+        for p, t in texts.items():
+            if not isinstance(t, bytes):
+                return frozenset()   # unreadable: it might name any
+            for m in set(pattern.findall(t)):
+                stem = m.decode()
+                if p not in cand[stem] or len(cand[stem]) > 1:
+                    named.add(stem)
+        return frozenset(p for stem, ps in cand.items() if stem not in named
+                         for p in ps)
 
     def add(self, p, subject, text):
         """Parses one file into the index; its top-level statements."""
@@ -877,6 +1012,24 @@ class Index:
             if u.star:
                 self.stars.append(u)
         return rec.stmts
+
+    def file(self, path):
+        """The scanned file at path, or None."""
+        if self.by_path is None:
+            self.by_path = {rec.path: rec for rec in self.files}
+        return self.by_path.get(path)
+
+    def plain_binding(self, u):
+        """1 when import-time unit u of a file litmus does not trace (not
+        a conftest: its defs may be fixtures) calls nothing (no call,
+        decorator, base or store beyond the names it binds, but for the
+        pure decorators and built-in bases): what it reads goes into those
+        names alone (a def's default value), and whoever names them is
+        followed."""
+        return not u.func and \
+            not (u.calls - PURE_DECORATORS - PURE_BASES) and \
+            not u.main and not u.rec.stmts[u.stmt].why and \
+            os.path.basename(u.rec.path) != "conftest.py"
 
     def classes(self, name):
         """The top-level classes named name in the scanned files."""
@@ -965,7 +1118,7 @@ class Index:
             for u in self.mentions.get(n, ()):
                 r = u.rec
                 st = r.stmts[u.stmt]
-                if u.main:
+                if u.main or r.path in self.unimported:
                     continue
                 if u.func:
                     if st.why:
@@ -975,7 +1128,8 @@ class Index:
                 elif not u.impure and not st.why and (
                         r.subject is not None or r.test
                         or isinstance(st.node, ast.ImportFrom)):
-                    new = st.binds
+                    # `from m import a, n as b` re-exports n as b only.
+                    new = set(flow_names(st, n))
                 else:
                     out.append((u, n))
                     continue
@@ -984,23 +1138,45 @@ class Index:
                     pending.append(m)
         return out
 
-    # The answer is (why, spans, test_files, names, rebind): why is None
-    # unless all; rebind: executing the mutated statement again in the
-    # imported module puts the mutant in place as a fresh import would;
-    # names are those the change flows into (tests that are not in a
-    # test module, doctests, can only be matched by their text).
+    # The answer is (why, spans, test_files, names, rebind, skip): why is
+    # None unless all; spans are (subject, first, last, followed), where
+    # followed says that what the span's code reads when it runs at
+    # import is followed in this answer (its import-time callers' names
+    # are among the readers'), so that its having run at import is no
+    # reason for all; rebind: executing the mutated statement again in
+    # the imported module puts the mutant in place as a fresh import
+    # would; names are those the change flows into (tests that are not in
+    # a test module, doctests, can only be matched by their text); skip:
+    # "PATH::Class::test" for the tests of the test modules in test_files
+    # that cannot read the change (see Query.finish).
     def query(self, subject, line, end_line):
         rec = self.by_subject[subject]
         if rec.error:
-            return ("cannot parse " + rec.error, [], [], [], False)
+            return ("cannot parse " + rec.error, [], [], [], False, [])
         if self.broken:
-            return (self.broken, [], [], [], False)
+            return (self.broken, [], [], [], False, [])
         q = Query(self, rec, line, end_line)
         why = q.run()
         if why:
-            return (why, [], [], [], False)
-        return (None, sorted(q.spans), sorted(q.tests), sorted(q.names),
-                q.rebind)
+            return (why, [], [], [], False, [])
+        skip = q.finish()
+        spans = sorted((s, f, l, int((s, f, l) in q.followed))
+                       for s, f, l in q.spans)
+        return (None, spans, sorted(q.tests), sorted(q.names), q.rebind,
+                skip)
+
+    def decorated_names(self):
+        """The names of defs anywhere that a decorator beyond the pure
+        ones wraps (a fixture is used by naming it as a parameter)."""
+        if self.decorated is None:
+            self.decorated = set()
+            for rec in self.files:
+                for u in rec.units:
+                    if u.func and isinstance(u.node, FUNC) and any(
+                            deco_name(d) not in PURE_DECORATORS
+                            for d in u.node.decorator_list):
+                        self.decorated.add(u.node.name)
+        return self.decorated
 
 
 class All(Exception):
@@ -1018,6 +1194,12 @@ class Query:
         self.names = set()        # every name the change flows into
         self.flows = False        # some import-time code reads one
         self.T = None
+        self.followed = set()     # spans whose import-time reads are
+                                  # followed (import_flow)
+        self.partial = {}         # test module path -> the qualified
+                                  # names of its tests that read (only
+                                  # when no code of it that runs for
+                                  # every test does)
 
     def run(self):
         try:
@@ -1035,6 +1217,7 @@ class Query:
                 if done:
                     self.spans, self.tests, self.names = \
                         q.spans, q.tests, q.names
+                    self.followed, self.partial = q.followed, q.partial
                     self.rebind = False
                     return None
             self.dynamic()
@@ -1181,6 +1364,8 @@ class Query:
         ix, M = self.ix, self.rec
         for u in ix.dynamic:
             r = u.rec
+            if r.path in ix.unimported:
+                continue
             if r is M:
                 if u.func:
                     self.spans.add((r.subject, u.body, u.last))
@@ -1222,8 +1407,12 @@ class Query:
                 continue
             seen.add(mod)
             for u in ix.stars:
-                if not any(s in ("", mod) for s in u.star):
+                if not any(s in ("", mod) for s in u.star) or \
+                        u.rec.path in ix.unimported:
                     continue
+                # It copies the names at import: executing the mutated
+                # statement again in M alone would leave its copies old.
+                self.flows = True
                 if u.rec.test:
                     self.tests.add(u.rec.path)
                 elif not u.func and u.rec is not M and isinstance(
@@ -1254,7 +1443,8 @@ class Query:
         # What the function changes beyond what it returns (a registry it
         # fills, an argument it appends to) is out of sight.
         top = chain[0]
-        if isinstance(top, ast.Lambda) or not pure_function(M, top.name, ()):
+        if isinstance(top, ast.Lambda) or not (
+                pure_function(M, top.name, ()) or effect_free(M, top.name)):
             raise All("line %d: %s changes state beyond what it returns"
                       % (self.line, getattr(top, "name", "a lambda")))
         self.spans.add((M.subject, body_first(inner), inner.end_lineno))
@@ -1271,17 +1461,20 @@ class Query:
             raise All("line %d: no caller at import found" % self.line)
         out = set()
         for u, n in found:
-            self.caller(u, n, out, names)
+            self.caller(u, n, out)
         return out
 
-    def caller(self, u, n, names, chain_names):
+    def caller(self, u, n, names):
         """u calls n at import, which reads or is the mutated code: a
         statement of M passes that on to the names it binds (unless it
         calls more, which may hand the result on unseen), a test module
         is a reader, anything else cannot be followed."""
         r = u.rec
         st = r.stmts[u.stmt]
-        more = side_effects(u, (n,) + tuple(chain_names))
+        # What u calls, n included (through it the mutated code runs):
+        # pure, or effect-free and given fresh values, else what it does
+        # with the mutated code's results may reach beyond st's names.
+        more = side_effects(u)
         if r is self.rec and not st.why and not more:
             names |= st.binds
         elif r.test:
@@ -1291,16 +1484,97 @@ class Query:
                 where(self.ix, u), n, "; " + st.why if st.why
                 else "; and " + ", ".join(more) if more else ""))
 
+    def import_flow(self, u):
+        """Function unit u of the mutated module reads a changed name.
+        When its function may run at import, what it read there goes
+        into what it returns: the names bound by the import-time
+        statements that call it, when every such caller is a statement
+        of the module that calls only pure or effect-free code given
+        fresh values (side_effects), or a test module's (then a reader).
+        Those names, or None when it cannot be followed (never called at
+        import by name, an effect on the way)."""
+        r = u.rec
+        if r is not self.rec or not u.chain:
+            return None
+        st = r.stmts[u.stmt]
+        top = u.chain[0]
+        if st.why or not isinstance(st.node, FUNC) or not (
+                pure_function(r, top, ()) or effect_free(r, top)):
+            return None
+        found = self.ix.import_callers(seeds(u.chain, st))
+        if isinstance(found, str) or not found:
+            return None
+        names, tests = set(), set()
+        for cu, _ in found:
+            cst = cu.rec.stmts[cu.stmt]
+            if cu.rec.test:
+                tests.add(cu.rec.path)
+            elif cu.rec is not r or cu.func or cst.why or side_effects(cu):
+                return None
+            else:
+                names |= cst.binds
+        self.tests |= tests
+        return sorted(names)
+
+    def named_import(self, st, n):
+        """1 when statement st of a test module is `from m import ...`
+        that binds n's value under a name its tests must name to read it
+        (not a star import; not a fixture, which tests take by naming it
+        as a parameter)."""
+        node = st.node
+        return isinstance(node, ast.ImportFrom) and not st.why and \
+            all(a.name != "*" for a in node.names) and \
+            n not in self.ix.decorated_names() and not is_dunder(n) and \
+            not n.startswith(("pytest_", "setup", "teardown"))
+
+    def finish(self):
+        """The test modules read only by some of their tests join
+        test_files, with the others' names in the skip list: every
+        "PATH::QUALNAME" of a def of the module (test_quals) that no
+        reading unit is in.  A test whose id is not among them (inherited,
+        generated, a doctest) stays a reader."""
+        skip = []
+        for path, readers in sorted(self.partial.items()):
+            if path in self.tests:
+                continue
+            self.tests.add(path)
+            rec = self.ix.file(path)
+            if rec is None:
+                continue
+            skip += ["%s::%s" % (path, q) for q in test_quals(rec)
+                     if q not in readers]
+        return sorted(skip)
+
     def readers(self, names, allow=frozenset()):
         M, T = self.rec, self.T
         pending = list(names)
         seen = set()
+        # Names reached only through a test's code (a helper's, a test's
+        # own) are no names of the project's that a doctest or a star
+        # import could read: they stay out of self.names.
+        code = set(names)
+        # The files whose own top-level binding of a name is one the
+        # change reaches (the name of a def that reads it, of a
+        # statement it flows into): another file's own variable of the
+        # same name is another object.
+        origin = {}
+
+        def push(more, rec, test=False):
+            if not test:
+                code.update(more)
+            for m in more:
+                where_ = origin.setdefault(m, set())
+                if rec.path not in where_:
+                    where_.add(rec.path)
+                    # Seen before from elsewhere: rec's own mentions of it
+                    # were passed over then.
+                    seen.discard(m)
+            pending.extend(more)
         while pending:
             n = pending.pop()
             if n in seen:
                 continue
             seen.add(n)
-            self.names.add(n)
             if is_protocol_name(n) and n not in allow:
                 raise All("binds %s" % n)
             allow = allow - {n}
@@ -1309,15 +1583,37 @@ class Query:
                           % (M.modname, n))
             for u in self.ix.mentions.get(n, ()):
                 r = u.rec
-                if u is T.unit:
+                if u is T.unit or r.path in self.ix.unimported:
                     continue
+                if r is not M and n not in u.attrs and \
+                        n in own_globals(r) and \
+                        r.path not in origin.get(n, ()):
+                    continue      # its own variable n, another object
                 if r.test:
-                    self.tests.add(r.path)
                     st = r.stmts[u.stmt]
                     if not u.func:
                         self.flows = True
                         if not st.why:
-                            pending += flow_names(st, n)
+                            push(flow_names(st, n), r)
+                        if self.named_import(st, n):
+                            # `from pkg import N`: the module holds N;
+                            # its tests read it by naming it.
+                            self.partial.setdefault(r.path, set())
+                        else:
+                            self.tests.add(r.path)
+                        continue
+                    # A test's own code: that test, and whoever calls
+                    # it by name.  Code that runs for every test or is
+                    # called without its name (a fixture, setUp, a
+                    # hook): the whole module.
+                    q = test_qualname(u)
+                    if q is None:
+                        self.tests.add(r.path)
+                    else:
+                        self.partial.setdefault(r.path, set()).add(q)
+                    push([c for c in seeds(u.chain, st)
+                          if not is_dunder(c) and c not in seen], r,
+                         test=True)
                     continue
                 if u.func:
                     if r.subject is None:
@@ -1335,20 +1631,34 @@ class Query:
                                 len(u.chain) == 1 and not st.why and \
                                 st.node.name in more:
                             allow = allow | {u.chain[0]}
-                        pending += more
+                        push(more, r)
                         continue
                     # Should it also run at import, what it read flows on
-                    # unseen: the engine, which knows, runs every test.
-                    self.spans.add((r.subject, u.body, u.last))
+                    # unseen: the engine, which knows, runs every test,
+                    # unless every import-time caller is followed here.
+                    span = (r.subject, u.body, u.last)
+                    self.spans.add(span)
+                    if span not in self.followed:
+                        flow = self.import_flow(u)
+                        if flow is not None:
+                            self.followed.add(span)
+                            self.flows = True
+                            push(flow, r)
                     continue
                 st = r.stmts[u.stmt]
-                if u.impure or st.why or (
-                        r.subject is None
-                        and not isinstance(st.node, ast.ImportFrom)):
+                # A statement that calls only pure code, or effect-free
+                # functions given fresh values, passes what it read on to
+                # its names alone (`P = tuple(sieve(N))`).
+                if st.why or (u.impure and r.subject is not None and
+                              side_effects(u)) or (
+                        r.subject is None and not isinstance(
+                            st.node, ast.ImportFrom) and
+                        not self.ix.plain_binding(u)):
                     raise All("%s reads %s at import"
                               % (where(self.ix, u), n))
                 self.flows = True
-                pending += flow_names(st, n)
+                push(flow_names(st, n), r)
+        self.names |= seen & code
 
 
 PUBLIC = frozenset()  # exported(): no __all__, the public names
@@ -1641,6 +1951,120 @@ def bound_code(rec, before, top, value):
     return spans, None
 
 
+# Methods a test framework calls without naming them in the project's
+# code, beyond dunders: unittest's (setUp, run, the type-specific
+# assertEqual helpers...), pytest's xunit-style set-up and hooks.
+_IMPLICIT = None
+
+
+def implicit_test_name(name):
+    global _IMPLICIT
+    if _IMPLICIT is None:
+        import unittest
+        _IMPLICIT = frozenset(dir(unittest.TestCase)) | frozenset((
+            "setup", "teardown", "setUpModule", "tearDownModule",
+            "load_tests"))
+    return is_dunder(name) or name in _IMPLICIT or name.startswith(
+        ("pytest_", "setup_", "teardown_"))
+
+
+# Decorators of a test that leave it a test called by its id (marks,
+# hypothesis, mock's patches, unittest's skips), besides PURE_DECORATORS.
+TEST_DECORATORS = frozenset((
+    "given", "settings", "example", "seed", "reproduce_failure", "patch",
+    "object", "dict", "multiple", "skip", "skipIf", "skipUnless",
+    "expectedFailure", "parametrize", "usefixtures", "filterwarnings",
+    "xfail", "skipif"))
+
+
+def test_decorator(d):
+    """1 when decorator d keeps the function a test run by its id
+    (pytest.mark.anything included), not a fixture or a registration."""
+    if isinstance(d, ast.Call):
+        d = d.func
+    parts = []
+    while isinstance(d, ast.Attribute):
+        parts.append(d.attr)
+        d = d.value
+    if not isinstance(d, ast.Name):
+        return False
+    parts.append(d.id)
+    return "mark" in parts[1:] or parts[0] in TEST_DECORATORS or \
+        parts[0] in PURE_DECORATORS
+
+
+def def_path(node, name, line, prefix=()):
+    """The classes holding the def named name whose lines hold line, in
+    top-level statement node (through if, try and with blocks), with the
+    def: (classes, def), or None."""
+    if isinstance(node, FUNC):
+        if node.name == name and node.lineno <= line <= node.end_lineno:
+            return prefix, node
+        return None
+    if isinstance(node, ast.ClassDef):
+        if not (node.lineno <= line <= node.end_lineno):
+            return None
+        prefix = prefix + (node.name,)
+    elif not isinstance(node, (ast.If, ast.Try, ast.With,
+                               getattr(ast, "TryStar", ast.Try))):
+        return None
+    for field in ("body", "orelse", "finalbody", "handlers"):
+        for b in getattr(node, field, ()):
+            for sub in (b.body if isinstance(b, ast.ExceptHandler) else
+                        [b]):
+                found = def_path(sub, name, line, prefix)
+                if found:
+                    return found
+    return None
+
+
+def test_qualname(u):
+    """The id of the test that function unit u of a test module is in
+    ("Class::test_x" or "test_x", as pytest names it after the file's
+    "::"), or None when its code may run for other tests: a def a
+    framework calls without naming it (set-up, a hook, a dunder), one
+    decorated beyond a test's decorators (a fixture), code outside a
+    def."""
+    if not u.chain:
+        return None
+    outer = u.chain[0]
+    if implicit_test_name(outer):
+        return None
+    found = def_path(u.rec.stmts[u.stmt].node, outer, u.first)
+    if found is None:
+        return None
+    classes, fn = found
+    if not all(test_decorator(d) for d in fn.decorator_list):
+        return None
+    return "::".join(classes + (outer,))
+
+
+def test_quals(rec):
+    """Every "Class::name" and "name" a def of test module rec may be
+    collected as, outside other defs."""
+    found = rec.cache.get("quals")
+    if found is not None:
+        return found
+    out = []
+
+    def walk(nodes, prefix):
+        for n in nodes:
+            if isinstance(n, FUNC):
+                out.append("::".join(prefix + (n.name,)))
+            elif isinstance(n, ast.ClassDef):
+                walk(n.body, prefix + (n.name,))
+            elif isinstance(n, (ast.If, ast.Try, ast.With,
+                                getattr(ast, "TryStar", ast.Try))):
+                walk(n.body + getattr(n, "orelse", []) +
+                     getattr(n, "finalbody", []), prefix)
+                for h in getattr(n, "handlers", ()):
+                    walk(h.body, prefix)
+
+    walk([st.node for st in rec.stmts], ())
+    found = rec.cache["quals"] = sorted(set(out))
+    return found
+
+
 def flow_names(st, n):
     """The names that a statement reading n passes it on to: for `from m
     import a, n as b`, only b; for any other statement, all it binds."""
@@ -1677,9 +2101,293 @@ def callee_name(node):
 def side_effects(u, allowed=()):
     """What a unit calls beyond the pure calls and bases, the functions of
     its own file that have no side effects themselves, and `allowed`,
-    sorted: calls that may change state the statement does not bind."""
+    sorted: calls that may change state the statement does not bind.  In
+    an import-time unit, a call of an effect-free function of the file
+    (effect_free) whose every call in the statement passes only fresh or
+    constant values (plain_call_sites) is no side effect either: a
+    generator building a constant (`P = tuple(sieve(211))`)."""
     rest = u.calls - PURE_CALLS - PURE_DECORATORS - PURE_BASES - set(allowed)
-    return sorted(c for c in rest if not pure_function(u.rec, c, ()))
+    return sorted(c for c in rest if not pure_function(u.rec, c, ()) and
+                  not (not u.func and effect_free(u.rec, c) and
+                       plain_call_sites(u, c)))
+
+
+def own_globals(rec):
+    """The names file rec binds at its top only by statements other than
+    imports, when it has no star import: a variable of one of them read
+    in rec is rec's own object, whatever another module binds under the
+    same name (more.py's `_marker = object()`, not recipes.py's)."""
+    found = rec.cache.get("own_globals")
+    if found is not None:
+        return found
+    out, imported = set(), set()
+    star = False
+    for st in rec.stmts:
+        node = st.node
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            imported |= st.binds
+            star = star or any(a.name == "*" for a in node.names)
+        else:
+            b = set()
+            stmt_binds(node, b)   # what it binds before anything unknown
+            out |= b
+        for n in ast.walk(node):
+            if isinstance(n, (ast.Import, ast.ImportFrom)) and \
+                    n is not node:
+                for a in n.names:
+                    imported.add(a.asname or a.name.split(".")[0])
+                    star = star or a.name == "*"
+    found = rec.cache["own_globals"] = frozenset() if star else \
+        frozenset(out - imported - rec.globals)
+    return found
+
+
+def binders(rec, name):
+    """The top-level statements of file rec that bind name."""
+    return [st for st in rec.stmts if name in st.binds]
+
+
+def stdlib_names(rec):
+    """The names file rec binds only by imports of PURE_MODULES modules,
+    each to what it imported: a module's name, or a function's own name
+    (`from itertools import pairwise as ipairwise`: ipairwise ->
+    pairwise)."""
+    found = rec.cache.get("stdlib")
+    if found is not None:
+        return found
+    out, other = {}, set()
+    for st in rec.stmts:
+        node = st.node
+        if isinstance(node, ast.Import) and all(
+                a.name.split(".")[0] in PURE_MODULES for a in node.names):
+            for a in node.names:
+                out[a.asname or a.name.split(".")[0]] = a.name
+        elif isinstance(node, ast.ImportFrom) and not node.level and \
+                node.module and node.module.split(".")[0] in PURE_MODULES:
+            for a in node.names:
+                out[a.asname or a.name] = a.name
+        else:
+            other |= st.binds
+    found = rec.cache["stdlib"] = {k: v for k, v in out.items()
+                                   if k not in other}
+    return found
+
+
+def lib_call(rec, name):
+    """1 when a call of name in file rec is one of PURE_LIB's: the file
+    binds the name by an import of a PURE_MODULES module, or not at all
+    (a built-in, or reached as an attribute of such a module)."""
+    stdlib = stdlib_names(rec)
+    if name in stdlib:
+        return stdlib[name] in PURE_LIB
+    return name in PURE_LIB and not binders(rec, name)
+
+
+def immutable_value(node):
+    """1 when node is a constant, or a tuple or frozenset of them."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Tuple):
+        return all(immutable_value(e) for e in node.elts)
+    if isinstance(node, ast.UnaryOp):
+        return immutable_value(node.operand)
+    if isinstance(node, ast.BinOp):
+        return immutable_value(node.left) and immutable_value(node.right)
+    return False
+
+
+def constant_name(rec, name):
+    """1 when every top-level binding of name in rec is `name = V` with V
+    an immutable value: reading it hands out nothing that can change."""
+    sts = binders(rec, name)
+    return bool(sts) and all(
+        isinstance(st.node, ast.Assign) and len(st.node.targets) == 1 and
+        isinstance(st.node.targets[0], ast.Name) and
+        immutable_value(st.node.value) for st in sts)
+
+
+def fresh_value(rec, node):
+    """1 when evaluating node at import yields a constant or a new object
+    built from constants (a literal, a pure built-in's result, arithmetic
+    on them): a callee that changes it changes nothing anyone else
+    holds."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Name):
+        return node.id in ("None", "True", "False") or \
+            constant_name(rec, node.id)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return all(fresh_value(rec, e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is None or fresh_value(rec, k) for k in node.keys) \
+            and all(fresh_value(rec, v) for v in node.values)
+    if isinstance(node, ast.Starred):
+        return fresh_value(rec, node.value)
+    if isinstance(node, ast.UnaryOp):
+        return fresh_value(rec, node.operand)
+    if isinstance(node, ast.BinOp):
+        return fresh_value(rec, node.left) and fresh_value(rec, node.right)
+    if isinstance(node, ast.BoolOp):
+        return all(fresh_value(rec, v) for v in node.values)
+    if isinstance(node, ast.Compare):
+        return fresh_value(rec, node.left) and \
+            all(fresh_value(rec, c) for c in node.comparators)
+    if isinstance(node, ast.IfExp):
+        return all(fresh_value(rec, x) for x in (node.test, node.body,
+                                                 node.orelse))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id in PURE_CALLS and not binders(rec, node.func.id):
+        return all(fresh_value(rec, a) for a in node.args) and \
+            all(fresh_value(rec, k.value) for k in node.keywords)
+    return False
+
+
+def plain_call_sites(u, name):
+    """1 when, in the import-time code of unit u's statement, name is
+    only called (never handed over as a value) and every call passes
+    fresh values (fresh_value): whatever an effect-free callee does to
+    its arguments stays inside the call."""
+    st = u.rec.stmts[u.stmt]
+    calls = 0
+    pending = [st.node]
+    while pending:
+        n = pending.pop()
+        if isinstance(n, FUNC):
+            pending += n.decorator_list + n.args.defaults + \
+                [d for d in n.args.kw_defaults if d is not None]
+            continue
+        if isinstance(n, ast.Lambda):
+            pending += n.args.defaults + \
+                [d for d in n.args.kw_defaults if d is not None]
+            continue
+        if isinstance(n, ast.Call) and callee_name(n.func) == name:
+            if not isinstance(n.func, ast.Name):
+                return False      # another object's n, not the file's
+            if not all(fresh_value(u.rec, a) for a in n.args) or \
+                    not all(fresh_value(u.rec, k.value) for k in n.keywords):
+                return False
+            calls += 1
+            pending += n.args + [k.value for k in n.keywords]
+            continue
+        if isinstance(n, ast.Name) and n.id == name:
+            return False          # handed over, not called here
+        pending += ast.iter_child_nodes(n)
+    return calls > 0
+
+
+def global_loads(fn):
+    """The names a def (with the defs, lambdas and comprehensions inside
+    it) reads as globals: Name loads no enclosing scope of its own binds."""
+    out = set()
+
+    def walk(nodes, scopes):
+        pending = list(nodes)
+        while pending:
+            n = pending.pop()
+            if isinstance(n, ast.Name):
+                if not isinstance(n.ctx, ast.Store) and \
+                        not any(n.id in sc for sc in scopes):
+                    out.add(n.id)
+                continue
+            if isinstance(n, FUNC + (ast.Lambda,)):
+                pending += n.args.defaults + \
+                    [d for d in n.args.kw_defaults if d is not None]
+                if not isinstance(n, ast.Lambda):
+                    pending += n.decorator_list
+                local, _ = scope_locals(n)
+                walk(n.body if isinstance(n.body, list) else [n.body],
+                     scopes + (local,))
+                continue
+            if isinstance(n, COMP):
+                local = set()
+                for g in n.generators:
+                    for m in ast.walk(g.target):
+                        if isinstance(m, ast.Name):
+                            local.add(m.id)
+                pending.append(n.generators[0].iter)
+                parts = n.generators[0].ifs[:]
+                for g in n.generators[1:]:
+                    parts += [g.iter] + g.ifs
+                parts += [n.key, n.value] if isinstance(n, ast.DictComp) \
+                    else [n.elt]
+                walk(parts, scopes + (local,))
+                continue
+            pending += ast.iter_child_nodes(n)
+
+    local, _ = scope_locals(fn)
+    walk(fn.body if isinstance(fn.body, list) else [fn.body], (local,))
+    return out
+
+
+def effect_free(rec, name, seen=()):
+    """1 when name is a def at the top of file rec (bound by nothing else)
+    that, called with fresh values (fresh_value), changes nothing but
+    what it makes itself and those values, and hands out nothing but
+    what it returns or yields: no decorator beyond the pure ones, no
+    default that is not an immutable value, no global or nonlocal
+    declaration, no store into anything but its own locals and
+    arguments, and calls only of pure built-ins (PURE_CALLS), of the pure
+    standard library (lib_call), of what its locals and arguments hold
+    (methods included: under fresh values they are built-ins'), and of
+    such functions of the file.  The globals it reads are built-ins,
+    immutable constants (constant_name), the standard library's, or such
+    functions: it never holds an object another call could change.
+    Generators and `with suppress(...)` are fine: yielding hands a value
+    to the one iterating, as returning does."""
+    cache = rec.cache.setdefault("effect_free", {})
+    if name in cache:
+        return cache[name]
+    if name in seen:
+        return True           # recursion: decided by the outer call
+    ok = _effect_free(rec, name, seen + (name,))
+    if not seen:
+        cache[name] = ok
+    return ok
+
+
+def _effect_free(rec, name, seen):
+    sts = binders(rec, name)
+    if len(sts) != 1 or not isinstance(sts[0].node, FUNC):
+        return False
+    st = sts[0]
+    fn = st.node
+    if fn.name != name or any(deco_name(d) not in PURE_DECORATORS
+                              for d in fn.decorator_list):
+        return False
+    at = rec.stmts.index(st)
+    stdlib = set(stdlib_names(rec))
+    for n in ast.walk(fn):
+        if isinstance(n, FUNC + (ast.Lambda,)):
+            if not all(d is None or immutable_value(d) for d in
+                       n.args.defaults + n.args.kw_defaults):
+                return False
+    for u in rec.units:
+        if not u.func or u.stmt != at:
+            continue
+        if u.globals or u.escapes or u.roots - stdlib:
+            return False
+        if any(isinstance(x, ast.Nonlocal) for x in own_nodes(u.node)):
+            return False
+        for c in u.calls:
+            if c == "?yield" or c.startswith("."):
+                continue
+            if c in PURE_CALLS or c in PURE_BASES or c in PURE_DECORATORS:
+                if not binders(rec, c):
+                    continue
+            if lib_call(rec, c):
+                continue
+            if effect_free(rec, c, seen):
+                continue
+            return False
+    for g in global_loads(fn):
+        if g == name or g in stdlib or constant_name(rec, g):
+            continue
+        if not binders(rec, g) and hasattr(builtins, g):
+            continue
+        if effect_free(rec, g, seen):
+            continue
+        return False
+    return True
 
 
 def pure_function(rec, name, seen):

@@ -132,6 +132,46 @@ static int doctest_reads(struct test_texts *tt, const char *path,
     return 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* 1 when the test with pytest node id `id`, in the test module at the
+ * absolute path tfile, is one of the answer's skip list: "PATH::QUAL"
+ * with QUAL the id's part after the file, up to its first '[' (the
+ * parameters), made of identifiers joined by "::" only.  Any other id
+ * (a doctest's, one with another shape) is never skipped. */
+static int skipped(const struct lt_readers *rd, const char *tfile,
+                   const char *id)
+{
+    if (!rd->n_skip)
+        return 0;
+    const char *rest = strstr(id, "::");
+    if (!rest)
+        return 0;
+    rest += 2;
+    size_t len = strcspn(rest, "[");
+    if (!len)
+        return 0;
+    for (size_t k = 0; k < len; k++) {
+        char c = rest[k];
+        if (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+            (c >= '0' && c <= '9'))
+            continue;
+        if (c == ':' && k + 1 < len && rest[k + 1] == ':') {
+            k++;
+            continue;
+        }
+        return 0;
+    }
+    char *key = xasprintf("%s::%.*s", tfile, (int)len, rest);
+    int hit = bsearch(&key, rd->skip, rd->n_skip, sizeof(*rd->skip),
+                      cmp_str) != NULL;
+    free(key);
+    return hit;
+}
+
 /* Marks the tests that can observe the answer r for mutant m of file
  * `mutated`; 0, or -1 when they cannot be known (every test then
  * runs). */
@@ -159,7 +199,7 @@ static int mark_readers(const struct score_run *r, const struct lt_readers *rd,
              * what it made of it is out of this answer's sight.  (A span
              * starts at the body; a one-line def's body shares the def's
              * line, which runs at import: such a reader counts as ran.) */
-            if (b->at_import[sp->subject][l] && !own)
+            if (b->at_import[sp->subject][l] && !own && !sp->followed)
                 return -1;
             const struct line_tests *lt = &b->by_line[sp->subject][l];
             for (size_t k = 0; k < lt->n; k++)
@@ -179,7 +219,8 @@ static int mark_readers(const struct score_run *r, const struct lt_readers *rd,
             continue;
         }
         for (size_t k = 0; k < rd->n_test_files && !mark[i]; k++)
-            mark[i] = strcmp(rd->test_files[k], tfile) == 0;
+            mark[i] = strcmp(rd->test_files[k], tfile) == 0 &&
+                      !skipped(rd, tfile, suite->test_ids[i]);
     }
     return 0;
 }

@@ -55,7 +55,9 @@ static void write_file(const char *root, const char *rel, const char *text)
 }
 
 /* The answer as one line: "all" or "spans=S:F-L,... tests=REL,...", with
- * test modules relative to the root, so tests can compare it exactly. */
+ * test modules relative to the root, so tests can compare it exactly; a
+ * span whose reads at import are followed ends in '+', and the tests of
+ * those modules that do not read follow as " skip=REL::QUAL,...". */
 static char *describe(const char *root, const struct lt_readers *r)
 {
     if (r->all) {
@@ -67,9 +69,10 @@ static char *describe(const char *root, const struct lt_readers *r)
     char *out = xcalloc(1, cap);
     len += (size_t)snprintf(out + len, cap - len, "spans=");
     for (size_t i = 0; i < r->n_spans; i++)
-        len += (size_t)snprintf(out + len, cap - len, "%s%zu:%d-%d",
+        len += (size_t)snprintf(out + len, cap - len, "%s%zu:%d-%d%s",
                                 i ? "," : "", r->spans[i].subject,
-                                r->spans[i].first, r->spans[i].last);
+                                r->spans[i].first, r->spans[i].last,
+                                r->spans[i].followed ? "+" : "");
     len += (size_t)snprintf(out + len, cap - len, " tests=");
     size_t rl = strlen(root);
     for (size_t i = 0; i < r->n_test_files; i++) {
@@ -77,6 +80,12 @@ static char *describe(const char *root, const struct lt_readers *r)
         assert_memory_equal(p, root, rl);
         len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? "," : "",
                                 p + rl + 1);
+    }
+    for (size_t i = 0; i < r->n_skip; i++) {
+        const char *p = r->skip[i];
+        assert_memory_equal(p, root, rl);
+        len += (size_t)snprintf(out + len, cap - len, "%s%s",
+                                i ? "," : " skip=", p + rl + 1);
     }
     assert_true(len < cap);
     return out;
@@ -368,6 +377,18 @@ static void test_rebind(void **state)
     /* big is exported, and the package re-exports it under its name:
      * whoever reads it names it. */
     EXPECT(star, 0, 3, "spans= tests=");
+    /* An exported alias (`padnone = pad_none` in more-itertools, read as
+     * `mi.padnone`): the package holds a copy made at import, which
+     * executing the statement again in mod would leave old. */
+    const struct file alias[] = {
+        {"pkg/mod.py",
+         "__all__ = ['big', 'large']\ndef big(x):\n    return x\n"
+         "large = big\n"},
+        {"pkg/__init__.py", "from .mod import *\n"},
+        {NULL, NULL},
+    };
+    EXPECT(alias, 0, 4, "spans= tests=");
+    assert_int_equal(last_rebind, 0);
 }
 
 /* A project's own dunder is read by naming it, as any name; those the
@@ -423,6 +444,7 @@ static void test_conftest_and_helpers(void **state)
     const struct file star_use[] = {
         {"pkg/mod.py", MOD_N},
         {"tests/helpers.py", "from pkg.mod import *\nX = f(UNUSED)\n"},
+        {"tests/test_u.py", "import helpers\n"},
         {NULL, NULL},
     };
     EXPECT(star_use, 0, 6, "all");
@@ -472,10 +494,11 @@ static void test_skipped_dirs(void **state)
         {NULL, NULL},
     };
     EXPECT(files, 0, 1, "spans=0:4-4 tests=");
-    /* The same, not skipped. */
+    /* The same, not skipped (and imported by a test module). */
     const struct file kept[] = {
         {"pkg/mod.py", MOD_N},
         {"scripts/x.py", "Y = compute(N)\n"},
+        {"tests/test_x.py", "from scripts import x\n"},
         {NULL, NULL},
     };
     EXPECT(kept, 0, 1, "all");
@@ -523,6 +546,179 @@ static void test_function_called_at_import(void **state)
         {NULL, NULL},
     };
     EXPECT(tool, 0, 2, "all");
+}
+
+/* A constant built at import by generators of the module's own (a
+ * sieve that calls a helper iterating its argument with the argument's
+ * own methods) changes nothing but the constant when the calls are given
+ * fresh values: the statement, the generators' bodies and a default of
+ * the helper all run the constant's readers (and those of the code that
+ * ran).  Handed a module-level list, or calling what changes state, it is
+ * all, as before. */
+static void test_generator_constant(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py",
+         "from contextlib import suppress\n"           /* 1 */
+         "from math import isqrt\n"                    /* 2 */
+         "LIMIT = 30\n"                                /* 3 */
+         "def index_of(seq, value, start=0):\n"        /* 4 */
+         "    find = getattr(seq, 'index', None)\n"    /* 5 */
+         "    i = start - 1\n"                         /* 6 */
+         "    with suppress(ValueError):\n"            /* 7 */
+         "        while True:\n"                       /* 8 */
+         "            yield (i := find(value, i + 1))\n" /* 9 */
+         "def sieve(n):\n"                             /* 10 */
+         "    data = bytearray((0, 1)) * (n // 2)\n"   /* 11 */
+         "    for p in index_of(data, 1, 3):\n"        /* 12 */
+         "        if p > isqrt(n):\n"                  /* 13 */
+         "            break\n"                         /* 14 */
+         "        data[p * p::p + p] = bytes(len(range(p * p, n, p + p)))\n"
+         "    yield 2\n"                               /* 16 */
+         "    yield from index_of(data, 1, 3)\n"       /* 17 */
+         "PRIMES = tuple(sieve(LIMIT))\n"              /* 18 */
+         "REG = [3, 4]\n"                              /* 19 */
+         "EVEN = tuple(index_of((0, 1, 0), 0))\n"      /* 20 */
+         "def factor(k):\n"                            /* 21 */
+         "    return [p for p in PRIMES if k % p == 0]\n" /* 22 */
+         "def registered(n):\n"                        /* 23 */
+         "    REG.append(n)\n"                         /* 24 */
+         "    yield n\n"                               /* 25 */
+         "R = tuple(registered(5))\n"},                /* 26 */
+        {NULL, NULL},
+    };
+    /* The statement itself: PRIMES's readers. */
+    EXPECT(files, 0, 18, "spans=0:22-22 tests=");
+    /* Inside the generators, which ran at import: their own bodies'
+     * tests and PRIMES's readers. */
+    EXPECT(files, 0, 11, "spans=0:11-17,0:22-22 tests=");
+    EXPECT(files, 0, 9, "spans=0:5-9,0:22-22 tests=");
+    /* A default of the helper: the sieve reads it at import, into
+     * PRIMES; its reads there are followed ('+'). */
+    EXPECT(files, 0, 4, "spans=0:11-17+,0:22-22 tests=");
+    /* A generator that fills a registry: all. */
+    EXPECT(files, 0, 24, "all");
+    EXPECT(files, 0, 26, "all");
+    /* A module-level list handed to the helper, which calls its
+     * methods: all, for the helper's lines and the statement. */
+    const struct file shared[] = {
+        {"pkg/mod.py",
+         "def index_of(seq, value):\n"                /* 1 */
+         "    yield seq.index(value)\n"               /* 2 */
+         "REG = [3, 4]\n"                             /* 3 */
+         "AT = tuple(index_of(REG, 4))\n"             /* 4 */
+         "def use():\n"                               /* 5 */
+         "    return AT\n"},                          /* 6 */
+        {NULL, NULL},
+    };
+    EXPECT(shared, 0, 2, "all");
+    EXPECT(shared, 0, 4, "all");
+}
+
+/* A test module whose only code that runs for every test is `from ...
+ * import`: its tests read a changed name only by naming it (themselves,
+ * or through a helper of theirs they name): the others are skipped.  A
+ * fixture, set-up, a class-body or module-level read, or code outside
+ * any def make the whole module a reader. */
+static void test_per_test(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/test_n.py",
+         "import pytest\n"
+         "from pkg.mod import N, f\n"
+         "def check(x):\n"
+         "    return x == N\n"
+         "def test_direct():\n"
+         "    assert N == 1\n"
+         "def test_helper():\n"
+         "    assert check(1)\n"
+         "def test_other():\n"         /* runs f: coverage's, not ours */
+         "    assert f() == 1\n"
+         "class TestC:\n"
+         "    def test_m(self):\n"
+         "        assert N\n"
+         "    def test_n(self):\n"
+         "        assert True\n"
+         "@pytest.mark.parametrize('x', [1])\n"
+         "def test_marked(x):\n"
+         "    assert N == x\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 1,
+           "spans=0:4-4 tests=tests/test_n.py skip=tests/test_n.py::TestC::"
+           "test_n,tests/test_n.py::test_other");
+    /* The whole module reads: a fixture (taken as a parameter), set-up,
+     * a read at import, a star import. */
+    const char *const whole[] = {
+        "import pytest\nfrom pkg.mod import N\n@pytest.fixture\n"
+        "def n():\n    return N\ndef test_a(n):\n    assert n == 1\n"
+        "def test_b():\n    pass\n",
+        "import unittest\nfrom pkg import mod\n"
+        "class T(unittest.TestCase):\n    def setUp(self):\n"
+        "        self.n = mod.N\n    def test_a(self):\n"
+        "        assert self.n\n    def test_b(self):\n        pass\n",
+        "from pkg.mod import N\nM = N + 1\ndef test_a():\n"
+        "    assert M == 2\ndef test_b():\n    pass\n",
+        "from pkg.mod import *\ndef test_a():\n    assert N == 1\n"
+        "def test_b():\n    pass\n",
+    };
+    for (size_t i = 0; i < sizeof(whole) / sizeof(*whole); i++) {
+        const struct file w[] = {
+            {"pkg/mod.py", MOD_N},
+            {"tests/test_w.py", whole[i]},
+            {NULL, NULL},
+        };
+        EXPECT(w, 0, 1, "spans=0:4-4 tests=tests/test_w.py");
+    }
+}
+
+/* Another module's own variable of the same name is another object: its
+ * readers are not N's.  A module litmus does not trace that imports N and
+ * keeps it in a def's default passes it on to the def's name. */
+static void test_own_variables(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py", "N = 1\ndef f():\n    return N\n"},
+        {"pkg/helper.py", "N = 2\ndef g():\n    return N\n"},
+        {"pkg/keep.py",
+         "from pkg.mod import N\ndef h(x=N):\n    return x\n"},
+        {"tests/test_g.py",
+         "from pkg.helper import g\ndef test_g():\n    assert g() == 2\n"},
+        {"tests/test_h.py",
+         "from pkg.keep import h\ndef test_h():\n    assert h() == 1\n"
+         "def test_other():\n    pass\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 1,
+           "spans=0:3-3 tests=tests/test_h.py skip=tests/test_h.py::"
+           "test_other");
+}
+
+/* A file no other file names (a docs conf.py, a tool script) cannot be
+ * imported or run by a test: what it reads at import is nobody's.  Named
+ * by a test (a path to run it), it counts again. */
+static void test_unimported_files(void **state)
+{
+    (void)state;
+    const struct file files[] = {
+        {"pkg/mod.py", MOD_N},
+        {"docs/conf.py", "from pkg.mod import N\nTITLE = render(N)\n"},
+        {NULL, NULL},
+    };
+    EXPECT(files, 0, 1, "spans=0:4-4 tests=");
+    const struct file named[] = {
+        {"pkg/mod.py", MOD_N},
+        {"docs/conf.py", "from pkg.mod import N\nTITLE = render(N)\n"},
+        {"tests/test_docs.py",
+         "import runpy\ndef test_conf():\n"
+         "    runpy.run_path('docs/conf.py')\n"},
+        {NULL, NULL},
+    };
+    EXPECT(named, 0, 1, "all");
 }
 
 static void test_class_body(void **state)
@@ -729,6 +925,7 @@ static void test_untraced_functions(void **state)
         {"pkg/util.py",
          "from pkg import mod\nSEEN = []\n\ndef g():\n"
          "    SEEN.append(mod.N)\n"},
+        {"tests/test_u.py", "from pkg import util\n"},
         {NULL, NULL},
     };
     EXPECT(state_files, 0, 1, "all");
@@ -737,6 +934,7 @@ static void test_untraced_functions(void **state)
         {"tests/util.py",
          "import pytest\nfrom pkg import mod\n\n@pytest.fixture\n"
          "def g():\n    return mod.N\n"},
+        {"tests/test_u.py", "from util import g\n"},
         {NULL, NULL},
     };
     EXPECT(fixture, 0, 1, "all");
@@ -850,6 +1048,10 @@ int main(void)
         cmocka_unit_test(test_unparsable_files),
         cmocka_unit_test(test_skipped_dirs),
         cmocka_unit_test(test_function_called_at_import),
+        cmocka_unit_test(test_generator_constant),
+        cmocka_unit_test(test_per_test),
+        cmocka_unit_test(test_own_variables),
+        cmocka_unit_test(test_unimported_files),
         cmocka_unit_test(test_class_body),
         cmocka_unit_test(test_class_dunders),
         cmocka_unit_test(test_untraced_functions),
