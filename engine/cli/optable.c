@@ -429,15 +429,22 @@ int lt__opt_read_pyproject(const struct lt__opt *t, const char *path,
 /* Contract: see optable.h. */
 void lt__opt_help(FILE *f, const struct lt__opt *t, int mode)
 {
+    lt__opt_help_at(f, t, mode, 6, HELP_COLUMN);
+}
+
+/* Contract: see optable.h. */
+void lt__opt_help_at(FILE *f, const struct lt__opt *t, int mode, int indent,
+                     int column)
+{
     for (const struct lt__opt *e = t; e->name; e++) {
         if (!e->help || (e->flags & LT__OPT_KEY_ONLY) || !in_mode(e, mode))
             continue;
         if (e->section)
             fputs(e->section, f);
         char left[256];
-        int k = snprintf(left, sizeof(left), e->code < 256 ? "  -%c, "
-                                                           : "      ",
-                         e->code);
+        int k = e->code < 256
+                    ? snprintf(left, sizeof(left), "  -%c, ", e->code)
+                    : snprintf(left, sizeof(left), "%*s", indent, "");
         if (e->label)
             snprintf(left + k, sizeof(left) - (size_t)k, "%s", e->label);
         else
@@ -447,13 +454,13 @@ void lt__opt_help(FILE *f, const struct lt__opt *t, int mode)
         const char *nl = strrchr(left, '\n');
         int col = (int)strlen(nl ? nl + 1 : left);
         /* Short labels line up; a long one keeps two spaces. */
-        fprintf(f, "%*s", col < HELP_COLUMN ? HELP_COLUMN - col : 2, "");
+        fprintf(f, "%*s", col < column ? column - col : 2, "");
         for (const char *h = e->help; *h;) {
             size_t n = strcspn(h, "\n");
             fprintf(f, "%.*s\n", (int)n, h);
             h += n;
             if (*h == '\n' && *++h)
-                fprintf(f, "%*s", HELP_COLUMN, "");
+                fprintf(f, "%*s", column, "");
         }
     }
 }

@@ -219,6 +219,13 @@ void lt__opt_end(struct lt__opt_parser *p);
  * with each row's section before it. */
 void lt__opt_help(FILE *f, const struct lt__opt *t, int mode);
 
+/* lt__opt_help() in another layout: the long-only options indented by
+ * INDENT columns (lt__opt_help: 6, under the long name of "  -x, --x")
+ * and the descriptions from COLUMN (lt__opt_help: 25).  A label ending
+ * in '\n' puts its description on the next line. */
+void lt__opt_help_at(FILE *f, const struct lt__opt *t, int mode, int indent,
+                     int column);
+
 /* The completion words of T for MODE: the long options, then the short
  * ones, separated by spaces. */
 void lt__opt_words(FILE *f, const struct lt__opt *t, int mode);
