@@ -3,7 +3,7 @@
  * tests, the report options), and each command's entry point and option
  * table, for main()'s dispatch and the bash completion.  One file a
  * command: score_cli.c, patches_cli.c, dataset_cli.c, store_cli.c (show,
- * report, merge), slurm_cli.c; main.c dispatches.
+ * report, merge), slurm_cli.c, similarity_cli.c; main.c dispatches.
  * Internal to engine/cli.  SPDX-License-Identifier: MIT */
 #ifndef LT_ENGINE_CLI_H
 #define LT_ENGINE_CLI_H
@@ -55,15 +55,18 @@ void lt__patches_help(FILE *f);
 /* `dataset` has one table for its modes; each row says its modes. */
 extern const struct lt__opt lt__dataset_options[];
 void lt__dataset_help(FILE *f, enum lt_dataset_mode mode);
+/* `similarity`, built when engine/similarity is (LT_HAVE_SIMILARITY). */
+int lt__cmd_similarity(int argc, char **argv);
+extern const struct lt__opt lt__similarity_options[];
+void lt__similarity_help(FILE *f);
 
 /* The commands main() dispatches to (engine/cli/commands.c), ending
- * with a NULL name: each with its option table, or the option array of
- * the module that parses its options (similarity). */
+ * with a NULL name: each with its option table (NULL: completion and
+ * __defaults, which read their operands themselves). */
 struct lt__cli_command {
     const char *name;
     int (*run)(int argc, char **argv);
     const struct lt__opt *options;
-    const struct option *(*longopts)(void);
 };
 extern const struct lt__cli_command lt__cli_commands[];
 

@@ -9,10 +9,6 @@
 #include "common/cliopt.h"
 #include "common/log.h"
 
-#ifdef LT_HAVE_SIMILARITY
-#include "engine/similarity/similarity.h"
-#endif
-
 static const char usage_completion[] =
     "usage: litmus completion bash\n"
     "\n"
@@ -43,34 +39,20 @@ static int cmd_defaults(int argc, char **argv);
 
 /* Contract: see cli.h. */
 const struct lt__cli_command lt__cli_commands[] = {
-    {"score", lt__cmd_score, lt__score_options, NULL},
-    {"show", lt__cmd_show, lt__show_options, NULL},
-    {"report", lt__cmd_report, lt__report_options, NULL},
-    {"merge", lt__cmd_merge, lt__merge_options, NULL},
-    {"slurm", cmd_slurm_self, lt__slurm_options, NULL},
-    {"patches", lt__cmd_patches, lt__patches_options, NULL},
-    {"dataset", lt__cli_dataset, lt__dataset_options, NULL},
+    {"score", lt__cmd_score, lt__score_options},
+    {"show", lt__cmd_show, lt__show_options},
+    {"report", lt__cmd_report, lt__report_options},
+    {"merge", lt__cmd_merge, lt__merge_options},
+    {"slurm", cmd_slurm_self, lt__slurm_options},
+    {"patches", lt__cmd_patches, lt__patches_options},
+    {"dataset", lt__cli_dataset, lt__dataset_options},
 #ifdef LT_HAVE_SIMILARITY
-    {"similarity", lt_similarity_main, NULL, lt_similarity_longopts},
+    {"similarity", lt__cmd_similarity, lt__similarity_options},
 #endif
-    {"completion", cmd_completion, NULL, NULL},
-    {"__defaults", cmd_defaults, NULL, NULL},
-    {NULL, NULL, NULL, NULL},
+    {"completion", cmd_completion, NULL},
+    {"__defaults", cmd_defaults, NULL},
+    {NULL, NULL, NULL},
 };
-
-/* The words of a command whose options another module parses. */
-static void foreign_words(FILE *f, const struct lt__cli_command *c)
-{
-    const struct option *lo = c->longopts ? c->longopts() : NULL;
-    const char *sep = "";
-    for (const struct option *o = lo; o && o->name; o++) {
-        fprintf(f, "%s--%s", sep, o->name);
-        sep = " ";
-    }
-    for (const struct option *o = lo; o && o->name; o++)
-        if (o->val > 0 && o->val < 256)
-            fprintf(f, " -%c", o->val);
-}
 
 /* `litmus completion bash`: a bash completion script built from the
  * option tables. */
@@ -140,10 +122,7 @@ void lt__cli_completion(FILE *f)
             continue;
         }
         fprintf(f, "    %s) words=\"", c->name);
-        if (c->options)
-            lt__opt_words(f, c->options, -1);
-        else
-            foreign_words(f, c);
+        lt__opt_words(f, c->options, -1);
         fputs("\" ;;\n", f);
     }
     fputs("    esac\n"

@@ -1,9 +1,10 @@
-/* `litmus similarity`: one pair from two files, or a JSON Lines batch;
- * text or JSON out.  SPDX-License-Identifier: MIT */
+/* `litmus similarity`: the values of its options, then one pair from two
+ * files, or a JSON Lines batch; text or JSON out.  The options' table
+ * (names, help, getopt) is engine/cli/similarity_cli.c.
+ * SPDX-License-Identifier: MIT */
 #include "engine/similarity/similarity.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,44 +17,6 @@
 #include "common/xmalloc.h"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_ENGINE = 3 };
-
-static const char usage_text[] =
-    "usage: litmus similarity [options] CANDIDATE REFERENCE\n"
-    "       litmus similarity [options] --pairs FILE.jsonl\n"
-    "\n"
-    "Scores how similar a candidate text is to a reference.\n"
-    "\n"
-    "  --metric NAME       metric to compute; repeat or comma-separate:\n"
-    "                      codebleu, meteor, rouge-l, ctses, levenshtein,\n"
-    "                      tree-edit, all (default: all)\n"
-    "  --lang LANG         python (default) or java: tokenizer, grammar\n"
-    "                      and CodeBLEU keywords\n"
-    "  --tokens MODE       code (default): language tokens, comments and\n"
-    "                      whitespace dropped, operators kept;\n"
-    "                      words: rouge_score's tokenizer (lowercase,\n"
-    "                      split on non-alphanumerics), for comparison\n"
-    "                      with published numbers\n"
-    "  --format FMT        text (default) or json (one object per pair)\n"
-    "  --pairs FILE        JSON Lines, one {\"id\", \"candidate\",\n"
-    "                      \"reference\"} per line; reference may be a list\n"
-    "                      of texts (METEOR, ROUGE-L, Levenshtein and tree\n"
-    "                      edit take the best; BLEU uses all, as the\n"
-    "                      reference implementation does); - for stdin\n"
-    "  --codebleu-weights A,B,C,D\n"
-    "                      weights of BLEU, weighted n-gram, syntax and\n"
-    "                      data-flow match (default 0.25 each)\n"
-    "  --dataflow-compat   count any zero data-flow score as 1, as the\n"
-    "                      reference implementation does (default: only\n"
-    "                      when the reference has no data-flow edge)\n"
-    "  --dump-tokens FILE  print the tokens of FILE, one per line\n"
-    "  -h, --help          this text\n"
-    "\n"
-    "CTSES1 = 0.5 CodeBLEU + 0.3 METEOR + 0.2 ROUGE-L, CTSES2 = 0.4/0.3/0.3,\n"
-    "uniform = 1/3 each; accepted when >= 0.5.  Levenshtein and tree edit\n"
-    "are 1 - distance / larger size.  Definitions and deviations from the\n"
-    "reference implementations: docs/similarity.md.\n"
-    "\n"
-    "Exit status: 0 done, 2 usage or input error, 3 engine error.\n";
 
 static int read_file(const char *path, char **out, size_t *len)
 {
@@ -76,6 +39,8 @@ static int read_file(const char *path, char **out, size_t *len)
     *out = b.data ? lt_buf_steal(&b) : xstrdup("");
     return 0;
 }
+
+/*** Option values ***/
 
 static unsigned metric_bit(const char *name, size_t n)
 {
@@ -114,6 +79,81 @@ static int parse_weights(const char *s, double w[4])
         }
     }
     return *p ? -1 : 0;
+}
+
+/* The index of S in NAMES[0..N), or the usage error "unknown WHAT 'S'"
+ * printed and -1. */
+static int one_of(const char *s, const char *const *names, size_t n,
+                  const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(s, names[i]) == 0)
+            return (int)i;
+    lt_cli_usage_error("unknown %s '%s'", what, s);
+    return -1;
+}
+
+/* Contract: see similarity.h. */
+int lt_sim_set_metrics(struct lt_sim_command *c, const char *s)
+{
+    const char *p = s;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        unsigned bit = metric_bit(p, n);
+        if (!bit) {
+            lt_cli_usage_error("unknown metric '%s'", s);
+            return -1;
+        }
+        c->metrics |= bit;
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+/* Contract: see similarity.h. */
+int lt_sim_set_lang(struct lt_sim_command *c, const char *s)
+{
+    static const char *const names[] = {"python", "java"}; /* by enum */
+    int i = one_of(s, names, 2, "language");
+    if (i < 0)
+        return -1;
+    c->sim.lang = (enum lt_sim_lang)i;
+    return 0;
+}
+
+/* Contract: see similarity.h. */
+int lt_sim_set_tokens(struct lt_sim_command *c, const char *s)
+{
+    static const char *const names[] = {"code", "words"}; /* by enum */
+    int i = one_of(s, names, 2, "token mode");
+    if (i < 0)
+        return -1;
+    c->sim.tokens = (enum lt_sim_tokens)i;
+    return 0;
+}
+
+/* Contract: see similarity.h. */
+int lt_sim_set_format(struct lt_sim_command *c, const char *s)
+{
+    static const char *const names[] = {"text", "json"};
+    int i = one_of(s, names, 2, "format");
+    if (i < 0)
+        return -1;
+    c->json = i;
+    return 0;
+}
+
+/* Contract: see similarity.h. */
+int lt_sim_set_weights(struct lt_sim_command *c, const char *s)
+{
+    if (parse_weights(s, c->sim.codebleu_weights) < 0) {
+        lt_cli_usage_error("bad --codebleu-weights '%s': want four "
+                           "non-negative numbers A,B,C,D", s);
+        return -1;
+    }
+    return 0;
 }
 
 /*** Output ***/
@@ -306,112 +346,24 @@ static int run_pairs(struct lt_sim *s, const char *path, bool json,
 
 /*** Entry ***/
 
-enum {
-    O_METRIC = 256,
-    O_LANG,
-    O_TOKENS,
-    O_FORMAT,
-    O_PAIRS,
-    O_WEIGHTS,
-    O_COMPAT,
-    O_DUMP,
-};
-static const struct option longopts[] = {
-    {"metric", required_argument, NULL, O_METRIC},
-    {"lang", required_argument, NULL, O_LANG},
-    {"tokens", required_argument, NULL, O_TOKENS},
-    {"format", required_argument, NULL, O_FORMAT},
-    {"pairs", required_argument, NULL, O_PAIRS},
-    {"codebleu-weights", required_argument, NULL, O_WEIGHTS},
-    {"dataflow-compat", no_argument, NULL, O_COMPAT},
-    {"dump-tokens", required_argument, NULL, O_DUMP},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0}};
-
-/* The option table of `litmus similarity`, for shell completion. */
-const struct option *lt_similarity_longopts(void)
+/* Contract: see similarity.h. */
+void lt_sim_command_init(struct lt_sim_command *c)
 {
-    return longopts;
+    memset(c, 0, sizeof(*c));
+    lt_sim_options_init(&c->sim);
 }
 
-/* `litmus similarity`: parses argv (argv[0] is "similarity"), runs, and
- * returns the exit status: 0, 2 for usage or input errors, 3 for engine
- * errors. */
-int lt_similarity_main(int argc, char **argv)
+/* Contract: see similarity.h. */
+int lt_sim_command_run(const struct lt_sim_command *c, int nargs,
+                       char **args)
 {
-    struct lt_sim_options o;
-    lt_sim_options_init(&o);
-    unsigned metrics = 0;
-    bool json = false;
-    const char *pairs = NULL, *dump = NULL;
-    optind = 0; /* re-entrant: reset getopt (GNU: full re-init) */
-    lt_cli_set_command("similarity");
-    int ch;
-    while ((ch = lt_cli_getopt(argc, argv, "h", longopts)) != -1) {
-        switch (ch) {
-        case O_METRIC: {
-            const char *p = optarg;
-            while (*p) {
-                size_t n = strcspn(p, ",");
-                unsigned bit = metric_bit(p, n);
-                if (!bit)
-                    return lt_cli_usage_error("unknown metric '%s'", optarg);
-                metrics |= bit;
-                p += n;
-                if (*p == ',')
-                    p++;
-            }
-            break;
-        }
-        case O_LANG:
-            if (strcmp(optarg, "python") == 0)
-                o.lang = LT_SIM_PYTHON;
-            else if (strcmp(optarg, "java") == 0)
-                o.lang = LT_SIM_JAVA;
-            else
-                return lt_cli_usage_error("unknown language '%s'", optarg);
-            break;
-        case O_TOKENS:
-            if (strcmp(optarg, "code") == 0)
-                o.tokens = LT_SIM_TOKENS_CODE;
-            else if (strcmp(optarg, "words") == 0)
-                o.tokens = LT_SIM_TOKENS_WORDS;
-            else
-                return lt_cli_usage_error("unknown token mode '%s'", optarg);
-            break;
-        case O_FORMAT:
-            if (strcmp(optarg, "json") == 0)
-                json = true;
-            else if (strcmp(optarg, "text") == 0)
-                json = false;
-            else
-                return lt_cli_usage_error("unknown format '%s'", optarg);
-            break;
-        case O_PAIRS:
-            pairs = optarg;
-            break;
-        case O_WEIGHTS:
-            if (parse_weights(optarg, o.codebleu_weights) < 0)
-                return lt_cli_usage_error("bad --codebleu-weights '%s': want four "
-                                   "non-negative numbers A,B,C,D",
-                                   optarg);
-            break;
-        case O_COMPAT:
-            o.dataflow_compat = true;
-            break;
-        case O_DUMP:
-            dump = optarg;
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            return EXIT_OK;
-        default:
-            return EXIT_USAGE;
-        }
-    }
-    if (metrics)
-        o.metrics = metrics;
-    int nargs = argc - optind;
+    struct lt_sim_options o = c->sim;
+    if (c->metrics)
+        o.metrics = c->metrics;
+    if (c->dataflow_compat)
+        o.dataflow_compat = true;
+    bool json = c->json;
+    const char *pairs = c->pairs, *dump = c->dump;
 
     if (dump) {
         if (nargs || pairs)
@@ -448,10 +400,10 @@ int lt_similarity_main(int argc, char **argv)
         char *a = NULL, *b = NULL;
         size_t alen = 0, blen = 0;
         const char *bad = NULL;
-        if ((rc = read_file(argv[optind], &a, &alen)) < 0)
-            bad = argv[optind];
-        else if ((rc = read_file(argv[optind + 1], &b, &blen)) < 0)
-            bad = argv[optind + 1];
+        if ((rc = read_file(args[0], &a, &alen)) < 0)
+            bad = args[0];
+        else if ((rc = read_file(args[1], &b, &blen)) < 0)
+            bad = args[1];
         if (bad) {
             fprintf(stderr, "litmus similarity: cannot read %s: %s\n", bad,
                     lt_strerror(rc));

@@ -94,12 +94,36 @@ double lt_sim_tree_edit(const char *a, size_t alen, const char *b,
 char *lt_sim_dump_tokens(const char *text, size_t len, enum lt_sim_lang lang,
                          enum lt_sim_tokens mode);
 
-/* `litmus similarity ...`; argv[0] is "similarity".  Exit status 0, 2 for
- * usage or input errors, 3 for engine errors. */
-int lt_similarity_main(int argc, char **argv);
+/*** `litmus similarity` ***/
 
-/* The long options of `litmus similarity` (for shell completion). */
-struct option;
-const struct option *lt_similarity_longopts(void);
+/* What the command is asked: the fields its options fill.  The options
+ * themselves (names, help, getopt) are rows of engine/cli's table; their
+ * values are read by the lt_sim_set_*() below. */
+struct lt_sim_command {
+    struct lt_sim_options sim; /* --lang, --tokens, --codebleu-weights */
+    unsigned metrics;          /* --metric, each adding; 0: sim.metrics */
+    int json;                  /* --format: 0 text, 1 json */
+    int dataflow_compat;       /* --dataflow-compat */
+    const char *pairs;         /* --pairs FILE (- for stdin) */
+    const char *dump;          /* --dump-tokens FILE */
+};
+
+void lt_sim_command_init(struct lt_sim_command *c);
+
+/* The values of the options: each reads S into its field of C and
+ * returns 0, or prints the usage error ("unknown metric 'S'", through
+ * common/cliopt.h) and returns -1.  --metric takes names comma-separated
+ * and adds to what an earlier --metric chose. */
+int lt_sim_set_metrics(struct lt_sim_command *c, const char *s);
+int lt_sim_set_lang(struct lt_sim_command *c, const char *s);
+int lt_sim_set_tokens(struct lt_sim_command *c, const char *s);
+int lt_sim_set_format(struct lt_sim_command *c, const char *s);
+int lt_sim_set_weights(struct lt_sim_command *c, const char *s);
+
+/* Runs `litmus similarity` as C asks on its operands ARGS[0..NARGS) (the
+ * two files, or none with --pairs or --dump-tokens).  Returns the exit
+ * status: 0, 2 for usage or input errors, 3 for engine errors. */
+int lt_sim_command_run(const struct lt_sim_command *c, int nargs,
+                       char **args);
 
 #endif

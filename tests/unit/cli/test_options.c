@@ -17,6 +17,9 @@
 #include "common/cliopt.h"
 #include "engine/cli/cli.h"
 #include "operators/operators.h"
+#ifdef LT_HAVE_SIMILARITY
+#include "engine/similarity/similarity.h"
+#endif
 
 /* The text written to F so far (caller frees); closes F. */
 static char *text_of(FILE *f)
@@ -100,6 +103,9 @@ static const struct command commands[] = {
     {"typed", lt__dataset_options, dataset_typed_help, LT_DS_TYPED},
     {"faults", lt__dataset_options, dataset_faults_help, LT_DS_FAULTS},
     {"rewrite", lt__dataset_options, dataset_rewrite_help, LT_DS_REWRITE},
+#ifdef LT_HAVE_SIMILARITY
+    {"similarity", lt__similarity_options, lt__similarity_help, -1},
+#endif
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -209,24 +215,23 @@ static void default_rows_state_their_default(void **state)
 
 /*** [tool.litmus] and the command line ***/
 
-/* What the command line prints for row NAME of score's table given S,
- * and whether it refused. */
-static char *cli_message(const char *name, const char *s, int *rc)
+/* What the command line prints on stderr for row NAME of table T given
+ * S, read into OPTS, and whether it refused. */
+static char *apply_message(const struct lt__opt *t, const char *name,
+                           const char *s, void *opts, int *rc)
 {
     const struct lt__opt *e = NULL;
-    for (const struct lt__opt *p = lt__score_options; p->name; p++)
+    for (const struct lt__opt *p = t; p->name; p++)
         if (strcmp(p->name, name) == 0 && is_option_row(p))
             e = p;
     assert_non_null(e);
-    struct lt_score_opts o;
-    lt_score_opts_init(&o);
     char **owned[LT__OPT_MAX_LISTS + 1] = {NULL};
     FILE *err = tmpfile();
     assert_non_null(err);
     fflush(stderr);
     int saved = dup(2);
     dup2(fileno(err), 2);
-    *rc = lt__opt_apply(e, s, &o, 4, owned);
+    *rc = lt__opt_apply(e, s, opts, 4, owned);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -234,6 +239,15 @@ static char *cli_message(const char *name, const char *s, int *rc)
         free(owned[i]);
     fseek(err, 0, SEEK_END);
     return text_of(err);
+}
+
+/* What the command line prints for row NAME of score's table given S,
+ * and whether it refused. */
+static char *cli_message(const char *name, const char *s, int *rc)
+{
+    struct lt_score_opts o;
+    lt_score_opts_init(&o);
+    return apply_message(lt__score_options, name, s, &o, rc);
 }
 
 /* The last "(...)" of a message: what the value should be. */
@@ -433,6 +447,75 @@ static void keys_and_options_fill_the_same_fields(void **state)
         }
 }
 
+#ifdef LT_HAVE_SIMILARITY
+/* similarity's rows hand their values to engine/similarity's readers:
+ * a good value lands in its field, a bad one gives the command's own
+ * message (and the command exits 2). */
+static void similarity_values_are_read_by_similarity(void **state)
+{
+    (void)state;
+    lt_cli_set_command("similarity");
+    struct lt_sim_command o;
+    lt_sim_command_init(&o);
+    static const struct {
+        const char *name, *value, *message; /* NULL: accepted */
+    } cases[] = {
+        {"metric", "codebleu,ted", NULL},
+        {"metric", "meteor", NULL},
+        {"metric", "codebleu,bogus", "unknown metric 'codebleu,bogus'"},
+        {"metric", ",", "unknown metric ','"},
+        {"lang", "java", NULL},
+        {"lang", "ruby", "unknown language 'ruby'"},
+        {"tokens", "words", NULL},
+        {"tokens", "", "unknown token mode ''"},
+        {"format", "json", NULL},
+        {"format", "xml", "unknown format 'xml'"},
+        {"codebleu-weights", "0.1,0.2,0.3,0.4", NULL},
+        {"codebleu-weights", "1,2,3",
+         "bad --codebleu-weights '1,2,3': want four non-negative numbers "
+         "A,B,C,D"},
+        {"codebleu-weights", "-1,0,0,0",
+         "bad --codebleu-weights '-1,0,0,0': want four non-negative "
+         "numbers A,B,C,D"},
+        {"dataflow-compat", NULL, NULL},
+        {"pairs", "p.jsonl", NULL},
+        {"dump-tokens", "a.py", NULL},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct lt_sim_command before = o;
+        int rc;
+        char *msg = apply_message(lt__similarity_options, cases[i].name,
+                                  cases[i].value, &o, &rc);
+        if (!cases[i].message) {
+            if (rc != 0 || *msg)
+                fail_msg("--%s %s: refused (%d): %s", cases[i].name,
+                         cases[i].value, rc, msg);
+        } else {
+            char want[256];
+            snprintf(want, sizeof(want),
+                     "litmus similarity: %s\n"
+                     "Try 'litmus similarity --help'.\n",
+                     cases[i].message);
+            if (rc != -1 || strcmp(msg, want) != 0)
+                fail_msg("--%s %s: rc %d, message '%s', want '%s'",
+                         cases[i].name, cases[i].value, rc, msg, want);
+            o = before; /* a refused value changes nothing that counts */
+        }
+        free(msg);
+    }
+    assert_int_equal(o.metrics, LT_SIM_M_CODEBLEU | LT_SIM_M_TREE_EDIT |
+                                    LT_SIM_M_METEOR);
+    assert_int_equal(o.sim.lang, LT_SIM_JAVA);
+    assert_int_equal(o.sim.tokens, LT_SIM_TOKENS_WORDS);
+    assert_int_equal(o.json, 1);
+    assert_true(o.sim.codebleu_weights[0] == 0.1 &&
+                o.sim.codebleu_weights[3] == 0.4);
+    assert_int_equal(o.dataflow_compat, 1);
+    assert_string_equal(o.pairs, "p.jsonl");
+    assert_string_equal(o.dump, "a.py");
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -441,6 +524,9 @@ int main(void)
         cmocka_unit_test(bad_keys_give_the_command_line_message),
         cmocka_unit_test(key_lists_agree),
         cmocka_unit_test(keys_and_options_fill_the_same_fields),
+#ifdef LT_HAVE_SIMILARITY
+        cmocka_unit_test(similarity_values_are_read_by_similarity),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,10 +1,16 @@
-/* Stand-in for `litmus similarity` until engine/cli wires the subcommand:
- * `litmus-similarity ARGS...` runs lt_similarity_main("similarity" ARGS).
+/* `litmus-similarity ARGS...` runs `litmus similarity ARGS...` (the
+ * command line's own table and code) without the rest of main(): for the
+ * benchmarks of bench/similarity_*.sh.
  * SPDX-License-Identifier: MIT */
-#include "engine/similarity/similarity.h"
+#include <getopt.h>
+
+#include "common/cliopt.h"
+#include "engine/cli/cli.h"
 
 int main(int argc, char **argv)
 {
     argv[0] = "similarity";
-    return lt_similarity_main(argc, argv);
+    lt_cli_set_command("similarity");
+    optind = 0;
+    return lt__cmd_similarity(argc, argv);
 }
