@@ -640,13 +640,7 @@ def diff_main(job):
     _SIDE_MODULE[0] = name if _PACKAGE[0] else None
     budget = float(job.get("budget", 10.0))
     max_inputs = int(job.get("max_inputs", 20000))
-    clock = {"start": time.process_time()}
-
-    def spent():
-        """CPU seconds spent on inputs beyond the given ones (the budget's
-        part of the run)."""
-        return time.process_time() - clock["start"]
-
+    clock_start = time.process_time()
     hyp, st, hyp_missing = (None, None, "turned off") \
         if not job.get("generate", True) else _hypothesis()
     watched = _module_snapshot("hypothesis") if hyp else {}
@@ -714,78 +708,137 @@ def diff_main(job):
                               _flags(ref, f))
                  for f, b in functions.items()}
 
-    judged = {}  # input -> its witness, or None
-    state = {"compared": 0, "skipped": 0, "outside": 0, "by_origin": {},
-             "judged": 0,
-             "witness": None, "outside_witness": None}
-
-    def try_input(origin, fname, args, kwargs, check_contract=True):
-        """Compares one input; True when a witness ends the search."""
-        if state["compared"] + state["skipped"] >= max_inputs:
-            return False
-        key = (fname, _pickle_key(args, kwargs))
-        if key in judged:
-            # The same input again (hypothesis replays its minimal
-            # example): the same answer, without running it twice.
-            if judged[key] is None:
-                return False
-            state["witness"] = judged[key]
-            return True
-        judged[key] = None
-        state["judged"] += 1
-        fn = functions.get(fname)
-        if check_contract and fn is not None and \
-                not fn.contract.ok(args, kwargs):
-            state["outside"] += 1
-            # A few are run, for the note (not many: on inputs outside
-            # its contract a reference often loops until its limit).
-            if state["outside_witness"] is None and \
-                    state["outside"] <= OUTSIDE_TRIED and \
-                    spent() < 0.5 * budget:
-                w = cmp.judge(fname, args, kwargs, origin)
-                if isinstance(w, dict):
-                    state["outside_witness"] = w
-            return False
-        w = cmp.judge(fname, args, kwargs, origin)
-        if w == "skip":
-            state["skipped"] += 1
-            return False
-        state["compared"] += 1
-        state["by_origin"][origin] = state["by_origin"].get(origin, 0) + 1
-        if w is not None:
-            judged[key] = w
-            state["witness"] = w
-            return True
-        return False
+    search = _Search(cmp, functions, budget, max_inputs, clock_start)
 
     # 1. The inputs the tests, the held-out tests and the user gave: no
     # budget, they are the suite's own.
     for origin, fname, args, kwargs in given:
-        if try_input(origin, fname, args, kwargs, check_contract=False):
+        if search.try_input(origin, fname, args, kwargs,
+                            check_contract=False):
             break
     # Generated inputs may cost the reference at most a few times its
     # slowest given call, and a fifth of the budget: an exponential
     # program stays in the range the tests exercise, and one input cannot
     # spend the whole budget.
-    given_s = spent()
-    clock["start"] = time.process_time()
+    given_s = search.spent()
+    search.restart_clock()
     cmp.gen_ref_limit = min(cmp.call_limit, max(0.1, 3.0 * cmp.max_given_s),
                             max(0.1, 0.2 * budget))
 
-    # 2. Values one change away, other combinations of the tests' objects:
-    # the given inputs' variants in turn (one of each, then the next of
-    # each), the smallest given inputs first (by size, not measured time:
-    # the same order in every run), so that a budget cut short by a slow
-    # program still reaches every given input.  A turn costs its stream
-    # one unit per started DERIVE_QUANTUM_S of CPU time, and the stream
-    # that has spent the fewest units goes next: where every call is
-    # quicker than that, this is the plain round, and where some given
-    # inputs' variants are exponential (lcs_length's two long strings),
-    # the small ones' variants are not starved behind them.
+    # 2. Values one change away, other combinations of the tests' objects.
     derive = job.get("derive", True) and budget > 0
-    if state["witness"] is None and derive:
+    if search.witness is None and derive:
+        search.derive_in_turns()
+
+    # 3. Inputs hypothesis generates from the same shapes, shrunk by it.
+    gen_note = None
+    if search.witness is None and hyp is not None and derive:
+        gen_note = _generate(hyp, st, search,
+                             lambda: search.spent() > 0.9 * budget,
+                             int(job.get("max_examples", 300)))
+    elif hyp is None and derive:
+        gen_note = "hypothesis is not importable (%s): no generated " \
+                   "inputs" % hyp_missing
+
+    w = search.witness
+    if w is not None and not w.get("shrunk") and not w["timeout"] and \
+            w["origin"] not in ("test", "held_out", "inputs"):
+        w = _shrink(cmp, functions, w,
+                    t_limit=search.spent() + WITNESS_SHRINK_S,
+                    spent=search.spent)
+    changed = _snapshot_changed(watched)
+    if changed:
+        _litmus.tamper("changed %s, a part of litmus's input generator"
+                       % changed)
+    _send_findings(cmp, functions, w, search.outside_witness)
+    _litmus.record(json.dumps({
+        "type": "summary", "compared": search.compared,
+        "skipped": search.skipped, "outside_contract": search.outside,
+        "by_origin": search.by_origin, "inputs": len(search.judged),
+        "cpu_s": round(given_s + search.spent(), 3),
+        "given_cpu_s": round(given_s, 3), "budget_s": budget,
+        "contracts": {f: fn.contract.describe()
+                      for f, fn in sorted(functions.items())},
+        "generator": ("hypothesis %s" % hyp.__version__) if hyp else None,
+        "note": gen_note}))
+
+
+class _Search:
+    """One differential search over a candidate's functions: the inputs
+    judged so far and their answers, the counts the summary reports, the
+    witness found, and the budget's clock (CPU time since start)."""
+
+    def __init__(self, cmp, functions, budget, max_inputs, start):
+        self.cmp, self.functions = cmp, functions
+        self.budget, self.max_inputs = budget, max_inputs
+        self.start = start
+        self.judged = {}        # input -> its witness, or None
+        self.n_judged = 0       # inputs judged, repeats of one included
+        self.compared = self.skipped = self.outside = 0
+        self.by_origin = {}
+        self.witness = None
+        self.outside_witness = None
+
+    def spent(self):
+        """CPU seconds spent since the clock's start: on inputs beyond
+        the given ones once restart_clock ran (the budget's part)."""
+        return time.process_time() - self.start
+
+    def restart_clock(self):
+        self.start = time.process_time()
+
+    def try_input(self, origin, fname, args, kwargs, check_contract=True):
+        """Compares one input; True when a witness ends the search."""
+        if self.compared + self.skipped >= self.max_inputs:
+            return False
+        key = (fname, _pickle_key(args, kwargs))
+        if key in self.judged:
+            # The same input again (hypothesis replays its minimal
+            # example): the same answer, without running it twice.
+            if self.judged[key] is None:
+                return False
+            self.witness = self.judged[key]
+            return True
+        self.judged[key] = None
+        self.n_judged += 1
+        fn = self.functions.get(fname)
+        if check_contract and fn is not None and \
+                not fn.contract.ok(args, kwargs):
+            self.outside += 1
+            # A few are run, for the note (not many: on inputs outside
+            # its contract a reference often loops until its limit).
+            if self.outside_witness is None and \
+                    self.outside <= OUTSIDE_TRIED and \
+                    self.spent() < 0.5 * self.budget:
+                w = self.cmp.judge(fname, args, kwargs, origin)
+                if isinstance(w, dict):
+                    self.outside_witness = w
+            return False
+        w = self.cmp.judge(fname, args, kwargs, origin)
+        if w == "skip":
+            self.skipped += 1
+            return False
+        self.compared += 1
+        self.by_origin[origin] = self.by_origin.get(origin, 0) + 1
+        if w is not None:
+            self.judged[key] = w
+            self.witness = w
+            return True
+        return False
+
+    def derive_in_turns(self):
+        """The given inputs' variants in turn (one of each, then the next
+        of each), the smallest given inputs first (by size, not measured
+        time: the same order in every run), so that a budget cut short by
+        a slow program still reaches every given input.  A turn costs its
+        stream one unit per started DERIVE_QUANTUM_S of CPU time, and the
+        stream that has spent the fewest units goes next: where every
+        call is quicker than that, this is the plain round, and where
+        some given inputs' variants are exponential (lcs_length's two
+        long strings), the small ones' variants are not starved behind
+        them."""
         streams = []
-        for fn in functions.values():
+        for fn in self.functions.values():
             order = sorted(range(len(fn.bases)), key=lambda k: (
                 litmus_inputs.size_of(fn.bases[k][1]), k))
             for k in order:
@@ -793,44 +846,30 @@ def diff_main(job):
                 streams.append((0, len(streams),
                                 _variant_stream(fn, args, kwargs)))
         heapq.heapify(streams)
-        while streams and state["witness"] is None and \
-                spent() <= 0.6 * budget:
+        while streams and self.witness is None and \
+                self.spent() <= 0.6 * self.budget:
             units, k, stream = heapq.heappop(streams)
             item = next(stream, None)
             if item is None:
                 continue
             t0 = time.process_time()
-            if try_input(*item):
+            if self.try_input(*item):
                 break
             took = time.process_time() - t0
             heapq.heappush(streams, (units + max(1, math.ceil(
                 took / DERIVE_QUANTUM_S)), k, stream))
 
-    # 3. Inputs hypothesis generates from the same shapes, shrunk by it.
-    gen_note = None
-    if state["witness"] is None and hyp is not None and derive:
-        gen_note = _generate(hyp, st, functions, try_input, state,
-                             lambda: spent() > 0.9 * budget,
-                             int(job.get("max_examples", 300)))
-    elif hyp is None and derive:
-        gen_note = "hypothesis is not importable (%s): no generated " \
-                   "inputs" % hyp_missing
 
-    w = state["witness"]
-    if w is not None and not w.get("shrunk") and not w["timeout"] and \
-            w["origin"] not in ("test", "held_out", "inputs"):
-        w = _shrink(cmp, functions, w, t_limit=spent() + WITNESS_SHRINK_S,
-                    spent=spent)
-    changed = _snapshot_changed(watched)
-    if changed:
-        _litmus.tamper("changed %s, a part of litmus's input generator"
-                       % changed)
+def _send_findings(cmp, functions, w, outside_witness):
+    """The records of what the search found: the witness (or the note of
+    an input outside the contract that differed), a type difference, a
+    slower candidate."""
     if w is not None:
         fn = functions.get(w["function"])
         w["contract"] = fn.contract.describe() if fn else []
         _send_witness(w)
-    elif state["outside_witness"] is not None:
-        ow = state["outside_witness"]
+    elif outside_witness is not None:
+        ow = outside_witness
         fn = functions.get(ow["function"])
         _litmus.record(json.dumps({
             "type": "outside_contract", "function": ow["function"],
@@ -847,16 +886,6 @@ def diff_main(job):
             "finished": finished,
             "reference_ms": round(rt * 1000, 3),
             "candidate_ms": round(ct * 1000, 3)}))
-    _litmus.record(json.dumps({
-        "type": "summary", "compared": state["compared"],
-        "skipped": state["skipped"], "outside_contract": state["outside"],
-        "by_origin": state["by_origin"], "inputs": len(judged),
-        "cpu_s": round(given_s + spent(), 3),
-        "given_cpu_s": round(given_s, 3), "budget_s": budget,
-        "contracts": {f: fn.contract.describe()
-                      for f, fn in sorted(functions.items())},
-        "generator": ("hypothesis %s" % hyp.__version__) if hyp else None,
-        "note": gen_note}))
 
 
 def _variant_stream(fn, args, kwargs):
@@ -892,21 +921,20 @@ def _send_witness(w):
     _litmus.record(json.dumps(rec))
 
 
-def _generate(hyp, st, functions, try_input, state, out_of_time,
-              max_examples):
+def _generate(hyp, st, search, out_of_time, max_examples):
     """Random inputs of the tests' shapes, per function; the first
     difference is shrunk by hypothesis.  Returns a note or None."""
     import warnings
     notes = []
-    for fn in functions.values():
-        if state["witness"] is not None or out_of_time():
+    for fn in search.functions.values():
+        if search.witness is not None or out_of_time():
             break
         args_st = _args_strategy(st, fn)
         if args_st is None:
             notes.append("%s: no generator for its argument types" % fn.name)
             continue
         found = []
-        check = _checker(fn, found, try_input, state, out_of_time)
+        check = _checker(fn, found, search, out_of_time)
         settings = hyp.settings(
             max_examples=max_examples, database=None, deadline=None,
             derandomize=True, suppress_health_check=list(hyp.HealthCheck),
@@ -926,11 +954,11 @@ def _generate(hyp, st, functions, try_input, state, out_of_time,
         if found:
             w = found[-1]
             w["shrunk"] = not w["timeout"]
-            state["witness"] = w
+            search.witness = w
     return "; ".join(notes) or None
 
 
-def _checker(fn, found, try_input, state, out_of_time):
+def _checker(fn, found, search, out_of_time):
     """The body of the hypothesis test of fn: compares one drawn input;
     a difference is kept in found and raised, so that hypothesis shrinks
     it (a patch that does not finish is kept and ends the search: each
@@ -941,19 +969,19 @@ def _checker(fn, found, try_input, state, out_of_time):
         if out_of_time() or (found and found[-1]["timeout"]):
             return
         args, kwargs = drawn
-        before = state["witness"]
-        seen = state["judged"]
-        state["witness"] = None
-        hit = try_input("generated", fn.name, args, kwargs)
-        w = state["witness"]
-        state["witness"] = before
+        before = search.witness
+        seen = search.n_judged
+        search.witness = None
+        hit = search.try_input("generated", fn.name, args, kwargs)
+        w = search.witness
+        search.witness = before
         if hit and w is not None:
             found.append(w)
             if not w["timeout"]:
                 raise _Disagree()
         # A small input space: hypothesis keeps drawing inputs already
         # compared; enough of them in a row end the search early.
-        repeats[0] = repeats[0] + 1 if state["judged"] == seen else 0
+        repeats[0] = repeats[0] + 1 if search.n_judged == seen else 0
         if repeats[0] >= REPEATS_ENOUGH and not found:
             raise _Enough()
     return check
