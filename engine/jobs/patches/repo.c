@@ -157,6 +157,18 @@ static char *id_file(const char *id)
     return xstrndup(id, sep ? (size_t)(sep - id) : strlen(id));
 }
 
+/* Whether array a holds a value equal to v. */
+static int array_holds(const json_t *a, const json_t *v)
+{
+    size_t i;
+    const json_t *w;
+    json_array_foreach(a, i, w) {
+        if (json_equal(w, v))
+            return 1;
+    }
+    return 0;
+}
+
 /* The instance's test ids matched to the collected node ids:
  * {"f2p": {id: [node ids]}, "p2p": {...}, "main": [...], "wider": [...]},
  * stored under the "map" layer so that a run resumed from the store
@@ -198,12 +210,7 @@ static json_t *build_map(struct rinst *in, const struct lt_suite *suite)
             size_t i;
             json_t *v;
             json_array_foreach(a, i, v) {
-                int have = 0;
-                size_t m;
-                json_t *w;
-                json_array_foreach(main_ids, m, w)
-                    have |= json_equal(w, v);
-                if (!have)
+                if (!array_holds(main_ids, v))
                     json_array_append(main_ids, v);
             }
         }
@@ -213,12 +220,7 @@ static json_t *build_map(struct rinst *in, const struct lt_suite *suite)
     size_t i;
     json_t *v;
     json_array_foreach(wider, i, v) {
-        int listed = 0;
-        size_t m;
-        json_t *w;
-        json_array_foreach(main_ids, m, w)
-            listed |= json_equal(w, v);
-        if (!listed)
+        if (!array_holds(main_ids, v))
             json_array_append(rest, v);
     }
     json_decref(wider);
