@@ -528,8 +528,10 @@ static int build_product(const char *tree, const char *rel)
  * a file of the commit.  A note says how many. */
 static void lend_build_products(struct rinst *in, const char *dir)
 {
+    /* --directory: a wholly ignored folder (an environment, a build
+     * tree) is one entry, not its thousands of files. */
     char *ls[] = {"git", "ls-files", "-z", "--others", "--ignored",
-                  "--exclude-standard", NULL};
+                  "--exclude-standard", "--directory", NULL};
     char *out = NULL;
     if (run_in(in->clone, ls, &out, NULL) != 0 || !out) {
         free(out);
@@ -539,7 +541,7 @@ static void lend_build_products(struct rinst *in, const char *dir)
     for (const char *p = out; *p && files.n < LENT_FILES_MAX;
          p += strlen(p) + 1) {
         char *dst = xasprintf("%s/%s", dir, p);
-        if (build_product(dir, p) && !exists(dst))
+        if (!ends_with(p, "/") && build_product(dir, p) && !exists(dst))
             lt__strv_push(&files, p);
         free(dst);
     }
