@@ -7,6 +7,11 @@
 # line "N passed, N failed".
 #
 #   tests/run-all.sh [BUILD [ASAN_BUILD]]
+#
+# LT_ASAN_BUILD_CMD (make test sets it): the command that makes (or
+# brings up to date) ASAN_BUILD.  It runs beside the first suites, which
+# need only BUILD; the suites of ASAN_BUILD start once it is done, and
+# count as failed if it failed (its log is printed then).
 set -u
 build=${1:-build}
 asan=${2:-}
@@ -64,15 +69,27 @@ if [ -n "$asan" ]; then
   # The release part holds the larger inputs, the most CPU: more of its
   # tests at a time, so that both parts end together.
   add "end-to-end tests ($build)" "LT_E2E_PART=release LT_E2E_JOBS=\$((LT_E2E_JOBS + 1)) tests/e2e/run.sh '$build/litmus'; count=e2e"
-  add "end-to-end tests under ASan+UBSan ($asan)" "asan_env; LT_SANITIZED=1 LT_E2E_JOBS=\$((LT_E2E_JOBS - 1)) tests/e2e/run.sh '$asan/litmus'; count=e2e"
+  add "end-to-end tests under ASan+UBSan ($asan)" "asan_ready && asan_env && LT_SANITIZED=1 LT_E2E_JOBS=\$((LT_E2E_JOBS - 1)) tests/e2e/run.sh '$asan/litmus'; count=e2e"
   # The longer of the two unit suites goes first: it starts when the
   # first end-to-end suite ends, the shorter one when the second does.
-  add "unit tests under ASan+UBSan, and the embedded Python's ($asan)" "asan_env; unit '$asan' 600 -LE release; count=ctest"
+  add "unit tests under ASan+UBSan, and the embedded Python's ($asan)" "asan_ready && asan_env && unit '$asan' 600 -LE release; count=ctest"
   add "unit tests on the release build only ($build)" "unit '$build' 300 -L release; count=ctest"
 else
   add "unit tests ($build)" "unit '$build' 300; count=ctest"
   add "end-to-end tests ($build)" "tests/e2e/run.sh '$build/litmus'; count=e2e"
 fi
+
+# The sanitizer build, made beside the first suites (LT_ASAN_BUILD_CMD);
+# then its old gcov counts go, so that the coverage is this run's.
+# Suites of that build call asan_ready first.
+asan_ready() {
+  [ -n "${LT_ASAN_BUILD_CMD:-}" ] || return 0
+  while [ ! -e "$out/asan-build.rc" ]; do sleep 0.5; done
+  [ "$(cat "$out/asan-build.rc")" = 0 ] && return 0
+  echo "the sanitizer build failed ($LT_ASAN_BUILD_CMD):"
+  tail -n 60 "$out/asan-build.log"
+  return 1
+}
 
 asan_env() {
   export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0
@@ -97,6 +114,17 @@ run_suite() {
 }
 
 start=$(date +%s)
+if [ -n "$asan" ] && [ -n "${LT_ASAN_BUILD_CMD:-}" ]; then
+  # Not a job of this shell (a child's child): `wait -n` below counts
+  # suites only.
+  ( ( t0=$(date +%s)
+      ( eval "$LT_ASAN_BUILD_CMD" && find "$asan" -name '*.gcda' -delete ) \
+        >"$out/asan-build.log" 2>&1
+      rc=$?
+      echo "sanitizer build ($asan): exit $rc, $(( $(date +%s) - t0 )) s long" \
+        >"$out/asan-build.time"
+      echo $rc >"$out/asan-build.rc" ) & )
+fi
 running=0
 for i in "${!names[@]}"; do
   if [ "$running" -ge "$slots" ]; then
@@ -109,6 +137,10 @@ done
 
 # Print each log in order as soon as it and every one before it is done.
 total_pass=0 total_fail=0
+if [ -n "$asan" ] && [ -n "${LT_ASAN_BUILD_CMD:-}" ]; then
+  while [ ! -e "$out/asan-build.rc" ]; do sleep 1; done
+  echo "== $(cat "$out/asan-build.time")"
+fi
 for i in "${!names[@]}"; do
   while [ ! -e "$out/$i.done" ]; do sleep 1; done
   echo "== ${names[$i]} (ended $(cat "$out/$i.time"))"

@@ -193,3 +193,36 @@ select8_whole_into() { # dir
   "$LITMUS" dataset select "$1/select8.jsonl" --seed 1 -j 2 --no-progress \
     --no-db -o "$1/whole.jsonl" 2>"$1/err"
 }
+
+# The patch corpus's programs gcd and kth with their patches, and their
+# uninterrupted triage at -j 2: made once per suite run (shared), since
+# t0203 resumes that triage and t0812 shards it, each comparing its result
+# with it.  Sets PAIR (the shared folder: manifest.json, patches.jsonl,
+# and the triage's whole.db, whole.csv, whole.json and err; read them,
+# copy what you change), PAIR_ARGS (the triage's command without --db)
+# and PAIR_RC (its exit code: 1, as some patches overfit).
+patches_pair_whole() {
+  shared patches-gcd-kth patches_pair_whole_into
+  PAIR=$SHARED PAIR_RC=$SHARED_RC
+  [ -s "$PAIR/patches.jsonl" ] || fail "no shared patches of gcd and kth: $(cat "$PAIR/err" 2>/dev/null)"
+  PAIR_ARGS=(patches --manifest "$PAIR/manifest.json" --patches "$PAIR/patches.jsonl"
+             --no-progress -j 2)
+}
+patches_pair_whole_into() { # dir
+  /usr/bin/python3 - "$CORPUS/patches" "$1" <<'PY' || return 2
+import json, os, sys
+corpus, out_dir = sys.argv[1:]
+keep = ["gcd", "kth"]
+m = json.load(open(os.path.join(corpus, "manifest.json")))
+out = {k: {f: os.path.join(corpus, v) if f != "function" else v
+           for f, v in m[k].items()} for k in keep}
+json.dump(out, open(os.path.join(out_dir, "manifest.json"), "w"))
+with open(os.path.join(out_dir, "patches.jsonl"), "w") as f:
+    for line in open(os.path.join(corpus, "patches.jsonl")):
+        if json.loads(line)["program"] in keep:
+            f.write(line)
+PY
+  "$LITMUS" patches --manifest "$1/manifest.json" --patches "$1/patches.jsonl" \
+    --no-progress -j 2 --db "$1/whole.db" --csv "$1/whole.csv" -f json \
+    >"$1/whole.json" 2>"$1/err"
+}

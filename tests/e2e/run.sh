@@ -84,13 +84,17 @@ run_one() { # name
 
 # The parallel part, slowest first: by the larger of the last run's wall
 # and CPU time (a test run alone has a short wall time but the same CPU
-# time); a test with no figure yet (a fresh clone) by LONG, the tests
-# that take longest, else last.
-LONG=" t0051-jobs-identical-corpus t0549-groundtruth-corpus t0301-dataset-typed t0600-store-full-disk t0810-shard-merge t0300-dataset-select t0200-patches-corpus t0302-dataset-faults t0303-dataset-rewrite t0800-hostile-fs-view "
+# time); a test with no figure yet (a fresh clone) by its place in LONG,
+# the tests that took longest (release part, then sanitizer part, each
+# slowest first; a long test started last is the suite's tail), else last.
+LONG=" t0210-patches-repo t0200-patches-corpus t0301-dataset-typed t0310-dataset-java t0549-groundtruth-corpus t0208-patches-exponential t0600-store-full-disk t0051-jobs-identical-corpus t0300-dataset-select t0302-dataset-faults t0811-dataset-shard-merge t0303-dataset-rewrite t0812-patches-shard-merge t0207-patches-judgement t0213-patches-repo-shards t0203-patches-resume t0206-patches-mutation-budget t0940-python-versions t0443-shape-localhost-server t0442-shape-cli-subprocess t0654-baseline-monitoring t0714-baseline-reuse t0810-shard-merge t0706-report-html-browser t0214-patches-repo-methods t0201-patches-single-program t0713-incremental-reuse t0204-patches-reasons t0311-dataset-java-hostile t0705-report-survivor-gate t0801-fs-view-degraded t0070-pyproject-config t0548-groundtruth-tool "
 ordered=$(for n in "${names[@]}"; do
   [[ $SERIAL == *" $n "* ]] && continue
   d=$(awk -v n="$n" '$1 == n {print ($3 > $2 ? $3 : $2)}' "$durations" 2>/dev/null | tail -n 1)
-  [ -z "$d" ] && [[ $LONG == *" $n "* ]] && d=100000
+  if [ -z "$d" ] && [[ $LONG == *" $n "* ]]; then
+    rest=${LONG#*" $n "}
+    d=$((100000 + $(echo "$rest" | wc -w)))
+  fi
   echo "${d:-0} $n"
 done | sort -rn | awk '{print $2}')
 running=0

@@ -5,23 +5,14 @@
 P=$CORPUS/patches
 grep -qs calls_main "$REPO/runners/shim.py" || [ -f "$REPO/runners/calls.py" ] ||
   skip "the runner side of litmus patches has not landed"
-# Two programs of the corpus and their patches.
-/usr/bin/python3 - "$P" "$WORK" <<'PY'
-import json, os, sys
-corpus, work = sys.argv[1:]
-keep = ["gcd", "quicksort"]
-m = json.load(open(os.path.join(corpus, "manifest.json")))
-out = {k: {f: os.path.join(corpus, v) if f != "function" else v
-           for f, v in m[k].items()} for k in keep}
-json.dump(out, open(os.path.join(work, "manifest.json"), "w"))
-with open(os.path.join(work, "patches.jsonl"), "w") as f:
-    for line in open(os.path.join(corpus, "patches.jsonl")):
-        if json.loads(line)["program"] in keep:
-            f.write(line)
-PY
-args=(patches --manifest "$WORK/manifest.json" --patches "$WORK/patches.jsonl" --no-progress -j 2)
-"$LITMUS" "${args[@]}" --db "$WORK/ref.db" --csv "$WORK/ref.csv" >/dev/null 2>&1
-[ $? = 1 ] || fail "uninterrupted run failed"
+# Two programs of the corpus and their patches (gcd and kth), and their
+# uninterrupted triage (lib.sh: made once a suite run, t0812 shards it).
+patches_pair_whole
+args=("${PAIR_ARGS[@]}")
+[ "$PAIR_RC" = 1 ] || fail "uninterrupted run failed: $(tail -n 3 "$PAIR/err")"
+cp "$PAIR/whole.db" "$WORK/ref.db" && cp "$PAIR/whole.csv" "$WORK/ref.csv" ||
+  fail "no shared store and CSV of the uninterrupted run"
+[ ! -e "$PAIR/whole.db-wal" ] || cp "$PAIR/whole.db-wal" "$WORK/ref.db-wal"
 db=$WORK/resume.db
 stored_count() {
   q "$1" "SELECT (SELECT count(*) FROM candidate_results) + (SELECT count(*) FROM candidate_mutants)" 2>/dev/null || echo 0

@@ -34,7 +34,10 @@ assert s["cached"] >= 150 and s["runs"] > 0, s' "$WORK/sum.json" ||
 "$LITMUS" dataset select "$IN" --seed 1 -j 1 --no-progress --db "$WORK/e.db" \
   -o "$WORK/x.jsonl" 2>/dev/null &
 pid=$!
-sleep 0.5
+# Once it holds the store (a fixed 0.5 s was too short on a loaded
+# machine: the second run found the store free and ran).
+for _ in $(seq 300); do [ -e "$WORK/e.db.lock" ] && break; sleep 0.1; done
+sleep 0.2
 run_litmus dataset select "$IN" --db "$WORK/e.db" -o "$WORK/y.jsonl"
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null

@@ -37,7 +37,10 @@ bad() { # expected-message litmus-args...
 bad "missing shard: 1/3" merge "$WORK/x.db" "$WORK/d0.db" "$WORK/d2.db"
 bad "holds dataset shard 0/3, not shard 1/3" dataset select "$IN" --seed 1 --shard 1/3 --db "$WORK/d0.db" -o "$WORK/x.jsonl"
 bad "I counts from 0" dataset select "$IN" --shard 3/3 -o "$WORK/x.jsonl"
-ds --seed 2 --shard 2/3 --db "$WORK/e2.db" -o "$WORK/e2.jsonl" 2>/dev/null || fail "seed 2 shard"
+# (A store of other settings: one shard of eight, an eighth of the runs;
+# merge compares the settings before the shard counts.)
+ds --seed 2 --shard 7/8 --db "$WORK/e2.db" -o "$WORK/e2.jsonl" 2>/dev/null || fail "seed 2 shard"
+[ -s "$WORK/e2.jsonl" ] || fail "the seed 2 shard wrote nothing"
 bad "settings differ ('seed=1' vs 'seed=2')" merge "$WORK/x.db" "$WORK/d0.db" "$WORK/d1.db" "$WORK/e2.db"
 [ ! -e "$WORK/x.db" ] || fail "a refused merge left x.db"
 no_leftovers

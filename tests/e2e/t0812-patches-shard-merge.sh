@@ -3,26 +3,15 @@
 # whole report (JSON and CSV, apart from durations) without starting a run;
 # bad shard sets are refused with exit 2.
 . "$(dirname "$0")/lib.sh"
-P=$CORPUS/patches
-/usr/bin/python3 - "$P" "$WORK" <<'PY'
-import json, os, sys
-corpus, work = sys.argv[1:]
-keep = ["gcd", "kth"]
-m = json.load(open(os.path.join(corpus, "manifest.json")))
-out = {k: {f: os.path.join(corpus, v) if f != "function" else v
-           for f, v in m[k].items()} for k in keep}
-json.dump(out, open(os.path.join(work, "manifest.json"), "w"))
-with open(os.path.join(work, "patches.jsonl"), "w") as f:
-    for line in open(os.path.join(corpus, "patches.jsonl")):
-        if json.loads(line)["program"] in keep:
-            f.write(line)
-PY
-n=$(wc -l < "$WORK/patches.jsonl")
+# The programs gcd and kth and their patches, and their whole triage
+# (lib.sh: made once a suite run, t0203 resumes it).
+patches_pair_whole
+cp "$PAIR/whole.csv" "$PAIR/whole.json" "$WORK/" || fail "no shared whole triage"
+n=$(wc -l < "$PAIR/patches.jsonl")
 [ "$n" -ge 6 ] || fail "only $n patches"
-args=(patches --manifest "$WORK/manifest.json" --patches "$WORK/patches.jsonl" --no-progress -j 2)
+args=("${PAIR_ARGS[@]}")
 # Exit 1: some patch is overfitting (the corpus has such patches).
-"$LITMUS" "${args[@]}" --db "$WORK/whole.db" --csv "$WORK/whole.csv" -f json >"$WORK/whole.json" 2>"$WORK/err"
-[ $? -le 1 ] || fail "whole triage: $(cat "$WORK/err")"
+[ "$PAIR_RC" -le 1 ] || fail "whole triage: $(cat "$PAIR/err")"
 for i in 0 1 2; do
   "$LITMUS" "${args[@]}" --shard $i/3 --db "$WORK/s$i.db" --csv "$WORK/s$i.csv" >/dev/null 2>"$WORK/err"
   [ $? -le 1 ] || fail "shard $i: $(cat "$WORK/err")"
@@ -82,7 +71,10 @@ bad "missing shard: 2/3" merge "$WORK/x.db" "$WORK/s0.db" "$WORK/s1.db"
 bad "holds patches shard 0/3, not shard 1/3" "${args[@]}" --shard 1/3 --db "$WORK/s0.db"
 bad "I counts from 0" "${args[@]}" --shard 3/3 --db "$WORK/y.db"
 bad "gets none of the $n patches" "${args[@]}" --shard $n/$((n + 1)) --db "$WORK/y.db"
-"$LITMUS" "${args[@]}" --threshold 0.7 --shard 2/3 --db "$WORK/t2.db" >/dev/null 2>&1
+# (A store of other settings: one shard of n, a single patch to triage;
+# merge compares the settings before the shard counts.)
+"$LITMUS" "${args[@]}" --threshold 0.7 --shard $((n - 1))/$n --db "$WORK/t2.db" >/dev/null 2>&1
+expect_eq "$(q "$WORK/t2.db" "SELECT value FROM meta WHERE key = 'patches_complete'")" "1" "the shard of threshold 0.7 complete"
 bad "settings differ ('threshold=0.6' vs 'threshold=0.7')" merge "$WORK/x.db" "$WORK/s0.db" "$WORK/s1.db" "$WORK/t2.db"
 [ ! -e "$WORK/x.db" ] || fail "a refused merge left x.db"
 no_leftovers
