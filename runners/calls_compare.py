@@ -114,6 +114,10 @@ def _compare(a, b, depth):
                 note = "%s vs %s" % (ta.__name__, tb.__name__)
             return eq, note
         return False, None
+    if ta is complex:
+        # Part by part, as floats: NaN parts alike, rounding forgiven.
+        return (compare(a.real, b.real, depth + 1)[0] and
+                compare(a.imag, b.imag, depth + 1)[0]), None
     if ta in _PLAIN:
         return a == b, None
     if ta is float:

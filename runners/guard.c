@@ -39,6 +39,9 @@ static unsigned armed_flags;
 static char **subject_paths;    /* the candidate's files */
 static size_t n_subject_paths;
 static PyObject *subject_names; /* their module names (a tuple of str) */
+static PyObject *unpinned_names; /* packages never pinned (a tuple of
+                                  * str): the framework when it is the
+                                  * project under test */
 static lt_guard_report_fn report_fn;
 
 void lt_guard_set_reporter(lt_guard_report_fn fn)
@@ -163,6 +166,27 @@ static int is_subject_module(PyObject *mod)
     return in;
 }
 
+/* Whether mod (a __module__ value, or NULL) is one of the unpinned
+ * packages or a module inside one. */
+static int is_unpinned_module(PyObject *mod)
+{
+    if (!mod || !unpinned_names || !PyUnicode_Check(mod))
+        return 0;
+    const char *m = PyUnicode_AsUTF8(mod);
+    if (!m) {
+        PyErr_Clear();
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_Size(unpinned_names); i++) {
+        const char *p = PyUnicode_AsUTF8(PyTuple_GetItem(unpinned_names, i));
+        size_t n = p ? strlen(p) : 0;
+        if (p && strncmp(m, p, n) == 0 && (m[n] == '\0' || m[n] == '.'))
+            return 1;
+    }
+    PyErr_Clear();
+    return 0;
+}
+
 /* The candidate's own objects move legitimately (tests that imported
  * its functions are rebound to the new ones).  Read in the zygote, from
  * the objects as the project defined them, before any candidate runs. */
@@ -183,11 +207,17 @@ static int from_subject(PyObject *v)
             Py_XDECREF(mod);
             PyErr_Clear();
         }
+        if (!own && unpinned_names) {
+            PyObject *mod = PyObject_GetAttrString(v, "__module__");
+            own = is_unpinned_module(mod);
+            Py_XDECREF(mod);
+            PyErr_Clear();
+        }
         return own;
     }
-    if (PyType_Check(v) && subject_names) {
+    if (PyType_Check(v) && (subject_names || unpinned_names)) {
         PyObject *mod = PyObject_GetAttrString(v, "__module__");
-        int own = is_subject_module(mod);
+        int own = is_subject_module(mod) || is_unpinned_module(mod);
         Py_XDECREF(mod);
         PyErr_Clear();
         return own;
@@ -337,12 +367,27 @@ static int set_subject_paths(PyObject *paths)
  * subject_paths (a str or a list of str) are the candidate's files and
  * subject_modules (None, a str or a list of str) their modules: their
  * own objects are not pinned, since they move when the candidate is put
- * in place. */
+ * in place.  unpinned (optional, a list of str): packages whose objects
+ * are code under test too (the framework, when the project is pytest). */
 PyObject *lt_guard_py_set(PyObject *self, PyObject *args)
 {
-    PyObject *list, *paths, *names;
-    if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &list, &paths, &names))
+    PyObject *list, *paths, *names, *unpinned = NULL;
+    if (!PyArg_ParseTuple(args, "O!OO|O", &PyList_Type, &list, &paths,
+                          &names, &unpinned))
         return NULL;
+    Py_CLEAR(unpinned_names);
+    if (unpinned && unpinned != Py_None) {
+        unpinned_names = PySequence_Tuple(unpinned);
+        if (!unpinned_names)
+            return NULL;
+        for (Py_ssize_t i = 0; i < PyTuple_Size(unpinned_names); i++)
+            if (!PyUnicode_Check(PyTuple_GetItem(unpinned_names, i))) {
+                PyErr_SetString(PyExc_TypeError,
+                                "unpinned: a list of module names");
+                Py_CLEAR(unpinned_names);
+                return NULL;
+            }
+    }
     if (set_subject_paths(paths) < 0)
         return NULL;
     code_cache_clear();

@@ -18,7 +18,8 @@ from litmus_constants import (
 import litmus_shared as shared
 from litmus_shared import FAIL_IMPORT, FAIL_OTHER, FAIL_UNITTEST_SUITE
 from litmus_subjects import (
-    Subject, _import_names, _index_subjects, _project_modules, _realpath)
+    Subject, _import_names, _index_subjects, _is_project_module,
+    _project_modules, _realpath)
 from litmus_failures import (
     _MISSING, _exception_text, _explain_import_error, _explain_import_text)
 from litmus_testrunners import (
@@ -40,8 +41,15 @@ def _guard_snapshot():
         for m in subject.modules:
             names.add(m.__name__)
     entries = [(sys.modules, "sys.modules")]
+    # pytest's own tree: the framework is the project under test, whose
+    # plugins set its classes' attributes during a session (legacypath's
+    # Config.invocation_dir); it is code under test, not pinned.
+    framework = ["pytest", "_pytest", "py"] \
+        if _is_project_module(sys.modules.get("_pytest")) else []
     for name, mod in list(sys.modules.items()):
         if mod is None or name in names:
+            continue
+        if name.split(".", 1)[0] in framework:
             continue
         # An alias (py.test for pytest) is pinned under its own name.
         canonical = getattr(mod, "__name__", name)
@@ -62,7 +70,7 @@ def _guard_snapshot():
                 else:
                     entries.append((d, "item " + item.nodeid))
     t0 = time.perf_counter()
-    n = _litmus.guard_set(entries, sorted(paths), sorted(names))
+    n = _litmus.guard_set(entries, sorted(paths), sorted(names), framework)
     if os.environ.get("LITMUS_DEBUG"):
         sys.__stderr__.write("litmus-zygote: %d guard entries in %.1f ms\n"
                              % (n, (time.perf_counter() - t0) * 1000))
