@@ -195,3 +195,34 @@ def test_collection_failure_cause(tmp_path, monkeypatch):
     assert sent[0][0].endswith("pass --runner unittest")
     assert sent[2][0] == ("collection failed: test_p.py: NameError: name "
                           "'y' is not defined")
+
+
+@pytest.mark.parametrize("pytest_is_the_project", [False, True])
+def test_the_guards_pin_pytest_unless_it_is_the_project(
+        monkeypatch, pytest_is_the_project):
+    """pytest's own tree runs its tests with the tree's pytest: its
+    modules are code under test there, not the framework that judges
+    them, so they are neither pinned nor let through as pinned classes;
+    anywhere else they are pinned like every module."""
+    got = {}
+
+    def guard_set(entries, paths, names, unpinned):
+        got["labels"] = {e[1] for e in entries}
+        got["unpinned"] = unpinned
+        return len(entries)
+    monkeypatch.setattr(_litmus, "guard_set", guard_set, raising=False)
+    monkeypatch.setattr(shared, "SUBJECTS", [])
+    monkeypatch.setattr(shared, "PYTEST_SESSION", None)
+    monkeypatch.setattr(
+        shim, "_is_project_module",
+        lambda m: pytest_is_the_project and m is sys.modules.get("_pytest"))
+    shim._guard_snapshot()
+    framework = {"pytest", "_pytest.config", "_pytest.python_api"}
+    assert "_pytest" in sys.modules and framework <= set(sys.modules)
+    if pytest_is_the_project:
+        assert got["unpinned"] == ["pytest", "_pytest", "py"]
+        assert not framework & got["labels"]
+    else:
+        assert got["unpinned"] == []
+        assert framework <= got["labels"]
+    assert "sys.modules" in got["labels"] and "os" in got["labels"]
