@@ -376,7 +376,9 @@ PyObject *lt_guard_py_set(PyObject *self, PyObject *args)
                           &names, &unpinned))
         return NULL;
     Py_CLEAR(unpinned_names);
-    if (unpinned && unpinned != Py_None) {
+    if (unpinned && unpinned != Py_None && PyObject_IsTrue(unpinned) == 1) {
+        /* Kept only when it names something: every pinned function
+         * would otherwise have its __module__ read for nothing. */
         unpinned_names = PySequence_Tuple(unpinned);
         if (!unpinned_names)
             return NULL;

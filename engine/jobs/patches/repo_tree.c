@@ -470,27 +470,30 @@ static const char *cascade(const char *tree, const char *path, char **why)
 #define LENT_FILES_MAX 4096     /* build products copied into a worktree */
 #define LENT_PER_COPY 256       /* paths per cp command */
 
-/* Folders whose ignored files are never a build of the package: tools'
- * caches, environments, distribution and documentation builds. */
-static int lent_skip_dir(const char *name, size_t n)
-{
-    static const char *const names[] = {
-        "__pycache__", "node_modules", "build", "dist", "venv", "env",
-        "site-packages", "htmlcov", "_build"};
-    if (n && name[0] == '.')
-        return 1; /* .tox, .venv, .eggs, .mypy_cache, .pytest_cache */
-    if (n > 9 && memcmp(name + n - 9, ".egg-info", 9) == 0)
-        return 1;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strlen(names[i]) == n && memcmp(names[i], name, n) == 0)
-            return 1;
-    return 0;
-}
-
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
     return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Folders of tools, environments and builds, never the project's own
+ * sources: hidden ones (.git, .tox, .venv), node_modules, build, dist,
+ * __pycache__, venv, site-packages. */
+static int tool_dir(const char *name)
+{
+    return name[0] == '.' || strcmp(name, "node_modules") == 0 ||
+           strcmp(name, "build") == 0 || strcmp(name, "dist") == 0 ||
+           strcmp(name, "__pycache__") == 0 || strcmp(name, "venv") == 0 ||
+           strcmp(name, "site-packages") == 0;
+}
+
+/* Folders whose ignored files are never a build of the package: tool_dir's,
+ * and other environments, egg-info and coverage or documentation builds. */
+static int lent_skip_dir(const char *name)
+{
+    return tool_dir(name) || strcmp(name, "env") == 0 ||
+           strcmp(name, "htmlcov") == 0 || strcmp(name, "_build") == 0 ||
+           ends_with(name, ".egg-info");
 }
 
 /* Whether an ignored file of the clone is a product of building the
@@ -503,7 +506,10 @@ static int build_product(const char *tree, const char *rel)
         size_t n = strcspn(p, "/");
         if (!p[n])
             break; /* the file's own name */
-        if (lent_skip_dir(p, n))
+        char name[NAME_MAX + 1];
+        snprintf(name, sizeof name, "%.*s", (int)(n < NAME_MAX ? n : NAME_MAX),
+                 p);
+        if (lent_skip_dir(name))
             return 0;
         p += n + 1;
     }
@@ -825,10 +831,7 @@ struct scan {
 
 static int skip_dir(const char *name)
 {
-    return name[0] == '.' || strcmp(name, "node_modules") == 0 ||
-           strcmp(name, "build") == 0 || strcmp(name, "dist") == 0 ||
-           strcmp(name, "__pycache__") == 0 || strcmp(name, "venv") == 0 ||
-           strcmp(name, "site-packages") == 0 ||
+    return tool_dir(name) ||
            /* Tests of example projects and docs use their own setup. */
            strcmp(name, "examples") == 0 || strcmp(name, "example") == 0 ||
            strcmp(name, "docs") == 0 || strcmp(name, "doc") == 0;
