@@ -21,8 +21,19 @@
 #include "runners/runner.h"
 #include "runners/jvm.h"
 
-
-
+#ifdef LT_SANITIZED
+/* The sanitizer build's defaults (ASAN_OPTIONS still wins; zygotes run
+ * with a scrubbed environment, so these are theirs).  A quarantine of
+ * 8 MB, not 256: a zygote filled its quarantine with a hundred MB of the
+ * interpreter's freed memory, which every fork then copied the page
+ * tables of and every child unmapped (a sixth of make test's sanitized
+ * suite); the last 8 MB of frees still catch a use after free. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+    return "quarantine_size_mb=8:thread_local_quarantine_size_kb=64";
+}
+#endif
 
 static const char usage_main[] =
     "usage: litmus <command> [options]\n"

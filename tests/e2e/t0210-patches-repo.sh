@@ -14,7 +14,7 @@ R=$WORK/rp
 DB=$WORK/repo.db
 args=(patches --instances "$R/instances.jsonl" --predictions "$R/predictions.jsonl"
       --repos "$R/repos" --env "$R/env.json" --no-progress -j 2
-      --diff-budget 1 --no-mutation --no-probes --timeout 3
+      --diff-budget 0.4 --no-mutation --no-probes --timeout 3
       --worktrees "$WORK/trees")
 # (the mutation layer is checked in t0214, the probes in t0214 and t0215)
 run_litmus "${args[@]}" --db "$DB" -f json --csv "$WORK/out.csv" \
@@ -94,7 +94,7 @@ LITMUS_RUN_LOG=$WORK/runlog run_litmus "${args[@]}" --db "$DB"
 [ ! -s "$WORK/runlog" ] || fail "the second run started runs: $(head -3 "$WORK/runlog")"
 # The CI form: a pull request's revisions on the repository at hand.
 run_litmus patches --repo "$R/ci-repo" --base main --reference fix --candidate cand-good \
-  --candidate cand-breaks --db "$WORK/ci.db" --no-progress -f json --diff-budget 1 \
+  --candidate cand-breaks --db "$WORK/ci.db" --no-progress -f json --diff-budget 0.4 \
   --no-mutation --no-probes
 expect_eq "$RC" 1 "CI form exit code ($(tail -3 "$WORK/err"))"
 python3 - "$WORK/out" <<'PY' || fail "CI form verdicts"
