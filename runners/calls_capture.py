@@ -468,7 +468,8 @@ def _copy_changed(ref, cand, path):
                                                              None)
             if ca is None or cb is None or \
                     cb.co_filename != path or code_diff(ca, cb,
-                                                        quick=True)[0]:
+                                                        quick=True,
+                                                        positions=False)[0]:
                 out.add(n)
                 break
     return out

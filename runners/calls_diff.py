@@ -564,7 +564,8 @@ def _affected(ref, cand, path):
             if len(ca) != len(cb):
                 return True
             for x, y in zip(ca, cb):
-                if x.co_name != y.co_name or code_diff(x, y, quick=True)[0]:
+                if x.co_name != y.co_name or code_diff(x, y, quick=True,
+                                                      positions=False)[0]:
                     return True
             if not isinstance(a, type):
                 a, b = own_function(a, path), own_function(b, path)
@@ -612,7 +613,8 @@ def _affected(ref, cand, path):
             fa = getattr(old.get(m), "__func__", old.get(m))
             try:
                 if not isinstance(fa, types.FunctionType) or \
-                        code_diff(fa.__code__, fb.__code__, quick=True)[0] \
+                        code_diff(fa.__code__, fb.__code__, quick=True,
+                                  positions=False)[0] \
                         or not same(fa.__defaults__, fb.__defaults__):
                     affected.add(qual)
             except Exception:

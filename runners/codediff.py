@@ -40,12 +40,14 @@ def _code_children(code):
     return [c for c in code.co_consts if isinstance(c, types.CodeType)]
 
 
-def keyed_children(code):
-    """Nested code objects keyed by (qualname, first line, ordinal)."""
+def keyed_children(code, positions=True):
+    """Nested code objects keyed by (qualname, first line, ordinal); by
+    (qualname, ordinal) without positions."""
     seen = {}
     out = {}
     for c in _code_children(code):
-        base = (qualname(c), c.co_firstlineno)
+        base = (qualname(c), c.co_firstlineno) if positions else \
+            (qualname(c),)
         n = seen.get(base, 0)
         seen[base] = n + 1
         out[base + (n,)] = c
@@ -92,15 +94,16 @@ def _instructions(code, key=_const_key):
     return tuple(out)
 
 
-def _shallow_equal(a, b, quick=False):
+def _shallow_equal(a, b, quick=False, positions=True):
     """Same code apart from nested code objects, which compare by key, and
     from positions.  quick: byte-for-byte only, no resolving of constants
     (a few equal objects may then count as changed)."""
     if not _frame_equal(a, b):
         return False
+    key = _const_key if positions else _free_const_key
     if (a.co_code == b.co_code and exception_table(a) == exception_table(b)
             and len(a.co_consts) == len(b.co_consts)
-            and all(_const_key(x) == _const_key(y)
+            and all(key(x) == key(y)
                     for x, y in zip(a.co_consts, b.co_consts))):
         return True
     if quick:
@@ -108,25 +111,29 @@ def _shallow_equal(a, b, quick=False):
     # Slow path: an unused or reordered constant shifts indices only.
     return (len(a.co_code) == len(b.co_code)
             and exception_table(a) == exception_table(b)
-            and _instructions(a) == _instructions(b))
+            and _instructions(a, key) == _instructions(b, key))
 
 
-def code_diff(orig, new, path=(), quick=False):
+def code_diff(orig, new, path=(), quick=False, positions=True):
     """Compares two compiled modules.  Returns (changed, structural):
     changed maps the key path of every code object that differs (itself or
     below) to the new code object; structural lists the key paths of module
     or class bodies that differ themselves, or of trees whose shape
     changed: those need the module re-executed.  quick skips resolving
     constants (the slow path): a child applying a mutant the planner found
-    not equivalent loses nothing by swapping an equal function anyway."""
+    not equivalent loses nothing by swapping an equal function anyway.
+    positions=False: code that only moved (a patch's lines above it) is
+    the same; its key paths then leave out first lines, so they are for
+    telling what changed, not for swapping code in."""
     changed = {}
     structural = []
-    own = not _shallow_equal(orig, new, quick)
-    ka, kb = keyed_children(orig), keyed_children(new)
+    own = not _shallow_equal(orig, new, quick, positions)
+    ka = keyed_children(orig, positions)
+    kb = keyed_children(new, positions)
     if ka.keys() != kb.keys():
         return {path: new}, [path]
     for key in ka:
-        c, s = code_diff(ka[key], kb[key], path + (key,), quick)
+        c, s = code_diff(ka[key], kb[key], path + (key,), quick, positions)
         changed.update(c)
         structural.extend(s)
     if own or changed:

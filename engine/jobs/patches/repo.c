@@ -1681,6 +1681,13 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
                                                "candidate"),
                                "exception");
         int crashed = exc && strcmp(exc, "crash") == 0;
+        if (crashed && j->output.len) {
+            /* The child's stack at the crash (faulthandler's). */
+            char *out = xstrndup(j->output.data, j->output.len);
+            lt_debug("instance %s: differential run crashed:\n%s", in->id,
+                     out);
+            free(out);
+        }
         if (ds && (strcmp(ds, "error") == 0 || crashed) && !xt->retried) {
             json_decref(dv);
             lt_exec_retry(ex, xt);

@@ -863,6 +863,27 @@ def clip(x, top):
 '''
 
 
+MOVED = '''\
+def first(x):
+    return x + 1
+
+
+def later(xs):
+    return [x * 2 for x in xs if x]
+'''
+
+
+def test_a_function_that_only_moved_is_not_affected():
+    # The candidate's fix is longer than the reference's: the functions
+    # below it move, those with nested code (a comprehension) included,
+    # and only the edited one is compared.
+    ref = calls._load(MOVED, '/nowhere/pkg/mod.py', 'pkg.mod')
+    longer = MOVED.replace('    return x + 1\n',
+                           '    y = x\n    y += 1\n    return y\n')
+    cand = calls._load(longer, '/nowhere/pkg/mod.py', 'pkg.mod')
+    assert calls._affected(ref, cand, '/nowhere/pkg/mod.py') == {'first'}
+
+
 def test_a_decorated_function_is_its_file_own():
     mod = calls._load(DECORATED, '/nowhere/pkg/mod.py', 'pkg.mod')
     assert calls.own_function(mod.clip, '/nowhere/pkg/mod.py') is \

@@ -132,3 +132,21 @@ def test_code_fingerprint_sees_changes_and_syntax_errors():
     assert (codediff.code_fingerprint("a.py", "def f():\n    return 1\n")
             != codediff.code_fingerprint("a.py", "def g():\n    return 1\n"))
     assert codediff.code_fingerprint("a.py", "def f(:\n") == ""
+
+
+def test_code_that_only_moved_is_the_same_without_positions():
+    # A patch that adds lines above a function with nested code (an inner
+    # function, a comprehension) moves that code down: a change for
+    # swapping code in, none for telling what a patch changed.
+    moved = SRC.replace('LIMIT = 3\n', 'LIMIT = 3\n\n\n# more\n')
+    a, b = compile(SRC, 'm.py', 'exec'), compile(moved, 'm.py', 'exec')
+    changed, _ = codediff.code_diff(a, b, quick=True)
+    assert changed
+    assert codediff.code_diff(a, b, quick=True, positions=False) == ({}, [])
+    assert codediff.code_diff(a, b, positions=False) == ({}, [])
+    # A real change below the moved lines is still one.
+    edited = moved.replace('k * 2', 'k * 3')
+    changed, structural = codediff.code_diff(
+        a, compile(edited, 'm.py', 'exec'), quick=True, positions=False)
+    assert changed and not structural
+
