@@ -16,8 +16,8 @@ import types
 import _litmus
 import litmus_inputs
 from litmus_calls_values import (
-    _MISSING, _PACKAGE, _PLAIN, _as_json, _clip, _force, _outcome,
-    _short_repr, _timed, own_function)
+    ENDLESS_ITEMS, _MISSING, _PACKAGE, _PLAIN, _as_json, _clip, _force,
+    _outcome, _short_repr, _timed, own_function)
 from litmus_calls_capture import (
     _NOT_CAPTURED, _Receiver, _SIDE_MODULE, _SideUnpickler, _copy_changed,
     _copy_inputs, _dumps, _name_side_globals, _side_function)
@@ -54,6 +54,7 @@ class _Enough(BaseException):
 REPEATS_ENOUGH = 40  # generated inputs already compared, in a row
 DERIVE_QUANTUM_S = 0.05  # CPU time of one turn of a derived stream
 OUTSIDE_TRIED = 4    # inputs outside the contract run for the note
+ENDLESS_READ = 20    # items of a result read from an endless input
 
 
 def _load(source, path, name):
@@ -273,7 +274,18 @@ class _Compare:
 
     def judge(self, fname, args, kwargs, origin):
         """None when the two agree (or the input is outside the
-        reference's domain: "skip"), else a witness dict."""
+        reference's domain: "skip"), else a witness dict.  With an
+        endless input (litmus_inputs.Endless), each side's result is read
+        to ENDLESS_READ items at most."""
+        endless = any(type(a) is litmus_inputs.Endless
+                      for a in tuple(args) + tuple(kwargs.values()))
+        ENDLESS_ITEMS[0] = ENDLESS_READ if endless else None
+        try:
+            return self._judge(fname, args, kwargs, origin)
+        finally:
+            ENDLESS_ITEMS[0] = None
+
+    def _judge(self, fname, args, kwargs, origin):
         rf, cf = _side_function(self.ref, fname), \
             _side_function(self.cand, fname)
         if not callable(rf):
@@ -298,6 +310,11 @@ class _Compare:
             # and trying each would spend the budget on timeouts.
             self.too_big = size if self.too_big is None else \
                 min(self.too_big, size)
+        if rs == "timeout" and rv and callable(cf):
+            # An endless input the reference reads lazily, until it needs
+            # the rest (split after a last separator): the items it gave
+            # first are its result, which the candidate must give too.
+            return self._judge_prefix(origin, fname, args, kwargs, rv, rt)
         if rs == "timeout" or (not given and rs != "ok" and not isinstance(
                 rv, litmus_inputs.CallbackError)):
             return "skip"   # outside the reference's domain (a callback
@@ -382,6 +399,40 @@ class _Compare:
                 and _foreign_state(cv, ca):
             return "skip"
         return self._witness(origin, fname, args, kwargs, rs, rv, cs, cv)
+
+    def _judge_prefix(self, origin, fname, args, kwargs, prefix, rt):
+        """The reference gave the items prefix of an endless input's
+        result before its limit: the candidate is read to as many items.
+        A candidate that gives none of them (it reads its whole input
+        first) or others is a witness; one that gives fewer in its longer
+        limit is only slower."""
+        cf = _side_function(self.cand, fname)
+        climit = max(self.call_limit, self.factor * rt + self.const,
+                     self.factor * self.own_s)
+        ENDLESS_ITEMS[0] = len(prefix)
+        _litmus.probe(self.index, 3)
+        try:
+            cs, cv, _, _ = self._call(cf, args, kwargs, climit, self.cand)
+            if cs == "timeout" and not cv:
+                _litmus.probe(self.index, 3)
+                cs, cv, _, _ = self._call(cf, args, kwargs, climit,
+                                          self.cand)  # confirm
+        except Exception:
+            return "skip"
+        if cs == "timeout" and not cv:
+            return self._witness(origin, fname, args, kwargs, "ok", prefix,
+                                 "timeout", None)
+        got = cv if cs in ("ok", "timeout") and isinstance(cv, list) \
+            else None
+        if got is None:
+            return self._witness(origin, fname, args, kwargs, "ok", prefix,
+                                 cs, cv)
+        n = min(len(got), len(prefix))
+        eq, _ = compare(prefix[:n], got[:n])
+        if not eq:
+            return self._witness(origin, fname, args, kwargs, "ok",
+                                 prefix[:n], "ok", got[:n])
+        return None
 
     @staticmethod
     def _witness(origin, fname, args, kwargs, rs, rv, cs, cv, after=None,

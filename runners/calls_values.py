@@ -28,8 +28,15 @@ def _on_timer(signum, frame):
         raise CallTimeout()
 
 
+# Set while a call reads an endless input (litmus_inputs.Endless): its
+# result is read to at most this many items, and what it gave before a
+# timeout is kept (CallTimeout.items_before).
+ENDLESS_ITEMS = [None]
+
+
 def _timed(fn, seconds):
-    """(status, value): status "ok", "raise" or "timeout"."""
+    """(status, value): status "ok", "raise" or "timeout" (its value the
+    items read before it while ENDLESS_ITEMS is set, else None)."""
     signal.signal(signal.SIGPROF, _on_timer)
     _TIMER_ARMED[0] = True
     signal.setitimer(signal.ITIMER_PROF, max(seconds, 0.001))
@@ -39,8 +46,8 @@ def _timed(fn, seconds):
         finally:
             _TIMER_ARMED[0] = False
             signal.setitimer(signal.ITIMER_PROF, 0)
-    except CallTimeout:
-        return "timeout", None
+    except CallTimeout as exc:
+        return "timeout", getattr(exc, "items_before", None)
     except RecursionError as exc:
         return "raise", exc
     except Exception as exc:
@@ -201,10 +208,20 @@ def _force(v):
     if isinstance(v, types.GeneratorType) or \
             (hasattr(type(v), "__next__") and hasattr(type(v), "__iter__")):
         items = []
+        cap = ENDLESS_ITEMS[0]
         try:
-            items.extend(itertools.islice(v, 100000))
+            if cap is None:
+                items.extend(itertools.islice(v, 100000))
+            else:
+                # One at a time: the items before a timeout are kept.
+                for x in itertools.islice(v, cap):
+                    items.append(x)
         except litmus_inputs.CallbackError as exc:
             exc.items_before = len(items)
+            raise
+        except CallTimeout as exc:
+            if cap is not None:
+                exc.items_before = items
             raise
         return items
     return v

@@ -747,6 +747,10 @@ def variants(v, shape, consts, depth=0):
             for ch in alphabet[:3]:
                 if ch != v[i]:
                     out.append(v[:i] + ch + v[i + 1:])
+        if PACKAGE[0] and depth == 0 and v:
+            # A library's function of any iterable, given a text: its
+            # characters without end (read lazily, as a list's items).
+            out.append(Endless(v))
     elif t in (list, tuple):
         items = list(v)
         cand = [[]]
@@ -988,6 +992,17 @@ class Endless:
 
     def __repr__(self):
         return "itertools.cycle(%r)" % (self.items,)
+
+    # Each side reads its own copy: equal when their items are (a copy
+    # kept as a key or a value is the same input on both sides).
+    def __eq__(self, other):
+        return type(other) is Endless and other.items == self.items
+
+    def __hash__(self):
+        try:
+            return hash(tuple(self.items))
+        except TypeError:
+            return hash(len(self.items))
 
 
 def _passing_on(fn, kind):

@@ -273,6 +273,49 @@ def test_a_candidate_that_reads_its_input_eagerly_is_caught_on_an_endless_one():
         'itertools.cycle' not in of_type(recs, 'witness')[0]['input_repr']
 
 
+SPLIT_ONCE = '''
+def split_once(xs, sep):
+    it = iter(xs)
+    head = []
+    for x in it:
+        head.append(x)
+        if x == sep:
+            yield head
+            break
+    rest = list(it)
+    if rest:
+        yield rest
+'''
+
+
+def test_what_a_lazy_reference_gives_before_it_needs_the_rest_is_compared():
+    # On a text's characters without end, the reference gives its first
+    # part and then reads the rest for ever: that first part is its
+    # result.  A candidate that reads the whole input first gives nothing.
+    eager = SPLIT_ONCE.replace('    it = iter(xs)\n',
+                               '    it = iter(list(xs))\n')
+    tests = [('split_once', ('ab,cd', ','), {})]
+    recs = run_package_diff(SPLIT_ONCE, eager, tests, budget=2.0,
+                            call_timeout=0.3)
+    (w,) = of_type(recs, 'witness')
+    assert "itertools.cycle(['a', 'b', ',', 'c', 'd'])" in \
+        w['input_repr'], w
+    assert w['reference']['value'] == [['a', 'b', ',']], w
+    assert w['candidate'] == {'timeout': True}, w
+    # A lazy rewrite gives the same first part: no difference.
+    lazy = SPLIT_ONCE.replace(
+        '    for x in it:\n        head.append(x)\n'
+        '        if x == sep:\n            yield head\n            break\n',
+        '    x = next(it, None)\n    while x is not None:\n'
+        '        head.append(x)\n        if x == sep:\n'
+        '            yield head\n            break\n'
+        '        x = next(it, None)\n')
+    assert lazy != SPLIT_ONCE
+    recs = run_package_diff(SPLIT_ONCE, lazy, tests, budget=1.0,
+                            call_timeout=0.3)
+    assert not of_type(recs, 'witness'), of_type(recs, 'witness')
+
+
 def test_only_the_functions_the_change_reaches_are_compared():
     # clip changes (and clip_all, which uses it); pick, which draws
     # random numbers, is left alone.
