@@ -46,6 +46,7 @@ SUMMARY_DEPTH = 6       # levels of a value summarised, at most ...
 SUMMARY_NODES = 3000    # ... and containers and objects in all
 ITEMS_MAX = 20          # elements of a container summarised
 ATTRS_MAX = 40          # attributes of an object summarised
+REGISTERED_MAX = 8      # (object, options) pairs of a registry varied
 TEXT_MAX = 300          # characters of a string kept
 WATCHED_SHARE = 0.25    # of the CPU time and the records, at most, for the
                         # watched methods' calls: the tests' own calls of
@@ -531,6 +532,7 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
                 for what, a, k in _unpassed(fn, args, kwargs)])
     if first:
         per.append(_moved_settings(args, kwargs, hints))
+        per.append(_registered_settings(args, kwargs, hints))
         per.append(_raising_hooks(fn, args, kwargs, hints))
     out = []
     for row in itertools.zip_longest(*per):
@@ -574,6 +576,71 @@ def _moved_settings(args, kwargs, hints):
             out.append(("self.%s = %s, left out of %s" % (k, _told(d[k]),
                                                           label),
                         None, a, kw, (receiver, k, d[k], "attr")))
+    return out[:VARIANTS_PER_ARG]
+
+
+def _registered_settings(args, kwargs, hints):
+    """A setting an object the receiver holds carries itself, given
+    instead with the options it was registered with: in the receiver's
+    lists of (object, options) pairs (a registry), the object's attribute
+    (one the changed function reads) unset and the options' entry of that
+    name set to its value, the other way a program's users give it (a
+    blueprint registered with its subdomain, not made with it).  Where one
+    patch reads only the object and the other the options first, their
+    results part.  Second, a setting the call's own options give, which a
+    registered object leaves unset, also given with that object's options,
+    one change away (a child blueprint registered with a subdomain of its
+    own, under a parent given another): a patch that puts the call's
+    value over the registered one differs."""
+    receiver = args[0]
+    try:
+        own = object.__getattribute__(receiver, "__dict__")
+    except Exception:
+        return []
+    if not isinstance(own, dict):
+        return []
+    given = {}
+    for d in list(args[1:]) + list(kwargs.values()) + [kwargs]:
+        if type(d) is dict:
+            for k, v in d.items():
+                if type(k) is str and type(v) in (int, str) and v:
+                    given.setdefault(k, v)
+    out = []
+    for attr in sorted(k for k in own if type(k) is str):
+        held = own[attr]
+        if type(held) not in (list, tuple):
+            continue
+        for i, pair in enumerate(held[:REGISTERED_MAX]):
+            if type(pair) not in (tuple, list) or len(pair) != 2 or \
+                    type(pair[1]) is not dict or _plain_value(pair[0]):
+                continue
+            obj, options = pair
+            try:
+                state = object.__getattribute__(obj, "__dict__")
+            except Exception:
+                continue
+            if not isinstance(state, dict):
+                continue
+            for k in sorted(x for x in state if type(x) is str):
+                v = state[k]
+                if k.startswith("_") or k not in hints.names or \
+                        k in options:
+                    continue
+                if type(v) in (bool, int, str):
+                    out.append(("self.%s[%d]: %s = %s given with its "
+                                "options, not set on it"
+                                % (attr, i, k, _told(v)), None, args, kwargs,
+                                (None, None, [(obj, k, None, "attr"),
+                                              (options, k, v, "item")],
+                                 "several")))
+                elif v is None and k in given:
+                    other = [x for x in _near(given[k])
+                             if type(x) is type(given[k]) and x]
+                    if other:
+                        out.append(("self.%s[%d]: registered with %s = %s"
+                                    % (attr, i, k, _told(other[0])), None,
+                                    args, kwargs,
+                                    (options, k, other[0], "item")))
     return out[:VARIANTS_PER_ARG]
 
 
@@ -694,6 +761,19 @@ def _sibling_calls(fn, receiver):
     return out[:VARIANTS_PER_ARG]
 
 
+def _apply_setting(setting):
+    """(holder, key, value, how): an attribute set ("attr"), an entry
+    ("item"), or the settings the value lists ("several")."""
+    holder, key, value, how = setting
+    if how == "several":
+        for one in value:
+            _apply_setting(one)
+    elif how == "item":
+        holder[key] = value
+    else:
+        setattr(holder, key, value)
+
+
 def _in_child(fn, args, kwargs, limit, setting=None):
     """The call made in a forked child (after setting (object, name,
     value), when given); its record, None when the child gave none in
@@ -708,11 +788,7 @@ def _in_child(fn, args, kwargs, limit, setting=None):
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
             if setting is not None:
-                holder, key, value, how = setting
-                if how == "item":
-                    holder[key] = value
-                else:
-                    setattr(holder, key, value)
+                _apply_setting(setting)
             status, value = litmus_calls._timed(
                 lambda: _read(fn(*args, **kwargs)), limit)
             data = json.dumps(_result(status, value, args, kwargs))

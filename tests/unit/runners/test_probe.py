@@ -349,6 +349,65 @@ def test_a_setting_the_options_give_is_also_given_by_the_receiver():
     assert not probe._moved_settings((part, {'_prefix': 'a'}), {}, hints)
 
 
+def test_a_setting_a_registered_object_carries_is_also_given_with_its_options():
+    class Part:
+        def __init__(self, prefix=None):
+            self.prefix = prefix
+
+    class Registry:
+        def __init__(self):
+            self._parts = []
+
+        def add(self, part, **options):
+            self._parts.append((part, options))
+
+        def object_first(self):
+            return [p.prefix or o.get('prefix') for p, o in self._parts]
+
+        def object_only(self):
+            return [p.prefix for p, o in self._parts]
+
+        def under(self, options):
+            return [o.get('prefix') or p.prefix or options.get('prefix')
+                    for p, o in self._parts]
+
+    reg = Registry()
+    made_with, registered_with = Part('api'), Part()
+    reg.add(made_with)
+    reg.add(registered_with, prefix='v')
+    hints = probe.Hints([], ['prefix', 'get'])
+    got = {w: s for w, _, _, _, s in probe._variants(
+        Registry.object_first, (reg,), {}, hints)}
+    # Only the object that carries the setting, and not where its
+    # options already give one.
+    (what,) = [w for w in got if 'given with its options' in w]
+    assert what == "self._parts[0]: prefix = 'api' given with its " \
+        "options, not set on it"
+    out = probe._in_child(Registry.object_first, (reg,), {}, 1, got[what])
+    assert out['value']['items'] == ['api', 'v']
+    # Where the two patches part: one reads the object alone.
+    assert reg.object_only() == ['api', None]
+    out = probe._in_child(Registry.object_only, (reg,), {}, 1, got[what])
+    assert out['value']['items'] == [None, None]
+    assert made_with.prefix == 'api' and reg._parts[0][1] == {}
+    # A setting the changed function does not read is left alone.
+    assert not probe._registered_settings((reg,), {},
+                                          probe.Hints([], ['get']))
+    # The call's own options give one that a registered object leaves
+    # unset: that object registered with another value of it.
+    bare = Registry()
+    bare.add(Part())
+    got = {w: s for w, _, _, _, s in probe._variants(
+        Registry.under, (bare, {'prefix': 'top'}), {}, hints)}
+    (what,) = [w for w in got if 'registered with' in w]
+    assert bare.under({'prefix': 'top'}) == ['top']
+    out = probe._in_child(Registry.under, (bare, {'prefix': 'top'}), {}, 1,
+                          got[what])
+    (value,) = out['value']['items']
+    assert value and value != 'top', value
+    assert bare._parts[0][1] == {}
+
+
 def test_a_sequence_attribute_is_also_the_other_sequence_type():
     class Path:
         def __init__(self, parts):
