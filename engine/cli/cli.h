@@ -40,6 +40,9 @@ int lt__cmd_report(int argc, char **argv);
 int lt__cmd_merge(int argc, char **argv);
 int lt__cmd_slurm(int argc, char **argv, const char *exe);
 int lt__cli_dataset(int argc, char **argv);
+/* The name of dataset mode i (enum lt_dataset_mode), NULL past the last:
+ * the first argument of `litmus dataset`. */
+const char *lt__dataset_mode_word(int i);
 extern const struct lt__opt lt__score_options[];
 void lt__score_help(FILE *f);
 extern const struct lt__opt lt__show_options[];
@@ -67,6 +70,12 @@ struct lt__cli_command {
     const char *name;
     int (*run)(int argc, char **argv);
     const struct lt__opt *options;
+    /* The words its first argument is one of (NULL: a file, or anything):
+     * first_word(i) for i = 0, 1, ... until it returns NULL.  With
+     * by_mode, the word i is a mode, whose options are the table's rows
+     * of mode i. */
+    const char *(*first_word)(int i);
+    int by_mode;
 };
 extern const struct lt__cli_command lt__cli_commands[];
 

@@ -37,21 +37,28 @@ static int cmd_slurm_self(int argc, char **argv)
 static int cmd_completion(int argc, char **argv);
 static int cmd_defaults(int argc, char **argv);
 
+/* The shells `litmus completion` writes for. */
+static const char *shell_word(int i)
+{
+    return i == 0 ? "bash" : NULL;
+}
+
 /* Contract: see cli.h. */
 const struct lt__cli_command lt__cli_commands[] = {
-    {"score", lt__cmd_score, lt__score_options},
-    {"show", lt__cmd_show, lt__show_options},
-    {"report", lt__cmd_report, lt__report_options},
-    {"merge", lt__cmd_merge, lt__merge_options},
-    {"slurm", cmd_slurm_self, lt__slurm_options},
-    {"patches", lt__cmd_patches, lt__patches_options},
-    {"dataset", lt__cli_dataset, lt__dataset_options},
+    {"score", lt__cmd_score, lt__score_options, NULL, 0},
+    {"show", lt__cmd_show, lt__show_options, NULL, 0},
+    {"report", lt__cmd_report, lt__report_options, NULL, 0},
+    {"merge", lt__cmd_merge, lt__merge_options, NULL, 0},
+    {"slurm", cmd_slurm_self, lt__slurm_options, NULL, 0},
+    {"patches", lt__cmd_patches, lt__patches_options, NULL, 0},
+    {"dataset", lt__cli_dataset, lt__dataset_options, lt__dataset_mode_word,
+     1},
 #ifdef LT_HAVE_SIMILARITY
-    {"similarity", lt__cmd_similarity, lt__similarity_options},
+    {"similarity", lt__cmd_similarity, lt__similarity_options, NULL, 0},
 #endif
-    {"completion", cmd_completion, NULL},
-    {"__defaults", cmd_defaults, NULL},
-    {NULL, NULL, NULL},
+    {"completion", cmd_completion, NULL, shell_word, 0},
+    {"__defaults", cmd_defaults, NULL, NULL, 0},
+    {NULL, NULL, NULL, NULL, 0},
 };
 
 /* `litmus completion bash`: a bash completion script built from the
@@ -78,7 +85,7 @@ void lt__cli_completion(FILE *f)
           "# Load it with: source <(litmus completion bash)\n"
           "_litmus() {\n"
           "    local cur=${COMP_WORDS[COMP_CWORD]} cmd=${COMP_WORDS[1]} "
-          "words= i\n"
+          "words= first= i\n"
           "    COMPREPLY=()\n"
           "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
           "        words=\"--help --version",
@@ -98,36 +105,35 @@ void lt__cli_completion(FILE *f)
     for (const struct lt__cli_command *c = lt__cli_commands; c->name; c++) {
         if (c->name[0] == '_')
             continue;
-        if (strcmp(c->name, "dataset") == 0) {
-            fputs("    dataset)\n"
-                  "        if [ \"$COMP_CWORD\" -eq 2 ]; then\n"
-                  "            words=\"--help",
-                  f);
-            for (int m = LT_DS_SELECT; m <= LT_DS_REWRITE; m++)
-                fprintf(f, " %s",
-                        lt_dataset_mode_name((enum lt_dataset_mode)m));
-            fputs("\"\n        else\n            case ${COMP_WORDS[2]} in\n",
-                  f);
-            for (int m = LT_DS_SELECT; m <= LT_DS_REWRITE; m++) {
-                fprintf(f, "            %s) words=\"",
-                        lt_dataset_mode_name((enum lt_dataset_mode)m));
-                lt__opt_words(f, c->options, m);
+        if (!c->first_word) {
+            fprintf(f, "    %s) words=\"", c->name);
+            if (c->options)
+                lt__opt_words(f, c->options, -1);
+            fputs("\" ;;\n", f);
+            continue;
+        }
+        /* Its first argument: one of its words (then, for a mode, the
+         * options of that mode). */
+        fprintf(f, "    %s)\n"
+                   "        if [ \"$COMP_CWORD\" -eq 2 ]; then\n"
+                   "            words=\"--help",
+                c->name);
+        for (int i = 0; c->first_word(i); i++)
+            fprintf(f, " %s", c->first_word(i));
+        fputs("\" first=1\n", f);
+        if (c->by_mode && c->options) {
+            fputs("        else\n            case ${COMP_WORDS[2]} in\n", f);
+            for (int i = 0; c->first_word(i); i++) {
+                fprintf(f, "            %s) words=\"", c->first_word(i));
+                lt__opt_words(f, c->options, i);
                 fputs("\" ;;\n", f);
             }
-            fputs("            esac\n        fi ;;\n", f);
-            continue;
+            fputs("            esac\n", f);
         }
-        if (strcmp(c->name, "completion") == 0) {
-            fputs("    completion) words=\"bash --help\" ;;\n", f);
-            continue;
-        }
-        fprintf(f, "    %s) words=\"", c->name);
-        lt__opt_words(f, c->options, -1);
-        fputs("\" ;;\n", f);
+        fputs("        fi ;;\n", f);
     }
     fputs("    esac\n"
-          "    if [[ $cur == -* || $cmd == completion || "
-          "($cmd == dataset && $COMP_CWORD -eq 2) ]]; then\n"
+          "    if [[ $cur == -* || -n $first ]]; then\n"
           "        COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
           "    else\n"
           "        COMPREPLY=($(compgen -f -- \"$cur\"))\n"

@@ -293,6 +293,15 @@ const struct lt__opt lt__dataset_options[] = {
 #undef D
 
 /* Contract: see cli.h. */
+const char *lt__dataset_mode_word(int i)
+{
+    _Static_assert(LT_DS_SELECT == 0, "a mode's word is its enum value");
+    return i >= LT_DS_SELECT && i <= LT_DS_REWRITE
+               ? lt_dataset_mode_name((enum lt_dataset_mode)i)
+               : NULL;
+}
+
+/* Contract: see cli.h. */
 void lt__dataset_help(FILE *f, enum lt_dataset_mode m)
 {
     static const char *const texts[] = {usage_select, usage_typed,

@@ -1,5 +1,6 @@
 # `litmus completion bash` is built from the option tables: sourced in
-# bash, its function completes commands, options, dataset modes.
+# bash, its function completes commands, options, dataset modes and
+# their options, completion's shell.
 . "$(dirname "$0")/lib.sh"
 cd "$WORK" || fail "cd"
 run_litmus completion bash
@@ -22,6 +23,8 @@ expect_eq "$(complete_words litmus report --junit | tr '\n' ' ')" "--junit-no-co
 expect_eq "$(complete_words litmus dataset re)" "rewrite" "dataset re"
 expect_eq "$(complete_words litmus dataset rewrite --st)" "--strength" "dataset rewrite --st"
 expect_eq "$(complete_words litmus dataset select --st)" "" "dataset select has no --strength"
+expect_eq "$(complete_words litmus dataset typed x.jsonl --per)" "--per-cell" "dataset typed FILE --per"
+expect_eq "$(complete_words litmus completion b)" "bash" "completion b"
 expect_eq "$(complete_words litmus merge --f)" "--force" "merge --f"
 expect_eq "$(complete_words litmus score -- --time)" "" "no litmus options after --"
 expect_eq "$(complete_words litmus --ver)" "--version" "litmus --ver"
