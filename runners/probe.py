@@ -267,14 +267,21 @@ def _read(v):
     return v
 
 
+def _own_dict(obj):
+    """An object's instance dictionary, read without running its code;
+    None when it has none."""
+    try:
+        d = object.__getattribute__(obj, "__dict__")
+    except Exception:
+        return None
+    return d if isinstance(d, dict) else None
+
+
 def _attributes(v):
     """(name, value) of an object's own data, without running its code."""
     out = []
-    try:
-        d = object.__getattribute__(v, "__dict__")
-    except Exception:
-        d = None
-    if isinstance(d, dict):
+    d = _own_dict(v)
+    if d is not None:
         out = [(k, x) for k, x in d.items() if type(k) is str]
     for cls in type(v).__mro__:
         slots = cls.__dict__.get("__slots__", ())
@@ -420,12 +427,9 @@ def _settable(obj, names=frozenset()):
     attribute of the object may shadow, and the properties with a setter
     among names (the ones the changed function reads: an application's
     debug flag); no other property (its code would run)."""
-    try:
-        d = object.__getattribute__(obj, "__dict__")
-    except Exception:
-        d = None
+    d = _own_dict(obj)
     own = {k: v for k, v in d.items() if type(k) is str and
-           not isinstance(v, _CODE)} if isinstance(d, dict) else {}
+           not isinstance(v, _CODE)} if d is not None else {}
     for k, v in _attributes(obj) or ():
         own.setdefault(k, v)    # __slots__
     for cls in reversed(type(obj).__mro__[:-1]):
@@ -548,11 +552,8 @@ def _moved_settings(args, kwargs, hints):
     subdomain, not registered with it).  Where one patch reads only the
     options and the other whichever is set, their results part."""
     receiver = args[0]
-    try:
-        own = object.__getattribute__(receiver, "__dict__")
-    except Exception:
-        return []
-    if not isinstance(own, dict):
+    own = _own_dict(receiver)
+    if own is None:
         return []
     out = []
     places = [(i, v) for i, v in enumerate(args[1:], 1)] + \
@@ -593,11 +594,8 @@ def _registered_settings(args, kwargs, hints):
     own, under a parent given another): a patch that puts the call's
     value over the registered one differs."""
     receiver = args[0]
-    try:
-        own = object.__getattribute__(receiver, "__dict__")
-    except Exception:
-        return []
-    if not isinstance(own, dict):
+    own = _own_dict(receiver)
+    if own is None:
         return []
     given = {}
     for d in list(args[1:]) + list(kwargs.values()) + [kwargs]:
@@ -615,11 +613,8 @@ def _registered_settings(args, kwargs, hints):
                     type(pair[1]) is not dict or _plain_value(pair[0]):
                 continue
             obj, options = pair
-            try:
-                state = object.__getattribute__(obj, "__dict__")
-            except Exception:
-                continue
-            if not isinstance(state, dict):
+            state = _own_dict(obj)
+            if state is None:
                 continue
             for k in sorted(x for x in state if type(x) is str):
                 v = state[k]
@@ -865,11 +860,8 @@ def _read_values(args, hints):
     for a in args:
         if _plain_value(a):
             continue
-        try:
-            d = object.__getattribute__(a, "__dict__")
-        except Exception:
-            continue
-        if not isinstance(d, dict):
+        d = _own_dict(a)
+        if d is None:
             continue
         for k in sorted(hints.names):
             if k in d:
