@@ -15,9 +15,10 @@
 #    (the Python side, and the same C paths on more inputs: the whole
 #    corpus, the dataset generators, the project shapes, the differential
 #    inputs and mutation sampling of patches) and SERIAL (the
-#    timing tests, which must also hold at release speed; they also run
-#    under the sanitizers, but for t0030, whose resume t0065 checks
-#    there).
+#    timing tests, which must also hold at release speed; the hostile
+#    ones also run under the sanitizers, while t0030's resume is t0065's
+#    there and the budgets and timeouts of t0061-t0063 are the unit
+#    tests' of the executor).
 # Without either (make e2e), every test runs.
 set -u
 LITMUS=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -28,7 +29,7 @@ jobs=${LT_E2E_JOBS:-2}
 durations=$(dirname "$LITMUS")/e2e-durations.txt
 
 SERIAL=" t0030-resume-after-sigkill t0100-hostile-loop-sleep t0109-hostile-sigstop t0061-budget-after-apply t0062-timeout-per-test-budget t0063-timeout-rest-kills "
-RELEASE_ONLY=" t0030-resume-after-sigkill t0210-patches-repo t0216-patches-repo-django t0552-class-readers t0553-import-generators t0215-patches-repo-probes t0213-patches-repo-shards t0650-progress-log t0300-dataset-select t0520-fresh-namedtuple-pickle t0528-fresh-fallback-jobs t0051-jobs-identical-corpus t0200-patches-corpus t0203-patches-resume t0208-patches-exponential t0301-dataset-typed t0302-dataset-faults t0303-dataset-rewrite t0304-dataset-resume t0549-groundtruth-corpus t0413-shape-namespace-pkg t0414-shape-venv-dep t0415-shape-conftest-fixtures t0416-shape-unittest-classes t0417-shape-doctests t0419-shape-skip-xfail t0420-shape-cov-xdist t0421-shape-metadata-editable t0426-shape-venv-link t0422-shape-pythonpath-env t0423-shape-unittest-runner t0442-shape-cli-subprocess t0443-shape-localhost-server t0424-shape-doctest-runner t0521-fresh-total-ordering t0522-fresh-init-subclass-registry t0524-fresh-module-comprehension t0525-fresh-multiline-literal t0526-fresh-isinstance t0527-fresh-corner-cases t0811-dataset-shard-merge t0812-patches-shard-merge t0207-patches-judgement t0212-patches-single-file t0206-patches-mutation-budget t0418-shape-hypothesis t0310-dataset-java t0930-install t0940-python-versions t0600-store-full-disk "
+RELEASE_ONLY=" t0030-resume-after-sigkill t0061-budget-after-apply t0062-timeout-per-test-budget t0063-timeout-rest-kills t0210-patches-repo t0216-patches-repo-django t0552-class-readers t0553-import-generators t0215-patches-repo-probes t0213-patches-repo-shards t0650-progress-log t0300-dataset-select t0520-fresh-namedtuple-pickle t0528-fresh-fallback-jobs t0051-jobs-identical-corpus t0200-patches-corpus t0203-patches-resume t0208-patches-exponential t0301-dataset-typed t0302-dataset-faults t0303-dataset-rewrite t0304-dataset-resume t0549-groundtruth-corpus t0413-shape-namespace-pkg t0414-shape-venv-dep t0415-shape-conftest-fixtures t0416-shape-unittest-classes t0417-shape-doctests t0419-shape-skip-xfail t0420-shape-cov-xdist t0421-shape-metadata-editable t0426-shape-venv-link t0422-shape-pythonpath-env t0423-shape-unittest-runner t0442-shape-cli-subprocess t0443-shape-localhost-server t0424-shape-doctest-runner t0521-fresh-total-ordering t0522-fresh-init-subclass-registry t0524-fresh-module-comprehension t0525-fresh-multiline-literal t0526-fresh-isinstance t0527-fresh-corner-cases t0811-dataset-shard-merge t0812-patches-shard-merge t0207-patches-judgement t0212-patches-single-file t0206-patches-mutation-budget t0418-shape-hypothesis t0310-dataset-java t0930-install t0940-python-versions t0600-store-full-disk "
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/litmus-e2e-run-XXXXXX")
 trap 'rm -rf "$out"' EXIT

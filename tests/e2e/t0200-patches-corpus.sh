@@ -2,7 +2,8 @@
 # candidate's verdict and reason as expected.json says, the failing tests
 # of fails_tests candidates, a witness for every overfitting one, the CSV
 # columns, the JSON schema, exit 1 (overfitting patches), and a second
-# run served from the store without a single child.
+# run served from the store without a single child.  (--timeout-const
+# 0.3: the five patches that loop cost their limit each.)
 . "$(dirname "$0")/lib.sh"
 P=$CORPUS/patches
 # The runner side of issue 4 (untrusted runs, call evaluation).
@@ -10,7 +11,7 @@ grep -qs calls_main "$REPO/runners/shim.py" || [ -f "$REPO/runners/calls.py" ] |
   skip "the runner side of litmus patches has not landed"
 DB=$WORK/p.db
 run_litmus patches --manifest "$P/manifest.json" --patches "$P/patches.jsonl" \
-  --db "$DB" --csv "$WORK/p.csv" --format json --no-progress -j 2
+  --timeout-const 0.3 --db "$DB" --csv "$WORK/p.csv" --format json --no-progress -j 2
 expect_eq "$RC" 1 "exit code (overfitting patches present)"
 [ -s "$WORK/p.csv" ] || fail "no CSV written"
 cp "$WORK/out" "$WORK/p.json"
@@ -96,7 +97,7 @@ PY
 
 # The text report: per-program table, overall row, consistency line.
 run_litmus patches --manifest "$P/manifest.json" --patches "$P/patches.jsonl" \
-  --db "$DB" --no-progress -j 2
+  --timeout-const 0.3 --db "$DB" --no-progress -j 2
 expect_eq "$RC" 1 "text report exit code"
 grep -q '^program .*correct .*overfitting .*memorized' "$WORK/out" || fail "no table header: $(head -5 "$WORK/out")"
 grep -q '^gcd  *6  *1  *1  *1  *3  *0' "$WORK/out" || fail "no gcd row: $(cat "$WORK/out")"
@@ -106,7 +107,7 @@ grep -q '^score consistency: identical texts got identical' "$WORK/out" || fail 
 # A third run, from the store alone: no child at all, the same CSV.
 export LITMUS_RUN_LOG=$WORK/runlog
 run_litmus patches --manifest "$P/manifest.json" --patches "$P/patches.jsonl" \
-  --db "$DB" --csv "$WORK/p2.csv" --no-progress -j 2
+  --timeout-const 0.3 --db "$DB" --csv "$WORK/p2.csv" --no-progress -j 2
 expect_eq "$RC" 1 "cached run exit code"
 [ ! -s "$WORK/runlog" ] || fail "the cached run started children: $(head -3 "$WORK/runlog")"
 cut -d, -f1-11 "$WORK/p.csv" > "$WORK/a"
