@@ -93,10 +93,20 @@ grep -q "left out: tests/conftest.py (config)" "$WORK/out" || fail "edited conft
 LITMUS_RUN_LOG=$WORK/runlog run_litmus "${args[@]}" --db "$DB"
 [ ! -s "$WORK/runlog" ] || fail "the second run started runs: $(head -3 "$WORK/runlog")"
 # The CI form: a pull request's revisions on the repository at hand.
-run_litmus patches --repo "$R/ci-repo" --base main --reference fix --candidate cand-good \
-  --candidate cand-breaks --db "$WORK/ci.db" --no-progress -f json --diff-budget 0.4 \
-  --no-mutation --no-probes
+# Its progress lines (a log's, every 0.05 s here) say what is under way
+# before the first verdict, and the last one that every candidate is
+# decided (a run no verdict waits for may still be ending then).
+LITMUS_PROGRESS_INTERVAL=0.05 run_litmus patches --repo "$R/ci-repo" --base main \
+  --reference fix --candidate cand-good --candidate cand-breaks --db "$WORK/ci.db" \
+  -f json --diff-budget 0.4 --no-mutation --no-probes
 expect_eq "$RC" 1 "CI form exit code ($(tail -3 "$WORK/err"))"
+grep -q "^litmus: 0/2 patches, 0/1 instances set up, [0-9]* of [1-9][0-9]* runs done" \
+  "$WORK/err" || fail "no progress line before the first verdict: $(cat "$WORK/err")"
+last=$(grep "instances set up" "$WORK/err" | tail -n 1)
+case $last in
+  "litmus: 2/2 patches, 1/1 instances set up, "*" runs done; "*) ;;
+  *) fail "the last progress line is not the end: $last" ;;
+esac
 python3 - "$WORK/out" <<'PY' || fail "CI form verdicts"
 import json, sys
 rows = {c["model_name_or_path"]: c for c in json.load(open(sys.argv[1]))["candidates"]}

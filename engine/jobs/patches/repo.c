@@ -1428,6 +1428,10 @@ static void advance(struct repo_run *r, struct rinst *in)
                                                             "wider")));
         store_layer(r, in, "map", "map", map);
     }
+    if (!in->set_up) {
+        in->set_up = 1;
+        r->set_up++;
+    }
     for (size_t i = 0; i < in->n_ovs; i++) {
         struct rover *ov = in->ovs[i];
         if (ov->queued || !ov->applied || ov->empty)
@@ -1630,9 +1634,14 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     return 0;
 }
 
+/* Candidates decided, with what is under way: before the first verdict
+ * an instance's base, reference and wider-suite runs (a large project's
+ * take minutes) are the only sign of progress. */
 static void progress_show(struct repo_run *r, int force)
 {
-    lt__progress_show(&r->prog, force, r->decided, r->n_cands, NULL);
+    lt__progress_show(&r->prog, force, r->decided, r->n_cands,
+                      "%zu/%zu instances set up, %zu of %zu runs done",
+                      r->set_up, r->n_insts, r->runs_done, r->n_runs);
 }
 
 /* Counts the candidates decided by the result of ov. */
@@ -1663,12 +1672,21 @@ static int unpin_from(struct rinst *in, const json_t *ev)
     return 1;
 }
 
+/* Runs task xt again (a run counted once more in the progress). */
+static void retry_run(struct repo_run *r, struct lt_exec *ex,
+                      struct lt_task *xt)
+{
+    r->n_runs++;
+    lt_exec_retry(ex, xt);
+}
+
 static void task_finished(struct lt_exec *ex, struct lt_task *xt,
                           const struct lt_run_report *j)
 {
     struct repo_run *r = ex->owner;
     struct rtask *k = xt->owner;
     struct rinst *in = k->in;
+    r->runs_done++;
     if (k->kind == R_DIFF) {
         json_t *dv = lt__pe_diff(j, 0);
         const char *ds = jstr(dv, "status");
@@ -1690,7 +1708,7 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
         }
         if (ds && (strcmp(ds, "error") == 0 || crashed) && !xt->retried) {
             json_decref(dv);
-            lt_exec_retry(ex, xt);
+            retry_run(r, ex, xt);
             return;
         }
         in->pending--;
@@ -1724,7 +1742,7 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
     const char *st = jstr(json_object_get(ev, "end"), "status");
     if (st && strcmp(st, "error") == 0 && !xt->retried) {
         json_decref(ev);
-        lt_exec_retry(ex, xt);
+        retry_run(r, ex, xt);
         return;
     }
     /* A run stopped at the wall-clock limit within its CPU budget may only
@@ -1738,7 +1756,7 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
         k->kind != R_BASE && k->kind != R_REF) {
         json_decref(ev);
         k->waited = 1;
-        lt_exec_retry(ex, xt);
+        retry_run(r, ex, xt);
         return;
     }
     if (k->kind == R_PROBE) {
@@ -1821,6 +1839,7 @@ static void task_lost(struct lt_exec *ex, struct lt_task *xt,
     struct rtask *k = xt->owner;
     struct rinst *in = k->in;
     in->pending--;
+    r->runs_done++;
     if (k->kind == R_MUT) {
         mutant_set(r, k, "error", why, 0);
         free(k);

@@ -112,6 +112,8 @@ struct rinst {
     json_t *diff_also;
     struct lt_lane *lane;
     int have_tests, done, pending;
+    int set_up;                  /* its base, reference and wider runs are
+                                    known (counted in the progress) */
     size_t n_wider;              /* tests of the wider suite collected */
 };
 
@@ -141,7 +143,8 @@ struct repo_run {
     char *scratch;
     struct lt_exec ex;
     struct lt_progress prog;
-    size_t decided, n_runs;
+    size_t decided, n_runs;      /* candidates decided; runs queued */
+    size_t runs_done, set_up;    /* runs ended; instances set up */
     double t_start;
     FILE *run_log;
 };
