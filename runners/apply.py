@@ -201,7 +201,11 @@ def apply_mutant(index, start, end, replacement, swap=b"", fresh=False):
         code = compile(new_src, subject.path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
         return APPLY_INVALID, "%s: %s" % (type(exc).__name__, exc)
-    changed, structural = code_diff(subject.code, code, quick=True)
+    # A patch's file: code that only moved (lines added or removed above
+    # it) is left as it is; re-executing the module for it would be a
+    # fresh import's imitation where nothing changed.
+    changed, structural = code_diff(subject.code, code, quick=True,
+                                    positions=not fresh)
     if not changed:
         return APPLY_EQUIVALENT, ""
     _install_loader_patch(subject.path, code)

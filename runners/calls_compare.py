@@ -131,16 +131,40 @@ def _compare(a, b, depth):
         if len(a) != len(b):
             return False, None
         note = None
+        keys = None
         for k, v in a.items():
-            if k not in b:
-                return False, None
-            eq, n = compare(v, b[k], depth + 1)
+            if k in b:
+                other = b[k]
+            else:
+                # A key of the program's classes: each side's copy of it
+                # (hashed and compared as that side's class) is found by
+                # state.
+                keys = _unmatched(b, a) if keys is None else keys
+                kb = _match(k, keys, depth)
+                if kb is _NONE:
+                    return False, None
+                other = b[kb]
+            eq, n = compare(v, other, depth + 1)
             if not eq:
                 return False, None
             note = note or n
         return True, note
     if ta in _SETS:
-        return a == b, None
+        if len(a) != len(b):
+            return False, None
+        if a == b:
+            return True, None
+        # Elements of the program's classes, each side's own (a set of
+        # symbols): each one of a matched to one of b by state.
+        rest = _unmatched(b, a)
+        for x in a:
+            if x in b:
+                continue
+            y = _match(x, rest, depth)
+            if y is _NONE:
+                return False, None
+            rest.remove(y)
+        return True, None
     if ta is litmus_inputs.Endless:
         # An endless input, after the call: how far each side read it is
         # how lazily, not what, it computes.
@@ -191,6 +215,23 @@ def _compare(a, b, depth):
         # compared by its state.
         return compare(vars(a), vars(b), depth + 1)
     return eq, None
+
+
+_NONE = object()
+MATCH_MAX = 200   # elements matched one by one, at most
+
+
+def _unmatched(b, a):
+    """The elements (or keys) of b that a does not hold as they are."""
+    return [y for y in b if y not in a][:MATCH_MAX]
+
+
+def _match(x, candidates, depth):
+    """The first of candidates that compares equal to x, or _NONE."""
+    for y in candidates:
+        if compare(x, y, depth + 1)[0]:
+            return y
+    return _NONE
 
 
 def _equal_to_itself_only(v):

@@ -123,17 +123,25 @@ def code_diff(orig, new, path=(), quick=False, positions=True):
     constants (the slow path): a child applying a mutant the planner found
     not equivalent loses nothing by swapping an equal function anyway.
     positions=False: code that only moved (a patch's lines above it) is
-    the same; its key paths then leave out first lines, so they are for
-    telling what changed, not for swapping code in."""
+    the same; nested code is matched by name and order, and the key paths
+    are still orig's (what a swap finds the live functions by)."""
     changed = {}
     structural = []
     own = not _shallow_equal(orig, new, quick, positions)
     ka = keyed_children(orig, positions)
     kb = keyed_children(new, positions)
     if ka.keys() != kb.keys():
+        if not positions and is_function_code(orig):
+            # A patch's function whose nested code has another shape (a
+            # loop made a comprehension): swapped whole, its new nested
+            # code with it; only a body of another shape is re-executed.
+            return {path: new}, []
         return {path: new}, [path]
+    placed = ka if positions else \
+        {id(c): k for k, c in keyed_children(orig).items()}
     for key in ka:
-        c, s = code_diff(ka[key], kb[key], path + (key,), quick, positions)
+        here = key if positions else placed[id(ka[key])]
+        c, s = code_diff(ka[key], kb[key], path + (here,), quick, positions)
         changed.update(c)
         structural.extend(s)
     if own or changed:

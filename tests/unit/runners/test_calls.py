@@ -100,6 +100,38 @@ def test_a_class_loaded_once_per_side_is_the_same_class():
     assert calls.compare(int, float)[0] is False
 
 
+SYMBOL = '''
+class Symbol:
+    def __init__(self, name):
+        self.name = name
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self.name == other.name
+
+    def __hash__(self):
+        return hash((type(self).__name__, self.name))
+'''
+
+
+def test_sets_and_keys_of_each_sides_own_objects_are_matched_by_state():
+    # Each side's symbols are of its own class, unequal to the other's
+    # under their own __eq__: a set of them, and a dict keyed by them,
+    # match element by element.
+    ref, cand = (calls._load(SYMBOL, '/nowhere/pkg/mod.py', 'pkg.mod')
+                 for _ in range(2))
+    a = {ref.Symbol(n) for n in 'xyz'}
+    b = {cand.Symbol(n) for n in 'zyx'}
+    assert a != b
+    assert calls.compare(a, b) == (True, None)
+    assert calls.compare(a, {cand.Symbol(n) for n in 'xyw'})[0] is False
+    assert calls.compare({ref.Symbol('x'): 1}, {cand.Symbol('x'): 1}) == \
+        (True, None)
+    assert calls.compare({ref.Symbol('x'): 1},
+                         {cand.Symbol('x'): 2})[0] is False
+    assert calls.compare({ref.Symbol('x'): 1},
+                         {cand.Symbol('y'): 1})[0] is False
+
+
 # --- the differential run --------------------------------------------------
 
 REFERENCE = '''
@@ -331,6 +363,48 @@ def test_random_draws_alike_on_both_sides():
     recs = run_package_diff(MODULE, MODULE + '\n', [('pick', ([1, 2, 3, 4],),
                                                       {})])
     assert not of_type(recs, 'witness'), recs
+
+
+UNIQUE = '''
+import itertools
+
+_ids = itertools.count()
+
+
+class Token:
+    def __init__(self, name):
+        self.name, self.n = name, next(_ids)
+
+    def __eq__(self, other):
+        return isinstance(other, Token) and \\
+            (self.name, self.n) == (other.name, other.n)
+
+    __hash__ = None
+
+
+def tokens(names):
+    out = []
+    for name in names:
+        out.append(Token(name))
+    return out
+'''
+
+
+def test_a_reference_unequal_to_itself_is_no_witness():
+    # Each call makes fresh tokens, unequal to the last call's: the
+    # candidate's differ from the reference's as the reference's own do.
+    same = UNIQUE.replace(
+        '    out = []\n    for name in names:\n        out.append(Token(name))\n',
+        '    out = [Token(name) for name in names]\n')
+    assert same != UNIQUE
+    recs = run_package_diff(UNIQUE, same, [('tokens', (['a', 'b'],), {})])
+    assert not of_type(recs, 'witness'), of_type(recs, 'witness')
+    # Its outcomes still count: a candidate that fails where the
+    # reference returns ([None]: None has no strip) differs.
+    other = same.replace('Token(name)', 'Token(name.strip())')
+    recs = run_package_diff(UNIQUE, other, [('tokens', (['a', 'b'],), {})])
+    (w,) = of_type(recs, 'witness')
+    assert w['candidate']['exception'] == 'AttributeError', w
 
 
 SLOTS = '''

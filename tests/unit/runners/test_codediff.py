@@ -144,9 +144,33 @@ def test_code_that_only_moved_is_the_same_without_positions():
     assert changed
     assert codediff.code_diff(a, b, quick=True, positions=False) == ({}, [])
     assert codediff.code_diff(a, b, positions=False) == ({}, [])
-    # A real change below the moved lines is still one.
+    # A real change below the moved lines is still one, at the key paths
+    # of the original code (where a swap finds the live functions).
     edited = moved.replace('k * 2', 'k * 3')
     changed, structural = codediff.code_diff(
         a, compile(edited, 'm.py', 'exec'), quick=True, positions=False)
     assert changed and not structural
+    in_place, _ = codediff.code_diff(
+        a, compile(SRC.replace('k * 2', 'k * 3'), 'm.py', 'exec'),
+        quick=True)
+    assert set(changed) == set(in_place)
+
+
+def test_a_patch_that_adds_nested_code_to_a_function_swaps_it_whole():
+    # A loop made a comprehension (a nested code object in 3.11) changes
+    # the function's shape, not its module's: the function is swapped.
+    src = 'def f(xs):\n    out = []\n    for x in xs:\n        out.append(x)\n' \
+          '    return out\n\n\ndef g():\n    return [1 for _ in ()]\n'
+    new = src.replace('    out = []\n    for x in xs:\n        out.append(x)\n',
+                      '    out = [x for x in xs]\n')
+    a, b = compile(src, 'm.py', 'exec'), compile(new, 'm.py', 'exec')
+    changed, structural = codediff.code_diff(a, b, quick=True,
+                                             positions=False)
+    assert structural == []
+    assert [k for k in changed if k] == [(('f', 1, 0),)]
+    # A module body of another shape still is structural.
+    more = new + '\n\ndef h():\n    return 2\n'
+    _, structural = codediff.code_diff(a, compile(more, 'm.py', 'exec'),
+                                       quick=True, positions=False)
+    assert structural == [()]
 
