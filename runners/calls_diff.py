@@ -361,7 +361,7 @@ class _Compare:
                                "anything" % type(cv).__name__)
             eq, note = compare(rv, cv)
             if not eq:
-                if self._unstable(rf, args, kwargs, rlimit, rv, ra):
+                if self._unstable(rf, args, kwargs, rlimit):
                     return "skip"
                 return self._witness(origin, fname, args, kwargs, rs, rv,
                                      cs, cv)
@@ -370,7 +370,7 @@ class _Compare:
             # reference leaves alone (the caller's list).
             eq, after_note = compare(ra, ca)
             if not eq:
-                if self._unstable(rf, args, kwargs, rlimit, rv, ra):
+                if self._unstable(rf, args, kwargs, rlimit):
                     return "skip"
                 return self._witness(origin, fname, args, kwargs, rs, rv,
                                      cs, cv, after=(ra, ca))
@@ -404,21 +404,24 @@ class _Compare:
             return "skip"
         return self._witness(origin, fname, args, kwargs, rs, rv, cs, cv)
 
-    def _unstable(self, rf, args, kwargs, limit, rv, ra):
-        """Whether the reference, called again on the same input, gives
-        another result or leaves the arguments otherwise (a fresh object
-        each call, unequal to the last: a unique symbol, a counter, the
-        time): a difference from the candidate is then no witness."""
+    def _unstable(self, rf, args, kwargs, limit):
+        """Whether the reference, called twice more on the same input,
+        gives two results, or leaves the arguments, that differ (a fresh
+        object each call, unequal to the last: a unique symbol, a counter,
+        the time): a difference from the candidate is then no witness.
+        (Twice more, not once: the first call's result may hold iterators
+        the comparison with the candidate's has read.)"""
         kept = self.delta
         _litmus.probe(self.index, 0)
         try:
-            st, v, _, a = self._call(rf, args, kwargs, limit, self.ref)
+            s1, v1, _, a1 = self._call(rf, args, kwargs, limit, self.ref)
+            s2, v2, _, a2 = self._call(rf, args, kwargs, limit, self.ref)
         except Exception:
             return True
         finally:
             self.delta = kept
-        return st != "ok" or not compare(rv, v)[0] or \
-            not compare(ra, a)[0]
+        return s1 != "ok" or s2 != "ok" or not compare(v1, v2)[0] or \
+            not compare(a1, a2)[0]
 
     def _judge_prefix(self, origin, fname, args, kwargs, prefix, rt):
         """The reference gave the items prefix of an endless input's

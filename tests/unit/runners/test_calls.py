@@ -407,6 +407,18 @@ def test_a_reference_unequal_to_itself_is_no_witness():
     assert w['candidate']['exception'] == 'AttributeError', w
 
 
+def test_a_result_holding_generators_is_not_unequal_to_itself():
+    # The comparison with the candidate reads the reference's generators:
+    # its own stability is judged on two fresh calls.
+    src = 'def halves(xs):\n    return (x for x in xs if x < 2), ' \
+          '(x for x in xs if x >= 2)\n'
+    wrong = src.replace('x >= 2', 'x > 2')
+    recs = run_package_diff(src, wrong, [('halves', ([1, 2, 3],), {})],
+                            budget=0)
+    (w,) = of_type(recs, 'witness')
+    assert w['origin'] == 'test', w
+
+
 SLOTS = '''
 class Interval:
     __slots__ = ("start", "end")
