@@ -130,21 +130,12 @@ def _compare(a, b, depth):
     if ta is dict:
         if len(a) != len(b):
             return False, None
+        keys = _counterparts(a, b, depth)
+        if keys is None:
+            return False, None
         note = None
-        keys = None
-        for k, v in a.items():
-            if k in b:
-                other = b[k]
-            else:
-                # A key of the program's classes: each side's copy of it
-                # (hashed and compared as that side's class) is found by
-                # state.
-                keys = _unmatched(b, a) if keys is None else keys
-                kb = _match(k, keys, depth)
-                if kb is _NONE:
-                    return False, None
-                other = b[kb]
-            eq, n = compare(v, other, depth + 1)
+        for k, kb in keys:
+            eq, n = compare(a[k], b[kb], depth + 1)
             if not eq:
                 return False, None
             note = note or n
@@ -152,19 +143,7 @@ def _compare(a, b, depth):
     if ta in _SETS:
         if len(a) != len(b):
             return False, None
-        if a == b:
-            return True, None
-        # Elements of the program's classes, each side's own (a set of
-        # symbols): each one of a matched to one of b by state.
-        rest = _unmatched(b, a)
-        for x in a:
-            if x in b:
-                continue
-            y = _match(x, rest, depth)
-            if y is _NONE:
-                return False, None
-            rest.remove(y)
-        return True, None
+        return a == b or _counterparts(a, b, depth) is not None, None
     if ta is litmus_inputs.Endless:
         # An endless input, after the call: how far each side read it is
         # how lazily, not what, it computes.
@@ -217,21 +196,27 @@ def _compare(a, b, depth):
     return eq, None
 
 
-_NONE = object()
 MATCH_MAX = 200   # elements matched one by one, at most
 
 
-def _unmatched(b, a):
-    """The elements (or keys) of b that a does not hold as they are."""
-    return [y for y in b if y not in a][:MATCH_MAX]
-
-
-def _match(x, candidates, depth):
-    """The first of candidates that compares equal to x, or _NONE."""
-    for y in candidates:
-        if compare(x, y, depth + 1)[0]:
-            return y
-    return _NONE
+def _counterparts(a, b, depth):
+    """(x, y) for each element (or key) x of a: y is x where b holds it,
+    else the first element of b left that compares equal to it by state
+    (the program's objects, each side's own class, which hash and compare
+    as that class: a set of symbols).  None when one has no match."""
+    rest = [y for y in b if y not in a][:MATCH_MAX]
+    out = []
+    for x in a:
+        if x in b:
+            out.append((x, x))
+            continue
+        for i, y in enumerate(rest):
+            if compare(x, y, depth + 1)[0]:
+                out.append((x, rest.pop(i)))
+                break
+        else:
+            return None
+    return out
 
 
 def _equal_to_itself_only(v):
