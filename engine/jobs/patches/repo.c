@@ -54,7 +54,12 @@
 #define RF_RUN (LT_RUN_UNTRUSTED | LT_RUN_PROCESSES | LT_RUN_FILES)
 #define RF_CAND (RF_RUN | LT_RUN_GUARD_EACH | LT_RUN_CHECK_EQ)
 
-enum rkind { R_BASE, R_REF, R_WIDER, R_CAND, R_DIFF, R_MUT, R_PROBE };
+/* R_CONFIRM: the reference's files run on a candidate's very list of
+ * tests, when the candidate fails wider-suite tests the reference passed
+ * in its own wider run (kept in the candidate's result, as a merged
+ * shard keeps it). */
+enum rkind { R_BASE, R_REF, R_WIDER, R_CAND, R_DIFF, R_MUT, R_PROBE,
+             R_CONFIRM };
 
 struct rtask {
     struct lt_task task;
@@ -579,11 +584,11 @@ static int same_text(const struct rinst *in, const struct rover *ov,
 /* Whether a resolved candidate is one the reference can be compared
  * with at all: both ran their tests and none of the instance's tests
  * that pass with the reference fails with it. */
-static int comparable(const struct rinst *in, const struct rover *ov,
+static int main_holds(const struct rinst *in, const struct rover *ov,
                       const json_t *map)
 {
-    if (!in->diff_path || !in->ref_ov || !in->ref_ov->result ||
-        !ov->result || !json_is_null(json_object_get(ov->result, "end")))
+    if (!in->ref_ov || !in->ref_ov->result || !ov->result ||
+        !json_is_null(json_object_get(ov->result, "end")))
         return 0;
     size_t i;
     json_t *t;
@@ -594,6 +599,78 @@ static int comparable(const struct rinst *in, const struct rover *ov,
             return 0;
     }
     return 1;
+}
+
+static int comparable(const struct rinst *in, const struct rover *ov,
+                      const json_t *map)
+{
+    return in->diff_path && main_holds(in, ov, map);
+}
+
+/* The wider tests candidate run res ran (the choice depends on measured
+ * times: another run's, a merged shard's, may differ). */
+static const json_t *wider_ran(const json_t *res, const json_t *map)
+{
+    const json_t *chosen = json_object_get(res, "wider_ran");
+    return chosen ? chosen : json_object_get(map, "wider_chosen");
+}
+
+/* The reference's run on candidate run res's very list of tests, when
+ * it completed (an error says nothing of the tests). */
+static const json_t *confirm_of(const json_t *res)
+{
+    const json_t *c = json_object_get(res, "wider_confirm");
+    const char *st = c ? jstr(json_object_get(c, "end"), "status") : NULL;
+    return c && !(st && strcmp(st, "error") == 0) ? c : NULL;
+}
+
+/* The wider-suite tests of chosen that pass in the reference's wider run
+ * and fail in candidate run res (at most MAX_LISTED); with confirm, only
+ * those that pass there too.  The wider run has the wider tests alone,
+ * the candidate's has the instance's tests before them: a test that
+ * depends on what ran before it (a registry the instance's tests fill)
+ * fails after them on either side, and is no witness.  *both counts
+ * those. */
+static json_t *wider_witnesses(const json_t *wider, const json_t *res,
+                               const json_t *chosen, const json_t *confirm,
+                               size_t *both)
+{
+    json_t *witness = json_array();
+    size_t i;
+    json_t *t;
+    if (both)
+        *both = 0;
+    json_array_foreach(chosen, i, t) {
+        const char *node = json_string_value(t);
+        if (strcmp(status_of(wider, node), "passed") != 0 ||
+            !failed(status_of(res, node)))
+            continue;
+        if (confirm && strcmp(status_of(confirm, node), "passed") != 0) {
+            if (both)
+                (*both)++;
+            continue;
+        }
+        if (json_array_size(witness) < MAX_LISTED)
+            json_array_append(witness, t);
+    }
+    return witness;
+}
+
+/* Whether candidate ov's wider-suite witnesses wait for the reference's
+ * run on the same list. */
+static int confirm_wanted(const struct rinst *in, const struct rover *ov,
+                          const json_t *map)
+{
+    if (!main_holds(in, ov, map))
+        return 0;
+    if (json_object_get(ov->result, "wider_confirm"))
+        return 0; /* run (an error too: not asked again) */
+    json_t *w = wider_witnesses(json_object_get(in->ref_ov->result, "wider"),
+                                ov->result, wider_ran(ov->result, map), NULL,
+                                NULL);
+    int want = json_array_size(w) > 0;
+    json_decref(w);
+    return want;
 }
 
 /* Whether path is one of the files the reference changes that the
@@ -880,24 +957,17 @@ static void decide(const struct repo_run *r, const struct rcand *c,
     json_decref(re_fails);
     /* The wider suite: a test that passes on the reference and fails on
      * the candidate is a witness. */
-    /* The wider tests this candidate ran (the choice depends on measured
-     * times: another run's, a merged shard's, may differ). */
-    json_t *chosen = json_object_get(res, "wider_ran");
-    if (!chosen)
-        chosen = json_object_get(map, "wider_chosen");
-    json_t *witness = json_array();
-    size_t i;
-    json_t *t;
-    json_array_foreach(chosen, i, t) {
-        const char *node = json_string_value(t);
-        if (strcmp(status_of(wider, node), "passed") == 0 &&
-            failed(status_of(res, node)) &&
-            json_array_size(witness) < MAX_LISTED)
-            json_array_append(witness, t);
-    }
+    const json_t *chosen = wider_ran(res, map);
+    const json_t *confirm = confirm_of(res);
+    size_t on_both = 0;
+    json_t *witness = wider_witnesses(wider, res, chosen, confirm, &on_both);
     json_t *wev = json_pack("{s:i, s:O}", "tests",
                             (json_int_t)json_array_size(chosen), "failing",
                             witness);
+    if (on_both)
+        /* They fail on the reference too after the instance's tests. */
+        json_object_set_new(wev, "failing_on_reference_too",
+                            json_integer((json_int_t)on_both));
     const char *wst = jstr(json_object_get(wider, "end"), "status");
     if (wst && strcmp(wst, "timeout") == 0)
         /* The wider run stopped at its budget: the choice is among the
@@ -1048,6 +1118,8 @@ static void submit_task(struct repo_run *r, struct rinst *in,
         ov->mut_queued++;
     else if (kind == R_PROBE)
         ov->probe_queued++;
+    else if (kind == R_CONFIRM)
+        ov->confirm_queued = 1;
     else
         ov->queued = 1;
     in->pending++;
@@ -1440,6 +1512,8 @@ static void advance(struct repo_run *r, struct rinst *in)
             submit(r, in, R_CAND, ov);
             continue;
         }
+        if (!ov->confirm_queued && confirm_wanted(in, ov, map))
+            submit(r, in, R_CONFIRM, ov);
         if (probe_wanted(r, in, ov, map))
             probe_advance(r, in, ov);
         /* Compared now, or still under way. */
@@ -1559,12 +1633,14 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
                              ? probe_order(suite, map, &n_main)
                              : indices_of(suite, json_object_get(map, "main"),
                                           &n_main);
-    const struct rover *side = probe && !k->side ? in->ref_ov : k->ov;
+    const struct rover *side =
+        (probe && !k->side) || k->kind == R_CONFIRM ? in->ref_ov : k->ov;
     uint32_t *w_idx =
         wider ? indices_of(suite, json_object_get(map, "wider"), &n_w)
-        : k->kind == R_CAND ? indices_of(suite,
-                                         json_object_get(map, "wider_chosen"),
-                                         &n_w)
+        : k->kind == R_CAND
+            ? indices_of(suite, json_object_get(map, "wider_chosen"), &n_w)
+        : k->kind == R_CONFIRM
+            ? indices_of(suite, wider_ran(k->ov->result, map), &n_w)
                             : xcalloc(1, sizeof(uint32_t));
     json_decref(map);
     lt_run_spec_alloc(&la->spec, suite->n_tests, wider);
@@ -1591,7 +1667,7 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     req->start = req->end = 0;
     req->replacement = "";
     req->extra = la->owned[1];
-    req->flags = k->kind == R_CAND ? RF_CAND : RF_RUN;
+    req->flags = k->kind == R_CAND || k->kind == R_CONFIRM ? RF_CAND : RF_RUN;
     if (wider)
         req->flags |= LT_RUN_COVERAGE;
     /* The reference run records the tests' calls into the changed file,
@@ -1602,7 +1678,7 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     }
     req->memory_bytes = (uint64_t)r->o->run.memory_mb << 20;
     double cpu = SETUP_TIMEOUT, wall = SETUP_TIMEOUT;
-    if (k->kind == R_CAND || probe) {
+    if (k->kind == R_CAND || k->kind == R_CONFIRM || probe) {
         const json_t *setup = in->ref_ov ? in->ref_ov->result
                                          : in->base_ov->result;
         double ref_ms = jnum(setup, "cpu_ms_total", 0) +
@@ -1670,6 +1746,16 @@ static int unpin_from(struct rinst *in, const json_t *ev)
     lt_debug("instance %s: its tests replace %s: not guarded", in->id, name);
     lt__strv_push(&in->unpin, name);
     return 1;
+}
+
+/* Keeps the reference's run on candidate ov's list of tests, ev, in
+ * ov's result. */
+static void set_confirm(struct repo_run *r, struct rinst *in,
+                        struct rover *ov, json_t *ev)
+{
+    ov->confirm_queued = 0;
+    json_object_set_new(ov->result, "wider_confirm", ev);
+    store_layer(r, in, ov->sha, layer_of(ov), ov->result);
 }
 
 /* Runs task xt again (a run counted once more in the progress). */
@@ -1757,6 +1843,13 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
         json_decref(ev);
         k->waited = 1;
         retry_run(r, ex, xt);
+        return;
+    }
+    if (k->kind == R_CONFIRM) {
+        in->pending--;
+        set_confirm(r, in, k->ov, ev);
+        free(k);
+        advance(r, in);
         return;
     }
     if (k->kind == R_PROBE) {
@@ -1851,6 +1944,14 @@ static void task_lost(struct lt_exec *ex, struct lt_task *xt,
             probe_set(r, in, k->ov,
                       json_pack("{s:s, s:s}", "status", "error", "detail",
                                 why));
+        free(k);
+        return;
+    }
+    if (k->kind == R_CONFIRM) {
+        set_confirm(r, in, k->ov,
+                    json_pack("{s:{}, s:{s:s, s:s, s:f}}", "status", "end",
+                              "status", "error", "detail", why,
+                              "duration_ms", 0.0));
         free(k);
         return;
     }
@@ -1960,9 +2061,11 @@ static void inst_started(struct lt_exec *ex, struct lt_lane *l,
     struct rinst *in = lt_exec_lane_owner(l);
     if (!r->run_log)
         return;
-    static const char *const kinds[] = {"base",      "reference",
-                                        "wider",     "candidate",
-                                        "differential", "mutant"};
+    static const char *const kinds[] = {
+        [R_BASE] = "base",       [R_REF] = "reference",
+        [R_WIDER] = "wider",     [R_CAND] = "candidate",
+        [R_DIFF] = "differential", [R_MUT] = "mutant",
+        [R_PROBE] = "probe",     [R_CONFIRM] = "confirm"};
     const struct rtask *k = t ? t->owner : NULL;
     fprintf(r->run_log, "%s %s%s%.12s\n", in->id, k ? kinds[k->kind] : "zygote",
             k ? " " : "", k ? k->ov->sha : "");
@@ -1984,7 +2087,7 @@ static int inst_complete(struct repo_run *r, struct rinst *in)
         ok = !ov->applied || ov->empty ||
              (ov->result && (json_object_get(ov->result, "diff") ||
                              !diff_eligible(in, ov, map)) &&
-              !probe_wanted(r, in, ov, map));
+              !probe_wanted(r, in, ov, map) && !confirm_wanted(in, ov, map));
         if (ok && ov->applied && !ov->empty &&
             wants_mutation(r, in, ov, map))
             ok = mutation_done(r, ov) &&

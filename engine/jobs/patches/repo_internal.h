@@ -55,6 +55,8 @@ struct rover {
     json_t *probe_recs[2][2];
     json_t *probe_first;     /* the first round's comparison */
     int probe_queued;        /* its probe runs under way */
+    int confirm_queued;      /* the reference's run on its list of tests
+                                is under way */
     double probe_ms;         /* their wall time so far */
     const char *diff;        /* its text (a candidate's or the reference's) */
     int queued;
