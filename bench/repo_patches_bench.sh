@@ -15,8 +15,11 @@
 #
 # A SET_DIR holds instances.jsonl, predictions.jsonl, labels.jsonl
 # ({instance_id, model_name_or_path, label, resolved}) and env.json; the
-# clones are in SET_DIR/../repos.  The fixture set is made by
-# tests/fixtures/repo_patches/make_repos.sh (its labels.json is read too).
+# clones are in REPOS (default SET_DIR/../repos).  The development set's
+# (bench/devset: flask, click, jinja, boltons, more-itertools) are made by
+# `bench/devset/devset.py build bench/devset/NAME/spec.json --repos REPOS
+# --out SET_DIR` from clones of the public repositories; the fixture set
+# by tests/fixtures/repo_patches/make_repos.sh.
 # SPDX-License-Identifier: MIT
 set -euo pipefail
 LITMUS=${1:-build/litmus}
