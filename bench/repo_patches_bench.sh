@@ -65,7 +65,7 @@ PY
     tail -5 "$work/$name.err" >&2
     continue
   fi
-  /usr/bin/python3 - "$set" "$work/$name.json" "$start" "$end" "$work/$name.trees" "${FRESH_SAMPLE:-12}" <<'PY'
+  REPOS_DIR=$repos /usr/bin/python3 - "$set" "$work/$name.json" "$start" "$end" "$work/$name.trees" "${FRESH_SAMPLE:-12}" <<'PY'
 import json, os, statistics, sys
 s, out, t0, t1, trees, sample = sys.argv[1:7]
 doc = json.load(open(out))
@@ -126,7 +126,8 @@ if int(sample):
     here = os.path.dirname(os.path.abspath(sys.argv[0])) if sys.argv[0] != "-" else ""
     out_json = out + ".harness.json"
     subprocess.run([sys.executable, os.environ["HARNESS"], s, "--only", sample,
-                    "--json", out_json], stdout=subprocess.DEVNULL, check=True)
+                    "--repos", os.environ["REPOS_DIR"], "--json", out_json],
+                   stdout=subprocess.DEVNULL, check=True)
     for h in json.load(open(out_json)):
         c = rows.get((h["instance_id"], h["model_name_or_path"]))
         if c is None or not c["evidence"].get("duration_ms"):

@@ -419,6 +419,40 @@ def test_a_result_holding_generators_is_not_unequal_to_itself():
     assert w['origin'] == 'test', w
 
 
+BROKEN = '''
+class Bits:
+    def __init__(self, n):
+        self.n = n
+
+    def __repr__(self):
+        if self.n < 0:
+            raise ValueError("a negative width")
+        return "Bits(%d)" % self.n
+
+    def __eq__(self, other):
+        return isinstance(other, Bits) and other.n == self.n
+
+def narrower(n):
+    return Bits(n - 1)
+'''
+
+
+def test_a_reference_result_that_cannot_show_itself_is_no_witness():
+    # On a derived input (0) the reference returns a Bits of width -1,
+    # which cannot even show itself; a candidate that refuses the input
+    # there is no worse.  On the tests' own input they still agree.
+    cand = BROKEN.replace('    return Bits(n - 1)',
+                          '    if n < 1:\n        raise ValueError(n)\n'
+                          '    return Bits(n - 1)')
+    recs = run_package_diff(BROKEN, cand, [('narrower', (3,), {})])
+    assert not of_type(recs, 'witness'), of_type(recs, 'witness')
+    # A candidate that refuses an input the reference handles differs.
+    wrong = cand.replace('n < 1', 'n < 3')
+    recs = run_package_diff(BROKEN, wrong, [('narrower', (4,), {})])
+    (w,) = of_type(recs, 'witness')
+    assert w['candidate']['exception'] == 'ValueError', w
+
+
 SLOTS = '''
 class Interval:
     __slots__ = ("start", "end")
@@ -1115,3 +1149,24 @@ def test_a_coroutine_is_compared_by_what_it_returns():
     recs = run_package_diff(ASYNC_VIEW, other, [('respond', ('PUT',), {})])
     (w,) = of_type(recs, 'witness')
     assert w['reference']['value'] == 405 and w['candidate']['value'] == 400
+
+
+def test_a_fixed_argument_that_cannot_hash_is_passed_through_the_generator():
+    # Hypothesis hashes the values it is given; a program's half-built
+    # object may fail to (its __hash__ reads a field __init__ never set).
+    import warnings
+    from hypothesis import strategies as st
+
+    class HalfBuilt:
+        def __hash__(self):
+            return hash(self.val)
+
+    held = (HalfBuilt(),)
+    calls_diff = sys.modules["litmus_calls_diff"]
+    fn = calls_diff._Function('f', [('test', (held, 3), {})], (), None, '',
+                              ['pair', 'n'])
+    strategy = calls_diff._args_strategy(st, fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        args, kwargs = strategy.example()
+    assert args[0] is held and type(args[1]) is int and kwargs == {}

@@ -129,6 +129,31 @@ def test_one_call_per_kind_and_variants_in_children():
     assert len(ran) <= probe.VARIANTS_PER_CALL
 
 
+def test_a_private_function_is_compared_on_the_tests_calls_alone():
+    # A fix may move a check from a private helper to its callers: the
+    # helper's calls one change away are no contract of it.
+    src = BASE.replace('def helper(x):', 'def _helper(x):')
+    mod = types.ModuleType('pmod')
+    mod.__file__ = '/virtual/pmod.py'
+    exec(compile(src, '/virtual/pmod.py', 'exec'), mod.__dict__)
+    sys.modules['pmod'] = mod
+    try:
+        probe.install([{'module': 'pmod', 'path': '/virtual/pmod.py',
+                        'reference': src,
+                        'candidate': src.replace('x + 1', 'x + 2')}], [])
+        SENT.clear()
+        probe.begin_test(3)
+        assert mod._helper(1) == 2
+        probe.end_test()
+    finally:
+        del sys.modules['pmod']
+    recs = [json.loads(t) for t in SENT]
+    assert [(r['f'], r['v'], r['what']) for r in recs] == [
+        ('_helper', 0, 'as the test called it')]
+    assert probe._private('Box._check') and probe._private('_helper')
+    assert not probe._private('Box.__le__') and not probe._private('helper')
+
+
 def test_a_variant_that_hangs_or_changes_state_leaves_the_test_alone():
     state = {'n': 0}
 
@@ -491,8 +516,8 @@ def bag_class():
                 return default
             return self.items.pop()
 
-        def find(self, x):
-            return x in self.items
+        def find(self, item):
+            return item in self.items
     return Bag
 
 
@@ -507,6 +532,18 @@ def test_a_changed_method_the_tests_never_call_is_called_on_their_receiver():
         del probe._CHANGED_METHODS[Bag]
     # find needs an argument the tests never gave: not called.
     assert not any('find' in w for w in got)
+    # One with the same parameters as the probed method is called with
+    # this call's (a comparison's mirror: __ge__ beside __le__).
+    Bag.has = Bag.find
+    Bag.holds = lambda self, x: x in self.items
+    probe._CHANGED_METHODS[Bag] = ['add', 'holds']
+    try:
+        mirror = {w: (f, a, k) for w, f, a, k, _ in
+                  probe._variants(Bag.add, (bag, 1), {})}
+    finally:
+        del probe._CHANGED_METHODS[Bag]
+    f, a, k = mirror['then self.holds(1)']
+    assert f is Bag.holds and a == (bag, 1) and k == {}
     # Once a test called it with plain arguments, it is called with
     # them on the receiver another call left (a static method's are not
     # kept: no receiver).
