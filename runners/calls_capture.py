@@ -256,9 +256,16 @@ def _wrap(fn, name, cls=None):
             return fn(*args, **kwargs)
         finally:
             _depth[0] -= 1
+    # What the program reads off its functions goes along (a template
+    # engine's pass-context mark, a command's parameters).
+    try:
+        capture.__dict__.update(fn.__dict__)
+    except (AttributeError, TypeError):
+        pass
     capture.__wrapped__ = fn
     capture.__name__ = getattr(fn, "__name__", name)
     capture.__qualname__ = getattr(fn, "__qualname__", name)
+    capture.__doc__ = getattr(fn, "__doc__", None)
     return capture
 
 
@@ -543,17 +550,39 @@ def install_capture(path, modules, project_modules, per_function=0):
                 w = _wrap(value, name)
                 moved[id(value)] = w
                 d[name] = w
+                # Pickled by name, the function and its wrapper alike:
+                # the module's name now holds the wrapper, and pickle
+                # would take the function by its code, with all it holds
+                # (a template engine's filters: hundreds of kilobytes).
+                for f in (value, w):
+                    _SIDE_OBJECTS[id(f)] = (mod.__name__, name, f)
             elif per_function and isinstance(value, type) and \
                     value.__module__ == mod.__name__ and \
                     value.__qualname__ == name:
                 _wrap_methods(value, name, path)
     if not moved:
         return
-    for mod in project_modules:
+    for mod in list(modules) + [m for m in project_modules
+                                if m not in modules]:
         d = getattr(mod, "__dict__", None)
-        if not isinstance(d, dict) or mod in modules:
+        if not isinstance(d, dict):
             continue
         for name, value in list(d.items()):
             repl = moved.get(id(value))
             if repl is not None:
-                d[name] = repl
+                if mod not in modules:
+                    d[name] = repl
+            elif type(value) is dict:
+                _rebind_registry(value.items(), value, moved)
+            elif type(value) is list:
+                _rebind_registry(enumerate(value), value, moved)
+
+
+def _rebind_registry(entries, holder, moved):
+    """A module's registry (a dict or list of functions: a template
+    engine's filters by name) holds the wrapped functions too: the
+    program calls them from there, never by their module's name."""
+    for key, value in list(entries):
+        repl = moved.get(id(value))
+        if repl is not None:
+            holder[key] = repl

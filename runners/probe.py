@@ -421,17 +421,67 @@ _CODE = (types.FunctionType, types.MethodType, types.BuiltinFunctionType,
          type)
 
 
+_DERIVED = {}   # class -> names of attributes its __init__ computes
+
+
+def _derived_attributes(cls):
+    """The attributes a class's __init__ (its own or an ancestor's)
+    computes from its other parameters (self.is_bool_flag = is_flag and
+    ...), not from a parameter of their own name (self.name = name, or a
+    default for it) nor from constants alone (self.debug = False, which a
+    user sets later): no caller can make one disagree with the rest of
+    the object, so it is not varied alone."""
+    if cls in _DERIVED:
+        return _DERIVED[cls]
+    import ast
+    import textwrap
+    direct, computed = set(), set()
+    for klass in cls.__mro__:
+        init = vars(klass).get("__init__")
+        code = getattr(init, "__code__", None)
+        if code is None:
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(init)))
+        except Exception:  # no source (a built class, a zipped module)
+            continue
+        params = set(code.co_varnames[1:code.co_argcount +
+                                      code.co_kwonlyargcount])
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                targets, value = [node.target], node.value
+            else:
+                continue
+            used = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+            for t in targets:
+                if isinstance(t, ast.Attribute) and \
+                        isinstance(t.value, ast.Name) and t.value.id == "self":
+                    own = t.attr.lstrip("_")
+                    if own in used or not used & params:
+                        direct.add(t.attr)  # its own, or a default
+                    else:
+                        computed.add(t.attr)
+    _DERIVED[cls] = frozenset(computed - direct)
+    return _DERIVED[cls]
+
+
 def _settable(obj, names=frozenset()):
     """(name, value) of an object's public data: its own attributes and
     its class's plain ones (an exception class's status code), which an
     attribute of the object may shadow, and the properties with a setter
     among names (the ones the changed function reads: an application's
-    debug flag); no other property (its code would run)."""
+    debug flag); no other property (its code would run), and no attribute
+    its __init__ computes from others (_derived_attributes)."""
     d = _own_dict(obj)
+    derived = _derived_attributes(type(obj)) if d else frozenset()
     own = {k: v for k, v in d.items() if type(k) is str and
-           not isinstance(v, _CODE)} if d is not None else {}
+           not isinstance(v, _CODE) and k not in derived} \
+        if d is not None else {}
     for k, v in _attributes(obj) or ():
-        own.setdefault(k, v)    # __slots__
+        if k not in derived:
+            own.setdefault(k, v)    # __slots__
     for cls in reversed(type(obj).__mro__[:-1]):
         if cls.__module__ in ("builtins", "abc", "typing"):
             continue

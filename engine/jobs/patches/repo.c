@@ -1672,6 +1672,9 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
         req->flags |= LT_RUN_COVERAGE;
     /* The reference run records the tests' calls into the changed file,
      * the inputs of differential execution. */
+    if (k->kind == R_REF)
+        lt_debug("instance %s: the reference run captures calls into %s",
+                 in->id, in->diff_subject >= 0 ? in->diff_path : "nothing");
     if (k->kind == R_REF && in->diff_subject >= 0) {
         req->flags |= LT_RUN_CAPTURE;
         req->subject = (uint32_t)in->diff_subject;

@@ -1170,3 +1170,37 @@ def test_a_fixed_argument_that_cannot_hash_is_passed_through_the_generator():
         warnings.simplefilter('ignore')
         args, kwargs = strategy.example()
     assert args[0] is held and type(args[1]) is int and kwargs == {}
+
+
+REGISTRY = '''
+def shout(text):
+    return text.upper() + "!"
+
+def whisper(text):
+    return text.lower()
+
+FILTERS = {"shout": shout, "whisper": whisper}
+
+def apply(name, text, table):
+    return table[name](text)
+'''
+
+
+def test_a_registry_of_the_changed_files_functions_is_captured_by_name():
+    # The program calls the file's functions from a registry (a template
+    # engine's filters by name); a table of them the tests pass goes by
+    # the functions' names, not their code, and each side takes its own.
+    def run(mod):
+        assert mod.FILTERS['shout'] is mod.shout  # the wrapper, both
+        table = dict(mod.FILTERS)
+        assert mod.apply('shout', 'hi', table) == 'HI!'
+    blobs, mod = capture_calls(REGISTRY, run)
+    (blob,) = blobs
+    data = base64.b64decode(blob)
+    assert len(data) < 300 and b'marshal' not in data, data
+    cc = sys.modules['litmus_calls_capture']
+    side = calls._load(REGISTRY.replace('"!"', '"!!"'), '/nowhere/pkg/mod.py',
+                       'pkg.mod')
+    name, (_, _, table), _ = cc._SideUnpickler(data, side).load()
+    assert name == 'apply' and table['shout'] is side.shout and \
+        table['shout']('hi') == 'HI!!'

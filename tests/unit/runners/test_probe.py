@@ -696,3 +696,22 @@ def test_watched_methods_keep_to_their_share_of_the_budget():
         del probe._CHANGED_METHODS[Bag]
         probe._kinds.clear()
     assert sent == []
+
+
+class Flag:
+    def __init__(self, name, is_flag=False, count=None):
+        self.name = name
+        self.is_flag = is_flag
+        self.count = count if count is not None else 0
+        # Computed from the others: no caller sets it alone.
+        self.is_bool_flag: bool = is_flag and name.startswith('--')
+        self.width = len(name)
+
+
+def test_an_attribute_init_computes_from_others_is_not_varied():
+    names = {k for k, _ in probe._settable(Flag('--x', True, 2))}
+    assert names == {'name', 'is_flag', 'count'}, names
+    got = [w for w, _ in probe._attribute_variants(Flag('--x'), 'self')]
+    assert not any('is_bool_flag' in w or 'width' in w for w in got), got
+    assert any(w.startswith('self.is_flag = ') for w in got), got
+
