@@ -244,13 +244,99 @@ def apply_mutant(index, start, end, replacement, swap=b"", fresh=False):
         except BaseException as exc:  # the mutant broke module-level code
             return APPLY_RAISED, "%s: %s" % (type(exc).__name__, exc)
         if fresh:
-            _keep_classes(old, mod.__dict__)
-            _keep_functions(old, mod.__dict__)
+            keep_after_reexec(old, mod.__dict__, subject.path)
         _rebind(old, mod.__dict__, drop_missing=fresh)
     return APPLY_OK, "re-executed module"
 
 
 _CLASS_SKIP = frozenset(("__dict__", "__weakref__"))
+
+
+def keep_after_reexec(old, new_dict, path):
+    """After a patch's module (file path) was re-executed from an empty
+    namespace, old being the namespace before: what the program already
+    holds of it stays itself where the patch defines it again (classes,
+    enumerations, functions, alike values), and what other modules
+    registered in it is carried over."""
+    _ENUM_MEMBERS.clear()
+    _FILE_OF[new_dict.get("__name__")] = path
+    _keep_classes(old, new_dict)
+    _keep_functions(old, new_dict)
+    _keep_values(old, new_dict)
+
+
+def _keep_values(old, new_dict):
+    """After a patch's module is re-executed: a module-level object it
+    made again alike (a sentinel, `concat = "".join`, a settings object
+    of the same attributes) stays the one the program already holds: the
+    defaults and registries of other modules name it, and compare by
+    identity (`value is missing`), as after a fresh import of the patch
+    they would name the patch's.  Functions and classes are kept by
+    their own rules."""
+    for name, was in old.items():
+        now = new_dict.get(name, _GONE)
+        if now is _GONE or now is was or name in _IMPORT_DUNDERS or \
+                isinstance(was, (types.FunctionType, type,
+                                 types.ModuleType)) or \
+                was is None or isinstance(was, _SHARED_TYPES):
+            continue
+        if _alike(was, now):
+            new_dict[name] = was
+        elif type(was) is type(now) and type(was) in (set, list, dict):
+            _carry_registrations(was, now, new_dict.get("__name__"))
+
+
+def _foreign(v, module_name):
+    """Whether v is another module's function, class or code: what that
+    module registered at its import (a decorator's set of internal code
+    objects), which re-executing this module alone does not redo."""
+    if isinstance(v, types.CodeType):
+        return v.co_filename != _FILE_OF.get(module_name)
+    if isinstance(v, (types.FunctionType, type)):
+        return getattr(v, "__module__", module_name) != module_name
+    return False
+
+
+_FILE_OF = {}  # module name -> its file (keep_after_reexec)
+
+
+def _carry_registrations(was, now, module_name):
+    """A module-level set, list or dict made again: what other modules put
+    in the old one at their import (_foreign) goes into the new one, as
+    their fresh import would have put it."""
+    try:
+        if type(was) is set:
+            now.update(v for v in was if _foreign(v, module_name))
+        elif type(was) is list:
+            now.extend(v for v in was if _foreign(v, module_name) and
+                       not any(v is x for x in now))
+        else:
+            for k, v in was.items():
+                if k not in now and _foreign(v, module_name):
+                    now[k] = v
+    except Exception:  # unhashable or odd items: left as made
+        pass
+
+
+def _alike(was, now):
+    """Whether two module-level objects are one definition made twice:
+    the same class by name, and the same state (their attributes the
+    same objects, or equal plain values), or equal."""
+    tw, tn = type(was), type(now)
+    try:
+        if tw.__qualname__ != tn.__qualname__ or \
+                tw.__module__ != tn.__module__:
+            return False
+        dw = getattr(was, "__dict__", None)
+        dn = getattr(now, "__dict__", None)
+        if type(dw) is dict and type(dn) is dict:
+            return dw.keys() == dn.keys() and all(
+                dw[k] is dn[k] or (isinstance(dw[k], _SHARED_TYPES) and
+                                   type(dw[k]) is type(dn[k]) and
+                                   dw[k] == dn[k]) for k in dw)
+        return type(was == now) is bool and was == now
+    except Exception:  # an object that will not say
+        return False
 
 WRAPPED_DEPTH_MAX = 4  # decorators followed into a function's closure
 
@@ -273,6 +359,14 @@ def _keep_functions(old, new_dict):
             continue
         if _update_function(was, now, 0):
             new_dict[name] = was
+    if _ENUM_MEMBERS:
+        # A new function's marks too (decorated by the module's own
+        # decorators with the new members).
+        for v in list(new_dict.values()):
+            if type(v) is types.FunctionType:
+                for k, x in list(v.__dict__.items()):
+                    if id(x) in _ENUM_MEMBERS:
+                        v.__dict__[k] = _ENUM_MEMBERS[id(x)]
 
 
 def _update_function(was, now, depth):
@@ -299,7 +393,7 @@ def _update_function(was, now, depth):
             cell.cell_contents = b
     for k, v in now.__dict__.items():
         if k != "__wrapped__":
-            was.__dict__[k] = v
+            was.__dict__[k] = _ENUM_MEMBERS.get(id(v), v)
     return True
 
 
@@ -319,11 +413,46 @@ def _keep_classes(old, new_dict):
                 now.__module__ != module_name or \
                 was.__qualname__ != now.__qualname__:
             continue
-        if _merge_class(was, now, kept):
+        if _merge_enum(was, now) or _merge_class(was, now, kept):
             kept[id(now)] = was
             new_dict[name] = was
+    if _ENUM_MEMBERS:
+        for name, v in list(new_dict.items()):
+            new_dict[name] = _ENUM_MEMBERS.get(id(v), v)
     if kept:
         _retype_instances(new_dict, kept)
+
+
+_ENUM_MEMBERS = {}  # id(a new member) -> the kept enumeration's member
+
+
+def _merge_enum(was, now):
+    """An enumeration defined again with the same members (names and
+    values) stays the one whose members the program already holds (a
+    mark its decorators set on functions at import: a template engine's
+    pass-context flag); its methods become the new definition's, and the
+    new members found later stand for the kept ones (_ENUM_MEMBERS)."""
+    import enum
+    if not isinstance(was, enum.EnumMeta) or \
+            not isinstance(now, enum.EnumMeta) or \
+            type(was) is not type(now):
+        return False
+    try:
+        old = [(k, m.value) for k, m in was.__members__.items()]
+        new = [(k, m.value) for k, m in now.__members__.items()]
+        if old != new:
+            return False
+        for k, v in now.__dict__.items():
+            if k not in was.__members__ and k not in _CLASS_SKIP and \
+                    isinstance(v, (types.FunctionType, classmethod,
+                                   staticmethod, property)):
+                type.__setattr__(was, k, v)
+                _retarget_class_cell(v, now, was)
+    except Exception:  # members that cannot be compared: a new class
+        return False
+    for k, m in now.__members__.items():
+        _ENUM_MEMBERS[id(m)] = was.__members__[k]
+    return True
 
 
 def _retype_instances(new_dict, kept):

@@ -39,6 +39,8 @@ static unsigned armed_flags;
 static char **subject_paths;    /* the candidate's files */
 static size_t n_subject_paths;
 static PyObject *subject_names; /* their module names (a tuple of str) */
+static PyObject *subjects_before; /* [(copy of its dict, its dict)] of each
+                                   * subject module, at the snapshot */
 static PyObject *unpinned_names; /* packages never pinned (a tuple of
                                   * str): the framework when it is the
                                   * project under test */
@@ -359,6 +361,90 @@ static int set_subject_paths(PyObject *paths)
     return 0;
 }
 
+/* Each subject module's namespace as the zygote has it, beside the live
+ * one: a change that re-executes a module binds new objects to its names,
+ * and the runner points the names other modules imported at them
+ * (moved_by_change). */
+static int remember_subjects(void)
+{
+    Py_CLEAR(subjects_before);
+    subjects_before = PyList_New(0);
+    if (!subjects_before)
+        return -1;
+    PyObject *modules = PyImport_GetModuleDict(); /* borrowed */
+    for (Py_ssize_t i = 0;
+         subject_names && i < PyTuple_Size(subject_names); i++) {
+        PyObject *mod = PyDict_GetItemWithError(
+            modules, PyTuple_GetItem(subject_names, i));
+        PyObject *d = mod && PyModule_Check(mod) ? PyModule_GetDict(mod)
+                                                 : NULL;
+        PyErr_Clear();
+        if (!d)
+            continue;
+        PyObject *copy = PyDict_Copy(d);
+        PyObject *pair = copy ? PyTuple_Pack(2, copy, d) : NULL;
+        Py_XDECREF(copy);
+        if (!pair || PyList_Append(subjects_before, pair) < 0) {
+            Py_XDECREF(pair);
+            return -1;
+        }
+        Py_DECREF(pair);
+    }
+    return 0;
+}
+
+/* Whether old may be code under test: a function or class of a subject
+ * module, a builtin method of a plain object (`concat = "".join`), or any
+ * other value; never another module's function or class, nor a module's
+ * builtin function (a framework's, which a subject may have imported). */
+static int owned_by_subject(PyObject *old)
+{
+    if (LT_PY_FUNCTION_CHECK(old) || PyType_Check(old)) {
+        PyObject *mod = PyObject_GetAttrString(old, "__module__");
+        int in = mod && subject_names && PyUnicode_Check(mod) &&
+                 PySequence_Contains(subject_names, mod) == 1;
+        Py_XDECREF(mod);
+        PyErr_Clear();
+        return in;
+    }
+    if (PyCFunction_Check(old)) {
+        PyObject *self = PyCFunction_GetSelf(old); /* borrowed */
+        return self && !PyModule_Check(self);
+    }
+    return 1;
+}
+
+/* Whether a pinned entry that held old, and holds now (NULL: deleted),
+ * follows a subject module's own name: old, the module's own
+ * (owned_by_subject), was bound to a name of the module at the snapshot,
+ * and the module binds that name to now today (or no longer binds it).
+ * The entry held code under test (`from pkg.mod import f` in a test
+ * module); the candidate, which may change what f does, may change what
+ * f is.  Read only on a mismatch. */
+static int moved_by_change(PyObject *old, PyObject *now)
+{
+    if (!owned_by_subject(old))
+        return 0;
+    for (Py_ssize_t i = 0;
+         subjects_before && i < PyList_Size(subjects_before); i++) {
+        PyObject *pair = PyList_GetItem(subjects_before, i);
+        PyObject *before = PyTuple_GetItem(pair, 0);
+        PyObject *live = PyTuple_GetItem(pair, 1);
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        while (PyDict_Next(before, &pos, &k, &v)) {
+            if (v != old)
+                continue;
+            PyObject *cur = PyDict_GetItemWithError(live, k);
+            if (!cur)
+                PyErr_Clear();
+            if (cur == now)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* _litmus.guard_set(entries, subject_paths, subject_modules): entries is
  * a list of (dict, label) or (dict, label, skip) tuples, skip a tuple of
  * keys left alone; every function, class, module or method in each dict
@@ -400,6 +486,8 @@ PyObject *lt_guard_py_set(PyObject *self, PyObject *args)
         if (!subject_names)
             return NULL;
     }
+    if (remember_subjects() < 0)
+        return NULL;
     Py_ssize_t n = PyList_Size(list);
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PyList_GetItem(list, i);
@@ -463,7 +551,7 @@ void lt_guard_check(void)
         } else {
             now = lt_py_function_code_peek(e->container);
         }
-        if (now == e->value)
+        if (now == e->value || (e->key && moved_by_change(e->value, now)))
             continue;
         const char *label = PyUnicode_AsUTF8(e->label);
         const char *key = e->key && PyUnicode_Check(e->key)

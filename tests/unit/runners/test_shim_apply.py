@@ -228,3 +228,84 @@ def test_a_function_taken_at_import_runs_the_patch():
     assert urlpatterns[0][1]("r") == "new r!"
     assert urlpatterns[1][1]() == 2
     assert mod.index is urlpatterns[0][1]
+
+
+MARKS = '''
+import enum
+
+
+class Pass(enum.Enum):
+    context = enum.auto()
+    environment = enum.auto()
+
+
+def pass_context(f):
+    f.pass_arg = Pass.context
+    return f
+
+
+class _Missing:
+    def __repr__(self):
+        return "missing"
+
+
+missing = _Missing()
+join = "".join
+internal = set()
+
+
+def internalcode(f):
+    internal.add(f.__code__)
+    return f
+
+
+@pass_context
+def here(ctx):
+    return ctx
+'''
+
+
+def test_what_other_modules_hold_of_a_reexecuted_module_stays_itself():
+    # A template engine's marks, sentinel and registry: other modules took
+    # them at their import; the patch adds a regex and changes `here`.
+    mod = types.ModuleType("marks_mod")
+    exec(compile(MARKS, "/virtual/marks_mod.py", "exec"), mod.__dict__)
+    other = types.ModuleType("user_mod")
+    exec(compile("def helper(x, default=None):\n    return x\n",
+                 "/virtual/user_mod.py", "exec"), other.__dict__)
+    other.helper = mod.pass_context(other.helper)
+    mod.internalcode(other.helper)
+    held = (mod.Pass, mod.Pass.context, mod.missing, mod.join)
+    patched = MARKS.replace('import enum\n', 'import enum\nimport re\n'
+                            'HANDLE = re.compile("@")\n').replace(
+        '    return ctx\n', '    return [ctx]\n')
+    old = dict(mod.__dict__)
+    for name in list(mod.__dict__):
+        if name not in apply._IMPORT_DUNDERS:
+            del mod.__dict__[name]
+    exec(compile(patched, "/virtual/marks_mod.py", "exec"), mod.__dict__)
+    apply.keep_after_reexec(old, mod.__dict__, "/virtual/marks_mod.py")
+    assert (mod.Pass, mod.Pass.context, mod.missing, mod.join) == held
+    assert all(a is b for a, b in zip(
+        (mod.Pass, mod.Pass.context, mod.missing, mod.join), held))
+    # Marks set by the new definitions are the kept members.
+    assert mod.here.pass_arg is held[1] and mod.here(1) == [1]
+    assert other.helper.pass_arg is held[1]
+    # What the other module registered is in the new registry too.
+    assert other.helper.__code__ in mod.internal
+    assert mod.here.__code__ not in old['internal']
+
+
+def test_a_changed_constant_container_is_the_patchs():
+    # A fix that drops an item from a module's own set keeps it dropped.
+    src = 'SAFE = {"a", "b", "c"}\nLIMITS = [1, 2]\n'
+    mod = types.ModuleType("consts_mod")
+    exec(compile(src, "/virtual/consts_mod.py", "exec"), mod.__dict__)
+    old = dict(mod.__dict__)
+    patched = 'SAFE = {"a", "b"}\nLIMITS = [1, 2]\n'
+    for name in list(mod.__dict__):
+        if name not in apply._IMPORT_DUNDERS:
+            del mod.__dict__[name]
+    exec(compile(patched, "/virtual/consts_mod.py", "exec"), mod.__dict__)
+    apply.keep_after_reexec(old, mod.__dict__, "/virtual/consts_mod.py")
+    assert mod.SAFE == {"a", "b"}
