@@ -258,11 +258,11 @@ def keep_after_reexec(old, new_dict, path):
     holds of it stays itself where the patch defines it again (classes,
     enumerations, functions, alike values), and what other modules
     registered in it is carried over."""
-    _ENUM_MEMBERS.clear()
+    _KEPT.clear()
     _FILE_OF[new_dict.get("__name__")] = path
+    _keep_values(old, new_dict)
     _keep_classes(old, new_dict)
     _keep_functions(old, new_dict)
-    _keep_values(old, new_dict)
 
 
 def _keep_values(old, new_dict):
@@ -282,6 +282,7 @@ def _keep_values(old, new_dict):
             continue
         if _alike(was, now):
             new_dict[name] = was
+            _KEPT[id(now)] = (now, was)
         elif type(was) is type(now) and type(was) in (set, list, dict):
             _carry_registrations(was, now, new_dict.get("__name__"))
 
@@ -359,14 +360,25 @@ def _keep_functions(old, new_dict):
             continue
         if _update_function(was, now, 0):
             new_dict[name] = was
-    if _ENUM_MEMBERS:
-        # A new function's marks too (decorated by the module's own
-        # decorators with the new members).
+    if _KEPT:
+        # A new function's too: its defaults (`base=Undefined`, made of
+        # the class the re-execution defined before it was kept) and its
+        # marks (set by the module's own decorators).
         for v in list(new_dict.values()):
             if type(v) is types.FunctionType:
+                _remap_defaults(v)
                 for k, x in list(v.__dict__.items()):
-                    if id(x) in _ENUM_MEMBERS:
-                        v.__dict__[k] = _ENUM_MEMBERS[id(x)]
+                    v.__dict__[k] = _kept(x)
+
+
+def _remap_defaults(f):
+    """A function's defaults made by the re-execution stand for the
+    objects kept in their place."""
+    if f.__defaults__ and any(_kept(d) is not d for d in f.__defaults__):
+        f.__defaults__ = tuple(_kept(d) for d in f.__defaults__)
+    if f.__kwdefaults__ and any(_kept(d) is not d
+                                for d in f.__kwdefaults__.values()):
+        f.__kwdefaults__ = {k: _kept(d) for k, d in f.__kwdefaults__.items()}
 
 
 def _update_function(was, now, depth):
@@ -383,17 +395,19 @@ def _update_function(was, now, depth):
     was.__code__ = now.__code__
     was.__defaults__ = now.__defaults__
     was.__kwdefaults__ = now.__kwdefaults__
+    _remap_defaults(was)
     for cell, a, b in pairs:
         if type(a) is types.FunctionType and type(b) is types.FunctionType \
                 and depth < WRAPPED_DEPTH_MAX and a is not b and \
                 a.__code__.co_filename == b.__code__.co_filename and \
                 _update_function(a, b, depth + 1):
             continue  # the wrapped function, updated in place
+        b = _kept(b)
         if a is not b:
             cell.cell_contents = b
     for k, v in now.__dict__.items():
         if k != "__wrapped__":
-            was.__dict__[k] = _ENUM_MEMBERS.get(id(v), v)
+            was.__dict__[k] = _kept(v)
     return True
 
 
@@ -415,15 +429,24 @@ def _keep_classes(old, new_dict):
             continue
         if _merge_enum(was, now) or _merge_class(was, now, kept):
             kept[id(now)] = was
+            _KEPT[id(now)] = (now, was)
             new_dict[name] = was
-    if _ENUM_MEMBERS:
+    if _KEPT:
         for name, v in list(new_dict.items()):
-            new_dict[name] = _ENUM_MEMBERS.get(id(v), v)
+            new_dict[name] = _kept(v)
     if kept:
         _retype_instances(new_dict, kept)
 
 
-_ENUM_MEMBERS = {}  # id(a new member) -> the kept enumeration's member
+# id(a new object) -> (it, the object kept in its place): a class, an
+# enumeration's member, a value made alike (the new one is held, so that
+# its id is not another's).
+_KEPT = {}
+
+
+def _kept(v):
+    e = _KEPT.get(id(v))
+    return e[1] if e is not None and e[0] is v else v
 
 
 def _merge_enum(was, now):
@@ -431,7 +454,7 @@ def _merge_enum(was, now):
     values) stays the one whose members the program already holds (a
     mark its decorators set on functions at import: a template engine's
     pass-context flag); its methods become the new definition's, and the
-    new members found later stand for the kept ones (_ENUM_MEMBERS)."""
+    new members found later stand for the kept ones (_KEPT)."""
     import enum
     if not isinstance(was, enum.EnumMeta) or \
             not isinstance(now, enum.EnumMeta) or \
@@ -451,7 +474,7 @@ def _merge_enum(was, now):
     except Exception:  # members that cannot be compared: a new class
         return False
     for k, m in now.__members__.items():
-        _ENUM_MEMBERS[id(m)] = was.__members__[k]
+        _KEPT[id(m)] = (m, was.__members__[k])
     return True
 
 
@@ -529,7 +552,7 @@ def _merge_class(was, now, kept):
         for k, v in new_attrs.items():
             if k in ("__module__", "__qualname__"):
                 continue
-            setattr(was, k, v)
+            setattr(was, k, _kept(v))
             _retarget_class_cell(v, now, was)
     except (TypeError, AttributeError):
         return False

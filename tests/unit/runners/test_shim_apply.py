@@ -262,6 +262,14 @@ def internalcode(f):
 @pass_context
 def here(ctx):
     return ctx
+
+
+class Undefined:
+    pass
+
+
+def make_undefined(base=Undefined):
+    return type("Logging", (base,), {})
 '''
 
 
@@ -276,6 +284,7 @@ def test_what_other_modules_hold_of_a_reexecuted_module_stays_itself():
     other.helper = mod.pass_context(other.helper)
     mod.internalcode(other.helper)
     held = (mod.Pass, mod.Pass.context, mod.missing, mod.join)
+    Undefined = mod.Undefined
     patched = MARKS.replace('import enum\n', 'import enum\nimport re\n'
                             'HANDLE = re.compile("@")\n').replace(
         '    return ctx\n', '    return [ctx]\n')
@@ -293,6 +302,10 @@ def test_what_other_modules_hold_of_a_reexecuted_module_stays_itself():
     assert other.helper.pass_arg is held[1]
     # What the other module registered is in the new registry too.
     assert other.helper.__code__ in mod.internal
+    # A default made of a class the re-execution defined again is the
+    # kept class.
+    assert mod.Undefined is Undefined and \
+        issubclass(mod.make_undefined(), Undefined)
     assert mod.here.__code__ not in old['internal']
 
 
