@@ -778,8 +778,8 @@ def _same_parameters(a, b):
 
 
 def _sibling_calls(fn, receiver, call=None):
-    """The other changed methods of the receiver's class that need no
-    argument, called on the receiver the test made (with the options
+    """The other changed public methods of the receiver's class that need
+    no argument, called on the receiver the test made (with the options
     they leave at their default given too): a part of a fix that the
     tests never call is still compared on the objects they built.  One
     that needs arguments is called with those of the tests' first call
@@ -791,8 +791,8 @@ def _sibling_calls(fn, receiver, call=None):
     cls = type(receiver)
     for owner in cls.__mro__:
         for name in _CHANGED_METHODS.get(owner, ()):
-            if name == getattr(fn, "__name__", None):
-                continue
+            if name == getattr(fn, "__name__", None) or _private(name):
+                continue  # a private helper: its callers' contract
             method = getattr(cls, name, None)
             if not isinstance(method, types.FunctionType):
                 continue

@@ -544,6 +544,15 @@ def test_a_changed_method_the_tests_never_call_is_called_on_their_receiver():
         del probe._CHANGED_METHODS[Bag]
     f, a, k = mirror['then self.holds(1)']
     assert f is Bag.holds and a == (bag, 1) and k == {}
+    # A private one is its callers' contract: never called on its own.
+    Bag._holds = Bag.holds
+    probe._CHANGED_METHODS[Bag] = ['add', '_holds']
+    try:
+        private = [w for w, _, _, _, _ in probe._variants(Bag.add, (bag, 1),
+                                                          {})]
+    finally:
+        del probe._CHANGED_METHODS[Bag]
+    assert not any('_holds' in w for w in private), private
     # Once a test called it with plain arguments, it is called with
     # them on the receiver another call left (a static method's are not
     # kept: no receiver).
