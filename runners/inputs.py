@@ -703,6 +703,21 @@ def constants_of(code, out=None, depth=0):
     return out
 
 
+def _numeric_text_variants(v):
+    """The other sign of a text that reads as a number ("-1e10000" for
+    "1e10000", "3" for "-3"), or nothing."""
+    text = v.strip()
+    if not text or len(text) > 40:
+        return []
+    try:
+        float(text)
+    except ValueError:
+        return []
+    if text[0] in "+-":
+        return [text[1:]] if text[1:] else []
+    return ["-" + text]
+
+
 def variants(v, shape, consts, depth=0):
     """Values of v's type one change away from v: numbers at boundaries
     and the constants the code and tests compare against, containers
@@ -747,6 +762,9 @@ def variants(v, shape, consts, depth=0):
             for ch in alphabet[:3]:
                 if ch != v[i]:
                     out.append(v[:i] + ch + v[i + 1:])
+        # A text that reads as a number (a form's field, "1e10000"): the
+        # number of the other sign, as text, first.
+        out[1:1] = _numeric_text_variants(v)
         if PACKAGE[0] and depth == 0 and v:
             # A library's function of any iterable, given a text: its
             # characters without end (read lazily, as a list's items).

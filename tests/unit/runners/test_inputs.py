@@ -340,3 +340,12 @@ def test_a_repository_files_two_days_are_also_moments_of_those_days():
         inputs.PACKAGE[0] = False
     assert not any(isinstance(x, dt.datetime)
                    for t in inputs._related((day, day)) for x in t)
+
+
+def test_a_text_that_reads_as_a_number_has_the_other_sign_early():
+    # A filter given "1e10000" must also be tried on "-1e10000".
+    out = inputs.variants('1e10000', None, ())
+    assert '-1e10000' in out[:3], out[:5]
+    assert '3' in inputs.variants('-3', None, ())[:3]
+    assert not any(x.startswith('-') for x in inputs.variants('abc', None,
+                                                              ())[:3])
