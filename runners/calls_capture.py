@@ -5,6 +5,7 @@
 # litmus binary as litmus_calls_capture.  SPDX-License-Identifier: MIT
 import base64
 import copy
+import enum
 import pickle
 import sys
 import threading
@@ -67,8 +68,8 @@ def _plain_state(obj):
     query set runs its query; a cache may empty itself).  None for any
     other object, and for one without a __dict__ to copy."""
     t = type(obj)
-    if isinstance(obj, type) or not _pickles_itself(t):
-        return None
+    if isinstance(obj, (type, enum.Enum)) or not _pickles_itself(t):
+        return None  # an enumeration's member: by its class and value
     state = getattr(obj, "__dict__", None)
     # Its whole state in its __dict__: every base is a class of Python
     # code (not a dict's items, a C type's fields) without slots.

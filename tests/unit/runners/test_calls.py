@@ -1204,3 +1204,28 @@ def test_a_registry_of_the_changed_files_functions_is_captured_by_name():
     name, (_, _, table), _ = cc._SideUnpickler(data, side).load()
     assert name == 'apply' and table['shout'] is side.shout and \
         table['shout']('hi') == 'HI!!'
+
+
+ENUMS = '''
+import enum
+
+
+class Color(enum.Enum):
+    RED = 1
+    BLUE = 2
+
+
+def paint(color, times=1):
+    return [color.name] * times
+'''
+
+
+def test_an_enumerations_member_is_captured_by_its_value():
+    # Enum pickles itself in Python code, yet its members cannot be made
+    # without a value: they go by their class and value.
+    blobs, mod = capture_calls(ENUMS, lambda m: m.paint(m.Color.BLUE, 2))
+    (blob,) = blobs
+    cc = sys.modules['litmus_calls_capture']
+    side = calls._load(ENUMS, '/nowhere/pkg/mod.py', 'pkg.mod')
+    name, args, _ = cc._SideUnpickler(base64.b64decode(blob), side).load()
+    assert name == 'paint' and args[0] is side.Color.BLUE and args[1] == 2
