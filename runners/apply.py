@@ -319,14 +319,39 @@ def _carry_registrations(was, now, module_name):
         pass
 
 
+def _same_definition(a, b):
+    """Whether two classes are one class statement run twice: the same
+    name, bases and attributes, their functions of the same code (a patch
+    that redefines the class, a singleton's __new__ added, is another)."""
+    if a.__qualname__ != b.__qualname__ or a.__module__ != b.__module__ or \
+            a.__bases__ != b.__bases__ or type(a) is not type(b):
+        return False
+    da = {k: v for k, v in vars(a).items() if k not in _CLASS_SKIP}
+    db = {k: v for k, v in vars(b).items() if k not in _CLASS_SKIP}
+    if da.keys() != db.keys():
+        return False
+    for k, x in da.items():
+        y = db[k]
+        fx, fy = getattr(x, "__func__", x), getattr(y, "__func__", y)
+        if type(fx) is types.FunctionType and type(fy) is types.FunctionType:
+            if type(x) is not type(y) or code_diff(
+                    fx.__code__, fy.__code__, quick=True,
+                    positions=False)[0]:
+                return False
+        elif not (x is y or (isinstance(x, _SHARED_TYPES) and
+                             type(x) is type(y) and x == y)):
+            return False
+    return True
+
+
 def _alike(was, now):
     """Whether two module-level objects are one definition made twice:
-    the same class by name, and the same state (their attributes the
-    same objects, or equal plain values), or equal."""
+    of one class, or of one class statement run twice, and the same state
+    (their attributes the same objects, or equal plain values), or
+    equal."""
     tw, tn = type(was), type(now)
     try:
-        if tw.__qualname__ != tn.__qualname__ or \
-                tw.__module__ != tn.__module__:
+        if tw is not tn and not _same_definition(tw, tn):
             return False
         dw = getattr(was, "__dict__", None)
         dn = getattr(now, "__dict__", None)

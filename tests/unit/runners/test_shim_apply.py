@@ -322,3 +322,21 @@ def test_a_changed_constant_container_is_the_patchs():
     exec(compile(patched, "/virtual/consts_mod.py", "exec"), mod.__dict__)
     apply.keep_after_reexec(old, mod.__dict__, "/virtual/consts_mod.py")
     assert mod.SAFE == {"a", "b"}
+
+
+def test_a_sentinel_whose_class_the_patch_redefines_is_the_patchs():
+    # The fix makes the sentinel a singleton that survives copies: its
+    # class is another definition, so the new object stands.
+    src = 'class _Missing:\n    pass\n\n\nmissing = _Missing()\n'
+    fix = src.replace('    pass\n', '    def __reduce__(self):\n'
+                      '        return "missing"\n')
+    mod = types.ModuleType("sentinel_mod")
+    exec(compile(src, "/virtual/sentinel_mod.py", "exec"), mod.__dict__)
+    was = mod.missing
+    old = dict(mod.__dict__)
+    for name in list(mod.__dict__):
+        if name not in apply._IMPORT_DUNDERS:
+            del mod.__dict__[name]
+    exec(compile(fix, "/virtual/sentinel_mod.py", "exec"), mod.__dict__)
+    apply.keep_after_reexec(old, mod.__dict__, "/virtual/sentinel_mod.py")
+    assert mod.missing is not was and mod.missing.__reduce__() == "missing"
