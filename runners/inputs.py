@@ -703,6 +703,22 @@ def constants_of(code, out=None, depth=0):
     return out
 
 
+def _repeats_an_iterator(items):
+    """Whether one iterator that is its own iterator (read once) appears
+    twice among items."""
+    seen = set()
+    for x in items:
+        try:
+            once = iter(x) is x
+        except Exception:
+            continue
+        if once:
+            if id(x) in seen:
+                return True
+            seen.add(id(x))
+    return False
+
+
 def _numeric_text_variants(v):
     """The other sign of a text that reads as a number ("-1e10000" for
     "1e10000", "3" for "-3"), or nothing."""
@@ -813,7 +829,10 @@ def variants(v, shape, consts, depth=0):
             elem = shape.kinds.get(t.__name__, {}).get("elem") \
                 if shape else None
             cand += [[x] for x in _seeds(elem)]
-        out = [t(c) for c in cand]
+        # An item repeated is a value repeated: a one-shot iterator put
+        # twice is one stream read through two names, which no caller
+        # means by two equal arguments.
+        out = [t(c) for c in cand if not _repeats_an_iterator(c)]
         if PACKAGE[0] and depth == 0:
             # A library's functions take any iterable, and None is a value
             # like another: the same items as an iterator (read once), and

@@ -349,3 +349,14 @@ def test_a_text_that_reads_as_a_number_has_the_other_sign_early():
     assert '3' in inputs.variants('-3', None, ())[:3]
     assert not any(x.startswith('-') for x in inputs.variants('abc', None,
                                                               ())[:3])
+
+
+def test_an_iterator_item_is_never_repeated_as_the_same_stream():
+    # (it, it) would be one stream read twice, not two equal arguments.
+    it = iter('ab')
+    out = inputs.variants((it, iter('cd')), None, ())
+    for v in out:
+        if isinstance(v, tuple):
+            ids = [id(x) for x in v if iter(x) is x]
+            assert len(ids) == len(set(ids)), v
+    assert any(isinstance(v, tuple) and len(v) == 1 for v in out)
