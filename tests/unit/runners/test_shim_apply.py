@@ -230,6 +230,26 @@ def test_a_function_taken_at_import_runs_the_patch():
     assert mod.index is urlpatterns[0][1]
 
 
+def virtual_module(name, text):
+    """A module made from text, as if imported from /virtual/NAME.py."""
+    mod = types.ModuleType(name)
+    mod.__file__ = "/virtual/%s.py" % name
+    exec(compile(text, mod.__file__, "exec"), mod.__dict__)
+    return mod
+
+
+def fresh_reexec(mod, text):
+    """A patch's module re-executed as apply_mutant(fresh=True) does it;
+    returns the namespace before."""
+    old = dict(mod.__dict__)
+    for name in list(mod.__dict__):
+        if name not in apply._IMPORT_DUNDERS:
+            del mod.__dict__[name]
+    exec(compile(text, mod.__file__, "exec"), mod.__dict__)
+    apply.keep_after_reexec(old, mod.__dict__, mod.__file__)
+    return old
+
+
 MARKS = '''
 import enum
 
@@ -276,8 +296,7 @@ def make_undefined(base=Undefined):
 def test_what_other_modules_hold_of_a_reexecuted_module_stays_itself():
     # A template engine's marks, sentinel and registry: other modules took
     # them at their import; the patch adds a regex and changes `here`.
-    mod = types.ModuleType("marks_mod")
-    exec(compile(MARKS, "/virtual/marks_mod.py", "exec"), mod.__dict__)
+    mod = virtual_module("marks_mod", MARKS)
     other = types.ModuleType("user_mod")
     exec(compile("def helper(x, default=None):\n    return x\n",
                  "/virtual/user_mod.py", "exec"), other.__dict__)
@@ -288,12 +307,7 @@ def test_what_other_modules_hold_of_a_reexecuted_module_stays_itself():
     patched = MARKS.replace('import enum\n', 'import enum\nimport re\n'
                             'HANDLE = re.compile("@")\n').replace(
         '    return ctx\n', '    return [ctx]\n')
-    old = dict(mod.__dict__)
-    for name in list(mod.__dict__):
-        if name not in apply._IMPORT_DUNDERS:
-            del mod.__dict__[name]
-    exec(compile(patched, "/virtual/marks_mod.py", "exec"), mod.__dict__)
-    apply.keep_after_reexec(old, mod.__dict__, "/virtual/marks_mod.py")
+    old = fresh_reexec(mod, patched)
     assert (mod.Pass, mod.Pass.context, mod.missing, mod.join) == held
     assert all(a is b for a, b in zip(
         (mod.Pass, mod.Pass.context, mod.missing, mod.join), held))
@@ -312,15 +326,8 @@ def test_what_other_modules_hold_of_a_reexecuted_module_stays_itself():
 def test_a_changed_constant_container_is_the_patchs():
     # A fix that drops an item from a module's own set keeps it dropped.
     src = 'SAFE = {"a", "b", "c"}\nLIMITS = [1, 2]\n'
-    mod = types.ModuleType("consts_mod")
-    exec(compile(src, "/virtual/consts_mod.py", "exec"), mod.__dict__)
-    old = dict(mod.__dict__)
-    patched = 'SAFE = {"a", "b"}\nLIMITS = [1, 2]\n'
-    for name in list(mod.__dict__):
-        if name not in apply._IMPORT_DUNDERS:
-            del mod.__dict__[name]
-    exec(compile(patched, "/virtual/consts_mod.py", "exec"), mod.__dict__)
-    apply.keep_after_reexec(old, mod.__dict__, "/virtual/consts_mod.py")
+    mod = virtual_module("consts_mod", src)
+    fresh_reexec(mod, 'SAFE = {"a", "b"}\nLIMITS = [1, 2]\n')
     assert mod.SAFE == {"a", "b"}
 
 
@@ -330,13 +337,7 @@ def test_a_sentinel_whose_class_the_patch_redefines_is_the_patchs():
     src = 'class _Missing:\n    pass\n\n\nmissing = _Missing()\n'
     fix = src.replace('    pass\n', '    def __reduce__(self):\n'
                       '        return "missing"\n')
-    mod = types.ModuleType("sentinel_mod")
-    exec(compile(src, "/virtual/sentinel_mod.py", "exec"), mod.__dict__)
+    mod = virtual_module("sentinel_mod", src)
     was = mod.missing
-    old = dict(mod.__dict__)
-    for name in list(mod.__dict__):
-        if name not in apply._IMPORT_DUNDERS:
-            del mod.__dict__[name]
-    exec(compile(fix, "/virtual/sentinel_mod.py", "exec"), mod.__dict__)
-    apply.keep_after_reexec(old, mod.__dict__, "/virtual/sentinel_mod.py")
+    fresh_reexec(mod, fix)
     assert mod.missing is not was and mod.missing.__reduce__() == "missing"
