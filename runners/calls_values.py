@@ -32,6 +32,11 @@ def _on_timer(signum, frame):
 # result is read to at most this many items, and what it gave before a
 # timeout is kept (CallTimeout.items_before).
 ENDLESS_ITEMS = [None]
+# Items of a returned iterator read at most: a generator without end on a
+# test's input (iterate(f, start)) is compared on its first ones, not read
+# until each side's memory or time runs out (doubling numbers: the longer
+# reading of a slower side would end first).
+GENERATOR_READ = 10000
 
 
 def _timed(fn, seconds):
@@ -211,7 +216,7 @@ def _force(v):
         cap = ENDLESS_ITEMS[0]
         try:
             if cap is None:
-                items.extend(itertools.islice(v, 100000))
+                items.extend(itertools.islice(v, GENERATOR_READ))
             else:
                 # One at a time: the items before a timeout are kept.
                 for x in itertools.islice(v, cap):

@@ -1196,7 +1196,8 @@ def _related(args):
             for x, y in _pair_variants(a, b):
                 new = list(args)
                 new[i], new[j] = x, y
-                yield tuple(new)
+                if not _repeats_an_iterator(new):
+                    yield tuple(new)
 
 
 MAX_BOUNDARY_LEN = 64   # a sequence grown to an int argument at most

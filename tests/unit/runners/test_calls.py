@@ -1229,3 +1229,12 @@ def test_an_enumerations_member_is_captured_by_its_value():
     side = calls._load(ENUMS, '/nowhere/pkg/mod.py', 'pkg.mod')
     name, args, _ = cc._SideUnpickler(base64.b64decode(blob), side).load()
     assert name == 'paint' and args[0] is side.Color.BLUE and args[1] == 2
+
+
+def test_a_generator_without_end_is_read_to_its_first_items():
+    # iterate(f, start) on a test's input: compared on its first items,
+    # not read until time or memory runs out.
+    import itertools
+    values = sys.modules['litmus_calls_values']
+    got = values._force(itertools.count())
+    assert len(got) == values.GENERATOR_READ and got[:3] == [0, 1, 2]

@@ -360,3 +360,7 @@ def test_an_iterator_item_is_never_repeated_as_the_same_stream():
             ids = [id(x) for x in v if iter(x) is x]
             assert len(ids) == len(set(ids)), v
     assert any(isinstance(v, tuple) and len(v) == 1 for v in out)
+    # Nor as two arguments made equal.
+    a, b = iter('ab'), iter('cd')
+    for args in inputs.derive((a, b), [inputs.Shape(), inputs.Shape()], ()):
+        assert not (args[0] is args[1] and iter(args[0]) is args[0]), args
