@@ -5,6 +5,7 @@
 # repository candidate's whole files (apply_files).  Part of the shim
 # (shim.py); compiled into the litmus binary as litmus_apply.
 # SPDX-License-Identifier: MIT
+import linecache
 import os
 import sys
 import types
@@ -260,8 +261,17 @@ def keep_after_reexec(old, new_dict, path):
     registered in it is carried over."""
     _KEPT.clear()
     _FILE_OF[new_dict.get("__name__")] = path
+    classes = _keep_classes(old, new_dict)
     _keep_values(old, new_dict)
-    _keep_classes(old, new_dict)
+    # The kept classes' attributes made anew by the re-execution (a class
+    # attribute naming the module's sentinel) stand for the kept values.
+    for cls in classes:
+        for k, v in list(vars(cls).items()):
+            if _kept(v) is not v:
+                try:
+                    type.__setattr__(cls, k, _kept(v))
+                except (TypeError, AttributeError):
+                    pass
     _keep_functions(old, new_dict)
 
 
@@ -280,11 +290,26 @@ def _keep_values(old, new_dict):
                                  types.ModuleType)) or \
                 was is None or isinstance(was, _SHARED_TYPES):
             continue
-        if _alike(was, now):
+        if _alike(was, now) and _adopt_class(was, now):
             new_dict[name] = was
             _KEPT[id(now)] = (now, was)
         elif type(was) is type(now) and type(was) in (set, list, dict):
             _carry_registrations(was, now, new_dict.get("__name__"))
+
+
+def _adopt_class(was, now):
+    """Gives was the class of now, when it is another (one class statement
+    run twice): what the patch registered for its class (a copyreg
+    reducer, a singledispatch entry) then applies to the kept object.
+    False when Python refuses (another layout): the new object stands."""
+    target = _kept(type(now))
+    if type(was) is target:
+        return True
+    try:
+        was.__class__ = target
+    except TypeError:
+        return False
+    return True
 
 
 def _foreign(v, module_name):
@@ -349,7 +374,7 @@ def _alike(was, now):
     of one class, or of one class statement run twice, and the same state
     (their attributes the same objects, or equal plain values), or
     equal."""
-    tw, tn = type(was), type(now)
+    tw, tn = type(was), _kept(type(now))
     try:
         if tw is not tn and not _same_definition(tw, tn):
             return False
@@ -461,6 +486,7 @@ def _keep_classes(old, new_dict):
             new_dict[name] = _kept(v)
     if kept:
         _retype_instances(new_dict, kept)
+    return list(kept.values())
 
 
 # id(a new object) -> (it, the object kept in its place): a class, an
@@ -577,7 +603,7 @@ def _merge_class(was, now, kept):
         for k, v in new_attrs.items():
             if k in ("__module__", "__qualname__"):
                 continue
-            setattr(was, k, _kept(v))
+            setattr(was, k, v)
             _retarget_class_cell(v, now, was)
     except (TypeError, AttributeError):
         return False
@@ -684,6 +710,9 @@ def apply_files(files):
             continue
         raw = shared.SUBJECTS[index].source.encode("utf-8")
         status, text = apply_mutant(index, 0, len(raw), src, fresh=True)
+        # The module's source is the patch's text now: what reads it by
+        # line (inspect.getsource, a traceback) reads that, not the disk.
+        linecache.cache[path] = (len(src), None, src.splitlines(True), path)
         if status == APPLY_EQUIVALENT:
             status, text = APPLY_OK, ""
             continue

@@ -438,6 +438,10 @@ def _derived_attributes(cls):
     direct, computed = set(), set()
     for klass in cls.__mro__:
         init = vars(klass).get("__init__")
+        try:
+            init = inspect.unwrap(init)  # the probes' own watcher on it
+        except Exception:
+            pass
         code = getattr(init, "__code__", None)
         if code is None:
             continue
@@ -459,10 +463,11 @@ def _derived_attributes(cls):
                 if isinstance(t, ast.Attribute) and \
                         isinstance(t.value, ast.Name) and t.value.id == "self":
                     own = t.attr.lstrip("_")
-                    if own in used or not used & params:
-                        direct.add(t.attr)  # its own, or a default
-                    else:
+                    if own in used and own in params:
+                        direct.add(t.attr)  # from its own parameter
+                    elif used & params:
                         computed.add(t.attr)
+                    # (from constants alone: a default a user sets later)
     _DERIVED[cls] = frozenset(computed - direct)
     return _DERIVED[cls]
 
@@ -486,7 +491,8 @@ def _settable(obj, names=frozenset()):
         if cls.__module__ in ("builtins", "abc", "typing"):
             continue
         for name, v in vars(cls).items():
-            if name not in own and type(v) in (bool, int, float, str):
+            if name not in own and name not in derived and \
+                    type(v) in (bool, int, float, str):
                 own[name] = v
             elif name in names and isinstance(v, property) and \
                     v.fset is not None:

@@ -712,6 +712,7 @@ class Flag:
         self.name = name
         self.is_flag = is_flag
         self.count = count if count is not None else 0
+        self.is_bool_flag = False
         # Computed from the others: no caller sets it alone.
         self.is_bool_flag: bool = is_flag and name.startswith('--')
         self.width = len(name)
@@ -720,6 +721,15 @@ class Flag:
 def test_an_attribute_init_computes_from_others_is_not_varied():
     names = {k for k, _ in probe._settable(Flag('--x', True, 2))}
     assert names == {'name', 'is_flag', 'count'}, names
+    # Also when __init__ is watched (another method of its class changed).
+    class Watched:
+        def __init__(self, name, is_flag=False):
+            self.name = name
+            self.is_bool_flag = is_flag and name.startswith('--')
+    Watched.__init__ = probe._observer(Watched.__init__, 'Watched.__init__',
+                                       Watched)
+    names = {k for k, _ in probe._settable(Watched('--x', True))}
+    assert names == {'name'}, names
     got = [w for w, _ in probe._attribute_variants(Flag('--x'), 'self')]
     assert not any('is_bool_flag' in w or 'width' in w for w in got), got
     assert any(w.startswith('self.is_flag = ') for w in got), got

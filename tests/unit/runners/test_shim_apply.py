@@ -311,6 +311,8 @@ def test_what_other_modules_hold_of_a_reexecuted_module_stays_itself():
     assert (mod.Pass, mod.Pass.context, mod.missing, mod.join) == held
     assert all(a is b for a, b in zip(
         (mod.Pass, mod.Pass.context, mod.missing, mod.join), held))
+    # The kept sentinel is of the module's class (kept too).
+    assert type(mod.missing) is mod._Missing
     # Marks set by the new definitions are the kept members.
     assert mod.here.pass_arg is held[1] and mod.here(1) == [1]
     assert other.helper.pass_arg is held[1]
@@ -340,4 +342,14 @@ def test_a_sentinel_whose_class_the_patch_redefines_is_the_patchs():
     mod = virtual_module("sentinel_mod", src)
     was = mod.missing
     fresh_reexec(mod, fix)
+    # The class is kept with the patch's methods, so the kept sentinel
+    # has them.
+    assert mod.missing.__reduce__() == "missing"
+    # A sentinel of a class made on the spot, defined anew by the patch,
+    # is the patch's own.
+    src = 'missing = type("M", (), {})()\n'
+    mod = virtual_module("anon_mod", src)
+    was = mod.missing
+    fresh_reexec(mod, 'missing = type("M", (), {"__reduce__": '
+                      'lambda self: "missing"})()\n')
     assert mod.missing is not was and mod.missing.__reduce__() == "missing"
