@@ -260,9 +260,8 @@ def keep_after_reexec(old, new_dict, path):
     enumerations, functions, alike values), and what other modules
     registered in it is carried over."""
     _KEPT.clear()
-    _FILE_OF[new_dict.get("__name__")] = path
     classes = _keep_classes(old, new_dict)
-    _keep_values(old, new_dict)
+    _keep_values(old, new_dict, path)
     # The kept classes' attributes made anew by the re-execution (a class
     # attribute naming the module's sentinel) stand for the kept values.
     for cls in classes:
@@ -275,7 +274,7 @@ def keep_after_reexec(old, new_dict, path):
     _keep_functions(old, new_dict)
 
 
-def _keep_values(old, new_dict):
+def _keep_values(old, new_dict, path):
     """After a patch's module is re-executed: a module-level object it
     made again alike (a sentinel, `concat = "".join`, a settings object
     of the same attributes) stays the one the program already holds: the
@@ -294,7 +293,7 @@ def _keep_values(old, new_dict):
             new_dict[name] = was
             _KEPT[id(now)] = (now, was)
         elif type(was) is type(now) and type(was) in (set, list, dict):
-            _carry_registrations(was, now, new_dict.get("__name__"))
+            _carry_registrations(was, now, new_dict.get("__name__"), path)
 
 
 def _adopt_class(was, now):
@@ -312,33 +311,30 @@ def _adopt_class(was, now):
     return True
 
 
-def _foreign(v, module_name):
+def _foreign(v, module_name, path):
     """Whether v is another module's function, class or code: what that
     module registered at its import (a decorator's set of internal code
     objects), which re-executing this module alone does not redo."""
     if isinstance(v, types.CodeType):
-        return v.co_filename != _FILE_OF.get(module_name)
+        return v.co_filename != path
     if isinstance(v, (types.FunctionType, type)):
         return getattr(v, "__module__", module_name) != module_name
     return False
 
 
-_FILE_OF = {}  # module name -> its file (keep_after_reexec)
-
-
-def _carry_registrations(was, now, module_name):
+def _carry_registrations(was, now, module_name, path):
     """A module-level set, list or dict made again: what other modules put
     in the old one at their import (_foreign) goes into the new one, as
     their fresh import would have put it."""
     try:
         if type(was) is set:
-            now.update(v for v in was if _foreign(v, module_name))
+            now.update(v for v in was if _foreign(v, module_name, path))
         elif type(was) is list:
-            now.extend(v for v in was if _foreign(v, module_name) and
+            now.extend(v for v in was if _foreign(v, module_name, path) and
                        not any(v is x for x in now))
         else:
             for k, v in was.items():
-                if k not in now and _foreign(v, module_name):
+                if k not in now and _foreign(v, module_name, path):
                     now[k] = v
     except Exception:  # unhashable or odd items: left as made
         pass
