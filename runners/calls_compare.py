@@ -65,10 +65,13 @@ def _compare(a, b, depth):
     if ta is not tb:
         # The same class of each side's copy of the program: compared by
         # state, its __dict__ and its __slots__.
-        if ta.__qualname__ == tb.__qualname__ and \
-                ta.__module__ == tb.__module__:
-            # One class of the program, loaded once per side: compared
-            # by state, its __dict__ and its __slots__.
+        if (ta.__qualname__ == tb.__qualname__ and
+                ta.__module__ == tb.__module__) or _subclass_added(ta, tb):
+            # One class of the program, loaded once per side, or a class
+            # and a subclass of it that one fix adds (a command class of
+            # its own where the other registers the base's): compared by
+            # state, its __dict__ and its __slots__; what the subclass's
+            # methods do shows through them.
             sa, sb = _state(a), _state(b)
             if sa is not None and sb is not None:
                 # A subclass of a built-in container (a dict that keeps
@@ -127,8 +130,14 @@ def _compare(a, b, depth):
                 math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)), None
     if ta in (list, tuple):
         return _compare_seq(a, b, depth)
-    if ta is dict:
+    if ta in _MAPPINGS:
+        # A mapping of each side's objects (an OrderedDict of commands):
+        # item by item, as for a dict; an OrderedDict's order is a part
+        # of its equality.
         if len(a) != len(b):
+            return False, None
+        if ta is not dict and hasattr(a, "move_to_end") and \
+                list(a) != list(b) and set(a) == set(b):
             return False, None
         keys = _counterparts(a, b, depth)
         if keys is None:
@@ -194,6 +203,47 @@ def _compare(a, b, depth):
         # compared by its state.
         return compare(vars(a), vars(b), depth + 1)
     return eq, None
+
+
+def difference(a, b, path="", depth=0):
+    """Where compare first finds a and b unequal: (path, a's part, b's
+    part); path is "" when the difference is a and b themselves, else
+    "[i]" an item, "[k]" a key, ".name" an attribute."""
+    if depth > 20:
+        return path, a, b
+    ta, tb = type(a), type(b)
+    pairs = ()
+    if ta in (list, tuple) and tb in (list, tuple) and len(a) == len(b):
+        pairs = (("[%d]" % i, x, y) for i, (x, y) in enumerate(zip(a, b)))
+    elif ta in _MAPPINGS and tb in _MAPPINGS and a.keys() == b.keys():
+        pairs = (("[%s]" % _short_repr(k)[:40], a[k], b[k]) for k in a)
+    elif not isinstance(a, type) and (
+            (ta is not tb and ((ta.__qualname__ == tb.__qualname__ and
+                                ta.__module__ == tb.__module__) or
+                               _subclass_added(ta, tb))) or
+            (ta is tb and ta.__eq__ is object.__eq__)):
+        sa, sb = _state(a), _state(b)
+        if sa is not None and sb is not None:
+            pairs = (("." + k, sa[k], sb[k]) for k in sorted(
+                sa.keys() & sb.keys(), key=str)
+                if type(sa[k]).__name__ == type(sb[k]).__name__)
+    for step, x, y in pairs:
+        if not same(x, y):
+            return difference(x, y, path + step, depth + 1)
+    return path, a, b
+
+
+def _subclass_added(ta, tb):
+    """Whether one of two classes of the program subclasses the other (or
+    the other side's copy of it)."""
+    if "builtins" in (ta.__module__, tb.__module__):
+        return False
+
+    def under(sub, base):
+        return any(c.__qualname__ == base.__qualname__ and
+                   c.__module__ == base.__module__
+                   for c in getattr(sub, "__mro__", ())[1:])
+    return under(ta, tb) or under(tb, ta)
 
 
 MATCH_MAX = 200   # elements matched one by one, at most

@@ -6,6 +6,7 @@
 import base64
 import copy
 import heapq
+import itertools
 import json
 import math
 import pickle
@@ -23,7 +24,7 @@ from litmus_calls_capture import (
     _copy_inputs, _dumps, _name_side_globals, _side_function)
 from litmus_calls_compare import (
     _foreign_state, _globals_delta, _globals_view, _restore_globals,
-    _same_delta, compare, same)
+    _same_delta, compare, difference, same)
 
 
 # --- differential testing ------------------------------------------------
@@ -377,6 +378,15 @@ class _Compare:
             # The arguments after the call are a part of the result: an
             # in-place algorithm's, and a patch's that changes what the
             # reference leaves alone (the caller's list).
+            ra, ca, read_apart = _left_items(ra, ca)
+            if read_apart and rv is not None:
+                # The same result from an iterator read further on one
+                # side (a loop that stops at the first true item where
+                # the other stops before reading): how far a function
+                # reads its input is how lazily it computes, unless
+                # reading it is all it does (it returns None).
+                for i in read_apart:
+                    ra[i] = ca[i] = None
             eq, after_note = compare(ra, ca)
             if not eq:
                 if self._unstable(rf, args, kwargs, rlimit):
@@ -481,8 +491,14 @@ class _Compare:
              "timeout": cs == "timeout",
              "_args": args, "_kwargs": kwargs}
         if after is not None:
-            w["arguments_after"] = {"reference": _short_repr(after[0]),
-                                    "candidate": _short_repr(after[1])}
+            # Where they differ, as a path into the arguments: an
+            # object's repr alone hides which of its attributes it is.
+            path, ra, ca = difference(after[0], after[1])
+            w["arguments_after"] = {
+                "reference": "%s%s%s" % (path, " = " if path else "",
+                                         _short_repr(ra)),
+                "candidate": "%s%s%s" % (path, " = " if path else "",
+                                         _short_repr(ca))}
         if module is not None:
             def changes(d):
                 return ", ".join("%s=%s" % (k, _short_repr(v[1]))
@@ -491,6 +507,31 @@ class _Compare:
             w["module_after"] = {"reference": changes(module[0]),
                                  "candidate": changes(module[1])}
         return w
+
+
+def _left_items(ra, ca):
+    """The two sides' arguments after a call, each iterator among them
+    read to what it has left (a list); and the positions where one side's
+    list is a proper tail of the other's: the same input read further."""
+    def read(v):
+        if isinstance(v, types.GeneratorType) or (
+                type(v).__module__ in ("builtins", "itertools") and
+                hasattr(type(v), "__next__")):
+            try:
+                return list(itertools.islice(v, 100000)), True
+            except Exception:
+                return v, False
+        return v, False
+    ra, ca = list(ra), list(ca)
+    apart = []
+    for i in range(min(len(ra), len(ca))):
+        ra[i], r_it = read(ra[i])
+        ca[i], c_it = read(ca[i])
+        if r_it and c_it and len(ra[i]) != len(ca[i]):
+            short, long_ = sorted((ra[i], ca[i]), key=len)
+            if same(short, long_[len(long_) - len(short):]):
+                apart.append(i)
+    return ra, ca, apart
 
 
 class _Function:

@@ -217,6 +217,10 @@ def summary(v, depth=0, seen=None, left=None):
     # A subclass's items through the built-in type's own methods: its
     # overrides are the program's code.
     try:
+        if isinstance(v, _Unordered):
+            return {"set": "list", "len": len(v), "items": sorted(
+                (sub(x) for x in v[:ITEMS_MAX * 2]),
+                key=lambda x: json.dumps(x, sort_keys=True))[:ITEMS_MAX]}
         if isinstance(v, _Iterated):
             return {"seq": "iterator", "len": len(v),
                     "items": [sub(x) for x in v[:ITEMS_MAX]]}
@@ -241,7 +245,46 @@ def summary(v, depth=0, seen=None, left=None):
     attrs = _attributes(v)
     if attrs is None:
         return {"other": _name(t)}
-    return {"obj": _name(t), "attrs": {k: sub(x) for k, x in attrs}}
+    out = {}
+    for k, x in attrs:
+        if type(x) is list and len(x) > 1 and _order_free(v, k):
+            # Its class's own == ignores this list's order (a headers
+            # object's list of fields): so do the tests that compare it.
+            x = _Unordered(x)
+        out[k] = sub(x)
+    return {"obj": _name(t), "attrs": out}
+
+
+class _Unordered(list):
+    """A list whose order its owner's equality ignores."""
+
+
+_ORDER_FREE = {}    # (class, attribute): whether its == ignores the order
+
+
+def _order_free(obj, name):
+    """Whether obj's class's own __eq__ finds obj equal to a copy of it
+    whose list attribute name is reversed (asked once per class and
+    attribute, on the first object with two unequal items there)."""
+    t = type(obj)
+    if t.__eq__ is object.__eq__:
+        return False
+    key = (t, name)
+    if key in _ORDER_FREE:
+        return _ORDER_FREE[key]
+    d = _own_dict(obj)
+    items = d.get(name) if d is not None else None
+    if type(items) is not list or items[0] == items[-1]:
+        return False
+    try:
+        twin = object.__new__(t)
+        object.__getattribute__(twin, "__dict__").update(d)
+        object.__getattribute__(twin, "__dict__")[name] = items[::-1]
+        free = bool(obj == twin) and bool(twin == obj)
+    except Exception:
+        free = False
+    _ORDER_FREE[key] = free
+    return free
 
 
 ITEMS_READ = 1000  # items of a variant's iterator read
@@ -953,10 +996,12 @@ def _read_values(args, hints):
     return tuple(out)
 
 
-def _run_variants(test, name, call, fn, variants, t0):
+def _run_variants(test, name, call, fn, variants, t0, given=None):
     """Makes each variant's call (fn, or the variant's own function) in a
     child and sends its record, within the probes' budget (t0: the CPU
-    clock when this probe began)."""
+    clock when this probe began).  given: the test's (args, kwargs), for
+    marking a variant that puts a value of another type in an argument
+    ("retyped": None where the test gave an int)."""
     for k, (what, other, vargs, vkw, setting) in enumerate(variants):
         if _over_budget(_clock() - t0):
             break
@@ -964,7 +1009,35 @@ def _run_variants(test, name, call, fn, variants, t0):
             out = _in_child(other or fn, vargs, vkw, CHILD_CPU, setting)
         except OSError:
             break  # no fork here (a run without process mode)
+        if out is not None and given is not None and \
+                _retyped(other or fn, given, vargs, vkw):
+            out["retyped"] = True
         _send(test, name, call, k + 1, what, out)
+
+
+def _retyped(fn, given, args, kwargs):
+    """Whether a variant's arguments hold a value of another type than
+    the test's at the same place, or than a plain default (an int) of an
+    option the test left out."""
+    gargs, gkw = given
+    if len(gargs) != len(args):
+        return False
+    if any(type(a) is not type(b) for a, b in zip(gargs, args)):
+        return True
+    for k, v in kwargs.items():
+        if k in gkw:
+            if type(gkw[k]) is not type(v):
+                return True
+            continue
+        try:
+            p = inspect.signature(fn).parameters.get(k)
+        except (TypeError, ValueError):
+            continue
+        if p is not None and type(p.default) in (int, float, str, bytes,
+                                                 tuple) and \
+                type(p.default) is not type(v):
+            return True
+    return False
 
 
 def _private(name):
@@ -1011,7 +1084,8 @@ def _probe(fn, name, hints=NO_HINTS):
         try:
             if not private:
                 _run_variants(test, name, call, fn,
-                              _variants(fn, args, kwargs, hints), t0)
+                              _variants(fn, args, kwargs, hints), t0,
+                              (args, kwargs))
         finally:
             _spent[0] += _clock() - t0
             _inside[0] -= 1

@@ -200,12 +200,58 @@ static void test_arguments_after_the_call(void **state)
     json_decref(cand);
 }
 
+/* The test's call of input 1 and a variant of it that did out. */
+static json_t *variant_records(const char *out)
+{
+    char *text = NULL;
+    assert_true(asprintf(&text,
+                         "[" GIVEN(0, 0, "1") ", {\"t\": 0, \"f\": \"C.m\", "
+                         "\"c\": 0, \"v\": 1, \"what\": \"argument 1 = "
+                         "None\", \"out\": %s}]",
+                         out) > 0);
+    json_t *v = parse(text);
+    free(text);
+    return v;
+}
+
+/* A variant that puts None where the test gave an int ("retyped"): a
+ * side that refuses it with Python's own TypeError found it outside what
+ * the function takes; a refusal by the program's own raise statement, or
+ * a variant of the same type, still differs. */
+static void test_a_retyped_variant_refused_by_python_agrees(void **state)
+{
+    (void)state;
+    static const char *const cases[][3] = {
+        {"{\"raise\": \"builtins.TypeError\", \"retyped\": true}",
+         "{\"value\": 1, \"retyped\": true}", "same"},
+        {"{\"value\": 1, \"retyped\": true}",
+         "{\"raise\": \"builtins.AttributeError\", \"retyped\": true}",
+         "same"},
+        {"{\"raise\": \"builtins.TypeError\", \"raised_here\": true, "
+         "\"retyped\": true}",
+         "{\"value\": 1, \"retyped\": true}", "differs"},
+        {"{\"raise\": \"builtins.TypeError\"}", "{\"value\": 1}",
+         "differs"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_t *ref = variant_records(cases[i][0]),
+               *cand = variant_records(cases[i][1]);
+        json_t *got = lt__rp_compare(ref, cand);
+        assert_string_equal(json_string_value(json_object_get(got, "status")),
+                            cases[i][2]);
+        json_decref(got);
+        json_decref(ref);
+        json_decref(cand);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_as_the_tests_compare),
         cmocka_unit_test(test_rounds),
         cmocka_unit_test(test_arguments_after_the_call),
+        cmocka_unit_test(test_a_retyped_variant_refused_by_python_agrees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

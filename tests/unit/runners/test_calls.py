@@ -1238,3 +1238,81 @@ def test_a_generator_without_end_is_read_to_its_first_items():
     values = sys.modules['litmus_calls_values']
     got = values._force(itertools.count())
     assert len(got) == values.GENERATOR_READ and got[:3] == [0, 1, 2]
+
+
+PLAIN_CLASSES = '''
+class Command:
+    def __init__(self, name):
+        self.name = name
+
+
+class Quiet(Command):
+    pass
+'''
+
+
+def test_an_ordered_mapping_of_each_sides_objects_is_compared_by_item():
+    # An OrderedDict of each side's commands (classes without __eq__):
+    # item by item by state, as a dict is; its order still counts.
+    import collections
+    ref, cand = (calls._load(PLAIN_CLASSES, '/nowhere/pkg/mod.py', 'pkg.mod')
+                 for _ in range(2))
+    od = collections.OrderedDict
+    a = od([('x', ref.Command('x')), ('y', ref.Command('y'))])
+    assert calls.compare(a, od([('x', cand.Command('x')),
+                                ('y', cand.Command('y'))])) == (True, None)
+    assert calls.compare(a, od([('y', cand.Command('y')),
+                                ('x', cand.Command('x'))]))[0] is False
+    assert calls.compare(a, od([('x', cand.Command('x')),
+                                ('y', cand.Command('z'))]))[0] is False
+
+
+def test_a_subclass_one_fix_adds_is_compared_as_its_base():
+    ref, cand = (calls._load(PLAIN_CLASSES, '/nowhere/pkg/mod.py', 'pkg.mod')
+                 for _ in range(2))
+    assert calls.compare([ref.Command('run')], [cand.Quiet('run')])[0]
+    assert not calls.compare([ref.Command('run')], [cand.Quiet('go')])[0]
+    # Built-in types keep their own rule: True is 1 only up to a note.
+    assert calls.compare(True, 1) == (True, 'bool True vs int 1')
+
+
+def test_where_two_values_differ_is_a_path():
+    compare_mod = sys.modules['litmus_calls_compare']
+    ref, cand = (calls._load(PLAIN_CLASSES, '/nowhere/pkg/mod.py', 'pkg.mod')
+                 for _ in range(2))
+    a, b = ref.Command('x'), cand.Command('x')
+    a.settings, b.settings = {'prefix': 'FLASK'}, {}
+    path, ra, ca = compare_mod.difference((a, 1), (b, 1))
+    assert path == '[0].settings' and ra == {'prefix': 'FLASK'} and ca == {}
+    assert compare_mod.difference([1, [2, 3]], [1, [2, 4]]) == ('[1][1]', 3, 4)
+
+
+FIRST_TRUE = '''
+def any_true(items):
+    for x in items:
+        if x:
+            return True
+    return False
+
+
+def skip(items, n):
+    for _ in range(n):
+        next(items)
+'''
+
+READS_ALL = FIRST_TRUE.replace('    for x in items:\n        if x:\n'
+                               '            return True\n    return False',
+                               '    return any(list(items))')
+
+
+def test_an_iterator_read_further_is_no_witness_unless_reading_is_the_point():
+    # The same answer from an input read to its end: how lazily it is
+    # computed, not what.
+    recs = run_diff(FIRST_TRUE, READS_ALL, [('any_true', (iter([0, 1, 0, 0]),),
+                                             {})])
+    assert not of_type(recs, 'witness'), recs
+    # A function whose effect is how far it reads (it returns None).
+    recs = run_diff(FIRST_TRUE, FIRST_TRUE.replace('range(n)', 'range(n + 1)'),
+                    [('skip', (iter([1, 2, 3, 4]), 2), {})])
+    (w, *_) = of_type(recs, 'witness')
+    assert w['function'] == 'skip' and 'arguments_after' in w, w

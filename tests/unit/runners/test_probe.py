@@ -734,3 +734,43 @@ def test_an_attribute_init_computes_from_others_is_not_varied():
     assert not any('is_bool_flag' in w or 'width' in w for w in got), got
     assert any(w.startswith('self.is_flag = ') for w in got), got
 
+
+
+class Fields:
+    """A list of fields whose == ignores their order (as a headers
+    object's)."""
+
+    def __init__(self, items):
+        self._list = list(items)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and \
+            sorted(self._list) == sorted(other._list)
+
+
+class Row:
+    def __init__(self, items):
+        self.cells = list(items)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and self.cells == other.cells
+
+
+def test_a_list_whose_order_its_owners_equality_ignores_is_unordered():
+    a = probe.summary(Fields([('Vary', 'Cookie'), ('Set-Cookie', 's=1')]))
+    b = probe.summary(Fields([('Set-Cookie', 's=1'), ('Vary', 'Cookie')]))
+    assert a == b and a['attrs']['_list']['set'] == 'list', a
+    # An order the class's == keeps is kept.
+    assert probe.summary(Row([1, 2])) != probe.summary(Row([2, 1]))
+
+
+def test_a_variant_of_another_type_than_the_tests_is_marked():
+    def split(text, maxsplit=-1, strict=False):
+        return text.split(maxsplit=maxsplit)
+    given = (('a b',), {})
+    assert probe._retyped(split, given, (None,), {})
+    assert not probe._retyped(split, given, ('a',), {})
+    assert probe._retyped(split, given, ('a b',), {'maxsplit': None})
+    assert not probe._retyped(split, given, ('a b',), {'strict': True})
+    assert not probe._retyped(split, (('a b',), {'maxsplit': 1}),
+                              ('a b',), {'maxsplit': 2})
