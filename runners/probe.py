@@ -32,6 +32,7 @@ KINDS_PER_TEST = 16     # calls of one function observed in one test: the
 VARIANTS_PER_ARG = 10   # inputs one change away, per argument: at most
 SAME_SHAPE = 6          # this many of the argument's type and size
 VARIANTS_PER_CALL = 24  # ... and per call
+MESSAGE_MAX = 200       # characters of an exception's message kept
 ATTR_VALUES = 2         # values tried per public attribute of an object
 CONSTANTS_PER_VALUE = 3  # the function's constants tried per value
 CONSTANT_TEXT_MAX = 40  # a longer string constant is a message, not a key
@@ -348,6 +349,13 @@ def _result(status, value, args, kwargs):
         out = {"raise": _name(type(value))}
         if _raised_by_program(value):
             out["raised_here"] = True
+        try:
+            # Compared only where the test's own call pins it (the engine's
+            # message_differs).
+            out["message"] = litmus_calls.without_addresses(
+                str(value))[:MESSAGE_MAX]
+        except Exception:
+            pass
     else:
         out = {"value": summary(value)}
     out["args"] = summary(list(args))
@@ -386,6 +394,22 @@ def _told(v):
     reference's run and the candidate's describe one variant alike (a
     function made for the variant may sit elsewhere in each)."""
     return litmus_calls.without_addresses(litmus_calls._short_repr(v))
+
+
+# A value of another type per plain type, for code that checks its
+# input's type: a fix that handles only the tested type (a default that
+# is a str) leaves the other type's path as it was.
+_OTHER_TYPE = {str: 0, int: "0", float: "0.5", bytes: "x"}
+
+
+def _other_type(v, hints):
+    """[a value of another type than v] when the changed function's code
+    checks types (isinstance or type()) and names v's type; else []."""
+    t = type(v)
+    if t not in _OTHER_TYPE or t.__name__ not in hints.names or \
+            not hints.names & {"isinstance", "type"}:
+        return []
+    return [_OTHER_TYPE[t]]
 
 
 def _near(v, consts=()):
@@ -568,7 +592,8 @@ def _attribute_variants(obj, label, hints=NO_HINTS, depth=0):
         if type(v) in (bool, int, float, str):
             per.append([("%s = %s" % (where, _told(x)),
                          (obj, name, x, "attr"))
-                        for x in _near(v, consts)[:ATTR_VALUES]])
+                        for x in _near(v, consts)[:ATTR_VALUES] +
+                        (_other_type(v, hints) if per is read else [])])
         elif type(v) in (list, tuple):
             # The same items as the other sequence type, as a user who
             # sets the attribute, or a method that rebuilds it, may leave
@@ -617,7 +642,8 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
     for i in range(first, len(args)):
         label = "argument %d" % (i + 1 - first)
         near = _classes_near(args[i]) if isinstance(args[i], type) \
-            else _near(args[i], hints.constants)
+            else _near(args[i], hints.constants) + \
+            _other_type(args[i], hints)
         per.append([("%s = %s" % (label, _told(v)), None,
                      args[:i] + (v,) + args[i + 1:], kwargs, None)
                     for v in near])
@@ -627,7 +653,8 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
     for k in sorted(kwargs):
         per.append([("%s = %s" % (k, _told(v)), None,
                      args, dict(kwargs, **{k: v}), None)
-                    for v in _near(kwargs[k], hints.constants)])
+                    for v in _near(kwargs[k], hints.constants) +
+                    _other_type(kwargs[k], hints)])
         per.append([(what, None, args, kwargs, setting)
                     for what, setting in
                     _attribute_variants(kwargs[k], k, hints)])
@@ -1009,10 +1036,25 @@ def _run_variants(test, name, call, fn, variants, t0, given=None):
             out = _in_child(other or fn, vargs, vkw, CHILD_CPU, setting)
         except OSError:
             break  # no fork here (a run without process mode)
-        if out is not None and given is not None and \
-                _retyped(other or fn, given, vargs, vkw):
+        if out is not None and given is not None and (
+                _retyped(other or fn, given, vargs, vkw) or
+                _setting_retyped(setting)):
             out["retyped"] = True
         _send(test, name, call, k + 1, what, out)
+
+
+def _setting_retyped(setting):
+    """Whether a setting puts a value of another type than the one the
+    attribute or entry holds."""
+    if setting is None or setting[3] not in ("attr", "item"):
+        return False
+    holder, key, value, how = setting
+    try:
+        old = holder[key] if how == "item" else \
+            object.__getattribute__(holder, key)
+    except Exception:
+        return False
+    return type(old) is not type(value) and old is not None
 
 
 def _retyped(fn, given, args, kwargs):

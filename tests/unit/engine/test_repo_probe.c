@@ -245,6 +245,45 @@ static void test_a_retyped_variant_refused_by_python_agrees(void **state)
     }
 }
 
+/* The test's call and a variant both raise one exception: its message
+ * differs where the test's call pinned one message on both sides, and
+ * not where that call's messages already differ (a fix's own wording). */
+static void test_a_message_the_tests_pin_is_compared_on_variants(void **state)
+{
+    (void)state;
+    static const char *const cases[][5] = {
+        /* test's call (ref, cand), variant (ref, cand), status */
+        {"\"m\"", "\"m\"", "\"m\"", "\"0\"", "differs"},
+        {"\"m\"", "\"M\"", "\"m\"", "\"0\"", "same"},
+        {"\"m\"", "\"m\"", "\"x\"", "\"x\"", "same"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_t *side[2];
+        for (int s = 0; s < 2; s++) {
+            char *text = NULL;
+            assert_true(
+                asprintf(&text,
+                         "[{\"t\": 0, \"f\": \"C.m\", \"c\": 0, \"v\": 0, "
+                         "\"what\": \"as the test called it\", \"out\": "
+                         "{\"raise\": \"m.Bad\", \"message\": %s, "
+                         "\"args\": [], \"in\": 1}}, "
+                         "{\"t\": 0, \"f\": \"C.m\", \"c\": 0, \"v\": 1, "
+                         "\"what\": \"argument 1 = 0\", \"out\": "
+                         "{\"raise\": \"m.Bad\", \"message\": %s, "
+                         "\"args\": []}}]",
+                         cases[i][s], cases[i][2 + s]) > 0);
+            side[s] = parse(text);
+            free(text);
+        }
+        json_t *got = lt__rp_compare(side[0], side[1]);
+        assert_string_equal(json_string_value(json_object_get(got, "status")),
+                            cases[i][4]);
+        json_decref(got);
+        json_decref(side[0]);
+        json_decref(side[1]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,6 +291,7 @@ int main(void)
         cmocka_unit_test(test_rounds),
         cmocka_unit_test(test_arguments_after_the_call),
         cmocka_unit_test(test_a_retyped_variant_refused_by_python_agrees),
+        cmocka_unit_test(test_a_message_the_tests_pin_is_compared_on_variants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

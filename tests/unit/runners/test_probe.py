@@ -774,3 +774,19 @@ def test_a_variant_of_another_type_than_the_tests_is_marked():
     assert not probe._retyped(split, given, ('a b',), {'strict': True})
     assert not probe._retyped(split, (('a b',), {'maxsplit': 1}),
                               ('a b',), {'maxsplit': 2})
+
+
+def test_code_that_checks_types_gets_a_value_of_another_type():
+    checks = probe.Hints((), {'isinstance', 'str'})
+    assert probe._other_type('nope', checks) == [0]
+    assert probe._other_type(3, checks) == []        # int is not named
+    assert probe._other_type('nope', probe.Hints((), {'str'})) == []
+    assert probe._setting_retyped((Flag('--x'), 'name', 0, 'attr'))
+    assert not probe._setting_retyped((Flag('--x'), 'name', '-y', 'attr'))
+
+
+def test_an_exception_s_message_is_recorded_without_addresses():
+    out = probe._result('raise', ValueError('bad <X at 0x7f00aa>'), (), {})
+    assert out['raise'] == 'builtins.ValueError'
+    assert '0x7f00aa' not in out['message'] and out['message'].startswith(
+        'bad <X')
