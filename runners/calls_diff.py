@@ -5,6 +5,7 @@
 # SPDX-License-Identifier: MIT
 import base64
 import copy
+import dis
 import heapq
 import itertools
 import json
@@ -325,8 +326,9 @@ class _Compare:
             # the rest (split after a last separator): the items it gave
             # first are its result, which the candidate must give too.
             return self._judge_prefix(origin, fname, args, kwargs, rv, rt)
+        refused = not given and rs == "raise" and _refused_here(rv, self.ref)
         if rs == "timeout" or (not given and rs != "ok" and not isinstance(
-                rv, litmus_inputs.CallbackError)):
+                rv, litmus_inputs.CallbackError) and not refused):
             return "skip"   # outside the reference's domain (a callback
             # litmus made fail is inside it: its error is compared)
         if not callable(cf):
@@ -412,6 +414,12 @@ class _Compare:
                 if self.slow is None or ratio > self.slow[0]:
                     self.slow = (ratio, _describe(args, kwargs), rt, ct,
                                  True)
+            return None
+        if refused and cs != "ok":
+            # The reference's own raise statement refuses this derived
+            # input (a length it checks): a candidate that refuses it too,
+            # in its own words, agrees; one that returns accepts what the
+            # fix rejects.
             return None
         if rs == cs == "raise":
             if type(rv).__name__ == type(cv).__name__ and \
@@ -507,6 +515,26 @@ class _Compare:
             w["module_after"] = {"reference": changes(module[0]),
                                  "candidate": changes(module[1])}
         return w
+
+
+_RAISE = dis.opmap["RAISE_VARARGS"]
+
+
+def _refused_here(exc, side):
+    """Whether a raise statement of the side's own file raised exc (not
+    an assert, and not Python refusing an operation): the fix's decision
+    that the input is invalid."""
+    tb = getattr(exc, "__traceback__", None)
+    if tb is None or isinstance(exc, (AssertionError, TypeError,
+                                      AttributeError, RecursionError)):
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    frame = tb.tb_frame
+    raw = frame.f_code.co_code
+    at = tb.tb_lasti
+    return frame.f_globals is vars(side) and 0 <= at < len(raw) - 1 and \
+        raw[at] == _RAISE and raw[at + 1] >= 1
 
 
 def _left_items(ra, ca):

@@ -1316,3 +1316,26 @@ def test_an_iterator_read_further_is_no_witness_unless_reading_is_the_point():
                     [('skip', (iter([1, 2, 3, 4]), 2), {})])
     (w, *_) = of_type(recs, 'witness')
     assert w['function'] == 'skip' and 'arguments_after' in w, w
+
+
+CHECKS_N = '''
+def chunks(items, n):
+    if n < 1:
+        raise ValueError("n must be at least one")
+    return [items[i:i + n] for i in range(0, len(items), n)]
+'''
+
+
+def test_a_derived_input_the_reference_refuses_itself_is_compared():
+    # The candidate returns where the fix's own raise statement refuses.
+    accepts = CHECKS_N.replace('raise ValueError("n must be at least one")',
+                               'return [items]')
+    recs = run_diff(CHECKS_N, accepts, [('chunks', ([1, 2, 3], 2), {})])
+    (w, *_) = of_type(recs, 'witness')
+    assert w['reference']['exception'] == 'ValueError', w
+    # A candidate that refuses it in its own words agrees.
+    own_words = CHECKS_N.replace(
+        '    if n < 1:\n        raise ValueError("n must be at least one")',
+        '    if n <= 0:\n        raise IndexError(n)')
+    recs = run_diff(CHECKS_N, own_words, [('chunks', ([1, 2, 3], 2), {})])
+    assert not of_type(recs, 'witness'), recs
