@@ -774,6 +774,12 @@ def variants(v, shape, consts, depth=0):
                v + v[-1:], " ", v * 2, v + " ", alphabet[0],
                v + "\n", "\n" + v, v[:1] + "\n" + v[1:], "\t" + v,
                v + v[-1:] * 11, v[:1] * 12 + v[1:]]
+        if PACKAGE[0] and v:
+            # A word of a package's text inside punctuation (a handle in
+            # parentheses, an address in angle brackets): where a parser
+            # strips it before deciding.
+            out[12:12] = [re.sub(r"\S+", r"(\g<0>)", v),
+                          re.sub(r"\S+", r"<\g<0>>", v)]
         for i in range(min(len(v), 4)):
             for ch in alphabet[:3]:
                 if ch != v[i]:

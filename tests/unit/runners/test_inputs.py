@@ -364,3 +364,15 @@ def test_an_iterator_item_is_never_repeated_as_the_same_stream():
     a, b = iter('ab'), iter('cd')
     for args in inputs.derive((a, b), [inputs.Shape(), inputs.Shape()], ()):
         assert not (args[0] is args[1] and iter(args[0]) is args[0]), args
+
+
+def test_a_packages_text_has_its_words_in_punctuation():
+    # A handle in parentheses, an address in angle brackets: where a
+    # parser strips punctuation before deciding.
+    assert '(@a@b)' not in inputs.variants('@a@b', None, ())
+    inputs.PACKAGE[0] = True
+    try:
+        got = inputs.variants('x@y.z\n@a@b\n', None, ())
+    finally:
+        inputs.PACKAGE[0] = False
+    assert '(x@y.z)\n(@a@b)\n' in got and '<x@y.z>\n<@a@b>\n' in got
