@@ -908,7 +908,8 @@ def variants(v, shape, consts, depth=0):
             # `**options`, where the tests' takes `**kwargs`), a partial.
             out += [_passing_on(v, "keywords"), _passing_on(v, "positional"),
                     functools.partial(v), _passing_on(v, "any")]
-        out += [Raising(v, 1), Raising(v, 3)]
+        out += [Raising(v, 1), Raising(v, 3),
+                Raising(v, 0, CallbackValueError)]
     elif PACKAGE[0] and depth == 0 and _state_container(v):
         out = _container_subclass_variants(v)
     elif t in _TIMES:
@@ -1069,25 +1070,58 @@ class CallbackError(Exception):
     """What a callback litmus passed raises (Raising)."""
 
 
+class CallbackValueError(CallbackError, ValueError):
+    """A callback's ValueError (Raising): a handler of ValueError that the
+    reference keeps to its own call catches it where one around more code
+    does."""
+
+
 class Raising:
     """A callback that calls the tests' own for its first `after` calls
-    and then raises CallbackError: the program's handling of a callback's
-    error, and when it calls it, are compared."""
-    __slots__ = ("fn", "after", "calls")
+    and then raises error (CallbackError, or CallbackValueError): the
+    program's handling of a callback's error, and when it calls it, are
+    compared."""
+    __slots__ = ("fn", "after", "calls", "error")
 
-    def __init__(self, fn, after):
-        self.fn, self.after, self.calls = fn, after, 0
+    def __init__(self, fn, after, error=CallbackError):
+        self.fn, self.after, self.calls, self.error = fn, after, 0, error
 
     def __call__(self, *args, **kwargs):
         self.calls += 1
         if self.calls > self.after:
-            raise CallbackError("the callback failed at its call %d"
-                                % self.calls)
+            raise self.error("the callback failed at its call %d"
+                             % self.calls)
         return self.fn(*args, **kwargs)
 
     def __repr__(self):
-        return "<%s failing from its call %d>" % (
-            getattr(self.fn, "__name__", "callback"), self.after + 1)
+        return "<%s failing%s from its call %d>" % (
+            getattr(self.fn, "__name__", "callback"),
+            " with ValueError" if self.error is CallbackValueError else "",
+            self.after + 1)
+
+
+class Poisoned:
+    """A value every use of which (conversion, arithmetic, comparison,
+    iteration, attributes) raises CallbackError: how a program lets an
+    error of its input through."""
+    __slots__ = ()
+
+    def _fail(self, *args, **kwargs):
+        raise CallbackError("the value failed when it was used")
+
+    __int__ = __float__ = __index__ = __str__ = __bytes__ = _fail
+    __len__ = __iter__ = __contains__ = __getitem__ = __bool__ = _fail
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _fail
+    __truediv__ = __floordiv__ = __mod__ = __neg__ = __abs__ = _fail
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _fail
+    __call__ = __format__ = __round__ = _fail
+    __hash__ = None
+
+    def __getattr__(self, name):
+        raise CallbackError("the value failed when %s was read" % name)
+
+    def __repr__(self):
+        return "<a value that fails when used>"
 
 
 _FUNCTIONS = (types.FunctionType, types.BuiltinFunctionType,

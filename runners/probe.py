@@ -11,6 +11,7 @@
 # runs' records key by key (engine/jobs/patches/repo_probe.c).  Compiled
 # into the litmus binary.  SPDX-License-Identifier: MIT
 import dis
+import functools
 import inspect
 import itertools
 import json
@@ -127,10 +128,11 @@ class Hints:
     compares against (method names, status codes, limits: a value set to
     one of them takes the other branch) and the names it reads (the
     attributes of its receiver and arguments that matter)."""
-    __slots__ = ("constants", "names")
+    __slots__ = ("constants", "names", "catches")
 
-    def __init__(self, constants=(), names=()):
+    def __init__(self, constants=(), names=(), catches=False):
         self.constants, self.names = list(constants), frozenset(names)
+        self.catches = catches  # either text's code handles exceptions
 
 
 NO_HINTS = Hints()
@@ -145,7 +147,7 @@ def _code_names(code, out):
 
 def function_hints(path, reference, candidate):
     """{qualified name: Hints} of every function of the two texts."""
-    consts, names = {}, {}
+    consts, names, catches = {}, {}, set()
     for text in (reference, candidate):
         try:
             codes = _function_codes(compile(text, path, "exec"), {})
@@ -155,9 +157,24 @@ def function_hints(path, reference, candidate):
             for c in cs:
                 _code_constants(c, consts.setdefault(_outermost(q), set()))
                 _code_names(c, names.setdefault(_outermost(q), set()))
+                if _handles(c):
+                    catches.add(_outermost(q))
     return {q: Hints(sorted(cs, key=lambda c: (type(c).__name__, repr(c))),
-                     names.get(q, ()))
+                     names.get(q, ()), q in catches)
             for q, cs in consts.items()}
+
+
+def _handles(code):
+    """Whether a function's code (or code nested in it) has an exception
+    handler (a try statement; a with statement's too)."""
+    try:
+        if any(i.opname in ("PUSH_EXC_INFO", "SETUP_FINALLY")
+               for i in dis.get_instructions(code)):
+            return True
+    except Exception:
+        return False
+    return any(_handles(c) for c in code.co_consts
+               if isinstance(c, types.CodeType))
 
 
 # --- summaries ------------------------------------------------------------
@@ -412,6 +429,17 @@ def _other_type(v, hints):
     return [_OTHER_TYPE[t]]
 
 
+def _poisoned(v, hints):
+    """[an object every use of which fails] in place of a value the
+    changed code converts or reads inside a try statement: a handler that
+    catches more than the reference's (every Exception) turns the failure
+    into a result where the reference lets it through."""
+    if not hints.catches or v is None or isinstance(v, (bool, type)) or \
+            callable(v):
+        return []
+    return [litmus_inputs.Poisoned()]
+
+
 def _near(v, consts=()):
     """v's variants, distinct: first the function's constants of v's type
     (a method name it compares against, a status code), then those of
@@ -614,11 +642,36 @@ def _attribute_variants(obj, label, hints=NO_HINTS, depth=0):
             # An object it holds (a request's routing exception, which is
             # also callable: a response).
             per.append(_attribute_variants(v, where, hints, depth + 1))
+    if depth == 0:
+        read.append(_raising_attributes(obj, label, hints))
     out = []
     for group in (read, other):
         for row in itertools.zip_longest(*group):
             out.extend(x for x in row if x is not None)
     return out[:VARIANTS_PER_ARG]
+
+
+def _raising_attributes(obj, label, hints):
+    """(what, setting): a function the object holds as its own attribute
+    (a parameter type's conversion function) and the changed function
+    reads, failing at its first call: with an error of its own, and with a
+    ValueError.  A handler that catches more than the reference's hides
+    an error the reference lets through."""
+    d = _own_dict(obj) or {}
+    out = []
+    for name in sorted(k for k in d if type(k) is str):
+        v = d[name]
+        if name.startswith("_") or name not in hints.names or \
+                not isinstance(v, (types.FunctionType,
+                                   types.BuiltinFunctionType,
+                                   functools.partial)):
+            continue
+        for error in (litmus_inputs.CallbackError,
+                      litmus_inputs.CallbackValueError):
+            hook = litmus_inputs.Raising(v, 0, error)
+            out.append(("%s.%s = %s" % (label, name, _told(hook)),
+                        (obj, name, hook, "attr")))
+    return out
 
 
 def _variants(fn, args, kwargs, hints=NO_HINTS):
@@ -643,7 +696,7 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
         label = "argument %d" % (i + 1 - first)
         near = _classes_near(args[i]) if isinstance(args[i], type) \
             else _near(args[i], hints.constants) + \
-            _other_type(args[i], hints)
+            _other_type(args[i], hints) + _poisoned(args[i], hints)
         per.append([("%s = %s" % (label, _told(v)), None,
                      args[:i] + (v,) + args[i + 1:], kwargs, None)
                     for v in near])
@@ -654,7 +707,8 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
         per.append([("%s = %s" % (k, _told(v)), None,
                      args, dict(kwargs, **{k: v}), None)
                     for v in _near(kwargs[k], hints.constants) +
-                    _other_type(kwargs[k], hints)])
+                    _other_type(kwargs[k], hints) +
+                    _poisoned(kwargs[k], hints)])
         per.append([(what, None, args, kwargs, setting)
                     for what, setting in
                     _attribute_variants(kwargs[k], k, hints)])

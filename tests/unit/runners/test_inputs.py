@@ -241,7 +241,9 @@ def test_a_repository_files_ranges_and_callbacks_have_neighbours():
     finally:
         inputs.PACKAGE[0] = False
     assert range(-1, 3) in out and range(0) in out and [0, 1, 2] in out
-    assert [c.after for c in callbacks] == [0, 1, 3]
+    assert [(c.after, c.error) for c in callbacks] == [
+        (0, inputs.CallbackError), (1, inputs.CallbackError),
+        (3, inputs.CallbackError), (0, inputs.CallbackValueError)]
     fails_second = callbacks[1]
 
     # A function the tests pass: also of other signatures, and as a

@@ -790,3 +790,49 @@ def test_an_exception_s_message_is_recorded_without_addresses():
     assert out['raise'] == 'builtins.ValueError'
     assert '0x7f00aa' not in out['message'] and out['message'].startswith(
         'bad <X')
+
+
+CATCHES = '''
+def to_int(value, default=0):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def plain(value):
+    return value + 1
+'''
+
+
+def test_code_with_a_handler_gets_a_value_that_fails_when_used():
+    hints = probe.function_hints('/virtual/c.py', CATCHES, CATCHES)
+    assert hints['to_int'].catches and not hints['plain'].catches
+    (poisoned,) = probe._poisoned('3', hints['to_int'])
+    assert probe._poisoned('3', hints['plain']) == []
+    ns = {}
+    exec(CATCHES, ns)
+    import pytest
+    with pytest.raises(probe.litmus_inputs.CallbackError):
+        ns['to_int'](poisoned)      # a narrow handler lets it through
+
+
+class Converter:
+    def __init__(self, func):
+        self.func = func
+
+
+def test_a_function_an_object_holds_is_made_to_fail():
+    hints = probe.Hints((), {'func'})
+    def parse(text):
+        return int(text)
+    got = probe._raising_attributes(Converter(parse), 'self', hints)
+    assert [w for w, _ in got] == [
+        'self.func = <parse failing from its call 1>',
+        'self.func = <parse failing with ValueError from its call 1>']
+    _, (holder, name, hook, how) = got[1]
+    import pytest
+    with pytest.raises(ValueError):
+        hook('3')
+    assert probe._raising_attributes(Converter(parse), 'self',
+                                     probe.Hints((), {'other'})) == []
