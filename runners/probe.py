@@ -33,6 +33,7 @@ KINDS_PER_TEST = 16     # calls of one function observed in one test: the
 VARIANTS_PER_ARG = 10   # inputs one change away, per argument: at most
 SAME_SHAPE = 6          # this many of the argument's type and size
 VARIANTS_PER_CALL = 24  # ... and per call
+SIBLINGS_MAX = 2        # objects of sibling classes tried per attribute
 MESSAGE_MAX = 200       # characters of an exception's message kept
 ATTR_VALUES = 2         # values tried per public attribute of an object
 CONSTANTS_PER_VALUE = 3  # the function's constants tried per value
@@ -642,6 +643,9 @@ def _attribute_variants(obj, label, hints=NO_HINTS, depth=0):
             # An object it holds (a request's routing exception, which is
             # also callable: a response).
             per.append(_attribute_variants(v, where, hints, depth + 1))
+            if name in hints.names:
+                per.append([("%s = %s" % (where, _told(x)),
+                             (obj, name, x, "attr")) for x in _siblings(v)])
     if depth == 0:
         read.append(_raising_attributes(obj, label, hints))
     out = []
@@ -889,6 +893,43 @@ def _remember_arguments(name, args, kwargs):
     rest = tuple(args[1:])
     if all(_replayable(v) for v in rest + tuple(kwargs.values())):
         _ARGS_SEEN[name] = (rest, dict(kwargs))
+
+
+_OBJECTS_SEEN = {}  # class -> the first object of it a probed call held
+OBJECTS_SEEN_MAX = 500
+
+
+def _program_object(v):
+    return not _plain_value(v) and not isinstance(v, _CODE) and \
+        not isinstance(v, types.ModuleType) and \
+        type(v).__module__ not in ("builtins", "abc", "typing", "enum") and \
+        _own_dict(v) is not None
+
+
+def _remember_objects(args, kwargs):
+    """Keeps the first object of each class a probed call was given, or
+    held in an argument's attributes (an option's parameter type), for
+    _siblings."""
+    for a in tuple(args) + tuple(kwargs.values()):
+        if not _program_object(a):
+            continue
+        for x in [a] + list(_own_dict(a).values()):
+            if len(_OBJECTS_SEEN) < OBJECTS_SEEN_MAX and _program_object(x):
+                _OBJECTS_SEEN.setdefault(type(x), x)
+
+
+def _siblings(v):
+    """Objects the tests made of other subclasses of v's nearest base
+    class of the program (an integer parameter type for a choice): a fix
+    that handles only the tested class leaves the others' path as it
+    was."""
+    t = type(v)
+    bases = [b for b in t.__mro__[1:-1]
+             if b.__module__ not in ("builtins", "abc", "typing", "enum")]
+    if not bases:
+        return []
+    return [x for c, x in list(_OBJECTS_SEEN.items())
+            if c is not t and issubclass(c, bases[0])][:SIBLINGS_MAX]
 
 
 def _replayable(v):
@@ -1166,6 +1207,7 @@ def _probe(fn, name, hints=NO_HINTS):
             return fn(*args, **kwargs)
         if "." in name:
             _remember_arguments(name, args, kwargs)
+        _remember_objects(args, kwargs)
         call = len(seen)
         seen.append(kind)
         _inside[0] += 1

@@ -836,3 +836,39 @@ def test_a_function_an_object_holds_is_made_to_fail():
         hook('3')
     assert probe._raising_attributes(Converter(parse), 'self',
                                      probe.Hints((), {'other'})) == []
+
+
+class ParamType:
+    def __init__(self, name):
+        self.name = name
+
+
+class Choice(ParamType):
+    pass
+
+
+class IntType(ParamType):
+    pass
+
+
+class Opt:
+    def __init__(self, kind):
+        self.kind = kind
+
+
+def test_an_object_attribute_is_also_an_object_of_a_sibling_class_seen():
+    probe._OBJECTS_SEEN.clear()
+    try:
+        probe._remember_objects((Opt(IntType('INT')),), {})
+        probe._remember_objects((Opt(Choice('CHOICE')),), {})
+        assert set(probe._OBJECTS_SEEN) == {Opt, IntType, Choice}
+        opt = Opt(Choice('x'))
+        (sibling,) = probe._siblings(opt.kind)
+        assert type(sibling) is IntType
+        got = [w for w, _ in probe._attribute_variants(
+            opt, 'self', probe.Hints((), {'kind'}))]
+        assert any(w.startswith('self.kind = <test_probe.IntType') for w in
+                   got), got
+        assert probe._siblings(opt) == []   # no base class of the program
+    finally:
+        probe._OBJECTS_SEEN.clear()
