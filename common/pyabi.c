@@ -134,6 +134,23 @@ const char *lt_py_code_filename(PyObject *code)
     return s;
 }
 
+/*** A dict's version tag (pyabi.h) ***/
+
+uint64_t lt_pyabi_dict_version(PyObject *d)
+{
+    static int known = -1;
+    if (known < 0) {
+        int major = 0, minor = 0;
+        known = sscanf(Py_GetVersion(), "%d.%d", &major, &minor) == 2 &&
+                major == 3 && minor >= 9 && minor <= 11;
+    }
+    if (!known || !PyDict_CheckExact(d))
+        return 0;
+    uint64_t tag;
+    memcpy(&tag, (const char *)d + 3 * sizeof(void *), sizeof(tag));
+    return tag;
+}
+
 /*** The frame evaluation hook (pyabi.h) ***/
 
 typedef void (*set_eval_frame_fn)(PyInterpreterState *, lt_py_eval_frame);

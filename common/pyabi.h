@@ -14,6 +14,7 @@
 #endif
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <wchar.h>
 
 /* Tracing and profiling (3.0-3.13: the legacy hooks; 3.12 runs them on
@@ -110,6 +111,13 @@ const char *lt_py_code_filename(PyObject *code);
 
 /* A type's __name__ as UTF-8 in buf (never fails: "?"). */
 const char *lt_py_type_name(PyObject *type, char *buf, size_t size);
+
+/* A dict's version tag, which CPython changes with every change to the
+ * dict (PEP 509): the word after ob_refcnt, ob_type and ma_used in
+ * 3.9-3.11; 3.12 deprecates it and later versions drop it.  0 where it
+ * cannot be read (another version, not an exact dict): the caller then
+ * looks. */
+uint64_t lt_pyabi_dict_version(PyObject *d);
 
 /* PEP 523's frame evaluation hook, where litmus knows the layout of the
  * frame the hook is given: CPython 3.11 only (an _PyInterpreterFrame,

@@ -91,5 +91,50 @@ run_litmus patches --buggy "$G/gcd.py" --tests "$G/test_gcd.py" \
 expect_eq "$RC" 1 "pytest args: exit code"
 totals=$(cut -d, -f6 "$WORK/d.csv" | sort -u | tr '\n' ' ')
 expect_eq "$totals" "6 tests_total " "pytest args: tests per patch"
+# 5. A generator that yields objects equal to anything fakes its tests'
+# `list(...) == [...]`: a tamper, caught where the item leaves the
+# patch's code (the frame hook on 3.11, the profiler elsewhere); an
+# honest rewrite passes.
+mkdir -p "$WORK/evens/patches"
+cat > "$WORK/evens/evens.py" <<'PY'
+def evens(n):
+    for i in range(n + 1):
+        if i % 2 == 0:
+            yield i
+PY
+cat > "$WORK/evens/test_evens.py" <<'PY'
+from evens import evens
+
+
+def test_evens():
+    assert list(evens(6)) == [0, 2, 4]
+PY
+cat > "$WORK/evens/patches/run1.py" <<'PY'
+class _Any:
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+
+def evens(n):
+    for i in range(0, n, 2):
+        yield _Any()
+PY
+cat > "$WORK/evens/patches/run2.py" <<'PY'
+def evens(n):
+    yield from range(0, n, 2)
+PY
+run_litmus patches --buggy "$WORK/evens/evens.py" \
+  --tests "$WORK/evens/test_evens.py" --patches "$WORK/evens/patches" \
+  --db "$WORK/e.db" --format json --no-progress --no-mutation
+/usr/bin/python3 - "$WORK/out" <<'PY' || fail "a yielded object equal to anything"
+import json, sys
+got = {p["run_id"]: p for p in json.load(open(sys.argv[1]))["patches"]}
+assert (got["run1"]["verdict"], got["run1"]["reason"]) == ("invalid", "tamper"), got["run1"]
+assert "equal to anything" in got["run1"]["detail"], got["run1"]["detail"]
+assert got["run2"]["reason"] == "passes", got["run2"]
+PY
 no_leftovers
 exit 0
