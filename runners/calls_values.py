@@ -70,8 +70,16 @@ def _short_repr(v):
     try:
         r = repr(v)
     except BaseException as exc:  # a hostile __repr__
-        r = "<unrepresentable %s: %s>" % (type(v).__name__,
-                                          type(exc).__name__)
+        if type(v) in (tuple, list) and len(v) <= 20:
+            # Item by item: one that cannot show itself (the blank
+            # receiver of an __init__) hides no other.
+            parts = [_short_repr(x) for x in v]
+            r = ("(%s%s)" if type(v) is tuple else "[%s%s]") % (
+                ", ".join(parts), "," if len(parts) == 1 and
+                type(v) is tuple else "")
+        else:
+            r = "<unrepresentable %s: %s>" % (type(v).__name__,
+                                              type(exc).__name__)
     return _clip(r)
 
 

@@ -1263,12 +1263,30 @@ def _pair_variants(a, b):
             out.append((b[::-1], b))
         if type(a) is int:
             out += [(a, a + 1), (a, a - 1), (b + 1, b), (b - 1, b)]
+            if PACKAGE[0]:
+                out += _width_variants(a, b)
         return out
     if type(a) is int and type(b) in (str, list, tuple):
         return [(n, s) for s, n in _length_variants(b, a)]
     if type(b) is int and type(a) in (str, list, tuple):
         return _length_variants(a, b)
     return out
+
+
+MAX_WIDTH = 64  # bits: a width brought to a value's binary length at most
+
+
+def _width_variants(a, b):
+    """Two integers as a value and its width in bits (a bit field's
+    value and length): the value at 2 ** width and one below it, for a
+    width the tests gave and for one above theirs (a check made only for
+    the tested widths)."""
+    if a < 0 or not 0 < b <= MAX_WIDTH:
+        return []
+    out = []
+    for w in (b, b + 3):
+        out += [(2 ** w, w), (2 ** w - 1, w)]
+    return [(x, y) for x, y in out if (x, y) != (a, b)]
 
 
 def _moments_of_days(a, b):

@@ -1339,3 +1339,14 @@ def test_a_derived_input_the_reference_refuses_itself_is_compared():
         '    if n <= 0:\n        raise IndexError(n)')
     recs = run_diff(CHECKS_N, own_words, [('chunks', ([1, 2, 3], 2), {})])
     assert not of_type(recs, 'witness'), recs
+
+
+def test_an_input_that_cannot_show_one_item_shows_the_others():
+    class Blank:
+        def __repr__(self):
+            return 'Bits(%d)' % self.val    # not set yet: an __init__'s self
+    values = sys.modules['litmus_calls_values']
+    assert values._short_repr((Blank(), 32, 5)) == \
+        '(<unrepresentable Blank: AttributeError>, 32, 5)'
+    assert values._short_repr((Blank(),)) == \
+        '(<unrepresentable Blank: AttributeError>,)'

@@ -378,3 +378,15 @@ def test_a_packages_text_has_its_words_in_punctuation():
     finally:
         inputs.PACKAGE[0] = False
     assert '(x@y.z)\n(@a@b)\n' in got and '<x@y.z>\n<@a@b>\n' in got
+
+
+def test_two_integers_of_a_package_meet_as_a_value_and_its_width():
+    assert inputs._width_variants(3, 2) == [(4, 2), (32, 5), (31, 5)]
+    assert inputs._width_variants(-1, 2) == []
+    assert inputs._width_variants(5, 100) == []
+    inputs.PACKAGE[0] = True
+    try:
+        assert (4, 2) in inputs._pair_variants(3, 2)
+    finally:
+        inputs.PACKAGE[0] = False
+    assert (4, 2) not in inputs._pair_variants(3, 2)
