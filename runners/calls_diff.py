@@ -380,6 +380,14 @@ class _Compare:
             # The arguments after the call are a part of the result: an
             # in-place algorithm's, and a patch's that changes what the
             # reference leaves alone (the caller's list).
+            # A result that is a mutable argument itself (or holds it)
+            # on one side only: the caller's list aliased by the result.
+            rs_, cs_ = _shared(rv, ra), _shared(cv, ca)
+            if rs_ != cs_:
+                if self._unstable(rf, args, kwargs, rlimit):
+                    return "skip"
+                return self._witness(origin, fname, args, kwargs, rs, rv,
+                                     cs, cv, shared=(rs_, cs_))
             ra, ca, read_apart = _left_items(ra, ca)
             if read_apart and rv is not None:
                 # The same result from an iterator read further on one
@@ -491,7 +499,7 @@ class _Compare:
 
     @staticmethod
     def _witness(origin, fname, args, kwargs, rs, rv, cs, cv, after=None,
-                 module=None):
+                 module=None, shared=None):
         w = {"type": "witness", "origin": origin, "function": fname,
              "input": _as_json(list(args)) if not kwargs else None,
              "input_repr": _describe(args, kwargs),
@@ -507,6 +515,9 @@ class _Compare:
                                          _short_repr(ra)),
                 "candidate": "%s%s%s" % (path, " = " if path else "",
                                          _short_repr(ca))}
+        if shared is not None:
+            w["result_shares"] = {"reference": shared[0] or "nothing",
+                                  "candidate": shared[1] or "nothing"}
         if module is not None:
             def changes(d):
                 return ", ".join("%s=%s" % (k, _short_repr(v[1]))
@@ -535,6 +546,24 @@ def _refused_here(exc, side):
     at = tb.tb_lasti
     return frame.f_globals is vars(side) and 0 <= at < len(raw) - 1 and \
         raw[at] == _RAISE and raw[at + 1] >= 1
+
+
+_MUTABLE = (list, dict, set, bytearray)
+
+
+def _shared(result, args):
+    """Which mutable argument (a list, dict, set or bytearray) the result
+    is, or holds as an item: "argument N", "argument N as an item", or ""
+    for none."""
+    for i, a in enumerate(args):
+        if type(a) not in _MUTABLE:
+            continue
+        if result is a:
+            return "argument %d" % (i + 1)
+        if type(result) in (list, tuple) and \
+                any(x is a for x in result[:1000]):
+            return "argument %d as an item" % (i + 1)
+    return ""
 
 
 def _left_items(ra, ca):

@@ -589,6 +589,9 @@ static json_t *witness_copy(const json_t *r)
     after_copy(o, r, "arguments_after", &ra, &ca);
     /* What the call left in its module (a repository file). */
     after_copy(o, r, "module_after", &rm, &cm);
+    /* The mutable argument the result is, or holds, on each side. */
+    const char *rsh, *csh;
+    after_copy(o, r, "result_shares", &rsh, &csh);
     struct lt_buf b = LT_BUF_INIT;
     char *short_in = clip(repr, 200);
     lt_buf_printf(&b, "%s%s%s (%s input): reference ",
@@ -600,6 +603,9 @@ static json_t *witness_copy(const json_t *r)
     outcome_text(&b, cand);
     after_text(&b, "arguments", ra, ca);
     after_text(&b, "module", rm, cm);
+    if (rsh && csh)
+        lt_buf_printf(&b, "; the result is or holds: reference %s, "
+                          "patch %s", rsh, csh);
     char *text = clip(b.data, 600);
     json_object_set_new(o, "text", jstr_clip(text, 600));
     free(text);

@@ -1350,3 +1350,19 @@ def test_an_input_that_cannot_show_one_item_shows_the_others():
         '(<unrepresentable Blank: AttributeError>, 32, 5)'
     assert values._short_repr((Blank(),)) == \
         '(<unrepresentable Blank: AttributeError>,)'
+
+
+GROUPS = '''
+def whole(items):
+    return [list(items)]
+'''
+
+
+def test_a_result_that_holds_the_callers_list_on_one_side_is_a_witness():
+    aliases = GROUPS.replace('[list(items)]', '[items]')
+    recs = run_diff(GROUPS, aliases, [('whole', ([1, 2],), {})])
+    (w, *_) = of_type(recs, 'witness')
+    assert w['result_shares'] == {'reference': 'nothing',
+                                  'candidate': 'argument 1 as an item'}, w
+    assert not of_type(run_diff(GROUPS, GROUPS, [('whole', ([1, 2],), {})]),
+                       'witness')
