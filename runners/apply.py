@@ -406,6 +406,20 @@ def _keep_functions(old, new_dict):
             continue
         if _update_function(was, now, 0):
             new_dict[name] = was
+            _KEPT[id(now)] = (now, was)
+    # The module's own tables made by the re-execution (a dict of its
+    # filters, a list of handlers) hold the functions kept in their
+    # place: another module that takes the new table (rebound to it)
+    # reaches the same function objects as the program's references.
+    for v in list(new_dict.values()):
+        if type(v) is dict:
+            for k, x in list(v.items()):
+                if _kept(x) is not x:
+                    v[k] = _kept(x)
+        elif type(v) is list:
+            for i, x in enumerate(v):
+                if _kept(x) is not x:
+                    v[i] = _kept(x)
     if _KEPT:
         # A new function's too: its defaults (`base=Undefined`, made of
         # the class the re-execution defined before it was kept) and its

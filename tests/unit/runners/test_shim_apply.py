@@ -353,3 +353,31 @@ def test_a_sentinel_whose_class_the_patch_redefines_is_the_patchs():
     fresh_reexec(mod, 'missing = type("M", (), {"__reduce__": '
                       'lambda self: "missing"})()\n')
     assert mod.missing is not was and mod.missing.__reduce__() == "missing"
+
+
+FILTERS = '''
+def upper(s):
+    return s.upper()
+
+
+FILTERS = {"upper": upper}
+HANDLERS = [upper]
+'''
+
+
+def test_a_table_the_module_makes_again_holds_the_kept_functions():
+    # jinja's FILTERS: another module copied the table at import; after
+    # the re-execution it is rebound to the new one, whose entries must
+    # be the function objects the program already holds (which the
+    # probes and the call capture watch).
+    mod = module(FILTERS)
+    held = mod.upper
+    old = dict(mod.__dict__)
+    for name in list(mod.__dict__):
+        if name not in apply._IMPORT_DUNDERS:
+            del mod.__dict__[name]
+    exec(compile(FILTERS.replace("s.upper()", "s.upper() + '!'"),
+                 "<patched>", "exec"), mod.__dict__)
+    apply.keep_after_reexec(old, mod.__dict__, "<patched>")
+    assert mod.upper is held and held("a") == "A!"
+    assert mod.FILTERS["upper"] is held and mod.HANDLERS[0] is held
