@@ -774,6 +774,10 @@ def variants(v, shape, consts, depth=0):
                v + v[-1:], " ", v * 2, v + " ", alphabet[0],
                v + "\n", "\n" + v, v[:1] + "\n" + v[1:], "\t" + v,
                v + v[-1:] * 11, v[:1] * 12 + v[1:]]
+        if PACKAGE[0] and " " in v:
+            # Its blanks as other white space (a tab, a newline): a check
+            # for " " where the program means any.
+            out[12:12] = [v.replace(" ", "\t"), v.replace(" ", "\n")]
         if PACKAGE[0] and v:
             # A word of a package's text inside punctuation (a handle in
             # parentheses, an address in angle brackets): where a parser
@@ -868,6 +872,15 @@ def variants(v, shape, consts, depth=0):
             out.append({k: v[k] for k in reversed(keys)})
             for k in keys[:8]:
                 out.append({x: v[x] for x in keys if x != k})
+            if PACKAGE[0]:
+                # A text key renamed (its blanks another kind of white
+                # space, the other case): a mapping of attributes or
+                # options whose keys a program validates.
+                for k in [k for k in keys if type(k) is str][:3]:
+                    for nk in _key_variants(k):
+                        if nk not in v:
+                            out.append({(nk if x == k else x): v[x]
+                                        for x in keys})
             if depth < 2:
                 vshape = shape.kinds.get("dict", {}).get("val") \
                     if shape else None
@@ -1271,6 +1284,16 @@ def _pair_variants(a, b):
     if type(b) is int and type(a) in (str, list, tuple):
         return _length_variants(a, b)
     return out
+
+
+def _key_variants(k):
+    """A text key's neighbours: its blanks as a tab and as a newline,
+    then the other case."""
+    out = []
+    if " " in k:
+        out += [k.replace(" ", "\t"), k.replace(" ", "\n")]
+    out.append(k.upper() if k != k.upper() else k.lower())
+    return [x for x in out if x != k]
 
 
 MAX_WIDTH = 64  # bits: a width brought to a value's binary length at most

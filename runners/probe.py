@@ -372,6 +372,7 @@ def _result(status, value, args, kwargs):
             # message_differs).
             out["message"] = litmus_calls.without_addresses(
                 str(value))[:MESSAGE_MAX]
+            out["message_key"] = _message_key(out["message"])
         except Exception:
             pass
     else:
@@ -380,6 +381,19 @@ def _result(status, value, args, kwargs):
     if kwargs:
         out["kwargs"] = summary(dict(kwargs))
     return out
+
+
+def _message_key(text):
+    """A message as the engine compares it: escapes read, quotes and
+    white space left out (a key shown with !r or without quotes is the
+    same message)."""
+    try:
+        text = text.encode("latin-1", "backslashreplace").decode(
+            "unicode_escape")
+    except (UnicodeError, ValueError):
+        pass
+    return "".join(ch for ch in text if not ch.isspace() and
+                   ch not in "'\"`")
 
 
 _CHANGED_PATHS = set()  # the files either patch changes (install)

@@ -233,7 +233,9 @@ static int refused_type(const json_t *out)
 static int same_outcome(const json_t *ao, const json_t *bo)
 {
     if (!raised_here(ao) && !raised_here(bo) &&
-        !json_object_get(ao, "message") && !json_object_get(bo, "message"))
+        !json_object_get(ao, "message") && !json_object_get(bo, "message") &&
+        !json_object_get(ao, "message_key") &&
+        !json_object_get(bo, "message_key"))
         return lt__rp_same(ao, bo);
     json_t *a = json_copy((json_t *)ao), *b = json_copy((json_t *)bo);
     json_object_del(a, "raised_here");
@@ -242,6 +244,8 @@ static int same_outcome(const json_t *ao, const json_t *bo)
      * says (a fix words its errors its own way). */
     json_object_del(a, "message");
     json_object_del(b, "message");
+    json_object_del(a, "message_key");
+    json_object_del(b, "message_key");
     int same = lt__rp_same(a, b);
     json_decref(a);
     json_decref(b);
@@ -288,8 +292,8 @@ static int message_differs(const json_t *a, const json_t *b,
     const json_t *ao = json_object_get(a, "out"), *bo = json_object_get(b, "out");
     const char *ra = json_string_value(json_object_get(ao, "raise")),
                *rb = json_string_value(json_object_get(bo, "raise")),
-               *ma = json_string_value(json_object_get(ao, "message")),
-               *mb = json_string_value(json_object_get(bo, "message"));
+               *ma = json_string_value(json_object_get(ao, "message_key")),
+               *mb = json_string_value(json_object_get(bo, "message_key"));
     if (!json_integer_value(json_object_get(a, "v")) || !ra || !rb || !ma ||
         !mb || strcmp(ra, rb) != 0 || strcmp(ma, mb) == 0)
         return 0;
@@ -299,8 +303,8 @@ static int message_differs(const json_t *a, const json_t *b,
     free(k);
     const char *r0a = json_string_value(json_object_get(a0, "raise")),
                *r0b = json_string_value(json_object_get(b0, "raise")),
-               *m0a = json_string_value(json_object_get(a0, "message")),
-               *m0b = json_string_value(json_object_get(b0, "message"));
+               *m0a = json_string_value(json_object_get(a0, "message_key")),
+               *m0b = json_string_value(json_object_get(b0, "message_key"));
     return r0a && r0b && m0a && m0b && strcmp(r0a, ra) == 0 &&
            strcmp(r0b, ra) == 0 && strcmp(m0a, m0b) == 0;
 }

@@ -265,11 +265,11 @@ static void test_a_message_the_tests_pin_is_compared_on_variants(void **state)
                 asprintf(&text,
                          "[{\"t\": 0, \"f\": \"C.m\", \"c\": 0, \"v\": 0, "
                          "\"what\": \"as the test called it\", \"out\": "
-                         "{\"raise\": \"m.Bad\", \"message\": %s, "
+                         "{\"raise\": \"m.Bad\", \"message_key\": %s, "
                          "\"args\": [], \"in\": 1}}, "
                          "{\"t\": 0, \"f\": \"C.m\", \"c\": 0, \"v\": 1, "
                          "\"what\": \"argument 1 = 0\", \"out\": "
-                         "{\"raise\": \"m.Bad\", \"message\": %s, "
+                         "{\"raise\": \"m.Bad\", \"message_key\": %s, "
                          "\"args\": []}}]",
                          cases[i][s], cases[i][2 + s]) > 0);
             side[s] = parse(text);

@@ -390,3 +390,17 @@ def test_two_integers_of_a_package_meet_as_a_value_and_its_width():
     finally:
         inputs.PACKAGE[0] = False
     assert (4, 2) not in inputs._pair_variants(3, 2)
+
+
+def test_a_packages_text_keys_and_blanks_have_other_white_space():
+    inputs.PACKAGE[0] = True
+    try:
+        got = inputs.variants({'a b': 1, 'c': 2}, None, ())
+        text = inputs.variants('a b', None, ())
+    finally:
+        inputs.PACKAGE[0] = False
+    assert {'a\tb': 1, 'c': 2} in got and {'A B': 1, 'c': 2} in got
+    assert {'a b': 1, 'C': 2} in got
+    assert 'a\tb' in text and 'a\nb' in text
+    assert {'a\tb': 1, 'c': 2} not in inputs.variants({'a b': 1, 'c': 2},
+                                                       None, ())

@@ -790,6 +790,10 @@ def test_an_exception_s_message_is_recorded_without_addresses():
     assert out['raise'] == 'builtins.ValueError'
     assert '0x7f00aa' not in out['message'] and out['message'].startswith(
         'bad <X')
+    # A key shown with !r and without: the same message.
+    assert probe._message_key("not allowed: 'a\\tb'") == \
+        probe._message_key("not allowed: a\tb") == 'notallowed:ab'
+    assert probe._message_key('bad value: nope') != probe._message_key('0')
 
 
 CATCHES = '''
