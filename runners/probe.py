@@ -21,6 +21,7 @@ import signal
 import sys
 import time
 import types
+import weakref
 
 import _litmus
 import litmus_calls
@@ -909,7 +910,9 @@ def _remember_arguments(name, args, kwargs):
         _ARGS_SEEN[name] = (rest, dict(kwargs))
 
 
-_OBJECTS_SEEN = {}  # class -> the first object of it a probed call held
+_OBJECTS_SEEN = {}  # class -> a weak reference to the first object of
+# it a probed call held (kept alive, it could change what a later test
+# finds in a weak cache)
 OBJECTS_SEEN_MAX = 500
 
 
@@ -928,8 +931,12 @@ def _remember_objects(args, kwargs):
         if not _program_object(a):
             continue
         for x in [a] + list(_own_dict(a).values()):
-            if len(_OBJECTS_SEEN) < OBJECTS_SEEN_MAX and _program_object(x):
-                _OBJECTS_SEEN.setdefault(type(x), x)
+            if len(_OBJECTS_SEEN) < OBJECTS_SEEN_MAX and \
+                    type(x) not in _OBJECTS_SEEN and _program_object(x):
+                try:
+                    _OBJECTS_SEEN[type(x)] = weakref.ref(x)
+                except TypeError:
+                    pass    # no weak reference to it: not kept
 
 
 def _siblings(v):
@@ -942,8 +949,9 @@ def _siblings(v):
              if b.__module__ not in ("builtins", "abc", "typing", "enum")]
     if not bases:
         return []
-    return [x for c, x in list(_OBJECTS_SEEN.items())
-            if c is not t and issubclass(c, bases[0])][:SIBLINGS_MAX]
+    out = [r() for c, r in list(_OBJECTS_SEEN.items())
+           if c is not t and issubclass(c, bases[0])]
+    return [x for x in out if x is not None][:SIBLINGS_MAX]
 
 
 def _replayable(v):

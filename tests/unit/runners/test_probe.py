@@ -863,8 +863,9 @@ class Opt:
 def test_an_object_attribute_is_also_an_object_of_a_sibling_class_seen():
     probe._OBJECTS_SEEN.clear()
     try:
-        probe._remember_objects((Opt(IntType('INT')),), {})
-        probe._remember_objects((Opt(Choice('CHOICE')),), {})
+        held = [Opt(IntType('INT')), Opt(Choice('CHOICE'))]
+        for o in held:
+            probe._remember_objects((o,), {})
         assert set(probe._OBJECTS_SEEN) == {Opt, IntType, Choice}
         opt = Opt(Choice('x'))
         (sibling,) = probe._siblings(opt.kind)
@@ -874,5 +875,10 @@ def test_an_object_attribute_is_also_an_object_of_a_sibling_class_seen():
         assert any(w.startswith('self.kind = <test_probe.IntType') for w in
                    got), got
         assert probe._siblings(opt) == []   # no base class of the program
+        # Only weakly held: an object the tests let go is not offered.
+        del held[:], sibling
+        import gc
+        gc.collect()
+        assert probe._siblings(opt.kind) == []
     finally:
         probe._OBJECTS_SEEN.clear()
