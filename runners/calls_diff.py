@@ -5,7 +5,6 @@
 # SPDX-License-Identifier: MIT
 import base64
 import copy
-import dis
 import heapq
 import itertools
 import json
@@ -19,7 +18,7 @@ import _litmus
 import litmus_inputs
 from litmus_calls_values import (
     ENDLESS_ITEMS, _MISSING, _PACKAGE, _PLAIN, _as_json, _clip, _force,
-    _outcome, _short_repr, _timed, own_function)
+    _outcome, _short_repr, _timed, own_function, raise_statement_frame)
 from litmus_calls_capture import (
     _NOT_CAPTURED, _Receiver, _SIDE_MODULE, _SideUnpickler, _copy_changed,
     _copy_inputs, _dumps, _name_side_globals, _side_function)
@@ -528,24 +527,14 @@ class _Compare:
         return w
 
 
-_RAISE = dis.opmap["RAISE_VARARGS"]
-
-
 def _refused_here(exc, side):
     """Whether a raise statement of the side's own file raised exc (not
-    an assert, and not Python refusing an operation): the fix's decision
-    that the input is invalid."""
-    tb = getattr(exc, "__traceback__", None)
-    if tb is None or isinstance(exc, (AssertionError, TypeError,
-                                      AttributeError, RecursionError)):
+    an assert, a TypeError or an AttributeError, and not Python refusing
+    an operation): the fix's decision that the input is invalid."""
+    if isinstance(exc, (TypeError, AttributeError, RecursionError)):
         return False
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    frame = tb.tb_frame
-    raw = frame.f_code.co_code
-    at = tb.tb_lasti
-    return frame.f_globals is vars(side) and 0 <= at < len(raw) - 1 and \
-        raw[at] == _RAISE and raw[at + 1] >= 1
+    frame = raise_statement_frame(exc)
+    return frame is not None and frame.f_globals is vars(side)
 
 
 _MUTABLE = (list, dict, set, bytearray)

@@ -2,6 +2,7 @@
 # CPU-time limit, values told in a line or as JSON, a call's outcome, an
 # object's state, and the kinds of plain values.  Compiled into the
 # litmus binary as litmus_calls_values.  SPDX-License-Identifier: MIT
+import dis
 import itertools
 import json
 import re
@@ -64,6 +65,27 @@ def _timed(fn, seconds):
         if _PACKAGE[0]:
             return "raise", exc
         raise
+
+
+_RAISE = dis.opmap["RAISE_VARARGS"]
+
+
+def raise_statement_frame(exc):
+    """The frame whose `raise` statement raised exc itself (raise
+    ValueError(...): a program's decision, even of a built-in type), or
+    None: Python's own operations refused (an issubclass() of an
+    instance, a missing key), or an assert did (it states what a function
+    takes)."""
+    tb = getattr(exc, "__traceback__", None)
+    if tb is None or isinstance(exc, AssertionError):
+        return None
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    raw = tb.tb_frame.f_code.co_code
+    at = tb.tb_lasti
+    if 0 <= at < len(raw) - 1 and raw[at] == _RAISE and raw[at + 1] >= 1:
+        return tb.tb_frame
+    return None
 
 
 def _short_repr(v):

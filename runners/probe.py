@@ -398,7 +398,6 @@ def _message_key(text):
 
 
 _CHANGED_PATHS = set()  # the files either patch changes (install)
-_RAISE = dis.opmap["RAISE_VARARGS"]
 
 
 def _raised_by_program(exc):
@@ -408,16 +407,8 @@ def _raised_by_program(exc):
     made (an issubclass() of an instance, a missing key).  An assert is
     neither: it states what the function takes, and a variant that fails
     one is outside that."""
-    tb = getattr(exc, "__traceback__", None)
-    if tb is None or isinstance(exc, AssertionError):
-        return False
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    code = tb.tb_frame.f_code
-    raw = code.co_code
-    at = tb.tb_lasti
-    return code.co_filename in _CHANGED_PATHS and 0 <= at < len(raw) - 1 \
-        and raw[at] == _RAISE and raw[at + 1] >= 1
+    frame = litmus_calls.raise_statement_frame(exc)
+    return frame is not None and frame.f_code.co_filename in _CHANGED_PATHS
 
 
 # --- the calls ------------------------------------------------------------
