@@ -13,8 +13,8 @@ import sys
 # The names probe.py and the shim reach through litmus_calls, and those
 # the unit tests read (tests/unit/runners/test_calls.py).
 from litmus_calls_values import (  # noqa: F401
-    _PACKAGE, _short_repr, _timed, own_function, raise_statement_frame,
-    without_addresses)
+    _PACKAGE, _short_repr, _timed, builtin_iterator, own_function,
+    raise_statement_frame, without_addresses)
 from litmus_calls_capture import (  # noqa: F401
     _NOT_CAPTURED, _captured, _dumps, _per_function, install_capture)
 from litmus_calls_compare import compare, same  # noqa: F401

@@ -18,7 +18,8 @@ import _litmus
 import litmus_inputs
 from litmus_calls_values import (
     ENDLESS_ITEMS, _MISSING, _PACKAGE, _PLAIN, _as_json, _clip, _force,
-    _outcome, _short_repr, _timed, own_function, raise_statement_frame)
+    _outcome, _short_repr, _timed, builtin_iterator, own_function,
+    raise_statement_frame)
 from litmus_calls_capture import (
     _NOT_CAPTURED, _Receiver, _SIDE_MODULE, _SideUnpickler, _copy_changed,
     _copy_inputs, _dumps, _name_side_globals, _side_function)
@@ -560,9 +561,7 @@ def _left_items(ra, ca):
     read to what it has left (a list); and the positions where one side's
     list is a proper tail of the other's: the same input read further."""
     def read(v):
-        if isinstance(v, types.GeneratorType) or (
-                type(v).__module__ in ("builtins", "itertools") and
-                hasattr(type(v), "__next__")):
+        if builtin_iterator(v):
             try:
                 return list(itertools.islice(v, 100000)), True
             except Exception:

@@ -67,6 +67,14 @@ def _timed(fn, seconds):
         raise
 
 
+def builtin_iterator(v):
+    """Whether v is a generator or a built-in iterator (itertools', map's,
+    a list's): the program's own iterators are objects with attributes."""
+    t = type(v)
+    return isinstance(v, types.GeneratorType) or \
+        t.__module__ in ("builtins", "itertools") and hasattr(t, "__next__")
+
+
 _RAISE = dis.opmap["RAISE_VARARGS"]
 
 

@@ -768,6 +768,18 @@ static int equal_to_anything(PyObject *v, int depth, size_t *budget)
     return eq == 1 || ne == 0;
 }
 
+/* Fires when a value the candidate's code hands back to code outside it
+ * compares equal to anything. */
+static void check_returned(PyObject *v)
+{
+    size_t budget = 10000;
+    if (equal_to_anything(v, 0, &budget)) {
+        char t[256];
+        fire("returned a %s that compares equal to anything",
+             lt_py_type_name((PyObject *)Py_TYPE(v), t, sizeof(t)));
+    }
+}
+
 static int eq_profiler(PyObject *obj, PyFrameObject *frame, int what,
                        PyObject *arg)
 {
@@ -787,14 +799,8 @@ static int eq_profiler(PyObject *obj, PyFrameObject *frame, int what,
         Py_DECREF(bc);
         Py_DECREF(back);
     }
-    if (!outermost)
-        return 0;
-    size_t budget = 10000;
-    if (equal_to_anything(arg, 0, &budget)) {
-        char t[256];
-        fire("returned a %s that compares equal to anything",
-             lt_py_type_name((PyObject *)Py_TYPE(arg), t, sizeof(t)));
-    }
+    if (outermost)
+        check_returned(arg);
     return 0;
 }
 
@@ -815,14 +821,8 @@ static PyObject *eq_eval(PyThreadState *ts, void *frame, int throwflag)
     int outermost = eq_depth++ == 0;
     PyObject *r = lt_pyabi_eval_frame_default(ts, frame, throwflag);
     eq_depth--;
-    if (r && outermost) {
-        size_t budget = 10000;
-        if (equal_to_anything(r, 0, &budget)) {
-            char t[256];
-            fire("returned a %s that compares equal to anything",
-                 lt_py_type_name((PyObject *)Py_TYPE(r), t, sizeof(t)));
-        }
-    }
+    if (r && outermost)
+        check_returned(r);
     return r;
 }
 

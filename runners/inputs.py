@@ -774,10 +774,8 @@ def variants(v, shape, consts, depth=0):
                v + v[-1:], " ", v * 2, v + " ", alphabet[0],
                v + "\n", "\n" + v, v[:1] + "\n" + v[1:], "\t" + v,
                v + v[-1:] * 11, v[:1] * 12 + v[1:]]
-        if PACKAGE[0] and " " in v:
-            # Its blanks as other white space (a tab, a newline): a check
-            # for " " where the program means any.
-            out[12:12] = [v.replace(" ", "\t"), v.replace(" ", "\n")]
+        if PACKAGE[0]:
+            out[12:12] = _blank_variants(v)
         if PACKAGE[0] and v:
             # A word of a package's text inside punctuation (a handle in
             # parentheses, an address in angle brackets): where a parser
@@ -1286,13 +1284,16 @@ def _pair_variants(a, b):
     return out
 
 
+def _blank_variants(v):
+    """A text's blanks as other white space (a tab, a newline): a check
+    for " " where the program means any."""
+    return [v.replace(" ", "\t"), v.replace(" ", "\n")] if " " in v else []
+
+
 def _key_variants(k):
-    """A text key's neighbours: its blanks as a tab and as a newline,
-    then the other case."""
-    out = []
-    if " " in k:
-        out += [k.replace(" ", "\t"), k.replace(" ", "\n")]
-    out.append(k.upper() if k != k.upper() else k.lower())
+    """A text key's neighbours: its blanks as other white space, then
+    the other case."""
+    out = _blank_variants(k) + [k.upper() if k != k.upper() else k.lower()]
     return [x for x in out if x != k]
 
 

@@ -220,7 +220,7 @@ def summary(v, depth=0, seen=None, left=None):
                       types.MethodType, type, types.ModuleType)):
         return {"ref": getattr(v, "__qualname__",
                                getattr(v, "__name__", _name(t)))}
-    if _is_iterator(v):
+    if litmus_calls.builtin_iterator(v):
         # Reading it would take the test's items: an iterator is an
         # iterator (a variant's, in a child, is read: _Iterated).
         return {"iterator": "?"}
@@ -314,18 +314,10 @@ class _Iterated(list):
     """The items a variant's call returned as an iterator."""
 
 
-def _is_iterator(v):
-    """A generator or a built-in iterator (itertools', map's, a list's):
-    the program's own iterators are objects with attributes."""
-    t = type(v)
-    return isinstance(v, types.GeneratorType) or \
-        t.__module__ in ("builtins", "itertools") and hasattr(t, "__next__")
-
-
 def _read(v):
     """A returned iterator's items, read (inside a variant's child, under
     its timer: an error raised while reading is the call's)."""
-    if _is_iterator(v):
+    if litmus_calls.builtin_iterator(v):
         return _Iterated(itertools.islice(v, ITEMS_READ))
     return v
 
@@ -461,7 +453,7 @@ def _near(v, consts=()):
     # what a fix does with an iterator it cannot read twice (the
     # reference's own edge case, often) is not what the tests' calls
     # show; differential execution tries them where results decide.
-    vs = [x for x in vs if not _is_iterator(x) and
+    vs = [x for x in vs if not litmus_calls.builtin_iterator(x) and
           not isinstance(x, litmus_inputs.Endless)]
     known = [c for c in consts if type(c) is type(v) and c != v]
     if type(v) is int and not isinstance(v, bool):

@@ -196,7 +196,7 @@ def test_variants_take_each_argument_in_turn():
     finally:
         litmus_inputs.PACKAGE[0] = False
     assert () in near and range(0) in near, near
-    assert not any(probe._is_iterator(v) for v in near), near
+    assert not any(probe.litmus_calls.builtin_iterator(v) for v in near), near
     import collections
     assert any(type(v) is collections.OrderedDict for v in mapping), mapping
 
