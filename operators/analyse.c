@@ -144,6 +144,46 @@ int lt_code_fingerprint(const char *path, const char *source,
     return rc;
 }
 
+int lt_changed_spans(const char *path, const char *source, const char *other,
+                     long **spans, size_t *n)
+{
+    *spans = NULL;
+    *n = 0;
+    if (!Py_IsInitialized())
+        return LT_EPYTHON;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int rc = LT_EPYTHON;
+    PyObject *res = NULL;
+    PyObject *mod = codediff_module();
+    PyObject *a = mod ? source_text(source, strlen(source)) : NULL;
+    PyObject *b = a ? source_text(other, strlen(other)) : NULL;
+    if (b)
+        res = PyObject_CallMethod(mod, "changed_spans", "(sOO)", path, a, b);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    if (res == Py_None) {
+        rc = 0;
+    } else if (res && PyList_Check(res)) {
+        size_t k = (size_t)PyList_Size(res);
+        *spans = xcalloc(2 * k + 1, sizeof(long));
+        for (size_t i = 0; i < k; i++)
+            if (!PyArg_ParseTuple(PyList_GetItem(res, (Py_ssize_t)i), "ll",
+                                  &(*spans)[2 * i], &(*spans)[2 * i + 1]))
+                break;
+        *n = k;
+        rc = PyErr_Occurred() ? LT_EPYTHON : 1;
+    }
+    if (rc < 0) {
+        drop_error();
+        free(*spans);
+        *spans = NULL;
+        *n = 0;
+    }
+    Py_XDECREF(res);
+    PyGILState_Release(g);
+    return rc;
+}
+
 int lt_code_import_digest(const char *path, const char *source, size_t len,
                           const long *lines, size_t n_lines,
                           const char *funcs, struct lt_import_digest *out)

@@ -155,6 +155,14 @@ int lt_analyse_swaps(const char *path, const char *source, size_t len,
 int lt_code_fingerprint(const char *path, const char *source,
                                size_t len, char out[17]);
 
+/* The functions of `source` whose code `other` changes
+ * (runners/codediff.py changed_spans): *spans (caller frees) holds
+ * 2 * *n lines, the first and last of each in `source`.  1 when they are
+ * known (maybe none); 0 when they cannot be said (a module or class body
+ * differs, or a text does not compile); LT_EPYTHON. */
+int lt_changed_spans(const char *path, const char *source, const char *other,
+                     long **spans, size_t *n);
+
 /* What importing a subject does, for reusing a baseline
  * (runners/codediff.py import_digest). */
 struct lt_import_digest {

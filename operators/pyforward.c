@@ -73,6 +73,15 @@ int lt_code_fingerprint(const char *path, const char *source, size_t len,
     return fn(path, source, len, out);
 }
 
+int lt_changed_spans(const char *path, const char *source, const char *other,
+                     long **spans, size_t *n)
+{
+    *spans = NULL;
+    *n = 0;
+    FORWARD(lt_changed_spans, LT_EPYTHON);
+    return fn(path, source, other, spans, n);
+}
+
 int lt_code_import_digest(const char *path, const char *source, size_t len,
                           const long *lines, size_t n_lines,
                           const char *funcs, struct lt_import_digest *out)

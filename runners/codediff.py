@@ -278,6 +278,98 @@ def import_digest(path, source, lines, funcs):
             sorted(static))
 
 
+def changed_spans(path, source, other):
+    """The functions of `source` whose code `other` changes, as (first,
+    last) line spans of `source` (decorators and nested code included):
+    a test that runs none of those lines runs the same code with either
+    text.  Where the module's own statements differ only in imports and
+    function definitions, the functions that read a name they bind count
+    as changed.  None when it cannot be said: another module-level
+    statement or a class body differs, or a text does not compile."""
+    raw_a = source.encode("utf-8", "surrogateescape")
+    raw_b = other.encode("utf-8", "surrogateescape")
+    try:
+        a = compile(raw_a, path, "exec", dont_inherit=True)
+        b = compile(raw_b, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, OverflowError, MemoryError,
+            RecursionError):
+        return None
+    spans = []
+    ka = keyed_children(a, positions=False)
+    kb = keyed_children(b, positions=False)
+    if ka.keys() != kb.keys() or not _shallow_equal(a, b, positions=False):
+        names = _rebound_names(raw_a, raw_b)
+        if names is None:
+            return None
+        for code in _walk(a):
+            if code is not a and is_function_code(code) and (
+                    code.co_name in names and
+                    qualname(code) == code.co_name or
+                    names.intersection(code.co_names)):
+                spans.append(_span(code))
+    for k in ka.keys() & kb.keys():
+        if not _changed_functions(ka[k], kb[k], spans):
+            return None
+    return sorted(set(spans))
+
+
+def _span(code):
+    lines = [line for c in _walk(code) for _, line in code_lines(c) if line]
+    return (code.co_firstlineno, max(lines + [code.co_firstlineno]))
+
+
+def _changed_functions(a, b, spans):
+    # Positions ignored: code that only moved is the same code.
+    ka = keyed_children(a, positions=False)
+    kb = keyed_children(b, positions=False)
+    if ka.keys() != kb.keys() or not _shallow_equal(a, b, positions=False):
+        if not is_function_code(a):
+            return False
+        spans.append(_span(a))
+        return True
+    return all(_changed_functions(ka[k], kb[k], spans) for k in ka)
+
+
+def _rebound_names(raw_a, raw_b):
+    """The names that the module-level statements of two texts bind
+    differently, when every statement that differs is an import or a
+    function definition (its body aside: code objects compare those);
+    None otherwise."""
+    import ast
+    import collections
+    try:
+        tops = [ast.parse(raw).body for raw in (raw_a, raw_b)]
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+    def bare(node):
+        # A definition without its functions' bodies.
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return type(node)(**dict(ast.iter_fields(node), body=[]))
+        if isinstance(node, ast.ClassDef):
+            return ast.ClassDef(**dict(ast.iter_fields(node),
+                                       body=[bare(n) for n in node.body]))
+        return node
+
+    def key(node):
+        return ast.dump(bare(node))
+    counts = [collections.Counter(key(n) for n in body) for body in tops]
+    names = set()
+    for body, mine, theirs in ((tops[0], counts[0], counts[1]),
+                               (tops[1], counts[1], counts[0])):
+        for node in body:
+            if mine[key(node)] <= theirs[key(node)]:
+                continue
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names.update((alias.asname or alias.name).split(".")[0]
+                             for alias in node.names)
+            else:
+                return None
+    return names
+
+
 def rebind_payload(path, source, start, end, replacement, line):
     """The top-level statement holding `line` of the mutated source,
     compiled alone, as a swap payload ((("<rebind>",), code),): a child

@@ -113,4 +113,9 @@ rows = {c["model_name_or_path"]: c for c in json.load(open(sys.argv[1]))["candid
 assert rows["cand-good"]["verdict"] == "correct", rows["cand-good"]
 assert rows["cand-breaks"]["verdict"] == "overfitting", rows["cand-breaks"]
 assert rows["cand-breaks"]["reason"] == "fails_wider_suite", rows["cand-breaks"]
+# Three wider tests execute textkit/numbers.py; only test_report_line runs
+# the function the candidates change: the others run the same code with
+# either fix and are not repeated.
+for k in ("cand-good", "cand-breaks"):
+    assert rows[k]["evidence"]["wider"]["tests"] == 1, rows[k]["evidence"]
 PY

@@ -32,6 +32,7 @@
 #include "engine/jobs/patches/patches_internal.h"
 #include "engine/jobs/patches/patches_store.h"
 #include "engine/jobs/patches/repo_internal.h"
+#include "operators/operators.h"
 #include "sandbox/sandbox.h"
 
 #ifdef LT_HAVE_SIMILARITY
@@ -1139,13 +1140,92 @@ static json_t *inst_map(struct repo_run *r, struct rinst *in)
     return load_layer(r, in, "map", "map");
 }
 
-/* The wider tests each candidate repeats: those of the wider suite that
- * pass with the reference (the base without one) and execute a line of a
- * changed file, cheapest first, within --wider-budget CPU seconds of the
- * reference's time. */
-static json_t *choose_wider(const struct repo_run *r, const json_t *wider)
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The lines of the changed files each covered test of wider run j ran,
+ * as {node id: {path in the tree: "a-b,c,..."}}: what a candidate's
+ * choice of wider tests is made from (choose_wider). */
+static json_t *lines_run(const struct rinst *in, const struct lt_suite *suite,
+                         const struct lt_run_report *j)
+{
+    json_t *out = json_object();
+    size_t tl = strlen(in->tree);
+    for (size_t k = 0; j->cov && k < j->n_tests; k++) {
+        uint32_t t = j->tests[k];
+        if (t >= j->n_cov || !j->cov[t].n || t >= suite->n_tests)
+            continue;
+        size_t n = j->cov[t].n;
+        uint64_t *keys = xcalloc(n, sizeof(uint64_t));
+        for (size_t i = 0; i < n; i++)
+            keys[i] = (uint64_t)j->cov[t].pairs[2 * i] << 32 |
+                      j->cov[t].pairs[2 * i + 1];
+        qsort(keys, n, sizeof(uint64_t), cmp_u64);
+        json_t *files = json_object();
+        struct lt_buf b = LT_BUF_INIT;
+        for (size_t i = 0; i < n;) {
+            uint32_t subject = (uint32_t)(keys[i] >> 32);
+            const char *path = subject < in->n_subjects
+                                   ? in->subjects[subject].path : NULL;
+            b.len = 0;
+            lt_buf_puts(&b, "");
+            for (; i < n && (uint32_t)(keys[i] >> 32) == subject;) {
+                uint32_t first = (uint32_t)keys[i], last = first;
+                while (++i < n && (uint32_t)(keys[i] >> 32) == subject &&
+                       (uint32_t)keys[i] <= last + 1)
+                    last = (uint32_t)keys[i];
+                lt_buf_printf(&b, b.len ? ",%u" : "%u", first);
+                if (last != first)
+                    lt_buf_printf(&b, "-%u", last);
+            }
+            if (path && strncmp(path, in->tree, tl) == 0 && path[tl] == '/')
+                json_object_set_new(files, path + tl + 1,
+                                    json_string(b.data));
+        }
+        lt_buf_free(&b);
+        free(keys);
+        json_object_set_new(out, suite->test_ids[t], files);
+    }
+    return out;
+}
+
+/* Whether a line of ranges ("a-b,c,...", as lines_run writes them) falls
+ * in one of spans ([first, last, first, last, ...]). */
+static int ranges_meet(const char *ranges, const json_t *spans)
+{
+    for (const char *p = ranges; p && *p;) {
+        char *e;
+        unsigned long a = strtoul(p, &e, 10), b = a;
+        if (*e == '-')
+            b = strtoul(e + 1, &e, 10);
+        for (size_t i = 0; i + 1 < json_array_size(spans); i += 2) {
+            json_int_t first = json_integer_value(json_array_get(spans, i));
+            json_int_t last = json_integer_value(json_array_get(spans, i + 1));
+            if ((json_int_t)a <= last && (json_int_t)b >= first)
+                return 1;
+        }
+        p = *e == ',' ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+/* The wider tests a candidate repeats: those of the wider suite that
+ * pass in the setup run (the reference's, the base's without one) and
+ * execute a line of a changed file, or, with spans ({path in the tree:
+ * [first, last, ...]}, see differing_spans), a line of a function the
+ * candidate changes against that run (any other test runs the same code
+ * with either), cheapest first, within --wider-budget CPU seconds of the
+ * setup's time. */
+static json_t *choose_wider(const struct repo_run *r, const json_t *wider,
+                            const json_t *spans)
 {
     json_t *cov = json_object_get(wider, "covered");
+    const json_t *lines = json_object_get(wider, "lines");
+    if (!lines)
+        spans = NULL; /* a wider run stored before lines were kept */
     size_t n = json_array_size(cov);
     double *cost = xcalloc(n + 1, sizeof(double));
     size_t *order = xcalloc(n + 1, sizeof(size_t));
@@ -1154,6 +1234,17 @@ static json_t *choose_wider(const struct repo_run *r, const json_t *wider)
         const char *node = json_string_value(json_array_get(cov, i));
         if (strcmp(status_of(wider, node), "passed") != 0)
             continue;
+        if (spans) {
+            const json_t *ran = json_object_get(lines, node);
+            const char *path;
+            json_t *sp;
+            int meets = 0;
+            json_object_foreach((json_t *)spans, path, sp)
+                if (!meets)
+                    meets = ranges_meet(jstr(ran, path), sp);
+            if (!meets)
+                continue;
+        }
         cost[m] = jnum(json_object_get(wider, "cpu_ms"), node, 0);
         order[m++] = i;
     }
@@ -1178,6 +1269,100 @@ static json_t *choose_wider(const struct repo_run *r, const json_t *wider)
     free(cost);
     free(order);
     return out;
+}
+
+/* A side's text of the file at abs: its diff's, else the tree's (the
+ * base's); NULL when the diff deletes it or it cannot be read.  The
+ * caller frees it. */
+static char *side_text(const struct rover *ov, const char *abs)
+{
+    size_t i;
+    json_t *pair;
+    json_array_foreach(ov->files, i, pair)
+        if (strcmp(json_string_value(json_array_get(pair, 0)), abs) == 0) {
+            const char *t = json_string_value(json_array_get(pair, 1));
+            return t ? xstrdup(t) : NULL;
+        }
+    char *text = NULL;
+    size_t len = 0;
+    return lt_read_file(abs, &text, &len) == 0 ? text : NULL;
+}
+
+/* Where candidate ov's code can differ from setup's (the run whose wider
+ * tests it repeats): {path in the tree: [first, last, ...]}, the lines of
+ * setup's functions that either diff leaves otherwise; NULL when anything
+ * may differ (a file that is not a module both texts compile, a module or
+ * class body, a file outside the tree). */
+static json_t *differing_spans(const struct rinst *in,
+                               const struct rover *setup,
+                               const struct rover *ov)
+{
+    json_t *out = json_object();
+    size_t tl = strlen(in->tree);
+    const struct rover *sides[2] = {setup, ov};
+    for (int s = 0; s < 2 && out; s++) {
+        size_t i;
+        json_t *pair;
+        json_array_foreach(sides[s]->files, i, pair) {
+            const char *abs = json_string_value(json_array_get(pair, 0));
+            size_t al = strlen(abs);
+            if (strncmp(abs, in->tree, tl) != 0 || abs[tl] != '/') {
+                json_decref(out);
+                out = NULL;
+                break;
+            }
+            if (json_object_get(out, abs + tl + 1))
+                continue;
+            char *a = side_text(setup, abs), *b = side_text(ov, abs);
+            long *spans = NULL;
+            size_t n = 0;
+            int known = a && b && strcmp(a, b) == 0;
+            if (!known && a && b && al > 3 && strcmp(abs + al - 3, ".py") == 0)
+                known = lt_changed_spans(abs, a, b, &spans, &n) == 1;
+            free(a);
+            free(b);
+            if (!known) {
+                free(spans);
+                json_decref(out);
+                out = NULL;
+                break;
+            }
+            json_t *arr = json_array();
+            for (size_t k = 0; k < 2 * n; k++)
+                json_array_append_new(arr, json_integer(spans[k]));
+            free(spans);
+            json_object_set_new(out, abs + tl + 1, arr);
+        }
+    }
+    return out;
+}
+
+/* Candidate ov's wider tests (a new reference): those whose lines meet
+ * what it changes against the setup run, else the instance's choice by
+ * changed file. */
+static json_t *candidate_wider(const struct repo_run *r,
+                               const struct rinst *in, const struct rover *ov,
+                               const json_t *map)
+{
+    const struct rover *setup = in->ref_ov ? in->ref_ov : in->base_ov;
+    json_t *spans = differing_spans(in, setup, ov);
+    json_t *out = spans ? choose_wider(r, json_object_get(setup->result,
+                                                          "wider"),
+                                       spans)
+                        : json_incref(json_object_get(map, "wider_chosen"));
+    json_decref(spans);
+    return out ? out : json_array();
+}
+
+/* Candidate ov's wider tests, chosen once (a retried run repeats the
+ * same); a borrowed reference. */
+static const json_t *candidate_choice(const struct repo_run *r,
+                                      const struct rinst *in,
+                                      struct rover *ov, const json_t *map)
+{
+    if (!ov->wider_choice)
+        ov->wider_choice = candidate_wider(r, in, ov, map);
+    return ov->wider_choice;
 }
 
 /*** The mutation layer ***/
@@ -1247,6 +1432,7 @@ static void probe_set(struct repo_run *r, struct rinst *in, struct rover *ov,
             ov->probe_recs[i][k] = NULL;
         }
     json_decref(ov->probe_first);
+    json_decref(ov->wider_choice);
     ov->probe_first = NULL;
 }
 
@@ -1496,8 +1682,10 @@ static void advance(struct repo_run *r, struct rinst *in)
     json_t *map = inst_map(r, in);
     if (map && !json_object_get(map, "wider_chosen")) {
         json_object_set_new(map, "wider_chosen",
-                            choose_wider(r, json_object_get(setup->result,
-                                                            "wider")));
+                            choose_wider(r,
+                                         json_object_get(setup->result,
+                                                         "wider"),
+                                         NULL));
         store_layer(r, in, "map", "map", map);
     }
     if (!in->set_up) {
@@ -1638,7 +1826,7 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     uint32_t *w_idx =
         wider ? indices_of(suite, json_object_get(map, "wider"), &n_w)
         : k->kind == R_CAND
-            ? indices_of(suite, json_object_get(map, "wider_chosen"), &n_w)
+            ? indices_of(suite, candidate_choice(r, in, k->ov, map), &n_w)
         : k->kind == R_CONFIRM
             ? indices_of(suite, wider_ran(k->ov->result, map), &n_w)
                             : xcalloc(1, sizeof(uint32_t));
@@ -1828,6 +2016,9 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
     }
     json_t *ev = run_evidence(lt_exec_lane_suite(in->lane), j,
                               k->kind == R_WIDER);
+    if (k->kind == R_WIDER)
+        json_object_set_new(ev, "lines",
+                            lines_run(in, lt_exec_lane_suite(in->lane), j));
     const char *st = jstr(json_object_get(ev, "end"), "status");
     if (st && strcmp(st, "error") == 0 && !xt->retried) {
         json_decref(ev);
@@ -1913,12 +2104,8 @@ static void task_finished(struct lt_exec *ex, struct lt_task *xt,
                      in->id, jstr(json_object_get(ev, "end"), "detail"));
             lt_exec_fail(ex, LT_EXIT_USAGE);
         }
-        if (k->kind == R_CAND) {
-            json_t *map = inst_map(r, in);
-            json_object_set(ev, "wider_ran",
-                            json_object_get(map, "wider_chosen"));
-            json_decref(map);
-        }
+        if (k->kind == R_CAND)
+            json_object_set(ev, "wider_ran", k->ov->wider_choice);
         k->ov->result = ev;
         store_layer(r, in, k->ov->sha, layer_of(k->ov), ev);
         if (k->kind == R_CAND)

@@ -58,6 +58,7 @@ struct rover {
     int confirm_queued;      /* the reference's run on its list of tests
                                 is under way */
     double probe_ms;         /* their wall time so far */
+    json_t *wider_choice;    /* the wider tests its run repeats */
     const char *diff;        /* its text (a candidate's or the reference's) */
     int queued;
     size_t mut_queued;       /* its mutants' runs under way */

@@ -174,3 +174,39 @@ def test_a_patch_that_adds_nested_code_to_a_function_swaps_it_whole():
                                        quick=True, positions=False)
     assert structural == [()]
 
+
+
+def test_changed_spans_are_the_functions_a_patch_changes():
+    # Lines of SRC: add 4-5, Box.grow 11-14 with step 12-13.
+    assert codediff.changed_spans('m.py', SRC, SRC) == []
+    assert codediff.changed_spans('m.py', SRC, '\n\n' + SRC) == []
+    assert codediff.changed_spans(
+        'm.py', SRC, SRC.replace('a + b', 'b + a')) == [(4, 5)]
+    # A nested function alone, not the method holding it.
+    assert codediff.changed_spans(
+        'm.py', SRC, SRC.replace('k * 2', 'k * 3')) == [(12, 13)]
+    # A default argument is the definition's: its function counts.
+    assert codediff.changed_spans(
+        'm.py', SRC, SRC.replace('def add(a, b)', 'def add(a, b=1)')) == \
+        [(4, 5)]
+
+
+def test_changed_spans_follow_the_names_imports_and_definitions_bind():
+    src = 'from os import sep\n\n\ndef join(a, b):\n    return a + sep + b\n' \
+          '\n\ndef other():\n    return 1\n'
+    # A new import and a new helper: the functions that read the names
+    # the changed statements bind, and nothing else.
+    new = src.replace('from os import sep', 'from os import sep, altsep')
+    assert codediff.changed_spans('m.py', src, new) == [(4, 5)]
+    helper = src + '\n\ndef helper():\n    return 2\n'
+    assert codediff.changed_spans('m.py', src, helper) == []
+    gone = src.replace('\n\ndef other():\n    return 1\n', '')
+    assert codediff.changed_spans('m.py', src, gone) == [(8, 9)]
+
+
+def test_changed_spans_cannot_be_said_for_other_module_or_class_code():
+    assert codediff.changed_spans(
+        'm.py', SRC, SRC.replace('LIMIT = 3', 'LIMIT = 4')) is None
+    assert codediff.changed_spans(
+        'm.py', SRC, SRC.replace('size = 2', 'size = 3')) is None
+    assert codediff.changed_spans('m.py', SRC, SRC + 'def (:\n') is None
