@@ -35,6 +35,8 @@ VARIANTS_PER_ARG = 10   # inputs one change away, per argument: at most
 SAME_SHAPE = 6          # this many of the argument's type and size
 VARIANTS_PER_CALL = 24  # ... and per call
 SIBLINGS_MAX = 2        # objects of sibling classes tried per attribute
+REBUILT_VALUES = 4      # values tried per plain constructor argument of
+                        # a receiver built again (_rebuilt_calls)
 MESSAGE_MAX = 200       # characters of an exception's message kept
 ATTR_VALUES = 2         # values tried per public attribute of an object
 CONSTANTS_PER_VALUE = 3  # the function's constants tried per value
@@ -999,6 +1001,42 @@ def _sibling_calls(fn, receiver, call=None):
     return out[:VARIANTS_PER_ARG]
 
 
+def _rebuilt_calls(cls, args, kwargs, calls):
+    """The calls of calls (_sibling_calls on a receiver the test built
+    with cls(*args, **kwargs)) made on receivers built again with one
+    plain constructor argument one change away (an empty range where the
+    test built a longer one): the objects a test built are the ones it
+    checked, and a fix for them alone leaves their neighbours as they
+    were.  Private state cannot be varied alone; the constructor keeps it
+    consistent."""
+    out = []
+    given = [(i, v) for i, v in enumerate(args)] + sorted(kwargs.items())
+    for where, v in given:
+        if not (v is None or type(v) in (bool, int, float, str)):
+            continue
+        for x in _near(v)[:REBUILT_VALUES]:
+            a, k = list(args), dict(kwargs)
+            if type(where) is int:
+                a[where] = x
+            else:
+                k[where] = x
+            shown = [_told(y) for y in a] + \
+                ["%s=%s" % (n, _told(k[n])) for n in sorted(k)]
+            built = "self = %s(%s)" % (cls.__name__, ", ".join(shown))
+            for what, method, margs, mkw, _ in calls:
+                out.append(("%s; %s" % (built, what),
+                            _rebuilt(cls, tuple(a), k, method),
+                            tuple(margs[1:]), dict(mkw), None))
+    return out[:VARIANTS_PER_CALL]
+
+
+def _rebuilt(cls, cargs, ckw, method):
+    """method called on cls(*cargs, **ckw) with the arguments given."""
+    def call(*args, **kwargs):
+        return method(cls(*cargs, **ckw), *args, **kwargs)
+    return call
+
+
 def _apply_setting(setting):
     """(holder, key, value, how): an attribute set ("attr"), an entry
     ("item"), or the settings the value lists ("several")."""
@@ -1387,6 +1425,8 @@ def _observer(fn, name, cls):
             return value
         _kinds[(test, name)] = True
         calls = _sibling_calls(fn, args[0])
+        if fn.__name__ == "__init__" and calls:
+            calls += _rebuilt_calls(cls, args[1:], kwargs, calls)
         if not calls:
             return value
         _inside[0] += 1

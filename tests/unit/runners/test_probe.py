@@ -882,3 +882,43 @@ def test_an_object_attribute_is_also_an_object_of_a_sibling_class_seen():
         assert probe._siblings(opt.kind) == []
     finally:
         probe._OBJECTS_SEEN.clear()
+
+
+def test_a_receiver_is_built_again_with_a_constructor_argument_changed():
+    # The test built Span(0, 3) and checked its reversal; the changed
+    # method is also called on spans built with a neighbouring start or
+    # stop (an empty one among them), each in a child.
+    class Span:
+        def __init__(self, start, stop, label='s'):
+            self._start, self._stop = start, stop
+            self._label = label
+
+        def reversed_items(self):
+            if self._start >= self._stop:
+                raise IndexError('empty')
+            return list(range(self._stop - 1, self._start - 1, -1))
+
+    probe._CHANGED_METHODS[Span] = ['reversed_items']
+    sent = []
+    saved = probe._send
+    probe._send = lambda *a: sent.append(a)
+    try:
+        probe._observe_class(Span)
+        probe.begin_test(0)
+        Span(0, 3, label='x')
+        probe.end_test()
+    finally:
+        probe._send = saved
+        del probe._CHANGED_METHODS[Span]
+        probe._kinds.clear()
+    by = {what: o for _, _, _, _, what, o in sent}
+    assert by['then self.reversed_items()']['value']['items'] == [2, 1, 0]
+    rebuilt = [w for w in by if w.startswith('self = Span(')]
+    assert 'self = Span(0, 3, label=%s); then self.reversed_items()' % \
+        probe._told('x') not in rebuilt    # the test's own is no variant
+    empty = 'self = Span(0, 0, label=%s); then self.reversed_items()' % \
+        probe._told('x')
+    assert by[empty]['raise'] == 'builtins.IndexError', sorted(by)
+    # Only plain values are changed, a few each, the keyword's too.
+    assert any(w.startswith('self = Span(0, 3, label=') for w in rebuilt)
+    assert len(rebuilt) <= 3 * probe.REBUILT_VALUES
