@@ -33,7 +33,8 @@ from litmus_calls_compare import (
 # A candidate is compared with the reference fix on the inputs the tests
 # gave (captured calls), the held-out tests' and the user's inputs, then
 # on inputs derived from them by type and shape (one change at a time,
-# other combinations of the objects the tests built) and on inputs that
+# other combinations of the objects the tests built, an argument of one
+# call in another's place) and on inputs that
 # hypothesis generates from the same shapes, every derived input inside
 # the contract the tests' inputs show (litmus_inputs.Contract).  The
 # first difference is shrunk to a minimal input and sent as the witness.
@@ -41,6 +42,8 @@ from litmus_calls_compare import (
 WITNESS_SHRINK_S = 2.0   # CPU seconds spent shrinking a witness at most
 SLOW_NOTE_FACTOR = 10.0  # a patch this much slower than the reference...
 SLOW_NOTE_MIN_S = 0.005  # ... on a call of at least this long is noted
+CROSSED_MAX = 16         # inputs per given one with an argument of another
+                         # call of the tests (_crossed)
 
 
 class _Disagree(Exception):
@@ -1066,13 +1069,40 @@ def _send_findings(cmp, functions, w, outside_witness):
 
 def _variant_stream(fn, args, kwargs):
     """(origin, function, args, kwargs) of one given input's variants:
-    other combinations of its objects, then its values one change away."""
+    other combinations of its objects, its arguments crossed with the
+    tests' other calls', then its values one change away."""
     for dargs in litmus_inputs.object_inputs(args, fn.contract):
         yield "objects", fn.name, dargs, kwargs
+    yield from itertools.islice(_crossed(fn, args, kwargs), CROSSED_MAX)
     arg_variants = litmus_inputs.derive(args, fn.shapes, fn.consts)
     yield from litmus_inputs.alternate(
         (("derived", fn.name, dargs, kwargs) for dargs in arg_variants),
         _kwarg_variants(fn, args, kwargs))
+
+
+def _crossed(fn, args, kwargs):
+    """The input with one argument or option taken from another of the
+    tests' calls of the function (the step one test gave, with the start
+    and stop of another): a fix for the combination the new tests make
+    alone leaves the others as they were.  Values the tests gave keep
+    these inputs inside what callers pass."""
+    for _, oargs, okw in fn.bases:
+        for i in range(min(len(args), len(oargs))):
+            if not _same_value(oargs[i], args[i]):
+                yield "derived", fn.name, \
+                    args[:i] + (oargs[i],) + args[i + 1:], kwargs
+        for k in sorted(okw):
+            if k in fn.params[:len(args)] or \
+                    (k in kwargs and _same_value(okw[k], kwargs[k])):
+                continue
+            yield "derived", fn.name, args, dict(kwargs, **{k: okw[k]})
+
+
+def _same_value(a, b):
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:
+        return False
 
 
 def _kwarg_variants(fn, args, kwargs):

@@ -750,7 +750,8 @@ def variants(v, shape, consts, depth=0):
         out = [not v]
     elif t is int:
         if depth == 0:
-            out = [v + 1, v - 1, 0, 1, -1, -v, 2 * v, v // 2, 10 * v]
+            out = [v + 1, v - 1, 0, 1, -1, -v, 2 * v, v // 2, 10 * v] + \
+                _next_powers(v)
             # A count or a size the program loops or allocates over gets
             # no huge value (it would only time out, in C code the timer
             # cannot stop); a number the tests already make large does.
@@ -1298,6 +1299,32 @@ def _key_variants(k):
 
 
 MAX_WIDTH = 64  # bits: a width brought to a value's binary length at most
+
+
+POWER_BASES = (2, 10, 60, 1000, 1024)  # units' steps: bits, decimal
+# digits, seconds and minutes, SI and binary multiples
+
+
+def _next_powers(v):
+    """For an integer that is a power of a unit's step (1024 ** 4), the
+    next power and one below it (1024 ** 5 and 1024 ** 5 - 1): a fix
+    made for the tested magnitudes alone (a table of the units the tests
+    reach, a floating-point logarithm) leaves the next one as it was.
+    Only for integers the tests already make large, or small next powers:
+    a count the program loops over gets no huge value."""
+    sign, a = (-1, -v) if v < 0 else (1, v)
+    out = []
+    for b in POWER_BASES:
+        k, x = 0, a
+        while x >= b and x % b == 0:
+            x //= b
+            k += 1
+        if x != 1 or k < (1 if b >= 60 else 2):
+            continue
+        nxt = b ** (k + 1)
+        if a >= 1000 or nxt <= 10 ** 4:
+            out += [sign * nxt, sign * (nxt - 1)]
+    return out
 
 
 def _width_variants(a, b):

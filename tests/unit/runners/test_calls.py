@@ -1366,3 +1366,28 @@ def test_a_result_that_holds_the_callers_list_on_one_side_is_a_witness():
                                   'candidate': 'argument 1 as an item'}, w
     assert not of_type(run_diff(GROUPS, GROUPS, [('whole', ([1, 2],), {})]),
                        'witness')
+
+
+def test_an_argument_of_another_call_is_tried_in_each_given_input():
+    # The new test calls span(d, d, inclusive=True); another test gave a
+    # step: the first input is also tried with that step, and with the
+    # other call's start; values equal to the input's own are not.
+    calls_diff = sys.modules["litmus_calls_diff"]
+    bases = [('test', (5, 5), {'inclusive': True}),
+             ('test', (1, 9), {'step': 3}),
+             ('test', (5, 7), {})]
+    fn = calls_diff._Function('span', bases, (), None, '',
+                              ['start', 'stop', 'step', 'inclusive'])
+    got = [(a, k) for origin, name, a, k in
+           calls_diff._crossed(fn, (5, 5), {'inclusive': True})]
+    assert ((5, 5), {'inclusive': True, 'step': 3}) in got
+    assert ((1, 5), {'inclusive': True}) in got
+    assert ((5, 9), {'inclusive': True}) in got
+    assert ((5, 7), {'inclusive': True}) in got
+    assert ((5, 5), {'inclusive': True}) not in got
+    # An option given by position is not given again by name.
+    fn2 = calls_diff._Function('span', [('test', (1, 2, 3), {}),
+                                        ('test', (1, 2), {'step': 4})],
+                               (), None, '', ['start', 'stop', 'step'])
+    assert all('step' not in k for _, _, a, k in
+               calls_diff._crossed(fn2, (1, 2, 3), {}))

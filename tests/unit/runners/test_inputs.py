@@ -404,3 +404,15 @@ def test_a_packages_text_keys_and_blanks_have_other_white_space():
     assert 'a\tb' in text and 'a\nb' in text
     assert {'a\tb': 1, 'c': 2} not in inputs.variants({'a b': 1, 'c': 2},
                                                        None, ())
+
+
+def test_a_power_of_a_units_step_gets_the_next_power_and_one_below():
+    # 1024 ** 4 bytes: the next unit's boundary and just below it.
+    got = inputs.variants(1024 ** 4, None, ())
+    assert 1024 ** 5 in got and 1024 ** 5 - 1 in got
+    assert -(1024 ** 2) in inputs.variants(-1024, None, ())
+    assert 999 in inputs.variants(100, None, ())
+    # Small counts get no huge next power; other numbers none at all.
+    assert inputs._next_powers(64) == [128, 127]
+    assert inputs._next_powers(3) == [] and inputs._next_powers(1) == []
+    assert all(abs(x) < 10 ** 6 for x in inputs.variants(512, None, ()))
