@@ -621,7 +621,7 @@ def _attribute_variants(obj, label, hints=NO_HINTS, depth=0):
         if type(v) in (bool, int, float, str):
             per.append([("%s = %s" % (where, _told(x)),
                          (obj, name, x, "attr"))
-                        for x in _near(v, consts)[:ATTR_VALUES] +
+                        for x in _attribute_values(v, consts) +
                         (_other_type(v, hints) if per is read else [])])
         elif type(v) in (list, tuple):
             # The same items as the other sequence type, as a user who
@@ -653,6 +653,19 @@ def _attribute_variants(obj, label, hints=NO_HINTS, depth=0):
         for row in itertools.zip_longest(*group):
             out.extend(x for x in row if x is not None)
     return out[:VARIANTS_PER_ARG]
+
+
+def _attribute_values(v, consts):
+    """The values tried for a plain attribute: the function's constant
+    nearest to it, then its own nearest neighbour, in turn (a status code
+    the code compares against, and one it does not name: a fix that
+    handles only the tested code differs on the other)."""
+    known = [x for x in _near(v, consts) if x in consts]
+    own = [x for x in _near(v) if x not in known]
+    gap = object()
+    mixed = [x for pair in itertools.zip_longest(known, own, fillvalue=gap)
+             for x in pair if x is not gap]
+    return mixed[:ATTR_VALUES]
 
 
 def _raising_attributes(obj, label, hints):

@@ -922,3 +922,11 @@ def test_a_receiver_is_built_again_with_a_constructor_argument_changed():
     # Only plain values are changed, a few each, the keyword's too.
     assert any(w.startswith('self = Span(0, 3, label=') for w in rebuilt)
     assert len(rebuilt) <= 3 * probe.REBUILT_VALUES
+
+
+def test_an_attribute_gets_a_constant_of_the_code_and_its_own_neighbour():
+    # The test's redirect has code 301; the code names 307 and 308: one
+    # of those, and a code it does not name.
+    assert probe._attribute_values(301, [307, 308, 'GET']) == [307, 302]
+    assert probe._attribute_values('', ['  [']) == ['  [', ' ']
+    assert probe._attribute_values(5, []) == probe._near(5)[:2]
