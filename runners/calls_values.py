@@ -96,7 +96,30 @@ def raise_statement_frame(exc):
     return None
 
 
+def _iterator_repr(v):
+    """A sequence's built-in iterator as the call that makes it, with the
+    items it has left (iter('def')), read from its pickling state without
+    advancing it; None for any other value."""
+    t = type(v)
+    if t.__module__ != "builtins" or not hasattr(t, "__next__"):
+        return None
+    try:
+        how = v.__reduce__()
+        if how[0] is not iter or len(how[1]) != 1:
+            return None
+        seq = how[1][0]
+        pos = how[2] if len(how) > 2 else 0
+        if type(seq) not in (str, bytes, list, tuple, range):
+            return None
+        return "iter(%s)" % _short_repr(seq[pos:])
+    except Exception:
+        return None
+
+
 def _short_repr(v):
+    shown = _iterator_repr(v)
+    if shown is not None:
+        return _clip(shown)
     try:
         r = repr(v)
     except BaseException as exc:  # a hostile __repr__

@@ -1391,3 +1391,15 @@ def test_an_argument_of_another_call_is_tried_in_each_given_input():
                                (), None, '', ['start', 'stop', 'step'])
     assert all('step' not in k for _, _, a, k in
                calls_diff._crossed(fn2, (1, 2, 3), {}))
+
+
+def test_a_sequences_iterator_is_shown_as_the_call_that_makes_it():
+    # A witness's input holds no address: the items the iterator has
+    # left, read without advancing it.
+    values = sys.modules["litmus_calls_values"]
+    it = iter('def')
+    next(it)
+    assert values._short_repr(it) == "iter('ef')"
+    assert list(it) == ['e', 'f']
+    assert values._short_repr(iter(range(3))) == 'iter(range(0, 3))'
+    assert values._short_repr(iter([1, [2]])) == 'iter([1, [2]])'
