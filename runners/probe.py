@@ -968,6 +968,14 @@ def _same_parameters(a, b):
     return [(p.name, p.kind) for p in pa] == [(p.name, p.kind) for p in pb]
 
 
+# A class's binary operators: one the tests never call is called on a
+# receiver they built with that receiver as its operand (x >= x reaches
+# the branch of x's own form, which no test's pair may reach).
+_BINARY_OPERATORS = frozenset(
+    "__%s__" % n for n in ("eq ne lt le gt ge and or xor sub add mul "
+                           "truediv floordiv mod matmul").split())
+
+
 def _sibling_calls(fn, receiver, call=None):
     """The other changed public methods of the receiver's class that need
     no argument, called on the receiver the test made (with the options
@@ -977,7 +985,8 @@ def _sibling_calls(fn, receiver, call=None):
     of it (a seek relative to where a seek(0) left the stream), else,
     when it takes the same parameters as fn, with this call's (call:
     fn's (args, kwargs); a comparison fixed in both directions, whose
-    tests compare one way)."""
+    tests compare one way), else, for a binary operator, with the
+    receiver as its operand."""
     out = []
     cls = type(receiver)
     for owner in cls.__mro__:
@@ -994,6 +1003,8 @@ def _sibling_calls(fn, receiver, call=None):
                 if seen is None and call is not None and \
                         _same_parameters(method, fn):
                     seen = (tuple(call[0][1:]), dict(call[1]))
+                if seen is None and name in _BINARY_OPERATORS:
+                    seen = ((receiver,), {})  # x >= x
                 if seen is None:
                     continue  # it needs arguments the tests never gave
                 a, k = seen
@@ -1001,7 +1012,8 @@ def _sibling_calls(fn, receiver, call=None):
                     inspect.signature(method).bind(receiver, *a, **k)
                 except (TypeError, ValueError):
                     continue
-                shown = [_told(x) for x in a] + \
+                shown = ["self" if x is receiver else _told(x)
+                         for x in a] + \
                     ["%s=%s" % (x, _told(k[x]))
                      for x in sorted(k)]
                 out.append(("then self.%s(%s)" % (name, ", ".join(shown)),
@@ -1014,14 +1026,15 @@ def _sibling_calls(fn, receiver, call=None):
     return out[:VARIANTS_PER_ARG]
 
 
-def _rebuilt_calls(cls, args, kwargs, calls):
-    """The calls of calls (_sibling_calls on a receiver the test built
-    with cls(*args, **kwargs)) made on receivers built again with one
-    plain constructor argument one change away (an empty range where the
-    test built a longer one): the objects a test built are the ones it
-    checked, and a fix for them alone leaves their neighbours as they
-    were.  Private state cannot be varied alone; the constructor keeps it
-    consistent."""
+def _rebuilt_calls(cls, init_args, kwargs, calls):
+    """The calls of calls (_sibling_calls on the receiver init_args[0]
+    the test built with cls(*init_args[1:], **kwargs)) made on receivers
+    built again with one plain constructor argument one change away (an
+    empty range where the test built a longer one): the objects a test
+    built are the ones it checked, and a fix for them alone leaves their
+    neighbours as they were.  Private state cannot be varied alone; the
+    constructor keeps it consistent."""
+    receiver, args = init_args[0], init_args[1:]
     out = []
     given = [(i, v) for i, v in enumerate(args)] + sorted(kwargs.items())
     for where, v in given:
@@ -1038,15 +1051,18 @@ def _rebuilt_calls(cls, args, kwargs, calls):
             built = "self = %s(%s)" % (cls.__name__, ", ".join(shown))
             for what, method, margs, mkw, _ in calls:
                 out.append(("%s; %s" % (built, what),
-                            _rebuilt(cls, tuple(a), k, method),
+                            _rebuilt(cls, tuple(a), k, method, receiver),
                             tuple(margs[1:]), dict(mkw), None))
     return out[:VARIANTS_PER_CALL]
 
 
-def _rebuilt(cls, cargs, ckw, method):
-    """method called on cls(*cargs, **ckw) with the arguments given."""
+def _rebuilt(cls, cargs, ckw, method, old):
+    """method called on cls(*cargs, **ckw) with the arguments given, the
+    new object in place of the receiver it replaces (old) among them."""
     def call(*args, **kwargs):
-        return method(cls(*cargs, **ckw), *args, **kwargs)
+        new = cls(*cargs, **ckw)
+        return method(new, *(new if a is old else a for a in args),
+                      **kwargs)
     return call
 
 
@@ -1439,7 +1455,7 @@ def _observer(fn, name, cls):
         _kinds[(test, name)] = True
         calls = _sibling_calls(fn, args[0])
         if fn.__name__ == "__init__" and calls:
-            calls += _rebuilt_calls(cls, args[1:], kwargs, calls)
+            calls += _rebuilt_calls(cls, args, kwargs, calls)
         if not calls:
             return value
         _inside[0] += 1

@@ -930,3 +930,29 @@ def test_an_attribute_gets_a_constant_of_the_code_and_its_own_neighbour():
     assert probe._attribute_values(301, [307, 308, 'GET']) == [307, 302]
     assert probe._attribute_values('', ['  [']) == ['  [', ' ']
     assert probe._attribute_values(5, []) == probe._near(5)[:2]
+
+
+def test_a_binary_operator_no_test_calls_is_called_with_the_receiver():
+    # __ge__ is changed, the tests compare with <= only: a receiver the
+    # test built is compared with itself (the branch of its own form).
+    class Sets:
+        def __init__(self, included=None):
+            self._included = included
+
+        def __le__(self, other):
+            return self._included <= other._included
+
+        def __ge__(self, other):
+            return self._included.issupserset(other._included)
+
+    probe._CHANGED_METHODS[Sets] = ['__le__', '__ge__']
+    try:
+        a = Sets({1})
+        got = {w: (f, args) for w, f, args, _, _ in
+               probe._sibling_calls(Sets.__init__, a)}
+    finally:
+        del probe._CHANGED_METHODS[Sets]
+    f, args = got['then self.__ge__(self)']
+    assert f is Sets.__ge__ and args == (a, a)
+    assert probe._in_child(f, args, {}, 1)['raise'] == \
+        'builtins.AttributeError'
