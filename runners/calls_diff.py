@@ -19,7 +19,7 @@ import litmus_inputs
 from litmus_calls_values import (
     ENDLESS_ITEMS, _MISSING, _PACKAGE, _PLAIN, _as_json, _clip, _force,
     _outcome, _short_repr, _timed, builtin_iterator, own_function,
-    raise_statement_frame)
+    raise_statement_frame, without_addresses)
 from litmus_calls_capture import (
     _NOT_CAPTURED, _Receiver, _SIDE_MODULE, _SideUnpickler, _copy_changed,
     _copy_inputs, _dumps, _name_side_globals, _side_function)
@@ -194,7 +194,8 @@ def _describe(args, kwargs):
     objects as numbered nodes with their attributes (a graph once)."""
     nodes = litmus_inputs.reachable_objects((args, kwargs))
     if not nodes:
-        return _short_repr(args if not kwargs else (args, kwargs))
+        return without_addresses(
+            _short_repr(args if not kwargs else (args, kwargs)))
     names = {id(n): "#%d" % (i + 1) for i, n in enumerate(nodes)}
 
     def r(v, depth=0):
@@ -209,7 +210,7 @@ def _describe(args, kwargs):
             return "{%s}" % ", ".join("%s: %s" % (r(k, depth + 1),
                                                   r(x, depth + 1))
                                       for k, x in list(v.items())[:20])
-        return _short_repr(v)[:80]
+        return without_addresses(_short_repr(v))[:80]
     call = ", ".join([r(a) for a in args] +
                      ["%s=%s" % (k, r(v)) for k, v in kwargs.items()])
     graph = "; ".join("%s %s(%s)" % (names[id(n)], type(n).__name__,

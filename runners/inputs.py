@@ -10,6 +10,7 @@ import functools
 import inspect
 import itertools
 import math
+import os
 import re
 import types
 
@@ -778,6 +779,10 @@ def variants(v, shape, consts, depth=0):
         if PACKAGE[0]:
             out[12:12] = _blank_variants(v)
         if PACKAGE[0] and v:
+            # The text twice as a list of such texts, joined by the path
+            # separator and by a comma (a setting that holds several
+            # paths or names, split before use).
+            out[9:9] = [v + os.pathsep + v, v + "," + v]
             # A word of a package's text inside punctuation (a handle in
             # parentheses, an address in angle brackets): where a parser
             # strips it before deciding.

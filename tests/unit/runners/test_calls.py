@@ -1403,3 +1403,13 @@ def test_a_sequences_iterator_is_shown_as_the_call_that_makes_it():
     assert list(it) == ['e', 'f']
     assert values._short_repr(iter(range(3))) == 'iter(range(0, 3))'
     assert values._short_repr(iter([1, [2]])) == 'iter([1, [2]])'
+
+
+def test_a_witness_input_holds_no_address():
+    calls_diff = sys.modules["litmus_calls_diff"]
+
+    class Opaque:
+        __slots__ = ()
+
+    text = calls_diff._describe((Opaque(), ':'), {})
+    assert ' at 0x' not in text and 'Opaque object' in text, text

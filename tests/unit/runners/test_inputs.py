@@ -416,3 +416,15 @@ def test_a_power_of_a_units_step_gets_the_next_power_and_one_below():
     assert inputs._next_powers(64) == [128, 127]
     assert inputs._next_powers(3) == [] and inputs._next_powers(1) == []
     assert all(abs(x) < 10 ** 6 for x in inputs.variants(512, None, ()))
+
+
+def test_a_packages_text_is_also_a_list_of_two_such_texts():
+    # A setting that holds several paths: the tested one path, twice.
+    inputs.PACKAGE[0] = True
+    try:
+        got = inputs.variants('/a/b.py', None, ())
+    finally:
+        inputs.PACKAGE[0] = False
+    assert '/a/b.py' + os.pathsep + '/a/b.py' in got
+    assert '/a/b.py,/a/b.py' in got
+    assert '/a/b.py,/a/b.py' not in inputs.variants('/a/b.py', None, ())
