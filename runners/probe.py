@@ -513,6 +513,29 @@ def _unpassed(fn, args, kwargs):
     return out[:VARIANTS_PER_ARG]
 
 
+def _by_name(fn, args, kwargs, first):
+    """The call with its last positional argument (never the receiver)
+    passed by its parameter's name, as other callers may write it
+    (url_for(app, endpoint="index")): a fix that makes the parameter
+    positional-only refuses them.  The name is this side's own, and a
+    side whose parameter has another name describes another variant."""
+    i = len(args) - 1
+    if i < first:
+        return []
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return []
+    if i >= len(params):
+        return []
+    p = params[i]
+    if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or \
+            p.name in kwargs:
+        return []
+    return [("%s given by name" % p.name, None, args[:i],
+             dict(kwargs, **{p.name: args[i]}), None)]
+
+
 _CODE = (types.FunctionType, types.MethodType, types.BuiltinFunctionType,
          type)
 
@@ -731,6 +754,7 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
                     _attribute_variants(kwargs[k], k, hints)])
     per.append([(what, None, a, k, None)
                 for what, a, k in _unpassed(fn, args, kwargs)])
+    per.append(_by_name(fn, args, kwargs, first))
     if first:
         per.append(_moved_settings(args, kwargs, hints))
         per.append(_registered_settings(args, kwargs, hints))

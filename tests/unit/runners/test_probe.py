@@ -183,7 +183,8 @@ def test_variants_take_each_argument_in_turn():
     whats = [w for w, _, _, _, _ in probe._variants(f, (1, 'x'), {})]
     assert whats[0].startswith('argument 1 = ')
     assert whats[1].startswith('argument 2 = ')
-    assert whats[2] == 'flag = True' and whats[5] == 'default = None'
+    assert whats[2] == 'flag = True' and whats[3] == 'b given by name'
+    assert whats[6] == 'default = None'
     assert not any(w.startswith('none') for w in whats)
     assert 12 <= len(whats) <= probe.VARIANTS_PER_CALL
 
@@ -956,3 +957,25 @@ def test_a_binary_operator_no_test_calls_is_called_with_the_receiver():
     assert f is Sets.__ge__ and args == (a, a)
     assert probe._in_child(f, args, {}, 1)['raise'] == \
         'builtins.AttributeError'
+
+
+def test_the_last_positional_argument_is_also_given_by_name():
+    # url_for(app, "index") is also made as url_for(app, endpoint=
+    # "index"): a fix that makes endpoint positional-only refuses it.
+    class App:
+        def url_for(self, endpoint, **values):
+            return endpoint, values
+
+        def strict(self, endpoint, /, **values):
+            return endpoint, values
+
+    app = App()
+    got = {w: (a, k) for w, _, a, k, _ in
+           probe._variants(App.url_for, (app, 'index'), {'x': 1})}
+    assert got['endpoint given by name'] == ((app,), {'x': 1,
+                                                      'endpoint': 'index'})
+    (w, _, a, k, _), = probe._by_name(App.strict, (app, 'index'), {}, 1)
+    assert w == 'endpoint given by name'
+    assert probe._in_child(App.strict, a, k, 1)['raise'] == \
+        'builtins.TypeError'
+    assert probe._by_name(App.url_for, (app,), {}, 1) == []
