@@ -1416,6 +1416,8 @@ def install(spec, project_modules):
             if holder is not mod:
                 _CHANGED_METHODS.setdefault(holder, []).append(attr)
             raw = vars(holder).get(attr)
+            if raw is None and holder is not mod:
+                raw = _stand_in(holder, attr, f["path"])
             kind = type(raw)
             outer = getattr(raw, "__func__", raw)
             fn = litmus_calls.own_function(outer, f["path"])
@@ -1443,6 +1445,46 @@ def install(spec, project_modules):
             for k, v in list(d.items()):
                 if id(v) in moved:
                     d[k] = moved[id(v)]
+
+
+# What Python does for an operator a class does not define, as the
+# method that does it: where one fix defines the method (a membership
+# test of its own) and the other leaves the operator to Python, the
+# other side's calls are observed through this stand-in, with Python's
+# own results.
+_FALLBACKS = {
+    "__contains__": "def __contains__(self, item):\n"
+                    "    for x in self:\n"
+                    "        if x is item or x == item:\n"
+                    "            return True\n"
+                    "    return False\n",
+    "__ne__": "def __ne__(self, other):\n"
+              "    r = self.__eq__(other)\n"
+              "    return r if r is NotImplemented else not r\n",
+    "__bool__": "def __bool__(self):\n"
+                "    n = getattr(type(self), '__len__', None)\n"
+                "    return True if n is None else n(self) != 0\n",
+}
+
+
+def _stand_in(cls, attr, path):
+    """The stand-in for operator attr that class cls leaves to Python (no
+    class of its MRO but object defines it), set on cls, compiled as the
+    file at path (the probes observe that file's functions); None for
+    another name or a class that defines it."""
+    source = _FALLBACKS.get(attr)
+    if source is None or any(attr in vars(c) for c in cls.__mro__[:-1]):
+        return None
+    space = {}
+    exec(compile(source, path, "exec", dont_inherit=True), space)
+    fn = space[attr]
+    fn.__qualname__ = "%s.%s" % (cls.__qualname__, attr)
+    fn.__module__ = cls.__module__
+    try:
+        setattr(cls, attr, fn)
+    except (TypeError, AttributeError):
+        return None  # a built-in or frozen class
+    return fn
 
 
 def _observe_class(cls):

@@ -979,3 +979,28 @@ def test_the_last_positional_argument_is_also_given_by_name():
     assert probe._in_child(App.strict, a, k, 1)['raise'] == \
         'builtins.TypeError'
     assert probe._by_name(App.url_for, (app,), {}, 1) == []
+
+
+def test_an_operator_one_fix_leaves_to_python_is_observed_through_a_stand_in():
+    # One fix defines __contains__; the other's class leaves `in` to
+    # Python (iteration): a stand-in with Python's own results is set on
+    # it, so both sides' calls are observed and compared.
+    class Empty:
+        def __iter__(self):
+            return iter(())
+
+        def __eq__(self, other):
+            return other is self
+
+    fn = probe._stand_in(Empty, '__contains__', '/virtual/m.py')
+    assert fn is Empty.__contains__ and fn.__code__.co_filename == \
+        '/virtual/m.py'
+    assert 'a' not in Empty() and fn.__qualname__.endswith(
+        'Empty.__contains__')
+    e = Empty()
+    assert (e != e) is False and (e != 1) is True
+    assert probe._stand_in(Empty, '__ne__', '/virtual/m.py') is not None
+    assert (Empty() != 1) is True
+    # A class that defines it, or another name: none.
+    assert probe._stand_in(Empty, '__contains__', '/virtual/m.py') is None
+    assert probe._stand_in(Empty, '__len__', '/virtual/m.py') is None
