@@ -2,6 +2,7 @@
 # CPU-time limit, values told in a line or as JSON, a call's outcome, an
 # object's state, and the kinds of plain values.  Compiled into the
 # litmus binary as litmus_calls_values.  SPDX-License-Identifier: MIT
+import collections
 import dis
 import itertools
 import json
@@ -96,6 +97,10 @@ def raise_statement_frame(exc):
     return None
 
 
+_USER_TYPES = (collections.UserList, collections.UserDict,
+               collections.UserString)
+
+
 def _iterator_repr(v):
     """A sequence's built-in iterator as the call that makes it, with the
     items it has left (iter('def')), read from its pickling state without
@@ -120,6 +125,9 @@ def _short_repr(v):
     shown = _iterator_repr(v)
     if shown is not None:
         return _clip(shown)
+    if type(v) in _USER_TYPES:
+        # Shown as what it is: its repr is its data's, a list's.
+        return _clip("%s(%s)" % (type(v).__name__, _short_repr(v.data)))
     try:
         r = repr(v)
     except BaseException as exc:  # a hostile __repr__

@@ -857,6 +857,10 @@ def variants(v, shape, consts, depth=0):
             # other empty sequences: a function that takes any iterable
             # and tests a list's type where it means "empty".
             out.append(tuple(items) if t is list else list(items))
+            if t is list:
+                # A mutable sequence of another class (a program that
+                # tests type(v) is list where it means any list).
+                out.append(collections.UserList(items))
             if not items:
                 out += [range(0), ""]
             if items:

@@ -1214,6 +1214,21 @@ def _read_values(args, hints):
     return tuple(out)
 
 
+def _constants_given(args, kwargs, hints):
+    """The arguments equal to one of the function's constants, by place:
+    a call with "clear" where the code names "clear" takes another branch
+    than one with "append", so the two are two kinds of call."""
+    consts = set(c for c in hints.constants if type(c) in (str, int))
+    out = []
+    for k, v in list(enumerate(args)) + sorted(kwargs.items()):
+        try:
+            if type(v) in (str, int) and v in consts:
+                out.append((k, v))
+        except TypeError:
+            continue
+    return tuple(out)
+
+
 def _run_variants(test, name, call, fn, variants, t0, given=None):
     """Makes each variant's call (fn, or the variant's own function) in a
     child and sends its record, within the probes' budget (t0: the CPU
@@ -1296,7 +1311,8 @@ def _probe(fn, name, hints=NO_HINTS):
         try:
             kind = (tuple(_kind(a) for a in args),
                     tuple(sorted((k, _kind(v)) for k, v in kwargs.items())),
-                    _read_values(args, hints))
+                    _read_values(args, hints),
+                    _constants_given(args, kwargs, hints))
         except Exception:
             return fn(*args, **kwargs)
         if kind in seen or len(seen) >= KINDS_PER_TEST:

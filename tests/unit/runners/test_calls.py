@@ -1413,3 +1413,9 @@ def test_a_witness_input_holds_no_address():
 
     text = calls_diff._describe((Opaque(), ':'), {})
     assert ' at 0x' not in text and 'Opaque object' in text, text
+
+
+def test_a_user_list_is_shown_as_what_it_is():
+    import collections
+    values = sys.modules["litmus_calls_values"]
+    assert values._short_repr(collections.UserList([1])) == 'UserList([1])'

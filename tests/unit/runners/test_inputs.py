@@ -428,3 +428,14 @@ def test_a_packages_text_is_also_a_list_of_two_such_texts():
     assert '/a/b.py' + os.pathsep + '/a/b.py' in got
     assert '/a/b.py,/a/b.py' in got
     assert '/a/b.py,/a/b.py' not in inputs.variants('/a/b.py', None, ())
+
+
+def test_a_packages_list_is_also_a_user_list():
+    import collections
+    inputs.PACKAGE[0] = True
+    try:
+        got = inputs.variants([1, 2], None, ())
+    finally:
+        inputs.PACKAGE[0] = False
+    assert any(type(x) is collections.UserList and x.data == [1, 2]
+               for x in got)

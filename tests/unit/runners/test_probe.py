@@ -102,7 +102,7 @@ def test_one_call_per_kind_and_variants_in_children():
         assert str(inspect.signature(mod.helper)) == '(x)'
         SENT.clear()
         probe.begin_test(7)
-        assert mod.helper(1) == 2
+        assert mod.helper(4) == 5
         assert mod.helper(5) == 6     # same kind of arguments: not observed
         assert registry['h'](1.5) == 2.5  # another kind
         probe.end_test()
@@ -117,11 +117,11 @@ def test_one_call_per_kind_and_variants_in_children():
     assert sorted(calls) == [0, 1]
     first = {r['v']: r for r in calls[0]}
     assert first[0]['what'] == 'as the test called it'
-    assert first[0]['out']['value'] == 2
+    assert first[0]['out']['value'] == 5
     # The input as the test gave it: the engine compares a call only
     # where both sides' tests gave the same.
     assert first[0]['out']['in'] == {
-        'args': {'seq': 'builtins.list', 'len': 1, 'items': [1]},
+        'args': {'seq': 'builtins.list', 'len': 1, 'items': [4]},
         'kwargs': {'map': 'builtins.dict', 'len': 0, 'items': []}}
     # Inputs one change away, each its own record: x + 1 of each.
     ran = {r['what']: r['out'].get('value') for r in calls[0] if r['v']}
@@ -1004,3 +1004,12 @@ def test_an_operator_one_fix_leaves_to_python_is_observed_through_a_stand_in():
     # A class that defines it, or another name: none.
     assert probe._stand_in(Empty, '__contains__', '/virtual/m.py') is None
     assert probe._stand_in(Empty, '__len__', '/virtual/m.py') is None
+
+
+def test_a_call_with_a_constant_of_the_code_is_a_kind_of_its_own():
+    hints = probe.Hints(constants=['clear', 'pop', 3])
+    assert probe._constants_given(([], 'append'), {}, hints) == ()
+    assert probe._constants_given(([], 'clear'), {}, hints) == \
+        ((1, 'clear'),)
+    assert probe._constants_given((), {'n': 3, 'm': 4}, hints) == \
+        (('n', 3),)
