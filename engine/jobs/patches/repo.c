@@ -545,23 +545,36 @@ static void choose_diff_files(struct rinst *in)
     in->diff_also = mods;
 }
 
-static const char *file_text(const struct rover *ov, const char *path)
+/* The [path, text or null] entry of ov's files for path, or NULL. */
+static const json_t *file_entry(const struct rover *ov, const char *path)
 {
     size_t i;
     json_t *pair;
     json_array_foreach(ov ? ov->files : NULL, i, pair)
         if (strcmp(json_string_value(json_array_get(pair, 0)), path) == 0)
-            return json_string_value(json_array_get(pair, 1));
+            return pair;
     return NULL;
 }
 
-/* A side's text of a loaded file: the diff's, else the base tree's
- * (NULL when it cannot be read).  The caller frees it. */
-static char *text_or_base(const struct rover *ov, const char *path)
+static const char *file_text(const struct rover *ov, const char *path)
 {
-    const char *t = file_text(ov, path);
+    return json_string_value(json_array_get(file_entry(ov, path), 1));
+}
+
+/* A side's text of a loaded file: the diff's, else the base tree's
+ * (NULL when it cannot be read; with deleted, NULL and *deleted set when
+ * the diff deletes it).  The caller frees it. */
+static char *text_or_base(const struct rover *ov, const char *path,
+                          int *deleted)
+{
+    const json_t *e = file_entry(ov, path);
+    const char *t = json_string_value(json_array_get(e, 1));
     if (t)
         return xstrdup(t);
+    if (deleted && e) {
+        *deleted = 1;
+        return NULL;
+    }
     char *base = NULL;
     size_t len = 0;
     return lt_read_file(path, &base, &len) == 0 ? base : NULL;
@@ -1271,23 +1284,6 @@ static json_t *choose_wider(const struct repo_run *r, const json_t *wider,
     return out;
 }
 
-/* A side's text of the file at abs: its diff's, else the tree's (the
- * base's); NULL when the diff deletes it or it cannot be read.  The
- * caller frees it. */
-static char *side_text(const struct rover *ov, const char *abs)
-{
-    size_t i;
-    json_t *pair;
-    json_array_foreach(ov->files, i, pair)
-        if (strcmp(json_string_value(json_array_get(pair, 0)), abs) == 0) {
-            const char *t = json_string_value(json_array_get(pair, 1));
-            return t ? xstrdup(t) : NULL;
-        }
-    char *text = NULL;
-    size_t len = 0;
-    return lt_read_file(abs, &text, &len) == 0 ? text : NULL;
-}
-
 /* Where candidate ov's code can differ from setup's (the run whose wider
  * tests it repeats): {path in the tree: [first, last, ...]}, the lines of
  * setup's functions that either diff leaves otherwise; NULL when anything
@@ -1313,11 +1309,14 @@ static json_t *differing_spans(const struct rinst *in,
             }
             if (json_object_get(out, abs + tl + 1))
                 continue;
-            char *a = side_text(setup, abs), *b = side_text(ov, abs);
+            int gone = 0;
+            char *a = text_or_base(setup, abs, &gone),
+                 *b = text_or_base(ov, abs, &gone);
             long *spans = NULL;
             size_t n = 0;
-            int known = a && b && strcmp(a, b) == 0;
-            if (!known && a && b && al > 3 && strcmp(abs + al - 3, ".py") == 0)
+            int known = !gone && a && b && strcmp(a, b) == 0;
+            if (!known && !gone && a && b && al > 3 &&
+                strcmp(abs + al - 3, ".py") == 0)
                 known = lt_changed_spans(abs, a, b, &spans, &n) == 1;
             free(a);
             free(b);
@@ -1390,7 +1389,7 @@ static int probe_wanted(const struct repo_run *r, const struct rinst *in,
 static json_t *probe_spec(const struct rinst *in, const struct rover *ov)
 {
     json_t *spec = json_array();
-    char *mine = text_or_base(ov, in->diff_path);
+    char *mine = text_or_base(ov, in->diff_path, NULL);
     json_array_append_new(
         spec, json_pack("{s:s, s:s, s:s, s:s}", "module", in->diff_module,
                         "path", in->diff_path, "reference",
@@ -1728,7 +1727,7 @@ static json_t *also_files(const struct rinst *in, const struct rover *ov)
     json_t *a;
     json_array_foreach(in->diff_also, i, a) {
         const char *path = json_string_value(json_array_get(a, 0));
-        char *mine = text_or_base(ov, path);
+        char *mine = text_or_base(ov, path, NULL);
         if (mine)
             json_array_append_new(
                 out, json_pack("[s,s,s,s]",
@@ -1761,7 +1760,7 @@ static int prepare_diff(struct repo_run *r, struct rtask *k,
     json_t *origins = json_array();
     for (size_t i = 0; i < json_array_size(calls); i++)
         json_array_append_new(origins, json_string("test"));
-    char *mine = text_or_base(k->ov, in->diff_path);
+    char *mine = text_or_base(k->ov, in->diff_path, NULL);
     json_t *job = json_pack(
         "{s:s, s:b, s:s, s:s, s:s, s:s, s:O, s:o, s:[], s:b, s:f, s:f, "
         "s:f, s:f, s:f, s:i}",
