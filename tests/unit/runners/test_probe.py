@@ -578,23 +578,35 @@ def test_a_changed_method_the_tests_never_call_is_called_on_their_receiver():
     assert 'then self.pop_last()' in got
 
 
-def test_a_class_with_a_changed_method_has_its_other_methods_watched():
-    Bag = bag_class()
-    probe._CHANGED_METHODS[Bag] = ['pop_last']
+def watched_test(cls, changed, body):
+    """The records sent while body() runs as test 0, with cls's changed
+    methods (changed) and its other methods watched."""
+    probe._CHANGED_METHODS[cls] = list(changed)
     sent = []
     saved = probe._send
     probe._send = lambda *a: sent.append(a)
     try:
-        probe._observe_class(Bag)
+        probe._observe_class(cls)
         probe.begin_test(0)
-        bag = Bag()
-        bag.add(1)
-        bag.add(2)     # only the first call of a test is watched
+        body()
         probe.end_test()
     finally:
         probe._send = saved
-        del probe._CHANGED_METHODS[Bag]
+        del probe._CHANGED_METHODS[cls]
         probe._kinds.clear()
+    return sent
+
+
+def test_a_class_with_a_changed_method_has_its_other_methods_watched():
+    Bag = bag_class()
+    made = []
+
+    def body():
+        made.append(Bag())
+        made[0].add(1)
+        made[0].add(2)     # only the first call of a test is watched
+    sent = watched_test(Bag, ['pop_last'], body)
+    bag = made[0]
     assert bag.items == [1, 2]     # the test's own calls ran once
     q = Bag.__qualname__
     by = {(name, what): o for _, name, _, _, what, o in sent}
@@ -690,21 +702,11 @@ def again(exc):
 
 def test_watched_methods_keep_to_their_share_of_the_budget():
     Bag = bag_class()
-    probe._CHANGED_METHODS[Bag] = ['pop_last']
-    sent = []
-    saved = probe._send
-    probe._send = lambda *a: sent.append(a)
     probe._watched[0] = probe.WATCHED_SHARE * probe.SPENT_MAX
     try:
-        probe._observe_class(Bag)
-        probe.begin_test(0)
-        Bag().add(1)
-        probe.end_test()
+        sent = watched_test(Bag, ['pop_last'], lambda: Bag().add(1))
     finally:
-        probe._send = saved
         probe._watched[0] = 0.0
-        del probe._CHANGED_METHODS[Bag]
-        probe._kinds.clear()
     assert sent == []
 
 
@@ -899,19 +901,8 @@ def test_a_receiver_is_built_again_with_a_constructor_argument_changed():
                 raise IndexError('empty')
             return list(range(self._stop - 1, self._start - 1, -1))
 
-    probe._CHANGED_METHODS[Span] = ['reversed_items']
-    sent = []
-    saved = probe._send
-    probe._send = lambda *a: sent.append(a)
-    try:
-        probe._observe_class(Span)
-        probe.begin_test(0)
-        Span(0, 3, label='x')
-        probe.end_test()
-    finally:
-        probe._send = saved
-        del probe._CHANGED_METHODS[Span]
-        probe._kinds.clear()
+    sent = watched_test(Span, ['reversed_items'],
+                        lambda: Span(0, 3, label='x'))
     by = {what: o for _, _, _, _, what, o in sent}
     assert by['then self.reversed_items()']['value']['items'] == [2, 1, 0]
     rebuilt = [w for w in by if w.startswith('self = Span(')]
