@@ -1215,18 +1215,14 @@ def _read_values(args, hints):
 
 
 def _constants_given(args, kwargs, hints):
-    """The arguments equal to one of the function's constants, by place:
-    a call with "clear" where the code names "clear" takes another branch
-    than one with "append", so the two are two kinds of call."""
-    consts = set(c for c in hints.constants if type(c) in (str, int))
-    out = []
-    for k, v in list(enumerate(args)) + sorted(kwargs.items()):
-        try:
-            if type(v) in (str, int) and v in consts:
-                out.append((k, v))
-        except TypeError:
-            continue
-    return tuple(out)
+    """The text arguments equal to one of the function's text constants,
+    by place: a call with "clear" where the code names "clear" takes
+    another branch than one with "append", so the two are two kinds of
+    call.  (Numbers are not: 0 and 1 are everywhere.)"""
+    consts = set(c for c in hints.constants if type(c) is str)
+    return tuple((k, v) for k, v in
+                 list(enumerate(args)) + sorted(kwargs.items())
+                 if type(v) is str and v in consts)
 
 
 def _run_variants(test, name, call, fn, variants, t0, given=None):

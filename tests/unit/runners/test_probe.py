@@ -1002,5 +1002,5 @@ def test_a_call_with_a_constant_of_the_code_is_a_kind_of_its_own():
     assert probe._constants_given(([], 'append'), {}, hints) == ()
     assert probe._constants_given(([], 'clear'), {}, hints) == \
         ((1, 'clear'),)
-    assert probe._constants_given((), {'n': 3, 'm': 4}, hints) == \
-        (('n', 3),)
+    assert probe._constants_given((), {'n': 3, 'm': 'pop'}, hints) == \
+        (('m', 'pop'),)
