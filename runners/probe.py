@@ -1021,6 +1021,10 @@ def _sibling_calls(fn, receiver, call=None):
             if not isinstance(method, types.FunctionType):
                 continue
             try:
+                if name in _BINARY_OPERATORS:
+                    # Always with an operand, whatever its signature (one
+                    # side's may take *args: an error-raising alias).
+                    raise TypeError(name)
                 inspect.signature(method).bind(receiver)
             except (TypeError, ValueError):
                 seen = _ARGS_SEEN.get("%s.%s" % (owner.__qualname__, name))

@@ -1004,3 +1004,21 @@ def test_a_call_with_a_constant_of_the_code_is_a_kind_of_its_own():
         ((1, 'clear'),)
     assert probe._constants_given((), {'n': 3, 'm': 'pop'}, hints) == \
         (('m', 'pop'),)
+
+
+def test_a_binary_operator_that_takes_any_arguments_gets_an_operand_too():
+    # One side's __lt__ is an alias of a function of *args (an error for
+    # every operator); the other's takes an operand: both are described,
+    # and compared, as self.__lt__(self).
+    class Undef:
+        def _fail(self, *args, **kwargs):
+            raise RuntimeError('undefined')
+        __lt__ = _fail
+
+    probe._CHANGED_METHODS[Undef] = ['__lt__']
+    try:
+        u = Undef()
+        got = [w for w, _, _, _, _ in probe._sibling_calls(Undef.__init__, u)]
+    finally:
+        del probe._CHANGED_METHODS[Undef]
+    assert got == ['then self.__lt__(self)'], got
