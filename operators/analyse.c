@@ -119,6 +119,36 @@ out:
     return rc;
 }
 
+/* codediff.name(path, texts[0], ..., texts[n - 1]), the texts of
+ * lens[i] bytes each; the caller holds the GIL.  A new reference, or
+ * NULL with a Python error set. */
+static PyObject *call_on_texts(const char *name, const char *path,
+                               const char *const *texts, const size_t *lens,
+                               size_t n)
+{
+    PyObject *mod = codediff_module();
+    PyObject *args = mod ? PyTuple_New((Py_ssize_t)n + 1) : NULL;
+    PyObject *first = args ? PyUnicode_FromString(path) : NULL;
+    if (!first) {
+        Py_XDECREF(args);
+        return NULL;
+    }
+    PyTuple_SetItem(args, 0, first);
+    for (size_t i = 0; i < n; i++) {
+        PyObject *t = source_text(texts[i], lens[i]);
+        if (!t) {
+            Py_DECREF(args);
+            return NULL;
+        }
+        PyTuple_SetItem(args, (Py_ssize_t)i + 1, t);
+    }
+    PyObject *fn = PyObject_GetAttrString(mod, name);
+    PyObject *res = fn ? PyObject_Call(fn, args, NULL) : NULL;
+    Py_XDECREF(fn);
+    Py_DECREF(args);
+    return res;
+}
+
 int lt_code_fingerprint(const char *path, const char *source,
                                size_t len, char out[17])
 {
@@ -127,11 +157,7 @@ int lt_code_fingerprint(const char *path, const char *source,
         return LT_EPYTHON;
     PyGILState_STATE g = PyGILState_Ensure();
     int rc = LT_EPYTHON;
-    PyObject *res = NULL;
-    PyObject *mod = codediff_module();
-    PyObject *src = mod ? source_text(source, len) : NULL;
-    if (src)
-        res = PyObject_CallMethod(mod, "code_fingerprint", "(sN)", path, src);
+    PyObject *res = call_on_texts("code_fingerprint", path, &source, &len, 1);
     const char *fp = res ? PyUnicode_AsUTF8(res) : NULL;
     if (fp) {
         snprintf(out, 17, "%s", fp);
@@ -153,14 +179,9 @@ int lt_changed_spans(const char *path, const char *source, const char *other,
         return LT_EPYTHON;
     PyGILState_STATE g = PyGILState_Ensure();
     int rc = LT_EPYTHON;
-    PyObject *res = NULL;
-    PyObject *mod = codediff_module();
-    PyObject *a = mod ? source_text(source, strlen(source)) : NULL;
-    PyObject *b = a ? source_text(other, strlen(other)) : NULL;
-    if (b)
-        res = PyObject_CallMethod(mod, "changed_spans", "(sOO)", path, a, b);
-    Py_XDECREF(a);
-    Py_XDECREF(b);
+    const char *texts[2] = {source, other};
+    size_t lens[2] = {strlen(source), strlen(other)};
+    PyObject *res = call_on_texts("changed_spans", path, texts, lens, 2);
     if (res == Py_None) {
         rc = 0;
     } else if (res && PyList_Check(res)) {

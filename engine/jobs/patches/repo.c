@@ -1178,13 +1178,11 @@ static json_t *lines_run(const struct rinst *in, const struct lt_suite *suite,
                       j->cov[t].pairs[2 * i + 1];
         qsort(keys, n, sizeof(uint64_t), cmp_u64);
         json_t *files = json_object();
-        struct lt_buf b = LT_BUF_INIT;
         for (size_t i = 0; i < n;) {
             uint32_t subject = (uint32_t)(keys[i] >> 32);
             const char *path = subject < in->n_subjects
                                    ? in->subjects[subject].path : NULL;
-            b.len = 0;
-            lt_buf_puts(&b, "");
+            struct lt_buf b = LT_BUF_INIT;
             for (; i < n && (uint32_t)(keys[i] >> 32) == subject;) {
                 uint32_t first = (uint32_t)keys[i], last = first;
                 while (++i < n && (uint32_t)(keys[i] >> 32) == subject &&
@@ -1194,11 +1192,12 @@ static json_t *lines_run(const struct rinst *in, const struct lt_suite *suite,
                 if (last != first)
                     lt_buf_printf(&b, "-%u", last);
             }
-            if (path && strncmp(path, in->tree, tl) == 0 && path[tl] == '/')
-                json_object_set_new(files, path + tl + 1,
-                                    json_string(b.data));
+            char *ranges = lt_buf_steal(&b);
+            if (ranges && path && strncmp(path, in->tree, tl) == 0 &&
+                path[tl] == '/')
+                json_object_set_new(files, path + tl + 1, json_string(ranges));
+            free(ranges);
         }
-        lt_buf_free(&b);
         free(keys);
         json_object_set_new(out, suite->test_ids[t], files);
     }
