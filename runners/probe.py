@@ -732,6 +732,7 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
                     for what, setting in
                     _attribute_variants(args[0], "self", hints)])
         per.append(_sibling_calls(fn, args[0], (args, kwargs)))
+        per.append(_rebuilt_receiver(fn, args, kwargs, hints))
     for i in range(first, len(args)):
         label = "argument %d" % (i + 1 - first)
         near = _classes_near(args[i]) if isinstance(args[i], type) \
@@ -1054,21 +1055,23 @@ def _sibling_calls(fn, receiver, call=None):
     return out[:VARIANTS_PER_ARG]
 
 
-def _rebuilt_calls(cls, init_args, kwargs, calls):
+def _rebuilt_calls(cls, init_args, kwargs, calls, hints=NO_HINTS):
     """The calls of calls (_sibling_calls on the receiver init_args[0]
     the test built with cls(*init_args[1:], **kwargs)) made on receivers
     built again with one plain constructor argument one change away (an
     empty range where the test built a longer one): the objects a test
     built are the ones it checked, and a fix for them alone leaves their
     neighbours as they were.  Private state cannot be varied alone; the
-    constructor keeps it consistent."""
+    constructor keeps it consistent.  hints: the called method's
+    (Hints): where its code checks an argument's type, a value of
+    another type is tried too (_other_type)."""
     receiver, args = init_args[0], init_args[1:]
     out = []
     given = [(i, v) for i, v in enumerate(args)] + sorted(kwargs.items())
     for where, v in given:
         if not (v is None or type(v) in (bool, int, float, str)):
             continue
-        for x in _near(v)[:REBUILT_VALUES]:
+        for x in _near(v)[:REBUILT_VALUES] + _other_type(v, hints):
             a, k = list(args), dict(kwargs)
             if type(where) is int:
                 a[where] = x
@@ -1107,10 +1110,56 @@ def _apply_setting(setting):
         setattr(holder, key, value)
 
 
+PRINTED_MAX = 400       # characters of a call's printed output kept
+
+
+def _stream_text(stream):
+    """What an in-memory stream holds so far (a command runner's or a
+    test's captured output), None for a real file."""
+    try:
+        stream.flush()
+    except Exception:
+        pass
+    for s in (stream, getattr(stream, "buffer", None)):
+        getvalue = getattr(s, "getvalue", None)
+        if callable(getvalue):
+            try:
+                v = getvalue()
+            except Exception:
+                return None
+            if isinstance(v, (bytes, bytearray)):
+                v = bytes(v).decode("utf-8", "replace")
+            return v if isinstance(v, str) else None
+    return None
+
+
+def _stream_texts():
+    """(stdout, stderr) as _stream_text has them, None where neither is
+    in memory: the output a call prints can then be read."""
+    texts = (_stream_text(sys.stdout), _stream_text(sys.stderr))
+    return None if texts == (None, None) else texts
+
+
+def _printed_since(before):
+    """What the call printed since before (_stream_texts), without
+    addresses: {"out": ..., "err": ...}."""
+    after = _stream_texts()
+    if before is None or after is None:
+        return None
+    out = {}
+    for name, b, a in zip(("out", "err"), before, after):
+        if a is None:
+            continue
+        text = a[len(b):] if b is not None and a.startswith(b) else a
+        out[name] = litmus_calls.without_addresses(text)[:PRINTED_MAX]
+    return out
+
+
 def _in_child(fn, args, kwargs, limit, setting=None):
     """The call made in a forked child (after setting (object, name,
     value), when given); its record, None when the child gave none in
-    time or the attribute cannot be set."""
+    time or the attribute cannot be set.  Where the output streams are
+    in memory, the record holds what the call printed ("printed")."""
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -1122,9 +1171,14 @@ def _in_child(fn, args, kwargs, limit, setting=None):
             os.dup2(devnull, 2)
             if setting is not None:
                 _apply_setting(setting)
+            before = _stream_texts()
             status, value = litmus_calls._timed(
                 lambda: _read(fn(*args, **kwargs)), limit)
-            data = json.dumps(_result(status, value, args, kwargs))
+            out = _result(status, value, args, kwargs)
+            printed = _printed_since(before)
+            if printed is not None:
+                out["printed"] = printed
+            data = json.dumps(out)
             os.write(w, data.encode()[:1 << 20])
         except BaseException:
             pass
@@ -1331,8 +1385,15 @@ def _probe(fn, name, hints=NO_HINTS):
                      "kwargs": summary(dict(kwargs))}
         except Exception:
             given = None
+        printed = None
         try:
             if not private:
+                if _stream_texts() is not None:
+                    # What the test's own input prints, for the engine's
+                    # rule that output counts where the tests' call
+                    # prints alike on both sides (pinned_differs).
+                    own = _in_child(fn, args, kwargs, CHILD_CPU)
+                    printed = own.get("printed") if own else None
                 _run_variants(test, name, call, fn,
                               _variants(fn, args, kwargs, hints), t0,
                               (args, kwargs))
@@ -1344,10 +1405,11 @@ def _probe(fn, name, hints=NO_HINTS):
             value = fn(*args, **kwargs)
         except BaseException as exc:
             _inside[0] -= 1
-            _observe(test, name, call, "raise", exc, args, kwargs, given)
+            _observe(test, name, call, "raise", exc, args, kwargs, given,
+                     printed)
             raise
         _inside[0] -= 1
-        _observe(test, name, call, "ok", value, args, kwargs, given)
+        _observe(test, name, call, "ok", value, args, kwargs, given, printed)
         return value
     probe.__wrapped__ = fn
     for a in ("__name__", "__qualname__", "__doc__", "__module__"):
@@ -1358,12 +1420,15 @@ def _probe(fn, name, hints=NO_HINTS):
     return probe
 
 
-def _observe(test, name, call, status, value, args, kwargs, given):
+def _observe(test, name, call, status, value, args, kwargs, given,
+             printed=None):
     t0 = _clock()
     try:
         out = _result(status, value, args, kwargs)
         if given is not None:
             out["in"] = given
+        if printed is not None:
+            out["printed"] = printed
         _send(test, name, call, 0, "as the test called it", out)
     except Exception:
         pass
@@ -1523,10 +1588,68 @@ def _observe_class(cls):
                                                       attr), cls))
 
 
+_BUILT = {}     # id(object) -> (weak reference, class, args, kwargs) of
+# a test's construction of an object of a class that holds a changed
+# method, with a plain argument to vary (_rebuilt_receiver)
+BUILT_MAX = 2000
+
+
+def _remember_construction(cls, args, kwargs):
+    """Keeps how a test built a receiver of cls (its constructor's
+    arguments beyond it) when one of them is a plain value, so that a
+    changed method the test calls on it with arguments no child can
+    rebuild (a context) is also called on its neighbours."""
+    receiver, rest = args[0], tuple(args[1:])
+    if type(receiver) is not cls or \
+            not any(_rebuildable(v) for v in rest + tuple(kwargs.values())):
+        return
+    if len(_BUILT) >= BUILT_MAX:
+        for k in [k for k, b in _BUILT.items() if b[0]() is None]:
+            del _BUILT[k]
+        if len(_BUILT) >= BUILT_MAX:
+            return
+    try:
+        _BUILT[id(receiver)] = (weakref.ref(receiver), cls, rest,
+                                dict(kwargs))
+    except TypeError:
+        pass    # no weak reference to it: not kept
+
+
+def _rebuildable(v):
+    return type(v) in (bool, int, float, str)
+
+
+def _construction(receiver):
+    built = _BUILT.get(id(receiver))
+    if built is None or built[0]() is not receiver:
+        return None
+    return built[1:]
+
+
+def _rebuilt_receiver(fn, args, kwargs, hints):
+    """The call made on receivers built again with one plain constructor
+    argument one change away (_rebuilt_calls), where the test built the
+    receiver itself: a fix for the object the test checked leaves its
+    neighbours as they were."""
+    built = _construction(args[0])
+    if built is None:
+        return []
+    cls, cargs, ckw = built
+    what = "then self.%s(%s)" % (
+        getattr(fn, "__name__", "?"),
+        ", ".join(["self" if x is args[0] else _told(x) for x in args[1:]] +
+                  ["%s=%s" % (k, _told(kwargs[k])) for k in sorted(kwargs)]))
+    calls = [(what, fn, tuple(args), dict(kwargs), None)]
+    return _rebuilt_calls(cls, (args[0],) + cargs, ckw, calls, hints)
+
+
 def _observer(fn, name, cls):
     def observer(*args, **kwargs):
         value = fn(*args, **kwargs)
         test = _test[0]
+        if fn.__name__ == "__init__" and test is not None and \
+                not _inside[0] and args:
+            _remember_construction(cls, args, kwargs)
         if test is None or _inside[0] or not args or \
                 not isinstance(args[0], cls) or \
                 _sent[0] >= RECORDS_MAX or _over_budget(0) or \

@@ -18,6 +18,7 @@
 #include "common/xmalloc.h"
 
 #define SHOWN_MAX 240       /* characters of a value in the detail text */
+#define PRINTED_BEFORE 40   /* characters of output shown before a difference */
 #define DIFFERING_MAX 64    /* differing keys carried to the second round */
 
 /* The kind of a summary node: its JSON type, or an object's tag. */
@@ -235,7 +236,7 @@ static int same_outcome(const json_t *ao, const json_t *bo)
     /* Where an exception came from, and its message (compared only where
      * message_differs says: a fix words its errors its own way). */
     static const char *const notes[] = {"raised_here", "message",
-                                        "message_key"};
+                                        "message_key", "printed"};
     json_t *a = json_copy((json_t *)ao), *b = json_copy((json_t *)bo);
     for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]); i++) {
         json_object_del(a, notes[i]);
@@ -304,6 +305,30 @@ static int message_differs(const json_t *a, const json_t *b,
            strcmp(r0b, ra) == 0 && strcmp(m0a, m0b) == 0;
 }
 
+/* Whether two records of one key (an input one change away) print
+ * different output, where the test's own call printed the same on both
+ * sides: the tests' output is what they pin, and the variant shows a
+ * path where the patch prints otherwise (a default shown for the tested
+ * type only). */
+static int printed_differs(const json_t *a, const json_t *b,
+                           const json_t *refs, const json_t *cands)
+{
+    const json_t *pa = json_object_get(json_object_get(a, "out"), "printed"),
+                 *pb = json_object_get(json_object_get(b, "out"), "printed");
+    if (!json_integer_value(json_object_get(a, "v")) || !pa || !pb ||
+        lt__rp_same(pa, pb))
+        return 0;
+    char *k = call_key(a, 0);
+    const json_t *p0a = json_object_get(
+                     json_object_get(json_object_get(refs, k), "out"),
+                     "printed"),
+                 *p0b = json_object_get(
+                     json_object_get(json_object_get(cands, k), "out"),
+                     "printed");
+    free(k);
+    return p0a && p0b && lt__rp_same(p0a, p0b);
+}
+
 /* Whether a key's call got the same input on both sides: the test's
  * call (v = 0) records it ("in"), and an input one change away is
  * described the same way. */
@@ -341,7 +366,8 @@ json_t *lt__rp_compare(const json_t *ref, const json_t *cand)
             continue;
         }
         compared++;
-        if ((!same_out(rec, other) || message_differs(rec, other, ra, ca)) &&
+        if ((!same_out(rec, other) || message_differs(rec, other, ra, ca) ||
+             printed_differs(rec, other, ra, ca)) &&
             json_array_size(differing) < DIFFERING_MAX)
             json_array_append_new(differing, json_string(key));
     }
@@ -395,27 +421,74 @@ static char *what_it_did(const json_t *out)
     return s;
 }
 
-/* The difference of two records' outcomes as text: where the results
- * differ, or, where they agree, the arguments after the call. */
-static char *difference_text(const json_t *ao, const json_t *bo, int args)
+/* Where two calls' printed output ({"out": ..., "err": ...}) first
+ * differs, as text: the stream, then each side's text from a little
+ * before that point. */
+static char *printed_difference(const json_t *a, const json_t *b)
 {
-    const json_t *a = json_object_get(ao, args ? "args" : "value"),
-                 *b = json_object_get(bo, args ? "args" : "value");
-    if (!args && (!a || !b)) {
+    static const char *const streams[] = {"out", "err"};
+    static const char *const names[] = {"standard output", "standard error"};
+    size_t which = 0;
+    for (size_t i = 0; i < 2; i++) {
+        if (!lt__rp_same(json_object_get(a, streams[i]),
+                         json_object_get(b, streams[i]))) {
+            which = i;
+            break;
+        }
+    }
+    const char *ta = json_string_value(json_object_get(a, streams[which])),
+               *tb = json_string_value(json_object_get(b, streams[which]));
+    ta = ta ? ta : "";
+    tb = tb ? tb : "";
+    size_t at = 0;
+    while (ta[at] && ta[at] == tb[at])
+        at++;
+    size_t from = at > PRINTED_BEFORE ? at - PRINTED_BEFORE : 0;
+    while (from && ((unsigned char)ta[from] & 0xC0) == 0x80)
+        from--; /* not inside a character: the prefix is common to both */
+    json_t *ja = json_string(ta + from), *jb = json_string(tb + from);
+    char *sa = ja ? shown(ja) : xstrdup("?"), *sb = jb ? shown(jb) : xstrdup("?");
+    json_decref(ja);
+    json_decref(jb);
+    char *s = xasprintf("what it printed to %s%s: reference %s, patch %s",
+                        names[which], from ? " (from a little before they "
+                                             "differ)"
+                                           : "",
+                        sa, sb);
+    free(sa);
+    free(sb);
+    return s;
+}
+
+/* Which part of two records' outcomes differs. */
+enum difference { DIFF_RESULT, DIFF_ARGS, DIFF_PRINTED };
+
+/* The difference of two records' outcomes as text: where the results
+ * differ, where they agree the arguments after the call, or the output
+ * the call printed. */
+static char *difference_text(const json_t *ao, const json_t *bo,
+                             enum difference kind)
+{
+    static const char *const part[] = {"value", "args", "printed"};
+    const json_t *a = json_object_get(ao, part[kind]),
+                 *b = json_object_get(bo, part[kind]);
+    if (kind == DIFF_RESULT && (!a || !b)) {
         char *rt = what_it_did(ao), *ct = what_it_did(bo);
         char *s = xasprintf("reference %s, patch %s", rt, ct);
         free(rt);
         free(ct);
         return s;
     }
+    if (kind == DIFF_PRINTED)
+        return printed_difference(a, b);
     char *path = xstrdup("");
     const json_t *da, *db;
     first_difference(a, b, &path, &da, &db);
     char *sa = shown(da), *sb = shown(db);
-    char *s = xasprintf("%s%s: reference %s, patch %s",
-                        args ? "the arguments after the call"
-                             : "the result",
-                        path, sa, sb);
+    static const char *const said[] = {"the result",
+                                       "the arguments after the call"};
+    char *s = xasprintf("%s%s: reference %s, patch %s", said[kind], path, sa,
+                        sb);
     free(sa);
     free(sb);
     free(path);
@@ -457,23 +530,28 @@ json_t *lt__rp_confirm(const json_t *first, const json_t *ref0,
             unstable++;
             continue;
         }
-        int message = message_differs(a, b, r0, c0);
-        if (!message && same_out(a, b))
+        int message = message_differs(a, b, r0, c0),
+            printed = !message && printed_differs(a, b, r0, c0);
+        if (!message && !printed && same_out(a, b))
             continue;
         if (message && (!message_differs(a1, b1, r1, c1)))
             continue; /* the messages of a second run agree */
+        if (printed && (!printed_differs(a1, b1, r1, c1)))
+            continue; /* so does their output */
         confirmed++;
         if (witness)
             continue;
         const json_t *ao = json_object_get(a, "out"),
                      *bo = json_object_get(b, "out");
-        int args = !message && same_result(ao, bo);
+        enum difference kind = printed ? DIFF_PRINTED
+                               : !message && same_result(ao, bo) ? DIFF_ARGS
+                                                                  : DIFF_RESULT;
         json_int_t t = json_integer_value(json_object_get(a, "t"));
         const char *test = t >= 0 && (size_t)t < n_tests ? test_ids[t] : "?";
         const char *fname = json_string_value(json_object_get(a, "f"));
         const char *what = json_string_value(json_object_get(a, "what"));
         json_int_t call = json_integer_value(json_object_get(a, "c"));
-        char *dt = difference_text(ao, bo, args);
+        char *dt = difference_text(ao, bo, kind);
         detail = xasprintf("%s, called by %s (its call %lld) %s%s: %s",
                            fname ? fname : "?", test, (long long)call + 1,
                            json_integer_value(json_object_get(a, "v"))

@@ -284,6 +284,62 @@ static void test_a_message_the_tests_pin_is_compared_on_variants(void **state)
     }
 }
 
+/* A variant that prints other output counts where the test's own input
+ * printed the same on both sides (output the tests pin), and not where
+ * that input's output already differs (a fix's own wording); the
+ * witness shows where the output first differs. */
+static void test_printed_output_the_tests_pin_is_compared_on_variants(
+    void **state)
+{
+    (void)state;
+    static const char *const cases[][5] = {
+        /* test's call (ref, cand), variant (ref, cand), status */
+        {"\"Name: \"", "\"Name: \"", "\"Name: \"", "\"Name [0]: \"",
+         "differs"},
+        {"\"Name: \"", "\"name: \"", "\"Name: \"", "\"Name [0]: \"",
+         "same"},
+        {"\"Name: \"", "\"Name: \"", "\"x\"", "\"x\"", "same"},
+    };
+    char *tests[] = {"t::a"};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        json_t *side[2];
+        for (int s = 0; s < 2; s++) {
+            char *text = NULL;
+            assert_true(
+                asprintf(&text,
+                         "[{\"t\": 0, \"f\": \"C.m\", \"c\": 0, \"v\": 0, "
+                         "\"what\": \"as the test called it\", \"out\": "
+                         "{\"value\": 1, \"printed\": {\"out\": %s}, "
+                         "\"args\": [], \"in\": 1}}, "
+                         "{\"t\": 0, \"f\": \"C.m\", \"c\": 0, \"v\": 1, "
+                         "\"what\": \"argument 1 = 0\", \"out\": "
+                         "{\"value\": 1, \"printed\": {\"out\": %s}, "
+                         "\"args\": []}}]",
+                         cases[i][s], cases[i][2 + s]) > 0);
+            side[s] = parse(text);
+            free(text);
+        }
+        json_t *got = lt__rp_compare(side[0], side[1]);
+        assert_string_equal(json_string_value(json_object_get(got, "status")),
+                            cases[i][4]);
+        if (i == 0) {
+            json_t *w = lt__rp_confirm(got, side[0], side[1], side[0],
+                                       side[1], tests, 1);
+            assert_string_equal(
+                json_string_value(json_object_get(w, "status")), "witness");
+            const char *detail =
+                json_string_value(json_object_get(w, "detail"));
+            assert_non_null(strstr(detail, "what it printed to standard "
+                                           "output: reference \"Name: \", "
+                                           "patch \"Name [0]: \""));
+            json_decref(w);
+        }
+        json_decref(got);
+        json_decref(side[0]);
+        json_decref(side[1]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +348,8 @@ int main(void)
         cmocka_unit_test(test_arguments_after_the_call),
         cmocka_unit_test(test_a_retyped_variant_refused_by_python_agrees),
         cmocka_unit_test(test_a_message_the_tests_pin_is_compared_on_variants),
+        cmocka_unit_test(
+            test_printed_output_the_tests_pin_is_compared_on_variants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

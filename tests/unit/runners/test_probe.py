@@ -916,6 +916,81 @@ def test_a_receiver_is_built_again_with_a_constructor_argument_changed():
     assert len(rebuilt) <= 3 * probe.REBUILT_VALUES
 
 
+def test_a_changed_method_the_test_calls_runs_on_rebuilt_receivers_too():
+    # The test built Opt('--x', default='') and called help(ctx) with a
+    # context no child can rebuild: the call is also made on options
+    # built with a neighbouring default (a blank one among them).
+    class Ctx:
+        pass
+
+    class Opt:
+        def __init__(self, name, default='', show=True):
+            self.name, self.default, self.show = name, default, show
+
+        def help(self, ctx):
+            if self.show and not self.default.strip():
+                return '[default: ""]'
+            return '[default: %s]' % self.default
+
+    raw = Opt.help
+    Opt.help = probe._probe(raw, 'Opt.help')
+    try:
+        sent = watched_test(Opt, ['help'],
+                            lambda: Opt('--x', default='').help(Ctx()))
+    finally:
+        Opt.help = raw
+        probe._BUILT.clear()
+    by = {what: o for _, _, _, _, what, o in sent}
+    blank = [w for w in by if w.startswith(
+        "self = Opt(%s, default=%s); then self.help(<" %
+        (probe._told('--x'), probe._told(' ')))]
+    assert blank, sorted(by)
+    assert by[blank[0]]['value'] == '[default: ""]'
+    # The name is varied too; the test's own receiver is no variant.
+    assert any(w.startswith("self = Opt(%s, default=%s)" % (
+        probe._told('--X'), probe._told(''))) for w in by), sorted(by)
+    assert not any(w.startswith("self = Opt(%s, default=%s);" % (
+        probe._told('--x'), probe._told(''))) for w in by)
+
+
+def test_what_a_call_prints_to_an_in_memory_stream_is_recorded():
+    # A command runner's output is in memory: a variant's record holds
+    # what its call printed, and the test's own call's record what its
+    # input prints (run once more in a child), for the engine to compare
+    # where the tests' call prints alike on both sides.
+    import io
+
+    def greet(name):
+        print('hello', name)
+        return len(name)
+
+    saved, sent = sys.stdout, []
+    sys.stdout = io.StringIO()
+    send = probe._send
+    probe._send = lambda *a: sent.append(a)
+    try:
+        print('earlier output')
+        out = probe._in_child(greet, ('ann',), {}, 1)
+        probe.begin_test(0)
+        probe._probe(greet, 'm.greet')('bob')
+        probe.end_test()
+        shown = sys.stdout.getvalue()
+    finally:
+        sys.stdout = saved
+        probe._send = send
+        probe._kinds.clear()
+    assert out['printed']['out'] == 'hello ann\n' and out['value'] == 3
+    by = {what: o for _, _, _, _, what, o in sent}
+    assert by['as the test called it']['printed']['out'] == 'hello bob\n'
+    assert any(o.get('printed', {}).get('out', '').startswith('hello ') and
+               w != 'as the test called it' for w, o in by.items())
+    # The test's own call printed once, in the test: the children's
+    # output stays in their copies of the stream.
+    assert shown == 'earlier output\nhello bob\n'
+    with open(os.devnull, 'w') as real:
+        assert probe._stream_text(real) is None
+
+
 def test_an_attribute_gets_a_constant_of_the_code_and_its_own_neighbour():
     # The test's redirect has code 301; the code names 307 and 308: one
     # of those, and a code it does not name.
