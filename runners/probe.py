@@ -1241,6 +1241,13 @@ def _kind(v, depth=0):
     if depth == 0 and t in (tuple, list, set, frozenset, dict):
         items = list(v.values() if t is dict else v)[:4]
         return (t.__name__,) + tuple(_kind(x, 1) for x in items)
+    if depth == 0 and isinstance(v, (tuple, list, set, frozenset, dict)):
+        # A container of the program's own (a session): an empty one
+        # takes another branch (`if not session`) than a full one.
+        try:
+            return (t.__name__, "empty" if len(v) == 0 else "items")
+        except Exception:
+            pass
     return t.__name__
 
 

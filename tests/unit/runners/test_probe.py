@@ -1097,3 +1097,16 @@ def test_a_binary_operator_that_takes_any_arguments_gets_an_operand_too():
     finally:
         del probe._CHANGED_METHODS[Undef]
     assert got == ['then self.__lt__(self)'], got
+
+
+def test_an_empty_container_of_the_program_is_another_kind_of_call():
+    # A session that is a dict of the program's own: the test's call with
+    # an emptied one (`if not session:`) is observed apart from the call
+    # with a full one; a plain dict's items already tell them apart.
+    class Session(dict):
+        pass
+
+    assert probe._kind(Session()) != probe._kind(Session(a=1))
+    assert probe._kind(Session(a=1)) == probe._kind(Session(b=2))
+    assert probe._kind({}) != probe._kind({'a': 1})
+    assert probe._kind(Session(), 1) == 'Session'   # one level only
