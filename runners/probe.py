@@ -340,15 +340,17 @@ def _attributes(v):
     d = _own_dict(v)
     if d is not None:
         out = [(k, x) for k, x in d.items() if type(k) is str]
+    declared = False    # a class of its own says where its data is
     for cls in type(v).__mro__:
         slots = cls.__dict__.get("__slots__", ())
+        declared = declared or "__slots__" in cls.__dict__
         for name in (slots,) if isinstance(slots, str) else slots:
             try:
                 out.append((name, object.__getattribute__(v, name)))
             except Exception:
                 pass
-    if not out and d is None:
-        return None
+    if not out and d is None and not declared:
+        return None     # an object of C's: its data is not readable
     out = [(k, x) for k, x in out
            if not k.startswith("__") and not callable(x)]
     out.sort(key=lambda kv: kv[0])
@@ -1575,6 +1577,13 @@ def _stand_in(cls, attr, path):
     return fn
 
 
+# The copy and pickle protocol's methods, watched like a class's other
+# methods: a test that copies or pickles an object (a sentinel that must
+# survive it) is often the only one that reaches the class.
+_COPY_PROTOCOL = frozenset(("__reduce__", "__reduce_ex__", "__copy__",
+                            "__deepcopy__", "__getstate__", "__setstate__"))
+
+
 def _observe_class(cls):
     """The unchanged methods of a class that holds a changed method are
     watched too: after a test's first call of one, the changed methods
@@ -1588,8 +1597,10 @@ def _observe_class(cls):
         return
     for attr, raw in list(vars(cls).items()):
         if attr in changed or not isinstance(raw, types.FunctionType) or \
-                attr in litmus_calls._NOT_CAPTURED or \
-                attr.startswith("__") and attr != "__init__":
+                attr in litmus_calls._NOT_CAPTURED and \
+                attr not in _COPY_PROTOCOL or \
+                attr.startswith("__") and attr != "__init__" and \
+                attr not in _COPY_PROTOCOL:
             continue
         setattr(cls, attr, _observer(raw, "%s.%s" % (cls.__qualname__,
                                                       attr), cls))

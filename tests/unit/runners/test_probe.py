@@ -1110,3 +1110,27 @@ def test_an_empty_container_of_the_program_is_another_kind_of_call():
     assert probe._kind(Session(a=1)) == probe._kind(Session(b=2))
     assert probe._kind({}) != probe._kind({'a': 1})
     assert probe._kind(Session(), 1) == 'Session'   # one level only
+
+
+def test_copying_an_object_calls_its_class_changed_methods_on_it():
+    # The tests only copy a sentinel; the class's changed __bool__ is
+    # still called on the object they copied.  An object whose class
+    # declares no slots and has no dictionary is summarised as having no
+    # data, like one with an empty dictionary.
+    class Sentinel:
+        __slots__ = ()
+
+        def __reduce__(self):
+            return 'SENTINEL'
+
+        def __bool__(self):
+            return False
+
+    import copy
+    sent = watched_test(Sentinel, ['__bool__'],
+                        lambda: copy.copy(Sentinel()))
+    by = {what: o for _, _, _, _, what, o in sent}
+    assert by['then self.__bool__()']['value'] is False, sorted(by)
+    assert probe.summary(Sentinel()) == {
+        'obj': probe._name(Sentinel), 'attrs': {}}
+    assert probe.summary(__import__('threading').Lock())['other']
