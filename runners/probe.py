@@ -627,7 +627,7 @@ def _settable(obj, names=frozenset()):
                   if type(k) is str and not k.startswith("_"))
 
 
-def _attribute_variants(obj, label, hints=NO_HINTS, depth=0):
+def _attribute_variants(obj, label, hints=NO_HINTS, depth=0, split=False):
     """(what, (holder, key, value, how)): one public attribute of an
     object the call was given (the receiver, an object argument, an
     object they hold), or one entry of a dict it holds (a configuration),
@@ -635,9 +635,9 @@ def _attribute_variants(obj, label, hints=NO_HINTS, depth=0):
     (an exception's code, a flag, a name).  The attributes the changed
     function reads come first, and only their values start with its
     constants.  Private attributes hold the object's invariants and are
-    left alone."""
+    left alone.  split: (those the function reads, the others) apart."""
     if _plain_value(obj) or isinstance(obj, type):
-        return []
+        return ([], []) if split else []
     read, other = [], []
     for name, v in _settable(obj, hints.names):
         where = "%s.%s" % (label, name)
@@ -673,11 +673,13 @@ def _attribute_variants(obj, label, hints=NO_HINTS, depth=0):
                              (obj, name, x, "attr")) for x in _siblings(v)])
     if depth == 0:
         read.append(_raising_attributes(obj, label, hints))
-    out = []
+    outs = []
     for group in (read, other):
-        for row in itertools.zip_longest(*group):
-            out.extend(x for x in row if x is not None)
-    return out[:VARIANTS_PER_ARG]
+        outs.append([x for row in itertools.zip_longest(*group)
+                     for x in row if x is not None])
+    if split:
+        return outs[0][:VARIANTS_PER_ARG], outs[1][:VARIANTS_PER_ARG]
+    return (outs[0] + outs[1])[:VARIANTS_PER_ARG]
 
 
 def _attribute_values(v, consts):
@@ -726,13 +728,22 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
     on it (function: that method; else None, fn itself); each kind in
     turn.  hints: what the function's code shows (Hints): its constants
     are tried first for an argument's value of their type."""
-    per = []
+    per, later = [], []
+
+    def attributes(obj, label):
+        # The attributes the function does not read come after every
+        # other kind of variant: an application's or a response's many
+        # settings would crowd out the session's flag the code reads.
+        read, other = _attribute_variants(obj, label, hints, split=True)
+        later.append([(what, None, args, kwargs, setting)
+                      for what, setting in other])
+        return [(what, None, args, kwargs, setting)
+                for what, setting in read]
+
     first = 1 if args and not _plain_value(args[0]) and \
         _is_receiver(fn, args[0]) else 0
     if first:
-        per.append([(what, None, args, kwargs, setting)
-                    for what, setting in
-                    _attribute_variants(args[0], "self", hints)])
+        per.append(attributes(args[0], "self"))
         per.append(_sibling_calls(fn, args[0], (args, kwargs)))
         per.append(_rebuilt_receiver(fn, args, kwargs, hints))
     for i in range(first, len(args)):
@@ -743,18 +754,14 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
         per.append([("%s = %s" % (label, _told(v)), None,
                      args[:i] + (v,) + args[i + 1:], kwargs, None)
                     for v in near])
-        per.append([(what, None, args, kwargs, setting)
-                    for what, setting in
-                    _attribute_variants(args[i], label, hints)])
+        per.append(attributes(args[i], label))
     for k in sorted(kwargs):
         per.append([("%s = %s" % (k, _told(v)), None,
                      args, dict(kwargs, **{k: v}), None)
                     for v in _near(kwargs[k], hints.constants) +
                     _other_type(kwargs[k], hints) +
                     _poisoned(kwargs[k], hints)])
-        per.append([(what, None, args, kwargs, setting)
-                    for what, setting in
-                    _attribute_variants(kwargs[k], k, hints)])
+        per.append(attributes(kwargs[k], k))
     per.append([(what, None, a, k, None)
                 for what, a, k in _unpassed(fn, args, kwargs)])
     per.append(_by_name(fn, args, kwargs, first))
@@ -763,8 +770,9 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
         per.append(_registered_settings(args, kwargs, hints))
         per.append(_raising_hooks(fn, args, kwargs, hints))
     out = []
-    for row in itertools.zip_longest(*per):
-        out.extend(x for x in row if x is not None)
+    for rows in (per, later):
+        for row in itertools.zip_longest(*rows):
+            out.extend(x for x in row if x is not None)
     return out[:VARIANTS_PER_CALL]
 
 

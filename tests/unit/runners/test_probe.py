@@ -1134,3 +1134,30 @@ def test_copying_an_object_calls_its_class_changed_methods_on_it():
     assert probe.summary(Sentinel()) == {
         'obj': probe._name(Sentinel), 'attrs': {}}
     assert probe.summary(__import__('threading').Lock())['other']
+
+
+def test_attributes_the_function_does_not_read_come_after_other_variants():
+    # An application with many settings and a session whose flag the
+    # changed code reads: the flag's variant is among the first, the
+    # application's unread settings only after every other kind.
+    class App:
+        def __init__(self):
+            for k in 'abcdefghijklmnop':
+                setattr(self, 'setting_' + k, True)
+
+    class Session:
+        def __init__(self):
+            self.accessed = True
+
+    class Interface:
+        def save(self, app, session):
+            return session.accessed
+
+    got = [w for w, *_ in probe._variants(
+        Interface.save, (Interface(), App(), Session()), {},
+        probe.Hints((), {'accessed'}))]
+    assert 'argument 2.accessed = False' in got[:4], got
+    unread = [i for i, w in enumerate(got) if w.startswith('argument 1.')]
+    others = [i for i, w in enumerate(got)
+              if not w.startswith('argument 1.')]
+    assert unread and min(unread) > max(others), got
