@@ -131,12 +131,17 @@ class Hints:
     texts, so that both runs try the same values: the constants it
     compares against (method names, status codes, limits: a value set to
     one of them takes the other branch) and the names it reads (the
-    attributes of its receiver and arguments that matter)."""
-    __slots__ = ("constants", "names", "catches")
+    attributes of its receiver and arguments that matter), and the
+    parameter names one text's signature takes by keyword and the
+    other's does not (keywords: a parameter renamed, or made
+    positional-only)."""
+    __slots__ = ("constants", "names", "catches", "keywords")
 
-    def __init__(self, constants=(), names=(), catches=False):
+    def __init__(self, constants=(), names=(), catches=False,
+                 keywords=()):
         self.constants, self.names = list(constants), frozenset(names)
         self.catches = catches  # either text's code handles exceptions
+        self.keywords = frozenset(keywords)
 
 
 NO_HINTS = Hints()
@@ -149,22 +154,33 @@ def _code_names(code, out):
             _code_names(c, out)
 
 
+def _keyword_parameters(code):
+    """The names a function's code takes by keyword."""
+    return set(code.co_varnames[code.co_posonlyargcount:
+                                code.co_argcount + code.co_kwonlyargcount])
+
+
 def function_hints(path, reference, candidate):
     """{qualified name: Hints} of every function of the two texts."""
     consts, names, catches = {}, {}, set()
-    for text in (reference, candidate):
+    keywords = ({}, {})     # each text's {function: its keyword names}
+    for side, text in enumerate((reference, candidate)):
         try:
             codes = _function_codes(compile(text, path, "exec"), {})
         except (SyntaxError, ValueError):
             continue
         for q, cs in codes.items():
+            if q == _outermost(q) and len(cs) == 1:
+                keywords[side][q] = _keyword_parameters(cs[0])
             for c in cs:
                 _code_constants(c, consts.setdefault(_outermost(q), set()))
                 _code_names(c, names.setdefault(_outermost(q), set()))
                 if _handles(c):
                     catches.add(_outermost(q))
     return {q: Hints(sorted(cs, key=lambda c: (type(c).__name__, repr(c))),
-                     names.get(q, ()), q in catches)
+                     names.get(q, ()), q in catches,
+                     keywords[0].get(q, set()) ^ keywords[1].get(q, set())
+                     if q in keywords[0] and q in keywords[1] else ())
             for q, cs in consts.items()}
 
 
@@ -538,6 +554,29 @@ def _by_name(fn, args, kwargs, first):
              dict(kwargs, **{p.name: args[i]}), None)]
 
 
+def _colliding_keywords(fn, args, kwargs, hints):
+    """The call with one more keyword, where the function gathers
+    keywords (**values) and the test gave it one: named as a parameter
+    that one text takes by keyword and the other does not (hints.keywords),
+    with the value of the test's gathered keyword.  A fix that renames a
+    parameter (self to app, so that a URL variable named "self" works)
+    moves the collision to its new name; the reference's positional-only
+    parameter has none."""
+    if not hints.keywords or not kwargs:
+        return []
+    code = getattr(fn, "__code__", None)
+    if code is None or not code.co_flags & inspect.CO_VARKEYWORDS:
+        return []
+    own = _keyword_parameters(code)
+    gathered = [k for k in sorted(kwargs) if k not in own]
+    if not gathered:
+        return []
+    value = kwargs[gathered[0]]
+    return [("%s = %s given too" % (name, _told(value)), None, args,
+             dict(kwargs, **{name: value}), None)
+            for name in sorted(hints.keywords) if name not in kwargs][:2]
+
+
 _CODE = (types.FunctionType, types.MethodType, types.BuiltinFunctionType,
          type)
 
@@ -765,6 +804,7 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
     per.append([(what, None, a, k, None)
                 for what, a, k in _unpassed(fn, args, kwargs)])
     per.append(_by_name(fn, args, kwargs, first))
+    per.append(_colliding_keywords(fn, args, kwargs, hints))
     if first:
         per.append(_moved_settings(args, kwargs, hints))
         per.append(_registered_settings(args, kwargs, hints))

@@ -1161,3 +1161,29 @@ def test_attributes_the_function_does_not_read_come_after_other_variants():
     others = [i for i, w in enumerate(got)
               if not w.startswith('argument 1.')]
     assert unread and min(unread) > max(others), got
+
+
+def test_a_renamed_parameter_is_given_as_a_gathered_keyword_too():
+    # The reference makes `self` positional-only so that a URL variable
+    # named "self" reaches **values; the patch renames it `app`, which
+    # only moves the collision.  Both sides try the call with `app` given
+    # too; a function whose keywords both texts take alike gets none.
+    ref = ('class App:\n'
+           '    def url_for(self, /, endpoint, **values):\n'
+           '        return endpoint, sorted(values)\n')
+    cand = ref.replace('self, /,', 'app,')
+    hints = probe.function_hints('m.py', ref, cand)['App.url_for']
+    assert hints.keywords == {'app'}
+    ns = {}
+    exec(ref, ns)
+    fn = ns['App'].url_for
+    (what, _, args, kwargs, _), = probe._colliding_keywords(
+        fn, (ns['App'](), 'index'), {'self': '2'}, hints)
+    assert what == "app = %s given too" % probe._told('2')
+    assert fn(*args, **kwargs) == ('index', ['app', 'self'])
+    same = probe.function_hints('m.py', ref, ref)['App.url_for']
+    assert probe._colliding_keywords(
+        fn, (ns['App'](), 'index'), {'self': '2'}, same) == []
+    # Nothing gathered by the test's call: nothing to collide.
+    assert probe._colliding_keywords(
+        fn, (ns['App'](), 'index'), {}, hints) == []
