@@ -692,8 +692,21 @@ def _attribute_variants(obj, label, hints=NO_HINTS, depth=0, split=False):
             # sets the attribute, or a method that rebuilds it, may leave
             # it (a URL's path parts after normalising).
             swapped = tuple(v) if type(v) is list else list(v)
-            per.append([("%s = %s" % (where, _told(swapped)),
-                         (obj, name, swapped, "attr"))])
+            row = [("%s = %s" % (where, _told(swapped)),
+                    (obj, name, swapped, "attr"))]
+            if per is read:
+                # A list of names the function reads with its first or
+                # last item one change away (help names without
+                # "--help": a fix that prefers the tested name).
+                for i in sorted({0, len(v) - 1}) if v else ():
+                    if type(v[i]) not in (int, str):
+                        continue
+                    for x in _near(v[i])[:1]:
+                        changed = type(v)(list(v[:i]) + [x] +
+                                          list(v[i + 1:]))
+                        row.append(("%s = %s" % (where, _told(changed)),
+                                    (obj, name, changed, "attr")))
+            per.append(row)
         elif type(v) is dict and depth == 0:
             per.append([("%s[%r] = %s" % (where, k, _told(
                 x)), (v, k, x, "item"))

@@ -1187,3 +1187,22 @@ def test_a_renamed_parameter_is_given_as_a_gathered_keyword_too():
     # Nothing gathered by the test's call: nothing to collide.
     assert probe._colliding_keywords(
         fn, (ns['App'](), 'index'), {}, hints) == []
+
+
+def test_a_read_list_attribute_gets_its_first_and_last_item_changed():
+    # Help names ['-h', '--help']: a fix that prefers "--help" by name
+    # differs from one that picks the longest on ['-h', '--HELP'].
+    class Ctx:
+        def __init__(self):
+            self.help_option_names = ['-h', '--help']
+            self.other_names = ['a', 'b']
+
+    got = [w for w, _ in probe._attribute_variants(
+        Ctx(), 'ctx', probe.Hints((), {'help_option_names'}))]
+    assert "ctx.help_option_names = %s" % probe._told(
+        ['-h', '--HELP']) in got, got
+    assert "ctx.help_option_names = %s" % probe._told(
+        ['-H', '--help']) in got, got
+    # An unread list keeps only its other sequence type.
+    assert [w for w in got if w.startswith('ctx.other_names')] == [
+        "ctx.other_names = %s" % probe._told(('a', 'b'))]
