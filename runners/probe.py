@@ -1196,6 +1196,13 @@ def _stream_text(stream):
     return None
 
 
+def _in_memory(stream):
+    """Whether a stream keeps what is written to it (getvalue), without
+    reading it."""
+    return any(callable(getattr(s, "getvalue", None))
+               for s in (stream, getattr(stream, "buffer", None)))
+
+
 def _stream_texts():
     """(stdout, stderr) as _stream_text has them, None where neither is
     in memory: the output a call prints can then be read."""
@@ -1458,7 +1465,7 @@ def _probe(fn, name, hints=NO_HINTS):
         printed = None
         try:
             if not private:
-                if _stream_texts() is not None:
+                if _in_memory(sys.stdout) or _in_memory(sys.stderr):
                     # What the test's own input prints, for the engine's
                     # rule that output counts where the tests' call
                     # prints alike on both sides (pinned_differs).
@@ -1688,8 +1695,11 @@ def _remember_construction(cls, args, kwargs):
         if len(_BUILT) >= BUILT_MAX:
             return
     try:
-        _BUILT[id(receiver)] = (weakref.ref(receiver), cls, rest,
-                                dict(kwargs))
+        # Never a strong reference to an object the test made: a test
+        # that checks it is collected must still see it go.
+        _BUILT[id(receiver)] = (weakref.ref(receiver), cls,
+                                tuple(_kept(v) for v in rest),
+                                {k: _kept(v) for k, v in kwargs.items()})
     except TypeError:
         pass    # no weak reference to it: not kept
 
@@ -1698,11 +1708,30 @@ def _rebuildable(v):
     return type(v) in (bool, int, float, str)
 
 
+def _kept(v):
+    """A constructor argument as _BUILT keeps it: a plain value or a
+    small container of them as it is, another object through a weak
+    reference (TypeError where it has none)."""
+    if v is None or _rebuildable(v) or \
+            type(v) in (tuple, list, frozenset) and len(v) <= 16 and \
+            all(x is None or _rebuildable(x) for x in v):
+        copy = type(v)(v) if type(v) is list else v  # the test may change it
+        return lambda: copy
+    return weakref.ref(v)
+
+
 def _construction(receiver):
     built = _BUILT.get(id(receiver))
     if built is None or built[0]() is not receiver:
         return None
-    return built[1:]
+    cls, rest, kept = built[1:]
+    values = []
+    for r in rest + tuple(kept.values()):
+        v = r()
+        if v is None and isinstance(r, weakref.ref):
+            return None     # an argument the test let go
+        values.append(v)
+    return cls, tuple(values[:len(rest)]), dict(zip(kept, values[len(rest):]))
 
 
 def _rebuilt_receiver(fn, args, kwargs, hints):

@@ -9,6 +9,7 @@ import json
 import os
 import sys
 import types
+import weakref
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -1206,3 +1207,35 @@ def test_a_read_list_attribute_gets_its_first_and_last_item_changed():
     # An unread list keeps only its other sequence type.
     assert [w for w in got if w.startswith('ctx.other_names')] == [
         "ctx.other_names = %s" % probe._told(('a', 'b'))]
+
+
+def test_a_construction_kept_for_rebuilding_holds_no_object_alive():
+    # Opt(parent, 'x'): the parent is kept weakly, so a test that checks
+    # it is collected still sees it go, and the receiver is then not
+    # rebuilt; a list of names is kept as a copy.
+    import gc
+
+    class Parent:
+        pass
+
+    class Opt:
+        def __init__(self, parent, name, decls=()):
+            self.parent, self.name = parent, name
+
+    parent, decls = Parent(), ['--x']
+    opt = Opt(parent, 'x', decls=decls)
+    try:
+        probe._remember_construction(Opt, (opt, parent, 'x'),
+                                     {'decls': decls})
+        decls.append('-y')
+        cls, args, kwargs = probe._construction(opt)
+        assert cls is Opt and args == (parent, 'x')
+        assert kwargs == {'decls': ['--x']}
+        gone = weakref.ref(parent)
+        del parent, args
+        opt.parent = None
+        gc.collect()
+        assert gone() is None
+        assert probe._construction(opt) is None
+    finally:
+        probe._BUILT.clear()
