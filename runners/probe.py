@@ -1213,8 +1213,10 @@ def _stream_texts():
 def _printed_since(before):
     """What the call printed since before (_stream_texts), without
     addresses: {"out": ..., "err": ...}."""
+    if before is None:
+        return None
     after = _stream_texts()
-    if before is None or after is None:
+    if after is None:
         return None
     out = {}
     for name, b, a in zip(("out", "err"), before, after):
@@ -1462,31 +1464,30 @@ def _probe(fn, name, hints=NO_HINTS):
                      "kwargs": summary(dict(kwargs))}
         except Exception:
             given = None
-        printed = None
         try:
             if not private:
-                if _in_memory(sys.stdout) or _in_memory(sys.stderr):
-                    # What the test's own input prints, for the engine's
-                    # rule that output counts where the tests' call
-                    # prints alike on both sides (pinned_differs).
-                    own = _in_child(fn, args, kwargs, CHILD_CPU)
-                    printed = own.get("printed") if own else None
                 _run_variants(test, name, call, fn,
                               _variants(fn, args, kwargs, hints), t0,
                               (args, kwargs))
         finally:
             _spent[0] += _clock() - t0
             _inside[0] -= 1
+        # What the test's own call prints, read from the streams without
+        # replacing them, for the engine's rule that a variant's output
+        # counts where the test's call prints alike on both sides.
+        before = _stream_texts() if not private and (
+            _in_memory(sys.stdout) or _in_memory(sys.stderr)) else None
         _inside[0] += 1
         try:
             value = fn(*args, **kwargs)
         except BaseException as exc:
             _inside[0] -= 1
             _observe(test, name, call, "raise", exc, args, kwargs, given,
-                     printed)
+                     _printed_since(before))
             raise
         _inside[0] -= 1
-        _observe(test, name, call, "ok", value, args, kwargs, given, printed)
+        _observe(test, name, call, "ok", value, args, kwargs, given,
+                 _printed_since(before))
         return value
     probe.__wrapped__ = fn
     for a in ("__name__", "__qualname__", "__doc__", "__module__"):

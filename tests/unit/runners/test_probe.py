@@ -956,9 +956,9 @@ def test_a_changed_method_the_test_calls_runs_on_rebuilt_receivers_too():
 
 def test_what_a_call_prints_to_an_in_memory_stream_is_recorded():
     # A command runner's output is in memory: a variant's record holds
-    # what its call printed, and the test's own call's record what its
-    # input prints (run once more in a child), for the engine to compare
-    # where the tests' call prints alike on both sides.
+    # what its call printed, and the test's own call's record what it
+    # printed (read from the stream, which stays the test's), for the
+    # engine to compare where the tests' call prints alike on both sides.
     import io
 
     def greet(name):
