@@ -788,6 +788,12 @@ def variants(v, shape, consts, depth=0):
             # strips it before deciding.
             out[12:12] = [re.sub(r"\S+", r"(\g<0>)", v),
                           re.sub(r"\S+", r"<\g<0>>", v)]
+            # Two of its words joined (their white space left out): one
+            # word that holds what each held apart (two "@" in an
+            # address), which a parser's rule for one word may refuse.
+            joined = re.sub(r"(?<=\S)\s+(?=\S)", "", v, count=1)
+            if joined != v:
+                out.insert(12, joined)
         for i in range(min(len(v), 4)):
             for ch in alphabet[:3]:
                 if ch != v[i]:

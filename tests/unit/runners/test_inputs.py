@@ -430,6 +430,16 @@ def test_a_packages_text_is_also_a_list_of_two_such_texts():
     assert '/a/b.py,/a/b.py' not in inputs.variants('/a/b.py', None, ())
 
 
+def test_a_packages_text_has_two_of_its_words_joined():
+    # Two addresses on two lines: one word holding both "@"s, early.
+    inputs.PACKAGE[0] = True
+    try:
+        got = inputs.variants('a@b.xyz\n@c@d.social\n', None, ())
+    finally:
+        inputs.PACKAGE[0] = False
+    assert 'a@b.xyz@c@d.social\n' in got[:16]
+
+
 def test_a_packages_list_is_also_a_user_list():
     import collections
     inputs.PACKAGE[0] = True
