@@ -245,6 +245,26 @@ static void test_a_retyped_variant_refused_by_python_agrees(void **state)
     }
 }
 
+/* One side's records of a test's call (v = 0) and a variant of it
+ * (v = 1): each outcome is `fixed` (JSON members) and a note `key` with
+ * the call's value and the variant's (a message_key, printed output). */
+static json_t *call_and_variant(const char *fixed, const char *key,
+                                const char *at_call, const char *at_variant)
+{
+    char *text = NULL;
+    assert_true(asprintf(&text,
+                         "[{\"t\": 0, \"f\": \"C.m\", \"c\": 0, \"v\": 0, "
+                         "\"what\": \"as the test called it\", \"out\": "
+                         "{%s, \"%s\": %s, \"args\": [], \"in\": 1}}, "
+                         "{\"t\": 0, \"f\": \"C.m\", \"c\": 0, \"v\": 1, "
+                         "\"what\": \"argument 1 = 0\", \"out\": "
+                         "{%s, \"%s\": %s, \"args\": []}}]",
+                         fixed, key, at_call, fixed, key, at_variant) > 0);
+    json_t *records = parse(text);
+    free(text);
+    return records;
+}
+
 /* The test's call and a variant both raise one exception: its message
  * differs where the test's call pinned one message on both sides, and
  * not where that call's messages already differ (a fix's own wording). */
@@ -259,22 +279,9 @@ static void test_a_message_the_tests_pin_is_compared_on_variants(void **state)
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         json_t *side[2];
-        for (int s = 0; s < 2; s++) {
-            char *text = NULL;
-            assert_true(
-                asprintf(&text,
-                         "[{\"t\": 0, \"f\": \"C.m\", \"c\": 0, \"v\": 0, "
-                         "\"what\": \"as the test called it\", \"out\": "
-                         "{\"raise\": \"m.Bad\", \"message_key\": %s, "
-                         "\"args\": [], \"in\": 1}}, "
-                         "{\"t\": 0, \"f\": \"C.m\", \"c\": 0, \"v\": 1, "
-                         "\"what\": \"argument 1 = 0\", \"out\": "
-                         "{\"raise\": \"m.Bad\", \"message_key\": %s, "
-                         "\"args\": []}}]",
-                         cases[i][s], cases[i][2 + s]) > 0);
-            side[s] = parse(text);
-            free(text);
-        }
+        for (int s = 0; s < 2; s++)
+            side[s] = call_and_variant("\"raise\": \"m.Bad\"", "message_key",
+                                       cases[i][s], cases[i][2 + s]);
         json_t *got = lt__rp_compare(side[0], side[1]);
         assert_string_equal(json_string_value(json_object_get(got, "status")),
                             cases[i][4]);
@@ -340,31 +347,20 @@ static void test_printed_output_the_tests_pin_is_compared_on_variants(
     (void)state;
     static const char *const cases[][5] = {
         /* test's call (ref, cand), variant (ref, cand), status */
-        {"\"Name: \"", "\"Name: \"", "\"Name: \"", "\"Name [0]: \"",
+#define OUT(text) "{\"out\": \"" text "\"}"
+        {OUT("Name: "), OUT("Name: "), OUT("Name: "), OUT("Name [0]: "),
          "differs"},
-        {"\"Name: \"", "\"name: \"", "\"Name: \"", "\"Name [0]: \"",
+        {OUT("Name: "), OUT("name: "), OUT("Name: "), OUT("Name [0]: "),
          "same"},
-        {"\"Name: \"", "\"Name: \"", "\"x\"", "\"x\"", "same"},
+        {OUT("Name: "), OUT("Name: "), OUT("x"), OUT("x"), "same"},
+#undef OUT
     };
     char *tests[] = {"t::a"};
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         json_t *side[2];
-        for (int s = 0; s < 2; s++) {
-            char *text = NULL;
-            assert_true(
-                asprintf(&text,
-                         "[{\"t\": 0, \"f\": \"C.m\", \"c\": 0, \"v\": 0, "
-                         "\"what\": \"as the test called it\", \"out\": "
-                         "{\"value\": 1, \"printed\": {\"out\": %s}, "
-                         "\"args\": [], \"in\": 1}}, "
-                         "{\"t\": 0, \"f\": \"C.m\", \"c\": 0, \"v\": 1, "
-                         "\"what\": \"argument 1 = 0\", \"out\": "
-                         "{\"value\": 1, \"printed\": {\"out\": %s}, "
-                         "\"args\": []}}]",
-                         cases[i][s], cases[i][2 + s]) > 0);
-            side[s] = parse(text);
-            free(text);
-        }
+        for (int s = 0; s < 2; s++)
+            side[s] = call_and_variant("\"value\": 1", "printed",
+                                       cases[i][s], cases[i][2 + s]);
         json_t *got = lt__rp_compare(side[0], side[1]);
         assert_string_equal(json_string_value(json_object_get(got, "status")),
                             cases[i][4]);
