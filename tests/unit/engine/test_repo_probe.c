@@ -338,9 +338,11 @@ static void test_a_difference_beside_a_changing_part_is_a_witness(
 }
 
 /* A variant that prints other output counts where the test's own input
- * printed the same on both sides (output the tests pin), and not where
- * that input's output already differs (a fix's own wording); the
- * witness shows where the output first differs. */
+ * printed the same on both sides (output the tests pin) and the first
+ * difference falls on a line that input printed too, and not where that
+ * input's output already differs or the difference is in a line only
+ * the variant prints (a fix's own wording); the witness shows where the
+ * output first differs. */
 static void test_printed_output_the_tests_pin_is_compared_on_variants(
     void **state)
 {
@@ -353,6 +355,9 @@ static void test_printed_output_the_tests_pin_is_compared_on_variants(
         {OUT("Name: "), OUT("name: "), OUT("Name: "), OUT("Name [0]: "),
          "same"},
         {OUT("Name: "), OUT("Name: "), OUT("x"), OUT("x"), "same"},
+        /* A line only the variant prints (its own error's wording). */
+        {OUT("Name: x\\n"), OUT("Name: x\\n"), OUT("Name: x\\nError: bad\\n"),
+         OUT("Name: x\\nError: wrong\\n"), "same"},
 #undef OUT
     };
     char *tests[] = {"t::a"};
