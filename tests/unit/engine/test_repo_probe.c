@@ -66,6 +66,7 @@ static void test_same_as_the_tests_compare(void **state)
 
 /* A record of the test's call (v = 0, its input "in" given) or of an
  * input one change away. */
+#define DIFFERING_MAX_SEEN 64 /* repo_probe.c's DIFFERING_MAX */
 #define REC(t, c, v, out)                                                    \
     "{\"t\": " #t ", \"f\": \"C.m\", \"c\": " #c ", \"v\": " #v              \
     ", \"what\": \"argument 1 = 2\", \"out\": " out "}"
@@ -371,6 +372,41 @@ static void test_a_difference_beside_a_changing_part_is_a_witness(
     json_decref(same1);
 }
 
+/* More keys differ than the second round takes: those whose outcomes
+ * differ in shape (a list one item longer) go first, before those that
+ * differ only in a text (a timestamp). */
+static void test_a_difference_in_shape_goes_to_the_second_round_first(
+    void **state)
+{
+    (void)state;
+    json_t *side[2];
+    for (int s = 0; s < 2; s++) {
+        json_t *recs = parse("[" GIVEN(0, 0, "[1]") "]");
+        for (int v = 1; v <= 100; v++) {
+            char *text = NULL;
+            assert_true(
+                asprintf(&text,
+                         "{\"t\": 0, \"f\": \"C.m\", \"c\": 0, \"v\": %d, "
+                         "\"what\": \"argument 1 = %d\", \"out\": "
+                         "{\"value\": %s, \"args\": []}}",
+                         v, v,
+                         v < 100 ? (s ? "\"stamp b\"" : "\"stamp a\"")
+                                 : (s ? "[1, 2]" : "[1]")) > 0);
+            json_array_append_new(recs, parse(text));
+            free(text);
+        }
+        side[s] = recs;
+    }
+    json_t *got = lt__rp_compare(side[0], side[1]);
+    const json_t *differing = json_object_get(got, "differing");
+    assert_int_equal(json_array_size(differing), DIFFERING_MAX_SEEN);
+    assert_string_equal(json_string_value(json_array_get(differing, 0)),
+                        "0|C.m|0|100");
+    json_decref(got);
+    json_decref(side[0]);
+    json_decref(side[1]);
+}
+
 /* A variant that prints other output counts where the test's own input
  * printed the same on both sides (output the tests pin) and the first
  * difference falls on a line that input printed too, and not where that
@@ -432,6 +468,8 @@ int main(void)
         cmocka_unit_test(
             test_printed_output_the_tests_pin_is_compared_on_variants),
         cmocka_unit_test(test_a_difference_beside_a_changing_part_is_a_witness),
+        cmocka_unit_test(
+            test_a_difference_in_shape_goes_to_the_second_round_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
