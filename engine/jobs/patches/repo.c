@@ -255,10 +255,12 @@ static uint32_t *indices_of(const struct lt_suite *suite, const json_t *ids,
 
 /* Indices of the main tests for a probe run: the FAIL_TO_PASS tests
  * first (the calls that show the fix, observed before the probes'
- * budget runs out on the tests of the rest of their files), then the
- * others in their order. */
+ * budget runs out on the tests of the rest of their files), the
+ * instance's and those computed here (here_f2p: node ids; the CI form's
+ * only list), then the others in their order. */
 static uint32_t *probe_order(const struct lt_suite *suite,
-                             const json_t *map, size_t *n)
+                             const json_t *map, const json_t *here_f2p,
+                             size_t *n)
 {
     size_t n_main = 0;
     uint32_t *main_idx = indices_of(suite, json_object_get(map, "main"),
@@ -268,7 +270,13 @@ static uint32_t *probe_order(const struct lt_suite *suite,
     *n = 0;
     const char *id;
     json_t *ids;
-    json_object_foreach(json_object_get(map, "f2p"), id, ids) {
+    json_t *lists = json_array();
+    json_object_foreach(json_object_get(map, "f2p"), id, ids)
+        json_array_append(lists, ids);
+    if (here_f2p)
+        json_array_append(lists, (json_t *)here_f2p);
+    size_t l;
+    json_array_foreach(lists, l, ids) {
         size_t m = 0;
         uint32_t *idx = indices_of(suite, ids, &m);
         for (size_t i = 0; i < m; i++)
@@ -279,6 +287,7 @@ static uint32_t *probe_order(const struct lt_suite *suite,
                 }
         free(idx);
     }
+    json_decref(lists);
     for (size_t k = 0; k < n_main; k++)
         if (!first[main_idx[k]])
             out[(*n)++] = main_idx[k];
@@ -1814,11 +1823,18 @@ static int task_prepare(struct lt_exec *ex, struct lt_task *xt,
     /* A probe run: the main tests alone, FAIL_TO_PASS first, with the
      * files of its side. */
     int probe = k->kind == R_PROBE;
+    json_t *here = probe && in->base_ov->result
+                       ? recompute(map, in->base_ov->result,
+                                   in->ref_ov ? in->ref_ov->result : NULL)
+                       : NULL;
     uint32_t *main_idx = wider ? xcalloc(1, sizeof(uint32_t))
                          : probe
-                             ? probe_order(suite, map, &n_main)
+                             ? probe_order(suite, map,
+                                           json_object_get(here, "f2p"),
+                                           &n_main)
                              : indices_of(suite, json_object_get(map, "main"),
                                           &n_main);
+    json_decref(here);
     const struct rover *side =
         (probe && !k->side) || k->kind == R_CONFIRM ? in->ref_ov : k->ov;
     uint32_t *w_idx =
