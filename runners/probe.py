@@ -666,7 +666,13 @@ def _settable(obj, names=frozenset()):
                   if type(k) is str and not k.startswith("_"))
 
 
-def _attribute_variants(obj, label, hints=NO_HINTS, depth=0, split=False):
+def _attribute_variants(obj, label, hints=NO_HINTS, depth=0):
+    """_attribute_groups's variants, those the function reads first."""
+    read, other = _attribute_groups(obj, label, hints, depth)
+    return (read + other)[:VARIANTS_PER_ARG]
+
+
+def _attribute_groups(obj, label, hints=NO_HINTS, depth=0):
     """(what, (holder, key, value, how)): one public attribute of an
     object the call was given (the receiver, an object argument, an
     object they hold), or one entry of a dict it holds (a configuration),
@@ -674,9 +680,10 @@ def _attribute_variants(obj, label, hints=NO_HINTS, depth=0, split=False):
     (an exception's code, a flag, a name).  The attributes the changed
     function reads come first, and only their values start with its
     constants.  Private attributes hold the object's invariants and are
-    left alone.  split: (those the function reads, the others) apart."""
+    left alone.  Two lists: those of attributes the function reads, and
+    the others."""
     if _plain_value(obj) or isinstance(obj, type):
-        return ([], []) if split else []
+        return [], []
     read, other = [], []
     for name, v in _settable(obj, hints.names):
         where = "%s.%s" % (label, name)
@@ -725,13 +732,9 @@ def _attribute_variants(obj, label, hints=NO_HINTS, depth=0, split=False):
                              (obj, name, x, "attr")) for x in _siblings(v)])
     if depth == 0:
         read.append(_raising_attributes(obj, label, hints))
-    outs = []
-    for group in (read, other):
-        outs.append([x for row in itertools.zip_longest(*group)
-                     for x in row if x is not None])
-    if split:
-        return outs[0][:VARIANTS_PER_ARG], outs[1][:VARIANTS_PER_ARG]
-    return (outs[0] + outs[1])[:VARIANTS_PER_ARG]
+    return tuple([x for row in itertools.zip_longest(*group)
+                  for x in row if x is not None][:VARIANTS_PER_ARG]
+                 for group in (read, other))
 
 
 def _attribute_values(v, consts):
@@ -786,7 +789,7 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
         # The attributes the function does not read come after every
         # other kind of variant: an application's or a response's many
         # settings would crowd out the session's flag the code reads.
-        read, other = _attribute_variants(obj, label, hints, split=True)
+        read, other = _attribute_groups(obj, label, hints)
         later.append([(what, None, args, kwargs, setting)
                       for what, setting in other])
         return [(what, None, args, kwargs, setting)
@@ -1064,6 +1067,14 @@ _BINARY_OPERATORS = frozenset(
                            "truediv floordiv mod matmul").split())
 
 
+def _shown(args, kwargs, receiver=None):
+    """A call's arguments as a variant's description says them (the
+    receiver as "self")."""
+    return ", ".join(["self" if receiver is not None and x is receiver
+                      else _told(x) for x in args] +
+                     ["%s=%s" % (k, _told(kwargs[k])) for k in sorted(kwargs)])
+
+
 def _sibling_calls(fn, receiver, call=None):
     """The other changed public methods of the receiver's class that need
     no argument, called on the receiver the test made (with the options
@@ -1104,11 +1115,8 @@ def _sibling_calls(fn, receiver, call=None):
                     inspect.signature(method).bind(receiver, *a, **k)
                 except (TypeError, ValueError):
                     continue
-                shown = ["self" if x is receiver else _told(x)
-                         for x in a] + \
-                    ["%s=%s" % (x, _told(k[x]))
-                     for x in sorted(k)]
-                out.append(("then self.%s(%s)" % (name, ", ".join(shown)),
+                out.append(("then self.%s(%s)" % (name,
+                                                    _shown(a, k, receiver)),
                             method, (receiver,) + a, dict(k), None))
                 continue
             out.append(("then self.%s()" % name, method, (receiver,), {},
@@ -1132,17 +1140,15 @@ def _rebuilt_calls(cls, init_args, kwargs, calls, hints=NO_HINTS):
     out = []
     given = [(i, v) for i, v in enumerate(args)] + sorted(kwargs.items())
     for where, v in given:
-        if not (v is None or type(v) in (bool, int, float, str)):
-            continue
+        if not _rebuildable(v):
+            continue    # None has no neighbour; an object is not varied
         for x in _near(v)[:REBUILT_VALUES] + _other_type(v, hints):
             a, k = list(args), dict(kwargs)
             if type(where) is int:
                 a[where] = x
             else:
                 k[where] = x
-            shown = [_told(y) for y in a] + \
-                ["%s=%s" % (n, _told(k[n])) for n in sorted(k)]
-            built = "self = %s(%s)" % (cls.__name__, ", ".join(shown))
+            built = "self = %s(%s)" % (cls.__name__, _shown(a, k))
             for what, method, margs, mkw, _ in calls:
                 out.append(("%s; %s" % (built, what),
                             _rebuilt(cls, tuple(a), k, method, receiver),
@@ -1176,31 +1182,32 @@ def _apply_setting(setting):
 PRINTED_MAX = 400       # characters of a call's printed output kept
 
 
+def _memory_of(stream):
+    """The object that keeps what is written to a stream (its own
+    getvalue, or its buffer's), None for a real file."""
+    for s in (stream, getattr(stream, "buffer", None)):
+        if callable(getattr(s, "getvalue", None)):
+            return s
+    return None
+
+
 def _stream_text(stream):
     """What an in-memory stream holds so far (a command runner's or a
     test's captured output), None for a real file."""
+    kept = _memory_of(stream)
+    if kept is None:
+        return None
     try:
         stream.flush()
     except Exception:
         pass
-    for s in (stream, getattr(stream, "buffer", None)):
-        getvalue = getattr(s, "getvalue", None)
-        if callable(getvalue):
-            try:
-                v = getvalue()
-            except Exception:
-                return None
-            if isinstance(v, (bytes, bytearray)):
-                v = bytes(v).decode("utf-8", "replace")
-            return v if isinstance(v, str) else None
-    return None
-
-
-def _in_memory(stream):
-    """Whether a stream keeps what is written to it (getvalue), without
-    reading it."""
-    return any(callable(getattr(s, "getvalue", None))
-               for s in (stream, getattr(stream, "buffer", None)))
+    try:
+        v = kept.getvalue()
+    except Exception:
+        return None
+    if isinstance(v, (bytes, bytearray)):
+        v = bytes(v).decode("utf-8", "replace")
+    return v if isinstance(v, str) else None
 
 
 def _stream_texts():
@@ -1479,7 +1486,8 @@ def _probe(fn, name, hints=NO_HINTS):
         # replacing them, for the engine's rule that a variant's output
         # counts where the test's call prints alike on both sides.
         before = _stream_texts() if not private and (
-            _in_memory(sys.stdout) or _in_memory(sys.stderr)) else None
+            _memory_of(sys.stdout) is not None or
+            _memory_of(sys.stderr) is not None) else None
         _inside[0] += 1
         try:
             value = fn(*args, **kwargs)
@@ -1747,10 +1755,8 @@ def _rebuilt_receiver(fn, args, kwargs, hints):
     if built is None:
         return []
     cls, cargs, ckw = built
-    what = "then self.%s(%s)" % (
-        getattr(fn, "__name__", "?"),
-        ", ".join(["self" if x is args[0] else _told(x) for x in args[1:]] +
-                  ["%s=%s" % (k, _told(kwargs[k])) for k in sorted(kwargs)]))
+    what = "then self.%s(%s)" % (getattr(fn, "__name__", "?"),
+                                 _shown(args[1:], kwargs, args[0]))
     calls = [(what, fn, tuple(args), dict(kwargs), None)]
     return _rebuilt_calls(cls, (args[0],) + cargs, ckw, calls, hints)
 

@@ -609,6 +609,42 @@ static int same_result(const json_t *a, const json_t *b)
     return 1;
 }
 
+/* The witness of a confirmed key (a, b: its records; sa, sb: the same
+ * made steady), and its detail text in *detail.  kind: the part that
+ * differs, or -1 for the steady outcomes to say (the result, or where
+ * the results agree, the arguments after the call). */
+static json_t *witness_of(const json_t *a, const json_t *b, const json_t *sa,
+                          const json_t *sb, int kind, char *const *test_ids,
+                          size_t n_tests, char **detail)
+{
+    const json_t *ao = json_object_get(a, "out"), *bo = json_object_get(b, "out"),
+                 *sao = json_object_get(sa, "out"),
+                 *sbo = json_object_get(sb, "out");
+    if (kind < 0)
+        kind = same_result(sao, sbo) ? DIFF_ARGS : DIFF_RESULT;
+    json_int_t t = json_integer_value(json_object_get(a, "t"));
+    const char *test = t >= 0 && (size_t)t < n_tests ? test_ids[t] : "?";
+    const char *fname = json_string_value(json_object_get(a, "f"));
+    const char *what = json_string_value(json_object_get(a, "what"));
+    const char *input = json_integer_value(json_object_get(a, "v"))
+                            ? (what ? what : "?")
+                            : "as the test called it";
+    json_int_t call = json_integer_value(json_object_get(a, "c"));
+    /* Where the steady parts differ (a round's timestamp aside). */
+    char *dt = kind == DIFF_PRINTED ? difference_text(ao, bo, kind)
+                                    : difference_text(sao, sbo, kind);
+    *detail = xasprintf("%s, called by %s (its call %lld) %s%s: %s",
+                        fname ? fname : "?", test, (long long)call + 1,
+                        json_integer_value(json_object_get(a, "v")) ? "with "
+                                                                    : "",
+                        input, dt);
+    free(dt);
+    return json_pack("{s:s, s:s, s:I, s:s, s:O, s:O}", "function",
+                     fname ? fname : "?", "test", test, "call",
+                     (json_int_t)call + 1, "input", input, "reference", ao,
+                     "candidate", bo);
+}
+
 /* x with every part that differs in x1 (the same call's summary in the
  * second round) made unknown ("deep", which equals anything): a cookie's
  * timestamp, a random token.  Objects with the same keys and arrays of
@@ -618,7 +654,7 @@ static int same_result(const json_t *a, const json_t *b)
 static json_t *steady(const json_t *x, const json_t *x1)
 {
     if (lt__rp_same(x, x1))
-        return json_deep_copy(x);
+        return json_incref((json_t *)x); /* shared, read only */
     if (json_is_array(x) && json_is_array(x1) &&
         json_array_size(x) == json_array_size(x1)) {
         json_t *out = json_array();
@@ -636,7 +672,7 @@ static json_t *steady(const json_t *x, const json_t *x1)
         json_object_foreach((json_t *)x, key, v) {
             const json_t *v1 = json_object_get(x1, key);
             json_object_set_new(out, key,
-                                v1 ? steady(v, v1) : json_deep_copy(v));
+                                v1 ? steady(v, v1) : json_incref(v));
         }
         return out;
     }
@@ -663,7 +699,7 @@ static int steady_input(const json_t *r0, const json_t *c0, const json_t *r1,
 /* A record with its outcome made steady against the second round's. */
 static json_t *steady_record(const json_t *rec, const json_t *rec1)
 {
-    json_t *out = json_deep_copy(rec);
+    json_t *out = json_copy((json_t *)rec); /* its members shared */
     json_object_set_new(out, "out",
                         steady(json_object_get(rec, "out"),
                                json_object_get(rec1, "out")));
@@ -712,53 +748,17 @@ json_t *lt__rp_confirm(const json_t *first, const json_t *ref0,
         }
         if (!stable && !differs)
             unstable++;
-        if (!differs && !message && !printed) {
-            json_decref(sa);
-            json_decref(sb);
-            continue;
+        if (differs || message || printed) {
+            confirmed++;
+            if (!witness)
+                witness = witness_of(a, b, sa, sb,
+                                     printed   ? DIFF_PRINTED
+                                     : message ? DIFF_RESULT
+                                               : -1,
+                                     test_ids, n_tests, &detail);
         }
-        confirmed++;
-        if (witness) {
-            json_decref(sa);
-            json_decref(sb);
-            continue;
-        }
-        const json_t *ao = json_object_get(a, "out"),
-                     *bo = json_object_get(b, "out");
-        enum difference kind =
-            printed ? DIFF_PRINTED
-            : !message && same_result(json_object_get(sa, "out"),
-                                      json_object_get(sb, "out"))
-                ? DIFF_ARGS
-                : DIFF_RESULT;
-        json_int_t t = json_integer_value(json_object_get(a, "t"));
-        const char *test = t >= 0 && (size_t)t < n_tests ? test_ids[t] : "?";
-        const char *fname = json_string_value(json_object_get(a, "f"));
-        const char *what = json_string_value(json_object_get(a, "what"));
-        json_int_t call = json_integer_value(json_object_get(a, "c"));
-        /* Where the steady parts differ (a round's timestamp aside). */
-        char *dt = difference_text(
-            kind == DIFF_PRINTED ? ao : json_object_get(sa, "out"),
-            kind == DIFF_PRINTED ? bo : json_object_get(sb, "out"), kind);
         json_decref(sa);
         json_decref(sb);
-        detail = xasprintf("%s, called by %s (its call %lld) %s%s: %s",
-                           fname ? fname : "?", test, (long long)call + 1,
-                           json_integer_value(json_object_get(a, "v"))
-                               ? "with "
-                               : "",
-                           json_integer_value(json_object_get(a, "v"))
-                               ? (what ? what : "?")
-                               : "as the test called it",
-                           dt);
-        free(dt);
-        witness = json_pack("{s:s, s:s, s:I, s:s, s:O, s:O}", "function",
-                            fname ? fname : "?", "test", test, "call",
-                            (json_int_t)call + 1, "input",
-                            json_integer_value(json_object_get(a, "v"))
-                                ? (what ? what : "?")
-                                : "as the test called it",
-                            "reference", ao, "candidate", bo);
     }
     json_object_set_new(out, "status", json_string(witness ? "witness"
                                                            : "same"));
