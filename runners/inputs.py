@@ -766,7 +766,12 @@ def variants(v, shape, consts, depth=0):
         near = sorted(consts, key=lambda c: (abs(c - v), c))[:MAX_CONSTANTS]
         out += near + [c + 1 for c in near[:4]] + [c - 1 for c in near[:4]]
     elif t is float:
-        out = [v + 1.0, v - 1.0, 0.0, -v, v / 2, v * 2, 1.0]
+        # A small step either side too: a test that sits on a boundary
+        # (factor=1.0) says nothing of the values just past it, where a
+        # fix that moved the boundary (a factor below 1.01) differs.
+        step = 0.001 * max(1.0, abs(v))
+        out = [v + 1.0, v - 1.0, 0.0, -v, v / 2, v * 2, 1.0,
+               v + step, v - step]
     elif t is str:
         alphabet = sorted(shape.kinds.get("str", {}).get("alphabet", ())
                           if shape else ()) or ["a"]

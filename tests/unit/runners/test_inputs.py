@@ -449,3 +449,14 @@ def test_a_packages_list_is_also_a_user_list():
         inputs.PACKAGE[0] = False
     assert any(type(x) is collections.UserList and x.data == [1, 2]
                for x in got)
+
+
+def test_a_float_gets_a_small_step_either_side():
+    # A test on a boundary (a factor of exactly 1.0) and a fix that moved
+    # it (every factor below 1.01 refused) differ just past it only.
+    vs = inputs.variants(1.0, None, ())
+    assert any(1.0 < v < 1.01 for v in vs)
+    assert any(0.99 < v < 1.0 for v in vs)
+    # The step grows with the value: still a neighbour, not the same one.
+    big = inputs.variants(5000.0, None, ())
+    assert 5005.0 in big and 4995.0 in big
