@@ -52,11 +52,37 @@ static int same_number(double a, double b)
     return fabs(a - b) <= 1e-9 * m;
 }
 
+/* Whether a plain value (a text, a number, a flag) stands for nothing. */
+static int plain(const json_t *v)
+{
+    return json_is_string(v) || json_is_number(v) || json_is_boolean(v);
+}
+
+/* Whether a public attribute that one side leaves None holds a plain
+ * value on the other: a setting a caller reads (a child blueprint's
+ * subdomain, set by its parent's registration), not state a fix keeps
+ * its own way (those are private, or of another kind than None). */
+static int setting_differs(const char *name, const json_t *x, const json_t *y)
+{
+    return name[0] != '_' && ((json_is_null(x) && plain(y)) ||
+                              (json_is_null(y) && plain(x)));
+}
+
+/* Whether an attribute both sides' objects have differs: compared where
+ * both keep one of the same kind (a fix may keep its state otherwise),
+ * and a public one that is None on one side only where the other holds
+ * a plain value. */
+static int attribute_differs(const char *name, const json_t *x,
+                             const json_t *y)
+{
+    return strcmp(node_kind(x), node_kind(y)) == 0 ? !lt__rp_same(x, y)
+                                                   : setting_differs(name, x, y);
+}
+
 /* Whether two summaries are equal as the tests' `==` would find them: an
- * object's attributes compared where both sides keep one of the same
- * kind (a fix may keep its state otherwise); a mapping's type is not
- * compared (a dict equals an OrderedDict); a node beyond the summary's
- * depth or size ("deep") equals anything. */
+ * object's attributes compared as attribute_differs says; a mapping's
+ * type is not compared (a dict equals an OrderedDict); a node beyond
+ * the summary's depth or size ("deep") equals anything. */
 int lt__rp_same(const json_t *a, const json_t *b)
 {
     /* Beyond what a summary holds: unknown, so no difference. */
@@ -90,8 +116,7 @@ int lt__rp_same(const json_t *a, const json_t *b)
         const json_t *ab = json_object_get(b, "attrs");
         json_object_foreach(json_object_get(a, "attrs"), key, x) {
             const json_t *y = json_object_get(ab, key);
-            if (y && strcmp(node_kind(x), node_kind(y)) == 0 &&
-                !lt__rp_same(x, y))
+            if (y && attribute_differs(key, x, y))
                 return 0;
         }
         return 1;
@@ -129,8 +154,7 @@ static void first_difference(const json_t *a, const json_t *b, char **path,
         json_t *x;
         json_object_foreach(json_object_get(a, "attrs"), key, x) {
             const json_t *y = json_object_get(ab, key);
-            if (y && strcmp(node_kind(x), node_kind(y)) == 0 &&
-                !lt__rp_same(x, y)) {
+            if (y && attribute_differs(key, x, y)) {
                 char *p = xasprintf("%s.%s", *path, key);
                 free(*path);
                 *path = p;
@@ -719,6 +743,7 @@ json_t *lt__rp_confirm(const json_t *first, const json_t *ref0,
     size_t i;
     json_t *k;
     json_t *witness = NULL;
+    const json_t *witness_rec = NULL; /* the record it was made from */
     char *detail = NULL;
     json_array_foreach(json_object_get(first, "differing"), i, k) {
         const char *key = json_string_value(k);
@@ -750,12 +775,23 @@ json_t *lt__rp_confirm(const json_t *first, const json_t *ref0,
             unstable++;
         if (differs || message || printed) {
             confirmed++;
-            if (!witness)
+            /* The test's own call, where it differs, is the witness a
+             * reviewer reads first: no input of litmus's making. */
+            if (witness && !json_integer_value(json_object_get(a, "v")) &&
+                json_integer_value(json_object_get(witness_rec, "v"))) {
+                json_decref(witness);
+                free(detail);
+                witness = NULL;
+                detail = NULL;
+            }
+            if (!witness) {
+                witness_rec = a;
                 witness = witness_of(a, b, sa, sb,
                                      printed   ? DIFF_PRINTED
                                      : message ? DIFF_RESULT
                                                : -1,
                                      test_ids, n_tests, &detail);
+            }
         }
         json_decref(sa);
         json_decref(sb);

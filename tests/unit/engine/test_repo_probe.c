@@ -1,7 +1,8 @@
 /* Unit tests of the probe layer's comparison (engine/jobs/patches/
  * repo_probe.c): summaries equal as the tests' `==` finds them (numbers
  * up to rounding, a dict and an OrderedDict alike, an object's attributes
- * where both sides keep one of the same kind), a first round that finds
+ * where both sides keep one of the same kind, or a public setting is None
+ * on one side only), a first round that finds
  * the keys both runs have and where they differ, and a second that keeps
  * a difference only where both sides repeated their records.
  * SPDX-License-Identifier: MIT */
@@ -57,6 +58,18 @@ static void test_same_as_the_tests_compare(void **state)
                       "{\"obj\": \"m.C\", \"attrs\": {\"a\": 2}}"));
     assert_false(same("{\"obj\": \"m.C\", \"attrs\": {}}",
                       "{\"obj\": \"m.D\", \"attrs\": {}}"));
+    /* A public setting None on one side and a plain value on the other
+     * differs (a child's subdomain set by its parent's registration);
+     * a private one, or None against a container, is state a fix may
+     * keep its own way. */
+    assert_false(same("{\"obj\": \"m.C\", \"attrs\": {\"sub\": null}}",
+                      "{\"obj\": \"m.C\", \"attrs\": {\"sub\": \"api\"}}"));
+    assert_false(same("{\"obj\": \"m.C\", \"attrs\": {\"n\": 3}}",
+                      "{\"obj\": \"m.C\", \"attrs\": {\"n\": null}}"));
+    assert_true(same("{\"obj\": \"m.C\", \"attrs\": {\"_sub\": null}}",
+                     "{\"obj\": \"m.C\", \"attrs\": {\"_sub\": \"a\"}}"));
+    assert_true(same("{\"obj\": \"m.C\", \"attrs\": {\"cache\": null}}",
+                     "{\"obj\": \"m.C\", \"attrs\": {\"cache\": [1]}}"));
     assert_false(same("{\"raise\": \"ValueError\"}", "{\"value\": null}"));
     /* Beyond a summary's depth or size: unknown, equal to anything. */
     assert_true(same("{\"deep\": \"m.C\"}", "[1, 2]"));
@@ -195,6 +208,24 @@ static void test_arguments_after_the_call(void **state)
     assert_non_null(strstr(detail, "as the test called it: the arguments "
                                    "after the call[0].sub: reference \"a\", "
                                    "patch \"a.b\""));
+    json_decref(got);
+    json_decref(first);
+    json_decref(ref);
+    json_decref(cand);
+    /* A variant recorded before the test's own call differs too: the
+     * witness is still the test's own call. */
+    ref = parse("[" REC(0, 0, 1, "{\"value\": 1, \"args\": []}") ","
+                REC(0, 0, 0, "{\"value\": 1, \"in\": 1, \"args\": []}") "]");
+    cand = parse("[" REC(0, 0, 1, "{\"value\": [2], \"args\": []}") ","
+                 REC(0, 0, 0, "{\"value\": [2], \"in\": 1, \"args\": []}")
+                 "]");
+    first = lt__rp_compare(ref, cand);
+    assert_int_equal(json_array_size(json_object_get(first, "differing")), 2);
+    got = lt__rp_confirm(first, ref, cand, ref, cand, tests, 1);
+    detail = json_string_value(json_object_get(got, "detail"));
+    assert_non_null(detail);
+    assert_non_null(strstr(detail, "(its call 1) as the test called it"));
+    assert_int_equal(json_integer_value(json_object_get(got, "confirmed")), 2);
     json_decref(got);
     json_decref(first);
     json_decref(ref);
