@@ -73,9 +73,12 @@ Then, for every affected name N (and names it flows into, below):
     test ("Class::test_x") is a reader, and whoever names the def is
     followed (a helper's callers); a `from m import N` at the top makes
     the module hold N without reading it (unless N names a decorated
-    def: a fixture is taken by naming it as a parameter); any other unit
-    (import-time code, a fixture, set-up, a lambda at the top) makes the
-    whole module a reader, and for its import-time code N flows into the
+    def: a fixture is taken by naming it as a parameter); a class
+    statement that names N only in its bases or in class attributes
+    bound without a call (`cls = mi.peekable`) makes that class's tests
+    readers, and N flows into the class's name (its subclasses); any
+    other unit (import-time code, a fixture, set-up, a lambda at the top)
+    makes the whole module a reader, and for its import-time code N flows into the
     names it binds, which other test modules may import.  A test module
     that only some tests read gets the others' "PATH::QUAL" in the
     answer's skip list; a test whose id is none of the module's defs
@@ -1599,6 +1602,14 @@ class Query:
                             # `from pkg import N`: the module holds N;
                             # its tests read it by naming it.
                             self.partial.setdefault(r.path, set())
+                        elif not st.why and class_attribute_only(st.node, n):
+                            # `cls = mi.peekable` in a test class: that
+                            # class's tests; classes that name it (its
+                            # subclasses) follow through its name.
+                            prefix = st.node.name + "::"
+                            self.partial.setdefault(r.path, set()).update(
+                                q for q in test_quals(r)
+                                if q.startswith(prefix))
                         else:
                             self.tests.add(r.path)
                         continue
@@ -2037,6 +2048,58 @@ def test_qualname(u):
     if not all(test_decorator(d) for d in fn.decorator_list):
         return None
     return "::".join(classes + (outer,))
+
+
+def _mentions(nodes, n):
+    """Whether the code of nodes that runs where they stand (not the
+    bodies of the defs and lambdas among them) names n, as the Walker
+    counts a mention: a name, an attribute, a dotted text."""
+    pending = list(nodes)
+    while pending:
+        x = pending.pop()
+        if isinstance(x, ast.Name) and x.id == n or \
+                isinstance(x, ast.Attribute) and x.attr == n or \
+                isinstance(x, ast.Constant) and type(x.value) is str and \
+                len(x.value) <= 200 and n in x.value.split("."):
+            return True
+        if isinstance(x, FUNC + (ast.Lambda,)):
+            a = x.args
+            pending += list(getattr(x, "decorator_list", ())) + \
+                a.defaults + [d for d in a.kw_defaults if d is not None] + \
+                [y.annotation for y in a.posonlyargs + a.args +
+                 a.kwonlyargs + [a.vararg, a.kwarg]
+                 if y is not None and y.annotation is not None] + \
+                ([x.returns] if getattr(x, "returns", None) else [])
+            continue
+        pending += list(ast.iter_child_nodes(x))
+    return False
+
+
+_BINDS_AT_CLASS = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom,
+                   ast.NamedExpr, ast.ClassDef, ast.Lambda) + FUNC + COMP
+
+
+def class_attribute_only(node, n):
+    """Whether top-level class statement node names n only in its bases
+    or in class attributes bound without a call (`cls = mi.peekable`),
+    no decorator, keyword, nested class or def's default naming it: then
+    what n is reaches only the class's own tests, and code that names
+    the class (a subclass)."""
+    if not isinstance(node, ast.ClassDef) or \
+            _mentions(node.decorator_list +
+                      [k.value for k in node.keywords], n):
+        return False
+    for b in node.body:
+        if isinstance(b, FUNC):
+            if _mentions([b], n):
+                return False    # a decorator, a default, an annotation
+            continue
+        if not _mentions([b], n):
+            continue
+        if not isinstance(b, (ast.Assign, ast.AnnAssign)) or \
+                any(isinstance(x, _BINDS_AT_CLASS) for x in ast.walk(b)):
+            return False
+    return True
 
 
 def test_quals(rec):

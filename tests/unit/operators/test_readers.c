@@ -673,6 +673,56 @@ static void test_per_test(void **state)
         };
         EXPECT(w, 0, 1, "spans=0:4-4 tests=tests/test_w.py");
     }
+    /* A test class's attribute bound without a call: that class's tests,
+     * and those of a class that names it (a subclass, which inherits
+     * it); the module's other tests are skipped. */
+    const struct file attr[] = {
+        {"pkg/mod.py", MOD_N},
+        {"tests/test_a.py",
+         "from pkg import mod\n"
+         "class TestA:\n"
+         "    n = mod.N\n"
+         "    def test_a(self):\n"
+         "        assert self.n\n"
+         "class TestB(TestA):\n"
+         "    def test_b(self):\n"
+         "        assert self.n\n"
+         "class TestC:\n"
+         "    def test_c(self):\n"
+         "        pass\n"
+         "def test_d():\n"
+         "    pass\n"},
+        {NULL, NULL},
+    };
+    EXPECT(attr, 0, 1,
+           "spans=0:4-4 tests=tests/test_a.py skip=tests/test_a.py::TestC::"
+           "test_c,tests/test_a.py::test_d");
+    /* Bound by a call, named by a decorator or a def's default, or in a
+     * class's keywords: the class statement runs code, the whole module
+     * reads. */
+    const char *const runs[] = {
+        "from pkg import mod\nclass TestA:\n    n = int(mod.N)\n"
+        "    def test_a(self):\n        assert self.n\n"
+        "def test_d():\n    pass\n",
+        "import pytest\nfrom pkg import mod\nclass TestA:\n"
+        "    @pytest.mark.parametrize('x', [mod.N])\n"
+        "    def test_a(self, x):\n        assert x\n"
+        "def test_d():\n    pass\n",
+        "from pkg import mod\nclass TestA:\n"
+        "    def test_a(self, x=mod.N):\n        assert x\n"
+        "def test_d():\n    pass\n",
+        "from pkg import mod\nclass TestA(base, n=mod.N):\n"
+        "    def test_a(self):\n        assert True\n"
+        "def test_d():\n    pass\n",
+    };
+    for (size_t i = 0; i < sizeof(runs) / sizeof(*runs); i++) {
+        const struct file w[] = {
+            {"pkg/mod.py", MOD_N},
+            {"tests/test_w.py", runs[i]},
+            {NULL, NULL},
+        };
+        EXPECT(w, 0, 1, "spans=0:4-4 tests=tests/test_w.py");
+    }
 }
 
 /* Another module's own variable of the same name is another object: its
