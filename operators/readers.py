@@ -170,6 +170,9 @@ PURE_CALLS = frozenset((
     "hex", "oct", "bin", "enumerate", "zip", "reversed", "sorted",
     "isinstance", "issubclass", "compile", "namedtuple", "NamedTuple",
     "TypeVar", "field", "Decimal", "Fraction", "timedelta",
+    # A generator of its own (random.Random()): seeded from the system,
+    # it leaves the module's shared generator as it was.
+    "Random",
 ))
 # Context managers of the standard library that change nothing outside
 # the block (a `with` of anything else is a call of unknown code).

@@ -318,6 +318,20 @@ static void test_side_effects(void **state)
         {NULL, NULL},
     };
     EXPECT(own, 0, 10, "spans=0:13-13 tests=");
+    /* A generator of its own is made without touching another's: its
+     * readers are those of the name it is bound to; the shared one's
+     * functions change the module's state. */
+    const struct file rnd[] = {
+        {"pkg/mod.py",
+         "import random\n"                    /* 1 */
+         "_rr = random.Random().randrange\n"  /* 2 */
+         "X = random.random()\n"              /* 3 */
+         "def pick(n):\n"                     /* 4 */
+         "    return _rr(0, n)\n"},           /* 5 */
+        {NULL, NULL},
+    };
+    EXPECT(rnd, 0, 2, "spans=0:5-5 tests=");
+    EXPECT(rnd, 0, 3, "all");
     EXPECT(own, 0, 11, "all");
     EXPECT(own, 0, 5, "spans=0:3-6,0:13-13 tests=");
     char *why = NULL;
