@@ -38,6 +38,7 @@ SIBLINGS_MAX = 2        # objects of sibling classes tried per attribute
 REBUILT_VALUES = 4      # values tried per plain constructor argument of
                         # a receiver built again (_rebuilt_calls)
 MESSAGE_MAX = 200       # characters of an exception's message kept
+UNSET_TEXT = "x"        # the value a setting left None is given
 ATTR_VALUES = 2         # values tried per public attribute of an object
 CONSTANTS_PER_VALUE = 3  # the function's constants tried per value
 CONSTANT_TEXT_MAX = 40  # a longer string constant is a message, not a key
@@ -714,6 +715,12 @@ def _attribute_groups(obj, label, hints=NO_HINTS, depth=0):
                         row.append(("%s = %s" % (where, _told(changed)),
                                     (obj, name, changed, "attr")))
             per.append(row)
+        elif v is None and per is read and not name.startswith("_"):
+            # A setting the function reads left unset (a prefix, a name):
+            # set to a text, as a user sets it.  A fix that reads it where
+            # the reference does not (a name made from it) differs there.
+            per.append([("%s = %s" % (where, _told(UNSET_TEXT)),
+                         (obj, name, UNSET_TEXT, "attr"))])
         elif type(v) is dict and depth == 0:
             per.append([("%s[%r] = %s" % (where, k, _told(
                 x)), (v, k, x, "item"))
@@ -1394,7 +1401,7 @@ def _run_variants(test, name, call, fn, variants, t0, given=None):
 
 def _setting_retyped(setting):
     """Whether a setting puts a value of another type than the one the
-    attribute or entry holds."""
+    attribute or entry holds (a text where it holds None)."""
     if setting is None or setting[3] not in ("attr", "item"):
         return False
     holder, key, value, how = setting
@@ -1403,7 +1410,7 @@ def _setting_retyped(setting):
             object.__getattribute__(holder, key)
     except Exception:
         return False
-    return type(old) is not type(value) and old is not None
+    return type(old) is not type(value)
 
 
 def _retyped(fn, given, args, kwargs):

@@ -1209,6 +1209,27 @@ def test_a_read_list_attribute_gets_its_first_and_last_item_changed():
         "ctx.other_names = %s" % probe._told(('a', 'b'))]
 
 
+def test_a_read_setting_left_none_is_given_a_text():
+    # A context's auto_envvar_prefix left None: a fix that makes an
+    # environment variable's name from it where the reference names none
+    # differs once a user sets it.  A text where None was counts as a
+    # value of another type: Python refusing it is no difference.
+    class Ctx:
+        def __init__(self):
+            self.auto_envvar_prefix = None
+            self.other = None
+            self._private = None
+
+    ctx = Ctx()
+    rows = probe._attribute_variants(
+        ctx, 'ctx', probe.Hints((), {'auto_envvar_prefix', '_private'}))
+    got = [w for w, _ in rows]
+    assert "ctx.auto_envvar_prefix = 'x'" in got, got
+    assert not [w for w in got if 'other' in w or '_private' in w], got
+    setting = dict(rows)["ctx.auto_envvar_prefix = 'x'"]
+    assert probe._setting_retyped(setting)
+
+
 def test_a_construction_kept_for_rebuilding_holds_no_object_alive():
     # Opt(parent, 'x'): the parent is kept weakly, so a test that checks
     # it is collected still sees it go, and the receiver is then not
