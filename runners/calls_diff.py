@@ -25,7 +25,7 @@ from litmus_calls_capture import (
     _copy_inputs, _dumps, _name_side_globals, _side_function)
 from litmus_calls_compare import (
     _foreign_state, _globals_delta, _globals_view, _restore_globals,
-    _same_delta, compare, difference, same)
+    _same_delta, compare, difference, note_apart, same)
 
 
 # --- differential testing ------------------------------------------------
@@ -841,6 +841,7 @@ def diff_main(job):
                       [(m, p, c) for m, p, _, c in also])
     if _PACKAGE[0]:
         _name_side_globals(ref, cand)
+        note_apart(ref, cand)
     cmp = _Compare(ref, cand, job)
 
     given = []  # (origin, function, args, kwargs)

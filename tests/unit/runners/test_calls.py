@@ -100,6 +100,32 @@ def test_a_class_loaded_once_per_side_is_the_same_class():
     assert calls.compare(int, float)[0] is False
 
 
+def test_module_objects_built_apart_by_each_text_compare_by_name():
+    # A command whose option the fix made eager, where the patch orders
+    # its options another way: an object a call hands on (a group that
+    # registers the command) is compared by what the code does with it,
+    # not by how each text built it.  Objects the texts build alike still
+    # compare by state, so a call that changes one is seen.
+    text = ('class Command:\n    def __init__(self, eager):\n'
+            '        self.eager = eager\n'
+            'RUN = Command(%s)\nSTOP = Command(False)\n')
+    ref = calls._load(text % 'True', '/nowhere/pkg/cli.py', 'pkg.cli')
+    cand = calls._load(text % 'False', '/nowhere/pkg/cli.py', 'pkg.cli')
+    compare_mod = sys.modules['litmus_calls_compare']
+    assert calls.compare([ref.RUN], [cand.RUN])[0] is False
+    compare_mod.note_apart(ref, cand)
+    try:
+        assert calls.compare({'run': ref.RUN}, {'run': cand.RUN}) == \
+            (True, None)
+        assert calls.compare(ref.STOP, cand.STOP) == (True, None)
+        cand.STOP.eager = True
+        assert calls.compare(ref.STOP, cand.STOP)[0] is False
+        # Two objects of another name are still compared by state.
+        assert calls.compare(ref.RUN, ref.STOP)[0] is False
+    finally:
+        compare_mod._APART.clear()
+
+
 SYMBOL = '''
 class Symbol:
     def __init__(self, name):
