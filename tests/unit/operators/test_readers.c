@@ -665,7 +665,8 @@ static void test_per_test(void **state)
            "spans=0:4-4 tests=tests/test_n.py skip=tests/test_n.py::TestC::"
            "test_n,tests/test_n.py::test_other");
     /* The whole module reads: a fixture (taken as a parameter), set-up,
-     * a read at import, a star import. */
+     * a read at import, a star import, a class statement that runs code
+     * with N. */
     const char *const whole[] = {
         "import pytest\nfrom pkg.mod import N\n@pytest.fixture\n"
         "def n():\n    return N\ndef test_a(n):\n    assert n == 1\n"
@@ -678,6 +679,21 @@ static void test_per_test(void **state)
         "    assert M == 2\ndef test_b():\n    pass\n",
         "from pkg.mod import *\ndef test_a():\n    assert N == 1\n"
         "def test_b():\n    pass\n",
+        /* A test class whose statement runs code with N: bound by a call,
+         * named by a decorator, a def's default or the class's keywords. */
+        "from pkg import mod\nclass TestA:\n    n = int(mod.N)\n"
+        "    def test_a(self):\n        assert self.n\n"
+        "def test_d():\n    pass\n",
+        "import pytest\nfrom pkg import mod\nclass TestA:\n"
+        "    @pytest.mark.parametrize('x', [mod.N])\n"
+        "    def test_a(self, x):\n        assert x\n"
+        "def test_d():\n    pass\n",
+        "from pkg import mod\nclass TestA:\n"
+        "    def test_a(self, x=mod.N):\n        assert x\n"
+        "def test_d():\n    pass\n",
+        "from pkg import mod\nclass TestA(base, n=mod.N):\n"
+        "    def test_a(self):\n        assert True\n"
+        "def test_d():\n    pass\n",
     };
     for (size_t i = 0; i < sizeof(whole) / sizeof(*whole); i++) {
         const struct file w[] = {
@@ -711,32 +727,6 @@ static void test_per_test(void **state)
     EXPECT(attr, 0, 1,
            "spans=0:4-4 tests=tests/test_a.py skip=tests/test_a.py::TestC::"
            "test_c,tests/test_a.py::test_d");
-    /* Bound by a call, named by a decorator or a def's default, or in a
-     * class's keywords: the class statement runs code, the whole module
-     * reads. */
-    const char *const runs[] = {
-        "from pkg import mod\nclass TestA:\n    n = int(mod.N)\n"
-        "    def test_a(self):\n        assert self.n\n"
-        "def test_d():\n    pass\n",
-        "import pytest\nfrom pkg import mod\nclass TestA:\n"
-        "    @pytest.mark.parametrize('x', [mod.N])\n"
-        "    def test_a(self, x):\n        assert x\n"
-        "def test_d():\n    pass\n",
-        "from pkg import mod\nclass TestA:\n"
-        "    def test_a(self, x=mod.N):\n        assert x\n"
-        "def test_d():\n    pass\n",
-        "from pkg import mod\nclass TestA(base, n=mod.N):\n"
-        "    def test_a(self):\n        assert True\n"
-        "def test_d():\n    pass\n",
-    };
-    for (size_t i = 0; i < sizeof(runs) / sizeof(*runs); i++) {
-        const struct file w[] = {
-            {"pkg/mod.py", MOD_N},
-            {"tests/test_w.py", runs[i]},
-            {NULL, NULL},
-        };
-        EXPECT(w, 0, 1, "spans=0:4-4 tests=tests/test_w.py");
-    }
 }
 
 /* Another module's own variable of the same name is another object: its
