@@ -682,10 +682,10 @@ def _attribute_groups(obj, label, hints=NO_HINTS, depth=0):
     function reads come first, and only their values start with its
     constants.  Private attributes hold the object's invariants and are
     left alone.  Two lists: those of attributes the function reads, and
-    the others."""
+    the others, led by the read settings left None (their type a guess)."""
     if _plain_value(obj) or isinstance(obj, type):
         return [], []
-    read, other = [], []
+    read, other, unset = [], [], []
     for name, v in _settable(obj, hints.names):
         where = "%s.%s" % (label, name)
         per = read if name in hints.names else other
@@ -719,8 +719,10 @@ def _attribute_groups(obj, label, hints=NO_HINTS, depth=0):
             # A setting the function reads left unset (a prefix, a name):
             # set to a text, as a user sets it.  A fix that reads it where
             # the reference does not (a name made from it) differs there.
-            per.append([("%s = %s" % (where, _told(UNSET_TEXT)),
-                         (obj, name, UNSET_TEXT, "attr"))])
+            # A guess at its type: one row, after the attributes whose
+            # values the test shows.
+            unset.append(("%s = %s" % (where, _told(UNSET_TEXT)),
+                          (obj, name, UNSET_TEXT, "attr")))
         elif type(v) is dict and depth == 0:
             per.append([("%s[%r] = %s" % (where, k, _told(
                 x)), (v, k, x, "item"))
@@ -739,6 +741,8 @@ def _attribute_groups(obj, label, hints=NO_HINTS, depth=0):
                              (obj, name, x, "attr")) for x in _siblings(v)])
     if depth == 0:
         read.append(_raising_attributes(obj, label, hints))
+    if unset:
+        other.insert(0, unset)
     return tuple([x for row in itertools.zip_longest(*group)
                   for x in row if x is not None][:VARIANTS_PER_ARG]
                  for group in (read, other))
