@@ -35,6 +35,8 @@ VARIANTS_PER_ARG = 10   # inputs one change away, per argument: at most
 SAME_SHAPE = 6          # this many of the argument's type and size
 VARIANTS_PER_CALL = 24  # ... and per call
 SIBLINGS_MAX = 2        # objects of sibling classes tried per attribute
+                        # (and as many made of classes no test made)
+BUILDABLE_SCAN_MAX = 200  # subclasses looked at for those
 REBUILT_VALUES = 4      # values tried per plain constructor argument of
                         # a receiver built again (_rebuilt_calls)
 MESSAGE_MAX = 200       # characters of an exception's message kept
@@ -738,7 +740,10 @@ def _attribute_groups(obj, label, hints=NO_HINTS, depth=0):
             per.append(_attribute_variants(v, where, hints, depth + 1))
             if name in hints.names:
                 per.append([("%s = %s" % (where, _told(x)),
-                             (obj, name, x, "attr")) for x in _siblings(v)])
+                             (obj, name, x, "attr")) for x in _siblings(v)] +
+                           [("%s = %s()" % (where, c.__name__),
+                             (obj, name, c, "build"))
+                            for c in _buildable_siblings(v)])
     if depth == 0:
         read.append(_raising_attributes(obj, label, hints))
     if unset:
@@ -1054,6 +1059,48 @@ def _siblings(v):
     return [x for x in out if x is not None][:SIBLINGS_MAX]
 
 
+def _buildable_siblings(v):
+    """Other subclasses of the root of v's class hierarchy in the program
+    that no test made and that take no argument (a path parameter type
+    beside the tested integer type), those that set more of the root's plain
+    class settings otherwise first (a list splitter of their own): the
+    base's methods take another path for them.  Made in the child, never
+    here (their construction is the program's code)."""
+    t = type(v)
+    bases = [b for b in t.__mro__[1:-1]
+             if b.__module__ not in ("builtins", "abc", "typing", "enum")]
+    if not bases:
+        return []
+    base, package = bases[-1], t.__module__.split(".")[0]
+    settings = [k for k, x in vars(base).items() if not k.startswith("_")
+                and (x is None or type(x) in (bool, int, float, str))]
+    seen = set(_OBJECTS_SEEN)
+    found, pending, visited = [], list(base.__subclasses__()), set()
+    while pending and len(visited) < BUILDABLE_SCAN_MAX:
+        c = pending.pop(0)
+        if c in visited:
+            continue
+        visited.add(c)
+        pending += c.__subclasses__()
+        if c is t or c in seen or c.__name__.startswith("_") or \
+                c.__module__.split(".")[0] != package or \
+                inspect.isabstract(c) or not _takes_no_argument(c):
+            continue
+        apart = sum(1 for k in settings
+                    if getattr(c, k, None) != getattr(t, k, None))
+        found.append((-apart, len(found), c))
+    return [c for _, _, c in sorted(found)][:SIBLINGS_MAX]
+
+
+def _takes_no_argument(cls):
+    try:
+        params = inspect.signature(cls).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return all(p.default is not p.empty or
+               p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
+
+
 def _replayable(v):
     return v is None or type(v) in (bool, int, float, str) or \
         (type(v) is tuple and len(v) <= 4 and all(_replayable(x) for x in v))
@@ -1179,13 +1226,17 @@ def _rebuilt(cls, cargs, ckw, method, old):
 
 def _apply_setting(setting):
     """(holder, key, value, how): an attribute set ("attr"), an entry
-    ("item"), or the settings the value lists ("several")."""
+    ("item"), an attribute set to an object of the class value made
+    without arguments ("build"), or the settings the value lists
+    ("several")."""
     holder, key, value, how = setting
     if how == "several":
         for one in value:
             _apply_setting(one)
     elif how == "item":
         holder[key] = value
+    elif how == "build":
+        setattr(holder, key, value())   # made here, in the child
     else:
         setattr(holder, key, value)
 

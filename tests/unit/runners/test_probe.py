@@ -888,6 +888,50 @@ def test_an_object_attribute_is_also_an_object_of_a_sibling_class_seen():
         probe._OBJECTS_SEEN.clear()
 
 
+class Kind:
+    splitter = None
+    name = None
+
+
+class IntKind(Kind):
+    name = 'integer'
+
+
+class CountKind(IntKind):
+    name = 'count'
+
+
+class PathKind(Kind):
+    name = 'path'
+    splitter = ':'
+
+
+class PairKind(Kind):
+    def __init__(self, first):
+        self.first = first
+
+
+class _SecretKind(Kind):
+    splitter = ','
+
+
+def test_an_object_attribute_is_also_made_of_a_sibling_class_no_test_made():
+    # The tests gave an integer kind; a path kind with a splitter of its
+    # own takes another path through the root class's methods.  Classes
+    # that need an argument, private ones and the tested one are left
+    # out; the one that sets more of the root's settings comes first.
+    probe._OBJECTS_SEEN.clear()
+    got = probe._buildable_siblings(IntKind())
+    assert got == [PathKind, CountKind], got
+    opt = Opt(IntKind())
+    rows = dict(probe._attribute_variants(
+        opt, 'self', probe.Hints((), {'kind'})))
+    setting = rows['self.kind = PathKind()']
+    probe._apply_setting(setting)
+    assert type(opt.kind) is PathKind
+    assert probe._buildable_siblings(opt) == []   # no base of the program
+
+
 def test_a_receiver_is_built_again_with_a_constructor_argument_changed():
     # The test built Span(0, 3) and checked its reversal; the changed
     # method is also called on spans built with a neighbouring start or
