@@ -78,8 +78,8 @@ Then, for every affected name N (and names it flows into, below):
     bound without a call (`cls = mi.peekable`) makes that class's tests
     readers, and N flows into the class's name (its subclasses); any
     other unit (import-time code, a fixture, set-up, a lambda at the top)
-    makes the whole module a reader, and for its import-time code N flows into the
-    names it binds, which other test modules may import.  A test module
+    makes the whole module a reader, and for its import-time code N flows
+    into the names it binds, which other test modules may import.  A test module
     that only some tests read gets the others' "PATH::QUAL" in the
     answer's skip list; a test whose id is none of the module's defs
     (inherited, generated, a doctest) always reads;
@@ -2063,7 +2063,8 @@ def _mentions(nodes, n):
         if isinstance(x, ast.Name) and x.id == n or \
                 isinstance(x, ast.Attribute) and x.attr == n or \
                 isinstance(x, ast.Constant) and type(x.value) is str and \
-                len(x.value) <= 200 and n in x.value.split("."):
+                len(x.value) <= 200 and DOTTED.fullmatch(x.value) and \
+                n in x.value.split("."):
             return True
         if isinstance(x, FUNC + (ast.Lambda,)):
             a = x.args

@@ -36,6 +36,8 @@ _SEEN = [None]  # the pairs of one comparison, with the objects kept alive
 # whose option the fix made eager, where the patch orders them itself):
 # the module's text made them apart, not a call.
 _APART = {}
+_DEFINITIONS = (type, types.ModuleType, types.FunctionType,
+                types.BuiltinFunctionType, types.MethodType)
 
 
 def note_apart(ref, cand):
@@ -57,10 +59,6 @@ def note_apart(ref, cand):
             same = False
         if not same:
             _APART[id(a)] = _APART[id(b)] = k
-
-
-_DEFINITIONS = (type, types.ModuleType, types.FunctionType,
-                types.BuiltinFunctionType, types.MethodType)
 
 
 def compare(a, b, depth=0):
@@ -85,10 +83,10 @@ def _compare(a, b, depth):
         # once (a metaclass's method gets its side's own class).
         return a is b or (a.__qualname__ == b.__qualname__ and
                           a.__module__ == b.__module__), None
-    if a is not b and id(a) in _APART and \
-            _APART[id(a)] == _APART.get(id(b)):
-        return True, None   # each side's own module-level object
     if ta not in _PLAIN and ta is not float:
+        if a is not b and id(a) in _APART and \
+                _APART[id(a)] == _APART.get(id(b)):
+            return True, None   # each side's own module-level object
         # A pair met again (a graph, an object and its inverse that hold
         # each other): compared once, or a shared structure would be
         # compared once per path, exponentially many.

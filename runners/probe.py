@@ -1050,8 +1050,7 @@ def _siblings(v):
     that handles only the tested class leaves the others' path as it
     was."""
     t = type(v)
-    bases = [b for b in t.__mro__[1:-1]
-             if b.__module__ not in ("builtins", "abc", "typing", "enum")]
+    bases = _program_bases(t)
     if not bases:
         return []
     out = [r() for c, r in list(_OBJECTS_SEEN.items())
@@ -1059,37 +1058,53 @@ def _siblings(v):
     return [x for x in out if x is not None][:SIBLINGS_MAX]
 
 
+def _program_bases(t):
+    """t's base classes of the program, nearest first (not object's, the
+    standard library's abstract bases, typing's or enum's)."""
+    return [b for b in t.__mro__[1:-1]
+            if b.__module__ not in ("builtins", "abc", "typing", "enum")]
+
+
 def _buildable_siblings(v):
     """Other subclasses of the root of v's class hierarchy in the program
     that no test made and that take no argument (a path parameter type
-    beside the tested integer type), those that set more of the root's plain
-    class settings otherwise first (a list splitter of their own): the
-    base's methods take another path for them.  Made in the child, never
-    here (their construction is the program's code)."""
+    beside the tested integer type), those that set more of the root's
+    plain class settings otherwise first (a list splitter of their own):
+    the root's methods take another path for them.  Made in the child,
+    never here (their construction is the program's code)."""
     t = type(v)
-    bases = [b for b in t.__mro__[1:-1]
-             if b.__module__ not in ("builtins", "abc", "typing", "enum")]
+    ranked = _BUILDABLE.get(t)
+    if ranked is None:
+        ranked = _BUILDABLE[t] = _buildable_classes(t)
+    seen = set(_OBJECTS_SEEN)
+    return [c for c in ranked if c not in seen][:SIBLINGS_MAX]
+
+
+_BUILDABLE = {}  # class -> _buildable_classes(class): one walk per class
+
+
+def _buildable_classes(t):
+    bases = _program_bases(t)
     if not bases:
         return []
-    base, package = bases[-1], t.__module__.split(".")[0]
-    settings = [k for k, x in vars(base).items() if not k.startswith("_")
+    root, package = bases[-1], t.__module__.split(".")[0]
+    settings = [k for k, x in vars(root).items() if not k.startswith("_")
                 and (x is None or type(x) in (bool, int, float, str))]
-    seen = set(_OBJECTS_SEEN)
-    found, pending, visited = [], list(base.__subclasses__()), set()
+    found, pending, visited = [], list(root.__subclasses__()), set()
     while pending and len(visited) < BUILDABLE_SCAN_MAX:
         c = pending.pop(0)
         if c in visited:
             continue
         visited.add(c)
         pending += c.__subclasses__()
-        if c is t or c in seen or c.__name__.startswith("_") or \
+        if c is t or c.__name__.startswith("_") or \
                 c.__module__.split(".")[0] != package or \
                 inspect.isabstract(c) or not _takes_no_argument(c):
             continue
         apart = sum(1 for k in settings
                     if getattr(c, k, None) != getattr(t, k, None))
         found.append((-apart, len(found), c))
-    return [c for _, _, c in sorted(found)][:SIBLINGS_MAX]
+    return [c for _, _, c in sorted(found)]
 
 
 def _takes_no_argument(cls):

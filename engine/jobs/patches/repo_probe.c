@@ -52,7 +52,7 @@ static int same_number(double a, double b)
     return fabs(a - b) <= 1e-9 * m;
 }
 
-/* Whether a plain value (a text, a number, a flag) stands for nothing. */
+/* Whether a summary is a plain value: a text, a number, a flag. */
 static int plain(const json_t *v)
 {
     return json_is_string(v) || json_is_number(v) || json_is_boolean(v);
