@@ -245,7 +245,10 @@ int lt_report(const char *db, enum lt_format format,
 /* `litmus patches`: triage of candidate patches (docs/patches.md). */
 struct lt_patches_opts {
     const char *buggy;       /* single program: the buggy file */
-    const char *tests;       /* ... its tests (file or directory) */
+    const char **tests;      /* ... its tests (file or directory); in the
+                                CI form, tests that decide too (files,
+                                folders or node ids) */
+    size_t n_tests;
     const char *reference;   /* ... the reference fix, or NULL */
     const char *held_out;    /* ... held-out tests, or NULL */
     const char *inputs;      /* ... extra inputs (JSONL or .json), or NULL */

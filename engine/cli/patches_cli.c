@@ -14,7 +14,7 @@ static const char usage_patches[] =
     "       litmus patches --instances F --predictions F --repos DIR\n"
     "                      [--env F] [options] [-- PYTEST_ARGS]\n"
     "       litmus patches --repo DIR --base REV --candidate REV|DIFF\n"
-    "                      [--reference REV|DIFF] [options]\n"
+    "                      [--reference REV|DIFF] [--tests T]... [options]\n"
     "\n"
     "Sorts candidate patches of a buggy program into correct, overfitting,\n"
     "memorized and invalid, with the evidence behind each verdict\n"
@@ -32,9 +32,9 @@ static const char usage_patches[] =
 
 static const char usage_patches_end[] =
     "\n"
-    "exit codes: 0 ok, 1 a patch is overfitting (for CI gates), 2 usage or\n"
-    "input error (missing file, bad JSON Lines, reference failing its\n"
-    "tests), 3 engine error.\n";
+    "exit codes: 0 ok, 1 a patch is overfitting (for CI gates; with --repo,\n"
+    "also a candidate that is invalid), 2 usage or input error (missing\n"
+    "file, bad JSON Lines, reference failing its tests), 3 engine error.\n";
 
 enum {
     OPT_BUGGY = OPT_OWN, OPT_REFERENCE, OPT_HELD_OUT, OPT_INPUTS,
@@ -55,8 +55,11 @@ enum {
 const struct lt__opt lt__patches_options[] = {
     {FILE_ROW("buggy", OPT_BUGGY, "F", buggy),
      .help = "the buggy file the patches replace"},
-    {FILE_ROW("tests", 't', "T", tests),
-     .help = "its tests (file or directory)"},
+    {.name = "tests", .code = 't', .kind = LT__OPT_LIST, .arg = "T",
+     LT__LIST(P, tests, n_tests),
+     .help = "its tests (file or directory); with --repo,\n"
+             "tests that decide besides those the reference\n"
+             "adds: files, folders or node ids (repeatable)"},
     {FILE_ROW("reference", OPT_REFERENCE, "F", reference),
      .help = "the reference fix (enables differential\n"
              "testing and similarity)"},
@@ -263,11 +266,16 @@ static int run(struct lt_patches_opts *op, int argc, char **argv, int split,
     }
     o.debug = lt_log_get_level() >= LT_LOG_DEBUG;
     if (o.instances || o.predictions || o.repos || o.repo) {
-        if (o.patches || o.manifest || o.buggy || o.tests || o.held_out ||
-            o.inputs || o.precondition) {
+        if (o.patches || o.manifest || o.buggy || o.held_out || o.inputs ||
+            o.precondition) {
             lt_error("repository candidates (--instances or --repo) take "
-                     "diffs: drop --patches, --manifest, --buggy, --tests, "
+                     "diffs: drop --patches, --manifest, --buggy, "
                      "--held-out, --inputs and --precondition");
+            return 2;
+        }
+        if (o.n_tests && !o.repo) {
+            lt_error("--tests: the instances' FAIL_TO_PASS and PASS_TO_PASS "
+                     "decide; --tests goes with --repo (the CI form)");
             return 2;
         }
         if (o.repo) {
@@ -299,16 +307,20 @@ static int run(struct lt_patches_opts *op, int argc, char **argv, int split,
         return 2;
     }
     if (o.manifest) {
-        if (o.buggy || o.tests || o.reference || o.held_out || o.inputs ||
+        if (o.buggy || o.n_tests || o.reference || o.held_out || o.inputs ||
             o.precondition) {
             lt_error("--manifest names every program's files: drop --buggy, "
                      "--tests, --reference, --held-out, --inputs and "
                      "--precondition");
             return 2;
         }
-    } else if (!o.buggy || !o.tests) {
+    } else if (!o.buggy || !o.n_tests) {
         lt_error("give --buggy and --tests (or --manifest for several "
                  "programs; see litmus patches --help)");
+        return 2;
+    } else if (o.n_tests > 1) {
+        lt_error("--tests: one file or folder with --buggy (given %zu)",
+                 o.n_tests);
         return 2;
     }
     return lt_patches(&o);

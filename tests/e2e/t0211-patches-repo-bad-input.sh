@@ -33,3 +33,11 @@ check_bad "duplicate prediction" "second prediction" --instances "$I" --predicti
 check_bad "no clone" "no clone of litmus/textkit" --instances "$I" --predictions "$P" --repos "$WORK"
 check_bad "CI form without a candidate" "needs --candidate" --repo "$R/ci-repo" --base main
 check_bad "CI form, bad revision" "neither a diff file nor a revision" --repo "$R/ci-repo" --base main --candidate no-such-branch
+# --tests names tests that decide in the CI form only, each a test file,
+# a folder holding some or a node id of one, inside the repository.
+check_bad "--tests with instances" "goes with --repo" --instances "$I" --predictions "$P" "${ok[@]}" --tests tests
+check_bad "CI form, --tests missing" "no such file or folder" --repo "$R/ci-repo" --base main --candidate cand-good --tests tests/test_nope.py
+check_bad "CI form, --tests outside" "not a path inside --repo" --repo "$R/ci-repo" --base main --candidate cand-good --tests /etc/passwd
+check_bad "CI form, --tests a package file" "not a test file" --repo "$R/ci-repo" --base main --candidate cand-good --tests textkit/numbers.py
+check_bad "CI form, --tests node of a folder" "is not a file" --repo "$R/ci-repo" --base main --candidate cand-good --tests "tests::test_x"
+check_bad "two --tests with --buggy" "one file or folder" --buggy "$R/ci-repo/textkit/numbers.py" --tests a --tests b --patches "$P"

@@ -71,7 +71,8 @@ cd - >/dev/null || fail "cd back"
 run_litmus patches --repo "$R" --base main --reference fix --candidate good \
   --candidate sneaky --db "$WORK/p.db" --no-progress -f json --diff-budget 1 \
   --no-mutation --python /usr/bin/python3
-expect_eq "$RC" 0 "exit code ($(tail -3 "$WORK/err"))"
+# (exit 1: in the CI form an invalid candidate fails the gate)
+expect_eq "$RC" 1 "exit code ($(tail -3 "$WORK/err"))"
 grep -q "1 file(s) that git ignores copied from" "$WORK/err" ||
   fail "no note of the copied version module: $(cat "$WORK/err")"
 /usr/bin/python3 - "$WORK/out" <<'PY' || fail "verdicts"

@@ -404,7 +404,7 @@ static int read_single_program(struct patches_run *r)
     r->n_progs = 1;
     struct pprog *p = &r->progs[0];
     p->buggy = resolve(NULL, o->buggy, "--buggy", NULL, 0);
-    p->tests = p->buggy ? resolve(NULL, o->tests, "--tests", NULL, 1) : NULL;
+    p->tests = p->buggy ? resolve(NULL, o->tests[0], "--tests", NULL, 1) : NULL;
     if (!p->buggy || !p->tests)
         return -1;
     if (o->reference &&

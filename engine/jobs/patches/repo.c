@@ -208,6 +208,25 @@ static json_t *build_map(struct rinst *in, const struct lt_suite *suite)
             json_array_append_new(wider, json_string(suite->test_ids[i]));
         free(file);
     }
+    /* The node ids --tests names (the CI form): a test, or every test
+     * under a class or module prefix. */
+    for (size_t i = 0; i < in->named.n; i++) {
+        const char *want = in->named.v[i];
+        size_t wl = strlen(want), found = 0;
+        for (size_t t = 0; t < suite->n_tests; t++) {
+            const char *id = suite->test_ids[t];
+            if (strncmp(id, want, wl) != 0 ||
+                (id[wl] && strncmp(id + wl, "::", 2) != 0 && id[wl] != '['))
+                continue;
+            found++;
+            json_t *v = json_string(id);
+            if (!array_holds(main_ids, v))
+                json_array_append(main_ids, v);
+            json_decref(v);
+        }
+        if (!found)
+            lt_warn("--tests %s: no such test collected", want);
+    }
     /* Listed tests outside the test patch's files run with them. */
     for (int l = 0; l < 2; l++) {
         const char *k;
@@ -417,7 +436,9 @@ static size_t check_list(const json_t *map, const char *name,
 
 /* The lists computed again here, from the base and the reference:
  * fail-to-pass and pass-to-pass among the main tests; the differences
- * from the instance's lists are reported. */
+ * from the instance's lists are reported.  Without a reference (the CI
+ * form may have none) every main test is meant to pass: those failing
+ * at the base are fail-to-pass. */
 static json_t *recompute(const json_t *map, const json_t *base,
                          const json_t *ref)
 {
@@ -427,8 +448,8 @@ static json_t *recompute(const json_t *map, const json_t *base,
     json_array_foreach(json_object_get(map, "main"), i, v) {
         const char *node = json_string_value(v);
         const char *b = status_of(base, node);
-        const char *f = ref ? status_of(ref, node) : b;
-        if (strcmp(f, "passed") != 0)
+        if (ref ? strcmp(status_of(ref, node), "passed") != 0
+                : strcmp(b, "passed") != 0 && !failed(b))
             continue;
         json_array_append_new(strcmp(b, "passed") == 0 ? p2p : f2p,
                               json_string(node));
@@ -848,7 +869,9 @@ static void decide(const struct repo_run *r, const struct rcand *c,
     const struct rover *ov = c->ov;
     const json_t *base = in->base_ov->result;
     const json_t *ref = in->ref_ov ? in->ref_ov->result : NULL;
-    const json_t *wider = in->ref_ov ? json_object_get(ref, "wider") : NULL;
+    /* The wider run: the reference's, else (the CI form without one)
+     * the base's. */
+    const json_t *wider = json_object_get(ref ? ref : base, "wider");
     json_t *ev = v->ev = json_object();
     v->resolved = 0;
     v->detail = NULL;
@@ -905,9 +928,15 @@ static void decide(const struct repo_run *r, const struct rcand *c,
     size_t re_n = count_fails(json_object_get(re, "f2p"), res, re_fails) +
                   count_fails(json_object_get(re, "p2p"), res, re_fails);
     int by_instance = !in->ci && json_object_size(json_object_get(map, "f2p"));
-    v->resolved = by_instance ? json_array_size(fails) == 0
-                              : re_n == 0 &&
-                                    json_array_size(json_object_get(re, "f2p"));
+    /* Lists computed here decide when a test fails at the base and
+     * passes with the fix; without a reference, when the main tests all
+     * pass (a change whose tests already passed is still checked). */
+    v->resolved = by_instance
+                      ? json_array_size(fails) == 0
+                      : re_n == 0 &&
+                            (json_array_size(json_object_get(re, "f2p")) ||
+                             (!ref && json_array_size(
+                                          json_object_get(re, "p2p"))));
     json_object_set_new(ev, "resolved", json_boolean(v->resolved));
     json_object_set_new(ev, "resolved_here_lists", json_boolean(re_n == 0));
     json_object_set_new(
@@ -969,6 +998,11 @@ static void decide(const struct repo_run *r, const struct rcand *c,
         v->detail = st && strcmp(v->reason, "fails_tests") != 0
                         ? xstrdup(jstr(end, "detail") ? jstr(end, "detail")
                                                       : st)
+                    : !json_array_size(fl)
+                        ? xstrdup(ref ? "no test fails at the base and "
+                                        "passes with the reference here: "
+                                        "no test decides"
+                                      : "no test ran")
                         : xasprintf("%zu listed test(s) fail; first %s: %s",
                                     json_array_size(fl), first,
                                     why ? why : "failed");
@@ -1006,6 +1040,22 @@ static void decide(const struct repo_run *r, const struct rcand *c,
                                   strcmp(jstr(ff, "test"), first) == 0
                               ? jstr(ff, "text")
                               : status_of(res, first);
+        if (!ref) {
+            /* No reference: the suite covering the changed files is
+             * PASS_TO_PASS, and a test of it that passed at the base
+             * fails. */
+            v->resolved = 0;
+            json_object_set_new(ev, "resolved", json_false());
+            v->verdict = "invalid";
+            v->reason = "fails_tests";
+            v->detail = xasprintf("%zu test(s) of the suite that covers the "
+                                  "changed files pass at the base and fail; "
+                                  "first %s: %s",
+                                  json_array_size(witness), first,
+                                  why ? why : "failed");
+            json_decref(witness);
+            return;
+        }
         v->verdict = "overfitting";
         v->reason = "fails_wider_suite";
         v->detail = xasprintf("resolved, but %zu test(s) of the wider suite "
@@ -1110,9 +1160,14 @@ static void decide(const struct repo_run *r, const struct rcand *c,
                       ? xasprintf(", on %.0f probed calls in its tests",
                                   jnum(probe, "compared", 0))
                       : xstrdup("");
-    v->detail = xasprintf("resolved; agrees with the reference fix on %zu "
-                          "wider-suite test(s)%s%s%s",
-                          json_array_size(chosen), ptext, dtext, mtext);
+    v->detail = ref ? xasprintf("resolved; agrees with the reference fix "
+                                "on %zu wider-suite test(s)%s%s%s",
+                                json_array_size(chosen), ptext, dtext, mtext)
+                    : xasprintf("resolved; passes %zu test(s) of the suite "
+                                "that covers the changed files, as the base "
+                                "does (no reference fix to compare "
+                                "with)%s",
+                                json_array_size(chosen), mtext);
     free(ptext);
     free(dtext);
     free(mtext);
@@ -2313,14 +2368,20 @@ static int open_lane(struct repo_run *r, struct rinst *in)
             size_t n = strlen(files->v[i]);
             char *abs = xasprintf("%s/%s", in->tree, files->v[i]);
             struct stat sb;
-            if (n > 3 && strcmp(files->v[i] + n - 3, ".py") == 0 &&
+            /* A package's __init__.py named to pytest collects the whole
+             * package again: never an argument. */
+            const char *slash = strrchr(files->v[i], '/');
+            int init = strcmp(slash ? slash + 1 : files->v[i],
+                              "__init__.py") == 0;
+            if (n > 3 && strcmp(files->v[i] + n - 3, ".py") == 0 && !init &&
                 stat(abs, &sb) == 0 && !lt__strv_has(&args, files->v[i]))
                 lt__strv_push(&args, files->v[i]);
             free(abs);
         }
     }
-    for (int l = 0; l < 2; l++) {
-        const struct strv *ids = l ? &in->p2p : &in->f2p;
+    for (int l = 0; l < 3; l++) {
+        const struct strv *ids = l == 2 ? &in->named : l ? &in->p2p
+                                                         : &in->f2p;
         for (size_t i = 0; i < ids->n; i++) {
             char *file = lt__rt_id_file(in, ids->v[i]);
             if (!file)
@@ -2455,6 +2516,10 @@ static void inst_key(const struct repo_run *r, struct rinst *in)
         lt_buf_printf(&b, "p %s\n", in->p2p.v[i]);
     for (size_t i = 0; i < in->wider_files.n; i++)
         lt_buf_printf(&b, "w %s\n", in->wider_files.v[i]);
+    for (size_t i = 0; i < in->test_files.n; i++)
+        lt_buf_printf(&b, "t %s\n", in->test_files.v[i]);
+    for (size_t i = 0; i < in->named.n; i++)
+        lt_buf_printf(&b, "n %s\n", in->named.v[i]);
     for (size_t i = 0; i < r->o->n_pytest_args; i++)
         lt_buf_printf(&b, "a %s\n", r->o->pytest_args[i]);
     lt_buf_printf(&b, "%g %g %g %g %lu\n", r->o->wider_budget,

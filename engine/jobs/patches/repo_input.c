@@ -256,6 +256,7 @@ void lt__ri_inst_free(struct rinst *in)
     free(in->tree);
     free(in->apply_tree);
     lt__strv_free(&in->test_files);
+    lt__strv_free(&in->named);
     lt__strv_free(&in->wider_files);
     lt__strv_free(&in->documented);
     free(in->ovs);
@@ -491,7 +492,8 @@ static char *diff_part(const struct rinst *in, const char *diff, int tests)
             char *path = bp ? xstrdup(bp + 3) : xstrdup("");
             path[strcspn(path, "\n")] = '\0';
             const char *kind = lt__rt_protected(in, path);
-            on = (kind && strcmp(kind, "test") == 0) == tests;
+            on = (kind && (strcmp(kind, "test") == 0 ||
+                           strcmp(kind, "instance_test") == 0)) == tests;
             free(path);
             free(hdr);
         }
@@ -501,6 +503,121 @@ static char *diff_part(const struct rinst *in, const char *diff, int tests)
     }
     lt_buf_puts(&b, "");
     return lt_buf_steal(&b);
+}
+
+/* The files of the tree at rev under rel (rel itself when it is a
+ * file), into out; 0 when there is none. */
+static size_t tree_files(const char *repo, const char *rev, const char *rel,
+                         struct strv *out)
+{
+    char *argv[] = {"git", "-c", "core.quotePath=false", "ls-tree", "-r",
+                    "--name-only", (char *)rev, "--", (char *)rel, NULL};
+    char *text = NULL;
+    size_t n = 0;
+    if (lt_run_capture(argv, repo, NULL, 1 << 24, &text, NULL) == 0 && text)
+        for (char *line = strtok(text, "\n"); line;
+             line = strtok(NULL, "\n")) {
+            lt__strv_push(out, line);
+            n++;
+        }
+    free(text);
+    return n;
+}
+
+/* One --tests value of the CI form: a file or folder (its test files
+ * join the instance's test files) or a node id (it joins in->named), as
+ * a path relative to the working directory or to the repository,
+ * present at the base or added by the test patch.  0, or -1 after an
+ * error printed. */
+static int ci_named_test(struct rinst *in, const char *given,
+                         const struct strv *patch_files)
+{
+    const char *sep = strstr(given, "::");
+    char *path = sep ? xstrndup(given, (size_t)(sep - given))
+                     : xstrdup(given);
+    size_t pl = strlen(path);
+    while (pl > 1 && path[pl - 1] == '/')
+        path[--pl] = '\0';
+    /* A relative path is taken from the working directory when that is
+     * inside the repository, else from the repository's root. */
+    size_t rl = strlen(in->clone);
+    char *cwd = getcwd(NULL, 0);
+    int inside = cwd && strncmp(cwd, in->clone, rl) == 0 &&
+                 (cwd[rl] == '/' || cwd[rl] == '\0');
+    char *full = path[0] == '/' ? xstrdup(path)
+                                : xasprintf("%s/%s", inside ? cwd : in->clone,
+                                            path);
+    free(cwd);
+    char *abs = realpath(full, NULL);
+    const char *at = abs ? abs : full;
+    char *rel = NULL;
+    if (strncmp(at, in->clone, rl) == 0 && (at[rl] == '/' || !at[rl])) {
+        rel = xstrdup(at[rl] ? at + rl + 1 : ".");
+        while (strncmp(rel, "./", 2) == 0)
+            memmove(rel, rel + 2, strlen(rel + 2) + 1);
+    }
+    free(abs);
+    free(full);
+    if (!rel || strstr(rel, "/./") || strstr(rel, "..") || !*rel) {
+        free(rel);
+        free(path);
+        return bad("--tests %s: not a path inside --repo %s", given,
+                   in->clone);
+    }
+    struct strv files = {0};
+    int whole = strcmp(rel, ".") == 0;
+    tree_files(in->clone, in->base, whole ? "." : rel, &files);
+    for (size_t i = 0; i < patch_files->n; i++) {
+        const char *f = patch_files->v[i];
+        size_t n = strlen(rel);
+        if ((whole || strcmp(f, rel) == 0 ||
+             (strncmp(f, rel, n) == 0 && f[n] == '/')) &&
+            !lt__strv_has(&files, f))
+            lt__strv_push(&files, f);
+    }
+    int is_file = files.n == 1 && strcmp(files.v[0], rel) == 0;
+    const char *kind = is_file ? lt__rt_protected(in, rel) : "test";
+    int rc = 0;
+    if (!kind || strcmp(kind, "test") != 0) {
+        /* A package file taken as a test would leave the candidates'
+         * changes to it out. */
+        rc = bad("--tests %s: %s is not a test file (test_*.py, *_test.py "
+                 "or in a tests folder)", given, rel);
+    } else if (!files.n) {
+        rc = bad("--tests %s: no such file or folder in %s at %.12s (nor "
+                 "added by the tests' diff)", given, in->clone, in->base);
+    } else if (sep && !is_file) {
+        rc = bad("--tests %s: %s is not a file", given, rel);
+    } else if (sep) {
+        char *id = xasprintf("%s%s", rel, sep);
+        if (!lt__strv_has(&in->named, id))
+            lt__strv_push(&in->named, id);
+        free(id);
+    } else {
+        /* A file as named; in a folder, the files pytest collects by
+         * their names (test_*.py, *_test.py). */
+        size_t taken = 0;
+        for (size_t i = 0; i < files.n; i++) {
+            const char *slash = strrchr(files.v[i], '/');
+            const char *name = slash ? slash + 1 : files.v[i];
+            size_t n = strlen(name);
+            if (!is_file &&
+                (n < 8 || strcmp(name + n - 3, ".py") != 0 ||
+                 (strncmp(name, "test_", 5) != 0 &&
+                  strcmp(name + n - 8, "_test.py") != 0)))
+                continue;
+            taken++;
+            if (!lt__strv_has(&in->test_files, files.v[i]))
+                lt__strv_push(&in->test_files, files.v[i]);
+        }
+        if (!taken)
+            rc = bad("--tests %s: no test file (test_*.py, *_test.py) in "
+                     "%s at %.12s", given, rel, in->base);
+    }
+    lt__strv_free(&files);
+    free(rel);
+    free(path);
+    return rc;
 }
 
 static int read_ci(struct repo_run *r)
@@ -550,6 +667,20 @@ static int read_ci(struct repo_run *r)
     const char *with_tests = ref ? ref : texts[0];
     in->test_patch = diff_part(in, with_tests, 1);
     in->patch = ref ? diff_part(in, ref, 0) : NULL;
+    /* The tests --tests names decide with them. */
+    struct strv patch_files = {0};
+    lt__rt_diff_paths(in->test_patch, &patch_files);
+    int named_ok = 0;
+    for (size_t i = 0; i < o->n_tests && named_ok == 0; i++)
+        named_ok = ci_named_test(in, o->tests[i], &patch_files);
+    lt__strv_free(&patch_files);
+    if (named_ok < 0) {
+        for (size_t k = 0; k < o->n_candidates; k++)
+            free(texts[k]);
+        free(texts);
+        free(ref);
+        return -1;
+    }
     for (size_t i = 0; i < o->n_candidates; i++) {
         struct rcand *c = &r->cands[r->n_cands++];
         c->seq = (long long)r->n_cands;
@@ -564,7 +695,7 @@ static int read_ci(struct repo_run *r)
     }
     free(texts);
     free(ref);
-    if (!*in->test_patch)
+    if (!*in->test_patch && !o->n_tests)
         lt_warn("--repo: %s changes no test file: the suite covering the "
                 "changed files decides", o->reference ? "--reference"
                                                       : "the first candidate");

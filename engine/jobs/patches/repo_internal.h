@@ -81,7 +81,9 @@ struct rinst {
     char *apply_tree;            /* a checkout of the base, where diffs are
                                     applied as the harness applies them */
     char key[17];                /* fingerprint: the store's `program` */
-    struct strv test_files;      /* files the test patch touches */
+    struct strv test_files;      /* files the test patch touches (and,
+                                    in the CI form, those --tests names) */
+    struct strv named;           /* CI form: node ids --tests names */
     struct strv wider_files;     /* test files that may observe a change */
     struct strv documented;      /* pairs: a documented test method's
                                     docstring line, its node id */

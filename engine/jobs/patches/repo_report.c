@@ -247,7 +247,11 @@ int lt__repo_report(struct lt_store *st, const struct lt_patches_opts *o,
         const char *v = rstr(row, "verdict");
         if (strcmp(v, "error") == 0)
             code = LT_EXIT_ENGINE;
-        else if (strcmp(v, "overfitting") == 0 && code == 0)
+        else if ((strcmp(v, "overfitting") == 0 ||
+                  /* the CI form gates a pull request: a candidate that
+                   * does not apply or fails the tests fails it too */
+                  (o->repo && strcmp(v, "invalid") == 0)) &&
+                 code == 0)
             code = 1;
     }
     if (o->format == LT_FORMAT_JSON) {
