@@ -62,7 +62,10 @@ WATCHED_SHARE = 0.25    # of the CPU time and the records, at most, for the
                         # the changed functions keep the rest
 
 _test = [None]          # the index of the running test, None between tests
-_inside = [0]           # > 0 inside an observed call
+_inside = [0]           # > 0 inside a probe's own work (its variants)
+_own = [0]              # > 0 inside the test's own call of a changed
+                        # function: a public changed function it calls
+                        # is observed there too
 _kinds = {}             # (test, function) -> the kinds of arguments seen
 _sent = [0]
 _spent = [0.0]          # CPU s spent in probes
@@ -1524,8 +1527,8 @@ def _probe(fn, name, hints=NO_HINTS):
 
     def probe(*args, **kwargs):
         test = _test[0]
-        if test is None or _inside[0] or _sent[0] >= RECORDS_MAX or \
-                _over_budget(0):
+        if test is None or _inside[0] or (_own[0] and private) or \
+                _sent[0] >= RECORDS_MAX or _over_budget(0):
             return fn(*args, **kwargs)
         seen = _kinds.setdefault((test, name), [])
         try:
@@ -1565,15 +1568,18 @@ def _probe(fn, name, hints=NO_HINTS):
         before = _stream_texts() if not private and (
             _memory_of(sys.stdout) is not None or
             _memory_of(sys.stderr) is not None) else None
-        _inside[0] += 1
+        # A public changed function called inside this one is observed
+        # too (a fix's helper whose other callers the tests do not reach:
+        # the outer call may agree where the helper's result does not).
+        _own[0] += 1
         try:
             value = fn(*args, **kwargs)
         except BaseException as exc:
-            _inside[0] -= 1
+            _own[0] -= 1
             _observe(test, name, call, "raise", exc, args, kwargs, given,
                      _printed_since(before))
             raise
-        _inside[0] -= 1
+        _own[0] -= 1
         _observe(test, name, call, "ok", value, args, kwargs, given,
                  _printed_since(before))
         return value
@@ -1843,9 +1849,9 @@ def _observer(fn, name, cls):
         value = fn(*args, **kwargs)
         test = _test[0]
         if fn.__name__ == "__init__" and test is not None and \
-                not _inside[0] and args:
+                not _inside[0] and not _own[0] and args:
             _remember_construction(cls, args, kwargs)
-        if test is None or _inside[0] or not args or \
+        if test is None or _inside[0] or _own[0] or not args or \
                 not isinstance(args[0], cls) or \
                 _sent[0] >= RECORDS_MAX or _over_budget(0) or \
                 (test, name) in _kinds or \
