@@ -450,6 +450,83 @@ static int moved_by_change(PyObject *old, PyObject *now)
     return 0;
 }
 
+/* Whether a and b are one value: the same object, or two tuples (a
+ * function's defaults) of the same objects.  Compares no contents:
+ * no code of the program runs. */
+static int same_objects(PyObject *a, PyObject *b)
+{
+    if (a == b)
+        return 1;
+    if (!a || !b || !PyTuple_CheckExact(a) || !PyTuple_CheckExact(b) ||
+        PyTuple_Size(a) != PyTuple_Size(b))
+        return 0;
+    for (Py_ssize_t i = 0; i < PyTuple_Size(a); i++)
+        if (PyTuple_GetItem(a, i) != PyTuple_GetItem(b, i))
+            return 0;
+    return 1;
+}
+
+/* Whether function now is function old made again: the same code and
+ * globals, the same defaults, and closure cells that hold the same
+ * objects.  A library that binds its functions anew each time one of its
+ * objects is made (mpmath's MPContext() sets its special functions on
+ * the class again, each a fresh closure over the same function) does not
+ * tamper; a stand-in with other behaviour differs in its code, its
+ * globals or what its closure holds.  Read only on a mismatch. */
+static int remade_alike(PyObject *old, PyObject *now)
+{
+    if (!now || !LT_PY_FUNCTION_CHECK(old) || !LT_PY_FUNCTION_CHECK(now))
+        return 0;
+    static const char *const parts[] = {"__code__", "__globals__",
+                                        "__defaults__", "__closure__"};
+    int alike = 1;
+    for (size_t i = 0; alike && i < sizeof(parts) / sizeof(parts[0]); i++) {
+        PyObject *a = PyObject_GetAttrString(old, parts[i]);
+        PyObject *b = PyObject_GetAttrString(now, parts[i]);
+        if (!a || !b) {
+            alike = 0;
+        } else if (strcmp(parts[i], "__closure__") == 0 && a != Py_None &&
+                   b != Py_None) {
+            /* Cells: each pair must hold one object. */
+            Py_ssize_t n = PyTuple_Check(a) && PyTuple_Check(b) &&
+                                   PyTuple_Size(a) == PyTuple_Size(b)
+                               ? PyTuple_Size(a)
+                               : -1;
+            alike = n >= 0;
+            for (Py_ssize_t k = 0; alike && k < n; k++) {
+                PyObject *x = PyObject_GetAttrString(PyTuple_GetItem(a, k),
+                                                     "cell_contents");
+                PyObject *y = PyObject_GetAttrString(PyTuple_GetItem(b, k),
+                                                     "cell_contents");
+                alike = x && y && x == y;
+                Py_XDECREF(x);
+                Py_XDECREF(y);
+            }
+        } else {
+            alike = same_objects(a, b);
+        }
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+    }
+    if (alike) {
+        /* Keyword-only defaults: a dict of the same objects. */
+        PyObject *a = PyObject_GetAttrString(old, "__kwdefaults__");
+        PyObject *b = PyObject_GetAttrString(now, "__kwdefaults__");
+        alike = a && b && (a == b || (PyDict_Check(a) && PyDict_Check(b) &&
+                                      PyDict_Size(a) == PyDict_Size(b)));
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        while (alike && a != b && PyDict_Next(a, &pos, &k, &v)) {
+            PyObject *w = PyDict_GetItemWithError(b, k); /* borrowed */
+            alike = w == v;
+        }
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+    }
+    PyErr_Clear();
+    return alike;
+}
+
 /* _litmus.guard_set(entries, subject_paths, subject_modules): entries is
  * a list of (dict, label) or (dict, label, skip) tuples, skip a tuple of
  * keys left alone; every function, class, module or method in each dict
@@ -558,7 +635,9 @@ void lt_guard_check(void)
         } else {
             now = lt_py_function_code_peek(e->container);
         }
-        if (now == e->value || (e->key && moved_by_change(e->value, now)))
+        if (now == e->value ||
+            (e->key && (moved_by_change(e->value, now) ||
+                        remade_alike(e->value, now))))
             continue;
         const char *label = PyUnicode_AsUTF8(e->label);
         const char *key = e->key && PyUnicode_Check(e->key)

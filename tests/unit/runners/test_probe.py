@@ -155,6 +155,48 @@ def test_a_private_function_is_compared_on_the_tests_calls_alone():
     assert not probe._private('Box.__le__') and not probe._private('helper')
 
 
+NESTED = '''
+def position(name):
+    return "in " + name
+
+def _note(name):
+    return name
+
+def visit(name):
+    return len(position(name)) + len(_note(name))
+'''
+
+
+def test_a_public_changed_function_called_inside_another_is_observed():
+    # A fix's helper whose other callers the tests do not reach: the
+    # outer call agrees on both sides where the helper's result does not.
+    # A private helper stays its callers' contract: not observed inside.
+    mod = types.ModuleType('nmod')
+    mod.__file__ = '/virtual/nmod.py'
+    exec(compile(NESTED, '/virtual/nmod.py', 'exec'), mod.__dict__)
+    sys.modules['nmod'] = mod
+    cand = NESTED.replace('return len(position(name))',
+                          'return 0 + len(position(name))') \
+        .replace('return "in " + name', 'return "in  " + name') \
+        .replace('return name', 'return name + ""')
+    try:
+        probe.install([{'module': 'nmod', 'path': '/virtual/nmod.py',
+                        'reference': NESTED, 'candidate': cand}], [])
+        SENT.clear()
+        probe.begin_test(1)
+        assert mod.visit('ab') == 7
+        probe.end_test()
+        assert probe._own[0] == 0
+    finally:
+        del sys.modules['nmod']
+    recs = [json.loads(t) for t in SENT]
+    own = {r['f']: r['out'].get('value') for r in recs if r['v'] == 0}
+    assert own == {'visit': 7, 'position': 'in ab'}
+    # Inside a variant's child nothing is observed: every record of
+    # position is of the test's own call (call 0) or its variants.
+    assert {r['c'] for r in recs if r['f'] == 'position'} == {0}
+
+
 def test_a_variant_that_hangs_or_changes_state_leaves_the_test_alone():
     state = {'n': 0}
 
