@@ -713,11 +713,17 @@ def apply_files(files):
                 return APPLY_INVALID, "%s: %s (%s)" % (type(exc).__name__,
                                                       exc, path)
     for path, src in files:
-        if src is None or not path.endswith(".py"):
+        if not path.endswith(".py"):
             continue
         index = by_path.get(_realpath(path))
         if index is None:
             continue
+        if src is None:
+            # A module the run has no file for (one a fix adds, in a run
+            # of a tree without the fix): empty, so that what imported
+            # its names loses them, as a fresh interpreter would not find
+            # them.
+            src = ""
         raw = shared.SUBJECTS[index].source.encode("utf-8")
         status, text = apply_mutant(index, 0, len(raw), src, fresh=True)
         # The module's source is the patch's text now: what reads it by

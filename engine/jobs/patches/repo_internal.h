@@ -76,6 +76,10 @@ struct rinst {
     const char *where;           /* the input file, for messages */
     long line;                   /* its line (JSON Lines), or 0 */
     int ci;                      /* the CI form: lists derived */
+    int ref_home;                /* the tests import what only the fix
+                                    defines: the worktree holds the fix
+                                    too, and every run (the base's too)
+                                    puts its own files in */
     char *clone;                 /* the repository's clone */
     char *tree;                  /* its worktree: base + test patch */
     char *apply_tree;            /* a checkout of the base, where diffs are
@@ -171,6 +175,17 @@ void lt__ri_inst_free(struct rinst *in);
  * commit with the test patch committed on top, made once and reused.
  * 0, or -1 after an error printed. */
 int lt__rt_worktree(struct repo_run *r, struct rinst *in);
+
+/* Whether a test file of the test patch imports, from a package module
+ * the reference fix changes or adds, a name only the fix defines (or
+ * the module only the fix adds): its tests cannot be collected at the
+ * base.  Reads the worktree's test files and the base checkout. */
+int lt__rt_tests_need_fix(const struct rinst *in);
+
+/* With in->ref_home: adds to run ov's files the base's text (or null:
+ * no such file at the base) of every file the reference changes and ov
+ * does not, since the worktree holds the reference's. */
+void lt__rt_home_files(const struct rinst *in, struct rover *ov);
 /* Applies diff (NULL or "": the empty diff) on the instance's worktree
  * with the harness's cascade and reads back what it changed, then
  * restores the tree; fills ov.  0 (ov says whether it applied), or -1

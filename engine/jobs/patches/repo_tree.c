@@ -588,8 +588,11 @@ static void lend_build_products(struct rinst *in, const char *dir)
 static int checkout(struct rinst *in, const char *dir, int tests)
 {
     char sha[65];
-    char *stamp_text = xasprintf("%s\n%s", in->base,
-                                 tests ? in->test_patch : "");
+    int with_fix = tests && in->ref_home && in->patch && *in->patch;
+    char *stamp_text = xasprintf("%s\n%s%s%s", in->base,
+                                 tests ? in->test_patch : "",
+                                 with_fix ? "\nfix\n" : "",
+                                 with_fix ? in->patch : "");
     lt_sha256_hex(stamp_text, strlen(stamp_text), sha);
     free(stamp_text);
     char *stamp = xasprintf("%s/.git/litmus-ready", dir);
@@ -625,25 +628,35 @@ static int checkout(struct rinst *in, const char *dir, int tests)
     why = NULL;
     if (tests) /* the tree the tests run in */
         lend_build_products(in, dir);
-    if (tests && in->test_patch && *in->test_patch) {
-        char *tp = xasprintf("%s/.git/litmus-test.diff", dir);
-        write_file(tp, in->test_patch);
+    /* The test patch, then (ref_home) the reference fix, each
+     * committed: restore() keeps them. */
+    for (int step = 0; step < 2; step++) {
+        const char *diff = step ? (with_fix ? in->patch : NULL)
+                                : (tests ? in->test_patch : NULL);
+        const char *field = step ? "patch" : "test_patch";
+        if (!diff || !*diff)
+            continue;
+        char *tp = xasprintf("%s/.git/litmus-%s.diff", dir, field);
+        write_file(tp, diff);
         const char *how = cascade(dir, tp, &why);
         free(tp);
         if (!how) {
-            lt_error("%s: instance %s: field 'test_patch' does not apply at "
-                     "%s: %s", in->where, in->id, in->base, why);
+            lt_error("%s: instance %s: field '%s' does not apply at %s: %s",
+                     in->where, in->id, field, in->base, why);
             goto out;
         }
+        char *message = step ? "litmus: reference fix" : "litmus: test patch";
         char *add[] = {"git", "add", "-A", NULL};
         char *commit[] = {"git", "-c", "user.name=litmus", "-c",
                           "user.email=litmus@localhost", "-c",
                           "commit.gpgsign=false", "commit", "-q",
-                          "--no-verify", "-m", "litmus: test patch", NULL};
+                          "--no-verify", "-m", message, NULL};
+        free(why);
+        why = NULL;
         if (run_in(dir, add, NULL, &why) != 0 ||
             run_in(dir, commit, NULL, &why) != 0) {
-            lt_error("instance %s: cannot commit the test patch: %s", in->id,
-                     why);
+            lt_error("instance %s: cannot commit the %s: %s", in->id,
+                     step ? "reference fix" : "test patch", why);
             goto out;
         }
     }
@@ -799,6 +812,240 @@ int lt__rt_apply(struct repo_run *r, struct rinst *in, const char *diff,
         return -1;
     }
     return 0;
+}
+
+/*** Tests that need the fix to be collected ***/
+
+/* Whether text defines name at the start of a line: `def name`, `async
+ * def name`, `class name`, `name =` or `name:` (a top-level binding, or a
+ * method's, which is enough here). */
+static int defines(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *l = text; l && *l;) {
+        const char *p = l;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        static const char *const heads[] = {"def ", "async def ", "class ",
+                                            ""};
+        for (int h = 0; h < 4; h++) {
+            size_t hl = strlen(heads[h]);
+            if (strncmp(p, heads[h], hl) != 0 || strncmp(p + hl, name, n) != 0)
+                continue;
+            char c = p[hl + n];
+            if (h < 3 ? (c == '(' || c == ':' || c == ' ')
+                      : (c == ' ' || c == '=' || c == ':'))
+                return 1;
+        }
+        l = strchr(l, '\n');
+        l = l ? l + 1 : NULL;
+    }
+    return 0;
+}
+
+/* Whether name occurs in text as a whole word. */
+static int mentions(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        int before = p > text && (p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9') ||
+                                  ((p[-1] | 32) >= 'a' && (p[-1] | 32) <= 'z'));
+        char c = p[n];
+        int after = c == '_' || (c >= '0' && c <= '9') ||
+                    ((c | 32) >= 'a' && (c | 32) <= 'z');
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+/* The file of module mod (dotted) that the reference changes, as a path
+ * relative to the tree (into *rel), or NULL. */
+static const char *fix_file_of(const struct strv *fixed, const char *mod,
+                               char **rel)
+{
+    char *slashed = xstrdup(mod);
+    for (char *p = slashed; *p; p++)
+        if (*p == '.')
+            *p = '/';
+    static const char *const roots[] = {"", "src/", "lib/"};
+    static const char *const tails[] = {".py", "/__init__.py"};
+    const char *hit = NULL;
+    for (int i = 0; i < 3 && !hit; i++)
+        for (int t = 0; t < 2 && !hit; t++) {
+            char *cand = xasprintf("%s%s%s", roots[i], slashed, tails[t]);
+            if (lt__strv_has(fixed, cand)) {
+                hit = cand;
+                *rel = cand;
+            } else {
+                free(cand);
+            }
+        }
+    free(slashed);
+    return hit;
+}
+
+/* The base commit's text of rel in the base checkout, or NULL when it
+ * has no such file. */
+static char *base_text(const struct rinst *in, const char *rel)
+{
+    char *spec = xasprintf("HEAD:%s", rel);
+    char *argv[] = {"git", "show", spec, NULL};
+    char *out = NULL;
+    int rc = lt_run_capture(argv, in->apply_tree, NULL, 1 << 24, &out, NULL);
+    free(spec);
+    if (rc != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* The text of the file rel under dir, or NULL. */
+static char *read_at(const char *dir, const char *rel)
+{
+    char *abs = xasprintf("%s/%s", dir, rel);
+    char *text = NULL;
+    size_t len = 0;
+    if (lt_read_file(abs, &text, &len) < 0)
+        text = NULL;
+    free(abs);
+    return text;
+}
+
+/* Whether one import statement (from MOD import NAMES, or import MOD)
+ * needs the fix: MOD is a file the fix adds, or a name it imports is
+ * defined by the fix's text of MOD and not even mentioned by the
+ * base's. */
+static int import_needs_fix(const struct rinst *in, const struct strv *fixed,
+                            const char *fix_tree, const char *mod,
+                            const char *names)
+{
+    char *rel = NULL;
+    if (!fix_file_of(fixed, mod, &rel))
+        return 0;
+    char *base = base_text(in, rel);
+    char *fix = read_at(fix_tree, rel);
+    int need = 0;
+    if (!base && fix) {
+        need = 1; /* a module only the fix adds */
+    } else if (base && fix && names) {
+        char *copy = xstrdup(names);
+        for (char *tok = strtok(copy, " ,()\t\\\n"); tok && !need;
+             tok = strtok(NULL, " ,()\t\\\n")) {
+            if (strcmp(tok, "as") == 0) {
+                tok = strtok(NULL, " ,()\t\\\n"); /* its alias */
+                continue;
+            }
+            if (strcmp(tok, "*") == 0)
+                continue;
+            need = defines(fix, tok) && !mentions(base, tok);
+        }
+        free(copy);
+    }
+    free(base);
+    free(fix);
+    free(rel);
+    return need;
+}
+
+/* lt__rt_tests_need_fix with fix_tree, the base checkout while the fix
+ * is applied to it. */
+static int tests_need_fix_in(const struct rinst *in, const char *fix_tree)
+{
+    struct strv fixed = {0};
+    lt__rt_diff_paths(in->patch ? in->patch : "", &fixed);
+    int need = 0;
+    for (size_t f = 0; f < in->test_files.n && !need; f++) {
+        size_t fl = strlen(in->test_files.v[f]);
+        if (fl < 3 || strcmp(in->test_files.v[f] + fl - 3, ".py") != 0)
+            continue;
+        char *text = read_at(in->tree, in->test_files.v[f]);
+        for (char *l = text; l && *l && !need;) {
+            char *e = strchr(l, '\n');
+            size_t ll = e ? (size_t)(e - l) : strlen(l);
+            /* Top-level statements only; a parenthesized name list runs
+             * to its closing parenthesis. */
+            if (ll > 5 && strncmp(l, "from ", 5) == 0) {
+                const char *imp = strstr(l, " import ");
+                if (imp && imp < l + ll) {
+                    char *mod = xstrndup(l + 5, (size_t)(imp - l - 5));
+                    mod[strcspn(mod, " \t")] = '\0';
+                    const char *ne = strchr(imp, '(') &&
+                                             strchr(imp, '(') < l + ll
+                                         ? strchr(imp, ')')
+                                         : l + ll;
+                    if (!ne)
+                        ne = l + strlen(l);
+                    char *names = xstrndup(imp + 8, (size_t)(ne - imp - 8));
+                    if (mod[0] != '.')
+                        need = import_needs_fix(in, &fixed, fix_tree, mod,
+                                                names);
+                    free(names);
+                    free(mod);
+                }
+            } else if (ll > 7 && strncmp(l, "import ", 7) == 0) {
+                char *mods = xstrndup(l + 7, ll - 7);
+                for (char *tok = strtok(mods, " ,\t"); tok && !need;
+                     tok = strtok(NULL, " ,\t")) {
+                    if (strcmp(tok, "as") == 0) {
+                        tok = strtok(NULL, " ,\t");
+                        continue;
+                    }
+                    need = import_needs_fix(in, &fixed, fix_tree, tok, NULL);
+                }
+                free(mods);
+            }
+            l = e ? e + 1 : NULL;
+        }
+        free(text);
+    }
+    lt__strv_free(&fixed);
+    return need;
+}
+
+/* Contract: see repo_internal.h. */
+int lt__rt_tests_need_fix(const struct rinst *in)
+{
+    if (!in->patch || !*in->patch || !in->apply_tree)
+        return 0;
+    /* The fix applied to the base checkout, read, then taken away. */
+    char *path = xasprintf("%s/.git/litmus-fix-check.diff", in->apply_tree);
+    char *why = NULL;
+    int need = 0;
+    if (write_file(path, in->patch) == 0 &&
+        cascade(in->apply_tree, path, &why))
+        need = tests_need_fix_in(in, in->apply_tree);
+    free(why);
+    unlink(path);
+    free(path);
+    restore(in->apply_tree);
+    return need;
+}
+
+/* Contract: see repo_internal.h. */
+void lt__rt_home_files(const struct rinst *in, struct rover *ov)
+{
+    if (!in->ref_home || !in->ref_ov || ov == in->ref_ov || !ov->files)
+        return;
+    size_t tl = strlen(in->tree), i;
+    json_t *pair;
+    json_array_foreach(in->ref_ov->files, i, pair) {
+        const char *abs = json_string_value(json_array_get(pair, 0));
+        int mine = 0;
+        size_t k;
+        json_t *own;
+        json_array_foreach(ov->files, k, own)
+            mine |= strcmp(json_string_value(json_array_get(own, 0)), abs) ==
+                    0;
+        if (mine || strncmp(abs, in->tree, tl) != 0 || abs[tl] != '/')
+            continue;
+        char *text = base_text(in, abs + tl + 1);
+        json_t *t = text ? json_string(text) : json_null();
+        json_array_append_new(ov->files,
+                              json_pack("[s,o]", abs, t ? t : json_null()));
+        free(text);
+    }
 }
 
 /*** The wider suite ***/
