@@ -60,6 +60,16 @@ NONE=$(with '
 
 def mul(a, b):
     return a * b')
+# The CI form on the same repository, with no reference: a pull request
+# whose new test imports the function it adds (the first candidate,
+# whose tests decide), and one that adds the test but not the function.
+branch() { # NAME DIFF: main + the test patch + DIFF, committed
+  git checkout -q -b "$1" main
+  printf '%s\n' "$TEST_PATCH" | git apply && printf '%s\n' "$2" | git apply &&
+    git add -A && git commit -qm "$1" && git checkout -q main
+}
+branch pr "$FIX" || fail "branch pr"
+branch pr-none "$NONE" || fail "branch pr-none"
 cd - >/dev/null || fail "cd back"
 /usr/bin/python3 - "$WORK" "$BASE" "$FIX" "$TEST_PATCH" "$GOOD" "$OVER" "$NONE" <<'PY' || fail "inputs"
 import json, sys
@@ -103,3 +113,16 @@ LITMUS_RUN_LOG=$WORK/runlog run_litmus patches --instances "$WORK/i.jsonl" \
   --db "$WORK/p.db" --no-progress -f json --diff-budget 1 --no-mutation \
   --worktrees "$WORK/trees"
 [ ! -s "$WORK/runlog" ] || fail "the second run started runs: $(head -3 "$WORK/runlog")"
+run_litmus patches --repo "$R" --base main --candidate pr --candidate pr-none \
+  --db "$WORK/ci.db" --no-progress -f json --diff-budget 1 --no-mutation
+expect_eq "$RC" 1 "CI form: exit code ($(tail -3 "$WORK/err"))"
+grep -q "the tests import what only the first candidate defines" "$WORK/err" ||
+  fail "CI form: no note: $(cat "$WORK/err")"
+/usr/bin/python3 - "$WORK/out" <<'PY' || fail "CI form verdicts: $(cat "$WORK/out")"
+import json, sys
+rows = {c["model_name_or_path"]: c for c in json.load(open(sys.argv[1]))["candidates"]}
+assert rows["pr"]["verdict"] == "correct", rows["pr"]
+assert (rows["pr-none"]["verdict"], rows["pr-none"]["reason"]) == \
+    ("invalid", "fails_tests"), rows["pr-none"]
+assert "test_sub" in rows["pr-none"]["detail"], rows["pr-none"]["detail"]
+PY

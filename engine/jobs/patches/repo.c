@@ -2521,7 +2521,7 @@ static void inst_key(const struct repo_run *r, struct rinst *in)
     for (size_t i = 0; i < in->named.n; i++)
         lt_buf_printf(&b, "n %s\n", in->named.v[i]);
     if (in->ref_home)
-        lt_buf_puts(&b, "home: the reference fix\n");
+        lt_buf_printf(&b, "home: %s\n", in->home_patch);
     for (size_t i = 0; i < r->o->n_pytest_args; i++)
         lt_buf_printf(&b, "a %s\n", r->o->pytest_args[i]);
     lt_buf_printf(&b, "%g %g %g %g %lu\n", r->o->wider_budget,
@@ -2541,6 +2541,12 @@ static int plan_inst(struct repo_run *r, struct rinst *in)
     lt__rt_diff_paths(in->test_patch ? in->test_patch : "", &in->test_files);
     if (lt__rt_worktree(r, in) < 0)
         return -1;
+    /* The fix the tests may need: the reference's, else (the CI form
+     * without one) the first candidate's, whose tests these are. */
+    in->home_patch = in->patch && *in->patch ? in->patch : NULL;
+    for (size_t i = 0; !in->home_patch && in->ci && i < r->n_cands; i++)
+        if (r->cands[i].inst == in)
+            in->home_patch = r->cands[i].patch;
     if (!in->ref_home && lt__rt_tests_need_fix(in)) {
         /* The test patch imports what only the fix defines: at the base
          * its test files cannot even be collected.  The tests are
@@ -2550,8 +2556,9 @@ static int plan_inst(struct repo_run *r, struct rinst *in)
          * fails them). */
         in->ref_home = 1;
         fprintf(stderr, "litmus: note: instance %s: the tests import what "
-                "only the reference fix defines: collected with the fix in "
-                "place\n", in->id);
+                "only the %s defines: collected with it in place\n", in->id,
+                in->home_patch == in->patch ? "reference fix"
+                                            : "first candidate");
         if (lt__rt_worktree(r, in) < 0)
             return -1;
     }
@@ -2573,7 +2580,6 @@ static int plan_inst(struct repo_run *r, struct rinst *in)
                      in->ref_ov->apply_error);
             return -2;
         }
-        lt__rt_home_files(in, in->base_ov);
     }
     choose_diff_files(in);
     in->ovs = xcalloc(in->n_cands + 1, sizeof(*in->ovs));
@@ -2595,8 +2601,8 @@ static int plan_inst(struct repo_run *r, struct rinst *in)
         memcpy(ov->sha, sha, 65);
         if (lt__rt_apply(r, in, c->patch, ov) < 0)
             return -1;
-        if (ov->applied && !ov->empty)
-            lt__rt_home_files(in, ov);
+        if (!in->home_ov && c->patch == in->home_patch)
+            in->home_ov = ov;
         size_t k;
         json_t *pair;
         json_array_foreach(ov->files, k, pair) {
@@ -2606,6 +2612,12 @@ static int plan_inst(struct repo_run *r, struct rinst *in)
                 lt__strv_push(&changed, rel);
         }
     }
+    /* With the fix in the worktree, every other run puts in the base's
+     * texts of the fix's files it leaves alone. */
+    lt__rt_home_files(in, in->base_ov);
+    for (size_t i = 0; i < in->n_ovs; i++)
+        if (in->ovs[i]->applied && !in->ovs[i]->empty)
+            lt__rt_home_files(in, in->ovs[i]);
     /* Only the package files count for the wider suite. */
     struct strv pkg = {0};
     for (size_t i = 0; i < changed.n; i++)

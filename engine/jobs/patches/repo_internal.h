@@ -80,6 +80,10 @@ struct rinst {
                                     defines: the worktree holds the fix
                                     too, and every run (the base's too)
                                     puts its own files in */
+    const char *home_patch;      /* that fix: the reference's, else (the
+                                    CI form without one) the first
+                                    candidate's (borrowed) */
+    struct rover *home_ov;       /* ... the first candidate's run */
     char *clone;                 /* the repository's clone */
     char *tree;                  /* its worktree: base + test patch */
     char *apply_tree;            /* a checkout of the base, where diffs are
@@ -177,14 +181,15 @@ void lt__ri_inst_free(struct rinst *in);
 int lt__rt_worktree(struct repo_run *r, struct rinst *in);
 
 /* Whether a test file of the test patch imports, from a package module
- * the reference fix changes or adds, a name only the fix defines (or
- * the module only the fix adds): its tests cannot be collected at the
- * base.  Reads the worktree's test files and the base checkout. */
+ * the fix (in->home_patch) changes or adds, a name only the fix defines
+ * (or the module only the fix adds): its tests cannot be collected at
+ * the base.  Reads the worktree's test files and the base checkout. */
 int lt__rt_tests_need_fix(const struct rinst *in);
 
 /* With in->ref_home: adds to run ov's files the base's text (or null:
- * no such file at the base) of every file the reference changes and ov
- * does not, since the worktree holds the reference's. */
+ * no such file at the base) of every file the fix (the reference's run,
+ * else in->home_ov) changes and ov does not, since the worktree holds
+ * the fix's. */
 void lt__rt_home_files(const struct rinst *in, struct rover *ov);
 /* Applies diff (NULL or "": the empty diff) on the instance's worktree
  * with the harness's cascade and reads back what it changed, then

@@ -588,11 +588,12 @@ static void lend_build_products(struct rinst *in, const char *dir)
 static int checkout(struct rinst *in, const char *dir, int tests)
 {
     char sha[65];
-    int with_fix = tests && in->ref_home && in->patch && *in->patch;
+    int with_fix = tests && in->ref_home && in->home_patch &&
+                   *in->home_patch;
     char *stamp_text = xasprintf("%s\n%s%s%s", in->base,
                                  tests ? in->test_patch : "",
                                  with_fix ? "\nfix\n" : "",
-                                 with_fix ? in->patch : "");
+                                 with_fix ? in->home_patch : "");
     lt_sha256_hex(stamp_text, strlen(stamp_text), sha);
     free(stamp_text);
     char *stamp = xasprintf("%s/.git/litmus-ready", dir);
@@ -631,7 +632,7 @@ static int checkout(struct rinst *in, const char *dir, int tests)
     /* The test patch, then (ref_home) the reference fix, each
      * committed: restore() keeps them. */
     for (int step = 0; step < 2; step++) {
-        const char *diff = step ? (with_fix ? in->patch : NULL)
+        const char *diff = step ? (with_fix ? in->home_patch : NULL)
                                 : (tests ? in->test_patch : NULL);
         const char *field = step ? "patch" : "test_patch";
         if (!diff || !*diff)
@@ -954,7 +955,7 @@ static int import_needs_fix(const struct rinst *in, const struct strv *fixed,
 static int tests_need_fix_in(const struct rinst *in, const char *fix_tree)
 {
     struct strv fixed = {0};
-    lt__rt_diff_paths(in->patch ? in->patch : "", &fixed);
+    lt__rt_diff_paths(in->home_patch ? in->home_patch : "", &fixed);
     int need = 0;
     for (size_t f = 0; f < in->test_files.n && !need; f++) {
         size_t fl = strlen(in->test_files.v[f]);
@@ -1007,13 +1008,13 @@ static int tests_need_fix_in(const struct rinst *in, const char *fix_tree)
 /* Contract: see repo_internal.h. */
 int lt__rt_tests_need_fix(const struct rinst *in)
 {
-    if (!in->patch || !*in->patch || !in->apply_tree)
+    if (!in->home_patch || !*in->home_patch || !in->apply_tree)
         return 0;
     /* The fix applied to the base checkout, read, then taken away. */
     char *path = xasprintf("%s/.git/litmus-fix-check.diff", in->apply_tree);
     char *why = NULL;
     int need = 0;
-    if (write_file(path, in->patch) == 0 &&
+    if (write_file(path, in->home_patch) == 0 &&
         cascade(in->apply_tree, path, &why))
         need = tests_need_fix_in(in, in->apply_tree);
     free(why);
@@ -1026,11 +1027,12 @@ int lt__rt_tests_need_fix(const struct rinst *in)
 /* Contract: see repo_internal.h. */
 void lt__rt_home_files(const struct rinst *in, struct rover *ov)
 {
-    if (!in->ref_home || !in->ref_ov || ov == in->ref_ov || !ov->files)
+    const struct rover *home = in->ref_ov ? in->ref_ov : in->home_ov;
+    if (!in->ref_home || !home || ov == home || !ov->files)
         return;
     size_t tl = strlen(in->tree), i;
     json_t *pair;
-    json_array_foreach(in->ref_ov->files, i, pair) {
+    json_array_foreach(home->files, i, pair) {
         const char *abs = json_string_value(json_array_get(pair, 0));
         int mine = 0;
         size_t k;
