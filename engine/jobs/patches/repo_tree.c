@@ -931,11 +931,11 @@ static int import_needs_fix(const struct rinst *in, const struct strv *fixed,
     if (!base && fix) {
         need = 1; /* a module only the fix adds */
     } else if (base && fix && names) {
-        char *copy = xstrdup(names);
-        for (char *tok = strtok(copy, " ,()\t\\\n"); tok && !need;
-             tok = strtok(NULL, " ,()\t\\\n")) {
+        char *copy = xstrdup(names), *at = NULL;
+        for (char *tok = strtok_r(copy, " ,()\t\\\n", &at); tok && !need;
+             tok = strtok_r(NULL, " ,()\t\\\n", &at)) {
             if (strcmp(tok, "as") == 0) {
-                tok = strtok(NULL, " ,()\t\\\n"); /* its alias */
+                tok = strtok_r(NULL, " ,()\t\\\n", &at); /* its alias */
                 continue;
             }
             if (strcmp(tok, "*") == 0)
@@ -968,8 +968,8 @@ static int tests_need_fix_in(const struct rinst *in, const char *fix_tree)
             /* Top-level statements only; a parenthesized name list runs
              * to its closing parenthesis. */
             if (ll > 5 && strncmp(l, "from ", 5) == 0) {
-                const char *imp = strstr(l, " import ");
-                if (imp && imp < l + ll) {
+                const char *imp = strstr(l + 4, " import ");
+                if (imp && imp >= l + 5 && imp < l + ll) {
                     char *mod = xstrndup(l + 5, (size_t)(imp - l - 5));
                     mod[strcspn(mod, " \t")] = '\0';
                     const char *ne = strchr(imp, '(') &&
@@ -986,11 +986,11 @@ static int tests_need_fix_in(const struct rinst *in, const char *fix_tree)
                     free(mod);
                 }
             } else if (ll > 7 && strncmp(l, "import ", 7) == 0) {
-                char *mods = xstrndup(l + 7, ll - 7);
-                for (char *tok = strtok(mods, " ,\t"); tok && !need;
-                     tok = strtok(NULL, " ,\t")) {
+                char *mods = xstrndup(l + 7, ll - 7), *at = NULL;
+                for (char *tok = strtok_r(mods, " ,\t", &at); tok && !need;
+                     tok = strtok_r(NULL, " ,\t", &at)) {
                     if (strcmp(tok, "as") == 0) {
-                        tok = strtok(NULL, " ,\t");
+                        tok = strtok_r(NULL, " ,\t", &at);
                         continue;
                     }
                     need = import_needs_fix(in, &fixed, fix_tree, tok, NULL);

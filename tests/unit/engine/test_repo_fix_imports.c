@@ -1,0 +1,162 @@
+/* Unit tests of which test patches need the fix to be collected
+ * (engine/jobs/patches/repo_tree.c, lt__rt_tests_need_fix): a test file
+ * that imports, from a module the fix changes, a name only the fix
+ * defines (one line, or a parenthesized list over several), or a module
+ * only the fix adds; not a name the base already has or mentions, nor a
+ * module the fix leaves alone; and lines that are not Python at all
+ * read without harm.
+ * SPDX-License-Identifier: MIT */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "engine/jobs/patches/repo_internal.h"
+
+static char root[] = "/tmp/litmus-fix-imports-XXXXXX";
+static char base_dir[600], tree_dir[600];
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s", dir, rel);
+    for (char *p = path + strlen(dir) + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(path, 0700);
+            *p = '/';
+        }
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int sh(const char *cmd)
+{
+    return system(cmd);
+}
+
+/* The fix: pkg/mod.py gains new_name, pkg/added.py is new. */
+static const char FIX[] =
+    "diff --git a/pkg/mod.py b/pkg/mod.py\n"
+    "--- a/pkg/mod.py\n"
+    "+++ b/pkg/mod.py\n"
+    "@@ -1,2 +1,5 @@\n"
+    " def old(x):\n"
+    "     return x\n"
+    "+\n"
+    "+def new_name(x):\n"
+    "+    return -x\n"
+    "diff --git a/pkg/added.py b/pkg/added.py\n"
+    "new file mode 100644\n"
+    "--- /dev/null\n"
+    "+++ b/pkg/added.py\n"
+    "@@ -0,0 +1 @@\n"
+    "+VALUE = 1\n";
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(root))
+        return -1;
+    snprintf(base_dir, sizeof(base_dir), "%s/base", root);
+    snprintf(tree_dir, sizeof(tree_dir), "%s/tree", root);
+    mkdir(base_dir, 0700);
+    mkdir(tree_dir, 0700);
+    put(base_dir, "pkg/__init__.py", "");
+    put(base_dir, "pkg/mod.py", "def old(x):\n    return x\n");
+    put(base_dir, "pkg/other.py", "# new_name is planned\nX = 1\n");
+    char cmd[2048];
+    snprintf(cmd, sizeof(cmd),
+             "cd %s && git init -q . && git add -A && git -c user.name=t "
+             "-c user.email=t@e commit -qm base",
+             base_dir);
+    return sh(cmd) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[700];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+    return sh(cmd) == 0 ? 0 : -1;
+}
+
+/* Whether the test file text needs the fix. */
+static int needs(const char *text)
+{
+    put(tree_dir, "tests/test_x.py", text);
+    struct rinst in = {0};
+    in.tree = tree_dir;
+    in.apply_tree = base_dir;
+    in.home_patch = FIX;
+    lt__strv_push(&in.test_files, "tests/test_x.py");
+    int need = lt__rt_tests_need_fix(&in);
+    lt__strv_free(&in.test_files);
+    return need;
+}
+
+static void test_a_name_only_the_fix_defines(void **state)
+{
+    (void)state;
+    assert_true(needs("from pkg.mod import old, new_name\n"));
+    assert_true(needs("from pkg.mod import new_name as n\n\n"
+                      "def test_n():\n    assert n(1) == -1\n"));
+    assert_true(needs("import os\nfrom pkg.mod import (\n    old,\n"
+                      "    new_name,\n)\n"));
+    assert_true(needs("import pkg.added\n"));
+    assert_true(needs("from pkg.added import VALUE\n"));
+}
+
+static void test_names_the_base_has_or_modules_the_fix_leaves(void **state)
+{
+    (void)state;
+    assert_false(needs("from pkg.mod import old\n"));
+    assert_false(needs("from pkg.mod import old as new_name\n"));
+    assert_false(needs("import pkg.mod\n"));
+    /* The fix does not change pkg/other.py: its imports are the base's
+     * business. */
+    assert_false(needs("from pkg.other import X\n"));
+    /* Inside a function: not a top-level import, not looked at. */
+    assert_false(needs("def test_late():\n"
+                       "    from pkg.mod import new_name\n"));
+    /* Relative imports are not resolved. */
+    assert_false(needs("from .mod import new_name\n"));
+    /* The base checkout is left as it was. */
+    char cmd[700];
+    snprintf(cmd, sizeof(cmd),
+             "cd %s && test -z \"$(git status --porcelain)\"", base_dir);
+    assert_int_equal(sh(cmd), 0);
+}
+
+static void test_text_that_is_no_python_reads_without_harm(void **state)
+{
+    (void)state;
+    static const char *const odd[] = {
+        "from import x\n", "from  import \n", "from pkg.mod import",
+        "from pkg.mod import (new_name", "from pkg.mod import )(\n",
+        "import\n", "import ,,, as as\n", "from ", "from pkg.mod  import ",
+        "\n\n\nfrom\n", "from pkg.mod import new_name\\\n", "",
+    };
+    for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
+        (void)needs(odd[i]);
+    assert_true(needs("from pkg.mod import (new_name"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_name_only_the_fix_defines),
+        cmocka_unit_test(test_names_the_base_has_or_modules_the_fix_leaves),
+        cmocka_unit_test(test_text_that_is_no_python_reads_without_harm),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
