@@ -49,7 +49,7 @@ grep -q "listed test(s) fail; first tests/test_api.py::test_report_line" "$WORK/
 
 # A folder: every test file in it decides.  A candidate that also edits
 # the named test's expectation is judged on the test as it is: its edit
-# is left out (only its package file counts as changed).
+# is left out and listed (only its package file counts as changed).
 git -C "$CI" diff main cand-breaks > "$WORK/cheat.diff"
 cat >> "$WORK/cheat.diff" <<'DIFF'
 diff --git a/tests/test_api.py b/tests/test_api.py
@@ -70,4 +70,8 @@ import json, sys
 assert (c["verdict"], c["reason"]) == ("invalid", "fails_tests"), c
 assert "tests/test_api.py::test_report_line" in c["detail"], c["detail"]
 assert c["evidence"]["changed"] == ["textkit/numbers.py"], c["evidence"]
+# Its edit of the named test is listed as left out; its new test, the
+# same as the reference's, is the instance's own and is not.
+left = {n["path"]: n["kind"] for n in c["evidence"]["left_out"]}
+assert left == {"tests/test_api.py": "instance_test"}, left
 PY

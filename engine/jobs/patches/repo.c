@@ -879,8 +879,11 @@ static void decide(const struct repo_run *r, const struct rcand *c,
     json_object_set_new(ev, "applied_with",
                         ov->how ? json_string(ov->how) : json_null());
     json_object_set_new(ev, "changed", json_incref(ov->changed));
-    if (json_array_size(ov->notes))
-        json_object_set_new(ev, "left_out", json_incref(ov->notes));
+    if (json_array_size(ov->notes) || json_array_size(c->dropped)) {
+        json_t *lo = json_deep_copy(ov->notes);
+        json_array_extend(lo, c->dropped);
+        json_object_set_new(ev, "left_out", lo);
+    }
     if (!ov->applied) {
         v->verdict = "invalid";
         v->reason = "does_not_apply";
@@ -2543,10 +2546,7 @@ static int plan_inst(struct repo_run *r, struct rinst *in)
         return -1;
     /* The fix the tests may need: the reference's, else (the CI form
      * without one) the first candidate's, whose tests these are. */
-    in->home_patch = in->patch && *in->patch ? in->patch : NULL;
-    for (size_t i = 0; !in->home_patch && in->ci && i < r->n_cands; i++)
-        if (r->cands[i].inst == in)
-            in->home_patch = r->cands[i].patch;
+    in->home_patch = in->patch && *in->patch ? in->patch : in->ci_first;
     if (!in->ref_home && lt__rt_tests_need_fix(in)) {
         /* The test patch imports what only the fix defines: at the base
          * its test files cannot even be collected.  The tests are
@@ -2601,7 +2601,8 @@ static int plan_inst(struct repo_run *r, struct rinst *in)
         memcpy(ov->sha, sha, 65);
         if (lt__rt_apply(r, in, c->patch, ov) < 0)
             return -1;
-        if (!in->home_ov && c->patch == in->home_patch)
+        if (!in->home_ov && in->home_patch == in->ci_first &&
+            in->ci_first && strcmp(c->patch, in->ci_first) == 0)
             in->home_ov = ov;
         size_t k;
         json_t *pair;
@@ -2611,6 +2612,13 @@ static int plan_inst(struct repo_run *r, struct rinst *in)
             if (!lt__strv_has(&changed, rel))
                 lt__strv_push(&changed, rel);
         }
+    }
+    if (in->ref_home && !in->ref_ov && !in->home_ov && in->ci_first) {
+        /* The first candidate was dealt to another shard: its files are
+         * still the worktree's. */
+        in->home_ov = rover_new();
+        if (lt__rt_apply(r, in, in->ci_first, in->home_ov) < 0)
+            return -1;
     }
     /* With the fix in the worktree, every other run puts in the base's
      * texts of the fix's files it leaves alone. */
@@ -2805,8 +2813,13 @@ static void run_free(struct repo_run *r)
             continue;
         rover_free(in->base_ov);
         rover_free(in->ref_ov);
-        for (size_t k = 0; k < in->n_ovs; k++)
+        int home_listed = 0;
+        for (size_t k = 0; k < in->n_ovs; k++) {
+            home_listed |= in->ovs[k] == in->home_ov;
             rover_free(in->ovs[k]);
+        }
+        if (in->home_ov && !home_listed)
+            rover_free(in->home_ov); /* the first candidate, dealt away */
         lt__ri_inst_free(in);
     }
     free(r->insts);
@@ -2814,6 +2827,7 @@ static void run_free(struct repo_run *r)
         free(r->cands[i].instance_id);
         free(r->cands[i].model);
         free(r->cands[i].patch);
+        json_decref(r->cands[i].dropped);
     }
     free(r->cands);
     if (r->scratch) {

@@ -257,6 +257,7 @@ void lt__ri_inst_free(struct rinst *in)
     free(in->apply_tree);
     lt__strv_free(&in->test_files);
     lt__strv_free(&in->named);
+    free(in->ci_first);
     lt__strv_free(&in->wider_files);
     lt__strv_free(&in->documented);
     free(in->ovs);
@@ -620,6 +621,65 @@ static int ci_named_test(struct rinst *in, const char *given,
     return rc;
 }
 
+/* The block of a diff that changes path (from its "diff --git" line to
+ * the next), without its "index" line (abbreviated or full, as the
+ * diff's maker chose), or "" (heap). */
+static char *file_block(const char *diff, const char *path)
+{
+    const char *start = NULL, *p = diff;
+    while (p && *p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) + 1 : strlen(p);
+        if (strncmp(p, "diff --git ", 11) == 0) {
+            if (start)
+                break;
+            char *hdr = xstrndup(p, n);
+            const char *bp = strstr(hdr, " b/");
+            if (bp && strncmp(bp + 3, path, strlen(path)) == 0 &&
+                (bp[3 + strlen(path)] == '\n' || !bp[3 + strlen(path)]))
+                start = p;
+            free(hdr);
+        }
+        p += n;
+    }
+    struct lt_buf b = LT_BUF_INIT;
+    for (const char *l = start; l && l < p;) {
+        const char *e = strchr(l, '\n');
+        size_t n = e && e < p ? (size_t)(e - l) + 1 : (size_t)(p - l);
+        if (strncmp(l, "index ", 6) != 0)
+            lt_buf_append(&b, l, n);
+        l += n;
+    }
+    lt_buf_puts(&b, "");
+    return lt_buf_steal(&b);
+}
+
+/* A CI candidate's changes to test files that the instance's tests do
+ * not make alike: left out, and listed as a prediction's are. */
+static json_t *dropped_tests(const struct rinst *in, const char *diff)
+{
+    char *mine = diff_part(in, diff, 1);
+    struct strv paths = {0};
+    lt__rt_diff_paths(mine, &paths);
+    json_t *out = json_array();
+    for (size_t i = 0; i < paths.n; i++) {
+        char *a = file_block(mine, paths.v[i]);
+        char *b = file_block(in->test_patch ? in->test_patch : "",
+                             paths.v[i]);
+        if (strcmp(a, b) != 0) {
+            const char *kind = lt__rt_protected(in, paths.v[i]);
+            json_array_append_new(out, json_pack("{s:s, s:s}", "path",
+                                                 paths.v[i], "kind",
+                                                 kind ? kind : "test"));
+        }
+        free(a);
+        free(b);
+    }
+    lt__strv_free(&paths);
+    free(mine);
+    return out;
+}
+
 static int read_ci(struct repo_run *r)
 {
     const struct lt_patches_opts *o = r->o;
@@ -688,6 +748,9 @@ static int read_ci(struct repo_run *r)
         c->model = xstrdup(o->candidates[i]);
         c->patch = diff_part(in, texts[i], 0);
         c->len = strlen(c->patch);
+        if (i == 0)
+            in->ci_first = xstrdup(c->patch);
+        c->dropped = dropped_tests(in, texts[i]);
         c->inst = in;
         c->where = "--candidate";
         in->n_cands++;
@@ -808,6 +871,7 @@ int lt__ri_shard(struct repo_run *r)
             free(r->cands[i].instance_id);
             free(r->cands[i].model);
             free(r->cands[i].patch);
+            json_decref(r->cands[i].dropped);
             continue;
         }
         r->cands[w++] = r->cands[i];

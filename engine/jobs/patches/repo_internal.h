@@ -83,6 +83,8 @@ struct rinst {
     const char *home_patch;      /* that fix: the reference's, else (the
                                     CI form without one) the first
                                     candidate's (borrowed) */
+    char *ci_first;              /* CI form: the first candidate's diff of
+                                    package files (before any shard deal) */
     struct rover *home_ov;       /* ... the first candidate's run */
     char *clone;                 /* the repository's clone */
     char *tree;                  /* its worktree: base + test patch */
@@ -140,6 +142,8 @@ struct rcand {
     struct rover *ov;
     const char *where;
     long line;
+    json_t *dropped;             /* CI form: {"path", "kind"} of its test
+                                    changes other than the instance's */
 };
 
 /* The state of one run. */
