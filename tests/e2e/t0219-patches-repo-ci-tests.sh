@@ -75,3 +75,32 @@ assert c["evidence"]["changed"] == ["textkit/numbers.py"], c["evidence"]
 left = {n["path"]: n["kind"] for n in c["evidence"]["left_out"]}
 assert left == {"tests/test_api.py": "instance_test"}, left
 PY
+
+# A pull request that only adds tests is judged by them on the code as it
+# is: correct when they pass there, invalid when one fails (the gate
+# exits 1), never an empty patch.
+for kind in passes fails; do
+  # 1234 formats well at the base; -123456 is the bug the fix mends.
+  check=$([ "$kind" = passes ] && echo 'format_number(1234) == "1,234"' ||
+          echo 'format_number(-123456) == "-123,456"')
+  cat > "$WORK/only-$kind.diff" <<DIFF
+diff --git a/tests/test_more.py b/tests/test_more.py
+new file mode 100644
+--- /dev/null
++++ b/tests/test_more.py
+@@ -0,0 +1,5 @@
++import textkit
++
++
++def test_negative_thousands():
++    assert textkit.$check
+DIFF
+done
+run_litmus "${common[@]}" --candidate "$WORK/only-passes.diff" --db "$WORK/d.db"
+expect_eq "$RC" 0 "tests only, passing: exit code ($(tail -3 "$WORK/err"))"
+grep -q '"verdict": "correct"' "$WORK/out" || fail "tests only, passing: $(cat "$WORK/out")"
+grep -q "changes only tests, which pass" "$WORK/out" || fail "tests only: detail"
+run_litmus "${common[@]}" --candidate "$WORK/only-fails.diff" --db "$WORK/e.db"
+expect_eq "$RC" 1 "tests only, failing: exit code ($(tail -3 "$WORK/err"))"
+grep -q '"reason": "fails_tests"' "$WORK/out" || fail "tests only, failing: $(cat "$WORK/out")"
+grep -q "test_more.py::test_negative_thousands" "$WORK/out" || fail "tests only: no failing test named"

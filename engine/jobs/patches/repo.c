@@ -891,6 +891,40 @@ static void decide(const struct repo_run *r, const struct rcand *c,
                               in->base, ov->apply_error);
         return;
     }
+    if (ov->empty && c->tests_only && in->base_ov->result) {
+        /* A pull request that only adds or changes tests: its tests
+         * decide on the code as it is, the base's run. */
+        json_t *re = recompute(map, base, ref);
+        json_t *fl = json_array();
+        size_t n = count_fails(json_object_get(re, "f2p"), base, fl) +
+                   count_fails(json_object_get(re, "p2p"), base, fl);
+        v->resolved = n == 0 &&
+                      (json_array_size(json_object_get(re, "f2p")) ||
+                       (!ref && json_array_size(json_object_get(re, "p2p"))));
+        json_object_set_new(ev, "resolved", json_boolean(v->resolved));
+        json_object_set_new(ev, "decided_by",
+                            json_string("its tests on the code as it is"));
+        json_object_set_new(ev, "failing", json_incref(fl));
+        const char *first = json_string_value(json_array_get(fl, 0));
+        if (v->resolved) {
+            v->verdict = "correct";
+            v->reason = "passes";
+            v->detail = xstrdup("changes only tests, which pass on the code "
+                                "as it is");
+        } else {
+            v->verdict = "invalid";
+            v->reason = "fails_tests";
+            v->detail = first ? xasprintf("changes only tests; %zu of them "
+                                          "fail on the code as it is; first "
+                                          "%s: %s",
+                                          n, first, status_of(base, first))
+                              : xstrdup("changes only tests, and none of "
+                                        "them decides");
+        }
+        json_decref(fl);
+        json_decref(re);
+        return;
+    }
     if (ov->empty) {
         v->verdict = "invalid";
         v->reason = "empty_patch";

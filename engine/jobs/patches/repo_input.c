@@ -751,6 +751,9 @@ static int read_ci(struct repo_run *r)
         if (i == 0)
             in->ci_first = xstrdup(c->patch);
         c->dropped = dropped_tests(in, texts[i]);
+        char *tests_part = diff_part(in, texts[i], 1);
+        c->tests_only = !*c->patch && *tests_part;
+        free(tests_part);
         c->inst = in;
         c->where = "--candidate";
         in->n_cands++;

@@ -144,6 +144,9 @@ struct rcand {
     long line;
     json_t *dropped;             /* CI form: {"path", "kind"} of its test
                                     changes other than the instance's */
+    int tests_only;              /* CI form: it changes test files and
+                                    nothing else (a pull request that
+                                    adds tests) */
 };
 
 /* The state of one run. */
