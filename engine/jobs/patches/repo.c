@@ -891,47 +891,16 @@ static void decide(const struct repo_run *r, const struct rcand *c,
                               in->base, ov->apply_error);
         return;
     }
-    if (ov->empty && c->tests_only && in->base_ov->result) {
-        /* A pull request that only adds or changes tests: its tests
-         * decide on the code as it is, the base's run. */
-        json_t *re = recompute(map, base, ref);
-        json_t *fl = json_array();
-        size_t n = count_fails(json_object_get(re, "f2p"), base, fl) +
-                   count_fails(json_object_get(re, "p2p"), base, fl);
-        v->resolved = n == 0 &&
-                      (json_array_size(json_object_get(re, "f2p")) ||
-                       (!ref && json_array_size(json_object_get(re, "p2p"))));
-        json_object_set_new(ev, "resolved", json_boolean(v->resolved));
-        json_object_set_new(ev, "decided_by",
-                            json_string("its tests on the code as it is"));
-        json_object_set_new(ev, "failing", json_incref(fl));
-        const char *first = json_string_value(json_array_get(fl, 0));
-        if (v->resolved) {
-            v->verdict = "correct";
-            v->reason = "passes";
-            v->detail = xstrdup("changes only tests, which pass on the code "
-                                "as it is");
-        } else {
-            v->verdict = "invalid";
-            v->reason = "fails_tests";
-            v->detail = first ? xasprintf("changes only tests; %zu of them "
-                                          "fail on the code as it is; first "
-                                          "%s: %s",
-                                          n, first, status_of(base, first))
-                              : xstrdup("changes only tests, and none of "
-                                        "them decides");
-        }
-        json_decref(fl);
-        json_decref(re);
-        return;
-    }
-    if (ov->empty) {
+    /* A pull request that only adds or changes tests: its tests decide
+     * on the code as it is, the base's run. */
+    int tests_only = ov->empty && c->tests_only && base;
+    if (ov->empty && !tests_only) {
         v->verdict = "invalid";
         v->reason = "empty_patch";
         v->detail = xstrdup("the diff is empty");
         return;
     }
-    const json_t *res = ov->result;
+    const json_t *res = tests_only ? base : ov->result;
     const json_t *end = json_object_get(res, "end");
     json_object_set_new(ev, "duration_ms",
                         json_real(jnum(res, "duration_ms", 0)));
@@ -1049,6 +1018,13 @@ static void decide(const struct repo_run *r, const struct rcand *c,
     }
     json_decref(fails);
     json_decref(re_fails);
+    if (tests_only) {
+        v->verdict = "correct";
+        v->reason = "passes";
+        v->detail = xstrdup("changes only tests, which pass on the code as "
+                            "it is");
+        return;
+    }
     /* The wider suite: a test that passes on the reference and fails on
      * the candidate is a witness. */
     const json_t *chosen = wider_ran(res, map);
@@ -2635,9 +2611,6 @@ static int plan_inst(struct repo_run *r, struct rinst *in)
         memcpy(ov->sha, sha, 65);
         if (lt__rt_apply(r, in, c->patch, ov) < 0)
             return -1;
-        if (!in->home_ov && in->home_patch == in->ci_first &&
-            in->ci_first && strcmp(c->patch, in->ci_first) == 0)
-            in->home_ov = ov;
         size_t k;
         json_t *pair;
         json_array_foreach(ov->files, k, pair) {
@@ -2647,9 +2620,8 @@ static int plan_inst(struct repo_run *r, struct rinst *in)
                 lt__strv_push(&changed, rel);
         }
     }
-    if (in->ref_home && !in->ref_ov && !in->home_ov && in->ci_first) {
-        /* The first candidate was dealt to another shard: its files are
-         * still the worktree's. */
+    if (in->ref_home && !in->ref_ov && in->ci_first) {
+        /* The first candidate's files, whichever shard it is dealt to. */
         in->home_ov = rover_new();
         if (lt__rt_apply(r, in, in->ci_first, in->home_ov) < 0)
             return -1;
@@ -2847,13 +2819,9 @@ static void run_free(struct repo_run *r)
             continue;
         rover_free(in->base_ov);
         rover_free(in->ref_ov);
-        int home_listed = 0;
-        for (size_t k = 0; k < in->n_ovs; k++) {
-            home_listed |= in->ovs[k] == in->home_ov;
+        rover_free(in->home_ov);
+        for (size_t k = 0; k < in->n_ovs; k++)
             rover_free(in->ovs[k]);
-        }
-        if (in->home_ov && !home_listed)
-            rover_free(in->home_ov); /* the first candidate, dealt away */
         lt__ri_inst_free(in);
     }
     free(r->insts);

@@ -258,6 +258,7 @@ void lt__ri_inst_free(struct rinst *in)
     lt__strv_free(&in->test_files);
     lt__strv_free(&in->named);
     free(in->ci_first);
+    json_decref(in->home_base);
     lt__strv_free(&in->wider_files);
     lt__strv_free(&in->documented);
     free(in->ovs);
@@ -654,11 +655,11 @@ static char *file_block(const char *diff, const char *path)
     return lt_buf_steal(&b);
 }
 
-/* A CI candidate's changes to test files that the instance's tests do
- * not make alike: left out, and listed as a prediction's are. */
-static json_t *dropped_tests(const struct rinst *in, const char *diff)
+/* A CI candidate's changes to test files (mine: its diff's test part)
+ * that the instance's tests do not make alike: left out, and listed as a
+ * prediction's are. */
+static json_t *dropped_tests(const struct rinst *in, const char *mine)
 {
-    char *mine = diff_part(in, diff, 1);
     struct strv paths = {0};
     lt__rt_diff_paths(mine, &paths);
     json_t *out = json_array();
@@ -676,7 +677,6 @@ static json_t *dropped_tests(const struct rinst *in, const char *diff)
         free(b);
     }
     lt__strv_free(&paths);
-    free(mine);
     return out;
 }
 
@@ -750,8 +750,8 @@ static int read_ci(struct repo_run *r)
         c->len = strlen(c->patch);
         if (i == 0)
             in->ci_first = xstrdup(c->patch);
-        c->dropped = dropped_tests(in, texts[i]);
         char *tests_part = diff_part(in, texts[i], 1);
+        c->dropped = dropped_tests(in, tests_part);
         c->tests_only = !*c->patch && *tests_part;
         free(tests_part);
         c->inst = in;

@@ -85,7 +85,11 @@ struct rinst {
                                     candidate's (borrowed) */
     char *ci_first;              /* CI form: the first candidate's diff of
                                     package files (before any shard deal) */
-    struct rover *home_ov;       /* ... the first candidate's run */
+    struct rover *home_ov;       /* ... the first candidate's diff
+                                    applied (owned; the reference's run
+                                    serves when there is one) */
+    json_t *home_base;           /* [path, base text or null] of the
+                                    fix's files, read once */
     char *clone;                 /* the repository's clone */
     char *tree;                  /* its worktree: base + test patch */
     char *apply_tree;            /* a checkout of the base, where diffs are
@@ -197,7 +201,7 @@ int lt__rt_tests_need_fix(const struct rinst *in);
  * no such file at the base) of every file the fix (the reference's run,
  * else in->home_ov) changes and ov does not, since the worktree holds
  * the fix's. */
-void lt__rt_home_files(const struct rinst *in, struct rover *ov);
+void lt__rt_home_files(struct rinst *in, struct rover *ov);
 /* Applies diff (NULL or "": the empty diff) on the instance's worktree
  * with the harness's cascade and reads back what it changed, then
  * restores the tree; fills ov.  0 (ov says whether it applied), or -1

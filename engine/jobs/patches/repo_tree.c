@@ -681,6 +681,8 @@ out:
 int lt__rt_worktree(struct repo_run *r, struct rinst *in)
 {
     char *name = safe_name(in->id);
+    free(in->tree); /* made again when the fix joins the worktree */
+    free(in->apply_tree);
     in->tree = xasprintf("%s/%s", r->trees, name);
     in->apply_tree = xasprintf("%s/%s.base", r->trees, name);
     free(name);
@@ -1025,14 +1027,29 @@ int lt__rt_tests_need_fix(const struct rinst *in)
 }
 
 /* Contract: see repo_internal.h. */
-void lt__rt_home_files(const struct rinst *in, struct rover *ov)
+void lt__rt_home_files(struct rinst *in, struct rover *ov)
 {
     const struct rover *home = in->ref_ov ? in->ref_ov : in->home_ov;
     if (!in->ref_home || !home || ov == home || !ov->files)
         return;
     size_t tl = strlen(in->tree), i;
     json_t *pair;
-    json_array_foreach(home->files, i, pair) {
+    if (!in->home_base) {
+        /* The base's texts of the fix's files, read once. */
+        in->home_base = json_array();
+        json_array_foreach(home->files, i, pair) {
+            const char *abs = json_string_value(json_array_get(pair, 0));
+            if (strncmp(abs, in->tree, tl) != 0 || abs[tl] != '/')
+                continue;
+            char *text = base_text(in, abs + tl + 1);
+            json_t *t = text ? json_string(text) : NULL;
+            json_array_append_new(in->home_base,
+                                  json_pack("[s,o]", abs,
+                                            t ? t : json_null()));
+            free(text);
+        }
+    }
+    json_array_foreach(in->home_base, i, pair) {
         const char *abs = json_string_value(json_array_get(pair, 0));
         int mine = 0;
         size_t k;
@@ -1040,13 +1057,8 @@ void lt__rt_home_files(const struct rinst *in, struct rover *ov)
         json_array_foreach(ov->files, k, own)
             mine |= strcmp(json_string_value(json_array_get(own, 0)), abs) ==
                     0;
-        if (mine || strncmp(abs, in->tree, tl) != 0 || abs[tl] != '/')
-            continue;
-        char *text = base_text(in, abs + tl + 1);
-        json_t *t = text ? json_string(text) : json_null();
-        json_array_append_new(ov->files,
-                              json_pack("[s,o]", abs, t ? t : json_null()));
-        free(text);
+        if (!mine)
+            json_array_append(ov->files, pair);
     }
 }
 
