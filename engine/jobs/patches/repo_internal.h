@@ -191,10 +191,15 @@ void lt__ri_inst_free(struct rinst *in);
  * 0, or -1 after an error printed. */
 int lt__rt_worktree(struct repo_run *r, struct rinst *in);
 
-/* Whether a test file of the test patch imports, from a package module
- * the fix (in->home_patch) changes or adds, a name only the fix defines
- * (or the module only the fix adds): its tests cannot be collected at
- * the base.  Reads the worktree's test files and the base checkout. */
+/* Whether a test file of the test patch imports, when collected, what
+ * only the fix (in->home_patch) brings: a module it adds, a name the
+ * fix's text of the module names and the base's does not (a definition
+ * or a package's re-export), or a name a changed file of the same
+ * top-level package newly defines (re-exported by a star import).
+ * Relative imports are resolved from the test file; imports in a
+ * function's body are not looked at.  If so its tests cannot be
+ * collected at the base.  Reads the worktree's test files and the base
+ * checkout. */
 int lt__rt_tests_need_fix(const struct rinst *in);
 
 /* With in->ref_home: adds to run ov's files the base's text (or null:

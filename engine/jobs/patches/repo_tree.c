@@ -862,30 +862,29 @@ static int mentions(const char *text, const char *name)
     return 0;
 }
 
-/* The file of module mod (dotted) that the reference changes, as a path
- * relative to the tree (into *rel), or NULL. */
-static const char *fix_file_of(const struct strv *fixed, const char *mod,
-                               char **rel)
+/* The path (relative to the tree) of the fixed file that is module mod
+ * (dotted), or NULL.  Modules are looked for at the tree's root and
+ * under src/ and lib/. */
+static const char *fix_file_of(const struct strv *fixed, const char *mod)
 {
-    char *slashed = xstrdup(mod);
-    for (char *p = slashed; *p; p++)
-        if (*p == '.')
-            *p = '/';
-    static const char *const roots[] = {"", "src/", "lib/"};
-    static const char *const tails[] = {".py", "/__init__.py"};
-    const char *hit = NULL;
-    for (int i = 0; i < 3 && !hit; i++)
-        for (int t = 0; t < 2 && !hit; t++) {
-            char *cand = xasprintf("%s%s%s", roots[i], slashed, tails[t]);
-            if (lt__strv_has(fixed, cand)) {
-                hit = cand;
-                *rel = cand;
-            } else {
-                free(cand);
-            }
+    size_t ml = strlen(mod);
+    for (size_t f = 0; f < fixed->n; f++) {
+        const char *p = fixed->v[f];
+        for (int r = 0; r < 3; r++) {
+            static const char *const roots[] = {"", "src/", "lib/"};
+            size_t rl = strlen(roots[r]);
+            if (strncmp(p, roots[r], rl) != 0)
+                continue;
+            const char *q = p + rl;
+            size_t i = 0;
+            while (i < ml && (q[i] == mod[i] || (mod[i] == '.' && q[i] == '/')))
+                i++;
+            if (i == ml && (strcmp(q + i, ".py") == 0 ||
+                            strcmp(q + i, "/__init__.py") == 0))
+                return p;
         }
-    free(slashed);
-    return hit;
+    }
+    return NULL;
 }
 
 /* The base commit's text of rel in the base checkout, or NULL when it
@@ -916,94 +915,252 @@ static char *read_at(const char *dir, const char *rel)
     return text;
 }
 
+/* The Python files the fix changes or adds, with both texts (a NULL
+ * base: a file only the fix adds), read once per scan. */
+struct fix_files {
+    const char *tree; /* the worktree */
+    struct strv paths;
+    char **base, **fix;
+};
+
+static void fix_files_read(const struct rinst *in, const char *fix_tree,
+                           struct fix_files *ff)
+{
+    ff->tree = in->tree;
+    struct strv all = {0};
+    lt__rt_diff_paths(in->home_patch ? in->home_patch : "", &all);
+    for (size_t i = 0; i < all.n; i++)
+        if (ends_with(all.v[i], ".py"))
+            lt__strv_push(&ff->paths, all.v[i]);
+    lt__strv_free(&all);
+    ff->base = xcalloc(ff->paths.n + 1, sizeof(char *));
+    ff->fix = xcalloc(ff->paths.n + 1, sizeof(char *));
+    for (size_t i = 0; i < ff->paths.n; i++) {
+        ff->base[i] = base_text(in, ff->paths.v[i]);
+        ff->fix[i] = read_at(fix_tree, ff->paths.v[i]);
+    }
+}
+
+static void fix_files_free(struct fix_files *ff)
+{
+    for (size_t i = 0; i < ff->paths.n; i++) {
+        free(ff->base[i]);
+        free(ff->fix[i]);
+    }
+    free(ff->base);
+    free(ff->fix);
+    lt__strv_free(&ff->paths);
+}
+
+static size_t fix_index(const struct fix_files *ff, const char *rel)
+{
+    size_t i = 0;
+    while (i < ff->paths.n && strcmp(ff->paths.v[i], rel) != 0)
+        i++;
+    return i;
+}
+
+/* The top-level package of a fixed file's module (its first path
+ * component under the tree's root, src/ or lib/), into out. */
+static void top_of(const char *rel, char *out, size_t n)
+{
+    if (strncmp(rel, "src/", 4) == 0 || strncmp(rel, "lib/", 4) == 0)
+        rel += 4;
+    size_t l = strcspn(rel, "/.");
+    snprintf(out, n, "%.*s", (int)(l < n ? l : n - 1), rel);
+}
+
+/* Whether module mod (dotted) is a package of the tree: a folder with
+ * an __init__.py at its root or under src/ or lib/. */
+static int is_package(const char *tree, const char *mod)
+{
+    char *slashed = xstrdup(mod);
+    for (char *p = slashed; *p; p++)
+        if (*p == '.')
+            *p = '/';
+    int found = 0;
+    static const char *const roots[] = {"", "src/", "lib/"};
+    for (int r = 0; r < 3 && !found; r++) {
+        char *init = xasprintf("%s/%s%s/__init__.py", tree, roots[r], slashed);
+        found = exists(init);
+        free(init);
+    }
+    free(slashed);
+    return found;
+}
+
+/* Whether module mod is a file only the fix adds. */
+static int module_added(const struct fix_files *ff, const char *mod)
+{
+    const char *rel = fix_file_of(&ff->paths, mod);
+    if (!rel)
+        return 0;
+    size_t i = fix_index(ff, rel);
+    return i < ff->paths.n && !ff->base[i] && ff->fix[i];
+}
+
+/* Whether name, imported from module mod, needs the fix: mod.name is a
+ * module only the fix adds; the fix's text of mod names it and the
+ * base's does not (a definition, or a package's re-export list); or a
+ * file of mod's top-level package that the fix changes newly defines it
+ * and mod is a package (which may re-export it by a star import or a
+ * lazy table). */
+static int name_needs_fix(const struct fix_files *ff, const char *mod,
+                          const char *name)
+{
+    char *sub = xasprintf("%s.%s", mod, name);
+    int need = module_added(ff, sub);
+    free(sub);
+    if (need)
+        return 1;
+    const char *rel = fix_file_of(&ff->paths, mod);
+    size_t own = rel ? fix_index(ff, rel) : ff->paths.n;
+    if (own < ff->paths.n && ff->base[own] && ff->fix[own])
+        return mentions(ff->fix[own], name) && !mentions(ff->base[own], name);
+    if (!is_package(ff->tree, mod))
+        return 0;
+    char top[256], mtop[256];
+    snprintf(mtop, sizeof(mtop), "%.*s", (int)strcspn(mod, "."), mod);
+    for (size_t i = 0; i < ff->paths.n; i++) {
+        top_of(ff->paths.v[i], top, sizeof(top));
+        if (strcmp(top, mtop) == 0 && ff->fix[i] && defines(ff->fix[i], name) &&
+            !(ff->base[i] && mentions(ff->base[i], name)))
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether one import statement (from MOD import NAMES, or import MOD)
- * needs the fix: MOD is a file the fix adds, or a name it imports is
- * defined by the fix's text of MOD and not even mentioned by the
- * base's. */
-static int import_needs_fix(const struct rinst *in, const struct strv *fixed,
-                            const char *fix_tree, const char *mod,
+ * needs the fix. */
+static int import_needs_fix(const struct fix_files *ff, const char *mod,
                             const char *names)
 {
-    char *rel = NULL;
-    if (!fix_file_of(fixed, mod, &rel))
+    if (module_added(ff, mod))
+        return 1;
+    if (!names)
         return 0;
-    char *base = base_text(in, rel);
-    char *fix = read_at(fix_tree, rel);
     int need = 0;
-    if (!base && fix) {
-        need = 1; /* a module only the fix adds */
-    } else if (base && fix && names) {
-        char *copy = xstrdup(names), *at = NULL;
-        for (char *tok = strtok_r(copy, " ,()\t\\\n", &at); tok && !need;
-             tok = strtok_r(NULL, " ,()\t\\\n", &at)) {
+    char *copy = xstrdup(names), *at = NULL;
+    for (char *tok = strtok_r(copy, " ,()\t\\\n", &at); tok && !need;
+         tok = strtok_r(NULL, " ,()\t\\\n", &at)) {
+        if (strcmp(tok, "as") == 0) {
+            tok = strtok_r(NULL, " ,()\t\\\n", &at); /* its alias */
+            continue;
+        }
+        if (strcmp(tok, "*") != 0)
+            need = name_needs_fix(ff, mod, tok);
+    }
+    free(copy);
+    return need;
+}
+
+/* The absolute module of a relative one (leading dots) imported by the
+ * test file rel, or NULL when it climbs out of the tree. */
+static char *absolute_module(const char *rel, const char *mod)
+{
+    if (strncmp(rel, "src/", 4) == 0 || strncmp(rel, "lib/", 4) == 0)
+        rel += 4;
+    char *dir = xstrdup(rel);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        dir[0] = '\0';
+    size_t dots = strspn(mod, ".");
+    for (size_t d = 1; d < dots; d++) {
+        slash = strrchr(dir, '/');
+        if (!slash && !dir[0]) {
+            free(dir);
+            return NULL;
+        }
+        if (slash)
+            *slash = '\0';
+        else
+            dir[0] = '\0';
+    }
+    for (char *p = dir; *p; p++)
+        if (*p == '/')
+            *p = '.';
+    const char *rest = mod + dots;
+    char *out = xasprintf("%s%s%s", dir, dir[0] && rest[0] ? "." : "", rest);
+    free(dir);
+    return out;
+}
+
+/* Whether one line of a test file (at its indentation, already skipped
+ * to p, ll characters) is an import that needs the fix. */
+static int line_needs_fix(const struct fix_files *ff, const char *file,
+                          const char *p, size_t ll)
+{
+    int need = 0;
+    if (ll > 5 && strncmp(p, "from ", 5) == 0) {
+        const char *imp = strstr(p + 4, " import ");
+        if (!imp || imp < p + 5 || imp >= p + ll)
+            return 0;
+        char *mod = xstrndup(p + 5, (size_t)(imp - p - 5));
+        mod[strcspn(mod, " \t")] = '\0';
+        /* A parenthesized name list runs to its closing parenthesis. */
+        const char *open = strchr(imp, '(');
+        const char *ne = open && open < p + ll ? strchr(imp, ')') : p + ll;
+        if (!ne)
+            ne = p + strlen(p);
+        char *names = xstrndup(imp + 8, (size_t)(ne - imp - 8));
+        char *abs = mod[0] == '.' ? absolute_module(file, mod) : xstrdup(mod);
+        if (abs && abs[0])
+            need = import_needs_fix(ff, abs, names);
+        free(abs);
+        free(names);
+        free(mod);
+    } else if (ll > 7 && strncmp(p, "import ", 7) == 0) {
+        char *mods = xstrndup(p + 7, ll - 7), *at = NULL;
+        for (char *tok = strtok_r(mods, " ,\t", &at); tok && !need;
+             tok = strtok_r(NULL, " ,\t", &at)) {
             if (strcmp(tok, "as") == 0) {
-                tok = strtok_r(NULL, " ,()\t\\\n", &at); /* its alias */
+                tok = strtok_r(NULL, " ,\t", &at);
                 continue;
             }
-            if (strcmp(tok, "*") == 0)
-                continue;
-            need = defines(fix, tok) && !mentions(base, tok);
+            need = import_needs_fix(ff, tok, NULL);
         }
-        free(copy);
+        free(mods);
     }
-    free(base);
-    free(fix);
-    free(rel);
     return need;
 }
 
 /* lt__rt_tests_need_fix with fix_tree, the base checkout while the fix
- * is applied to it. */
+ * is applied to it.  Imports run at collection are looked at: those at
+ * the top level and in class bodies or try and if blocks, not those in
+ * a function's body (run by its test, whose own files are in place). */
 static int tests_need_fix_in(const struct rinst *in, const char *fix_tree)
 {
-    struct strv fixed = {0};
-    lt__rt_diff_paths(in->home_patch ? in->home_patch : "", &fixed);
+    struct fix_files ff = {0};
+    fix_files_read(in, fix_tree, &ff);
     int need = 0;
-    for (size_t f = 0; f < in->test_files.n && !need; f++) {
-        size_t fl = strlen(in->test_files.v[f]);
-        if (fl < 3 || strcmp(in->test_files.v[f] + fl - 3, ".py") != 0)
+    for (size_t f = 0; f < in->test_files.n && !need && ff.paths.n; f++) {
+        const char *file = in->test_files.v[f];
+        if (!ends_with(file, ".py"))
             continue;
-        char *text = read_at(in->tree, in->test_files.v[f]);
+        char *text = read_at(in->tree, file);
+        long in_def = -1; /* the indentation of the def whose body runs */
         for (char *l = text; l && *l && !need;) {
             char *e = strchr(l, '\n');
             size_t ll = e ? (size_t)(e - l) : strlen(l);
-            /* Top-level statements only; a parenthesized name list runs
-             * to its closing parenthesis. */
-            if (ll > 5 && strncmp(l, "from ", 5) == 0) {
-                const char *imp = strstr(l + 4, " import ");
-                if (imp && imp >= l + 5 && imp < l + ll) {
-                    char *mod = xstrndup(l + 5, (size_t)(imp - l - 5));
-                    mod[strcspn(mod, " \t")] = '\0';
-                    const char *ne = strchr(imp, '(') &&
-                                             strchr(imp, '(') < l + ll
-                                         ? strchr(imp, ')')
-                                         : l + ll;
-                    if (!ne)
-                        ne = l + strlen(l);
-                    char *names = xstrndup(imp + 8, (size_t)(ne - imp - 8));
-                    if (mod[0] != '.')
-                        need = import_needs_fix(in, &fixed, fix_tree, mod,
-                                                names);
-                    free(names);
-                    free(mod);
-                }
-            } else if (ll > 7 && strncmp(l, "import ", 7) == 0) {
-                char *mods = xstrndup(l + 7, ll - 7), *at = NULL;
-                for (char *tok = strtok_r(mods, " ,\t", &at); tok && !need;
-                     tok = strtok_r(NULL, " ,\t", &at)) {
-                    if (strcmp(tok, "as") == 0) {
-                        tok = strtok_r(NULL, " ,\t", &at);
-                        continue;
-                    }
-                    need = import_needs_fix(in, &fixed, fix_tree, tok, NULL);
-                }
-                free(mods);
+            size_t ind = strspn(l, " \t");
+            const char *p = l + ind;
+            int blank = ind == ll || *p == '#';
+            if (!blank && in_def >= 0 && (long)ind <= in_def)
+                in_def = -1;
+            if (!blank && in_def < 0) {
+                if (strncmp(p, "def ", 4) == 0 ||
+                    strncmp(p, "async def ", 10) == 0)
+                    in_def = (long)ind;
+                else
+                    need = line_needs_fix(&ff, file, p, ll - ind);
             }
             l = e ? e + 1 : NULL;
         }
         free(text);
     }
-    lt__strv_free(&fixed);
+    fix_files_free(&ff);
     return need;
 }
 

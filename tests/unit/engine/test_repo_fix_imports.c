@@ -2,8 +2,10 @@
  * (engine/jobs/patches/repo_tree.c, lt__rt_tests_need_fix): a test file
  * that imports, from a module the fix changes, a name only the fix
  * defines (one line, or a parenthesized list over several), or a module
- * only the fix adds; not a name the base already has or mentions, nor a
- * module the fix leaves alone; and lines that are not Python at all
+ * only the fix adds, or a name its package re-exports, also by a
+ * relative import and in a class body or a try block; not a name the
+ * base already has or mentions, nor a module the fix leaves alone, nor
+ * an import in a function's body; and lines that are not Python at all
  * read without harm.
  * SPDX-License-Identifier: MIT */
 #include <setjmp.h>
@@ -62,6 +64,16 @@ static const char FIX[] =
     "@@ -0,0 +1 @@\n"
     "+VALUE = 1\n";
 
+/* Another fix: the package re-exports a name of its module. */
+static const char FIX_INIT[] =
+    "diff --git a/pkg/__init__.py b/pkg/__init__.py\n"
+    "--- a/pkg/__init__.py\n"
+    "+++ b/pkg/__init__.py\n"
+    "@@ -0,0 +1 @@\n"
+    "+from .mod import old as shown\n";
+
+static const char *fix_now = FIX;
+
 static int setup(void **state)
 {
     (void)state;
@@ -74,6 +86,8 @@ static int setup(void **state)
     put(base_dir, "pkg/__init__.py", "");
     put(base_dir, "pkg/mod.py", "def old(x):\n    return x\n");
     put(base_dir, "pkg/other.py", "# new_name is planned\nX = 1\n");
+    /* The worktree: the base's package beside the tests. */
+    put(tree_dir, "pkg/__init__.py", "");
     char cmd[2048];
     snprintf(cmd, sizeof(cmd),
              "cd %s && git init -q . && git add -A && git -c user.name=t "
@@ -90,18 +104,23 @@ static int teardown(void **state)
     return sh(cmd) == 0 ? 0 : -1;
 }
 
-/* Whether the test file text needs the fix. */
-static int needs(const char *text)
+/* Whether the test file rel with text needs the fix. */
+static int needs_at(const char *rel, const char *text)
 {
-    put(tree_dir, "tests/test_x.py", text);
+    put(tree_dir, rel, text);
     struct rinst in = {0};
     in.tree = tree_dir;
     in.apply_tree = base_dir;
-    in.home_patch = FIX;
-    lt__strv_push(&in.test_files, "tests/test_x.py");
+    in.home_patch = fix_now;
+    lt__strv_push(&in.test_files, rel);
     int need = lt__rt_tests_need_fix(&in);
     lt__strv_free(&in.test_files);
     return need;
+}
+
+static int needs(const char *text)
+{
+    return needs_at("tests/test_x.py", text);
 }
 
 static void test_a_name_only_the_fix_defines(void **state)
@@ -114,6 +133,20 @@ static void test_a_name_only_the_fix_defines(void **state)
                       "    new_name,\n)\n"));
     assert_true(needs("import pkg.added\n"));
     assert_true(needs("from pkg.added import VALUE\n"));
+    /* The module as a name of its package. */
+    assert_true(needs("from pkg import added\n"));
+    /* Re-exported: by the package (a star import the fix leaves alone),
+     * or by a changed __init__'s import list. */
+    assert_true(needs("from pkg import old, new_name\n"));
+    /* Read from the test file's package. */
+    assert_true(needs_at("pkg/tests/test_y.py", "from ..mod import new_name\n"));
+    assert_true(needs_at("pkg/test_y.py", "from . import added\n"));
+    /* Run at collection: in a class body, a try block, after a function. */
+    assert_true(needs("class TestX:\n    from pkg.mod import new_name\n"));
+    assert_true(needs("try:\n    from pkg.mod import new_name\n"
+                      "except ImportError:\n    new_name = None\n"));
+    assert_true(needs("def helper():\n    return 1\n\n"
+                      "from pkg.mod import new_name\n"));
 }
 
 static void test_names_the_base_has_or_modules_the_fix_leaves(void **state)
@@ -125,16 +158,35 @@ static void test_names_the_base_has_or_modules_the_fix_leaves(void **state)
     /* The fix does not change pkg/other.py: its imports are the base's
      * business. */
     assert_false(needs("from pkg.other import X\n"));
-    /* Inside a function: not a top-level import, not looked at. */
+    /* Inside a function: run by its test, with its own files in place. */
     assert_false(needs("def test_late():\n"
                        "    from pkg.mod import new_name\n"));
-    /* Relative imports are not resolved. */
+    assert_false(needs("class TestX:\n    @staticmethod\n"
+                       "    async def test_late():\n\n"
+                       "        # a comment\n"
+                       "        from pkg.mod import new_name\n"));
+    /* A relative import is read from the test file's own package:
+     * tests/mod.py is not pkg/mod.py. */
     assert_false(needs("from .mod import new_name\n"));
+    assert_false(needs_at("pkg/tests/test_y.py", "from .mod import new_name\n"));
+    assert_false(needs_at("pkg/test_y.py", "from ...mod import new_name\n"));
+    /* A name the base's package already mentions. */
+    assert_false(needs("from pkg import old\n"));
     /* The base checkout is left as it was. */
     char cmd[700];
     snprintf(cmd, sizeof(cmd),
              "cd %s && test -z \"$(git status --porcelain)\"", base_dir);
     assert_int_equal(sh(cmd), 0);
+}
+
+static void test_a_name_a_package_only_now_exports(void **state)
+{
+    (void)state;
+    fix_now = FIX_INIT;
+    assert_true(needs("from pkg import (\n    shown,\n)\n"));
+    assert_false(needs("from pkg.mod import old\n"));
+    assert_false(needs("import pkg\n"));
+    fix_now = FIX;
 }
 
 static void test_text_that_is_no_python_reads_without_harm(void **state)
@@ -156,6 +208,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_name_only_the_fix_defines),
         cmocka_unit_test(test_names_the_base_has_or_modules_the_fix_leaves),
+        cmocka_unit_test(test_a_name_a_package_only_now_exports),
         cmocka_unit_test(test_text_that_is_no_python_reads_without_harm),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
