@@ -34,6 +34,8 @@ KINDS_PER_TEST = 16     # calls of one function observed in one test: the
 VARIANTS_PER_ARG = 10   # inputs one change away, per argument: at most
 SAME_SHAPE = 6          # this many of the argument's type and size
 VARIANTS_PER_CALL = 24  # ... and per call
+AFTER_CALL = 4          # of those, made again after the test's own call
+                        # on the same receiver (a result kept from it)
 SIBLINGS_MAX = 2        # objects of sibling classes tried per attribute
                         # (and as many made of classes no test made)
 BUILDABLE_SCAN_MAX = 200  # subclasses looked at for those
@@ -848,7 +850,16 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
     for rows in (per, later):
         for row in itertools.zip_longest(*rows):
             out.extend(x for x in row if x is not None)
-    return out[:VARIANTS_PER_CALL]
+    out = out[:VARIANTS_PER_CALL]
+    if first:
+        # The first few again, made after the test's own call on the same
+        # receiver: a method that keeps its first result (a cache with no
+        # key, a flag set once) answers the next caller with it.
+        out += [("after the test's call, " + what, None, a, k,
+                 (fn, (args, kwargs), setting, "after"))
+                for what, other, a, k, setting in out
+                if other is None][:AFTER_CALL]
+    return out
 
 
 def _moved_settings(args, kwargs, hints):
@@ -1245,10 +1256,18 @@ def _rebuilt(cls, cargs, ckw, method, old):
 def _apply_setting(setting):
     """(holder, key, value, how): an attribute set ("attr"), an entry
     ("item"), an attribute set to an object of the class value made
-    without arguments ("build"), or the settings the value lists
-    ("several")."""
+    without arguments ("build"), the settings the value lists
+    ("several"), or the call holder(*key[0], **key[1]) made first,
+    whatever it gives, then the setting value if any ("after")."""
     holder, key, value, how = setting
-    if how == "several":
+    if how == "after":
+        status, _ = litmus_calls._timed(
+            lambda: _read(holder(*key[0], **key[1])), CHILD_CPU)
+        if status == "timeout":
+            raise TimeoutError("the first call did not end")
+        if value is not None:
+            _apply_setting(value)
+    elif how == "several":
         for one in value:
             _apply_setting(one)
     elif how == "item":
@@ -1475,6 +1494,8 @@ def _run_variants(test, name, call, fn, variants, t0, given=None):
 def _setting_retyped(setting):
     """Whether a setting puts a value of another type than the one the
     attribute or entry holds (a text where it holds None)."""
+    if setting is not None and setting[3] == "after":
+        return _setting_retyped(setting[2])
     if setting is None or setting[3] not in ("attr", "item"):
         return False
     holder, key, value, how = setting

@@ -16,6 +16,7 @@ sys.path.insert(0, HERE)
 from shim_stub import _litmus  # noqa: E402
 import probe  # noqa: E402
 
+AFTER = "after the test's call, "
 SENT = []
 _litmus.send_call = lambda text: SENT.append(text) or True
 
@@ -217,6 +218,40 @@ def test_a_variant_that_hangs_or_changes_state_leaves_the_test_alone():
     finally:
         probe.CHILD_WALL = saved
     assert state['n'] == 0  # each call ran in a child
+
+
+def test_a_method_is_called_again_after_the_tests_own_call():
+    # A method that keeps its first answer (a cache with no key): alone
+    # on a changed argument it answers right; after the test's own call
+    # on the same receiver, with the test's answer.
+    class Ctx:
+        def __init__(self, names):
+            self.names = names
+
+    class Command:
+        def names(self, ctx):
+            if getattr(self, '_kept', None) is None:
+                self._kept = [n for n in ctx.names if n != '-x']
+            return list(self._kept)
+
+    cmd, ctx = Command(), Ctx(['-h', '--help'])
+    variants = probe._variants(Command.names, (cmd, ctx), {},
+                               probe.Hints((), {'names'}))
+    after = [v for v in variants if v[0].startswith(AFTER)]
+    assert 0 < len(after) <= probe.AFTER_CALL
+    assert len(variants) - len(after) <= probe.VARIANTS_PER_CALL
+    what, fn, args, kwargs, setting = next(
+        v for v in after if "'-H'" in v[0])
+    alone = next(v for v in variants if v[0] == what[len(AFTER):])
+    assert probe._in_child(Command.names, alone[2], alone[3], 1,
+                           alone[4])['value'] != \
+        probe._in_child(Command.names, args, kwargs, 1, setting)['value']
+    assert probe._in_child(Command.names, args, kwargs, 1, setting)[
+        'value'] == probe.summary(['-h', '--help'])
+    assert cmd.__dict__ == {}   # made in children only
+    # A plain function has no receiver to keep anything on.
+    assert not [w for w, *_ in probe._variants(lambda a: a, (1,), {})
+                if w.startswith(AFTER)]
 
 
 def test_variants_take_each_argument_in_turn():
@@ -449,7 +484,8 @@ def test_a_setting_a_registered_object_carries_is_also_given_with_its_options():
         Registry.object_first, (reg,), {}, hints)}
     # Only the object that carries the setting, and not where its
     # options already give one.
-    (what,) = [w for w in got if 'given with its options' in w]
+    (what,) = [w for w in got if 'given with its options' in w and
+               not w.startswith(AFTER)]
     assert what == "self._parts[0]: prefix = 'api' given with its " \
         "options, not set on it"
     out = probe._in_child(Registry.object_first, (reg,), {}, 1, got[what])
@@ -468,7 +504,8 @@ def test_a_setting_a_registered_object_carries_is_also_given_with_its_options():
     bare.add(Part())
     got = {w: s for w, _, _, _, s in probe._variants(
         Registry.under, (bare, {'prefix': 'top'}), {}, hints)}
-    (what,) = [w for w in got if 'registered with' in w]
+    (what,) = [w for w in got if 'registered with' in w and
+               not w.startswith(AFTER)]
     assert bare.under({'prefix': 'top'}) == ['top']
     out = probe._in_child(Registry.under, (bare, {'prefix': 'top'}), {}, 1,
                           got[what])
@@ -530,7 +567,7 @@ def test_a_hook_the_receivers_class_overrides_is_made_to_fail():
     hints = probe.Hints([], ['lastmod', 'items', 'max'])
     got = {w: s for w, _, _, _, s in probe._variants(Sitemap.latest, (site,),
                                                      {}, hints)}
-    names = [w for w in got if 'failing' in w]
+    names = [w for w in got if 'failing' in w and not w.startswith(AFTER)]
     assert names == ['self.items = <items failing from its call 1>',
                      'self.items = <items failing from its call 2>',
                      'self.lastmod = <lastmod failing from its call 1>',
@@ -1242,7 +1279,7 @@ def test_attributes_the_function_does_not_read_come_after_other_variants():
 
     got = [w for w, *_ in probe._variants(
         Interface.save, (Interface(), App(), Session()), {},
-        probe.Hints((), {'accessed'}))]
+        probe.Hints((), {'accessed'})) if not w.startswith(AFTER)]
     assert 'argument 2.accessed = False' in got[:4], got
     unread = [i for i, w in enumerate(got) if w.startswith('argument 1.')]
     others = [i for i, w in enumerate(got)
