@@ -482,26 +482,13 @@ static char *ci_diff(const char *repo, const char *base, const char *what,
 static char *diff_part(const struct rinst *in, const char *diff, int tests)
 {
     struct lt_buf b = LT_BUF_INIT;
-    const char *p = diff;
-    int on = 0;
-    while (*p) {
-        const char *e = strchr(p, '\n');
-        size_t n = e ? (size_t)(e - p) + 1 : strlen(p);
-        if (strncmp(p, "diff --git ", 11) == 0) {
-            char *hdr = xstrndup(p, n);
-            /* The header names a/ and b/: the path is the b/ side. */
-            const char *bp = strstr(hdr, " b/");
-            char *path = bp ? xstrdup(bp + 3) : xstrdup("");
-            path[strcspn(path, "\n")] = '\0';
-            const char *kind = lt__rt_protected(in, path);
-            on = (kind && (strcmp(kind, "test") == 0 ||
-                           strcmp(kind, "instance_test") == 0)) == tests;
-            free(path);
-            free(hdr);
-        }
-        if (on)
-            lt_buf_append(&b, p, n);
-        p += n;
+    struct lt__diff_block blk;
+    for (const char *at = diff; lt__rt_next_block(&at, &blk);) {
+        const char *kind = lt__rt_protected(in, blk.path);
+        if ((kind && (strcmp(kind, "test") == 0 ||
+                      strcmp(kind, "instance_test") == 0)) == tests)
+            lt_buf_append(&b, blk.start, blk.len);
+        free(blk.path);
     }
     lt_buf_puts(&b, "");
     return lt_buf_steal(&b);
@@ -627,29 +614,22 @@ static int ci_named_test(struct rinst *in, const char *given,
  * diff's maker chose), or "" (heap). */
 static char *file_block(const char *diff, const char *path)
 {
-    const char *start = NULL, *p = diff;
-    while (p && *p) {
-        const char *e = strchr(p, '\n');
-        size_t n = e ? (size_t)(e - p) + 1 : strlen(p);
-        if (strncmp(p, "diff --git ", 11) == 0) {
-            if (start)
-                break;
-            char *hdr = xstrndup(p, n);
-            const char *bp = strstr(hdr, " b/");
-            if (bp && strncmp(bp + 3, path, strlen(path)) == 0 &&
-                (bp[3 + strlen(path)] == '\n' || !bp[3 + strlen(path)]))
-                start = p;
-            free(hdr);
-        }
-        p += n;
-    }
     struct lt_buf b = LT_BUF_INIT;
-    for (const char *l = start; l && l < p;) {
-        const char *e = strchr(l, '\n');
-        size_t n = e && e < p ? (size_t)(e - l) + 1 : (size_t)(p - l);
-        if (strncmp(l, "index ", 6) != 0)
-            lt_buf_append(&b, l, n);
-        l += n;
+    struct lt__diff_block blk;
+    for (const char *at = diff; lt__rt_next_block(&at, &blk);) {
+        int mine = strcmp(blk.path, path) == 0;
+        free(blk.path);
+        if (!mine)
+            continue;
+        const char *end = blk.start + blk.len;
+        for (const char *l = blk.start; l < end;) {
+            const char *e = memchr(l, '\n', (size_t)(end - l));
+            size_t n = e ? (size_t)(e - l) + 1 : (size_t)(end - l);
+            if (strncmp(l, "index ", 6) != 0)
+                lt_buf_append(&b, l, n);
+            l += n;
+        }
+        break;
     }
     lt_buf_puts(&b, "");
     return lt_buf_steal(&b);

@@ -215,6 +215,18 @@ int lt__rt_apply(struct repo_run *r, struct rinst *in, const char *diff,
                  struct rover *ov);
 /* The files a unified diff touches (b/ side, or a/ for a deletion). */
 void lt__rt_diff_paths(const char *diff, struct strv *out);
+
+/* One file's block of a git diff: from its "diff --git" line up to the
+ * next one (start, len: borrowed from the diff), and the path its header
+ * names on the b/ side (path: heap, the caller frees it). */
+struct lt__diff_block {
+    const char *start;
+    size_t len;
+    char *path;
+};
+/* The block at or after *at (text before a first header is skipped);
+ * moves *at past it.  1, or 0 when there is none left. */
+int lt__rt_next_block(const char **at, struct lt__diff_block *block);
 /* Marks in mark[1..n_lines] the lines of text (file rel after diff)
  * that diff adds, and for a removal the line now in its place.  A hunk
  * applied with an offset or fuzz lands elsewhere than its header says:

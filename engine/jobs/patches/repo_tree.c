@@ -285,6 +285,34 @@ void lt__rt_diff_paths(const char *diff, struct strv *out)
     free(minus);
 }
 
+/* Contract: see repo_internal.h. */
+int lt__rt_next_block(const char **at, struct lt__diff_block *block)
+{
+    static const char HEAD[] = "diff --git ";
+    const char *p = *at;
+    if (!p || !*p)
+        return 0;
+    if (strncmp(p, HEAD, sizeof(HEAD) - 1) != 0) {
+        p = strstr(p, "\ndiff --git ");
+        if (!p) {
+            *at = NULL;
+            return 0;
+        }
+        p++;
+    }
+    size_t hl = strcspn(p, "\n");
+    const char *next = strstr(p + hl, "\ndiff --git ");
+    const char *end = next ? next + 1 : p + hl + strlen(p + hl);
+    /* The header names a/ and b/: the path is the b/ side. */
+    const char *bp = strstr(p, " b/");
+    block->start = p;
+    block->len = (size_t)(end - p);
+    block->path = bp && bp < p + hl ? xstrndup(bp + 3, (size_t)(p + hl - bp - 3))
+                                    : xstrdup("");
+    *at = end;
+    return 1;
+}
+
 /* Where line `want` (len bytes) of a hunk expected at line `at` is in
  * text's lines (starts[1..n], ends beyond): at `at`, else the nearest
  * equal line; 0 when none is. */

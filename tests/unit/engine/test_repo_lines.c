@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -118,6 +119,43 @@ static void test_new_file_and_garbage(void **state)
     assert_string_equal(got, "");
 }
 
+/* A diff's file blocks: text before the first header skipped, each
+ * block up to the next header, its b/ path; a header-like line inside a
+ * hunk ("-diff --git") is not a header. */
+static void test_blocks(void **state)
+{
+    (void)state;
+    static const char DIFF[] =
+        "From: someone\n"
+        "diff --git a/x.py b/x.py\n"
+        "index 1..2\n"
+        "--- a/x.py\n"
+        "+++ b/x.py\n"
+        "@@ -1 +1 @@\n"
+        "-diff --git a/old b/old\n"
+        "+y\n"
+        "diff --git a/tests/t.py b/tests/t.py\n"
+        "--- a/tests/t.py\n"
+        "+++ b/tests/t.py";
+    const char *at = DIFF;
+    struct lt__diff_block b;
+    assert_int_equal(lt__rt_next_block(&at, &b), 1);
+    assert_string_equal(b.path, "x.py");
+    assert_ptr_equal(b.start, strstr(DIFF, "diff --git a/x.py"));
+    assert_int_equal(b.len, (size_t)(strstr(DIFF, "diff --git a/tests") -
+                                     b.start));
+    free(b.path);
+    assert_int_equal(lt__rt_next_block(&at, &b), 1);
+    assert_string_equal(b.path, "tests/t.py");
+    assert_int_equal(b.len, strlen(b.start));
+    free(b.path);
+    assert_int_equal(lt__rt_next_block(&at, &b), 0);
+    at = "no diff here\n";
+    assert_int_equal(lt__rt_next_block(&at, &b), 0);
+    at = "";
+    assert_int_equal(lt__rt_next_block(&at, &b), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -127,6 +165,7 @@ int main(void)
         cmocka_unit_test(test_other_files_ignored),
         cmocka_unit_test(test_header_like_removal),
         cmocka_unit_test(test_new_file_and_garbage),
+        cmocka_unit_test(test_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
