@@ -613,26 +613,42 @@ static void lend_build_products(struct rinst *in, const char *dir)
  * with the test patch committed on top when tests; made once and reused
  * while its stamp (base and test patch) holds.  0, or -1 after an error
  * printed. */
-static int checkout(struct rinst *in, const char *dir, int tests)
+/* The stamp of a checkout: its base, test patch and fix (with_fix). */
+static void checkout_stamp(const struct rinst *in, int tests, int with_fix,
+                           char sha[65])
 {
-    char sha[65];
-    int with_fix = tests && in->ref_home && in->home_patch &&
-                   *in->home_patch;
     char *stamp_text = xasprintf("%s\n%s%s%s", in->base,
                                  tests ? in->test_patch : "",
                                  with_fix ? "\nfix\n" : "",
                                  with_fix ? in->home_patch : "");
     lt_sha256_hex(stamp_text, strlen(stamp_text), sha);
     free(stamp_text);
+}
+
+static int checkout(struct rinst *in, const char *dir, int tests)
+{
+    char sha[65], without_fix[65];
+    int with_fix = tests && in->ref_home && in->home_patch &&
+                   *in->home_patch;
+    checkout_stamp(in, tests, with_fix, sha);
+    checkout_stamp(in, tests, 0, without_fix);
     char *stamp = xasprintf("%s/.git/litmus-ready", dir);
     char *have = NULL;
     size_t len = 0;
     int rc = -1;
     char *why = NULL;
-    if (lt_read_file(stamp, &have, &len) == 0 && strcmp(have, sha) == 0 &&
-        restore(dir) == 0) {
+    int read = lt_read_file(stamp, &have, &len) == 0;
+    if (read && strcmp(have, sha) == 0 && restore(dir) == 0) {
         rc = 0;
         goto out;
+    }
+    /* The tests' checkout, now wanted with the fix on top: only the fix
+     * is applied (a second clone of a large repository costs seconds). */
+    int first_step = 0;
+    if (read && with_fix && strcmp(have, without_fix) == 0 &&
+        restore(dir) == 0) {
+        first_step = 1;
+        goto steps;
     }
     if (exists(dir) && remove_tree(dir) < 0) {
         lt_error("instance %s: cannot remove the old worktree %s", in->id,
@@ -657,9 +673,10 @@ static int checkout(struct rinst *in, const char *dir, int tests)
     why = NULL;
     if (tests) /* the tree the tests run in */
         lend_build_products(in, dir);
+steps:
     /* The test patch, then (ref_home) the reference fix, each
      * committed: restore() keeps them. */
-    for (int step = 0; step < 2; step++) {
+    for (int step = first_step; step < 2; step++) {
         const char *diff = step ? (with_fix ? in->home_patch : NULL)
                                 : (tests ? in->test_patch : NULL);
         const char *field = step ? "patch" : "test_patch";
