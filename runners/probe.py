@@ -868,7 +868,9 @@ def _moved_settings(args, kwargs, hints):
     same name (one the changed function reads) set to its value, the
     other way a program's users give it (a blueprint made with its
     subdomain, not registered with it).  Where one patch reads only the
-    options and the other whichever is set, their results part."""
+    options and the other whichever is set, their results part.  And a
+    plain setting of the receiver given by an object argument instead,
+    where that object leaves its attribute of the same name unset."""
     receiver = args[0]
     own = _own_dict(receiver)
     if own is None:
@@ -895,6 +897,29 @@ def _moved_settings(args, kwargs, hints):
             out.append(("self.%s = %s, left out of %s" % (k, _told(d[k]),
                                                           label),
                         None, a, kw, (receiver, k, d[k], "attr")))
+    # The other way round: a setting the receiver gives, given instead by
+    # an object argument that leaves it unset (an option's show_default,
+    # given by the context it is shown in).  Where one patch honours only
+    # the receiver's and the other either, their results part.
+    objects = [("argument %d" % i, v) for i, v in enumerate(args[1:], 1)] + \
+        [(k, v) for k, v in sorted(kwargs.items())]
+    for label, obj in objects:
+        if _plain_value(obj) or isinstance(obj, type) or obj is receiver:
+            continue
+        theirs = _own_dict(obj)
+        if theirs is None:
+            continue
+        for k in sorted(x for x in own if type(x) is str):
+            v = own[k]
+            if k.startswith("_") or k not in hints.names or \
+                    type(v) not in (bool, int, str) or \
+                    k not in theirs or theirs[k] is not None:
+                continue
+            out.append(("self.%s = None, %s.%s = %s" % (k, label, k,
+                                                         _told(v)),
+                        None, args, kwargs,
+                        (None, None, [(receiver, k, None, "attr"),
+                                      (obj, k, v, "attr")], "several")))
     return out[:VARIANTS_PER_ARG]
 
 

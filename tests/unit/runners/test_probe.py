@@ -453,6 +453,44 @@ def test_a_setting_the_options_give_is_also_given_by_the_receiver():
     assert not probe._moved_settings((part, {'_prefix': 'a'}), {}, hints)
 
 
+def test_a_setting_the_receiver_gives_is_also_given_by_an_argument():
+    # An option shown in a context: either may say to show the default.
+    class Context:
+        def __init__(self, show_default=None):
+            self.show_default = show_default
+
+    class Option:
+        def __init__(self, default, show_default=None):
+            self.default, self.show_default = default, show_default
+
+        def either(self, ctx):
+            shown = self.show_default if self.show_default is not None \
+                else ctx.show_default
+            return repr(self.default) if shown else None
+
+        def own_only(self, ctx):
+            return repr(self.default) if self.show_default is True else None
+
+    opt, ctx = Option('', show_default=True), Context()
+    hints = probe.Hints([], ['show_default', 'default'])
+    got = {w: (a, k, s) for w, _, a, k, s in probe._variants(
+        Option.either, (opt, ctx), {}, hints)}
+    a, k, s = got["self.show_default = None, argument 1.show_default = True"]
+    assert probe._in_child(Option.either, a, k, 1, s)['value'] == "''"
+    assert probe._in_child(Option.own_only, a, k, 1, s)['value'] is None
+    assert opt.show_default is True and ctx.show_default is None
+    # Not where the argument gives a value of its own, nor an attribute
+    # the function does not read, nor a private one.
+    ctx.show_default = False
+    assert not probe._moved_settings((opt, ctx), {}, hints)
+    ctx.show_default = None
+    assert not probe._moved_settings((opt, ctx), {},
+                                     probe.Hints([], ['default']))
+    opt._hidden, ctx._hidden = True, None
+    assert not [w for w, *_ in probe._moved_settings(
+        (opt, ctx), {}, probe.Hints([], ['_hidden']))]
+
+
 def test_a_setting_a_registered_object_carries_is_also_given_with_its_options():
     class Part:
         def __init__(self, prefix=None):
