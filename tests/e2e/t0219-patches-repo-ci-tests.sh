@@ -1,5 +1,6 @@
 # litmus patches, the CI form on the repository at hand: without a
 # reference fix every test of the candidate's test files is meant to pass
+# (one failing at the base only where the candidate adds or changes it)
 # and the suite covering the changed files is PASS_TO_PASS (a candidate
 # that breaks a test of it that passes at the base is invalid, and the
 # gate exits 1); --tests names more tests that decide (a node id or a
@@ -32,6 +33,28 @@ assert "tests/test_api.py::test_report_line" in b["detail"], b["detail"]
 assert b["evidence"]["resolved"] is False, b["evidence"]
 assert "no reference fix" in rows["cand-good"]["detail"], rows["cand-good"]["detail"]
 PY
+
+# No reference, and a test of the candidate's test file that fails at the
+# base whatever the code does (a service the machine lacks): the
+# candidate neither adds nor changes it, so it is not held against it.
+git -C "$CI" checkout -q -b env-base main
+cat >> "$CI/tests/test_numbers.py" <<'PY'
+
+
+def test_needs_a_service():
+    # Fails here whatever the code does: a service this machine lacks.
+    import os
+    assert os.environ.get("LITMUS_E2E_NO_SUCH_SERVICE"), "no service"
+PY
+git -C "$CI" -c user.name=t -c user.email=t@e commit -qam "a test that needs a service"
+git -C "$CI" checkout -q -b env-good
+git -C "$CI" diff main cand-good | git -C "$CI" apply
+git -C "$CI" -c user.name=t -c user.email=t@e commit -qam "format_number: the good one"
+git -C "$CI" checkout -q main
+run_litmus "${common[@]}" --base env-base --candidate env-good --db "$WORK/env.db"
+expect_eq "$RC" 0 "a test failing at the base: exit code ($(tail -3 "$WORK/err"))"
+v=$(verdicts "$WORK/out")
+grep -q "^env-good correct " <<<"$v" || fail "a test failing at the base: $v"
 
 # --tests: a node id joins the tests that decide; the named test fails on
 # cand-breaks, so it is not resolved (before, it was resolved and caught

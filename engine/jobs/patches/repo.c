@@ -249,6 +249,35 @@ static json_t *build_map(struct rinst *in, const struct lt_suite *suite)
             json_array_append(rest, v);
     }
     json_decref(wider);
+    if (in->ci && !(in->patch && *in->patch)) {
+        /* Without a reference, a main test that fails at the base is
+         * meant to pass only when the tests' diff adds or changes it (or
+         * --tests names it): another one fails for a reason of its own
+         * (a test that needs the network), which no candidate is asked
+         * to mend. */
+        size_t n = json_array_size(main_ids);
+        char **ids = xcalloc(n + 1, sizeof(char *));
+        json_array_foreach(main_ids, i, v)
+            ids[i] = (char *)json_string_value(v);
+        unsigned char *touched = xcalloc(n + 1, 1);
+        lt__rt_touched_tests(in, in->test_patch ? in->test_patch : "", ids,
+                             n, touched);
+        json_t *t = json_array();
+        for (size_t k = 0; k < n; k++) {
+            int named = 0;
+            for (size_t m = 0; m < in->named.n && !named; m++) {
+                size_t wl = strlen(in->named.v[m]);
+                named = strncmp(ids[k], in->named.v[m], wl) == 0 &&
+                        (!ids[k][wl] || strncmp(ids[k] + wl, "::", 2) == 0 ||
+                         ids[k][wl] == '[');
+            }
+            if (touched[k] || named)
+                json_array_append_new(t, json_string(ids[k]));
+        }
+        free(touched);
+        free(ids);
+        json_object_set_new(map, "touched", t);
+    }
     json_object_set_new(map, "main", main_ids);
     json_object_set_new(map, "wider", rest);
     return map;
@@ -438,18 +467,21 @@ static size_t check_list(const json_t *map, const char *name,
  * fail-to-pass and pass-to-pass among the main tests; the differences
  * from the instance's lists are reported.  Without a reference (the CI
  * form may have none) every main test is meant to pass: those failing
- * at the base are fail-to-pass. */
+ * at the base are fail-to-pass, when the tests' diff adds or changes
+ * them (the map's "touched"; every one when the map has none). */
 static json_t *recompute(const json_t *map, const json_t *base,
                          const json_t *ref)
 {
     json_t *f2p = json_array(), *p2p = json_array();
+    const json_t *touched = json_object_get(map, "touched");
     size_t i;
     json_t *v;
     json_array_foreach(json_object_get(map, "main"), i, v) {
         const char *node = json_string_value(v);
         const char *b = status_of(base, node);
         if (ref ? strcmp(status_of(ref, node), "passed") != 0
-                : strcmp(b, "passed") != 0 && !failed(b))
+                : strcmp(b, "passed") != 0 &&
+                      (!failed(b) || (touched && !array_holds(touched, v))))
             continue;
         json_array_append_new(strcmp(b, "passed") == 0 ? p2p : f2p,
                               json_string(node));

@@ -227,6 +227,14 @@ struct lt__diff_block {
 /* The block at or after *at (text before a first header is skipped);
  * moves *at past it.  1, or 0 when there is none left. */
 int lt__rt_next_block(const char **at, struct lt__diff_block *block);
+/* For each test node id ("file::[Class::]name[params]") sets touched[i]
+ * to whether diff adds or changes a line of that test function in the
+ * worktree's text of its file: its body, its def line or its decorators
+ * (a new parameter of a parametrize list).  An id of no such form, or of
+ * a file that cannot be read, counts as changed. */
+void lt__rt_touched_tests(const struct rinst *in, const char *diff,
+                          char *const *ids, size_t n_ids,
+                          unsigned char *touched);
 /* Marks in mark[1..n_lines] the lines of text (file rel after diff)
  * that diff adds, and for a removal the line now in its place.  A hunk
  * applied with an offset or fuzz lands elsewhere than its header says:

@@ -1264,6 +1264,119 @@ void lt__rt_home_files(struct rinst *in, struct rover *ov)
     }
 }
 
+/*** Tests a diff adds or changes ***/
+
+/* Indentation of a line (spaces and tabs). */
+static size_t indent_of(const char *line)
+{
+    return strspn(line, " \t");
+}
+
+/* Whether line l of starts (l in 1..n) is blank or a comment. */
+static int blank_line(const char *const *starts, size_t l)
+{
+    const char *p = starts[l] + indent_of(starts[l]);
+    return *p == '\n' || *p == '\0' || *p == '#' || *p == '\r';
+}
+
+/* Whether function name's definition in text (lines starts[1..n]) meets
+ * a marked line: its def line and body, and the decorators above it
+ * (a parametrize list over several lines too). */
+static int def_touched(const char *const *starts, size_t n, const char *name,
+                       const unsigned char *mark)
+{
+    size_t nl = strlen(name);
+    for (size_t l = 1; l <= n; l++) {
+        const char *p = starts[l] + indent_of(starts[l]);
+        if (strncmp(p, "async ", 6) == 0)
+            p += 6;
+        if (strncmp(p, "def ", 4) != 0 || strncmp(p + 4, name, nl) != 0 ||
+            (p[4 + nl] != '(' && p[4 + nl] != ' '))
+            continue;
+        size_t ind = indent_of(starts[l]), first = l, last = l;
+        /* Up over decorators: lines at the def's indentation that open
+         * with '@' or close a bracket, and deeper ones between. */
+        for (size_t k = l - 1; k >= 1; k--) {
+            if (blank_line(starts, k))
+                break;
+            size_t ki = indent_of(starts[k]);
+            char c = starts[k][ki];
+            if (ki > ind || (ki == ind && (c == '@' || c == ')' ||
+                                           c == ']' || c == '}')))
+                first = k;
+            else
+                break;
+        }
+        while (first < l && starts[first][indent_of(starts[first])] != '@')
+            first++; /* a bracket's tail that belongs to no decorator */
+        /* Down over the body: lines deeper than the def, blanks between. */
+        for (size_t k = l + 1; k <= n; k++) {
+            if (blank_line(starts, k))
+                continue;
+            if (indent_of(starts[k]) <= ind)
+                break;
+            last = k;
+        }
+        for (size_t k = first; k <= last; k++)
+            if (mark[k])
+                return 1;
+    }
+    return 0;
+}
+
+/* Contract: see repo_internal.h. */
+void lt__rt_touched_tests(const struct rinst *in, const char *diff,
+                          char *const *ids, size_t n_ids,
+                          unsigned char *touched)
+{
+    char *file = NULL, *text = NULL;
+    const char **starts = NULL;
+    unsigned char *mark = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < n_ids; i++) {
+        const char *sep = strstr(ids[i], "::");
+        touched[i] = 1; /* what cannot be read is taken as changed */
+        if (!sep)
+            continue;
+        if (!file || strncmp(file, ids[i], (size_t)(sep - ids[i])) != 0 ||
+            file[sep - ids[i]]) {
+            free(file);
+            free(text);
+            free(starts);
+            free(mark);
+            file = xstrndup(ids[i], (size_t)(sep - ids[i]));
+            text = read_at(in->tree, file);
+            size_t cap = 1;
+            for (const char *p = text; p && *p; p++)
+                cap += *p == '\n';
+            starts = xcalloc(cap + 2, sizeof(*starts));
+            mark = xcalloc(cap + 2, 1);
+            n = 0;
+            for (const char *p = text; p && *p && n < cap;) {
+                starts[++n] = p;
+                const char *e = strchr(p, '\n');
+                p = e ? e + 1 : p + strlen(p);
+            }
+            if (text)
+                lt__rt_added_lines(diff, file, text, mark, n);
+        }
+        if (!text)
+            continue;
+        /* The function: the id's last part, without its parameters. */
+        const char *last = sep;
+        for (const char *q = sep; (q = strstr(q + 2, "::"));)
+            last = q;
+        char *name = xstrdup(last + 2);
+        name[strcspn(name, "[")] = '\0';
+        touched[i] = (unsigned char)def_touched(starts, n, name, mark);
+        free(name);
+    }
+    free(file);
+    free(text);
+    free(starts);
+    free(mark);
+}
+
 /*** The wider suite ***/
 
 /* Contract: see repo_internal.h. */

@@ -6,7 +6,9 @@
  * relative import and in a class body or a try block; not a name the
  * base already has or mentions, nor a module the fix leaves alone, nor
  * an import in a function's body; and lines that are not Python at all
- * read without harm.
+ * read without harm.  Also which tests a test patch adds or changes
+ * (lt__rt_touched_tests): without a reference, only those are meant to
+ * pass where they fail at the base.
  * SPDX-License-Identifier: MIT */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -189,6 +191,70 @@ static void test_a_name_a_package_only_now_exports(void **state)
     fix_now = FIX;
 }
 
+/* Which tests a test patch adds or changes: a body line, a decorator's
+ * new parameter; not a test beside them, nor one of the same name in
+ * another file. */
+static void test_tests_a_diff_touches(void **state)
+{
+    (void)state;
+    static const char TEXT[] =
+        "import pytest\n"                          /* 1 */
+        "\n"                                       /* 2 */
+        "def test_old():\n"                        /* 3 */
+        "    assert 1\n"                           /* 4 */
+        "\n"                                       /* 5 */
+        "@pytest.mark.parametrize(\n"              /* 6 */
+        "    'x', [\n"                             /* 7 */
+        "        1,\n"                             /* 8 */
+        "        2,\n"                             /* 9 */
+        "    ],\n"                                 /* 10 */
+        ")\n"                                      /* 11 */
+        "def test_param(x):\n"                     /* 12 */
+        "    assert x\n"                           /* 13 */
+        "\n"                                       /* 14 */
+        "class TestC:\n"                           /* 15 */
+        "    def test_body(self):\n"               /* 16 */
+        "        y = 2\n"                          /* 17 */
+        "\n"                                       /* 18 */
+        "        assert y\n"                       /* 19 */
+        "\n"                                       /* 20 */
+        "    async def test_new(self):\n"          /* 21 */
+        "        pass\n";                          /* 22 */
+    put(tree_dir, "tests/test_t.py", TEXT);
+    put(tree_dir, "tests/test_u.py", "def test_old():\n    assert 0\n");
+    static const char DIFF[] =
+        "diff --git a/tests/test_t.py b/tests/test_t.py\n"
+        "--- a/tests/test_t.py\n"
+        "+++ b/tests/test_t.py\n"
+        "@@ -7,3 +7,4 @@\n"
+        "     'x', [\n"
+        "         1,\n"
+        "+        2,\n"
+        "     ],\n"
+        "@@ -18,3 +19,6 @@\n"
+        "         assert y\n"
+        "+\n"
+        "+    async def test_new(self):\n"
+        "+        pass\n";
+    char *ids[] = {"tests/test_t.py::test_old",
+                   "tests/test_t.py::test_param[1]",
+                   "tests/test_t.py::test_param[2]",
+                   "tests/test_t.py::TestC::test_body",
+                   "tests/test_t.py::TestC::test_new",
+                   "tests/test_u.py::test_old",
+                   "tests/test_gone.py::test_x",
+                   "test_body (tests.TestC)"};
+    unsigned char got[8];
+    struct rinst in = {0};
+    in.tree = tree_dir;
+    lt__rt_touched_tests(&in, DIFF, ids, 8, got);
+    static const unsigned char want[8] = {0, 1, 1, 0, 1, 0, 1, 1};
+    for (int i = 0; i < 8; i++) {
+        if (got[i] != want[i])
+            fail_msg("%s: touched %d, wanted %d", ids[i], got[i], want[i]);
+    }
+}
+
 static void test_text_that_is_no_python_reads_without_harm(void **state)
 {
     (void)state;
@@ -209,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_a_name_only_the_fix_defines),
         cmocka_unit_test(test_names_the_base_has_or_modules_the_fix_leaves),
         cmocka_unit_test(test_a_name_a_package_only_now_exports),
+        cmocka_unit_test(test_tests_a_diff_touches),
         cmocka_unit_test(test_text_that_is_no_python_reads_without_harm),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
