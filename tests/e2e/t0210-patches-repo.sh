@@ -119,3 +119,28 @@ assert rows["cand-breaks"]["reason"] == "fails_wider_suite", rows["cand-breaks"]
 for k in ("cand-good", "cand-breaks"):
     assert rows[k]["evidence"]["wider"]["tests"] == 1, rows[k]["evidence"]
 PY
+
+# An instance whose FAIL_TO_PASS is empty: as in the harness, its
+# PASS_TO_PASS alone decides (the gold fix resolves it), and no
+# environment error is made of the empty list.
+python3 - "$R/instances.jsonl" "$R/predictions.jsonl" "$WORK/np" <<'PY'
+import json, os, sys
+os.makedirs(sys.argv[3], exist_ok=True)
+inst = json.loads(open(sys.argv[1]).readline())
+inst["FAIL_TO_PASS"] = []
+open(os.path.join(sys.argv[3], "i.jsonl"), "w").write(json.dumps(inst) + "\n")
+gold = {"instance_id": inst["instance_id"], "model_name_or_path": "gold",
+        "model_patch": inst["patch"]}
+open(os.path.join(sys.argv[3], "p.jsonl"), "w").write(json.dumps(gold) + "\n")
+PY
+run_litmus patches --instances "$WORK/np/i.jsonl" --predictions "$WORK/np/p.jsonl" \
+  --repos "$R/repos" --env "$R/env.json" --no-progress --diff-budget 0.4 \
+  --no-mutation --no-probes --timeout 3 --worktrees "$WORK/trees" \
+  --db "$WORK/np.db" -f json
+expect_eq "$RC" 0 "empty FAIL_TO_PASS: exit code ($(tail -3 "$WORK/err"))"
+python3 - "$WORK/out" <<'PY' || fail "empty FAIL_TO_PASS: $(cat "$WORK/out")"
+import json, sys
+(c,) = json.load(open(sys.argv[1]))["candidates"]
+assert c["evidence"]["harness"] == "resolved", c
+assert c["evidence"]["decided_by"] == "instance lists", c["evidence"]
+PY

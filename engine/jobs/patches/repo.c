@@ -965,7 +965,11 @@ static void decide(const struct repo_run *r, const struct rcand *c,
     json_t *re_fails = json_array();
     size_t re_n = count_fails(json_object_get(re, "f2p"), res, re_fails) +
                   count_fails(json_object_get(re, "p2p"), res, re_fails);
-    int by_instance = !in->ci && json_object_size(json_object_get(map, "f2p"));
+    /* The harness decides by the instance's lists, an empty FAIL_TO_PASS
+     * too (then PASS_TO_PASS alone decides). */
+    size_t n_f2p = json_object_size(json_object_get(map, "f2p"));
+    int by_instance =
+        !in->ci && (n_f2p || json_object_size(json_object_get(map, "p2p")));
     /* Lists computed here decide when a test fails at the base and
      * passes with the fix; without a reference, when the main tests all
      * pass (a change whose tests already passed is still checked). */
@@ -992,7 +996,7 @@ static void decide(const struct repo_run *r, const struct rcand *c,
                         json_integer((json_int_t)(by_instance ? counted
                                                               : 0)));
     json_decref(re);
-    if (by_instance && f2p_counted == 0) {
+    if (by_instance && n_f2p && f2p_counted == 0) {
         /* The reference fails (or misses) every FAIL_TO_PASS test here:
          * this environment cannot run the instance's tests, and nothing
          * here says whether a candidate resolves it. */
