@@ -609,10 +609,6 @@ static void lend_build_products(struct rinst *in, const char *dir)
     lt__strv_free(&files);
 }
 
-/* A checkout of the instance's repository at its base commit in dir,
- * with the test patch committed on top when tests; made once and reused
- * while its stamp (base and test patch) holds.  0, or -1 after an error
- * printed. */
 /* The stamp of a checkout: its base, test patch and fix (with_fix). */
 static void checkout_stamp(const struct rinst *in, int tests, int with_fix,
                            char sha[65])
@@ -625,6 +621,11 @@ static void checkout_stamp(const struct rinst *in, int tests, int with_fix,
     free(stamp_text);
 }
 
+/* A checkout of the instance's repository at its base commit in dir,
+ * with the test patch committed on top when tests (and the fix after it
+ * when the tests need it: in->ref_home); made once and reused while its
+ * stamp (base, test patch, fix) holds.  0, or -1 after an error
+ * printed. */
 static int checkout(struct rinst *in, const char *dir, int tests)
 {
     char sha[65], without_fix[65];
