@@ -2,7 +2,8 @@
 # Builds the fuzz targets of the parsers of untrusted input with clang in
 # build-fuzz/ and runs them for SECONDS in all (default 20; split between
 # them) on scratch copies of their seed corpora: the runners' wire decoder
-# (fuzz_wire_decoder) and the Java workers' (fuzz_jvm_wire).  Exits
+# (fuzz_wire_decoder), the Java workers' (fuzz_jvm_wire) and the readers
+# of unified diffs, a model's patches (fuzz_diff).  Exits
 # non-zero on a crash; prints one line per target with the number of
 # executions.
 # Usage: tests/fuzz/run.sh [SECONDS]   SPDX-License-Identifier: MIT
@@ -25,19 +26,21 @@ trap 'exit 130' INT TERM
 log=$work/fuzz.log
 
 if ! CC=clang cmake -S . -B "$build" -DLT_FUZZ=ON >"$log" 2>&1 ||
-   ! cmake --build "$build" --target fuzz_wire_decoder fuzz_jvm_wire -j2 >>"$log" 2>&1; then
+   ! cmake --build "$build" --target fuzz_wire_decoder fuzz_jvm_wire fuzz_diff \
+       -j2 >>"$log" 2>&1; then
     tail -n 40 "$log" >&2
     echo "fuzz targets: build failed" >&2
     exit 1
 fi
 mkdir -p "$build/artifacts"
 # The older decoder gets the larger share (more frame kinds).
-half=$((secs / 2))
-[ "$half" -ge 1 ] || half=1
-rest=$((secs - half))
+third=$((secs / 3))
+[ "$third" -ge 1 ] || third=1
+rest=$((secs - 2 * third))
 [ "$rest" -ge 1 ] || rest=1
 fail=0
-for spec in "fuzz_wire_decoder $rest wire" "fuzz_jvm_wire $half -"; do
+for spec in "fuzz_wire_decoder $rest wire" "fuzz_jvm_wire $third -" \
+            "fuzz_diff $third diff"; do
     set -- $spec
     target=$1 t=$2 seeds=$3
     mkdir -p "$work/$target"

@@ -213,6 +213,10 @@ void lt__rt_home_files(struct rinst *in, struct rover *ov);
  * after an error printed (the tree could not be restored). */
 int lt__rt_apply(struct repo_run *r, struct rinst *in, const char *diff,
                  struct rover *ov);
+/* The path a diff header's side names ("a/x" or "b/x" of s, n bytes,
+ * maybe quoted by git; a tab and what follows it dropped): heap, or NULL
+ * for /dev/null. */
+char *lt__rt_side_path(const char *s, size_t n);
 /* The files a unified diff touches (b/ side, or a/ for a deletion). */
 void lt__rt_diff_paths(const char *diff, struct strv *out);
 

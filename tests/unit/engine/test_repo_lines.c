@@ -55,6 +55,26 @@ static void test_hunk_in_place(void **state)
     assert_string_equal(got, "28");
 }
 
+/* A header that names lines past the text's end (a hunk applied with a
+ * large offset, or a hostile diff): found where it stands, and nothing
+ * read beyond the text's lines (ASan checks). */
+static void test_hunk_past_the_end(void **state)
+{
+    (void)state;
+    char got[12];
+    marked("diff --git a/pkg/m.py b/pkg/m.py\n"
+           "--- a/pkg/m.py\n+++ b/pkg/m.py\n"
+           "@@ -40,3 +40,3 @@\n def f(x):\n-    y = x\n+    y = x + 1\n"
+           "     return y\n",
+           "pkg/m.py", got);
+    assert_string_equal(got, "2");
+    marked("diff --git a/pkg/m.py b/pkg/m.py\n"
+           "--- a/pkg/m.py\n+++ b/pkg/m.py\n"
+           "@@ -4000000000,1 +4000000000,1 @@\n-nothing\n+    return 9\n",
+           "pkg/m.py", got);
+    assert_string_equal(got, "");
+}
+
 static void test_hunk_with_offset(void **state)
 {
     (void)state;
@@ -161,6 +181,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hunk_in_place),
         cmocka_unit_test(test_hunk_with_offset),
+        cmocka_unit_test(test_hunk_past_the_end),
         cmocka_unit_test(test_removal_marks_next_line),
         cmocka_unit_test(test_other_files_ignored),
         cmocka_unit_test(test_header_like_removal),
