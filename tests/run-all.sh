@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test of the project: unit tests (ctest) and end-to-end tests on the
-# normal build and under ASan+UBSan, and the wire decoders' fuzzers.
+# normal build and under ASan+UBSan, and the fuzzers of untrusted input.
 # The suites are independent, so they run side by side (at most
 # LT_TEST_PARALLEL at once, default: the number of cores); each one's log
 # is printed whole, in the order below, once it is done.  Ends with one
@@ -52,7 +52,7 @@ add() { names+=("$1"); cmds+=("$2"); }
 # The fuzzers first: a short suite, which the end-to-end suites then
 # overlap, rather than a tail of its own after them.
 if command -v clang >/dev/null 2>&1; then
-  add "fuzzing the wire decoders (3 s)" "tests/fuzz/run.sh 3; count=rc"
+  add "fuzzing the parsers of untrusted input (3 s)" "tests/fuzz/run.sh 3; count=rc"
 fi
 # With a sanitizer build, each test runs on one build: the C paths under
 # the sanitizers (which also count coverage), the Python side and the
