@@ -175,6 +175,15 @@ static int array_holds(const json_t *a, const json_t *v)
     return 0;
 }
 
+/* Whether node id names the test want (--tests in the CI form) or a
+ * test under it: a class or module prefix, or the test with parameters. */
+static int names_node(const char *want, const char *id)
+{
+    size_t wl = strlen(want);
+    return strncmp(id, want, wl) == 0 &&
+           (!id[wl] || strncmp(id + wl, "::", 2) == 0 || id[wl] == '[');
+}
+
 /* The instance's test ids matched to the collected node ids:
  * {"f2p": {id: [node ids]}, "p2p": {...}, "main": [...], "wider": [...]},
  * stored under the "map" layer so that a run resumed from the store
@@ -212,11 +221,10 @@ static json_t *build_map(struct rinst *in, const struct lt_suite *suite)
      * under a class or module prefix. */
     for (size_t i = 0; i < in->named.n; i++) {
         const char *want = in->named.v[i];
-        size_t wl = strlen(want), found = 0;
+        size_t found = 0;
         for (size_t t = 0; t < suite->n_tests; t++) {
             const char *id = suite->test_ids[t];
-            if (strncmp(id, want, wl) != 0 ||
-                (id[wl] && strncmp(id + wl, "::", 2) != 0 && id[wl] != '['))
+            if (!names_node(want, id))
                 continue;
             found++;
             json_t *v = json_string(id);
@@ -265,12 +273,8 @@ static json_t *build_map(struct rinst *in, const struct lt_suite *suite)
         json_t *t = json_array();
         for (size_t k = 0; k < n; k++) {
             int named = 0;
-            for (size_t m = 0; m < in->named.n && !named; m++) {
-                size_t wl = strlen(in->named.v[m]);
-                named = strncmp(ids[k], in->named.v[m], wl) == 0 &&
-                        (!ids[k][wl] || strncmp(ids[k] + wl, "::", 2) == 0 ||
-                         ids[k][wl] == '[');
-            }
+            for (size_t m = 0; m < in->named.n && !named; m++)
+                named = names_node(in->named.v[m], ids[k]);
             if (touched[k] || named)
                 json_array_append_new(t, json_string(ids[k]));
         }

@@ -682,6 +682,19 @@ static int mentions(const char *text, const char *name)
     return 0;
 }
 
+/* Where a project's modules live: the tree's root, src/ or lib/. */
+static const char *const MODULE_ROOTS[] = {"", "src/", "lib/"};
+#define N_MODULE_ROOTS (sizeof(MODULE_ROOTS) / sizeof(MODULE_ROOTS[0]))
+
+/* rel without its src/ or lib/ folder: the path of its module. */
+static const char *module_path(const char *rel)
+{
+    for (size_t r = 1; r < N_MODULE_ROOTS; r++)
+        if (strncmp(rel, MODULE_ROOTS[r], strlen(MODULE_ROOTS[r])) == 0)
+            return rel + strlen(MODULE_ROOTS[r]);
+    return rel;
+}
+
 /* The path (relative to the tree) of the fixed file that is module mod
  * (dotted), or NULL.  Modules are looked for at the tree's root and
  * under src/ and lib/. */
@@ -690,10 +703,9 @@ static const char *fix_file_of(const struct strv *fixed, const char *mod)
     size_t ml = strlen(mod);
     for (size_t f = 0; f < fixed->n; f++) {
         const char *p = fixed->v[f];
-        for (int r = 0; r < 3; r++) {
-            static const char *const roots[] = {"", "src/", "lib/"};
-            size_t rl = strlen(roots[r]);
-            if (strncmp(p, roots[r], rl) != 0)
+        for (size_t r = 0; r < N_MODULE_ROOTS; r++) {
+            size_t rl = strlen(MODULE_ROOTS[r]);
+            if (strncmp(p, MODULE_ROOTS[r], rl) != 0)
                 continue;
             const char *q = p + rl;
             size_t i = 0;
@@ -784,8 +796,7 @@ static size_t fix_index(const struct fix_files *ff, const char *rel)
  * component under the tree's root, src/ or lib/), into out. */
 static void top_of(const char *rel, char *out, size_t n)
 {
-    if (strncmp(rel, "src/", 4) == 0 || strncmp(rel, "lib/", 4) == 0)
-        rel += 4;
+    rel = module_path(rel);
     size_t l = strcspn(rel, "/.");
     snprintf(out, n, "%.*s", (int)(l < n ? l : n - 1), rel);
 }
@@ -799,9 +810,9 @@ static int is_package(const char *tree, const char *mod)
         if (*p == '.')
             *p = '/';
     int found = 0;
-    static const char *const roots[] = {"", "src/", "lib/"};
-    for (int r = 0; r < 3 && !found; r++) {
-        char *init = xasprintf("%s/%s%s/__init__.py", tree, roots[r], slashed);
+    for (size_t r = 0; r < N_MODULE_ROOTS && !found; r++) {
+        char *init = xasprintf("%s/%s%s/__init__.py", tree, MODULE_ROOTS[r],
+                               slashed);
         found = exists(init);
         free(init);
     }
@@ -878,8 +889,7 @@ static int import_needs_fix(const struct fix_files *ff, const char *mod,
  * test file rel, or NULL when it climbs out of the tree. */
 static char *absolute_module(const char *rel, const char *mod)
 {
-    if (strncmp(rel, "src/", 4) == 0 || strncmp(rel, "lib/", 4) == 0)
-        rel += 4;
+    rel = module_path(rel);
     char *dir = xstrdup(rel);
     char *slash = strrchr(dir, '/');
     if (slash)

@@ -23,25 +23,10 @@
 #include <cmocka.h>
 
 #include "engine/jobs/patches/repo_internal.h"
+#include "tree_files.h"
 
 static char root[] = "/tmp/litmus-fix-imports-XXXXXX";
 static char base_dir[600], tree_dir[600];
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/%s", dir, rel);
-    for (char *p = path + strlen(dir) + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0700);
-            *p = '/';
-        }
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
 
 static int sh(const char *cmd)
 {
@@ -85,11 +70,11 @@ static int setup(void **state)
     snprintf(tree_dir, sizeof(tree_dir), "%s/tree", root);
     mkdir(base_dir, 0700);
     mkdir(tree_dir, 0700);
-    put(base_dir, "pkg/__init__.py", "");
-    put(base_dir, "pkg/mod.py", "def old(x):\n    return x\n");
-    put(base_dir, "pkg/other.py", "# new_name is planned\nX = 1\n");
+    put_file(base_dir, "pkg/__init__.py", "");
+    put_file(base_dir, "pkg/mod.py", "def old(x):\n    return x\n");
+    put_file(base_dir, "pkg/other.py", "# new_name is planned\nX = 1\n");
     /* The worktree: the base's package beside the tests. */
-    put(tree_dir, "pkg/__init__.py", "");
+    put_file(tree_dir, "pkg/__init__.py", "");
     char cmd[2048];
     snprintf(cmd, sizeof(cmd),
              "cd %s && git init -q . && git add -A && git -c user.name=t "
@@ -109,7 +94,7 @@ static int teardown(void **state)
 /* Whether the test file rel with text needs the fix. */
 static int needs_at(const char *rel, const char *text)
 {
-    put(tree_dir, rel, text);
+    put_file(tree_dir, rel, text);
     struct rinst in = {0};
     in.tree = tree_dir;
     in.apply_tree = base_dir;
@@ -220,8 +205,8 @@ static void test_tests_a_diff_touches(void **state)
         "\n"                                       /* 20 */
         "    async def test_new(self):\n"          /* 21 */
         "        pass\n";                          /* 22 */
-    put(tree_dir, "tests/test_t.py", TEXT);
-    put(tree_dir, "tests/test_u.py", "def test_old():\n    assert 0\n");
+    put_file(tree_dir, "tests/test_t.py", TEXT);
+    put_file(tree_dir, "tests/test_u.py", "def test_old():\n    assert 0\n");
     static const char DIFF[] =
         "diff --git a/tests/test_t.py b/tests/test_t.py\n"
         "--- a/tests/test_t.py\n"

@@ -18,24 +18,14 @@
 #include <cmocka.h>
 
 #include "engine/jobs/patches/repo_internal.h"
+#include "tree_files.h"
 #include "runners/runner.h"
 
 static char tree[] = "/tmp/litmus-repo-ids-XXXXXX";
 
 static void write_file(const char *rel, const char *text)
 {
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%s", tree, rel);
-    for (char *p = path + strlen(tree) + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0700);
-            *p = '/';
-        }
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    put_file(tree, rel, text);
 }
 
 static char *const IDS[] = {
