@@ -512,6 +512,7 @@ static void take_test_start(const struct pool *pool, struct job *j,
     }
     j->current = (int)idx;
     j->test_cpu_base_ns = j->pid > 0 ? lt__job_cpu_ns(j) : -1;
+    j->output_in_test = 0;
 }
 
 /* TEST_RESULT: the current test's outcome, times and failure text. */
@@ -699,15 +700,19 @@ void lt__job_read_results(struct pool *pool, struct job *j)
 }
 
 /* Keeps the first LT_OUTPUT_KEEP bytes of a child's output and kills it
- * once it has written more than LT_OUTPUT_CAP. */
+ * once it has written more than LT_OUTPUT_CAP since its current test
+ * started (or since it started, before its first test).  The cap is per
+ * test so that a suite whose every test prints a little (a documentation
+ * builder's log, say) runs as long as plain pytest runs it, while one
+ * test printing in a loop is still stopped at once. */
 static void keep_output(struct job *j, const void *p, size_t n)
 {
     if (j->output.len < LT_OUTPUT_KEEP) {
         size_t room = LT_OUTPUT_KEEP - j->output.len;
         lt_buf_append(&j->output, p, n < room ? n : room);
     }
-    j->output_total += n;
-    if (j->output_total > LT_OUTPUT_CAP && !j->output_overflow) {
+    j->output_in_test += n;
+    if (j->output_in_test > LT_OUTPUT_CAP && !j->output_overflow) {
         j->output_overflow = 1;
         lt__job_kill(j);
     }

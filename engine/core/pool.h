@@ -55,7 +55,8 @@ struct job {
     pid_t worker;            /* process mode: the child's worker (WORKER
                                 frame), which runs the tests; 0: none */
     struct lt_wire_decoder dec;
-    size_t output_total;
+    size_t output_in_test;   /* bytes of output since the current test
+                                started (or the run, before its first) */
     int result_eof, out_eof, got_exited, got_started;
     double test_cpu_base_ns; /* the child's CPU time when the current test
                                 started; -1 until read */

@@ -17,7 +17,8 @@
 #include "runners/jvm.h"
 
 #define LT_OUTPUT_KEEP (16u << 10) /* bytes of child output kept */
-#define LT_OUTPUT_CAP (1u << 20)   /* more than this and the child is killed */
+#define LT_OUTPUT_CAP (8u << 20)   /* more than this in one test and the
+                                      child is killed */
 
 /* (subject, line) pairs one test executed in the baseline. */
 struct lt_cov_list {
@@ -71,9 +72,10 @@ struct lt_cov_list {
     pid_t pid;               /* the child, once started; 0 before */          \
     unsigned char *test_needs; /* per test index: LT_NEEDS_* bits from       \
                                   NEEDS frames (baseline); NULL: none */      \
-    struct lt_buf output;    /* the child's output, its last               \
+    struct lt_buf output;    /* the child's output, its first              \
                                 LT_OUTPUT_KEEP bytes */                       \
-    int output_overflow;     /* killed for writing over LT_OUTPUT_CAP */     \
+    int output_overflow;     /* killed for writing over LT_OUTPUT_CAP in   \
+                                one test */                              \
     int apply_status;        /* -1 until APPLIED */                           \
     char *apply_text;                                                         \
     unsigned sandbox;        /* features, once SANDBOXED */                   \

@@ -500,6 +500,13 @@ static int baseline_finish(const struct lt_suite *suite,
                  j->current >= 0 ? suite->test_ids[j->current] : "?");
         return LT_EXIT_USAGE;
     }
+    if (j->output_overflow) {
+        lt_error("the baseline run was stopped: test %s wrote more than "
+                 "%u bytes of output (litmus's cap for one test)",
+                 j->current >= 0 ? suite->test_ids[j->current] : "?",
+                 LT_OUTPUT_CAP);
+        return LT_EXIT_USAGE;
+    }
     if (!j->ended || j->protocol_error || !WIFEXITED(j->wait_status) ||
         WEXITSTATUS(j->wait_status) != 0 || (size_t)j->n_results != nt) {
         const char *out = j->output.len ? j->output.data : "";
