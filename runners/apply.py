@@ -10,7 +10,7 @@ import os
 import sys
 import types
 
-from litmus_codediff import code_diff
+from litmus_codediff import code_diff, import_order, package_of
 from litmus_codediff import is_function_code as _is_function_code
 import litmus_shared as shared
 from litmus_shared import (
@@ -243,6 +243,11 @@ def apply_mutant(index, start, end, replacement, swap=b"", fresh=False):
         try:
             exec(code, mod.__dict__)
         except BaseException as exc:  # the mutant broke module-level code
+            if fresh:
+                # The module as it was: a candidate's other files may
+                # yet come first and let this one execute.
+                mod.__dict__.clear()
+                mod.__dict__.update(old)
             return APPLY_RAISED, "%s: %s" % (type(exc).__name__, exc)
         if fresh:
             keep_after_reexec(old, mod.__dict__, subject.path)
@@ -686,6 +691,19 @@ class _NewFileLoader:
         exec(code, module.__dict__)
 
 
+def _import_order(items):
+    """A candidate's changed modules, [(subject index or None, text)],
+    in the order a fresh import executes them (import_order); entries
+    without a subject are dropped."""
+    items = [(i, src) for i, src in items if i is not None]
+    modules = []
+    for i, src in items:
+        mods = shared.SUBJECTS[i].modules
+        modules.append(({m.__name__ for m in mods},
+                         package_of(mods[0]) if mods else "", src))
+    return [items[k] for k in import_order(modules)]
+
+
 def apply_files(files):
     """Puts a change of whole files in place (a repository candidate):
     each changed subject re-executed from its new text as a fresh import
@@ -712,12 +730,11 @@ def apply_files(files):
             except (SyntaxError, ValueError) as exc:
                 return APPLY_INVALID, "%s: %s (%s)" % (type(exc).__name__,
                                                       exc, path)
-    for path, src in files:
-        if not path.endswith(".py"):
-            continue
-        index = by_path.get(_realpath(path))
-        if index is None:
-            continue
+    order = _import_order([(by_path.get(_realpath(p)), src)
+                           for p, src in files if p.endswith(".py")])
+    deferred = []
+    for index, src in order:
+        path = shared.SUBJECTS[index].path
         if src is None:
             # A module the run has no file for (one a fix adds, in a run
             # of a tree without the fix): empty, so that what imported
@@ -732,7 +749,22 @@ def apply_files(files):
         if status == APPLY_EQUIVALENT:
             status, text = APPLY_OK, ""
             continue
+        if status == APPLY_RAISED and len(deferred) < len(order) - 1:
+            # Its module-level code may need another file of the
+            # candidate that the order put later (an import its text
+            # does not show, or modules that import each other): tried
+            # again after the others.
+            deferred.append((index, src, status, text))
+            continue
         if status != APPLY_OK:
+            return status, "%s (%s)" % (text, path)
+        done.append(os.path.basename(path))
+    for index, src, status, text in deferred:
+        path = shared.SUBJECTS[index].path
+        raw = shared.SUBJECTS[index].source.encode("utf-8")
+        status, text = apply_mutant(index, 0, len(raw), src or "",
+                                    fresh=True)
+        if status not in (APPLY_OK, APPLY_EQUIVALENT):
             return status, "%s (%s)" % (text, path)
         done.append(os.path.basename(path))
     done.extend(os.path.basename(p) + " (new)" for p in sorted(new))

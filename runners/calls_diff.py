@@ -16,6 +16,7 @@ import types
 
 import _litmus
 import litmus_inputs
+from litmus_codediff import import_order
 from litmus_calls_values import (
     ENDLESS_ITEMS, _MISSING, _PACKAGE, _PLAIN, _as_json, _clip, _force,
     _outcome, _short_repr, _timed, builtin_iterator, own_function,
@@ -79,10 +80,29 @@ def _load_side(source, path, name, others):
     modules its fix changes [(module, path, text)] loaded beside it: in
     each, what came from another of them (a function, a class, the module
     itself) is that side's, not the zygote's base copy."""
-    mods = [(name, _load(source, path, name))] + \
-        [(m, _load(text, p, m)) for m, p, text in others]
-    if len(mods) == 1:
-        return mods[0][1]
+    if not others:
+        return _load(source, path, name)
+    texts = [(name, path, source)] + list(others)
+    order = import_order([
+        ({m}, m if p.endswith("__init__.py") else m.rpartition(".")[0],
+         text) for m, p, text in texts])
+    # Each module is executed with the side's modules executed before it
+    # in sys.modules, as a fresh import would find them: a name the fix
+    # adds to one and imports in another is there.
+    loaded, saved = {}, {}
+    try:
+        for k in order:
+            m, p, text = texts[k]
+            loaded[k] = _load(text, p, m)
+            saved.setdefault(m, sys.modules.get(m))
+            sys.modules[m] = loaded[k]
+    finally:
+        for m, was in saved.items():
+            if was is None:
+                sys.modules.pop(m, None)
+            else:
+                sys.modules[m] = was
+    mods = [(texts[k][0], loaded[k]) for k in range(len(texts))]
     swap = {}
     for m, side in mods:
         base = sys.modules.get(m)

@@ -441,3 +441,54 @@ def analyse(path, source, changes, payload_budget=0):
         out.append((OK, 1 if structural else 0, fingerprint(changed), "",
                     payload))
     return out
+
+
+def package_of(module):
+    """The package a module's relative imports start from."""
+    return getattr(module, "__package__", None) or (
+        module.__name__ if hasattr(module, "__path__")
+        else module.__name__.rpartition(".")[0])
+
+
+def imported_names(text, package):
+    """The absolute names a module's text imports, anywhere in its code
+    (`from .constants import X` in package pkg: pkg.constants and
+    pkg.constants.X)."""
+    import ast
+    names = set()
+    try:
+        tree = ast.parse(text or "")
+    except (SyntaxError, ValueError):
+        return names
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".") if package else []
+                up = parts[:len(parts) - (node.level - 1)] \
+                    if node.level > 1 else parts
+                base = ".".join(up + ([base] if base else []))
+            names.add(base)
+            names.update(base + "." + a.name for a in node.names)
+    return names
+
+
+def import_order(modules):
+    """The order in which a fresh import executes changed modules,
+    [(names, package, text)] -> their indices: a module that another
+    one imports from comes first (a fix adds a constant to one module
+    and uses it in another).  Ties and cycles keep the given order."""
+    needs = []
+    for k, (_, package, text) in enumerate(modules):
+        imported = imported_names(text, package)
+        needs.append({j for j, (names, _, _) in enumerate(modules)
+                      if j != k and set(names) & imported})
+    order, placed = [], set()
+    while len(order) < len(modules):
+        left = [k for k in range(len(modules)) if k not in placed]
+        k = next((k for k in left if not needs[k] - placed), left[0])
+        order.append(k)
+        placed.add(k)
+    return order

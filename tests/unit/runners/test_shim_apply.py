@@ -8,6 +8,7 @@
 import types
 
 from shim_stub import apply, shared  # noqa: E402
+from litmus_codediff import imported_names  # noqa: E402
 
 OLD = '''
 class Base:
@@ -381,3 +382,42 @@ def test_a_table_the_module_makes_again_holds_the_kept_functions():
     apply.keep_after_reexec(old, mod.__dict__, "<patched>")
     assert mod.upper is held and held("a") == "A!"
     assert mod.FILTERS["upper"] is held and mod.HANDLERS[0] is held
+
+
+def test_the_names_a_text_imports_relative_ones_resolved():
+    text = ("import os.path\n"
+            "from .constants import LIMIT\n"
+            "from .. import util\n"
+            "def f():\n"
+            "    from pkg.sub import late\n")
+    names = imported_names(text, "pkg.sub")
+    assert {"os.path", "pkg.sub.constants", "pkg.sub.constants.LIMIT",
+            "pkg", "pkg.util", "pkg.sub", "pkg.sub.late"} <= names
+    assert imported_names("def (:", "pkg") == set()
+
+
+class _Subject:
+    def __init__(self, name, package):
+        mod = types.ModuleType(name)
+        mod.__package__ = package
+        self.modules = [mod]
+
+
+def test_a_module_another_imports_from_is_put_in_place_first():
+    saved = list(shared.SUBJECTS)
+    try:
+        shared.SUBJECTS[:] = [_Subject("pkg.checks", "pkg"),
+                              _Subject("pkg.constants", "pkg"),
+                              _Subject("pkg.other", "pkg")]
+        order = apply._import_order([
+            (0, "from .constants import NEW\n"),
+            (None, "x = 1\n"),                  # no subject: dropped
+            (1, "NEW = 1\n"),
+            (2, "import pkg.checks\n")])
+        assert [i for i, _ in order] == [1, 0, 2]
+        # Modules that import each other keep the diff's order.
+        order = apply._import_order([(0, "from pkg import constants\n"),
+                                     (1, "from pkg.checks import x\n")])
+        assert [i for i, _ in order] == [0, 1]
+    finally:
+        shared.SUBJECTS[:] = saved
