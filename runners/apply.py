@@ -370,6 +370,19 @@ def _same_definition(a, b):
     return True
 
 
+def _slot_state(obj):
+    """The values of an object's slots, by name (unset ones left out)."""
+    state = {}
+    for cls in type(obj).__mro__:
+        slots = cls.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__"):
+                value = getattr(obj, name, _GONE)
+                if value is not _GONE:
+                    state[name] = value
+    return state
+
+
 def _alike(was, now):
     """Whether two module-level objects are one definition made twice:
     of one class, or of one class statement run twice, and the same state
@@ -381,6 +394,10 @@ def _alike(was, now):
             return False
         dw = getattr(was, "__dict__", None)
         dn = getattr(now, "__dict__", None)
+        if dw is None and dn is None and tw.__eq__ is object.__eq__:
+            # An object of slots only (a typed key, `StashKey()`): its
+            # slots are its state.
+            dw, dn = _slot_state(was), _slot_state(now)
         if type(dw) is dict and type(dn) is dict:
             return dw.keys() == dn.keys() and all(
                 dw[k] is dn[k] or (isinstance(dw[k], _SHARED_TYPES) and

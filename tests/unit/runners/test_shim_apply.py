@@ -356,6 +356,22 @@ def test_a_sentinel_whose_class_the_patch_redefines_is_the_patchs():
     assert mod.missing is not was and mod.missing.__reduce__() == "missing"
 
 
+def test_a_key_of_slots_made_again_alike_stays_the_one_held():
+    # A typed key with no state (`StashKey()`, `__slots__ = ()`): the
+    # program's stores are keyed by the object it already holds.
+    src = ('class Key:\n    __slots__ = ()\n\n\nSTATE = Key()\n'
+           'class Named:\n    __slots__ = ("name",)\n\n'
+           '    def __init__(self, name):\n        self.name = name\n\n\n'
+           'A = Named("a")\n')
+    mod = virtual_module("keys_mod", src)
+    key, a = mod.STATE, mod.A
+    fresh_reexec(mod, src + "\n\ndef added():\n    return 1\n")
+    assert mod.STATE is key and mod.A is a
+    # Another state is another object.
+    fresh_reexec(mod, src.replace('Named("a")', 'Named("b")'))
+    assert mod.A is not a and mod.A.name == "b"
+
+
 FILTERS = '''
 def upper(s):
     return s.upper()
