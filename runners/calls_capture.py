@@ -14,7 +14,7 @@ import types
 import _litmus
 from litmus_calls_values import (
     _LOCK, _MISSING, _PLAIN, _RLOCK, _force, _short_repr, _state,
-    own_function)
+    own_function, wrapper_like)
 
 
 # --- capture -------------------------------------------------------------
@@ -257,17 +257,7 @@ def _wrap(fn, name, cls=None):
             return fn(*args, **kwargs)
         finally:
             _depth[0] -= 1
-    # What the program reads off its functions goes along (a template
-    # engine's pass-context mark, a command's parameters).
-    try:
-        capture.__dict__.update(fn.__dict__)
-    except (AttributeError, TypeError):
-        pass
-    capture.__wrapped__ = fn
-    capture.__name__ = getattr(fn, "__name__", name)
-    capture.__qualname__ = getattr(fn, "__qualname__", name)
-    capture.__doc__ = getattr(fn, "__doc__", None)
-    return capture
+    return wrapper_like(capture, fn, name)
 
 
 # Calls on one object: a test makes an object of the changed file's

@@ -17,6 +17,65 @@ import litmus_inputs
 REPR_MAX = 2000
 
 
+def _of_the_kind_of(fn, wrapper):
+    """wrapper, or a function of fn's kind (generator, coroutine or
+    asynchronous generator function) that calls it."""
+    import inspect
+    try:
+        if inspect.isasyncgenfunction(fn):
+            async def agen(*args, **kwargs):
+                async for item in wrapper(*args, **kwargs):
+                    yield item
+            return agen
+        if inspect.iscoroutinefunction(fn):
+            async def coroutine(*args, **kwargs):
+                return await wrapper(*args, **kwargs)
+            return coroutine
+        if inspect.isgeneratorfunction(fn):
+            def generator(*args, **kwargs):
+                return (yield from wrapper(*args, **kwargs))
+            return generator
+    except Exception:  # an object that will not say
+        pass
+    return wrapper
+
+
+def wrapper_like(wrapper, fn, name):
+    """Dresses a wrapper that stands in for the program's function fn
+    (capturing or observing its calls) as fn: what the program reads off
+    its functions (a template engine's pass-context mark, a command's
+    parameters), its names, and its signature, which frameworks read
+    without following __wrapped__ (pluggy takes a hook's arguments from
+    inspect.getfullargspec: a wrapper of *args would be called with
+    none).  A decorated fn keeps its own way of being read.  The wrapper
+    is of fn's kind: a generator function's is one too (pluggy refuses a
+    hook wrapper that is not), a coroutine function's a coroutine
+    function (frameworks tell async views apart by it); for these the
+    call is seen when the generator or coroutine starts."""
+    wrapper = _of_the_kind_of(fn, wrapper)
+    try:
+        wrapper.__dict__.update(fn.__dict__)
+    except (AttributeError, TypeError):
+        pass
+    wrapper.__wrapped__ = fn
+    for attr, default in (("__name__", name), ("__qualname__", name),
+                          ("__doc__", None), ("__module__", None)):
+        try:
+            value = getattr(fn, attr, default)
+            if value is not None or attr == "__doc__":
+                setattr(wrapper, attr, value)
+        except (AttributeError, TypeError):
+            pass
+    if not hasattr(fn, "__wrapped__") and "__signature__" not in \
+            getattr(wrapper, "__dict__", {}):
+        import inspect
+        try:
+            wrapper.__signature__ = inspect.signature(fn)
+        except (TypeError, ValueError):
+            pass
+    return wrapper
+
+
 class CallTimeout(BaseException):
     """Raised by the CPU timer inside a call that ran too long."""
 

@@ -25,6 +25,7 @@ import weakref
 
 import _litmus
 import litmus_calls
+from litmus_calls_values import wrapper_like
 import litmus_inputs
 from litmus_codediff import _frame_equal, _free_const_key, _instructions
 from litmus_codediff import is_function_code, qualname
@@ -1629,13 +1630,7 @@ def _probe(fn, name, hints=NO_HINTS):
         _observe(test, name, call, "ok", value, args, kwargs, given,
                  _printed_since(before))
         return value
-    probe.__wrapped__ = fn
-    for a in ("__name__", "__qualname__", "__doc__", "__module__"):
-        try:
-            setattr(probe, a, getattr(fn, a))
-        except (AttributeError, TypeError):
-            pass
-    return probe
+    return wrapper_like(probe, fn, name)
 
 
 def _observe(test, name, call, status, value, args, kwargs, given,
@@ -1926,10 +1921,7 @@ def _observer(fn, name, cls):
             _watched[1] += _sent[0] - sent
             _inside[0] -= 1
         return value
-    observer.__wrapped__ = fn
-    for a in ("__name__", "__qualname__", "__doc__", "__module__"):
-        setattr(observer, a, getattr(fn, a))
-    return observer
+    return wrapper_like(observer, fn, name)
 
 
 def begin_test(index):

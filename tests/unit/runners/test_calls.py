@@ -1445,3 +1445,54 @@ def test_a_user_list_is_shown_as_what_it_is():
     import collections
     values = sys.modules["litmus_calls_values"]
     assert values._short_repr(collections.UserList([1])) == 'UserList([1])'
+
+
+# --- wrappers that stand in for the program's functions --------------------
+
+def test_a_wrapper_reads_as_the_function_it_stands_in_for():
+    import asyncio
+    import inspect
+    from calls_values import wrapper_like
+    seen = []
+
+    def plain_wrapper(fn):
+        def wrapper(*args, **kwargs):
+            seen.append(args)
+            return fn(*args, **kwargs)
+        return wrapper_like(wrapper, fn, fn.__name__)
+
+    def hook(config, items):
+        """a hook"""
+        return len(items)
+    hook.pytest_impl = {"hookwrapper": False}
+    w = plain_wrapper(hook)
+    # A framework that reads arguments without following __wrapped__.
+    assert inspect.getfullargspec(w).args == ["config", "items"]
+    assert w.pytest_impl == {"hookwrapper": False}
+    assert (w.__name__, w.__doc__) == ("hook", "a hook")
+    assert w(None, [1, 2]) == 2 and seen == [(None, [1, 2])]
+
+    def wrapping_hook(config):
+        outcome = yield
+        return outcome
+    w = plain_wrapper(wrapping_hook)
+    assert inspect.isgeneratorfunction(w)
+    gen = w("c")
+    next(gen)
+    with pytest.raises(StopIteration) as stop:
+        gen.send("done")
+    assert stop.value.value == "done" and seen[-1] == ("c",)
+
+    async def view(request):
+        return request * 2
+    w = plain_wrapper(view)
+    assert inspect.iscoroutinefunction(w)
+    assert asyncio.run(w(21)) == 42
+
+    async def stream(n):
+        for i in range(n):
+            yield i
+
+    async def collect():
+        return [i async for i in plain_wrapper(stream)(3)]
+    assert asyncio.run(collect()) == [0, 1, 2]
