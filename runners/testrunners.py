@@ -56,13 +56,19 @@ def _run_protocol(item, nextitem):
     return logged if reports is None else reports
 
 
-def _fast_failure_reports():
+def _fast_failure_reports(config):
     """A failing test's report keeps only the exception line: litmus
     stores nothing more, and pytest's formatting of the traceback (source
-    lines read cold in every child) costs more than the test itself."""
+    lines read cold in every child) costs more than the test itself.
+    Only for the nodes of litmus's own session (config): a session that
+    a test runs in the same process (pytester, a plugin's own tests)
+    reports as pytest does, which that test may check."""
     from _pytest import nodes
+    pytests = nodes.Node._repr_failure_py
 
     def repr_failure_py(self, excinfo, style=None):
+        if getattr(self, "config", None) is not config:
+            return pytests(self, excinfo, style)
         try:
             return excinfo.exconly()
         except Exception:
@@ -143,7 +149,7 @@ class PytestRunner:
         return [item.nodeid for item in self.items]
 
     def prepare(self):
-        _fast_failure_reports()
+        _fast_failure_reports(getattr(self.session, "config", None))
 
     def unittest_suite(self):
         """After a failed collection: 1 when the suite looks like a

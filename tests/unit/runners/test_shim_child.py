@@ -44,3 +44,35 @@ def test_a_trusted_job_already_sandboxed_goes_no_further(
     with pytest.raises(RuntimeError, match="sandboxed before its change"):
         _run(tmp_path, MODE_MUTANT, 0)
     assert calls == []
+
+
+def test_brief_failure_reports_only_for_litmus_own_session():
+    # A test that runs pytest in the same process (pytester, a plugin's
+    # own tests) checks the reports pytest writes: only the nodes of
+    # litmus's session get the one-line report.
+    import testrunners
+    from _pytest import nodes
+    saved = nodes.Node._repr_failure_py
+    calls = []
+
+    def pytests(self, excinfo, style=None):
+        calls.append(self)
+        return "pytest's report"
+    nodes.Node._repr_failure_py = pytests
+    try:
+        ours, inner = object(), object()
+        testrunners._fast_failure_reports(ours)
+
+        class Excinfo:
+            def exconly(self):
+                return "ValueError: bad"
+
+        class Node:
+            def __init__(self, config):
+                self.config = config
+        a, b = Node(ours), Node(inner)
+        assert nodes.Node._repr_failure_py(a, Excinfo()) == "ValueError: bad"
+        assert nodes.Node._repr_failure_py(b, Excinfo()) == "pytest's report"
+        assert calls == [b]
+    finally:
+        nodes.Node._repr_failure_py = saved
