@@ -1,8 +1,10 @@
 # Compares compiled Python modules: which code objects a mutant changes,
 # whether the change needs the module re-executed, and a fingerprint of
 # the change that ignores source positions, so that mutants compiling to
-# the same code can share one run.  Runs in the engine (planning) and in
-# the zygotes (applying).  SPDX-License-Identifier: MIT
+# the same code can share one run; and the order in which a fresh import
+# executes several changed modules (a candidate's files).  Runs in the
+# engine (planning) and in the zygotes (applying).
+# SPDX-License-Identifier: MIT
 import dis
 import hashlib
 import operator
