@@ -730,7 +730,6 @@ def apply_files(files):
     by_path = {s.path: i for i, s in enumerate(shared.SUBJECTS)}
     new = {}
     done = []
-    status, text = APPLY_OK, ""
     for path, src in files:
         if src is not None and path.endswith(".py") and \
                 _realpath(path) not in by_path and not os.path.exists(path):
@@ -747,41 +746,32 @@ def apply_files(files):
             except (SyntaxError, ValueError) as exc:
                 return APPLY_INVALID, "%s: %s (%s)" % (type(exc).__name__,
                                                       exc, path)
-    order = _import_order([(by_path.get(_realpath(p)), src)
+    order = _import_order([(by_path.get(_realpath(p)), src or "")
                            for p, src in files if p.endswith(".py")])
-    deferred = []
-    for index, src in order:
+    # Each module once, in that order; one whose top level raised is
+    # tried once more after the others (appended to the list walked).  A
+    # module the run has no file for (one a fix adds, in a run of a tree
+    # without the fix) is put in place empty (src ""), so that what
+    # imported its names loses them, as a fresh interpreter would not
+    # find them.
+    pending, first = list(order), len(order)
+    for at, (index, src) in enumerate(pending):
         path = shared.SUBJECTS[index].path
-        if src is None:
-            # A module the run has no file for (one a fix adds, in a run
-            # of a tree without the fix): empty, so that what imported
-            # its names loses them, as a fresh interpreter would not find
-            # them.
-            src = ""
         raw = shared.SUBJECTS[index].source.encode("utf-8")
         status, text = apply_mutant(index, 0, len(raw), src, fresh=True)
         # The module's source is the patch's text now: what reads it by
         # line (inspect.getsource, a traceback) reads that, not the disk.
         linecache.cache[path] = (len(src), None, src.splitlines(True), path)
         if status == APPLY_EQUIVALENT:
-            status, text = APPLY_OK, ""
             continue
-        if status == APPLY_RAISED and len(deferred) < len(order) - 1:
+        if status == APPLY_RAISED and at < first and \
+                len(pending) - first < first - 1:
             # Its module-level code may need another file of the
             # candidate that the order put later (an import its text
-            # does not show, or modules that import each other): tried
-            # again after the others.
-            deferred.append((index, src, status, text))
+            # does not show, or modules that import each other).
+            pending.append((index, src))
             continue
         if status != APPLY_OK:
-            return status, "%s (%s)" % (text, path)
-        done.append(os.path.basename(path))
-    for index, src, status, text in deferred:
-        path = shared.SUBJECTS[index].path
-        raw = shared.SUBJECTS[index].source.encode("utf-8")
-        status, text = apply_mutant(index, 0, len(raw), src or "",
-                                    fresh=True)
-        if status not in (APPLY_OK, APPLY_EQUIVALENT):
             return status, "%s (%s)" % (text, path)
         done.append(os.path.basename(path))
     done.extend(os.path.basename(p) + " (new)" for p in sorted(new))

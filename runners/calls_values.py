@@ -4,6 +4,7 @@
 # litmus binary as litmus_calls_values.  SPDX-License-Identifier: MIT
 import collections
 import dis
+import inspect
 import itertools
 import json
 import re
@@ -20,7 +21,6 @@ REPR_MAX = 2000
 def _of_the_kind_of(fn, wrapper):
     """wrapper, or a function of fn's kind (generator, coroutine or
     asynchronous generator function) that calls it."""
-    import inspect
     try:
         if inspect.isasyncgenfunction(fn):
             async def agen(*args, **kwargs):
@@ -68,7 +68,6 @@ def wrapper_like(wrapper, fn, name):
             pass
     if not hasattr(fn, "__wrapped__") and "__signature__" not in \
             getattr(wrapper, "__dict__", {}):
-        import inspect
         try:
             wrapper.__signature__ = inspect.signature(fn)
         except (TypeError, ValueError):
