@@ -7,7 +7,7 @@ project is never changed (runs go on a temporary copy).
     /usr/bin/python3 bench/project_bench.py LITMUS DIR --paths P [P...]
         --tests T [T...] [--sample N] [--since FILE:LINE]
         [--baseline [--rounds N] [--old LITMUS] [--litmus-args "A ..."]
-         [--python PY]... [--floor]]
+         [--python PY]... [--floor] [--seed0]]
         [-- PYTEST_ARGS...]
 
 Whole run: litmus's wall time for every mutant of the paths; the
@@ -48,9 +48,14 @@ adds options to both litmus runs (e.g. "--baseline-runs 1 --jobs 1").
 each of these interpreters (litmus gets --python PY), and the medians
 are printed one line per interpreter, side by side.  --floor: each round
 also runs the same pytest through the interpreter's shared libpython (a
-Py_BytesMain launcher built with cc), which is how litmus runs Python: the
-ratio an embedding cannot go under (Debian's python3 is a static,
-faster build of the same interpreter).
+Py_BytesMain launcher built with cc): what running the tests in an
+embedded interpreter costs (Debian's python3 is a static, faster build
+of the same interpreter; litmus's zygotes run in the interpreter's own
+executable, a sanitizer build's in libpython).  --seed0: each round also
+runs the same pytest with --hypothesis-seed=0, the seed litmus gives
+hypothesis, so that both draw the same examples (plain pytest draws new
+ones each run, and a hypothesis-heavy suite's time moves with them); the
+medians add litmus's ratio to it.
 """
 
 import os
@@ -70,7 +75,8 @@ def args_of(argv):
     o = {"litmus": os.path.abspath(argv[1]), "dir": os.path.abspath(argv[2]),
          "paths": [], "tests": [], "sample": 12, "since": None,
          "pytest": [], "baseline": False, "rounds": 3, "old": None,
-         "litmus_args": [], "pythons": [], "floor": False}
+         "litmus_args": [], "pythons": [], "floor": False,
+         "seed0": False}
     key = None
     rest = argv[3:]
     while rest:
@@ -96,6 +102,8 @@ def args_of(argv):
             o["pythons"].append(rest.pop(0))
         elif a == "--floor":
             o["floor"] = True
+        elif a == "--seed0":
+            o["seed0"] = True
         elif key:
             o[key].append(a)
         else:
@@ -315,7 +323,7 @@ def baseline_rounds(o, root, tmp, python):
     sides = [("litmus", o["litmus"])]
     if o["old"]:
         sides.append(("old", o["old"]))
-    got = {"pytest": [], "floor": []}
+    got = {"pytest": [], "floor": [], "seed0": []}
     for name, _ in sides:
         got[name] = []
     launcher = shared_python(python, tmp) if o["floor"] else None
@@ -337,6 +345,14 @@ def baseline_rounds(o, root, tmp, python):
                 got["floor"].append(None)
                 line += "; pytest on libpython.so failed (%d)" % \
                     fp.returncode
+        if o["seed0"]:
+            swall, scpu, sp = timed(pytest_cmd + ["--hypothesis-seed=0"],
+                                    root, env_of(root))
+            if sp.returncode not in (0, 5):
+                sys.exit("pytest --hypothesis-seed=0 failed (%d): %s"
+                         % (sp.returncode, (sp.stdout + sp.stderr)[-1500:]))
+            got["seed0"].append((swall, scpu))
+            line += "; pytest seed 0 %.1f s (cpu %.1f s)" % (swall, scpu)
         for name, binary in sides:
             db = os.path.join(tmp, "baseline-%s-%d.db" % (name, k))
             cmd = [binary, "score"] + o["paths"] + \
@@ -361,6 +377,8 @@ def baseline_rounds(o, root, tmp, python):
             got[name].append((lwall, lcpu))
             line += "; %s %.1f s (cpu %.1f s), %.2fx" % (
                 name, lwall, lcpu, lwall / wall if wall else 0.0)
+            if o["seed0"]:
+                line += " (%.2fx seed 0)" % (lwall / got["seed0"][-1][0])
         print(line, flush=True)
 
     def median(xs):
@@ -369,6 +387,10 @@ def baseline_rounds(o, root, tmp, python):
     pw = median([w for w, _ in got["pytest"]])
     pc = median([c for _, c in got["pytest"]])
     out = "median: pytest %.1f s (cpu %.1f s)" % (pw, pc)
+    if got["seed0"]:
+        out += "; pytest seed 0 %.1f s (cpu %.1f s)" % (
+            median([w for w, _ in got["seed0"]]),
+            median([c for _, c in got["seed0"]]))
     pairs = [(f, p) for f, p in zip(got["floor"], got["pytest"]) if f]
     if pairs:
         out += "; pytest on libpython.so %.2fx pytest's time (cpu %.2fx)" % (
@@ -382,12 +404,18 @@ def baseline_rounds(o, root, tmp, python):
         ratios = [lw / w for (lw, _), (w, _) in pairs if w]
         cpus = [lc / c for (_, lc), (_, c) in pairs if c]
         out += "; %s baseline %.1f s (cpu %.1f s), %.2fx pytest's time " \
-               "(cpu %.2fx)%s" % (
+               "(cpu %.2fx)" % (
                    name, median([w for (w, _), _ in pairs]),
                    median([c for (_, c), _ in pairs]), median(ratios),
-                   median(cpus), "" if len(pairs) == len(got[name]) else
-                   ", %d of %d rounds failed" % (len(got[name]) -
-                                                 len(pairs), len(got[name])))
+                   median(cpus))
+        seeded = [(g, s) for g, s in zip(got[name], got["seed0"]) if g]
+        if seeded:
+            out += ", %.2fx seed 0's (cpu %.2fx)" % (
+                median([lw / sw for (lw, _), (sw, _) in seeded if sw]),
+                median([lc / sc for (_, lc), (_, sc) in seeded if sc]))
+        if len(pairs) != len(got[name]):
+            out += ", %d of %d rounds failed" % (len(got[name]) - len(pairs),
+                                                 len(got[name]))
     print(out, flush=True)
 
 

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/pyload.h"
+
 extern char **environ;
 
 /* Deprecated since 3.12, still exported by 3.13's libpython.  UTF-8
@@ -289,14 +291,7 @@ const char *lt_py_type_name(PyObject *type, char *buf, size_t size)
 
 /*** Start-up ***/
 
-/* The settings, as the environment variables every version reads (UTF-8
- * mode is Py_UTF8Mode, below). */
-static const char *const settings[][2] = {
-    {"PYTHONHASHSEED", "0"},          /* sets iterate alike everywhere */
-    {"PYTHONDONTWRITEBYTECODE", "1"}, /* nothing written to the project */
-    {"PYTHONUNBUFFERED", "1"},        /* output reaches the pipes */
-    {"PYTHONNOUSERSITE", "1"},        /* ~/.local stays out */
-};
+static const char *const settings[][2] = LT_PYTHON_SETTINGS;
 #define N_SETTINGS (sizeof(settings) / sizeof(settings[0]))
 
 struct saved_var {
@@ -399,5 +394,54 @@ int lt_pyabi_start(const char *python, int site, char *err, size_t errsize)
         free(saved[i].value);
     }
     free(saved);
+    return rc;
+}
+
+/* Contract: see pyabi.h. */
+int lt_pyabi_adopt(char *err, size_t errsize)
+{
+    size_t plen = strlen(LT_PYTHON_SAVED_PREFIX), n = 0, cap = 0;
+    for (char **e = environ; *e; e++)
+        cap += strncmp(*e, LT_PYTHON_SAVED_PREFIX, plen) == 0;
+    struct saved_var *v = calloc(cap + 1, sizeof(*v));
+    if (!v) {
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    for (char **e = environ; *e && n < cap; e++) {
+        const char *eq = strchr(*e, '=');
+        if (strncmp(*e, LT_PYTHON_SAVED_PREFIX, plen) != 0 || !eq)
+            continue;
+        v[n].name = strndup(*e + plen, (size_t)(eq - *e) - plen);
+        v[n].value = strdup(eq + 1);
+        if (!v[n].name || !v[n].value)
+            abort();
+        n++;
+    }
+    /* The prefixed copies go too, through os.environ as the rest. */
+    PyObject *os = PyImport_ImportModule("os");
+    PyObject *env = os ? PyObject_GetAttrString(os, "environ") : NULL;
+    int rc = env ? 0 : -1;
+    for (size_t i = 0; env && i < n; i++) {
+        PyObject *key = PyUnicode_FromFormat("%s%s", LT_PYTHON_SAVED_PREFIX,
+                                             v[i].name);
+        if (!key || (PyMapping_HasKey(env, key) &&
+                     PyObject_DelItem(env, key) < 0))
+            rc = -1;
+        Py_XDECREF(key);
+    }
+    Py_XDECREF(env);
+    Py_XDECREF(os);
+    if (rc < 0 || restore_python_vars(v, n) < 0 || lt_pyabi_init() < 0) {
+        PyErr_Clear();
+        snprintf(err, errsize, "the interpreter started without os or "
+                 "types");
+        rc = -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].name);
+        free(v[i].value);
+    }
+    free(v);
     return rc;
 }

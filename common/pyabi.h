@@ -191,4 +191,11 @@ PyObject *lt_pyabi_monitoring_disable(void);
  * message in err. */
 int lt_pyabi_start(const char *python, int site, char *err, size_t errsize);
 
+/* The same, for an interpreter already running in its own executable,
+ * started with LT_PYTHON_SETTINGS in its environment and the user's
+ * PYTHON* variables under LT_PYTHON_SAVED_PREFIX (pyload.h): takes the
+ * settings out and puts the user's variables back under their names, in
+ * the C environment and in os.environ.  0, or -1 with a message in err. */
+int lt_pyabi_adopt(char *err, size_t errsize);
+
 #endif

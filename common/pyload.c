@@ -62,9 +62,10 @@ char *lt_self_file(const char *rel, const char *installed)
     return NULL;
 }
 
-/* litmus-python.so beside the binary, where `make install` puts it, or
- * (for the test programs of the build tree) where the build made it. */
-static char *module_path(void)
+/* Contract: see pyload.h.  Beside the binary, where `make install` puts
+ * it, or (for the test programs of the build tree) where the build made
+ * it. */
+char *lt_python_module_path(void)
 {
     char *p = lt_self_file("litmus-python.so", "../lib/litmus/litmus-python.so");
     if (!p && LT_PYTHON_MODULE_BUILT[0] &&
@@ -97,7 +98,7 @@ int lt_python_use(const char *python, const char *libpython, char **err)
                          dlerror());
         return -1;
     }
-    char *path = module_path();
+    char *path = lt_python_module_path();
     if (!path) {
         *err = xstrdup("litmus-python.so is neither beside the litmus "
                        "binary nor in ../lib/litmus: reinstall litmus");

@@ -10,6 +10,24 @@
  * as found when litmus was built. */
 #define LT_PYTHON_DEFAULT "/usr/bin/python3"
 
+/* The settings every interpreter litmus starts runs with, as the
+ * environment variables every version reads at start-up: sets iterate
+ * alike everywhere, nothing is written to the project, output reaches
+ * the pipes, ~/.local stays out, UTF-8 mode.  They are taken out of the
+ * environment again once the interpreter runs (pyabi.h). */
+#define LT_PYTHON_SETTINGS                                                   \
+    {                                                                        \
+        {"PYTHONHASHSEED", "0"}, {"PYTHONDONTWRITEBYTECODE", "1"},           \
+            {"PYTHONUNBUFFERED", "1"}, {"PYTHONNOUSERSITE", "1"},            \
+            {"PYTHONUTF8", "1"},                                             \
+    }
+
+/* A zygote started in the interpreter's own executable gets the user's
+ * PYTHON* variables under this prefix (PYTHONPATH as
+ * LITMUS_PYVAR_PYTHONPATH), so that they do not steer its start-up; it
+ * puts them back under their names (lt_pyabi_adopt). */
+#define LT_PYTHON_SAVED_PREFIX "LITMUS_PYVAR_"
+
 /* Chooses `python` (an interpreter's executable, a venv's bin/python
  * too) with its `libpython` (a path; NULL: the default's) for this
  * process and loads both that libpython and litmus-python.so now.  Once
@@ -29,6 +47,9 @@ int lt_python_loaded(void);
  * one is chosen). */
 const char *lt_python_exe(void);
 const char *lt_python_lib(void);
+
+/* litmus-python.so's path (caller frees), NULL when it is missing. */
+char *lt_python_module_path(void);
 
 /* A file of litmus's own beside its binary: `rel` from the binary's
  * directory (the build tree), else `installed` from it (`make install`:

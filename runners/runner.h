@@ -17,7 +17,8 @@ struct lt_subject {
 };
 
 struct lt_runner_config {
-    const char *exe;           /* the litmus binary, re-executed */
+    const char *exe;           /* the litmus binary, re-executed as the
+                                  zygote by a sanitizer build */
     const char *cwd;           /* where pytest runs, as the user ran it */
     const char *scratch_base;  /* private dir for the children's scratch */
     char *const *pytest_args;  /* test paths and user's pytest options */
@@ -77,8 +78,9 @@ enum lt_test_runner {
  * size to itself. */
 #define LT_RUNNER_SCRATCH_SLOTS 16
 
-/* Starts a zygote: fork + exec of `exe __zygote FD` with a socketpair,
- * then sends the INIT frame.  *pid and *sock (the engine's end, CLOEXEC)
+/* Starts a zygote: fork + exec of the interpreter (`python -c BOOT
+ * litmus-python.so`, serving on fd 3; a sanitizer build: `exe __zygote
+ * 3 PYTHON LIBPYTHON`) with a socketpair, then sends the INIT frame.  *pid and *sock (the engine's end, CLOEXEC)
  * on success; 0 or a negative code.  The zygote answers READY or FAILED. */
 int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
                     int *sock);
@@ -158,7 +160,8 @@ int lt_zygote_send_quit(int sock);
  * for a copy of the server the same way (zygote_preimport.c). */
 int lt_zygote_send_clone(int sock, uint32_t instance, int *clone_sock);
 
-/* Entry point of the zygote process (`litmus __zygote FD`); never
+/* Entry point of a sanitizer build's zygote process (`litmus __zygote
+ * FD PYTHON LIBPYTHON`): loads libpython and litmus-python.so; never
  * returns. */
 _Noreturn void lt_zygote_main(int sock, const char *python,
                               const char *libpython);

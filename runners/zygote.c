@@ -1,6 +1,8 @@
-/* The zygote process: embedded CPython started from an isolated config,
- * its file-system view, and the runner's shim, which collects the tests
- * and then serves RUNs through the `_litmus` module.  The top of the
+/* The zygote process: the user's CPython, running in its own executable
+ * with this file's module `_litmus_zygote` loaded (or, in a sanitizer
+ * build, started here in litmus from its libpython), its file-system
+ * view, and the runner's shim, which collects the tests and then serves
+ * RUNs through the `_litmus` module.  The top of the
  * zygote_*.c files, which call only downward: the module
  * (zygote_module.c), the fork server (zygote_serve.c), the pre-import
  * server and copies (zygote_preimport.c), the tracers (zygote_trace.c),
@@ -586,17 +588,81 @@ static void set_up_process(int debug)
                         "child compiles its own\n");
 }
 
+/* Sets os.environ[name] (and so the C environment); 0 or -1 with a
+ * Python exception set. */
+static int set_environ(const char *name, const char *value)
+{
+    PyObject *os = PyImport_ImportModule("os");
+    PyObject *env = os ? PyObject_GetAttrString(os, "environ") : NULL;
+    PyObject *v = env ? PyUnicode_DecodeFSDefault(value) : NULL;
+    int rc = v ? PyMapping_SetItemString(env, name, v) : -1;
+    Py_XDECREF(v);
+    Py_XDECREF(env);
+    Py_XDECREF(os);
+    return rc;
+}
+
+/* The interpreter that runs this zygote in its own executable (`python
+ * -c BOOT`, lt_zygote_spawn) made to look as lt_pyabi_start leaves an
+ * embedded one: the user's PYTHON* variables back, `_litmus` importable,
+ * sys.argv [''], no '' on sys.path (the working directory goes first
+ * below, as `python -m pytest` has it).  SIGINT raises KeyboardInterrupt
+ * in both, as in `python` (the signal module installs that handler when
+ * it is first imported). */
+static void adopt_python(void)
+{
+    char err[512];
+    if (lt_pyabi_adopt(err, sizeof(err)) < 0) {
+        lt__send_failed(err);
+        _exit(3);
+    }
+    PyObject *mod = lt__litmus_module_init();
+    PyObject *argv = Py_BuildValue("[s]", "");
+    PyObject *path = PySys_GetObject("path"); /* borrowed */
+    int ok = mod && argv && path && PyList_Check(path) &&
+             PyDict_SetItemString(PyImport_GetModuleDict(), "_litmus",
+                                  mod) == 0 &&
+             PySys_SetObject("argv", argv) == 0;
+    if (ok && PyList_Size(path) > 0) {
+        PyObject *first = PyList_GetItem(path, 0); /* borrowed */
+        if (first && PyUnicode_Check(first) &&
+            PyUnicode_GetLength(first) == 0)
+            ok = PySequence_DelItem(path, 0) == 0;
+    }
+    Py_XDECREF(argv);
+    Py_XDECREF(mod);
+    if (!ok) {
+        PyErr_Print();
+        lt__send_failed("the interpreter cannot take the zygote");
+        _exit(3);
+    }
+    /* What ps and top show, as for a zygote litmus starts itself. */
+    prctl(PR_SET_NAME, "litmus-zygote");
+}
+
 /* The interpreter, started as `python -m pytest` would be in the working
- * directory, with the engine's path prefix. */
-static void start_interpreter(const struct lt_init_frame *init)
+ * directory, with the engine's path prefix.  started: this process is
+ * the interpreter's own executable, already running (adopt_python);
+ * else the engine loaded its libpython for us to start. */
+static void start_interpreter(const struct lt_init_frame *init, int started)
 {
     /* The processes the tests start import from the same places: the
      * engine's prefix (PYTHONPATH's entries made absolute, and an src/
-     * root it added) becomes their PYTHONPATH.  The embedded interpreter
-     * itself starts isolated and ignores it. */
-    if (init->path_prefix[0])
-        setenv("PYTHONPATH", init->path_prefix, 1);
-    start_python(init->python);
+     * root it added) becomes their PYTHONPATH.  The interpreter itself
+     * ignores it. */
+    if (!started) {
+        if (init->path_prefix[0])
+            setenv("PYTHONPATH", init->path_prefix, 1);
+        start_python(init->python);
+    } else {
+        adopt_python();
+        if (init->path_prefix[0] &&
+            set_environ("PYTHONPATH", init->path_prefix) < 0) {
+            PyErr_Print();
+            lt__send_failed("cannot set PYTHONPATH");
+            _exit(3);
+        }
+    }
     if (put_on_path(lt__zygote.run_cwd, init->path_prefix) < 0) {
         PyErr_Print();
         lt__send_failed("cannot set the import path");
@@ -715,8 +781,8 @@ static void run_shim(PyObject *shim, const struct lt_init_frame *init)
     }
 }
 
-/* Contract: see zygote_internal.h. */
-_Noreturn void lt_py_zygote_main(int sock)
+/* The zygote's life, on the engine's socket: never returns. */
+static _Noreturn void zygote_main(int sock, int started)
 {
     struct lt_init_frame init;
     attach_to_engine(sock);
@@ -724,10 +790,46 @@ _Noreturn void lt_py_zygote_main(int sock)
     lt__trace_init(init.paths, init.source_lens, init.sources,
                    init.n_subjects);
     set_up_process(init.debug);
-    start_interpreter(&init);
+    start_interpreter(&init, started);
     enter_view_or_note(&init);
     run_shim(load_runner_modules(), &init);
     /* No Py_Finalize: nothing of ours needs it, and it could run user
      * atexit hooks. */
     lt__zygote_exit(0);
+}
+
+/* Contract: see zygote_internal.h. */
+_Noreturn void lt_py_zygote_main(int sock)
+{
+    zygote_main(sock, 0);
+}
+
+/* `_litmus_zygote.serve(fd)`: the zygote in the interpreter's own
+ * executable, on the socket at fd; never returns. */
+static PyObject *serve(PyObject *self, PyObject *fd)
+{
+    (void)self;
+    long sock = PyLong_AsLong(fd);
+    if (sock < 3 || sock > INT_MAX) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "not the engine's socket");
+        return NULL;
+    }
+    zygote_main((int)sock, 1);
+}
+
+static PyMethodDef boot_methods[] = {
+    {"serve", serve, METH_O, "The zygote, on the engine's socket."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef boot_module = {
+    PyModuleDef_HEAD_INIT, "_litmus_zygote", NULL, -1, boot_methods,
+    NULL, NULL, NULL, NULL,
+};
+
+/* Contract: see zygote_internal.h. */
+PyMODINIT_FUNC PyInit__litmus_zygote(void)
+{
+    return PyModule_Create(&boot_module);
 }

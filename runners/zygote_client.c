@@ -1,8 +1,8 @@
 /* The engine's side of a zygote: starting one with a scrubbed
  * environment and its INIT frame, and sending it RUN, QUIT and CLONE.
  * Runs in litmus, with two exceptions: lt_zygote_main is what a new
- * zygote process (`litmus __zygote`) runs before it loads
- * litmus-python.so, and a zygote asks its own pre-import server for a
+ * zygote process of a sanitizer build (`litmus __zygote`) runs before it
+ * loads libpython and litmus-python.so, and a zygote asks its own pre-import server for a
  * copy with lt_zygote_send_clone, as the engine asks the zygote
  * (zygote_preimport.c), so litmus-python.so links this file too.
  * SPDX-License-Identifier: MIT */
@@ -47,20 +47,69 @@ static int env_passes(const char *entry, const struct lt_runner_config *cfg)
     return 0;
 }
 
-/* The zygote's environment (a NULL-terminated array of pointers into
- * environ; the caller frees the array only). */
-static char **zygote_env(const struct lt_runner_config *cfg)
+/* How a new zygote runs Python: in the interpreter's own executable, with
+ * litmus-python.so loaded as the extension module _litmus_zygote, so that
+ * the tests run at that interpreter's own speed (Debian's python3 is a
+ * static build, about 10-15% faster than its libpython).  A sanitizer
+ * build re-executes litmus instead, which loads libpython (lt_zygote_main):
+ * a sanitized module cannot go into an interpreter built without the
+ * sanitizer. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ZYGOTE_IN_INTERPRETER 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZYGOTE_IN_INTERPRETER 0
+#endif
+#endif
+#ifndef ZYGOTE_IN_INTERPRETER
+#define ZYGOTE_IN_INTERPRETER 1
+#endif
+
+/* What `python -c` runs: creates the module from the file in argv[1]
+ * (binding no name in __main__) and serves on fd 3. */
+static const char boot_py[] =
+    "__import__('_imp').create_dynamic(type('spec', (), {'name': "
+    "'_litmus_zygote', 'origin': __import__('sys').argv[1]})).serve(3)";
+
+/* The zygote's environment: a NULL-terminated array of pointers into
+ * environ and into *owned (both arrays the caller frees with
+ * free_owned).  in_interpreter: the interpreter starts from this
+ * environment itself, so the user's PYTHON* variables go under
+ * LT_PYTHON_SAVED_PREFIX and LT_PYTHON_SETTINGS are added (pyload.h). */
+static const char *const python_settings[][2] = LT_PYTHON_SETTINGS;
+#define N_PYTHON_SETTINGS (sizeof(python_settings) / sizeof(python_settings[0]))
+
+static char **zygote_env(const struct lt_runner_config *cfg,
+                         int in_interpreter, char ***owned)
 {
     extern char **environ;
     size_t n = 0;
     while (environ[n])
         n++;
-    char **env = xcalloc(n + 1, sizeof(char *));
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (env_passes(environ[i], cfg))
+    char **env = xcalloc(n + N_PYTHON_SETTINGS + 1, sizeof(char *));
+    *owned = xcalloc(n + N_PYTHON_SETTINGS + 1, sizeof(char *));
+    size_t k = 0, o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!env_passes(environ[i], cfg))
+            continue;
+        if (in_interpreter && strncmp(environ[i], "PYTHON", 6) == 0)
+            env[k++] = (*owned)[o++] =
+                xasprintf("%s%s", LT_PYTHON_SAVED_PREFIX, environ[i]);
+        else
             env[k++] = environ[i];
+    }
+    for (size_t i = 0; in_interpreter && i < N_PYTHON_SETTINGS; i++)
+        env[k++] = (*owned)[o++] = xasprintf("%s=%s", python_settings[i][0],
+                                             python_settings[i][1]);
     return env;
+}
+
+static void free_owned(char **env, char **owned)
+{
+    for (size_t i = 0; owned[i]; i++)
+        free(owned[i]);
+    free(owned);
+    free(env);
 }
 
 /* Contract: see runner.h.  The zygote's end of the socketpair becomes fd 3
@@ -71,11 +120,16 @@ int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
         return -errno;
-    char **env = zygote_env(cfg);
+    const char *python = cfg->python ? cfg->python : LT_PYTHON_DEFAULT;
+    /* Without the module, litmus's own start says what is missing. */
+    char *module = ZYGOTE_IN_INTERPRETER ? lt_python_module_path() : NULL;
+    char **owned;
+    char **env = zygote_env(cfg, module != NULL, &owned);
     pid_t p = fork();
     if (p < 0) {
         int rc = -errno;
-        free(env);
+        free_owned(env, owned);
+        free(module);
         close(sv[0]);
         close(sv[1]);
         return rc;
@@ -84,18 +138,25 @@ int lt_zygote_spawn(const struct lt_runner_config *cfg, pid_t *pid,
         /* dup2 onto itself would keep close-on-exec: clear it by hand. */
         if (sv[1] == 3 ? fcntl(3, F_SETFD, 0) < 0 : dup2(sv[1], 3) < 0)
             _exit(127);
-        /* The interpreter and its libpython: the new process loads that
-         * one before anything else. */
-        char *argv[] = {"litmus-zygote", "__zygote", "3",
-                        (char *)(cfg->python ? cfg->python
-                                             : LT_PYTHON_DEFAULT),
-                        (char *)(cfg->libpython ? cfg->libpython
-                                                : lt_python_lib()),
-                        NULL};
-        execve(cfg->exe, argv, env);
+        if (module) {
+            /* argv[0] is the interpreter as named (a venv's bin/python),
+             * from which it finds its prefix and the venv. */
+            char *argv[] = {(char *)python, "-c", (char *)boot_py, module,
+                            NULL};
+            execve(python, argv, env);
+        } else {
+            /* The interpreter and its libpython: the new process loads
+             * that one before anything else. */
+            char *argv[] = {"litmus-zygote", "__zygote", "3", (char *)python,
+                            (char *)(cfg->libpython ? cfg->libpython
+                                                    : lt_python_lib()),
+                            NULL};
+            execve(cfg->exe, argv, env);
+        }
         _exit(127);
     }
-    free(env);
+    free_owned(env, owned);
+    free(module);
     close(sv[1]);
 
     struct lt_wire_writer w;

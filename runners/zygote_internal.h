@@ -135,4 +135,9 @@ PyObject *lt__litmus_module_init(void);
  * zygote_client.c) finds by name and hands the engine's socket to. */
 _Noreturn void lt_py_zygote_main(int sock);
 
+/* The same zygote in the interpreter's own executable: litmus-python.so
+ * as the extension module `_litmus_zygote`, whose serve(fd) the new
+ * process's `python -c` calls (lt_zygote_spawn). */
+PyMODINIT_FUNC PyInit__litmus_zygote(void);
+
 #endif

@@ -86,9 +86,11 @@ no_leftovers() {
   local left="" pid env
   for env in $(grep -lszxF "LT_E2E_MARK=$WORK" /proc/[0-9]*/environ 2>/dev/null); do
     pid=${env#/proc/}; pid=${pid%/environ}
+    # litmus, a sanitizer build's zygote, or a zygote in the
+    # interpreter's executable (`python -c BOOT` naming _litmus_zygote).
     case $(head -z -n 1 "/proc/$pid/cmdline" 2>/dev/null | tr -d '\0') in
       litmus-zygote|*/litmus|litmus) ;;
-      *) continue ;;
+      *) grep -qs _litmus_zygote "/proc/$pid/cmdline" || continue ;;
     esac
     left="$left $pid($(tr '\0' ' ' < /proc/$pid/cmdline 2>/dev/null))"
   done

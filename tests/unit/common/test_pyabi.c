@@ -43,7 +43,16 @@ static const char case_py[] =
     "def take_tool():\n"
     "    sys.monitoring.use_tool_id(3, 'someone else')\n"
     "def give_tool():\n"
-    "    sys.monitoring.free_tool_id(3)\n";
+    "    sys.monitoring.free_tool_id(3)\n"
+    "def as_exec_left_it():\n"
+    "    os.environ['LITMUS_PYVAR_PYTHONFOO'] = 'bar'\n"
+    "    os.environ['LITMUS_PYVAR_PYTHONHASHSEED'] = '5'\n"
+    "    os.environ['PYTHONHASHSEED'] = '0'\n"
+    "    os.environ['PYTHONUTF8'] = '1'\n"
+    "def environ_now():\n"
+    "    return sorted((k, v) for k, v in os.environ.items()\n"
+    "                  if 'PYTHONFOO' in k or 'PYTHONHASHSEED' in k or\n"
+    "                  'PYTHONUTF8' in k)\n";
 
 static int start(void **state)
 {
@@ -321,10 +330,36 @@ static void test_monitoring(void **state)
     Py_DECREF(line_code);
 }
 
+/* A zygote in the interpreter's executable starts with the settings in
+ * its environment and the user's PYTHON* variables renamed; adopting it
+ * takes the settings out and gives the user's back their names (the
+ * user's own hash seed included), in os.environ and in C. */
+static void test_adopt(void **state)
+{
+    (void)state;
+    call_global("as_exec_left_it");
+    char err[256] = "";
+    assert_int_equal(lt_pyabi_adopt(err, sizeof(err)), 0);
+    PyObject *now = PyObject_CallObject(global("environ_now"), NULL);
+    assert_non_null(now);
+    PyObject *want = Py_BuildValue("[(ss)(ss)]", "PYTHONFOO", "bar",
+                                   "PYTHONHASHSEED", "5");
+    assert_int_equal(PyObject_RichCompareBool(now, want, Py_EQ), 1);
+    Py_DECREF(want);
+    Py_DECREF(now);
+    assert_string_equal(getenv("PYTHONFOO"), "bar");
+    assert_string_equal(getenv("PYTHONHASHSEED"), "5");
+    assert_null(getenv("LITMUS_PYVAR_PYTHONFOO"));
+    assert_null(getenv("PYTHONUTF8"));
+    /* The other variables stay. */
+    assert_string_equal(getenv("PYTHONPATH"), "/nowhere/pyabi-test");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_settings_and_environment),
+        cmocka_unit_test(test_adopt),
         cmocka_unit_test(test_function_and_code_helpers),
         cmocka_unit_test(test_peek_follows_reassigned_code),
         cmocka_unit_test(test_frame_hook),
