@@ -913,6 +913,7 @@ class Index:
         self.decorated = None
         self.by_path = None
         self.unimported = frozenset()
+        self.every_query = None   # why every query answers all, known early
         # Subjects first; then only the files whose text names something
         # a subject binds or a subject module (a file that does not name
         # it cannot read it), and so on for the names those files bind,
@@ -939,7 +940,15 @@ class Index:
                 break
             more = set()
             for p in named:
+                n_dynamic = len(self.dynamic)
                 stmts = self.add(p, where.get(p), texts.pop(p))
+                why = self.reads_all(self.files[-1],
+                                     self.dynamic[n_dynamic:], every)
+                if why:
+                    # Every query would answer all: the rest of a large
+                    # tree need not be parsed (Query.dynamic).
+                    self.every_query = why
+                    return
                 for st in stmts:
                     more |= st.binds
                 # A module that star-imports re-exports: who names it
@@ -950,6 +959,36 @@ class Index:
                     more |= module_names(p)
             names |= more
         self.unimported = self.find_unimported(every)
+
+    def reads_all(self, rec, dynamic, texts):
+        """Why every query must answer all once rec is parsed, or None: a
+        unit of a file that is neither subject nor test reads names
+        without naming them (Query.dynamic's last case), and some other
+        file names the file's module, so that find_unimported cannot
+        leave it out (one more file only adds names)."""
+        if not dynamic or rec.subject is not None or rec.test:
+            return None
+        if os.path.basename(rec.path) not in ("conftest.py", "__init__.py"):
+            pattern = name_pattern([rec.modname])
+            if not any(p != rec.path and (not isinstance(t, bytes) or
+                                          pattern.search(t))
+                       for p, t in self.config_texts(texts).items()):
+                return None
+        return "%s reads names without naming them" % where(self, dynamic[0])
+
+    def config_texts(self, texts):
+        """texts with the project's setup.cfg, tox.ini, pytest.ini and
+        pyproject.toml added, where plugins and options are named."""
+        for cfg in ("setup.cfg", "tox.ini", "pytest.ini", "pyproject.toml"):
+            p = os.path.join(self.root, cfg)
+            if p in texts:
+                continue
+            try:
+                with open(p, "rb") as f:
+                    texts[p] = f.read()
+            except OSError:
+                pass
+        return texts
 
     def find_unimported(self, texts):
         """The parsed files that are neither subjects, test modules,
@@ -970,13 +1009,7 @@ class Index:
                 cand.setdefault(rec.modname, []).append(rec.path)
         if not cand:
             return frozenset()
-        for cfg in ("setup.cfg", "tox.ini", "pytest.ini", "pyproject.toml"):
-            p = os.path.join(self.root, cfg)
-            try:
-                with open(p, "rb") as f:
-                    texts[p] = f.read()
-            except OSError:
-                pass
+        texts = self.config_texts(texts)
         pattern = name_pattern(cand)
         named = set()
         for p, t in texts.items():
@@ -1159,8 +1192,8 @@ class Index:
         rec = self.by_subject[subject]
         if rec.error:
             return ("cannot parse " + rec.error, [], [], [], False, [])
-        if self.broken:
-            return (self.broken, [], [], [], False, [])
+        if self.broken or self.every_query:
+            return (self.broken or self.every_query, [], [], [], False, [])
         q = Query(self, rec, line, end_line)
         why = q.run()
         if why:

@@ -408,39 +408,172 @@ def swap_payload(changed):
         changed.items(), key=lambda kv: repr(kv[0])) if p != ()))
 
 
-def analyse(path, source, changes, payload_budget=0):
+class _Statements:
+    """A module's top-level statements, in groups that share no line, so
+    that a change inside one group is compiled with that group alone: a
+    large module's thousands of mutants would each compile all of it.  A
+    group is compiled as the module compiles it: at its own lines, under
+    the module's __future__ flags, and with what the compiler reads of the
+    rest of the module, which is which module-level names imports bind (a
+    call of an imported name's method compiles another way): the first
+    line binds them all by an import, and is no docstring; the lines
+    between it and the group are blank.  Its code then differs from the
+    original group's exactly where the whole module's would.  A group on
+    the module's first line is compiled with the whole module."""
+
+    def __init__(self, raw, path):
+        import ast
+        import re
+        self.groups = []   # (first line, start byte, end byte)
+        self.flags = 0
+        self.future_end = 0    # bytes up to the last __future__ import
+        # A BOM or a coding declaration other than UTF-8 is the first
+        # lines': such a module is compiled whole.
+        head = raw.split(b"\n", 2)[:2]
+        if raw.startswith(b"\xef\xbb\xbf") or any(
+                re.match(rb"^[ \t\f]*#.*?coding[:=]", h) for h in head):
+            return
+        try:
+            tree = ast.parse(raw, path)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            return
+        starts = [0]
+        for line in raw.splitlines(keepends=True):
+            starts.append(starts[-1] + len(line))
+        import __future__
+        imported = set()
+        pending = list(tree.body)
+        while pending:
+            node = pending.pop()
+            if isinstance(node, ast.Import):
+                imported.update(a.asname or a.name.split(".")[0]
+                                for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                imported.update(a.asname or a.name for a in node.names
+                                if a.name != "*")
+            elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                       ast.ClassDef, ast.Lambda,
+                                       ast.expr)):
+                pending.extend(ast.iter_child_nodes(node))
+        self.first_line = b"0\n" if not imported else (
+            "import " + ", ".join("sys as %s" % n for n in sorted(imported))
+            + "\n").encode()
+        spans = []
+        for node in tree.body:
+            first = min([node.lineno] + [d.lineno for d in getattr(
+                node, "decorator_list", ())])
+            last = node.end_lineno or node.lineno
+            if isinstance(node, ast.ImportFrom) and \
+                    node.module == "__future__":
+                for a in node.names:
+                    feature = getattr(__future__, a.name, None)
+                    self.flags |= getattr(feature, "compiler_flag", 0)
+                self.future_end = starts[min(last, len(starts) - 1)]
+            if spans and first <= spans[-1][1]:
+                spans[-1][1] = max(spans[-1][1], last)
+            else:
+                spans.append([first, last])
+        for first, last in spans:
+            if last >= len(starts):
+                return
+            self.groups.append((first, starts[first - 1], starts[last]))
+        # What follows the module's first line is compiled whole.
+        self.groups = [g for g in self.groups if g[0] > 1]
+
+    def group_of(self, start, end, old, new):
+        """The index of the group holding the change of bytes start:end
+        from old to new, or -1 when the module is compiled whole for it:
+        outside one group, within the __future__ imports, or changing the
+        number of lines (the groups below it would move)."""
+        if old.count(b"\n") != new.count(b"\n") or \
+                old.count(b"\r") != new.count(b"\r") or \
+                start < self.future_end:
+            return -1
+        import bisect
+        k = bisect.bisect_right([g[1] for g in self.groups], start) - 1
+        if k < 0 or end > self.groups[k][2]:
+            return -1
+        return k
+
+    def compile(self, k, text, path):
+        """Group k's text (its bytes, changed or not) compiled in place."""
+        pad = self.first_line + b"\n" * (self.groups[k][0] - 2)
+        return compile(pad + text, path, "exec", flags=self.flags,
+                       dont_inherit=True)
+
+
+def _compiled_original(path, raw):
+    """(raw, its code, its _Statements, {group: the group's code})."""
+    orig = _ORIGINALS.get(path)
+    if orig is None or orig[0] != raw:
+        orig = (raw, compile(raw, path, "exec", dont_inherit=True),
+                _Statements(raw, path), {})
+        _ORIGINALS[path] = orig
+    return orig
+
+
+def _analyse_one(path, raw, orig, start, end, repl, whole):
+    """(status, changed, structural, detail) of one change; whole: compile
+    the whole module (else the change's group alone where it can).  The
+    detail of an OK change is the group's index, or "" when the module
+    was compiled whole."""
+    base, stmts, group_codes = orig[1], orig[2], orig[3]
+    new_bytes = repl.encode("utf-8")
+    k = -1 if whole else stmts.group_of(start, end, raw[start:end],
+                                        new_bytes)
+    try:
+        if k < 0:
+            code = compile(raw[:start] + new_bytes + raw[end:], path, "exec",
+                           dont_inherit=True)
+        else:
+            _first, gs, ge = stmts.groups[k]
+            if k not in group_codes:
+                group_codes[k] = stmts.compile(k, raw[gs:ge], path)
+            base = group_codes[k]
+            code = stmts.compile(k, raw[gs:start] + new_bytes + raw[end:ge],
+                                 path)
+    except (SyntaxError, ValueError, OverflowError, MemoryError,
+            RecursionError) as exc:
+        if k >= 0:
+            # What the whole module makes of it, and its message.
+            return _analyse_one(path, raw, orig, start, end, repl, True)
+        return INVALID, None, None, "%s: %s" % (type(exc).__name__, exc)
+    changed, structural = code_diff(base, code)
+    if not changed:
+        return EQUIVALENT, None, None, ""
+    return OK, changed, structural, "" if k < 0 else k
+
+
+def analyse(path, source, changes, payload_budget=0, whole=False):
     """For each (start, end, replacement) byte change of `source`: status
     (OK, INVALID, EQUIVALENT), whether the module must be re-executed,
     the change's fingerprint, a message for INVALID, and, while the
     payloads so far stay within payload_budget bytes, the swap payload of
-    an OK change that needs no re-execution (else b"")."""
+    an OK change that needs no re-execution (else b"").  Each change is
+    compiled with its group of top-level statements alone (_Statements);
+    whole=True compiles the whole module for every change, as the groups
+    stand for it.  Fingerprints are comparable between changes of one
+    call only."""
     raw = source.encode("utf-8", "surrogateescape")
-    orig = _ORIGINALS.get(path)
-    if orig is None or orig[0] != raw:
-        orig = (raw, compile(raw, path, "exec", dont_inherit=True))
-        _ORIGINALS[path] = orig
-    base = orig[1]
+    orig = _compiled_original(path, raw)
     out = []
     for start, end, repl in changes:
-        new = raw[:start] + repl.encode("utf-8") + raw[end:]
-        try:
-            code = compile(new, path, "exec", dont_inherit=True)
-        except (SyntaxError, ValueError, OverflowError, MemoryError,
-                RecursionError) as exc:
-            out.append((INVALID, 0, "", "%s: %s" % (type(exc).__name__, exc),
-                        b""))
+        status, changed, structural, detail = _analyse_one(
+            path, raw, orig, start, end, repl, whole)
+        if status != OK:
+            out.append((status, 0, "", detail, b""))
             continue
-        changed, structural = code_diff(base, code)
-        if not changed:
-            out.append((EQUIVALENT, 0, "", "", b""))
-            continue
+        # A group's module code holds that group alone: the same change of
+        # two like statements must not look alike.
+        marked = changed if detail == "" else \
+            {("group", detail) + p: c for p, c in changed.items()}
         payload = b""
         if not structural and payload_budget > 0:
             payload = swap_payload(changed)
             if len(payload) > payload_budget:
                 payload = b""
             payload_budget -= len(payload)
-        out.append((OK, 1 if structural else 0, fingerprint(changed), "",
+        out.append((OK, 1 if structural else 0, fingerprint(marked), "",
                     payload))
     return out
 

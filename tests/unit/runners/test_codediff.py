@@ -210,3 +210,100 @@ def test_changed_spans_cannot_be_said_for_other_module_or_class_code():
     assert codediff.changed_spans(
         'm.py', SRC, SRC.replace('size = 2', 'size = 3')) is None
     assert codediff.changed_spans('m.py', SRC, SRC + 'def (:\n') is None
+
+
+# A module where compiling a statement alone could go wrong: __future__
+# flags, a method called on an imported name (3.11 compiles that call
+# another way), a bare string below the docstring, decorators, two
+# statements on one line, like statements, a class.
+GROUPS_SRC = '''\
+"""The docstring."""
+from __future__ import annotations
+import os.path
+from math import floor as fl
+
+"""not a docstring"""
+x = 1; y = lambda: 2
+
+
+@staticmethod
+def deco(f: int) -> int:
+    return os.path.join("a", "b") + str(fl(2.5))
+
+
+class Box:
+    size = 1
+
+    def grow(self, n: int) -> int:
+        if n > 2:
+            return fl.__call__(n) + 1
+        return [
+            n,
+            2,
+        ][0]
+
+
+limit = 5
+limit = 5
+'''
+
+
+def group_changes():
+    raw = GROUPS_SRC.encode()
+    out = []
+    for old, new in (("The docstring", "XX"), ("annotations", "division"),
+                     ("not a docstring", "XX"), ("1", "2"), ("2", "3"),
+                     ('"a"', '"c"'), ("2.5", "3.5"), ("size = 1", "size = 2"),
+                     ("n > 2", "n >= 2"), ("+ 1", "- 1"),
+                     ("[\n            n,\n            2,\n        ][0]", "n"),
+                     ("return", "retur"), ("limit = 5", "limit = 6")):
+        at = -1
+        while True:
+            at = raw.find(old.encode(), at + 1)
+            if at < 0:
+                break
+            out.append((at, at + len(old.encode()), new))
+    return out
+
+
+def dedup_classes(results):
+    first = {}
+    return [first.setdefault(fp, i) if status == codediff.OK else None
+            for i, (status, _, fp, _, _) in enumerate(results)]
+
+
+def test_a_statement_compiled_alone_is_judged_as_in_the_whole_module():
+    changes = group_changes()
+    assert len(changes) > 20
+    codediff._ORIGINALS.clear()
+    whole = codediff.analyse('g.py', GROUPS_SRC, changes, 1 << 20, whole=True)
+    codediff._ORIGINALS.clear()
+    alone = codediff.analyse('g.py', GROUPS_SRC, changes, 1 << 20)
+    for ch, w, a in zip(changes, whole, alone):
+        assert (w[0], w[1], w[3]) == (a[0], a[1], a[3]), ch
+        assert (marshal.loads(w[4]) if w[4] else None) == \
+            (marshal.loads(a[4]) if a[4] else None), ch
+    # The like statements' like changes stay two mutants.
+    assert dedup_classes(whole) == dedup_classes(alone)
+    assert {codediff.INVALID, codediff.EQUIVALENT, codediff.OK} <= \
+        {s for s, *_ in alone}
+
+
+def test_a_change_compiles_its_statement_not_the_module(monkeypatch):
+    sizes = []
+    real = compile
+
+    def counting(source, *args, **kwargs):
+        sizes.append(len(source))
+        return real(source, *args, **kwargs)
+
+    raw = GROUPS_SRC.encode()
+    at = raw.index(b"n > 2")
+    codediff._ORIGINALS.clear()
+    monkeypatch.setattr(codediff, "compile", counting, raising=False)
+    [(status, structural, _, _, _)] = codediff.analyse(
+        'g.py', GROUPS_SRC, [(at, at + 5, "n >= 2")])
+    assert (status, structural) == (codediff.OK, 0)
+    # The original once, then the class alone, before and after.
+    assert sizes[0] == len(raw)
+    assert len(sizes) == 3 and max(sizes[1:]) < len(raw) * 0.8
