@@ -298,27 +298,46 @@ struct saved_var {
     char *name, *value;
 };
 
-/* Takes every PYTHON* variable out of the environment; returns them. */
-static struct saved_var *take_python_vars(size_t *n)
+/* The environment's variables whose names start with prefix, their names
+ * without its first `strip` bytes; NULL when out of memory. */
+static struct saved_var *vars_with_prefix(const char *prefix, size_t strip,
+                                          size_t *n)
 {
-    size_t cap = 0;
+    size_t plen = strlen(prefix), cap = 0;
     for (char **e = environ; *e; e++)
-        cap += strncmp(*e, "PYTHON", 6) == 0;
+        cap += strncmp(*e, prefix, plen) == 0;
     struct saved_var *v = calloc(cap + 1, sizeof(*v));
     *n = 0;
     if (!v)
         return NULL;
     for (char **e = environ; *e && *n < cap; e++) {
         const char *eq = strchr(*e, '=');
-        if (strncmp(*e, "PYTHON", 6) != 0 || !eq)
+        if (strncmp(*e, prefix, plen) != 0 || !eq ||
+            (size_t)(eq - *e) < strip)
             continue;
-        v[*n].name = strndup(*e, (size_t)(eq - *e));
+        v[*n].name = strndup(*e + strip, (size_t)(eq - *e) - strip);
         v[*n].value = strdup(eq + 1);
         if (!v[*n].name || !v[*n].value)
             abort();
         (*n)++;
     }
-    for (size_t i = 0; i < *n; i++)
+    return v;
+}
+
+static void free_vars(struct saved_var *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].name);
+        free(v[i].value);
+    }
+    free(v);
+}
+
+/* Takes every PYTHON* variable out of the environment; returns them. */
+static struct saved_var *take_python_vars(size_t *n)
+{
+    struct saved_var *v = vars_with_prefix("PYTHON", 0, n);
+    for (size_t i = 0; v && i < *n; i++)
         unsetenv(v[i].name);
     return v;
 }
@@ -389,34 +408,19 @@ int lt_pyabi_start(const char *python, int site, char *err, size_t errsize)
                  "types", python);
         rc = -1;
     }
-    for (size_t i = 0; i < n_saved; i++) {
-        free(saved[i].name);
-        free(saved[i].value);
-    }
-    free(saved);
+    free_vars(saved, n_saved);
     return rc;
 }
 
 /* Contract: see pyabi.h. */
 int lt_pyabi_adopt(char *err, size_t errsize)
 {
-    size_t plen = strlen(LT_PYTHON_SAVED_PREFIX), n = 0, cap = 0;
-    for (char **e = environ; *e; e++)
-        cap += strncmp(*e, LT_PYTHON_SAVED_PREFIX, plen) == 0;
-    struct saved_var *v = calloc(cap + 1, sizeof(*v));
+    size_t n = 0;
+    struct saved_var *v = vars_with_prefix(
+        LT_PYTHON_SAVED_PREFIX, strlen(LT_PYTHON_SAVED_PREFIX), &n);
     if (!v) {
         snprintf(err, errsize, "out of memory");
         return -1;
-    }
-    for (char **e = environ; *e && n < cap; e++) {
-        const char *eq = strchr(*e, '=');
-        if (strncmp(*e, LT_PYTHON_SAVED_PREFIX, plen) != 0 || !eq)
-            continue;
-        v[n].name = strndup(*e + plen, (size_t)(eq - *e) - plen);
-        v[n].value = strdup(eq + 1);
-        if (!v[n].name || !v[n].value)
-            abort();
-        n++;
     }
     /* The prefixed copies go too, through os.environ as the rest. */
     PyObject *os = PyImport_ImportModule("os");
@@ -438,10 +442,6 @@ int lt_pyabi_adopt(char *err, size_t errsize)
                  "types");
         rc = -1;
     }
-    for (size_t i = 0; i < n; i++) {
-        free(v[i].name);
-        free(v[i].value);
-    }
-    free(v);
+    free_vars(v, n);
     return rc;
 }
