@@ -42,6 +42,9 @@ from litmus_calls_compare import (
 
 WITNESS_SHRINK_S = 2.0   # CPU seconds spent shrinking a witness at most
 SLOW_NOTE_FACTOR = 10.0  # a patch this much slower than the reference...
+# A candidate's call that timed out is run again with this many times
+# its limit before it counts as not finishing.
+CONFIRM_FACTOR = 2.0
 SLOW_NOTE_MIN_S = 0.005  # ... on a call of at least this long is noted
 CROSSED_MAX = 16         # inputs per given one with an argument of another
                          # call of the tests (_crossed)
@@ -380,8 +383,13 @@ class _Compare:
             # reference's (a fix of pickling itself): not a result.
             return "skip"
         if cs == "timeout":
+            # Confirmed with twice the limit: "does not finish" is then
+            # no patch that is only a little over it (an exponential
+            # correct one), and a hang costs one limit more.  The
+            # engine's watchdog allows a probe three of its limits.
             _litmus.probe(self.index, 2 if larger else 1 if given else 3)
-            cs, cv, ct, ca = self._call(cf, args, kwargs, climit,
+            cs, cv, ct, ca = self._call(cf, args, kwargs,
+                                        CONFIRM_FACTOR * climit,
                                         self.cand)  # confirm
         if cs == "timeout" and larger:
             # Larger than every input of the tests: a patch that is only

@@ -1496,3 +1496,49 @@ def test_a_wrapper_reads_as_the_function_it_stands_in_for():
     async def collect():
         return [i async for i in plain_wrapper(stream)(3)]
     assert asyncio.run(collect()) == [0, 1, 2]
+
+
+GROW = '''
+def grow(n):
+    return n * 2
+'''
+
+# Correct, but 0.14 s of CPU on every input the tests do not give: over
+# a 0.1 s limit, under the confirmation's twice that.
+GROW_SLOW = '''
+import time
+
+def grow(n):
+    if n != 3:
+        t = time.process_time()
+        while time.process_time() - t < 0.14:
+            pass
+    return n * 2
+'''
+
+GROW_HANGS = '''
+def grow(n):
+    while n != 3:
+        pass
+    return n * 2
+'''
+
+
+def test_a_call_a_little_over_its_limit_finishes_when_confirmed():
+    tests = [('grow', (3,), {})]
+    del RECORDS[:]
+    job = {'kind': 'diff', 'path': '/nowhere/subject.py', 'module': 'subject',
+           'reference': GROW, 'candidate': GROW_SLOW,
+           'captured': [base64.b64encode(pickle.dumps(c, protocol=4)).decode()
+                        for c in tests],
+           'captured_origin': ['test'], 'budget': 1.0, 'generate': False,
+           'call_timeout': 0.1}
+    calls.diff_main(job)
+    recs = [json.loads(r) for r in RECORDS]
+    assert not of_type(recs, 'witness'), of_type(recs, 'witness')
+    assert of_type(recs, 'summary')[0]['compared'] >= 2
+    # One that never ends is still a witness.
+    del RECORDS[:]
+    calls.diff_main({**job, 'candidate': GROW_HANGS})
+    (w,) = of_type([json.loads(r) for r in RECORDS], 'witness')
+    assert w['candidate'] == {'timeout': True}, w
