@@ -2,9 +2,10 @@
  * environment and its INIT frame, and sending it RUN, QUIT and CLONE.
  * Runs in litmus, with two exceptions: lt_zygote_main is what a new
  * zygote process of a sanitizer build (`litmus __zygote`) runs before it
- * loads libpython and litmus-python.so, and a zygote asks its own pre-import server for a
- * copy with lt_zygote_send_clone, as the engine asks the zygote
- * (zygote_preimport.c), so litmus-python.so links this file too.
+ * loads libpython and litmus-python.so, and a zygote asks its own
+ * pre-import server for a copy with lt_zygote_send_clone, as the engine
+ * asks the zygote (zygote_preimport.c), so litmus-python.so links this
+ * file too.
  * SPDX-License-Identifier: MIT */
 #include "runners/runner.h"
 
