@@ -885,6 +885,19 @@ def module_names(path):
     return out
 
 
+def config_texts(root, texts):
+    """texts with the project's setup.cfg, tox.ini, pytest.ini and
+    pyproject.toml added, where plugins and options are named."""
+    for cfg in ("setup.cfg", "tox.ini", "pytest.ini", "pyproject.toml"):
+        p = os.path.join(root, cfg)
+        try:
+            with open(p, "rb") as f:
+                texts[p] = f.read()
+        except OSError:
+            pass
+    return texts
+
+
 def name_pattern(names):
     """A search for any of names as a whole word, in bytes."""
     words = sorted((n for n in names if n), key=len, reverse=True)
@@ -926,7 +939,9 @@ class Index:
                     texts[p] = f.read()
             except OSError as e:
                 texts[p] = e
-        every = dict(texts)       # for unimported() below
+        # Every text, and the project's configuration files, where plugins
+        # and options are named: for reads_all and find_unimported.
+        every = config_texts(self.root, dict(texts))
         names = set()
         for p in self.subjects:
             names.update(module_names(p))
@@ -972,23 +987,9 @@ class Index:
             pattern = name_pattern([rec.modname])
             if not any(p != rec.path and (not isinstance(t, bytes) or
                                           pattern.search(t))
-                       for p, t in self.config_texts(texts).items()):
+                       for p, t in texts.items()):
                 return None
         return "%s reads names without naming them" % where(self, dynamic[0])
-
-    def config_texts(self, texts):
-        """texts with the project's setup.cfg, tox.ini, pytest.ini and
-        pyproject.toml added, where plugins and options are named."""
-        for cfg in ("setup.cfg", "tox.ini", "pytest.ini", "pyproject.toml"):
-            p = os.path.join(self.root, cfg)
-            if p in texts:
-                continue
-            try:
-                with open(p, "rb") as f:
-                    texts[p] = f.read()
-            except OSError:
-                pass
-        return texts
 
     def find_unimported(self, texts):
         """The parsed files that are neither subjects, test modules,
@@ -1009,7 +1010,6 @@ class Index:
                 cand.setdefault(rec.modname, []).append(rec.path)
         if not cand:
             return frozenset()
-        texts = self.config_texts(texts)
         pattern = name_pattern(cand)
         named = set()
         for p, t in texts.items():

@@ -425,6 +425,7 @@ class _Statements:
         import ast
         import re
         self.groups = []   # (first line, start byte, end byte)
+        self.group_starts = []
         self.flags = 0
         self.future_end = 0    # bytes up to the last __future__ import
         # A BOM or a coding declaration other than UTF-8 is the first
@@ -479,6 +480,7 @@ class _Statements:
             self.groups.append((first, starts[first - 1], starts[last]))
         # What follows the module's first line is compiled whole.
         self.groups = [g for g in self.groups if g[0] > 1]
+        self.group_starts = [g[1] for g in self.groups]
 
     def group_of(self, start, end, old, new):
         """The index of the group holding the change of bytes start:end
@@ -490,7 +492,7 @@ class _Statements:
                 start < self.future_end:
             return -1
         import bisect
-        k = bisect.bisect_right([g[1] for g in self.groups], start) - 1
+        k = bisect.bisect_right(self.group_starts, start) - 1
         if k < 0 or end > self.groups[k][2]:
             return -1
         return k
@@ -513,10 +515,10 @@ def _compiled_original(path, raw):
 
 
 def _analyse_one(path, raw, orig, start, end, repl, whole):
-    """(status, changed, structural, detail) of one change; whole: compile
-    the whole module (else the change's group alone where it can).  The
-    detail of an OK change is the group's index, or "" when the module
-    was compiled whole."""
+    """(status, changed, structural, detail, group) of one change; whole:
+    compile the whole module (else the change's group alone where it
+    can).  group: the index of the group compiled, or -1 for the whole
+    module."""
     base, stmts, group_codes = orig[1], orig[2], orig[3]
     new_bytes = repl.encode("utf-8")
     k = -1 if whole else stmts.group_of(start, end, raw[start:end],
@@ -537,11 +539,11 @@ def _analyse_one(path, raw, orig, start, end, repl, whole):
         if k >= 0:
             # What the whole module makes of it, and its message.
             return _analyse_one(path, raw, orig, start, end, repl, True)
-        return INVALID, None, None, "%s: %s" % (type(exc).__name__, exc)
+        return INVALID, None, None, "%s: %s" % (type(exc).__name__, exc), k
     changed, structural = code_diff(base, code)
     if not changed:
-        return EQUIVALENT, None, None, ""
-    return OK, changed, structural, "" if k < 0 else k
+        return EQUIVALENT, None, None, "", k
+    return OK, changed, structural, "", k
 
 
 def analyse(path, source, changes, payload_budget=0, whole=False):
@@ -558,15 +560,15 @@ def analyse(path, source, changes, payload_budget=0, whole=False):
     orig = _compiled_original(path, raw)
     out = []
     for start, end, repl in changes:
-        status, changed, structural, detail = _analyse_one(
+        status, changed, structural, detail, group = _analyse_one(
             path, raw, orig, start, end, repl, whole)
         if status != OK:
             out.append((status, 0, "", detail, b""))
             continue
         # A group's module code holds that group alone: the same change of
         # two like statements must not look alike.
-        marked = changed if detail == "" else \
-            {("group", detail) + p: c for p, c in changed.items()}
+        marked = changed if group < 0 else \
+            {("group", group) + p: c for p, c in changed.items()}
         payload = b""
         if not structural and payload_budget > 0:
             payload = swap_payload(changed)

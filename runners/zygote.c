@@ -588,23 +588,11 @@ static void set_up_process(int debug)
                         "child compiles its own\n");
 }
 
-/* Sets os.environ[name] (and so the C environment); 0 or -1 with a
- * Python exception set. */
-static int set_environ(const char *name, const char *value)
-{
-    PyObject *os = PyImport_ImportModule("os");
-    PyObject *env = os ? PyObject_GetAttrString(os, "environ") : NULL;
-    PyObject *v = env ? PyUnicode_DecodeFSDefault(value) : NULL;
-    int rc = v ? PyMapping_SetItemString(env, name, v) : -1;
-    Py_XDECREF(v);
-    Py_XDECREF(env);
-    Py_XDECREF(os);
-    return rc;
-}
-
 /* The interpreter that runs this zygote in its own executable (`python
  * -c BOOT`, lt_zygote_spawn) made to look as lt_pyabi_start leaves an
- * embedded one: the user's PYTHON* variables back, `_litmus` importable,
+ * embedded one: the user's PYTHON* variables back (PYTHONPATH as the
+ * engine's path prefix, which lt_zygote_spawn put there), `_litmus`
+ * importable,
  * sys.argv [''], no '' on sys.path (the working directory goes first
  * below, as `python -m pytest` has it).  SIGINT raises KeyboardInterrupt
  * in both, as in `python` (the signal module installs that handler when
@@ -648,20 +636,15 @@ static void start_interpreter(const struct lt_init_frame *init, int started)
 {
     /* The processes the tests start import from the same places: the
      * engine's prefix (PYTHONPATH's entries made absolute, and an src/
-     * root it added) becomes their PYTHONPATH.  The interpreter itself
-     * ignores it. */
+     * root it added) becomes their PYTHONPATH (in the interpreter's
+     * executable, lt_zygote_spawn put it in the environment).  The
+     * interpreter itself ignores it. */
     if (!started) {
         if (init->path_prefix[0])
             setenv("PYTHONPATH", init->path_prefix, 1);
         start_python(init->python);
     } else {
         adopt_python();
-        if (init->path_prefix[0] &&
-            set_environ("PYTHONPATH", init->path_prefix) < 0) {
-            PyErr_Print();
-            lt__send_failed("cannot set PYTHONPATH");
-            _exit(3);
-        }
     }
     if (put_on_path(lt__zygote.run_cwd, init->path_prefix) < 0) {
         PyErr_Print();

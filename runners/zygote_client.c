@@ -76,7 +76,11 @@ static const char boot_py[] =
  * environ and into *owned (both arrays the caller frees with
  * free_owned).  in_interpreter: the interpreter starts from this
  * environment itself, so the user's PYTHON* variables go under
- * LT_PYTHON_SAVED_PREFIX and LT_PYTHON_SETTINGS are added (pyload.h). */
+ * LT_PYTHON_SAVED_PREFIX and LT_PYTHON_SETTINGS are added (pyload.h).
+ * The processes the tests start import from the same places as the
+ * tests: the engine's path prefix (PYTHONPATH's entries made absolute,
+ * and an src/ root it added), when there is one, is their PYTHONPATH
+ * (without the interpreter, the zygote sets it itself). */
 static const char *const python_settings[][2] = LT_PYTHON_SETTINGS;
 #define N_PYTHON_SETTINGS (sizeof(python_settings) / sizeof(python_settings[0]))
 
@@ -87,11 +91,16 @@ static char **zygote_env(const struct lt_runner_config *cfg,
     size_t n = 0;
     while (environ[n])
         n++;
-    char **env = xcalloc(n + N_PYTHON_SETTINGS + 1, sizeof(char *));
-    *owned = xcalloc(n + N_PYTHON_SETTINGS + 1, sizeof(char *));
+    char **env = xcalloc(n + N_PYTHON_SETTINGS + 2, sizeof(char *));
+    *owned = xcalloc(n + N_PYTHON_SETTINGS + 2, sizeof(char *));
     size_t k = 0, o = 0;
+    int prefix = in_interpreter && cfg->path_prefix && cfg->path_prefix[0];
+    if (prefix)
+        env[k++] = (*owned)[o++] = xasprintf(
+            "%sPYTHONPATH=%s", LT_PYTHON_SAVED_PREFIX, cfg->path_prefix);
     for (size_t i = 0; i < n; i++) {
-        if (!env_passes(environ[i], cfg))
+        if (!env_passes(environ[i], cfg) ||
+            (prefix && strncmp(environ[i], "PYTHONPATH=", 11) == 0))
             continue;
         if (in_interpreter && strncmp(environ[i], "PYTHON", 6) == 0)
             env[k++] = (*owned)[o++] =

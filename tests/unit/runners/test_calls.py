@@ -194,9 +194,9 @@ def pairs(xs):
 '''
 
 
-def run_diff(reference, candidate, calls_made, budget=0.5):
+def run_diff(reference, candidate, calls_made, budget=0.5, **more):
     del RECORDS[:]
-    job = {'kind': 'diff', 'path': '/nowhere/subject.py', 'module': 'subject',
+    job = {**more, 'kind': 'diff', 'path': '/nowhere/subject.py', 'module': 'subject',
            'reference': reference, 'candidate': candidate,
            'captured': [base64.b64encode(pickle.dumps(c, protocol=4)).decode()
                         for c in calls_made],
@@ -1526,19 +1526,10 @@ def grow(n):
 
 def test_a_call_a_little_over_its_limit_finishes_when_confirmed():
     tests = [('grow', (3,), {})]
-    del RECORDS[:]
-    job = {'kind': 'diff', 'path': '/nowhere/subject.py', 'module': 'subject',
-           'reference': GROW, 'candidate': GROW_SLOW,
-           'captured': [base64.b64encode(pickle.dumps(c, protocol=4)).decode()
-                        for c in tests],
-           'captured_origin': ['test'], 'budget': 1.0, 'generate': False,
-           'call_timeout': 0.1}
-    calls.diff_main(job)
-    recs = [json.loads(r) for r in RECORDS]
+    recs = run_diff(GROW, GROW_SLOW, tests, budget=1.0, call_timeout=0.1)
     assert not of_type(recs, 'witness'), of_type(recs, 'witness')
     assert of_type(recs, 'summary')[0]['compared'] >= 2
     # One that never ends is still a witness.
-    del RECORDS[:]
-    calls.diff_main({**job, 'candidate': GROW_HANGS})
-    (w,) = of_type([json.loads(r) for r in RECORDS], 'witness')
+    recs = run_diff(GROW, GROW_HANGS, tests, budget=1.0, call_timeout=0.1)
+    (w,) = of_type(recs, 'witness')
     assert w['candidate'] == {'timeout': True}, w
