@@ -3,10 +3,12 @@
 #include "buf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "xmalloc.h"
 
@@ -84,4 +86,26 @@ int lt_read_file(const char *path, char **out, size_t *len)
     *len = b.len;
     *out = lt_buf_steal(&b);
     return 0;
+}
+
+/* Contract: see buf.h. */
+int lt_write_file(const char *path, const void *data, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -errno;
+    const char *p = data;
+    while (len > 0) {
+        ssize_t k = write(fd, p, len);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            int err = k < 0 ? errno : EIO;
+            close(fd);
+            return -err;
+        }
+        p += k;
+        len -= (size_t)k;
+    }
+    return close(fd) < 0 ? -errno : 0;
 }

@@ -25,5 +25,8 @@ void lt_buf_free(struct lt_buf *b);
  * caller frees *out; *len excludes the NUL).  0, -errno when it cannot be
  * opened, or -EIO on a read error. */
 int lt_read_file(const char *path, char **out, size_t *len);
+/* Writes len bytes at data to a new file at `path` (mode 0644; an
+ * existing one is an error, -EEXIST).  0 or -errno. */
+int lt_write_file(const char *path, const void *data, size_t len);
 
 #endif

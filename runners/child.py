@@ -21,27 +21,6 @@ from litmus_subjects import _project_modules, _realpath
 from litmus_apply import apply_files, apply_mutant
 
 
-def _sandbox_args(flags, scratch, index=None, start=0, end=0,
-                  replacement=None):
-    """The arguments of _litmus.enter_sandbox for a run: process mode when
-    the engine asks for it, with the mutated file (when there is one)
-    written to scratch, to be bound over the subject for every process the
-    tests start."""
-    if not flags & F_PROCESSES:
-        return ()
-    if replacement is None:
-        return (1,)
-    subject = shared.SUBJECTS[index]
-    raw = subject.source.encode("utf-8")
-    new_raw = raw[:start] + replacement.encode("utf-8") + raw[end:]
-    where = os.path.join(scratch, ".litmus-mutant")
-    os.makedirs(where, exist_ok=True)
-    path = os.path.join(where, os.path.basename(subject.path))
-    with open(path, "wb") as f:
-        f.write(new_raw)
-    return (1, ((path, subject.path),))
-
-
 # Written into a process-mode baseline's scratch as sitecustomize.py, first
 # on PYTHONPATH: every Python process the tests start records the lines of
 # the subjects it runs, for the test that started it.  "PID.start" when it
@@ -310,27 +289,6 @@ def run_tests(indices, stop_first, coverage=False, selected=None,
             return
 
 
-def _files_sandbox_args(flags, scratch, files):
-    """enter_sandbox's arguments for a change of whole files (a repository
-    candidate): in process mode every changed file that exists is written
-    to scratch and bound over the original, so that the processes the
-    tests start, and the files the tests read, see the candidate."""
-    if not flags & F_PROCESSES:
-        return ()
-    where = os.path.join(scratch, ".litmus-files")
-    binds = []
-    for n, (path, text) in enumerate(files):
-        if text is None or not os.path.exists(path):
-            continue
-        copy = os.path.join(where, str(n))
-        os.makedirs(copy, exist_ok=True)
-        copy = os.path.join(copy, os.path.basename(path))
-        with open(copy, "wb") as f:
-            f.write(text.encode("utf-8", "surrogateescape"))
-        binds.append((copy, path))
-    return (1, binds)
-
-
 def _child_setup(scratch):
     # Temporary files of the tests go to the child's scratch directory.
     import tempfile
@@ -363,19 +321,6 @@ def _job_files(mode, flags, extra):
     files = [(f[0], f[1]) for f in change["files"]]
     unpin = [str(n) for n in change.get("unpin", ())]
     return files, unpin, change.get("probe")
-
-
-def untrusted_sandbox_args(mode, index, start, end, replacement, indices,
-                           stop_first, scratch, flags=0, extra="", swap=b""):
-    """The enter_sandbox arguments of an untrusted candidate in process
-    mode, asked by the zygote's C (zygote_serve.c) before it enters the
-    sandbox for the child: the candidate's text is written to scratch,
-    to be bound over the original, and is neither compiled nor run
-    here.  Same arguments as child_main."""
-    files, _unpin, _probe = _job_files(mode, flags, extra)
-    if files is not None:
-        return _files_sandbox_args(flags, scratch, files)
-    return _sandbox_args(flags, scratch, index, start, end, replacement)
 
 
 def child_main(mode, index, start, end, replacement, indices, stop_first,
@@ -421,13 +366,9 @@ def child_main(mode, index, start, end, replacement, indices, stop_first,
     else:
         _litmus.applied(APPLY_OK, "baseline")
     if not untrusted:
-        if files is not None:
-            _litmus.enter_sandbox(*_files_sandbox_args(flags, scratch, files))
-        elif mode == MODE_MUTANT:
-            _litmus.enter_sandbox(*_sandbox_args(flags, scratch, index, start,
-                                                 end, replacement))
-        else:
-            _litmus.enter_sandbox(*_sandbox_args(flags, scratch))
+        # In process mode the zygote's C binds the changed files (the
+        # mutant's subject, a candidate's files) for the tests' processes.
+        _litmus.enter_sandbox()
         _child_setup(scratch)
         needs = _needs_watch(mode, flags, scratch)
     if flags & F_CAPTURE:

@@ -14,7 +14,7 @@ from litmus_shared import APPLY_INVALID, APPLY_OK
 from litmus_subjects import _realpath
 from litmus_apply import _install_loader_patch
 from litmus_testrunners import _prepare_hypothesis
-from litmus_child import _child_setup, _sandbox_args, run_tests
+from litmus_child import _child_setup, run_tests
 
 
 def _fresh_make_collect_report(self, collector):
@@ -172,9 +172,7 @@ def _fresh_run(runner, errors):
     _litmus.applied(APPLY_OK, "fresh import")
     gc.collect()
     gc.freeze()
-    index, start, end, replacement = shared.FRESH_JOB[1:5]
-    _litmus.enter_sandbox(*_sandbox_args(shared.FRESH_JOB[8], scratch, index,
-                                         start, end, replacement))
+    _litmus.enter_sandbox()
     _child_setup(scratch)
     run_tests(indices, stop_first, selected=selected)
     _litmus.fresh_end()

@@ -25,7 +25,7 @@ from litmus_failures import (
 from litmus_testrunners import (
     DjangoRunner, DoctestRunner, PytestRunner, UnittestRunner, _ArgumentError,
     _PROTOCOL, _describe, _prepare_hypothesis)
-from litmus_child import child_main, untrusted_sandbox_args
+from litmus_child import child_main
 from litmus_fresh import (
     _FRESH_FINDER, _fresh_make_collect_report, _fresh_run, _fresh_setup)
 
@@ -288,7 +288,7 @@ def _serve_tests(runner, errors):
     gc.collect()
     gc.freeze()
     _litmus.ready(runner.ids())
-    _litmus.serve(child_main, untrusted_sandbox_args)
+    _litmus.serve(child_main)
 
 
 def _shim_failed(exc):
@@ -368,7 +368,7 @@ def _main(args, subjects, flags):
         gc.collect()
         gc.freeze()
         _litmus.ready([])
-        _litmus.serve(child_main, untrusted_sandbox_args)
+        _litmus.serve(child_main)
         return
     for path, source in subjects:
         try:

@@ -554,6 +554,7 @@ static void read_init(int sock, struct lt_init_frame *init)
     if (lt_init_frame_decode(payload, len, init) < 0)
         lt__zygote_die("malformed INIT frame", LT_EPROTO);
     lt__zygote.run_cwd = init->cwd;
+    lt__zygote.init = init;
     lt__zygote.scratch_base = init->scratch_base;
     lt__zygote.scratch_root = xstrdup(lt__zygote.scratch_base);
 }

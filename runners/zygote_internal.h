@@ -13,6 +13,17 @@
 #include "harness/wire.h"
 #include "runners/frames.h"
 
+/* What of a job's RUN frame decides the files its sandbox binds: copies,
+ * since a pre-import server's child frees its frame before it enters the
+ * sandbox. */
+struct lt__job_change {
+    int mode;
+    uint32_t flags, subject;
+    uint64_t start, end;
+    char *repl, *extra; /* NUL-terminated copies; NULL: none */
+    size_t repl_len, extra_len;
+};
+
 /* One per process: a child, the pre-import server and a copy each start
  * from the zygote's and change what differs. */
 struct lt__zygote_state {
@@ -25,6 +36,9 @@ struct lt__zygote_state {
     struct lt_wire_writer view_note; /* VIEW frame, sent before READY */
     int view_note_ready;
     char *run_cwd;
+    /* The INIT frame, kept for good: the subjects' paths and sources
+     * (a mutant's file in process mode is made from them). */
+    const struct lt_init_frame *init;
     char *scratch_base; /* where this process's children's scratch
                            directories are made */
     char *scratch_root; /* the view's scratch path (INIT's) */
@@ -42,6 +56,7 @@ struct lt__zygote_state {
     char *collection_tmp;
     int collection_tmp_fd;
     /* Settings of the job the current child runs. */
+    struct lt__job_change child_change;
     char *child_scratch;
     int child_sandboxed; /* this child entered the sandbox */
     int child_untrusted; /* its job runs an untrusted change */
@@ -84,14 +99,15 @@ _Noreturn void lt__fresh_abort(const char *msg);
 uint64_t lt__cpu_now_ns(void);
 void lt__close_fds(int *fds, int n);
 pid_t lt__py_fork(void);
-/* A child enters the sandbox with its job's limits and scratch, in
- * process mode when args (a tuple: processes=0, binds=None, as
- * _litmus.enter_sandbox takes them) asks for it, each (source, target)
- * pair of binds (a change's files, written to scratch) bound over its
- * target so that every process the tests start sees the change; sends
- * SANDBOXED.  Ends the child when the sandbox cannot be had; 0, or -1
- * with a Python error when args are malformed. */
-int lt__child_enter_sandbox(PyObject *args);
+/* A child enters the sandbox with its job's limits and scratch (the job
+ * lt__run_job_args() last set up), and sends SANDBOXED.  In process mode
+ * (the job's LT_RUN_PROCESSES; an untrusted job only for a change of
+ * code, LT_RUN_MUTANT) the changed files, a mutant's subject or a
+ * candidate's whole files, are written to scratch here, in C, as bytes
+ * that are neither compiled nor run, and bound over the originals, so
+ * that every process the tests start sees the change.  Ends the child
+ * when the files cannot be written or the sandbox cannot be had. */
+void lt__child_enter_sandbox(void);
 PyObject *lt__run_job_args(const struct lt_run_frame *q);
 void lt__send_started(int fd, uint64_t token, pid_t pid, int err);
 void lt__reap_and_report(int fd, uint64_t token, pid_t pid,
@@ -120,9 +136,8 @@ extern PyMethodDef lt__preimport_methods[];
 
 /* The fork server loop: RUN and CLONE frames until QUIT or EOF.  A
  * job's child calls callback with the job's arguments (the shim's
- * child_main); an untrusted job's child enters the sandbox before,
- * asking binds_cb (same arguments) for the files process mode binds. */
-PyObject *lt__serve(PyObject *callback, PyObject *binds_cb);
+ * child_main); an untrusted job's child enters the sandbox before. */
+PyObject *lt__serve(PyObject *callback);
 
 /*** zygote_module.c: the `_litmus` module ***/
 

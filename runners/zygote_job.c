@@ -8,14 +8,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/buf.h"
 #include "common/err.h"
 #include "common/xmalloc.h"
 #include "harness/wire.h"
@@ -39,8 +42,34 @@ void lt__close_fds(int *fds, int n)
             close(fds[i]);
 }
 
+/* A NUL-terminated copy of n bytes at s, or NULL for NULL. */
+static char *copy_field(const char *s, size_t n)
+{
+    if (!s)
+        return NULL;
+    char *c = xmalloc(n + 1);
+    memcpy(c, s, n);
+    c[n] = '\0';
+    return c;
+}
+
+/* Keeps what of q decides the files its sandbox binds. */
+static void keep_change(const struct lt_run_frame *q)
+{
+    struct lt__job_change *c = &lt__zygote.child_change;
+    free(c->repl);
+    free(c->extra);
+    *c = (struct lt__job_change){
+        .mode = q->mode, .flags = q->flags, .subject = q->subject,
+        .start = q->start, .end = q->end,
+        .repl = copy_field(q->repl, q->repl_len), .repl_len = q->repl_len,
+        .extra = copy_field(q->extra, q->extra_len),
+        .extra_len = q->extra_len};
+}
+
 /* The arguments of the shim's child_main for a decoded RUN (a new
- * reference); sets the child's limits and makes its scratch directory. */
+ * reference); sets the child's limits, keeps its change and makes its
+ * scratch directory. */
 PyObject *lt__run_job_args(const struct lt_run_frame *q)
 {
     PyObject *tests = PyList_New(q->n_tests);
@@ -55,6 +84,7 @@ PyObject *lt__run_job_args(const struct lt_run_frame *q)
     }
     lt__zygote.child_cpu_seconds = q->cpu_seconds;
     lt__zygote.child_memory_bytes = q->memory_bytes;
+    keep_change(q);
     free(lt__zygote.child_scratch);
     lt__zygote.child_scratch =
         lt_sandbox_scratch_new(lt__zygote.scratch_base);
@@ -167,37 +197,95 @@ static int enter_process_mode(struct lt_sandbox_opts *o,
 
 #define MAX_BINDS 256 /* files of one change bound over the originals */
 
-/* The (source, target) pairs of binds, a sequence of 2-tuples of str,
- * into out[] as a NULL-terminated list of strings that live as long as
- * the child (it never returns to free them).  0, or -1 with a Python
- * error set. */
-static int bind_list(PyObject *binds, const char **out)
+/* Writes len bytes at data to a new file DIR/NAME (NAME the target's
+ * base name) and appends the pair (that file, target) to binds, kept
+ * NULL-terminated.  Ends the child on failure. */
+static void write_bind(const char *dir, const char *target, const char *data,
+                       size_t len, const char **binds, size_t *k)
 {
-    size_t k = 0;
-    out[0] = NULL;
-    if (!binds || binds == Py_None)
-        return 0;
-    PyObject *seq = PySequence_Tuple(binds);
-    if (!seq)
-        return -1;
-    Py_ssize_t n = PyTuple_Size(seq);
-    if (n > MAX_BINDS) {
-        Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "too many files to bind");
-        return -1;
+    if (*k >= 2 * MAX_BINDS)
+        lt__zygote_die("too many changed files to bind", LT_EUSAGE);
+    const char *slash = strrchr(target, '/');
+    char *path = xasprintf("%s/%s", dir, slash ? slash + 1 : target);
+    int rc = lt_write_file(path, data, len);
+    if (rc < 0)
+        lt__zygote_die("cannot write a changed file to scratch", rc);
+    binds[(*k)++] = path;
+    binds[(*k)++] = target;
+    binds[*k] = NULL;
+}
+
+/* Makes DIR under the child's scratch (its parents included). */
+static char *scratch_dir(const char *sub)
+{
+    char *dir = xasprintf("%s/%s", lt__zygote.child_scratch, sub);
+    for (char *p = dir + strlen(lt__zygote.child_scratch) + 1;; p++) {
+        char c = *p;
+        if (c != '/' && c != '\0')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+            lt__zygote_die("cannot make a directory in scratch", -errno);
+        *p = c;
+        if (!c)
+            break;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const char *src, *dst;
-        if (!PyArg_ParseTuple(PyTuple_GetItem(seq, i), "ss", &src, &dst)) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        out[k++] = strdup(src);
-        out[k++] = strdup(dst);
+    return dir;
+}
+
+/* A mutant's subject, its span replaced, bound over the subject. */
+static void mutant_binds(const struct lt__job_change *c, const char **binds,
+                         size_t *k)
+{
+    const struct lt_init_frame *init = lt__zygote.init;
+    if (!init || c->subject >= init->n_subjects || !c->repl ||
+        c->start > c->end || c->end > init->source_lens[c->subject])
+        lt__zygote_die("a mutant outside its subject", LT_EPROTO);
+    const char *src = init->sources[c->subject];
+    size_t len = init->source_lens[c->subject];
+    struct lt_buf text = LT_BUF_INIT;
+    lt_buf_append(&text, src, c->start);
+    lt_buf_append(&text, c->repl, c->repl_len);
+    lt_buf_append(&text, src + c->end, len - c->end);
+    char *dir = scratch_dir(".litmus-mutant");
+    write_bind(dir, init->paths[c->subject], text.data ? text.data : "",
+               text.len, binds, k);
+    lt_buf_free(&text);
+    free(dir);
+}
+
+/* A candidate's whole files (LT_RUN_FILES: the job's JSON "files", pairs
+ * of path and text, null for a deleted file), each bound over its
+ * original when that exists: a new file has nothing to be bound over,
+ * and the tests' processes import it from the tree (repo.c puts it
+ * there). */
+static void files_binds(const struct lt__job_change *c, const char **binds,
+                        size_t *k)
+{
+    json_error_t err;
+    json_t *job = c->extra ? json_loadb(c->extra, c->extra_len,
+                                        JSON_ALLOW_NUL, &err)
+                           : NULL;
+    json_t *files = json_object_get(job, "files");
+    if (!json_is_array(files))
+        lt__zygote_die("a change of files without its files", LT_EPROTO);
+    size_t n;
+    json_t *f;
+    json_array_foreach(files, n, f) {
+        const char *path = json_string_value(json_array_get(f, 0));
+        json_t *text = json_array_get(f, 1);
+        if (!path)
+            lt__zygote_die("a changed file without its path", LT_EPROTO);
+        if (!json_is_string(text) || access(path, F_OK) < 0)
+            continue;
+        char *sub = xasprintf(".litmus-files/%zu", n);
+        char *dir = scratch_dir(sub);
+        write_bind(dir, xstrdup(path), json_string_value(text),
+                   json_string_length(text), binds, k);
+        free(dir);
+        free(sub);
     }
-    out[k] = NULL;
-    Py_DECREF(seq);
-    return 0;
+    json_decref(job);
 }
 
 /* A child's copy of the zygote's temporary directory, in its scratch,
@@ -231,15 +319,21 @@ static int collection_tmp_copy(void)
 }
 
 /* Contract: see zygote_internal.h. */
-int lt__child_enter_sandbox(PyObject *args)
+void lt__child_enter_sandbox(void)
 {
-    int processes = 0;
-    PyObject *binds_obj = NULL;
+    const struct lt__job_change *c = &lt__zygote.child_change;
+    int processes = (c->flags & LT_RUN_PROCESSES) &&
+                    (!lt__zygote.child_untrusted || c->mode == LT_RUN_MUTANT);
+    /* Strings that live as long as the child: it never returns. */
     static const char *binds[2 * MAX_BINDS + 1];
-    if (!PyArg_ParseTuple(args, "|iO", &processes, &binds_obj))
-        return -1;
-    if (bind_list(binds_obj, binds) < 0)
-        return -1;
+    size_t k = 0;
+    binds[0] = NULL;
+    if (processes && c->mode == LT_RUN_MUTANT) {
+        if (c->flags & LT_RUN_FILES)
+            files_binds(c, binds, &k);
+        else
+            mutant_binds(c, binds, &k);
+    }
     struct lt_sandbox_opts o;
     lt_sandbox_opts_init(&o);
     o.scratch_dir = lt__zygote.child_scratch;
@@ -269,5 +363,4 @@ int lt__child_enter_sandbox(PyObject *args)
     lt__send_reply(lt__zygote.result_fd, &(struct lt_reply){
         .type = LT_FRAME_SANDBOXED,
         .sandboxed = {got | lt__zygote.features}});
-    return 0;
 }

@@ -76,13 +76,13 @@ static PyObject *py_fail(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* _litmus.serve(callback, binds): the fork server loop (lt__serve). */
+/* _litmus.serve(callback): the fork server loop (lt__serve). */
 static PyObject *py_serve(PyObject *self, PyObject *args)
 {
-    PyObject *callback, *binds_cb;
-    if (!PyArg_ParseTuple(args, "OO", &callback, &binds_cb))
+    PyObject *callback;
+    if (!PyArg_ParseTuple(args, "O", &callback))
         return NULL;
-    return lt__serve(callback, binds_cb);
+    return lt__serve(callback);
 }
 
 /*** A child's reports ***/
@@ -108,18 +108,18 @@ static PyObject *py_applied(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* _litmus.enter_sandbox(processes=0, binds=None): a trusted run's child
- * enters the sandbox here, after its change was applied
- * (lt__child_enter_sandbox); an untrusted run's child is inside before
- * any of its Python ran (zygote_serve.c), and may not enter twice. */
+/* _litmus.enter_sandbox(): a trusted run's child enters the sandbox
+ * here, after its change was applied (lt__child_enter_sandbox: process
+ * mode and its files as the job's frame says); an untrusted run's child
+ * is inside before any of its Python ran (zygote_serve.c), and may not
+ * enter twice. */
 static PyObject *py_enter_sandbox(PyObject *self, PyObject *args)
 {
     if (lt__zygote.child_sandboxed) {
         PyErr_SetString(PyExc_RuntimeError, "already in the sandbox");
         return NULL;
     }
-    if (lt__child_enter_sandbox(args) < 0)
-        return NULL;
+    lt__child_enter_sandbox();
     Py_RETURN_NONE;
 }
 
@@ -299,7 +299,7 @@ static PyMethodDef litmus_methods[] = {
      "Report a start-up failure (message, cause)."},
     {"serve", py_serve, METH_VARARGS, "Run the fork server loop."},
     {"applied", py_applied, METH_VARARGS, "Report how applying went."},
-    {"enter_sandbox", py_enter_sandbox, METH_VARARGS, "Enter the sandbox."},
+    {"enter_sandbox", py_enter_sandbox, METH_NOARGS, "Enter the sandbox."},
     {"sandboxed", py_sandboxed, METH_NOARGS,
      "Whether this child is in the sandbox."},
     {"test_needs", py_test_needs, METH_VARARGS,

@@ -28,38 +28,10 @@ static int untrusted_job(const struct lt_run_frame *q)
     return (q->flags & LT_RUN_UNTRUSTED) || q->mode == LT_RUN_CALLS;
 }
 
-/* An untrusted job's child enters the sandbox here, in C, before the
- * shim's callback runs: no Python of the job runs outside it, and the
- * shim only checks that it is inside (_litmus.sandboxed).  Process mode
- * binds a candidate's files over the originals, and those files are
- * only known to the shim (a span of a subject's text as it decoded it,
- * or a patch's whole files in the job's JSON): for a candidate in
- * process mode the shim's binds callback writes them to scratch first,
- * trusted code that neither compiles nor runs them, and names them. */
-static void enter_untrusted(PyObject *binds_cb, PyObject *job_args,
-                            const struct lt_run_frame *q)
-{
-    PyObject *sandbox_args =
-        q->mode == LT_RUN_MUTANT && (q->flags & LT_RUN_PROCESSES)
-            ? PyObject_CallObject(binds_cb, job_args)
-            : PyTuple_New(0);
-    if (sandbox_args && !PyTuple_Check(sandbox_args)) {
-        Py_CLEAR(sandbox_args);
-        PyErr_SetString(PyExc_TypeError, "the binds are not a tuple");
-    }
-    if (!sandbox_args || lt__child_enter_sandbox(sandbox_args) < 0) {
-        PyErr_Print();
-        fflush(stderr);
-        _exit(70);
-    }
-    Py_DECREF(sandbox_args);
-}
-
 /* The child after fork: wire up its fds, enter the sandbox first when
  * the job is untrusted, hand over to Python, then end with END and
  * _exit.  Never returns. */
-static _Noreturn void run_child(PyObject *callback, PyObject *binds_cb,
-                                PyObject *job_args,
+static _Noreturn void run_child(PyObject *callback, PyObject *job_args,
                                 const struct lt_run_frame *q, int res_fd,
                                 int out_fd)
 {
@@ -75,9 +47,12 @@ static _Noreturn void run_child(PyObject *callback, PyObject *binds_cb,
     if (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
         _exit(72);
     close(out_fd);
+    /* An untrusted job's child enters the sandbox here, in C, before the
+     * shim's callback runs: no Python of the job runs outside it, and the
+     * shim only checks that it is inside (_litmus.sandboxed). */
     lt__zygote.child_untrusted = untrusted_job(q);
     if (lt__zygote.child_untrusted)
-        enter_untrusted(binds_cb, job_args, q);
+        lt__child_enter_sandbox();
     PyObject *r = PyObject_CallObject(callback, job_args);
     if (!r) {
         PyErr_Print();
@@ -97,8 +72,7 @@ static _Noreturn void run_child(PyObject *callback, PyObject *binds_cb,
  * mutant and the server takes it; else a child of ours runs it (the
  * shim's callback), reported with STARTED and EXITED.  A malformed frame
  * ends the zygote.  None, or NULL with a Python error. */
-static PyObject *handle_run(PyObject *callback, PyObject *binds_cb,
-                            const uint8_t *payload, size_t len, int *fds,
+static PyObject *handle_run(PyObject *callback, const uint8_t *payload, size_t len, int *fds,
                             int nfds)
 {
     struct lt_run_frame q;
@@ -122,7 +96,7 @@ static PyObject *handle_run(PyObject *callback, PyObject *binds_cb,
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pid_t pid = lt__py_fork();
     if (pid == 0)
-        run_child(callback, binds_cb, job_args, &q, fds[0], fds[1]);
+        run_child(callback, job_args, &q, fds[0], fds[1]);
     int fork_errno = errno;
     Py_DECREF(job_args);
     lt__close_fds(fds, nfds);
@@ -135,7 +109,7 @@ static PyObject *handle_run(PyObject *callback, PyObject *binds_cb,
 
 /* Contract: see zygote_internal.h.  Returns None, or NULL with a Python
  * error when a job's arguments could not be built. */
-PyObject *lt__serve(PyObject *callback, PyObject *binds_cb)
+PyObject *lt__serve(PyObject *callback)
 {
     for (;;) {
         uint8_t *payload = NULL;
@@ -160,7 +134,7 @@ PyObject *lt__serve(PyObject *callback, PyObject *binds_cb)
             lt__close_fds(fds, nfds);
             lt__zygote_die("unexpected frame from the engine", LT_EPROTO);
         }
-        PyObject *r = handle_run(callback, binds_cb, payload, len, fds, nfds);
+        PyObject *r = handle_run(callback, payload, len, fds, nfds);
         free(payload);
         if (!r)
             return NULL;

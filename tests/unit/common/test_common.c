@@ -163,6 +163,39 @@ static void test_read_file(void **state)
     assert_int_equal(len, 7);
 }
 
+/* lt_write_file: every byte written, NULs included, read back alike; a
+ * file that exists is not overwritten; a missing folder is -ENOENT. */
+static void test_write_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/litmus-test-write-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof(path), "%s/f.py", dir);
+    static const char bytes[] = "x = 1\n\0\xff\n";
+    assert_int_equal(lt_write_file(path, bytes, sizeof(bytes) - 1), 0);
+    char *data = NULL;
+    size_t len = 0;
+    assert_int_equal(lt_read_file(path, &data, &len), 0);
+    assert_int_equal(len, sizeof(bytes) - 1);
+    assert_memory_equal(data, bytes, len);
+    free(data);
+    assert_int_equal(lt_write_file(path, "y", 1), -EEXIST);
+    assert_int_equal(lt_read_file(path, &data, &len), 0);
+    assert_int_equal(len, sizeof(bytes) - 1);
+    free(data);
+    unlink(path);
+    assert_int_equal(lt_write_file(path, "", 0), 0);
+    assert_int_equal(lt_read_file(path, &data, &len), 0);
+    assert_int_equal(len, 0);
+    free(data);
+    unlink(path);
+    rmdir(dir);
+    char none[96];
+    snprintf(none, sizeof(none), "%s/gone/f.py", dir);
+    assert_int_equal(lt_write_file(none, "x", 1), -ENOENT);
+}
+
 static void test_buf_growth(void **state)
 {
     struct lt_buf b = LT_BUF_INIT;
@@ -578,6 +611,7 @@ int main(int argc, char **argv)
         LT_TEST(test_buf_steal),
         LT_TEST(test_buf_growth),
         LT_TEST(test_read_file),
+        LT_TEST(test_write_file),
         LT_TEST(test_xasprintf),
         LT_TEST(test_xstrndup),
         LT_TEST(test_xalloc),
