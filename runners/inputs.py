@@ -1156,6 +1156,77 @@ class Poisoned:
         return "<a value that fails when used>"
 
 
+def _target(v):
+    return object.__getattribute__(v, "_litmus_target") \
+        if type(v) is Forwarding else v
+
+
+class Forwarding:
+    """An object of a class of its own that forwards its attributes, calls
+    and operators to another object (the tests' own): a program that
+    duck-types takes it as that object, one that tests the object's class
+    (isinstance, type()) does not.  A fix that special-cases the tested
+    class where the reference reads what the object offers differs."""
+    __slots__ = ("_litmus_target",)
+
+    def __init__(self, target):
+        object.__setattr__(self, "_litmus_target", target)
+
+    def __getattr__(self, name):
+        return getattr(_target(self), name)
+
+    def __setattr__(self, name, value):
+        setattr(_target(self), name, value)
+
+    def __delattr__(self, name):
+        delattr(_target(self), name)
+
+    def __repr__(self):
+        return repr(_target(self))
+
+    def __str__(self):
+        return str(_target(self))
+
+    def __format__(self, spec):
+        return format(_target(self), spec)
+
+    def __eq__(self, other):
+        return _target(self) == _target(other)
+
+    def __ne__(self, other):
+        return _target(self) != _target(other)
+
+    def __hash__(self):
+        return hash(_target(self))
+
+    def __bool__(self):
+        return bool(_target(self))
+
+    def __len__(self):
+        return len(_target(self))
+
+    def __iter__(self):
+        return iter(_target(self))
+
+    def __contains__(self, item):
+        return item in _target(self)
+
+    def __getitem__(self, key):
+        return _target(self)[key]
+
+    def __call__(self, *args, **kwargs):
+        return _target(self)(*args, **kwargs)
+
+
+def forwarding(v):
+    """[a Forwarding stand-in for v] for an object of the program's own
+    class (not a plain value, a class, a function or a module); else []."""
+    if v is None or type(v).__module__ == "builtins" or \
+            isinstance(v, (type, types.ModuleType, Forwarding) + _FUNCTIONS):
+        return []
+    return [Forwarding(v)]
+
+
 _FUNCTIONS = (types.FunctionType, types.BuiltinFunctionType,
               types.MethodType, functools.partial)
 

@@ -441,6 +441,14 @@ def _told(v):
     return litmus_calls.without_addresses(litmus_calls._short_repr(v))
 
 
+def _stand_in_told(v):
+    """_told, saying so of a Forwarding stand-in (whose repr is its
+    target's)."""
+    if type(v) is litmus_inputs.Forwarding:
+        return "a stand-in of another class for " + _told(v)
+    return _told(v)
+
+
 # A value of another type per plain type, for code that checks its
 # input's type: a fix that handles only the tested type (a default that
 # is a str) leaves the other type's path as it was.
@@ -744,19 +752,54 @@ def _attribute_groups(obj, label, hints=NO_HINTS, depth=0):
             # An object it holds (a request's routing exception, which is
             # also callable: a response).
             per.append(_attribute_variants(v, where, hints, depth + 1))
-            if name in hints.names:
-                per.append([("%s = %s" % (where, _told(x)),
+            if name not in hints.names:
+                # Read through another method (a default the function
+                # gets from a getter): a stand-in of another class.
+                per.append([("%s = %s" % (where, _stand_in_told(x)),
+                             (obj, name, x, "attr"))
+                            for x in litmus_inputs.forwarding(v)])
+            else:
+                per.append([("%s = %s" % (where, _stand_in_told(x)),
+                             (obj, name, x, "attr"))
+                            for x in litmus_inputs.forwarding(v)] +
+                           [("%s = %s" % (where, _told(x)),
                              (obj, name, x, "attr")) for x in _siblings(v)] +
                            [("%s = %s()" % (where, c.__name__),
                              (obj, name, c, "build"))
                             for c in _buildable_siblings(v)])
     if depth == 0:
         read.append(_raising_attributes(obj, label, hints))
+        read.append(_held_stand_ins(obj, label, hints))
     if unset:
         other.insert(0, unset)
     return tuple([x for row in itertools.zip_longest(*group)
                   for x in row if x is not None][:VARIANTS_PER_ARG]
                  for group in (read, other))
+
+
+def _held_stand_ins(obj, label, hints):
+    """(what, setting): an object that a private attribute the function
+    reads holds, in an attribute it reads too (a block's context's
+    environment), replaced by a stand-in of another class: a fix that
+    tests that object's class where the reference asks the object
+    (isinstance(env, NativeEnvironment) where it calls env.concat)
+    differs.  The private object itself stays: only what it points to
+    is wrapped, so its invariants hold."""
+    out = []
+    d = _own_dict(obj) or {}
+    for name in sorted(k for k in d if type(k) is str):
+        held = d[name]
+        if not name.startswith("_") or name.startswith("__") or \
+                name not in hints.names or not _program_object(held):
+            continue
+        for sub, v in sorted((_own_dict(held) or {}).items()):
+            if type(sub) is str and not sub.startswith("_") and \
+                    sub in hints.names and _program_object(v):
+                out += [("%s.%s.%s = %s" % (label, name, sub,
+                                            _stand_in_told(x)),
+                         (held, sub, x, "attr"))
+                        for x in litmus_inputs.forwarding(v)]
+    return out[:SIBLINGS_MAX]
 
 
 def _attribute_values(v, consts):
@@ -827,8 +870,9 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
         label = "argument %d" % (i + 1 - first)
         near = _classes_near(args[i]) if isinstance(args[i], type) \
             else _near(args[i], hints.constants) + \
-            _other_type(args[i], hints) + _poisoned(args[i], hints)
-        per.append([("%s = %s" % (label, _told(v)), None,
+            _other_type(args[i], hints) + _poisoned(args[i], hints) + \
+            litmus_inputs.forwarding(args[i])
+        per.append([("%s = %s" % (label, _stand_in_told(v)), None,
                      args[:i] + (v,) + args[i + 1:], kwargs, None)
                     for v in near])
         per.append(attributes(args[i], label))
@@ -1530,7 +1574,15 @@ def _setting_retyped(setting):
             object.__getattribute__(holder, key)
     except Exception:
         return False
-    return type(old) is not type(value)
+    return type(old) is not type(value) and not _stands_in(value, old)
+
+
+def _stands_in(value, old):
+    """Whether value is a stand-in for old (litmus_inputs.Forwarding):
+    the same object, which a function that takes it refuses only where it
+    tests its class."""
+    return type(value) is litmus_inputs.Forwarding and \
+        object.__getattribute__(value, "_litmus_target") is old
 
 
 def _retyped(fn, given, args, kwargs):
@@ -1540,11 +1592,12 @@ def _retyped(fn, given, args, kwargs):
     gargs, gkw = given
     if len(gargs) != len(args):
         return False
-    if any(type(a) is not type(b) for a, b in zip(gargs, args)):
+    if any(type(a) is not type(b) and not _stands_in(b, a)
+           for a, b in zip(gargs, args)):
         return True
     for k, v in kwargs.items():
         if k in gkw:
-            if type(gkw[k]) is not type(v):
+            if type(gkw[k]) is not type(v) and not _stands_in(v, gkw[k]):
                 return True
             continue
         try:

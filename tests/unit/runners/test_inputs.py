@@ -460,3 +460,33 @@ def test_a_float_gets_a_small_step_either_side():
     # The step grows with the value: still a neighbour, not the same one.
     big = inputs.variants(5000.0, None, ())
     assert 5005.0 in big and 4995.0 in big
+
+
+def test_a_stand_in_forwards_everything_but_its_class():
+    class Member:
+        def __init__(self):
+            self.name = 'GREEN'
+            self.items = [1, 2]
+
+        def label(self):
+            return self.name.lower()
+
+        def __str__(self):
+            return 'Color.GREEN'
+
+    m = Member()
+    (s,) = inputs.forwarding(m)
+    # What a program that duck-types reads, the object's own answers ...
+    assert s.name == 'GREEN' and s.label() == 'green'
+    assert str(s) == 'Color.GREEN' and f'{s}' == 'Color.GREEN'
+    assert repr(s) == repr(m) and s == m and hash(s) == hash(m)
+    s.name = 'RED'     # set on the object itself
+    assert m.name == 'RED'
+    (items,) = inputs.forwarding(collections.UserList([1, 2]))
+    assert len(items) == 2 and list(items) == [1, 2] and 2 in items
+    assert items[0] == 1 and bool(items)
+    # ... and not its class: a program that tests it sees another object.
+    assert not isinstance(s, Member) and type(s) is inputs.Forwarding
+    # Plain values, classes, functions, modules and stand-ins get none.
+    for v in (None, 1, 'x', [1], Member, len, os, s, lambda: 0):
+        assert inputs.forwarding(v) == []

@@ -1005,6 +1005,91 @@ def test_an_object_attribute_is_also_an_object_of_a_sibling_class_seen():
         probe._OBJECTS_SEEN.clear()
 
 
+def test_an_object_is_also_a_stand_in_of_another_class():
+    # A fix that tests the class of what it is given (isinstance) where
+    # the reference reads what the object offers differs on a stand-in
+    # that forwards to the tests' object: an attribute the function reads,
+    # one it reads through a getter, and an object argument.
+    class Bracketed(ParamType):
+        def metavar(self):
+            return '[a|b]'
+
+    class Arg:
+        def __init__(self):
+            self.kind = Bracketed('k')
+            self.default = Bracketed('d')
+
+        def get_default(self):
+            return self.default
+
+        def reference(self):
+            v = self.kind.metavar()
+            return v if v.startswith('[') else '[%s]' % v
+
+        def candidate(self):
+            v = self.kind.metavar()
+            return v if isinstance(self.kind, Bracketed) else '[%s]' % v
+
+    arg = Arg()
+    got = {w: s for w, s in probe._attribute_variants(
+        arg, 'self', probe.Hints((), {'kind', 'metavar'}))}
+    what = [w for w in got if w.startswith('self.kind = a stand-in')]
+    assert what == ["self.kind = a stand-in of another class for " +
+                    probe._told(arg.kind)], list(got)
+    assert any(w.startswith('self.default = a stand-in') for w in got)
+    sides = [probe._in_child(f, (arg,), {}, 1, got[what[0]])['value']
+             for f in (Arg.reference, Arg.candidate)]
+    assert sides[0] != sides[1]
+    assert type(arg.kind) is Bracketed     # set in the child only
+    got = [w for w, _, _, _, _ in probe._variants(
+        Arg.reference, (arg, Bracketed('x')), {}, probe.Hints((), set()))]
+    assert any(w.startswith('argument 1 = a stand-in of another class')
+               for w in got), got
+
+
+def test_an_object_a_private_attribute_holds_is_also_a_stand_in():
+    # A block's context's environment: the context is private (left as
+    # it is), the environment it holds is wrapped.  A stand-in is the
+    # same value: no variant of another type.
+    class Env(ParamType):
+        def concat(self, parts):
+            return '|'.join(parts)
+
+    class Context:
+        def __init__(self):
+            self.environment = Env('e')
+            self.name = 'c'
+
+    class Block:
+        def __init__(self):
+            self._context = Context()
+
+        def reference(self):
+            return self._context.environment.concat(['a', 'b'])
+
+        def candidate(self):
+            env = self._context.environment
+            return env.concat(['a', 'b']) if isinstance(env, Env) else \
+                ''.join(['a', 'b'])
+
+    block = Block()
+    hints = probe.Hints((), {'_context', 'environment', 'concat'})
+    (row,) = probe._held_stand_ins(block, 'self', hints)
+    assert row[0] == 'self._context.environment = a stand-in of another ' \
+        'class for ' + probe._told(block._context.environment)
+    assert probe._held_stand_ins(block, 'self', probe.Hints((), {
+        'environment'})) == []          # the private attribute not read
+    sides = [probe._in_child(f, (block,), {}, 1, row[1])['value']
+             for f in (Block.reference, Block.candidate)]
+    assert sides == ['a|b', 'ab']
+    assert not probe._setting_retyped(row[1])
+    assert probe._setting_retyped((block._context, 'name', 1, 'attr'))
+    env = block._context.environment
+    (stand_in,) = probe.litmus_inputs.forwarding(env)
+    assert not probe._retyped(Block.reference, ((env,), {}), (stand_in,), {})
+    assert probe._retyped(Block.reference, ((env,), {}), (1,), {})
+
+
 class Kind:
     splitter = None
     name = None
