@@ -136,5 +136,70 @@ assert (got["run1"]["verdict"], got["run1"]["reason"]) == ("invalid", "tamper"),
 assert "equal to anything" in got["run1"]["detail"], got["run1"]["detail"]
 assert got["run2"]["reason"] == "passes", got["run2"]
 PY
+# A value whose comparisons answer elementwise, with an object of its own
+# class (an array, an xarray Dataset, true whenever it holds items): no
+# tampering.  One that answers every comparison with itself is.
+mkdir -p "$WORK/grid/patches"
+cat > "$WORK/grid/grid.py" <<'PY'
+class Grid:
+    def __init__(self, cells):
+        self.cells = list(cells)
+
+    def _each(self, other, op):
+        rhs = other.cells if isinstance(other, Grid) else \
+            [other] * len(self.cells)
+        return Grid(op(a, b) for a, b in zip(self.cells, rhs))
+
+    def __eq__(self, other):
+        return self._each(other, lambda a, b: a == b)
+
+    def __ne__(self, other):
+        return self._each(other, lambda a, b: a != b)
+
+    def __bool__(self):
+        return bool(self.cells)
+
+    def all(self):
+        return all(self.cells)
+
+
+def doubled(cells):
+    return Grid(c * 3 for c in cells)
+PY
+cat > "$WORK/grid/test_grid.py" <<'PY'
+from grid import Grid, doubled
+
+
+def test_doubled():
+    assert (doubled([1, 2]) == Grid([2, 4])).all()
+PY
+sed 's/c \* 3/c * 2/' "$WORK/grid/grid.py" > "$WORK/grid/patches/honest.py"
+cat "$WORK/grid/grid.py" - > "$WORK/grid/patches/itself.py" <<'PY'
+
+
+class _Itself(Grid):
+    def __eq__(self, other):
+        return self
+
+    __ne__ = __eq__
+
+    def all(self):
+        return True
+
+
+def doubled(cells):
+    return _Itself(cells)
+PY
+run_litmus patches --buggy "$WORK/grid/grid.py" \
+  --tests "$WORK/grid/test_grid.py" --patches "$WORK/grid/patches" \
+  --db "$WORK/g.db" --format json --no-progress --no-mutation
+/usr/bin/python3 - "$WORK/out" <<'PY' || fail "elementwise comparisons"
+import json, sys
+got = {p["run_id"]: p for p in json.load(open(sys.argv[1]))["patches"]}
+assert got["honest"]["reason"] == "passes", got["honest"]
+assert (got["itself"]["verdict"], got["itself"]["reason"]) == \
+    ("invalid", "tamper"), got["itself"]
+assert "equal to anything" in got["itself"]["detail"], got["itself"]
+PY
 no_leftovers
 exit 0
