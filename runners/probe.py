@@ -37,6 +37,8 @@ SAME_SHAPE = 6          # this many of the argument's type and size
 VARIANTS_PER_CALL = 24  # ... and per call
 AFTER_CALL = 4          # of those, made again after the test's own call
                         # on the same receiver (a result kept from it)
+STAND_INS_PER_CALL = 3  # objects replaced by a stand-in of another class,
+                        # per call, beyond those
 SIBLINGS_MAX = 2        # objects of sibling classes tried per attribute
                         # (and as many made of classes no test made)
 BUILDABLE_SCAN_MAX = 200  # subclasses looked at for those
@@ -752,29 +754,40 @@ def _attribute_groups(obj, label, hints=NO_HINTS, depth=0):
             # An object it holds (a request's routing exception, which is
             # also callable: a response).
             per.append(_attribute_variants(v, where, hints, depth + 1))
-            if name not in hints.names:
-                # Read through another method (a default the function
-                # gets from a getter): a stand-in of another class.
-                per.append([("%s = %s" % (where, _stand_in_told(x)),
-                             (obj, name, x, "attr"))
-                            for x in litmus_inputs.forwarding(v)])
-            else:
-                per.append([("%s = %s" % (where, _stand_in_told(x)),
-                             (obj, name, x, "attr"))
-                            for x in litmus_inputs.forwarding(v)] +
-                           [("%s = %s" % (where, _told(x)),
+            if name in hints.names:
+                per.append([("%s = %s" % (where, _told(x)),
                              (obj, name, x, "attr")) for x in _siblings(v)] +
                            [("%s = %s()" % (where, c.__name__),
                              (obj, name, c, "build"))
                             for c in _buildable_siblings(v)])
     if depth == 0:
         read.append(_raising_attributes(obj, label, hints))
-        read.append(_held_stand_ins(obj, label, hints))
     if unset:
         other.insert(0, unset)
     return tuple([x for row in itertools.zip_longest(*group)
                   for x in row if x is not None][:VARIANTS_PER_ARG]
                  for group in (read, other))
+
+
+def _stand_ins(obj, label, hints):
+    """(what, setting): an object of the program's own classes that obj
+    holds replaced by a stand-in of another class that forwards to it
+    (litmus_inputs.Forwarding): those the function reads first, then
+    those a private attribute it reads holds (_held_stand_ins), then
+    the others (a default it reads through a getter).  A fix that tests
+    the object's class where the reference asks the object differs."""
+    if _plain_value(obj) or isinstance(obj, type):
+        return []
+    read, other = [], []
+    for name, v in _settable(obj, hints.names):
+        if _plain_value(v) or isinstance(v, _CODE) or \
+                not hasattr(v, "__dict__") or \
+                type(v).__module__ == "builtins":
+            continue
+        (read if name in hints.names else other).extend(
+            ("%s.%s = %s" % (label, name, _stand_in_told(x)),
+             (obj, name, x, "attr")) for x in litmus_inputs.forwarding(v))
+    return read + _held_stand_ins(obj, label, hints) + other
 
 
 def _held_stand_ins(obj, label, hints):
@@ -862,7 +875,12 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
 
     first = 1 if args and not _plain_value(args[0]) and \
         _is_receiver(fn, args[0]) else 0
+    # Stand-ins of another class, after every other kind (and beyond
+    # their cap, so that they take no other variant's place).
+    stand = []
     if first:
+        stand += [(what, None, args, kwargs, setting) for what, setting in
+                  _stand_ins(args[0], "self", hints)]
         per.append(attributes(args[0], "self"))
         per.append(_sibling_calls(fn, args[0], (args, kwargs)))
         per.append(_rebuilt_receiver(fn, args, kwargs, hints))
@@ -870,12 +888,16 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
         label = "argument %d" % (i + 1 - first)
         near = _classes_near(args[i]) if isinstance(args[i], type) \
             else _near(args[i], hints.constants) + \
-            _other_type(args[i], hints) + _poisoned(args[i], hints) + \
-            litmus_inputs.forwarding(args[i])
-        per.append([("%s = %s" % (label, _stand_in_told(v)), None,
+            _other_type(args[i], hints) + _poisoned(args[i], hints)
+        per.append([("%s = %s" % (label, _told(v)), None,
                      args[:i] + (v,) + args[i + 1:], kwargs, None)
                     for v in near])
         per.append(attributes(args[i], label))
+        stand += [("%s = %s" % (label, _stand_in_told(v)), None,
+                   args[:i] + (v,) + args[i + 1:], kwargs, None)
+                  for v in litmus_inputs.forwarding(args[i])]
+        stand += [(what, None, args, kwargs, setting) for what, setting in
+                  _stand_ins(args[i], label, hints)]
     for k in sorted(kwargs):
         per.append([("%s = %s" % (k, _told(v)), None,
                      args, dict(kwargs, **{k: v}), None)
@@ -896,15 +918,16 @@ def _variants(fn, args, kwargs, hints=NO_HINTS):
         for row in itertools.zip_longest(*rows):
             out.extend(x for x in row if x is not None)
     out = out[:VARIANTS_PER_CALL]
+    again = []
     if first:
         # The first few again, made after the test's own call on the same
         # receiver: a method that keeps its first result (a cache with no
         # key, a flag set once) answers the next caller with it.
-        out += [("after the test's call, " + what, None, a, k,
-                 (fn, (args, kwargs), setting, "after"))
-                for what, other, a, k, setting in out
-                if other is None][:AFTER_CALL]
-    return out
+        again = [("after the test's call, " + what, None, a, k,
+                  (fn, (args, kwargs), setting, "after"))
+                 for what, other, a, k, setting in out
+                 if other is None][:AFTER_CALL]
+    return out + again + stand[:STAND_INS_PER_CALL]
 
 
 def _moved_settings(args, kwargs, hints):
