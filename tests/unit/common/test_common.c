@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -194,6 +195,28 @@ static void test_write_file(void **state)
     char none[96];
     snprintf(none, sizeof(none), "%s/gone/f.py", dir);
     assert_int_equal(lt_write_file(none, "x", 1), -ENOENT);
+}
+
+/* lt_write_file: a write the file-size limit cuts short after its first
+ * bytes is -EFBIG, not a silently short file. */
+static void test_write_file_short(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/litmus-test-write-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof(path), "%s/f.py", dir);
+    struct rlimit old;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    struct rlimit small = { .rlim_cur = 4, .rlim_max = old.rlim_max };
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    int rc = lt_write_file(path, "0123456789", 10);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+    assert_int_equal(rc, -EFBIG);
+    unlink(path);
+    rmdir(dir);
 }
 
 static void test_buf_growth(void **state)
@@ -612,6 +635,7 @@ int main(int argc, char **argv)
         LT_TEST(test_buf_growth),
         LT_TEST(test_read_file),
         LT_TEST(test_write_file),
+        LT_TEST(test_write_file_short),
         LT_TEST(test_xasprintf),
         LT_TEST(test_xstrndup),
         LT_TEST(test_xalloc),
