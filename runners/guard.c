@@ -849,13 +849,13 @@ static int equal_to_anything(PyObject *v, int depth, size_t *budget)
     PyErr_Clear();
     int ne = ne_r ? PyObject_IsTrue(ne_r) : -1;
     PyErr_Clear();
-    /* Both answers elementwise, as objects of v's own class (an array's,
-     * an xarray Dataset's, which is true whenever it holds variables):
-     * they say nothing of equality, unless they are one object (a value
-     * that answers every comparison with itself). */
+    /* Both answers elementwise, two objects of one class that is not
+     * bool (an array's, a pandas Index's array, an xarray Dataset's, true
+     * whenever it holds variables, an empty Variable's, false both ways):
+     * their truth says nothing of equality, unless they are one object (a
+     * value that answers every comparison with itself). */
     int elementwise = eq_r && ne_r && eq_r != ne_r &&
-                      Py_TYPE(eq_r) == Py_TYPE(v) &&
-                      Py_TYPE(ne_r) == Py_TYPE(v) && !PyLong_Check(eq_r);
+                      Py_TYPE(eq_r) == Py_TYPE(ne_r) && !PyLong_Check(eq_r);
     Py_XDECREF(eq_r);
     Py_XDECREF(ne_r);
     return !elementwise && (eq == 1 || ne == 0);

@@ -136,8 +136,9 @@ assert (got["run1"]["verdict"], got["run1"]["reason"]) == ("invalid", "tamper"),
 assert "equal to anything" in got["run1"]["detail"], got["run1"]["detail"]
 assert got["run2"]["reason"] == "passes", got["run2"]
 PY
-# A value whose comparisons answer elementwise, with an object of its own
-# class (an array, an xarray Dataset, true whenever it holds items): no
+# A value whose comparisons answer elementwise, with two objects of one
+# class (an array, an xarray Dataset, true whenever it holds items; an
+# empty xarray IndexVariable's answers, Variables false both ways): no
 # tampering.  One that answers every comparison with itself is.
 mkdir -p "$WORK/grid/patches"
 cat > "$WORK/grid/grid.py" <<'PY'
@@ -163,15 +164,27 @@ class Grid:
         return all(self.cells)
 
 
+class Column(Grid):
+    pass
+
+
+def column(cells):
+    return Column(cells)
+
+
 def doubled(cells):
     return Grid(c * 3 for c in cells)
 PY
 cat > "$WORK/grid/test_grid.py" <<'PY'
-from grid import Grid, doubled
+from grid import Grid, column, doubled
 
 
 def test_doubled():
     assert (doubled([1, 2]) == Grid([2, 4])).all()
+
+
+def test_empty_column():
+    assert not column([]).cells
 PY
 sed 's/c \* 3/c * 2/' "$WORK/grid/grid.py" > "$WORK/grid/patches/honest.py"
 cat "$WORK/grid/grid.py" - > "$WORK/grid/patches/itself.py" <<'PY'
