@@ -1029,10 +1029,11 @@ static void decide(const struct repo_run *r, const struct rcand *c,
     if (!v->resolved) {
         v->verdict = "invalid";
         const char *st = json_is_object(end) ? jstr(end, "status") : NULL;
-        v->reason = st && (strcmp(st, "timeout") == 0 ||
-                           strcmp(st, "crash") == 0)
-                        ? st
-                        : "fails_tests";
+        /* The run ended early (its own status is the reason) rather than
+         * with failing tests. */
+        int cut = st && (strcmp(st, "timeout") == 0 ||
+                         strcmp(st, "crash") == 0);
+        v->reason = cut ? st : "fails_tests";
         const char *first = json_array_size(fl)
                                 ? json_string_value(json_array_get(fl, 0))
                                 : "?";
@@ -1041,9 +1042,8 @@ static void decide(const struct repo_run *r, const struct rcand *c,
                                   strcmp(jstr(ff, "test"), first) == 0
                               ? jstr(ff, "text")
                               : status_of(res, first);
-        v->detail = st && strcmp(v->reason, "fails_tests") != 0
-                        ? xstrdup(jstr(end, "detail") ? jstr(end, "detail")
-                                                      : st)
+        v->detail = cut ? xstrdup(jstr(end, "detail") ? jstr(end, "detail")
+                                                    : st)
                     : !json_array_size(fl)
                         ? xstrdup(ref ? "no test fails at the base and "
                                         "passes with the reference here: "
