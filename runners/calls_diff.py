@@ -563,11 +563,23 @@ class _Compare:
 def _refused_here(exc, side):
     """Whether a raise statement of the side's own file raised exc (not
     an assert, a TypeError or an AttributeError, and not Python refusing
-    an operation): the fix's decision that the input is invalid."""
+    an operation): the fix's decision that the input is invalid.  In a
+    repository candidate's run, a raise statement of any module of the
+    side's package is the project's decision too (a lookup the changed
+    function leaves to a helper of another file: jinja's "no test
+    named")."""
     if isinstance(exc, (TypeError, AttributeError, RecursionError)):
         return False
     frame = raise_statement_frame(exc)
-    return frame is not None and frame.f_globals is vars(side)
+    if frame is None:
+        return False
+    if frame.f_globals is vars(side):
+        return True
+    if not _PACKAGE[0]:
+        return False
+    where = frame.f_globals.get("__name__")
+    root = side.__name__.split(".")[0]
+    return isinstance(where, str) and where.split(".")[0] == root
 
 
 _MUTABLE = (list, dict, set, bytearray)

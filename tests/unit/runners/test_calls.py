@@ -604,6 +604,58 @@ def diff_blobs(reference, candidate, blobs, mod, also=(), budget=2.0):
     return [json.loads(r) for r in RECORDS]
 
 
+NAMED_TESTS = '''
+TESTS = {"odd": lambda x: x % 2 == 1, "even": lambda x: x % 2 == 0}
+
+def lookup(name):
+    if name not in TESTS:
+        raise KeyError("no test named %r" % name)
+    return TESTS[name]
+'''
+
+SELECT = '''
+from pkg.registry import lookup
+
+def select(items, name):
+    test = lookup(name)
+    return [x for x in items if test(x)]
+'''
+
+
+def test_a_derived_input_another_module_of_the_package_refuses_is_compared():
+    # The reference refuses an unknown name through a raise statement of
+    # another file of its package; a candidate that swallows the refusal
+    # (plain truth for an unknown name) accepts what the fix rejects.
+    registry = types.ModuleType('pkg.registry')
+    exec(compile(NAMED_TESTS, '/nowhere/pkg/registry.py', 'exec'),
+         vars(registry))
+    sys.modules.setdefault('pkg', types.ModuleType('pkg'))
+    saved = sys.modules.get('pkg.registry')
+    sys.modules['pkg.registry'] = registry
+    swallows = SELECT.replace(
+        '    test = lookup(name)\n',
+        '    try:\n        test = lookup(name)\n'
+        '    except LookupError:\n        test = bool\n')
+    try:
+        recs = run_package_diff(SELECT, swallows,
+                                [('select', ([0, 1, 2], 'odd'), {})])
+        (w, *_) = of_type(recs, 'witness')
+        assert w['reference']['exception'] == 'KeyError', w
+        # One that refuses it in its own words agrees.
+        own_words = SELECT.replace(
+            '    test = lookup(name)\n',
+            '    if name not in ("odd", "even"):\n'
+            '        raise ValueError(name)\n    test = lookup(name)\n')
+        recs = run_package_diff(SELECT, own_words,
+                                [('select', ([0, 1, 2], 'odd'), {})])
+        assert not of_type(recs, 'witness'), recs
+    finally:
+        if saved is None:
+            del sys.modules['pkg.registry']
+        else:
+            sys.modules['pkg.registry'] = saved
+
+
 def test_method_calls_are_captured_with_their_receiver():
     def run(mod):
         t = mod.TwoWay({1: 2})
