@@ -279,7 +279,7 @@ def summary(v, depth=0, seen=None, left=None):
                 continue
             n = base.__len__(v)
             if base is dict:
-                items = [[sub(k), sub(x)] for k, x in
+                items = [[_address_key(k, x) or sub(k), sub(x)] for k, x in
                          itertools.islice(dict.items(v), ITEMS_MAX * 2)]
                 items.sort(key=lambda kv: json.dumps(kv[0], sort_keys=True))
             elif tag == "set":
@@ -302,6 +302,20 @@ def summary(v, depth=0, seen=None, left=None):
             x = _Unordered(x)
         out[k] = sub(x)
     return {"obj": _name(t), "attrs": out}
+
+
+def _address_key(key, value):
+    """A dict key that is the address of its value, or of what its weak
+    reference holds (a matplotlib transform's parents, {id(obj):
+    weakref(obj)}), as the class it points at: the number differs from
+    run to run."""
+    if type(key) is not int:
+        return None
+    if isinstance(value, weakref.ref):
+        value = value()
+    if value is None or id(value) != key:
+        return None
+    return {"address": _name(type(value))}
 
 
 class _Unordered(list):

@@ -84,6 +84,18 @@ def test_summary_is_data_without_addresses():
         'items'][0]['obj'] == 'test_probe.Lazy'
 
 
+    # A dict keyed by its values' addresses (matplotlib's {id(parent):
+    # weakref(parent)}): the same summary in every run.
+    class Node:
+        pass
+    a, b = Node(), Node()
+    one = probe.summary({id(a): weakref.ref(a), 'n': 1})
+    a2 = Node()     # alive beside a: another address
+    other = probe.summary({id(a2): weakref.ref(a2), 'n': 1})
+    assert one == other and '"address"' in json.dumps(one), one
+    # An int key that is no address stays a number.
+    assert probe.summary({7: b})['items'][0][0] == 7
+
     class Sneaky(dict):
         def items(self):
             raise AssertionError('an override must not run')
