@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,6 +68,24 @@ static void put(int fd, const struct lt_jvm_field *f, size_t n)
 
 #define F(nm, v) {nm, v, strlen(v)}
 
+/* "meet N PATH": adds a byte to PATH, then waits (30 s at most) until N
+ * runs have, so that N runs are busy at once however slowly the workers
+ * start (a sanitizer build on a loaded machine starts them one by one). */
+static void meet(int n, const char *path)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0600);
+    if (fd < 0 || write(fd, "x", 1) != 1)
+        _exit(3);
+    close(fd);
+    for (int waited_ms = 0; waited_ms < 30000; waited_ms += 10) {
+        struct stat st;
+        if (stat(path, &st) == 0 && st.st_size >= n)
+            return;
+        struct timespec ts = {0, 10 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* Reads the settings, says ready, then answers each run as its program
  * says: "sleep MS", "exit N", "kill" (SIGKILL from outside, as the
  * kernel's OOM killer would), "hang", "nonce" (the answer of another
@@ -93,7 +113,9 @@ _Noreturn static void stand_in(int in, int out)
         const char *prog = lt_jvm_msg_get(&m, "program", NULL);
         const char *nonce = lt_jvm_msg_get(&m, "nonce", NULL);
         int arg = atoi(strchr(prog, ' ') ? strchr(prog, ' ') + 1 : "0");
-        if (strncmp(prog, "sleep", 5) == 0) {
+        if (strncmp(prog, "meet", 4) == 0) {
+            meet(arg, strrchr(prog, ' ') + 1);
+        } else if (strncmp(prog, "sleep", 5) == 0) {
             struct timespec ts = {arg / 1000, (long)(arg % 1000) * 1000000};
             nanosleep(&ts, NULL);
         } else if (strncmp(prog, "exit", 4) == 0) {
@@ -122,7 +144,7 @@ _Noreturn static void stand_in(int in, int out)
 
 struct ttask {
     struct lt_task xt;
-    char program[32];
+    char program[96];
     double wall;
     int answered, timed_out, protocol, status, lost, finished;
     char lost_why[64];
@@ -247,9 +269,11 @@ static int can_spawn(void)
     return ok;
 }
 
-/* 150 runs of a second on 70 workers: more workers than one poll() of 64
- * fds held, all busy at once, and every answer read before its deadline
- * (a worker never polled would time out). */
+/* 150 runs on 70 workers, 66 of which wait for each other: more workers
+ * than one poll() of 64 fds held, all busy at once, and every answer
+ * read before its deadline (a worker never polled would time out).  Two
+ * runs of a second come first: from their mean the lane wants all 70
+ * workers, where it would start a few for runs of unknown length. */
 static void test_more_than_64_workers(void **state)
 {
     (void)state;
@@ -258,9 +282,12 @@ static void test_more_than_64_workers(void **state)
     struct lt_exec ex;
     struct run r;
     struct lt_lane *l = setup(&ex, &r, 70, 0);
+    char meet[96];
+    snprintf(meet, sizeof(meet), "meet 66 %s/meet", scratch);
     for (int i = 0; i < 150; i++)
-        add(&ex, &r, l, "sleep 1000", 60);
+        add(&ex, &r, l, i < 2 ? "sleep 1000" : meet, 60);
     assert_int_equal(lt_exec_run(&ex), 0);
+    unlink(strrchr(meet, ' ') + 1);
     for (size_t i = 0; i < r.n; i++) {
         assert_int_equal(r.t[i].finished, 1);
         assert_int_equal(r.t[i].answered, 1);
