@@ -527,6 +527,43 @@ static int remade_alike(PyObject *old, PyObject *now)
     return alike;
 }
 
+/* functools.partial, looked up when the guards are set. */
+static PyObject *partial_type;
+
+static int plain_scalar(PyObject *v);
+
+/* Whether now is old with some of its arguments bound by its own
+ * module, as an option setting does (pandas' `mode.use_inf_as_na` binds
+ * `_isna = partial(_isna, inf_as_na=True)` in its own namespace): a
+ * functools.partial of old itself, pinned in the dict old's code reads
+ * its globals from (the module that defines it, not a re-export), every
+ * bound argument a plain scalar.  The code that runs is still the
+ * library's own.  Read only on a mismatch. */
+static int own_partial(PyObject *container, PyObject *old, PyObject *now)
+{
+    if (!now || !partial_type || !lt_py_is(now, partial_type) ||
+        !LT_PY_FUNCTION_CHECK(old))
+        return 0;
+    PyObject *func = PyObject_GetAttrString(now, "func");
+    PyObject *globals = PyObject_GetAttrString(old, "__globals__");
+    PyObject *args = PyObject_GetAttrString(now, "args");
+    PyObject *kw = PyObject_GetAttrString(now, "keywords");
+    int own = func == old && globals == container && args &&
+              PyTuple_Check(args) && kw && PyDict_Check(kw);
+    for (Py_ssize_t i = 0; own && i < PyTuple_Size(args); i++)
+        own = plain_scalar(PyTuple_GetItem(args, i));
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (own && PyDict_Next(kw, &pos, &k, &v))
+        own = plain_scalar(v);
+    Py_XDECREF(func);
+    Py_XDECREF(globals);
+    Py_XDECREF(args);
+    Py_XDECREF(kw);
+    PyErr_Clear();
+    return own;
+}
+
 /* _litmus.guard_set(entries, subject_paths, subject_modules): entries is
  * a list of (dict, label) or (dict, label, skip) tuples, skip a tuple of
  * keys left alone; every function, class, module or method in each dict
@@ -570,6 +607,13 @@ PyObject *lt_guard_py_set(PyObject *self, PyObject *args)
     }
     if (remember_subjects() < 0)
         return NULL;
+    if (!partial_type) {
+        PyObject *functools = PyImport_ImportModule("functools");
+        partial_type = functools ? PyObject_GetAttrString(functools, "partial")
+                                 : NULL;
+        Py_XDECREF(functools);
+        PyErr_Clear();
+    }
     Py_ssize_t n = PyList_Size(list);
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PyList_GetItem(list, i);
@@ -637,7 +681,8 @@ void lt_guard_check(void)
         }
         if (now == e->value ||
             (e->key && (moved_by_change(e->value, now) ||
-                        remade_alike(e->value, now))))
+                        remade_alike(e->value, now) ||
+                        own_partial(e->container, e->value, now))))
             continue;
         const char *label = PyUnicode_AsUTF8(e->label);
         const char *key = e->key && PyUnicode_Check(e->key)
