@@ -146,11 +146,13 @@ static void test_java_rewrite_speed(void **state)
     }
     snprintf(args + k, sizeof(args) - k, "\"}");
     free(call_ok("applicable", args, NULL)); /* the analysis, cached */
+    /* CPU time of this process (the rewrite runs in it): what the
+     * variants cost, whatever else the machine runs beside the test. */
     struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
     size_t len = 0;
     char *out = call_ok("rewrite", args, &len);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
     double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
                 (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     int texts = 0;
@@ -158,7 +160,7 @@ static void test_java_rewrite_speed(void **state)
         texts += out[i] == '\0';
     assert_int_equal(texts, 200);
     printf("# bridge: 200 Java variants of a 252-line file in %.1f ms "
-           "(%.3f ms a variant)\n",
+           "of CPU (%.3f ms a variant)\n",
            ms, ms / 200);
     assert_true(ms / 200 < 2.0);
     free(out);
