@@ -10,19 +10,24 @@
 F=$REPO/tests/fixtures/patch_exponential
 /usr/bin/python3 -c "import hypothesis" 2>/dev/null ||
   skip "python3-hypothesis is not installed"
+# Two seconds of differential CPU a candidate: with one, a machine whose
+# CPU time a heavy load stretches (slow page faults) missed two
+# overfitting patches of the four.
+budget=2
 start=$(date +%s)
 run_litmus patches --buggy "$F/edit_distance.py" \
   --tests "$F/test_edit_distance.py" \
   --reference "$F/reference/edit_distance.py" --patches "$F/candidates" \
   --db "$WORK/a.db" --format json --no-progress -j 2 \
-  --diff-budget 1 --no-mutation
+  --diff-budget $budget --no-mutation
 expect_eq "$RC" 1 "exit code (overfitting patches present)"
 elapsed=$(( $(date +%s) - start ))
-/usr/bin/python3 - "$F/expected.json" "$WORK/out" <<'PY' || fail "verdicts or budgets"
+/usr/bin/python3 - "$F/expected.json" "$WORK/out" "$budget" <<'PY' || fail "verdicts or budgets"
 import json, sys
 want = json.load(open(sys.argv[1]))
 doc = json.load(open(sys.argv[2]))
 got = {p["run_id"]: p for p in doc["patches"]}
+budget = float(sys.argv[3])
 assert set(got) == set(want) and len(got) >= 10, sorted(got)
 bad = []
 missed = []
@@ -44,10 +49,10 @@ for run, verdict in sorted(want.items()):
     # The budget, and one input's overshoot (a fifth of it for the
     # reference, five times that for a slow patch, confirmed once).
     beyond = d.get("cpu_s", 0) - d.get("given_cpu_s", 0)
-    if beyond > 1 + 2 * (5 * 0.2 + 1):
+    if beyond > budget + 2 * (5 * budget / 5 + 1):
         bad.append("%s: differential run %.1f s CPU beyond the given inputs"
                    % (run, beyond))
-assert len(missed) <= 1, "missed with --diff-budget 1: %s" % missed
+assert len(missed) <= 1, "missed with --diff-budget %g: %s" % (budget, missed)
 assert not bad, "\n".join(bad)
 print("overfitting patches missed within the budget: %s" % (missed or "none"))
 # The slow but correct recursion is a note, never "does not finish".
