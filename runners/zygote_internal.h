@@ -97,6 +97,10 @@ _Noreturn void lt__fresh_abort(const char *msg);
 
 /* CPU time of this process so far, in ns. */
 uint64_t lt__cpu_now_ns(void);
+/* The same plus that of the children it waited for: a test's CPU time,
+ * counted as the engine counts it when it enforces the test's budget
+ * (the time of a process the test ran is the test's). */
+uint64_t lt__cpu_with_children_ns(void);
 void lt__close_fds(int *fds, int n);
 pid_t lt__py_fork(void);
 /* A child enters the sandbox with its job's limits and scratch (the job

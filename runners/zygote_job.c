@@ -34,6 +34,18 @@ uint64_t lt__cpu_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t lt__cpu_with_children_ns(void)
+{
+    struct rusage ru;
+    uint64_t ns = lt__cpu_now_ns();
+    if (getrusage(RUSAGE_CHILDREN, &ru) == 0)
+        ns += ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) *
+                  1000000000u +
+              ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) *
+                  1000u;
+    return ns;
+}
+
 /* Closes the fds of a frame that are open (>= 0). */
 void lt__close_fds(int *fds, int n)
 {

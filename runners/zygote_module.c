@@ -16,7 +16,7 @@
 #include "runners/zygote_internal.h"
 #include "sandbox/sandbox.h"
 
-static uint64_t test_cpu_start; /* lt__lt__cpu_now_ns() at TEST_START */
+static uint64_t test_cpu_start; /* lt__cpu_with_children_ns() at TEST_START */
 
 /*** The zygote's reports ***/
 
@@ -137,7 +137,7 @@ static PyObject *py_test_start(PyObject *self, PyObject *args)
     lt__send_reply(lt__zygote.result_fd,
                    &(struct lt_reply){.type = LT_FRAME_TEST_START,
                                       .test_start = {idx}});
-    test_cpu_start = lt__cpu_now_ns();
+    test_cpu_start = lt__cpu_with_children_ns();
     Py_RETURN_NONE;
 }
 
@@ -159,7 +159,7 @@ static PyObject *py_test_result(PyObject *self, PyObject *args)
     lt__send_reply(lt__zygote.result_fd, &(struct lt_reply){
         .type = LT_FRAME_TEST_RESULT,
         .test_result = {idx, (uint8_t)outcome, dur_ns,
-                        lt__cpu_now_ns() - test_cpu_start,
+                        lt__cpu_with_children_ns() - test_cpu_start,
                         lt_reply_text_of(text, 1000)}});
     Py_RETURN_NONE;
 }
