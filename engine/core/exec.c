@@ -1196,6 +1196,7 @@ void lt_exec_close(struct lt_exec *ex)
         free(l->pool.test_ids);
         free(l->pool.view);
         free(l->pool.view_missing);
+        free(l->pool.steady_ns);
         free(l->pool.import_pairs);
         free(l->slot);
         free(l->slot_since);

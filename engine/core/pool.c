@@ -430,8 +430,12 @@ static void take_sandboxed(const struct pool *pool, struct job *j,
     if (j->sandbox_wall_s > 0 &&
         lt__now() + j->sandbox_wall_s > j->deadline)
         j->deadline = lt__now() + j->sandbox_wall_s;
-    if (j->pid > 0)
+    /* A fresh run imports and collects after this: its CPU budget
+     * counts from its first test (take_test_start), as its tests'
+     * baseline times do; the wall deadline bounds the import. */
+    if (j->pid > 0 && !(j->sandbox_wall_s > 0))
         j->cpu_base_ns = lt__job_cpu_ns(j);
+    j->warmup_allow_ns = lt__pool_warmup_allowance(pool);
 }
 
 /* WORKER: the process-mode worker whose CPU time the engine reads. */
@@ -512,6 +516,8 @@ static void take_test_start(const struct pool *pool, struct job *j,
     }
     j->current = (int)idx;
     j->test_cpu_base_ns = j->pid > 0 ? lt__job_cpu_ns(j) : -1;
+    if (j->cpu_base_ns < 0)
+        j->cpu_base_ns = j->test_cpu_base_ns;
     j->output_in_test = 0;
 }
 
@@ -628,6 +634,55 @@ static void take_record(const struct pool *pool, struct job *j,
     j->records[j->n_records++] = text;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Contract: see pool.h.  Twice the median of the last samples: the
+ * load that stretched them may grow; none before three samples. */
+double lt__pool_warmup_allowance(const struct pool *pool)
+{
+    int n = pool->n_warmup < LT__WARMUP_SAMPLES ? pool->n_warmup
+                                                : LT__WARMUP_SAMPLES;
+    if (n < 3)
+        return 0;
+    double v[LT__WARMUP_SAMPLES];
+    memcpy(v, pool->warmup_ns, (size_t)n * sizeof(double));
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return 2 * v[n / 2];
+}
+
+/* After a TEST_RESULT that take_test_result() accepted: a test that was
+ * not its child's first gives its steady time, a first one whose steady
+ * time is known gives a warm-up sample (struct pool). */
+static void learn_warmup(struct pool *pool, struct job *j,
+                         const struct lt_reply *f)
+{
+    uint32_t idx = f->test_result.test;
+    if (!f->fields_read || idx >= pool->n_tests || j->protocol_error ||
+        !j->seen[idx] || j->current >= 0)
+        return;
+    if (!pool->steady_ns) {
+        pool->n_steady = pool->n_tests;
+        pool->steady_ns = xmalloc((pool->n_steady + 1) * sizeof(double));
+        for (size_t t = 0; t <= pool->n_steady; t++)
+            pool->steady_ns[t] = -1;
+    }
+    if (idx >= pool->n_steady)
+        return;
+    double ns = (double)f->test_result.cpu_ns;
+    double *steady = &pool->steady_ns[idx];
+    if (j->n_results > 1) {
+        if (*steady < 0 || ns < *steady)
+            *steady = ns;
+    } else if (*steady >= 0) {
+        pool->warmup_ns[pool->n_warmup++ % LT__WARMUP_SAMPLES] =
+            ns > *steady ? ns - *steady : 0;
+    }
+}
+
 void lt__job_read_results(struct pool *pool, struct job *j)
 {
     drain(j, j->result_fd, &j->result_eof, feed_decoder);
@@ -662,6 +717,7 @@ void lt__job_read_results(struct pool *pool, struct job *j)
             break;
         case LT_FRAME_TEST_RESULT:
             take_test_result(pool, j, &f);
+            learn_warmup(pool, j, &f);
             break;
         case LT_FRAME_COVERAGE:
             take_coverage(pool, j, &f);
@@ -927,15 +983,22 @@ int lt__job_check_limits(struct job *j, double now)
     int over = now >= j->deadline;
     if (!over && j->pid > 0 && j->cpu_budget_ns > 0 && j->sandboxed) {
         double cpu = lt__job_cpu_ns(j);
-        if (cpu >= 0) {
+        /* A fresh run's budget waits for its first test. */
+        int fresh_before_tests = j->sandbox_wall_s > 0 && j->current < 0 &&
+                                 j->n_results == 0;
+        if (cpu >= 0 && !fresh_before_tests) {
             if (j->cpu_base_ns < 0)
                 j->cpu_base_ns = cpu;
-            over = j->cpu_over = cpu - j->cpu_base_ns > j->cpu_budget_ns;
+            over = j->cpu_over = cpu - j->cpu_base_ns >
+                                 j->cpu_budget_ns + j->warmup_allow_ns;
             /* A test that loops is caught on its own budget, without
              * waiting for the budget of every test selected after it. */
             double tb = j->test_budget_ns && j->current >= 0
                             ? j->test_budget_ns[j->current]
                             : 0;
+            /* The child's first test pays its warm-up (struct pool). */
+            if (tb > 0 && j->n_results == 0)
+                tb += j->warmup_allow_ns;
             if (!over && tb > 0) {
                 if (j->test_cpu_base_ns < 0)
                     j->test_cpu_base_ns = cpu;

@@ -60,10 +60,16 @@ struct job {
     int result_eof, out_eof, got_exited, got_started;
     double test_cpu_base_ns; /* the child's CPU time when the current test
                                 started; -1 until read */
-    double cpu_base_ns;      /* the child's CPU time when SANDBOXED came:
-                                the budget counts from there, so applying
-                                the change and entering the sandbox do not
-                                eat into the tests' time; -1 until then */
+    double warmup_allow_ns;  /* CPU time allowed beyond the budgets for
+                                the child's warm-up (struct pool), set at
+                                SANDBOXED; the first test's own budget
+                                gets it too */
+    double cpu_base_ns;      /* the child's CPU time when SANDBOXED came
+                                (a fresh run: at its first test, after its
+                                own import and collection): the budget
+                                counts from there, so applying the change
+                                and entering the sandbox do not eat into
+                                the tests' time; -1 until then */
     int killed_by_us;
     int cut;                 /* stopped at the run's deadline (exec.h):
                                 what it reported is no result */
@@ -89,6 +95,10 @@ struct zygote {
     struct job job;
 };
 
+/* Samples of a child's warm-up kept (struct pool): their median is the
+ * estimate. */
+#define LT__WARMUP_SAMPLES 9
+
 struct pool {
     struct zygote *z;
     int n;
@@ -105,6 +115,17 @@ struct pool {
      * NULL: nothing. */
     void (*waiting)(void *arg);
     void *waiting_arg;
+    /* A child's warm-up: the CPU time the first test a child runs costs
+     * beyond that test's own (mostly the copy-on-write faults of the
+     * pages it touches first: 45 ms on a VM with slow faults, several
+     * times that under load), which the baseline's per-test times do not
+     * hold.  Learnt from the runs' results: the least CPU time each test
+     * took when it was not its child's first (steady_ns, per test index,
+     * -1: not seen), and the excess of the last first tests over that. */
+    double *steady_ns;
+    size_t n_steady;
+    double warmup_ns[LT__WARMUP_SAMPLES];
+    int n_warmup;            /* samples taken, in all */
 };
 
 
@@ -244,6 +265,9 @@ double lt__proc_cpu_ns(pid_t pid);
 /* The CPU time of the process running a job's tests (its worker in
  * process mode, with the children it reaped), or -1. */
 double lt__job_cpu_ns(const struct job *j);
+/* The CPU time a child of the pool may use beyond its budgets for its
+ * warm-up (struct pool): 0 until the pool has seen a few. */
+double lt__pool_warmup_allowance(const struct pool *pool);
 pid_t lt__proc_parent(pid_t pid);
 
 #endif

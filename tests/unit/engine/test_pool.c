@@ -3,6 +3,8 @@
  * subject indices checked), and only the first zygote's is kept.
  * SPDX-License-Identifier: MIT */
 #include <setjmp.h>
+#include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,7 +17,9 @@
 
 #include "common/err.h"
 #include "engine/core/pool.h"
+#include "engine/core/run.h"
 #include "harness/wire.h"
+#include "runners/frames.h"
 
 static void send_import_lines(int fd, uint64_t ns, uint32_t count,
                               const uint32_t *pairs, uint32_t n_pairs)
@@ -143,6 +147,79 @@ static void test_import_lines_trailing_bytes(void **state)
     free_pool(&pool, sv);
 }
 
+/* One child's run on a fake pool: the tests (index, CPU ms) sent as
+ * TEST_START and TEST_RESULT frames on a pipe and read by the engine. */
+static void child_runs(struct pool *pool, const uint32_t *tests,
+                       const double *cpu_ms, size_t n)
+{
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    assert_int_equal(fcntl(p[0], F_SETFL, O_NONBLOCK), 0);
+    struct lt_run_spec spec;
+    memset(&spec, 0, sizeof(spec));
+    lt_run_spec_alloc(&spec, pool->n_tests, 0);
+    struct job j;
+    lt__job_begin(&j, &spec, 60);
+    j.result_fd = p[0];
+    j.sandboxed = 1;
+    lt_wire_decoder_init(&j.dec, LT_WIRE_MAX_CHILD_FRAME);
+    for (size_t k = 0; k < n; k++) {
+        struct lt_reply start = {.type = LT_FRAME_TEST_START,
+                                 .test_start = {tests[k]}};
+        struct lt_reply result = {
+            .type = LT_FRAME_TEST_RESULT,
+            .test_result = {tests[k], LT_TEST_PASSED, 1000,
+                            (uint64_t)(cpu_ms[k] * 1e6),
+                            lt_reply_text_of("", 10)}};
+        const struct lt_reply *frames[] = {&start, &result};
+        for (int i = 0; i < 2; i++) {
+            struct lt_wire_writer w;
+            assert_int_equal(lt_reply_encode(&w, frames[i]), 0);
+            lt_wire_finish(&w);
+            assert_int_equal(lt_wire_send(p[1], &w, NULL, 0), 0);
+            lt_wire_writer_free(&w);
+        }
+        lt__job_read_results(pool, &j);
+        assert_int_equal(j.protocol_error, 0);
+        assert_int_equal(j.n_results, (int)k + 1);
+    }
+    close(p[1]);
+    lt__job_reset(&j);
+}
+
+/* The warm-up a child's first test pays: learnt as that test's excess
+ * over its least time when it ran later in a child; the allowance is
+ * twice the median of the last samples, none before three. */
+static void test_warmup_allowance_learnt(void **state)
+{
+    (void)state;
+    struct pool pool;
+    memset(&pool, 0, sizeof(pool));
+    pool.n_tests = 4;
+    /* A baseline: test 0 pays the warm-up, the others give their own
+     * time; no sample yet (test 0 never ran later in a child). */
+    child_runs(&pool, (uint32_t[]){0, 1, 2, 3},
+               (double[]){50, 2, 3, 1}, 4);
+    assert_int_equal(pool.n_warmup, 0);
+    assert_true(lt__pool_warmup_allowance(&pool) == 0);
+    /* Mutants' children: each first test is a sample. */
+    child_runs(&pool, (uint32_t[]){1, 2}, (double[]){42, 3}, 2);
+    child_runs(&pool, (uint32_t[]){2}, (double[]){63}, 1);
+    assert_int_equal(pool.n_warmup, 2);
+    assert_true(lt__pool_warmup_allowance(&pool) == 0);
+    child_runs(&pool, (uint32_t[]){3, 1}, (double[]){21, 1.5}, 2);
+    assert_int_equal(pool.n_warmup, 3);
+    /* Samples 40, 60 and 20 ms: 2 x 40 ms. */
+    assert_true(fabs(lt__pool_warmup_allowance(&pool) - 80e6) < 1);
+    /* Test 1 ran later at 1.5 ms: its steady time is the least. */
+    assert_true(fabs(pool.steady_ns[1] - 1.5e6) < 1);
+    /* A sample never goes below 0; the last samples count. */
+    for (int k = 0; k < LT__WARMUP_SAMPLES; k++)
+        child_runs(&pool, (uint32_t[]){2}, (double[]){1}, 1);
+    assert_true(lt__pool_warmup_allowance(&pool) == 0);
+    free(pool.steady_ns);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -150,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_import_lines_bad_subject),
         cmocka_unit_test(test_import_lines_count_past_payload),
         cmocka_unit_test(test_import_lines_trailing_bytes),
+        cmocka_unit_test(test_warmup_allowance_learnt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
