@@ -156,6 +156,8 @@ struct mtask {
     uint32_t *rest;
     size_t n_rest;
     struct lt_result stopped;
+    int rest_confirms;  /* the rest ends with the test that ran out (a
+                           fresh run's): if all pass, no timeout */
 };
 
 static int mutant_prepare(struct lt_exec *ex, struct lt_task *xt,
@@ -292,10 +294,11 @@ static void mutant_finished(struct lt_exec *ex, struct lt_task *xt,
     mr->finished++;
     if (t->rest) {
         /* The rest of a run stopped for CPU time: a failing test wins
-         * over the looping one, else the timeout stands. */
+         * over the looping one, else the timeout stands, unless the
+         * rest ran the looping test again (rest_confirms) and it passed. */
         free(t->rest);
         t->rest = NULL;
-        if (res.verdict == LT_VERDICT_SURVIVED) {
+        if (res.verdict == LT_VERDICT_SURVIVED && !t->rest_confirms) {
             lt_result_clear(&res);
             res = t->stopped;
             memset(&t->stopped, 0, sizeof(t->stopped));
@@ -316,6 +319,12 @@ static void mutant_finished(struct lt_exec *ex, struct lt_task *xt,
     int by_cpu = j->cpu_over || j->test_over_ns > 0 ||
                  (WIFSIGNALED(j->wait_status) &&
                   WTERMSIG(j->wait_status) == SIGXCPU);
+    /* A fresh run's test that ran out runs again, last: a cold
+     * interpreter's cost is what machine load stretches most (on a VM
+     * with slow page faults, five tests at once on 2 cores), and the
+     * timeout stands only if it runs out again. */
+    int confirm = by_cpu && j->current >= 0 &&
+                  runs_fresh(mr->mp, mr->base, mr->plan, mi);
     if (res.verdict == LT_VERDICT_TIMEOUT && by_cpu && !xt->exclusive &&
         !mr->rechecked[mi]) {
         mr->rechecked[mi] = 1;
@@ -326,8 +335,11 @@ static void mutant_finished(struct lt_exec *ex, struct lt_task *xt,
             if ((int)ti != j->current && !(j->seen && j->seen[ti]))
                 t->rest[t->n_rest++] = ti;
         }
+        qsort(t->rest, t->n_rest, sizeof(uint32_t), cmp_u32);
+        t->rest_confirms = confirm;
+        if (confirm)
+            t->rest[t->n_rest++] = (uint32_t)j->current;
         if (t->n_rest > 0) {
-            qsort(t->rest, t->n_rest, sizeof(uint32_t), cmp_u32);
             t->stopped = res;
             mr->n_rests++;
             xt->retried = 0;
