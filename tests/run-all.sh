@@ -17,15 +17,20 @@ build=${1:-build}
 asan=${2:-}
 slots=${LT_TEST_PARALLEL:-$(nproc 2>/dev/null || echo 2)}
 ctest_jobs=${LT_CTEST_JOBS:-2}
-# Tests of one end-to-end suite at once.  Each test's litmus runs two
-# children, so two tests of the release part and one of the sanitizer
-# part (below) already keep 2 cores busy: on a VM where page faults and
-# context switches are slow, more at once made the work itself costlier
-# (ten fresh-import tests: 75 s two at a time, 79 s three, 120 s five,
-# with two false timeouts).
-export LT_E2E_JOBS=${LT_E2E_JOBS:-2}
+# End-to-end tests at once, of all suites together (each suite may take
+# every place; tests/e2e/run.sh's LT_E2E_SLOTS).  Each test's litmus runs
+# two children, so three tests keep 2 cores busy: on a VM where page
+# faults and context switches are slow, more at once made the work
+# itself costlier (ten fresh-import tests: 75 s two at a time, 79 s
+# three, 120 s five, with two false timeouts).
+export LT_E2E_JOBS=${LT_E2E_JOBS:-3}
 out=$(mktemp -d "${TMPDIR:-/tmp}/litmus-run-all-XXXXXX")
 trap 'rm -rf "$out"' EXIT
+if command -v flock >/dev/null 2>&1; then
+  export LT_E2E_SLOTS=$out/slots
+  mkdir -p "$LT_E2E_SLOTS"
+  for k in $(seq 1 "$LT_E2E_JOBS"); do : >"$LT_E2E_SLOTS/slot.$k"; done
+fi
 
 # Each suite writes its log to $out/N.log and "PASSED FAILED" to
 # $out/N.count; a suite that ends without a count counts as one failure.
@@ -70,14 +75,14 @@ fi
 # the release build.
 # The two longest suites start first.
 if [ -n "$asan" ]; then
-  # The release part holds the larger inputs, the most CPU: more of its
-  # tests at a time (two against one), so that both parts end together.
-  # Three tests at once in all: on a machine where page faults are slow
-  # (a VM that shadows page tables), five or six at once on 2 cores
-  # doubled some tests' CPU time, and mutants' CPU budgets ran out (false
-  # timeouts).
+  # The two parts share LT_E2E_JOBS places (above): the release part,
+  # which holds the larger inputs, starts alone while the sanitizer
+  # build is made, and the part that ends first leaves its places to the
+  # other.  Not more: on a machine where page faults are slow (a VM that
+  # shadows page tables), five or six at once on 2 cores doubled some
+  # tests' CPU time, and mutants' CPU budgets ran out (false timeouts).
   add "end-to-end tests ($build)" "LT_E2E_PART=release tests/e2e/run.sh '$build/litmus'; count=e2e"
-  add "end-to-end tests under ASan+UBSan ($asan)" "asan_ready && asan_env && LT_SANITIZED=1 LT_E2E_JOBS=\$((LT_E2E_JOBS > 1 ? LT_E2E_JOBS - 1 : 1)) tests/e2e/run.sh '$asan/litmus'; count=e2e"
+  add "end-to-end tests under ASan+UBSan ($asan)" "asan_ready && asan_env && LT_SANITIZED=1 tests/e2e/run.sh '$asan/litmus'; count=e2e"
   # The longer of the two unit suites goes first: it starts when the
   # first end-to-end suite ends, the shorter one when the second does.
   add "unit tests under ASan+UBSan, and the embedded Python's ($asan)" "asan_ready && asan_env && unit '$asan' 600 -LE release; count=ctest"

@@ -55,14 +55,36 @@ done
 # process the test starts, reaped by whoever, is counted); otherwise from
 # `times`, which misses processes that litmus' zygotes reap themselves.
 cgroot=/sys/fs/cgroup/cpuacct
+# LT_E2E_SLOTS (make test sets it): a directory of lock files, one per
+# test the machine runs at once, shared with the other suites: a test
+# holds one while it runs, so that a suite whose neighbour ended takes
+# its places.
+# The slot's fd is closed in the test itself, so that nothing the test
+# leaves behind holds it, and by run_one once the test is done.
+take_slot() {
+  if [ -z "${LT_E2E_SLOTS:-}" ]; then
+    exec {slot_fd}</dev/null
+    return 0
+  fi
+  local s
+  while :; do
+    for s in "$LT_E2E_SLOTS"/slot.*; do
+      exec {slot_fd}>>"$s" || continue
+      flock -n "$slot_fd" && return 0
+      exec {slot_fd}>&-
+    done
+    sleep 0.2
+  done
+}
 run_one() { # name
+  take_slot
   local name=$1 start rc ms cpu cg=""
   if [ -w "$cgroot" ] && mkdir "$cgroot/litmus-e2e-$$-$name" 2>/dev/null; then
     cg=$cgroot/litmus-e2e-$$-$name
   fi
   start=$(date +%s%N)
   ( [ -n "$cg" ] && echo $BASHPID >"$cg/cgroup.procs"
-    bash "$dir/$name.sh" >"$out/$name.log" 2>&1
+    bash "$dir/$name.sh" {slot_fd}>&- >"$out/$name.log" 2>&1
     rc=$?
     [ -n "$cg" ] || times >"$out/$name.cpu"
     exit $rc )
@@ -83,6 +105,7 @@ run_one() { # name
         printf "%d", (u[1] * 60 + u[2] + s[1] * 60 + s[2]) * 1000 }' "$out/$name.cpu" 2>/dev/null)
   fi
   echo "$rc $ms ${cpu:-0}" >"$out/$name.rc"
+  exec {slot_fd}>&-
 }
 
 # The parallel part, slowest first: by the larger of the last run's wall
